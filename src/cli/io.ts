@@ -1,0 +1,75 @@
+/**
+ * What every command shares: reading a game file, writing output atomically, and turning
+ * failures into messages and exit codes. Only the CLI sets exit codes; the library throws.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { GdlError, formatDiagnostic } from '../gdl/diagnostics.js';
+
+/** Exit codes of `gdl-ground`. */
+export const EXIT = { ok: 0, invalid: 1, usage: 2, limit: 3, internal: 70 } as const;
+
+/** A usage problem found after commander parsed the arguments (exit 2). */
+export class UsageError extends Error {}
+
+/** Reads a game file as UTF-8; bytes that are not UTF-8 become U+FFFD, which the lexer reports. */
+export function readGameFile(path: string): string {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    throw new UsageError(`cannot read '${path}': ${code === 'ENOENT' ? 'no such file' : code}`);
+  }
+  return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+}
+
+/** Writes `text` to `path` via a temporary file and a rename, so no partial file is left. */
+export function writeAtomic(path: string, text: string): void {
+  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    writeFileSync(tmp, text);
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw new UsageError(`cannot write '${path}': ${(err as Error).message}`);
+  }
+}
+
+/** Writes to `path` atomically, or to stdout when `path` is undefined or `-`. */
+export function writeOutput(path: string | undefined, text: string): void {
+  if (path === undefined || path === '-') process.stdout.write(text);
+  else writeAtomic(path, text);
+}
+
+/**
+ * Runs a command body and maps what it throws to a message on stderr and an exit code:
+ * diagnostics (1, or 3 for limits), usage errors (2), anything else (70, no stack trace
+ * unless GDL_GROUND_DEBUG is set).
+ */
+export async function runCommand(body: () => Promise<number> | number): Promise<void> {
+  try {
+    process.exitCode = await body();
+  } catch (err) {
+    if (err instanceof GdlError) {
+      for (const d of err.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
+      process.exitCode = err.code === 'limit' ? EXIT.limit : EXIT.invalid;
+    } else if (err instanceof UsageError) {
+      process.stderr.write(`gdl-ground: ${err.message}\n`);
+      process.exitCode = EXIT.usage;
+    } else {
+      const e = err as Error;
+      process.stderr.write(`gdl-ground: internal error: ${e?.message ?? String(err)}\n`);
+      if (process.env.GDL_GROUND_DEBUG) process.stderr.write(`${e?.stack ?? ''}\n`);
+      process.exitCode = EXIT.internal;
+    }
+  }
+}
+
+/** Parses a positive number option, or throws a {@link UsageError} naming the option. */
+export function parsePositive(value: string, option: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${option} needs a positive number, not '${value}'`);
+  return n;
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+/** The `gdl-ground` command line: one subcommand per job, each in its own module. */
+import { Command, CommanderError } from 'commander';
+import { registerCheck } from './check.js';
+import { registerCompare } from './compare.js';
+import { registerGraph } from './graph.js';
+import { registerGround } from './ground.js';
+import { EXIT } from './io.js';
+import { registerReach } from './reach.js';
+import { registerVerify } from './verify.js';
+
+const program = new Command('gdl-ground')
+  .description('Instantiate (ground) games of the Game Description Language')
+  .version('0.1.0')
+  .showHelpAfterError()
+  .exitOverride();
+for (const register of [registerCheck, registerReach, registerGround, registerVerify, registerCompare, registerGraph]) {
+  register(program);
+}
+program.commands.forEach((c) => c.exitOverride());
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    // Help and version end with code 0; every other commander error is a usage error.
+    process.exitCode = err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  } else {
+    process.stderr.write(`gdl-ground: internal error: ${(err as Error).message}\n`);
+    process.exitCode = EXIT.internal;
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Turns KIF text into a {@link GameDescription}: `(<= head body...)` rules and facts, with
+ * `not`, `and`, `or` and `distinct` in bodies. Terms are built iteratively (they can be nested
+ * thousands deep); logical connectives, which real games nest a few levels at most, have a
+ * depth limit so that no input can exhaust the stack.
+ */
+import { type Atom, type Formula, type GameDescription, type Rule, type Term, mkAtom } from './ast.js';
+import { type Diagnostic, diag } from './diagnostics.js';
+import { type ListNode, type SExpr, type SymNode, readSExprs } from './lexer.js';
+
+/** Deepest nesting of `not`/`and`/`or` accepted in one rule body. */
+export const MAX_FORMULA_DEPTH = 500;
+
+/** The result of parsing: the rules that could be read, and every problem found. */
+export interface ParseResult {
+  readonly game: GameDescription;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+class ParseFailure extends Error {
+  constructor(readonly at: SExpr, message: string) {
+    super(message);
+  }
+}
+
+function isVarSym(s: SymNode): boolean {
+  return s.text.startsWith('?');
+}
+
+function show(e: SExpr): string {
+  return e.kind === 'sym' ? `'${e.text}'` : 'a list';
+}
+
+/** Converts an S-expression to a term, post-order with an explicit stack. */
+function toTerm(root: SExpr): Term {
+  const done: Term[] = [];
+  const stack: { e: SExpr; expanded: boolean }[] = [{ e: root, expanded: false }];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    const e = frame.e;
+    if (e.kind === 'sym') {
+      stack.pop();
+      done.push(isVarSym(e) ? { kind: 'var', name: e.text, pos: e.pos } : { kind: 'const', name: e.text, pos: e.pos });
+    } else if (!frame.expanded) {
+      const head = functorOf(e, 'function');
+      if (e.items.length === 1) throw new ParseFailure(e, `function term '(${head.text})' has no arguments`);
+      frame.expanded = true;
+      for (let i = e.items.length - 1; i >= 1; i--) stack.push({ e: e.items[i]!, expanded: false });
+    } else {
+      stack.pop();
+      const n = e.items.length - 1;
+      const args = done.splice(done.length - n, n);
+      done.push({ kind: 'fn', name: (e.items[0] as SymNode).text, args, pos: e.pos });
+    }
+  }
+  return done[0]!;
+}
+
+/** The leading symbol of a list, which must be a constant naming a relation or function. */
+function functorOf(e: ListNode, what: string): SymNode {
+  const head = e.items[0];
+  if (head === undefined) throw new ParseFailure(e, `empty list '()' where a ${what} was expected`);
+  if (head.kind !== 'sym') throw new ParseFailure(head, `a ${what} name was expected, not a list`);
+  if (isVarSym(head)) throw new ParseFailure(head, `variable ${head.text} cannot name a ${what}`);
+  return head;
+}
+
+const CONNECTIVES = new Set(['not', 'and', 'or', '<=']);
+
+/** Converts an S-expression to an atom (a relation constant, optionally applied to terms). */
+function toAtom(e: SExpr, role: string): Atom {
+  if (e.kind === 'sym') {
+    if (isVarSym(e)) throw new ParseFailure(e, `variable ${e.text} cannot stand as ${role}`);
+    return mkAtom(e.text, [], e.pos);
+  }
+  const head = functorOf(e, 'relation');
+  if (CONNECTIVES.has(head.text) || head.text === 'distinct') {
+    throw new ParseFailure(e, `'${head.text}' cannot stand as ${role}`);
+  }
+  return mkAtom(head.text, e.items.slice(1).map(toTerm), e.pos);
+}
+
+function toFormula(e: SExpr, depth: number): Formula {
+  if (depth > MAX_FORMULA_DEPTH) throw new ParseFailure(e, `formula nested more than ${MAX_FORMULA_DEPTH} deep`);
+  if (e.kind === 'list' && e.items[0]?.kind === 'sym') {
+    const op = e.items[0].text;
+    const args = e.items.slice(1);
+    if (op === 'not') {
+      if (args.length !== 1) throw new ParseFailure(e, `'not' takes one argument, not ${args.length}`);
+      return { kind: 'not', arg: toFormula(args[0]!, depth + 1), pos: e.pos };
+    }
+    if (op === 'and' || op === 'or') {
+      return { kind: op, args: args.map((a) => toFormula(a, depth + 1)), pos: e.pos };
+    }
+    if (op === 'distinct') {
+      if (args.length !== 2) throw new ParseFailure(e, `'distinct' takes two arguments, not ${args.length}`);
+      return { kind: 'distinct', left: toTerm(args[0]!), right: toTerm(args[1]!), pos: e.pos };
+    }
+  }
+  return toAtom(e, 'a literal');
+}
+
+function toRule(e: SExpr): Rule {
+  if (e.kind === 'list' && e.items[0]?.kind === 'sym' && e.items[0].text === '<=') {
+    if (e.items.length < 2) throw new ParseFailure(e, "rule '(<=)' has no head");
+    const head = toAtom(e.items[1]!, 'the head of a rule');
+    return { head, body: e.items.slice(2).map((b) => toFormula(b, 1)), pos: e.pos };
+  }
+  if (e.kind === 'sym' && e.text === '<=') throw new ParseFailure(e, "'<=' outside a rule");
+  return { head: toAtom(e, 'a fact'), body: [], pos: e.pos };
+}
+
+/** Parses KIF text; `file` names the source in diagnostics. Never throws on bad input. */
+export function parseGdl(text: string, file = '<input>'): ParseResult {
+  const { exprs, diagnostics } = readSExprs(text, file);
+  const problems = [...diagnostics];
+  const rules: Rule[] = [];
+  for (const e of exprs) {
+    try {
+      rules.push(toRule(e));
+    } catch (err) {
+      if (!(err instanceof ParseFailure)) throw err;
+      problems.push(diag('error', file, err.at.pos, err.message));
+    }
+  }
+  return { game: { file, rules }, diagnostics: problems };
+}

@@ -1,0 +1,141 @@
+/**
+ * Printing and inspecting terms and atoms. Every walk here is iterative, with an explicit
+ * stack, because real games contain terms nested thousands of levels deep.
+ */
+import type { Atom, Formula, Term } from './ast.js';
+
+/** KIF text of a term, with single spaces: `(cell 1 2 b)`, `?x`, `step`. */
+export function termToString(root: Term): string {
+  const out: string[] = [];
+  // The stack holds terms to print and literal strings (closing parentheses, spaces).
+  const stack: (Term | string)[] = [root];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (typeof item === 'string') {
+      out.push(item);
+    } else if (item.kind !== 'fn') {
+      out.push(item.name);
+    } else {
+      out.push('(', item.name);
+      stack.push(')');
+      for (let i = item.args.length - 1; i >= 0; i--) stack.push(item.args[i]!, ' ');
+    }
+  }
+  return out.join('');
+}
+
+/** KIF text of an atom: `(legal white noop)`, `terminal`. */
+export function atomToString(atom: Atom): string {
+  if (atom.args.length === 0) return atom.rel;
+  return `(${atom.rel} ${atom.args.map(termToString).join(' ')})`;
+}
+
+/** KIF text of a body formula. */
+export function formulaToString(formula: Formula): string {
+  switch (formula.kind) {
+    case 'atom':
+      return atomToString(formula);
+    case 'distinct':
+      return `(distinct ${termToString(formula.left)} ${termToString(formula.right)})`;
+    case 'not':
+      return `(not ${formulaToString(formula.arg)})`;
+    case 'and':
+    case 'or':
+      return `(${formula.kind} ${formula.args.map(formulaToString).join(' ')})`;
+  }
+}
+
+/** Adds the variable names of `root` to `out`, in order of first occurrence. */
+export function collectVars(root: Term, out: Set<string>): Set<string> {
+  const stack: Term[] = [root];
+  while (stack.length > 0) {
+    const t = stack.pop()!;
+    if (t.kind === 'var') out.add(t.name);
+    else if (t.kind === 'fn') for (let i = t.args.length - 1; i >= 0; i--) stack.push(t.args[i]!);
+  }
+  return out;
+}
+
+/** The variable names of an atom's arguments. */
+export function atomVars(atom: Atom, out: Set<string> = new Set()): Set<string> {
+  for (const arg of atom.args) collectVars(arg, out);
+  return out;
+}
+
+/** True when the term contains no variable. */
+export function isGround(root: Term): boolean {
+  const stack: Term[] = [root];
+  while (stack.length > 0) {
+    const t = stack.pop()!;
+    if (t.kind === 'var') return false;
+    if (t.kind === 'fn') for (const a of t.args) stack.push(a);
+  }
+  return true;
+}
+
+/** Depth of a term: 1 for a constant or variable. */
+export function termDepth(root: Term): number {
+  let max = 0;
+  const stack: [Term, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [t, d] = stack.pop()!;
+    if (d > max) max = d;
+    if (t.kind === 'fn') for (const a of t.args) stack.push([a, d + 1]);
+  }
+  return max;
+}
+
+/** Replaces variables bound in `binding`; unbound variables stay. */
+export function substitute(root: Term, binding: ReadonlyMap<string, Term>): Term {
+  if (root.kind === 'var') return binding.get(root.name) ?? root;
+  if (root.kind === 'const') return root;
+  // Post-order rebuild: a frame is finished once all its children are on `done`.
+  const done: Term[] = [];
+  const stack: { t: Term; expanded: boolean }[] = [{ t: root, expanded: false }];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    const t = frame.t;
+    if (t.kind !== 'fn') {
+      stack.pop();
+      done.push(t.kind === 'var' ? binding.get(t.name) ?? t : t);
+    } else if (!frame.expanded) {
+      frame.expanded = true;
+      for (let i = t.args.length - 1; i >= 0; i--) stack.push({ t: t.args[i]!, expanded: false });
+    } else {
+      stack.pop();
+      const args = done.splice(done.length - t.args.length, t.args.length);
+      done.push({ kind: 'fn', name: t.name, args, pos: t.pos });
+    }
+  }
+  return done[0]!;
+}
+
+/** Substitutes into every argument of an atom. */
+export function substituteAtom(atom: Atom, binding: ReadonlyMap<string, Term>): Atom {
+  return { kind: 'atom', rel: atom.rel, args: atom.args.map((a) => substitute(a, binding)), pos: atom.pos };
+}
+
+/** Structural equality of two terms, ignoring positions. */
+export function termEquals(a: Term, b: Term): boolean {
+  const stack: [Term, Term][] = [[a, b]];
+  while (stack.length > 0) {
+    const [x, y] = stack.pop()!;
+    if (x.kind !== y.kind || x.name !== y.name) return false;
+    if (x.kind === 'fn' && y.kind === 'fn') {
+      if (x.args.length !== y.args.length) return false;
+      for (let i = 0; i < x.args.length; i++) stack.push([x.args[i]!, y.args[i]!]);
+    }
+  }
+  return true;
+}
+
+/** Compares strings by Unicode code point, the order of every sorted output. */
+export function compareCodePoints(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i === n) return a.length - b.length;
+  // UTF-16 order differs from code point order only when a surrogate is involved.
+  return (a.codePointAt(i) ?? 0) - (b.codePointAt(i) ?? 0);
+}

@@ -1,0 +1,5 @@
+/** gdl-grounder's library API: one typed entry function per stage. */
+export * from './gdl/ast.js';
+export { parseGdl, type ParseResult } from './gdl/parser.js';
+export { type Diagnostic, GdlError, formatDiagnostic, sortDiagnostics } from './gdl/diagnostics.js';
+export { termToString, atomToString } from './gdl/terms.js';

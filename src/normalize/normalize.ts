@@ -1,0 +1,172 @@
+/**
+ * Normalization (section 9.1.1): negation normal form, then disjunctive normal form, then one
+ * rule per disjunct. `(not (distinct s t))` is equality and is removed by unifying s with t.
+ * Contract: the returned game has exactly the same models as the input (an "equivalent game").
+ */
+import type { Atom, Formula, GameDescription, Rule, Term } from '../gdl/ast.js';
+import { GdlError, diag } from '../gdl/diagnostics.js';
+import { atomVars, collectVars, isGround, substitute, substituteAtom, termEquals, termToString, atomToString } from '../gdl/terms.js';
+import { unify } from './unify.js';
+import type { Literal, NormalGame, NormalRule } from './types.js';
+
+/** Options of the normalizer. */
+export interface NormalizeOptions {
+  /** Largest number of rules one source rule may split into before it is refused. */
+  readonly maxDisjuncts: number;
+}
+
+/** Defaults: 4096 disjuncts are far beyond any real game and cheap to hold. */
+export const DEFAULT_NORMALIZE_OPTIONS: NormalizeOptions = { maxDisjuncts: 4096 };
+
+/** A literal in NNF, before equalities are solved. */
+type NnfLit = Literal | { readonly kind: 'eq'; readonly left: Term; readonly right: Term };
+
+/** NNF formula: negation only directly above atoms and `distinct`. */
+type Nnf =
+  | { readonly kind: 'lit'; readonly lit: NnfLit }
+  | { readonly kind: 'and' | 'or'; readonly args: readonly Nnf[] };
+
+// Depth is bounded by the parser's MAX_FORMULA_DEPTH, so recursion over formulas is safe.
+function toNnf(f: Formula, negated: boolean): Nnf {
+  switch (f.kind) {
+    case 'atom':
+      return { kind: 'lit', lit: { kind: negated ? 'neg' : 'pos', atom: f } };
+    case 'distinct':
+      return {
+        kind: 'lit',
+        lit: negated ? { kind: 'eq', left: f.left, right: f.right } : { kind: 'distinct', left: f.left, right: f.right, pos: f.pos },
+      };
+    case 'not':
+      return toNnf(f.arg, !negated);
+    case 'and':
+    case 'or': {
+      // De Morgan: a negated conjunction is a disjunction of negations, and vice versa.
+      const kind = (f.kind === 'and') !== negated ? 'and' : 'or';
+      return { kind, args: f.args.map((a) => toNnf(a, negated)) };
+    }
+  }
+}
+
+/** Counts the disjuncts DNF would produce, capped, so blow-up is refused before it happens. */
+function countDisjuncts(f: Nnf, cap: number): number {
+  if (f.kind === 'lit') return 1;
+  if (f.kind === 'or') return Math.min(cap + 1, f.args.reduce((s, a) => s + countDisjuncts(a, cap), 0));
+  return f.args.reduce((p, a) => Math.min(cap + 1, p * countDisjuncts(a, cap)), 1);
+}
+
+/** DNF as a list of conjunctions (each a list of literals). */
+function toDnf(f: Nnf): NnfLit[][] {
+  if (f.kind === 'lit') return [[f.lit]];
+  if (f.kind === 'or') return f.args.flatMap(toDnf);
+  let acc: NnfLit[][] = [[]];
+  for (const arg of f.args) {
+    const parts = toDnf(arg);
+    acc = acc.flatMap((conj) => parts.map((p) => [...conj, ...p]));
+  }
+  return acc;
+}
+
+/** Solves `eq` literals by unification; null when the conjunction can never hold. */
+function solveEqualities(head: Atom, lits: readonly NnfLit[]): { head: Atom; body: Literal[] } | null {
+  let binding = new Map<string, Term>();
+  for (const l of lits) {
+    if (l.kind !== 'eq') continue;
+    const next = unify(substitute(l.left, binding), substitute(l.right, binding), binding);
+    if (next === null) return null;
+    binding = next;
+  }
+  const body: Literal[] = [];
+  for (const l of lits) {
+    if (l.kind === 'eq') continue;
+    if (l.kind === 'distinct') body.push({ ...l, left: substitute(l.left, binding), right: substitute(l.right, binding) });
+    else body.push({ kind: l.kind, atom: substituteAtom(l.atom, binding) });
+  }
+  return { head: binding.size > 0 ? substituteAtom(head, binding) : head, body };
+}
+
+function literalKey(l: Literal): string {
+  if (l.kind === 'distinct') return `(distinct ${termToString(l.left)} ${termToString(l.right)})`;
+  return l.kind === 'neg' ? `(not ${atomToString(l.atom)})` : atomToString(l.atom);
+}
+
+/**
+ * Simplifies ground `distinct` (true: dropped; false: the conjunction dies), removes duplicate
+ * literals, and orders the body: positive literals in source order, each `distinct` or negated
+ * atom right after the positive literal that binds its last variable.
+ */
+function orderBody(body: readonly Literal[]): Literal[] | null {
+  const seen = new Set<string>();
+  const positives: Literal[] = [];
+  const pending: { lit: Literal; vars: Set<string> }[] = [];
+  for (const l of body) {
+    if (l.kind === 'distinct' && isGround(l.left) && isGround(l.right)) {
+      if (termEquals(l.left, l.right)) return null;
+      continue;
+    }
+    const key = literalKey(l);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (l.kind === 'pos') positives.push(l);
+    else {
+      const vars = l.kind === 'neg' ? atomVars(l.atom) : collectVars(l.right, collectVars(l.left, new Set()));
+      pending.push({ lit: l, vars });
+    }
+  }
+  const bound = new Set<string>();
+  const out: Literal[] = [];
+  const flush = (): void => {
+    for (let i = 0; i < pending.length; ) {
+      if ([...pending[i]!.vars].every((v) => bound.has(v))) out.push(pending.splice(i, 1)[0]!.lit);
+      else i++;
+    }
+  };
+  flush();
+  for (const p of positives) {
+    out.push(p);
+    if (p.kind === 'pos') atomVars(p.atom, bound);
+    flush();
+  }
+  for (const p of pending) out.push(p.lit);
+  return out;
+}
+
+function normalizeRule(rule: Rule, file: string, options: NormalizeOptions): NormalRule[] {
+  const nnf = toNnf({ kind: 'and', args: rule.body, pos: rule.pos }, false);
+  const count = countDisjuncts(nnf, options.maxDisjuncts);
+  if (count > options.maxDisjuncts) {
+    throw new GdlError([
+      diag('error', file, rule.pos, `rule for '${rule.head.rel}' splits into more than ${options.maxDisjuncts} rules in disjunctive normal form`),
+    ]);
+  }
+  const out: NormalRule[] = [];
+  for (const conj of toDnf(nnf)) {
+    const solved = solveEqualities(rule.head, conj);
+    if (solved === null) continue;
+    const body = orderBody(solved.body);
+    if (body !== null) out.push({ head: solved.head, body, pos: rule.pos });
+  }
+  return out;
+}
+
+function ruleKey(r: NormalRule): string {
+  return [atomToString(r.head), ...r.body.map(literalKey)].join(' ');
+}
+
+/**
+ * Normalizes a (validated) game: NNF, DNF, one rule per disjunct, duplicates removed.
+ * Throws {@link GdlError} naming the rule when a body's DNF would exceed `maxDisjuncts`.
+ */
+export function normalizeGame(game: GameDescription, options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS): NormalGame {
+  const rules: NormalRule[] = [];
+  const seen = new Set<string>();
+  for (const rule of game.rules) {
+    for (const r of normalizeRule(rule, game.file, options)) {
+      const key = ruleKey(r);
+      if (!seen.has(key)) {
+        seen.add(key);
+        rules.push(r);
+      }
+    }
+  }
+  return { file: game.file, rules };
+}

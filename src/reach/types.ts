@@ -1,0 +1,50 @@
+/** Supersets of reachable fluents, moves and axioms (section 9.1.2): the output of `reach`. */
+import type { Atom, Term } from '../gdl/ast.js';
+
+/** A move `(does R M)` as a pair of ground terms. */
+export interface Move {
+  readonly role: Term;
+  readonly action: Term;
+}
+
+/**
+ * The three supersets, each sorted by the KIF text of its elements (code point order) and
+ * free of duplicates. For the Prolog method they equal the least model of the relaxed game.
+ */
+export interface Supersets {
+  /** Every F with `(true F)` reachable in the relaxed game. */
+  readonly fluents: readonly Term[];
+  /** Every `(does R M)` reachable in the relaxed game. */
+  readonly moves: readonly Move[];
+  /** Ground instances of every relation that is not a GDL keyword, static facts included. */
+  readonly axioms: readonly Atom[];
+}
+
+/** Counters and timings of a superset computation, for `--stats`. */
+export interface ReachStats {
+  readonly method: 'prolog' | 'dg';
+  readonly iterations: number;
+  /** Answers returned by the engine's queries, duplicates included. */
+  readonly answers: number;
+  /** Answers kept (new facts). */
+  readonly kept: number;
+  /** Milliseconds per named step, in order. */
+  readonly times: readonly { readonly step: string; readonly ms: number }[];
+}
+
+/** Limits of a superset computation; exceeding one raises a GdlError with code 'limit'. */
+export interface ReachLimits {
+  /** Wall-clock deadline in ms since the epoch (Infinity for none). */
+  readonly deadline: number;
+  /** Largest number of ground atoms (fluents + moves + axiom instances) before giving up. */
+  readonly maxAtoms: number;
+}
+
+/** Default limits: no deadline, two million atoms. */
+export const DEFAULT_REACH_LIMITS: ReachLimits = { deadline: Infinity, maxAtoms: 2_000_000 };
+
+/** The result of a superset computation. */
+export interface ReachResult {
+  readonly supersets: Supersets;
+  readonly stats: ReachStats;
+}
