@@ -1,5 +1,5 @@
 /** The normalized game of section 9.1.1: every rule body is a conjunction of literals. */
-import type { Atom, Pos, Term } from '../gdl/ast.js';
+import type { Atom, Formula, Pos, Rule, Term } from '../gdl/ast.js';
 
 /** A literal of a normalized body. */
 export type Literal =
@@ -19,4 +19,14 @@ export interface NormalRule {
 export interface NormalGame {
   readonly file: string;
   readonly rules: readonly NormalRule[];
+}
+
+/** A normalized rule seen as a plain rule, so graph and classification code serves both. */
+export function asRule(rule: NormalRule): Rule {
+  const body = rule.body.map((l): Formula => {
+    if (l.kind === 'pos') return l.atom;
+    if (l.kind === 'neg') return { kind: 'not', arg: l.atom, pos: l.atom.pos };
+    return l;
+  });
+  return { head: rule.head, body, pos: rule.pos };
 }

@@ -1,0 +1,125 @@
+/**
+ * The relation dependency graph (an edge from each body relation to the head relation of a
+ * rule, marked when the body literal is negative) and the classification of relations that
+ * `check`, reach and instantiation share.
+ */
+import type { Atom, Formula, Rule, Term } from './ast.js';
+import { KEYWORDS } from './ast.js';
+import { stronglyConnectedComponents } from './scc.js';
+
+/** One body occurrence: relation `from` feeds the head relation of the rule. */
+export interface DependencyEdge {
+  readonly from: string;
+  readonly to: string;
+  readonly negative: boolean;
+}
+
+/** Relation dependency graph over relation names. */
+export interface RelationGraph {
+  /** Every relation name occurring in a head or body, sorted. */
+  readonly relations: readonly string[];
+  readonly edges: readonly DependencyEdge[];
+  /** Relation name -> id of its strongly connected component. */
+  readonly component: ReadonlyMap<string, number>;
+}
+
+/** Calls `visit` for each atom of a formula, with whether it stands under an odd number of `not`s. */
+export function forEachBodyAtom(f: Formula, negated: boolean, visit: (atom: Atom, negative: boolean) => void): void {
+  const stack: [Formula, boolean][] = [[f, negated]];
+  while (stack.length > 0) {
+    const [g, neg] = stack.pop()!;
+    if (g.kind === 'atom') visit(g, neg);
+    else if (g.kind === 'not') stack.push([g.arg, !neg]);
+    else if (g.kind === 'and' || g.kind === 'or') for (const a of g.args) stack.push([a, neg]);
+  }
+}
+
+/** Builds the relation dependency graph of a rule set and its strongly connected components. */
+export function relationGraph(rules: readonly Rule[]): RelationGraph {
+  const names = new Set<string>();
+  const edges: DependencyEdge[] = [];
+  for (const r of rules) {
+    names.add(r.head.rel);
+    for (const b of r.body) {
+      forEachBodyAtom(b, false, (atom, negative) => {
+        names.add(atom.rel);
+        edges.push({ from: atom.rel, to: r.head.rel, negative });
+      });
+    }
+  }
+  const relations = [...names].sort();
+  const id = new Map(relations.map((n, i) => [n, i]));
+  const succ: number[][] = relations.map(() => []);
+  for (const e of edges) succ[id.get(e.from)!]!.push(id.get(e.to)!);
+  const component = new Map<string, number>();
+  stronglyConnectedComponents(relations.length, (v) => succ[v]!).forEach((comp, c) => {
+    for (const v of comp) component.set(relations[v]!, c);
+  });
+  return { relations, edges, component };
+}
+
+/** The kinds of relation the summary of `check` reports. */
+export interface RelationClasses {
+  /** Functors of fluents: names of the terms under init, true and next. */
+  readonly fluents: readonly string[];
+  /** Functors of moves: names of the action terms under legal and does. */
+  readonly moves: readonly string[];
+  /** Non-keyword relations that depend on neither `true` nor `does` (their value never changes). */
+  readonly staticRelations: readonly string[];
+  /** Non-keyword relations that depend on `true` or `does`. */
+  readonly axioms: readonly string[];
+}
+
+function functor(t: Term | undefined): string | undefined {
+  return t === undefined || t.kind === 'var' ? undefined : t.name;
+}
+
+/** Relations that depend, directly or transitively, on `true` or `does`. */
+export function stateDependent(rules: readonly Rule[]): Set<string> {
+  const feeds = new Map<string, Set<string>>();
+  for (const e of relationGraph(rules).edges) {
+    if (!feeds.has(e.from)) feeds.set(e.from, new Set());
+    feeds.get(e.from)!.add(e.to);
+  }
+  const out = new Set<string>();
+  const todo = ['true', 'does'];
+  while (todo.length > 0) {
+    const r = todo.pop()!;
+    for (const n of feeds.get(r) ?? []) {
+      if (!out.has(n)) {
+        out.add(n);
+        todo.push(n);
+      }
+    }
+  }
+  return out;
+}
+
+/** Classifies the relations and term functors of a game. */
+export function classifyRelations(rules: readonly Rule[]): RelationClasses {
+  const fluents = new Set<string>();
+  const moves = new Set<string>();
+  const all = new Set<string>();
+  const noteAtom = (a: Atom): void => {
+    all.add(a.rel);
+    if (a.rel === 'init' || a.rel === 'true' || a.rel === 'next') {
+      const f = functor(a.args[0]);
+      if (f !== undefined) fluents.add(f);
+    } else if (a.rel === 'legal' || a.rel === 'does') {
+      const m = functor(a.args[1]);
+      if (m !== undefined) moves.add(m);
+    }
+  };
+  for (const r of rules) {
+    noteAtom(r.head);
+    for (const b of r.body) forEachBodyAtom(b, false, (a) => noteAtom(a));
+  }
+  const dynamic = stateDependent(rules);
+  const plain = [...all].filter((r) => !KEYWORDS.has(r)).sort();
+  return {
+    fluents: [...fluents].sort(),
+    moves: [...moves].sort(),
+    staticRelations: plain.filter((r) => !dynamic.has(r)),
+    axioms: plain.filter((r) => dynamic.has(r)),
+  };
+}
