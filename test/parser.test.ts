@@ -45,6 +45,12 @@ describe('parseGdl', () => {
     expect(r.diagnostics[0]).toMatchObject({ line: 1, col: 1, message: 'unexpected character U+0000' });
   });
 
+  it('reads a function term without arguments as a constant, with a warning', () => {
+    const r = parseGdl('(<= (next (gameOver)) (true (gameOver)))', 'g.kif');
+    expect(r.diagnostics.map((d) => `${d.severity} ${d.line}:${d.col}`)).toEqual(['warning 1:11', 'warning 1:29']);
+    expect(formulaToString(r.game.rules[0]!.body[0]!)).toBe('(true gameover)');
+  });
+
   it('rejects variables as relation names and malformed connectives', () => {
     const r = parseGdl('(?r a)\n(<= p (not a b))\n(<= (or a b) c)\n(<= p (distinct ?x))');
     expect(r.diagnostics.map((d) => d.line)).toEqual([1, 2, 3, 4]);

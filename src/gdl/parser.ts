@@ -31,8 +31,15 @@ function show(e: SExpr): string {
   return e.kind === 'sym' ? `'${e.text}'` : 'a list';
 }
 
-/** Converts an S-expression to a term, post-order with an explicit stack. */
-function toTerm(root: SExpr): Term {
+/** Receives the warnings of a repair the parser made. */
+type Warn = (at: SExpr, message: string) => void;
+
+/**
+ * Converts an S-expression to a term, post-order with an explicit stack. A function term
+ * without arguments, `(gameover)`, is read as the constant `gameover` with a warning: some
+ * real games write fluents so, and no GDL term can have zero arguments.
+ */
+function toTerm(root: SExpr, warn: Warn): Term {
   const done: Term[] = [];
   const stack: { e: SExpr; expanded: boolean }[] = [{ e: root, expanded: false }];
   while (stack.length > 0) {
@@ -43,7 +50,12 @@ function toTerm(root: SExpr): Term {
       done.push(isVarSym(e) ? { kind: 'var', name: e.text, pos: e.pos } : { kind: 'const', name: e.text, pos: e.pos });
     } else if (!frame.expanded) {
       const head = functorOf(e, 'function');
-      if (e.items.length === 1) throw new ParseFailure(e, `function term '(${head.text})' has no arguments`);
+      if (e.items.length === 1) {
+        warn(e, `function term '(${head.text})' has no arguments; read as the constant '${head.text}'`);
+        stack.pop();
+        done.push({ kind: 'const', name: head.text, pos: e.pos });
+        continue;
+      }
       frame.expanded = true;
       for (let i = e.items.length - 1; i >= 1; i--) stack.push({ e: e.items[i]!, expanded: false });
     } else {
@@ -68,7 +80,7 @@ function functorOf(e: ListNode, what: string): SymNode {
 const CONNECTIVES = new Set(['not', 'and', 'or', '<=']);
 
 /** Converts an S-expression to an atom (a relation constant, optionally applied to terms). */
-function toAtom(e: SExpr, role: string): Atom {
+function toAtom(e: SExpr, role: string, warn: Warn): Atom {
   if (e.kind === 'sym') {
     if (isVarSym(e)) throw new ParseFailure(e, `variable ${e.text} cannot stand as ${role}`);
     return mkAtom(e.text, [], e.pos);
@@ -77,37 +89,37 @@ function toAtom(e: SExpr, role: string): Atom {
   if (CONNECTIVES.has(head.text) || head.text === 'distinct') {
     throw new ParseFailure(e, `'${head.text}' cannot stand as ${role}`);
   }
-  return mkAtom(head.text, e.items.slice(1).map(toTerm), e.pos);
+  return mkAtom(head.text, e.items.slice(1).map((a) => toTerm(a, warn)), e.pos);
 }
 
-function toFormula(e: SExpr, depth: number): Formula {
+function toFormula(e: SExpr, depth: number, warn: Warn): Formula {
   if (depth > MAX_FORMULA_DEPTH) throw new ParseFailure(e, `formula nested more than ${MAX_FORMULA_DEPTH} deep`);
   if (e.kind === 'list' && e.items[0]?.kind === 'sym') {
     const op = e.items[0].text;
     const args = e.items.slice(1);
     if (op === 'not') {
       if (args.length !== 1) throw new ParseFailure(e, `'not' takes one argument, not ${args.length}`);
-      return { kind: 'not', arg: toFormula(args[0]!, depth + 1), pos: e.pos };
+      return { kind: 'not', arg: toFormula(args[0]!, depth + 1, warn), pos: e.pos };
     }
     if (op === 'and' || op === 'or') {
-      return { kind: op, args: args.map((a) => toFormula(a, depth + 1)), pos: e.pos };
+      return { kind: op, args: args.map((a) => toFormula(a, depth + 1, warn)), pos: e.pos };
     }
     if (op === 'distinct') {
       if (args.length !== 2) throw new ParseFailure(e, `'distinct' takes two arguments, not ${args.length}`);
-      return { kind: 'distinct', left: toTerm(args[0]!), right: toTerm(args[1]!), pos: e.pos };
+      return { kind: 'distinct', left: toTerm(args[0]!, warn), right: toTerm(args[1]!, warn), pos: e.pos };
     }
   }
-  return toAtom(e, 'a literal');
+  return toAtom(e, 'a literal', warn);
 }
 
-function toRule(e: SExpr): Rule {
+function toRule(e: SExpr, warn: Warn): Rule {
   if (e.kind === 'list' && e.items[0]?.kind === 'sym' && e.items[0].text === '<=') {
     if (e.items.length < 2) throw new ParseFailure(e, "rule '(<=)' has no head");
-    const head = toAtom(e.items[1]!, 'the head of a rule');
-    return { head, body: e.items.slice(2).map((b) => toFormula(b, 1)), pos: e.pos };
+    const head = toAtom(e.items[1]!, 'the head of a rule', warn);
+    return { head, body: e.items.slice(2).map((b) => toFormula(b, 1, warn)), pos: e.pos };
   }
   if (e.kind === 'sym' && e.text === '<=') throw new ParseFailure(e, "'<=' outside a rule");
-  return { head: toAtom(e, 'a fact'), body: [], pos: e.pos };
+  return { head: toAtom(e, 'a fact', warn), body: [], pos: e.pos };
 }
 
 /** Parses KIF text; `file` names the source in diagnostics. Never throws on bad input. */
@@ -115,9 +127,10 @@ export function parseGdl(text: string, file = '<input>'): ParseResult {
   const { exprs, diagnostics } = readSExprs(text, file);
   const problems = [...diagnostics];
   const rules: Rule[] = [];
+  const warn: Warn = (at, message) => problems.push(diag('warning', file, at.pos, message));
   for (const e of exprs) {
     try {
-      rules.push(toRule(e));
+      rules.push(toRule(e, warn));
     } catch (err) {
       if (!(err instanceof ParseFailure)) throw err;
       problems.push(diag('error', file, err.at.pos, err.message));
