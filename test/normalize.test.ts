@@ -1,0 +1,65 @@
+// Normalizer: NNF, DNF, one rule per disjunct, (not (distinct)) as unification, body order, blow-up guard.
+import { describe, expect, it } from 'vitest';
+import { GdlError } from '../src/gdl/diagnostics.js';
+import { parseGdl } from '../src/gdl/parser.js';
+import { atomToString, termToString } from '../src/gdl/terms.js';
+import { normalizeGame } from '../src/normalize/normalize.js';
+import type { Literal, NormalRule } from '../src/normalize/types.js';
+
+function lit(l: Literal): string {
+  if (l.kind === 'distinct') return `(distinct ${termToString(l.left)} ${termToString(l.right)})`;
+  return l.kind === 'neg' ? `(not ${atomToString(l.atom)})` : atomToString(l.atom);
+}
+
+function show(rules: readonly NormalRule[]): string[] {
+  return rules.map((r) => [atomToString(r.head), ...r.body.map(lit)].join(' <= '));
+}
+
+function norm(text: string, maxDisjuncts = 4096): string[] {
+  const parsed = parseGdl(text, 't.kif');
+  expect(parsed.diagnostics).toEqual([]);
+  return show(normalizeGame(parsed.game, { maxDisjuncts }).rules);
+}
+
+describe('normalizeGame', () => {
+  it('splits a disjunction into one rule per disjunct', () => {
+    expect(norm('(<= (p ?x) (q ?x) (or (r ?x) (s ?x)))')).toEqual(['(p ?x) <= (q ?x) <= (r ?x)', '(p ?x) <= (q ?x) <= (s ?x)']);
+  });
+
+  it('pushes negation inward by De Morgan and removes double negation', () => {
+    expect(norm('(<= p (q ?x) (not (and (r ?x) (not (s ?x)))))')).toEqual(['p <= (q ?x) <= (not (r ?x))', 'p <= (q ?x) <= (s ?x)']);
+  });
+
+  it('distributes conjunction over disjunction (DNF)', () => {
+    expect(norm('(<= p (or a b) (or c d))')).toEqual(['p <= a <= c', 'p <= a <= d', 'p <= b <= c', 'p <= b <= d']);
+  });
+
+  it('turns (not (distinct s t)) into unification of s and t', () => {
+    expect(norm('(<= (p ?x ?y) (q ?x) (not (distinct ?x ?y)))')).toEqual(['(p ?y ?y) <= (q ?y)']);
+    expect(norm('(<= (p ?x) (q ?x) (not (distinct a b)))')).toEqual([]);
+    expect(norm('(<= (p ?x) (q ?x) (not (distinct (f ?x) (f a))))')).toEqual(['(p a) <= (q a)']);
+  });
+
+  it('evaluates ground distinct and places negation after the literal binding its variables', () => {
+    expect(norm('(<= (p ?x) (distinct a b) (not (r ?x)) (distinct ?x ?y) (q ?x) (s ?y))')).toEqual([
+      '(p ?x) <= (q ?x) <= (not (r ?x)) <= (s ?y) <= (distinct ?x ?y)',
+    ]);
+    expect(norm('(<= (p ?x) (q ?x) (distinct a a))')).toEqual([]);
+  });
+
+  it('drops duplicate literals and duplicate rules', () => {
+    expect(norm('(<= p (q ?x) (q ?x))\n(<= p (q ?x))\n(<= p (or (q ?x) (q ?x)))')).toEqual(['p <= (q ?x)']);
+  });
+
+  it('refuses a DNF blow-up with an error naming the rule', () => {
+    const body = Array.from({ length: 20 }, (_, i) => `(or (a${i}) (b${i}))`).join(' ');
+    const parsed = parseGdl(`(role r)\n(<= (big ?x) ${body})`, 'blow.kif');
+    expect(() => normalizeGame(parsed.game, { maxDisjuncts: 4096 })).toThrow(GdlError);
+    try {
+      normalizeGame(parsed.game, { maxDisjuncts: 4096 });
+    } catch (e) {
+      expect((e as GdlError).diagnostics[0]).toMatchObject({ file: 'blow.kif', line: 2, col: 1 });
+      expect((e as GdlError).diagnostics[0]!.message).toContain("rule for 'big'");
+    }
+  });
+});
