@@ -1,7 +1,59 @@
-// STUB — owned by the issue-3 helper, who replaces this file.
+/**
+ * `gdl-ground check GAME [--json]`: validates a game and prints a short summary. Diagnostics
+ * (errors, and warnings for repairs) go to stderr, sorted by position, in both modes; the
+ * summary, or with --json an object holding it, goes to stdout. Exit 0 valid, 1 invalid.
+ */
 import type { Command } from 'commander';
+import { type Diagnostic, GdlError, formatDiagnostic } from '../gdl/diagnostics.js';
+import { formatSummary, summarizeGame, type GameSummary } from '../gdl/validate-summary.js';
+import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../pipeline.js';
+import { EXIT, readGameFile, runCommand } from './io.js';
+
+/** Options of `check`, as commander parses them. */
+interface CheckOptions {
+  readonly json?: boolean;
+}
+
+/** The JSON document of `check --json`. */
+interface CheckReport {
+  readonly file: string;
+  readonly valid: boolean;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly summary?: GameSummary;
+}
+
+function printDiagnostics(list: readonly Diagnostic[]): void {
+  for (const d of list) process.stderr.write(`${formatDiagnostic(d)}\n`);
+}
+
+function check(file: string, options: CheckOptions): number {
+  const text = readGameFile(file);
+  try {
+    const loaded = loadGame(text, file, DEFAULT_PIPELINE_OPTIONS);
+    printDiagnostics(loaded.warnings);
+    const summary = summarizeGame(loaded.game, loaded.normal);
+    const report: CheckReport = { file, valid: true, diagnostics: loaded.warnings, summary };
+    process.stdout.write(options.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatSummary(summary));
+    return EXIT.ok;
+  } catch (err) {
+    // Limits and internal failures are runCommand's to report; an invalid game is reported here,
+    // so that --json can describe it on stdout too.
+    if (!(err instanceof GdlError) || err.code !== 'invalid') throw err;
+    printDiagnostics(err.diagnostics);
+    if (options.json === true) {
+      const report: CheckReport = { file, valid: false, diagnostics: err.diagnostics };
+      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    }
+    return EXIT.invalid;
+  }
+}
 
 /** Registers `gdl-ground check`. */
 export function registerCheck(program: Command): void {
-  void program;
+  program
+    .command('check')
+    .description('validate a game and print a summary (roles, relation and rule counts, fluents, moves, static relations, axioms)')
+    .argument('<game>', 'game description in KIF')
+    .option('--json', 'print the result as JSON')
+    .action((file: string, options: CheckOptions) => runCommand(() => check(file, options)));
 }

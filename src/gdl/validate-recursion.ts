@@ -1,0 +1,151 @@
+/**
+ * Stratification and the GDL recursion restriction, both on the relation dependency graph of
+ * src/gdl/relations.ts (a body relation q and the head relation p of a rule are "in a cycle"
+ * when they lie in the same strongly connected component).
+ */
+import type { Atom, Rule, Term } from './ast.js';
+import { type Diagnostic, GdlError, diag } from './diagnostics.js';
+import { forEachBodyAtom, relationGraph } from './relations.js';
+import { stronglyConnectedComponents } from './scc.js';
+import { atomToString, isGround, termEquals, termToString } from './terms.js';
+import { normalizeGame } from '../normalize/normalize.js';
+import type { NormalRule } from '../normalize/types.js';
+
+/** An atom abstracted to its relation and constant arguments: `goal(*,100)`. */
+function pattern(atom: Atom): string[] {
+  return [atom.rel, ...atom.args.map((a) => (a.kind === 'const' ? a.name : '*'))];
+}
+
+function patternsMeet(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length || a[0] !== b[0]) return false;
+  for (let i = 1; i < a.length; i++) if (a[i] !== '*' && b[i] !== '*' && a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Stratification refined by constant arguments: the nodes are the head patterns of the rules,
+ * and a body literal depends on every head pattern it can match. A negative edge inside a
+ * component of this graph is true negation through recursion; one that only the coarser
+ * relation graph shows (`(<= (goal r 100) (not (goal r 0)))`) is stratified once the relation
+ * is split by its constant arguments, which changes no model. Returns the negative literals
+ * that lie on a refined cycle.
+ */
+function refinedCycles(all: readonly Rule[]): Set<Atom> {
+  // Facts feed nothing, so they lie on no cycle; leaving them out keeps the graph small.
+  const rules = all.filter((r) => r.body.length > 0);
+  const keys: string[] = [];
+  const index = new Map<string, number>();
+  const headNode = rules.map((r) => {
+    const p = pattern(r.head);
+    const key = p.join(' ');
+    if (!index.has(key)) {
+      index.set(key, keys.length);
+      keys.push(key);
+    }
+    return index.get(key)!;
+  });
+  const byRel = new Map<string, number[]>();
+  keys.forEach((k, i) => {
+    const rel = k.split(' ')[0]!;
+    const list = byRel.get(rel);
+    if (list === undefined) byRel.set(rel, [i]);
+    else list.push(i);
+  });
+  const matches = (atom: Atom): number[] => {
+    const p = pattern(atom);
+    return (byRel.get(atom.rel) ?? []).filter((i) => patternsMeet(keys[i]!.split(' '), p));
+  };
+  const succ: number[][] = keys.map(() => []);
+  rules.forEach((r, ri) => {
+    for (const b of r.body) forEachBodyAtom(b, false, (atom) => { for (const m of matches(atom)) succ[m]!.push(headNode[ri]!); });
+  });
+  const comp = new Int32Array(keys.length);
+  stronglyConnectedComponents(keys.length, (v) => succ[v]!).forEach((c, ci) => { for (const v of c) comp[v] = ci; });
+  const out = new Set<Atom>();
+  rules.forEach((r, ri) => {
+    for (const b of r.body) {
+      forEachBodyAtom(b, false, (atom, negative) => {
+        if (negative && matches(atom).some((m) => comp[m] === comp[headNode[ri]!])) out.add(atom);
+      });
+    }
+  });
+  return out;
+}
+
+/**
+ * Stratification: no cycle of the dependency graph contains a negative edge, i.e.
+ *   error  <-  rule p <= ... not q(...) ...,  component(q) = component(p)
+ * unless the refined graph of {@link refinedCycles} breaks the cycle (then a warning).
+ */
+function checkStratification(rules: readonly Rule[], component: ReadonlyMap<string, number>, file: string, out: Diagnostic[]): void {
+  let refined: Set<Atom> | undefined;
+  for (const rule of rules) {
+    const seen = new Set<string>();
+    for (const b of rule.body) {
+      forEachBodyAtom(b, false, (atom, negative) => {
+        if (!negative || component.get(atom.rel) !== component.get(rule.head.rel)) return;
+        refined ??= refinedCycles(rules);
+        const real = refined.has(atom);
+        const text = atomToString(atom);
+        if (seen.has(text)) return;
+        seen.add(text);
+        const how = atom.rel === rule.head.rel ? 'on itself' : `on '${atom.rel}', which depends on '${rule.head.rel}'`;
+        if (real) {
+          out.push(diag('error', file, rule.pos, `negation through recursion (the rules are not stratified): '${rule.head.rel}' depends negatively ${how}, through (not ${text})`));
+        } else {
+          out.push(diag('warning', file, rule.pos, `'${rule.head.rel}' depends negatively ${how} through (not ${text}), but no instance depends on itself: accepted as stratified once the relations are split by their constant arguments`));
+        }
+      });
+    }
+  }
+}
+
+/**
+ * The recursion restriction (GDL specification 2008, definition 15): for a rule
+ *   p(t1..tn) <= b1 & ... & q(v1..vk) & ... & bm   with q in a cycle with p,
+ * every vj is ground, or equals some ti, or is an argument of a positive literal r(...) of
+ * the body with r not in a cycle with p. Judged per disjunct, after equalities are solved.
+ */
+function restrictionViolation(rule: NormalRule, component: ReadonlyMap<string, number>): string | null {
+  const own = component.get(rule.head.rel);
+  const outside: Term[] = [];
+  for (const l of rule.body) if (l.kind === 'pos' && component.get(l.atom.rel) !== own) outside.push(...l.atom.args);
+  for (const l of rule.body) {
+    if (l.kind === 'distinct' || component.get(l.atom.rel) !== own) continue;
+    for (const v of l.atom.args) {
+      const ok = isGround(v) || rule.head.args.some((t) => termEquals(t, v)) || outside.some((t) => termEquals(t, v));
+      if (!ok) {
+        return `recursion restriction violated in a rule for '${rule.head.rel}': argument ${termToString(v)} of the recursive literal ${atomToString(l.atom)} is not ground, not an argument of the head, and not an argument of a non-recursive positive literal`;
+      }
+    }
+  }
+  return null;
+}
+
+function checkRestriction(rules: readonly Rule[], component: ReadonlyMap<string, number>, file: string, out: Diagnostic[]): void {
+  for (const rule of rules) {
+    let parts: readonly NormalRule[];
+    try {
+      parts = normalizeGame({ file, rules: [rule] }).rules;
+    } catch (err) {
+      // A body too large for DNF is refused by the normalizer, with its own message.
+      if (err instanceof GdlError) continue;
+      throw err;
+    }
+    const messages = new Set<string>();
+    for (const part of parts) {
+      const m = restrictionViolation(part, component);
+      if (m !== null) messages.add(m);
+    }
+    for (const m of messages) out.push(diag('error', file, rule.pos, m));
+  }
+}
+
+/** Checks stratification and the recursion restriction; returns the errors found. */
+export function checkRecursion(rules: readonly Rule[], file: string): Diagnostic[] {
+  const { component } = relationGraph(rules);
+  const out: Diagnostic[] = [];
+  checkStratification(rules, component, file, out);
+  checkRestriction(rules, component, file, out);
+  return out;
+}

@@ -1,0 +1,172 @@
+// Validator: each check on small games, the repairs and what they leave, sorting and deep input.
+import { describe, expect, it } from 'vitest';
+import { parseGdl } from '../src/gdl/parser.js';
+import { validateGame } from '../src/gdl/validate.js';
+import { type Diagnostic, formatDiagnostic, sortDiagnostics } from '../src/gdl/diagnostics.js';
+import { formulaToString } from '../src/gdl/terms.js';
+import { normalizeGame } from '../src/normalize/normalize.js';
+
+/** The frame every test game shares, so that only the rules under test can cause problems. */
+const FRAME = '(role robot)\n(init p)\n(legal robot go)\n(<= terminal (true p))\n(goal robot 100)\n';
+
+function validate(rules: string, frame = FRAME): { lines: string[]; result: ReturnType<typeof validateGame> } {
+  const parsed = parseGdl(frame + rules, 'g.kif');
+  expect(parsed.diagnostics).toEqual([]);
+  const result = validateGame(parsed.game);
+  // Line numbers below count from the first rule under test.
+  const offset = frame.split('\n').length - 1;
+  const lines = result.diagnostics.map((d: Diagnostic) => `${d.line - offset}:${d.col} ${d.severity}: ${d.message}`);
+  return { lines, result };
+}
+
+function bodyOf(result: ReturnType<typeof validateGame>, rel: string): string[] {
+  return result.game.rules.filter((r) => r.head.rel === rel).map((r) => r.body.map(formulaToString).join(' '));
+}
+
+describe('validateGame: clean games', () => {
+  it('accepts a small valid game with no diagnostics', () => {
+    expect(validate('(<= (next q) (true p) (does robot go))').lines).toEqual([]);
+  });
+
+  it('reads (not (distinct ?x a)) as ?x = a, which binds ?x', () => {
+    expect(validate('(<= (q ?x) (not (distinct ?x a)))\n(<= (next p) (q a))').lines).toEqual([]);
+  });
+
+  it('allows an object constant and a function of the same name, and a relation named like a function', () => {
+    expect(validate('(init (turn move))\n(<= (next (move 1)) (true p))\n(<= (turn ?x) (true (turn ?x)))\n(<= (next p) (turn move))').lines).toEqual([]);
+  });
+
+  it('accepts recursion that keeps to the restriction', () => {
+    expect(validate('(succ 0 1)\n(succ 1 2)\n(<= (lt ?x ?y) (succ ?x ?y))\n(<= (lt ?x ?y) (succ ?x ?z) (lt ?z ?y))\n(<= (next p) (lt 0 2))').lines).toEqual([]);
+  });
+});
+
+describe('validateGame: errors', () => {
+  it('reports clashing arities of relations, functions and keywords once each', () => {
+    expect(validate('(adj 1)\n(adj 1 2)\n(adj 3 4)\n(init (f 1))\n(init (f 1 2))\n(<= (next (true p)) (true p))').lines).toEqual([
+      "2:1 error: relation 'adj' is used with 2 arguments here but with 1 argument at 6:1",
+      "5:7 error: function 'f' is used with 2 arguments here but with 1 argument at 9:7",
+      "6:11 error: keyword 'true' is used as a function inside a term",
+    ]);
+  });
+
+  it('judges safety per disjunct of the DNF and reports at the rule', () => {
+    expect(validate('(<= (next (c ?x))\n  (or (true (c ?x)) (true p)))').lines).toEqual([
+      "1:1 error: unsafe rule for 'next': variable ?x of the head is bound by no positive literal (in one disjunct of its body)",
+    ]);
+  });
+
+  it('reports unbound variables of negative literals and of distinct beside the head', () => {
+    expect(validate('(<= (next p) (not (true (c ?x))))\n(<= (next (c ?y)) (true (c ?x)) (distinct ?x ?y))').lines).toEqual([
+      "1:1 error: unsafe rule for 'next': variable ?x of (not (true (c ?x))) is bound by no positive literal",
+      "2:1 error: unsafe rule for 'next': variable ?y of (distinct ?x ?y) is bound by no positive literal",
+      "2:1 error: unsafe rule for 'next': variable ?y of the head is bound by no positive literal",
+    ]);
+  });
+
+  it('finds negation through recursion, but not where constants separate the instances', () => {
+    const { lines } = validate('(<= (q ?x) (true (c ?x)) (not (q ?x)))\n(<= (r 1) (true p))\n(<= (r 2) (not (r 1)))\n(<= (next p) (q 1) (r 2))');
+    expect(lines).toEqual([
+      "1:1 error: negation through recursion (the rules are not stratified): 'q' depends negatively on itself, through (not (q ?x))",
+      "3:1 warning: 'r' depends negatively on itself through (not (r 1)), but no instance depends on itself: accepted as stratified once the relations are split by their constant arguments",
+    ]);
+  });
+
+  it('enforces the recursion restriction', () => {
+    const { lines } = validate('(n 0)\n(<= (n ?y) (n (s ?y)))\n(<= (next p) (n 0))');
+    expect(lines).toEqual([
+      "2:1 error: recursion restriction violated in a rule for 'n': argument (s ?y) of the recursive literal (n (s ?y)) is not ground, not an argument of the head, and not an argument of a non-recursive positive literal",
+    ]);
+  });
+
+  it('places keywords: true/does in heads, next/init in bodies, rules for role', () => {
+    const { lines } = validate('(<= (true q) (true p))\n(does robot go)\n(<= (next q) (next p))\n(<= (next q) (init p))\n(<= (role ?x) (true (c ?x)))');
+    expect(lines).toEqual([
+      "1:5 error: 'true' cannot stand in the head of a rule or as a fact",
+      "2:1 error: 'does' cannot stand in the head of a rule or as a fact",
+      "3:14 error: 'next' cannot stand in the body of a rule",
+      "4:14 error: 'init' cannot stand in the body of a rule",
+      "5:1 error: roles must be given as facts, not by rules: 'role' cannot be the head of a rule",
+    ]);
+  });
+
+  it('finds does feeding goal transitively and init depending on the state', () => {
+    const { lines } = validate('(<= a (does robot go))\n(<= b a)\n(<= (goal robot 0) b)\n(<= (init q) (true p))\n(<= (next p) b)');
+    expect(lines).toEqual([
+      "3:1 error: 'goal' must not depend on 'does' (the moves of the current step), but it does: does -> a -> b -> goal",
+      "4:1 error: 'init' must not depend on the state of the game, but it does: true -> init",
+    ]);
+  });
+
+  it('requires roles, legal, goal and terminal, and reports an empty game once', () => {
+    expect(validate('(init p)', '').lines).toEqual([
+      "1:1 error: no end: the game has no rules or facts for 'terminal'",
+      "1:1 error: no goals: the game has no rules or facts for 'goal'",
+      "1:1 error: no legal moves: the game has no rules or facts for 'legal'",
+      "1:1 error: no roles: the game has no (role ...) facts",
+    ]);
+    expect(validateGame(parseGdl('; nothing', 'e.kif').game).diagnostics.map(formatDiagnostic)).toEqual([
+      'e.kif:1:1: error: empty game: the file holds no rules or facts',
+    ]);
+  });
+
+  it('reports all problems at once, sorted by position', () => {
+    const { result } = validate('(<= (next (c ?y)) (true p))\n(adj 1)\n(adj 1 2)\n(<= (true q) (true p))\n(<= (p ?x) (not (p ?x)) (true (c ?x)))');
+    expect(result.diagnostics.length).toBe(4);
+    expect(result.diagnostics).toEqual(sortDiagnostics(result.diagnostics));
+  });
+});
+
+describe('validateGame: repairs', () => {
+  it('binds an unbound role variable of goal with (role ?r), with a warning', () => {
+    const { lines, result } = validate('(<= (goal ?r 0) (true q))', FRAME.replace('(goal robot 100)\n', ''));
+    expect(lines).toEqual(["1:1 warning: unsafe rule for 'goal': role variable ?r is bound by no positive literal; repaired by adding (role ?r) to the body"]);
+    expect(bodyOf(result, 'goal')).toEqual(['(role ?r) (true q)']);
+  });
+
+  it('reads a variable that only distinct mentions as a fresh constant', () => {
+    const { lines, result } = validate('(init free_z)\n(<= (next q) (true p) (distinct ?z a))\n(<= (next r) (true p) (distinct ?z ?z))');
+    expect(lines).toEqual([
+      "2:1 warning: unsafe rule for 'next': variable ?z occurs only in 'distinct'; repaired by replacing it with the fresh constant 'free_z_2', which equals nothing else, as in the syntactic comparison of Prolog-based players",
+      "3:1 warning: unsafe rule for 'next': variable ?z occurs only in 'distinct'; repaired by replacing it with the fresh constant 'free_z_3', which equals nothing else, as in the syntactic comparison of Prolog-based players",
+    ]);
+    // (distinct free a) always holds, (distinct free free) never: the normalizer folds both.
+    const normal = normalizeGame(result.game).rules.filter((r) => r.head.rel === 'next').map((r) => r.body.length);
+    expect(normal).toEqual([1]);
+  });
+
+  it('inlines a relation whose rules only test distinct of unbound head variables', () => {
+    const { lines, result } = validate('(<= (dc ?x ?y ?m ?n) (distinct ?y ?n))\n(<= (dc ?x ?y ?m ?n) (distinct ?x ?m))\n(<= (next (c ?a ?b)) (true (c ?a ?b)) (true (d ?m ?n)) (dc ?a ?b ?m ?n))');
+    expect(lines).toEqual([
+      "1:1 warning: unsafe rule for 'dc': its head variables are bound by no positive literal, and its body holds only 'distinct'; repaired by inlining 'dc' into the rules that use it",
+      "2:1 warning: unsafe rule for 'dc': its head variables are bound by no positive literal, and its body holds only 'distinct'; repaired by inlining 'dc' into the rules that use it",
+    ]);
+    expect(bodyOf(result, 'dc')).toEqual([]);
+    expect(bodyOf(result, 'next')).toEqual(['(true (c ?a ?b)) (true (d ?m ?n)) (or (and (distinct ?b ?n)) (and (distinct ?a ?m)))']);
+  });
+
+  it('does not repair a head variable outside a role position', () => {
+    expect(validate('(<= (legal robot (m ?x)) (true p))').lines).toEqual([
+      "1:1 error: unsafe rule for 'legal': variable ?x of the head is bound by no positive literal",
+    ]);
+  });
+});
+
+describe('validateGame: input size', () => {
+  it('handles terms nested 100000 deep without exhausting the stack', () => {
+    const n = 100_000;
+    const deep = `${'(s '.repeat(n)}?x${')'.repeat(n)}`;
+    const { lines } = validate(`(<= (next (c ${deep})) (true (c ?x)))\n(<= (next (c ?y)) (true (c ${deep})) (not (true (c ?y))))`);
+    expect(lines).toEqual([
+      "2:1 error: unsafe rule for 'next': variable ?y of (not (true (c ?y))) is bound by no positive literal",
+      "2:1 error: unsafe rule for 'next': variable ?y of the head is bound by no positive literal",
+    ]);
+  });
+});
+
+describe('validateGame: repairs never hide errors', () => {
+  it('keeps a variable that is unsafe in a negative literal of another disjunct an error', () => {
+    const { lines } = validate('(<= (next q) (true p) (or (distinct ?z a) (not (true (c ?z)))))');
+    expect(lines).toEqual(["1:1 error: unsafe rule for 'next': variable ?z of (not (true (c ?z))) is bound by no positive literal (in one disjunct of its body)"]);
+  });
+});
