@@ -1,7 +1,110 @@
-// STUB — owned by the issue-4 helper, who replaces this file.
+/**
+ * `gdl-ground reach GAME [--method prolog|dg] [--json] [--stats] [--timeout S] [--max-atoms N]`:
+ * prints the supersets of reachable fluents, moves and axioms (step 3, section 9.1.2) as GDL
+ * sentences, one a line, sorted by code point; `--json` prints the three lists as arrays.
+ * Exit 0 ok, 1 invalid game, 2 usage error, 3 limit reached (the message names the relation).
+ */
 import type { Command } from 'commander';
+import { formatDiagnostic } from '../gdl/diagnostics.js';
+import { DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, type ReachMethod, loadGame, reachGame } from '../pipeline.js';
+import { supersetSentences, formatSupersets } from '../reach/format.js';
+import { type ReachProgress, computeSupersetsProlog } from '../reach/prolog.js';
+import { DEFAULT_REACH_LIMITS, type ReachResult, type ReachStats } from '../reach/types.js';
+import { EXIT, UsageError, parsePositive, readGameFile, runCommand, writeOutput } from './io.js';
+
+/** Options of `reach`, as commander parses them. */
+interface ReachOptions {
+  readonly method: string;
+  readonly json?: boolean;
+  readonly stats?: boolean;
+  readonly timeout?: string;
+  readonly maxAtoms?: string;
+  readonly output?: string;
+}
+
+function resolveOptions(options: ReachOptions, start: number): PipelineOptions {
+  if (options.method !== 'prolog' && options.method !== 'dg') {
+    throw new UsageError(`--method must be 'prolog' or 'dg', not '${options.method}'`);
+  }
+  const timeout = options.timeout === undefined ? Infinity : parsePositive(options.timeout, '--timeout');
+  const maxAtoms = options.maxAtoms === undefined ? DEFAULT_REACH_LIMITS.maxAtoms : parsePositive(options.maxAtoms, '--max-atoms');
+  if (!Number.isInteger(maxAtoms)) throw new UsageError(`--max-atoms needs a whole number, not '${options.maxAtoms}'`);
+  return {
+    ...DEFAULT_PIPELINE_OPTIONS,
+    method: options.method as ReachMethod,
+    limits: { deadline: start + timeout * 1000, maxAtoms },
+  };
+}
+
+/** A progress line on stderr, at most once a second and only after two seconds, on a terminal. */
+function progressReporter(start: number): { report: (p: ReachProgress) => void; done: () => void } {
+  if (!process.stderr.isTTY) return { report: () => undefined, done: () => undefined };
+  let last = start;
+  let shown = false;
+  return {
+    report: (p) => {
+      const now = Date.now();
+      if (now - start < 2000 || now - last < 1000) return;
+      last = now;
+      shown = true;
+      const secs = ((now - start) / 1000).toFixed(0);
+      process.stderr.write(`\rreach: ${secs}s, round ${p.round}, ${p.atoms} atoms, largest relation ${p.largest}\x1b[K`);
+    },
+    done: () => {
+      if (shown) process.stderr.write('\r\x1b[K');
+    },
+  };
+}
+
+function formatStats(stats: ReachStats, result: ReachResult): string {
+  const s = result.supersets;
+  const lines = [
+    `method      ${stats.method}`,
+    `fluents     ${s.fluents.length}`,
+    `moves       ${s.moves.length}`,
+    `axioms      ${s.axioms.length}`,
+    `iterations  ${stats.iterations}`,
+    `answers     ${stats.answers}`,
+    `kept        ${stats.kept}`,
+    ...stats.times.map((t) => `${t.step.padEnd(11)} ${t.ms.toFixed(1)} ms`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function reach(file: string, options: ReachOptions): number {
+  const start = Date.now();
+  const pipeline = resolveOptions(options, start);
+  const text = readGameFile(file);
+  const loaded = loadGame(text, file, pipeline);
+  for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
+  let result: ReachResult;
+  if (pipeline.method === 'prolog') {
+    const progress = progressReporter(start);
+    try {
+      result = computeSupersetsProlog(loaded.normal, pipeline.limits, { onProgress: progress.report });
+    } finally {
+      progress.done();
+    }
+  } else {
+    result = reachGame(loaded.normal, pipeline);
+  }
+  const out = options.json === true ? `${JSON.stringify(supersetSentences(result.supersets), null, 2)}\n` : formatSupersets(result.supersets);
+  writeOutput(options.output, out);
+  if (options.stats === true) process.stderr.write(formatStats(result.stats, result));
+  return EXIT.ok;
+}
 
 /** Registers `gdl-ground reach`. */
 export function registerReach(program: Command): void {
-  void program;
+  program
+    .command('reach')
+    .description('print supersets of reachable fluents (base), moves (input) and axioms of a game')
+    .argument('<game>', 'game description in KIF')
+    .option('--method <method>', 'prolog (Algorithm 9.2) or dg (argument dependency graph)', 'prolog')
+    .option('--json', 'print the three supersets as JSON arrays')
+    .option('--stats', 'print iterations, answers, kept facts and step times on stderr')
+    .option('--timeout <seconds>', 'stop with exit 3 after this many seconds')
+    .option('--max-atoms <n>', `stop with exit 3 beyond this many ground atoms (default ${DEFAULT_REACH_LIMITS.maxAtoms})`)
+    .option('-o, --output <file>', 'write the supersets to a file instead of stdout')
+    .action((file: string, options: ReachOptions) => runCommand(() => reach(file, options)));
 }

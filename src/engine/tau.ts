@@ -46,10 +46,27 @@ export interface PrologEngine {
    * `vars` for each answer, in Tau-Prolog's order. Returns the number of answers.
    */
   solve(goal: string, vars: readonly string[], onAnswer: (values: TauTerm[]) => void): number;
+  /**
+   * Runs the goal `name(X0, ..., Xn-1)` and calls `onAnswer` with the values of the n
+   * variables for each answer; like {@link PrologEngine.solve} without parsing any text.
+   */
+  solveCall(name: string, arity: number, onAnswer: (values: TauTerm[]) => void): number;
+  /** Adds the clause `head :- body` (terms from {@link makeTerm} and {@link makeVar}). */
+  addClause(head: TauTerm, body: TauTerm): void;
   /** Adds ground facts given as Tau terms (from {@link PrologEngine.solve} or {@link makeTerm}). */
   addFacts(facts: readonly TauTerm[]): void;
   /** Number of resolution steps taken so far. */
   steps(): number;
+  /**
+   * Declares `name/arity` as a table of ground facts, empty. Tables are held in JavaScript and
+   * answer a call by hash lookup on whichever arguments it binds (Tau-Prolog's own index sees
+   * only the first argument, so a fully bound check would scan every fact sharing it).
+   */
+  defineTable(name: string, arity: number): void;
+  /** Adds the fact `name(args...)` to a table (ground arguments), updating its indexes. */
+  addToTable(name: string, args: readonly TauTerm[]): void;
+  /** Removes every fact of a table. */
+  clearTable(name: string): void;
 }
 
 /** Quotes a GDL symbol as a Prolog atom, so `1`, `+` and `A` all stay plain constants. */
@@ -88,6 +105,11 @@ export function fromTau(root: TauTerm): Term {
 /** Builds the Tau term `functor(args...)` (an atom when `args` is empty). */
 export function makeTerm(functor: string, args: readonly TauTerm[]): TauTerm {
   return new pl.type.Term(functor, [...args]) as TauTerm;
+}
+
+/** Builds the Tau variable `name` (for clauses made with {@link PrologEngine.addClause}). */
+export function makeVar(name: string): TauTerm {
+  return new pl.type.Var(name) as TauTerm;
 }
 
 /** Converts a ground GDL term to a Tau term (iteratively). */
@@ -138,6 +160,21 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }): Pro
     let failure: unknown = null;
     thread.query(`${goal}.`, { success: () => undefined, error: (e: unknown) => { failure = e; } });
     if (failure !== null) throw new EngineError(`Prolog query '${goal}' failed to parse: ${formatTau(failure)}`);
+    return drive(goal, vars, onAnswer);
+  }
+
+  function solveCall(name: string, arity: number, onAnswer: (values: TauTerm[]) => void): number {
+    // The goal is built as a term: parsing query text costs more than answering small queries.
+    const vars = Array.from({ length: arity }, (_, i) => `X${i}`);
+    thread.points = [];
+    thread.debugger_states = [];
+    thread.level = new pl.type.Term('top_level');
+    thread.add_goal(new pl.type.Term(name, vars.map((v) => new pl.type.Var(v))));
+    return drive(name, vars, onAnswer);
+  }
+
+  /** Steps the machine through every answer of the goal just added. */
+  function drive(goal: string, vars: readonly string[], onAnswer: (values: TauTerm[]) => void): number {
     let count = 0;
     for (;;) {
       while (thread.points.length > 0 && thread.head_point().goal !== null && !pl.type.is_error_state(thread.head_point())) {
@@ -162,7 +199,165 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }): Pro
     for (const f of facts) thread.add_rule(new pl.type.Rule(f, null), { from: '$gdl', context_module: 'user' });
   }
 
-  return { consult, solve, addFacts, steps: () => stepCount };
+  const user = session.modules.user;
+
+  const tables = new Map<string, JsTable>();
+  // Keys of ground terms, cached: fact arguments are shared and looked up again and again.
+  const keys = new WeakMap<object, string>();
+  const keyOf = (t: TauTerm): string => {
+    let k = keys.get(t);
+    if (k === undefined) keys.set(t, (k = tauKif(t).text));
+    return k;
+  };
+
+  function defineTable(name: string, arity: number): void {
+    const table: JsTable = { arity, facts: [], indexes: new Map() };
+    tables.set(name, table);
+    const indicator = `${name}/${arity}`;
+    user.rules[indicator] = (thr: unknown, point: unknown, atom: unknown) => lookup(table, thr, point, atom);
+    user.public_predicates[indicator] = true;
+    user.src_predicates[indicator] = '$gdl';
+  }
+
+  /** Answers a call on a table: the facts agreeing with its bound arguments, as new states. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function lookup(table: JsTable, thr: any, point: any, atom: any): void {
+    const args = atom.args as { ground: boolean }[];
+    let mask = 0;
+    let full = true;
+    const parts: string[] = [];
+    for (let i = 0; i < args.length; i++) {
+      if (!args[i]!.ground) full = false;
+      else if (i < MAX_INDEXED) {
+        mask |= 1 << i;
+        parts.push(keyOf(args[i] as unknown as TauTerm));
+      }
+    }
+    // Positions past MAX_INDEXED are not in the key: those calls unify each candidate below.
+    full &&= args.length <= MAX_INDEXED;
+    const candidates = mask === 0 ? table.facts : indexFor(table, mask).get(parts.join('\u0000')) ?? NO_FACTS;
+    if (full || args.length === 0) {
+      // Every argument bound: a membership test, one answer at most.
+      if (candidates.length > 0) thr.success(point);
+      return;
+    }
+    const states: unknown[] = [];
+    for (const fact of candidates) {
+      const mgu = pl.unify(atom, fact);
+      if (mgu === null) continue;
+      const goal = point.goal.replace(null);
+      states.push(new pl.type.State(goal === null ? null : goal.apply(mgu), point.substitution.apply(mgu), point));
+    }
+    thr.prepend(states);
+  }
+
+  /** The index of a table on the arguments in `mask`, built on first use. */
+  function indexFor(table: JsTable, mask: number): Map<string, unknown[]> {
+    let index = table.indexes.get(mask);
+    if (index === undefined) {
+      index = new Map();
+      table.indexes.set(mask, index);
+      for (const fact of table.facts) addToIndex(index, mask, fact);
+    }
+    return index;
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function addToIndex(index: Map<string, unknown[]>, mask: number, fact: any): void {
+    const parts: string[] = [];
+    for (let i = 0; i < Math.min(fact.args.length, MAX_INDEXED); i++) if (mask & (1 << i)) parts.push(keyOf(fact.args[i]));
+    const key = parts.join('\u0000');
+    const list = index.get(key);
+    if (list === undefined) index.set(key, [fact]);
+    else list.push(fact);
+  }
+
+  function addToTable(name: string, args: readonly TauTerm[]): void {
+    const table = tables.get(name);
+    if (table === undefined) throw new EngineError(`no table ${name}`);
+    const fact = new pl.type.Term(name, [...args]);
+    table.facts.push(fact);
+    for (const [mask, index] of table.indexes) addToIndex(index, mask, fact);
+  }
+
+  function addClause(head: TauTerm, body: TauTerm): void {
+    thread.add_rule(new pl.type.Rule(head, body), { from: '$gdl', context_module: 'user' });
+  }
+
+  function clearTable(name: string): void {
+    const table = tables.get(name);
+    if (table === undefined) return;
+    table.facts = [];
+    table.indexes = new Map();
+  }
+
+  return { consult, solve, solveCall, addClause, addFacts, steps: () => stepCount, defineTable, addToTable, clearTable };
+}
+
+/** A table of ground facts answered from JavaScript; facts are Tau terms `name(args...)`. */
+interface JsTable {
+  readonly arity: number;
+  facts: unknown[];
+  /** Indexes by bitmask of bound argument positions, keyed by the arguments' KIF texts. */
+  indexes: Map<number, Map<string, unknown[]>>;
+}
+
+/** Argument positions an index can cover (a bit each in a 32-bit mask). */
+const MAX_INDEXED = 30;
+
+/** Shared, never-modified empty candidate list. */
+const NO_FACTS: readonly unknown[] = Object.freeze([]);
+
+/** Name (functor) of a ground Tau term; numbers give their text. */
+export function tauName(t: TauTerm): string {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const x = t as any;
+  return pl.type.is_number(x) ? String(x.value) : (x.id as string);
+}
+
+/** Arguments of a Tau term (empty for atoms, numbers and variables). */
+export function tauArgs(t: TauTerm): readonly TauTerm[] {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const x = t as any;
+  return pl.type.is_term(x) ? (x.args as TauTerm[]) : [];
+}
+
+/**
+ * KIF text of a ground Tau term (`(cell 1 2 b)`) and its depth, iteratively. Throws
+ * {@link EngineError} on a variable. Stops with depth > `maxDepth` (text then partial), so a
+ * runaway term costs no more than `maxDepth` levels.
+ */
+export function tauKif(root: TauTerm, maxDepth: number = Infinity): { readonly text: string; readonly depth: number } {
+  const out: string[] = [];
+  let depth = 0;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const stack: (any | string)[] = [root];
+  const depths: number[] = [1];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    const d = depths.pop()!;
+    if (typeof item === 'string') {
+      out.push(item);
+      continue;
+    }
+    if (d > depth) {
+      depth = d;
+      if (depth > maxDepth) return { text: out.join(''), depth };
+    }
+    if (pl.type.is_number(item)) out.push(String(item.value));
+    else if (pl.type.is_variable(item)) throw new EngineError(`answer is not ground (variable ${item.id})`);
+    else if (item.args.length === 0) out.push(item.id);
+    else {
+      out.push('(', item.id);
+      stack.push(')');
+      depths.push(d);
+      for (let i = item.args.length - 1; i >= 0; i--) {
+        stack.push(item.args[i], ' ');
+        depths.push(d + 1, d);
+      }
+    }
+  }
+  return { text: out.join(''), depth };
 }
 
 function formatTau(x: unknown): string {

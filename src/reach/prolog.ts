@@ -1,9 +1,135 @@
-// STUB — owned by the issue-4 helper, who replaces this file.
+/**
+ * Algorithm 9.2 (section 9.1.2) on Tau-Prolog: the supersets of reachable fluents, moves and
+ * axioms, equal to the least model of the relaxed game (no negative literals, no goal and
+ * terminal rules, `true` from `init` and `next`, `does` from `legal`).
+ *
+ * The loop of the algorithm (query legal, assert does; query next, assert true; until nothing
+ * is new; then query every axiom) runs bottom-up and semi-naively, which reaches the same
+ * fixpoint: every relation is a table of ground facts, relations are evaluated component by
+ * component of the dependency graph (state-independent ones once, up front), and within a
+ * recursive component each round fires only the rule variants that read a fact new in the last
+ * round. Prolog does the joins; JavaScript removes duplicates and feeds the tables.
+ */
+import { readFileSync } from 'node:fs';
+import type { Atom, Term } from '../gdl/ast.js';
+import { KEYWORDS, NO_POS } from '../gdl/ast.js';
+import { createEngine, fromTau } from '../engine/tau.js';
+import { compareCodePoints, termDepth } from '../gdl/terms.js';
+import { GdlError, diag } from '../gdl/diagnostics.js';
 import type { NormalGame } from '../normalize/types.js';
-import { type ReachLimits, type ReachResult, DEFAULT_REACH_LIMITS } from './types.js';
+import { splitPosition } from './clauses.js';
+import { type ReachProgress, type Run, evaluateComponent } from './evaluate.js';
+import { type RelaxedRule, planRelaxedGame } from './relaxed.js';
+import { type FactStore, createStore, ensureTable, relationFacts } from './store.js';
+import { type ReachLimits, type ReachResult, type Supersets, DEFAULT_REACH_LIMITS } from './types.js';
 
-/** Algorithm 9.2 on Tau-Prolog: supersets equal to the least model of the relaxed game. */
-export function computeSupersetsProlog(game: NormalGame, limits: ReachLimits = DEFAULT_REACH_LIMITS): ReachResult {
-  void game; void limits;
-  throw new Error('computeSupersetsProlog: not implemented yet');
+export type { ReachProgress } from './evaluate.js';
+
+/** Where the engine-side Prolog lives: `prolog/` at the package root, beside `src/` and `dist/`. */
+const REACH_PL = new URL('../../prolog/reach.pl', import.meta.url);
+
+/** Terms nested deeper than this mean the relaxed game is infinite (a counter `(s (s ...))`). */
+export const DEFAULT_MAX_TERM_DEPTH = 256;
+
+/** Longest rule body accepted (far beyond real games; deeper would risk the engine's stack). */
+const MAX_BODY_LITERALS = 2000;
+
+/** Options beyond the limits. */
+export interface PrologReachOptions {
+  /** Called after every round of a recursive component (for progress display). */
+  readonly onProgress?: (p: ReachProgress) => void;
+  /** Deepest term nesting accepted (default {@link DEFAULT_MAX_TERM_DEPTH}). */
+  readonly maxTermDepth?: number;
+}
+
+/**
+ * Algorithm 9.2 on Tau-Prolog: supersets equal to the least model of the relaxed game.
+ * Throws GdlError with code 'limit' when `limits` (or the term depth) are exceeded, naming the
+ * relation that grew, and with code 'invalid' when a rule derives a non-ground instance.
+ */
+export function computeSupersetsProlog(
+  game: NormalGame,
+  limits: ReachLimits = DEFAULT_REACH_LIMITS,
+  options: PrologReachOptions = {},
+): ReachResult {
+  const times: { step: string; ms: number }[] = [];
+  const timed = <T>(step: string, fn: () => T): T => {
+    const start = performance.now();
+    try {
+      return fn();
+    } finally {
+      const prev = times.find((t) => t.step === step);
+      if (prev) prev.ms += performance.now() - start;
+      else times.push({ step, ms: performance.now() - start });
+    }
+  };
+  const run = timed('load', () => load(game, limits, options));
+  const trueAt = run.plan.components.findIndex((c) => c.containsTrue);
+  run.plan.components.forEach((comp, i) => {
+    // Line 1-8: static relations and init first; lines 9-20: the loop; lines 21-25: axioms.
+    const phase = !comp.stateDependent ? 'static' : i <= trueAt ? 'fixpoint' : 'axioms';
+    timed(phase, () => evaluateComponent(run, comp));
+  });
+  const supersets = timed('collect', () => collect(run.store));
+  return {
+    supersets,
+    stats: { method: 'prolog', iterations: run.iterations, answers: run.answers, kept: run.store.size, times },
+  };
+}
+
+/** Line 1 of Algorithm 9.2: a fresh engine with the driver loaded (clauses come per component). */
+function load(game: NormalGame, limits: ReachLimits, options: PrologReachOptions): Run {
+  const plan = planRelaxedGame(game);
+  const maxDepth = options.maxTermDepth ?? DEFAULT_MAX_TERM_DEPTH;
+  refuseDeepRules(game.file, plan.components.flatMap((c) => c.rules), maxDepth);
+  const engine = createEngine({ deadline: limits.deadline });
+  engine.consult(readFileSync(REACH_PL, 'utf8'));
+  const store = createStore();
+  for (const [key, r] of plan.relations) {
+    const facts = relationFacts(store, key, r.rel, r.arity);
+    // Split relations get one table per functor as functors appear (see mirrorFacts).
+    if (splitPosition(r.rel, r.arity) === undefined) ensureTable(engine, store, key, facts);
+  }
+  return {
+    game, plan, engine, store, limits, maxDepth,
+    onProgress: options.onProgress,
+    bridges: new Map(plan.components.flatMap((c) => c.bridges.map((b) => [b.from, b.to] as const))),
+    answers: 0, iterations: 0, rounds: 0, current: '', nextId: 0, stats: new Map(),
+  };
+}
+
+/**
+ * Refuses rules with terms nested deeper than the limit: Tau-Prolog renames and applies
+ * substitutions recursively, so such a term would exhaust the stack instead of failing cleanly.
+ */
+function refuseDeepRules(file: string, rules: readonly RelaxedRule[], maxDepth: number): void {
+  for (const r of rules) {
+    const terms = [...r.head.args, ...r.body.flatMap((l) => (l.kind === 'pos' ? l.atom.args : [l.left, l.right]))];
+    if (terms.some((t) => termDepth(t) > maxDepth)) {
+      throw new GdlError([diag('error', file, r.pos, `rule for '${r.head.rel}' has a term nested deeper than ${maxDepth} levels`)], 'limit');
+    }
+    // A body is one right-nested conjunction term, which Tau-Prolog also walks recursively.
+    if (r.body.length > MAX_BODY_LITERALS) {
+      throw new GdlError([diag('error', file, r.pos, `rule for '${r.head.rel}' has more than ${MAX_BODY_LITERALS} body literals`)], 'limit');
+    }
+  }
+}
+
+/** Lines 21-26: the three supersets, read off the fact store and sorted by KIF text. */
+function collect(store: FactStore): Supersets {
+  const byText = <T>(items: { text: string; value: T }[]): T[] =>
+    items.sort((a, b) => compareCodePoints(a.text, b.text)).map((i) => i.value);
+  const trueFacts = store.relations.get('true/1')?.facts ?? [];
+  const fluents = byText(trueFacts.map((f) => ({ text: f.text, value: fromTau(f.args[0]!) as Term })));
+  const doesFacts = store.relations.get('does/2')?.facts ?? [];
+  const moves = byText(doesFacts.map((f) => ({ text: f.text, value: { role: fromTau(f.args[0]!), action: fromTau(f.args[1]!) } })));
+  const axioms: { text: string; value: Atom }[] = [];
+  for (const r of store.relations.values()) {
+    if (KEYWORDS.has(r.rel)) continue;
+    for (const f of r.facts) {
+      const text = r.arity === 0 ? r.rel : `(${r.rel} ${f.text})`;
+      axioms.push({ text, value: { kind: 'atom', rel: r.rel, args: f.args.map(fromTau), pos: NO_POS } });
+    }
+  }
+  return { fluents, moves, axioms: byText(axioms) };
 }

@@ -1,0 +1,143 @@
+/**
+ * `npm run bench [-- options]`: the superset computation (Algorithm 9.2 on Tau-Prolog) over
+ * the game corpus, one worker process per game, printing per game fluents, moves, axioms,
+ * iterations, answers, seconds and peak memory, then a summary (median, slowest, limits).
+ *
+ *   --dir NAME        corpus folder (default ggp-repository-base; `all` for every folder)
+ *   --games A,B       only games whose file name contains one of these
+ *   --timeout S       per-game time limit in seconds (default 60)
+ *   --max-atoms N     per-game atom limit (default 2000000)
+ *   --swi             also time SWI-Prolog running plain Algorithm 9.2 (needs `swipl`)
+ *   --json FILE       also write all measurements as JSON
+ * GDL_GAMES_DIR overrides the corpus location (default ../shared/games beside the checkout).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { haveSwipl } from './swi.js';
+import type { Measurement } from './worker.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const WORKER = join(here, 'worker.js');
+
+/** Options of a benchmark run. */
+interface BenchOptions {
+  readonly dir: string;
+  readonly games: readonly string[];
+  readonly timeout: number;
+  readonly maxAtoms: number;
+  readonly swi: boolean;
+  readonly json: string | undefined;
+}
+
+function parseArgs(argv: readonly string[]): BenchOptions {
+  const get = (name: string): string | undefined => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const number = (name: string, fallback: number): number => {
+    const v = get(name);
+    const n = v === undefined ? fallback : Number(v);
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} needs a positive number`);
+    return n;
+  };
+  return {
+    dir: get('--dir') ?? 'ggp-repository-base',
+    games: (get('--games') ?? '').split(',').filter((g) => g !== ''),
+    timeout: number('--timeout', 60),
+    maxAtoms: number('--max-atoms', 2_000_000),
+    swi: argv.includes('--swi'),
+    json: get('--json'),
+  };
+}
+
+function listCorpus(root: string, dir: string, filter: readonly string[]): string[] {
+  const dirs = dir === 'all' ? readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : [dir];
+  const out: string[] = [];
+  for (const d of dirs) {
+    for (const f of readdirSync(join(root, d))) {
+      if (f.endsWith('.kif') && (filter.length === 0 || filter.some((g) => f.includes(g)))) out.push(`${d}/${f}`);
+    }
+  }
+  return out.sort();
+}
+
+/** Runs one game in a worker; a worker that dies or hangs is reported, never fatal. */
+function runOne(root: string, game: string, o: BenchOptions): Measurement {
+  const args = [WORKER, join(root, game), String(o.timeout), String(o.maxAtoms), ...(o.swi ? ['swi'] : [])];
+  // Room for the worker's own limit plus SWI-Prolog's, then the worker is killed.
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: (o.timeout * (o.swi ? 2 : 1) + 30) * 1000, maxBuffer: 1 << 24 });
+  const line = (r.stdout ?? '').trim().split('\n').pop() ?? '';
+  try {
+    return JSON.parse(line) as Measurement;
+  } catch {
+    const why = r.error !== undefined ? r.error.message : `exit ${r.status ?? r.signal}: ${(r.stderr ?? '').split('\n')[0]}`;
+    return { status: 'error', message: why, seconds: 0, peakMiB: 0 };
+  }
+}
+
+const cell = (v: number | string | undefined, w: number): string => String(v ?? '-').padStart(w);
+
+function row(game: string, m: Measurement): string {
+  const swi = m.swi === undefined ? '' : m.swi.kind === 'ok' ? cell(m.swi.seconds.toFixed(2), 8) : cell(m.swi.kind, 8);
+  const status = m.status === 'ok' ? '' : `  ${m.status}: ${m.message ?? ''}`;
+  const agree = m.swi?.kind === 'ok' && m.status === 'ok' && (m.swi.fluents !== m.fluents || m.swi.moves !== m.moves || m.swi.axioms !== m.axioms) ? '  DIFFERS from SWI' : '';
+  return `${game.padEnd(50)}${cell(m.fluents, 8)}${cell(m.moves, 7)}${cell(m.axioms, 9)}${cell(m.iterations, 5)}${cell(m.answers, 10)}${cell(m.seconds.toFixed(2), 8)}${cell(m.peakMiB.toFixed(0), 6)}${swi}${status}${agree}`;
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+function summary(results: readonly { game: string; m: Measurement }[], o: BenchOptions): string {
+  // A game stopped by a limit counts as taking the whole time limit.
+  const time = (m: Measurement): number => (m.status === 'ok' ? m.seconds : o.timeout);
+  const lines = [`games ${results.length}, ok ${results.filter((r) => r.m.status === 'ok').length}`];
+  lines.push(`median seconds (limits count as ${o.timeout}): ${median(results.map((r) => time(r.m))).toFixed(3)}`);
+  const slow = [...results].sort((a, b) => time(b.m) - time(a.m)).slice(0, 10);
+  lines.push(`slowest: ${slow.map((r) => `${r.game} ${r.m.status === 'ok' ? r.m.seconds.toFixed(1) : r.m.status}`).join(', ')}`);
+  for (const status of ['limit', 'invalid', 'error'] as const) {
+    const hit = results.filter((r) => r.m.status === status);
+    if (hit.length > 0) lines.push(`${status} (${hit.length}): ${hit.map((r) => r.game).join(', ')}`);
+  }
+  if (o.swi) {
+    const swiTime = (m: Measurement): number => (m.swi?.kind === 'ok' ? m.swi.seconds : o.timeout);
+    lines.push(`SWI-Prolog plain Algorithm 9.2, median seconds: ${median(results.map((r) => swiTime(r.m))).toFixed(3)}`);
+    const both = results.filter((r) => r.m.status === 'ok' && r.m.swi?.kind === 'ok');
+    lines.push(`both finished: ${both.length}; faster than SWI-Prolog on ${both.filter((r) => r.m.seconds <= swiTime(r.m)).length}`);
+    const differ = both.filter((r) => r.m.swi?.kind === 'ok' && (r.m.swi.fluents !== r.m.fluents || r.m.swi.moves !== r.m.moves || r.m.swi.axioms !== r.m.axioms));
+    lines.push(`counts differing from SWI-Prolog: ${differ.length}${differ.length > 0 ? ` (${differ.map((r) => r.game).join(', ')})` : ''}`);
+  }
+  return lines.join('\n');
+}
+
+function main(): number {
+  const o = parseArgs(process.argv.slice(2));
+  const root = process.env.GDL_GAMES_DIR ?? resolve(here, '../../../shared/games');
+  if (!existsSync(root)) {
+    process.stderr.write(`bench: no game corpus at ${root} (set GDL_GAMES_DIR)\n`);
+    return 2;
+  }
+  if (o.swi && !haveSwipl()) {
+    process.stderr.write('bench: --swi needs swipl (apt-get install swi-prolog-nox)\n');
+    return 2;
+  }
+  const games = listCorpus(root, o.dir, o.games);
+  const head = `${'game'.padEnd(50)}${cell('fluents', 8)}${cell('moves', 7)}${cell('axioms', 9)}${cell('it', 5)}${cell('answers', 10)}${cell('s', 8)}${cell('MiB', 6)}${o.swi ? cell('swi s', 8) : ''}`;
+  process.stdout.write(`${head}\n`);
+  const results: { game: string; m: Measurement }[] = [];
+  for (const game of games) {
+    const m = runOne(root, game, o);
+    results.push({ game, m });
+    process.stdout.write(`${row(game, m)}\n`);
+  }
+  process.stdout.write(`\n${summary(results, o)}\n`);
+  if (o.json !== undefined) writeFileSync(o.json, `${JSON.stringify(results, null, 2)}\n`);
+  return 0;
+}
+
+process.exitCode = main();

@@ -1,0 +1,72 @@
+/**
+ * One benchmark measurement, in its own process so that peak memory and crashes stay per game:
+ * `node dist/bench/worker.js GAME TIMEOUT_S MAX_ATOMS [swi]` prints one JSON line (a
+ * {@link Measurement}) on stdout.
+ */
+import { readFileSync } from 'node:fs';
+import { GdlError } from '../gdl/diagnostics.js';
+import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../pipeline.js';
+import { computeSupersetsProlog } from '../reach/prolog.js';
+import type { NormalGame } from '../normalize/types.js';
+import { type SwiOutcome, runSwi } from './swi.js';
+
+/** What the worker reports for one game. */
+export interface Measurement {
+  readonly status: 'ok' | 'limit' | 'invalid' | 'error';
+  readonly message?: string;
+  readonly fluents?: number;
+  readonly moves?: number;
+  readonly axioms?: number;
+  readonly iterations?: number;
+  readonly answers?: number;
+  readonly kept?: number;
+  /** Seconds of the superset computation (after parsing and normalizing). */
+  readonly seconds: number;
+  /** Peak resident set size of the worker, MiB. */
+  readonly peakMiB: number;
+  readonly swi?: SwiOutcome;
+}
+
+function measure(file: string, timeout: number, maxAtoms: number, swi: boolean): Measurement {
+  let loaded;
+  try {
+    loaded = loadGame(readFileSync(file, 'utf8'), file, DEFAULT_PIPELINE_OPTIONS);
+  } catch (err) {
+    return failed(err, 0);
+  }
+  const ours = measureTau(loaded.normal, timeout, maxAtoms);
+  // SWI-Prolog runs after Tau-Prolog has finished or given up, so peak memory stays ours.
+  return swi ? { ...ours, swi: runSwi(loaded.normal, timeout) } : ours;
+}
+
+const peakMiB = (): number => process.resourceUsage().maxRSS / 1024;
+
+function failed(err: unknown, seconds: number): Measurement {
+  if (err instanceof GdlError) {
+    return { status: err.code === 'limit' ? 'limit' : 'invalid', message: err.message.split('\n')[0], seconds, peakMiB: peakMiB() };
+  }
+  return { status: 'error', message: String((err as Error)?.message ?? err).slice(0, 300), seconds, peakMiB: peakMiB() };
+}
+
+function measureTau(normal: NormalGame, timeout: number, maxAtoms: number): Measurement {
+  const start = performance.now();
+  try {
+    const { supersets: s, stats } = computeSupersetsProlog(normal, { deadline: Date.now() + timeout * 1000, maxAtoms });
+    const seconds = (performance.now() - start) / 1000;
+    return {
+      status: 'ok' as const, fluents: s.fluents.length, moves: s.moves.length, axioms: s.axioms.length,
+      iterations: stats.iterations, answers: stats.answers, kept: stats.kept, seconds, peakMiB: peakMiB(),
+    };
+  } catch (err) {
+    return failed(err, (performance.now() - start) / 1000);
+  }
+}
+
+const [file, timeout, maxAtoms, swi] = process.argv.slice(2);
+if (file === undefined) {
+  process.stderr.write('usage: worker GAME TIMEOUT_S MAX_ATOMS [swi]\n');
+  process.exitCode = 2;
+} else {
+  const result = measure(file, Number(timeout ?? 60), Number(maxAtoms ?? 2_000_000), swi === 'swi');
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}

@@ -1,0 +1,198 @@
+/**
+ * Semi-naive bottom-up evaluation of one component of the relaxed game on Tau-Prolog.
+ *
+ *   round 0:  Δ₀ = { h | h <= body over the full tables }           (facts, lower components)
+ *   round i:  Δᵢ = { h | h <= body with one literal of the component read from Δᵢ₋₁ } \ known
+ *   until Δᵢ = ∅.
+ * For the component of `true` this is the loop of Algorithm 9.2, lines 9-20: new `legal`
+ * answers become `does` facts (line 14), new `next` answers become `true` facts (line 19),
+ * and the loop ends when a round finds nothing new (line 9).
+ */
+import type { Atom } from '../gdl/ast.js';
+import { EngineError, EngineLimitError, type PrologEngine, type TauTerm, tauName, toTau } from '../engine/tau.js';
+import type { NormalGame } from '../normalize/types.js';
+import { splitPosition, variantName } from './clauses.js';
+import { invalidError, largestRelation, limitError } from './failures.js';
+import { type Component, type RelaxedPlan, type RelaxedRule, keyOf } from './relaxed.js';
+import { type DeltaSummary, type FactStore, type StoredFact, clearDelta, mirrorFacts, recordFact } from './store.js';
+import { type TableStats, compileComponent, needsReplan } from './compile.js';
+import type { ReachLimits } from './types.js';
+
+/** A snapshot reported after every round, for progress display. */
+export interface ReachProgress {
+  readonly round: number;
+  readonly atoms: number;
+  /** The relation with the most facts so far (`rel/arity`). */
+  readonly largest: string;
+}
+
+/** A rule compiled to its variants: `full` reads only full tables; `deltas` read one delta each. */
+export interface CompiledRule {
+  readonly rule: RelaxedRule;
+  /** A ground fact, added without asking Prolog. */
+  readonly fact: boolean;
+  readonly full: number;
+  /** Variant id per positive body literal that reads a relation of the rule's own component. */
+  readonly deltas: readonly DeltaVariant[];
+}
+
+/** A semi-naive variant: its delta literal reads relation `relKey`, table `table` if known. */
+export interface DeltaVariant {
+  readonly relKey: string;
+  readonly id: number;
+  readonly table?: string;
+  readonly firstKey?: string;
+}
+
+/** The mutable state of one run (one per call, never shared). */
+export interface Run {
+  readonly game: NormalGame;
+  readonly plan: RelaxedPlan;
+  readonly engine: PrologEngine;
+  readonly store: FactStore;
+  readonly limits: ReachLimits;
+  readonly maxDepth: number;
+  readonly onProgress: ((p: ReachProgress) => void) | undefined;
+  /** Bridge targets by source relation key: `next/1` -> `true/1`, `legal/2` -> `does/2`. */
+  readonly bridges: ReadonlyMap<string, string>;
+  /** Answers returned by queries, duplicates included. */
+  answers: number;
+  /** Rounds of the component of `true`: the iterations of Algorithm 9.2. */
+  iterations: number;
+  /** Rounds of all recursive components. */
+  rounds: number;
+  /** Relation whose rules are being evaluated, for messages. */
+  current: string;
+  /** Next free variant clause id. */
+  nextId: number;
+  /** Table statistics for join planning, by table name. */
+  readonly stats: Map<string, TableStats>;
+}
+
+/** New facts of a round, by relation key. */
+type Fresh = Map<string, StoredFact[]>;
+
+/** Evaluates a component to its fixpoint; limits and Prolog failures become GdlErrors. */
+export function evaluateComponent(run: Run, comp: Component): void {
+  try {
+    fixpoint(run, comp);
+  } catch (err) {
+    if (err instanceof EngineLimitError) {
+      throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; time limit reached`);
+    }
+    throw err;
+  }
+}
+
+function fixpoint(run: Run, comp: Component): void {
+  const members = new Set(comp.relations);
+  let compiled = compileComponent(run, comp);
+  let fresh: Fresh = new Map();
+  for (const rule of comp.rules) {
+    const c = compiled.rules.get(rule)!;
+    if (c.fact) addFact(run, fresh, rule, rule.head);
+    else derive(run, fresh, rule, c.full);
+  }
+  if (!comp.recursive) {
+    commit(run, members, fresh, false);
+    return;
+  }
+  while (fresh.size > 0) {
+    const summary: DeltaSummary = new Map();
+    commit(run, members, fresh, true, summary);
+    if (needsReplan(run, compiled)) compiled = compileComponent(run, comp);
+    run.rounds++;
+    if (comp.containsTrue) run.iterations++;
+    checkDeadline(run);
+    run.onProgress?.({ round: run.rounds, atoms: run.store.size, largest: largestRelation(run.store).key });
+    const delta = fresh;
+    fresh = new Map();
+    for (const rule of comp.rules) {
+      for (const d of compiled.rules.get(rule)!.deltas) if (mayMatch(d, delta, summary)) derive(run, fresh, rule, d.id);
+    }
+  }
+}
+
+/**
+ * False when the variant's delta literal cannot match a new fact: its table got none, or none
+ * with its first argument. Skipping such queries saves Tau-Prolog's per-query overhead, which
+ * dominates in games with many rules over few facts.
+ */
+function mayMatch(d: DeltaVariant, delta: Fresh, summary: DeltaSummary): boolean {
+  if (!delta.has(d.relKey)) return false;
+  if (d.table === undefined) return true;
+  const keys = summary.get(d.table);
+  return keys !== undefined && (d.firstKey === undefined || keys.has(d.firstKey));
+}
+
+/** Runs one variant and records its answers (line 11 / 16 / 23 of Algorithm 9.2). */
+function derive(run: Run, fresh: Fresh, rule: RelaxedRule, id: number): void {
+  const key = keyOf(rule.head);
+  run.current = key;
+  try {
+    const onAnswer = (values: TauTerm[]): void => keep(run, fresh, key, values, rule);
+    run.answers += run.engine.solveCall(variantName(id), rule.head.args.length, onAnswer);
+  } catch (err) {
+    if (err instanceof EngineError) {
+      throw invalidError(run.game.file, rule.pos, `rule for '${rule.head.rel}' derives an instance that is not ground (${err.message})`);
+    }
+    throw err;
+  }
+}
+
+/** Adds a ground fact of the game directly, without a query. */
+function addFact(run: Run, fresh: Fresh, rule: RelaxedRule, head: Atom): void {
+  run.current = keyOf(head);
+  keep(run, fresh, keyOf(head), head.args.map(toTau), rule);
+}
+
+/** Keeps a fact unless known; enforces the atom and depth limits. */
+function keep(run: Run, fresh: Fresh, key: string, args: readonly unknown[], rule: RelaxedRule | undefined): void {
+  const r = run.store.relations.get(key)!;
+  const result = recordFact(r, args as never, run.maxDepth, run.store);
+  if ('kind' in result) {
+    if (result.kind === 'too-deep') {
+      const split = splitPosition(r.rel, r.arity);
+      const what = split === undefined ? '' : ` (${r.rel === 'legal' || r.rel === 'does' ? 'move' : 'fluent'} '${tauName((args as TauTerm[])[split]!)}')`;
+      const message = `has instances${what} with terms nested deeper than ${run.maxDepth} levels: the relaxed game is infinite`;
+      throw limitError(run.game.file, run.plan, key, message, rule?.pos);
+    }
+    return;
+  }
+  let list = fresh.get(key);
+  if (list === undefined) fresh.set(key, (list = []));
+  list.push(result);
+  // Bridges copy at once, in the same round: a new `next` fact is a `true` fact (line 19),
+  // a new `legal` answer a `does` fact (line 14). Waiting a round would double the rounds.
+  const to = run.bridges.get(key);
+  if (to !== undefined) keep(run, fresh, to, args, undefined);
+  // Long single queries report too, not only rounds (the reporter throttles by time).
+  if ((run.store.size & 0x3fff) === 0) run.onProgress?.({ round: run.rounds, atoms: run.store.size, largest: largestRelation(run.store).key });
+  if (run.store.size > run.limits.maxAtoms) {
+    throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; more than ${run.limits.maxAtoms} ground atoms in all`);
+  }
+}
+
+/** Puts the round's new facts into the engine's tables; `D` replaces the previous delta. */
+function commit(run: Run, members: ReadonlySet<string>, fresh: Fresh, delta: boolean, summary?: DeltaSummary): void {
+  if (delta) for (const key of members) clearDelta(run.engine, run.store, run.store.relations.get(key)!);
+  for (const [key, facts] of fresh) mirrorFacts(run.engine, run.store, key, run.store.relations.get(key)!, facts, delta, summary);
+}
+
+function checkDeadline(run: Run): void {
+  if (Date.now() > run.limits.deadline) {
+    throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; time limit reached`);
+  }
+}
+
+/** The relation to blame: the largest one, which is what grew. */
+function largestOrCurrent(run: Run): string {
+  const largest = largestRelation(run.store);
+  return largest.count > 0 ? largest.key : run.current;
+}
+
+function describe(run: Run): string {
+  const largest = largestRelation(run.store);
+  const count = largest.count > 0 ? largest.count : 0;
+  return `grew to ${count} instances after ${run.rounds} rounds (${run.store.size} ground atoms in all, while evaluating '${run.current.slice(0, run.current.lastIndexOf('/'))}')`;
+}

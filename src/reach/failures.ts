@@ -1,0 +1,38 @@
+/**
+ * The messages of a superset computation that stops: a resource limit (exit 3) names the
+ * relation that grew and points at its first rule; an unsafe rule (exit 1) points at itself.
+ */
+import type { Pos } from '../gdl/ast.js';
+import { GdlError, diag } from '../gdl/diagnostics.js';
+import type { RelaxedPlan } from './relaxed.js';
+import type { FactStore } from './store.js';
+
+/** The relation with the most facts, as `rel/arity`, and its count. */
+export function largestRelation(store: FactStore): { readonly key: string; readonly count: number } {
+  let key = '';
+  let count = -1;
+  for (const [k, r] of store.relations) {
+    if (r.facts.length > count || (r.facts.length === count && k < key)) {
+      key = k;
+      count = r.facts.length;
+    }
+  }
+  return { key, count: Math.max(count, 0) };
+}
+
+/** Position to blame for relation `key`: its first rule, or the rule that feeds it. */
+export function positionOf(plan: RelaxedPlan, key: string): Pos {
+  const feeder = key === 'true/1' ? 'next/1' : key === 'does/2' ? 'legal/2' : key;
+  return plan.firstRule.get(key) ?? plan.firstRule.get(feeder) ?? plan.firstRule.get('init/1') ?? { line: 1, col: 1 };
+}
+
+/** A limit error (exit 3) about relation `key`. */
+export function limitError(file: string, plan: RelaxedPlan, key: string, message: string, pos?: Pos): GdlError {
+  const name = key.slice(0, key.lastIndexOf('/'));
+  return new GdlError([diag('error', file, pos ?? positionOf(plan, key), `relation '${name}' ${message}`)], 'limit');
+}
+
+/** An invalid-game error (exit 1) at a rule. */
+export function invalidError(file: string, pos: Pos, message: string): GdlError {
+  return new GdlError([diag('error', file, pos, message)], 'invalid');
+}

@@ -1,0 +1,162 @@
+/**
+ * The facts found by the superset computation, kept on the JavaScript side: a `Set` of KIF
+ * texts per relation removes duplicate answers far faster than asking Prolog, and the engine's
+ * tables (full copy `F|t`, delta copy `D|t`) are filled from here.
+ */
+import { type PrologEngine, type TauTerm, tauArgs, tauKif, tauName } from '../engine/tau.js';
+import { CONST_PART, dispatcherClauses, splitPosition } from './clauses.js';
+
+/** One ground fact: its arguments as Tau terms and their KIF text, joined by spaces. */
+export interface StoredFact {
+  readonly args: readonly TauTerm[];
+  readonly text: string;
+}
+
+/** The facts of one relation. */
+export interface RelationFacts {
+  readonly rel: string;
+  readonly arity: number;
+  readonly keys: Set<string>;
+  readonly facts: StoredFact[];
+  /** Names of the tables holding the relation: one, or one per functor of a split relation. */
+  readonly tables: string[];
+}
+
+/** One table of the engine (without copy prefix): `cell/3`, `true/1:cell/3`. */
+export interface TableFacts {
+  readonly name: string;
+  readonly arity: number;
+  /** Table arguments of every fact. */
+  readonly all: (readonly TauTerm[])[];
+  /** Table arguments of the facts in the delta copy. */
+  delta: (readonly TauTerm[])[];
+}
+
+/** Why a fact was refused. */
+export type Refusal = { readonly kind: 'duplicate' } | { readonly kind: 'too-deep'; readonly depth: number };
+
+/** The tables that received facts in the last commit, with the index keys of their first arguments. */
+export type DeltaSummary = Map<string, Set<string>>;
+
+/** All facts, by relation key and by table. */
+export interface FactStore {
+  readonly relations: Map<string, RelationFacts>;
+  readonly tables: Map<string, TableFacts>;
+  /** Total number of facts. */
+  size: number;
+}
+
+/** An empty store. */
+export function createStore(): FactStore {
+  return { relations: new Map(), tables: new Map(), size: 0 };
+}
+
+/** The facts of a relation, created empty on first use. */
+export function relationFacts(store: FactStore, relKey: string, rel: string, arity: number): RelationFacts {
+  let r = store.relations.get(relKey);
+  if (r === undefined) {
+    r = { rel, arity, keys: new Set(), facts: [], tables: [] };
+    store.relations.set(relKey, r);
+  }
+  return r;
+}
+
+/**
+ * Records a fact unless it is known; returns it, or why it was refused. `maxDepth` bounds
+ * term nesting: a relaxed game whose terms grow without bound is infinite.
+ */
+export function recordFact(r: RelationFacts, args: readonly TauTerm[], maxDepth: number, store: FactStore): StoredFact | Refusal {
+  const parts: string[] = [];
+  for (const a of args) {
+    const { text, depth } = tauKif(a, maxDepth);
+    if (depth > maxDepth) return { kind: 'too-deep', depth };
+    parts.push(text);
+  }
+  const text = parts.join(' ');
+  if (r.keys.has(text)) return DUPLICATE;
+  r.keys.add(text);
+  const fact = { args, text };
+  r.facts.push(fact);
+  store.size++;
+  return fact;
+}
+
+const DUPLICATE: Refusal = { kind: 'duplicate' };
+
+/** Creates a table (its F and D copies), empty. */
+function createTable(engine: PrologEngine, store: FactStore, name: string, arity: number): TableFacts {
+  const t: TableFacts = { name, arity, all: [], delta: [] };
+  store.tables.set(name, t);
+  engine.defineTable(`F|${name}`, arity);
+  engine.defineTable(`D|${name}`, arity);
+  return t;
+}
+
+/** The table of an unsplit relation, created on first use. */
+export function ensureTable(engine: PrologEngine, store: FactStore, relKey: string, r: RelationFacts): TableFacts {
+  const t = store.tables.get(relKey);
+  if (t !== undefined) return t;
+  r.tables.push(relKey);
+  return createTable(engine, store, relKey, r.arity);
+}
+
+/**
+ * Puts facts of relation `relKey` into the engine's tables (full copy, and the delta copy when
+ * `delta`), creating the table of a split part and its dispatcher clauses the first time its
+ * functor appears.
+ */
+export function mirrorFacts(
+  engine: PrologEngine,
+  store: FactStore,
+  relKey: string,
+  r: RelationFacts,
+  facts: readonly StoredFact[],
+  delta: boolean,
+  summary?: DeltaSummary,
+): void {
+  const split = splitPosition(r.rel, r.arity);
+  for (const f of facts) {
+    let t: TableFacts;
+    let args = f.args;
+    if (split === undefined) t = ensureTable(engine, store, relKey, r);
+    else {
+      const at = f.args[split]!;
+      const inner = tauArgs(at);
+      const sub = inner.length === 0 ? CONST_PART : `${tauName(at)}/${inner.length}`;
+      const name = `${relKey}:${sub}`;
+      if (inner.length > 0) args = [...f.args.filter((_, i) => i !== split), ...inner];
+      t = store.tables.get(name) ?? createPart(engine, store, relKey, r, split, sub, args.length);
+    }
+    t.all.push(args);
+    if (delta) t.delta.push(args);
+    engine.addToTable(`F|${t.name}`, args);
+    if (delta) engine.addToTable(`D|${t.name}`, args);
+    if (summary !== undefined) noteDelta(summary, t.name, args);
+  }
+}
+
+/** The table of a new functor of a split relation, and the dispatcher clauses that serve it. */
+function createPart(engine: PrologEngine, store: FactStore, relKey: string, r: RelationFacts, split: number, sub: string, arity: number): TableFacts {
+  const name = `${relKey}:${sub}`;
+  r.tables.push(name);
+  const t = createTable(engine, store, name, arity);
+  for (const c of dispatcherClauses(relKey, r.arity, split, sub)) engine.addClause(c.head, c.body);
+  return t;
+}
+
+function noteDelta(summary: DeltaSummary, table: string, args: readonly TauTerm[]): void {
+  let keys = summary.get(table);
+  if (keys === undefined) summary.set(table, (keys = new Set()));
+  const first = args[0];
+  if (first !== undefined) keys.add(`${tauName(first)}/${tauArgs(first).length}`);
+}
+
+/** Empties the delta copies of every table of a relation. */
+export function clearDelta(engine: PrologEngine, store: FactStore, r: RelationFacts): void {
+  for (const name of r.tables) {
+    const t = store.tables.get(name)!;
+    if (t.delta.length === 0) continue;
+    t.delta = [];
+    engine.clearTable(`D|${name}`);
+  }
+}
