@@ -1,0 +1,162 @@
+/**
+ * Side-by-side random playouts of two simulators of the same game (the reasoner on the original
+ * game and the ground simulator): in every visited state the roles' legal moves, terminal and
+ * goal values are compared, then both take the same random joint move and their successor
+ * states are compared. The first difference ends the run; nothing is printed here.
+ */
+import { compareCodePoints } from '../gdl/terms.js';
+import { createRandom } from './random.js';
+import type { GameSimulator, GameState, GroundItem, StateInfo } from './types.js';
+
+/** Options of a verification run, resolved by the caller. */
+export interface VerifyOptions {
+  readonly playouts: number;
+  /** Seed of the random joint moves; the same seed replays the same matches. */
+  readonly seed: number;
+  /** Joint moves per playout before it is cut off (when no terminal state comes first). */
+  readonly maxSteps: number;
+}
+
+/** What differs: roles, the initial state, or one of the four things compared per state. */
+export type DifferenceKind = 'roles' | 'init' | 'legal' | 'terminal' | 'goal' | 'next';
+
+/** The first difference found, located precisely. */
+export interface Difference {
+  readonly kind: DifferenceKind;
+  /** 1-based playout number. */
+  readonly playout: number;
+  /** Joint moves made in this playout before the state where the difference was seen. */
+  readonly step: number;
+  /** The state (fluent texts) in which it was seen; the predecessor state for 'next'. */
+  readonly state: readonly string[];
+  /** The joint move taken, for 'next' (one move text per role). */
+  readonly moves?: readonly string[];
+  /** The role concerned, for 'legal' and 'goal'. */
+  readonly role?: string;
+  /** Elements only the original game (reasoner) has. */
+  readonly onlyOriginal: readonly string[];
+  /** Elements only the ground game has. */
+  readonly onlyGround: readonly string[];
+}
+
+/** Counters of a run. */
+export interface VerifyStats {
+  readonly playouts: number;
+  /** States in which legal moves, terminal and goals were compared. */
+  readonly states: number;
+  /** Successor states compared. */
+  readonly transitions: number;
+  /** Playouts that reached a terminal state (the others hit maxSteps or a role without moves). */
+  readonly terminals: number;
+  /** Playouts that stopped in a non-terminal state where some role had no legal move. */
+  readonly stuck: number;
+}
+
+/** The result of a run: identical, or the first difference. */
+export type VerifyResult =
+  | { readonly kind: 'same'; readonly stats: VerifyStats }
+  | { readonly kind: 'different'; readonly difference: Difference; readonly stats: VerifyStats };
+
+/** Symmetric difference of two sorted text lists. */
+function diffTexts(a: readonly string[], b: readonly string[]): { onlyA: string[]; onlyB: string[] } {
+  const sa = new Set(a);
+  const sb = new Set(b);
+  return { onlyA: a.filter((x) => !sb.has(x)), onlyB: b.filter((x) => !sa.has(x)) };
+}
+
+const texts = (items: readonly GroundItem[]): string[] => items.map((i) => i.text);
+
+type Found = Omit<Difference, 'playout' | 'step' | 'state'>;
+
+/** Compares two lists as sets; a difference of `kind` when they differ. */
+function compareSets(kind: DifferenceKind, a: readonly string[], b: readonly string[], role?: string): Found | null {
+  const { onlyA, onlyB } = diffTexts(a, b);
+  if (onlyA.length === 0 && onlyB.length === 0 && a.length === b.length) return null;
+  return { kind, onlyOriginal: onlyA, onlyGround: onlyB, ...(role === undefined ? {} : { role }) };
+}
+
+/** Compares what holds in one state. */
+function compareInfo(roles: readonly GroundItem[], a: StateInfo, b: StateInfo): Found | null {
+  for (let i = 0; i < roles.length; i++) {
+    const d = compareSets('legal', texts(a.legal[i]!), texts(b.legal[i]!), roles[i]!.text);
+    if (d !== null) return d;
+  }
+  if (a.terminal !== b.terminal) {
+    return { kind: 'terminal', onlyOriginal: a.terminal ? ['terminal'] : [], onlyGround: b.terminal ? ['terminal'] : [] };
+  }
+  for (let i = 0; i < roles.length; i++) {
+    const d = compareSets('goal', a.goals[i]!, b.goals[i]!, roles[i]!.text);
+    if (d !== null) return d;
+  }
+  return null;
+}
+
+/** Plays one playout; returns a difference or how it ended. */
+function playout(
+  original: GameSimulator,
+  ground: GameSimulator,
+  options: VerifyOptions,
+  pick: (n: number) => number,
+  count: { states: number; transitions: number },
+): { difference: Found & { step: number; state: readonly string[] } } | { ended: 'terminal' | 'stuck' | 'cut' } {
+  let stateA: GameState = original.initialState();
+  let stateB: GameState = ground.initialState();
+  const init = compareSets('init', texts(stateA), texts(stateB));
+  if (init !== null) return { difference: { ...init, step: 0, state: [] } };
+  for (let step = 0; ; step++) {
+    const infoA = original.info(stateA);
+    const infoB = ground.info(stateB);
+    count.states++;
+    const d = compareInfo(original.roles, infoA, infoB);
+    if (d !== null) return { difference: { ...d, step, state: texts(stateA) } };
+    if (infoA.terminal) return { ended: 'terminal' };
+    if (infoA.legal.some((ms) => ms.length === 0)) return { ended: 'stuck' };
+    if (step >= options.maxSteps) return { ended: 'cut' };
+    const moves = infoA.legal.map((ms) => ms[pick(ms.length)]!);
+    const nextA = original.successor(stateA, moves);
+    const nextB = ground.successor(stateB, moves);
+    count.transitions++;
+    const n = compareSets('next', texts(nextA), texts(nextB));
+    if (n !== null) return { difference: { ...n, moves: texts(moves), step, state: texts(stateA) } };
+    stateA = nextA;
+    stateB = nextB;
+  }
+}
+
+/**
+ * Plays `options.playouts` random matches of `original` and `ground` side by side and returns
+ * the first difference, or counters when every visited state agreed.
+ */
+export function verifyGame(original: GameSimulator, ground: GameSimulator, options: VerifyOptions): VerifyResult {
+  const random = createRandom(options.seed);
+  const count = { states: 0, transitions: 0 };
+  let terminals = 0;
+  let stuck = 0;
+  const stats = (played: number): VerifyStats => ({ playouts: played, ...count, terminals, stuck });
+  const rolesA = texts(original.roles);
+  const rolesB = texts(ground.roles);
+  if (rolesA.join('\n') !== rolesB.join('\n')) {
+    const { onlyA, onlyB } = diffTexts(rolesA, rolesB);
+    const difference: Difference = { kind: 'roles', playout: 0, step: 0, state: [], onlyOriginal: onlyA, onlyGround: onlyB };
+    return { kind: 'different', difference, stats: stats(0) };
+  }
+  for (let p = 1; p <= options.playouts; p++) {
+    const result = playout(original, ground, options, (n) => random.below(n), count);
+    if ('difference' in result) return { kind: 'different', difference: { ...result.difference, playout: p }, stats: stats(p) };
+    if (result.ended === 'terminal') terminals++;
+    if (result.ended === 'stuck') stuck++;
+  }
+  return { kind: 'same', stats: stats(options.playouts) };
+}
+
+/** A multi-line, human-readable account of a difference (for the CLI and test messages). */
+export function formatDifference(d: Difference): string {
+  const lines = [`difference in ${d.kind === 'next' ? 'successor state' : d.kind}: playout ${d.playout}, step ${d.step}`];
+  if (d.role !== undefined) lines.push(`  role: ${d.role}`);
+  lines.push(`  state: ${d.state.length === 0 ? '(initial)' : d.state.join(' ')}`);
+  if (d.moves !== undefined) lines.push(`  joint move: ${d.moves.join(' ')}`);
+  const show = (xs: readonly string[]): string => (xs.length === 0 ? '(nothing)' : [...xs].sort(compareCodePoints).join(' '));
+  lines.push(`  only in the original game: ${show(d.onlyOriginal)}`);
+  lines.push(`  only in the ground game:   ${show(d.onlyGround)}`);
+  return lines.join('\n');
+}
