@@ -1,8 +1,50 @@
-// STUB — owned by the issue-5 (instantiation) helper, who replaces this file.
-import type { GroundGame } from '../ground/types.js';
+/**
+ * The ground game as GDL (KIF) text: roles, `base` and `input` declarations, the initial state,
+ * then one ground rule per line, sorted — a valid, variable-free game description that any GDL
+ * player can read, deterministic byte for byte.
+ */
+import { termToString } from '../gdl/terms.js';
+import type { GroundGame, GroundRule } from '../ground/types.js';
+import { vocabulary } from './vocabulary.js';
 
-/** The ground game as GDL text, deterministic byte for byte. */
-export function emitGdl(game: GroundGame): string {
-  void game;
-  throw new Error('emitGdl: not implemented yet');
+/** Options of the GDL output. */
+export interface GdlEmitOptions {
+  /**
+   * Emit `(base F)` for every fluent and `(input R M)` for every move the ground game mentions.
+   * They only declare the vocabulary (GDL gives them no role in play), which some tools want.
+   */
+  readonly baseInput: boolean;
+}
+
+/** Default: with `base` and `input` facts. */
+export const DEFAULT_GDL_EMIT_OPTIONS: GdlEmitOptions = { baseInput: true };
+
+function ruleText(game: GroundGame, r: GroundRule): string {
+  const head = game.atoms[r.head]!.text;
+  if (r.pos.length === 0 && r.neg.length === 0) return head;
+  const body = r.pos.map((id) => game.atoms[id]!.text);
+  for (const id of r.neg) body.push(`(not ${game.atoms[id]!.text})`);
+  return `(<= ${head} ${body.join(' ')})`;
+}
+
+/** The lines of the GDL output, without line ends (for writing large games piecewise). */
+export function emitGdlLines(game: GroundGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS): string[] {
+  const lines = ['; ground game written by gdl-grounder'];
+  for (const role of game.roles) lines.push(`(role ${termToString(role)})`);
+  if (options.baseInput) {
+    const vocab = vocabulary(game);
+    for (const f of vocab.fluents) lines.push(`(base ${f.term})`);
+    for (const m of vocab.moves) lines.push(`(input ${m.role} ${m.action})`);
+  }
+  for (const id of game.init) {
+    const atom = game.atoms[id]!;
+    lines.push(`(init ${termToString(atom.args[0]!)})`);
+  }
+  for (const r of game.rules) lines.push(ruleText(game, r));
+  return lines;
+}
+
+/** The ground game as GDL text, deterministic byte for byte; every line ends with `\n`. */
+export function emitGdl(game: GroundGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS): string {
+  return `${emitGdlLines(game, options).join('\n')}\n`;
 }

@@ -1,8 +1,43 @@
-// STUB — owned by the issue-5 (instantiation) helper, who replaces this file.
+/**
+ * The ground game as JSON for programs: every ground atom once, by integer id (its index in
+ * `atoms`), and rules as `[head, [positive ids], [negative ids]]`. The schema is documented in
+ * docs/ground.md; output is deterministic byte for byte, one rule per line.
+ */
+import { termToString } from '../gdl/terms.js';
 import type { GroundGame } from '../ground/types.js';
+import { vocabulary } from './vocabulary.js';
 
-/** The ground game as JSON with integer ids, for programs. */
+/** Version of the JSON layout; bumped on any incompatible change. */
+export const JSON_FORMAT = 'gdl-ground/1';
+
+const id = (n: number): number | null => (n < 0 ? null : n);
+
+/** A goal value as a number when it is a plain integer (as GDL requires), else as text. */
+function goalValue(text: string): number | string {
+  return /^(0|[1-9][0-9]{0,8})$/.test(text) ? Number(text) : text;
+}
+
+/** Writes `items` as a JSON array, one item per line. */
+function block(name: string, items: readonly unknown[], last = false): string {
+  const body = items.map((x) => `    ${JSON.stringify(x)}`).join(',\n');
+  return `  ${JSON.stringify(name)}: [${items.length === 0 ? '' : `\n${body}\n  `}]${last ? '' : ','}`;
+}
+
+/** The ground game as JSON with integer ids, for programs; ends with `\n`. */
 export function emitJson(game: GroundGame): string {
-  void game;
-  throw new Error('emitJson: not implemented yet');
+  const vocab = vocabulary(game);
+  const parts = [
+    '{',
+    `  "format": ${JSON.stringify(JSON_FORMAT)},`,
+    `  "roles": ${JSON.stringify(game.roles.map(termToString))},`,
+    block('atoms', game.atoms.map((a) => a.text)),
+    `  "init": ${JSON.stringify(game.init)},`,
+    `  "terminal": ${JSON.stringify(id(vocab.terminal))},`,
+    block('fluents', vocab.fluents.map((f) => ({ term: f.term, true: id(f.trueId), next: id(f.nextId) }))),
+    block('moves', vocab.moves.map((m) => ({ role: m.role, action: m.action, does: id(m.doesId), legal: id(m.legalId) }))),
+    block('goals', vocab.goals.map((g) => ({ role: g.role, value: goalValue(g.value), atom: g.id }))),
+    block('rules', game.rules.map((r) => [r.head, r.pos, r.neg]), true),
+    '}',
+  ];
+  return `${parts.join('\n')}\n`;
 }

@@ -1,10 +1,159 @@
-// STUB — owned by the issue-5 (instantiation) helper, who replaces this file.
+/**
+ * Instantiation (section 9.1.3): every normalized rule is grounded by joining the ground
+ * instances of its positive body atoms (the matrix method), component by component of the
+ * relation graph in topological order. `true` and `does` range over the supersets of fluents
+ * and moves; static relations are evaluated exactly here (negation included) and vanish from
+ * the bodies; every other relation ranges over the heads already derived for it, filtered by
+ * its superset (next by fluents, legal by moves, axioms by their instances). Ground rules
+ * therefore only ever have heads that are reachable in the relaxed game.
+ */
+import { GdlError, diag } from '../gdl/diagnostics.js';
+import { compareCodePoints, termToString } from '../gdl/terms.js';
+import { relationGraph, stateDependent } from '../gdl/relations.js';
+import type { Rule } from '../gdl/ast.js';
 import type { NormalGame } from '../normalize/types.js';
+import { asRule } from '../normalize/types.js';
 import type { Supersets } from '../reach/types.js';
+import { assembleGame } from './assemble.js';
+import { addToStore } from './block.js';
+import { type CompiledRule, compileRule } from './compile.js';
+import { type Context, DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits, evaluateComponent, storeOf } from './evaluate.js';
+import { type TermTable, createTermTable } from './intern.js';
 import type { GroundGame } from './types.js';
 
-/** Instantiates every normalized rule by joining the supersets (section 9.1.3). */
-export function instantiateGame(game: NormalGame, supersets: Supersets): GroundGame {
-  void game; void supersets;
-  throw new Error('instantiateGame: not implemented yet');
+export { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from './evaluate.js';
+
+/** Keyword relations that a static evaluation must still output as ground facts. */
+const OUTPUT_KEYWORDS = ['goal', 'legal', 'next', 'terminal'];
+
+/** Relations that only the game description may define, never a state. */
+const MUST_BE_STATIC = ['role', 'init', 'base', 'input'];
+
+function invalid(game: NormalGame, pos: { line: number; col: number }, message: string): GdlError {
+  return new GdlError([diag('error', game.file, pos, message)]);
+}
+
+/** Rejects heads that no rule may have, and static keywords that depend on the state. */
+function checkHeads(game: NormalGame, dynamic: ReadonlySet<string>): void {
+  for (const r of game.rules) {
+    const rel = r.head.rel;
+    if (rel === 'true' || rel === 'does' || rel === 'distinct') throw invalid(game, r.pos, `'${rel}' cannot be the head of a rule`);
+    if (MUST_BE_STATIC.includes(rel) && dynamic.has(rel)) throw invalid(game, r.pos, `'${rel}' must not depend on 'true' or 'does'`);
+  }
+}
+
+/** Interns the supersets: stores for `true` and `does`, head filters for covered relations. */
+function loadSupersets(ctx: Context, supersets: Supersets, statics: ReadonlySet<string>, filter: Map<string, Set<number>>): void {
+  const t = ctx.table;
+  filter.set('next', new Set());
+  filter.set('legal', new Set());
+  for (const f of supersets.fluents) {
+    const id = t.internTerm(f);
+    addToStore(storeOf(ctx, 'true'), t.intern('true', [id]));
+    filter.get('next')!.add(t.intern('next', [id]));
+  }
+  for (const m of supersets.moves) {
+    const args = [t.internTerm(m.role), t.internTerm(m.action)];
+    addToStore(storeOf(ctx, 'does'), t.intern('does', args));
+    filter.get('legal')!.add(t.intern('legal', args));
+  }
+  for (const a of supersets.axioms) {
+    // Static relations are evaluated exactly instead; their superset may be larger (dg method).
+    if (statics.has(a.rel)) continue;
+    if (!filter.has(a.rel)) filter.set(a.rel, new Set());
+    filter.get(a.rel)!.add(t.intern(a.rel, a.args.map((x) => t.internTerm(x))));
+  }
+  for (const rel of [...filter.keys()]) if (statics.has(rel)) filter.delete(rel);
+}
+
+/** Rules grouped by component, in evaluation order (bodies before heads). */
+function componentsInOrder(game: NormalGame, compiled: readonly CompiledRule[]): { rels: Set<string>; rules: CompiledRule[] }[] {
+  const graph = relationGraph(game.rules.map(asRule));
+  const byComponent = new Map<number, { rels: Set<string>; rules: CompiledRule[] }>();
+  for (const rel of graph.relations) {
+    const c = graph.component.get(rel)!;
+    if (!byComponent.has(c)) byComponent.set(c, { rels: new Set(), rules: [] });
+    byComponent.get(c)!.rels.add(rel);
+  }
+  for (const r of compiled) byComponent.get(graph.component.get(r.head.rel)!)!.rules.push(r);
+  // Components are numbered in reverse topological order (heads before the bodies they use).
+  return [...byComponent.entries()].sort((a, b) => b[0] - a[0]).map(([, v]) => v).filter((v) => v.rules.length > 0);
+}
+
+/**
+ * The relations evaluated exactly and removed from bodies: those depending on neither `true`
+ * nor `does`, except any static component that negates its own relations (stratified only atom
+ * by atom, which exact evaluation here does not do) and everything that uses it: those stay in
+ * the ground game as rules, with their negations resolved as in state-dependent components.
+ */
+function staticRelations(game: NormalGame, plain: readonly Rule[], dynamic: ReadonlySet<string>): Set<string> {
+  const graph = relationGraph(plain);
+  const statics = new Set(graph.relations.filter((r) => !dynamic.has(r) && r !== 'true' && r !== 'does'));
+  const demoted = graph.edges
+    .filter((e) => e.negative && statics.has(e.to) && graph.component.get(e.from) === graph.component.get(e.to))
+    .map((e) => e.to);
+  // Everything that depends on a demoted relation is demoted too (iteratively, over the edges).
+  const todo = [...demoted];
+  const seen = new Set(todo);
+  while (todo.length > 0) {
+    const rel = todo.pop()!;
+    statics.delete(rel);
+    for (const e of graph.edges) if (e.from === rel && !seen.has(e.to)) (seen.add(e.to), todo.push(e.to));
+  }
+  for (const rel of MUST_BE_STATIC) {
+    const r = game.rules.find((x) => x.head.rel === rel && seen.has(rel));
+    if (r !== undefined) throw invalid(game, r.pos, `'${rel}' depends on a relation that negates itself`);
+  }
+  return statics;
+}
+
+/** The roles in the order of the description, then any derived by rules, by text. */
+function orderedRoles(game: NormalGame, ctx: Context): number[] {
+  const t = ctx.table;
+  const members = storeOf(ctx, 'role').members;
+  const out: number[] = [];
+  for (const r of game.rules) {
+    if (r.head.rel !== 'role' || r.body.length > 0 || r.head.args.length !== 1) continue;
+    const id = t.lookup('role', [t.internTerm(r.head.args[0]!)]);
+    if (members.has(id) && !out.includes(id)) out.push(id);
+  }
+  const rest = [...members].filter((id) => !out.includes(id) && t.args(id).length === 1);
+  rest.sort((a, b) => compareCodePoints(termToString(t.toTerm(a)), termToString(t.toTerm(b))));
+  return [...out, ...rest].map((id) => t.args(id)[0]!);
+}
+
+function initAtoms(table: TermTable, ctx: Context): number[] {
+  return storeOf(ctx, 'init').ids.filter((id) => table.args(id).length === 1).map((id) => table.intern('true', [table.args(id)[0]!]));
+}
+
+/**
+ * Instantiates every rule of a normalized game over the supersets; the result keeps only
+ * rules for next, legal, goal, terminal and non-static axioms (static ones are evaluated and
+ * gone). Throws {@link GdlError}: 'invalid' for an unsafe rule, a rule for `true` or `does`,
+ * or `role`/`init` depending on the state; 'limit' when a limit of `limits` is exceeded.
+ */
+export function instantiateGame(game: NormalGame, supersets: Supersets, limits: InstantiateLimits = DEFAULT_INSTANTIATE_LIMITS): GroundGame {
+  const plain = game.rules.map(asRule);
+  const dynamic = stateDependent(plain);
+  checkHeads(game, dynamic);
+  const statics = staticRelations(game, plain, dynamic);
+  const table = createTermTable();
+  const headFilter = new Map<string, Set<number>>();
+  const run: Context = {
+    file: game.file, table, limits, stores: new Map(), blocks: new Map(), statics, headFilter,
+    rules: [], seen: new Map(), collisions: new Map(), counters: { work: 0, atoms: 0, literals: 0 },
+  };
+  loadSupersets(run, supersets, statics, headFilter);
+  const compiled = game.rules.map((r) => compileRule(r, game.file, table));
+  for (const comp of componentsInOrder(game, compiled)) {
+    evaluateComponent(run, comp.rules, comp.rels);
+  }
+  // Static keyword relations (a `goal` fact, `legal` from `role`) stay in the game as facts.
+  for (const rel of OUTPUT_KEYWORDS) {
+    if (!statics.has(rel)) continue;
+    for (const id of storeOf(run, rel).ids) run.rules.push({ head: id, pos: [], neg: [] });
+  }
+  run.seen.clear();
+  run.collisions.clear();
+  return assembleGame(game.file, table, orderedRoles(game, run), initAtoms(table, run), run.rules);
 }

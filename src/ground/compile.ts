@@ -1,0 +1,68 @@
+/**
+ * Compiles a normalized rule for instantiation: numbered variables, compiled patterns for the
+ * head and every literal, and the safety check the join relies on (every variable of the head,
+ * of a negated atom and of a `distinct` occurs in a positive body atom).
+ */
+import { GdlError, diag } from '../gdl/diagnostics.js';
+import type { NormalRule } from '../normalize/types.js';
+import type { TermTable } from './intern.js';
+import { type Pattern, compileAtom, compileTerm, patternVars } from './pattern.js';
+
+/** A positive or negated body atom, compiled. */
+export interface CompiledAtom {
+  readonly rel: string;
+  /** The atom as a pattern over the rule's variables. */
+  readonly pattern: Pattern;
+  /** Its variables, ascending. */
+  readonly vars: readonly number[];
+}
+
+/** `(distinct left right)`, compiled. */
+export interface CompiledDistinct {
+  readonly left: Pattern;
+  readonly right: Pattern;
+  readonly vars: readonly number[];
+}
+
+/** A normalized rule ready for the join. */
+export interface CompiledRule {
+  readonly source: NormalRule;
+  readonly nVars: number;
+  readonly head: CompiledAtom;
+  readonly positives: readonly CompiledAtom[];
+  readonly negatives: readonly CompiledAtom[];
+  readonly distincts: readonly CompiledDistinct[];
+}
+
+function compiled(rel: string, pattern: Pattern): CompiledAtom {
+  return { rel, pattern, vars: patternVars(pattern) };
+}
+
+/**
+ * Compiles `rule`; throws {@link GdlError} ('invalid') at the rule when a variable of its head,
+ * a negated atom or a `distinct` does not occur in a positive body atom (an unsafe rule).
+ */
+export function compileRule(rule: NormalRule, file: string, table: TermTable): CompiledRule {
+  const vars = new Map<string, number>();
+  const positives: CompiledAtom[] = [];
+  for (const l of rule.body) if (l.kind === 'pos') positives.push(compiled(l.atom.rel, compileAtom(l.atom, vars, table)));
+  const safe = vars.size;
+  const head = compiled(rule.head.rel, compileAtom(rule.head, vars, table));
+  const negatives: CompiledAtom[] = [];
+  const distincts: CompiledDistinct[] = [];
+  for (const l of rule.body) {
+    if (l.kind === 'neg') negatives.push(compiled(l.atom.rel, compileAtom(l.atom, vars, table)));
+    else if (l.kind === 'distinct') {
+      const left = compileTerm(l.left, vars, table);
+      const right = compileTerm(l.right, vars, table);
+      distincts.push({ left, right, vars: [...new Set([...patternVars(left), ...patternVars(right)])].sort((a, b) => a - b) });
+    }
+  }
+  if (vars.size > safe) {
+    const unsafe = [...vars].filter(([, i]) => i >= safe).map(([name]) => name);
+    throw new GdlError([
+      diag('error', file, rule.pos, `unsafe rule for '${rule.head.rel}': ${unsafe.join(', ')} must occur in a positive body literal`),
+    ]);
+  }
+  return { source: rule, nVars: vars.size, head, positives, negatives, distincts };
+}

@@ -1,0 +1,268 @@
+/**
+ * Bottom-up instantiation of one strongly connected component of relations at a time, in
+ * topological order, semi-naively inside recursive components. Static components (relations
+ * that depend on neither `true` nor `does`) are evaluated exactly, negation included, and only
+ * their facts are kept; other components produce ground rules, simplified on the way:
+ *
+ *   positive atom outside its store        -> no ground rule (the join finds no row)
+ *   positive static atom                   -> holds (it was joined against the exact model), dropped
+ *   negated static atom in the model       -> the ground rule dies
+ *   negated atom outside its store         -> always true, dropped
+ *   negated atom equal to a positive one   -> the ground rule dies (p and not p)
+ */
+import { GdlError, diag } from '../gdl/diagnostics.js';
+import { type Block, type Store, addToStore, blockSize, createBlock, createStore, syncBlock } from './block.js';
+import type { CompiledAtom, CompiledRule } from './compile.js';
+import type { TermTable } from './intern.js';
+import { type JoinAtom, type JoinCheck, type Tick, joinRule } from './join.js';
+import { canonicalKey, instantiatePattern, renumber } from './pattern.js';
+
+/** Limits of instantiation; exceeding one raises a GdlError with code 'limit'. */
+export interface InstantiateLimits {
+  /** Wall-clock deadline in ms since the epoch (Infinity for none). */
+  readonly deadline: number;
+  /** Largest number of ground rules. */
+  readonly maxRules: number;
+  /** Largest number of ground atoms derived (static facts and rule heads). */
+  readonly maxAtoms: number;
+  /** Largest total number of literals (heads and bodies) of the ground rules (default 40M). */
+  readonly maxLiterals?: number;
+}
+
+/**
+ * Defaults: no deadline; five million rules, atoms and forty million literals, about 2 GB of
+ * memory at most, within Node's default heap.
+ */
+export const DEFAULT_INSTANTIATE_LIMITS: InstantiateLimits = {
+  deadline: Infinity, maxRules: 5_000_000, maxAtoms: 5_000_000, maxLiterals: 40_000_000,
+};
+
+/** The literal cap when a caller's limits leave it out. */
+const DEFAULT_MAX_LITERALS = DEFAULT_INSTANTIATE_LIMITS.maxLiterals!;
+
+/** A ground rule over the run's internal atom ids; `pos` and `neg` ascending. */
+export interface RuleDraft {
+  readonly head: number;
+  readonly pos: readonly number[];
+  readonly neg: readonly number[];
+}
+
+/** The mutable state of one instantiation run (never shared between runs). */
+export interface Context {
+  readonly file: string;
+  readonly table: TermTable;
+  readonly limits: InstantiateLimits;
+  readonly stores: Map<string, Store>;
+  readonly blocks: Map<string, Block>;
+  /** Relations evaluated exactly and removed from rule bodies. */
+  readonly statics: ReadonlySet<string>;
+  /** For relations covered by the supersets: the atom ids a head may take. */
+  readonly headFilter: ReadonlyMap<string, ReadonlySet<number>>;
+  readonly rules: RuleDraft[];
+  /** Hash of a ground rule -> index in `rules` of the first rule with that hash. */
+  readonly seen: Map<number, number>;
+  /** Hash -> indexes of further rules with that hash (collisions are rare). */
+  readonly collisions: Map<number, number[]>;
+  readonly counters: { work: number; atoms: number; literals: number };
+}
+
+/** The store of a relation, created empty on first use. */
+export function storeOf(ctx: Context, rel: string): Store {
+  let s = ctx.stores.get(rel);
+  if (s === undefined) {
+    s = createStore(rel);
+    ctx.stores.set(rel, s);
+  }
+  return s;
+}
+
+function limitError(ctx: Context, rule: CompiledRule, what: string): GdlError {
+  return new GdlError([diag('error', ctx.file, rule.source.pos, `instantiating this rule for '${rule.head.rel}' ${what}`)], 'limit');
+}
+
+function makeTick(ctx: Context, rule: CompiledRule): Tick {
+  return () => {
+    // Date.now() on every step would dominate the join; look at the clock every 4096 steps.
+    if ((++ctx.counters.work & 4095) === 0 && Date.now() > ctx.limits.deadline) throw limitError(ctx, rule, 'reached the time limit');
+  };
+}
+
+/** The shared block of a body atom and the rule variable of each of its columns. */
+function blockFor(ctx: Context, atom: CompiledAtom): { block: Block; vars: readonly number[] } {
+  const { key, order } = canonicalKey(atom.pattern);
+  let block = ctx.blocks.get(key);
+  if (block === undefined) {
+    const local = new Map(order.map((v, i) => [v, i]));
+    block = createBlock(storeOf(ctx, atom.rel), renumber(atom.pattern, local), order.length);
+    ctx.blocks.set(key, block);
+  }
+  syncBlock(block, ctx.table);
+  return { block, vars: order };
+}
+
+/** Tests of a rule that only prune: `distinct`, and negated static atoms (which must not hold). */
+function checksOf(ctx: Context, rule: CompiledRule): JoinCheck[] {
+  const checks: JoinCheck[] = rule.distincts.map((d) => ({
+    vars: d.vars,
+    // Interning (create = true) so that two equal terms never both read as "absent" (-1).
+    test: (b: Int32Array) => instantiatePattern(d.left, b, ctx.table, true) !== instantiatePattern(d.right, b, ctx.table, true),
+  }));
+  for (const n of rule.negatives) {
+    if (!ctx.statics.has(n.rel)) continue;
+    const store = storeOf(ctx, n.rel);
+    checks.push({ vars: n.vars, test: (b) => !store.members.has(instantiatePattern(n.pattern, b, ctx.table, false)) });
+  }
+  return checks;
+}
+
+/**
+ * Variables that shape the result: those of the head and, for a rule that is kept, of the
+ * atoms that stay in its body. The others (only in static atoms) just have to exist.
+ */
+function outputsOf(ctx: Context, rule: CompiledRule, isStatic: boolean): Set<number> {
+  const out = new Set(rule.head.vars);
+  if (isStatic) return out;
+  for (const a of [...rule.positives, ...rule.negatives]) if (!ctx.statics.has(a.rel)) for (const v of a.vars) out.add(v);
+  return out;
+}
+
+const NONE: readonly number[] = Object.freeze([]);
+
+function ascendingUnique(ids: number[]): readonly number[] {
+  if (ids.length === 0) return NONE;
+  if (ids.length === 1) return ids;
+  ids.sort((x, y) => x - y);
+  return ids.filter((x, i) => i === 0 || x !== ids[i - 1]);
+}
+
+/** Builds the ground rule for one binding, or null when a simplification kills it. */
+function groundRule(
+  ctx: Context, rule: CompiledRule, joins: readonly JoinAtom[], b: Int32Array, rows: Int32Array, head: number, rels: ReadonlySet<string>,
+): RuleDraft | null {
+  const pos: number[] = [];
+  rule.positives.forEach((p, i) => {
+    if (!ctx.statics.has(p.rel)) pos.push(joins[i]!.block.atomIds[rows[i]!]!);
+  });
+  const neg: number[] = [];
+  for (const n of rule.negatives) {
+    if (ctx.statics.has(n.rel)) continue;
+    // A relation of the component being evaluated is not complete yet: decided afterwards.
+    const own = rels.has(n.rel);
+    const id = instantiatePattern(n.pattern, b, ctx.table, own);
+    if (!own && (id < 0 || !storeOf(ctx, n.rel).members.has(id))) continue;
+    if (pos.includes(id)) return null;
+    neg.push(id);
+  }
+  return { head, pos: ascendingUnique(pos), neg: ascendingUnique(neg) };
+}
+
+function sameList(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** Adds a ground rule unless it is already there (hashing integers: no key strings). */
+function addRule(ctx: Context, r: RuleDraft): boolean {
+  let h = Math.imul(r.head + 1, 0x9e3779b1);
+  for (const p of r.pos) h = Math.imul(h ^ p, 0x85ebca6b) + 1;
+  h = Math.imul(h ^ 0x7fffffff, 0xc2b2ae35);
+  for (const n of r.neg) h = Math.imul(h ^ n, 0x85ebca6b) + 7;
+  const same = (i: number): boolean => {
+    const o = ctx.rules[i]!;
+    return o.head === r.head && sameList(o.pos, r.pos) && sameList(o.neg, r.neg);
+  };
+  const first = ctx.seen.get(h);
+  if (first === undefined) ctx.seen.set(h, ctx.rules.length);
+  else {
+    if (same(first)) return false;
+    const more = ctx.collisions.get(h);
+    if (more !== undefined && more.some(same)) return false;
+    if (more === undefined) ctx.collisions.set(h, [ctx.rules.length]);
+    else more.push(ctx.rules.length);
+  }
+  ctx.rules.push(r);
+  ctx.counters.literals += 1 + r.pos.length + r.neg.length;
+  return true;
+}
+
+/**
+ * Runs one rule: joins its positive atoms (atom `delta`, if not -1, only over its rows in
+ * `ranges`), and reports each surviving head id to `onHead` (true when it is new).
+ */
+function runRule(
+  ctx: Context, rule: CompiledRule, rels: ReadonlySet<string>, delta: number,
+  ranges: ReadonlyMap<Block, readonly [number, number]>, pending: Set<number>,
+): void {
+  const joins: JoinAtom[] = rule.positives.map((p, i) => {
+    const { block, vars } = blockFor(ctx, p);
+    const range = ranges.get(block);
+    const hi = range?.[1] ?? blockSize(block);
+    const lo = i === delta ? range?.[0] ?? 0 : 0;
+    return { block, vars, lo, hi };
+  });
+  const isStatic = ctx.statics.has(rule.head.rel);
+  const filter = ctx.headFilter.get(rule.head.rel);
+  const headStore = storeOf(ctx, rule.head.rel);
+  joinRule(rule.nVars, joins, checksOf(ctx, rule), outputsOf(ctx, rule, isStatic), makeTick(ctx, rule), (b, rows) => {
+    const head = instantiatePattern(rule.head.pattern, b, ctx.table, filter === undefined);
+    if (filter !== undefined && !filter.has(head)) return;
+    if (!isStatic) {
+      const draft = groundRule(ctx, rule, joins, b, rows, head, rels);
+      if (draft === null) return;
+      if (!addRule(ctx, draft)) return;
+      if (ctx.rules.length > ctx.limits.maxRules) throw limitError(ctx, rule, `exceeded ${ctx.limits.maxRules} ground rules`);
+      const maxLiterals = ctx.limits.maxLiterals ?? DEFAULT_MAX_LITERALS;
+      if (ctx.counters.literals > maxLiterals) throw limitError(ctx, rule, `exceeded ${maxLiterals} ground literals`);
+    }
+    if (!headStore.members.has(head) && !pending.has(head)) {
+      pending.add(head);
+      if (++ctx.counters.atoms > ctx.limits.maxAtoms) throw limitError(ctx, rule, `exceeded ${ctx.limits.maxAtoms} ground atoms`);
+    }
+  });
+}
+
+/**
+ * Negation inside a component (`(<= (goal r 100) (not (goal r 0)))`: stratified atom by atom,
+ * not relation by relation) is kept until the component is complete; then a negated atom that
+ * was never derived is always true and is removed from the rules made since `start`.
+ */
+function dropUnderivedNegations(ctx: Context, start: number, rels: ReadonlySet<string>): void {
+  const derived = (id: number): boolean => !rels.has(ctx.table.name(id)) || storeOf(ctx, ctx.table.name(id)).members.has(id);
+  for (let i = start; i < ctx.rules.length; i++) {
+    const r = ctx.rules[i]!;
+    if (!r.neg.every(derived)) ctx.rules[i] = { head: r.head, pos: r.pos, neg: r.neg.filter(derived) };
+  }
+}
+
+/**
+ * Instantiates the rules of one component (`rels` are its relations) to a fixpoint:
+ *   round 0:  every rule over the current stores;
+ *   round k:  every rule once per positive atom of the component, that atom restricted to the
+ *             instances first derived in round k-1 (semi-naive evaluation).
+ */
+export function evaluateComponent(ctx: Context, rules: readonly CompiledRule[], rels: ReadonlySet<string>): void {
+  let ranges = new Map<Block, readonly [number, number]>();
+  let round = 0;
+  const start = ctx.rules.length;
+  for (;;) {
+    const pending = new Set<number>();
+    for (const rule of rules) {
+      if (round === 0) runRule(ctx, rule, rels, -1, ranges, pending);
+      else rule.positives.forEach((p, i) => rels.has(p.rel) && runRule(ctx, rule, rels, i, ranges, pending));
+    }
+    if (pending.size === 0) {
+      dropUnderivedNegations(ctx, start, rels);
+      return;
+    }
+    for (const id of pending) addToStore(storeOf(ctx, ctx.table.name(id)), id);
+    // New rows of every block over the component's stores are the next round's delta.
+    const next = new Map<Block, readonly [number, number]>();
+    for (const block of ctx.blocks.values()) {
+      if (!rels.has(block.store.rel)) continue;
+      const lo = blockSize(block);
+      syncBlock(block, ctx.table);
+      next.set(block, [lo, blockSize(block)]);
+    }
+    ranges = next;
+    round++;
+  }
+}

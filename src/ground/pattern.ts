@@ -1,0 +1,178 @@
+/**
+ * Compiled patterns: an atom or term of a rule with its variables numbered, matched against
+ * interned ground terms and instantiated under a binding (an array of term ids indexed by
+ * variable number, -1 where unbound). Every walk is iterative.
+ */
+import type { Atom, Term } from '../gdl/ast.js';
+import type { TermTable } from './intern.js';
+
+/** A compiled term: a ground subterm (an interned id), a numbered variable or a function. */
+export type Pattern =
+  | { readonly kind: 'ground'; readonly id: number }
+  | { readonly kind: 'var'; readonly index: number }
+  | { readonly kind: 'fn'; readonly name: string; readonly args: readonly Pattern[] };
+
+/** Marks an unbound variable in a binding. */
+export const UNBOUND = -1;
+
+/**
+ * Compiles a term; variables get numbers from `vars` (new names are added in order of first
+ * occurrence). Ground subterms are interned once here, so matching compares ids.
+ */
+export function compileTerm(root: Term, vars: Map<string, number>, table: TermTable): Pattern {
+  const done: Pattern[] = [];
+  const stack: { t: Term; expanded: boolean }[] = [{ t: root, expanded: false }];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    const t = frame.t;
+    if (t.kind === 'var') {
+      stack.pop();
+      if (!vars.has(t.name)) vars.set(t.name, vars.size);
+      done.push({ kind: 'var', index: vars.get(t.name)! });
+    } else if (t.kind === 'const') {
+      stack.pop();
+      done.push({ kind: 'ground', id: table.intern(t.name, []) });
+    } else if (!frame.expanded) {
+      frame.expanded = true;
+      for (let i = t.args.length - 1; i >= 0; i--) stack.push({ t: t.args[i]!, expanded: false });
+    } else {
+      stack.pop();
+      const args = done.splice(done.length - t.args.length, t.args.length);
+      done.push(
+        args.every((a) => a.kind === 'ground')
+          ? { kind: 'ground', id: table.intern(t.name, args.map((a) => (a as { id: number }).id)) }
+          : { kind: 'fn', name: t.name, args },
+      );
+    }
+  }
+  return done[0]!;
+}
+
+/** Compiles an atom as the term `rel(args...)`. */
+export function compileAtom(atom: Atom, vars: Map<string, number>, table: TermTable): Pattern {
+  const root: Term =
+    atom.args.length === 0
+      ? { kind: 'const', name: atom.rel, pos: atom.pos }
+      : { kind: 'fn', name: atom.rel, args: atom.args, pos: atom.pos };
+  return compileTerm(root, vars, table);
+}
+
+/**
+ * Matches `p` against the ground term `id`, extending `vals` (variables already set must agree).
+ * On failure `vals` may be partly written; callers reset it.
+ */
+export function matchPattern(p: Pattern, id: number, table: TermTable, vals: Int32Array): boolean {
+  const stack: [Pattern, number][] = [[p, id]];
+  while (stack.length > 0) {
+    const [q, t] = stack.pop()!;
+    if (q.kind === 'ground') {
+      if (q.id !== t) return false;
+    } else if (q.kind === 'var') {
+      const v = vals[q.index]!;
+      if (v === UNBOUND) vals[q.index] = t;
+      else if (v !== t) return false;
+    } else {
+      const args = table.args(t);
+      if (args.length !== q.args.length || table.name(t) !== q.name) return false;
+      for (let i = 0; i < args.length; i++) stack.push([q.args[i]!, args[i]!]);
+    }
+  }
+  return true;
+}
+
+/**
+ * The id of `p` under `binding`: interned when `create` is true, otherwise -1 when the term was
+ * never interned (so it cannot be in any store). Every variable of `p` must be bound.
+ */
+export function instantiatePattern(p: Pattern, binding: Int32Array, table: TermTable, create: boolean): number {
+  if (p.kind === 'ground') return p.id;
+  if (p.kind === 'var') return binding[p.index]!;
+  if (p.args.every((a) => a.kind !== 'fn')) {
+    // The common flat case, `(cell ?x ?y b)`: no stack needed.
+    const args = p.args.map((a) => (a.kind === 'ground' ? a.id : binding[(a as { index: number }).index]!));
+    return create ? table.intern(p.name, args) : table.lookup(p.name, args);
+  }
+  const done: number[] = [];
+  const stack: { q: Pattern; expanded: boolean }[] = [{ q: p, expanded: false }];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    const q = frame.q;
+    if (q.kind !== 'fn') {
+      stack.pop();
+      done.push(q.kind === 'ground' ? q.id : binding[q.index]!);
+    } else if (!frame.expanded) {
+      frame.expanded = true;
+      for (let i = q.args.length - 1; i >= 0; i--) stack.push({ q: q.args[i]!, expanded: false });
+    } else {
+      stack.pop();
+      const args = done.splice(done.length - q.args.length, q.args.length);
+      const id = create ? table.intern(q.name, args) : table.lookup(q.name, args);
+      if (id < 0) return -1;
+      done.push(id);
+    }
+  }
+  return done[0]!;
+}
+
+/** The variable numbers of a pattern, ascending. */
+export function patternVars(p: Pattern): number[] {
+  const out = new Set<number>();
+  const stack: Pattern[] = [p];
+  while (stack.length > 0) {
+    const q = stack.pop()!;
+    if (q.kind === 'var') out.add(q.index);
+    else if (q.kind === 'fn') stack.push(...q.args);
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+/**
+ * Canonical text of a pattern with variables renamed `#0, #1, ...` by first occurrence, and the
+ * original variable numbers in that order: two atoms with equal keys match the same instances.
+ */
+export function canonicalKey(p: Pattern): { key: string; order: number[] } {
+  const order: number[] = [];
+  const local = new Map<number, number>();
+  const out: string[] = [];
+  const stack: (Pattern | string)[] = [p];
+  while (stack.length > 0) {
+    const q = stack.pop()!;
+    if (typeof q === 'string') out.push(q);
+    else if (q.kind === 'ground') out.push(`${q.id}`);
+    else if (q.kind === 'var') {
+      if (!local.has(q.index)) {
+        local.set(q.index, order.length);
+        order.push(q.index);
+      }
+      out.push(`#${local.get(q.index)!}`);
+    } else {
+      out.push(`(${q.name.length}:${q.name}`);
+      stack.push(')');
+      for (let i = q.args.length - 1; i >= 0; i--) stack.push(q.args[i]!, ' ');
+    }
+  }
+  return { key: out.join(''), order };
+}
+
+/** Renumbers the variables of `p` by `map` (old number -> new number). */
+export function renumber(p: Pattern, map: ReadonlyMap<number, number>): Pattern {
+  if (p.kind === 'ground') return p;
+  if (p.kind === 'var') return { kind: 'var', index: map.get(p.index)! };
+  const done: Pattern[] = [];
+  const stack: { q: Pattern; expanded: boolean }[] = [{ q: p, expanded: false }];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    const q = frame.q;
+    if (q.kind !== 'fn') {
+      stack.pop();
+      done.push(q.kind === 'var' ? { kind: 'var', index: map.get(q.index)! } : q);
+    } else if (!frame.expanded) {
+      frame.expanded = true;
+      for (let i = q.args.length - 1; i >= 0; i--) stack.push({ q: q.args[i]!, expanded: false });
+    } else {
+      stack.pop();
+      done.push({ kind: 'fn', name: q.name, args: done.splice(done.length - q.args.length, q.args.length) });
+    }
+  }
+  return done[0]!;
+}

@@ -1,0 +1,111 @@
+// `gdl-ground ground` end to end: the built CLI writes GDL or JSON, atomically, with the
+// documented exit codes for invalid games, usage errors and limits.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseGdl } from '../src/gdl/parser.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = join(ROOT, 'dist/cli/main.js');
+
+const GAME = `
+(role x) (role o)
+(init (cell 1 b)) (init (cell 2 b)) (init (control x))
+(<= (legal ?r (mark ?c)) (true (control ?r)) (true (cell ?c b)))
+(<= (legal ?r noop) (role ?r) (not (true (control ?r))))
+(<= (next (cell ?c ?r)) (does ?r (mark ?c)))
+(<= (next (cell ?c b)) (true (cell ?c b)) (does ?r (mark ?d)) (distinct ?c ?d))
+(<= (next (control o)) (true (control x)))
+(<= (next (control x)) (true (control o)))
+(<= terminal (true (cell 1 ?a)) (true (cell 2 ?b)) (distinct ?a b) (distinct ?b b))
+(<= (goal ?r 50) (role ?r))
+`;
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    newest = Math.max(newest, e.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds dist/ when it is missing or older than src/. */
+function ensureBuilt(): void {
+  if (existsSync(CLI) && statSync(CLI).mtimeMs >= newestSource(join(ROOT, 'src'))) return;
+  spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.json')], { stdio: 'ignore' });
+  if (!existsSync(join(ROOT, 'dist/cli/ground.js'))) throw new Error('building dist/ failed');
+}
+
+function run(args: readonly string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+let dir = '';
+let game = '';
+
+beforeAll(() => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'gdl-ground-cli-'));
+  game = join(dir, 'small.kif');
+  writeFileSync(game, GAME);
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('gdl-ground ground', () => {
+  it('prints the ground game as GDL that parses, the same bytes every time', () => {
+    const a = run(['ground', game]);
+    expect(a.code).toBe(0);
+    expect(a.stderr).toBe('');
+    expect(parseGdl(a.stdout).diagnostics).toEqual([]);
+    expect(a.stdout).toContain('(<= (legal x (mark 1)) (true (cell 1 b)) (true (control x)))');
+    expect(run(['ground', game]).stdout).toBe(a.stdout);
+  });
+
+  it('writes JSON to a file with -o and prints stage statistics with --stats', () => {
+    const out = join(dir, 'small.json');
+    const r = run(['ground', game, '--json', '--stats', '-o', out]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    for (const stage of ['parse', 'normalize', 'reach-prolog', 'instantiate', 'emit', 'peak memory']) expect(r.stderr).toContain(stage);
+    expect(r.stderr).toMatch(/instantiate +[0-9.]+ ms {2}rules=\d+ atoms=\d+/);
+    const data = JSON.parse(readFileSync(out, 'utf8')) as { format: string; roles: string[] };
+    expect(data.format).toBe('gdl-ground/1');
+    expect(data.roles).toEqual(['x', 'o']);
+    expect(run(['ground', game, '--format', 'json']).stdout).toBe(readFileSync(out, 'utf8'));
+  });
+
+  it('leaves no file, not even a partial one, when a limit is hit (exit 3)', () => {
+    const out = join(dir, 'limited.kif');
+    const r = run(['ground', game, '--max-rules', '2', '-o', out]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/small\.kif:\d+:\d+: error: instantiating this rule .* exceeded 2 ground rules/);
+    expect(existsSync(out)).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.includes('limited'))).toEqual([]);
+  });
+
+  it('reports an invalid game with exit 1 and usage errors with exit 2', () => {
+    const bad = join(dir, 'bad.kif');
+    writeFileSync(bad, '(role x)\n(<= (legal x (go ?y)) (not (true (p ?y))))\n');
+    const r = run(['ground', bad]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/bad\.kif:2:\d+: error/);
+    expect(r.stderr).not.toMatch(/at .*\.js/); // no stack trace
+    expect(run(['ground', game, '--format', 'xml']).code).toBe(2);
+    expect(run(['ground', game, '--json', '--format', 'gdl']).code).toBe(2);
+    expect(run(['ground', game, '--max-rules', '1.5']).code).toBe(2);
+    expect(run(['ground', join(dir, 'missing.kif')]).code).toBe(2);
+  });
+
+  it('leaves out base and input with --no-base-input', () => {
+    const r = run(['ground', game, '--no-base-input']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/^\((base|input) /m);
+    expect(run(['ground', game]).stdout).toMatch(/^\(base \(cell 1 b\)\)$/m);
+  });
+});
