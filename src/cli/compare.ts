@@ -1,7 +1,125 @@
-// STUB — owned by the issue-6 helper, who replaces this file.
+/**
+ * `gdl-ground compare GAME [--timeout S] [--max-atoms N] [--max-rules N] [--json]`: runs the
+ * Prolog method and the dependency-graph method, each followed by instantiation and ground
+ * reachability, and prints side by side the superset sizes before post-processing, the time of
+ * each step and whether the final supersets and ground games are identical.
+ * Exit 0 identical, 1 different (or invalid game), 2 usage error, 3 a method reached a limit.
+ */
 import type { Command } from 'commander';
+import { formatDiagnostic } from '../gdl/diagnostics.js';
+import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../pipeline.js';
+import { type Comparison, type MethodRun, compareMethods } from '../reach/dg/compare.js';
+import type { SupersetSizes } from '../reach/dg/index.js';
+import { DEFAULT_REACH_LIMITS } from '../reach/types.js';
+import { EXIT, UsageError, parsePositive, readGameFile, runCommand, writeOutput } from './io.js';
+
+/** Options of `compare`, as commander parses them. */
+interface CompareOptions {
+  readonly timeout?: string;
+  readonly maxAtoms?: string;
+  readonly maxRules?: string;
+  readonly json?: boolean;
+  readonly output?: string;
+}
+
+function wholeNumber(value: string | undefined, option: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = parsePositive(value, option);
+  if (!Number.isInteger(n)) throw new UsageError(`${option} needs a whole number, not '${value}'`);
+  return n;
+}
+
+function num(n: number | undefined): string {
+  if (n === undefined) return '-';
+  return n === Infinity ? 'infinite' : n >= 1e15 ? n.toExponential(2) : String(n);
+}
+
+function sizeRows(title: string, a: SupersetSizes | undefined, b: SupersetSizes | undefined): string[] {
+  return [title, ...(['fluents', 'moves', 'axioms'] as const).map((k) => row(`  ${k}`, num(a?.[k]), num(b?.[k])))];
+}
+
+function row(label: string, a: string, b: string): string {
+  return `${label.padEnd(30)}${a.padStart(14)}${b.padStart(14)}`;
+}
+
+function stepMs(run: MethodRun, step: string): string {
+  const t = run.times.find((x) => x.step === step);
+  return t === undefined ? '-' : t.ms.toFixed(1);
+}
+
+function totalMs(run: MethodRun): number {
+  return run.times.reduce((s, t) => s + t.ms, 0);
+}
+
+function finalSizes(run: MethodRun): SupersetSizes | undefined {
+  const s = run.supersets;
+  return s === undefined ? undefined : { fluents: s.fluents.length, moves: s.moves.length, axioms: s.axioms.length };
+}
+
+/** The side-by-side report. */
+function formatComparison(file: string, c: Comparison): string {
+  const { prolog, dg } = c;
+  const lines = [
+    `game ${file}`,
+    row('', 'prolog', 'dg'),
+    row('status', prolog.status, dg.status),
+    ...sizeRows('supersets before post-processing', prolog.before, dg.before),
+    ...sizeRows('supersets given to instantiation', prolog.reduced, dg.reduced),
+    ...(dg.upward ? [row('dg components reduced upward', '', String(dg.upward))] : []),
+    'time (ms)',
+    ...['reach', 'instantiate', 'prune'].map((s) => row(`  ${s}`, stepMs(prolog, s), stepMs(dg, s))),
+    row('  total', totalMs(prolog).toFixed(1), totalMs(dg).toFixed(1)),
+    row('ground rules', num(prolog.ground?.rules.length), num(dg.ground?.rules.length)),
+    ...sizeRows('final supersets', finalSizes(prolog), finalSizes(dg)),
+  ];
+  for (const run of [prolog, dg]) if (run.status !== 'ok') lines.push(`${run.method}: ${run.message}`);
+  for (const n of c.notes) lines.push(`note: ${n}`);
+  if (c.identical === true) lines.push('result: identical');
+  else if (c.identical === false) lines.push('result: different', ...c.differences.map((d) => `  ${d}`));
+  else lines.push('result: not compared (a method did not finish)');
+  return `${lines.join('\n')}\n`;
+}
+
+/** The comparison as JSON, without the (large) supersets and ground games. */
+function comparisonJson(file: string, c: Comparison): string {
+  const strip = (r: MethodRun): object => ({
+    status: r.status, message: r.message, times: r.times, before: r.before, reduced: r.reduced, upward: r.upward,
+    final: finalSizes(r), groundRules: r.ground?.rules.length,
+  });
+  const json = { file, identical: c.identical ?? null, differences: c.differences, notes: c.notes, prolog: strip(c.prolog), dg: strip(c.dg) };
+  return `${JSON.stringify(json, null, 2)}\n`;
+}
+
+function exitCode(c: Comparison): number {
+  if (c.identical === true) return EXIT.ok;
+  if (c.identical === false) return EXIT.invalid;
+  const statuses = [c.prolog.status, c.dg.status];
+  if (statuses.includes('error')) return EXIT.internal;
+  if (statuses.includes('limit')) return EXIT.limit;
+  return EXIT.invalid;
+}
+
+function compare(file: string, options: CompareOptions): number {
+  const timeout = options.timeout === undefined ? Infinity : parsePositive(options.timeout, '--timeout') * 1000;
+  const maxAtoms = wholeNumber(options.maxAtoms, '--max-atoms', DEFAULT_REACH_LIMITS.maxAtoms);
+  const maxRules = wholeNumber(options.maxRules, '--max-rules', 5_000_000);
+  const loaded = loadGame(readGameFile(file), file, DEFAULT_PIPELINE_OPTIONS);
+  for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
+  const c = compareMethods(loaded.normal, { timeoutMs: timeout, maxAtoms, maxRules });
+  writeOutput(options.output, options.json === true ? comparisonJson(file, c) : formatComparison(file, c));
+  return exitCode(c);
+}
 
 /** Registers `gdl-ground compare`. */
 export function registerCompare(program: Command): void {
-  void program;
+  program
+    .command('compare')
+    .description('run the prolog and dg methods side by side and check that their results are identical')
+    .argument('<game>', 'game description in KIF')
+    .option('--timeout <seconds>', 'time each method may take (exit 3 when one runs out)')
+    .option('--max-atoms <n>', `ground atoms each method may derive (default ${DEFAULT_REACH_LIMITS.maxAtoms})`)
+    .option('--max-rules <n>', 'ground rules instantiation may produce (default 5000000)')
+    .option('--json', 'print the comparison as JSON')
+    .option('-o, --output <file>', 'write the report to a file instead of stdout')
+    .action((file: string, options: CompareOptions) => runCommand(() => compare(file, options)));
 }

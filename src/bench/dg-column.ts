@@ -1,0 +1,70 @@
+/**
+ * Benchmark columns per superset method: for one game, the Prolog method and the
+ * dependency-graph method each run through reach, instantiation and ground reachability, and
+ * the benchmark table gains, per method, its status and seconds, plus the DG superset size
+ * before post-processing and whether the final results are identical.
+ */
+import type { NormalGame } from '../normalize/types.js';
+import { type MethodRun, compareMethods } from '../reach/dg/compare.js';
+
+/** One method's figures for one game. */
+export interface MethodColumn {
+  readonly status: MethodRun['status'];
+  /** Seconds of the superset computation alone. */
+  readonly reachSeconds: number;
+  /** Seconds of reach, instantiation and ground reachability together. */
+  readonly totalSeconds: number;
+  /** fluents + moves + axioms before post-processing (products for dg; Infinity possible). */
+  readonly before?: number;
+  /** Number of ground rules in the final game. */
+  readonly rules?: number;
+  readonly message?: string;
+}
+
+/** Both methods' figures for one game. */
+export interface MethodColumns {
+  readonly prolog: MethodColumn;
+  readonly dg: MethodColumn;
+  /** True/false when both finished, undefined otherwise. */
+  readonly identical?: boolean;
+}
+
+function column(run: MethodRun): MethodColumn {
+  const seconds = (step?: string): number => run.times.filter((t) => step === undefined || t.step === step).reduce((s, t) => s + t.ms, 0) / 1000;
+  const b = run.before;
+  return {
+    status: run.status,
+    reachSeconds: seconds('reach'),
+    totalSeconds: seconds(),
+    ...(b === undefined ? {} : { before: b.fluents + b.moves + b.axioms }),
+    ...(run.ground === undefined ? {} : { rules: run.ground.rules.length }),
+    ...(run.status === 'ok' ? {} : { message: run.message }),
+  };
+}
+
+/** Runs both methods on a game, each with `timeoutS` seconds and `maxAtoms` atoms. */
+export function measureMethods(game: NormalGame, timeoutS: number, maxAtoms: number): MethodColumns {
+  const c = compareMethods(game, { timeoutMs: timeoutS * 1000, maxAtoms, maxRules: maxAtoms });
+  return { prolog: column(c.prolog), dg: column(c.dg), ...(c.identical === undefined ? {} : { identical: c.identical }) };
+}
+
+/** Header cells of the method columns, matching {@link methodCells}. */
+export function methodHeaders(): string[] {
+  return ['pl-total-s', 'dg-reach-s', 'dg-total-s', 'dg-before', 'same'];
+}
+
+function seconds(c: MethodColumn): string {
+  return c.status === 'ok' ? c.totalSeconds.toFixed(2) : c.status;
+}
+
+function count(n: number | undefined): string {
+  if (n === undefined) return '-';
+  return n === Infinity ? 'inf' : n >= 1e9 ? n.toExponential(1) : String(n);
+}
+
+/** Cells of the method columns for one game (a status word replaces the time of a failed run). */
+export function methodCells(m: MethodColumns | undefined): string[] {
+  if (m === undefined) return ['-', '-', '-', '-', '-'];
+  const dgReach = m.dg.status === 'ok' || m.dg.reachSeconds > 0 ? m.dg.reachSeconds.toFixed(2) : m.dg.status;
+  return [seconds(m.prolog), dgReach, seconds(m.dg), count(m.dg.before), m.identical === undefined ? '-' : m.identical ? 'yes' : 'NO'];
+}

@@ -1,0 +1,168 @@
+/**
+ * The comparison of section 9.1.2: both superset methods on one game, each followed by
+ * instantiation and ground reachability, with the time of every step, the superset sizes
+ * before post-processing, and whether the final supersets and ground games are identical.
+ */
+import { GdlError } from '../../gdl/diagnostics.js';
+import { atomToString, termToString } from '../../gdl/terms.js';
+import { finalSupersets } from '../../ground/reachability.js';
+import type { GroundGame } from '../../ground/types.js';
+import { type NormalGame, asRule } from '../../normalize/types.js';
+import { stateDependent } from '../../gdl/relations.js';
+import { DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, groundGame } from '../../pipeline.js';
+import { StageTimer } from '../../timer.js';
+import { computeSupersetsProlog } from '../prolog.js';
+import type { ReachLimits, Supersets } from '../types.js';
+import { type SupersetSizes, analyzeDG } from './index.js';
+
+/** How a method's run ended. */
+export type RunStatus = 'ok' | 'limit' | 'invalid' | 'error';
+
+/** One method's run on one game. */
+export interface MethodRun {
+  readonly method: 'prolog' | 'dg';
+  readonly status: RunStatus;
+  /** The first line of the failure, when `status` is not ok. */
+  readonly message: string;
+  /** Milliseconds per step (reach, instantiate, prune), in order, for the steps that ran. */
+  readonly times: readonly { readonly step: string; readonly ms: number }[];
+  /** Superset sizes before post-processing: the products of Algorithm 9.3 for dg, exact for prolog. */
+  readonly before?: SupersetSizes;
+  /** Recursive components the dg method computed upward (products beyond the atom budget). */
+  readonly upward?: number;
+  /** Sizes handed to instantiation (after reduceSupersetsDG for dg). */
+  readonly reduced?: SupersetSizes;
+  /** The supersets the method computed (given to instantiation). */
+  readonly reach?: Supersets;
+  /** The final supersets (after ground reachability) and the ground game. */
+  readonly supersets?: Supersets;
+  readonly ground?: GroundGame;
+}
+
+/** Both runs and their verdict. */
+export interface Comparison {
+  readonly prolog: MethodRun;
+  readonly dg: MethodRun;
+  /** True when both ran and agree, false when both ran and differ, undefined otherwise. */
+  readonly identical: boolean | undefined;
+  /** Human-readable differences (at most a few per kind). */
+  readonly differences: readonly string[];
+  /**
+   * Where the final supersets are smaller than the Prolog method's relaxed model: ground
+   * reachability also sees static negative literals, which instantiation evaluates exactly.
+   */
+  readonly notes: readonly string[];
+}
+
+/** Limits of a comparison; each method gets the whole budget for itself. */
+export interface CompareLimits {
+  /** Milliseconds each method may take (Infinity for no limit). */
+  readonly timeoutMs: number;
+  readonly maxAtoms: number;
+  readonly maxRules: number;
+}
+
+const sizesOf = (s: Supersets): SupersetSizes => ({ fluents: s.fluents.length, moves: s.moves.length, axioms: s.axioms.length });
+
+function failure(err: unknown): { status: RunStatus; message: string } {
+  const message = ((err as Error)?.message ?? String(err)).split('\n')[0]!;
+  if (err instanceof GdlError) return { status: err.code === 'limit' ? 'limit' : 'invalid', message };
+  return { status: 'error', message };
+}
+
+/** Runs one method through reach, instantiate and prune, recording times and sizes. */
+function runMethod(game: NormalGame, method: 'prolog' | 'dg', limits: CompareLimits): MethodRun {
+  const times: { step: string; ms: number }[] = [];
+  const deadline = limits.timeoutMs === Infinity ? Infinity : Date.now() + limits.timeoutMs;
+  const reachLimits: ReachLimits = { deadline, maxAtoms: limits.maxAtoms };
+  const options: PipelineOptions = {
+    ...DEFAULT_PIPELINE_OPTIONS,
+    method,
+    limits: reachLimits,
+    ground: { ...DEFAULT_PIPELINE_OPTIONS.ground, deadline, maxAtoms: limits.maxAtoms, maxRules: limits.maxRules },
+  };
+  const step = <T>(name: string, fn: () => T): T => {
+    const start = performance.now();
+    try {
+      return fn();
+    } finally {
+      times.push({ step: name, ms: performance.now() - start });
+    }
+  };
+  let before: SupersetSizes | undefined;
+  let reduced: SupersetSizes | undefined;
+  let upward: number | undefined;
+  try {
+    const reach = step('reach', (): { supersets: Supersets; products?: SupersetSizes; upward?: number } => {
+      if (method === 'prolog') return computeSupersetsProlog(game, reachLimits);
+      const a = analyzeDG(game, reachLimits);
+      return { supersets: a.supersets, products: a.productSizes, upward: a.upwardComponents };
+    });
+    upward = reach.upward;
+    const supersets = reach.supersets;
+    before = reach.products ?? sizesOf(supersets);
+    reduced = sizesOf(supersets);
+    // Instantiation and pruning run as the pipeline runs them, timed per stage.
+    const timer = new StageTimer();
+    let ground: GroundGame;
+    try {
+      ground = groundGame(game, supersets, options, timer);
+    } finally {
+      for (const r of timer.list()) times.push({ step: r.stage, ms: r.ms });
+    }
+    const final = finalSupersets(game, supersets, ground);
+    return { method, status: 'ok', message: '', times, before, upward, reduced, reach: supersets, supersets: final, ground };
+  } catch (err) {
+    return { method, times, before, upward, reduced, ...failure(err) };
+  }
+}
+
+function diffLists(kind: string, a: readonly string[], b: readonly string[], out: string[]): void {
+  const sa = new Set(a);
+  const sb = new Set(b);
+  const onlyA = a.filter((x) => !sb.has(x));
+  const onlyB = b.filter((x) => !sa.has(x));
+  if (onlyA.length > 0) out.push(`${kind}: ${onlyA.length} only with prolog, e.g. ${onlyA.slice(0, 3).join(', ')}`);
+  if (onlyB.length > 0) out.push(`${kind}: ${onlyB.length} only with dg, e.g. ${onlyB.slice(0, 3).join(', ')}`);
+  if (onlyA.length === 0 && onlyB.length === 0 && a.join('\n') !== b.join('\n')) out.push(`${kind}: same elements in a different order`);
+}
+
+/** Text of every rule of a ground game, so that games over different atom tables compare. */
+function ruleTexts(g: GroundGame): string[] {
+  const t = (id: number): string => g.atoms[id]!.text;
+  return g.rules.map((r) => [t(r.head), ...r.pos.map(t), ...r.neg.map((n) => `(not ${t(n)})`)].join(' '));
+}
+
+function diffSupersets(what: string, sa: Supersets, sb: Supersets, out: string[]): void {
+  const move = (m: Supersets['moves'][number]): string => `(does ${termToString(m.role)} ${termToString(m.action)})`;
+  diffLists(`${what}fluents`, sa.fluents.map(termToString), sb.fluents.map(termToString), out);
+  diffLists(`${what}moves`, sa.moves.map(move), sb.moves.map(move), out);
+  diffLists(`${what}axioms`, sa.axioms.map(atomToString), sb.axioms.map(atomToString), out);
+}
+
+/**
+ * Differences between the Prolog method's run `a` and the DG method's run `b` after
+ * post-processing (final supersets and ground games); empty when they are identical.
+ */
+export function diffResults(a: MethodRun, b: MethodRun): string[] {
+  const out: string[] = [];
+  diffSupersets('final ', a.supersets!, b.supersets!, out);
+  const ga = a.ground!;
+  const gb = b.ground!;
+  diffLists('roles', ga.roles.map(termToString), gb.roles.map(termToString), out);
+  diffLists('ground atoms', ga.atoms.map((x) => x.text), gb.atoms.map((x) => x.text), out);
+  diffLists('init', ga.init.map((i) => ga.atoms[i]!.text), gb.init.map((i) => gb.atoms[i]!.text), out);
+  diffLists('ground rules', ruleTexts(ga), ruleTexts(gb), out);
+  return out;
+}
+
+/** Runs both methods on a normalized game and compares their final results. */
+export function compareMethods(game: NormalGame, limits: CompareLimits): Comparison {
+  const prolog = runMethod(game, 'prolog', limits);
+  const dg = runMethod(game, 'dg', limits);
+  if (prolog.status !== 'ok' || dg.status !== 'ok') return { prolog, dg, identical: undefined, differences: [], notes: [] };
+  const differences = diffResults(prolog, dg);
+  const notes: string[] = [];
+  diffSupersets('relaxed-model ', prolog.reach!, prolog.supersets!, notes);
+  return { prolog, dg, identical: differences.length === 0, differences, notes: notes.map((n) => n.replace('only with dg', 'only in the final supersets').replace('only with prolog', 'only in the relaxed model')) };
+}

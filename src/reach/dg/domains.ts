@@ -1,0 +1,169 @@
+/**
+ * resolveDependencies (Algorithm 9.3, line 11): the domain of every argument position, found by
+ * following edges to constants and function symbols through cycles (strongly connected
+ * components share one domain). Counting and enumerating the ground terms of a domain is
+ * separate, so that a size is always known before anything is enumerated.
+ */
+import { stronglyConnectedComponents } from '../../gdl/scc.js';
+import { compareCodePoints } from '../../gdl/terms.js';
+import type { ArgGraph } from './graph.js';
+import { fnPositionId } from './graph.js';
+import type { Guard } from './join.js';
+import type { TermTable } from './table.js';
+
+/** The resolved domains of a graph. */
+export interface Domains {
+  /** Object constants in the domain of a position, sorted. */
+  constants(pos: string): readonly string[];
+  /** Function symbols `name/arity` in the domain of a position, sorted. */
+  functors(pos: string): readonly string[];
+  /** Number of ground terms in the domain (Infinity when function symbols nest without end). */
+  count(pos: string): number;
+  /** Ids of the ground terms of the domain; fails through `guard` when there are too many. */
+  terms(pos: string, table: TermTable, guard: Guard, maxTerms: number): readonly number[];
+}
+
+const EMPTY: readonly string[] = [];
+
+/** Unions each position's own constants and functors with those of every position it reaches. */
+function closeDomains(graph: ArgGraph): { consts: Map<string, string[]>; fns: Map<string, string[]> } {
+  const ids = graph.positions.map((p) => p.id);
+  const index = new Map(ids.map((id, i) => [id, i]));
+  const succ = ids.map((id) => [...(graph.edges.get(id) ?? [])].map((t) => index.get(t)!));
+  const consts = new Map<string, string[]>();
+  const fns = new Map<string, string[]>();
+  const compOf = new Int32Array(ids.length);
+  const compConsts: Set<string>[] = [];
+  const compFns: Set<string>[] = [];
+  // Components come successors first, so every target outside a component is already done.
+  stronglyConnectedComponents(ids.length, (v) => succ[v]!).forEach((comp, c) => {
+    const cs = new Set<string>();
+    const fs = new Set<string>();
+    for (const v of comp) compOf[v] = c;
+    for (const v of comp) {
+      for (const x of graph.constants.get(ids[v]!) ?? []) cs.add(x);
+      for (const x of graph.functors.get(ids[v]!) ?? []) fs.add(x);
+      for (const w of succ[v]!) {
+        const cw = compOf[w]!;
+        if (cw === c || compConsts[cw] === undefined) continue;
+        for (const x of compConsts[cw]!) cs.add(x);
+        for (const x of compFns[cw]!) fs.add(x);
+      }
+    }
+    compConsts[c] = cs;
+    compFns[c] = fs;
+    const sortedC = [...cs].sort(compareCodePoints);
+    const sortedF = [...fs].sort(compareCodePoints);
+    for (const v of comp) {
+      consts.set(ids[v]!, sortedC);
+      fns.set(ids[v]!, sortedF);
+    }
+  });
+  return { consts, fns };
+}
+
+function argPositions(functor: string): string[] {
+  const slash = functor.lastIndexOf('/');
+  const name = functor.slice(0, slash);
+  const arity = Number(functor.slice(slash + 1));
+  return Array.from({ length: arity }, (_, i) => fnPositionId(name, arity, i + 1));
+}
+
+/**
+ * Term counts per function symbol: 0 when it has no finite term, Infinity when it can nest
+ * inside itself (its domain is then infinite), else the product of its argument domain sizes.
+ */
+function functorCounts(consts: Map<string, string[]>, fns: Map<string, string[]>): Map<string, number> {
+  const all = [...new Set([...fns.values()].flat())].sort(compareCodePoints);
+  const args = new Map(all.map((f) => [f, argPositions(f)]));
+  // Inhabited: every argument domain holds a constant or an inhabited symbol (a least fixpoint).
+  const inhabited = new Set<string>();
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const f of all) {
+      if (inhabited.has(f)) continue;
+      const ok = args.get(f)!.every((p) => (consts.get(p) ?? EMPTY).length > 0 || (fns.get(p) ?? EMPTY).some((g) => inhabited.has(g)));
+      if (ok) {
+        inhabited.add(f);
+        changed = true;
+      }
+    }
+  }
+  const live = all.filter((f) => inhabited.has(f));
+  const index = new Map(live.map((f, i) => [f, i]));
+  const succ = live.map((f) => [...new Set(args.get(f)!.flatMap((p) => (fns.get(p) ?? EMPTY).filter((g) => inhabited.has(g))))].map((g) => index.get(g)!));
+  const counts = new Map<string, number>(all.map((f) => [f, 0]));
+  const posCount = (p: string): number => (consts.get(p) ?? EMPTY).length + (fns.get(p) ?? EMPTY).reduce((s, g) => s + counts.get(g)!, 0);
+  for (const comp of stronglyConnectedComponents(live.length, (v) => succ[v]!)) {
+    const cyclic = comp.length > 1 || succ[comp[0]!]!.includes(comp[0]!);
+    for (const v of comp) {
+      const f = live[v]!;
+      counts.set(f, cyclic ? Infinity : args.get(f)!.reduce((prod, p) => prod * posCount(p), 1));
+    }
+  }
+  return counts;
+}
+
+/** Resolves the domains of every position of `graph`. */
+export function resolveDomains(graph: ArgGraph): Domains {
+  const { consts, fns } = closeDomains(graph);
+  const counts = functorCounts(consts, fns);
+  const fnTerms = new Map<string, readonly number[]>();
+  const posTerms = new Map<string, readonly number[]>();
+  const count = (pos: string): number =>
+    (consts.get(pos) ?? EMPTY).length + (fns.get(pos) ?? EMPTY).reduce((s, f) => s + (counts.get(f) ?? 0), 0);
+
+  function terms(pos: string, table: TermTable, guard: Guard, maxTerms: number): readonly number[] {
+    const cached = posTerms.get(pos);
+    if (cached !== undefined) return cached;
+    const n = count(pos);
+    if (n > maxTerms) guard.fail(`the domain of argument ${pos} has ${n === Infinity ? 'infinitely many' : n} terms`);
+    // Function symbols are finished innermost first; the stack only ever holds finite ones.
+    const stack = [...(fns.get(pos) ?? EMPTY)].filter((f) => counts.get(f)! > 0);
+    while (stack.length > 0) {
+      const f = stack[stack.length - 1]!;
+      if (fnTerms.has(f)) {
+        stack.pop();
+        continue;
+      }
+      const argPos = argPositions(f);
+      const missing = argPos.flatMap((p) => (fns.get(p) ?? EMPTY).filter((g) => counts.get(g)! > 0 && !fnTerms.has(g)));
+      if (missing.length > 0) {
+        stack.push(...missing);
+        continue;
+      }
+      stack.pop();
+      const argTerms = argPos.map((p) => [
+        ...(consts.get(p) ?? EMPTY).map((c) => table.internNode(c, [])),
+        ...(fns.get(p) ?? EMPTY).flatMap((g) => fnTerms.get(g) ?? []),
+      ]);
+      const out: number[] = [];
+      const name = f.slice(0, f.lastIndexOf('/'));
+      // Odometer over the argument domains: the product, one tuple at a time.
+      const digits = argTerms.map(() => 0);
+      if (argTerms.every((a) => a.length > 0)) {
+        for (;;) {
+          guard.tick();
+          out.push(table.internNode(name, digits.map((d, i) => argTerms[i]![d]!)));
+          let i = digits.length - 1;
+          while (i >= 0 && ++digits[i]! === argTerms[i]!.length) digits[i--] = 0;
+          if (i < 0) break;
+        }
+      }
+      fnTerms.set(f, out);
+    }
+    const result = [
+      ...(consts.get(pos) ?? EMPTY).map((c) => table.internNode(c, [])),
+      ...(fns.get(pos) ?? EMPTY).flatMap((f) => fnTerms.get(f) ?? []),
+    ];
+    posTerms.set(pos, result);
+    return result;
+  }
+
+  return {
+    constants: (pos) => consts.get(pos) ?? EMPTY,
+    functors: (pos) => fns.get(pos) ?? EMPTY,
+    count,
+    terms,
+  };
+}
