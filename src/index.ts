@@ -1,7 +1,48 @@
-/** gdl-grounder's library API: one typed entry function per stage. */
+/**
+ * gdl-grounder's library API, in pipeline order: one typed entry function per stage, plus the
+ * orchestrator that runs them. Every function takes and returns immutable data and throws
+ * GdlError (positioned diagnostics) on invalid input or a resource limit.
+ */
+
+// The whole pipeline.
+export {
+  runGrounding, loadGame, reachGame, groundGame, groundNormalGame, postProcessedSupersets,
+  DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, type LoadedGame, type ReachMethod,
+} from './pipeline.js';
+export { StageTimer, formatStages, type StageRecord } from './timer.js';
+
+// 1. Parse and validate.
 export * from './gdl/ast.js';
 export { parseGdl, type ParseResult } from './gdl/parser.js';
 export { type Diagnostic, GdlError, formatDiagnostic, sortDiagnostics } from './gdl/diagnostics.js';
 export { termToString, atomToString } from './gdl/terms.js';
 export { validateGame, type ValidationResult } from './gdl/validate.js';
 export { summarizeGame, formatSummary, type GameSummary } from './gdl/validate-summary.js';
+
+// 2. Normalize.
+export { normalizeGame, DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions } from './normalize/normalize.js';
+export type { NormalGame, NormalRule, Literal } from './normalize/types.js';
+
+// 3. Supersets: Algorithm 9.2 (Prolog) and 9.3/9.4 (argument dependency graph).
+export { DEFAULT_REACH_LIMITS, type Supersets, type Move, type ReachStats, type ReachLimits, type ReachResult } from './reach/types.js';
+export { computeSupersetsProlog, DEFAULT_MAX_TERM_DEPTH, type PrologReachOptions, type ReachProgress } from './reach/prolog.js';
+export { formatSupersets, supersetSentences, type SupersetSentences } from './reach/format.js';
+export { computeSupersetsDG, analyzeDG, dependencyGraph, type DGAnalysis, type SupersetSizes } from './reach/dg/index.js';
+export { argGraphToDot, argGraphToText } from './reach/dg/dot.js';
+export { compareMethods, type Comparison, type MethodRun } from './reach/dg/compare.js';
+
+// 4-5. Instantiate, then reachability on the ground rules.
+export type { GroundGame, GroundAtom, GroundRule, GroundStats } from './ground/types.js';
+export { instantiateGame, DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from './ground/instantiate.js';
+export { pruneUnreachable, reachableAtoms, groundSupersets, finalSupersets } from './ground/reachability.js';
+
+// 8. Emit.
+export { emitGdl, emitGdlLines, DEFAULT_GDL_EMIT_OPTIONS, type GdlEmitOptions } from './emit/gdl.js';
+export { emitJson, JSON_FORMAT } from './emit/json.js';
+
+// Playing: the original game's reasoner, the ground simulator, and their comparison.
+export { createReasoner, type ReasonerOptions } from './sim/reasoner.js';
+export { createGroundSimulator } from './sim/ground-sim.js';
+export { verifyGame, formatDifference, type VerifyOptions, type VerifyResult, type VerifyStats, type Difference, type DifferenceKind } from './sim/verify.js';
+export type { GameSimulator, GameState, GroundItem, StateInfo } from './sim/types.js';
+export { createRandom, type Random } from './sim/random.js';

@@ -7,14 +7,14 @@ import type { GameDescription } from './gdl/ast.js';
 import { type Diagnostic, GdlError, hasErrors, sortDiagnostics } from './gdl/diagnostics.js';
 import { parseGdl } from './gdl/parser.js';
 import { validateGame } from './gdl/validate.js';
-import { instantiateGame } from './ground/instantiate.js';
-import { pruneUnreachable } from './ground/reachability.js';
+import { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits, instantiateGame } from './ground/instantiate.js';
+import { finalSupersets, pruneUnreachable } from './ground/reachability.js';
 import type { GroundGame } from './ground/types.js';
 import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, normalizeGame } from './normalize/normalize.js';
 import type { NormalGame } from './normalize/types.js';
 import { computeSupersetsDG } from './reach/dg/index.js';
 import { computeSupersetsProlog } from './reach/prolog.js';
-import { DEFAULT_REACH_LIMITS, type ReachLimits, type ReachResult } from './reach/types.js';
+import { DEFAULT_REACH_LIMITS, type ReachLimits, type ReachResult, type Supersets } from './reach/types.js';
 import { StageTimer } from './timer.js';
 
 /** How supersets are computed: Algorithm 9.2 (Prolog) or 9.3/9.4 (dependency graph). */
@@ -23,8 +23,11 @@ export type ReachMethod = 'prolog' | 'dg';
 /** Options of a pipeline run, resolved once by the caller. */
 export interface PipelineOptions {
   readonly method: ReachMethod;
+  /** Limits of the superset computation. */
   readonly limits: ReachLimits;
   readonly normalize: NormalizeOptions;
+  /** Limits of instantiation (its deadline is normally the same as `limits.deadline`). */
+  readonly ground: InstantiateLimits;
 }
 
 /** Defaults: the Prolog method, default limits. */
@@ -32,6 +35,7 @@ export const DEFAULT_PIPELINE_OPTIONS: PipelineOptions = {
   method: 'prolog',
   limits: DEFAULT_REACH_LIMITS,
   normalize: DEFAULT_NORMALIZE_OPTIONS,
+  ground: DEFAULT_INSTANTIATE_LIMITS,
 };
 
 /** A game read, validated and normalized; warnings are kept for the caller to show. */
@@ -64,10 +68,30 @@ export function reachGame(normal: NormalGame, options: PipelineOptions, timer = 
 }
 
 /** Steps 4 and 5: instantiation, then reachability on the ground rules. */
-export function groundGame(normal: NormalGame, reach: ReachResult, timer = new StageTimer()): GroundGame {
-  const counts = (g: GroundGame): Record<string, number> => ({ rules: g.rules.length, atoms: g.atoms.length });
-  const ground = timer.run('instantiate', () => instantiateGame(normal, reach.supersets), counts);
+export function groundGame(normal: NormalGame, supersets: Supersets, options: PipelineOptions, timer = new StageTimer()): GroundGame {
+  const counts = (g: GroundGame): Record<string, number> => ({ rules: g.rules.length, atoms: g.atoms.length, init: g.init.length });
+  const ground = timer.run('instantiate', () => instantiateGame(normal, supersets, options.ground), counts);
   return timer.run('prune', () => pruneUnreachable(ground), counts);
+}
+
+/** Steps 3 to 5 on a loaded game: supersets, instantiation, reachability. */
+export function groundNormalGame(
+  normal: NormalGame,
+  options: PipelineOptions,
+  timer = new StageTimer(),
+): { reach: ReachResult; ground: GroundGame } {
+  const reach = reachGame(normal, options, timer);
+  return { reach, ground: groundGame(normal, reach.supersets, options, timer) };
+}
+
+/**
+ * Steps 3 to 5 read back as supersets: what is reachable once the ground rules are pruned.
+ * This is how the dependency-graph method ends (end of 9.1.3), and it equals the Prolog
+ * method's supersets after the same post-processing.
+ */
+export function postProcessedSupersets(normal: NormalGame, options: PipelineOptions, timer = new StageTimer()): ReachResult {
+  const { reach, ground } = groundNormalGame(normal, options, timer);
+  return { supersets: finalSupersets(normal, reach.supersets, ground), stats: reach.stats };
 }
 
 /** The whole job from text to ground game. */
@@ -78,7 +102,5 @@ export function runGrounding(
   timer = new StageTimer(),
 ): { loaded: LoadedGame; reach: ReachResult; ground: GroundGame; timer: StageTimer } {
   const loaded = loadGame(text, file, options, timer);
-  const reach = reachGame(loaded.normal, options, timer);
-  const ground = groundGame(loaded.normal, reach, timer);
-  return { loaded, reach, ground, timer };
+  return { loaded, ...groundNormalGame(loaded.normal, options, timer), timer };
 }

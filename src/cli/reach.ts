@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
-import { DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, type ReachMethod, loadGame, reachGame } from '../pipeline.js';
+import { DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, type ReachMethod, loadGame, postProcessedSupersets } from '../pipeline.js';
 import { supersetSentences, formatSupersets } from '../reach/format.js';
 import { type ReachProgress, computeSupersetsProlog } from '../reach/prolog.js';
 import { DEFAULT_REACH_LIMITS, type ReachResult, type ReachStats } from '../reach/types.js';
@@ -86,7 +86,8 @@ function reach(file: string, options: ReachOptions): number {
       progress.done();
     }
   } else {
-    result = reachGame(loaded.normal, pipeline);
+    // The dependency-graph supersets are only final after instantiation and pruning (9.1.3).
+    result = postProcessedSupersets(loaded.normal, pipeline);
   }
   const out = options.json === true ? `${JSON.stringify(supersetSentences(result.supersets), null, 2)}\n` : formatSupersets(result.supersets);
   writeOutput(options.output, out);

@@ -8,9 +8,7 @@
  */
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
-import { DEFAULT_INSTANTIATE_LIMITS, instantiateGame } from '../ground/instantiate.js';
-import { pruneUnreachable } from '../ground/reachability.js';
-import { DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, type ReachMethod, loadGame, reachGame } from '../pipeline.js';
+import { DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, type ReachMethod, groundNormalGame, loadGame } from '../pipeline.js';
 import { createGroundSimulator } from '../sim/ground-sim.js';
 import { createReasoner } from '../sim/reasoner.js';
 import { type VerifyOptions, formatDifference, verifyGame } from '../sim/verify.js';
@@ -47,7 +45,12 @@ function resolveOptions(options: VerifyCliOptions, start: number): Resolved {
   const timeout = options.timeout === undefined ? Infinity : parsePositive(options.timeout, '--timeout');
   const deadline = start + timeout * 1000;
   return {
-    pipeline: { ...DEFAULT_PIPELINE_OPTIONS, method: options.method as ReachMethod, limits: { ...DEFAULT_PIPELINE_OPTIONS.limits, deadline } },
+    pipeline: {
+      ...DEFAULT_PIPELINE_OPTIONS,
+      method: options.method as ReachMethod,
+      limits: { ...DEFAULT_PIPELINE_OPTIONS.limits, deadline },
+      ground: { ...DEFAULT_PIPELINE_OPTIONS.ground, deadline },
+    },
     verify: {
       playouts: wholeNumber(options.playouts, '--playouts', false),
       seed: wholeNumber(options.seed, '--seed', true),
@@ -61,9 +64,7 @@ function verify(file: string, options: VerifyCliOptions): number {
   const resolved = resolveOptions(options, Date.now());
   const loaded = loadGame(readGameFile(file), file, resolved.pipeline);
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
-  const reach = reachGame(loaded.normal, resolved.pipeline);
-  const limits = { ...DEFAULT_INSTANTIATE_LIMITS, deadline: resolved.deadline };
-  const ground = pruneUnreachable(instantiateGame(loaded.normal, reach.supersets, limits));
+  const { ground } = groundNormalGame(loaded.normal, resolved.pipeline);
   const original = createReasoner(loaded.normal, { deadline: resolved.deadline });
   const result = verifyGame(original, createGroundSimulator(ground), resolved.verify);
   const s = result.stats;
