@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import type { Term } from '../gdl/ast.js';
 import { NO_POS } from '../gdl/ast.js';
+import { foldTerm, foldTree } from '../gdl/fold.js';
 
 const require = createRequire(import.meta.url);
 // tau-prolog ships CommonJS without types; only this module sees its shape.
@@ -76,30 +77,12 @@ export function quoteAtom(name: string): string {
 
 /** Converts a ground Tau term to a GDL term (iteratively: terms may be deep). */
 export function fromTau(root: TauTerm): Term {
-  const done: Term[] = [];
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const stack: { t: any; expanded: boolean }[] = [{ t: root, expanded: false }];
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!;
-    const t = frame.t;
-    if (pl.type.is_number(t)) {
-      stack.pop();
-      done.push({ kind: 'const', name: String(t.value), pos: NO_POS });
-    } else if (pl.type.is_variable(t)) {
-      throw new EngineError(`answer is not ground (variable ${t.id})`);
-    } else if (t.args.length === 0) {
-      stack.pop();
-      done.push({ kind: 'const', name: t.id, pos: NO_POS });
-    } else if (!frame.expanded) {
-      frame.expanded = true;
-      for (let i = t.args.length - 1; i >= 0; i--) stack.push({ t: t.args[i], expanded: false });
-    } else {
-      stack.pop();
-      const args = done.splice(done.length - t.args.length, t.args.length);
-      done.push({ kind: 'fn', name: t.id, args, pos: NO_POS });
-    }
-  }
-  return done[0]!;
+  return foldTree<any, Term>(root, (t) => (pl.type.is_number(t) || pl.type.is_variable(t) ? null : t.args), (t, args) => {
+    if (pl.type.is_number(t)) return { kind: 'const', name: String(t.value), pos: NO_POS };
+    if (pl.type.is_variable(t)) throw new EngineError(`answer is not ground (variable ${t.id})`);
+    return args.length === 0 ? { kind: 'const', name: t.id, pos: NO_POS } : { kind: 'fn', name: t.id, args, pos: NO_POS };
+  });
 }
 
 /** Builds the Tau term `functor(args...)` (an atom when `args` is empty). */
@@ -114,24 +97,10 @@ export function makeVar(name: string): TauTerm {
 
 /** Converts a ground GDL term to a Tau term (iteratively). */
 export function toTau(root: Term): TauTerm {
-  const done: TauTerm[] = [];
-  const stack: { t: Term; expanded: boolean }[] = [{ t: root, expanded: false }];
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!;
-    const t = frame.t;
+  return foldTerm<TauTerm>(root, (t, args) => {
     if (t.kind === 'var') throw new EngineError(`toTau: variable ${t.name} in a ground term`);
-    if (t.kind === 'const') {
-      stack.pop();
-      done.push(makeTerm(t.name, []));
-    } else if (!frame.expanded) {
-      frame.expanded = true;
-      for (let i = t.args.length - 1; i >= 0; i--) stack.push({ t: t.args[i]!, expanded: false });
-    } else {
-      stack.pop();
-      done.push(makeTerm(t.name, done.splice(done.length - t.args.length, t.args.length)));
-    }
-  }
-  return done[0]!;
+    return makeTerm(t.name, args);
+  });
 }
 
 /** How often (in steps) the deadline is looked at; Date.now() per step would cost too much. */

@@ -3,6 +3,7 @@
  * stack, because real games contain terms nested thousands of levels deep.
  */
 import type { Atom, Formula, Term } from './ast.js';
+import { foldTerm } from './fold.js';
 
 /** KIF text of a term, with single spaces: `(cell 1 2 b)`, `?x`, `step`. */
 export function termToString(root: Term): string {
@@ -89,25 +90,10 @@ export function termDepth(root: Term): number {
 export function substitute(root: Term, binding: ReadonlyMap<string, Term>): Term {
   if (root.kind === 'var') return binding.get(root.name) ?? root;
   if (root.kind === 'const') return root;
-  // Post-order rebuild: a frame is finished once all its children are on `done`.
-  const done: Term[] = [];
-  const stack: { t: Term; expanded: boolean }[] = [{ t: root, expanded: false }];
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!;
-    const t = frame.t;
-    if (t.kind !== 'fn') {
-      stack.pop();
-      done.push(t.kind === 'var' ? binding.get(t.name) ?? t : t);
-    } else if (!frame.expanded) {
-      frame.expanded = true;
-      for (let i = t.args.length - 1; i >= 0; i--) stack.push({ t: t.args[i]!, expanded: false });
-    } else {
-      stack.pop();
-      const args = done.splice(done.length - t.args.length, t.args.length);
-      done.push({ kind: 'fn', name: t.name, args, pos: t.pos });
-    }
-  }
-  return done[0]!;
+  return foldTerm<Term>(root, (t, args) => {
+    if (t.kind === 'var') return binding.get(t.name) ?? t;
+    return t.kind === 'fn' ? { kind: 'fn', name: t.name, args, pos: t.pos } : t;
+  });
 }
 
 /** Substitutes into every argument of an atom. */

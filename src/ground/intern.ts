@@ -4,6 +4,7 @@
  * way (an atom is syntactically a term whose functor is the relation constant), so an atom id
  * is a term id.
  */
+import { foldTerm } from '../gdl/fold.js';
 import type { Term } from '../gdl/ast.js';
 import { NO_POS } from '../gdl/ast.js';
 
@@ -75,24 +76,10 @@ export function createTermTable(): TermTable {
   }
 
   function internTerm(root: Term): number {
-    const done: number[] = [];
-    const stack: { t: Term; expanded: boolean }[] = [{ t: root, expanded: false }];
-    while (stack.length > 0) {
-      const frame = stack[stack.length - 1]!;
-      const t = frame.t;
+    return foldTerm<number>(root, (t, args) => {
       if (t.kind === 'var') throw new Error(`internTerm: variable ${t.name} in a ground term`);
-      if (t.kind === 'const') {
-        stack.pop();
-        done.push(intern(t.name, NO_ARGS));
-      } else if (!frame.expanded) {
-        frame.expanded = true;
-        for (let i = t.args.length - 1; i >= 0; i--) stack.push({ t: t.args[i]!, expanded: false });
-      } else {
-        stack.pop();
-        done.push(intern(t.name, done.splice(done.length - t.args.length, t.args.length)));
-      }
-    }
-    return done[0]!;
+      return intern(t.name, t.kind === 'const' ? NO_ARGS : args);
+    });
   }
 
   function toTerm(root: number): Term {

@@ -3,6 +3,7 @@
  * interned ground terms and instantiated under a binding (an array of term ids indexed by
  * variable number, -1 where unbound). Every walk is iterative.
  */
+import { foldTerm, foldTree } from '../gdl/fold.js';
 import type { Atom, Term } from '../gdl/ast.js';
 import type { TermTable } from './intern.js';
 
@@ -20,32 +21,16 @@ export const UNBOUND = -1;
  * occurrence). Ground subterms are interned once here, so matching compares ids.
  */
 export function compileTerm(root: Term, vars: Map<string, number>, table: TermTable): Pattern {
-  const done: Pattern[] = [];
-  const stack: { t: Term; expanded: boolean }[] = [{ t: root, expanded: false }];
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!;
-    const t = frame.t;
+  return foldTerm<Pattern>(root, (t, args) => {
     if (t.kind === 'var') {
-      stack.pop();
       if (!vars.has(t.name)) vars.set(t.name, vars.size);
-      done.push({ kind: 'var', index: vars.get(t.name)! });
-    } else if (t.kind === 'const') {
-      stack.pop();
-      done.push({ kind: 'ground', id: table.intern(t.name, []) });
-    } else if (!frame.expanded) {
-      frame.expanded = true;
-      for (let i = t.args.length - 1; i >= 0; i--) stack.push({ t: t.args[i]!, expanded: false });
-    } else {
-      stack.pop();
-      const args = done.splice(done.length - t.args.length, t.args.length);
-      done.push(
-        args.every((a) => a.kind === 'ground')
-          ? { kind: 'ground', id: table.intern(t.name, args.map((a) => (a as { id: number }).id)) }
-          : { kind: 'fn', name: t.name, args },
-      );
+      return { kind: 'var', index: vars.get(t.name)! };
     }
-  }
-  return done[0]!;
+    if (t.kind === 'const') return { kind: 'ground', id: table.intern(t.name, []) };
+    return args.every((a) => a.kind === 'ground')
+      ? { kind: 'ground', id: table.intern(t.name, args.map((a) => (a as { id: number }).id)) }
+      : { kind: 'fn', name: t.name, args };
+  });
 }
 
 /** Compiles an atom as the term `rel(args...)`. */
@@ -92,26 +77,12 @@ export function instantiatePattern(p: Pattern, binding: Int32Array, table: TermT
     const args = p.args.map((a) => (a.kind === 'ground' ? a.id : binding[(a as { index: number }).index]!));
     return create ? table.intern(p.name, args) : table.lookup(p.name, args);
   }
-  const done: number[] = [];
-  const stack: { q: Pattern; expanded: boolean }[] = [{ q: p, expanded: false }];
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!;
-    const q = frame.q;
-    if (q.kind !== 'fn') {
-      stack.pop();
-      done.push(q.kind === 'ground' ? q.id : binding[q.index]!);
-    } else if (!frame.expanded) {
-      frame.expanded = true;
-      for (let i = q.args.length - 1; i >= 0; i--) stack.push({ q: q.args[i]!, expanded: false });
-    } else {
-      stack.pop();
-      const args = done.splice(done.length - q.args.length, q.args.length);
-      const id = create ? table.intern(q.name, args) : table.lookup(q.name, args);
-      if (id < 0) return -1;
-      done.push(id);
-    }
-  }
-  return done[0]!;
+  // A subterm that was never interned (-1) makes every term above it -1 too.
+  return foldPattern<number>(p, (q, args) => {
+    if (q.kind !== 'fn') return q.kind === 'ground' ? q.id : binding[q.index]!;
+    if (args.some((a) => a < 0)) return -1;
+    return create ? table.intern(q.name, args) : table.lookup(q.name, args);
+  });
 }
 
 /** The variable numbers of a pattern, ascending. */
@@ -156,23 +127,13 @@ export function canonicalKey(p: Pattern): { key: string; order: number[] } {
 
 /** Renumbers the variables of `p` by `map` (old number -> new number). */
 export function renumber(p: Pattern, map: ReadonlyMap<number, number>): Pattern {
-  if (p.kind === 'ground') return p;
-  if (p.kind === 'var') return { kind: 'var', index: map.get(p.index)! };
-  const done: Pattern[] = [];
-  const stack: { q: Pattern; expanded: boolean }[] = [{ q: p, expanded: false }];
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!;
-    const q = frame.q;
-    if (q.kind !== 'fn') {
-      stack.pop();
-      done.push(q.kind === 'var' ? { kind: 'var', index: map.get(q.index)! } : q);
-    } else if (!frame.expanded) {
-      frame.expanded = true;
-      for (let i = q.args.length - 1; i >= 0; i--) stack.push({ q: q.args[i]!, expanded: false });
-    } else {
-      stack.pop();
-      done.push({ kind: 'fn', name: q.name, args: done.splice(done.length - q.args.length, q.args.length) });
-    }
-  }
-  return done[0]!;
+  return foldPattern<Pattern>(p, (q, args) => {
+    if (q.kind === 'var') return { kind: 'var', index: map.get(q.index)! };
+    return q.kind === 'fn' ? { kind: 'fn', name: q.name, args } : q;
+  });
+}
+
+/** Folds a pattern bottom-up (see foldTree). */
+function foldPattern<R>(p: Pattern, combine: (q: Pattern, args: R[]) => R): R {
+  return foldTree<Pattern, R>(p, (q) => (q.kind === 'fn' ? q.args : null), combine);
 }

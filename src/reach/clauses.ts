@@ -6,6 +6,7 @@
  * becomes `'F|true/1:cell/3'('1', Y, C)` and Tau-Prolog's first-argument index sees `'1'`.
  * Each rule becomes one clause per semi-naive variant, `'$vN'(HeadArgs) :- Body`.
  */
+import { foldTerm } from '../gdl/fold.js';
 import type { Term } from '../gdl/ast.js';
 import { type TauTerm, makeTerm, makeVar, quoteAtom } from '../engine/tau.js';
 import { collectVars } from '../gdl/terms.js';
@@ -316,27 +317,11 @@ function conjunction(goals: readonly TauTerm[]): TauTerm {
 
 /** A GDL term as a Tau term; variables become Tau variables shared through `vars`. */
 function tauOf(root: Term, vars: Map<string, TauTerm>): TauTerm {
-  const done: TauTerm[] = [];
-  const stack: { t: Term; expanded: boolean }[] = [{ t: root, expanded: false }];
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!;
-    const t = frame.t;
-    if (t.kind === 'var') {
-      stack.pop();
-      if (!vars.has(t.name)) vars.set(t.name, makeVar(`V${vars.size}`));
-      done.push(vars.get(t.name)!);
-    } else if (t.kind === 'const') {
-      stack.pop();
-      done.push(makeTerm(t.name, []));
-    } else if (!frame.expanded) {
-      frame.expanded = true;
-      for (let i = t.args.length - 1; i >= 0; i--) stack.push({ t: t.args[i]!, expanded: false });
-    } else {
-      stack.pop();
-      done.push(makeTerm(t.name, done.splice(done.length - t.args.length, t.args.length)));
-    }
-  }
-  return done[0]!;
+  return foldTerm<TauTerm>(root, (t, args) => {
+    if (t.kind !== 'var') return makeTerm(t.name, args);
+    if (!vars.has(t.name)) vars.set(t.name, makeVar(`V${vars.size}`));
+    return vars.get(t.name)!;
+  });
 }
 
 /**

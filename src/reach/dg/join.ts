@@ -3,6 +3,7 @@
  * tables. Both the exact evaluation of static relations and reduceSupersetsDG are built on
  * these two operations; they differ only in which variables they keep.
  */
+import { foldTerm } from '../../gdl/fold.js';
 import type { Term } from '../../gdl/ast.js';
 import { GdlError, diag } from '../../gdl/diagnostics.js';
 import type { Pos } from '../../gdl/ast.js';
@@ -92,28 +93,12 @@ export function matchTerm(table: TermTable, pattern: Term, id: number, b: Bindin
 
 /** The id of `pattern` under `b`, or undefined when one of its variables is unbound. */
 export function instantiateTerm(table: TermTable, pattern: Term, b: ReadonlyMap<string, number>): number | undefined {
-  const done: number[] = [];
-  const stack: { t: Term; expanded: boolean }[] = [{ t: pattern, expanded: false }];
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!;
-    const t = frame.t;
-    if (t.kind === 'var') {
-      const v = b.get(t.name);
-      if (v === undefined) return undefined;
-      stack.pop();
-      done.push(v);
-    } else if (t.kind === 'const') {
-      stack.pop();
-      done.push(table.internNode(t.name, []));
-    } else if (!frame.expanded) {
-      frame.expanded = true;
-      for (let i = t.args.length - 1; i >= 0; i--) stack.push({ t: t.args[i]!, expanded: false });
-    } else {
-      stack.pop();
-      done.push(table.internNode(t.name, done.splice(done.length - t.args.length, t.args.length)));
-    }
-  }
-  return done[0]!;
+  // An unbound variable makes every term above it undefined.
+  return foldTerm<number | undefined>(pattern, (t, args) => {
+    if (t.kind === 'var') return b.get(t.name);
+    if (args.some((a) => a === undefined)) return undefined;
+    return table.internNode(t.name, args as number[]);
+  });
 }
 
 /** Variables of a list of patterns, in order of first occurrence. */

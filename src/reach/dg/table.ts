@@ -2,6 +2,7 @@
  * Hash-consed ground terms: every distinct ground term gets one integer id, so that matching,
  * joins and duplicate checks compare numbers instead of walking terms or building strings.
  */
+import { foldTerm } from '../../gdl/fold.js';
 import type { Term } from '../../gdl/ast.js';
 import { NO_POS } from '../../gdl/ast.js';
 import { termToString } from '../../gdl/terms.js';
@@ -44,24 +45,10 @@ export function createTermTable(): TermTable {
   }
 
   function intern(root: Term): number {
-    const done: number[] = [];
-    const stack: { t: Term; expanded: boolean }[] = [{ t: root, expanded: false }];
-    while (stack.length > 0) {
-      const frame = stack[stack.length - 1]!;
-      const t = frame.t;
+    return foldTerm<number>(root, (t, args) => {
       if (t.kind === 'var') throw new Error(`intern: variable ${t.name} in a ground term`);
-      if (t.kind === 'const') {
-        stack.pop();
-        done.push(internNode(t.name, []));
-      } else if (!frame.expanded) {
-        frame.expanded = true;
-        for (let i = t.args.length - 1; i >= 0; i--) stack.push({ t: t.args[i]!, expanded: false });
-      } else {
-        stack.pop();
-        done.push(internNode(t.name, done.splice(done.length - t.args.length, t.args.length)));
-      }
-    }
-    return done[0]!;
+      return internNode(t.name, args);
+    });
   }
 
   function term(rootId: number): Term {
