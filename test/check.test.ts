@@ -1,30 +1,12 @@
 // `gdl-ground check` end to end: the built CLI on valid, repaired and broken games.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLES_DIR, GAMES_DIR, HAVE_CORPUS, listGames } from './corpus.js';
+import { CLI, ROOT, ensureBuilt } from './support/cli.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(ROOT, 'dist/cli/main.js');
 const FIXTURES = join(ROOT, 'test/fixtures/invalid');
-
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    newest = Math.max(newest, e.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds dist/ when it is missing or older than src/ (`npm ci` builds it through `prepare`). */
-function ensureBuilt(): void {
-  if (existsSync(CLI) && statSync(CLI).mtimeMs >= newestSource(join(ROOT, 'src'))) return;
-  spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.json')], { stdio: 'ignore' });
-  if (!existsSync(join(ROOT, 'dist/cli/check.js'))) throw new Error('building dist/ failed');
-}
 
 interface Run {
   readonly code: number | null;

@@ -27,10 +27,6 @@ function isVarSym(s: SymNode): boolean {
   return s.text.startsWith('?');
 }
 
-function show(e: SExpr): string {
-  return e.kind === 'sym' ? `'${e.text}'` : 'a list';
-}
-
 /** Receives the warnings of a repair the parser made. */
 type Warn = (at: SExpr, message: string) => void;
 
