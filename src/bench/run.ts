@@ -8,6 +8,9 @@
  *   --timeout S       per-game time limit in seconds (default 60)
  *   --max-atoms N     per-game atom limit (default 2000000)
  *   --swi             also time SWI-Prolog running plain Algorithm 9.2 (needs `swipl`)
+ *   --methods         also run both superset methods (prolog, dg) through instantiation and
+ *                     ground reachability: seconds per method, DG size before post-processing,
+ *                     and whether the final results are identical
  *   --json FILE       also write all measurements as JSON
  * GDL_GAMES_DIR overrides the corpus location (default ../shared/games beside the checkout).
  */
@@ -15,6 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { methodCells, methodHeaders } from './dg-column.js';
 import { haveSwipl } from './swi.js';
 import type { Measurement } from './worker.js';
 
@@ -28,6 +32,7 @@ interface BenchOptions {
   readonly timeout: number;
   readonly maxAtoms: number;
   readonly swi: boolean;
+  readonly methods: boolean;
   readonly json: string | undefined;
 }
 
@@ -48,6 +53,7 @@ function parseArgs(argv: readonly string[]): BenchOptions {
     timeout: number('--timeout', 60),
     maxAtoms: number('--max-atoms', 2_000_000),
     swi: argv.includes('--swi'),
+    methods: argv.includes('--methods'),
     json: get('--json'),
   };
 }
@@ -65,9 +71,10 @@ function listCorpus(root: string, dir: string, filter: readonly string[]): strin
 
 /** Runs one game in a worker; a worker that dies or hangs is reported, never fatal. */
 function runOne(root: string, game: string, o: BenchOptions): Measurement {
-  const args = [WORKER, join(root, game), String(o.timeout), String(o.maxAtoms), ...(o.swi ? ['swi'] : [])];
-  // Room for the worker's own limit plus SWI-Prolog's, then the worker is killed.
-  const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: (o.timeout * (o.swi ? 2 : 1) + 30) * 1000, maxBuffer: 1 << 24 });
+  const args = [WORKER, join(root, game), String(o.timeout), String(o.maxAtoms), ...(o.swi ? ['swi'] : []), ...(o.methods ? ['methods'] : [])];
+  // Room for the worker's own limit plus SWI-Prolog's and both methods', then it is killed.
+  const runs = 1 + (o.swi ? 1 : 0) + (o.methods ? 2 : 0);
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: (o.timeout * runs + 30) * 1000, maxBuffer: 1 << 24 });
   const line = (r.stdout ?? '').trim().split('\n').pop() ?? '';
   try {
     return JSON.parse(line) as Measurement;
@@ -79,11 +86,12 @@ function runOne(root: string, game: string, o: BenchOptions): Measurement {
 
 const cell = (v: number | string | undefined, w: number): string => String(v ?? '-').padStart(w);
 
-function row(game: string, m: Measurement): string {
+function row(game: string, m: Measurement, o: BenchOptions): string {
   const swi = m.swi === undefined ? '' : m.swi.kind === 'ok' ? cell(m.swi.seconds.toFixed(2), 8) : cell(m.swi.kind, 8);
   const status = m.status === 'ok' ? '' : `  ${m.status}: ${m.message ?? ''}`;
   const agree = m.swi?.kind === 'ok' && m.status === 'ok' && (m.swi.fluents !== m.fluents || m.swi.moves !== m.moves || m.swi.axioms !== m.axioms) ? '  DIFFERS from SWI' : '';
-  return `${game.padEnd(50)}${cell(m.fluents, 8)}${cell(m.moves, 7)}${cell(m.axioms, 9)}${cell(m.iterations, 5)}${cell(m.answers, 10)}${cell(m.seconds.toFixed(2), 8)}${cell(m.peakMiB.toFixed(0), 6)}${swi}${status}${agree}`;
+  const methods = o.methods ? methodCells(m.methods).map((c) => cell(c, 11)).join('') : '';
+  return `${game.padEnd(50)}${cell(m.fluents, 8)}${cell(m.moves, 7)}${cell(m.axioms, 9)}${cell(m.iterations, 5)}${cell(m.answers, 10)}${cell(m.seconds.toFixed(2), 8)}${cell(m.peakMiB.toFixed(0), 6)}${swi}${methods}${status}${agree}`;
 }
 
 function median(xs: readonly number[]): number {
@@ -127,13 +135,13 @@ function main(): number {
     return 2;
   }
   const games = listCorpus(root, o.dir, o.games);
-  const head = `${'game'.padEnd(50)}${cell('fluents', 8)}${cell('moves', 7)}${cell('axioms', 9)}${cell('it', 5)}${cell('answers', 10)}${cell('s', 8)}${cell('MiB', 6)}${o.swi ? cell('swi s', 8) : ''}`;
+  const head = `${'game'.padEnd(50)}${cell('fluents', 8)}${cell('moves', 7)}${cell('axioms', 9)}${cell('it', 5)}${cell('answers', 10)}${cell('s', 8)}${cell('MiB', 6)}${o.swi ? cell('swi s', 8) : ''}${o.methods ? methodHeaders().map((h) => cell(h, 11)).join('') : ''}`;
   process.stdout.write(`${head}\n`);
   const results: { game: string; m: Measurement }[] = [];
   for (const game of games) {
     const m = runOne(root, game, o);
     results.push({ game, m });
-    process.stdout.write(`${row(game, m)}\n`);
+    process.stdout.write(`${row(game, m, o)}\n`);
   }
   process.stdout.write(`\n${summary(results, o)}\n`);
   if (o.json !== undefined) writeFileSync(o.json, `${JSON.stringify(results, null, 2)}\n`);

@@ -1,13 +1,14 @@
 /**
  * One benchmark measurement, in its own process so that peak memory and crashes stay per game:
- * `node dist/bench/worker.js GAME TIMEOUT_S MAX_ATOMS [swi]` prints one JSON line (a
- * {@link Measurement}) on stdout.
+ * `node dist/bench/worker.js GAME TIMEOUT_S MAX_ATOMS [swi] [methods]` prints one JSON line (a
+ * {@link Measurement}) on stdout. `methods` adds both superset methods through instantiation.
  */
 import { readFileSync } from 'node:fs';
 import { GdlError } from '../gdl/diagnostics.js';
 import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../pipeline.js';
 import { computeSupersetsProlog } from '../reach/prolog.js';
 import type { NormalGame } from '../normalize/types.js';
+import { type MethodColumns, measureMethods } from './dg-column.js';
 import { type SwiOutcome, runSwi } from './swi.js';
 
 /** What the worker reports for one game. */
@@ -25,9 +26,11 @@ export interface Measurement {
   /** Peak resident set size of the worker, MiB. */
   readonly peakMiB: number;
   readonly swi?: SwiOutcome;
+  /** Both superset methods through instantiation and pruning (with `methods`). */
+  readonly methods?: MethodColumns;
 }
 
-function measure(file: string, timeout: number, maxAtoms: number, swi: boolean): Measurement {
+function measure(file: string, timeout: number, maxAtoms: number, swi: boolean, methods: boolean): Measurement {
   let loaded;
   try {
     loaded = loadGame(readFileSync(file, 'utf8'), file, DEFAULT_PIPELINE_OPTIONS);
@@ -35,8 +38,10 @@ function measure(file: string, timeout: number, maxAtoms: number, swi: boolean):
     return failed(err, 0);
   }
   const ours = measureTau(loaded.normal, timeout, maxAtoms);
-  // SWI-Prolog runs after Tau-Prolog has finished or given up, so peak memory stays ours.
-  return swi ? { ...ours, swi: runSwi(loaded.normal, timeout) } : ours;
+  // SWI-Prolog and the method columns run after Tau-Prolog's own measurement, so the peak
+  // memory reported is that of the superset computation.
+  const withSwi = swi ? { ...ours, swi: runSwi(loaded.normal, timeout) } : ours;
+  return methods ? { ...withSwi, methods: measureMethods(loaded.normal, timeout, maxAtoms) } : withSwi;
 }
 
 const peakMiB = (): number => process.resourceUsage().maxRSS / 1024;
@@ -62,11 +67,11 @@ function measureTau(normal: NormalGame, timeout: number, maxAtoms: number): Meas
   }
 }
 
-const [file, timeout, maxAtoms, swi] = process.argv.slice(2);
+const [file, timeout, maxAtoms, ...flags] = process.argv.slice(2);
 if (file === undefined) {
-  process.stderr.write('usage: worker GAME TIMEOUT_S MAX_ATOMS [swi]\n');
+  process.stderr.write('usage: worker GAME TIMEOUT_S MAX_ATOMS [swi] [methods]\n');
   process.exitCode = 2;
 } else {
-  const result = measure(file, Number(timeout ?? 60), Number(maxAtoms ?? 2_000_000), swi === 'swi');
+  const result = measure(file, Number(timeout ?? 60), Number(maxAtoms ?? 2_000_000), flags.includes('swi'), flags.includes('methods'));
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
