@@ -13,8 +13,9 @@
  *   node scripts/compare-clingo.mjs [--clingo-ms 5000] [--prolog-ms 10000] [--hard-ms 60000]
  *        [--jobs 1] [--only SUBSTRING] [--clingo-only] [--json FILE]
  */
-import { mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { gamesDir, listGames } from './corpus.mjs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
@@ -48,20 +49,6 @@ function parseArgs(argv) {
 function usage(message) {
   process.stderr.write(`compare-clingo: ${message}\n`);
   process.exit(2);
-}
-
-/** Corpus folder, as test/corpus.ts finds it. */
-function gamesDir() {
-  return process.env.GDL_GAMES_DIR ?? resolve(root, '../shared/games');
-}
-
-function listGames(dir) {
-  const out = [];
-  for (const d of readdirSync(dir, { withFileTypes: true })) {
-    if (!d.isDirectory()) continue;
-    for (const f of readdirSync(join(dir, d.name))) if (f.endsWith('.kif')) out.push(`${d.name}/${f}`);
-  }
-  return out.sort();
 }
 
 /** Transpiles test/support/clingo.ts to an ES module whose src/ imports point into dist/. */

@@ -14,8 +14,9 @@
  * any game crashed, 0 otherwise (time-outs and limit exits are reported, not failures).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { gamesDir, listGames } from './corpus.mjs';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -68,19 +69,6 @@ function parseArgs(argv) {
   if (opts.command === '') usage('which command? (check, reach, ground, ...)');
   if (!(opts.timeoutMs > 0) || !(opts.jobs >= 1)) usage('--timeout-ms and --jobs need positive numbers');
   return opts;
-}
-
-function gamesDir() {
-  return process.env.GDL_GAMES_DIR ?? resolve(root, '../shared/games');
-}
-
-function listGames(dir) {
-  const out = [];
-  for (const d of readdirSync(dir, { withFileTypes: true })) {
-    if (!d.isDirectory()) continue;
-    for (const f of readdirSync(join(dir, d.name))) if (f.endsWith('.kif')) out.push(`${d.name}/${f}`);
-  }
-  return out.sort();
 }
 
 /** Counts a stream's characters and keeps at most `cap` of them: the first and the last half. */

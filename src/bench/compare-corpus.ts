@@ -7,9 +7,10 @@
  * GDL_GAMES_DIR overrides the corpus location (default ../shared/games beside the checkout).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { corpusRoot, listCorpus } from './corpus.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CLI = join(here, '..', 'cli', 'main.js');
@@ -41,17 +42,6 @@ interface GameResult {
 function arg(argv: readonly string[], name: string): string | undefined {
   const i = argv.indexOf(name);
   return i >= 0 ? argv[i + 1] : undefined;
-}
-
-function listGames(root: string, dir: string, filter: readonly string[]): string[] {
-  const dirs = dir === 'all' ? readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : [dir];
-  const out: string[] = [];
-  for (const d of dirs) {
-    for (const f of readdirSync(join(root, d))) {
-      if (f.endsWith('.kif') && (filter.length === 0 || filter.some((g) => f.includes(g)))) out.push(`${d}/${f}`);
-    }
-  }
-  return out.sort();
 }
 
 /** Runs `compare` on one game in its own process (a crash or hang is reported, never fatal). */
@@ -90,14 +80,14 @@ function line(r: GameResult): string {
 }
 
 function main(argv: readonly string[]): number {
-  const root = process.env.GDL_GAMES_DIR ?? resolve(here, '../../../shared/games');
+  const root = corpusRoot();
   if (!existsSync(root)) {
     process.stderr.write(`compare-corpus: no corpus at ${root} (set GDL_GAMES_DIR)\n`);
     return 2;
   }
   const timeout = Number(arg(argv, '--timeout') ?? 60);
   const [shard, shards] = (arg(argv, '--shard') ?? '0/1').split('/').map(Number) as [number, number];
-  const games = listGames(root, arg(argv, '--dir') ?? 'all', (arg(argv, '--games') ?? '').split(',').filter((g) => g !== ''))
+  const games = listCorpus(root, arg(argv, '--dir') ?? 'all', (arg(argv, '--games') ?? '').split(',').filter((g) => g !== ''))
     .filter((_, i) => i % shards === shard);
   const header = ['game'.padEnd(52), 'verdict'.padEnd(10), 'exact F/M/A'.padStart(20), 'dg products F/M/A'.padStart(24),
     'dg reduced F/M/A'.padStart(20), 'pl-reach'.padStart(8), 'pl-total'.padStart(8), 'dg-reach'.padStart(8), 'dg-total'.padStart(8)];

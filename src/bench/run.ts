@@ -15,9 +15,10 @@
  * GDL_GAMES_DIR overrides the corpus location (default ../shared/games beside the checkout).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { corpusRoot, listCorpus } from './corpus.js';
 import { methodCells, methodHeaders } from './dg-column.js';
 import { haveSwipl } from './swi.js';
 import type { Measurement } from './worker.js';
@@ -56,17 +57,6 @@ function parseArgs(argv: readonly string[]): BenchOptions {
     methods: argv.includes('--methods'),
     json: get('--json'),
   };
-}
-
-function listCorpus(root: string, dir: string, filter: readonly string[]): string[] {
-  const dirs = dir === 'all' ? readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : [dir];
-  const out: string[] = [];
-  for (const d of dirs) {
-    for (const f of readdirSync(join(root, d))) {
-      if (f.endsWith('.kif') && (filter.length === 0 || filter.some((g) => f.includes(g)))) out.push(`${d}/${f}`);
-    }
-  }
-  return out.sort();
 }
 
 /** Runs one game in a worker; a worker that dies or hangs is reported, never fatal. */
@@ -125,7 +115,7 @@ function summary(results: readonly { game: string; m: Measurement }[], o: BenchO
 
 function main(): number {
   const o = parseArgs(process.argv.slice(2));
-  const root = process.env.GDL_GAMES_DIR ?? resolve(here, '../../../shared/games');
+  const root = corpusRoot();
   if (!existsSync(root)) {
     process.stderr.write(`bench: no game corpus at ${root} (set GDL_GAMES_DIR)\n`);
     return 2;
