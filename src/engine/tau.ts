@@ -147,7 +147,9 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }): Pro
     let count = 0;
     for (;;) {
       while (thread.points.length > 0 && thread.head_point().goal !== null && !pl.type.is_error_state(thread.head_point())) {
-        if (thread.step() === true) throw new EngineError(`query '${goal}' tried an asynchronous predicate`);
+        if (!stepDirect()) {
+          if (thread.step() === true) throw new EngineError(`query '${goal}' tried an asynchronous predicate`);
+        }
         if (++stepCount % DEADLINE_CHECK_EVERY === 0 && Date.now() > limits.deadline) {
           thread.points = [];
           throw new EngineLimitError(`time limit reached in query '${goal}'`, 'time');
@@ -164,11 +166,41 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }): Pro
     }
   }
 
+  /**
+   * Steps the head state directly when its goal calls one of this module's own predicates
+   * (tables, `\\==`, resumptions): Tau-Prolog's generic step would first walk the ancestors
+   * for the calling context and resolve modules, which these never need. Such a call does
+   * exactly what `thread.step()` would: pop the state, push what the predicate pushes, with
+   * the state as parent.
+   */
+  function stepDirect(): boolean {
+    const point = thread.points[thread.points.length - 1];
+    const atom = pl.type.is_term(point.goal) ? point.goal.select() : null;
+    const handler = atom === null ? undefined : direct.get(atom.indicator);
+    if (handler === undefined) return false;
+    thread.points.pop();
+    handler(thread, point, atom);
+    return true;
+  }
+
   function addFacts(facts: readonly TauTerm[]): void {
     for (const f of facts) thread.add_rule(new pl.type.Rule(f, null), { from: '$gdl', context_module: 'user' });
   }
 
   const user = session.modules.user;
+  // Predicates implemented here, by indicator, for stepDirect.
+  const direct = new Map<string, (thr: unknown, point: unknown, atom: unknown) => void>();
+  /** Installs a predicate implemented in JavaScript. */
+  const install = (indicator: string, handler: (thr: unknown, point: unknown, atom: unknown) => void): void => {
+    user.rules[indicator] = handler;
+    user.public_predicates[indicator] = true;
+    user.src_predicates[indicator] = '$gdl';
+    direct.set(indicator, handler);
+  };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  direct.set('\\==/2', (thr: any, point: any, atom: any) => {
+    if (pl.compare(atom.args[0], atom.args[1]) !== 0) thr.success(point);
+  });
 
   const tables = new Map<string, JsTable>();
   // Keys of ground terms, cached: fact arguments are shared and looked up again and again.
@@ -183,9 +215,7 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }): Pro
     const table: JsTable = { arity, facts: [], indexes: new Map() };
     tables.set(name, table);
     const indicator = `${name}/${arity}`;
-    user.rules[indicator] = (thr: unknown, point: unknown, atom: unknown) => lookup(table, thr, point, atom);
-    user.public_predicates[indicator] = true;
-    user.src_predicates[indicator] = '$gdl';
+    install(indicator, (thr, point, atom) => lookup(table, thr, point, atom));
   }
 
   /** Answers a call on a table: the facts agreeing with its bound arguments, as new states. */
@@ -210,15 +240,39 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }): Pro
       if (candidates.length > 0) thr.success(point);
       return;
     }
+    enumerate(thr, atom, candidates, 0, candidates.length, point.goal.replace(null), point.substitution, point, FIRST_CHUNK);
+  }
+
+  /**
+   * Pushes a state for each of the next `chunk` candidates that unify with `atom`, and, when
+   * candidates remain, a state that resumes the enumeration when backtracking reaches it.
+   * Creating every state at once would waste most of them under `once`, where the first
+   * success cuts the rest away (Tau-Prolog's own clause resolution is eager like that).
+   * Every state has the calling state as parent, as with eager resolution, so cuts behave alike.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function enumerate(thr: any, atom: any, candidates: readonly unknown[], from: number, end: number, rest: any, subst: any, parent: unknown, chunk: number): void {
     const states: unknown[] = [];
-    for (const fact of candidates) {
-      const mgu = pl.unify(atom, fact);
+    let i = from;
+    for (; i < end && states.length < chunk; i++) {
+      const mgu = pl.unify(atom, candidates[i]);
       if (mgu === null) continue;
-      const goal = point.goal.replace(null);
-      states.push(new pl.type.State(goal === null ? null : goal.apply(mgu), point.substitution.apply(mgu), point));
+      states.push(new pl.type.State(rest === null ? null : rest.apply(mgu), subst.apply(mgu), parent));
+    }
+    if (i < end) {
+      const more = new pl.type.Term(MORE, []);
+      more.cursor = { atom, candidates, next: i, end, chunk: Math.min(chunk * 4, MAX_CHUNK) } satisfies Cursor;
+      states.push(new pl.type.State(rest === null ? more : new pl.type.Term(',', [more, rest]), subst, parent));
     }
     thr.prepend(states);
   }
+
+  // The resumption step: `more` carries its cursor; the state's own parent is the calling state.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  install(`${MORE}/0`, (thr: unknown, point: any, more: any) => {
+    const c = more.cursor as Cursor;
+    enumerate(thr, c.atom, c.candidates, c.next, c.end, point.goal.replace(null), point.substitution, point.parent, c.chunk);
+  });
 
   /** The index of a table on the arguments in `mask`, built on first use. */
   function indexFor(table: JsTable, mask: number): Map<string, unknown[]> {
@@ -270,6 +324,23 @@ interface JsTable {
   /** Indexes by bitmask of bound argument positions, keyed by the arguments' KIF texts. */
   indexes: Map<number, Map<string, unknown[]>>;
 }
+
+/** Where an enumeration of table facts resumes (see `enumerate`). */
+interface Cursor {
+  readonly atom: unknown;
+  readonly candidates: readonly unknown[];
+  readonly next: number;
+  /** Candidates past `end` were added after the call and are not its answers. */
+  readonly end: number;
+  readonly chunk: number;
+}
+
+/** The goal that resumes an enumeration; its name cannot clash with a relation (`r:`, `F|`...). */
+const MORE = '$gdl_more';
+
+/** States created by the first step of a table call, and the most a resumption creates. */
+const FIRST_CHUNK = 1;
+const MAX_CHUNK = 256;
 
 /** Argument positions an index can cover (a bit each in a 32-bit mask). */
 const MAX_INDEXED = 30;

@@ -217,15 +217,10 @@ function compareScores(a: readonly number[], b: readonly number[]): number {
 
 /** A goal of a variant clause, before it is rendered as text or built as Tau terms. */
 export type PlannedGoal =
-  | {
-      readonly kind: 'call';
-      readonly name: string;
-      readonly args: readonly Term[];
-      readonly once: boolean;
-      /** Distincts tested inside the `once` (pairs of terms that must differ). */
-      readonly guards: readonly { readonly left: Term; readonly right: Term }[];
-    }
-  | { readonly kind: 'neq'; readonly left: Term; readonly right: Term };
+  | { readonly kind: 'call'; readonly name: string; readonly args: readonly Term[] }
+  | { readonly kind: 'neq'; readonly left: Term; readonly right: Term }
+  /** Goals that only decide whether some binding exists: `once((G1, ..., Gn))`. */
+  | { readonly kind: 'once'; readonly goals: readonly PlannedGoal[] };
 
 /** A variant clause `name(head...) :- goals`, over GDL terms. */
 export interface PlannedClause {
@@ -238,57 +233,66 @@ export interface PlannedClause {
 /**
  * The clause of one semi-naive variant of `rule`: the `deltaAt`-th positive literal reads the
  * delta table, all others the full tables (null: every literal reads the full tables).
- * A literal whose new variables occur nowhere later only checks existence, so it is wrapped
- * in `once`: its other answers would only repeat the same head instance.
+ * A run of literals whose new variables occur nowhere after it (nor in the head) only checks
+ * that some binding exists, so it is wrapped in `once`: its other answers would only repeat
+ * the same head instance. `(true (cell ?x ?y ?m)) (does ?p (mark ?i ?j)) (distinctCell ?x ?y ?i ?j)`
+ * thus tries moves only until one differs from the cell, instead of deriving the cell once per move.
  */
 export function planVariant(id: number, rule: RelaxedRule, deltaAt: number | null, estimate: RowEstimate = NOMINAL_ESTIMATE): PlannedClause {
   const body = orderBody(rule.body, deltaAt, estimate, rule.head.args);
   const deltaLit = deltaAt === null ? undefined : rule.body.filter((l) => l.kind === 'pos')[deltaAt];
-  // later[i]: variables of the head and of body[i..]; a literal's fresh variables that are not
-  // in `later` after it (and its distincts) are only tested for existence.
+  const vars = body.map(literalVars);
+  // later[i]: variables of the head and of body[i..].
   const later: Set<string>[] = [];
   let acc = new Set<string>();
   for (const a of rule.head.args) collectVars(a, acc);
   later[body.length] = acc;
-  for (let i = body.length - 1; i >= 0; i--) {
-    acc = new Set([...acc, ...literalVars(body[i]!)]);
-    later[i] = acc;
-  }
+  for (let i = body.length - 1; i >= 0; i--) later[i] = acc = new Set([...acc, ...vars[i]!]);
+  const goal = (l: RelaxedLiteral): PlannedGoal =>
+    l.kind === 'distinct' ? { kind: 'neq', left: l.left, right: l.right } : { kind: 'call', ...atomCall(l, l === deltaLit ? 'D' : 'F') };
   const bound = new Set<string>();
   const goals: PlannedGoal[] = [];
-  for (let i = 0; i < body.length; i++) {
-    const l = body[i]!;
-    if (l.kind === 'distinct') {
-      goals.push({ kind: 'neq', left: l.left, right: l.right });
-      continue;
+  for (let i = 0; i < body.length; ) {
+    const end = existentialEnd(body, vars, later, bound, i);
+    for (let k = i; k < Math.max(end, i + 1); k++) for (const v of vars[k]!) bound.add(v);
+    if (end < 0) goals.push(goal(body[i++]!));
+    else {
+      goals.push({ kind: 'once', goals: body.slice(i, end).map(goal) });
+      i = end;
     }
-    const lv = literalVars(l);
-    const fresh = [...lv].filter((v) => !bound.has(v));
-    for (const v of lv) bound.add(v);
-    // The distincts right after the literal were placed there because it bound their variables.
-    let end = i + 1;
-    while (end < body.length && body[end]!.kind === 'distinct') end++;
-    const callTo = atomCall(l, l === deltaLit ? 'D' : 'F');
-    if (fresh.length > 0 && fresh.every((v) => !later[end]!.has(v))) {
-      // (lit, distincts) only decides whether some binding exists: once((lit, distincts)).
-      const guards = body.slice(i + 1, end).map((d) => (d.kind === 'distinct' ? { left: d.left, right: d.right } : undefined)!);
-      goals.push({ kind: 'call', ...callTo, once: true, guards });
-      i = end - 1;
-    } else goals.push({ kind: 'call', ...callTo, once: false, guards: [] });
   }
   return { name: variantName(id), head: rule.head.args, goals, rule };
+}
+
+/**
+ * Where a run of goals starting at the positive literal `body[start]` ends if its new
+ * variables occur nowhere after it (the run takes in the distincts that follow each literal):
+ * the smallest such end, or -1 when there is none or the literal binds nothing new.
+ */
+function existentialEnd(body: readonly RelaxedLiteral[], vars: readonly Set<string>[], later: readonly Set<string>[], bound: ReadonlySet<string>, start: number): number {
+  if (body[start]!.kind !== 'pos') return -1;
+  const fresh = new Set<string>();
+  for (let i = start; i < body.length; ) {
+    for (const v of vars[i]!) if (!bound.has(v)) fresh.add(v);
+    if (fresh.size === 0) return -1;
+    let end = i + 1;
+    while (end < body.length && body[end]!.kind === 'distinct') end++;
+    if ([...fresh].every((v) => !later[end]!.has(v))) return end;
+    i = end;
+  }
+  return -1;
 }
 
 /** A planned clause as Prolog text (what is loaded, readable; used by tests and debugging). */
 export function clauseText(c: PlannedClause): string {
   const vars = singletons(c.rule);
   const head = call(c.name, c.head.map((a) => renderTerm(a, vars)));
-  const goals = c.goals.map((g) => {
+  const text = (g: PlannedGoal): string => {
     if (g.kind === 'neq') return `\\==(${renderTerm(g.left, vars)},${renderTerm(g.right, vars)})`;
-    const text = [call(g.name, g.args.map((a) => renderTerm(a, vars))), ...g.guards.map((d) => `\\==(${renderTerm(d.left, vars)},${renderTerm(d.right, vars)})`)];
-    return g.once ? `once((${text.join(', ')}))` : text[0]!;
-  });
-  return goals.length === 0 ? `${head}.` : `${head} :- ${goals.join(', ')}.`;
+    if (g.kind === 'call') return call(g.name, g.args.map((a) => renderTerm(a, vars)));
+    return `once((${g.goals.map(text).join(', ')}))`;
+  };
+  return c.goals.length === 0 ? `${head}.` : `${head} :- ${c.goals.map(text).join(', ')}.`;
 }
 
 /**
@@ -298,13 +302,12 @@ export function clauseText(c: PlannedClause): string {
 export function clauseTerms(c: PlannedClause): { head: TauTerm; body: TauTerm } {
   const vars = new Map<string, TauTerm>();
   const conv = (t: Term): TauTerm => tauOf(t, vars);
-  const goals = c.goals.map((g) => {
+  const term = (g: PlannedGoal): TauTerm => {
     if (g.kind === 'neq') return makeTerm('\\==', [conv(g.left), conv(g.right)]);
-    const callTerm = makeTerm(g.name, g.args.map(conv));
-    if (!g.once) return callTerm;
-    const tests = g.guards.map((d) => makeTerm('\\==', [conv(d.left), conv(d.right)]));
-    return makeTerm('once', [conjunction([callTerm, ...tests])]);
-  });
+    if (g.kind === 'call') return makeTerm(g.name, g.args.map(conv));
+    return makeTerm('once', [conjunction(g.goals.map(term))]);
+  };
+  const goals = c.goals.map(term);
   return { head: makeTerm(c.name, c.head.map(conv)), body: conjunction(goals) };
 }
 

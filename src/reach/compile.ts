@@ -8,7 +8,7 @@
 import { tauKif } from '../engine/tau.js';
 import { isGround } from '../gdl/terms.js';
 import { type RowEstimate, clauseTerms, literalTarget, planVariant } from './clauses.js';
-import type { CompiledRule, DeltaVariant, Run } from './evaluate.js';
+import type { Run } from './evaluate.js';
 import { type Component, type RelaxedRule, keyOf } from './relaxed.js';
 
 /** Size and number of distinct values per argument of a table, when last measured. */
@@ -17,48 +17,88 @@ export interface TableStats {
   readonly distinct: readonly number[];
 }
 
-/** A component's clauses and the member sizes they were planned with. */
+/** A rule with its semi-naive variants; each is planned and loaded only when first run. */
+export interface CompiledRule {
+  readonly rule: RelaxedRule;
+  /** A ground fact, added without asking Prolog. */
+  readonly fact: boolean;
+  /** One variant per positive body literal that reads a relation of the rule's own component. */
+  readonly deltas: readonly DeltaVariant[];
+}
+
+/** A semi-naive variant: its `deltaAt`-th positive literal reads relation `relKey`, table `table` if known. */
+export interface DeltaVariant {
+  readonly relKey: string;
+  readonly deltaAt: number;
+  readonly table?: string;
+  readonly firstKey?: string;
+}
+
+/** A component's rules, and the clauses loaded for them under the current plan. */
 export interface CompiledComponent {
   readonly rules: ReadonlyMap<RelaxedRule, CompiledRule>;
-  readonly planned: ReadonlyMap<string, number>;
+  readonly members: ReadonlySet<string>;
+  /** Member sizes the loaded clauses were planned with. */
+  planned: ReadonlyMap<string, number>;
+  /** Clause id per rule and variant (`null`: the variant reading only full tables). */
+  loaded: Map<RelaxedRule, Map<number | null, number>>;
 }
 
-/** Variant clauses for every rule of `comp`: a full one and one per literal of the component. */
+/** The rules of `comp` and their variants: a full one and one per literal of the component. */
 export function compileComponent(run: Run, comp: Component): CompiledComponent {
   const members = new Set(comp.relations);
-  const estimate = estimator(run, members);
   const rules = new Map<RelaxedRule, CompiledRule>();
-  const add = (rule: RelaxedRule, deltaAt: number | null): number => {
-    const id = run.nextId++;
-    const c = clauseTerms(planVariant(id, rule, deltaAt, estimate));
-    run.engine.addClause(c.head, c.body);
-    return id;
-  };
   for (const rule of comp.rules) {
     if (rule.body.length === 0 && rule.head.args.every(isGround)) {
-      rules.set(rule, { rule, fact: true, full: -1, deltas: [] });
+      rules.set(rule, { rule, fact: true, deltas: [] });
       continue;
     }
-    const full = add(rule, null);
     const deltas: DeltaVariant[] = [];
-    // One variant per positive literal of the component: `i` counts positive literals only.
+    // `i` counts positive literals only, as planVariant does.
     rule.body.filter((l) => l.kind === 'pos').forEach((l, i) => {
       const relKey = keyOf(l.atom);
-      if (members.has(relKey)) deltas.push({ relKey, id: add(rule, i), ...literalTarget(l) });
+      if (members.has(relKey)) deltas.push({ relKey, deltaAt: i, ...literalTarget(l) });
     });
-    rules.set(rule, { rule, fact: false, full, deltas });
+    rules.set(rule, { rule, fact: false, deltas });
   }
-  const planned = new Map(comp.relations.map((k) => [k, run.store.relations.get(k)?.facts.length ?? 0]));
-  return { rules, planned };
+  return { rules, members, planned: sizes(run, comp.relations), loaded: new Map() };
 }
 
-/** True when a member relation has grown at least fourfold (and past 16 facts) since planning. */
-export function needsReplan(run: Run, compiled: CompiledComponent): boolean {
+/**
+ * The clause id of a variant, planning and loading it on first use. Variants are planned
+ * lazily because most never run (their delta stays empty), and planning a game with hundreds
+ * of rules up front, again at every replan, costs more than evaluating it.
+ */
+export function variantClause(run: Run, compiled: CompiledComponent, rule: RelaxedRule, deltaAt: number | null): number {
+  let ids = compiled.loaded.get(rule);
+  if (ids === undefined) compiled.loaded.set(rule, (ids = new Map()));
+  let id = ids.get(deltaAt);
+  if (id === undefined) {
+    id = run.nextId++;
+    const c = clauseTerms(planVariant(id, rule, deltaAt, estimator(run, compiled.members)));
+    run.engine.addClause(c.head, c.body);
+    ids.set(deltaAt, id);
+  }
+  return id;
+}
+
+/**
+ * Forgets the loaded clauses when a member relation has grown at least fourfold (and past 16
+ * facts) since they were planned: the next use plans them again with the new sizes.
+ */
+export function replanIfGrown(run: Run, compiled: CompiledComponent): void {
   for (const [key, was] of compiled.planned) {
     const now = run.store.relations.get(key)?.facts.length ?? 0;
-    if (now >= 4 * Math.max(was, 4)) return true;
+    if (now >= 4 * Math.max(was, 4)) {
+      compiled.planned = sizes(run, [...compiled.planned.keys()]);
+      compiled.loaded = new Map();
+      return;
+    }
   }
-  return false;
+}
+
+function sizes(run: Run, keys: readonly string[]): Map<string, number> {
+  return new Map(keys.map((k) => [k, run.store.relations.get(k)?.facts.length ?? 0]));
 }
 
 /**

@@ -15,7 +15,7 @@ import { splitPosition, variantName } from './clauses.js';
 import { invalidError, largestRelation, limitError } from './failures.js';
 import { type Component, type RelaxedPlan, type RelaxedRule, keyOf } from './relaxed.js';
 import { type DeltaSummary, type FactStore, type StoredFact, clearDelta, mirrorFacts, recordFact } from './store.js';
-import { type TableStats, compileComponent, needsReplan } from './compile.js';
+import { type CompiledComponent, type DeltaVariant, type TableStats, compileComponent, replanIfGrown, variantClause } from './compile.js';
 import type { ReachLimits } from './types.js';
 
 /** A snapshot reported after every round, for progress display. */
@@ -24,24 +24,6 @@ export interface ReachProgress {
   readonly atoms: number;
   /** The relation with the most facts so far (`rel/arity`). */
   readonly largest: string;
-}
-
-/** A rule compiled to its variants: `full` reads only full tables; `deltas` read one delta each. */
-export interface CompiledRule {
-  readonly rule: RelaxedRule;
-  /** A ground fact, added without asking Prolog. */
-  readonly fact: boolean;
-  readonly full: number;
-  /** Variant id per positive body literal that reads a relation of the rule's own component. */
-  readonly deltas: readonly DeltaVariant[];
-}
-
-/** A semi-naive variant: its delta literal reads relation `relKey`, table `table` if known. */
-export interface DeltaVariant {
-  readonly relKey: string;
-  readonly id: number;
-  readonly table?: string;
-  readonly firstKey?: string;
 }
 
 /** The mutable state of one run (one per call, never shared). */
@@ -86,12 +68,11 @@ export function evaluateComponent(run: Run, comp: Component): void {
 
 function fixpoint(run: Run, comp: Component): void {
   const members = new Set(comp.relations);
-  let compiled = compileComponent(run, comp);
+  const compiled = compileComponent(run, comp);
   let fresh: Fresh = new Map();
   for (const rule of comp.rules) {
-    const c = compiled.rules.get(rule)!;
-    if (c.fact) addFact(run, fresh, rule, rule.head);
-    else derive(run, fresh, rule, c.full);
+    if (compiled.rules.get(rule)!.fact) addFact(run, fresh, rule, rule.head);
+    else derive(run, fresh, compiled, rule, null);
   }
   if (!comp.recursive) {
     commit(run, members, fresh, false);
@@ -100,7 +81,7 @@ function fixpoint(run: Run, comp: Component): void {
   while (fresh.size > 0) {
     const summary: DeltaSummary = new Map();
     commit(run, members, fresh, true, summary);
-    if (needsReplan(run, compiled)) compiled = compileComponent(run, comp);
+    replanIfGrown(run, compiled);
     run.rounds++;
     if (comp.containsTrue) run.iterations++;
     checkDeadline(run);
@@ -108,7 +89,7 @@ function fixpoint(run: Run, comp: Component): void {
     const delta = fresh;
     fresh = new Map();
     for (const rule of comp.rules) {
-      for (const d of compiled.rules.get(rule)!.deltas) if (mayMatch(d, delta, summary)) derive(run, fresh, rule, d.id);
+      for (const d of compiled.rules.get(rule)!.deltas) if (mayMatch(d, delta, summary)) derive(run, fresh, compiled, rule, d.deltaAt);
     }
   }
 }
@@ -126,9 +107,10 @@ function mayMatch(d: DeltaVariant, delta: Fresh, summary: DeltaSummary): boolean
 }
 
 /** Runs one variant and records its answers (line 11 / 16 / 23 of Algorithm 9.2). */
-function derive(run: Run, fresh: Fresh, rule: RelaxedRule, id: number): void {
+function derive(run: Run, fresh: Fresh, compiled: CompiledComponent, rule: RelaxedRule, deltaAt: number | null): void {
   const key = keyOf(rule.head);
   run.current = key;
+  const id = variantClause(run, compiled, rule, deltaAt);
   try {
     const onAnswer = (values: TauTerm[]): void => keep(run, fresh, key, values, rule);
     run.answers += run.engine.solveCall(variantName(id), rule.head.args.length, onAnswer);
