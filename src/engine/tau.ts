@@ -68,6 +68,14 @@ export interface PrologEngine {
   addToTable(name: string, args: readonly TauTerm[]): void;
   /** Removes every fact of a table. */
   clearTable(name: string): void;
+  /** {@link tauKif}, cached per term object (answers share their arguments with table facts). */
+  kif(t: TauTerm, maxDepth?: number): TermText;
+}
+
+/** KIF text of a ground term and its nesting depth (1 for a constant). */
+export interface TermText {
+  readonly text: string;
+  readonly depth: number;
 }
 
 /** Quotes a GDL symbol as a Prolog atom, so `1`, `+` and `A` all stay plain constants. */
@@ -203,13 +211,17 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }): Pro
   });
 
   const tables = new Map<string, JsTable>();
-  // Keys of ground terms, cached: fact arguments are shared and looked up again and again.
-  const keys = new WeakMap<object, string>();
-  const keyOf = (t: TauTerm): string => {
-    let k = keys.get(t);
-    if (k === undefined) keys.set(t, (k = tauKif(t).text));
-    return k;
-  };
+  // Texts of ground terms, cached: fact arguments are shared objects, bound into answers and
+  // looked up again and again.
+  const texts = new WeakMap<object, TermText>();
+  function kif(t: TauTerm, maxDepth: number = Infinity): TermText {
+    const hit = texts.get(t);
+    if (hit !== undefined) return hit;
+    const computed = tauKif(t, maxDepth);
+    if (computed.depth <= maxDepth) texts.set(t, computed);
+    return computed;
+  }
+  const keyOf = (t: TauTerm): string => kif(t).text;
 
   function defineTable(name: string, arity: number): void {
     const table: JsTable = { arity, facts: [], indexes: new Map() };
@@ -255,7 +267,7 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }): Pro
     const states: unknown[] = [];
     let i = from;
     for (; i < end && states.length < chunk; i++) {
-      const mgu = pl.unify(atom, candidates[i]);
+      const mgu = bindFact(atom, candidates[i]);
       if (mgu === null) continue;
       states.push(new pl.type.State(rest === null ? null : rest.apply(mgu), subst.apply(mgu), parent));
     }
@@ -314,7 +326,7 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }): Pro
     table.indexes = new Map();
   }
 
-  return { consult, solve, solveCall, addClause, addFacts, steps: () => stepCount, defineTable, addToTable, clearTable };
+  return { consult, solve, solveCall, addClause, addFacts, steps: () => stepCount, defineTable, addToTable, clearTable, kif };
 }
 
 /** A table of ground facts answered from JavaScript; facts are Tau terms `name(args...)`. */
@@ -348,6 +360,29 @@ const MAX_INDEXED = 30;
 /** Shared, never-modified empty candidate list. */
 const NO_FACTS: readonly unknown[] = Object.freeze([]);
 
+/**
+ * The unifier of a table call with one of its candidate facts (ground), or null. The index
+ * already matched every bound argument, so the common call, whose other arguments are
+ * variables, needs only their bindings; anything else goes to Tau-Prolog's general unify.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function bindFact(atom: any, fact: any): unknown {
+  const args = atom.args;
+  if (args.length > MAX_INDEXED) return pl.unify(atom, fact);
+  const links: Record<string, unknown> = {};
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a.ground) continue;
+    if (!pl.type.is_variable(a)) return pl.unify(atom, fact);
+    if (a.id === '_') continue;
+    const value = fact.args[i];
+    const prev = links[a.id];
+    if (prev === undefined) links[a.id] = value;
+    else if (pl.compare(prev, value) !== 0) return null;
+  }
+  return new pl.type.Substitution(links);
+}
+
 /** Name (functor) of a ground Tau term; numbers give their text. */
 export function tauName(t: TauTerm): string {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -367,7 +402,10 @@ export function tauArgs(t: TauTerm): readonly TauTerm[] {
  * {@link EngineError} on a variable. Stops with depth > `maxDepth` (text then partial), so a
  * runaway term costs no more than `maxDepth` levels.
  */
-export function tauKif(root: TauTerm, maxDepth: number = Infinity): { readonly text: string; readonly depth: number } {
+export function tauKif(root: TauTerm, maxDepth: number = Infinity): TermText {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const r = root as any;
+  if (pl.type.is_term(r) && r.args.length === 0) return { text: r.id, depth: 1 };
   const out: string[] = [];
   let depth = 0;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -5,7 +5,6 @@
  * order cannot tell a 4,000-fact table from a 40-fact one). Members of a recursive component
  * grow while it runs, so the component is compiled again when one of them has grown fourfold.
  */
-import { tauKif } from '../engine/tau.js';
 import { isGround } from '../gdl/terms.js';
 import { type RowEstimate, clauseTerms, literalTarget, planVariant } from './clauses.js';
 import type { Run } from './evaluate.js';
@@ -134,7 +133,7 @@ function tableStats(run: Run, name: string): TableStats {
   const cached = run.stats.get(name);
   if (cached !== undefined && cached.size === t.all.length) return cached;
   const sets = Array.from({ length: t.arity }, () => new Set<string>());
-  for (const args of t.all) args.forEach((a, i) => sets[i]!.add(tauKif(a).text));
+  for (const args of t.all) args.forEach((a, i) => sets[i]!.add(run.engine.kif(a).text));
   const stats = { size: t.all.length, distinct: sets.map((s) => s.size) };
   run.stats.set(name, stats);
   return stats;

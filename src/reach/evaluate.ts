@@ -131,7 +131,7 @@ function addFact(run: Run, fresh: Fresh, rule: RelaxedRule, head: Atom): void {
 /** Keeps a fact unless known; enforces the atom and depth limits. */
 function keep(run: Run, fresh: Fresh, key: string, args: readonly unknown[], rule: RelaxedRule | undefined): void {
   const r = run.store.relations.get(key)!;
-  const result = recordFact(r, args as never, run.maxDepth, run.store);
+  const result = recordFact(run.engine, r, args as never, run.maxDepth, run.store);
   if ('kind' in result) {
     if (result.kind === 'too-deep') {
       const split = splitPosition(r.rel, r.arity);

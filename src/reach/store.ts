@@ -3,7 +3,7 @@
  * texts per relation removes duplicate answers far faster than asking Prolog, and the engine's
  * tables (full copy `F|t`, delta copy `D|t`) are filled from here.
  */
-import { type PrologEngine, type TauTerm, tauArgs, tauKif, tauName } from '../engine/tau.js';
+import { type PrologEngine, type TauTerm, tauArgs, tauName } from '../engine/tau.js';
 import { CONST_PART, dispatcherClauses, splitPosition } from './clauses.js';
 
 /** One ground fact: its arguments as Tau terms and their KIF text, joined by spaces. */
@@ -65,10 +65,10 @@ export function relationFacts(store: FactStore, relKey: string, rel: string, ari
  * Records a fact unless it is known; returns it, or why it was refused. `maxDepth` bounds
  * term nesting: a relaxed game whose terms grow without bound is infinite.
  */
-export function recordFact(r: RelationFacts, args: readonly TauTerm[], maxDepth: number, store: FactStore): StoredFact | Refusal {
+export function recordFact(engine: PrologEngine, r: RelationFacts, args: readonly TauTerm[], maxDepth: number, store: FactStore): StoredFact | Refusal {
   const parts: string[] = [];
   for (const a of args) {
-    const { text, depth } = tauKif(a, maxDepth);
+    const { text, depth } = engine.kif(a, maxDepth);
     if (depth > maxDepth) return { kind: 'too-deep', depth };
     parts.push(text);
   }
