@@ -280,6 +280,22 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }): Pro
   }
 
   // The resumption step: `more` carries its cursor; the state's own parent is the calling state.
+  // once(G): G, then a cut back to the height the choice-point stack had when once was called.
+  // Everything above that height was pushed while proving G, so dropping it is exactly once's
+  // cut; Tau-Prolog's own once goes through call/1, module qualification and a cut that
+  // walks the ancestors, several steps per call.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  direct.set('once/1', (thr: any, point: any, atom: any) => {
+    const cut = new pl.type.Term(CUT, []);
+    cut.height = thr.points.length;
+    const goal = point.goal.replace(new pl.type.Term(',', [atom.args[0], cut]));
+    thr.prepend([new pl.type.State(goal, point.substitution, point)]);
+  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  install(`${CUT}/0`, (thr: any, point: any, cut: any) => {
+    thr.points.length = Math.min(thr.points.length, cut.height);
+    thr.success(point);
+  });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   install(`${MORE}/0`, (thr: unknown, point: any, more: any) => {
     const c = more.cursor as Cursor;
@@ -349,6 +365,9 @@ interface Cursor {
 
 /** The goal that resumes an enumeration; its name cannot clash with a relation (`r:`, `F|`...). */
 const MORE = '$gdl_more';
+
+/** The cut that ends a `once` (see `stepDirect`); it carries the stack height to cut back to. */
+const CUT = '$gdl_cut';
 
 /** States created by the first step of a table call, and the most a resumption creates. */
 const FIRST_CHUNK = 1;
