@@ -85,6 +85,10 @@ export function quoteAtom(name: string): string {
 
 /** Converts a ground Tau term to a GDL term (iteratively: terms may be deep). */
 export function fromTau(root: TauTerm): Term {
+  // Most arguments are constants: skip the fold for them.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const r = root as any;
+  if (pl.type.is_term(r) && r.args.length === 0) return { kind: 'const', name: r.id, pos: NO_POS };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return foldTree<any, Term>(root, (t) => (pl.type.is_number(t) || pl.type.is_variable(t) ? null : t.args), (t, args) => {
     if (pl.type.is_number(t)) return { kind: 'const', name: String(t.value), pos: NO_POS };

@@ -11,10 +11,10 @@
  * round. Prolog does the joins; JavaScript removes duplicates and feeds the tables.
  */
 import { readFileSync } from 'node:fs';
-import type { Atom, Term } from '../gdl/ast.js';
+import type { Atom } from '../gdl/ast.js';
 import { KEYWORDS, NO_POS } from '../gdl/ast.js';
-import { createEngine, fromTau } from '../engine/tau.js';
-import { compareCodePoints, termDepth } from '../gdl/terms.js';
+import { type TauTerm, createEngine, fromTau } from '../engine/tau.js';
+import { sortByCodePoints, termDepth } from '../gdl/terms.js';
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import type { NormalGame } from '../normalize/types.js';
 import { splitPosition } from './clauses.js';
@@ -117,19 +117,15 @@ function refuseDeepRules(file: string, rules: readonly RelaxedRule[], maxDepth: 
 
 /** Lines 21-26: the three supersets, read off the fact store and sorted by KIF text. */
 function collect(store: FactStore): Supersets {
-  const byText = <T>(items: { text: string; value: T }[]): T[] =>
-    items.sort((a, b) => compareCodePoints(a.text, b.text)).map((i) => i.value);
-  const trueFacts = store.relations.get('true/1')?.facts ?? [];
-  const fluents = byText(trueFacts.map((f) => ({ text: f.text, value: fromTau(f.args[0]!) as Term })));
-  const doesFacts = store.relations.get('does/2')?.facts ?? [];
-  const moves = byText(doesFacts.map((f) => ({ text: f.text, value: { role: fromTau(f.args[0]!), action: fromTau(f.args[1]!) } })));
-  const axioms: { text: string; value: Atom }[] = [];
+  // Sorted by text first, converted after: only what is kept is converted, once.
+  const byText = <S, T>(items: S[], text: (s: S) => string, value: (s: S) => T): T[] => sortByCodePoints(items, text).map(value);
+  const fluents = byText(store.relations.get('true/1')?.facts ?? [], (f) => f.text, (f) => fromTau(f.args[0]!));
+  const moves = byText(store.relations.get('does/2')?.facts ?? [], (f) => f.text, (f) => ({ role: fromTau(f.args[0]!), action: fromTau(f.args[1]!) }));
+  const found: { text: string; rel: string; args: readonly TauTerm[] }[] = [];
   for (const r of store.relations.values()) {
     if (KEYWORDS.has(r.rel)) continue;
-    for (const f of r.facts) {
-      const text = r.arity === 0 ? r.rel : `(${r.rel} ${f.text})`;
-      axioms.push({ text, value: { kind: 'atom', rel: r.rel, args: f.args.map(fromTau), pos: NO_POS } });
-    }
+    for (const f of r.facts) found.push({ text: r.arity === 0 ? r.rel : `(${r.rel} ${f.text})`, rel: r.rel, args: f.args });
   }
-  return { fluents, moves, axioms: byText(axioms) };
+  const axioms = byText(found, (a) => a.text, (a): Atom => ({ kind: 'atom', rel: a.rel, args: a.args.map(fromTau), pos: NO_POS }));
+  return { fluents, moves, axioms };
 }
