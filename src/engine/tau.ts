@@ -118,8 +118,19 @@ export function toTau(root: Term): TauTerm {
 /** How often (in steps) the deadline is looked at; Date.now() per step would cost too much. */
 const DEADLINE_CHECK_EVERY = 4096;
 
+/** How an engine steps. */
+export interface EngineOptions {
+  /**
+   * Step calls of this module's own predicates (tables, `\\==`, `once`) directly (default
+   * true). False sends every goal through Tau-Prolog's own step: the reference that tests
+   * compare the direct steps with.
+   */
+  readonly directSteps?: boolean;
+}
+
 /** Creates a fresh engine. */
-export function createEngine(limits: EngineLimits = { deadline: Infinity }): PrologEngine {
+export function createEngine(limits: EngineLimits = { deadline: Infinity }, options: EngineOptions = {}): PrologEngine {
+  const directSteps = options.directSteps ?? true;
   // A huge step limit: we enforce our own budget and deadline while stepping.
   const session = pl.create(Number.MAX_SAFE_INTEGER);
   const thread = session.thread;
@@ -159,7 +170,7 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }): Pro
     let count = 0;
     for (;;) {
       while (thread.points.length > 0 && thread.head_point().goal !== null && !pl.type.is_error_state(thread.head_point())) {
-        if (!stepDirect()) {
+        if (!directSteps || !stepDirect()) {
           if (thread.step() === true) throw new EngineError(`query '${goal}' tried an asynchronous predicate`);
         }
         if (++stepCount % DEADLINE_CHECK_EVERY === 0 && Date.now() > limits.deadline) {

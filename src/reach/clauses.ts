@@ -9,7 +9,7 @@
 import { foldTerm } from '../gdl/fold.js';
 import type { Term } from '../gdl/ast.js';
 import { type TauTerm, makeTerm, makeVar, quoteAtom } from '../engine/tau.js';
-import { collectVars } from '../gdl/terms.js';
+import type { PlannedClause, PlannedGoal } from './plan.js';
 import { type RelaxedLiteral, type RelaxedRule, keyOf } from './relaxed.js';
 
 /** Which copy of a table a literal reads: all facts, or only those new in the last round. */
@@ -71,7 +71,7 @@ function call(name: string, args: readonly string[]): string {
 }
 
 /** The table (without copy prefix) a positive literal reads and its arguments there. */
-function tableArgs(lit: PosLiteral): { table: string | undefined; args: readonly Term[]; relKey: string } {
+export function tableArgs(lit: PosLiteral): { table: string | undefined; args: readonly Term[]; relKey: string } {
   const { atom } = lit;
   const relKey = keyOf(atom);
   const split = splitPosition(atom.rel, atom.args.length);
@@ -84,17 +84,11 @@ function tableArgs(lit: PosLiteral): { table: string | undefined; args: readonly
   return { table: `${relKey}:${at.name}/${at.args.length}`, args: [...atom.args.filter((_, i) => i !== split), ...at.args], relKey };
 }
 
-type PosLiteral = Extract<RelaxedLiteral, { kind: 'pos' }>;
-
-/** True when the term is ground or a variable already bound. */
-function isBoundArg(t: Term | undefined, bound: ReadonlySet<string>): boolean {
-  if (t === undefined) return false;
-  if (t.kind === 'var') return bound.has(t.name);
-  return [...collectVars(t, new Set())].every((v) => bound.has(v));
-}
+/** A positive literal of the relaxed game. */
+export type PosLiteral = Extract<RelaxedLiteral, { kind: 'pos' }>;
 
 /** A positive literal as a call to the table (or split part, or dispatcher) of `mode`. */
-function atomCall(lit: PosLiteral, mode: TableMode): { name: string; args: Term[] } {
+export function atomCall(lit: PosLiteral, mode: TableMode): { name: string; args: Term[] } {
   const t = tableArgs(lit);
   if (t.table === undefined) return { name: tableName(mode, t.relKey), args: [...t.args] };
   return { name: `${mode}|${t.table}`, args: [...t.args] };
@@ -113,13 +107,6 @@ export function literalTarget(lit: PosLiteral): { readonly table?: string; reado
   return { table, firstKey: `${first.name}/${first.kind === 'fn' ? first.args.length : 0}` };
 }
 
-function literalVars(l: RelaxedLiteral): Set<string> {
-  const out = new Set<string>();
-  if (l.kind === 'pos') for (const a of l.atom.args) collectVars(a, out);
-  else collectVars(l.right, collectVars(l.left, out));
-  return out;
-}
-
 /** Maps every variable that occurs only once in the rule to `_`. */
 function singletons(rule: RelaxedRule): Map<string, string> {
   const count = new Map<string, number>();
@@ -136,151 +123,6 @@ function singletons(rule: RelaxedRule): Map<string, string> {
   const out = new Map<string, string>();
   for (const [name, n] of count) if (n === 1) out.set(name, '_');
   return out;
-}
-
-/**
- * Estimated number of answers of a literal reading `table` of relation `relKey` (undefined:
- * served by the dispatcher), given which table arguments are bound.
- */
-export type RowEstimate = (relKey: string, table: string | undefined, boundArgs: readonly boolean[]) => number;
-
-/** Without statistics: every bound argument divides a nominal 1000 rows by 10. */
-export const NOMINAL_ESTIMATE: RowEstimate = (_r, _t, boundArgs) => 1000 / 10 ** boundArgs.filter((b) => b).length;
-
-/**
- * Orders a body for evaluation: the delta literal first (it is small), then greedily the
- * positive literal that is cheapest given the variables bound so far — fully bound checks
- * first, then the fewest estimated answers, then source order — and each `distinct` as soon
- * as both its sides are bound.
- */
-function orderBody(body: readonly RelaxedLiteral[], deltaAt: number | null, estimate: RowEstimate, head: readonly Term[]): RelaxedLiteral[] {
-  const remaining = body.filter((l): l is PosLiteral => l.kind === 'pos');
-  const pending = body.filter((l) => l.kind === 'distinct').map((l) => ({ l, vars: literalVars(l) }));
-  const bound = new Set<string>();
-  const out: RelaxedLiteral[] = [];
-  const flush = (): void => {
-    for (let i = 0; i < pending.length; ) {
-      if ([...pending[i]!.vars].every((v) => bound.has(v))) out.push(pending.splice(i, 1)[0]!.l);
-      else i++;
-    }
-  };
-  const take = (p: PosLiteral): void => {
-    out.push(p);
-    for (const v of literalVars(p)) bound.add(v);
-    flush();
-  };
-  flush();
-  let last: PosLiteral | undefined;
-  if (deltaAt !== null) {
-    const delta = remaining.splice(deltaAt, 1)[0]!;
-    // A delta literal sharing no variable with the head or another positive literal only
-    // tests that something new exists: evaluated last, under once, it costs one check per
-    // answer instead of multiplying every answer by the size of the delta.
-    if (sharesNoVariable(delta, remaining, head)) last = delta;
-    else take(delta);
-  }
-  while (remaining.length > 0) {
-    let best = 0;
-    let bestScore: number[] = [];
-    remaining.forEach((l, i) => {
-      const score = literalScore(l, bound, estimate);
-      if (i === 0 || compareScores(score, bestScore) > 0) [best, bestScore] = [i, score];
-    });
-    take(remaining.splice(best, 1)[0]!);
-  }
-  if (last !== undefined) take(last);
-  for (const p of pending) out.push(p.l);
-  return out;
-}
-
-/** True when no variable of `lit` occurs in the head or in the other positive literals. */
-function sharesNoVariable(lit: PosLiteral, others: readonly PosLiteral[], head: readonly Term[]): boolean {
-  const elsewhere = new Set<string>();
-  for (const t of head) collectVars(t, elsewhere);
-  for (const o of others) for (const v of literalVars(o)) elsewhere.add(v);
-  return [...literalVars(lit)].every((v) => !elsewhere.has(v));
-}
-
-/** Lexicographic preference of a literal as the next goal; higher is better. */
-function literalScore(l: PosLiteral, bound: ReadonlySet<string>, estimate: RowEstimate): number[] {
-  const vars = literalVars(l);
-  const free = [...vars].filter((v) => !bound.has(v)).length;
-  const t = tableArgs(l);
-  const rows = estimate(t.relKey, t.table, t.args.map((a) => isBoundArg(a, bound)));
-  return [free === 0 ? 1 : 0, -rows];
-}
-
-function compareScores(a: readonly number[], b: readonly number[]): number {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return 0;
-}
-
-/** A goal of a variant clause, before it is rendered as text or built as Tau terms. */
-export type PlannedGoal =
-  | { readonly kind: 'call'; readonly name: string; readonly args: readonly Term[] }
-  | { readonly kind: 'neq'; readonly left: Term; readonly right: Term }
-  /** Goals that only decide whether some binding exists: `once((G1, ..., Gn))`. */
-  | { readonly kind: 'once'; readonly goals: readonly PlannedGoal[] };
-
-/** A variant clause `name(head...) :- goals`, over GDL terms. */
-export interface PlannedClause {
-  readonly name: string;
-  readonly head: readonly Term[];
-  readonly goals: readonly PlannedGoal[];
-  readonly rule: RelaxedRule;
-}
-
-/**
- * The clause of one semi-naive variant of `rule`: the `deltaAt`-th positive literal reads the
- * delta table, all others the full tables (null: every literal reads the full tables).
- * A run of literals whose new variables occur nowhere after it (nor in the head) only checks
- * that some binding exists, so it is wrapped in `once`: its other answers would only repeat
- * the same head instance. `(true (cell ?x ?y ?m)) (does ?p (mark ?i ?j)) (distinctCell ?x ?y ?i ?j)`
- * thus tries moves only until one differs from the cell, instead of deriving the cell once per move.
- */
-export function planVariant(id: number, rule: RelaxedRule, deltaAt: number | null, estimate: RowEstimate = NOMINAL_ESTIMATE): PlannedClause {
-  const body = orderBody(rule.body, deltaAt, estimate, rule.head.args);
-  const deltaLit = deltaAt === null ? undefined : rule.body.filter((l) => l.kind === 'pos')[deltaAt];
-  const vars = body.map(literalVars);
-  // later[i]: variables of the head and of body[i..].
-  const later: Set<string>[] = [];
-  let acc = new Set<string>();
-  for (const a of rule.head.args) collectVars(a, acc);
-  later[body.length] = acc;
-  for (let i = body.length - 1; i >= 0; i--) later[i] = acc = new Set([...acc, ...vars[i]!]);
-  const goal = (l: RelaxedLiteral): PlannedGoal =>
-    l.kind === 'distinct' ? { kind: 'neq', left: l.left, right: l.right } : { kind: 'call', ...atomCall(l, l === deltaLit ? 'D' : 'F') };
-  const bound = new Set<string>();
-  const goals: PlannedGoal[] = [];
-  for (let i = 0; i < body.length; ) {
-    const end = existentialEnd(body, vars, later, bound, i);
-    for (let k = i; k < Math.max(end, i + 1); k++) for (const v of vars[k]!) bound.add(v);
-    if (end < 0) goals.push(goal(body[i++]!));
-    else {
-      goals.push({ kind: 'once', goals: body.slice(i, end).map(goal) });
-      i = end;
-    }
-  }
-  return { name: variantName(id), head: rule.head.args, goals, rule };
-}
-
-/**
- * Where a run of goals starting at the positive literal `body[start]` ends if its new
- * variables occur nowhere after it (the run takes in the distincts that follow each literal):
- * the smallest such end, or -1 when there is none or the literal binds nothing new.
- */
-function existentialEnd(body: readonly RelaxedLiteral[], vars: readonly Set<string>[], later: readonly Set<string>[], bound: ReadonlySet<string>, start: number): number {
-  if (body[start]!.kind !== 'pos') return -1;
-  const fresh = new Set<string>();
-  for (let i = start; i < body.length; ) {
-    for (const v of vars[i]!) if (!bound.has(v)) fresh.add(v);
-    if (fresh.size === 0) return -1;
-    let end = i + 1;
-    while (end < body.length && body[end]!.kind === 'distinct') end++;
-    if ([...fresh].every((v) => !later[end]!.has(v))) return end;
-    i = end;
-  }
-  return -1;
 }
 
 /** A planned clause as Prolog text (what is loaded, readable; used by tests and debugging). */

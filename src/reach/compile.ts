@@ -6,7 +6,8 @@
  * grow while it runs, so the component is compiled again when one of them has grown fourfold.
  */
 import { isGround } from '../gdl/terms.js';
-import { type RowEstimate, clauseTerms, literalTarget, planVariant } from './clauses.js';
+import { clauseTerms, literalTarget } from './clauses.js';
+import { type RowEstimate, type RuleShape, planVariant, ruleShape } from './plan.js';
 import type { Run } from './evaluate.js';
 import { type Component, type RelaxedRule, keyOf } from './relaxed.js';
 
@@ -21,6 +22,8 @@ export interface CompiledRule {
   readonly rule: RelaxedRule;
   /** A ground fact, added without asking Prolog. */
   readonly fact: boolean;
+  /** What planning needs of the rule (unused for a fact). */
+  readonly shape: RuleShape;
   /** One variant per positive body literal that reads a relation of the rule's own component. */
   readonly deltas: readonly DeltaVariant[];
 }
@@ -49,7 +52,7 @@ export function compileComponent(run: Run, comp: Component): CompiledComponent {
   const rules = new Map<RelaxedRule, CompiledRule>();
   for (const rule of comp.rules) {
     if (rule.body.length === 0 && rule.head.args.every(isGround)) {
-      rules.set(rule, { rule, fact: true, deltas: [] });
+      rules.set(rule, { rule, fact: true, shape: ruleShape(rule), deltas: [] });
       continue;
     }
     const deltas: DeltaVariant[] = [];
@@ -58,7 +61,7 @@ export function compileComponent(run: Run, comp: Component): CompiledComponent {
       const relKey = keyOf(l.atom);
       if (members.has(relKey)) deltas.push({ relKey, deltaAt: i, ...literalTarget(l) });
     });
-    rules.set(rule, { rule, fact: false, deltas });
+    rules.set(rule, { rule, fact: false, shape: ruleShape(rule), deltas });
   }
   return { rules, members, planned: sizes(run, comp.relations), loaded: new Map() };
 }
@@ -74,7 +77,7 @@ export function variantClause(run: Run, compiled: CompiledComponent, rule: Relax
   let id = ids.get(deltaAt);
   if (id === undefined) {
     id = run.nextId++;
-    const c = clauseTerms(planVariant(id, rule, deltaAt, estimator(run, compiled.members)));
+    const c = clauseTerms(planVariant(id, compiled.rules.get(rule)!.shape, deltaAt, estimator(run, compiled.members)));
     run.engine.addClause(c.head, c.body);
     ids.set(deltaAt, id);
   }
