@@ -6,8 +6,8 @@
  * grow while it runs, so the component is compiled again when one of them has grown fourfold.
  */
 import { isGround } from '../gdl/terms.js';
-import { clauseTerms, literalTarget } from './clauses.js';
-import { type RowEstimate, type RuleShape, planVariant, ruleShape } from './plan.js';
+import { clauseTerms, literalTarget, variantName } from './clauses.js';
+import { type PlannedClause, type RowEstimate, type RuleShape, coreFirstApplies, planVariant, ruleShape } from './plan.js';
 import type { Run } from './evaluate.js';
 import { type Component, type RelaxedRule, keyOf } from './relaxed.js';
 
@@ -42,8 +42,15 @@ export interface CompiledComponent {
   readonly members: ReadonlySet<string>;
   /** Member sizes the loaded clauses were planned with. */
   planned: ReadonlyMap<string, number>;
-  /** Clause id per rule and variant (`null`: the variant reading only full tables). */
-  loaded: Map<RelaxedRule, Map<number | null, number>>;
+  /** Loaded plans per rule and variant (`null`: the variant reading only full tables). */
+  loaded: Map<RelaxedRule, Map<number | null, LoadedVariant>>;
+}
+
+/** The plans of a variant: delta first (with its cost per new fact), and core first if it applies. */
+interface LoadedVariant {
+  readonly deltaFirst: { readonly id: number; readonly cost: number };
+  /** Planned when it applies; loaded into the engine (given an id) on first use. */
+  readonly coreFirst?: { readonly plan: PlannedClause; id?: number };
 }
 
 /** The rules of `comp` and their variants: a full one and one per literal of the component. */
@@ -69,18 +76,33 @@ export function compileComponent(run: Run, comp: Component): CompiledComponent {
 /**
  * The clause id of a variant, planning and loading it on first use. Variants are planned
  * lazily because most never run (their delta stays empty), and planning a game with hundreds
- * of rules up front, again at every replan, costs more than evaluating it.
+ * of rules up front, again at every replan, costs more than evaluating it. Of a delta
+ * variant's two plans, the one estimated cheaper for `deltaRows` new facts runs: delta first
+ * costs per new fact, core first (where it applies) the same whatever their number.
  */
-export function variantClause(run: Run, compiled: CompiledComponent, rule: RelaxedRule, deltaAt: number | null): number {
-  let ids = compiled.loaded.get(rule);
-  if (ids === undefined) compiled.loaded.set(rule, (ids = new Map()));
-  let id = ids.get(deltaAt);
-  if (id === undefined) {
-    id = run.nextId++;
-    const c = clauseTerms(planVariant(id, compiled.rules.get(rule)!.shape, deltaAt, estimator(run, compiled.members)));
-    run.engine.addClause(c.head, c.body);
-    ids.set(deltaAt, id);
+export function variantClause(run: Run, compiled: CompiledComponent, rule: RelaxedRule, deltaAt: number | null, deltaRows: number): number {
+  let plans = compiled.loaded.get(rule);
+  if (plans === undefined) compiled.loaded.set(rule, (plans = new Map()));
+  let v = plans.get(deltaAt);
+  if (v === undefined) {
+    const shape = compiled.rules.get(rule)!.shape;
+    const estimates = { order: estimator(run, compiled.members, true), cost: estimator(run, compiled.members, false) };
+    const deltaFirst = planVariant(run.nextId, shape, { deltaAt }, estimates);
+    const id = load(run, deltaFirst);
+    const coreFirst = deltaAt !== null && coreFirstApplies(shape, deltaAt) ? planVariant(run.nextId, shape, { deltaAt, coreFirst: true }, estimates) : undefined;
+    v = { deltaFirst: { id, cost: deltaFirst.cost }, ...(coreFirst === undefined ? {} : { coreFirst: { plan: coreFirst } }) };
+    plans.set(deltaAt, v);
   }
+  const core = v.coreFirst;
+  if (core === undefined || core.plan.cost >= deltaRows * v.deltaFirst.cost) return v.deltaFirst.id;
+  return (core.id ??= load(run, core.plan));
+}
+
+/** Loads a planned clause into the engine under a fresh id. */
+function load(run: Run, plan: PlannedClause): number {
+  const id = run.nextId++;
+  const c = clauseTerms({ ...plan, name: variantName(id) });
+  run.engine.addClause(c.head, c.body);
   return id;
 }
 
@@ -110,9 +132,9 @@ function sizes(run: Run, keys: readonly string[]): Map<string, number> {
  * {@link GROWING_FLOOR}: planning on a nearly empty table would put it first and multiply out
  * once it has filled up.
  */
-function estimator(run: Run, members: ReadonlySet<string>): RowEstimate {
+function estimator(run: Run, members: ReadonlySet<string>, useFloor: boolean): RowEstimate {
   return (relKey, table, boundArgs) => {
-    const floor = members.has(relKey) ? GROWING_FLOOR : 0;
+    const floor = useFloor && members.has(relKey) ? GROWING_FLOOR : 0;
     if (table === undefined) {
       const r = run.store.relations.get(relKey);
       return Math.max(floor, r === undefined ? 0 : r.facts.length);

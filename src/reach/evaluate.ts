@@ -72,7 +72,7 @@ function fixpoint(run: Run, comp: Component): void {
   let fresh: Fresh = new Map();
   for (const rule of comp.rules) {
     if (compiled.rules.get(rule)!.fact) addFact(run, fresh, rule, rule.head);
-    else derive(run, fresh, compiled, rule, null);
+    else derive(run, fresh, compiled, rule, null, 0);
   }
   if (!comp.recursive) {
     commit(run, members, fresh, false);
@@ -89,7 +89,9 @@ function fixpoint(run: Run, comp: Component): void {
     const delta = fresh;
     fresh = new Map();
     for (const rule of comp.rules) {
-      for (const d of compiled.rules.get(rule)!.deltas) if (mayMatch(d, delta, summary)) derive(run, fresh, compiled, rule, d.deltaAt);
+      for (const d of compiled.rules.get(rule)!.deltas) {
+        if (mayMatch(d, delta, summary)) derive(run, fresh, compiled, rule, d.deltaAt, delta.get(d.relKey)!.length);
+      }
     }
   }
 }
@@ -107,10 +109,10 @@ function mayMatch(d: DeltaVariant, delta: Fresh, summary: DeltaSummary): boolean
 }
 
 /** Runs one variant and records its answers (line 11 / 16 / 23 of Algorithm 9.2). */
-function derive(run: Run, fresh: Fresh, compiled: CompiledComponent, rule: RelaxedRule, deltaAt: number | null): void {
+function derive(run: Run, fresh: Fresh, compiled: CompiledComponent, rule: RelaxedRule, deltaAt: number | null, deltaRows: number): void {
   const key = keyOf(rule.head);
   run.current = key;
-  const id = variantClause(run, compiled, rule, deltaAt);
+  const id = variantClause(run, compiled, rule, deltaAt, deltaRows);
   try {
     const onAnswer = (values: TauTerm[]): void => keep(run, fresh, key, values, rule);
     run.answers += run.engine.solveCall(variantName(id), rule.head.args.length, onAnswer);

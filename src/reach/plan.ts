@@ -32,6 +32,31 @@ export interface PlannedClause {
   readonly head: readonly Term[];
   readonly goals: readonly PlannedGoal[];
   readonly rule: RelaxedRule;
+  /**
+   * Estimated states the clause creates (by `costEstimate`), counting one row for the delta
+   * literal: a delta-first plan costs about this much per new fact, a core-first plan this
+   * much in all.
+   */
+  readonly cost: number;
+}
+
+/** Which variant of a rule to plan. */
+export interface VariantSpec {
+  /** The positive literal that reads the delta table (null: every literal reads the full tables). */
+  readonly deltaAt: number | null;
+  /**
+   * Core first: the delta literal goes after all other positive literals, where it only
+   * tests existence (see {@link coreFirstApplies}). Otherwise it goes first.
+   */
+  readonly coreFirst?: boolean;
+}
+
+/** Estimates for ordering a body and for costing the result. */
+export interface Estimates {
+  /** Orders goals; may inflate growing tables so that they are not put first while small. */
+  readonly order: RowEstimate;
+  /** Sizes as they are, for comparing plans. */
+  readonly cost: RowEstimate;
 }
 
 /** One body literal as planning sees it. */
@@ -75,9 +100,9 @@ export function ruleShape(rule: RelaxedRule): RuleShape {
  * the same head instance. `(true (cell ?x ?y ?m)) (does ?p (mark ?i ?j)) (distinctCell ?x ?y ?i ?j)`
  * thus tries moves only until one differs from the cell, instead of deriving the cell once per move.
  */
-export function planVariant(id: number, shape: RuleShape, deltaAt: number | null, estimate: RowEstimate = NOMINAL_ESTIMATE): PlannedClause {
-  const delta = deltaAt === null ? undefined : shape.positives[deltaAt];
-  const body = orderBody(shape, delta, estimate);
+export function planVariant(id: number, shape: RuleShape, spec: VariantSpec, estimates: Estimates = NOMINAL): PlannedClause {
+  const delta = spec.deltaAt === null ? undefined : shape.positives[spec.deltaAt];
+  const body = orderBody(shape, delta, spec.coreFirst === true, estimates.order);
   // later[i]: variables of the head and of body[i..].
   const later: Set<string>[] = [];
   let acc = new Set(shape.headVars);
@@ -87,17 +112,59 @@ export function planVariant(id: number, shape: RuleShape, deltaAt: number | null
     l.lit.kind === 'distinct' ? { kind: 'neq', left: l.lit.left, right: l.lit.right } : { kind: 'call', ...atomCall(l.lit, l === delta ? 'D' : 'F') };
   const bound = new Set<string>();
   const goals: PlannedGoal[] = [];
+  // Cost: states after each goal, summed; a once group costs one check per state.
+  let states = 1;
+  let cost = 0;
   for (let i = 0; i < body.length; ) {
     const end = existentialEnd(body, later, bound, i);
-    for (let k = i; k < Math.max(end, i + 1); k++) for (const v of body[k]!.vars) bound.add(v);
-    if (end < 0) goals.push(goal(body[i++]!));
-    else {
+    if (end < 0) {
+      const l = body[i++]!;
+      if (l.read !== undefined) states *= l === delta ? 1 : rows(l, bound, estimates.cost);
+      cost += states;
+      goals.push(goal(l));
+      for (const v of l.vars) bound.add(v);
+    } else {
+      cost += states;
       goals.push({ kind: 'once', goals: body.slice(i, end).map(goal) });
-      i = end;
+      for (; i < end; i++) for (const v of body[i]!.vars) bound.add(v);
     }
   }
-  return { name: variantName(id), head: shape.rule.head.args, goals, rule: shape.rule };
+  return { name: variantName(id), head: shape.rule.head.args, goals, rule: shape.rule, cost };
 }
+
+/**
+ * True when variant `deltaAt` can run core first: the positive literals linked to the delta
+ * literal through variables outside the head form its existential part, and the others (the
+ * core) bind every head variable. The existential part, delta literal first, then only tests
+ * that some new fact fits. `(next (heap ?x ?n)) <= (true (heap ?x ?n)) (does ?p (reduce ?y ?m))
+ * (distinct ?x ?y)` then derives each heap once per round, not once per heap and new move.
+ */
+export function coreFirstApplies(shape: RuleShape, deltaAt: number): boolean {
+  const existential = existentialPart(shape, shape.positives[deltaAt]!);
+  const core = new Set(shape.positives.filter((l) => !existential.has(l)).flatMap((l) => l.vars));
+  return core.size > 0 && [...shape.headVars].every((v) => core.has(v));
+}
+
+/** The delta literal and the positive literals linked to it through variables outside the head. */
+function existentialPart(shape: RuleShape, delta: LiteralShape): Set<LiteralShape> {
+  const part = new Set([delta]);
+  const vars = new Set(delta.vars.filter((v) => !shape.headVars.has(v)));
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const l of shape.positives) {
+      if (part.has(l) || !l.vars.some((v) => vars.has(v))) continue;
+      part.add(l);
+      for (const v of l.vars) if (!shape.headVars.has(v)) vars.add(v);
+      grown = true;
+    }
+  }
+  return part;
+}
+
+const rows = (l: LiteralShape, bound: ReadonlySet<string>, estimate: RowEstimate): number =>
+  estimate(l.read!.relKey, l.read!.table, l.read!.argVars.map((vs) => vs.every((v) => bound.has(v))));
+
+const NOMINAL: Estimates = { order: NOMINAL_ESTIMATE, cost: NOMINAL_ESTIMATE };
 
 /**
  * Where a run of goals starting at the positive literal `body[start]` ends if its new
@@ -124,7 +191,7 @@ function existentialEnd(body: readonly LiteralShape[], later: readonly Set<strin
  * first, then the fewest estimated answers, then source order — and each `distinct` as soon
  * as both its sides are bound.
  */
-function orderBody(shape: RuleShape, delta: LiteralShape | undefined, estimate: RowEstimate): LiteralShape[] {
+function orderBody(shape: RuleShape, delta: LiteralShape | undefined, coreFirst: boolean, estimate: RowEstimate): LiteralShape[] {
   const remaining = shape.positives.filter((l) => l !== delta);
   const pending = shape.literals.filter((l) => l.read === undefined);
   const bound = new Set<string>();
@@ -143,7 +210,14 @@ function orderBody(shape: RuleShape, delta: LiteralShape | undefined, estimate: 
     else i++;
   }
   let last: LiteralShape | undefined;
-  if (delta !== undefined) {
+  if (delta !== undefined && coreFirst) {
+    // Core first, then the existential part with the delta literal at its head.
+    const existential = existentialPart(shape, delta);
+    takeGreedily(remaining.filter((l) => !existential.has(l)), bound, estimate, take);
+    take(delta);
+    takeGreedily(remaining.filter((l) => existential.has(l)), bound, estimate, take);
+    remaining.length = 0;
+  } else if (delta !== undefined) {
     // A delta literal sharing no variable with the head or another positive literal only
     // tests that something new exists: evaluated last, under once, it costs one check per
     // answer instead of multiplying every answer by the size of the delta.
@@ -151,6 +225,18 @@ function orderBody(shape: RuleShape, delta: LiteralShape | undefined, estimate: 
     if (delta.vars.every((v) => !elsewhere.has(v))) last = delta;
     else take(delta);
   }
+  takeGreedily(remaining, bound, estimate, take);
+  if (last !== undefined) take(last);
+  out.push(...pending);
+  return out;
+}
+
+/**
+ * Takes `literals` one at a time, each time the cheapest given the variables bound so far:
+ * fully bound checks first, then the fewest estimated rows; ties keep source order.
+ */
+function takeGreedily(literals: readonly LiteralShape[], bound: ReadonlySet<string>, estimate: RowEstimate, take: (l: LiteralShape) => void): void {
+  const remaining = [...literals];
   while (remaining.length > 0) {
     let best = 0;
     let bestFree = true;
@@ -158,13 +244,9 @@ function orderBody(shape: RuleShape, delta: LiteralShape | undefined, estimate: 
     for (let i = 0; i < remaining.length; i++) {
       const l = remaining[i]!;
       const free = l.vars.some((v) => !bound.has(v));
-      const rows = estimate(l.read!.relKey, l.read!.table, l.read!.argVars.map((vs) => vs.every((v) => bound.has(v))));
-      // Fully bound checks first, then the fewest rows; ties keep source order.
-      if (i === 0 || (bestFree && !free) || (free === bestFree && rows < bestRows)) [best, bestFree, bestRows] = [i, free, rows];
+      const n = rows(l, bound, estimate);
+      if (i === 0 || (bestFree && !free) || (free === bestFree && n < bestRows)) [best, bestFree, bestRows] = [i, free, n];
     }
     take(remaining.splice(best, 1)[0]!);
   }
-  if (last !== undefined) take(last);
-  out.push(...pending);
-  return out;
 }

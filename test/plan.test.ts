@@ -1,0 +1,80 @@
+// Join plans of the semi-naive variants: goal order, once around existential runs, and the
+// core-first plan of a delta literal that only tests existence. Plans change speed, never
+// answers, so each case also checks the supersets against the expected least model.
+import { describe, expect, it } from 'vitest';
+import { parseGdl } from '../src/gdl/parser.js';
+import { normalizeGame } from '../src/normalize/normalize.js';
+import { clauseText } from '../src/reach/clauses.js';
+import { coreFirstApplies, planVariant, ruleShape } from '../src/reach/plan.js';
+import { planRelaxedGame } from '../src/reach/relaxed.js';
+import { formatSupersets } from '../src/reach/format.js';
+import { computeSupersetsProlog } from '../src/reach/prolog.js';
+
+function game(text: string) {
+  const parsed = parseGdl(text, 't.kif');
+  expect(parsed.diagnostics).toEqual([]);
+  return normalizeGame(parsed.game);
+}
+
+/** The shape of the first relaxed rule whose head is `rel`. */
+function shapeOf(text: string, rel: string) {
+  const rule = planRelaxedGame(game(text)).components.flatMap((c) => c.rules).find((r) => r.head.rel === rel)!;
+  return ruleShape(rule);
+}
+
+const NIM = `
+  (role a) (role b)
+  (init (heap x 3)) (init (heap y 2)) (init (control a))
+  (succ 0 1) (succ 1 2) (succ 2 3)
+  (<= (legal ?p (reduce ?h ?n)) (true (control ?p)) (true (heap ?h ?m)) (succ ?n ?m))
+  (<= (next (heap ?h ?n)) (does ?p (reduce ?h ?n)))
+  (<= (next (heap ?x ?n)) (true (heap ?x ?n)) (does ?p (reduce ?y ?m)) (distinct ?x ?y))
+  (<= (next (control a)) (true (control b)))
+  (<= (next (control b)) (true (control a)))
+`;
+
+describe('planVariant', () => {
+  it('wraps a run of literals that binds only variables used nowhere later in once', () => {
+    const shape = shapeOf('(<= (h ?x) (p ?x) (q ?x ?y) (r ?y ?z) (distinct ?z 1))', 'h');
+    expect(clauseText(planVariant(0, shape, { deltaAt: null }))).toBe(
+      "'$v0'(V0) :- 'F|p/1'(V0), once(('F|q/2'(V0,V1), 'F|r/2'(V1,V2), \\==(V2,'1'))).",
+    );
+  });
+
+  it('puts the delta literal first, or last under once when it shares no variable', () => {
+    const shape = shapeOf('(<= (h ?x) (p ?x) (q ?y))', 'h');
+    expect(clauseText(planVariant(0, shape, { deltaAt: 0 }))).toBe("'$v0'(V1) :- 'D|p/1'(V1), once(('F|q/1'(_))).");
+    expect(clauseText(planVariant(0, shape, { deltaAt: 1 }))).toBe("'$v0'(V1) :- 'F|p/1'(V1), once(('D|q/1'(_))).");
+  });
+
+  it('plans core first when the delta literal only tests existence', () => {
+    const shape = shapeOf(NIM, 'next');
+    const rule = planRelaxedGame(game(NIM)).components.flatMap((c) => c.rules).filter((r) => r.head.rel === 'next')[1]!;
+    const heap = ruleShape(rule);
+    expect(coreFirstApplies(heap, 1)).toBe(true);
+    expect(clauseText(planVariant(0, heap, { deltaAt: 1, coreFirst: true }))).toBe(
+      "'$v0'('heap'(V2,V3)) :- 'F|true/1:heap/2'(V2,V3), once(('D|does/2:reduce/2'(_,V4,_), \\==(V2,V4))).",
+    );
+    // The only literal of the first next rule binds the head: there is no core.
+    expect(coreFirstApplies(shape, 0)).toBe(false);
+  });
+
+  it('has no core-first plan when a head variable is bound only through the existential part', () => {
+    const shape = shapeOf('(<= (h ?x) (p ?x ?y) (d ?y))', 'h');
+    expect(coreFirstApplies(shape, 1)).toBe(false);
+  });
+
+  it('leaves the least model unchanged whichever plan runs', () => {
+    const result = computeSupersetsProlog(game(NIM));
+    expect(formatSupersets(result.supersets).trim().split('\n')).toEqual([
+      '(base (control a))', '(base (control b))',
+      '(base (heap x 0))', '(base (heap x 1))', '(base (heap x 2))', '(base (heap x 3))',
+      '(base (heap y 0))', '(base (heap y 1))', '(base (heap y 2))',
+      '(input a (reduce x 0))', '(input a (reduce x 1))', '(input a (reduce x 2))',
+      '(input a (reduce y 0))', '(input a (reduce y 1))',
+      '(input b (reduce x 0))', '(input b (reduce x 1))', '(input b (reduce x 2))',
+      '(input b (reduce y 0))', '(input b (reduce y 1))',
+      '(succ 0 1)', '(succ 1 2)', '(succ 2 3)',
+    ]);
+  });
+});
