@@ -117,3 +117,17 @@ describe.skipIf(!HAVE_CORPUS)('Prolog supersets equal the least model of the rel
     expect(got.fluents.length + got.moves.length).toBeGreaterThan(0);
   });
 });
+
+// The engine steps its own predicates (tables, once, \==) directly; Tau-Prolog stepping every
+// goal itself must reach the same supersets, and the same number of answers.
+const PLAIN_STEPS = ['ggp-repository-base/nim1.kif', 'ggp-repository-base/3pConnectFour.kif', 'ggp-base-test/test_case_5d.kif', 'ggp-repository-base/hanoi.kif'];
+
+describe.skipIf(!HAVE_CORPUS)('direct steps change nothing but speed', () => {
+  it.each(PLAIN_STEPS)('%s', (game) => {
+    const { normal } = loadGame(readGame(game), game, DEFAULT_PIPELINE_OPTIONS);
+    const direct = computeSupersetsProlog(normal);
+    const plain = computeSupersetsProlog(normal, undefined, { directSteps: false });
+    expect(supersetSentences(direct.supersets)).toEqual(supersetSentences(plain.supersets));
+    expect(direct.stats.answers).toBe(plain.stats.answers);
+  });
+});

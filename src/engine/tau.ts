@@ -64,7 +64,10 @@ export interface PrologEngine {
    * only the first argument, so a fully bound check would scan every fact sharing it).
    */
   defineTable(name: string, arity: number): void;
-  /** Adds the fact `name(args...)` to a table (ground arguments), updating its indexes. */
+  /**
+   * Adds the fact `name(args...)` to a table (ground arguments), updating its indexes. The
+   * table keeps `args` itself (one array can serve several tables): it must not change after.
+   */
   addToTable(name: string, args: readonly TauTerm[]): void;
   /** Removes every fact of a table. */
   clearTable(name: string): void;
@@ -278,7 +281,7 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }, opti
    * Every state has the calling state as parent, as with eager resolution, so cuts behave alike.
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  function enumerate(thr: any, atom: any, candidates: readonly unknown[], from: number, end: number, rest: any, subst: any, parent: unknown, chunk: number): void {
+  function enumerate(thr: any, atom: any, candidates: readonly Fact[], from: number, end: number, rest: any, subst: any, parent: unknown, chunk: number): void {
     const states: unknown[] = [];
     let i = from;
     for (; i < end && states.length < chunk; i++) {
@@ -318,7 +321,7 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }, opti
   });
 
   /** The index of a table on the arguments in `mask`, built on first use. */
-  function indexFor(table: JsTable, mask: number): Map<string, unknown[]> {
+  function indexFor(table: JsTable, mask: number): Map<string, Fact[]> {
     let index = table.indexes.get(mask);
     if (index === undefined) {
       index = new Map();
@@ -328,10 +331,9 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }, opti
     return index;
   }
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  function addToIndex(index: Map<string, unknown[]>, mask: number, fact: any): void {
+  function addToIndex(index: Map<string, Fact[]>, mask: number, fact: Fact): void {
     const parts: string[] = [];
-    for (let i = 0; i < Math.min(fact.args.length, MAX_INDEXED); i++) if (mask & (1 << i)) parts.push(keyOf(fact.args[i]));
+    for (let i = 0; i < Math.min(fact.length, MAX_INDEXED); i++) if (mask & (1 << i)) parts.push(keyOf(fact[i]!));
     const key = parts.join('\u0000');
     const list = index.get(key);
     if (list === undefined) index.set(key, [fact]);
@@ -341,9 +343,8 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }, opti
   function addToTable(name: string, args: readonly TauTerm[]): void {
     const table = tables.get(name);
     if (table === undefined) throw new EngineError(`no table ${name}`);
-    const fact = new pl.type.Term(name, [...args]);
-    table.facts.push(fact);
-    for (const [mask, index] of table.indexes) addToIndex(index, mask, fact);
+    table.facts.push(args);
+    for (const [mask, index] of table.indexes) addToIndex(index, mask, args);
   }
 
   function addClause(head: TauTerm, body: TauTerm): void {
@@ -360,18 +361,21 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }, opti
   return { consult, solve, solveCall, addClause, addFacts, steps: () => stepCount, defineTable, addToTable, clearTable, kif };
 }
 
-/** A table of ground facts answered from JavaScript; facts are Tau terms `name(args...)`. */
+/** A fact of a table: its ground arguments (never modified once added). */
+type Fact = readonly TauTerm[];
+
+/** A table of ground facts answered from JavaScript. */
 interface JsTable {
   readonly arity: number;
-  facts: unknown[];
+  facts: Fact[];
   /** Indexes by bitmask of bound argument positions, keyed by the arguments' KIF texts. */
-  indexes: Map<number, Map<string, unknown[]>>;
+  indexes: Map<number, Map<string, Fact[]>>;
 }
 
 /** Where an enumeration of table facts resumes (see `enumerate`). */
 interface Cursor {
   readonly atom: unknown;
-  readonly candidates: readonly unknown[];
+  readonly candidates: readonly Fact[];
   readonly next: number;
   /** Candidates past `end` were added after the call and are not its answers. */
   readonly end: number;
@@ -392,7 +396,7 @@ const MAX_CHUNK = 256;
 const MAX_INDEXED = 30;
 
 /** Shared, never-modified empty candidate list. */
-const NO_FACTS: readonly unknown[] = Object.freeze([]);
+const NO_FACTS: readonly Fact[] = Object.freeze([]);
 
 /**
  * The unifier of a table call with one of its candidate facts (ground), or null. The index
@@ -400,16 +404,17 @@ const NO_FACTS: readonly unknown[] = Object.freeze([]);
  * variables, needs only their bindings; anything else goes to Tau-Prolog's general unify.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-function bindFact(atom: any, fact: any): unknown {
+function bindFact(atom: any, fact: Fact): unknown {
   const args = atom.args;
-  if (args.length > MAX_INDEXED) return pl.unify(atom, fact);
+  // Tau-Prolog's unify takes argument lists, but consumes them: it gets copies.
+  if (args.length > MAX_INDEXED) return pl.unify([...args], [...fact]);
   const links: Record<string, unknown> = {};
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a.ground) continue;
-    if (!pl.type.is_variable(a)) return pl.unify(atom, fact);
+    if (!pl.type.is_variable(a)) return pl.unify([...args], [...fact]);
     if (a.id === '_') continue;
-    const value = fact.args[i];
+    const value = fact[i];
     const prev = links[a.id];
     if (prev === undefined) links[a.id] = value;
     else if (pl.compare(prev, value) !== 0) return null;

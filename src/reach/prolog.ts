@@ -40,6 +40,11 @@ export interface PrologReachOptions {
   readonly onProgress?: (p: ReachProgress) => void;
   /** Deepest term nesting accepted (default {@link DEFAULT_MAX_TERM_DEPTH}). */
   readonly maxTermDepth?: number;
+  /**
+   * False: every goal goes through Tau-Prolog's own step, tables and once included (slower;
+   * see `EngineOptions.directSteps`). Tests compare both ways on real games.
+   */
+  readonly directSteps?: boolean;
 }
 
 /**
@@ -82,7 +87,7 @@ function load(game: NormalGame, limits: ReachLimits, options: PrologReachOptions
   const plan = planRelaxedGame(game);
   const maxDepth = options.maxTermDepth ?? DEFAULT_MAX_TERM_DEPTH;
   refuseDeepRules(game.file, plan.components.flatMap((c) => c.rules), maxDepth);
-  const engine = createEngine({ deadline: limits.deadline });
+  const engine = createEngine({ deadline: limits.deadline }, { directSteps: options.directSteps ?? true });
   engine.consult(readFileSync(REACH_PL, 'utf8'));
   const store = createStore();
   for (const [key, r] of plan.relations) {

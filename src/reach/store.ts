@@ -20,11 +20,16 @@ export interface RelationFacts {
   readonly facts: StoredFact[];
   /** Names of the tables holding the relation: one, or one per functor of a split relation. */
   readonly tables: string[];
+  /** Tables of a split relation by the functor's name and arity (the split part). */
+  readonly parts: Map<string, Map<number, TableFacts>>;
 }
 
 /** One table of the engine (without copy prefix): `cell/3`, `true/1:cell/3`. */
 export interface TableFacts {
   readonly name: string;
+  /** Names of its full and delta copies in the engine. */
+  readonly fullName: string;
+  readonly deltaName: string;
   readonly arity: number;
   /** Table arguments of every fact. */
   readonly all: (readonly TauTerm[])[];
@@ -55,7 +60,7 @@ export function createStore(): FactStore {
 export function relationFacts(store: FactStore, relKey: string, rel: string, arity: number): RelationFacts {
   let r = store.relations.get(relKey);
   if (r === undefined) {
-    r = { rel, arity, keys: new Set(), facts: [], tables: [] };
+    r = { rel, arity, keys: new Set(), facts: [], tables: [], parts: new Map() };
     store.relations.set(relKey, r);
   }
   return r;
@@ -66,13 +71,12 @@ export function relationFacts(store: FactStore, relKey: string, rel: string, ari
  * term nesting: a relaxed game whose terms grow without bound is infinite.
  */
 export function recordFact(engine: PrologEngine, r: RelationFacts, args: readonly TauTerm[], maxDepth: number, store: FactStore): StoredFact | Refusal {
-  const parts: string[] = [];
-  for (const a of args) {
-    const { text, depth } = engine.kif(a, maxDepth);
-    if (depth > maxDepth) return { kind: 'too-deep', depth };
-    parts.push(text);
+  let text = '';
+  for (let i = 0; i < args.length; i++) {
+    const k = engine.kif(args[i]!, maxDepth);
+    if (k.depth > maxDepth) return { kind: 'too-deep', depth: k.depth };
+    text = i === 0 ? k.text : `${text} ${k.text}`;
   }
-  const text = parts.join(' ');
   if (r.keys.has(text)) return DUPLICATE;
   r.keys.add(text);
   const fact = { args, text };
@@ -85,10 +89,10 @@ const DUPLICATE: Refusal = { kind: 'duplicate' };
 
 /** Creates a table (its F and D copies), empty. */
 function createTable(engine: PrologEngine, store: FactStore, name: string, arity: number): TableFacts {
-  const t: TableFacts = { name, arity, all: [], delta: [] };
+  const t: TableFacts = { name, fullName: `F|${name}`, deltaName: `D|${name}`, arity, all: [], delta: [] };
   store.tables.set(name, t);
-  engine.defineTable(`F|${name}`, arity);
-  engine.defineTable(`D|${name}`, arity);
+  engine.defineTable(t.fullName, arity);
+  engine.defineTable(t.deltaName, arity);
   return t;
 }
 
@@ -115,31 +119,37 @@ export function mirrorFacts(
   summary?: DeltaSummary,
 ): void {
   const split = splitPosition(r.rel, r.arity);
+  const whole = split === undefined ? ensureTable(engine, store, relKey, r) : undefined;
   for (const f of facts) {
-    let t: TableFacts;
+    let t = whole;
     let args = f.args;
-    if (split === undefined) t = ensureTable(engine, store, relKey, r);
-    else {
-      const at = f.args[split]!;
+    if (t === undefined) {
+      const at = f.args[split!]!;
       const inner = tauArgs(at);
-      const sub = inner.length === 0 ? CONST_PART : `${tauName(at)}/${inner.length}`;
-      const name = `${relKey}:${sub}`;
+      const name = inner.length === 0 ? CONST_PART : tauName(at);
+      t = r.parts.get(name)?.get(inner.length);
       if (inner.length > 0) args = [...f.args.filter((_, i) => i !== split), ...inner];
-      t = store.tables.get(name) ?? createPart(engine, store, relKey, r, split, sub, args.length);
+      t ??= createPart(engine, store, relKey, r, split!, name, inner.length, args.length);
     }
     t.all.push(args);
-    if (delta) t.delta.push(args);
-    engine.addToTable(`F|${t.name}`, args);
-    if (delta) engine.addToTable(`D|${t.name}`, args);
+    engine.addToTable(t.fullName, args);
+    if (delta) {
+      t.delta.push(args);
+      engine.addToTable(t.deltaName, args);
+    }
     if (summary !== undefined) noteDelta(summary, t.name, args);
   }
 }
 
 /** The table of a new functor of a split relation, and the dispatcher clauses that serve it. */
-function createPart(engine: PrologEngine, store: FactStore, relKey: string, r: RelationFacts, split: number, sub: string, arity: number): TableFacts {
+function createPart(engine: PrologEngine, store: FactStore, relKey: string, r: RelationFacts, split: number, functor: string, n: number, arity: number): TableFacts {
+  const sub = functor === CONST_PART ? CONST_PART : `${functor}/${n}`;
   const name = `${relKey}:${sub}`;
   r.tables.push(name);
   const t = createTable(engine, store, name, arity);
+  let byArity = r.parts.get(functor);
+  if (byArity === undefined) r.parts.set(functor, (byArity = new Map()));
+  byArity.set(n, t);
   for (const c of dispatcherClauses(relKey, r.arity, split, sub)) engine.addClause(c.head, c.body);
   return t;
 }
@@ -157,6 +167,6 @@ export function clearDelta(engine: PrologEngine, store: FactStore, r: RelationFa
     const t = store.tables.get(name)!;
     if (t.delta.length === 0) continue;
     t.delta = [];
-    engine.clearTable(`D|${name}`);
+    engine.clearTable(t.deltaName);
   }
 }
