@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import type { Term } from '../gdl/ast.js';
 import { NO_POS } from '../gdl/ast.js';
 import { foldTerm, foldTree } from '../gdl/fold.js';
+import { ownPredicates } from './own.js';
 
 const require = createRequire(import.meta.url);
 // tau-prolog ships CommonJS without types; only this module sees its shape.
@@ -213,22 +214,6 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }, opti
     for (const f of facts) thread.add_rule(new pl.type.Rule(f, null), { from: '$gdl', context_module: 'user' });
   }
 
-  const user = session.modules.user;
-  // Predicates implemented here, by indicator, for stepDirect.
-  const direct = new Map<string, (thr: unknown, point: unknown, atom: unknown) => void>();
-  /** Installs a predicate implemented in JavaScript. */
-  const install = (indicator: string, handler: (thr: unknown, point: unknown, atom: unknown) => void): void => {
-    user.rules[indicator] = handler;
-    user.public_predicates[indicator] = true;
-    user.src_predicates[indicator] = '$gdl';
-    direct.set(indicator, handler);
-  };
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  direct.set('\\==/2', (thr: any, point: any, atom: any) => {
-    if (pl.compare(atom.args[0], atom.args[1]) !== 0) thr.success(point);
-  });
-
-  const tables = new Map<string, JsTable>();
   // Texts of ground terms, cached: fact arguments are shared objects, bound into answers and
   // looked up again and again.
   const texts = new WeakMap<object, TermText>();
@@ -239,187 +224,15 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }, opti
     if (computed.depth <= maxDepth) texts.set(t, computed);
     return computed;
   }
-  const keyOf = (t: TauTerm): string => kif(t).text;
-
-  function defineTable(name: string, arity: number): void {
-    const table: JsTable = { arity, facts: [], indexes: new Map() };
-    tables.set(name, table);
-    const indicator = `${name}/${arity}`;
-    install(indicator, (thr, point, atom) => lookup(table, thr, point, atom));
-  }
-
-  /** Answers a call on a table: the facts agreeing with its bound arguments, as new states. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  function lookup(table: JsTable, thr: any, point: any, atom: any): void {
-    const args = atom.args as { ground: boolean }[];
-    let mask = 0;
-    let full = true;
-    const parts: string[] = [];
-    for (let i = 0; i < args.length; i++) {
-      if (!args[i]!.ground) full = false;
-      else if (i < MAX_INDEXED) {
-        mask |= 1 << i;
-        parts.push(keyOf(args[i] as unknown as TauTerm));
-      }
-    }
-    // Positions past MAX_INDEXED are not in the key: those calls unify each candidate below.
-    full &&= args.length <= MAX_INDEXED;
-    const candidates = mask === 0 ? table.facts : indexFor(table, mask).get(parts.join('\u0000')) ?? NO_FACTS;
-    if (full || args.length === 0) {
-      // Every argument bound: a membership test, one answer at most.
-      if (candidates.length > 0) thr.success(point);
-      return;
-    }
-    enumerate(thr, atom, candidates, 0, candidates.length, point.goal.replace(null), point.substitution, point, FIRST_CHUNK);
-  }
-
-  /**
-   * Pushes a state for each of the next `chunk` candidates that unify with `atom`, and, when
-   * candidates remain, a state that resumes the enumeration when backtracking reaches it.
-   * Creating every state at once would waste most of them under `once`, where the first
-   * success cuts the rest away (Tau-Prolog's own clause resolution is eager like that).
-   * Every state has the calling state as parent, as with eager resolution, so cuts behave alike.
-   */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  function enumerate(thr: any, atom: any, candidates: readonly Fact[], from: number, end: number, rest: any, subst: any, parent: unknown, chunk: number): void {
-    const states: unknown[] = [];
-    let i = from;
-    for (; i < end && states.length < chunk; i++) {
-      const mgu = bindFact(atom, candidates[i]);
-      if (mgu === null) continue;
-      states.push(new pl.type.State(rest === null ? null : rest.apply(mgu), subst.apply(mgu), parent));
-    }
-    if (i < end) {
-      const more = new pl.type.Term(MORE, []);
-      more.cursor = { atom, candidates, next: i, end, chunk: Math.min(chunk * 4, MAX_CHUNK) } satisfies Cursor;
-      states.push(new pl.type.State(rest === null ? more : new pl.type.Term(',', [more, rest]), subst, parent));
-    }
-    thr.prepend(states);
-  }
-
-  // The resumption step: `more` carries its cursor; the state's own parent is the calling state.
-  // once(G): G, then a cut back to the height the choice-point stack had when once was called.
-  // Everything above that height was pushed while proving G, so dropping it is exactly once's
-  // cut; Tau-Prolog's own once goes through call/1, module qualification and a cut that
-  // walks the ancestors, several steps per call.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  direct.set('once/1', (thr: any, point: any, atom: any) => {
-    const cut = new pl.type.Term(CUT, []);
-    cut.height = thr.points.length;
-    const goal = point.goal.replace(new pl.type.Term(',', [atom.args[0], cut]));
-    thr.prepend([new pl.type.State(goal, point.substitution, point)]);
-  });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  install(`${CUT}/0`, (thr: any, point: any, cut: any) => {
-    thr.points.length = Math.min(thr.points.length, cut.height);
-    thr.success(point);
-  });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  install(`${MORE}/0`, (thr: unknown, point: any, more: any) => {
-    const c = more.cursor as Cursor;
-    enumerate(thr, c.atom, c.candidates, c.next, c.end, point.goal.replace(null), point.substitution, point.parent, c.chunk);
-  });
-
-  /** The index of a table on the arguments in `mask`, built on first use. */
-  function indexFor(table: JsTable, mask: number): Map<string, Fact[]> {
-    let index = table.indexes.get(mask);
-    if (index === undefined) {
-      index = new Map();
-      table.indexes.set(mask, index);
-      for (const fact of table.facts) addToIndex(index, mask, fact);
-    }
-    return index;
-  }
-
-  function addToIndex(index: Map<string, Fact[]>, mask: number, fact: Fact): void {
-    const parts: string[] = [];
-    for (let i = 0; i < Math.min(fact.length, MAX_INDEXED); i++) if (mask & (1 << i)) parts.push(keyOf(fact[i]!));
-    const key = parts.join('\u0000');
-    const list = index.get(key);
-    if (list === undefined) index.set(key, [fact]);
-    else list.push(fact);
-  }
-
-  function addToTable(name: string, args: readonly TauTerm[]): void {
-    const table = tables.get(name);
-    if (table === undefined) throw new EngineError(`no table ${name}`);
-    table.facts.push(args);
-    for (const [mask, index] of table.indexes) addToIndex(index, mask, args);
-  }
+  const own = ownPredicates(pl, session.modules.user, (t) => kif(t).text);
+  const direct = own.direct;
 
   function addClause(head: TauTerm, body: TauTerm): void {
     thread.add_rule(new pl.type.Rule(head, body), { from: '$gdl', context_module: 'user' });
   }
 
-  function clearTable(name: string): void {
-    const table = tables.get(name);
-    if (table === undefined) return;
-    table.facts = [];
-    table.indexes = new Map();
-  }
-
+  const { defineTable, addToTable, clearTable } = own;
   return { consult, solve, solveCall, addClause, addFacts, steps: () => stepCount, defineTable, addToTable, clearTable, kif };
-}
-
-/** A fact of a table: its ground arguments (never modified once added). */
-type Fact = readonly TauTerm[];
-
-/** A table of ground facts answered from JavaScript. */
-interface JsTable {
-  readonly arity: number;
-  facts: Fact[];
-  /** Indexes by bitmask of bound argument positions, keyed by the arguments' KIF texts. */
-  indexes: Map<number, Map<string, Fact[]>>;
-}
-
-/** Where an enumeration of table facts resumes (see `enumerate`). */
-interface Cursor {
-  readonly atom: unknown;
-  readonly candidates: readonly Fact[];
-  readonly next: number;
-  /** Candidates past `end` were added after the call and are not its answers. */
-  readonly end: number;
-  readonly chunk: number;
-}
-
-/** The goal that resumes an enumeration; its name cannot clash with a relation (`r:`, `F|`...). */
-const MORE = '$gdl_more';
-
-/** The cut that ends a `once` (see `stepDirect`); it carries the stack height to cut back to. */
-const CUT = '$gdl_cut';
-
-/** States created by the first step of a table call, and the most a resumption creates. */
-const FIRST_CHUNK = 1;
-const MAX_CHUNK = 256;
-
-/** Argument positions an index can cover (a bit each in a 32-bit mask). */
-const MAX_INDEXED = 30;
-
-/** Shared, never-modified empty candidate list. */
-const NO_FACTS: readonly Fact[] = Object.freeze([]);
-
-/**
- * The unifier of a table call with one of its candidate facts (ground), or null. The index
- * already matched every bound argument, so the common call, whose other arguments are
- * variables, needs only their bindings; anything else goes to Tau-Prolog's general unify.
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function bindFact(atom: any, fact: Fact): unknown {
-  const args = atom.args;
-  // Tau-Prolog's unify takes argument lists, but consumes them: it gets copies.
-  if (args.length > MAX_INDEXED) return pl.unify([...args], [...fact]);
-  const links: Record<string, unknown> = {};
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a.ground) continue;
-    if (!pl.type.is_variable(a)) return pl.unify([...args], [...fact]);
-    if (a.id === '_') continue;
-    const value = fact[i];
-    const prev = links[a.id];
-    if (prev === undefined) links[a.id] = value;
-    else if (pl.compare(prev, value) !== 0) return null;
-  }
-  return new pl.type.Substitution(links);
 }
 
 /** Name (functor) of a ground Tau term; numbers give their text. */
