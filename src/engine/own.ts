@@ -16,6 +16,7 @@ export interface OwnPredicates {
   defineTable(name: string, arity: number): void;
   addToTable(name: string, args: readonly TauTerm[]): void;
   clearTable(name: string): void;
+  probe(name: string, pattern: readonly (TauTerm | null)[]): boolean;
 }
 
 /**
@@ -153,7 +154,22 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     table.indexes = new Map();
   }
 
-  return { direct, defineTable, addToTable, clearTable };
+  function probe(name: string, pattern: readonly (TauTerm | null)[]): boolean {
+    const table = tables.get(name);
+    if (table === undefined) return false;
+    let mask = 0;
+    const parts: string[] = [];
+    for (let i = 0; i < Math.min(pattern.length, MAX_INDEXED); i++) {
+      const p = pattern[i];
+      if (p === null || p === undefined) continue;
+      mask |= 1 << i;
+      parts.push(keyOf(p));
+    }
+    if (mask === 0) return table.facts.length > 0;
+    return (indexFor(table, mask).get(parts.join('\u0000'))?.length ?? 0) > 0;
+  }
+
+  return { direct, defineTable, addToTable, clearTable, probe };
 }
 
 /** A fact of a table: its ground arguments (never modified once added). */

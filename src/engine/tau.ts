@@ -72,6 +72,8 @@ export interface PrologEngine {
   addToTable(name: string, args: readonly TauTerm[]): void;
   /** Removes every fact of a table. */
   clearTable(name: string): void;
+  /** True when the table has a fact agreeing with every non-null argument of `pattern`. */
+  probe(name: string, pattern: readonly (TauTerm | null)[]): boolean;
   /** {@link tauKif}, cached per term object (answers share their arguments with table facts). */
   kif(t: TauTerm, maxDepth?: number): TermText;
 }
@@ -165,7 +167,10 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }, opti
     thread.points = [];
     thread.debugger_states = [];
     thread.level = new pl.type.Term('top_level');
-    thread.add_goal(new pl.type.Term(name, vars.map((v) => new pl.type.Var(v))));
+    // What thread.add_goal does, without walking the goal for its variables: they are vars.
+    const links: Record<string, unknown> = {};
+    for (const v of vars) links[v] = new pl.type.Var(v);
+    thread.points.push(new pl.type.State(new pl.type.Term(name, vars.map((v) => links[v])), new pl.type.Substitution(links), null));
     return drive(name, vars, onAnswer);
   }
 
@@ -231,8 +236,8 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }, opti
     thread.add_rule(new pl.type.Rule(head, body), { from: '$gdl', context_module: 'user' });
   }
 
-  const { defineTable, addToTable, clearTable } = own;
-  return { consult, solve, solveCall, addClause, addFacts, steps: () => stepCount, defineTable, addToTable, clearTable, kif };
+  const { defineTable, addToTable, clearTable, probe } = own;
+  return { consult, solve, solveCall, addClause, addFacts, steps: () => stepCount, defineTable, addToTable, clearTable, probe, kif };
 }
 
 /** Name (functor) of a ground Tau term; numbers give their text. */

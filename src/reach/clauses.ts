@@ -8,6 +8,7 @@
  */
 import { foldTerm } from '../gdl/fold.js';
 import type { Term } from '../gdl/ast.js';
+import { isGround } from '../gdl/terms.js';
 import { type TauTerm, makeTerm, makeVar, quoteAtom } from '../engine/tau.js';
 import type { PlannedClause, PlannedGoal } from './plan.js';
 import { type RelaxedLiteral, type RelaxedRule, keyOf } from './relaxed.js';
@@ -96,15 +97,13 @@ export function atomCall(lit: PosLiteral, mode: TableMode): { name: string; args
 
 /**
  * What a positive literal reads, for skipping queries that cannot succeed: the table (without
- * copy prefix, e.g. `true/1:cell/3`; undefined when a dispatcher serves it) and the index key
- * of its first table argument when that argument is not a variable (`'1'/0` as `1/0`).
+ * copy prefix, e.g. `true/1:cell/3`; undefined when a dispatcher serves it) and, per table
+ * argument, the argument if it is ground (null otherwise).
  */
-export function literalTarget(lit: PosLiteral): { readonly table?: string; readonly firstKey?: string } {
+export function literalTarget(lit: PosLiteral): { readonly table?: string; readonly pattern?: readonly (Term | null)[] } {
   const { table, args } = tableArgs(lit);
   if (table === undefined) return {};
-  const first = args[0];
-  if (first === undefined || first.kind === 'var') return { table };
-  return { table, firstKey: `${first.name}/${first.kind === 'fn' ? first.args.length : 0}` };
+  return { table, pattern: args.map((a) => (isGround(a) ? a : null)) };
 }
 
 /** Maps every variable that occurs only once in the rule to `_`. */

@@ -6,8 +6,9 @@
  * grow while it runs, so the component is compiled again when one of them has grown fourfold.
  */
 import { isGround } from '../gdl/terms.js';
+import { type TauTerm, toTau } from '../engine/tau.js';
 import { clauseTerms, literalTarget, variantName } from './clauses.js';
-import { type PlannedClause, type RowEstimate, type RuleShape, coreFirstApplies, planVariant, ruleShape } from './plan.js';
+import { type Estimates, type PlannedClause, type RowEstimate, type RuleShape, coreFirstApplies, planVariant, ruleShape } from './plan.js';
 import type { Run } from './evaluate.js';
 import { type Component, type RelaxedRule, keyOf } from './relaxed.js';
 
@@ -33,7 +34,8 @@ export interface DeltaVariant {
   readonly relKey: string;
   readonly deltaAt: number;
   readonly table?: string;
-  readonly firstKey?: string;
+  /** The delta literal's table arguments where ground, as engine terms (null elsewhere). */
+  readonly pattern?: readonly (TauTerm | null)[];
 }
 
 /** A component's rules, and the clauses loaded for them under the current plan. */
@@ -49,8 +51,10 @@ export interface CompiledComponent {
 /** The plans of a variant: delta first (with its cost per new fact), and core first if it applies. */
 interface LoadedVariant {
   readonly deltaFirst: { readonly id: number; readonly cost: number };
-  /** Planned when it applies; loaded into the engine (given an id) on first use. */
-  readonly coreFirst?: { readonly plan: PlannedClause; id?: number };
+  /** The estimates the plans were made with. */
+  readonly estimates: Estimates;
+  /** Planned when first worth it (null: does not apply); loaded into the engine on first use. */
+  coreFirst?: { readonly plan: PlannedClause; id?: number } | null;
 }
 
 /** The rules of `comp` and their variants: a full one and one per literal of the component. */
@@ -66,7 +70,9 @@ export function compileComponent(run: Run, comp: Component): CompiledComponent {
     // `i` counts positive literals only, as planVariant does.
     rule.body.filter((l) => l.kind === 'pos').forEach((l, i) => {
       const relKey = keyOf(l.atom);
-      if (members.has(relKey)) deltas.push({ relKey, deltaAt: i, ...literalTarget(l) });
+      if (!members.has(relKey)) return;
+      const { table, pattern } = literalTarget(l);
+      deltas.push({ relKey, deltaAt: i, ...(table === undefined ? {} : { table, pattern: pattern!.map((t) => (t === null ? null : toTau(t))) }) });
     });
     rules.set(rule, { rule, fact: false, shape: ruleShape(rule), deltas });
   }
@@ -88,15 +94,22 @@ export function variantClause(run: Run, compiled: CompiledComponent, rule: Relax
     const shape = compiled.rules.get(rule)!.shape;
     const estimates = { order: estimator(run, compiled.members, true), cost: estimator(run, compiled.members, false) };
     const deltaFirst = planVariant(run.nextId, shape, { deltaAt }, estimates);
-    const id = load(run, deltaFirst);
-    const coreFirst = deltaAt !== null && coreFirstApplies(shape, deltaAt) ? planVariant(run.nextId, shape, { deltaAt, coreFirst: true }, estimates) : undefined;
-    v = { deltaFirst: { id, cost: deltaFirst.cost }, ...(coreFirst === undefined ? {} : { coreFirst: { plan: coreFirst } }) };
+    v = { deltaFirst: { id: load(run, deltaFirst), cost: deltaFirst.cost }, estimates };
     plans.set(deltaAt, v);
   }
+  // Core first can only pay where delta first is costly; it is planned the first time it is.
+  if (deltaAt === null || deltaRows * v.deltaFirst.cost < CORE_FIRST_WORTH) return v.deltaFirst.id;
+  if (v.coreFirst === undefined) {
+    const shape = compiled.rules.get(rule)!.shape;
+    v.coreFirst = coreFirstApplies(shape, deltaAt) ? { plan: planVariant(run.nextId, shape, { deltaAt, coreFirst: true }, v.estimates) } : null;
+  }
   const core = v.coreFirst;
-  if (core === undefined || core.plan.cost >= deltaRows * v.deltaFirst.cost) return v.deltaFirst.id;
+  if (core === null || core.plan.cost >= deltaRows * v.deltaFirst.cost) return v.deltaFirst.id;
   return (core.id ??= load(run, core.plan));
 }
+
+/** Estimated states below which a delta-first plan is not worth comparing with core first. */
+const CORE_FIRST_WORTH = 64;
 
 /** Loads a planned clause into the engine under a fresh id. */
 function load(run: Run, plan: PlannedClause): number {
@@ -107,19 +120,22 @@ function load(run: Run, plan: PlannedClause): number {
 }
 
 /**
- * Forgets the loaded clauses when a member relation has grown at least fourfold (and past 16
- * facts) since they were planned: the next use plans them again with the new sizes.
+ * Forgets the loaded clauses when a member relation has grown at least fourfold (to at least
+ * {@link REPLAN_FROM} facts) since they were planned: the next use plans them again.
  */
 export function replanIfGrown(run: Run, compiled: CompiledComponent): void {
   for (const [key, was] of compiled.planned) {
     const now = run.store.relations.get(key)?.facts.length ?? 0;
-    if (now >= 4 * Math.max(was, 4)) {
+    if (now >= 4 * Math.max(was, REPLAN_FROM / 4)) {
       compiled.planned = sizes(run, [...compiled.planned.keys()]);
       compiled.loaded = new Map();
       return;
     }
   }
 }
+
+/** Tables smaller than this are planned for once: replanning them costs more than it saves. */
+const REPLAN_FROM = 64;
 
 function sizes(run: Run, keys: readonly string[]): Map<string, number> {
   return new Map(keys.map((k) => [k, run.store.relations.get(k)?.facts.length ?? 0]));

@@ -14,7 +14,7 @@ import type { NormalGame } from '../normalize/types.js';
 import { splitPosition, variantName } from './clauses.js';
 import { invalidError, largestRelation, limitError } from './failures.js';
 import { type Component, type RelaxedPlan, type RelaxedRule, keyOf } from './relaxed.js';
-import { type DeltaSummary, type FactStore, type StoredFact, clearDelta, mirrorFacts, recordFact } from './store.js';
+import { type FactStore, type StoredFact, clearDelta, mirrorFacts, recordFact } from './store.js';
 import { type CompiledComponent, type DeltaVariant, type TableStats, compileComponent, replanIfGrown, variantClause } from './compile.js';
 import type { ReachLimits } from './types.js';
 
@@ -79,8 +79,7 @@ function fixpoint(run: Run, comp: Component): void {
     return;
   }
   while (fresh.size > 0) {
-    const summary: DeltaSummary = new Map();
-    commit(run, members, fresh, true, summary);
+    commit(run, members, fresh, true);
     replanIfGrown(run, compiled);
     run.rounds++;
     if (comp.containsTrue) run.iterations++;
@@ -90,22 +89,21 @@ function fixpoint(run: Run, comp: Component): void {
     fresh = new Map();
     for (const rule of comp.rules) {
       for (const d of compiled.rules.get(rule)!.deltas) {
-        if (mayMatch(d, delta, summary)) derive(run, fresh, compiled, rule, d.deltaAt, delta.get(d.relKey)!.length);
+        if (mayMatch(run, d, delta)) derive(run, fresh, compiled, rule, d.deltaAt, delta.get(d.relKey)!.length);
       }
     }
   }
 }
 
 /**
- * False when the variant's delta literal cannot match a new fact: its table got none, or none
- * with its first argument. Skipping such queries saves Tau-Prolog's per-query overhead, which
- * dominates in games with many rules over few facts.
+ * False when the variant's delta literal cannot match a new fact: its relation got none, or
+ * its table has none agreeing with the literal's ground arguments (a hash probe). Skipping
+ * such queries saves planning them and Tau-Prolog's per-query overhead, which dominate in
+ * games with many rules over few facts.
  */
-function mayMatch(d: DeltaVariant, delta: Fresh, summary: DeltaSummary): boolean {
+function mayMatch(run: Run, d: DeltaVariant, delta: Fresh): boolean {
   if (!delta.has(d.relKey)) return false;
-  if (d.table === undefined) return true;
-  const keys = summary.get(d.table);
-  return keys !== undefined && (d.firstKey === undefined || keys.has(d.firstKey));
+  return d.table === undefined || run.engine.probe(`D|${d.table}`, d.pattern!);
 }
 
 /** Runs one variant and records its answers (line 11 / 16 / 23 of Algorithm 9.2). */
@@ -158,9 +156,9 @@ function keep(run: Run, fresh: Fresh, key: string, args: readonly unknown[], rul
 }
 
 /** Puts the round's new facts into the engine's tables; `D` replaces the previous delta. */
-function commit(run: Run, members: ReadonlySet<string>, fresh: Fresh, delta: boolean, summary?: DeltaSummary): void {
+function commit(run: Run, members: ReadonlySet<string>, fresh: Fresh, delta: boolean): void {
   if (delta) for (const key of members) clearDelta(run.engine, run.store, run.store.relations.get(key)!);
-  for (const [key, facts] of fresh) mirrorFacts(run.engine, run.store, key, run.store.relations.get(key)!, facts, delta, summary);
+  for (const [key, facts] of fresh) mirrorFacts(run.engine, run.store, key, run.store.relations.get(key)!, facts, delta);
 }
 
 function checkDeadline(run: Run): void {

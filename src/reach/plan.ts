@@ -63,8 +63,14 @@ export interface Estimates {
 interface LiteralShape {
   readonly lit: RelaxedLiteral;
   readonly vars: readonly string[];
-  /** Positive literals: what they read, and the variables of each table argument. */
-  readonly read?: { readonly relKey: string; readonly table: string | undefined; readonly argVars: readonly (readonly string[])[] };
+  /** Positive literals: what they read, the variables of each table argument, the calls. */
+  readonly read?: {
+    readonly relKey: string;
+    readonly table: string | undefined;
+    readonly argVars: readonly (readonly string[])[];
+    readonly full: PlannedGoal;
+    readonly delta: PlannedGoal;
+  };
 }
 
 /** What planning needs of a rule, computed once. */
@@ -87,7 +93,10 @@ export function ruleShape(rule: RelaxedRule): RuleShape {
   const literals = rule.body.map((lit): LiteralShape => {
     if (lit.kind === 'distinct') return { lit, vars: varsOf([lit.left, lit.right]) };
     const t = tableArgs(lit);
-    return { lit, vars: varsOf(lit.atom.args), read: { relKey: t.relKey, table: t.table, argVars: t.args.map((a) => varsOf([a])) } };
+    const argVars = t.args.map((a) => varsOf([a]));
+    const full: PlannedGoal = { kind: 'call', ...atomCall(lit, 'F') };
+    const delta: PlannedGoal = { kind: 'call', ...atomCall(lit, 'D') };
+    return { lit, vars: varsOf(lit.atom.args), read: { relKey: t.relKey, table: t.table, argVars, full, delta } };
   });
   return { rule, headVars: new Set(varsOf(rule.head.args)), literals, positives: literals.filter((l) => l.read !== undefined) };
 }
@@ -109,7 +118,7 @@ export function planVariant(id: number, shape: RuleShape, spec: VariantSpec, est
   later[body.length] = acc;
   for (let i = body.length - 1; i >= 0; i--) later[i] = acc = new Set([...acc, ...body[i]!.vars]);
   const goal = (l: LiteralShape): PlannedGoal =>
-    l.lit.kind === 'distinct' ? { kind: 'neq', left: l.lit.left, right: l.lit.right } : { kind: 'call', ...atomCall(l.lit, l === delta ? 'D' : 'F') };
+    l.lit.kind === 'distinct' ? { kind: 'neq', left: l.lit.left, right: l.lit.right } : l === delta ? l.read!.delta : l.read!.full;
   const bound = new Set<string>();
   const goals: PlannedGoal[] = [];
   // Cost: states after each goal, summed; a once group costs one check per state.

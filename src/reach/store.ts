@@ -40,9 +40,6 @@ export interface TableFacts {
 /** Why a fact was refused. */
 export type Refusal = { readonly kind: 'duplicate' } | { readonly kind: 'too-deep'; readonly depth: number };
 
-/** The tables that received facts in the last commit, with the index keys of their first arguments. */
-export type DeltaSummary = Map<string, Set<string>>;
-
 /** All facts, by relation key and by table. */
 export interface FactStore {
   readonly relations: Map<string, RelationFacts>;
@@ -116,7 +113,6 @@ export function mirrorFacts(
   r: RelationFacts,
   facts: readonly StoredFact[],
   delta: boolean,
-  summary?: DeltaSummary,
 ): void {
   const split = splitPosition(r.rel, r.arity);
   const whole = split === undefined ? ensureTable(engine, store, relKey, r) : undefined;
@@ -137,7 +133,6 @@ export function mirrorFacts(
       t.delta.push(args);
       engine.addToTable(t.deltaName, args);
     }
-    if (summary !== undefined) noteDelta(summary, t.name, args);
   }
 }
 
@@ -154,12 +149,6 @@ function createPart(engine: PrologEngine, store: FactStore, relKey: string, r: R
   return t;
 }
 
-function noteDelta(summary: DeltaSummary, table: string, args: readonly TauTerm[]): void {
-  let keys = summary.get(table);
-  if (keys === undefined) summary.set(table, (keys = new Set()));
-  const first = args[0];
-  if (first !== undefined) keys.add(`${tauName(first)}/${tauArgs(first).length}`);
-}
 
 /** Empties the delta copies of every table of a relation. */
 export function clearDelta(engine: PrologEngine, store: FactStore, r: RelationFacts): void {
