@@ -104,6 +104,29 @@ describe('engine steps', () => {
     expect(seen).toEqual(Array.from({ length: 1000 }, (_, i) => `v${i}`));
   });
 
+  it('keeps a projection of a table: each distinct tuple once, as the table grows and is cleared', () => {
+    const engine = createEngine();
+    engine.defineTable('t', 3);
+    const add = (...xs: string[]) => engine.addToTable('t', xs.map((x) => makeTerm(x, [])));
+    add('a', '1', 'x');
+    add('a', '2', 'x');
+    expect(engine.defineProjection('t', [2, 0], 'p')).toBe(true);
+    expect(engine.defineProjection('missing', [0], 'q')).toBe(false);
+    add('b', '1', 'x');
+    add('a', '3', 'y');
+    engine.addClause(makeTerm('q', [makeVar('A'), makeVar('B')]), makeTerm('p', [makeVar('A'), makeVar('B')]));
+    const seen = (): string[] => {
+      const out: string[] = [];
+      engine.solveCall('q', 2, (v) => out.push(v.map((x) => tauKif(x).text).join(' ')));
+      return out;
+    };
+    expect(seen()).toEqual(['x a', 'x b', 'y a']);
+    engine.clearTable('t');
+    expect(seen()).toEqual([]);
+    add('c', '1', 'z');
+    expect(seen()).toEqual(['z c']);
+  });
+
   it('agrees with Tau-Prolog\'s own steps on 400 random programs, answer for answer', () => {
     const next = random(20261123);
     let nonEmpty = 0;

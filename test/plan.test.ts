@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseGdl } from '../src/gdl/parser.js';
 import { normalizeGame } from '../src/normalize/normalize.js';
 import { clauseText } from '../src/reach/clauses.js';
-import { coreFirstApplies, planVariant, ruleShape } from '../src/reach/plan.js';
+import { coreFirstApplies, planDistinctHeads, planVariant, ruleShape } from '../src/reach/plan.js';
 import { planRelaxedGame } from '../src/reach/relaxed.js';
 import { formatSupersets } from '../src/reach/format.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
@@ -31,6 +31,7 @@ const NIM = `
   (<= (next (heap ?x ?n)) (true (heap ?x ?n)) (does ?p (reduce ?y ?m)) (distinct ?x ?y))
   (<= (next (control a)) (true (control b)))
   (<= (next (control b)) (true (control a)))
+  (<= (movable ?h) (true (heap ?h ?n)) (succ ?m ?n))
 `;
 
 describe('planVariant', () => {
@@ -64,6 +65,18 @@ describe('planVariant', () => {
     expect(coreFirstApplies(shape, 1)).toBe(false);
   });
 
+  it('enumerates distinct head instances through a projection, then tests the body once each', () => {
+    const shape = shapeOf('(<= (line ?p) (true (cell ?x ?y ?p)) (succ ?x ?x2) (true (cell ?x2 ?y ?p)))', 'line');
+    const d = planDistinctHeads(0, shape)!;
+    expect(d.projection).toEqual({ table: 'true/1:cell/3', keep: [2], name: 'P|true/1:cell/3|2' });
+    expect(clauseText(d.plan)).toBe(
+      "'$v0'(V0) :- 'P|true/1:cell/3|2'(V0), once(('F|true/1:cell/3'(V1,V2,V0), 'F|true/1:cell/3'(V3,V2,V0), 'F|succ/2'(V1,V3))).",
+    );
+    // Nothing to gain when the body binds only head variables; no plan when no literal binds them all.
+    expect(planDistinctHeads(0, shapeOf('(<= (h ?x) (p ?x) (q ?x))', 'h'))).toBeUndefined();
+    expect(planDistinctHeads(0, shapeOf('(<= (h ?x ?y) (p ?x ?z) (q ?y ?z))', 'h'))).toBeUndefined();
+  });
+
   it('leaves the least model unchanged whichever plan runs', () => {
     const result = computeSupersetsProlog(game(NIM));
     expect(formatSupersets(result.supersets).trim().split('\n')).toEqual([
@@ -74,6 +87,7 @@ describe('planVariant', () => {
       '(input a (reduce y 0))', '(input a (reduce y 1))',
       '(input b (reduce x 0))', '(input b (reduce x 1))', '(input b (reduce x 2))',
       '(input b (reduce y 0))', '(input b (reduce y 1))',
+      '(movable x)', '(movable y)',
       '(succ 0 1)', '(succ 1 2)', '(succ 2 3)',
     ]);
   });

@@ -17,6 +17,7 @@ export interface OwnPredicates {
   addToTable(name: string, args: readonly TauTerm[]): void;
   clearTable(name: string): void;
   probe(name: string, pattern: readonly (TauTerm | null)[]): boolean;
+  defineProjection(base: string, keep: readonly number[], name: string): boolean;
 }
 
 /**
@@ -42,7 +43,7 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   const tables = new Map<string, JsTable>();
 
   function defineTable(name: string, arity: number): void {
-    const table: JsTable = { arity, facts: [], indexes: new Map() };
+    const table: JsTable = { arity, facts: [], indexes: new Map(), projections: [] };
     tables.set(name, table);
     const indicator = `${name}/${arity}`;
     install(indicator, (thr, point, atom) => lookup(table, thr, point, atom));
@@ -143,8 +144,37 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   function addToTable(name: string, args: readonly TauTerm[]): void {
     const table = tables.get(name);
     if (table === undefined) throw new Error(`no table ${name}`);
+    add(table, args);
+  }
+
+  function add(table: JsTable, args: Fact): void {
     table.facts.push(args);
     for (const [mask, index] of table.indexes) addToIndex(index, mask, args);
+    for (const p of table.projections) project(p, args);
+  }
+
+  function project(p: Projection, fact: Fact): void {
+    const args = p.keep.map((i) => fact[i]!);
+    const key = args.map(keyOf).join('\u0000');
+    if (p.seen.has(key)) return;
+    p.seen.add(key);
+    add(p.table, args);
+  }
+
+  /**
+   * Defines table `name` as the projection of table `base` onto the positions `keep`: each
+   * distinct tuple of those arguments once, now and as `base` grows. A call of it enumerates
+   * the distinct values of some arguments without visiting every fact that repeats them.
+   */
+  function defineProjection(base: string, keep: readonly number[], name: string): boolean {
+    if (tables.has(name)) return true;
+    const from = tables.get(base);
+    if (from === undefined) return false;
+    defineTable(name, keep.length);
+    const p: Projection = { keep, table: tables.get(name)!, seen: new Set() };
+    from.projections.push(p);
+    for (const fact of from.facts) project(p, fact);
+    return true;
   }
 
   function clearTable(name: string): void {
@@ -152,6 +182,11 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     if (table === undefined) return;
     table.facts = [];
     table.indexes = new Map();
+    for (const p of table.projections) {
+      p.seen.clear();
+      p.table.facts = [];
+      p.table.indexes = new Map();
+    }
   }
 
   function probe(name: string, pattern: readonly (TauTerm | null)[]): boolean {
@@ -169,7 +204,7 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     return (indexFor(table, mask).get(parts.join('\u0000'))?.length ?? 0) > 0;
   }
 
-  return { direct, defineTable, addToTable, clearTable, probe };
+  return { direct, defineTable, addToTable, clearTable, probe, defineProjection };
 }
 
 /** A fact of a table: its ground arguments (never modified once added). */
@@ -181,6 +216,15 @@ interface JsTable {
   facts: Fact[];
   /** Indexes by bitmask of bound argument positions, keyed by the arguments' KIF texts. */
   indexes: Map<number, Map<string, Fact[]>>;
+  /** Tables holding the distinct projections of this one's facts, kept up to date. */
+  readonly projections: Projection[];
+}
+
+/** A projection of a table onto some argument positions: each distinct tuple once. */
+interface Projection {
+  readonly keep: readonly number[];
+  readonly table: JsTable;
+  readonly seen: Set<string>;
 }
 
 /** Where an enumeration of table facts resumes (see `enumerate`). */

@@ -74,6 +74,11 @@ export interface PrologEngine {
   clearTable(name: string): void;
   /** True when the table has a fact agreeing with every non-null argument of `pattern`. */
   probe(name: string, pattern: readonly (TauTerm | null)[]): boolean;
+  /**
+   * Defines table `name` (once) as the distinct projections of table `base` onto the argument
+   * positions `keep`, kept up to date as `base` grows. False when there is no table `base`.
+   */
+  defineProjection(base: string, keep: readonly number[], name: string): boolean;
   /** {@link tauKif}, cached per term object (answers share their arguments with table facts). */
   kif(t: TauTerm, maxDepth?: number): TermText;
 }
@@ -236,8 +241,8 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }, opti
     thread.add_rule(new pl.type.Rule(head, body), { from: '$gdl', context_module: 'user' });
   }
 
-  const { defineTable, addToTable, clearTable, probe } = own;
-  return { consult, solve, solveCall, addClause, addFacts, steps: () => stepCount, defineTable, addToTable, clearTable, probe, kif };
+  const { defineTable, addToTable, clearTable, probe, defineProjection } = own;
+  return { consult, solve, solveCall, addClause, addFacts, steps: () => stepCount, defineTable, addToTable, clearTable, probe, defineProjection, kif };
 }
 
 /** Name (functor) of a ground Tau term; numbers give their text. */

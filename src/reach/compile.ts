@@ -8,7 +8,7 @@
 import { isGround } from '../gdl/terms.js';
 import { type TauTerm, toTau } from '../engine/tau.js';
 import { clauseTerms, literalTarget, variantName } from './clauses.js';
-import { type Estimates, type PlannedClause, type RowEstimate, type RuleShape, coreFirstApplies, planVariant, ruleShape } from './plan.js';
+import { type Estimates, type PlannedClause, type RowEstimate, type RuleShape, coreFirstApplies, planDistinctHeads, planVariant, ruleShape } from './plan.js';
 import type { Run } from './evaluate.js';
 import { type Component, type RelaxedRule, keyOf } from './relaxed.js';
 
@@ -94,7 +94,7 @@ export function variantClause(run: Run, compiled: CompiledComponent, rule: Relax
     const shape = compiled.rules.get(rule)!.shape;
     const estimates = { order: estimator(run, compiled.members, true), cost: estimator(run, compiled.members, false) };
     const deltaFirst = planVariant(run.nextId, shape, { deltaAt }, estimates);
-    v = { deltaFirst: { id: load(run, deltaFirst), cost: deltaFirst.cost }, estimates };
+    v = { deltaFirst: { id: load(run, withDistinctHeads(run, shape, deltaAt, deltaFirst, estimates)), cost: deltaFirst.cost }, estimates };
     plans.set(deltaAt, v);
   }
   // Core first can only pay where delta first is costly; it is planned the first time it is.
@@ -110,6 +110,18 @@ export function variantClause(run: Run, compiled: CompiledComponent, rule: Relax
 
 /** Estimated states below which a delta-first plan is not worth comparing with core first. */
 const CORE_FIRST_WORTH = 64;
+
+/**
+ * The full variant's plan, or its distinct-heads plan (see `planDistinctHeads`) when that is
+ * estimated at most half as costly; the table projection it reads is defined on the way.
+ */
+function withDistinctHeads(run: Run, shape: RuleShape, deltaAt: number | null, plan: PlannedClause, estimates: Estimates): PlannedClause {
+  if (deltaAt !== null) return plan;
+  const distinct = planDistinctHeads(run.nextId, shape, estimates);
+  if (distinct === undefined || 2 * distinct.plan.cost > plan.cost) return plan;
+  const p = distinct.projection;
+  return run.engine.defineProjection(`F|${p.table}`, p.keep, p.name) ? distinct.plan : plan;
+}
 
 /** Loads a planned clause into the engine under a fresh id. */
 function load(run: Run, plan: PlannedClause): number {

@@ -68,6 +68,8 @@ interface LiteralShape {
     readonly relKey: string;
     readonly table: string | undefined;
     readonly argVars: readonly (readonly string[])[];
+    /** Its arguments in the table (split relations spread the split argument's). */
+    readonly args: readonly Term[];
     readonly full: PlannedGoal;
     readonly delta: PlannedGoal;
   };
@@ -96,7 +98,7 @@ export function ruleShape(rule: RelaxedRule): RuleShape {
     const argVars = t.args.map((a) => varsOf([a]));
     const full: PlannedGoal = { kind: 'call', ...atomCall(lit, 'F') };
     const delta: PlannedGoal = { kind: 'call', ...atomCall(lit, 'D') };
-    return { lit, vars: varsOf(lit.atom.args), read: { relKey: t.relKey, table: t.table, argVars, full, delta } };
+    return { lit, vars: varsOf(lit.atom.args), read: { relKey: t.relKey, table: t.table, argVars, args: t.args, full, delta } };
   });
   return { rule, headVars: new Set(varsOf(rule.head.args)), literals, positives: literals.filter((l) => l.read !== undefined) };
 }
@@ -170,6 +172,46 @@ function existentialPart(shape: RuleShape, delta: LiteralShape): Set<LiteralShap
   return part;
 }
 
+/** A table projection a plan reads: table `table` (without copy prefix) onto positions `keep`. */
+export interface ProjectionUse {
+  readonly table: string;
+  readonly keep: readonly number[];
+  /** Its predicate name, `P|table|keep`. */
+  readonly name: string;
+}
+
+/**
+ * A plan that derives each head instance once (for the variant reading full tables): the
+ * projection of one literal onto the head's variables enumerates candidate head instances,
+ * each distinct once, and the whole body then has to hold once for each.
+ * `(hasLine ?p) <= (true (cell ?x1 ?y ?p)) (succ ?x1 ?x2) (true (cell ?x2 ?y ?p)) ...` then
+ * looks for one line per player instead of deriving the player once per line. Undefined when
+ * no literal binds every head variable by itself, or the body binds nothing else.
+ */
+export function planDistinctHeads(id: number, shape: RuleShape, estimates: Estimates = NOMINAL): { plan: PlannedClause; projection: ProjectionUse } | undefined {
+  const head = [...shape.headVars];
+  if (head.length === 0 || shape.literals.every((l) => l.vars.every((v) => shape.headVars.has(v)))) return undefined;
+  let best: { l: LiteralShape; keep: number[]; rows: number } | undefined;
+  for (const l of shape.positives) {
+    const r = l.read!;
+    if (r.table === undefined) continue;
+    const keep = head.map((v) => r.args.findIndex((a) => a.kind === 'var' && a.name === v));
+    if (keep.some((k) => k < 0)) continue;
+    // Distinct head tuples: all rows over the rows per tuple.
+    const all = estimates.cost(r.relKey, r.table, r.args.map(() => false));
+    const per = estimates.cost(r.relKey, r.table, r.args.map((_, i) => keep.includes(i)));
+    const n = per > 0 ? all / per : all;
+    if (best === undefined || n < best.rows) best = { l, keep, rows: n };
+  }
+  if (best === undefined) return undefined;
+  const read = best.l.read!;
+  const projection = { table: read.table!, keep: best.keep, name: `P|${read.table}|${best.keep.join('.')}` };
+  const goal = (l: LiteralShape): PlannedGoal => (l.lit.kind === 'distinct' ? { kind: 'neq', left: l.lit.left, right: l.lit.right } : l.read!.full);
+  const body = orderBody(shape, undefined, false, estimates.order, shape.headVars).map(goal);
+  const goals: PlannedGoal[] = [{ kind: 'call', name: projection.name, args: best.keep.map((i) => read.args[i]!) }, { kind: 'once', goals: body }];
+  return { plan: { name: variantName(id), head: shape.rule.head.args, goals, rule: shape.rule, cost: 2 * best.rows }, projection };
+}
+
 const rows = (l: LiteralShape, bound: ReadonlySet<string>, estimate: RowEstimate): number =>
   estimate(l.read!.relKey, l.read!.table, l.read!.argVars.map((vs) => vs.every((v) => bound.has(v))));
 
@@ -200,10 +242,10 @@ function existentialEnd(body: readonly LiteralShape[], later: readonly Set<strin
  * first, then the fewest estimated answers, then source order — and each `distinct` as soon
  * as both its sides are bound.
  */
-function orderBody(shape: RuleShape, delta: LiteralShape | undefined, coreFirst: boolean, estimate: RowEstimate): LiteralShape[] {
+function orderBody(shape: RuleShape, delta: LiteralShape | undefined, coreFirst: boolean, estimate: RowEstimate, bound0: ReadonlySet<string> = new Set()): LiteralShape[] {
   const remaining = shape.positives.filter((l) => l !== delta);
   const pending = shape.literals.filter((l) => l.read === undefined);
-  const bound = new Set<string>();
+  const bound = new Set(bound0);
   const out: LiteralShape[] = [];
   const take = (l: LiteralShape): void => {
     out.push(l);
@@ -213,9 +255,9 @@ function orderBody(shape: RuleShape, delta: LiteralShape | undefined, coreFirst:
       else i++;
     }
   };
-  // Distincts over constants only come first.
+  // Distincts over constants (and variables bound before the body) come first.
   for (let i = 0; i < pending.length; ) {
-    if (pending[i]!.vars.length === 0) out.push(pending.splice(i, 1)[0]!);
+    if (pending[i]!.vars.every((v) => bound.has(v))) out.push(pending.splice(i, 1)[0]!);
     else i++;
   }
   let last: LiteralShape | undefined;
