@@ -48,9 +48,9 @@ export interface CompiledComponent {
   loaded: Map<RelaxedRule, Map<number | null, LoadedVariant>>;
 }
 
-/** The plans of a variant: delta first (with its cost per new fact), and core first if it applies. */
+/** The plans of a variant: delta first, and core first if it applies, with their estimated costs. */
 interface LoadedVariant {
-  readonly deltaFirst: { readonly id: number; readonly cost: number };
+  readonly deltaFirst: { readonly id: number; readonly cost: (deltaRows: number) => number };
   /** The estimates the plans were made with. */
   readonly estimates: Estimates;
   /** Planned when first worth it (null: does not apply); loaded into the engine on first use. */
@@ -98,13 +98,13 @@ export function variantClause(run: Run, compiled: CompiledComponent, rule: Relax
     plans.set(deltaAt, v);
   }
   // Core first can only pay where delta first is costly; it is planned the first time it is.
-  if (deltaAt === null || deltaRows * v.deltaFirst.cost < CORE_FIRST_WORTH) return v.deltaFirst.id;
+  if (deltaAt === null || v.deltaFirst.cost(deltaRows) < CORE_FIRST_WORTH) return v.deltaFirst.id;
   if (v.coreFirst === undefined) {
     const shape = compiled.rules.get(rule)!.shape;
     v.coreFirst = coreFirstApplies(shape, deltaAt) ? { plan: planVariant(run.nextId, shape, { deltaAt, coreFirst: true }, v.estimates) } : null;
   }
   const core = v.coreFirst;
-  if (core === null || core.plan.cost >= deltaRows * v.deltaFirst.cost) return v.deltaFirst.id;
+  if (core === null || core.plan.cost(deltaRows) >= v.deltaFirst.cost(deltaRows)) return v.deltaFirst.id;
   return (core.id ??= load(run, core.plan));
 }
 
@@ -118,7 +118,7 @@ const CORE_FIRST_WORTH = 64;
 function withDistinctHeads(run: Run, shape: RuleShape, deltaAt: number | null, plan: PlannedClause, estimates: Estimates): PlannedClause {
   if (deltaAt !== null) return plan;
   const distinct = planDistinctHeads(run.nextId, shape, estimates);
-  if (distinct === undefined || 2 * distinct.plan.cost > plan.cost) return plan;
+  if (distinct === undefined || 2 * distinct.plan.cost(0) > plan.cost(0)) return plan;
   const p = distinct.projection;
   return run.engine.defineProjection(`F|${p.table}`, p.keep, p.name) ? distinct.plan : plan;
 }

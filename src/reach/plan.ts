@@ -32,12 +32,8 @@ export interface PlannedClause {
   readonly head: readonly Term[];
   readonly goals: readonly PlannedGoal[];
   readonly rule: RelaxedRule;
-  /**
-   * Estimated states the clause creates (by `costEstimate`), counting one row for the delta
-   * literal: a delta-first plan costs about this much per new fact, a core-first plan this
-   * much in all.
-   */
-  readonly cost: number;
+  /** Estimated states the clause creates when the delta table holds `deltaRows` facts. */
+  readonly cost: (deltaRows: number) => number;
 }
 
 /** Which variant of a rule to plan. */
@@ -123,25 +119,60 @@ export function planVariant(id: number, shape: RuleShape, spec: VariantSpec, est
     l.lit.kind === 'distinct' ? { kind: 'neq', left: l.lit.left, right: l.lit.right } : l === delta ? l.read!.delta : l.read!.full;
   const bound = new Set<string>();
   const goals: PlannedGoal[] = [];
-  // Cost: states after each goal, summed; a once group costs one check per state.
-  let states = 1;
-  let cost = 0;
+  const steps: CostStep[] = [];
   for (let i = 0; i < body.length; ) {
     const end = existentialEnd(body, later, bound, i);
-    if (end < 0) {
-      const l = body[i++]!;
-      if (l.read !== undefined) states *= l === delta ? 1 : rows(l, bound, estimates.cost);
-      cost += states;
-      goals.push(goal(l));
+    const group = end < 0 ? undefined : body.slice(i, end);
+    for (const l of group ?? [body[i]!]) {
+      if (l.read !== undefined) steps.push({ rows: rowsOf(l, bound, l === delta, estimates.cost), once: group !== undefined, first: l === group?.[0] });
       for (const v of l.vars) bound.add(v);
-    } else {
-      cost += states;
-      goals.push({ kind: 'once', goals: body.slice(i, end).map(goal) });
-      for (; i < end; i++) for (const v of body[i]!.vars) bound.add(v);
     }
+    goals.push(group === undefined ? goal(body[i]!) : { kind: 'once', goals: group.map(goal) });
+    i = end < 0 ? i + 1 : end;
   }
-  return { name: variantName(id), head: shape.rule.head.args, goals, rule: shape.rule, cost };
+  return { name: variantName(id), head: shape.rule.head.args, goals, rule: shape.rule, cost: (d) => planCost(steps, d) };
 }
+
+/** A positive goal of a plan, for costing: its rows (given the delta's size), and its once group. */
+interface CostStep {
+  readonly rows: (deltaRows: number) => number;
+  /** Inside a once group; `first` starts a group. */
+  readonly once: boolean;
+  readonly first: boolean;
+}
+
+/** Rows of a literal given the variables bound before it; a delta literal's scale with the delta. */
+function rowsOf(l: LiteralShape, bound: ReadonlySet<string>, isDelta: boolean, estimate: RowEstimate): (d: number) => number {
+  const n = rows(l, bound, estimate);
+  if (!isDelta) return () => n;
+  const all = Math.max(1, rows(l, new Set(), estimate));
+  return (d) => (n * d) / all;
+}
+
+/**
+ * Estimated states of a plan: each goal multiplies the states by its rows. A once group
+ * stops at its first solution: per state it costs its own states divided by its solutions.
+ */
+function planCost(steps: readonly CostStep[], deltaRows: number): number {
+  let states = 1;
+  let total = 0;
+  for (let i = 0; i < steps.length; ) {
+    if (!steps[i]!.once) {
+      states *= steps[i++]!.rows(deltaRows);
+      total += states;
+      continue;
+    }
+    let inner = 1;
+    let innerTotal = 0;
+    do {
+      inner *= steps[i++]!.rows(deltaRows);
+      innerTotal += inner;
+    } while (i < steps.length && steps[i]!.once && !steps[i]!.first);
+    total += states * (1 + innerTotal / Math.max(1, inner));
+  }
+  return total;
+}
+
 
 /**
  * True when variant `deltaAt` can run core first: the positive literals linked to the delta
@@ -207,9 +238,16 @@ export function planDistinctHeads(id: number, shape: RuleShape, estimates: Estim
   const read = best.l.read!;
   const projection = { table: read.table!, keep: best.keep, name: `P|${read.table}|${best.keep.join('.')}` };
   const goal = (l: LiteralShape): PlannedGoal => (l.lit.kind === 'distinct' ? { kind: 'neq', left: l.lit.left, right: l.lit.right } : l.read!.full);
-  const body = orderBody(shape, undefined, false, estimates.order, shape.headVars).map(goal);
+  const ordered = orderBody(shape, undefined, false, estimates.order, shape.headVars);
+  const body = ordered.map(goal);
   const goals: PlannedGoal[] = [{ kind: 'call', name: projection.name, args: best.keep.map((i) => read.args[i]!) }, { kind: 'once', goals: body }];
-  return { plan: { name: variantName(id), head: shape.rule.head.args, goals, rule: shape.rule, cost: 2 * best.rows }, projection };
+  const bound = new Set(shape.headVars);
+  const steps: CostStep[] = [{ rows: () => best!.rows, once: false, first: false }];
+  for (const l of ordered) {
+    if (l.read !== undefined) steps.push({ rows: rowsOf(l, bound, false, estimates.cost), once: true, first: steps.length === 1 });
+    for (const v of l.vars) bound.add(v);
+  }
+  return { plan: { name: variantName(id), head: shape.rule.head.args, goals, rule: shape.rule, cost: (d) => planCost(steps, d) }, projection };
 }
 
 const rows = (l: LiteralShape, bound: ReadonlySet<string>, estimate: RowEstimate): number =>
@@ -262,11 +300,12 @@ function orderBody(shape: RuleShape, delta: LiteralShape | undefined, coreFirst:
   }
   let last: LiteralShape | undefined;
   if (delta !== undefined && coreFirst) {
-    // Core first, then the existential part with the delta literal at its head.
+    // Core first, then the existential part. The delta literal is not put first within the
+    // part: with the core's variables bound, a literal joining on them is usually more
+    // selective than a scan of the delta.
     const existential = existentialPart(shape, delta);
     takeGreedily(remaining.filter((l) => !existential.has(l)), bound, estimate, take);
-    take(delta);
-    takeGreedily(remaining.filter((l) => existential.has(l)), bound, estimate, take);
+    takeGreedily([...existential], bound, estimate, take);
     remaining.length = 0;
   } else if (delta !== undefined) {
     // A delta literal sharing no variable with the head or another positive literal only
