@@ -1,9 +1,10 @@
 /**
- * Compiles the rules of one component into Tau-Prolog clauses, planned with statistics of the
- * facts known so far: relations of lower components are complete when their dependents are
- * compiled, so their sizes and per-argument distinct counts give real join orders (a static
- * order cannot tell a 4,000-fact table from a 40-fact one). Members of a recursive component
- * grow while it runs, so the component is compiled again when one of them has grown fourfold.
+ * Compiles the rules of one component into Tau-Prolog clauses, each variant when it first
+ * runs, planned with statistics of the facts known by then: relations of lower components are
+ * complete when their dependents run, so their sizes and per-argument distinct counts give
+ * real join orders (a static order cannot tell a 4,000-fact table from a 40-fact one).
+ * Members of a recursive component grow while it runs, so its plans are dropped when one of
+ * them has grown fourfold, and made again on next use.
  */
 import { isGround } from '../gdl/terms.js';
 import { type TauTerm, toTau } from '../engine/tau.js';
@@ -48,9 +49,12 @@ export interface CompiledComponent {
   loaded: Map<RelaxedRule, Map<number | null, LoadedVariant>>;
 }
 
-/** The plans of a variant: delta first, and core first if it applies, with their estimated costs. */
+/**
+ * The plans of a variant with their estimated costs: the main plan (delta first for a delta
+ * variant), and core first where it applies.
+ */
 interface LoadedVariant {
-  readonly deltaFirst: { readonly id: number; readonly cost: (deltaRows: number) => number };
+  readonly main: { readonly id: number; readonly cost: (deltaRows: number) => number };
   /** The estimates the plans were made with. */
   readonly estimates: Estimates;
   /** Planned when first worth it (null: does not apply); loaded into the engine on first use. */
@@ -83,8 +87,8 @@ export function compileComponent(run: Run, comp: Component): CompiledComponent {
  * The clause id of a variant, planning and loading it on first use. Variants are planned
  * lazily because most never run (their delta stays empty), and planning a game with hundreds
  * of rules up front, again at every replan, costs more than evaluating it. Of a delta
- * variant's two plans, the one estimated cheaper for `deltaRows` new facts runs: delta first
- * costs per new fact, core first (where it applies) the same whatever their number.
+ * variant's two plans, the one estimated cheaper for the `deltaRows` new facts of this round
+ * runs: delta first grows with their number, core first mostly with the core's size.
  */
 export function variantClause(run: Run, compiled: CompiledComponent, rule: RelaxedRule, deltaAt: number | null, deltaRows: number): number {
   let plans = compiled.loaded.get(rule);
@@ -93,18 +97,18 @@ export function variantClause(run: Run, compiled: CompiledComponent, rule: Relax
   if (v === undefined) {
     const shape = compiled.rules.get(rule)!.shape;
     const estimates = { order: estimator(run, compiled.members, true), cost: estimator(run, compiled.members, false) };
-    const deltaFirst = planVariant(run.nextId, shape, { deltaAt }, estimates);
-    v = { deltaFirst: { id: load(run, withDistinctHeads(run, shape, deltaAt, deltaFirst, estimates)), cost: deltaFirst.cost }, estimates };
+    const plan = planVariant(run.nextId, shape, { deltaAt }, estimates);
+    v = { main: { id: load(run, withDistinctHeads(run, shape, deltaAt, plan, estimates)), cost: plan.cost }, estimates };
     plans.set(deltaAt, v);
   }
   // Core first can only pay where delta first is costly; it is planned the first time it is.
-  if (deltaAt === null || v.deltaFirst.cost(deltaRows) < CORE_FIRST_WORTH) return v.deltaFirst.id;
+  if (deltaAt === null || v.main.cost(deltaRows) < CORE_FIRST_WORTH) return v.main.id;
   if (v.coreFirst === undefined) {
     const shape = compiled.rules.get(rule)!.shape;
     v.coreFirst = coreFirstApplies(shape, deltaAt) ? { plan: planVariant(run.nextId, shape, { deltaAt, coreFirst: true }, v.estimates) } : null;
   }
   const core = v.coreFirst;
-  if (core === null || core.plan.cost(deltaRows) >= v.deltaFirst.cost(deltaRows)) return v.deltaFirst.id;
+  if (core === null || core.plan.cost(deltaRows) >= v.main.cost(deltaRows)) return v.main.id;
   return (core.id ??= load(run, core.plan));
 }
 
