@@ -44,8 +44,9 @@ describe('planVariant', () => {
 
   it('puts the delta literal first, or last under once when it shares no variable', () => {
     const shape = shapeOf('(<= (h ?x) (p ?x) (q ?y))', 'h');
-    expect(clauseText(planVariant(0, shape, { deltaAt: 0 }))).toBe("'$v0'(V1) :- 'D|p/1'(V1), once(('F|q/1'(_))).");
-    expect(clauseText(planVariant(0, shape, { deltaAt: 1 }))).toBe("'$v0'(V1) :- 'F|p/1'(V1), once(('D|q/1'(_))).");
+    // In a delta variant, a head instance known already skips the existence test.
+    expect(clauseText(planVariant(0, shape, { deltaAt: 0 }))).toBe("'$v0'(V1) :- 'D|p/1'(V1), '$gdl_absent'('F|h/1'(V1)), once(('F|q/1'(_))).");
+    expect(clauseText(planVariant(0, shape, { deltaAt: 1 }))).toBe("'$v0'(V1) :- 'F|p/1'(V1), '$gdl_absent'('F|h/1'(V1)), once(('D|q/1'(_))).");
   });
 
   it('plans core first when the delta literal only tests existence', () => {
@@ -54,7 +55,7 @@ describe('planVariant', () => {
     const heap = ruleShape(rule);
     expect(coreFirstApplies(heap, 1)).toBe(true);
     expect(clauseText(planVariant(0, heap, { deltaAt: 1, coreFirst: true }))).toBe(
-      "'$v0'('heap'(V2,V3)) :- 'F|true/1:heap/2'(V2,V3), once(('D|does/2:reduce/2'(_,V4,_), \\==(V2,V4))).",
+      "'$v0'('heap'(V2,V3)) :- 'F|true/1:heap/2'(V2,V3), '$gdl_absent'('F|next/1:heap/2'(V2,V3)), once(('D|does/2:reduce/2'(_,V4,_), \\==(V2,V4))).",
     );
     // The only literal of the first next rule binds the head: there is no core.
     expect(coreFirstApplies(shape, 0)).toBe(false);

@@ -114,6 +114,15 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     thr.points.length = Math.min(thr.points.length, cut.height);
     thr.success(point);
   });
+  // '$gdl_absent'(Call): Call is a ground call of a table, which has no such fact (a table not
+  // defined yet has none). One hash lookup, where \+ would take several generic steps.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  install('$gdl_absent/1', (thr: any, point: any, atom: any) => {
+    const call = atom.args[0];
+    const table = tables.get(call.id);
+    // Past MAX_INDEXED arguments the index cannot tell facts apart: then assume absent.
+    if (table === undefined || call.args.length > MAX_INDEXED || !has(table, call.args)) thr.success(point);
+  });
   // The resumption step: `more` carries its cursor; the state's own parent is the calling state.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   install(`${MORE}/0`, (thr: unknown, point: any, more: any) => {
@@ -191,7 +200,11 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
 
   function probe(name: string, pattern: readonly (TauTerm | null)[]): boolean {
     const table = tables.get(name);
-    if (table === undefined) return false;
+    return table !== undefined && has(table, pattern);
+  }
+
+  /** True when the table has a fact agreeing with every non-null argument of `pattern`. */
+  function has(table: JsTable, pattern: readonly (TauTerm | null)[]): boolean {
     let mask = 0;
     const parts: string[] = [];
     for (let i = 0; i < Math.min(pattern.length, MAX_INDEXED); i++) {

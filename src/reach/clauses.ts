@@ -38,6 +38,9 @@ export function tableName(mode: TableMode, relKey: string, sub?: string): string
   return sub === undefined ? `${mode}|${relKey}` : `${mode}|${relKey}:${sub}`;
 }
 
+/** The engine's test that a ground table call has no fact (see `src/engine/own.ts`). */
+const ABSENT = '$gdl_absent';
+
 /** Predicate name of the clause of variant `id`. */
 export function variantName(id: number): string {
   return `$v${id}`;
@@ -131,6 +134,7 @@ export function clauseText(c: PlannedClause): string {
   const text = (g: PlannedGoal): string => {
     if (g.kind === 'neq') return `\\==(${renderTerm(g.left, vars)},${renderTerm(g.right, vars)})`;
     if (g.kind === 'call') return call(g.name, g.args.map((a) => renderTerm(a, vars)));
+    if (g.kind === 'absent') return `'$gdl_absent'(${text(g.call)})`;
     return `once((${g.goals.map(text).join(', ')}))`;
   };
   return c.goals.length === 0 ? `${head}.` : `${head} :- ${c.goals.map(text).join(', ')}.`;
@@ -146,6 +150,7 @@ export function clauseTerms(c: PlannedClause): { head: TauTerm; body: TauTerm } 
   const term = (g: PlannedGoal): TauTerm => {
     if (g.kind === 'neq') return makeTerm('\\==', [conv(g.left), conv(g.right)]);
     if (g.kind === 'call') return makeTerm(g.name, g.args.map(conv));
+    if (g.kind === 'absent') return makeTerm(ABSENT, [term(g.call)]);
     return makeTerm('once', [conjunction(g.goals.map(term))]);
   };
   const goals = c.goals.map(term);

@@ -24,7 +24,9 @@ export type PlannedGoal =
   | { readonly kind: 'call'; readonly name: string; readonly args: readonly Term[] }
   | { readonly kind: 'neq'; readonly left: Term; readonly right: Term }
   /** Goals that only decide whether some binding exists: `once((G1, ..., Gn))`. */
-  | { readonly kind: 'once'; readonly goals: readonly PlannedGoal[] };
+  | { readonly kind: 'once'; readonly goals: readonly PlannedGoal[] }
+  /** Succeeds when the (ground) call has no fact: `'$gdl_absent'(Call)`. */
+  | { readonly kind: 'absent'; readonly call: PlannedGoal & { readonly kind: 'call' } };
 
 /** A variant clause `name(head...) :- goals`, over GDL terms. */
 export interface PlannedClause {
@@ -75,6 +77,8 @@ interface LiteralShape {
 export interface RuleShape {
   readonly rule: RelaxedRule;
   readonly headVars: ReadonlySet<string>;
+  /** The head as a call of its relation's full table, when one table holds it. */
+  readonly headCall?: PlannedGoal & { readonly kind: 'call' };
   readonly literals: readonly LiteralShape[];
   /** The positive literals in body order (the `deltaAt` of a variant counts these). */
   readonly positives: readonly LiteralShape[];
@@ -96,7 +100,9 @@ export function ruleShape(rule: RelaxedRule): RuleShape {
     const delta: PlannedGoal = { kind: 'call', ...atomCall(lit, 'D') };
     return { lit, vars: varsOf(lit.atom.args), read: { relKey: t.relKey, table: t.table, argVars, args: t.args, full, delta } };
   });
-  return { rule, headVars: new Set(varsOf(rule.head.args)), literals, positives: literals.filter((l) => l.read !== undefined) };
+  const head = { kind: 'pos', atom: rule.head } as const;
+  const headCall = tableArgs(head).table === undefined ? undefined : ({ kind: 'call', ...atomCall(head, 'F') } as const);
+  return { rule, headVars: new Set(varsOf(rule.head.args)), ...(headCall === undefined ? {} : { headCall }), literals, positives: literals.filter((l) => l.read !== undefined) };
 }
 
 /**
@@ -120,6 +126,7 @@ export function planVariant(id: number, shape: RuleShape, spec: VariantSpec, est
   const bound = new Set<string>();
   const goals: PlannedGoal[] = [];
   const steps: CostStep[] = [];
+  let headBoundAt = shape.headVars.size === 0 ? 0 : -1;
   for (let i = 0; i < body.length; ) {
     const end = existentialEnd(body, later, bound, i);
     const group = end < 0 ? undefined : body.slice(i, end);
@@ -129,6 +136,12 @@ export function planVariant(id: number, shape: RuleShape, spec: VariantSpec, est
     }
     goals.push(group === undefined ? goal(body[i]!) : { kind: 'once', goals: group.map(goal) });
     i = end < 0 ? i + 1 : end;
+    if (headBoundAt < 0 && [...shape.headVars].every((v) => bound.has(v))) headBoundAt = goals.length;
+  }
+  // In a later round, a head instance known from earlier rounds need not be derived again:
+  // once the head is bound, the existence tests after that point are skipped for it.
+  if (delta !== undefined && shape.headCall !== undefined && headBoundAt >= 0 && goals.slice(headBoundAt).some((g) => g.kind === 'once')) {
+    goals.splice(headBoundAt, 0, { kind: 'absent', call: shape.headCall });
   }
   return { name: variantName(id), head: shape.rule.head.args, goals, rule: shape.rule, cost: (d) => planCost(steps, d) };
 }
