@@ -64,6 +64,8 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
       }
     }
     // Positions past MAX_INDEXED are not in the key: those calls unify each candidate below.
+    // (The key is built here, not by a helper shared with addToIndex and has: one shared with
+    // both the engine's argument arrays and the tables' measured 3% slower over the corpus.)
     full &&= args.length <= MAX_INDEXED;
     const candidates = mask === 0 ? table.facts : indexFor(table, mask).get(parts.join('\u0000')) ?? NO_FACTS;
     if (full || args.length === 0) {

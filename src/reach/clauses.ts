@@ -9,7 +9,7 @@
 import { foldTerm } from '../gdl/fold.js';
 import type { Term } from '../gdl/ast.js';
 import { isGround } from '../gdl/terms.js';
-import { type TauTerm, makeTerm, makeVar, quoteAtom } from '../engine/tau.js';
+import { type TauTerm, makeTerm, makeVar, prologText, quoteAtom } from '../engine/tau.js';
 import type { PlannedClause, PlannedGoal } from './plan.js';
 import { type RelaxedLiteral, type RelaxedRule, keyOf } from './relaxed.js';
 
@@ -51,22 +51,7 @@ export function variantName(id: number): string {
  * `vars` assigns (new ones get `V0`, `V1`, ... and are added to `vars`).
  */
 export function renderTerm(root: Term, vars: Map<string, string>): string {
-  const out: string[] = [];
-  const stack: (Term | string)[] = [root];
-  while (stack.length > 0) {
-    const t = stack.pop()!;
-    if (typeof t === 'string') out.push(t);
-    else if (t.kind === 'var') {
-      if (!vars.has(t.name)) vars.set(t.name, `V${vars.size}`);
-      out.push(vars.get(t.name)!);
-    } else if (t.kind === 'const') out.push(quoteAtom(t.name));
-    else {
-      out.push(quoteAtom(t.name), '(');
-      stack.push(')');
-      for (let i = t.args.length - 1; i >= 0; i--) stack.push(t.args[i]!, i > 0 ? ',' : '');
-    }
-  }
-  return out.join('');
+  return prologText(root, vars, 'V');
 }
 
 /** `name(a,b)` or `name` for no arguments, with `name` quoted. */

@@ -8,7 +8,7 @@
  */
 import { isGround } from '../gdl/terms.js';
 import { type TauTerm, toTau } from '../engine/tau.js';
-import { clauseTerms, literalTarget, variantName } from './clauses.js';
+import { clauseTerms, literalTarget, tableName, variantName } from './clauses.js';
 import { type Estimates, type PlannedClause, type RowEstimate, type RuleShape, coreFirstApplies, planDistinctHeads, planVariant, ruleShape } from './plan.js';
 import type { Run } from './evaluate.js';
 import { type Component, type RelaxedRule, keyOf } from './relaxed.js';
@@ -35,6 +35,8 @@ export interface DeltaVariant {
   readonly relKey: string;
   readonly deltaAt: number;
   readonly table?: string;
+  /** The engine's name of the delta copy of `table` (`D|table`). */
+  readonly deltaTable?: string;
   /** The delta literal's table arguments where ground, as engine terms (null elsewhere). */
   readonly pattern?: readonly (TauTerm | null)[];
 }
@@ -76,7 +78,7 @@ export function compileComponent(run: Run, comp: Component): CompiledComponent {
       const relKey = keyOf(l.atom);
       if (!members.has(relKey)) return;
       const { table, pattern } = literalTarget(l);
-      deltas.push({ relKey, deltaAt: i, ...(table === undefined ? {} : { table, pattern: pattern!.map((t) => (t === null ? null : toTau(t))) }) });
+      deltas.push({ relKey, deltaAt: i, ...(table === undefined ? {} : { table, deltaTable: tableName('D', table), pattern: pattern!.map((t) => (t === null ? null : toTau(t))) }) });
     });
     rules.set(rule, { rule, fact: false, shape: ruleShape(rule), deltas });
   }
@@ -124,7 +126,7 @@ function withDistinctHeads(run: Run, shape: RuleShape, deltaAt: number | null, p
   const distinct = planDistinctHeads(run.nextId, shape, estimates);
   if (distinct === undefined || 2 * distinct.plan.cost(0) > plan.cost(0)) return plan;
   const p = distinct.projection;
-  return run.engine.defineProjection(`F|${p.table}`, p.keep, p.name) ? distinct.plan : plan;
+  return run.engine.defineProjection(tableName('F', p.table), p.keep, p.name) ? distinct.plan : plan;
 }
 
 /** Loads a planned clause into the engine under a fresh id. */

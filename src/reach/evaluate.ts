@@ -103,7 +103,7 @@ function fixpoint(run: Run, comp: Component): void {
  */
 function mayMatch(run: Run, d: DeltaVariant, delta: Fresh): boolean {
   if (!delta.has(d.relKey)) return false;
-  return d.table === undefined || run.engine.probe(`D|${d.table}`, d.pattern!);
+  return d.deltaTable === undefined || run.engine.probe(d.deltaTable, d.pattern!);
 }
 
 /** Runs one variant and records its answers (line 11 / 16 / 23 of Algorithm 9.2). */

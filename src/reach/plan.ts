@@ -17,7 +17,7 @@ import type { RelaxedLiteral, RelaxedRule } from './relaxed.js';
 export type RowEstimate = (relKey: string, table: string | undefined, boundArgs: readonly boolean[]) => number;
 
 /** Without statistics: every bound argument divides a nominal 1000 rows by 10. */
-export const NOMINAL_ESTIMATE: RowEstimate = (_r, _t, boundArgs) => 1000 / 10 ** boundArgs.filter((b) => b).length;
+const NOMINAL_ESTIMATE: RowEstimate = (_r, _t, boundArgs) => 1000 / 10 ** boundArgs.filter((b) => b).length;
 
 /** A goal of a variant clause, before it is rendered as text or built as Tau terms. */
 export type PlannedGoal =
@@ -121,8 +121,7 @@ export function planVariant(id: number, shape: RuleShape, spec: VariantSpec, est
   let acc = new Set(shape.headVars);
   later[body.length] = acc;
   for (let i = body.length - 1; i >= 0; i--) later[i] = acc = new Set([...acc, ...body[i]!.vars]);
-  const goal = (l: LiteralShape): PlannedGoal =>
-    l.lit.kind === 'distinct' ? { kind: 'neq', left: l.lit.left, right: l.lit.right } : l === delta ? l.read!.delta : l.read!.full;
+  const goal = (l: LiteralShape): PlannedGoal => goalOf(l, delta);
   const bound = new Set<string>();
   const goals: PlannedGoal[] = [];
   const steps: CostStep[] = [];
@@ -144,6 +143,12 @@ export function planVariant(id: number, shape: RuleShape, spec: VariantSpec, est
     goals.splice(headBoundAt, 0, { kind: 'absent', call: shape.headCall });
   }
   return { name: variantName(id), head: shape.rule.head.args, goals, rule: shape.rule, cost: (d) => planCost(steps, d) };
+}
+
+/** The goal of a body literal: a distinct, or a call of the delta table (for `delta`) or the full one. */
+function goalOf(l: LiteralShape, delta: LiteralShape | undefined): PlannedGoal {
+  if (l.lit.kind === 'distinct') return { kind: 'neq', left: l.lit.left, right: l.lit.right };
+  return l === delta ? l.read!.delta : l.read!.full;
 }
 
 /** A positive goal of a plan, for costing: its rows (given the delta's size), and its once group. */
@@ -250,9 +255,8 @@ export function planDistinctHeads(id: number, shape: RuleShape, estimates: Estim
   if (best === undefined) return undefined;
   const read = best.l.read!;
   const projection = { table: read.table!, keep: best.keep, name: `P|${read.table}|${best.keep.join('.')}` };
-  const goal = (l: LiteralShape): PlannedGoal => (l.lit.kind === 'distinct' ? { kind: 'neq', left: l.lit.left, right: l.lit.right } : l.read!.full);
   const ordered = orderBody(shape, undefined, false, estimates.order, shape.headVars);
-  const body = ordered.map(goal);
+  const body = ordered.map((l) => goalOf(l, undefined));
   const goals: PlannedGoal[] = [{ kind: 'call', name: projection.name, args: best.keep.map((i) => read.args[i]!) }, { kind: 'once', goals: body }];
   const bound = new Set(shape.headVars);
   const steps: CostStep[] = [{ rows: () => best!.rows, once: false, first: false }];

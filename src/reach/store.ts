@@ -4,7 +4,7 @@
  * tables (full copy `F|t`, delta copy `D|t`) are filled from here.
  */
 import { type PrologEngine, type TauTerm, tauArgs, tauName } from '../engine/tau.js';
-import { CONST_PART, dispatcherClauses, splitPosition } from './clauses.js';
+import { CONST_PART, dispatcherClauses, splitPosition, tableName } from './clauses.js';
 
 /** One ground fact: its arguments as Tau terms and their KIF text, joined by spaces. */
 export interface StoredFact {
@@ -86,7 +86,7 @@ const DUPLICATE: Refusal = { kind: 'duplicate' };
 
 /** Creates a table (its F and D copies), empty. */
 function createTable(engine: PrologEngine, store: FactStore, name: string, arity: number): TableFacts {
-  const t: TableFacts = { name, fullName: `F|${name}`, deltaName: `D|${name}`, arity, all: [], delta: [] };
+  const t: TableFacts = { name, fullName: tableName('F', name), deltaName: tableName('D', name), arity, all: [], delta: [] };
   store.tables.set(name, t);
   engine.defineTable(t.fullName, arity);
   engine.defineTable(t.deltaName, arity);

@@ -15,7 +15,7 @@
 import type { Atom, Term } from '../gdl/ast.js';
 import { type RelationGraph, relationGraph } from '../gdl/relations.js';
 import { stronglyConnectedComponents } from '../gdl/scc.js';
-import { quoteAtom } from '../engine/tau.js';
+import { prologText, quoteAtom } from '../engine/tau.js';
 import { asRule, type Literal, type NormalGame, type NormalRule } from '../normalize/types.js';
 
 /** When a recursive component must be saturated: once, in every state, or after every joint move. */
@@ -53,24 +53,9 @@ export function componentKey(id: number): string {
   return quoteAtom(String(id));
 }
 
-/** Prolog text of a term; variables are named through `vars` as `_V0`, `_V1`, ... (the underscore keeps Tau-Prolog from warning about singletons; iteratively: terms may be deep). */
+/** Prolog text of a term; variables are named through `vars` as `_V0`, `_V1`, ... (the underscore keeps Tau-Prolog from warning about singletons). */
 export function termText(root: Term, vars: Map<string, string>): string {
-  const out: string[] = [];
-  const stack: (Term | string)[] = [root];
-  while (stack.length > 0) {
-    const item = stack.pop()!;
-    if (typeof item === 'string') out.push(item);
-    else if (item.kind === 'var') {
-      if (!vars.has(item.name)) vars.set(item.name, `_V${vars.size}`);
-      out.push(vars.get(item.name)!);
-    } else if (item.kind === 'const') out.push(quoteAtom(item.name));
-    else {
-      out.push(quoteAtom(item.name), '(');
-      stack.push(')');
-      for (let i = item.args.length - 1; i >= 0; i--) stack.push(item.args[i]!, i > 0 ? ',' : '');
-    }
-  }
-  return out.join('');
+  return prologText(root, vars, '_V');
 }
 
 /** Prolog text of an atom as a goal of predicate {@link predicate}. */
