@@ -5,14 +5,21 @@
  * resumption of an enumeration). `src/engine/tau.ts` steps calls of these directly.
  * This module does not import tau-prolog: it is handed the library object by tau.ts.
  */
+import { binder } from './bind.js';
 import type { TauTerm } from './tau.js';
 
 /** A predicate implemented here: it pops nothing and pushes the states the call leads to. */
 export type OwnPredicate = (thr: unknown, point: unknown, atom: unknown) => void;
 
-/** The engine's own predicates: by indicator for direct stepping, and the table operations. */
+/** The engine's own predicates: by functor name for direct stepping, and the table operations. */
 export interface OwnPredicates {
+  /**
+   * Handlers by functor name. Every name here has one arity in the programs the engine runs
+   * (table names carry theirs), or the handler takes any arity: keying by the name string, which
+   * term copies share, spares hashing the fresh indicator string each copy builds.
+   */
   readonly direct: ReadonlyMap<string, OwnPredicate>;
+
   defineTable(name: string, arity: number): void;
   addToTable(name: string, args: readonly TauTerm[]): void;
   clearTable(name: string): void;
@@ -26,17 +33,18 @@ export interface OwnPredicates {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string): OwnPredicates {
-  // Predicates implemented here, by indicator, for stepDirect.
+  const { bind, state } = binder(pl);
+  // Predicates implemented here, by functor name, for stepDirect.
   const direct = new Map<string, OwnPredicate>();
   /** Installs a predicate implemented in JavaScript. */
   const install = (indicator: string, handler: OwnPredicate): void => {
     user.rules[indicator] = handler;
     user.public_predicates[indicator] = true;
     user.src_predicates[indicator] = '$gdl';
-    direct.set(indicator, handler);
+    direct.set(indicator.slice(0, indicator.lastIndexOf('/')), handler);
   };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  direct.set('\\==/2', (thr: any, point: any, atom: any) => {
+  direct.set('\\==', (thr: any, point: any, atom: any) => {
     if (pl.compare(atom.args[0], atom.args[1]) !== 0) thr.success(point);
   });
 
@@ -67,7 +75,9 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     // (The key is built here, not by a helper shared with addToIndex and has: one shared with
     // both the engine's argument arrays and the tables' measured 3% slower over the corpus.)
     full &&= args.length <= MAX_INDEXED;
-    const candidates = mask === 0 ? table.facts : indexFor(table, mask).get(parts.join('\u0000')) ?? NO_FACTS;
+    // One bound argument (the common case) is its own key: a string whose hash is already known.
+    const key = parts.length === 1 ? parts[0]! : parts.join('\u0000');
+    const candidates = mask === 0 ? table.facts : indexFor(table, mask).get(key) ?? NO_FACTS;
     if (full || args.length === 0) {
       // Every argument bound: a membership test, one answer at most.
       if (candidates.length > 0) thr.success(point);
@@ -88,9 +98,8 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     const states: unknown[] = [];
     let i = from;
     for (; i < end && states.length < chunk; i++) {
-      const mgu = bindFact(pl, atom, candidates[i]!);
-      if (mgu === null) continue;
-      states.push(new pl.type.State(rest === null ? null : rest.apply(mgu), subst.apply(mgu), parent));
+      const links = bind(atom, candidates[i]!, MAX_INDEXED);
+      if (links !== null) states.push(state(rest, subst, links, parent));
     }
     if (i < end) {
       const more = new pl.type.Term(MORE, []);
@@ -105,7 +114,7 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   // cut; Tau-Prolog's own once goes through call/1, module qualification and a cut that
   // walks the ancestors, several steps per call.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  direct.set('once/1', (thr: any, point: any, atom: any) => {
+  direct.set('once', (thr: any, point: any, atom: any) => {
     const cut = new pl.type.Term(CUT, []);
     cut.height = thr.points.length;
     const goal = point.goal.replace(new pl.type.Term(',', [atom.args[0], cut]));
@@ -146,7 +155,7 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   function addToIndex(index: Map<string, Fact[]>, mask: number, fact: Fact): void {
     const parts: string[] = [];
     for (let i = 0; i < Math.min(fact.length, MAX_INDEXED); i++) if (mask & (1 << i)) parts.push(keyOf(fact[i]!));
-    const key = parts.join('\u0000');
+    const key = parts.length === 1 ? parts[0]! : parts.join('\u0000');
     const list = index.get(key);
     if (list === undefined) index.set(key, [fact]);
     else list.push(fact);
@@ -267,28 +276,3 @@ const MAX_INDEXED = 30;
 
 /** Shared, never-modified empty candidate list. */
 const NO_FACTS: readonly Fact[] = Object.freeze([]);
-
-/**
- * The unifier of a table call with one of its candidate facts (ground), or null. The index
- * already matched every bound argument, so the common call, whose other arguments are
- * variables, needs only their bindings; anything else goes to Tau-Prolog's general unify.
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function bindFact(pl: any, atom: any, fact: Fact): unknown {
-  const args = atom.args;
-  // Tau-Prolog's unify takes argument lists, but consumes them: it gets copies.
-  if (args.length > MAX_INDEXED) return pl.unify([...args], [...fact]);
-  const links: Record<string, unknown> = {};
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a.ground) continue;
-    if (!pl.type.is_variable(a)) return pl.unify([...args], [...fact]);
-    if (a.id === '_') continue;
-    const value = fact[i];
-    const prev = links[a.id];
-    if (prev === undefined) links[a.id] = value;
-    else if (pl.compare(prev, value) !== 0) return null;
-  }
-  return new pl.type.Substitution(links);
-}
-

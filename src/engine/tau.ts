@@ -192,31 +192,38 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }, opti
   function solveCall(name: string, arity: number, onAnswer: (values: TauTerm[]) => void): number {
     // The goal is built as a term: parsing query text costs more than answering small queries.
     const vars = Array.from({ length: arity }, (_, i) => `X${i}`);
-    thread.points = [];
-    thread.debugger_states = [];
-    thread.level = new pl.type.Term('top_level');
     // What thread.add_goal does, without walking the goal for its variables: they are vars.
     const links: Record<string, unknown> = {};
     for (const v of vars) links[v] = new pl.type.Var(v);
-    thread.points.push(new pl.type.State(new pl.type.Term(name, vars.map((v) => links[v])), new pl.type.Substitution(links), null));
+    reset(new pl.type.State(new pl.type.Term(name, vars.map((v) => links[v])), new pl.type.Substitution(links), null));
     return drive(name, vars, onAnswer);
+  }
+
+  /** Empties the machine and makes `state` its only choice point (what thread.add_goal does). */
+  function reset(state: unknown): void {
+    thread.points = [state];
+    thread.debugger_states = [];
+    thread.level = new pl.type.Term('top_level');
   }
 
   /** Steps the machine through every answer of the goal just added. */
   function drive(goal: string, vars: readonly string[], onAnswer: (values: TauTerm[]) => void): number {
     let count = 0;
     for (;;) {
-      while (thread.points.length > 0 && thread.head_point().goal !== null && !pl.type.is_error_state(thread.head_point())) {
-        if (!directSteps || !stepDirect()) {
+      // The head state is read afresh each step: Tau-Prolog's cut replaces thread.points.
+      let point = thread.points[thread.points.length - 1];
+      while (point !== undefined && point.goal !== null && point.error !== true) {
+        if (!directSteps || !stepDirect(point)) {
           if (thread.step() === true) throw new EngineError(`query '${goal}' tried an asynchronous predicate`);
         }
         if (++stepCount % DEADLINE_CHECK_EVERY === 0 && Date.now() > limits.deadline) {
           thread.points = [];
           throw new EngineLimitError(`time limit reached in query '${goal}'`, 'time');
         }
+        point = thread.points[thread.points.length - 1];
       }
-      if (thread.points.length === 0) return count;
-      const point = thread.points.pop();
+      if (point === undefined) return count;
+      thread.points.pop();
       if (pl.type.is_error(point.goal)) {
         thread.points = [];
         throw new EngineError(`Prolog error in '${goal}': ${formatTau(point.goal.args[0])}`);
@@ -233,10 +240,11 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }, opti
    * exactly what `thread.step()` would: pop the state, push what the predicate pushes, with
    * the state as parent.
    */
-  function stepDirect(): boolean {
-    const point = thread.points[thread.points.length - 1];
-    const atom = pl.type.is_term(point.goal) ? point.goal.select() : null;
-    const handler = atom === null ? undefined : direct.get(atom.indicator);
+  function stepDirect(point: { goal: { id: unknown; args: unknown[] } }): boolean {
+    // The selected goal: the leftmost literal of the conjunction (what Term.select does).
+    let atom = point.goal;
+    while (atom.id === ',' && atom.args.length === 2) atom = atom.args[0] as typeof atom;
+    const handler = typeof atom.id === 'string' ? direct.get(atom.id) : undefined;
     if (handler === undefined) return false;
     thread.points.pop();
     handler(thread, point, atom);
@@ -251,13 +259,18 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }, opti
   // looked up again and again.
   const texts = new WeakMap<object, TermText>();
   function kif(t: TauTerm, maxDepth: number = Infinity): TermText {
+    // Most arguments are constants, their own text: no cache needed.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const args = (t as any).args;
+    if (args !== undefined && args.length === 0) return { text: (t as any).id, depth: 1 };
     const hit = texts.get(t);
     if (hit !== undefined) return hit;
     const computed = tauKif(t, maxDepth);
     if (computed.depth <= maxDepth) texts.set(t, computed);
     return computed;
   }
-  const own = ownPredicates(pl, session.modules.user, (t) => kif(t).text);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const own = ownPredicates(pl, session.modules.user, (t: any) => (t.args !== undefined && t.args.length === 0 ? t.id : kif(t).text));
   const direct = own.direct;
 
   function addClause(head: TauTerm, body: TauTerm): void {

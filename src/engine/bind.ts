@@ -1,0 +1,104 @@
+/**
+ * Variable bindings on Tau-Prolog's terms, for the engine's own predicates (`own.ts`): the
+ * unifier of a table call with a fact, and its application to the rest of the state's goal.
+ * Every answer of a table call applies its bindings to the whole remaining goal (Tau-Prolog's
+ * states hold fully applied goals), so this is the engine's innermost loop. Like `own.ts`, this
+ * module does not import tau-prolog: it is handed the library object.
+ */
+
+/** Bindings of variables by name: what a table call's unifier holds. */
+export type Links = Record<string, unknown>;
+
+/** A ground fact of a table: its arguments. */
+export type FactArgs = readonly unknown[];
+
+/** The binding operations, made for one tau-prolog library object. */
+export interface Binder {
+  /**
+   * The unifier of a table call with one of its candidate facts, or null when they do not
+   * unify. The call's bound arguments (up to `indexed` of them) already agree with the fact.
+   */
+  bind(atom: unknown, fact: FactArgs, indexed: number): Links | null;
+  /** A new state: `rest` and the substitution `subst` with `links` applied; parent `parent`. */
+  state(rest: unknown, subst: unknown, links: Links, parent: unknown): unknown;
+}
+
+/** The binding operations on terms of the tau-prolog library `pl`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function binder(pl: any): Binder {
+  const { Var, Substitution, State } = pl.type;
+
+  /**
+   * A copy of a Tau-Prolog Term with other arguments: the fields Term's constructor sets, in the
+   * same order, and its prototype. Unlike that constructor it keeps the original's indicator
+   * string, whose hash is already computed, instead of concatenating a new one, and takes the
+   * groundness the caller has just found instead of checking each argument again.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function TermCopy(this: any, ref: number, id: string, args: unknown[], indicator: string, ground: boolean): void {
+    this.ref = ref;
+    this.id = id;
+    this.args = args;
+    this.indicator = indicator;
+    this.index = indicator;
+    this.ground = ground;
+  }
+  TermCopy.prototype = pl.type.Term.prototype;
+
+  /**
+   * `term` with the variables in `links` replaced: Tau-Prolog's Term.apply with the bindings in
+   * a plain object, looking each variable up once where Term.apply looks twice through methods.
+   * Recursive like Term.apply, which Tau-Prolog runs on the same goals when it resolves them.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function apply(term: any, links: Links): any {
+    if (term.ground) return term;
+    if (term instanceof Var) return links[term.id] ?? term;
+    const args = term.args;
+    const out = new Array(args.length);
+    let ground = true;
+    for (let i = 0; i < args.length; i++) {
+      const a = apply(args[i], links);
+      out[i] = a;
+      if (a.ground === false) ground = false;
+    }
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return new (TermCopy as any)(term.ref, term.id, out, term.indicator, ground);
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function state(rest: any, subst: any, links: Links, parent: unknown): unknown {
+    const values: Links = {};
+    for (const v in subst.links) values[v] = apply(subst.links[v], links);
+    return new State(rest === null ? null : apply(rest, links), new Substitution(values, subst.attrs), parent);
+  }
+
+  /** Tau-Prolog's general unifier of a call's arguments with a fact, as links (or null). */
+  function unifyLinks(args: readonly unknown[], fact: FactArgs): Links | null {
+    // Tau-Prolog's unify takes argument lists, but consumes them: it gets copies.
+    const mgu = pl.unify([...args], [...fact]);
+    return mgu === null ? null : mgu.links;
+  }
+
+  // The common call has variables where it has no bound argument: it needs only their bindings
+  // (a variable twice must meet equal values). Anything else goes to Tau-Prolog's unify.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function bind(atom: any, fact: FactArgs, indexed: number): Links | null {
+    const args = atom.args;
+    if (args.length > indexed) return unifyLinks(args, fact);
+    const links: Links = {};
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (a.ground) continue;
+      if (!(a instanceof Var)) return unifyLinks(args, fact);
+      if (a.id === '_') continue;
+      const value = fact[i];
+      const prev = links[a.id];
+      if (prev === undefined) links[a.id] = value;
+      else if (pl.compare(prev, value) !== 0) return null;
+    }
+    return links;
+  }
+
+  return { bind, state };
+}
