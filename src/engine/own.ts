@@ -51,6 +51,8 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   const tables = new Map<string, JsTable>();
 
   function defineTable(name: string, arity: number): void {
+    // Defined already (by a clause that calls it before it has facts): keep what it has.
+    if (tables.has(name)) return;
     const table: JsTable = { arity, facts: [], indexes: new Map(), projections: [] };
     tables.set(name, table);
     const indicator = `${name}/${arity}`;

@@ -60,7 +60,8 @@ export interface PrologEngine {
   /** Number of resolution steps taken so far. */
   steps(): number;
   /**
-   * Declares `name/arity` as a table of ground facts, empty. Tables are held in JavaScript and
+   * Declares `name/arity` as a table of ground facts, empty (a table defined already stays as
+   * it is). Tables are held in JavaScript and
    * answer a call by hash lookup on whichever arguments it binds (Tau-Prolog's own index sees
    * only the first argument, so a fully bound check would scan every fact sharing it).
    */

@@ -66,7 +66,7 @@ export function tableArgs(lit: PosLiteral): { table: string | undefined; args: r
   const split = splitPosition(atom.rel, atom.args.length);
   const at = split === undefined ? undefined : atom.args[split]!;
   if (split === undefined) return { table: relKey, args: atom.args, relKey };
-  // A variable in the split position: the dispatcher serves it (no table of its own).
+  // A variable in the split position: the relation's whole table serves it.
   if (at === undefined || at.kind === 'var') return { table: undefined, args: atom.args, relKey };
   // Constants share one part, keeping their position: the hash index sees them bound anyway.
   if (at.kind === 'const') return { table: `${relKey}:${CONST_PART}`, args: atom.args, relKey };
@@ -156,25 +156,4 @@ function tauOf(root: Term, vars: Map<string, TauTerm>): TauTerm {
     if (!vars.has(t.name)) vars.set(t.name, makeVar(`V${vars.size}`));
     return vars.get(t.name)!;
   });
-}
-
-/**
- * The dispatcher clauses that let a literal with a variable in the split position read the
- * split part `sub` (`f/k`) of relation `relKey`, in both table copies:
- *   'F|does/2'(A0, mark(B0,B1)) :- 'F|does/2:mark/2'(A0, B0, B1).
- */
-export function dispatcherClauses(relKey: string, arity: number, split: number, sub: string): { head: TauTerm; body: TauTerm }[] {
-  const outer = Array.from({ length: arity }, (_, i) => makeVar(`A${i}`));
-  let headArgs = outer;
-  let bodyArgs = outer;
-  if (sub !== CONST_PART) {
-    const slash = sub.lastIndexOf('/');
-    const inner = Array.from({ length: Number(sub.slice(slash + 1)) }, (_, i) => makeVar(`B${i}`));
-    headArgs = outer.map((a, i) => (i === split ? makeTerm(sub.slice(0, slash), inner) : a));
-    bodyArgs = [...outer.filter((_, i) => i !== split), ...inner];
-  }
-  return (['F', 'D'] as const).map((m) => ({
-    head: makeTerm(tableName(m, relKey), headArgs),
-    body: makeTerm(tableName(m, relKey, sub), bodyArgs),
-  }));
 }

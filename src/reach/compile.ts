@@ -129,9 +129,20 @@ function withDistinctHeads(run: Run, shape: RuleShape, deltaAt: number | null, p
   return run.engine.defineProjection(tableName('F', p.table), p.keep, p.name) ? distinct.plan : plan;
 }
 
-/** Loads a planned clause into the engine under a fresh id. */
+/**
+ * Loads a planned clause into the engine under a fresh id. The tables it calls are defined
+ * first, if still without facts: a call of an undefined predicate would fail too, but through
+ * Tau-Prolog's slow generic step (games call move tables nobody has made a move of for rounds).
+ */
 function load(run: Run, plan: PlannedClause): number {
   const id = run.nextId++;
+  const calls = [...plan.goals];
+  while (calls.length > 0) {
+    const g = calls.pop()!;
+    if (g.kind === 'call') run.engine.defineTable(g.name, g.args.length);
+    else if (g.kind === 'once') calls.push(...g.goals);
+    else if (g.kind === 'absent') calls.push(g.call);
+  }
   const c = clauseTerms({ ...plan, name: variantName(id) });
   run.engine.addClause(c.head, c.body);
   return id;

@@ -4,7 +4,7 @@
  * tables (full copy `F|t`, delta copy `D|t`) are filled from here.
  */
 import { type PrologEngine, type TauTerm, tauArgs, tauName } from '../engine/tau.js';
-import { CONST_PART, dispatcherClauses, splitPosition, tableName } from './clauses.js';
+import { CONST_PART, splitPosition, tableName } from './clauses.js';
 
 /** One ground fact: its arguments as Tau terms and their KIF text, joined by spaces. */
 export interface StoredFact {
@@ -103,8 +103,9 @@ export function ensureTable(engine: PrologEngine, store: FactStore, relKey: stri
 
 /**
  * Puts facts of relation `relKey` into the engine's tables (full copy, and the delta copy when
- * `delta`), creating the table of a split part and its dispatcher clauses the first time its
- * functor appears.
+ * `delta`): the relation's own table, with every fact as it is, and for a split relation also
+ * the table of the fact's split part, created the first time its functor appears. A literal
+ * whose split argument is known reads the part; one with a variable there reads the whole.
  */
 export function mirrorFacts(
   engine: PrologEngine,
@@ -115,29 +116,30 @@ export function mirrorFacts(
   delta: boolean,
 ): void {
   const split = splitPosition(r.rel, r.arity);
-  const whole = split === undefined ? ensureTable(engine, store, relKey, r) : undefined;
+  const whole = ensureTable(engine, store, relKey, r);
   for (const f of facts) {
-    let t = whole;
-    let args = f.args;
-    if (t === undefined) {
-      const at = f.args[split!]!;
-      const inner = tauArgs(at);
-      const name = inner.length === 0 ? CONST_PART : tauName(at);
-      t = r.parts.get(name)?.get(inner.length);
-      if (inner.length > 0) args = [...f.args.filter((_, i) => i !== split), ...inner];
-      t ??= createPart(engine, store, relKey, r, split!, name, inner.length, args.length);
-    }
-    t.all.push(args);
-    engine.addToTable(t.fullName, args);
-    if (delta) {
-      t.delta.push(args);
-      engine.addToTable(t.deltaName, args);
-    }
+    put(engine, whole, f.args, delta);
+    if (split === undefined) continue;
+    const at = f.args[split]!;
+    const inner = tauArgs(at);
+    const name = inner.length === 0 ? CONST_PART : tauName(at);
+    const args = inner.length === 0 ? f.args : [...f.args.filter((_, i) => i !== split), ...inner];
+    const part = r.parts.get(name)?.get(inner.length) ?? createPart(engine, store, relKey, r, name, inner.length, args.length);
+    put(engine, part, args, delta);
   }
 }
 
-/** The table of a new functor of a split relation, and the dispatcher clauses that serve it. */
-function createPart(engine: PrologEngine, store: FactStore, relKey: string, r: RelationFacts, split: number, functor: string, n: number, arity: number): TableFacts {
+function put(engine: PrologEngine, t: TableFacts, args: readonly TauTerm[], delta: boolean): void {
+  t.all.push(args);
+  engine.addToTable(t.fullName, args);
+  if (delta) {
+    t.delta.push(args);
+    engine.addToTable(t.deltaName, args);
+  }
+}
+
+/** The table of a new functor of a split relation. */
+function createPart(engine: PrologEngine, store: FactStore, relKey: string, r: RelationFacts, functor: string, n: number, arity: number): TableFacts {
   const sub = functor === CONST_PART ? CONST_PART : `${functor}/${n}`;
   const name = `${relKey}:${sub}`;
   r.tables.push(name);
@@ -145,10 +147,8 @@ function createPart(engine: PrologEngine, store: FactStore, relKey: string, r: R
   let byArity = r.parts.get(functor);
   if (byArity === undefined) r.parts.set(functor, (byArity = new Map()));
   byArity.set(n, t);
-  for (const c of dispatcherClauses(relKey, r.arity, split, sub)) engine.addClause(c.head, c.body);
   return t;
 }
-
 
 /** Empties the delta copies of every table of a relation. */
 export function clearDelta(engine: PrologEngine, store: FactStore, r: RelationFacts): void {
