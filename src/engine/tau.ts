@@ -124,6 +124,12 @@ export function fromTau(root: TauTerm): Term {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const r = root as any;
   if (pl.type.is_term(r) && r.args.length === 0) return { kind: 'const', name: r.id, pos: NO_POS };
+  // Most fluents and moves are one function term of constants (`(cell 1 2 b)`): no fold.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  if (pl.type.is_term(r) && r.args.every((a: any) => pl.type.is_term(a) && a.args.length === 0)) {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return { kind: 'fn', name: r.id, args: r.args.map((a: any): Term => ({ kind: 'const', name: a.id, pos: NO_POS })), pos: NO_POS };
+  }
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return foldTree<any, Term>(root, (t) => (pl.type.is_number(t) || pl.type.is_variable(t) ? null : t.args), (t, args) => {
     if (pl.type.is_number(t)) return { kind: 'const', name: String(t.value), pos: NO_POS };

@@ -135,9 +135,17 @@ const SURROGATE = /[\uD800-\uDFFF]/;
  */
 export function sortByCodePoints<T>(items: T[], text: (item: T) => string): T[] {
   if (items.some((x) => SURROGATE.test(text(x)))) return items.sort((a, b) => compareCodePoints(text(a), text(b)));
-  return items.sort((a, b) => {
-    const x = text(a);
-    const y = text(b);
-    return x < y ? -1 : x > y ? 1 : 0;
-  });
+  // The texts sorted by the engine's default order, without a comparator call per comparison;
+  // then the items put back in that order (equal texts keep their relative order).
+  const byText = new Map<string, T[]>();
+  for (const item of items) {
+    const t = text(item);
+    const same = byText.get(t);
+    if (same === undefined) byText.set(t, [item]);
+    else same.push(item);
+  }
+  const texts = [...byText.keys()].sort();
+  let i = 0;
+  for (const t of texts) for (const item of byText.get(t)!) items[i++] = item;
+  return items;
 }
