@@ -10,6 +10,7 @@ import { computeSupersetsProlog } from '../reach/prolog.js';
 import type { NormalGame } from '../normalize/types.js';
 import { type MethodColumns, measureMethods } from './dg-column.js';
 import { type SwiOutcome, runSwi } from './swi.js';
+import { tuneForShortRuns } from '../runtime.js';
 
 /** What the worker reports for one game. */
 export interface Measurement {
@@ -67,6 +68,7 @@ function measureTau(normal: NormalGame, timeout: number, maxAtoms: number): Meas
   }
 }
 
+tuneForShortRuns();
 const [file, timeout, maxAtoms, ...flags] = process.argv.slice(2);
 if (file === undefined) {
   process.stderr.write('usage: worker GAME TIMEOUT_S MAX_ATOMS [swi] [methods]\n');

@@ -8,6 +8,9 @@ import { registerGround } from './ground.js';
 import { EXIT } from './io.js';
 import { registerReach } from './reach.js';
 import { registerVerify } from './verify.js';
+import { tuneForShortRuns } from '../runtime.js';
+
+tuneForShortRuns();
 
 const program = new Command('gdl-ground')
   .description('Instantiate (ground) games of the Game Description Language')
