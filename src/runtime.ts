@@ -18,8 +18,9 @@ const INTERRUPT_BUDGET = 270_000;
  * processor (two cores here, shared with the garbage collector's helpers) while the optimized
  * code arrives too late to pay back. With four times the budget, functions are optimized
  * only once they have proved hot. Measured on 10 games around the benchmark's median, 5
- * interleaved cold runs each: about 25% less time for the superset computation; on 8 games of
- * 0.4-6 s, no consistent change (docs/reach.md, "Measured").
+ * interleaved cold runs each: about 25% less time for the superset computation. On longer
+ * games no consistent change: 6.2 s against 6.6 s on 5 games of 0.7-1.8 s, 16.9 s against
+ * 16.1 s on 8 games of 0.4-6 s (docs/reach.md, "How it runs", item 14).
  */
 export function tuneForShortRuns(): void {
   setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);

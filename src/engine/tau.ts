@@ -120,15 +120,14 @@ export function prologText(root: Term, vars: Map<string, string>, varPrefix: str
 
 /** Converts a ground Tau term to a GDL term (iteratively: terms may be deep). */
 export function fromTau(root: TauTerm): Term {
-  // Most arguments are constants: skip the fold for them.
+  // Most arguments are constants, and most fluents and moves one function term of constants
+  // (`(cell 1 2 b)`): no fold for those.
+  const name = constantName(root);
+  if (name !== undefined) return { kind: 'const', name, pos: NO_POS };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const r = root as any;
-  if (pl.type.is_term(r) && r.args.length === 0) return { kind: 'const', name: r.id, pos: NO_POS };
-  // Most fluents and moves are one function term of constants (`(cell 1 2 b)`): no fold.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  if (pl.type.is_term(r) && r.args.every((a: any) => pl.type.is_term(a) && a.args.length === 0)) {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    return { kind: 'fn', name: r.id, args: r.args.map((a: any): Term => ({ kind: 'const', name: a.id, pos: NO_POS })), pos: NO_POS };
+  if (pl.type.is_term(r) && r.args.every((a: TauTerm) => constantName(a) !== undefined)) {
+    return { kind: 'fn', name: r.id, args: r.args.map((a: TauTerm): Term => ({ kind: 'const', name: constantName(a)!, pos: NO_POS })), pos: NO_POS };
   }
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return foldTree<any, Term>(root, (t) => (pl.type.is_number(t) || pl.type.is_variable(t) ? null : t.args), (t, args) => {
@@ -136,6 +135,13 @@ export function fromTau(root: TauTerm): Term {
     if (pl.type.is_variable(t)) throw new EngineError(`answer is not ground (variable ${t.id})`);
     return args.length === 0 ? { kind: 'const', name: t.id, pos: NO_POS } : { kind: 'fn', name: t.id, args, pos: NO_POS };
   });
+}
+
+/** The name of a Tau atom (a term without arguments); undefined for anything else. */
+function constantName(t: TauTerm): string | undefined {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const x = t as any;
+  return x instanceof pl.type.Term && x.args.length === 0 ? (x.id as string) : undefined;
 }
 
 /** Builds the Tau term `functor(args...)` (an atom when `args` is empty). */
@@ -267,17 +273,15 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }, opti
   const texts = new WeakMap<object, TermText>();
   function kif(t: TauTerm, maxDepth: number = Infinity): TermText {
     // Most arguments are constants, their own text: no cache needed.
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const args = (t as any).args;
-    if (args !== undefined && args.length === 0) return { text: (t as any).id, depth: 1 };
+    const name = constantName(t);
+    if (name !== undefined) return { text: name, depth: 1 };
     const hit = texts.get(t);
     if (hit !== undefined) return hit;
     const computed = tauKif(t, maxDepth);
     if (computed.depth <= maxDepth) texts.set(t, computed);
     return computed;
   }
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const own = ownPredicates(pl, session.modules.user, (t: any) => (t.args !== undefined && t.args.length === 0 ? t.id : kif(t).text));
+  const own = ownPredicates(pl, session.modules.user, (t) => constantName(t) ?? kif(t).text);
   const direct = own.direct;
 
   function addClause(head: TauTerm, body: TauTerm): void {
@@ -308,9 +312,8 @@ export function tauArgs(t: TauTerm): readonly TauTerm[] {
  * runaway term costs no more than `maxDepth` levels.
  */
 export function tauKif(root: TauTerm, maxDepth: number = Infinity): TermText {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const r = root as any;
-  if (pl.type.is_term(r) && r.args.length === 0) return { text: r.id, depth: 1 };
+  const name = constantName(root);
+  if (name !== undefined) return { text: name, depth: 1 };
   const out: string[] = [];
   let depth = 0;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

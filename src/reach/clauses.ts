@@ -76,7 +76,7 @@ export function tableArgs(lit: PosLiteral): { table: string | undefined; args: r
 /** A positive literal of the relaxed game. */
 export type PosLiteral = Extract<RelaxedLiteral, { kind: 'pos' }>;
 
-/** A positive literal as a call to the table (or split part, or dispatcher) of `mode`. */
+/** A positive literal as a call to the table (a split part, or a split relation's whole table) of `mode`. */
 export function atomCall(lit: PosLiteral, mode: TableMode): { name: string; args: Term[] } {
   const t = tableArgs(lit);
   if (t.table === undefined) return { name: tableName(mode, t.relKey), args: [...t.args] };
@@ -85,7 +85,7 @@ export function atomCall(lit: PosLiteral, mode: TableMode): { name: string; args
 
 /**
  * What a positive literal reads, for skipping queries that cannot succeed: the table (without
- * copy prefix, e.g. `true/1:cell/3`; undefined when a dispatcher serves it) and, per table
+ * copy prefix, e.g. `true/1:cell/3`; undefined when a split relation's whole table serves it) and, per table
  * argument, the argument if it is ground (null otherwise).
  */
 export function literalTarget(lit: PosLiteral): { readonly table?: string; readonly pattern?: readonly (Term | null)[] } {

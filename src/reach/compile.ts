@@ -172,7 +172,7 @@ function sizes(run: Run, keys: readonly string[]): Map<string, number> {
 
 /**
  * Rows a literal yields: the table's size divided by the distinct values of each bound
- * argument (independence assumption). A dispatcher call counts every table of the relation.
+ * argument (independence assumption). A call of a split relation's whole table counts every fact of the relation.
  * Relations of the component itself are still growing, so their size counts as at least
  * {@link GROWING_FLOOR}: planning on a nearly empty table would put it first and multiply out
  * once it has filled up.

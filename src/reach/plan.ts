@@ -12,7 +12,7 @@ import type { RelaxedLiteral, RelaxedRule } from './relaxed.js';
 
 /**
  * Estimated number of answers of a literal reading `table` of relation `relKey` (undefined:
- * served by the dispatcher), given which table arguments are bound.
+ * served by a split relation's whole table), given which table arguments are bound.
  */
 export type RowEstimate = (relKey: string, table: string | undefined, boundArgs: readonly boolean[]) => number;
 

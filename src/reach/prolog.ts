@@ -17,7 +17,6 @@ import { type TauTerm, createEngine, fromTau } from '../engine/tau.js';
 import { sortByCodePoints, termDepth } from '../gdl/terms.js';
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import type { NormalGame } from '../normalize/types.js';
-import { splitPosition } from './clauses.js';
 import { type ReachProgress, type Run, evaluateComponent } from './evaluate.js';
 import { type RelaxedRule, planRelaxedGame } from './relaxed.js';
 import { type FactStore, createStore, ensureTable, relationFacts } from './store.js';
@@ -91,9 +90,8 @@ function load(game: NormalGame, limits: ReachLimits, options: PrologReachOptions
   engine.consult(readFileSync(REACH_PL, 'utf8'));
   const store = createStore();
   for (const [key, r] of plan.relations) {
-    const facts = relationFacts(store, key, r.rel, r.arity);
-    // Split relations get one table per functor as functors appear (see mirrorFacts).
-    if (splitPosition(r.rel, r.arity) === undefined) ensureTable(engine, store, key, facts);
+    // Split relations also get one table per functor as functors appear (see mirrorFacts).
+    ensureTable(engine, store, key, relationFacts(store, key, r.rel, r.arity));
   }
   return {
     game, plan, engine, store, limits, maxDepth,

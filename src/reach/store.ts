@@ -18,7 +18,7 @@ export interface RelationFacts {
   readonly arity: number;
   readonly keys: Set<string>;
   readonly facts: StoredFact[];
-  /** Names of the tables holding the relation: one, or one per functor of a split relation. */
+  /** Names of the tables holding the relation: its own, and for a split relation one per functor too. */
   readonly tables: string[];
   /** Tables of a split relation by the functor's name and arity (the split part). */
   readonly parts: Map<string, Map<number, TableFacts>>;
