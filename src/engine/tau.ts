@@ -137,11 +137,16 @@ export function fromTau(root: TauTerm): Term {
   });
 }
 
-/** The name of a Tau atom (a term without arguments); undefined for anything else. */
+/**
+ * The name of a Tau atom (a term without arguments); undefined for anything else. Of Tau's
+ * term kinds only Term has `args` (Var and Num have none): testing that is cheaper than
+ * `instanceof`, and this runs for every argument a table indexes or an answer records.
+ */
 function constantName(t: TauTerm): string | undefined {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const x = t as any;
-  return x instanceof pl.type.Term && x.args.length === 0 ? (x.id as string) : undefined;
+  const args = (t as any).args;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return args !== undefined && args.length === 0 ? ((t as any).id as string) : undefined;
 }
 
 /** Builds the Tau term `functor(args...)` (an atom when `args` is empty). */
