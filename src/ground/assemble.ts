@@ -6,7 +6,7 @@
 import type { Term } from '../gdl/ast.js';
 import { compareCodePoints, termToString } from '../gdl/terms.js';
 import type { RuleDraft } from './evaluate.js';
-import type { TermTable } from './intern.js';
+import type { TermTable } from '../datalog/terms.js';
 import type { GroundAtom, GroundGame, GroundRule } from './types.js';
 
 const NONE: readonly number[] = Object.freeze([]);

@@ -5,7 +5,7 @@
  * indexes on column sets for joins. Blocks catch up with their store lazily, so the same block
  * serves every round of a semi-naive fixpoint.
  */
-import type { TermTable } from './intern.js';
+import type { TermTable } from '../datalog/terms.js';
 import { type Pattern, UNBOUND, matchPattern } from './pattern.js';
 
 /** The ground instances (atom ids) of one relation, in insertion order. */

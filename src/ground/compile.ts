@@ -5,7 +5,7 @@
  */
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import type { NormalRule } from '../normalize/types.js';
-import type { TermTable } from './intern.js';
+import type { TermTable } from '../datalog/terms.js';
 import { type Pattern, compileAtom, compileTerm, patternVars } from './pattern.js';
 
 /** A positive or negated body atom, compiled. */

@@ -13,7 +13,7 @@
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import { type Block, type Store, addToStore, blockSize, createBlock, createStore, syncBlock } from './block.js';
 import type { CompiledAtom, CompiledRule } from './compile.js';
-import type { TermTable } from './intern.js';
+import type { TermTable } from '../datalog/terms.js';
 import { type JoinAtom, type JoinCheck, type Tick, joinRule } from './join.js';
 import { canonicalKey, instantiatePattern, renumber } from './pattern.js';
 

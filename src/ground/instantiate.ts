@@ -18,7 +18,7 @@ import { assembleGame } from './assemble.js';
 import { addToStore } from './block.js';
 import { type CompiledRule, compileRule } from './compile.js';
 import { type Context, DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits, evaluateComponent, storeOf } from './evaluate.js';
-import { type TermTable, createTermTable } from './intern.js';
+import { TermTable } from '../datalog/terms.js';
 import type { GroundGame } from './types.js';
 
 export { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from './evaluate.js';
@@ -48,20 +48,20 @@ function loadSupersets(ctx: Context, supersets: Supersets, statics: ReadonlySet<
   filter.set('next', new Set());
   filter.set('legal', new Set());
   for (const f of supersets.fluents) {
-    const id = t.internTerm(f);
-    addToStore(storeOf(ctx, 'true'), t.intern('true', [id]));
-    filter.get('next')!.add(t.intern('next', [id]));
+    const id = t.fromTerm(f);
+    addToStore(storeOf(ctx, 'true'), t.compound('true', [id]));
+    filter.get('next')!.add(t.compound('next', [id]));
   }
   for (const m of supersets.moves) {
-    const args = [t.internTerm(m.role), t.internTerm(m.action)];
-    addToStore(storeOf(ctx, 'does'), t.intern('does', args));
-    filter.get('legal')!.add(t.intern('legal', args));
+    const args = [t.fromTerm(m.role), t.fromTerm(m.action)];
+    addToStore(storeOf(ctx, 'does'), t.compound('does', args));
+    filter.get('legal')!.add(t.compound('legal', args));
   }
   for (const a of supersets.axioms) {
     // Static relations are evaluated exactly instead; their superset may be larger (dg method).
     if (statics.has(a.rel)) continue;
     if (!filter.has(a.rel)) filter.set(a.rel, new Set());
-    filter.get(a.rel)!.add(t.intern(a.rel, a.args.map((x) => t.internTerm(x))));
+    filter.get(a.rel)!.add(t.compound(a.rel, a.args.map((x) => t.fromTerm(x))));
   }
   for (const rel of [...filter.keys()]) if (statics.has(rel)) filter.delete(rel);
 }
@@ -114,7 +114,7 @@ function orderedRoles(game: NormalGame, ctx: Context): number[] {
   const out: number[] = [];
   for (const r of game.rules) {
     if (r.head.rel !== 'role' || r.body.length > 0 || r.head.args.length !== 1) continue;
-    const id = t.lookup('role', [t.internTerm(r.head.args[0]!)]);
+    const id = t.lookup('role', [t.fromTerm(r.head.args[0]!)]);
     if (members.has(id) && !out.includes(id)) out.push(id);
   }
   const rest = [...members].filter((id) => !out.includes(id) && t.args(id).length === 1);
@@ -123,7 +123,7 @@ function orderedRoles(game: NormalGame, ctx: Context): number[] {
 }
 
 function initAtoms(table: TermTable, ctx: Context): number[] {
-  return storeOf(ctx, 'init').ids.filter((id) => table.args(id).length === 1).map((id) => table.intern('true', [table.args(id)[0]!]));
+  return storeOf(ctx, 'init').ids.filter((id) => table.args(id).length === 1).map((id) => table.compound('true', [table.args(id)[0]!]));
 }
 
 /**
@@ -137,7 +137,7 @@ export function instantiateGame(game: NormalGame, supersets: Supersets, limits: 
   const dynamic = stateDependent(plain);
   checkHeads(game, dynamic);
   const statics = staticRelations(game, plain, dynamic);
-  const table = createTermTable();
+  const table = new TermTable();
   const headFilter = new Map<string, Set<number>>();
   const run: Context = {
     file: game.file, table, limits, stores: new Map(), blocks: new Map(), statics, headFilter,

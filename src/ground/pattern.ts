@@ -5,7 +5,7 @@
  */
 import { foldTerm, foldTree } from '../gdl/fold.js';
 import type { Atom, Term } from '../gdl/ast.js';
-import type { TermTable } from './intern.js';
+import type { TermTable } from '../datalog/terms.js';
 
 /** A compiled term: a ground subterm (an interned id), a numbered variable or a function. */
 export type Pattern =
@@ -26,9 +26,9 @@ export function compileTerm(root: Term, vars: Map<string, number>, table: TermTa
       if (!vars.has(t.name)) vars.set(t.name, vars.size);
       return { kind: 'var', index: vars.get(t.name)! };
     }
-    if (t.kind === 'const') return { kind: 'ground', id: table.intern(t.name, []) };
+    if (t.kind === 'const') return { kind: 'ground', id: table.compound(t.name, []) };
     return args.every((a) => a.kind === 'ground')
-      ? { kind: 'ground', id: table.intern(t.name, args.map((a) => (a as { id: number }).id)) }
+      ? { kind: 'ground', id: table.compound(t.name, args.map((a) => (a as { id: number }).id)) }
       : { kind: 'fn', name: t.name, args };
   });
 }
@@ -75,13 +75,13 @@ export function instantiatePattern(p: Pattern, binding: Int32Array, table: TermT
   if (p.args.every((a) => a.kind !== 'fn')) {
     // The common flat case, `(cell ?x ?y b)`: no stack needed.
     const args = p.args.map((a) => (a.kind === 'ground' ? a.id : binding[(a as { index: number }).index]!));
-    return create ? table.intern(p.name, args) : table.lookup(p.name, args);
+    return create ? table.compound(p.name, args) : table.lookup(p.name, args);
   }
   // A subterm that was never interned (-1) makes every term above it -1 too.
   return foldPattern<number>(p, (q, args) => {
     if (q.kind !== 'fn') return q.kind === 'ground' ? q.id : binding[q.index]!;
     if (args.some((a) => a < 0)) return -1;
-    return create ? table.intern(q.name, args) : table.lookup(q.name, args);
+    return create ? table.compound(q.name, args) : table.lookup(q.name, args);
   });
 }
 

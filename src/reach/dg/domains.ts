@@ -9,7 +9,7 @@ import { compareCodePoints } from '../../gdl/terms.js';
 import type { ArgGraph } from './graph.js';
 import { fnPositionId } from './graph.js';
 import type { Guard } from './join.js';
-import type { TermTable } from './table.js';
+import type { TermTable } from '../../datalog/terms.js';
 
 /** The resolved domains of a graph. */
 export interface Domains {
@@ -134,7 +134,7 @@ export function resolveDomains(graph: ArgGraph): Domains {
       }
       stack.pop();
       const argTerms = argPos.map((p) => [
-        ...(consts.get(p) ?? EMPTY).map((c) => table.internNode(c, [])),
+        ...(consts.get(p) ?? EMPTY).map((c) => table.compound(c, [])),
         ...(fns.get(p) ?? EMPTY).flatMap((g) => fnTerms.get(g) ?? []),
       ]);
       const out: number[] = [];
@@ -144,7 +144,7 @@ export function resolveDomains(graph: ArgGraph): Domains {
       if (argTerms.every((a) => a.length > 0)) {
         for (;;) {
           guard.tick();
-          out.push(table.internNode(name, digits.map((d, i) => argTerms[i]![d]!)));
+          out.push(table.compound(name, digits.map((d, i) => argTerms[i]![d]!)));
           let i = digits.length - 1;
           while (i >= 0 && ++digits[i]! === argTerms[i]!.length) digits[i--] = 0;
           if (i < 0) break;
@@ -153,7 +153,7 @@ export function resolveDomains(graph: ArgGraph): Domains {
       fnTerms.set(f, out);
     }
     const result = [
-      ...(consts.get(pos) ?? EMPTY).map((c) => table.internNode(c, [])),
+      ...(consts.get(pos) ?? EMPTY).map((c) => table.compound(c, [])),
       ...(fns.get(pos) ?? EMPTY).flatMap((f) => fnTerms.get(f) ?? []),
     ];
     posTerms.set(pos, result);

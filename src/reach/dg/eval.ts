@@ -6,7 +6,7 @@
 import type { Atom, Term } from '../../gdl/ast.js';
 import type { NormalRule } from '../../normalize/types.js';
 import { type Constraint, type DistinctLit, type Guard, instantiateTerm, joinConstraints, matchConstraint, patternVars } from './join.js';
-import type { TermTable } from './table.js';
+import type { TermTable } from '../../datalog/terms.js';
 
 /** Key of a relation: name and arity, since GDL allows one name with several arities. */
 export function relKey(name: string, arity: number): string {

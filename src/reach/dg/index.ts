@@ -16,7 +16,7 @@ import { type ArgGraph, buildArgGraph, relPositionId } from './graph.js';
 import { type Guard, createGuard } from './join.js';
 import { reduceSupersetsDG } from './reduce.js';
 import { evaluateStatics } from './statics.js';
-import { type TermTable, createTermTable } from './table.js';
+import { TermTable } from '../../datalog/terms.js';
 
 /** Sizes of the three supersets (Infinity when a domain is infinite). */
 export interface SupersetSizes {
@@ -88,7 +88,7 @@ function nameOf(rel: string): string {
 function staticFacts(table: TermTable, statics: ReadonlyMap<string, TupleSet>): NormalRule[] {
   const out: NormalRule[] = [];
   for (const [rel, set] of [...statics].sort((a, b) => compareCodePoints(a[0], b[0]))) {
-    for (const t of set.tuples) out.push({ head: mkAtom(nameOf(rel), t.map((id) => table.term(id))), body: [], pos: NO_POS });
+    for (const t of set.tuples) out.push({ head: mkAtom(nameOf(rel), t.map((id) => table.toTerm(id))), body: [], pos: NO_POS });
   }
   return out;
 }
@@ -102,16 +102,16 @@ function collect(table: TermTable, sets: ReadonlyMap<string, TupleSet>): Superse
   const byText = <T>(items: { text: string; value: T }[]): T[] =>
     items.sort((a, b) => compareCodePoints(a.text, b.text)).map((i) => i.value);
   const tuples = (rel: string): readonly (readonly number[])[] => sets.get(rel)?.tuples ?? [];
-  const fluents = byText(tuples('true/1').map((t) => ({ text: table.text(t[0]!), value: table.term(t[0]!) })));
+  const fluents = byText(tuples('true/1').map((t) => ({ text: table.text(t[0]!), value: table.toTerm(t[0]!) })));
   const moves = byText(
-    tuples('does/2').map((t) => ({ text: `${table.text(t[0]!)} ${table.text(t[1]!)}`, value: { role: table.term(t[0]!), action: table.term(t[1]!) } })),
+    tuples('does/2').map((t) => ({ text: `${table.text(t[0]!)} ${table.text(t[1]!)}`, value: { role: table.toTerm(t[0]!), action: table.toTerm(t[1]!) } })),
   );
   const axioms: { text: string; value: Atom }[] = [];
   for (const [rel, set] of sets) {
     const name = nameOf(rel);
     if (KEYWORDS.has(name)) continue;
     for (const t of set.tuples) {
-      axioms.push({ text: atomText(name, t.map((id) => table.text(id))), value: mkAtom(name, t.map((id) => table.term(id))) });
+      axioms.push({ text: atomText(name, t.map((id) => table.text(id))), value: mkAtom(name, t.map((id) => table.toTerm(id))) });
     }
   }
   return { fluents, moves, axioms: byText(axioms) };
@@ -169,7 +169,7 @@ function graphStage(
  * (for `gdl-ground graph`). Static relations are evaluated first and enter as facts.
  */
 export function dependencyGraph(game: NormalGame, limits: ReachLimits = DEFAULT_REACH_LIMITS): { graph: ArgGraph; domains: Domains } {
-  const { graph, domains } = graphStage(game, createTermTable(), createGuard(game.file, limits), (_s, fn) => fn(), true);
+  const { graph, domains } = graphStage(game, new TermTable(), createGuard(game.file, limits), (_s, fn) => fn(), true);
   return { graph, domains };
 }
 
@@ -185,7 +185,7 @@ export function analyzeDG(game: NormalGame, limits: ReachLimits = DEFAULT_REACH_
     times.push({ step, ms: performance.now() - start });
     return r;
   };
-  const table = createTermTable();
+  const table = new TermTable();
   const guard = createGuard(game.file, limits);
   const { statics, dynamicRules, graph, domains } = graphStage(game, table, guard, timed);
   const reduceRules = [...dynamicRules, ...BRIDGE_RULES];

@@ -9,7 +9,7 @@ import { GdlError, diag } from '../../gdl/diagnostics.js';
 import type { Pos } from '../../gdl/ast.js';
 import { collectVars } from '../../gdl/terms.js';
 import type { ReachLimits } from '../types.js';
-import type { TermTable } from './table.js';
+import type { TermTable } from '../../datalog/terms.js';
 
 /** Variable name -> id of its ground value. */
 export type Bindings = Map<string, number>;
@@ -97,7 +97,7 @@ export function instantiateTerm(table: TermTable, pattern: Term, b: ReadonlyMap<
   return foldTerm<number | undefined>(pattern, (t, args) => {
     if (t.kind === 'var') return b.get(t.name);
     if (args.some((a) => a === undefined)) return undefined;
-    return table.internNode(t.name, args as number[]);
+    return table.compound(t.name, args as number[]);
   });
 }
 

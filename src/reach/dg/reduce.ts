@@ -16,7 +16,7 @@ import { type RelationView, type TupleSet, type Views, addTuple, emptySet, evalR
 import { relPositionId } from './graph.js';
 import type { Guard } from './join.js';
 import { headComponents, rulesByHead } from './statics.js';
-import type { TermTable } from './table.js';
+import type { TermTable } from '../../datalog/terms.js';
 
 /** Counters of a reduction. */
 export interface ReduceStats {

@@ -9,7 +9,7 @@ import { stronglyConnectedComponents } from '../../gdl/scc.js';
 import type { NormalRule } from '../../normalize/types.js';
 import { type TupleSet, type Views, addTuple, atomRel, bodyParts, emptySet, evalRule } from './eval.js';
 import type { Guard } from './join.js';
-import type { TermTable } from './table.js';
+import type { TermTable } from '../../datalog/terms.js';
 
 /**
  * Components of the positive dependency relation among the heads of `rules`, bodies first.

@@ -1,0 +1,138 @@
+#!/usr/bin/env node
+/**
+ * Snapshots what the CLI prints for every corpus game, so that a refactor can show its outputs
+ * are byte-identical before and after ("a refactor proves itself"). Build first (`npx tsc -p .`).
+ *
+ *   node scripts/snapshot-corpus.mjs take DIR [--timeout-ms 10000] [--jobs 2] [--only S]
+ *   node scripts/snapshot-corpus.mjs diff DIR_BEFORE DIR_AFTER
+ *
+ * `take` runs each command of COMMANDS on each game and writes DIR/<command>/<game>.out (stdout)
+ * and DIR/index.tsv (command, game, exit code, ms). Time-dependent fields (compare's times) are
+ * removed before saving. `diff` reports, per command: identical, different, finished in one only,
+ * over the limit in both; it exits 1 when any output differs or an exit code changed.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gamesDir, listGames } from './corpus.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = join(root, 'dist/cli/main.js');
+
+/** Name, CLI arguments before the game, and a normalizer of stdout. */
+const COMMANDS = [
+  { name: 'check', args: ['check', '--json'] },
+  { name: 'reach-prolog', args: ['reach'] },
+  { name: 'reach-dg', args: ['reach', '--method', 'dg'] },
+  { name: 'ground-prolog', args: ['ground'] },
+  { name: 'ground-dg', args: ['ground', '--method', 'dg'] },
+  { name: 'ground-json', args: ['ground', '--format', 'json'] },
+  { name: 'compare', args: ['compare', '--json'], normalize: dropTimes },
+];
+
+/** compare --json without its wall-clock fields. */
+function dropTimes(text) {
+  if (text.trim() === '') return text;
+  try {
+    const json = JSON.parse(text);
+    for (const k of ['prolog', 'dg']) if (json[k]) delete json[k].times;
+    return `${JSON.stringify(json, null, 2)}\n`;
+  } catch {
+    return text;
+  }
+}
+
+function run(args, timeoutMs) {
+  return new Promise((done) => {
+    const start = Date.now();
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = [];
+    child.stdout.on('data', (d) => out.push(d));
+    child.stderr.on('data', () => {});
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      done({ code: signal ? `killed` : String(code), ms: Date.now() - start, stdout: Buffer.concat(out).toString('utf8') });
+    });
+  });
+}
+
+async function take(dir, opts) {
+  const games = listGames(gamesDir()).filter((g) => g.includes(opts.only));
+  const jobs = [];
+  for (const g of games) for (const c of COMMANDS) jobs.push({ g, c });
+  const rows = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const { g, c } = jobs[next++];
+      // The ground-based commands need --timeout so a slow game ends by itself with exit 3.
+      const r = await run([...c.args, join(gamesDir(), g)], opts.timeoutMs);
+      const file = join(dir, c.name, `${g}.out`);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, c.normalize ? c.normalize(r.stdout) : r.stdout);
+      rows.push([c.name, g, r.code, r.ms]);
+    }
+  };
+  await Promise.all(Array.from({ length: opts.jobs }, worker));
+  rows.sort((a, b) => (a[0] + a[1] < b[0] + b[1] ? -1 : 1));
+  writeFileSync(join(dir, 'index.tsv'), rows.map((r) => r.join('\t')).join('\n') + '\n');
+  process.stdout.write(`${rows.length} runs written to ${dir}\n`);
+}
+
+function readIndex(dir) {
+  const m = new Map();
+  for (const line of readFileSync(join(dir, 'index.tsv'), 'utf8').split('\n')) {
+    if (line === '') continue;
+    const [cmd, game, code, ms] = line.split('\t');
+    m.set(`${cmd}\t${game}`, { cmd, game, code, ms: Number(ms) });
+  }
+  return m;
+}
+
+function diff(a, b) {
+  const before = readIndex(a);
+  const after = readIndex(b);
+  const tally = new Map();
+  const problems = [];
+  const count = (cmd, what) => {
+    const t = tally.get(cmd) ?? {};
+    t[what] = (t[what] ?? 0) + 1;
+    tally.set(cmd, t);
+  };
+  for (const [key, x] of before) {
+    const y = after.get(key);
+    if (y === undefined) continue;
+    const killedX = x.code === 'killed';
+    const killedY = y.code === 'killed';
+    if (killedX && killedY) { count(x.cmd, 'over limit in both'); continue; }
+    if (killedX !== killedY) { count(x.cmd, killedX ? 'finished only after' : 'finished only before'); continue; }
+    // An exit 3 (limit) may depend on the clock; the same code is what counts then.
+    const same = x.code === y.code && readFileSync(join(a, x.cmd, `${x.game}.out`)).equals(readFileSync(join(b, x.cmd, `${x.game}.out`)));
+    if (same) count(x.cmd, `identical (exit ${x.code})`);
+    else if (x.code === '3' || y.code === '3') count(x.cmd, `limit in one (exit ${x.code} -> ${y.code})`);
+    else { count(x.cmd, 'DIFFERENT'); problems.push(`${x.cmd} ${x.game}: exit ${x.code} -> ${y.code}`); }
+  }
+  for (const [cmd, t] of [...tally].sort()) {
+    process.stdout.write(`${cmd}: ${Object.entries(t).map(([k, v]) => `${v} ${k}`).join(', ')}\n`);
+  }
+  for (const p of problems) process.stdout.write(`  ${p}\n`);
+  return problems.length === 0 ? 0 : 1;
+}
+
+const [mode, ...rest] = process.argv.slice(2);
+const opts = { timeoutMs: 10000, jobs: 2, only: '' };
+const positional = [];
+for (let i = 0; i < rest.length; i++) {
+  if (rest[i] === '--timeout-ms') opts.timeoutMs = Number(rest[++i]);
+  else if (rest[i] === '--jobs') opts.jobs = Number(rest[++i]);
+  else if (rest[i] === '--only') opts.only = rest[++i];
+  else positional.push(rest[i]);
+}
+if (mode === 'take' && positional.length === 1) await take(resolve(positional[0]), opts);
+else if (mode === 'diff' && positional.length === 2 && positional.every((p) => existsSync(p))) process.exitCode = diff(...positional);
+else {
+  process.stderr.write('usage: snapshot-corpus.mjs take DIR [--timeout-ms N] [--jobs N] [--only S] | diff BEFORE AFTER\n');
+  process.exitCode = 2;
+}

@@ -1,0 +1,275 @@
+/**
+ * The one table of ground terms: every distinct ground term (constant or compound) gets one
+ * integer id, so term equality is id equality and joins hash plain numbers. Symbols (constant,
+ * function and relation names) get ids of their own. A ground atom is a term whose functor is
+ * its relation symbol (`terminal` is the constant `terminal`), so an atom id is a term id.
+ *
+ * Storage is flat: per term its functor symbol and a slice of one shared argument pool, found
+ * through an open-addressing hash table keyed by (functor, arguments). Finding or creating a
+ * term allocates nothing but the pool's growth, which matters in the join's inner loop.
+ */
+import type { Term } from '../gdl/ast.js';
+import { NO_POS } from '../gdl/ast.js';
+import { foldTerm } from '../gdl/fold.js';
+
+const NO_ARGS: readonly number[] = Object.freeze([]);
+
+/** Grows a typed array to at least `need` entries (doubling, so appends are amortized O(1)). */
+function grow(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
+  if (need <= a.length) return a;
+  let n = a.length * 2;
+  while (n < need) n *= 2;
+  const b = new Int32Array(n);
+  b.set(a);
+  return b;
+}
+
+/**
+ * An append-only table of ground terms. Ids are dense (`0..size-1`) and never change, so a
+ * table may be handed from stage to stage: later stages only add terms. Not thread-safe and
+ * not meant to be shared between independent runs.
+ */
+export class TermTable {
+  private symbolNames: string[] = [];
+  private readonly symbolIds = new Map<string, number>();
+  private functors = new Int32Array(1024);
+  private argStart = new Int32Array(1024);
+  private argCount = new Int32Array(1024);
+  private pool = new Int32Array(4096);
+  private poolSize = 0;
+  private count = 0;
+  /** Hash slots holding term id + 1 (0 = empty); the length is a power of two. */
+  private slots = new Int32Array(2048);
+  private readonly asts: (Term | undefined)[] = [];
+  private readonly texts: (string | undefined)[] = [];
+  private readonly argLists: (readonly number[] | undefined)[] = [];
+
+  /** Number of terms interned so far. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** The id of a symbol name, created when new. */
+  symbol(name: string): number {
+    let id = this.symbolIds.get(name);
+    if (id === undefined) {
+      id = this.symbolNames.length;
+      this.symbolNames.push(name);
+      this.symbolIds.set(name, id);
+    }
+    return id;
+  }
+
+  /** The id of a symbol name, or -1 when it was never interned. */
+  findSymbol(name: string): number {
+    return this.symbolIds.get(name) ?? -1;
+  }
+
+  /** The name of symbol `sym`. */
+  symbolName(sym: number): string {
+    return this.symbolNames[sym]!;
+  }
+
+  /** The id of `sym(args...)` (a constant when `args` is empty), created when new. */
+  make(sym: number, args: ArrayLike<number> = NO_ARGS): number {
+    const found = this.find(sym, args);
+    return found >= 0 ? found : this.add(sym, args);
+  }
+
+  /** The id of constant `name`, created when new. */
+  constant(name: string): number {
+    return this.make(this.symbol(name), NO_ARGS);
+  }
+
+  /** The id of `name(args...)`, created when new. */
+  compound(name: string, args: ArrayLike<number>): number {
+    return this.make(this.symbol(name), args);
+  }
+
+  /** The id of `sym(args...)`, or -1 when no such term was interned. */
+  find(sym: number, args: ArrayLike<number> = NO_ARGS): number {
+    const mask = this.slots.length - 1;
+    for (let s = this.hash(sym, args) & mask; ; s = (s + 1) & mask) {
+      const v = this.slots[s]!;
+      if (v === 0) return -1;
+      if (this.matches(v - 1, sym, args)) return v - 1;
+    }
+  }
+
+  /** The id of `name(args...)`, or -1 when either the name or the term is unknown. */
+  lookup(name: string, args: ArrayLike<number> = NO_ARGS): number {
+    const sym = this.findSymbol(name);
+    return sym < 0 ? -1 : this.find(sym, args);
+  }
+
+  /** Functor (or constant) symbol of term `id`. */
+  functor(id: number): number {
+    return this.functors[id]!;
+  }
+
+  /** Functor (or constant) name of term `id`. */
+  name(id: number): string {
+    return this.symbolNames[this.functors[id]!]!;
+  }
+
+  /** Number of arguments of term `id` (0 for a constant). */
+  arity(id: number): number {
+    return this.argCount[id]!;
+  }
+
+  /** Argument `i` (0-based) of term `id`. */
+  arg(id: number, i: number): number {
+    return this.pool[this.argStart[id]! + i]!;
+  }
+
+  /** Argument ids of term `id` (a frozen array, memoized; empty for a constant). */
+  args(id: number): readonly number[] {
+    const n = this.argCount[id]!;
+    if (n === 0) return NO_ARGS;
+    let list = this.argLists[id];
+    if (list === undefined) {
+      const start = this.argStart[id]!;
+      list = Object.freeze(Array.from(this.pool.subarray(start, start + n)));
+      this.argLists[id] = list;
+    }
+    return list;
+  }
+
+  /** Interns a ground syntax-tree term (iteratively: terms nest deep); throws on a variable. */
+  fromTerm(term: Term): number {
+    if (term.kind === 'const') return this.make(this.symbol(term.name), NO_ARGS);
+    return foldTerm<number>(term, (t, args) => {
+      if (t.kind === 'var') throw new Error(`TermTable: variable ${t.name} in a ground term`);
+      return this.make(this.symbol(t.name), args);
+    });
+  }
+
+  /** Id of a ground syntax-tree term, or -1 when it (or a subterm) was never interned. */
+  findTerm(term: Term): number {
+    return foldTerm<number>(term, (t, args) => {
+      if (t.kind === 'var' || args.includes(-1)) return -1;
+      const sym = this.findSymbol(t.name);
+      return sym < 0 ? -1 : this.find(sym, args);
+    });
+  }
+
+  /** The syntax-tree term of `id` (memoized; shared subterms are shared objects). */
+  toTerm(root: number): Term {
+    const done = this.asts[root];
+    if (done !== undefined) return done;
+    const stack: number[] = [root];
+    while (stack.length > 0) {
+      const id = stack[stack.length - 1]!;
+      if (this.asts[id] !== undefined) {
+        stack.pop();
+        continue;
+      }
+      const n = this.argCount[id]!;
+      const start = this.argStart[id]!;
+      let missing = false;
+      for (let i = n - 1; i >= 0; i--) {
+        const a = this.pool[start + i]!;
+        if (this.asts[a] === undefined) {
+          stack.push(a);
+          missing = true;
+        }
+      }
+      if (missing) continue;
+      stack.pop();
+      const name = this.name(id);
+      this.asts[id] =
+        n === 0
+          ? { kind: 'const', name, pos: NO_POS }
+          : { kind: 'fn', name, args: this.args(id).map((a) => this.asts[a]!), pos: NO_POS };
+    }
+    return this.asts[root]!;
+  }
+
+  /** KIF text of term `id` with single spaces, `(cell 1 2 b)` (memoized). */
+  text(root: number): string {
+    const done = this.texts[root];
+    if (done !== undefined) return done;
+    const stack: number[] = [root];
+    while (stack.length > 0) {
+      const id = stack[stack.length - 1]!;
+      if (this.texts[id] !== undefined) {
+        stack.pop();
+        continue;
+      }
+      const n = this.argCount[id]!;
+      const start = this.argStart[id]!;
+      let missing = false;
+      for (let i = n - 1; i >= 0; i--) {
+        const a = this.pool[start + i]!;
+        if (this.texts[a] === undefined) {
+          stack.push(a);
+          missing = true;
+        }
+      }
+      if (missing) continue;
+      stack.pop();
+      let s = this.name(id);
+      if (n > 0) {
+        const parts = [`(${s}`];
+        for (let i = 0; i < n; i++) parts.push(this.texts[this.pool[start + i]!]!);
+        s = `${parts.join(' ')})`;
+      }
+      this.texts[id] = s;
+    }
+    return this.texts[root]!;
+  }
+
+  private hash(sym: number, args: ArrayLike<number>): number {
+    let h = Math.imul(sym + 0x27d4eb2d, 0x9e3779b1) ^ args.length;
+    for (let i = 0; i < args.length; i++) h = Math.imul(h ^ args[i]!, 0x85ebca6b) + 0x1b873593;
+    h ^= h >>> 15;
+    return Math.imul(h, 0xc2b2ae35) >>> 0;
+  }
+
+  /** {@link hash} of a stored term, read from the pool without a view object. */
+  private hashStored(id: number): number {
+    const n = this.argCount[id]!;
+    const start = this.argStart[id]!;
+    let h = Math.imul(this.functors[id]! + 0x27d4eb2d, 0x9e3779b1) ^ n;
+    for (let i = 0; i < n; i++) h = Math.imul(h ^ this.pool[start + i]!, 0x85ebca6b) + 0x1b873593;
+    h ^= h >>> 15;
+    return Math.imul(h, 0xc2b2ae35) >>> 0;
+  }
+
+  private matches(id: number, sym: number, args: ArrayLike<number>): boolean {
+    if (this.functors[id] !== sym || this.argCount[id] !== args.length) return false;
+    const start = this.argStart[id]!;
+    for (let i = 0; i < args.length; i++) if (this.pool[start + i] !== args[i]) return false;
+    return true;
+  }
+
+  private add(sym: number, args: ArrayLike<number>): number {
+    const id = this.count++;
+    if (id >= this.functors.length) {
+      this.functors = grow(this.functors, id + 1);
+      this.argStart = grow(this.argStart, id + 1);
+      this.argCount = grow(this.argCount, id + 1);
+    }
+    this.pool = grow(this.pool, this.poolSize + args.length);
+    this.functors[id] = sym;
+    this.argStart[id] = this.poolSize;
+    this.argCount[id] = args.length;
+    for (let i = 0; i < args.length; i++) this.pool[this.poolSize++] = args[i]!;
+    // Keep the load factor under one half so probe runs stay short.
+    if (this.count * 2 > this.slots.length) this.rehash();
+    else this.place(id);
+    return id;
+  }
+
+  private place(id: number): void {
+    const mask = this.slots.length - 1;
+    let s = this.hashStored(id) & mask;
+    while (this.slots[s] !== 0) s = (s + 1) & mask;
+    this.slots[s] = id + 1;
+  }
+
+  private rehash(): void {
+    this.slots = new Int32Array(this.slots.length * 2);
+    for (let id = 0; id < this.count; id++) this.place(id);
+  }
+}
