@@ -1,0 +1,168 @@
+/**
+ * One transition of the ground game as a SAT problem, cut down to the cone of a query: the
+ * atoms the query's roots and `terminal` depend on through the rules (and, for every `does`
+ * atom reached, its `legal` atom). A transition starts in a non-terminal state, a legal joint
+ * move is made, one per role. In the cone, the current state's fluents and the joint move are free
+ * variables and every other atom is defined by the Clark completion of its ground rules,
+ *
+ *   a <-> OR over the rules a <= body of (AND body)        (a is false when it has no rule)
+ *
+ * Every model of the program's stratified (perfect) semantics satisfies its completion,
+ * recursive axioms included, so a query that is unsatisfiable here is impossible in the game:
+ * that is what makes the proofs sound. Everything outside the cone is left out, and every
+ * constraint that is added (moves, invariants) is one that holds in the game or a weakening of
+ * one (at most one of a subset), so leaving things out only costs completeness, never soundness.
+ */
+import { SatSolver } from './sat.js';
+import type { MutexView } from './view.js';
+
+/** A solver holding one transition's cone; `atom(a)` is the variable of atom a (0 if outside). */
+export interface ConeEncoding {
+  readonly solver: SatSolver;
+  readonly atom: (a: number) => number;
+  /** The fluents (indexes) whose current value is a variable of the cone. */
+  readonly fluents: readonly number[];
+}
+
+/** Clauses for `out <-> AND(lits)`. */
+function defineAnd(s: SatSolver, out: number, lits: readonly number[]): void {
+  for (const l of lits) s.addClause([-out, l]);
+  s.addClause([out, ...lits.map((l) => -l)]);
+}
+
+/**
+ * At most one of `lits` true when `guard` holds (guard 0: always): pairwise for short lists,
+ * otherwise the sequential counter (linear in the list).
+ */
+export function atMostOne(s: SatSolver, lits: readonly number[], guard = 0): void {
+  const g = guard === 0 ? [] : [-guard];
+  if (lits.length <= 6) {
+    for (let i = 0; i < lits.length; i++) for (let j = i + 1; j < lits.length; j++) s.addClause([...g, -lits[i]!, -lits[j]!]);
+    return;
+  }
+  // seen_i: one of lits[0..i] is true.
+  let prev = lits[0]!;
+  for (let i = 1; i < lits.length; i++) {
+    const seen = s.newVar();
+    s.addClause([...g, -prev, seen]);
+    s.addClause([...g, -lits[i]!, seen]);
+    s.addClause([...g, -prev, -lits[i]!]);
+    prev = seen;
+  }
+}
+
+/**
+ * A fresh variable q with q -> (at least two of `lits` true):
+ *   seen_i -> seen_{i-1} or lits[i];  two_i -> lits[i] and seen_{i-1};  q -> two_1 or ... or two_k.
+ * Only this direction is needed: the proof assumes q and asks for a model.
+ */
+export function atLeastTwo(s: SatSolver, lits: readonly number[]): number {
+  const q = s.newVar();
+  if (lits.length < 2) {
+    s.addClause([-q]);
+    return q;
+  }
+  const twos: number[] = [];
+  let seen = lits[0]!;
+  for (let i = 1; i < lits.length; i++) {
+    const two = s.newVar();
+    s.addClause([-two, lits[i]!]);
+    s.addClause([-two, seen]);
+    twos.push(two);
+    if (i + 1 < lits.length) {
+      const next = s.newVar();
+      s.addClause([-next, seen, lits[i]!]);
+      seen = next;
+    }
+  }
+  s.addClause([-q, ...twos]);
+  return q;
+}
+
+/** Rule indexes by head atom, and the `legal` atom of each `does` atom; computed once per game. */
+export interface RuleIndex {
+  readonly byHead: readonly (readonly number[])[];
+  readonly legalOf: Int32Array;
+  /** 1 for the free atoms: current fluents and moves. */
+  readonly free: Uint8Array;
+}
+
+/** Builds the rule index of a view. */
+export function ruleIndex(view: MutexView): RuleIndex {
+  const byHead: number[][] = Array.from({ length: view.atoms }, () => []);
+  view.rules.forEach((r, i) => byHead[r.head]!.push(i));
+  const legalOf = new Int32Array(view.atoms).fill(-1);
+  const free = new Uint8Array(view.atoms);
+  for (const f of view.fluents) free[f.trueAtom] = 1;
+  for (const role of view.moves) {
+    for (const m of role) {
+      if (m.does < 0) continue;
+      free[m.does] = 1;
+      legalOf[m.does] = m.legal;
+    }
+  }
+  return { byHead, legalOf, free };
+}
+
+/** The atoms `roots` depend on (iteratively: rule chains are long), in discovery order. */
+function cone(index: RuleIndex, view: MutexView, roots: readonly number[]): number[] {
+  const seen = new Uint8Array(view.atoms);
+  const out: number[] = [];
+  const todo = roots.filter((a) => a >= 0 && seen[a] === 0 && (seen[a] = 1));
+  while (todo.length > 0) {
+    const a = todo.pop()!;
+    out.push(a);
+    const deps = index.free[a] === 1 ? (index.legalOf[a]! >= 0 ? [index.legalOf[a]!] : []) : index.byHead[a]!.flatMap((r) => [...view.rules[r]!.pos, ...view.rules[r]!.neg]);
+    for (const d of deps) {
+      if (seen[d] === 0) {
+        seen[d] = 1;
+        todo.push(d);
+      }
+    }
+  }
+  return out;
+}
+
+/** Encodes the cone of `roots`: completion of its derived atoms and the move constraints within it. */
+export function encodeCone(view: MutexView, index: RuleIndex, roots: readonly number[]): ConeEncoding {
+  const s = new SatSolver();
+  // Transitions start in non-terminal states: `terminal` and its cone join, asserted false.
+  const atoms = cone(index, view, view.terminal >= 0 ? [...roots, view.terminal] : roots);
+  const vars = new Map<number, number>();
+  for (const a of atoms) vars.set(a, s.newVar());
+  const atom = (a: number): number => vars.get(a) ?? 0;
+  for (const a of atoms) {
+    if (index.free[a] === 1) {
+      // Inputs first: every other variable of the cone is a function of them.
+      s.prefer(atom(a));
+      continue;
+    }
+    const bodies = index.byHead[a]!.map((i) => {
+      const r = view.rules[i]!;
+      return [...r.pos.map(atom), ...r.neg.map((n) => -atom(n))];
+    });
+    if (bodies.some((b) => b.length === 0)) s.addClause([atom(a)]);
+    else if (bodies.length === 0) s.addClause([-atom(a)]);
+    else if (bodies.length === 1) defineAnd(s, atom(a), bodies[0]!);
+    else {
+      const aux = bodies.map((b) => {
+        if (b.length === 1) return b[0]!;
+        const v = s.newVar();
+        defineAnd(s, v, b);
+        return v;
+      });
+      for (const x of aux) s.addClause([-x, atom(a)]);
+      s.addClause([-atom(a), ...aux]);
+    }
+  }
+  for (const role of view.moves) {
+    // One move per role: at most one of those in the cone; at least one only when all are.
+    const does = role.filter((m) => m.does >= 0 && vars.has(m.does)).map((m) => atom(m.does));
+    atMostOne(s, does);
+    if (does.length === role.length && does.length > 0) s.addClause(does);
+    for (const m of role) if (m.does >= 0 && vars.has(m.does)) s.addClause(m.legal < 0 ? [-atom(m.does)] : [-atom(m.does), atom(m.legal)]);
+  }
+  if (view.terminal >= 0) s.addClause([-atom(view.terminal)]);
+  const fluents = view.fluents.flatMap((f, i) => (vars.has(f.trueAtom) ? [i] : []));
+  return { solver: s, atom, fluents };
+}

@@ -1,0 +1,116 @@
+/**
+ * Mutex groups of fluents (section 9.1.4): groups of which at most one member holds in any
+ * reachable state, so that a state fits in far fewer variables (a group of n members needs
+ * ceil(log2(n+1)) bits, or ceil(log2 n) when exactly one member always holds). Candidates come
+ * from input/output hypotheses refuted on sampled states (candidates.ts), survivors are proven
+ * inductively on the ground rules (prove.ts), and the encoding with the fewest bits is chosen
+ * per relation (choose.ts). The caller supplies the sampled states (random playouts of the
+ * ground game), so this stage needs no simulator.
+ */
+import type { Deadline } from '../deadline.js';
+import type { GroundGame } from '../ground/types.js';
+import { type Candidate, hypotheses, refute } from './candidates.js';
+import { chooseEncoding } from './choose.js';
+import { type Claim, proveClaims } from './prove.js';
+import { mutexView } from './view.js';
+
+/** One group of the chosen encoding. */
+export interface MutexGroup {
+  /** Fluent texts, sorted, as `ground` prints fluents. */
+  readonly members: readonly string[];
+  /** Exactly one member holds in every reachable state (proven when `proven`, else observed). */
+  readonly exactlyOne: boolean;
+  /** Proven inductively on the ground rules; otherwise only no sampled state violated it. */
+  readonly proven: boolean;
+  /** The fluent relation (its name) and the hypothesis' input and output positions (0-based). */
+  readonly relation: string;
+  readonly input: readonly number[];
+  readonly output: readonly number[];
+}
+
+/** Counts for `--stats`. */
+export interface MutexStats {
+  readonly hypotheses: number;
+  readonly candidates: number;
+  readonly refutedBySimulation: number;
+  readonly proven: number;
+  readonly failedProof: number;
+  /** Failed AMO candidates of two or more members, with their unrefuted pair counts. */
+  readonly failures: readonly { readonly members: readonly string[]; readonly unrefutedPairs: number; readonly capped: boolean }[];
+  readonly satQueries: number;
+  readonly sampledStates: number;
+  /** False when the deadline cut the proof short (then nothing counts as proven). */
+  readonly proofComplete: boolean;
+}
+
+/** The mutex groups of a game and the state encoding they give. */
+export interface MutexResult {
+  readonly fluents: number;
+  /** Bits per state of the chosen encoding (singletons count one bit each). */
+  readonly bits: number;
+  /** The groups of the chosen encoding with two or more members (or exactly-one), sorted. */
+  readonly groups: readonly MutexGroup[];
+  readonly stats: MutexStats;
+}
+
+/** Options, resolved by the caller. */
+export interface MutexOptions {
+  readonly deadline: Deadline;
+  /** Conflicts per SAT query before it counts as failed. */
+  readonly maxConflicts: number;
+  /** Pair queries spent explaining each failed candidate in the stats. */
+  readonly maxPairQueries: number;
+}
+
+/** Defaults: 20,000 conflicts a query (a fraction of a second), 64 pair queries per failure. */
+export const DEFAULT_MUTEX_OPTIONS: Omit<MutexOptions, 'deadline'> = { maxConflicts: 20_000, maxPairQueries: 64 };
+
+/**
+ * Finds, proves and chooses mutex groups. `states` are sampled reachable states, each as the
+ * `(true F)` atom ids that hold (include the initial state).
+ */
+export function findMutexGroups(game: GroundGame, states: readonly (readonly number[])[], options: MutexOptions): MutexResult {
+  const view = mutexView(game);
+  const sampled = states.map((s) => s.map((a) => view.fluentOfAtom[a]!).filter((f) => f >= 0));
+  const hyps = hypotheses(view);
+  const candidates = refute(view, hyps, sampled);
+  // Claims worth proving: AMO of surviving groups of two or more, ALO of always-hit groups.
+  const claims: Claim[] = [];
+  const claimOf = candidates.map((c) => {
+    const amo = c.atMostOne && c.members.length > 1 ? claims.push({ kind: 'amo', members: c.members }) - 1 : -1;
+    const alo = c.atMostOne && c.atLeastOne ? claims.push({ kind: 'alo', members: c.members }) - 1 : -1;
+    return { amo, alo };
+  });
+  const proof = proveClaims(view, claims, options);
+  const judged = candidates.map((c: Candidate, i) => {
+    const { amo, alo } = claimOf[i]!;
+    const amoProven = c.members.length === 1 || (amo >= 0 && proof.proven[amo] === true);
+    const aloProven = alo >= 0 && proof.proven[alo] === true;
+    // A proven group claims exactly-one only when that is proven too; an observed one as observed.
+    const proven = c.atMostOne && amoProven;
+    const exactlyOne = proven ? aloProven : c.atLeastOne;
+    return { ...c, proven, exactlyOne };
+  });
+  const chosen = chooseEncoding(view, hyps, judged);
+  const texts = (ms: readonly number[]): string[] => ms.map((f) => view.fluents[f]!.text);
+  const failures = claims.flatMap((c, i) => {
+    const u = proof.unrefutedPairs.get(i);
+    return u === undefined ? [] : [{ members: texts(c.members), unrefutedPairs: u.pairs, capped: u.capped }];
+  });
+  return {
+    fluents: view.fluents.length,
+    bits: chosen.bits,
+    groups: chosen.groups.map((g) => ({ ...g, relation: view.fluents[g.members[0]!]!.name, members: texts(g.members) })),
+    stats: {
+      hypotheses: hyps.length,
+      candidates: candidates.length,
+      refutedBySimulation: candidates.filter((c) => !c.atMostOne).length,
+      proven: judged.filter((c) => c.proven && c.members.length > 1).length,
+      failedProof: judged.filter((c) => c.atMostOne && !c.proven).length,
+      failures,
+      satQueries: proof.queries,
+      sampledStates: states.length,
+      proofComplete: proof.complete,
+    },
+  };
+}

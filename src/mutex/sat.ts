@@ -1,0 +1,403 @@
+/**
+ * A small CDCL SAT solver (two watched literals, first-UIP learning, VSIDS with a heap, phase
+ * saving, Luby restarts) with solving under assumptions, so one encoding of a ground game
+ * answers many queries: learned clauses are implied by the clauses alone, so they stay valid
+ * whatever is assumed next. Variables are 1-based; a literal is `v` or `-v` as in DIMACS.
+ */
+
+/** The answer of {@link SatSolver.solve}; 'unknown' when the conflict budget ran out. */
+export type SatResult = 'sat' | 'unsat' | 'unknown';
+
+const UNDEF = 0;
+const TRUE = 1;
+const FALSE = -1;
+
+/** Internal literal code: 2*(v-1) for v, 2*(v-1)+1 for -v. */
+function code(lit: number): number {
+  return lit > 0 ? 2 * (lit - 1) : 2 * (-lit - 1) + 1;
+}
+
+/** The Luby sequence 1,1,2,1,1,2,4,... (restart intervals with good worst-case behaviour). */
+function luby(i: number): number {
+  let size = 1;
+  let seq = 0;
+  while (size < i + 1) {
+    seq++;
+    size = 2 * size + 1;
+  }
+  let x = i;
+  while (size - 1 !== x) {
+    size = (size - 1) >> 1;
+    seq--;
+    x %= size;
+  }
+  return 2 ** seq;
+}
+
+/** An incremental SAT solver; not shared between threads or runs. */
+export class SatSolver {
+  private nVars = 0;
+  private clauses: Int32Array[] = [];
+  private watches: number[][] = [];
+  private assign: Int8Array = new Int8Array(16);
+  private level: Int32Array = new Int32Array(16);
+  private reason: Int32Array = new Int32Array(16);
+  private phase: Int8Array = new Int8Array(16);
+  private activity: Float64Array = new Float64Array(16);
+  private heap: number[] = [];
+  private heapPos: Int32Array = new Int32Array(16).fill(-1);
+  private inc = 1;
+  private trail: number[] = [];
+  private trailLim: number[] = [];
+  private qhead = 0;
+  private seen: Uint8Array = new Uint8Array(16);
+  /** False once the clauses alone are unsatisfiable. */
+  private ok = true;
+
+  /** Number of variables created. */
+  get variables(): number {
+    return this.nVars;
+  }
+
+  /** A fresh variable (1-based). */
+  newVar(): number {
+    const v = this.nVars++;
+    if (v >= this.assign.length) this.growVars(v + 1);
+    this.watches.push([], []);
+    this.reason[v] = -1;
+    this.heapPos[v] = -1;
+    this.phase[v] = FALSE;
+    this.heapInsert(v);
+    return v + 1;
+  }
+
+  /**
+   * Makes `v` a preferred decision variable: branching starts with these. Where the other
+   * variables are functions of a few inputs (a circuit), deciding the inputs first lets unit
+   * propagation assign the rest, instead of the search guessing gates.
+   */
+  prefer(v: number): void {
+    this.activity[v - 1] = Math.max(this.activity[v - 1]!, this.inc);
+    if (this.heapPos[v - 1]! >= 0) this.siftUp(this.heapPos[v - 1]!);
+  }
+
+  /** Adds a clause (a disjunction of literals); call at decision level 0 only (between solves). */
+  addClause(lits: readonly number[]): void {
+    if (!this.ok) return;
+    const seen = new Set<number>();
+    const out: number[] = [];
+    for (const lit of lits) {
+      const c = code(lit);
+      if (seen.has(c ^ 1)) return; // tautology
+      if (seen.has(c)) continue;
+      const val = this.litValue(c);
+      if (val === TRUE) return;
+      if (val === FALSE) continue;
+      seen.add(c);
+      out.push(c);
+    }
+    if (out.length === 0) {
+      this.ok = false;
+      return;
+    }
+    if (out.length === 1) {
+      this.enqueue(out[0]!, -1);
+      if (this.propagate() >= 0) this.ok = false;
+      return;
+    }
+    this.attach(Int32Array.from(out));
+  }
+
+  /**
+   * Solves under `assumptions` (literals taken as true for this call only). 'unsat' means no
+   * model extends the assumptions. `maxConflicts` bounds the work (then 'unknown').
+   */
+  solve(assumptions: readonly number[] = [], maxConflicts = Infinity): SatResult {
+    if (!this.ok) return 'unsat';
+    const assume = assumptions.map(code);
+    let conflicts = 0;
+    let restart = 0;
+    let budget = 100 * luby(restart);
+    for (;;) {
+      const confl = this.propagate();
+      if (confl >= 0) {
+        conflicts++;
+        if (this.trailLim.length === 0) {
+          this.ok = false;
+          return 'unsat';
+        }
+        const { learnt, back } = this.analyze(confl);
+        this.cancelUntil(back);
+        if (learnt.length === 1) this.enqueue(learnt[0]!, -1);
+        else this.enqueue(learnt[0]!, this.attach(Int32Array.from(learnt)));
+        this.decay();
+        if (conflicts >= maxConflicts) {
+          this.cancelUntil(0);
+          return 'unknown';
+        }
+        continue;
+      }
+      if (--budget <= 0) {
+        this.cancelUntil(0);
+        budget = 100 * luby(++restart);
+        continue;
+      }
+      // Assumptions are decided first, one level each, in order.
+      let next = -1;
+      while (this.trailLim.length < assume.length) {
+        const a = assume[this.trailLim.length]!;
+        const val = this.litValue(a);
+        if (val === FALSE) {
+          this.cancelUntil(0);
+          return 'unsat';
+        }
+        if (val === TRUE) {
+          this.trailLim.push(this.trail.length);
+          continue;
+        }
+        next = a;
+        break;
+      }
+      if (next < 0) {
+        const v = this.pickBranch();
+        if (v < 0) {
+          this.cancelUntil(0);
+          return 'sat';
+        }
+        next = 2 * v + (this.phase[v] === TRUE ? 0 : 1);
+      }
+      this.trailLim.push(this.trail.length);
+      this.enqueue(next, -1);
+    }
+  }
+
+  private growVars(n: number): void {
+    let size = this.assign.length;
+    while (size < n) size *= 2;
+    const g8 = (a: Int8Array): Int8Array => {
+      const b = new Int8Array(size);
+      b.set(a);
+      return b;
+    };
+    const g32 = (a: Int32Array, fill: number): Int32Array => {
+      const b = new Int32Array(size).fill(fill);
+      b.set(a);
+      return b;
+    };
+    this.assign = g8(this.assign);
+    this.phase = g8(this.phase);
+    this.level = g32(this.level, 0);
+    this.reason = g32(this.reason, -1);
+    this.heapPos = g32(this.heapPos, -1);
+    const act = new Float64Array(size);
+    act.set(this.activity);
+    this.activity = act;
+    const seen = new Uint8Array(size);
+    seen.set(this.seen);
+    this.seen = seen;
+  }
+
+  private litValue(c: number): number {
+    const a = this.assign[c >> 1]!;
+    return a === UNDEF ? UNDEF : (c & 1) === 0 ? a : -a;
+  }
+
+  private enqueue(c: number, reason: number): void {
+    const v = c >> 1;
+    this.assign[v] = (c & 1) === 0 ? TRUE : FALSE;
+    this.level[v] = this.trailLim.length;
+    this.reason[v] = reason;
+    this.trail.push(c);
+  }
+
+  private attach(clause: Int32Array): number {
+    const index = this.clauses.length;
+    this.clauses.push(clause);
+    this.watches[clause[0]! ^ 1]!.push(index);
+    this.watches[clause[1]! ^ 1]!.push(index);
+    return index;
+  }
+
+  /** Unit propagation; the index of a conflicting clause, or -1. */
+  private propagate(): number {
+    while (this.qhead < this.trail.length) {
+      const p = this.trail[this.qhead++]!; // p became true: clauses watching ~p
+      const list = this.watches[p]!;
+      let keep = 0;
+      for (let i = 0; i < list.length; i++) {
+        const ci = list[i]!;
+        const c = this.clauses[ci]!;
+        const falseLit = p ^ 1;
+        if (c[0] === falseLit) {
+          c[0] = c[1]!;
+          c[1] = falseLit;
+        }
+        if (this.litValue(c[0]!) === TRUE) {
+          list[keep++] = ci;
+          continue;
+        }
+        let moved = false;
+        for (let k = 2; k < c.length; k++) {
+          if (this.litValue(c[k]!) !== FALSE) {
+            c[1] = c[k]!;
+            c[k] = falseLit;
+            this.watches[c[1]! ^ 1]!.push(ci);
+            moved = true;
+            break;
+          }
+        }
+        if (moved) continue;
+        list[keep++] = ci;
+        if (this.litValue(c[0]!) === FALSE) {
+          for (let j = i + 1; j < list.length; j++) list[keep++] = list[j]!;
+          list.length = keep;
+          this.qhead = this.trail.length;
+          return ci;
+        }
+        this.enqueue(c[0]!, ci);
+      }
+      list.length = keep;
+    }
+    return -1;
+  }
+
+  /** First-UIP conflict analysis: the learnt clause (asserting literal first) and the level to return to. */
+  private analyze(confl: number): { learnt: number[]; back: number } {
+    const learnt: number[] = [-1];
+    const current = this.trailLim.length;
+    let pathCount = 0;
+    let p = -1;
+    let index = this.trail.length - 1;
+    let clause: Int32Array | null = this.clauses[confl]!;
+    const touched: number[] = [];
+    do {
+      for (let k = p < 0 ? 0 : 1; k < clause!.length; k++) {
+        const q = clause![k]!;
+        const v = q >> 1;
+        if (this.seen[v] === 0 && this.level[v]! > 0) {
+          this.seen[v] = 1;
+          touched.push(v);
+          this.bump(v);
+          if (this.level[v]! >= current) pathCount++;
+          else learnt.push(q);
+        }
+      }
+      while (this.seen[this.trail[index]! >> 1] === 0) index--;
+      p = this.trail[index--]!;
+      const r = this.reason[p >> 1]!;
+      clause = r >= 0 ? this.clauses[r]! : null;
+      pathCount--;
+      // The reason clause keeps its implied literal first (see propagate), so k starts at 1.
+      if (clause !== null && clause[0] !== p) {
+        const pos = clause.indexOf(p);
+        clause[pos] = clause[0]!;
+        clause[0] = p;
+      }
+    } while (pathCount > 0);
+    learnt[0] = p ^ 1;
+    for (const v of touched) this.seen[v] = 0;
+    let back = 0;
+    let maxAt = 1;
+    for (let i = 1; i < learnt.length; i++) {
+      const l = this.level[learnt[i]! >> 1]!;
+      if (l > back) {
+        back = l;
+        maxAt = i;
+      }
+    }
+    // The literal of the highest remaining level is watched second, so the clause is asserting.
+    if (learnt.length > 1) [learnt[1], learnt[maxAt]] = [learnt[maxAt]!, learnt[1]!];
+    return { learnt, back };
+  }
+
+  private cancelUntil(level: number): void {
+    if (this.trailLim.length <= level) return;
+    const stop = this.trailLim[level]!;
+    for (let i = this.trail.length - 1; i >= stop; i--) {
+      const v = this.trail[i]! >> 1;
+      this.phase[v] = this.assign[v]!;
+      this.assign[v] = UNDEF;
+      this.reason[v] = -1;
+      if (this.heapPos[v]! < 0) this.heapInsert(v);
+    }
+    this.trail.length = stop;
+    this.trailLim.length = level;
+    this.qhead = stop;
+  }
+
+  private pickBranch(): number {
+    while (this.heap.length > 0) {
+      const v = this.heapPop();
+      if (this.assign[v] === UNDEF) return v;
+    }
+    return -1;
+  }
+
+  private bump(v: number): void {
+    this.activity[v] += this.inc;
+    if (this.activity[v]! > 1e100) {
+      for (let i = 0; i < this.nVars; i++) this.activity[i] *= 1e-100;
+      this.inc *= 1e-100;
+    }
+    if (this.heapPos[v]! >= 0) this.siftUp(this.heapPos[v]!);
+  }
+
+  private decay(): void {
+    this.inc /= 0.95;
+  }
+
+  private heapInsert(v: number): void {
+    this.heapPos[v] = this.heap.length;
+    this.heap.push(v);
+    this.siftUp(this.heap.length - 1);
+  }
+
+  private heapPop(): number {
+    const top = this.heap[0]!;
+    const last = this.heap.pop()!;
+    this.heapPos[top] = -1;
+    if (this.heap.length > 0) {
+      this.heap[0] = last;
+      this.heapPos[last] = 0;
+      this.siftDown(0);
+    }
+    return top;
+  }
+
+  private siftUp(i: number): void {
+    const v = this.heap[i]!;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      const u = this.heap[parent]!;
+      if (this.activity[u]! >= this.activity[v]!) break;
+      this.heap[i] = u;
+      this.heapPos[u] = i;
+      i = parent;
+    }
+    this.heap[i] = v;
+    this.heapPos[v] = i;
+  }
+
+  private siftDown(i: number): void {
+    const v = this.heap[i]!;
+    const n = this.heap.length;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= n) break;
+      if (child + 1 < n && this.activity[this.heap[child + 1]!]! > this.activity[this.heap[child]!]!) child++;
+      const u = this.heap[child]!;
+      if (this.activity[u]! <= this.activity[v]!) break;
+      this.heap[i] = u;
+      this.heapPos[u] = i;
+      i = child;
+    }
+    this.heap[i] = v;
+    this.heapPos[v] = i;
+  }
+
+  /** The value of variable `v` in the last model found ('sat'). */
+  value(v: number): boolean {
+    const a = this.assign[v - 1]!;
+    return (a === UNDEF ? this.phase[v - 1] : a) === TRUE;
+  }
+}
