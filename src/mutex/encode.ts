@@ -35,18 +35,18 @@ function defineAnd(s: SatSolver, out: number, lits: readonly number[]): void {
  * otherwise the sequential counter (linear in the list).
  */
 export function atMostOne(s: SatSolver, lits: readonly number[], guard = 0): void {
-  const g = guard === 0 ? [] : [-guard];
+  const clause = guard === 0 ? (a: number, b: number): number[] => [a, b] : (a: number, b: number): number[] => [-guard, a, b];
   if (lits.length <= 6) {
-    for (let i = 0; i < lits.length; i++) for (let j = i + 1; j < lits.length; j++) s.addClause([...g, -lits[i]!, -lits[j]!]);
+    for (let i = 0; i < lits.length; i++) for (let j = i + 1; j < lits.length; j++) s.addClause(clause(-lits[i]!, -lits[j]!));
     return;
   }
   // seen_i: one of lits[0..i] is true.
   let prev = lits[0]!;
   for (let i = 1; i < lits.length; i++) {
     const seen = s.newVar();
-    s.addClause([...g, -prev, seen]);
-    s.addClause([...g, -lits[i]!, seen]);
-    s.addClause([...g, -prev, -lits[i]!]);
+    s.addClause(clause(-prev, seen));
+    s.addClause(clause(-lits[i]!, seen));
+    s.addClause(clause(-prev, -lits[i]!));
     prev = seen;
   }
 }

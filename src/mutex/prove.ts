@@ -71,15 +71,22 @@ function canViolate(view: MutexView, index: RuleIndex, claims: readonly Claim[],
   return enc.solver.solve(next.map((v) => -v), limits.maxConflicts) !== 'unsat';
 }
 
-/** How many member pairs of a failed AMO claim the proof cannot rule out (up to the query cap). */
+/**
+ * How many member pairs of a failed AMO claim the proof cannot rule out (up to the query cap):
+ * one encoding of the claim's cone, one query per pair under assumptions.
+ */
 function unrefuted(view: MutexView, index: RuleIndex, claims: readonly Claim[], active: readonly boolean[], claim: Claim, limits: ProofLimits): { pairs: number; capped: boolean } {
+  const nexts = claim.members.map((f) => view.fluents[f]!.nextAtom);
+  const enc = encodeCone(view, index, nexts);
+  assumeInvariants(enc, view, claims, active);
   let pairs = 0;
   let asked = 0;
-  const ms = claim.members;
-  for (let x = 0; x < ms.length; x++) {
-    for (let y = x + 1; y < ms.length; y++) {
+  for (let x = 0; x < nexts.length; x++) {
+    for (let y = x + 1; y < nexts.length; y++) {
+      // A member no rule makes true cannot be one of a violating pair.
+      if (nexts[x]! < 0 || nexts[y]! < 0) continue;
       if (asked++ >= limits.maxPairQueries || limits.deadline.passed()) return { pairs, capped: true };
-      if (canViolate(view, index, claims, active, { kind: 'amo', members: [ms[x]!, ms[y]!] }, limits)) pairs++;
+      if (enc.solver.solve([enc.atom(nexts[x]!), enc.atom(nexts[y]!)], limits.maxConflicts) !== 'unsat') pairs++;
     }
   }
   return { pairs, capped: false };
@@ -111,7 +118,6 @@ export function proveClaims(view: MutexView, claims: readonly Claim[], limits: P
   claims.forEach((c, i) => {
     if (active[i] || c.kind !== 'amo' || !complete || !holdsInitially(view, c)) return;
     const u = unrefuted(view, index, claims, active, c, limits);
-    queries += Math.min(u.pairs, limits.maxPairQueries);
     unrefutedPairs.set(i, u);
   });
   return { proven: active, unrefutedPairs, queries, complete };

@@ -37,7 +37,7 @@ function luby(i: number): number {
 /** An incremental SAT solver; not shared between threads or runs. */
 export class SatSolver {
   private nVars = 0;
-  private clauses: Int32Array[] = [];
+  private clauses: number[][] = [];
   private watches: number[][] = [];
   private assign: Int8Array = new Int8Array(16);
   private level: Int32Array = new Int32Array(16);
@@ -51,6 +51,8 @@ export class SatSolver {
   private trailLim: number[] = [];
   private qhead = 0;
   private seen: Uint8Array = new Uint8Array(16);
+  private marks: Int32Array = new Int32Array(64);
+  private stampCount = 0;
   /** False once the clauses alone are unsatisfiable. */
   private ok = true;
 
@@ -84,16 +86,18 @@ export class SatSolver {
   /** Adds a clause (a disjunction of literals); call at decision level 0 only (between solves). */
   addClause(lits: readonly number[]): void {
     if (!this.ok) return;
-    const seen = new Set<number>();
+    // Literal codes marked with this clause's stamp: duplicates and tautologies in one pass.
+    const stamp = ++this.stampCount;
     const out: number[] = [];
     for (const lit of lits) {
       const c = code(lit);
-      if (seen.has(c ^ 1)) return; // tautology
-      if (seen.has(c)) continue;
+      if (c + 1 >= this.marks.length) this.growMarks(c + 2);
+      if (this.marks[c ^ 1] === stamp) return; // tautology
+      if (this.marks[c] === stamp) continue;
       const val = this.litValue(c);
       if (val === TRUE) return;
       if (val === FALSE) continue;
-      seen.add(c);
+      this.marks[c] = stamp;
       out.push(c);
     }
     if (out.length === 0) {
@@ -105,7 +109,13 @@ export class SatSolver {
       if (this.propagate() >= 0) this.ok = false;
       return;
     }
-    this.attach(Int32Array.from(out));
+    this.attach(out);
+  }
+
+  private growMarks(n: number): void {
+    const m = new Int32Array(Math.max(n, this.marks.length * 2));
+    m.set(this.marks);
+    this.marks = m;
   }
 
   /**
@@ -129,7 +139,7 @@ export class SatSolver {
         const { learnt, back } = this.analyze(confl);
         this.cancelUntil(back);
         if (learnt.length === 1) this.enqueue(learnt[0]!, -1);
-        else this.enqueue(learnt[0]!, this.attach(Int32Array.from(learnt)));
+        else this.enqueue(learnt[0]!, this.attach(learnt));
         this.decay();
         if (conflicts >= maxConflicts) {
           this.cancelUntil(0);
@@ -210,7 +220,7 @@ export class SatSolver {
     this.trail.push(c);
   }
 
-  private attach(clause: Int32Array): number {
+  private attach(clause: number[]): number {
     const index = this.clauses.length;
     this.clauses.push(clause);
     this.watches[clause[0]! ^ 1]!.push(index);
@@ -268,7 +278,7 @@ export class SatSolver {
     let pathCount = 0;
     let p = -1;
     let index = this.trail.length - 1;
-    let clause: Int32Array | null = this.clauses[confl]!;
+    let clause: number[] | null = this.clauses[confl]!;
     const touched: number[] = [];
     do {
       for (let k = p < 0 ? 0 : 1; k < clause!.length; k++) {
