@@ -30,6 +30,35 @@ function defineAnd(s: SatSolver, out: number, lits: readonly number[]): void {
   s.addClause([out, ...lits.map((l) => -l)]);
 }
 
+/** Widest disjunction written as one clause; wider ones become a tree of disjunctions. */
+const OR_WIDTH = 8;
+
+/**
+ * Clauses for `out <-> OR(lits)`. An atom with thousands of rules would give one clause of
+ * thousands of literals, which unit propagation walks again and again while its literals turn
+ * false one by one; a tree of narrow disjunctions keeps every clause short.
+ */
+function defineOr(s: SatSolver, out: number, lits: readonly number[]): void {
+  let layer = lits;
+  while (layer.length > OR_WIDTH) {
+    const next: number[] = [];
+    for (let i = 0; i < layer.length; i += OR_WIDTH) {
+      const chunk = layer.slice(i, i + OR_WIDTH);
+      if (chunk.length === 1) {
+        next.push(chunk[0]!);
+        continue;
+      }
+      const v = s.newVar();
+      for (const x of chunk) s.addClause([-x, v]);
+      s.addClause([-v, ...chunk]);
+      next.push(v);
+    }
+    layer = next;
+  }
+  for (const x of layer) s.addClause([-x, out]);
+  s.addClause([-out, ...layer]);
+}
+
 /**
  * At most one of `lits` true when `guard` holds (guard 0: always): pairwise for short lists,
  * otherwise the sequential counter (linear in the list).
@@ -151,8 +180,7 @@ export function encodeCone(view: MutexView, index: RuleIndex, roots: readonly nu
         defineAnd(s, v, b);
         return v;
       });
-      for (const x of aux) s.addClause([-x, atom(a)]);
-      s.addClause([-atom(a), ...aux]);
+      defineOr(s, atom(a), aux);
     }
   }
   for (const role of view.moves) {

@@ -39,7 +39,9 @@ export interface MutexStats {
   readonly failures: readonly { readonly members: readonly string[]; readonly unrefutedPairs: number; readonly capped: boolean }[];
   readonly satQueries: number;
   readonly sampledStates: number;
-  /** False when the deadline cut the proof short (then nothing counts as proven). */
+  /** Work spent (cone variables built plus SAT conflicts). */
+  readonly proofWork: number;
+  /** False when the work budget stopped the proof before every candidate was tried. */
   readonly proofComplete: boolean;
 }
 
@@ -60,10 +62,17 @@ export interface MutexOptions {
   readonly maxConflicts: number;
   /** Pair queries spent explaining each failed candidate in the stats. */
   readonly maxPairQueries: number;
+  /** Work budget of the proof (cone variables built plus SAT conflicts), see prove.ts. */
+  readonly maxWork: number;
 }
 
-/** Defaults: 20,000 conflicts a query (a fraction of a second), 64 pair queries per failure. */
-export const DEFAULT_MUTEX_OPTIONS: Omit<MutexOptions, 'deadline'> = { maxConflicts: 20_000, maxPairQueries: 64 };
+/**
+ * Defaults: 20,000 conflicts a query (a fraction of a second on the games measured), 64 pair
+ * queries per failed candidate, and a work budget of 20 million (cone variables plus
+ * conflicts: about half a minute on this project's 2-core reference machine for the largest
+ * corpus games, a fraction of a second for typical ones).
+ */
+export const DEFAULT_MUTEX_OPTIONS: Omit<MutexOptions, 'deadline'> = { maxConflicts: 20_000, maxPairQueries: 64, maxWork: 20_000_000 };
 
 /**
  * Finds, proves and chooses mutex groups. `states` are sampled reachable states, each as the
@@ -77,8 +86,9 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   // Claims worth proving: AMO of surviving groups of two or more, ALO of always-hit groups.
   const claims: Claim[] = [];
   const claimOf = candidates.map((c) => {
-    const amo = c.atMostOne && c.members.length > 1 ? claims.push({ kind: 'amo', members: c.members }) - 1 : -1;
-    const alo = c.atMostOne && c.atLeastOne ? claims.push({ kind: 'alo', members: c.members }) - 1 : -1;
+    const batch = c.hypothesis;
+    const amo = c.atMostOne && c.members.length > 1 ? claims.push({ kind: 'amo', batch, members: c.members }) - 1 : -1;
+    const alo = c.atMostOne && c.atLeastOne ? claims.push({ kind: 'alo', batch, members: c.members }) - 1 : -1;
     return { amo, alo };
   });
   const proof = proveClaims(view, claims, options);
@@ -110,6 +120,7 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
       failures,
       satQueries: proof.queries,
       sampledStates: states.length,
+      proofWork: proof.work,
       proofComplete: proof.complete,
     },
   };

@@ -5,10 +5,17 @@
  *   2. from any non-terminal state satisfying every claim of S, no legal joint move leads to a
  *      state violating a claim of S.
  * Step 2 is asked of the SAT encoding of one transition (encode.ts), one query per claim, with
- * all claims of S assumed of the current state through selector variables. A claim whose query
- * is satisfiable (or undecided within the conflict budget) leaves S, and the remaining claims
- * are checked again, until nothing leaves: the greatest inductive subset, all of whose claims
- * hold in every reachable state.
+ * all claims of S assumed of the current state. A claim whose query is satisfiable (or
+ * undecided within the conflict budget) leaves S, and the remaining claims are checked again,
+ * until nothing leaves: the greatest inductive subset, all of whose claims hold in every
+ * reachable state.
+ *
+ * Claims come in batches (one per hypothesis). The proven set P grows batch by batch: for
+ * batch B, the greatest subset of B inductive relative to P and itself joins P. Claims of P
+ * stay proven, since more assumptions never break an induction step. A final batch retries
+ * every claim that failed, so claims that need each other across batches still meet. The work
+ * (cone variables built plus clause visits of unit propagation) has a budget, so large games stop early with what
+ * is proven so far, deterministically, rather than by the clock.
  */
 import type { Deadline } from '../deadline.js';
 import { type ConeEncoding, type RuleIndex, atLeastTwo, atMostOne, encodeCone, ruleIndex } from './encode.js';
@@ -17,6 +24,8 @@ import type { MutexView } from './view.js';
 /** A claim to prove: at most one (`amo`) or at least one (`alo`) member true, always. */
 export interface Claim {
   readonly kind: 'amo' | 'alo';
+  /** Claims of one batch are proven together (the lead's choice: one batch per hypothesis). */
+  readonly batch: number;
   /** Fluent indexes. */
   readonly members: readonly number[];
 }
@@ -27,7 +36,9 @@ export interface ProofResult {
   /** For each failed AMO claim: how many member pairs the proof could not rule out (capped). */
   readonly unrefutedPairs: ReadonlyMap<number, { readonly pairs: number; readonly capped: boolean }>;
   readonly queries: number;
-  /** False when the deadline stopped the proof early (every unchecked claim counts as failed). */
+  /** Cone variables built plus clause visits, the measure of {@link ProofLimits.maxWork}. */
+  readonly work: number;
+  /** False when the work budget stopped the proof before every batch was tried. */
   readonly complete: boolean;
 }
 
@@ -38,6 +49,8 @@ export interface ProofLimits {
   readonly maxConflicts: number;
   /** Pair queries spent explaining each failed AMO claim. */
   readonly maxPairQueries: number;
+  /** Work (cone variables built plus clause visits) after which no further batch is started. */
+  readonly maxWork: number;
 }
 
 /** Whether the initial state satisfies a claim. */
@@ -60,65 +73,106 @@ function assumeInvariants(enc: ConeEncoding, view: MutexView, claims: readonly C
   });
 }
 
+/** Counts the work of the proof: cone variables built and clause visits of the SAT solver. */
+interface Meter {
+  queries: number;
+  work: number;
+}
+
 /** Whether the successor can violate `claim` from a state satisfying the active claims. */
-function canViolate(view: MutexView, index: RuleIndex, claims: readonly Claim[], active: readonly boolean[], claim: Claim, limits: ProofLimits): boolean {
+function canViolate(
+  view: MutexView, index: RuleIndex, claims: readonly Claim[], active: readonly boolean[], claim: Claim, limits: ProofLimits, meter: Meter,
+): boolean {
   const nexts = claim.members.map((f) => view.fluents[f]!.nextAtom);
   const enc = encodeCone(view, index, nexts);
   assumeInvariants(enc, view, claims, active);
   // A fluent no rule makes true stays false in the successor.
   const next = nexts.filter((a) => a >= 0).map(enc.atom);
-  if (claim.kind === 'amo') return enc.solver.solve([atLeastTwo(enc.solver, next)], limits.maxConflicts) !== 'unsat';
-  return enc.solver.solve(next.map((v) => -v), limits.maxConflicts) !== 'unsat';
+  const assumptions = claim.kind === 'amo' ? [atLeastTwo(enc.solver, next)] : next.map((v) => -v);
+  const answer = enc.solver.solve(assumptions, limits.maxConflicts);
+  meter.queries++;
+  meter.work += enc.solver.variables + enc.solver.visitCount;
+  return answer !== 'unsat';
 }
 
 /**
  * How many member pairs of a failed AMO claim the proof cannot rule out (up to the query cap):
  * one encoding of the claim's cone, one query per pair under assumptions.
  */
-function unrefuted(view: MutexView, index: RuleIndex, claims: readonly Claim[], active: readonly boolean[], claim: Claim, limits: ProofLimits): { pairs: number; capped: boolean } {
+function unrefuted(
+  view: MutexView, index: RuleIndex, claims: readonly Claim[], active: readonly boolean[], claim: Claim, limits: ProofLimits, meter: Meter,
+): { pairs: number; capped: boolean } {
   const nexts = claim.members.map((f) => view.fluents[f]!.nextAtom);
   const enc = encodeCone(view, index, nexts);
   assumeInvariants(enc, view, claims, active);
   let pairs = 0;
   let asked = 0;
-  for (let x = 0; x < nexts.length; x++) {
+  let capped = false;
+  for (let x = 0; x < nexts.length && !capped; x++) {
     for (let y = x + 1; y < nexts.length; y++) {
       // A member no rule makes true cannot be one of a violating pair.
       if (nexts[x]! < 0 || nexts[y]! < 0) continue;
-      if (asked++ >= limits.maxPairQueries || limits.deadline.passed()) return { pairs, capped: true };
+      if (asked++ >= limits.maxPairQueries) {
+        capped = true;
+        break;
+      }
+      meter.queries++;
       if (enc.solver.solve([enc.atom(nexts[x]!), enc.atom(nexts[y]!)], limits.maxConflicts) !== 'unsat') pairs++;
     }
   }
-  return { pairs, capped: false };
+  meter.work += enc.solver.variables + enc.solver.visitCount;
+  return { pairs, capped };
 }
 
-/** Proves the greatest inductive subset of `claims`. */
-export function proveClaims(view: MutexView, claims: readonly Claim[], limits: ProofLimits): ProofResult {
-  const index = ruleIndex(view);
-  const active = claims.map((c) => holdsInitially(view, c));
-  let queries = 0;
-  let complete = true;
-  for (let changed = true; changed && complete; ) {
+/**
+ * Greatest fixpoint over the claims in `batch` (indexes), with the claims already `active`
+ * outside it assumed: a claim leaves when its violation is satisfiable; repeat until stable.
+ */
+function proveBatch(
+  view: MutexView, index: RuleIndex, claims: readonly Claim[], active: boolean[], batch: readonly number[], limits: ProofLimits, meter: Meter,
+): void {
+  for (const i of batch) active[i] = holdsInitially(view, claims[i]!);
+  for (let changed = true; changed; ) {
     changed = false;
-    for (let i = 0; i < claims.length; i++) {
+    for (const i of batch) {
       if (!active[i]) continue;
-      if (limits.deadline.passed()) {
-        complete = false;
-        break;
-      }
-      queries++;
-      if (canViolate(view, index, claims, active, claims[i]!, limits)) {
+      if (limits.deadline.passed()) throw new ProofTimeout();
+      if (canViolate(view, index, claims, active, claims[i]!, limits, meter)) {
         active[i] = false;
         changed = true;
       }
     }
   }
-  if (!complete) active.fill(false);
+}
+
+/** Raised when the run's deadline passes during the proof; the caller reports a limit. */
+export class ProofTimeout extends Error {
+  constructor() {
+    super('the time limit was reached while proving mutex groups');
+  }
+}
+
+/** Proves claims batch by batch, then retries the failures together (see the module comment). */
+export function proveClaims(view: MutexView, claims: readonly Claim[], limits: ProofLimits): ProofResult {
+  const index = ruleIndex(view);
+  const active = claims.map(() => false);
+  const meter: Meter = { queries: 0, work: 0 };
+  const batches = new Map<number, number[]>();
+  claims.forEach((c, i) => batches.set(c.batch, [...(batches.get(c.batch) ?? []), i]));
+  let complete = true;
+  for (const batch of [...batches.keys()].sort((a, b) => a - b)) {
+    if (meter.work > limits.maxWork) {
+      complete = false;
+      break;
+    }
+    proveBatch(view, index, claims, active, batches.get(batch)!, limits, meter);
+  }
+  const failed = claims.flatMap((_, i) => (active[i] ? [] : [i]));
+  if (complete && failed.length > 0 && meter.work <= limits.maxWork) proveBatch(view, index, claims, active, failed, limits, meter);
   const unrefutedPairs = new Map<number, { pairs: number; capped: boolean }>();
   claims.forEach((c, i) => {
-    if (active[i] || c.kind !== 'amo' || !complete || !holdsInitially(view, c)) return;
-    const u = unrefuted(view, index, claims, active, c, limits);
-    unrefutedPairs.set(i, u);
+    if (active[i] || c.kind !== 'amo' || !holdsInitially(view, c) || meter.work > limits.maxWork) return;
+    unrefutedPairs.set(i, unrefuted(view, index, claims, active, c, limits, meter));
   });
-  return { proven: active, unrefutedPairs, queries, complete };
+  return { proven: active, unrefutedPairs, queries: meter.queries, work: meter.work, complete };
 }

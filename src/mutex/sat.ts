@@ -38,6 +38,8 @@ function luby(i: number): number {
 export class SatSolver {
   private nVars = 0;
   private clauses: number[][] = [];
+  /** Per clause, where the search for a new watched literal resumes. */
+  private searchFrom: number[] = [];
   private watches: number[][] = [];
   private assign: Int8Array = new Int8Array(16);
   private level: Int32Array = new Int32Array(16);
@@ -55,6 +57,11 @@ export class SatSolver {
   private stampCount = 0;
   /** False once the clauses alone are unsatisfiable. */
   private ok = true;
+
+  /** Conflicts met over all solve calls. */
+  conflictCount = 0;
+  /** Clause visits of unit propagation over all calls: a deterministic measure of the work done. */
+  visitCount = 0;
 
   /** Number of variables created. */
   get variables(): number {
@@ -132,6 +139,7 @@ export class SatSolver {
       const confl = this.propagate();
       if (confl >= 0) {
         conflicts++;
+        this.conflictCount++;
         if (this.trailLim.length === 0) {
           this.ok = false;
           return 'unsat';
@@ -141,13 +149,15 @@ export class SatSolver {
         if (learnt.length === 1) this.enqueue(learnt[0]!, -1);
         else this.enqueue(learnt[0]!, this.attach(learnt));
         this.decay();
+        budget--;
         if (conflicts >= maxConflicts) {
           this.cancelUntil(0);
           return 'unknown';
         }
         continue;
       }
-      if (--budget <= 0) {
+      // Restarts count conflicts, not decisions: a satisfiable query must assign everything.
+      if (budget <= 0) {
         this.cancelUntil(0);
         budget = 100 * luby(++restart);
         continue;
@@ -223,6 +233,7 @@ export class SatSolver {
   private attach(clause: number[]): number {
     const index = this.clauses.length;
     this.clauses.push(clause);
+    this.searchFrom.push(2);
     this.watches[clause[0]! ^ 1]!.push(index);
     this.watches[clause[1]! ^ 1]!.push(index);
     return index;
@@ -233,6 +244,7 @@ export class SatSolver {
     while (this.qhead < this.trail.length) {
       const p = this.trail[this.qhead++]!; // p became true: clauses watching ~p
       const list = this.watches[p]!;
+      this.visitCount += list.length;
       let keep = 0;
       for (let i = 0; i < list.length; i++) {
         const ci = list[i]!;
@@ -246,15 +258,25 @@ export class SatSolver {
           list[keep++] = ci;
           continue;
         }
+        // The search for a new watch resumes where the last one stopped and wraps around
+        // (Gent 2013): long clauses, such as an atom's completion over thousands of rule
+        // bodies, would otherwise be rescanned from the start at every step, quadratically.
         let moved = false;
-        for (let k = 2; k < c.length; k++) {
-          if (this.litValue(c[k]!) !== FALSE) {
-            c[1] = c[k]!;
-            c[k] = falseLit;
-            this.watches[c[1]! ^ 1]!.push(ci);
-            moved = true;
-            break;
-          }
+        const n = c.length;
+        if (n > 2) {
+          const start = this.searchFrom[ci]!;
+          let k = start;
+          do {
+            if (this.litValue(c[k]!) !== FALSE) {
+              c[1] = c[k]!;
+              c[k] = falseLit;
+              this.watches[c[1]! ^ 1]!.push(ci);
+              this.searchFrom[ci] = k;
+              moved = true;
+              break;
+            }
+            k = k + 1 === n ? 2 : k + 1;
+          } while (k !== start);
         }
         if (moved) continue;
         list[keep++] = ci;
