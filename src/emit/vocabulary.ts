@@ -2,8 +2,8 @@
  * The fluents, moves and goals a ground game mentions, read off its atoms, for the `base` and
  * `input` facts of the GDL output and the tables of the JSON output.
  */
-import type { Term } from '../gdl/ast.js';
-import { compareCodePoints, termToString } from '../gdl/terms.js';
+import { compareCodePoints } from '../gdl/terms.js';
+import { keywordSymbols } from '../ground/atoms.js';
 import type { GroundGame } from '../ground/types.js';
 
 /** A fluent F with the ids of its `(true F)` and `(next F)` atoms (-1 when absent). */
@@ -43,21 +43,22 @@ export function vocabulary(game: GroundGame): Vocabulary {
   const moves = new Map<string, { role: string; action: string; doesId: number; legalId: number }>();
   const goals: GoalEntry[] = [];
   let terminal = -1;
-  const arg = (args: readonly Term[], i: number): string => termToString(args[i]!);
+  const kw = keywordSymbols(game.terms);
+  const arg = (args: readonly number[], i: number): string => game.terms.text(args[i]!);
   game.atoms.forEach((a, id) => {
-    if ((a.rel === 'true' || a.rel === 'next') && a.args.length === 1) {
+    if ((a.rel === kw.true || a.rel === kw.next) && a.args.length === 1) {
       const f = arg(a.args, 0);
       const e = fluents.get(f) ?? { trueId: -1, nextId: -1 };
-      fluents.set(f, a.rel === 'true' ? { ...e, trueId: id } : { ...e, nextId: id });
-    } else if ((a.rel === 'does' || a.rel === 'legal') && a.args.length === 2) {
+      fluents.set(f, a.rel === kw.true ? { ...e, trueId: id } : { ...e, nextId: id });
+    } else if ((a.rel === kw.does || a.rel === kw.legal) && a.args.length === 2) {
       const role = arg(a.args, 0);
       const action = arg(a.args, 1);
       const key = `(${role} ${action})`;
       const e = moves.get(key) ?? { role, action, doesId: -1, legalId: -1 };
-      moves.set(key, a.rel === 'does' ? { ...e, doesId: id } : { ...e, legalId: id });
-    } else if (a.rel === 'goal' && a.args.length === 2) {
+      moves.set(key, a.rel === kw.does ? { ...e, doesId: id } : { ...e, legalId: id });
+    } else if (a.rel === kw.goal && a.args.length === 2) {
       goals.push({ role: arg(a.args, 0), value: arg(a.args, 1), id });
-    } else if (a.rel === 'terminal' && a.args.length === 0) {
+    } else if (a.rel === kw.terminal && a.args.length === 0) {
       terminal = id;
     }
   });
