@@ -3,7 +3,7 @@
  * `input` facts of the GDL output and the tables of the JSON output.
  */
 import { compareCodePoints } from '../gdl/terms.js';
-import { keywordSymbols } from '../ground/atoms.js';
+import { keywordSymbols, partnerAtoms } from '../ground/atoms.js';
 import type { GroundGame } from '../ground/types.js';
 
 /** A fluent F with the ids of its `(true F)` and `(next F)` atoms (-1 when absent). */
@@ -37,36 +37,44 @@ export interface Vocabulary {
   readonly terminal: number;
 }
 
-/** Collects the fluents, moves, goals and `terminal` of a ground game. */
+/** Sorts entries by a text key (code point order). */
+function byText<T>(entries: [string, T][]): T[] {
+  return entries.sort((x, y) => compareCodePoints(x[0], y[0])).map((e) => e[1]);
+}
+
+/**
+ * Collects the fluents, moves, goals and `terminal` of a ground game. A fluent pairs its
+ * `(true F)` and `(next F)` atoms, a move its `(does R M)` and `(legal R M)` atoms, found by id;
+ * text is made for the output and its order only.
+ */
 export function vocabulary(game: GroundGame): Vocabulary {
-  const fluents = new Map<string, { trueId: number; nextId: number }>();
-  const moves = new Map<string, { role: string; action: string; doesId: number; legalId: number }>();
+  const { terms } = game;
+  const kw = keywordSymbols(terms);
+  const partner = partnerAtoms(game, [[kw.true, kw.next], [kw.next, kw.true], [kw.does, kw.legal], [kw.legal, kw.does]]);
+  const fluents: [string, FluentEntry][] = [];
+  const moves: [string, MoveEntry][] = [];
   const goals: GoalEntry[] = [];
   let terminal = -1;
-  const kw = keywordSymbols(game.terms);
-  const arg = (args: readonly number[], i: number): string => game.terms.text(args[i]!);
+  const text = (t: number): string => terms.text(t);
   game.atoms.forEach((a, id) => {
+    const other = partner[id]!;
     if ((a.rel === kw.true || a.rel === kw.next) && a.args.length === 1) {
-      const f = arg(a.args, 0);
-      const e = fluents.get(f) ?? { trueId: -1, nextId: -1 };
-      fluents.set(f, a.rel === kw.true ? { ...e, trueId: id } : { ...e, nextId: id });
+      // Each fluent once: from its true atom, or from its next atom when it has no true atom.
+      if (a.rel === kw.next && other >= 0) return;
+      const [trueId, nextId] = a.rel === kw.true ? [id, other] : [-1, id];
+      const term = text(a.args[0]!);
+      fluents.push([term, { term, trueId, nextId }]);
     } else if ((a.rel === kw.does || a.rel === kw.legal) && a.args.length === 2) {
-      const role = arg(a.args, 0);
-      const action = arg(a.args, 1);
-      const key = `(${role} ${action})`;
-      const e = moves.get(key) ?? { role, action, doesId: -1, legalId: -1 };
-      moves.set(key, a.rel === kw.does ? { ...e, doesId: id } : { ...e, legalId: id });
+      if (a.rel === kw.legal && other >= 0) return;
+      const [doesId, legalId] = a.rel === kw.does ? [id, other] : [-1, id];
+      const role = text(a.args[0]!);
+      const action = text(a.args[1]!);
+      moves.push([`(${role} ${action})`, { role, action, doesId, legalId }]);
     } else if (a.rel === kw.goal && a.args.length === 2) {
-      goals.push({ role: arg(a.args, 0), value: arg(a.args, 1), id });
+      goals.push({ role: text(a.args[0]!), value: text(a.args[1]!), id });
     } else if (a.rel === kw.terminal && a.args.length === 0) {
       terminal = id;
     }
   });
-  const byKey = <T>(m: Map<string, T>): [string, T][] => [...m.entries()].sort((x, y) => compareCodePoints(x[0], y[0]));
-  return {
-    fluents: byKey(fluents).map(([term, e]) => ({ term, ...e })),
-    moves: byKey(moves).map(([, e]) => e),
-    goals,
-    terminal,
-  };
+  return { fluents: byText(fluents), moves: byText(moves), goals, terminal };
 }
