@@ -88,6 +88,31 @@ describe('ground simulator', () => {
     expect(sim.info(go).terminal).toBe(true);
   });
 
+  it('evaluates the rules both roles\' moves trigger in dependency order', () => {
+    const sim = createGroundSimulator(
+      groundGame(['a', 'b'], ['s'], [
+        ['(legal a y)', [], []],
+        ['(legal a z)', [], []],
+        ['(legal b x)', [], []],
+        ['(next (p 1))', ['(does b x)'], []],
+        ['(next (p 2))', ['(does a y)'], []],
+        ['(next (p 3))', ['(does b x)', '(true s)'], []],
+        // q is derived from a's move; (p 4) needs it and b's move, (p 5) needs it not to hold.
+        ['q', ['(does a y)'], []],
+        ['(next (p 4))', ['(does b x)', 'q'], []],
+        ['(next (p 5))', ['(does b x)'], ['q']],
+        // And the other way round: r is derived from b's move, (p 0) needs it and a's move.
+        ['r', ['(does b x)'], []],
+        ['(next (p 0))', ['(does a y)', 'r'], []],
+      ]),
+    );
+    const s0 = sim.initialState();
+    const [moveA, moveB] = sim.info(s0).legal;
+    const pick = (ms: readonly number[], text: string): number => ms.find((m) => sim.text.move(m) === text)!;
+    expect(sim.text.state(sim.successor(s0, [pick(moveA!, 'y'), pick(moveB!, 'x')]))).toEqual(['(p 0)', '(p 1)', '(p 2)', '(p 3)', '(p 4)']);
+    expect(sim.text.state(sim.successor(s0, [pick(moveA!, 'z'), pick(moveB!, 'x')]))).toEqual(['(p 1)', '(p 3)', '(p 5)']);
+  });
+
   it('refuses a ground game with negation inside a cycle', () => {
     const bad = groundGame(['r'], [], [
       ['p', ['q'], []],

@@ -6,12 +6,16 @@
  * range on a positive cycle gets its least fixpoint by counting unsatisfied body atoms
  * (Dowling-Gallier). Negation only reaches earlier ranges when the game is stratified; a
  * negative literal inside a component is refused here.
+ *
+ * Most rules that depend on the joint move read a `(does R M)` atom positively, and only one
+ * does atom per role holds: such a rule is filed under that atom (its trigger) and looked at
+ * only when the atom holds, so a joint move costs what its own rules cost, not the whole game.
  */
 import { NO_POS } from '../gdl/ast.js';
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import { stronglyConnectedComponents } from '../gdl/scc.js';
 import { atomText, keywordSymbols } from '../ground/atoms.js';
-import type { GroundGame } from '../ground/types.js';
+import type { GroundGame, GroundRule } from '../ground/types.js';
 
 /** The compiled rules; rule `k` is the k-th in evaluation order. */
 export interface CompiledRules {
@@ -33,8 +37,17 @@ export interface CompiledRules {
   readonly watch: Int32Array;
   /** Ranges that depend only on the state, as triples (from, to, component or -1 when acyclic). */
   readonly stateRanges: Int32Array;
-  /** Ranges that depend on the joint move, likewise. */
+  /**
+   * Ranges that depend on the joint move, as quintuples (from, to, component or -1, plainFrom,
+   * plainTo): an acyclic range evaluates `plain[plainFrom .. plainTo-1]` and, of its other rules,
+   * those whose trigger holds.
+   */
   readonly moveRanges: Int32Array;
+  /** Rules (k) of acyclic move ranges that no does atom triggers, range by range. */
+  readonly plain: Int32Array;
+  /** Rules (k) triggered by does atom d, ascending: `triggers[triggerStart[d] .. triggerStart[d+1]-1]`. */
+  readonly triggerStart: Int32Array;
+  readonly triggers: Int32Array;
   /** Heads of the move ranges (reset before every joint move). */
   readonly moveHeads: Int32Array;
 }
@@ -87,9 +100,8 @@ export function compileRules(game: GroundGame): CompiledRules {
     if (order.length === from) return;
     const cyclic = comp.length > 1 || succ[comp[0]!]!.includes(comp[0]!);
     if (cyclic) for (const a of comp) cycleOf[a] = c;
-    const ranges = onDoes[comp[0]!] === 1 ? moveRanges : stateRanges;
-    ranges.push(from, order.length, cyclic ? c : -1);
-    if (ranges === moveRanges) moveHeads.push(...comp);
+    if (onDoes[comp[0]!] === 0) stateRanges.push(from, order.length, cyclic ? c : -1);
+    else moveRanges.push(from, order.length, cyclic ? c : -1, 0, 0), moveHeads.push(...comp);
   });
   const rules = order.map((r) => game.rules[r]!);
   const posStart = new Int32Array(rules.length + 1);
@@ -119,6 +131,7 @@ export function compileRules(game: GroundGame): CompiledRules {
   });
   return {
     atoms: n,
+    ...fileUnderTriggers(game, rules, moveRanges),
     head: Int32Array.from(rules, (r) => r.head),
     posStart,
     pos: Int32Array.from(rules.flatMap((r) => r.pos)),
@@ -129,20 +142,49 @@ export function compileRules(game: GroundGame): CompiledRules {
     watchStart,
     watch,
     stateRanges: Int32Array.from(stateRanges),
-    moveRanges: Int32Array.from(moveRanges),
     moveHeads: Int32Array.from(moveHeads),
   };
+}
+
+/**
+ * Splits the rules of acyclic move ranges into those a does atom triggers (the first does atom
+ * of the positive body) and the plain rest; fills in the ranges' plain slices.
+ */
+function fileUnderTriggers(game: GroundGame, rules: readonly GroundRule[], ranges: number[]): Pick<CompiledRules, 'moveRanges' | 'plain' | 'triggerStart' | 'triggers'> {
+  const does = keywordSymbols(game.terms).does;
+  const n = game.atoms.length;
+  const plain: number[] = [];
+  const filed: [number, number][] = [];
+  for (let r = 0; r < ranges.length; r += 5) {
+    ranges[r + 3] = plain.length;
+    for (let k = ranges[r]!; k < ranges[r + 1]! && ranges[r + 2]! < 0; k++) {
+      const d = rules[k]!.pos.find((a) => game.atoms[a]!.rel === does);
+      if (d === undefined) plain.push(k);
+      else filed.push([d, k]);
+    }
+    ranges[r + 4] = plain.length;
+  }
+  const triggerStart = new Int32Array(n + 1);
+  for (const [d] of filed) triggerStart[d + 1]!++;
+  for (let a = 0; a < n; a++) triggerStart[a + 1]! += triggerStart[a]!;
+  const triggers = new Int32Array(filed.length);
+  const fill = triggerStart.slice(0, n);
+  // `filed` is in ascending k, so every trigger's list is too.
+  for (const [d, k] of filed) triggers[fill[d]!++] = k;
+  return { moveRanges: Int32Array.from(ranges), plain: Int32Array.from(plain), triggerStart, triggers };
 }
 
 /** Scratch space of an evaluation, allocated once per simulator. */
 export interface Scratch {
   readonly missing: Int32Array;
   readonly stack: Int32Array;
+  /** Room for the triggered rules of a joint move. */
+  readonly enabled: Int32Array;
 }
 
 /** Scratch space for evaluating `rules`. */
 export function scratchFor(rules: CompiledRules): Scratch {
-  return { missing: new Int32Array(rules.head.length), stack: new Int32Array(rules.atoms) };
+  return { missing: new Int32Array(rules.head.length), stack: new Int32Array(rules.atoms), enabled: new Int32Array(rules.triggers.length) };
 }
 
 /** Whether every literal of rule k holds, atoms of component `c` counted as true. */
@@ -180,24 +222,47 @@ function evaluateCyclic(p: CompiledRules, from: number, to: number, c: number, v
 }
 
 /**
- * Evaluates the ranges in order over the valuation `val` (1 = holds):
+ * One acyclic rule over the valuation `val` (1 = holds):
  *   h <= p1..pn, not q1..qm   holds when every p holds and no q does.
  */
-export function evaluateRanges(p: CompiledRules, ranges: Int32Array, val: Uint8Array, s: Scratch): void {
+function fire(p: CompiledRules, k: number, val: Uint8Array): void {
+  const h = p.head[k]!;
+  if (val[h] === 1) return;
+  for (let i = p.posStart[k]!; i < p.posStart[k + 1]!; i++) if (val[p.pos[i]!] === 0) return;
+  for (let i = p.negStart[k]!; i < p.negStart[k + 1]!; i++) if (val[p.neg[i]!] === 1) return;
+  val[h] = 1;
+}
+
+/** Evaluates the state ranges in order over the valuation `val`. */
+export function evaluateState(p: CompiledRules, val: Uint8Array, s: Scratch): void {
+  const ranges = p.stateRanges;
   for (let r = 0; r < ranges.length; r += 3) {
-    const from = ranges[r]!;
+    const c = ranges[r + 2]!;
+    if (c >= 0) evaluateCyclic(p, ranges[r]!, ranges[r + 1]!, c, val, s);
+    else for (let k = ranges[r]!; k < ranges[r + 1]!; k++) fire(p, k, val);
+  }
+}
+
+/**
+ * Evaluates the move ranges in order, given the does atoms that hold: per acyclic range its
+ * plain rules and the rules those does atoms trigger in it (the others cannot fire).
+ */
+export function evaluateMove(p: CompiledRules, does: readonly number[], val: Uint8Array, s: Scratch): void {
+  let count = 0;
+  for (const d of does) for (let i = p.triggerStart[d]!; i < p.triggerStart[d + 1]!; i++) s.enabled[count++] = p.triggers[i]!;
+  // Each trigger's list is ascending already; several does atoms (one per role) need a merge.
+  const enabled = s.enabled.subarray(0, count);
+  if (does.length > 1) enabled.sort();
+  const ranges = p.moveRanges;
+  let next = 0;
+  for (let r = 0; r < ranges.length; r += 5) {
     const to = ranges[r + 1]!;
     const c = ranges[r + 2]!;
     if (c >= 0) {
-      evaluateCyclic(p, from, to, c, val, s);
+      evaluateCyclic(p, ranges[r]!, to, c, val, s);
       continue;
     }
-    rules: for (let k = from; k < to; k++) {
-      const h = p.head[k]!;
-      if (val[h] === 1) continue;
-      for (let i = p.posStart[k]!; i < p.posStart[k + 1]!; i++) if (val[p.pos[i]!] === 0) continue rules;
-      for (let i = p.negStart[k]!; i < p.negStart[k + 1]!; i++) if (val[p.neg[i]!] === 1) continue rules;
-      val[h] = 1;
-    }
+    for (let i = ranges[r + 3]!; i < ranges[r + 4]!; i++) fire(p, p.plain[i]!, val);
+    while (next < enabled.length && enabled[next]! < to) fire(p, enabled[next++]!, val);
   }
 }

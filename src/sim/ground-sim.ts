@@ -8,7 +8,7 @@
 import { compareCodePoints } from '../gdl/terms.js';
 import { keywordSymbols, partnerAtoms } from '../ground/atoms.js';
 import type { GroundGame } from '../ground/types.js';
-import { compileRules, evaluateRanges, scratchFor } from './ground-plan.js';
+import { compileRules, evaluateMove, evaluateState, scratchFor } from './ground-plan.js';
 import type { GameSimulator, SimulatorText, StateInfo } from './types.js';
 
 /** A state of the ground game: bit f set when fluent f holds. */
@@ -98,7 +98,7 @@ export function createGroundSimulator(game: GroundGame): GroundSimulator {
         if (atom >= 0) val[atom] = 1;
       }
     }
-    evaluateRanges(rules, rules.stateRanges, val, scratch);
+    evaluateState(rules, val, scratch);
     current = state;
   };
 
@@ -118,9 +118,10 @@ export function createGroundSimulator(game: GroundGame): GroundSimulator {
     doesSet.length = 0;
     for (const m of moves) {
       const d = doesOf[m] ?? -1;
-      if (d >= 0) (val[d] = 1), doesSet.push(d);
+      // Each does atom once, even when a move is given twice.
+      if (d >= 0 && val[d] === 0) (val[d] = 1), doesSet.push(d);
     }
-    evaluateRanges(rules, rules.moveRanges, val, scratch);
+    evaluateMove(rules, doesSet, val, scratch);
     const next = new Uint32Array(words);
     const { nextAtoms, nextFluent } = fluents;
     for (let i = 0; i < nextAtoms.length; i++) {
