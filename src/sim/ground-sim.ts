@@ -11,7 +11,7 @@ import type { GroundGame } from '../ground/types.js';
 import { compileRules, evaluateMove, evaluateState, scratchFor } from './ground-plan.js';
 import type { GameSimulator, SimulatorText, StateInfo } from './types.js';
 
-/** A state of the ground game: bit f set when fluent f holds. */
+/** A state of the ground game: bit f set when fluent f holds. Never changed once made (the simulator remembers the last state it evaluated by identity). */
 export type GroundState = Uint32Array;
 
 /** The ground simulator: states as bitsets, moves as legal-atom ids, goal values as goal-atom ids. */
