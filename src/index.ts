@@ -32,7 +32,9 @@ export { argGraphToDot, argGraphToText } from './reach/dg/dot.js';
 export { compareMethods, type Comparison, type MethodRun } from './reach/dg/compare.js';
 
 // 4-5. Instantiate, then reachability on the ground rules.
+export type { TermReader } from './datalog/terms.js';
 export type { GroundGame, GroundAtom, GroundRule, GroundStats } from './ground/types.js';
+export { atomText } from './ground/atoms.js';
 export { instantiateGame, DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from './ground/instantiate.js';
 export { pruneUnreachable, reachableAtoms, groundSupersets, finalSupersets } from './ground/reachability.js';
 
@@ -42,7 +44,7 @@ export { emitJson, JSON_FORMAT } from './emit/json.js';
 
 // Playing: the original game's reasoner, the ground simulator, and their comparison.
 export { createReasoner, type ReasonerOptions } from './sim/reasoner.js';
-export { createGroundSimulator } from './sim/ground-sim.js';
+export { createGroundSimulator, type GroundSimulator, type GroundState } from './sim/ground-sim.js';
 export { verifyGame, formatDifference, type VerifyOptions, type VerifyResult, type VerifyStats, type Difference, type DifferenceKind } from './sim/verify.js';
-export type { GameSimulator, GameState, GroundItem, StateInfo } from './sim/types.js';
+export type { GameSimulator, GameState, GroundItem, ItemSimulator, SimulatorText, StateInfo } from './sim/types.js';
 export { createRandom, type Random } from './sim/random.js';

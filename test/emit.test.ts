@@ -81,7 +81,7 @@ describe('emitJson', () => {
     };
     expect(data.format).toBe(JSON_FORMAT);
     expect(data.roles).toEqual(['x', 'o']);
-    expect(data.atoms).toEqual(g.atoms.map((a) => a.text));
+    expect(data.atoms).toEqual(g.atoms.map((a) => g.terms.text(a.term)));
     expect(data.rules.length).toBe(g.rules.length);
     for (const [h, pos, neg] of data.rules) for (const id of [h, ...pos, ...neg]) expect(data.atoms[id]).toBeDefined();
     expect(data.init.map((i) => data.atoms[i])).toEqual(['(true (cell 1 b))', '(true (cell 2 b))', '(true (control x))']);

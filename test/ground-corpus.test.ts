@@ -12,6 +12,7 @@ import { emitGdl } from '../src/emit/gdl.js';
 import { compareRules } from '../src/ground/assemble.js';
 import { DEFAULT_INSTANTIATE_LIMITS, instantiateGame } from '../src/ground/instantiate.js';
 import type { GroundGame } from '../src/ground/types.js';
+import { atomText } from '../src/ground/atoms.js';
 import { asRule, type NormalGame } from '../src/normalize/types.js';
 import { DEFAULT_PIPELINE_OPTIONS, loadGame, reachGame, runGrounding } from '../src/pipeline.js';
 import type { Supersets } from '../src/reach/types.js';
@@ -44,21 +45,24 @@ function checkGroundGame(normal: NormalGame, sets: Supersets, g: GroundGame): vo
   const fluents = new Set(sets.fluents.map(termToString));
   const moves = new Set(sets.moves.map((m) => `${termToString(m.role)} ${termToString(m.action)}`));
   const heads = new Set(g.rules.map((r) => r.head));
-  for (let i = 1; i < g.atoms.length; i++) expect(compareCodePoints(g.atoms[i - 1]!.text, g.atoms[i]!.text)).toBeLessThan(0);
+  const text = (id: number): string => g.terms.text(id);
+  const rel = (id: number): string => g.terms.symbolName(g.atoms[id]!.rel);
+  for (let i = 1; i < g.atoms.length; i++) expect(compareCodePoints(atomText(g, i - 1), atomText(g, i))).toBeLessThan(0);
   for (let i = 1; i < g.rules.length; i++) expect(compareRules(g.rules[i - 1]!, g.rules[i]!)).toBeLessThan(0);
   for (const r of g.rules) {
     const head = g.atoms[r.head]!;
-    expect(allowedHeads.has(head.rel), head.text).toBe(true);
-    if (head.rel === 'next') expect(fluents.has(termToString(head.args[0]!)), head.text).toBe(true);
-    if (head.rel === 'legal') expect(moves.has(`${termToString(head.args[0]!)} ${termToString(head.args[1]!)}`), head.text).toBe(true);
+    const headText = atomText(g, r.head);
+    expect(allowedHeads.has(rel(r.head)), headText).toBe(true);
+    if (rel(r.head) === 'next') expect(fluents.has(text(head.args[0]!)), headText).toBe(true);
+    if (rel(r.head) === 'legal') expect(moves.has(`${text(head.args[0]!)} ${text(head.args[1]!)}`), headText).toBe(true);
     for (const id of [...r.pos, ...r.neg]) {
       const a = g.atoms[id]!;
-      if (a.rel === 'true') expect(fluents.has(termToString(a.args[0]!)), a.text).toBe(true);
-      else if (a.rel === 'does') expect(moves.has(`${termToString(a.args[0]!)} ${termToString(a.args[1]!)}`), a.text).toBe(true);
-      else expect(heads.has(id), `${a.text} is in a body but no rule derives it`).toBe(true);
+      if (rel(id) === 'true') expect(fluents.has(text(a.args[0]!)), atomText(g, id)).toBe(true);
+      else if (rel(id) === 'does') expect(moves.has(`${text(a.args[0]!)} ${text(a.args[1]!)}`), atomText(g, id)).toBe(true);
+      else expect(heads.has(id), `${atomText(g, id)} is in a body but no rule derives it`).toBe(true);
     }
   }
-  for (const i of g.init) expect(g.atoms[i]!.rel).toBe('true');
+  for (const i of g.init) expect(rel(i)).toBe('true');
 }
 
 function groundOne(file: string, deadline: number): { normal: NormalGame; sets: Supersets; g: GroundGame; ms: Record<string, number> } {

@@ -117,25 +117,27 @@ function originalModel(game: NormalGame, trueTexts: readonly Term[], does: reado
 /** The atoms of the ground game that hold, given the texts of the true and does atoms. */
 function groundModel(g: GroundGame, trueSet: ReadonlySet<string>): Set<string> {
   const holdsNow = new Set<string>(trueSet);
+  const text = g.atoms.map((a) => g.terms.text(a.term));
+  const rel = g.atoms.map((a) => g.terms.symbolName(a.rel));
   const graph = relationGraph(
     g.rules.map((r) => ({
-      head: { kind: 'atom' as const, rel: g.atoms[r.head]!.rel, args: [], pos: { line: 0, col: 0 } },
-      body: [...r.pos, ...r.neg].map((id) => ({ kind: 'atom' as const, rel: g.atoms[id]!.rel, args: [], pos: { line: 0, col: 0 } })),
+      head: { kind: 'atom' as const, rel: rel[r.head]!, args: [], pos: { line: 0, col: 0 } },
+      body: [...r.pos, ...r.neg].map((id) => ({ kind: 'atom' as const, rel: rel[id]!, args: [], pos: { line: 0, col: 0 } })),
       pos: { line: 0, col: 0 },
     })),
   );
   const order = [...new Set(graph.component.values())].sort((a, b) => b - a);
   for (const c of order) {
-    const rules = g.rules.filter((r) => graph.component.get(g.atoms[r.head]!.rel) === c);
-    const inner = (r: GroundRule): boolean => r.neg.some((i) => graph.component.get(g.atoms[i]!.rel) === c);
+    const rules = g.rules.filter((r) => graph.component.get(rel[r.head]!) === c);
+    const inner = (r: GroundRule): boolean => r.neg.some((i) => graph.component.get(rel[i]!) === c);
     for (const batch of [rules.filter((r) => !inner(r)), rules]) {
       let changed = true;
       while (changed) {
         changed = false;
         for (const r of batch) {
-          const head = g.atoms[r.head]!.text;
+          const head = text[r.head]!;
           if (holdsNow.has(head)) continue;
-          if (r.pos.every((i) => holdsNow.has(g.atoms[i]!.text)) && r.neg.every((i) => !holdsNow.has(g.atoms[i]!.text))) {
+          if (r.pos.every((i) => holdsNow.has(text[i]!)) && r.neg.every((i) => !holdsNow.has(text[i]!))) {
             holdsNow.add(head);
             changed = true;
           }
@@ -164,7 +166,7 @@ function seeded(seed: number): () => number {
 function playAndCompare(game: NormalGame, g: GroundGame, seed: number, maxSteps: number): number {
   const rnd = seeded(seed);
   let state: Term[] = [...(originalModel(game, [], []).get('init')?.values() ?? [])].map((a) => a.args[0]!);
-  const initTexts = g.init.map((i) => g.atoms[i]!.text).sort();
+  const initTexts = g.init.map((i) => g.terms.text(g.atoms[i]!.term)).sort();
   expect(initTexts).toEqual(state.map((t) => `(true ${termToString(t)})`).sort());
   for (let step = 0; step <= maxSteps; step++) {
     const orig = originalModel(game, state, []);

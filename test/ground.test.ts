@@ -7,6 +7,7 @@ import { parseGdl } from '../src/gdl/parser.js';
 import { emitGdl } from '../src/emit/gdl.js';
 import { DEFAULT_INSTANTIATE_LIMITS, instantiateGame } from '../src/ground/instantiate.js';
 import type { GroundGame } from '../src/ground/types.js';
+import { atomText } from '../src/ground/atoms.js';
 import { normalizeGame } from '../src/normalize/normalize.js';
 import type { Supersets } from '../src/reach/types.js';
 
@@ -55,8 +56,8 @@ const STEPS = `
 describe('instantiateGame', () => {
   it('evaluates recursive static relations with negation and removes them from bodies', () => {
     const g = ground(STEPS, supersets(['(pos 1)', '(pos 2)', '(pos 3)', '(pos 4)'], ['(r (go 2))', '(r (go 3))', '(r (go 4))']));
-    expect(g.roles.map((t) => (t as { name: string }).name)).toEqual(['r']);
-    expect(g.init.map((i) => g.atoms[i]!.text)).toEqual(['(true (pos 1))']);
+    expect(g.roles.map((t) => g.terms.text(t))).toEqual(['r']);
+    expect(g.init.map((i) => atomText(g, i))).toEqual(['(true (pos 1))']);
     expect(ruleLines(g)).toEqual([
       '(<= (goal r 0) (not (true (pos 4))))',
       '(<= (goal r 100) (true (pos 4)))',
@@ -113,7 +114,7 @@ describe('instantiateGame', () => {
       (<= terminal (true (dead ?x)))
       (<= (goal ?r 0) (role ?r))`;
     const g = ground(text, supersets(['(dead b)'], ['(a (hit b))']));
-    expect(g.roles.map((t) => (t as { name: string }).name)).toEqual(['a', 'b']);
+    expect(g.roles.map((t) => g.terms.text(t))).toEqual(['a', 'b']);
     expect(ruleLines(g)).toEqual([
       '(goal a 0)',
       '(goal b 0)',

@@ -8,10 +8,10 @@ import { parseGdl } from '../src/gdl/parser.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
 import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline.js';
 import { createReasoner } from '../src/sim/reasoner.js';
-import type { GameSimulator, GameState, GroundItem } from '../src/sim/types.js';
+import type { GameState, GroundItem, ItemSimulator } from '../src/sim/types.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 
-function reasonerFor(text: string, deadline = Infinity): GameSimulator {
+function reasonerFor(text: string, deadline = Infinity): ItemSimulator {
   return createReasoner(loadGame(text, 'test.kif', DEFAULT_PIPELINE_OPTIONS).normal, { deadline });
 }
 
@@ -82,7 +82,7 @@ describe('reasoner', () => {
 
   it('plays the robot-on-a-ring example as the slides describe', () => {
     const r = reasonerFor(readFileSync(join(EXAMPLES_DIR, 'ring.kif'), 'utf8'));
-    expect(texts(r.roles)).toEqual(['robot']);
+    expect(r.roles).toEqual(['robot']);
     let s: GameState = r.initialState();
     const cells: string[] = [];
     for (let i = 0; i < 6; i++) {

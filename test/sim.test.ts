@@ -1,36 +1,24 @@
 // The ground simulator on hand-made ground games (negation, positive cycles among ground
 // atoms, does-dependent axioms) and the seeded random generator.
 import { describe, expect, it } from 'vitest';
-import { parseGdl } from '../src/gdl/parser.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
-import type { GroundAtom, GroundGame } from '../src/ground/types.js';
-import { createGroundSimulator } from '../src/sim/ground-sim.js';
+import { type GroundSimulator, type GroundState, createGroundSimulator } from '../src/sim/ground-sim.js';
 import { createRandom } from '../src/sim/random.js';
-import type { GameState, GroundItem } from '../src/sim/types.js';
+import { type RuleTexts, handMadeGame } from './support/ground-game.js';
 
-/** Builds a ground game from rules written as [head, positive body, negative body] texts. */
-function groundGame(roles: string[], init: string[], rules: [string, string[], string[]][]): GroundGame {
-  const texts = new Set<string>([...init.map((f) => `(true ${f})`)]);
-  for (const [h, p, n] of rules) for (const t of [h, ...p, ...n]) texts.add(t);
-  const sorted = [...texts].sort();
-  const atoms: GroundAtom[] = sorted.map((text) => {
-    const head = parseGdl(text).game.rules[0]!.head;
-    return { text, rel: head.rel, args: head.args };
-  });
-  const ids = new Map(sorted.map((t, i) => [t, i]));
-  const id = (t: string): number => ids.get(t)!;
-  return {
-    file: 'hand-made',
-    roles: roles.map((r) => ({ kind: 'const', name: r, pos: { line: 0, col: 0 } })),
-    atoms,
-    init: init.map((f) => id(`(true ${f})`)),
-    rules: rules.map(([h, p, n]) => ({ head: id(h), pos: p.map(id), neg: n.map(id) })),
-  };
+const groundGame = (roles: string[], init: string[], rules: RuleTexts[]) => handMadeGame(roles, init, rules);
+
+/** The moves of role 0 legal in `state`, by text. */
+function movesByText(sim: GroundSimulator, state: GroundState): Map<string, number> {
+  return new Map(sim.info(state).legal[0]!.map((m) => [sim.text.move(m), m]));
 }
 
-const texts = (items: readonly GroundItem[]): string[] => items.map((i) => i.text);
-const item = (text: string): GroundItem => ({ text, term: parseGdl(`(x ${text})`).game.rules[0]!.head.args[0]! });
-const stateOf = (...fluents: string[]): GameState => fluents.sort().map(item);
+/** The move of role 0 with text `text` legal in `state`. */
+function move(sim: GroundSimulator, state: GroundState, text: string): number {
+  const m = movesByText(sim, state).get(text);
+  if (m === undefined) throw new Error(`no legal move ${text}`);
+  return m;
+}
 
 describe('ground simulator', () => {
   // A path over a ring a -> b -> c -> a, with edges as fluents: reach is a positive cycle.
@@ -54,32 +42,75 @@ describe('ground simulator', () => {
   it('evaluates positive cycles to their least fixpoint and negation after it', () => {
     const sim = createGroundSimulator(ring);
     const s0 = sim.initialState();
-    expect(texts(s0)).toEqual(['(at a)', '(edge a b)', '(edge b c)', '(edge c a)']);
+    expect(sim.text.state(s0)).toEqual(['(at a)', '(edge a b)', '(edge b c)', '(edge c a)']);
     const info = sim.info(s0);
-    expect(texts(info.legal[0]!)).toEqual(['(cut a b)', '(cut b c)', 'wait']);
+    expect(info.legal[0]!.map(sim.text.move)).toEqual(['(cut a b)', '(cut b c)', 'wait']);
     expect(info.terminal).toBe(false);
-    expect(info.goals).toEqual([['100']]);
+    expect(info.goals.map((vs) => vs.map(sim.text.value))).toEqual([['100']]);
     // Without (at a) nothing is reachable although the cycle's edges all hold.
-    const cut = sim.info(stateOf('(edge a b)', '(edge b c)', '(edge c a)'));
+    const s1 = sim.successor(s0, [move(sim, s0, 'wait')]);
+    expect(sim.text.state(s1)).toEqual(sim.text.state(s0));
+    // Fluents are numbered in text order, so (at a) is bit 0.
+    const noAt = s1.map((w, i) => (i === 0 ? w & ~1 : w));
+    expect(sim.text.state(noAt)).toEqual(['(edge a b)', '(edge b c)', '(edge c a)']);
+    const cut = sim.info(noAt);
     expect(cut.terminal).toBe(true);
-    expect(cut.goals).toEqual([['0']]);
+    expect(cut.goals.map((vs) => vs.map(sim.text.value))).toEqual([['0']]);
   });
 
   it('applies the joint move to does-dependent rules only, and forgets the previous move', () => {
     const sim = createGroundSimulator(ring);
     const s0 = sim.initialState();
-    const s1 = sim.successor(s0, [item('(cut b c)')]);
-    expect(texts(s1)).toEqual(['(at a)', '(edge a b)', '(edge c a)']);
+    const s1 = sim.successor(s0, [move(sim, s0, '(cut b c)')]);
+    expect(sim.text.state(s1)).toEqual(['(at a)', '(edge a b)', '(edge c a)']);
     expect(sim.info(s1).terminal).toBe(true);
     // Same state object again, another move: the old (does r (cut b c)) must not linger.
-    expect(texts(sim.successor(s0, [item('wait')]))).toEqual(texts(s0));
-    expect(texts(sim.successor(s0, [item('(cut a b)')]))).toEqual(['(at a)', '(edge b c)', '(edge c a)']);
+    expect(sim.text.state(sim.successor(s0, [move(sim, s0, 'wait')]))).toEqual(sim.text.state(s0));
+    expect(sim.text.state(sim.successor(s0, [move(sim, s0, '(cut a b)')]))).toEqual(['(at a)', '(edge b c)', '(edge c a)']);
   });
 
-  it('ignores moves and fluents the ground game has no atom for', () => {
-    const sim = createGroundSimulator(ring);
-    const s = stateOf('(at a)', '(edge a b)', '(edge b c)', '(edge c a)', '(unused 1)');
-    expect(texts(sim.successor(s, [item('(jump 3)')]))).toEqual(['(at a)', '(edge a b)', '(edge b c)', '(edge c a)']);
+  it('plays a legal move no rule reads (no does atom) and keeps fluents only next makes', () => {
+    const sim = createGroundSimulator(
+      groundGame(['r'], ['(n 0)'], [
+        ['(legal r idle)', [], []],
+        ['(legal r (go 1))', ['(true (n 0))'], []],
+        ['(next (n 1))', ['(does r (go 1))'], []],
+        ['(next (seen 0))', ['(true (n 0))'], []],
+        ['terminal', ['(true (n 1))'], []],
+      ]),
+    );
+    const s0 = sim.initialState();
+    const idle = sim.successor(s0, [move(sim, s0, 'idle')]);
+    expect(sim.text.state(idle)).toEqual(['(seen 0)']);
+    expect(sim.info(idle).legal[0]!.map(sim.text.move)).toEqual(['idle']);
+    const go = sim.successor(s0, [move(sim, s0, '(go 1)')]);
+    expect(sim.text.state(go)).toEqual(['(n 1)', '(seen 0)']);
+    expect(sim.info(go).terminal).toBe(true);
+  });
+
+  it('evaluates the rules both roles\' moves trigger in dependency order', () => {
+    const sim = createGroundSimulator(
+      groundGame(['a', 'b'], ['s'], [
+        ['(legal a y)', [], []],
+        ['(legal a z)', [], []],
+        ['(legal b x)', [], []],
+        ['(next (p 1))', ['(does b x)'], []],
+        ['(next (p 2))', ['(does a y)'], []],
+        ['(next (p 3))', ['(does b x)', '(true s)'], []],
+        // q is derived from a's move; (p 4) needs it and b's move, (p 5) needs it not to hold.
+        ['q', ['(does a y)'], []],
+        ['(next (p 4))', ['(does b x)', 'q'], []],
+        ['(next (p 5))', ['(does b x)'], ['q']],
+        // And the other way round: r is derived from b's move, (p 0) needs it and a's move.
+        ['r', ['(does b x)'], []],
+        ['(next (p 0))', ['(does a y)', 'r'], []],
+      ]),
+    );
+    const s0 = sim.initialState();
+    const [moveA, moveB] = sim.info(s0).legal;
+    const pick = (ms: readonly number[], text: string): number => ms.find((m) => sim.text.move(m) === text)!;
+    expect(sim.text.state(sim.successor(s0, [pick(moveA!, 'y'), pick(moveB!, 'x')]))).toEqual(['(p 0)', '(p 1)', '(p 2)', '(p 3)', '(p 4)']);
+    expect(sim.text.state(sim.successor(s0, [pick(moveA!, 'z'), pick(moveB!, 'x')]))).toEqual(['(p 1)', '(p 3)', '(p 5)']);
   });
 
   it('refuses a ground game with negation inside a cycle', () => {

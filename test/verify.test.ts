@@ -11,6 +11,7 @@ import { createGroundSimulator } from '../src/sim/ground-sim.js';
 import { createReasoner } from '../src/sim/reasoner.js';
 import { type VerifyResult, formatDifference, verifyGame } from '../src/sim/verify.js';
 import { EXAMPLES_DIR, GAMES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
+import { findAtom } from './support/ground-game.js';
 
 const EXAMPLES = ['ring.kif', 'buttons.kif', 'nim.kif', 'tictactoe.kif'];
 
@@ -53,7 +54,7 @@ describe.skipIf(!HAVE_CORPUS)('verify on corpus games', () => {
 
 describe('verify finds differences', () => {
   const text = example('nim.kif');
-  const id = (g: GroundGame, t: string): number => g.atoms.findIndex((a) => a.text === t);
+  const id = (g: GroundGame, t: string): number => findAtom(g, t);
 
   it('reports a missing next rule at the first joint move it matters for', () => {
     const result = run(text, 'nim.kif', 'prolog', 3, (g) => {

@@ -25,11 +25,45 @@ function grow(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer>
 }
 
 /**
+ * The reading half of a {@link TermTable}: what a stage that receives terms may do with them
+ * (look terms up, take them apart, print them) without adding any. The ground game hands its
+ * table to the emitters and simulators through this interface.
+ */
+export interface TermReader {
+  /** Number of terms interned so far. */
+  readonly size: number;
+  /** The id of a symbol name, or -1 when it was never interned. */
+  findSymbol(name: string): number;
+  /** The name of symbol `sym`. */
+  symbolName(sym: number): string;
+  /** The id of `sym(args...)`, or -1 when no such term was interned. */
+  find(sym: number, args?: ArrayLike<number>): number;
+  /** The id of `name(args...)`, or -1 when either the name or the term is unknown. */
+  lookup(name: string, args?: ArrayLike<number>): number;
+  /** Functor (or constant) symbol of term `id`. */
+  functor(id: number): number;
+  /** Functor (or constant) name of term `id`. */
+  name(id: number): string;
+  /** Number of arguments of term `id` (0 for a constant). */
+  arity(id: number): number;
+  /** Argument `i` (0-based) of term `id`. */
+  arg(id: number, i: number): number;
+  /** Argument ids of term `id` (empty for a constant). */
+  args(id: number): readonly number[];
+  /** Id of a ground syntax-tree term, or -1 when it (or a subterm) was never interned. */
+  findTerm(term: Term): number;
+  /** The syntax-tree term of `id`. */
+  toTerm(id: number): Term;
+  /** KIF text of term `id` with single spaces, `(cell 1 2 b)`. */
+  text(id: number): string;
+}
+
+/**
  * An append-only table of ground terms. Ids are dense (`0..size-1`) and never change, so a
  * table may be handed from stage to stage: later stages only add terms. Not thread-safe and
  * not meant to be shared between independent runs.
  */
-export class TermTable {
+export class TermTable implements TermReader {
   private symbolNames: string[] = [];
   private readonly symbolIds = new Map<string, number>();
   private functors = new Int32Array(1024);

@@ -3,7 +3,7 @@
  * then one ground rule per line, sorted — a valid, variable-free game description that any GDL
  * player can read, deterministic byte for byte.
  */
-import { termToString } from '../gdl/terms.js';
+import { atomText } from '../ground/atoms.js';
 import type { GroundGame, GroundRule } from '../ground/types.js';
 import { vocabulary } from './vocabulary.js';
 
@@ -20,25 +20,24 @@ export interface GdlEmitOptions {
 export const DEFAULT_GDL_EMIT_OPTIONS: GdlEmitOptions = { baseInput: true };
 
 function ruleText(game: GroundGame, r: GroundRule): string {
-  const head = game.atoms[r.head]!.text;
+  const head = atomText(game, r.head);
   if (r.pos.length === 0 && r.neg.length === 0) return head;
-  const body = r.pos.map((id) => game.atoms[id]!.text);
-  for (const id of r.neg) body.push(`(not ${game.atoms[id]!.text})`);
+  const body = r.pos.map((id) => atomText(game, id));
+  for (const id of r.neg) body.push(`(not ${atomText(game, id)})`);
   return `(<= ${head} ${body.join(' ')})`;
 }
 
 /** The lines of the GDL output, without line ends (for writing large games piecewise). */
 export function emitGdlLines(game: GroundGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS): string[] {
   const lines = ['; ground game written by gdl-grounder'];
-  for (const role of game.roles) lines.push(`(role ${termToString(role)})`);
+  for (const role of game.roles) lines.push(`(role ${game.terms.text(role)})`);
   if (options.baseInput) {
     const vocab = vocabulary(game);
     for (const f of vocab.fluents) lines.push(`(base ${f.term})`);
     for (const m of vocab.moves) lines.push(`(input ${m.role} ${m.action})`);
   }
   for (const id of game.init) {
-    const atom = game.atoms[id]!;
-    lines.push(`(init ${termToString(atom.args[0]!)})`);
+    lines.push(`(init ${game.terms.text(game.atoms[id]!.args[0]!)})`);
   }
   for (const r of game.rules) lines.push(ruleText(game, r));
   return lines;

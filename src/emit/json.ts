@@ -3,7 +3,6 @@
  * `atoms`), and rules as `[head, [positive ids], [negative ids]]`. The schema is documented in
  * docs/ground.md; output is deterministic byte for byte, one rule per line.
  */
-import { termToString } from '../gdl/terms.js';
 import type { GroundGame } from '../ground/types.js';
 import { vocabulary } from './vocabulary.js';
 
@@ -29,8 +28,8 @@ export function emitJson(game: GroundGame): string {
   const parts = [
     '{',
     `  "format": ${JSON.stringify(JSON_FORMAT)},`,
-    `  "roles": ${JSON.stringify(game.roles.map(termToString))},`,
-    block('atoms', game.atoms.map((a) => a.text)),
+    `  "roles": ${JSON.stringify(game.roles.map((r) => game.terms.text(r)))},`,
+    block('atoms', game.atoms.map((a) => game.terms.text(a.term))),
     `  "init": ${JSON.stringify(game.init)},`,
     `  "terminal": ${JSON.stringify(id(vocab.terminal))},`,
     block('fluents', vocab.fluents.map((f) => ({ term: f.term, true: id(f.trueId), next: id(f.nextId) }))),

@@ -2,8 +2,8 @@
  * The fluents, moves and goals a ground game mentions, read off its atoms, for the `base` and
  * `input` facts of the GDL output and the tables of the JSON output.
  */
-import type { Term } from '../gdl/ast.js';
-import { compareCodePoints, termToString } from '../gdl/terms.js';
+import { compareCodePoints } from '../gdl/terms.js';
+import { keywordSymbols, partnerAtoms } from '../ground/atoms.js';
 import type { GroundGame } from '../ground/types.js';
 
 /** A fluent F with the ids of its `(true F)` and `(next F)` atoms (-1 when absent). */
@@ -37,35 +37,44 @@ export interface Vocabulary {
   readonly terminal: number;
 }
 
-/** Collects the fluents, moves, goals and `terminal` of a ground game. */
+/** Sorts entries by a text key (code point order). */
+function byText<T>(entries: [string, T][]): T[] {
+  return entries.sort((x, y) => compareCodePoints(x[0], y[0])).map((e) => e[1]);
+}
+
+/**
+ * Collects the fluents, moves, goals and `terminal` of a ground game. A fluent pairs its
+ * `(true F)` and `(next F)` atoms, a move its `(does R M)` and `(legal R M)` atoms, found by id;
+ * text is made for the output and its order only.
+ */
 export function vocabulary(game: GroundGame): Vocabulary {
-  const fluents = new Map<string, { trueId: number; nextId: number }>();
-  const moves = new Map<string, { role: string; action: string; doesId: number; legalId: number }>();
+  const { terms } = game;
+  const kw = keywordSymbols(terms);
+  const partner = partnerAtoms(game, [[kw.true, kw.next], [kw.next, kw.true], [kw.does, kw.legal], [kw.legal, kw.does]]);
+  const fluents: [string, FluentEntry][] = [];
+  const moves: [string, MoveEntry][] = [];
   const goals: GoalEntry[] = [];
   let terminal = -1;
-  const arg = (args: readonly Term[], i: number): string => termToString(args[i]!);
+  const text = (t: number): string => terms.text(t);
   game.atoms.forEach((a, id) => {
-    if ((a.rel === 'true' || a.rel === 'next') && a.args.length === 1) {
-      const f = arg(a.args, 0);
-      const e = fluents.get(f) ?? { trueId: -1, nextId: -1 };
-      fluents.set(f, a.rel === 'true' ? { ...e, trueId: id } : { ...e, nextId: id });
-    } else if ((a.rel === 'does' || a.rel === 'legal') && a.args.length === 2) {
-      const role = arg(a.args, 0);
-      const action = arg(a.args, 1);
-      const key = `(${role} ${action})`;
-      const e = moves.get(key) ?? { role, action, doesId: -1, legalId: -1 };
-      moves.set(key, a.rel === 'does' ? { ...e, doesId: id } : { ...e, legalId: id });
-    } else if (a.rel === 'goal' && a.args.length === 2) {
-      goals.push({ role: arg(a.args, 0), value: arg(a.args, 1), id });
-    } else if (a.rel === 'terminal' && a.args.length === 0) {
+    const other = partner[id]!;
+    if ((a.rel === kw.true || a.rel === kw.next) && a.args.length === 1) {
+      // Each fluent once: from its true atom, or from its next atom when it has no true atom.
+      if (a.rel === kw.next && other >= 0) return;
+      const [trueId, nextId] = a.rel === kw.true ? [id, other] : [-1, id];
+      const term = text(a.args[0]!);
+      fluents.push([term, { term, trueId, nextId }]);
+    } else if ((a.rel === kw.does || a.rel === kw.legal) && a.args.length === 2) {
+      if (a.rel === kw.legal && other >= 0) return;
+      const [doesId, legalId] = a.rel === kw.does ? [id, other] : [-1, id];
+      const role = text(a.args[0]!);
+      const action = text(a.args[1]!);
+      moves.push([`(${role} ${action})`, { role, action, doesId, legalId }]);
+    } else if (a.rel === kw.goal && a.args.length === 2) {
+      goals.push({ role: text(a.args[0]!), value: text(a.args[1]!), id });
+    } else if (a.rel === kw.terminal && a.args.length === 0) {
       terminal = id;
     }
   });
-  const byKey = <T>(m: Map<string, T>): [string, T][] => [...m.entries()].sort((x, y) => compareCodePoints(x[0], y[0]));
-  return {
-    fluents: byKey(fluents).map(([term, e]) => ({ term, ...e })),
-    moves: byKey(moves).map(([, e]) => e),
-    goals,
-    terminal,
-  };
+  return { fluents: byText(fluents), moves: byText(moves), goals, terminal };
 }

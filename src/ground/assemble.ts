@@ -1,12 +1,13 @@
 /**
- * The last step of instantiation: turn internal atom ids into the {@link GroundGame} contract —
- * atoms sorted by text (code point order) and renumbered, rule bodies ascending, rules sorted —
- * so that the same game always gives the same ground game, byte for byte.
+ * The one canonicalization of a ground game (the contract of {@link GroundGame}): atoms in text
+ * order (code point order) and renumbered, rule bodies ascending without duplicates, rules
+ * sorted and unique, so that the same game always gives the same ground game, byte for byte.
+ * Instantiation ends with it ({@link assembleGame}) and pruning ends with it again
+ * (reachability.ts), each handing over atoms already in text order.
  */
-import type { Term } from '../gdl/ast.js';
-import { compareCodePoints, termToString } from '../gdl/terms.js';
+import { compareCodePoints } from '../gdl/terms.js';
+import type { TermReader, TermTable } from '../datalog/terms.js';
 import type { RuleDraft } from './evaluate.js';
-import type { TermTable } from '../datalog/terms.js';
 import type { GroundAtom, GroundGame, GroundRule } from './types.js';
 
 const NONE: readonly number[] = Object.freeze([]);
@@ -23,9 +24,52 @@ export function compareRules(a: GroundRule, b: GroundRule): number {
   return a.head - b.head || compareLists(a.pos, b.pos) || compareLists(a.neg, b.neg);
 }
 
+/** What {@link canonicalGame} builds from: rules and init over some atom keys. */
+export interface GameDraft {
+  readonly file: string;
+  readonly terms: TermReader;
+  /** Role term ids, in description order. */
+  readonly roles: readonly number[];
+  /** The term ids of all atoms used, already in text order (code point order). */
+  readonly atomTerms: readonly number[];
+  /** The new atom id (index into `atomTerms`) of an atom key used in `init` and `rules`. */
+  readonly index: (key: number) => number;
+  readonly init: readonly number[];
+  readonly rules: readonly RuleDraft[];
+}
+
+/** Maps keys to new ids, ascending, duplicates dropped. */
+function ascending(ids: readonly number[], index: (key: number) => number): readonly number[] {
+  if (ids.length === 0) return NONE;
+  const out = ids.map(index).sort((x, y) => x - y);
+  return out.filter((x, i) => i === 0 || out[i - 1] !== x);
+}
+
+/** The canonical ground game of a draft whose atoms are already in text order. */
+export function canonicalGame(draft: GameDraft): GroundGame {
+  const { terms, index } = draft;
+  const atoms: GroundAtom[] = draft.atomTerms.map((term) => ({ term, rel: terms.functor(term), args: terms.args(term) }));
+  const rules: GroundRule[] = draft.rules.map((r) => ({ head: index(r.head), pos: ascending(r.pos, index), neg: ascending(r.neg, index) }));
+  rules.sort(compareRules);
+  // Rules that became equal (negations resolved late, or dropped by pruning) are kept once.
+  const unique = rules.filter((r, i) => i === 0 || compareRules(rules[i - 1]!, r) !== 0);
+  return { file: draft.file, terms, roles: draft.roles, atoms, init: ascending(draft.init, index), rules: unique };
+}
+
+/** The term ids that occur in `init` or as a head or body atom of `rules`. */
+export function usedAtoms(init: readonly number[], rules: readonly RuleDraft[]): Set<number> {
+  const used = new Set<number>(init);
+  for (const r of rules) {
+    used.add(r.head);
+    for (const p of r.pos) used.add(p);
+    for (const n of r.neg) used.add(n);
+  }
+  return used;
+}
+
 /**
  * Builds the ground game from internal ids: `roles` are term ids (in description order),
- * `init` atom ids of `(true F)`, `drafts` the ground rules.
+ * `init` atom ids of `(true F)`, `drafts` the ground rules, all over term ids of `table`.
  */
 export function assembleGame(
   file: string,
@@ -34,30 +78,10 @@ export function assembleGame(
   init: readonly number[],
   drafts: readonly RuleDraft[],
 ): GroundGame {
-  const used = new Set<number>(init);
-  for (const r of drafts) {
-    used.add(r.head);
-    for (const p of r.pos) used.add(p);
-    for (const n of r.neg) used.add(n);
-  }
-  const entries = [...used].map((id) => {
-    const term = table.toTerm(id);
-    return { id, term, text: termToString(term) };
-  });
+  const entries = [...usedAtoms(init, drafts)].map((id) => ({ id, text: table.text(id) }));
   entries.sort((x, y) => compareCodePoints(x.text, y.text));
   const renumber = new Map<number, number>();
   entries.forEach((e, i) => renumber.set(e.id, i));
-  const atoms: GroundAtom[] = entries.map(({ term, text }) => ({
-    text,
-    rel: term.name,
-    args: term.kind === 'fn' ? term.args : [],
-  }));
-  const map = (ids: readonly number[]): readonly number[] =>
-    ids.length === 0 ? NONE : ids.map((id) => renumber.get(id)!).sort((x, y) => x - y);
-  const rules: GroundRule[] = drafts.map((r) => ({ head: renumber.get(r.head)!, pos: map(r.pos), neg: map(r.neg) }));
-  rules.sort(compareRules);
-  // Rules that became equal when negations were resolved late are kept once.
-  const unique = rules.filter((r, i) => i === 0 || compareRules(rules[i - 1]!, r) !== 0);
-  const roleTerms: Term[] = roles.map((id) => table.toTerm(id));
-  return { file, roles: roleTerms, atoms, init: map([...new Set(init)]), rules: unique };
+  const atomTerms = entries.map((e) => e.id);
+  return canonicalGame({ file, terms: table, roles: [...roles], atomTerms, index: (id) => renumber.get(id)!, init, rules: drafts });
 }

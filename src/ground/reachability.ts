@@ -11,14 +11,9 @@ import { stateDependent } from '../gdl/relations.js';
 import { atomToString, compareCodePoints } from '../gdl/terms.js';
 import { type NormalGame, asRule } from '../normalize/types.js';
 import type { Move, Supersets } from '../reach/types.js';
-import type { GroundAtom, GroundGame, GroundRule } from './types.js';
-
-/** The atom a reached head also makes true: `(true F)` for `(next F)`, `(does R M)` for `(legal R M)`. */
-function bridgeText(atom: GroundAtom): string | undefined {
-  if (atom.rel === 'next') return `(true ${atom.text.slice('(next '.length)}`;
-  if (atom.rel === 'legal') return `(does ${atom.text.slice('(legal '.length)}`;
-  return undefined;
-}
+import { canonicalGame } from './assemble.js';
+import { keywordSymbols, partnerAtoms } from './atoms.js';
+import type { GroundGame } from './types.js';
 
 /**
  * The ids of the atoms reachable in the relaxed ground game (negative literals ignored), by
@@ -28,11 +23,8 @@ function bridgeText(atom: GroundAtom): string | undefined {
  */
 export function reachableAtoms(game: GroundGame): Uint8Array {
   const n = game.atoms.length;
-  const byText = new Map(game.atoms.map((a, i) => [a.text, i]));
-  const bridge = game.atoms.map((a) => {
-    const t = bridgeText(a);
-    return t === undefined ? -1 : byText.get(t) ?? -1;
-  });
+  const kw = keywordSymbols(game.terms);
+  const bridge = partnerAtoms(game, [[kw.next, kw.true], [kw.legal, kw.does]]);
   const waiting = new Int32Array(game.rules.length);
   const watchers: number[][] = Array.from({ length: n }, () => []);
   game.rules.forEach((r, i) => {
@@ -59,76 +51,75 @@ export function reachableAtoms(game: GroundGame): Uint8Array {
   return reached;
 }
 
-/** Lexicographic order of two ascending id lists. */
-function compareLists(a: readonly number[], b: readonly number[]): number {
-  const len = Math.min(a.length, b.length);
-  for (let i = 0; i < len; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return a.length - b.length;
-}
-
-const ascending = (ids: Iterable<number>): number[] => [...new Set(ids)].sort((x, y) => x - y);
-
 /**
  * Keeps the rules whose positive body atoms are all reachable (their heads then are too), drops
- * negative literals over unreachable atoms (they are always true), and renumbers the atoms that
- * are left in text order, with bodies ascending and rules sorted by head, positive and negative
- * body: the same game gives the same result byte for byte, whatever the superset method.
+ * negative literals over unreachable atoms (they are always true), and hands the rest to the
+ * one canonicalization: the atoms left keep their relative order, which is text order already,
+ * so the same game gives the same result byte for byte, whatever the superset method.
  */
 export function pruneUnreachable(game: GroundGame): GroundGame {
   const reached = reachableAtoms(game);
   const kept = game.rules
     .filter((r) => r.pos.every((p) => reached[p] === 1))
     .map((r) => ({ head: r.head, pos: r.pos, neg: r.neg.filter((x) => reached[x] === 1) }));
-  const used = new Set<number>(game.init);
+  const used = new Uint8Array(game.atoms.length);
+  for (const id of game.init) used[id] = 1;
   for (const r of kept) {
-    used.add(r.head);
-    for (const p of r.pos) used.add(p);
-    for (const x of r.neg) used.add(x);
+    used[r.head] = 1;
+    for (const p of r.pos) used[p] = 1;
+    for (const x of r.neg) used[x] = 1;
   }
-  const order = [...used].sort((a, b) => compareCodePoints(game.atoms[a]!.text, game.atoms[b]!.text));
-  const renumber = new Map(order.map((old, i) => [old, i]));
-  const map = (ids: readonly number[]): number[] => ascending(ids.map((id) => renumber.get(id)!));
-  const rules: GroundRule[] = kept.map((r) => ({ head: renumber.get(r.head)!, pos: map(r.pos), neg: map(r.neg) }));
-  rules.sort(compareRules);
-  // Dropping negative literals can make two rules equal; keep one.
-  const unique = rules.filter((r, i) => i === 0 || compareRules(rules[i - 1]!, r) !== 0);
-  return {
-    file: game.file,
-    roles: game.roles,
-    atoms: order.map((id) => game.atoms[id]!),
-    init: map(game.init),
-    rules: unique,
-  };
+  const renumber = new Int32Array(game.atoms.length).fill(-1);
+  const atomTerms: number[] = [];
+  used.forEach((u, id) => {
+    if (u === 0) return;
+    renumber[id] = atomTerms.length;
+    atomTerms.push(game.atoms[id]!.term);
+  });
+  const { file, terms, roles, init } = game;
+  return canonicalGame({ file, terms, roles, atomTerms, index: (id) => renumber[id]!, init, rules: kept });
 }
 
-/** Order of ground rules: by head, then positive body, then negative body. */
-function compareRules(a: GroundRule, b: GroundRule): number {
-  return a.head - b.head || compareLists(a.pos, b.pos) || compareLists(a.neg, b.neg);
+/** Sorts `items` by their text, dropping none (the texts are unique). */
+function byText<T>(items: Iterable<[string, T]>): T[] {
+  return [...items].sort((x, y) => compareCodePoints(x[0], y[0])).map((e) => e[1]);
 }
 
 /**
  * The final supersets read off a ground game: the fluents, moves and axiom instances that are
  * reachable in its relaxed form. The ground game no longer holds static relations, so their
  * instances (`staticAxioms`, exact) are added to the axioms, as Algorithm 9.2 reports them.
+ * Identity is by term id; text is made only to sort the output (its contract).
  */
 export function groundSupersets(game: GroundGame, staticAxioms: readonly Atom[]): Supersets {
+  const { terms } = game;
+  const kw = keywordSymbols(terms);
   const reached = reachableAtoms(game);
-  const fluents = new Map<string, Term>();
-  const moves = new Map<string, Move>();
+  const fluents = new Set<number>();
+  const moves = new Map<number, Set<number>>();
   const axioms = new Map<string, Atom>();
   game.atoms.forEach((a, id) => {
     if (reached[id] !== 1) return;
-    if ((a.rel === 'true' || a.rel === 'next') && a.args.length === 1) {
-      fluents.set(a.text.slice(a.rel.length + 2, -1), a.args[0]!);
-    } else if ((a.rel === 'does' || a.rel === 'legal') && a.args.length === 2) {
-      moves.set(a.text.slice(a.rel.length + 2, -1), { role: a.args[0]!, action: a.args[1]! });
-    } else if (!KEYWORDS.has(a.rel)) {
-      axioms.set(a.text, { kind: 'atom', rel: a.rel, args: a.args, pos: NO_POS });
+    if ((a.rel === kw.true || a.rel === kw.next) && a.args.length === 1) {
+      fluents.add(a.args[0]!);
+    } else if ((a.rel === kw.does || a.rel === kw.legal) && a.args.length === 2) {
+      const role = a.args[0]!;
+      if (!moves.has(role)) moves.set(role, new Set());
+      moves.get(role)!.add(a.args[1]!);
+    } else if (!KEYWORDS.has(terms.symbolName(a.rel))) {
+      const args = a.args.map((t) => terms.toTerm(t));
+      axioms.set(terms.text(a.term), { kind: 'atom', rel: terms.symbolName(a.rel), args, pos: NO_POS });
     }
   });
+  // Static instances come from the method's supersets as syntax trees; their text is the key.
   for (const s of staticAxioms) axioms.set(atomToString(s), s);
-  const sorted = <T>(m: Map<string, T>): T[] => [...m.entries()].sort((x, y) => compareCodePoints(x[0], y[0])).map((e) => e[1]);
-  return { fluents: sorted(fluents), moves: sorted(moves), axioms: sorted(axioms) };
+  const fluentList = byText<Term>([...fluents].map((f) => [terms.text(f), terms.toTerm(f)]));
+  const moveList = byText<Move>(
+    [...moves].flatMap(([role, actions]) =>
+      [...actions].map((action): [string, Move] => [`${terms.text(role)} ${terms.text(action)}`, { role: terms.toTerm(role), action: terms.toTerm(action) }]),
+    ),
+  );
+  return { fluents: fluentList, moves: moveList, axioms: byText(axioms) };
 }
 
 /**

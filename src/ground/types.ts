@@ -1,16 +1,25 @@
 /**
- * The ground game: variable-free rules over interned ground atoms. Atom ids index `atoms`;
- * every list is sorted so that output is deterministic byte for byte.
+ * The ground game: variable-free rules over ground atoms that are ids into the run's term
+ * table. No text travels with it: the emitters (and whoever reports to a person) make KIF text
+ * from `terms`.
+ *
+ * The contract, which makes the same game give the same ground game byte for byte:
+ * - `atoms` holds every atom that occurs in `init` or `rules`, once, sorted by the KIF text of
+ *   its term (code point order); an atom's id is its index in `atoms`;
+ * - rule bodies (`pos`, `neg`) are ascending lists of atom ids without duplicates;
+ * - `rules` are sorted by head, then positive body, then negative body, without duplicates;
+ * - `init` is ascending without duplicates.
  */
-import type { Term } from '../gdl/ast.js';
+import type { TermReader } from '../datalog/terms.js';
 
 /** A ground atom, such as `(true (cell 1 1 b))`, `(legal x noop)` or `terminal`. */
 export interface GroundAtom {
-  /** KIF text with single spaces; unique per atom. */
-  readonly text: string;
-  /** The relation constant (`true`, `does`, `next`, `legal`, `goal`, `terminal`, or an axiom). */
-  readonly rel: string;
-  readonly args: readonly Term[];
+  /** The atom as a term id of `terms` (its functor is the relation). */
+  readonly term: number;
+  /** Symbol id of the relation (`true`, `does`, `next`, `legal`, `goal`, `terminal`, or an axiom). */
+  readonly rel: number;
+  /** Term ids of the arguments. */
+  readonly args: readonly number[];
 }
 
 /** A ground rule `head <= pos..., (not neg)...`; a ground fact has empty bodies. */
@@ -23,8 +32,10 @@ export interface GroundRule {
 /** A variable-free game equivalent to the source game. */
 export interface GroundGame {
   readonly file: string;
-  /** The roles, in the order of the description. */
-  readonly roles: readonly Term[];
+  /** The term table every term id of this game refers to (read only). */
+  readonly terms: TermReader;
+  /** The roles as term ids, in the order of the description. */
+  readonly roles: readonly number[];
   /** All ground atoms that occur in `init` or `rules`, id = index, sorted by text. */
   readonly atoms: readonly GroundAtom[];
   /** Ids of the `(true F)` atoms that hold in the initial state. */

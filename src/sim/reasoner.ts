@@ -16,7 +16,7 @@ import { termToString } from '../gdl/terms.js';
 import { EngineLimitError, type PrologEngine, type TauTerm, createEngine, fromTau, makeTerm, tauArgs, tauKif, tauName, toTau } from '../engine/tau.js';
 import type { NormalGame } from '../normalize/types.js';
 import { type Component, type Phase, type Table, compileReasonerProgram, componentKey, predicate } from './prolog-program.js';
-import { type GameSimulator, type GameState, type GroundItem, type StateInfo, toItems } from './types.js';
+import { type GameState, type GroundItem, ITEM_TEXT, type ItemSimulator, type StateInfo, toItems } from './types.js';
 
 /** Options of the reasoner. */
 export interface ReasonerOptions {
@@ -106,7 +106,7 @@ function queryRoles(engine: PrologEngine): GroundItem[] {
  * Creates a reasoner for `game` (validated, then normalized). Consulting the program and
  * saturating the static recursive relations happen here, once.
  */
-export function createReasoner(game: NormalGame, options: ReasonerOptions = { deadline: Infinity }): GameSimulator {
+export function createReasoner(game: NormalGame, options: ReasonerOptions = { deadline: Infinity }): ItemSimulator {
   const program = compileReasonerProgram(game);
   const engine = createEngine({ deadline: options.deadline });
   const run = <T>(fn: () => T): T => withinLimit(game.file, fn);
@@ -133,7 +133,7 @@ export function createReasoner(game: NormalGame, options: ReasonerOptions = { de
     current = state;
   };
 
-  const info = (state: GameState): StateInfo =>
+  const info = (state: GameState): StateInfo<GroundItem, string> =>
     run(() => {
       setState(state);
       const legal = byRole(roles, answers(engine, `${predicate('legal')}(R,M)`, ['R', 'M']));
@@ -158,5 +158,5 @@ export function createReasoner(game: NormalGame, options: ReasonerOptions = { de
   const initialState = (): GameState =>
     run(() => toItems(answers(engine, `${predicate('init')}(F)`, ['F']).map(([f]) => f!), termToString));
 
-  return { roles, initialState, info, successor };
+  return { roles: roles.map((r) => r.text), initialState, info, successor, text: ITEM_TEXT };
 }

@@ -1,39 +1,64 @@
 /**
  * What the two simulators share, so that `verify` can play the original game (reasoner) and
- * the ground game (simulator) side by side through one interface.
+ * the ground game (simulator) side by side through one interface. Each simulator keeps states,
+ * moves and goal values in its own form (the reasoner as syntax trees with their text, the
+ * ground simulator as bitsets and atom ids); text is made only through {@link SimulatorText},
+ * where `verify` compares and reports.
  */
 import type { Term } from '../gdl/ast.js';
 import { compareCodePoints } from '../gdl/terms.js';
 
-/** A ground term together with its KIF text (the text is what states and moves compare by). */
+/** What holds in one state, per role in the order of {@link GameSimulator.roles}. */
+export interface StateInfo<Move, Value> {
+  /** Legal moves of each role, each move once. */
+  readonly legal: readonly (readonly Move[])[];
+  readonly terminal: boolean;
+  /** Goal values of each role (a well-formed game has one). */
+  readonly goals: readonly (readonly Value[])[];
+}
+
+/** How a simulator's states, moves and goal values read as KIF text. */
+export interface SimulatorText<State, Move, Value> {
+  /** The fluents of `state` as texts, sorted (code point order). */
+  state(state: State): readonly string[];
+  /** The text of a move (the M of `(does R M)`). */
+  move(move: Move): string;
+  /** The text of a goal value. */
+  value(value: Value): string;
+}
+
+/** A game that can be played: the common face of the reasoner and the ground simulator. */
+export interface GameSimulator<State, Move, Value> {
+  /** The roles' texts, in the order of the description. */
+  readonly roles: readonly string[];
+  /** The initial state. */
+  initialState(): State;
+  /** Legal moves, terminal and goal values in `state`. */
+  info(state: State): StateInfo<Move, Value>;
+  /** The successor of `state` after the joint move `moves` (one move per role, in role order). */
+  successor(state: State, moves: readonly Move[]): State;
+  /** Text of states, moves and values, for comparison and reports only. */
+  readonly text: SimulatorText<State, Move, Value>;
+}
+
+/** A ground term together with its KIF text (the reasoner's states and moves). */
 export interface GroundItem {
   readonly text: string;
   readonly term: Term;
 }
 
-/** A game state: its fluents, sorted by text (code point order), without duplicates. */
+/** A reasoner state: its fluents, sorted by text (code point order), without duplicates. */
 export type GameState = readonly GroundItem[];
 
-/** What holds in one state, per role in the order of {@link GameSimulator.roles}. */
-export interface StateInfo {
-  /** Legal moves of each role, sorted by text. */
-  readonly legal: readonly (readonly GroundItem[])[];
-  readonly terminal: boolean;
-  /** Goal values of each role, as constant texts, sorted (a well-formed game has one). */
-  readonly goals: readonly (readonly string[])[];
-}
+/** A simulator whose states and moves are items and whose goal values are texts (the reasoner). */
+export type ItemSimulator = GameSimulator<GameState, GroundItem, string>;
 
-/** A game that can be played: the common face of the reasoner and the ground simulator. */
-export interface GameSimulator {
-  /** The roles, in the order of the description. */
-  readonly roles: readonly GroundItem[];
-  /** The initial state. */
-  initialState(): GameState;
-  /** Legal moves, terminal and goal values in `state`. */
-  info(state: GameState): StateInfo;
-  /** The successor of `state` after the joint move `moves` (one move per role, in role order). */
-  successor(state: GameState, moves: readonly GroundItem[]): GameState;
-}
+/** The text view of an {@link ItemSimulator}: items carry their text. */
+export const ITEM_TEXT: SimulatorText<GameState, GroundItem, string> = {
+  state: (state) => state.map((f) => f.text),
+  move: (move) => move.text,
+  value: (value) => value,
+};
 
 /** Turns terms into items sorted by text, dropping duplicates. */
 export function toItems(terms: Iterable<Term>, text: (t: Term) => string): GroundItem[] {

@@ -2,11 +2,13 @@
  * Side-by-side random playouts of two simulators of the same game (the reasoner on the original
  * game and the ground simulator): in every visited state the roles' legal moves, terminal and
  * goal values are compared, then both take the same random joint move and their successor
- * states are compared. The first difference ends the run; nothing is printed here.
+ * states are compared. The first difference ends the run; nothing is printed here. Each
+ * simulator keeps its own states and moves; they are compared through their texts, and the
+ * ground simulator is given its own move whose text is that of the original's random move.
  */
 import { compareCodePoints } from '../gdl/terms.js';
 import { createRandom } from './random.js';
-import type { GameSimulator, GameState, GroundItem, StateInfo } from './types.js';
+import type { GameSimulator, SimulatorText, StateInfo } from './types.js';
 
 /** Options of a verification run, resolved by the caller. */
 export interface VerifyOptions {
@@ -64,8 +66,6 @@ function diffTexts(a: readonly string[], b: readonly string[]): { onlyA: string[
   return { onlyA: a.filter((x) => !sb.has(x)), onlyB: b.filter((x) => !sa.has(x)) };
 }
 
-const texts = (items: readonly GroundItem[]): string[] => items.map((i) => i.text);
-
 type Found = Omit<Difference, 'playout' | 'step' | 'state'>;
 
 /** Compares two lists as sets; a difference of `kind` when they differ. */
@@ -75,49 +75,75 @@ function compareSets(kind: DifferenceKind, a: readonly string[], b: readonly str
   return { kind, onlyOriginal: onlyA, onlyGround: onlyB, ...(role === undefined ? {} : { role }) };
 }
 
+/** What holds in one state, as texts sorted per role (how the two simulators are compared). */
+interface InfoTexts {
+  readonly legal: readonly string[][];
+  readonly terminal: boolean;
+  readonly goals: readonly string[][];
+}
+
+function infoTexts<M, V>(info: StateInfo<M, V>, text: SimulatorText<unknown, M, V>): InfoTexts {
+  const sorted = (xs: string[]): string[] => xs.sort(compareCodePoints);
+  return {
+    legal: info.legal.map((ms) => sorted(ms.map((m) => text.move(m)))),
+    terminal: info.terminal,
+    goals: info.goals.map((vs) => sorted(vs.map((v) => text.value(v)))),
+  };
+}
+
 /** Compares what holds in one state. */
-function compareInfo(roles: readonly GroundItem[], a: StateInfo, b: StateInfo): Found | null {
+function compareInfo(roles: readonly string[], a: InfoTexts, b: InfoTexts): Found | null {
   for (let i = 0; i < roles.length; i++) {
-    const d = compareSets('legal', texts(a.legal[i]!), texts(b.legal[i]!), roles[i]!.text);
+    const d = compareSets('legal', a.legal[i]!, b.legal[i]!, roles[i]!);
     if (d !== null) return d;
   }
   if (a.terminal !== b.terminal) {
     return { kind: 'terminal', onlyOriginal: a.terminal ? ['terminal'] : [], onlyGround: b.terminal ? ['terminal'] : [] };
   }
   for (let i = 0; i < roles.length; i++) {
-    const d = compareSets('goal', a.goals[i]!, b.goals[i]!, roles[i]!.text);
+    const d = compareSets('goal', a.goals[i]!, b.goals[i]!, roles[i]!);
     if (d !== null) return d;
   }
   return null;
 }
 
+/** `ground`'s own moves with the texts of `chosen` (the legal moves were found equal by text). */
+function sameMoves<MA, MB>(chosen: readonly MA[], a: SimulatorText<unknown, MA, unknown>, legal: readonly (readonly MB[])[], b: SimulatorText<unknown, MB, unknown>): MB[] {
+  return chosen.map((m, i) => {
+    const wanted = a.move(m);
+    return legal[i]!.find((x) => b.move(x) === wanted)!;
+  });
+}
+
 /** Plays one playout; returns a difference or how it ended. */
-function playout(
-  original: GameSimulator,
-  ground: GameSimulator,
+function playout<SA, MA, VA, SB, MB, VB>(
+  original: GameSimulator<SA, MA, VA>,
+  ground: GameSimulator<SB, MB, VB>,
   options: VerifyOptions,
   pick: (n: number) => number,
   count: { states: number; transitions: number },
 ): { difference: Found & { step: number; state: readonly string[] } } | { ended: 'terminal' | 'stuck' | 'cut' } {
-  let stateA: GameState = original.initialState();
-  let stateB: GameState = ground.initialState();
-  const init = compareSets('init', texts(stateA), texts(stateB));
+  const ta = original.text;
+  const tb = ground.text;
+  let stateA = original.initialState();
+  let stateB = ground.initialState();
+  const init = compareSets('init', ta.state(stateA), tb.state(stateB));
   if (init !== null) return { difference: { ...init, step: 0, state: [] } };
   for (let step = 0; ; step++) {
     const infoA = original.info(stateA);
     const infoB = ground.info(stateB);
     count.states++;
-    const d = compareInfo(original.roles, infoA, infoB);
-    if (d !== null) return { difference: { ...d, step, state: texts(stateA) } };
+    const d = compareInfo(original.roles, infoTexts(infoA, ta), infoTexts(infoB, tb));
+    if (d !== null) return { difference: { ...d, step, state: ta.state(stateA) } };
     if (infoA.terminal) return { ended: 'terminal' };
     if (infoA.legal.some((ms) => ms.length === 0)) return { ended: 'stuck' };
     if (step >= options.maxSteps) return { ended: 'cut' };
     const moves = infoA.legal.map((ms) => ms[pick(ms.length)]!);
     const nextA = original.successor(stateA, moves);
-    const nextB = ground.successor(stateB, moves);
+    const nextB = ground.successor(stateB, sameMoves(moves, ta, infoB.legal, tb));
     count.transitions++;
-    const n = compareSets('next', texts(nextA), texts(nextB));
-    if (n !== null) return { difference: { ...n, moves: texts(moves), step, state: texts(stateA) } };
+    const n = compareSets('next', ta.state(nextA), tb.state(nextB));
+    if (n !== null) return { difference: { ...n, moves: moves.map((m) => ta.move(m)), step, state: ta.state(stateA) } };
     stateA = nextA;
     stateB = nextB;
   }
@@ -127,14 +153,18 @@ function playout(
  * Plays `options.playouts` random matches of `original` and `ground` side by side and returns
  * the first difference, or counters when every visited state agreed.
  */
-export function verifyGame(original: GameSimulator, ground: GameSimulator, options: VerifyOptions): VerifyResult {
+export function verifyGame<SA, MA, VA, SB, MB, VB>(
+  original: GameSimulator<SA, MA, VA>,
+  ground: GameSimulator<SB, MB, VB>,
+  options: VerifyOptions,
+): VerifyResult {
   const random = createRandom(options.seed);
   const count = { states: 0, transitions: 0 };
   let terminals = 0;
   let stuck = 0;
   const stats = (played: number): VerifyStats => ({ playouts: played, ...count, terminals, stuck });
-  const rolesA = texts(original.roles);
-  const rolesB = texts(ground.roles);
+  const rolesA = original.roles;
+  const rolesB = ground.roles;
   if (rolesA.join('\n') !== rolesB.join('\n')) {
     const { onlyA, onlyB } = diffTexts(rolesA, rolesB);
     const difference: Difference = { kind: 'roles', playout: 0, step: 0, state: [], onlyOriginal: onlyA, onlyGround: onlyB };

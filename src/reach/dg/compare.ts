@@ -6,6 +6,7 @@
 import { GdlError } from '../../gdl/diagnostics.js';
 import { atomToString, termToString } from '../../gdl/terms.js';
 import { finalSupersets } from '../../ground/reachability.js';
+import { atomText } from '../../ground/atoms.js';
 import type { GroundGame } from '../../ground/types.js';
 import type { NormalGame } from '../../normalize/types.js';
 import { DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, groundGame } from '../../pipeline.js';
@@ -128,7 +129,7 @@ function diffLists(kind: string, a: readonly string[], b: readonly string[], out
 
 /** Text of every rule of a ground game, so that games over different atom tables compare. */
 function ruleTexts(g: GroundGame): string[] {
-  const t = (id: number): string => g.atoms[id]!.text;
+  const t = (id: number): string => atomText(g, id);
   return g.rules.map((r) => [t(r.head), ...r.pos.map(t), ...r.neg.map((n) => `(not ${t(n)})`)].join(' '));
 }
 
@@ -148,9 +149,9 @@ export function diffResults(a: MethodRun, b: MethodRun): string[] {
   diffSupersets('final ', a.supersets!, b.supersets!, out);
   const ga = a.ground!;
   const gb = b.ground!;
-  diffLists('roles', ga.roles.map(termToString), gb.roles.map(termToString), out);
-  diffLists('ground atoms', ga.atoms.map((x) => x.text), gb.atoms.map((x) => x.text), out);
-  diffLists('init', ga.init.map((i) => ga.atoms[i]!.text), gb.init.map((i) => gb.atoms[i]!.text), out);
+  diffLists('roles', ga.roles.map((r) => ga.terms.text(r)), gb.roles.map((r) => gb.terms.text(r)), out);
+  diffLists('ground atoms', ga.atoms.map((_, i) => atomText(ga, i)), gb.atoms.map((_, i) => atomText(gb, i)), out);
+  diffLists('init', ga.init.map((i) => atomText(ga, i)), gb.init.map((i) => atomText(gb, i)), out);
   diffLists('ground rules', ruleTexts(ga), ruleTexts(gb), out);
   return out;
 }

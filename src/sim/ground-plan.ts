@@ -1,0 +1,268 @@
+/**
+ * The ground simulator's rules compiled once into flat typed arrays: rules reordered so that
+ * each strongly connected component of the atom graph is one contiguous range, the ranges in
+ * dependency order (bodies first), split into what depends only on the state and what depends
+ * on the joint move. Evaluating a range is a loop over integer arrays, linear in its size; a
+ * range on a positive cycle gets its least fixpoint by counting unsatisfied body atoms
+ * (Dowling-Gallier). Negation only reaches earlier ranges when the game is stratified; a
+ * negative literal inside a component is refused here.
+ *
+ * Most rules that depend on the joint move read a `(does R M)` atom positively, and only one
+ * does atom per role holds: such a rule is filed under that atom (its trigger) and looked at
+ * only when the atom holds, so a joint move costs what its own rules cost, not the whole game.
+ */
+import { NO_POS } from '../gdl/ast.js';
+import { GdlError, diag } from '../gdl/diagnostics.js';
+import { stronglyConnectedComponents } from '../gdl/scc.js';
+import { atomText, keywordSymbols } from '../ground/atoms.js';
+import type { GroundGame, GroundRule } from '../ground/types.js';
+
+/** The compiled rules; rule `k` is the k-th in evaluation order. */
+export interface CompiledRules {
+  /** Number of atoms (the length of a valuation). */
+  readonly atoms: number;
+  readonly head: Int32Array;
+  /** Positive body of rule k: `pos[posStart[k] .. posStart[k+1]-1]`. */
+  readonly posStart: Int32Array;
+  readonly pos: Int32Array;
+  /** Negative body of rule k: `neg[negStart[k] .. negStart[k+1]-1]`. */
+  readonly negStart: Int32Array;
+  readonly neg: Int32Array;
+  /** Per cyclic rule, how many of its positive body atoms lie in its own component. */
+  readonly internal: Int32Array;
+  /** Component of each atom that lies on a cycle, -1 for the others. */
+  readonly cycleOf: Int32Array;
+  /** Rules (k) of its own component reading atom a positively: `watch[watchStart[a] .. watchStart[a+1]-1]`. */
+  readonly watchStart: Int32Array;
+  readonly watch: Int32Array;
+  /** Ranges that depend only on the state, as triples (from, to, component or -1 when acyclic). */
+  readonly stateRanges: Int32Array;
+  /**
+   * Ranges that depend on the joint move, as quintuples (from, to, component or -1, plainFrom,
+   * plainTo): an acyclic range evaluates `plain[plainFrom .. plainTo-1]` and, of its other rules,
+   * those whose trigger holds.
+   */
+  readonly moveRanges: Int32Array;
+  /** Rules (k) of acyclic move ranges that no does atom triggers, range by range. */
+  readonly plain: Int32Array;
+  /** Rules (k) triggered by does atom d, ascending: `triggers[triggerStart[d] .. triggerStart[d+1]-1]`. */
+  readonly triggerStart: Int32Array;
+  readonly triggers: Int32Array;
+  /** Heads of the move ranges (reset before every joint move). */
+  readonly moveHeads: Int32Array;
+}
+
+/** Atom graph edges body -> head, and the rules of each head. */
+function graph(game: GroundGame): { byHead: number[][]; succ: number[][] } {
+  const n = game.atoms.length;
+  const byHead: number[][] = Array.from({ length: n }, () => []);
+  const succ: number[][] = Array.from({ length: n }, () => []);
+  game.rules.forEach((rule, r) => {
+    byHead[rule.head]!.push(r);
+    for (const b of rule.pos) succ[b]!.push(rule.head);
+    for (const b of rule.neg) succ[b]!.push(rule.head);
+  });
+  return { byHead, succ };
+}
+
+/**
+ * Atoms that depend on a `does` atom, found forwards from every `does` atom:
+ *   onDoes(d) <= d is a does atom      onDoes(h) <= onDoes(b), h <= ... b ...
+ */
+function dependOnDoes(game: GroundGame, succ: readonly number[][]): Uint8Array {
+  const does = keywordSymbols(game.terms).does;
+  const onDoes = new Uint8Array(game.atoms.length);
+  const todo: number[] = [];
+  game.atoms.forEach((a, i) => {
+    if (a.rel === does) (onDoes[i] = 1), todo.push(i);
+  });
+  while (todo.length > 0) {
+    for (const h of succ[todo.pop()!]!) if (onDoes[h] === 0) (onDoes[h] = 1), todo.push(h);
+  }
+  return onDoes;
+}
+
+/** Compiles the rules of `game`; throws a GdlError when negation lies on a cycle. */
+export function compileRules(game: GroundGame): CompiledRules {
+  const n = game.atoms.length;
+  const { byHead, succ } = graph(game);
+  const onDoes = dependOnDoes(game, succ);
+  const order: number[] = [];
+  const stateRanges: number[] = [];
+  const moveRanges: number[] = [];
+  const moveHeads: number[] = [];
+  const cycleOf = new Int32Array(n).fill(-1);
+  // Tarjan lists a component after everything it feeds; bodies must come first.
+  const comps = stronglyConnectedComponents(n, (v) => succ[v]!).reverse();
+  comps.forEach((comp, c) => {
+    const from = order.length;
+    for (const a of comp) order.push(...byHead[a]!);
+    if (order.length === from) return;
+    const cyclic = comp.length > 1 || succ[comp[0]!]!.includes(comp[0]!);
+    if (cyclic) for (const a of comp) cycleOf[a] = c;
+    if (onDoes[comp[0]!] === 0) stateRanges.push(from, order.length, cyclic ? c : -1);
+    else moveRanges.push(from, order.length, cyclic ? c : -1, 0, 0), moveHeads.push(...comp);
+  });
+  const rules = order.map((r) => game.rules[r]!);
+  const posStart = new Int32Array(rules.length + 1);
+  const negStart = new Int32Array(rules.length + 1);
+  rules.forEach((r, k) => {
+    posStart[k + 1] = posStart[k]! + r.pos.length;
+    negStart[k + 1] = negStart[k]! + r.neg.length;
+  });
+  const internal = new Int32Array(rules.length);
+  const watchCount = new Int32Array(n + 1);
+  rules.forEach((r, k) => {
+    const c = cycleOf[r.head]!;
+    if (c < 0) return;
+    if (r.neg.some((q) => cycleOf[q] === c)) {
+      const message = `ground game is not stratified: ${atomText(game, r.head)} depends negatively on itself`;
+      throw new GdlError([diag('error', game.file, NO_POS, message)]);
+    }
+    for (const p of r.pos) if (cycleOf[p] === c) (internal[k]!++, watchCount[p + 1]!++);
+  });
+  const watchStart = new Int32Array(n + 1);
+  for (let a = 0; a < n; a++) watchStart[a + 1] = watchStart[a]! + watchCount[a + 1]!;
+  const watch = new Int32Array(watchStart[n]!);
+  const fill = watchStart.slice(0, n);
+  rules.forEach((r, k) => {
+    const c = cycleOf[r.head]!;
+    if (c >= 0) for (const p of r.pos) if (cycleOf[p] === c) watch[fill[p]!++] = k;
+  });
+  return {
+    atoms: n,
+    ...fileUnderTriggers(game, rules, moveRanges),
+    head: Int32Array.from(rules, (r) => r.head),
+    posStart,
+    pos: Int32Array.from(rules.flatMap((r) => r.pos)),
+    negStart,
+    neg: Int32Array.from(rules.flatMap((r) => r.neg)),
+    internal,
+    cycleOf,
+    watchStart,
+    watch,
+    stateRanges: Int32Array.from(stateRanges),
+    moveHeads: Int32Array.from(moveHeads),
+  };
+}
+
+/**
+ * Splits the rules of acyclic move ranges into those a does atom triggers (the first does atom
+ * of the positive body) and the plain rest; fills in the ranges' plain slices.
+ */
+function fileUnderTriggers(game: GroundGame, rules: readonly GroundRule[], ranges: number[]): Pick<CompiledRules, 'moveRanges' | 'plain' | 'triggerStart' | 'triggers'> {
+  const does = keywordSymbols(game.terms).does;
+  const n = game.atoms.length;
+  const plain: number[] = [];
+  const filed: [number, number][] = [];
+  for (let r = 0; r < ranges.length; r += 5) {
+    ranges[r + 3] = plain.length;
+    for (let k = ranges[r]!; k < ranges[r + 1]! && ranges[r + 2]! < 0; k++) {
+      const d = rules[k]!.pos.find((a) => game.atoms[a]!.rel === does);
+      if (d === undefined) plain.push(k);
+      else filed.push([d, k]);
+    }
+    ranges[r + 4] = plain.length;
+  }
+  const triggerStart = new Int32Array(n + 1);
+  for (const [d] of filed) triggerStart[d + 1]!++;
+  for (let a = 0; a < n; a++) triggerStart[a + 1]! += triggerStart[a]!;
+  const triggers = new Int32Array(filed.length);
+  const fill = triggerStart.slice(0, n);
+  // `filed` is in ascending k, so every trigger's list is too.
+  for (const [d, k] of filed) triggers[fill[d]!++] = k;
+  return { moveRanges: Int32Array.from(ranges), plain: Int32Array.from(plain), triggerStart, triggers };
+}
+
+/** Scratch space of an evaluation, allocated once per simulator. */
+export interface Scratch {
+  readonly missing: Int32Array;
+  readonly stack: Int32Array;
+  /** Room for the triggered rules of a joint move. */
+  readonly enabled: Int32Array;
+}
+
+/** Scratch space for evaluating `rules`. */
+export function scratchFor(rules: CompiledRules): Scratch {
+  return { missing: new Int32Array(rules.head.length), stack: new Int32Array(rules.atoms), enabled: new Int32Array(rules.triggers.length) };
+}
+
+/** Whether every literal of rule k holds, atoms of component `c` counted as true. */
+function outsideHolds(p: CompiledRules, k: number, c: number, val: Uint8Array): boolean {
+  for (let i = p.posStart[k]!; i < p.posStart[k + 1]!; i++) {
+    const a = p.pos[i]!;
+    if (val[a] === 0 && p.cycleOf[a] !== c) return false;
+  }
+  for (let i = p.negStart[k]!; i < p.negStart[k + 1]!; i++) if (val[p.neg[i]!] === 1) return false;
+  return true;
+}
+
+/**
+ * Least fixpoint of the cyclic range from..to of component c; the literals outside it are final:
+ *   h <= b1..bn  fires once the rule's outside literals hold and its inside atoms all were derived.
+ */
+function evaluateCyclic(p: CompiledRules, from: number, to: number, c: number, val: Uint8Array, s: Scratch): void {
+  const { missing, stack } = s;
+  let top = 0;
+  for (let k = from; k < to; k++) {
+    // A rule is live when its literals outside the component hold; -1 marks it dead.
+    missing[k] = outsideHolds(p, k, c, val) ? p.internal[k]! : -1;
+    const h = p.head[k]!;
+    if (missing[k] === 0 && val[h] === 0) (val[h] = 1), (stack[top++] = h);
+  }
+  while (top > 0) {
+    const a = stack[--top]!;
+    for (let i = p.watchStart[a]!; i < p.watchStart[a + 1]!; i++) {
+      const k = p.watch[i]!;
+      if (missing[k]! <= 0 || --missing[k]! !== 0) continue;
+      const h = p.head[k]!;
+      if (val[h] === 0) (val[h] = 1), (stack[top++] = h);
+    }
+  }
+}
+
+/**
+ * One acyclic rule over the valuation `val` (1 = holds):
+ *   h <= p1..pn, not q1..qm   holds when every p holds and no q does.
+ */
+function fire(p: CompiledRules, k: number, val: Uint8Array): void {
+  const h = p.head[k]!;
+  if (val[h] === 1) return;
+  for (let i = p.posStart[k]!; i < p.posStart[k + 1]!; i++) if (val[p.pos[i]!] === 0) return;
+  for (let i = p.negStart[k]!; i < p.negStart[k + 1]!; i++) if (val[p.neg[i]!] === 1) return;
+  val[h] = 1;
+}
+
+/** Evaluates the state ranges in order over the valuation `val`. */
+export function evaluateState(p: CompiledRules, val: Uint8Array, s: Scratch): void {
+  const ranges = p.stateRanges;
+  for (let r = 0; r < ranges.length; r += 3) {
+    const c = ranges[r + 2]!;
+    if (c >= 0) evaluateCyclic(p, ranges[r]!, ranges[r + 1]!, c, val, s);
+    else for (let k = ranges[r]!; k < ranges[r + 1]!; k++) fire(p, k, val);
+  }
+}
+
+/**
+ * Evaluates the move ranges in order, given the does atoms that hold: per acyclic range its
+ * plain rules and the rules those does atoms trigger in it (the others cannot fire).
+ */
+export function evaluateMove(p: CompiledRules, does: readonly number[], val: Uint8Array, s: Scratch): void {
+  let count = 0;
+  for (const d of does) for (let i = p.triggerStart[d]!; i < p.triggerStart[d + 1]!; i++) s.enabled[count++] = p.triggers[i]!;
+  // Each trigger's list is ascending already; several does atoms (one per role) need a merge.
+  const enabled = s.enabled.subarray(0, count);
+  if (does.length > 1) enabled.sort();
+  const ranges = p.moveRanges;
+  let next = 0;
+  for (let r = 0; r < ranges.length; r += 5) {
+    const to = ranges[r + 1]!;
+    const c = ranges[r + 2]!;
+    if (c >= 0) {
+      evaluateCyclic(p, ranges[r]!, to, c, val, s);
+      continue;
+    }
+    for (let i = ranges[r + 3]!; i < ranges[r + 4]!; i++) fire(p, p.plain[i]!, val);
+    while (next < enabled.length && enabled[next]! < to) fire(p, enabled[next++]!, val);
+  }
+}

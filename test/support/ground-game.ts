@@ -1,0 +1,32 @@
+/** Hand-made ground games for tests, written as KIF texts of atoms. */
+import { TermTable } from '../../src/datalog/terms.js';
+import { parseGdl } from '../../src/gdl/parser.js';
+import { assembleGame } from '../../src/ground/assemble.js';
+import type { GroundGame } from '../../src/ground/types.js';
+
+/** A ground rule as [head, positive body, negative body] atom texts. */
+export type RuleTexts = readonly [string, readonly string[], readonly string[]];
+
+/** The term id of an atom written as KIF text, such as `(true (cell 1 b))` or `terminal`. */
+export function atomId(table: TermTable, text: string): number {
+  const atom = parseGdl(text).game.rules[0]!.head;
+  return table.compound(atom.rel, atom.args.map((a) => table.fromTerm(a)));
+}
+
+/**
+ * A canonical ground game (atoms in text order, renumbered) with the given roles, initial
+ * fluents F (as `(true F)` atoms) and rules.
+ */
+export function handMadeGame(roles: readonly string[], init: readonly string[], rules: readonly RuleTexts[], file = 'hand-made'): GroundGame {
+  const table = new TermTable();
+  const id = (t: string): number => atomId(table, t);
+  const roleIds = roles.map((r) => table.constant(r));
+  const initIds = init.map((f) => id(`(true ${f})`));
+  const drafts = rules.map(([h, p, n]) => ({ head: id(h), pos: p.map(id), neg: n.map(id) }));
+  return assembleGame(file, table, roleIds, initIds, drafts);
+}
+
+/** The id in `game` of the atom with KIF text `text`, -1 when absent. */
+export function findAtom(game: GroundGame, text: string): number {
+  return game.atoms.findIndex((a) => game.terms.text(a.term) === text);
+}
