@@ -153,10 +153,12 @@ function cone(index: RuleIndex, view: MutexView, roots: readonly number[]): numb
 }
 
 /** Encodes the cone of `roots`: completion of its derived atoms and the move constraints within it. */
-export function encodeCone(view: MutexView, index: RuleIndex, roots: readonly number[]): ConeEncoding {
+export function encodeCone(view: MutexView, index: RuleIndex, roots: readonly number[], allMoves = false): ConeEncoding {
   const s = new SatSolver();
   // Transitions start in non-terminal states: `terminal` and its cone join, asserted false.
-  const atoms = cone(index, view, view.terminal >= 0 ? [...roots, view.terminal] : roots);
+  // With `allMoves`, every move's legal atom joins too, so "one move per role" is exact.
+  const legals = allMoves ? view.moves.flatMap((role) => role.flatMap((m) => (m.legal >= 0 ? [m.legal] : []))) : [];
+  const atoms = cone(index, view, [...roots, ...legals, ...(view.terminal >= 0 ? [view.terminal] : [])]);
   const vars = new Map<number, number>();
   for (const a of atoms) vars.set(a, s.newVar());
   const atom = (a: number): number => vars.get(a) ?? 0;
@@ -184,11 +186,13 @@ export function encodeCone(view: MutexView, index: RuleIndex, roots: readonly nu
     }
   }
   for (const role of view.moves) {
-    // One move per role: at most one of those in the cone; at least one only when all are.
-    const does = role.filter((m) => m.does >= 0 && vars.has(m.does)).map((m) => atom(m.does));
+    // One move per role: at most one of those in the cone, and at least one when all are; with
+    // `allMoves` all are, a move no rule body reads getting a fresh variable.
+    const chosen = role.filter((m) => (m.does >= 0 && vars.has(m.does)) || (allMoves && m.legal >= 0));
+    const does = chosen.map((m) => (m.does >= 0 && vars.has(m.does) ? atom(m.does) : s.newVar()));
     atMostOne(s, does);
-    if (does.length === role.length && does.length > 0) s.addClause(does);
-    for (const m of role) if (m.does >= 0 && vars.has(m.does)) s.addClause(m.legal < 0 ? [-atom(m.does)] : [-atom(m.does), atom(m.legal)]);
+    if (chosen.length === role.length && does.length > 0) s.addClause(does);
+    chosen.forEach((m, i) => s.addClause(m.legal < 0 || !vars.has(m.legal) ? [-does[i]!] : [-does[i]!, atom(m.legal)]));
   }
   if (view.terminal >= 0) s.addClause([-atom(view.terminal)]);
   const fluents = view.fluents.flatMap((f, i) => (vars.has(f.trueAtom) ? [i] : []));

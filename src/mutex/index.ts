@@ -76,11 +76,12 @@ export const DEFAULT_MUTEX_OPTIONS: Omit<MutexOptions, 'deadline'> = { maxConfli
 
 /**
  * Finds, proves and chooses mutex groups. `states` are sampled reachable states, each as the
- * `(true F)` atom ids that hold (include the initial state).
+ * term ids (in `game.terms`) of the fluents that hold; include the initial state.
  */
 export function findMutexGroups(game: GroundGame, states: readonly (readonly number[])[], options: MutexOptions): MutexResult {
   const view = mutexView(game);
-  const sampled = states.map((s) => s.map((a) => view.fluentOfAtom[a]!).filter((f) => f >= 0));
+  const fluentOfTerm = new Map(view.fluents.map((f, i) => [f.term, i]));
+  const sampled = states.map((s) => s.map((t) => fluentOfTerm.get(t) ?? -1).filter((f) => f >= 0));
   const hyps = hypotheses(view);
   const candidates = refute(view, hyps, sampled);
   // Claims worth proving: AMO of surviving groups of two or more, ALO of always-hit groups.

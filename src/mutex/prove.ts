@@ -84,7 +84,8 @@ function canViolate(
   view: MutexView, index: RuleIndex, claims: readonly Claim[], active: readonly boolean[], claim: Claim, limits: ProofLimits, meter: Meter,
 ): boolean {
   const nexts = claim.members.map((f) => view.fluents[f]!.nextAtom);
-  const enc = encodeCone(view, index, nexts);
+  // "Some member stays or becomes true" usually rests on every role making some move.
+  const enc = encodeCone(view, index, nexts, claim.kind === 'alo');
   assumeInvariants(enc, view, claims, active);
   // A fluent no rule makes true stays false in the successor.
   const next = nexts.filter((a) => a >= 0).map(enc.atom);

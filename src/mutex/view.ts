@@ -4,11 +4,14 @@
  * other module of the stage works on these indexes only.
  */
 import type { GroundGame } from '../ground/types.js';
+import { compareCodePoints } from '../gdl/terms.js';
+import { keywordSymbols, partnerAtoms } from '../ground/atoms.js';
 import type { GroundRule } from '../ground/types.js';
-import { compareCodePoints, termToString } from '../gdl/terms.js';
 
 /** One fluent F: its `(true F)` and `(next F)` atoms and its shape. */
 export interface FluentInfo {
+  /** Term id of F. */
+  readonly term: number;
   /** KIF text of F, as `ground` prints fluents. */
   readonly text: string;
   readonly trueAtom: number;
@@ -40,56 +43,34 @@ export interface MutexView {
   readonly init: readonly number[];
 }
 
-/** The parts of one ground atom that the stage reads: relation, and per argument text and shape. */
-interface AtomParts {
-  readonly rel: string;
-  readonly args: readonly { readonly text: string; readonly name: string; readonly args: readonly string[] }[];
-}
-
-/** The one place that reads the ground game's atom representation. */
-function atomParts(game: GroundGame, atom: number): AtomParts {
-  const a = game.atoms[atom]!;
-  return {
-    rel: a.rel,
-    args: a.args.map((t) => ({ text: termToString(t), name: t.name, args: t.kind === 'fn' ? t.args.map(termToString) : [] })),
-  };
-}
-
-/** Builds the view of a ground game. */
+/** Builds the view of a ground game (the one place that reads its atoms). */
 export function mutexView(game: GroundGame): MutexView {
-  const parts = game.atoms.map((_, i) => atomParts(game, i));
-  const key = (rel: string, args: readonly string[]): string => `${rel} ${args.join(' ')}`;
-  const byKey = new Map(parts.map((p, i) => [key(p.rel, p.args.map((a) => a.text)), i]));
-  // A fluent's (next F) atom, found by text here, the one place that reads texts.
-  const roleIndex = new Map(game.roles.map((r, i) => [termToString(r), i]));
-  const fluents: Omit<FluentInfo, 'index'>[] = [];
-  const moveIndex = game.roles.map(() => new Map<string, { does: number; legal: number }>());
-  const move = (role: string, action: string): { does: number; legal: number } | undefined => {
-    const r = roleIndex.get(role);
-    if (r === undefined) return undefined;
-    let m = moveIndex[r]!.get(action);
-    if (m === undefined) {
-      m = { does: -1, legal: -1 };
-      moveIndex[r]!.set(action, m);
-    }
-    return m;
-  };
+  const { terms } = game;
+  const kw = keywordSymbols(terms);
+  const partner = partnerAtoms(game, [[kw.true, kw.next], [kw.does, kw.legal], [kw.legal, kw.does]]);
+  const roleIndex = new Map(game.roles.map((r, i) => [r, i]));
+  const fluents: FluentInfo[] = [];
+  const moveIndex = game.roles.map(() => new Map<number, { does: number; legal: number }>());
   let terminal = -1;
-  parts.forEach((p, atom) => {
-    if (p.rel === 'true' && p.args.length === 1) {
-      const f = p.args[0]!;
-      const next = byKey.get(key('next', [f.text])) ?? -1;
-      fluents.push({ text: f.text, trueAtom: atom, nextAtom: next, relation: `${f.name}/${f.args.length}`, name: f.name, args: f.args });
-    } else if ((p.rel === 'does' || p.rel === 'legal') && p.args.length === 2) {
-      const m = move(p.args[0]!.text, p.args[1]!.text);
-      if (m !== undefined && p.rel === 'does') m.does = atom;
-      else if (m !== undefined) m.legal = atom;
-    } else if (p.rel === 'terminal' && p.args.length === 0) terminal = atom;
+  game.atoms.forEach((a, atom) => {
+    if (a.rel === kw.true && a.args.length === 1) {
+      const f = a.args[0]!;
+      const args = terms.args(f).map((x) => terms.text(x));
+      fluents.push({ term: f, text: terms.text(f), trueAtom: atom, nextAtom: partner[atom]!, relation: `${terms.name(f)}/${args.length}`, name: terms.name(f), args });
+    } else if ((a.rel === kw.does || a.rel === kw.legal) && a.args.length === 2) {
+      const r = roleIndex.get(a.args[0]!);
+      if (r === undefined) return;
+      // One entry per move: its does atom and its legal atom, whichever exist.
+      const m = moveIndex[r]!.get(a.args[1]!) ?? { does: -1, legal: -1 };
+      moveIndex[r]!.set(a.args[1]!, m);
+      if (a.rel === kw.does) m.does = atom;
+      else m.legal = atom;
+    } else if (a.rel === kw.terminal && a.args.length === 0) terminal = atom;
   });
-  fluents.sort((a, b) => compareCodePoints(a.text, b.text));
-  const fluentOfAtom = new Int32Array(parts.length).fill(-1);
+  // Atoms are in text order, so the true atoms, and their fluents, are too.
+  const fluentOfAtom = new Int32Array(game.atoms.length).fill(-1);
   fluents.forEach((f, i) => (fluentOfAtom[f.trueAtom] = i));
   const init = [...new Set(game.init.map((a) => fluentOfAtom[a]!).filter((f) => f >= 0))].sort((a, b) => a - b);
-  const moves = moveIndex.map((m) => [...m.entries()].sort((a, b) => compareCodePoints(a[0], b[0])).map((e) => e[1]));
-  return { atoms: parts.length, rules: game.rules, fluents, fluentOfAtom, moves, terminal, init };
+  const moves = moveIndex.map((m) => [...m.entries()].sort((a, b) => compareCodePoints(terms.text(a[0]), terms.text(b[0]))).map((e) => e[1]));
+  return { atoms: game.atoms.length, rules: game.rules, fluents, fluentOfAtom, moves, terminal, init };
 }

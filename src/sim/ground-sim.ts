@@ -15,7 +15,10 @@ import type { GameSimulator, SimulatorText, StateInfo } from './types.js';
 export type GroundState = Uint32Array;
 
 /** The ground simulator: states as bitsets, moves as legal-atom ids, goal values as goal-atom ids. */
-export type GroundSimulator = GameSimulator<GroundState, number, number>;
+export type GroundSimulator = GameSimulator<GroundState, number, number> & {
+  /** Term ids (in the game's term table) of the fluents that hold in `state`, in text order. */
+  fluentTerms(state: GroundState): number[];
+};
 
 /** The fluents of a ground game and the atoms that read and make them. */
 interface Fluents {
@@ -136,15 +139,17 @@ export function createGroundSimulator(game: GroundGame): GroundSimulator {
     return state;
   };
 
+  const fluentTerms = (state: GroundState): number[] => {
+    const out: number[] = [];
+    for (let f = 0; f < fluents.terms.length; f++) if ((state[f >>> 5]! >>> (f & 31)) & 1) out.push(fluents.terms[f]!);
+    return out;
+  };
+
   const text: SimulatorText<GroundState, number, number> = {
-    state: (state) => {
-      const out: string[] = [];
-      for (let f = 0; f < fluents.terms.length; f++) if ((state[f >>> 5]! >>> (f & 31)) & 1) out.push(terms.text(fluents.terms[f]!));
-      return out;
-    },
+    state: (state) => fluentTerms(state).map((t) => terms.text(t)),
     move: (move) => terms.text(game.atoms[move]!.args[1]!),
     value: (value) => terms.text(game.atoms[value]!.args[1]!),
   };
 
-  return { roles: game.roles.map((r) => terms.text(r)), initialState, info, successor, text };
+  return { roles: game.roles.map((r) => terms.text(r)), initialState, info, successor, text, fluentTerms };
 }

@@ -1,0 +1,39 @@
+/**
+ * Random playouts of the ground game from its initial state (depth charges), recording every
+ * visited state: the sample that the mutex stage refutes its candidate groups on.
+ */
+import type { Deadline } from '../deadline.js';
+import type { GroundGame } from '../ground/types.js';
+import { createGroundSimulator } from './ground-sim.js';
+import { createRandom } from './random.js';
+
+/** Options of a sampling run, resolved by the caller. */
+export interface SampleOptions {
+  readonly playouts: number;
+  readonly seed: number;
+  /** Joint moves per playout before it is cut off. */
+  readonly maxSteps: number;
+  /** Sampling stops early (with what it has) once the deadline passes. */
+  readonly deadline: Deadline;
+}
+
+/**
+ * The states visited by `playouts` random playouts, each as the term ids of its fluents (the
+ * initial state first). A playout ends in a terminal state, when a role has no legal move, or
+ * after `maxSteps` joint moves.
+ */
+export function sampleStates(game: GroundGame, options: SampleOptions): number[][] {
+  const sim = createGroundSimulator(game);
+  const random = createRandom(options.seed);
+  const out: number[][] = [sim.fluentTerms(sim.initialState())];
+  for (let p = 0; p < options.playouts && !options.deadline.passed(); p++) {
+    let state = sim.initialState();
+    for (let step = 0; step < options.maxSteps; step++) {
+      const info = sim.info(state);
+      if (info.terminal || info.legal.some((moves) => moves.length === 0)) break;
+      state = sim.successor(state, info.legal.map((moves) => moves[random.below(moves.length)]!));
+      out.push(sim.fluentTerms(state));
+    }
+  }
+  return out;
+}
