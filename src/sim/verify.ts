@@ -17,10 +17,21 @@ export interface VerifyOptions {
   readonly seed: number;
   /** Joint moves per playout before it is cut off (when no terminal state comes first). */
   readonly maxSteps: number;
+  /**
+   * Proven mutex groups (members as fluent texts) to hold in every visited state: at most one
+   * member true, exactly one for an exactly-one group. A violation is a bug in the proof.
+   */
+  readonly groups?: readonly MutexCheck[];
+}
+
+/** A group whose members (fluent texts) are never true together; exactly one when `exactlyOne`. */
+export interface MutexCheck {
+  readonly members: readonly string[];
+  readonly exactlyOne: boolean;
 }
 
 /** What differs: roles, the initial state, or one of the four things compared per state. */
-export type DifferenceKind = 'roles' | 'init' | 'legal' | 'terminal' | 'goal' | 'next';
+export type DifferenceKind = 'roles' | 'init' | 'legal' | 'terminal' | 'goal' | 'next' | 'mutex';
 
 /** The first difference found, located precisely. */
 export interface Difference {
@@ -91,6 +102,18 @@ function infoTexts<M, V>(info: StateInfo<M, V>, text: SimulatorText<unknown, M, 
   };
 }
 
+/** The first group that `state` (fluent texts) violates, as a difference listing its members that hold. */
+function checkGroups(state: readonly string[], groups: readonly MutexCheck[]): Found | null {
+  const holds = new Set(state);
+  for (const g of groups) {
+    const on = g.members.filter((m) => holds.has(m));
+    if (on.length > 1 || (g.exactlyOne && on.length === 0)) {
+      return { kind: 'mutex', onlyOriginal: on, onlyGround: [], role: `group ${g.exactlyOne ? 'exactly-one ' : ''}{${g.members.join(' ')}}` };
+    }
+  }
+  return null;
+}
+
 /** Compares what holds in one state. */
 function compareInfo(roles: readonly string[], a: InfoTexts, b: InfoTexts): Found | null {
   for (let i = 0; i < roles.length; i++) {
@@ -130,6 +153,10 @@ function playout<SA, MA, VA, SB, MB, VB>(
   const init = compareSets('init', ta.state(stateA), tb.state(stateB));
   if (init !== null) return { difference: { ...init, step: 0, state: [] } };
   for (let step = 0; ; step++) {
+    if (options.groups !== undefined) {
+      const m = checkGroups(ta.state(stateA), options.groups);
+      if (m !== null) return { difference: { ...m, step, state: ta.state(stateA) } };
+    }
     const infoA = original.info(stateA);
     const infoB = ground.info(stateB);
     count.states++;
@@ -181,6 +208,14 @@ export function verifyGame<SA, MA, VA, SB, MB, VB>(
 
 /** A multi-line, human-readable account of a difference (for the CLI and test messages). */
 export function formatDifference(d: Difference): string {
+  if (d.kind === 'mutex') {
+    return [
+      `mutex group violated (a bug in the proof): playout ${d.playout}, step ${d.step}`,
+      `  ${d.role ?? ''}`,
+      `  state: ${d.state.length === 0 ? '(initial)' : d.state.join(' ')}`,
+      `  members that hold: ${d.onlyOriginal.length === 0 ? '(none)' : d.onlyOriginal.join(' ')}`,
+    ].join('\n');
+  }
   const lines = [`difference in ${d.kind === 'next' ? 'successor state' : d.kind}: playout ${d.playout}, step ${d.step}`];
   if (d.role !== undefined) lines.push(`  role: ${d.role}`);
   lines.push(`  state: ${d.state.length === 0 ? '(initial)' : d.state.join(' ')}`);
