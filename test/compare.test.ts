@@ -7,10 +7,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline.js';
-import { compareMethods } from '../src/reach/dg/compare.js';
+import { compareMethods } from '../src/compare.js';
 import { GAMES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 
-const LIMITS = { timeoutMs: 120_000, maxAtoms: 2_000_000, maxRules: 2_000_000 };
+const LIMITS = { timeoutSeconds: 120, maxReachAtoms: 2_000_000, maxGroundAtoms: 2_000_000, maxGroundRules: 2_000_000 };
 
 const RING = `
 (role robot) (init (at 1))
@@ -50,7 +50,7 @@ describe('compareMethods', () => {
   });
 
   it('reports limits instead of a verdict', () => {
-    const c = compareMethods(loadGame(RING, 'ring.kif', DEFAULT_PIPELINE_OPTIONS).normal, { ...LIMITS, maxAtoms: 5 });
+    const c = compareMethods(loadGame(RING, 'ring.kif', DEFAULT_PIPELINE_OPTIONS).normal, { ...LIMITS, maxReachAtoms: 5 });
     expect(c.identical).toBeUndefined();
     expect(c.dg.status).toBe('limit');
     expect(c.dg.message).toMatch(/ring\.kif:\d+:\d+: error: .*more than 5 ground atoms/);

@@ -7,9 +7,10 @@ import { GdlError } from '../src/gdl/diagnostics.js';
 import { parseGdl } from '../src/gdl/parser.js';
 import { stateDependent } from '../src/gdl/relations.js';
 import { compareCodePoints, termToString } from '../src/gdl/terms.js';
-import { validateGame } from '../src/gdl/validate.js';
+import { validateGame } from '../src/normalize/validate.js';
 import { emitGdl } from '../src/emit/gdl.js';
 import { compareRules } from '../src/ground/assemble.js';
+import { Deadline } from '../src/deadline.js';
 import { DEFAULT_INSTANTIATE_LIMITS, instantiateGame } from '../src/ground/instantiate.js';
 import type { GroundGame } from '../src/ground/types.js';
 import { asRule, type NormalGame } from '../src/normalize/types.js';
@@ -63,7 +64,7 @@ function checkGroundGame(normal: NormalGame, sets: Supersets, g: GroundGame): vo
 
 function groundOne(file: string, deadline: number): { normal: NormalGame; sets: Supersets; g: GroundGame; ms: Record<string, number> } {
   const text = readGame(file);
-  const options = { ...DEFAULT_PIPELINE_OPTIONS, limits: { ...DEFAULT_PIPELINE_OPTIONS.limits, deadline } };
+  const options = { ...DEFAULT_PIPELINE_OPTIONS, deadline: new Deadline(deadline) };
   const t0 = performance.now();
   const loaded = loadGame(text, file, options);
   const t1 = performance.now();
