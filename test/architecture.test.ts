@@ -136,6 +136,13 @@ describe('architecture: arrows only point back', () => {
     expect(users).toEqual(['engine/tau.ts']);
   });
 
+  it('pins tau-prolog to the exact version installed, whose internals src/engine/ relies on', () => {
+    const wanted = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).dependencies['tau-prolog'];
+    const installed = JSON.parse(readFileSync(join(ROOT, 'node_modules/tau-prolog/package.json'), 'utf8')).version;
+    expect(wanted).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(wanted).toBe(installed);
+  });
+
   it('imports nothing outside src/ but the corpus listing', () => {
     expect(outside.filter((e) => !OUTSIDE_ALLOWED.includes(e.to))).toEqual([]);
   });
