@@ -1,8 +1,7 @@
 /**
  * `gdl-ground compare GAME [--timeout S] [--max-atoms N] [--max-ground-atoms N] [--max-rules N]
- * [--json]`: runs the
- * Prolog method and the dependency-graph method, each followed by instantiation and ground
- * reachability, and prints side by side the superset sizes before post-processing, the time of
+ * [--json]`: runs the Prolog method and the dependency-graph method, each followed by
+ * instantiation and ground reachability, and prints side by side the superset sizes before post-processing, the time of
  * each step and whether the final supersets and ground games are identical.
  * Exit 0 identical, 1 different (or invalid game), 2 usage error, 3 a method reached a limit.
  */
