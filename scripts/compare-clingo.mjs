@@ -12,6 +12,13 @@
  *
  *   node scripts/compare-clingo.mjs [--clingo-ms 5000] [--prolog-ms 10000] [--hard-ms 60000]
  *        [--jobs 1] [--only SUBSTRING] [--clingo-only] [--json FILE]
+ *        [--agree FILE] [--write-agree]
+ *
+ * Games listed in the agree file (default test/expectations/clingo-agree.txt, one game a
+ * line; test/clingo.test.ts reads it too) are expected to agree: the run fails when one of them
+ * differs, and also when one is skipped (time-out, limit, error), so that a slowdown cannot
+ * hide behind a skip. `--write-agree` writes the games that agreed in this run to that file
+ * instead (a full run, without --only, writes the list the tests use).
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -26,7 +33,10 @@ else await runOne(workerData);
 
 /** Parses `--name value` options (and bare flags) with defaults. */
 function parseArgs(argv) {
-  const opts = { clingoMs: 5000, prologMs: 10000, hardMs: 60000, jobs: 1, only: '', clingoOnly: false, json: '' };
+  const opts = {
+    clingoMs: 5000, prologMs: 10000, hardMs: 60000, jobs: 1, only: '', clingoOnly: false, json: '',
+    agree: join(root, 'test/expectations/clingo-agree.txt'), writeAgree: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -40,6 +50,8 @@ function parseArgs(argv) {
     else if (a === '--only') opts.only = value();
     else if (a === '--json') opts.json = value();
     else if (a === '--clingo-only') opts.clingoOnly = true;
+    else if (a === '--agree') opts.agree = value();
+    else if (a === '--write-agree') opts.writeAgree = true;
     else usage(`unknown option ${a}`);
   }
   for (const k of ['clingoMs', 'prologMs', 'hardMs', 'jobs']) if (!(opts[k] > 0)) usage(`bad value for ${k}`);
@@ -158,7 +170,25 @@ async function main() {
   printSummary(results, opts);
   if (opts.json) writeFileSync(opts.json, `${JSON.stringify(results, null, 1)}\n`);
   const bad = results.filter((r) => ['differ', 'prolog-error', 'internal-error', 'worker-error'].includes(r.kind));
-  process.exitCode = bad.length > 0 ? 1 : 0;
+  let missed = [];
+  if (opts.writeAgree) {
+    const agreed = results.filter((r) => r.kind === 'agree').map((r) => r.game).sort();
+    writeFileSync(opts.agree, `${agreed.join('\n')}\n`);
+    process.stdout.write(`wrote ${agreed.length} agreeing games to ${opts.agree}\n`);
+  } else if (!opts.clingoOnly) {
+    missed = expectedToAgree(opts.agree, results);
+  }
+  process.exitCode = bad.length > 0 || missed.length > 0 ? 1 : 0;
+}
+
+/** Games of the agree file that ran here and did not agree (skipped ones included), printed. */
+function expectedToAgree(file, results) {
+  if (!existsSync(file)) usage(`no list of agreeing games at ${file} (write it with --write-agree)`);
+  const listed = new Set(readFileSync(file, 'utf8').split('\n').filter((l) => l !== ''));
+  const missed = results.filter((r) => listed.has(r.game) && r.kind !== 'agree');
+  if (missed.length > 0) process.stdout.write(`\n${missed.length} games expected to agree did not:\n`);
+  for (const r of missed) process.stdout.write(`  ${r.game}: ${describe(r)}\n`);
+  return missed;
 }
 
 function printSummary(results, opts) {

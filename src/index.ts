@@ -6,9 +6,12 @@
 
 // The whole pipeline.
 export {
-  runGrounding, loadGame, reachGame, groundGame, groundNormalGame, postProcessedSupersets,
-  DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, type LoadedGame, type ReachMethod,
+  runGrounding, loadGame, reachGame, groundGame, groundNormalGame, postProcessedSupersets, readBackSupersets,
+  analyzeDependencyGraph, drawDependencyGraph, emitGround, verifyGrounding, summarizeLoaded, resolvePipelineOptions,
+  DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, type PipelineSettings, type LoadedGame, type ReachMethod,
+  type GroundFormat, type GraphFormat,
 } from './pipeline.js';
+export { Deadline } from './deadline.js';
 export { StageTimer, formatStages, type StageRecord } from './timer.js';
 
 // 1. Parse and validate.
@@ -16,11 +19,11 @@ export * from './gdl/ast.js';
 export { parseGdl, type ParseResult } from './gdl/parser.js';
 export { type Diagnostic, GdlError, formatDiagnostic, sortDiagnostics } from './gdl/diagnostics.js';
 export { termToString, atomToString } from './gdl/terms.js';
-export { validateGame, type ValidationResult } from './gdl/validate.js';
-export { summarizeGame, formatSummary, type GameSummary } from './gdl/validate-summary.js';
 
-// 2. Normalize.
-export { normalizeGame, DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions } from './normalize/normalize.js';
+// 2. Normalize, and the validation judged on normal form.
+export { validateGame, type ValidationResult } from './normalize/validate.js';
+export { summarizeGame, formatSummary, type GameSummary } from './normalize/summary.js';
+export { normalizeGame, normalizeRule, assembleNormalGame, DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, type NormalForm } from './normalize/normalize.js';
 export type { NormalGame, NormalRule, Literal } from './normalize/types.js';
 
 // 3. Supersets: Algorithm 9.2 (Prolog) and 9.3/9.4 (argument dependency graph).
@@ -29,7 +32,6 @@ export { computeSupersetsProlog, DEFAULT_MAX_TERM_DEPTH, type PrologReachOptions
 export { formatSupersets, supersetSentences, type SupersetSentences } from './reach/format.js';
 export { computeSupersetsDG, analyzeDG, dependencyGraph, type DGAnalysis, type SupersetSizes } from './reach/dg/index.js';
 export { argGraphToDot, argGraphToText } from './reach/dg/dot.js';
-export { compareMethods, type Comparison, type MethodRun } from './reach/dg/compare.js';
 
 // 4-5. Instantiate, then reachability on the ground rules.
 export type { TermReader } from './datalog/terms.js';
@@ -48,3 +50,6 @@ export { createGroundSimulator, type GroundSimulator, type GroundState } from '.
 export { verifyGame, formatDifference, type VerifyOptions, type VerifyResult, type VerifyStats, type Difference, type DifferenceKind } from './sim/verify.js';
 export type { GameSimulator, GameState, GroundItem, ItemSimulator, SimulatorText, StateInfo } from './sim/types.js';
 export { createRandom, type Random } from './sim/random.js';
+
+// Above the pipeline: both superset methods side by side.
+export { compareMethods, type Comparison, type MethodRun, type CompareSettings } from './compare.js';

@@ -1,42 +1,105 @@
 /**
- * The grounding pipeline; the only module that knows the order of the stages. Each stage is a
- * pure function from one immutable value to the next; this module times them and stops at the
- * first stage that reports errors.
+ * The grounding pipeline; the only module that knows the order of the stages, and the only way
+ * in for the command line, the comparison and the benchmarks. Each stage is a pure function
+ * from one immutable value to the next; this module resolves the options once, times the stages
+ * through one {@link StageTimer} and stops at the first stage that reports errors.
  */
-import type { GameDescription } from './gdl/ast.js';
-import { type Diagnostic, GdlError, hasErrors, sortDiagnostics } from './gdl/diagnostics.js';
+import { Deadline } from './deadline.js';
+import { type GdlEmitOptions, emitGdl } from './emit/gdl.js';
+import { emitJson } from './emit/json.js';
+import { type GameDescription, NO_POS } from './gdl/ast.js';
+import { type Diagnostic, GdlError, diag, hasErrors, sortDiagnostics } from './gdl/diagnostics.js';
 import { parseGdl } from './gdl/parser.js';
-import { validateGame } from './gdl/validate.js';
 import { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits, instantiateGame } from './ground/instantiate.js';
 import { finalSupersets, pruneUnreachable } from './ground/reachability.js';
 import type { GroundGame } from './ground/types.js';
-import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, normalizeGame } from './normalize/normalize.js';
+import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions, assembleNormalGame } from './normalize/normalize.js';
+import { type GameSummary, summarizeGame } from './normalize/summary.js';
 import type { NormalGame } from './normalize/types.js';
-import { computeSupersetsDG } from './reach/dg/index.js';
-import { computeSupersetsProlog } from './reach/prolog.js';
+import { validateGame } from './normalize/validate.js';
+import { argGraphToDot, argGraphToText } from './reach/dg/dot.js';
+import { type DGAnalysis, analyzeDG, computeSupersetsDG, dependencyGraph } from './reach/dg/index.js';
+import { type ReachProgress, computeSupersetsProlog } from './reach/prolog.js';
 import { DEFAULT_REACH_LIMITS, type ReachLimits, type ReachResult, type Supersets } from './reach/types.js';
+import { createGroundSimulator } from './sim/ground-sim.js';
+import { createReasoner } from './sim/reasoner.js';
+import { type VerifyOptions, type VerifyResult, verifyGame } from './sim/verify.js';
 import { StageTimer } from './timer.js';
+
+// What the command line prints, re-exported so that it reaches the library only through here.
+export { formatSupersets, supersetSentences } from './reach/format.js';
+export { formatSummary, type GameSummary } from './normalize/summary.js';
+export { formatDifference, type VerifyOptions } from './sim/verify.js';
+export type { ReachProgress } from './reach/prolog.js';
+export type { ReachResult, ReachStats, Supersets } from './reach/types.js';
+export type { DGAnalysis, SupersetSizes } from './reach/dg/index.js';
+export type { GroundGame } from './ground/types.js';
+export type { NormalGame } from './normalize/types.js';
 
 /** How supersets are computed: Algorithm 9.2 (Prolog) or 9.3/9.4 (dependency graph). */
 export type ReachMethod = 'prolog' | 'dg';
 
-/** Options of a pipeline run, resolved once by the caller. */
+/**
+ * Options of a pipeline run, resolved once (by {@link resolvePipelineOptions}) and handed to
+ * every stage. The two atom limits count different things and are set separately.
+ */
 export interface PipelineOptions {
   readonly method: ReachMethod;
-  /** Limits of the superset computation. */
-  readonly limits: ReachLimits;
+  /** The one deadline of the run, fixed when the options are resolved. */
+  readonly deadline: Deadline;
   readonly normalize: NormalizeOptions;
-  /** Limits of instantiation (its deadline is normally the same as `limits.deadline`). */
-  readonly ground: InstantiateLimits;
+  /**
+   * Largest number of atoms the superset computation may derive: the relaxed model's atoms
+   * (prolog), or the static atoms and reduced supersets (dg). CLI flag `--max-atoms`.
+   */
+  readonly maxReachAtoms: number;
+  /** Largest number of ground atoms instantiation may derive. CLI flag `--max-ground-atoms`. */
+  readonly maxGroundAtoms: number;
+  /** Largest number of ground rules instantiation may produce. CLI flag `--max-rules`. */
+  readonly maxGroundRules: number;
 }
 
-/** Defaults: the Prolog method, default limits. */
-export const DEFAULT_PIPELINE_OPTIONS: PipelineOptions = {
-  method: 'prolog',
-  limits: DEFAULT_REACH_LIMITS,
-  normalize: DEFAULT_NORMALIZE_OPTIONS,
-  ground: DEFAULT_INSTANTIATE_LIMITS,
-};
+/** What a caller may set; everything left out takes its default. */
+export interface PipelineSettings {
+  readonly method?: ReachMethod;
+  /** Seconds the whole run may take (Infinity, the default, for no limit). */
+  readonly timeoutSeconds?: number;
+  readonly maxReachAtoms?: number;
+  readonly maxGroundAtoms?: number;
+  readonly maxGroundRules?: number;
+  readonly normalize?: NormalizeOptions;
+}
+
+/**
+ * Resolves settings into the options of one run; the deadline is computed here, once, from
+ * the time of the call.
+ */
+export function resolvePipelineOptions(settings: PipelineSettings = {}): PipelineOptions {
+  return {
+    method: settings.method ?? 'prolog',
+    deadline: Deadline.in(settings.timeoutSeconds ?? Infinity),
+    normalize: settings.normalize ?? DEFAULT_NORMALIZE_OPTIONS,
+    maxReachAtoms: settings.maxReachAtoms ?? DEFAULT_REACH_LIMITS.maxAtoms,
+    maxGroundAtoms: settings.maxGroundAtoms ?? DEFAULT_INSTANTIATE_LIMITS.maxAtoms,
+    maxGroundRules: settings.maxGroundRules ?? DEFAULT_INSTANTIATE_LIMITS.maxRules,
+  };
+}
+
+/**
+ * Defaults: the Prolog method, no deadline, default limits. Its deadline never passes, so
+ * sharing it between runs shares no state that matters.
+ */
+export const DEFAULT_PIPELINE_OPTIONS: PipelineOptions = resolvePipelineOptions();
+
+/** The superset computation's limits under `options`. */
+function reachLimits(options: PipelineOptions): ReachLimits {
+  return { deadline: options.deadline.at, maxAtoms: options.maxReachAtoms };
+}
+
+/** Instantiation's limits under `options`. */
+function instantiateLimits(options: PipelineOptions): InstantiateLimits {
+  return { ...DEFAULT_INSTANTIATE_LIMITS, deadline: options.deadline.at, maxAtoms: options.maxGroundAtoms, maxRules: options.maxGroundRules };
+}
 
 /** A game read, validated and normalized; warnings are kept for the caller to show. */
 export interface LoadedGame {
@@ -46,32 +109,88 @@ export interface LoadedGame {
   readonly warnings: readonly Diagnostic[];
 }
 
-/** Parses, validates and normalizes; throws {@link GdlError} listing every error. */
+/**
+ * Steps 1 and 2: parses, validates and normalizes; throws {@link GdlError} listing every
+ * error. Validation normalizes each rule once, with `options.normalize`, and normalization
+ * assembles those normal forms.
+ */
 export function loadGame(text: string, file: string, options: PipelineOptions, timer = new StageTimer()): LoadedGame {
   const parsed = timer.run('parse', () => parseGdl(text, file), (r) => ({ rules: r.game.rules.length }));
   if (hasErrors(parsed.diagnostics)) throw new GdlError(sortDiagnostics(parsed.diagnostics));
-  const validated = timer.run('validate', () => validateGame(parsed.game), (r) => ({ problems: r.diagnostics.length }));
+  const validated = timer.run('validate', () => validateGame(parsed.game, options.normalize), (r) => ({ problems: r.diagnostics.length }));
   const diagnostics = sortDiagnostics([...parsed.diagnostics, ...validated.diagnostics]);
   if (hasErrors(diagnostics)) throw new GdlError(diagnostics);
-  const normal = timer.run('normalize', () => normalizeGame(validated.game, options.normalize), (n) => ({ rules: n.rules.length }));
+  const normal = timer.run('normalize', () => assembleNormalGame(validated.game.file, validated.forms), (n) => ({ rules: n.rules.length }));
   return { game: validated.game, normal, warnings: diagnostics };
 }
 
+/** What `check` prints about a loaded game. */
+export function summarizeLoaded(loaded: LoadedGame): GameSummary {
+  return summarizeGame(loaded.game, loaded.normal);
+}
+
 /** Step 3: supersets of reachable fluents, moves and axioms, by the chosen method. */
-export function reachGame(normal: NormalGame, options: PipelineOptions, timer = new StageTimer()): ReachResult {
-  const compute = options.method === 'prolog' ? computeSupersetsProlog : computeSupersetsDG;
-  return timer.run(`reach-${options.method}`, () => compute(normal, options.limits), (r) => ({
+export function reachGame(
+  normal: NormalGame,
+  options: PipelineOptions,
+  timer = new StageTimer(),
+  onProgress?: (p: ReachProgress) => void,
+): ReachResult {
+  const limits = reachLimits(options);
+  const compute = (): ReachResult => options.method === 'prolog'
+    ? computeSupersetsProlog(normal, limits, onProgress === undefined ? {} : { onProgress })
+    : computeSupersetsDG(normal, limits);
+  return timer.run(`reach-${options.method}`, compute, (r) => ({
     fluents: r.supersets.fluents.length,
     moves: r.supersets.moves.length,
     axioms: r.supersets.axioms.length,
   }));
 }
 
+/**
+ * Step 3 by the dependency-graph method with every intermediate result (the graph, its
+ * domains, the product sizes before reduction), for the comparison of the two methods.
+ */
+export function analyzeDependencyGraph(normal: NormalGame, options: PipelineOptions, timer = new StageTimer()): DGAnalysis {
+  return timer.run('reach-dg', () => analyzeDG(normal, reachLimits(options)), (a) => ({
+    fluents: a.supersets.fluents.length,
+    moves: a.supersets.moves.length,
+    axioms: a.supersets.axioms.length,
+  }));
+}
+
+/** How `gdl-ground graph` draws the argument dependency graph. */
+export type GraphFormat = 'dot' | 'text';
+
+/**
+ * The argument dependency graph with its domain sizes, goal and terminal rules included,
+ * without the reduction (for `gdl-ground graph`), drawn in `format`; `relation` keeps only the
+ * part that relation's domains come from (undefined when the graph has no such relation).
+ */
+export function drawDependencyGraph(
+  normal: NormalGame,
+  options: PipelineOptions,
+  format: GraphFormat,
+  relation: string | undefined,
+  timer = new StageTimer(),
+): string | undefined {
+  const { graph, domains } = timer.run('graph', () => dependencyGraph(normal, reachLimits(options)));
+  return (format === 'dot' ? argGraphToDot : argGraphToText)(graph, domains, { relation });
+}
+
 /** Steps 4 and 5: instantiation, then reachability on the ground rules. */
 export function groundGame(normal: NormalGame, supersets: Supersets, options: PipelineOptions, timer = new StageTimer()): GroundGame {
   const counts = (g: GroundGame): Record<string, number> => ({ rules: g.rules.length, atoms: g.atoms.length, init: g.init.length });
-  const ground = timer.run('instantiate', () => instantiateGame(normal, supersets, options.ground), counts);
+  const ground = timer.run('instantiate', () => instantiateGame(normal, supersets, instantiateLimits(options)), counts);
   return timer.run('prune', () => pruneUnreachable(ground), counts);
+}
+
+/**
+ * The supersets read back from a pruned ground game: what is reachable once the ground rules
+ * are pruned (end of 9.1.3).
+ */
+export function readBackSupersets(normal: NormalGame, supersets: Supersets, ground: GroundGame): Supersets {
+  return finalSupersets(normal, supersets, ground);
 }
 
 /** Steps 3 to 5 on a loaded game: supersets, instantiation, reachability. */
@@ -91,7 +210,7 @@ export function groundNormalGame(
  */
 export function postProcessedSupersets(normal: NormalGame, options: PipelineOptions, timer = new StageTimer()): ReachResult {
   const { reach, ground } = groundNormalGame(normal, options, timer);
-  return { supersets: finalSupersets(normal, reach.supersets, ground), stats: reach.stats };
+  return { supersets: readBackSupersets(normal, reach.supersets, ground), stats: reach.stats };
 }
 
 /** The whole job from text to ground game. */
@@ -103,4 +222,28 @@ export function runGrounding(
 ): { loaded: LoadedGame; reach: ReachResult; ground: GroundGame; timer: StageTimer } {
   const loaded = loadGame(text, file, options, timer);
   return { loaded, ...groundNormalGame(loaded.normal, options, timer), timer };
+}
+
+/** Output formats of a ground game. */
+export type GroundFormat = 'gdl' | 'json';
+
+/** Step 6: the ground game as text; a game too large for one string is reported as a limit. */
+export function emitGround(game: GroundGame, format: GroundFormat, gdl: GdlEmitOptions, timer = new StageTimer()): string {
+  return timer.run('emit', () => {
+    try {
+      return format === 'json' ? emitJson(game) : emitGdl(game, gdl);
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+      throw new GdlError([diag('error', game.file, NO_POS, `the ground game is too large to write (${game.rules.length} rules)`)], 'limit');
+    }
+  }, (s) => ({ bytes: Buffer.byteLength(s) }));
+}
+
+/**
+ * Plays random matches of the original game (the Prolog reasoner, under the run's deadline)
+ * and of its ground game side by side.
+ */
+export function verifyGrounding(normal: NormalGame, ground: GroundGame, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
+  const original = createReasoner(normal, { deadline: options.deadline.at });
+  return verifyGame(original, createGroundSimulator(ground), verify);
 }

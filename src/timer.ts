@@ -1,4 +1,7 @@
-/** Per-stage timing, counts and peak memory, for `--stats` and benchmarks. */
+/**
+ * Per-stage timing, counts and peak memory, for `--stats`, the comparison and the benchmarks:
+ * the one timer of a run. The pipeline times every stage through it.
+ */
 
 /** What one stage took and produced. */
 export interface StageRecord {
@@ -15,20 +18,48 @@ export class StageTimer {
   private readonly records: StageRecord[] = [];
   private peak = 0;
 
-  /** Runs `fn`, records its time and the counts `count` reads off its result. */
+  /**
+   * Runs `fn`, records its time and the counts `count` reads off its result. A stage that
+   * throws is recorded too (without counts), so that a run cut short by a limit still shows
+   * where its time went.
+   */
   run<T>(stage: string, fn: () => T, count: (result: T) => Record<string, number> = () => ({})): T {
     const start = performance.now();
-    const result = fn();
-    const ms = performance.now() - start;
-    const rss = process.memoryUsage().rss;
-    this.peak = Math.max(this.peak, rss);
-    this.records.push({ stage, ms, counts: count(result), rss });
+    let result: T;
+    try {
+      result = fn();
+    } catch (err) {
+      this.record(stage, performance.now() - start, {});
+      throw err;
+    }
+    this.record(stage, performance.now() - start, count(result));
     return result;
+  }
+
+  private record(stage: string, ms: number, counts: Record<string, number>): void {
+    // memoryUsage.rss() reads only the resident set size, much cheaper than memoryUsage().
+    const rss = process.memoryUsage.rss();
+    this.peak = Math.max(this.peak, rss);
+    this.records.push({ stage, ms, counts, rss });
   }
 
   /** The records so far, in order. */
   list(): readonly StageRecord[] {
     return [...this.records];
+  }
+
+  /**
+   * Milliseconds per stage name, in order of first appearance, repeated stages summed: the
+   * `times` of a superset computation whose phases run once per component.
+   */
+  steps(): { step: string; ms: number }[] {
+    const out: { step: string; ms: number }[] = [];
+    for (const r of this.records) {
+      const prev = out.find((t) => t.step === r.stage);
+      if (prev) prev.ms += r.ms;
+      else out.push({ step: r.stage, ms: r.ms });
+    }
+    return out;
   }
 
   /** Highest resident set size seen after any stage, in bytes. */

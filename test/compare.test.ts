@@ -1,16 +1,16 @@
 // Both superset methods, each followed by instantiation and ground reachability, must give
 // identical final supersets and ground games; `gdl-ground compare` reports it with exit codes.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline.js';
-import { compareMethods } from '../src/reach/dg/compare.js';
+import { compareMethods } from '../src/compare.js';
 import { GAMES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
+import { CLI, ensureBuilt } from './support/cli.js';
 
-const LIMITS = { timeoutMs: 120_000, maxAtoms: 2_000_000, maxRules: 2_000_000 };
+const LIMITS = { timeoutSeconds: 120, maxReachAtoms: 2_000_000, maxGroundAtoms: 2_000_000, maxGroundRules: 2_000_000 };
 
 const RING = `
 (role robot) (init (at 1))
@@ -50,7 +50,7 @@ describe('compareMethods', () => {
   });
 
   it('reports limits instead of a verdict', () => {
-    const c = compareMethods(loadGame(RING, 'ring.kif', DEFAULT_PIPELINE_OPTIONS).normal, { ...LIMITS, maxAtoms: 5 });
+    const c = compareMethods(loadGame(RING, 'ring.kif', DEFAULT_PIPELINE_OPTIONS).normal, { ...LIMITS, maxReachAtoms: 5 });
     expect(c.identical).toBeUndefined();
     expect(c.dg.status).toBe('limit');
     expect(c.dg.message).toMatch(/ring\.kif:\d+:\d+: error: .*more than 5 ground atoms/);
@@ -83,8 +83,6 @@ describe.skipIf(!HAVE_CORPUS)('corpus: both methods give identical final results
   }
 });
 
-const here = dirname(fileURLToPath(import.meta.url));
-const CLI = resolve(here, '../dist/cli/main.js');
 
 /** Runs the built CLI; returns exit code and output. */
 function cli(args: string[]): { code: number; stdout: string; stderr: string } {
@@ -97,7 +95,8 @@ function cli(args: string[]): { code: number; stdout: string; stderr: string } {
   }
 }
 
-describe.skipIf(!existsSync(CLI))('gdl-ground compare and graph (built CLI)', () => {
+describe('gdl-ground compare and graph (built CLI)', () => {
+  beforeAll(ensureBuilt);
   const dir = mkdtempSync(join(tmpdir(), 'gdl-compare-'));
   const ring = join(dir, 'ring.kif');
   writeFileSync(ring, RING);

@@ -1,28 +1,23 @@
 /**
- * The shared corpus of real games (../shared/games, beside the checkout), read in place.
- * GDL_GAMES_DIR overrides the location. Tests that need it skip when it is absent.
+ * The shared corpus of real games (../shared/games, beside the checkout), read in place, as
+ * listed by scripts/corpus.mjs (the one listing). GDL_GAMES_DIR overrides the location. Tests that need it skip when it is absent.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gamesDir, haveCorpus, listGames as listCorpus } from '../scripts/corpus.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
 /** Folder of the corpus. */
-export const GAMES_DIR = process.env.GDL_GAMES_DIR ?? resolve(here, '../../shared/games');
+export const GAMES_DIR = gamesDir();
 
 /** True when the corpus is present. */
-export const HAVE_CORPUS = existsSync(join(GAMES_DIR, 'INDEX.tsv'));
+export const HAVE_CORPUS = haveCorpus(GAMES_DIR);
 
 /** Paths, relative to GAMES_DIR, of every .kif file (sorted), e.g. `ggp-base-test/3puzzle.kif`. */
 export function listGames(): string[] {
-  if (!HAVE_CORPUS) return [];
-  const out: string[] = [];
-  for (const dir of readdirSync(GAMES_DIR, { withFileTypes: true })) {
-    if (!dir.isDirectory()) continue;
-    for (const f of readdirSync(join(GAMES_DIR, dir.name))) if (f.endsWith('.kif')) out.push(`${dir.name}/${f}`);
-  }
-  return out.sort();
+  return HAVE_CORPUS ? listCorpus(GAMES_DIR) : [];
 }
 
 /** Reads a corpus game as text. */

@@ -2,7 +2,7 @@
 // `base`/`input` declarations, and a JSON whose ids are consistent.
 import { describe, expect, it } from 'vitest';
 import { parseGdl } from '../src/gdl/parser.js';
-import { validateGame } from '../src/gdl/validate.js';
+import { validateGame } from '../src/normalize/validate.js';
 import { emitGdl } from '../src/emit/gdl.js';
 import { JSON_FORMAT, emitJson } from '../src/emit/json.js';
 import type { GroundGame } from '../src/ground/types.js';

@@ -1,7 +1,7 @@
 // Validator: each check on small games, the repairs and what they leave, sorting and deep input.
 import { describe, expect, it } from 'vitest';
 import { parseGdl } from '../src/gdl/parser.js';
-import { validateGame } from '../src/gdl/validate.js';
+import { validateGame } from '../src/normalize/validate.js';
 import { type Diagnostic, formatDiagnostic, sortDiagnostics } from '../src/gdl/diagnostics.js';
 import { formulaToString } from '../src/gdl/terms.js';
 import { normalizeGame } from '../src/normalize/normalize.js';

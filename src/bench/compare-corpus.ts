@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { corpusRoot, listCorpus } from './corpus.js';
+import { gamesDir, listGames } from '../../scripts/corpus.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CLI = join(here, '..', 'cli', 'main.js');
@@ -80,14 +80,14 @@ function line(r: GameResult): string {
 }
 
 function main(argv: readonly string[]): number {
-  const root = corpusRoot();
+  const root = gamesDir();
   if (!existsSync(root)) {
     process.stderr.write(`compare-corpus: no corpus at ${root} (set GDL_GAMES_DIR)\n`);
     return 2;
   }
   const timeout = Number(arg(argv, '--timeout') ?? 60);
   const [shard, shards] = (arg(argv, '--shard') ?? '0/1').split('/').map(Number) as [number, number];
-  const games = listCorpus(root, arg(argv, '--dir') ?? 'all', (arg(argv, '--games') ?? '').split(',').filter((g) => g !== ''))
+  const games = listGames(root, { folder: arg(argv, '--dir') ?? 'all', filter: (arg(argv, '--games') ?? '').split(',').filter((g) => g !== '') })
     .filter((_, i) => i % shards === shard);
   const header = ['game'.padEnd(52), 'verdict'.padEnd(10), 'exact F/M/A'.padStart(20), 'dg products F/M/A'.padStart(24),
     'dg reduced F/M/A'.padStart(20), 'pl-reach'.padStart(8), 'pl-total'.padStart(8), 'dg-reach'.padStart(8), 'dg-total'.padStart(8)];

@@ -18,7 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { corpusRoot, listCorpus } from './corpus.js';
+import { gamesDir, listGames } from '../../scripts/corpus.mjs';
 import { methodCells, methodHeaders } from './dg-column.js';
 import { haveSwipl } from './swi.js';
 import type { Measurement } from './worker.js';
@@ -115,7 +115,7 @@ function summary(results: readonly { game: string; m: Measurement }[], o: BenchO
 
 function main(): number {
   const o = parseArgs(process.argv.slice(2));
-  const root = corpusRoot();
+  const root = gamesDir();
   if (!existsSync(root)) {
     process.stderr.write(`bench: no game corpus at ${root} (set GDL_GAMES_DIR)\n`);
     return 2;
@@ -124,7 +124,7 @@ function main(): number {
     process.stderr.write('bench: --swi needs swipl (apt-get install swi-prolog-nox)\n');
     return 2;
   }
-  const games = listCorpus(root, o.dir, o.games);
+  const games = listGames(root, { folder: o.dir, filter: o.games });
   const head = `${'game'.padEnd(50)}${cell('fluents', 8)}${cell('moves', 7)}${cell('axioms', 9)}${cell('it', 5)}${cell('answers', 10)}${cell('s', 8)}${cell('MiB', 6)}${o.swi ? cell('swi s', 8) : ''}${o.methods ? methodHeaders().map((h) => cell(h, 11)).join('') : ''}`;
   process.stdout.write(`${head}\n`);
   const results: { game: string; m: Measurement }[] = [];

@@ -5,9 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { GdlError } from '../gdl/diagnostics.js';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../pipeline.js';
-import { computeSupersetsProlog } from '../reach/prolog.js';
-import type { NormalGame } from '../normalize/types.js';
+import { DEFAULT_PIPELINE_OPTIONS, type NormalGame, loadGame, reachGame, resolvePipelineOptions } from '../pipeline.js';
+import { StageTimer } from '../timer.js';
 import { type MethodColumns, measureMethods } from './dg-column.js';
 import { type SwiOutcome, runSwi } from './swi.js';
 import { tuneForShortRuns } from '../runtime.js';
@@ -55,16 +54,17 @@ function failed(err: unknown, seconds: number): Measurement {
 }
 
 function measureTau(normal: NormalGame, timeout: number, maxAtoms: number): Measurement {
-  const start = performance.now();
+  const timer = new StageTimer();
+  const seconds = (): number => timer.list().reduce((sum, r) => sum + r.ms, 0) / 1000;
   try {
-    const { supersets: s, stats } = computeSupersetsProlog(normal, { deadline: Date.now() + timeout * 1000, maxAtoms });
-    const seconds = (performance.now() - start) / 1000;
+    const options = resolvePipelineOptions({ method: 'prolog', timeoutSeconds: timeout, maxReachAtoms: maxAtoms });
+    const { supersets: s, stats } = reachGame(normal, options, timer);
     return {
       status: 'ok' as const, fluents: s.fluents.length, moves: s.moves.length, axioms: s.axioms.length,
-      iterations: stats.iterations, answers: stats.answers, kept: stats.kept, seconds, peakMiB: peakMiB(),
+      iterations: stats.iterations, answers: stats.answers, kept: stats.kept, seconds: seconds(), peakMiB: peakMiB(),
     };
   } catch (err) {
-    return failed(err, (performance.now() - start) / 1000);
+    return failed(err, seconds());
   }
 }
 

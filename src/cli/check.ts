@@ -5,8 +5,7 @@
  */
 import type { Command } from 'commander';
 import { type Diagnostic, GdlError, formatDiagnostic } from '../gdl/diagnostics.js';
-import { formatSummary, summarizeGame, type GameSummary } from '../gdl/validate-summary.js';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../pipeline.js';
+import { DEFAULT_PIPELINE_OPTIONS, type GameSummary, formatSummary, loadGame, summarizeLoaded } from '../pipeline.js';
 import { EXIT, readGameFile, runCommand } from './io.js';
 
 /** Options of `check`, as commander parses them. */
@@ -31,7 +30,7 @@ function check(file: string, options: CheckOptions): number {
   try {
     const loaded = loadGame(text, file, DEFAULT_PIPELINE_OPTIONS);
     printDiagnostics(loaded.warnings);
-    const summary = summarizeGame(loaded.game, loaded.normal);
+    const summary = summarizeLoaded(loaded);
     const report: CheckReport = { file, valid: true, diagnostics: loaded.warnings, summary };
     process.stdout.write(options.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatSummary(summary));
     return EXIT.ok;

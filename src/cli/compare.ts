@@ -1,32 +1,21 @@
 /**
- * `gdl-ground compare GAME [--timeout S] [--max-atoms N] [--max-rules N] [--json]`: runs the
- * Prolog method and the dependency-graph method, each followed by instantiation and ground
- * reachability, and prints side by side the superset sizes before post-processing, the time of
+ * `gdl-ground compare GAME [--timeout S] [--max-atoms N] [--max-ground-atoms N] [--max-rules N]
+ * [--json]`: runs the Prolog method and the dependency-graph method, each followed by
+ * instantiation and ground reachability, and prints side by side the superset sizes before post-processing, the time of
  * each step and whether the final supersets and ground games are identical.
  * Exit 0 identical, 1 different (or invalid game), 2 usage error, 3 a method reached a limit.
  */
 import type { Command } from 'commander';
+import { type Comparison, type MethodRun, compareMethods } from '../compare.js';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../pipeline.js';
-import { type Comparison, type MethodRun, compareMethods } from '../reach/dg/compare.js';
-import type { SupersetSizes } from '../reach/dg/index.js';
-import { DEFAULT_REACH_LIMITS } from '../reach/types.js';
-import { EXIT, UsageError, parsePositive, readGameFile, runCommand, writeOutput } from './io.js';
+import { type SupersetSizes, DEFAULT_PIPELINE_OPTIONS, loadGame } from '../pipeline.js';
+import { EXIT, readGameFile, runCommand, writeOutput } from './io.js';
+import { type LimitFlags, addLimitOptions, limitSettings } from './options.js';
 
 /** Options of `compare`, as commander parses them. */
-interface CompareOptions {
-  readonly timeout?: string;
-  readonly maxAtoms?: string;
-  readonly maxRules?: string;
+interface CompareOptions extends LimitFlags {
   readonly json?: boolean;
   readonly output?: string;
-}
-
-function wholeNumber(value: string | undefined, option: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = parsePositive(value, option);
-  if (!Number.isInteger(n)) throw new UsageError(`${option} needs a whole number, not '${value}'`);
-  return n;
 }
 
 function num(n: number | undefined): string {
@@ -100,25 +89,23 @@ function exitCode(c: Comparison): number {
 }
 
 function compare(file: string, options: CompareOptions): number {
-  const timeout = options.timeout === undefined ? Infinity : parsePositive(options.timeout, '--timeout') * 1000;
-  const maxAtoms = wholeNumber(options.maxAtoms, '--max-atoms', DEFAULT_REACH_LIMITS.maxAtoms);
-  const maxRules = wholeNumber(options.maxRules, '--max-rules', 5_000_000);
+  // Each method resolves its own options (and deadline) from these settings when it starts.
+  const settings = limitSettings(options);
   const loaded = loadGame(readGameFile(file), file, DEFAULT_PIPELINE_OPTIONS);
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
-  const c = compareMethods(loaded.normal, { timeoutMs: timeout, maxAtoms, maxRules });
+  const c = compareMethods(loaded.normal, settings);
   writeOutput(options.output, options.json === true ? comparisonJson(file, c) : formatComparison(file, c));
   return exitCode(c);
 }
 
 /** Registers `gdl-ground compare`. */
 export function registerCompare(program: Command): void {
-  program
+  const command = program
     .command('compare')
     .description('run the prolog and dg methods side by side and check that their results are identical')
-    .argument('<game>', 'game description in KIF')
-    .option('--timeout <seconds>', 'time each method may take (exit 3 when one runs out)')
-    .option('--max-atoms <n>', `ground atoms each method may derive (default ${DEFAULT_REACH_LIMITS.maxAtoms})`)
-    .option('--max-rules <n>', 'ground rules instantiation may produce (default 5000000)')
+    .argument('<game>', 'game description in KIF');
+  // The limits apply to each method separately: each gets the whole budget for itself.
+  addLimitOptions(command, 'ground')
     .option('--json', 'print the comparison as JSON')
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
     .action((file: string, options: CompareOptions) => runCommand(() => compare(file, options)));

@@ -66,10 +66,3 @@ export async function runCommand(body: () => Promise<number> | number): Promise<
     }
   }
 }
-
-/** Parses a positive number option, or throws a {@link UsageError} naming the option. */
-export function parsePositive(value: string, option: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${option} needs a positive number, not '${value}'`);
-  return n;
-}

@@ -1,39 +1,24 @@
 /**
- * `gdl-ground reach GAME [--method prolog|dg] [--json] [--stats] [--timeout S] [--max-atoms N]`:
+ * `gdl-ground reach GAME [--method prolog|dg] [--json] [--stats] [--timeout S] [--max-atoms N]
+ * [--max-ground-atoms N] [--max-rules N]`:
  * prints the supersets of reachable fluents, moves and axioms (step 3, section 9.1.2) as GDL
  * sentences, one a line, sorted by code point; `--json` prints the three lists as arrays.
  * Exit 0 ok, 1 invalid game, 2 usage error, 3 limit reached (the message names the relation).
  */
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
-import { DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, type ReachMethod, loadGame, postProcessedSupersets } from '../pipeline.js';
-import { supersetSentences, formatSupersets } from '../reach/format.js';
-import { type ReachProgress, computeSupersetsProlog } from '../reach/prolog.js';
-import { DEFAULT_REACH_LIMITS, type ReachResult, type ReachStats } from '../reach/types.js';
-import { EXIT, UsageError, parsePositive, readGameFile, runCommand, writeOutput } from './io.js';
+import {
+  type ReachProgress, type ReachResult, type ReachStats, formatSupersets, loadGame, postProcessedSupersets, reachGame, supersetSentences,
+} from '../pipeline.js';
+import { EXIT, readGameFile, runCommand, writeOutput } from './io.js';
+import { type LimitFlags, addLimitOptions, addMethodOption, resolveFlags } from './options.js';
 
 /** Options of `reach`, as commander parses them. */
-interface ReachOptions {
+interface ReachOptions extends LimitFlags {
   readonly method: string;
   readonly json?: boolean;
   readonly stats?: boolean;
-  readonly timeout?: string;
-  readonly maxAtoms?: string;
   readonly output?: string;
-}
-
-function resolveOptions(options: ReachOptions, start: number): PipelineOptions {
-  if (options.method !== 'prolog' && options.method !== 'dg') {
-    throw new UsageError(`--method must be 'prolog' or 'dg', not '${options.method}'`);
-  }
-  const timeout = options.timeout === undefined ? Infinity : parsePositive(options.timeout, '--timeout');
-  const maxAtoms = options.maxAtoms === undefined ? DEFAULT_REACH_LIMITS.maxAtoms : parsePositive(options.maxAtoms, '--max-atoms');
-  if (!Number.isInteger(maxAtoms)) throw new UsageError(`--max-atoms needs a whole number, not '${options.maxAtoms}'`);
-  return {
-    ...DEFAULT_PIPELINE_OPTIONS,
-    method: options.method as ReachMethod,
-    limits: { deadline: start + timeout * 1000, maxAtoms },
-  };
 }
 
 /** A progress line on stderr, at most once a second and only after two seconds, on a terminal. */
@@ -73,7 +58,7 @@ function formatStats(stats: ReachStats, result: ReachResult): string {
 
 function reach(file: string, options: ReachOptions): number {
   const start = Date.now();
-  const pipeline = resolveOptions(options, start);
+  const pipeline = resolveFlags(options);
   const text = readGameFile(file);
   const loaded = loadGame(text, file, pipeline);
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
@@ -81,7 +66,7 @@ function reach(file: string, options: ReachOptions): number {
   if (pipeline.method === 'prolog') {
     const progress = progressReporter(start);
     try {
-      result = computeSupersetsProlog(loaded.normal, pipeline.limits, { onProgress: progress.report });
+      result = reachGame(loaded.normal, pipeline, undefined, progress.report);
     } finally {
       progress.done();
     }
@@ -97,15 +82,15 @@ function reach(file: string, options: ReachOptions): number {
 
 /** Registers `gdl-ground reach`. */
 export function registerReach(program: Command): void {
-  program
+  const command = program
     .command('reach')
     .description('print supersets of reachable fluents (base), moves (input) and axioms of a game')
-    .argument('<game>', 'game description in KIF')
-    .option('--method <method>', 'prolog (Algorithm 9.2) or dg (argument dependency graph)', 'prolog')
+    .argument('<game>', 'game description in KIF');
+  addMethodOption(command)
     .option('--json', 'print the three supersets as JSON arrays')
-    .option('--stats', 'print iterations, answers, kept facts and step times on stderr')
-    .option('--timeout <seconds>', 'stop with exit 3 after this many seconds')
-    .option('--max-atoms <n>', `stop with exit 3 beyond this many ground atoms (default ${DEFAULT_REACH_LIMITS.maxAtoms})`)
+    .option('--stats', 'print iterations, answers, kept facts and step times on stderr');
+  // The dependency-graph method ends with instantiation, so the ground limits apply too.
+  addLimitOptions(command, 'ground')
     .option('-o, --output <file>', 'write the supersets to a file instead of stdout')
     .action((file: string, options: ReachOptions) => runCommand(() => reach(file, options)));
 }

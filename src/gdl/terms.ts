@@ -149,3 +149,18 @@ export function sortByCodePoints<T>(items: T[], text: (item: T) => string): T[] 
   for (const t of texts) for (const item of byText.get(t)!) items[i++] = item;
   return items;
 }
+
+/** Replaces variables in every term of a formula (formulas are shallow; terms may be deep). */
+export function substituteFormula(f: Formula, binding: ReadonlyMap<string, Term>): Formula {
+  switch (f.kind) {
+    case 'atom':
+      return { ...f, args: f.args.map((a) => substitute(a, binding)) };
+    case 'distinct':
+      return { ...f, left: substitute(f.left, binding), right: substitute(f.right, binding) };
+    case 'not':
+      return { ...f, arg: substituteFormula(f.arg, binding) };
+    case 'and':
+    case 'or':
+      return { ...f, args: f.args.map((a) => substituteFormula(a, binding)) };
+  }
+}

@@ -130,13 +130,22 @@ function orderBody(body: readonly Literal[]): Literal[] | null {
   return out;
 }
 
-function normalizeRule(rule: Rule, file: string, options: NormalizeOptions): NormalRule[] {
+/**
+ * What one source rule becomes: the rules of its disjuncts, or the error refusing it when its
+ * DNF would exceed `maxDisjuncts` (kept, not thrown, so that validation can go on and the
+ * pipeline reports it only when validation found nothing else).
+ */
+export type NormalForm =
+  | { readonly kind: 'split'; readonly rules: readonly NormalRule[] }
+  | { readonly kind: 'refused'; readonly error: GdlError };
+
+/** The normal form of one rule of `file`: NNF, DNF, one rule per disjunct, equalities solved. */
+export function normalizeRule(rule: Rule, file: string, options: NormalizeOptions): NormalForm {
   const nnf = toNnf({ kind: 'and', args: rule.body, pos: rule.pos }, false);
   const count = countDisjuncts(nnf, options.maxDisjuncts);
   if (count > options.maxDisjuncts) {
-    throw new GdlError([
-      diag('error', file, rule.pos, `rule for '${rule.head.rel}' splits into more than ${options.maxDisjuncts} rules in disjunctive normal form`),
-    ]);
+    const message = `rule for '${rule.head.rel}' splits into more than ${options.maxDisjuncts} rules in disjunctive normal form`;
+    return { kind: 'refused', error: new GdlError([diag('error', file, rule.pos, message)]) };
   }
   const out: NormalRule[] = [];
   for (const conj of toDnf(nnf)) {
@@ -145,7 +154,7 @@ function normalizeRule(rule: Rule, file: string, options: NormalizeOptions): Nor
     const body = orderBody(solved.body);
     if (body !== null) out.push({ head: solved.head, body, pos: rule.pos });
   }
-  return out;
+  return { kind: 'split', rules: out };
 }
 
 function ruleKey(r: NormalRule): string {
@@ -153,14 +162,15 @@ function ruleKey(r: NormalRule): string {
 }
 
 /**
- * Normalizes a (validated) game: NNF, DNF, one rule per disjunct, duplicates removed.
- * Throws {@link GdlError} naming the rule when a body's DNF would exceed `maxDisjuncts`.
+ * The normalized game of `file` from the normal forms of its rules, in rule order, duplicates
+ * removed. Throws the {@link GdlError} of the first refused rule.
  */
-export function normalizeGame(game: GameDescription, options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS): NormalGame {
+export function assembleNormalGame(file: string, forms: readonly NormalForm[]): NormalGame {
   const rules: NormalRule[] = [];
   const seen = new Set<string>();
-  for (const rule of game.rules) {
-    for (const r of normalizeRule(rule, game.file, options)) {
+  for (const form of forms) {
+    if (form.kind === 'refused') throw form.error;
+    for (const r of form.rules) {
       const key = ruleKey(r);
       if (!seen.has(key)) {
         seen.add(key);
@@ -168,5 +178,13 @@ export function normalizeGame(game: GameDescription, options: NormalizeOptions =
       }
     }
   }
-  return { file: game.file, rules };
+  return { file, rules };
+}
+
+/**
+ * Normalizes a (validated) game: NNF, DNF, one rule per disjunct, duplicates removed.
+ * Throws {@link GdlError} naming the rule when a body's DNF would exceed `maxDisjuncts`.
+ */
+export function normalizeGame(game: GameDescription, options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS): NormalGame {
+  return assembleNormalGame(game.file, game.rules.map((r) => normalizeRule(r, game.file, options)));
 }

@@ -20,6 +20,7 @@ import type { NormalGame } from '../normalize/types.js';
 import { type ReachProgress, type Run, evaluateComponent } from './evaluate.js';
 import { type RelaxedRule, planRelaxedGame } from './relaxed.js';
 import { type FactStore, createStore, ensureTable, relationFacts } from './store.js';
+import { StageTimer } from '../timer.js';
 import { type ReachLimits, type ReachResult, type Supersets, DEFAULT_REACH_LIMITS } from './types.js';
 
 export type { ReachProgress } from './evaluate.js';
@@ -56,17 +57,8 @@ export function computeSupersetsProlog(
   limits: ReachLimits = DEFAULT_REACH_LIMITS,
   options: PrologReachOptions = {},
 ): ReachResult {
-  const times: { step: string; ms: number }[] = [];
-  const timed = <T>(step: string, fn: () => T): T => {
-    const start = performance.now();
-    try {
-      return fn();
-    } finally {
-      const prev = times.find((t) => t.step === step);
-      if (prev) prev.ms += performance.now() - start;
-      else times.push({ step, ms: performance.now() - start });
-    }
-  };
+  const timer = new StageTimer();
+  const timed = <T>(step: string, fn: () => T): T => timer.run(step, fn);
   const run = timed('load', () => load(game, limits, options));
   const trueAt = run.plan.components.findIndex((c) => c.containsTrue);
   run.plan.components.forEach((comp, i) => {
@@ -77,7 +69,7 @@ export function computeSupersetsProlog(
   const supersets = timed('collect', () => collect(run.store));
   return {
     supersets,
-    stats: { method: 'prolog', iterations: run.iterations, answers: run.answers, kept: run.store.size, times },
+    stats: { method: 'prolog', iterations: run.iterations, answers: run.answers, kept: run.store.size, times: timer.steps() },
   };
 }
 

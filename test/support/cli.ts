@@ -1,6 +1,10 @@
-/** The built command line for end-to-end tests, rebuilt when src/ is newer than dist/. */
+/**
+ * The built command line for end-to-end tests, rebuilt when src/ is newer than dist/. A test
+ * that needs the CLI never skips for want of it: a failed build fails the test with tsc's
+ * output.
+ */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -9,6 +13,12 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The built `gdl-ground` entry point. */
 export const CLI = join(ROOT, 'dist/cli/main.js');
+
+/** Test files run in parallel processes; one of them builds while the others wait. */
+const LOCK = join(ROOT, 'dist/.build-lock');
+
+/** How long a waiting process gives the building one. */
+const BUILD_WAIT_MS = 300_000;
 
 function newestSource(dir: string): number {
   let newest = 0;
@@ -19,9 +29,35 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-/** Builds dist/ when it is missing or older than src/ (`npm ci` builds it through `prepare`). */
+function fresh(): boolean {
+  return existsSync(CLI) && statSync(CLI).mtimeMs >= newestSource(join(ROOT, 'src'));
+}
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function build(): void {
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.json')], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`building dist/ failed (tsc exit ${r.status}):\n${r.stdout}${r.stderr}`);
+}
+
+/** Builds dist/ when it is missing or older than src/ (`npm ci` builds it through `prepare`); throws when it cannot. */
 export function ensureBuilt(): void {
-  if (existsSync(CLI) && statSync(CLI).mtimeMs >= newestSource(join(ROOT, 'src'))) return;
-  spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.json')], { stdio: 'ignore' });
-  if (!existsSync(CLI)) throw new Error('building dist/ failed');
+  if (fresh()) return;
+  mkdirSync(dirname(LOCK), { recursive: true });
+  let mine = false;
+  try {
+    mkdirSync(LOCK);
+    mine = true;
+  } catch {
+    const start = Date.now();
+    while (existsSync(LOCK) && Date.now() - start < BUILD_WAIT_MS) sleep(200);
+  }
+  try {
+    if (mine || !fresh()) build();
+  } finally {
+    if (mine) rmSync(LOCK, { recursive: true, force: true });
+  }
+  if (!fresh()) throw new Error(`dist/ is missing or older than src/ after building: ${CLI}`);
 }

@@ -9,6 +9,7 @@ import { KEYWORDS, NO_POS, mkAtom } from '../../gdl/ast.js';
 import { stateDependent } from '../../gdl/relations.js';
 import { compareCodePoints } from '../../gdl/terms.js';
 import { type NormalGame, type NormalRule, asRule } from '../../normalize/types.js';
+import { StageTimer } from '../../timer.js';
 import { type ReachLimits, type ReachResult, type ReachStats, type Supersets, DEFAULT_REACH_LIMITS } from '../types.js';
 import { resolveDomains, type Domains } from './domains.js';
 import { type TupleSet, relKey } from './eval.js';
@@ -178,13 +179,8 @@ export function dependencyGraph(game: NormalGame, limits: ReachLimits = DEFAULT_
  * 'limit' naming the relation when `limits` are exceeded or a domain it needs is infinite.
  */
 export function analyzeDG(game: NormalGame, limits: ReachLimits = DEFAULT_REACH_LIMITS): DGAnalysis {
-  const times: { step: string; ms: number }[] = [];
-  const timed = <T>(step: string, fn: () => T): T => {
-    const start = performance.now();
-    const r = fn();
-    times.push({ step, ms: performance.now() - start });
-    return r;
-  };
+  const timer = new StageTimer();
+  const timed = <T>(step: string, fn: () => T): T => timer.run(step, fn);
   const table = new TermTable();
   const guard = createGuard(game.file, limits);
   const { statics, dynamicRules, graph, domains } = graphStage(game, table, guard, timed);
@@ -204,7 +200,7 @@ export function analyzeDG(game: NormalGame, limits: ReachLimits = DEFAULT_REACH_
     supersets,
     staticAxioms,
     upwardComponents: reduced.stats.upward,
-    stats: { method: 'dg', iterations: reduced.stats.rounds, answers: reduced.stats.answers, kept, times },
+    stats: { method: 'dg', iterations: reduced.stats.rounds, answers: reduced.stats.answers, kept, times: timer.list().map((r) => ({ step: r.stage, ms: r.ms })) },
   };
 }
 

@@ -1,12 +1,13 @@
 /**
  * The summary `gdl-ground check` prints for a valid game: its roles, how many relations, rules
  * and facts it has before and after normalization, and which relations are fluents, moves,
- * static relations and axioms (src/gdl/relations.ts decides the classes).
+ * static relations and axioms (src/gdl/relations.ts decides the classes). It reads the normal form, so it
+ * lives in the normalize stage.
  */
-import type { GameDescription } from './ast.js';
-import { classifyRelations, relationGraph } from './relations.js';
-import { termToString } from './terms.js';
-import { asRule, type NormalGame } from '../normalize/types.js';
+import type { GameDescription } from '../gdl/ast.js';
+import { classifyRelations, relationGraph } from '../gdl/relations.js';
+import { termToString } from '../gdl/terms.js';
+import { asRule, type NormalGame } from './types.js';
 
 /** What `check` reports about a valid game; every list is sorted, except roles (file order). */
 export interface GameSummary {

@@ -15,13 +15,12 @@
  *   computes exactly that comparison.
  * Everything else unsafe is an error.
  */
-import type { Atom, Formula, Rule, Term } from './ast.js';
-import { mkAtom } from './ast.js';
-import { type Diagnostic, GdlError, diag } from './diagnostics.js';
-import { atomVars, collectVars, compareCodePoints, formulaToString } from './terms.js';
-import { normalizeGame } from '../normalize/normalize.js';
-import { substituteFormula } from './validate-inline.js';
-import type { NormalRule } from '../normalize/types.js';
+import type { Atom, Formula, Rule, Term } from '../gdl/ast.js';
+import { mkAtom } from '../gdl/ast.js';
+import { type Diagnostic, diag } from '../gdl/diagnostics.js';
+import { atomVars, collectVars, compareCodePoints, formulaToString, substituteFormula } from '../gdl/terms.js';
+import type { SplitRule } from './inline.js';
+import type { NormalRule } from './types.js';
 
 /** Argument 0 of these relations is a role. */
 const ROLE_POSITION: ReadonlySet<string> = new Set(['legal', 'goal', 'input']);
@@ -60,16 +59,6 @@ function unsafeVars(rule: NormalRule): Unsafe {
   const distinctOnly = new Set([...inDistinct.keys()].filter((v) => !head.has(v) && !negative.has(v)));
   const distinctWith = new Map([...inDistinct].filter(([v]) => !distinctOnly.has(v)));
   return { head, negative, distinctOnly, distinctWith };
-}
-
-/** The rules the normalizer makes of `rule`; null when its DNF is too large (the normalizer reports that). */
-function disjuncts(rule: Rule, file: string): readonly NormalRule[] | null {
-  try {
-    return normalizeGame({ file, rules: [rule] }).rules;
-  } catch (err) {
-    if (err instanceof GdlError) return null;
-    throw err;
-  }
 }
 
 /** Head variables standing alone as the role argument of legal, goal or input. */
@@ -158,14 +147,16 @@ function errorsOf(rule: Rule, parts: readonly NormalRule[], file: string): Diagn
   return [...messages].sort(compareCodePoints).map((m) => diag('error', file, rule.pos, m));
 }
 
-/** Checks every rule for safety; returns the repaired rules and all warnings and errors. */
-export function checkSafety(rules: readonly Rule[], file: string): { rules: Rule[]; diagnostics: Diagnostic[] } {
+/**
+ * Checks every rule for safety on its normal form (`split`; a rule whose DNF the normalizer
+ * refuses is left to the normalizer's message); returns the repaired rules and all warnings and errors. */
+export function checkSafety(rules: readonly Rule[], file: string, split: SplitRule): { rules: Rule[]; diagnostics: Diagnostic[] } {
   const out: Rule[] = [];
   const diagnostics: Diagnostic[] = [];
   const used = usedNames(rules);
   for (const rule of rules) {
     let current = rule;
-    let parts = disjuncts(rule, file);
+    let parts = split(rule);
     if (parts === null) {
       out.push(rule);
       continue;
@@ -174,7 +165,7 @@ export function checkSafety(rules: readonly Rule[], file: string): { rules: Rule
     if (fixed !== null) {
       current = fixed.rule;
       diagnostics.push(...fixed.warnings);
-      parts = disjuncts(current, file) ?? parts;
+      parts = split(current) ?? parts;
     }
     diagnostics.push(...errorsOf(current, parts, file));
     out.push(current);

@@ -1,15 +1,14 @@
 /**
- * Stratification and the GDL recursion restriction, both on the relation dependency graph of
- * src/gdl/relations.ts (a body relation q and the head relation p of a rule are "in a cycle"
- * when they lie in the same strongly connected component).
+ * Stratification, on the relation dependency graph of src/gdl/relations.ts (a body relation q
+ * and the head relation p of a rule are "in a cycle" when they lie in the same strongly
+ * connected component). It is judged on the rules as written; the recursion restriction, which
+ * is judged on normal form, is src/normalize/restriction.ts.
  */
-import type { Atom, Rule, Term } from './ast.js';
-import { type Diagnostic, GdlError, diag } from './diagnostics.js';
+import type { Atom, Rule } from './ast.js';
+import { type Diagnostic, diag } from './diagnostics.js';
 import { forEachBodyAtom, relationGraph } from './relations.js';
 import { stronglyConnectedComponents } from './scc.js';
-import { atomToString, isGround, termEquals, termToString } from './terms.js';
-import { normalizeGame } from '../normalize/normalize.js';
-import type { NormalRule } from '../normalize/types.js';
+import { atomToString } from './terms.js';
 
 /** An atom abstracted to its relation and constant arguments: `goal(*,100)`. */
 function pattern(atom: Atom): string[] {
@@ -77,7 +76,7 @@ function refinedCycles(all: readonly Rule[]): Set<Atom> {
  *   error  <-  rule p <= ... not q(...) ...,  component(q) = component(p)
  * unless the refined graph of {@link refinedCycles} breaks the cycle (then a warning).
  */
-function checkStratification(rules: readonly Rule[], component: ReadonlyMap<string, number>, file: string, out: Diagnostic[]): void {
+function stratification(rules: readonly Rule[], component: ReadonlyMap<string, number>, file: string, out: Diagnostic[]): void {
   let refined: Set<Atom> | undefined;
   for (const rule of rules) {
     const seen = new Set<string>();
@@ -100,52 +99,10 @@ function checkStratification(rules: readonly Rule[], component: ReadonlyMap<stri
   }
 }
 
-/**
- * The recursion restriction (GDL specification 2008, definition 15): for a rule
- *   p(t1..tn) <= b1 & ... & q(v1..vk) & ... & bm   with q in a cycle with p,
- * every vj is ground, or equals some ti, or is an argument of a positive literal r(...) of
- * the body with r not in a cycle with p. Judged per disjunct, after equalities are solved.
- */
-function restrictionViolation(rule: NormalRule, component: ReadonlyMap<string, number>): string | null {
-  const own = component.get(rule.head.rel);
-  const outside: Term[] = [];
-  for (const l of rule.body) if (l.kind === 'pos' && component.get(l.atom.rel) !== own) outside.push(...l.atom.args);
-  for (const l of rule.body) {
-    if (l.kind === 'distinct' || component.get(l.atom.rel) !== own) continue;
-    for (const v of l.atom.args) {
-      const ok = isGround(v) || rule.head.args.some((t) => termEquals(t, v)) || outside.some((t) => termEquals(t, v));
-      if (!ok) {
-        return `recursion restriction violated in a rule for '${rule.head.rel}': argument ${termToString(v)} of the recursive literal ${atomToString(l.atom)} is not ground, not an argument of the head, and not an argument of a non-recursive positive literal`;
-      }
-    }
-  }
-  return null;
-}
-
-function checkRestriction(rules: readonly Rule[], component: ReadonlyMap<string, number>, file: string, out: Diagnostic[]): void {
-  for (const rule of rules) {
-    let parts: readonly NormalRule[];
-    try {
-      parts = normalizeGame({ file, rules: [rule] }).rules;
-    } catch (err) {
-      // A body too large for DNF is refused by the normalizer, with its own message.
-      if (err instanceof GdlError) continue;
-      throw err;
-    }
-    const messages = new Set<string>();
-    for (const part of parts) {
-      const m = restrictionViolation(part, component);
-      if (m !== null) messages.add(m);
-    }
-    for (const m of messages) out.push(diag('error', file, rule.pos, m));
-  }
-}
-
-/** Checks stratification and the recursion restriction; returns the errors found. */
-export function checkRecursion(rules: readonly Rule[], file: string): Diagnostic[] {
+/** Checks stratification; returns the errors (and the warnings for refined cycles) found. */
+export function checkStratification(rules: readonly Rule[], file: string): Diagnostic[] {
   const { component } = relationGraph(rules);
   const out: Diagnostic[] = [];
-  checkStratification(rules, component, file, out);
-  checkRestriction(rules, component, file, out);
+  stratification(rules, component, file, out);
   return out;
 }

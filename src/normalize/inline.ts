@@ -7,26 +7,14 @@
  * the disjunction of the rule bodies with the head variables replaced by t1 ... tn, and the
  * rules of r are dropped. Whether the uses bind t1 ... tn is then judged by the safety check.
  */
-import type { Atom, Formula, Rule, Term } from './ast.js';
-import { KEYWORDS } from './ast.js';
-import { type Diagnostic, GdlError, diag } from './diagnostics.js';
-import { collectVars, isGround, substitute } from './terms.js';
-import { normalizeGame } from '../normalize/normalize.js';
+import type { Atom, Formula, Rule, Term } from '../gdl/ast.js';
+import { KEYWORDS } from '../gdl/ast.js';
+import { type Diagnostic, diag } from '../gdl/diagnostics.js';
+import { collectVars, isGround, substituteFormula } from '../gdl/terms.js';
+import type { NormalRule } from './types.js';
 
-/** Replaces variables in every term of a formula (formulas are shallow; terms may be deep). */
-export function substituteFormula(f: Formula, binding: ReadonlyMap<string, Term>): Formula {
-  switch (f.kind) {
-    case 'atom':
-      return { ...f, args: f.args.map((a) => substitute(a, binding)) };
-    case 'distinct':
-      return { ...f, left: substitute(f.left, binding), right: substitute(f.right, binding) };
-    case 'not':
-      return { ...f, arg: substituteFormula(f.arg, binding) };
-    case 'and':
-    case 'or':
-      return { ...f, args: f.args.map((a) => substituteFormula(a, binding)) };
-  }
-}
+/** The rules a source rule splits into, or null when the normalizer refuses its DNF. */
+export type SplitRule = (rule: Rule) => readonly NormalRule[] | null;
 
 /** The variables of a formula made only of `distinct` under and/or/not; null if it has an atom. */
 function distinctOnlyVars(f: Formula, out: Set<string>): Set<string> | null {
@@ -46,25 +34,21 @@ function distinctOnlyVars(f: Formula, out: Set<string>): Set<string> | null {
 }
 
 /** True when the rule has pairwise different variables as head arguments and a body of `distinct` over them. */
-function isDistinctHelper(rule: Rule): boolean {
+function isDistinctHelper(rule: Rule, split: SplitRule): boolean {
   const heads = rule.head.args.map((a) => (a.kind === 'var' ? a.name : ''));
   if (heads.length === 0 || heads.includes('') || new Set(heads).size !== heads.length || rule.body.length === 0) return false;
   const vars = new Set<string>();
   for (const b of rule.body) if (distinctOnlyVars(b, vars) === null) return false;
-  return [...vars].every((v) => heads.includes(v)) && !bindsHead(rule);
+  return [...vars].every((v) => heads.includes(v)) && !bindsHead(rule, split);
 }
 
 /**
  * True when every disjunct of the normalized rule has a ground head: `(not (distinct ?x a))`
  * binds ?x to a, and such a rule is safe and needs no repair.
  */
-function bindsHead(rule: Rule): boolean {
-  try {
-    return normalizeGame({ file: '', rules: [rule] }).rules.every((r) => r.head.args.every(isGround));
-  } catch (err) {
-    if (err instanceof GdlError) return false;
-    throw err;
-  }
+function bindsHead(rule: Rule, split: SplitRule): boolean {
+  const parts = split(rule);
+  return parts !== null && parts.every((r) => r.head.args.every(isGround));
 }
 
 function usesOf(rules: readonly Rule[]): Set<string> {
@@ -103,7 +87,7 @@ function inlineFormula(f: Formula, helpers: ReadonlyMap<string, readonly Rule[]>
 }
 
 /** Inlines every distinct-only helper relation that is used in some body; warns once per rule removed. */
-export function inlineDistinctHelpers(rules: readonly Rule[], file: string): { rules: Rule[]; diagnostics: Diagnostic[] } {
+export function inlineDistinctHelpers(rules: readonly Rule[], file: string, split: SplitRule): { rules: Rule[]; diagnostics: Diagnostic[] } {
   const byRel = new Map<string, Rule[]>();
   for (const r of rules) {
     const list = byRel.get(r.head.rel);
@@ -113,7 +97,7 @@ export function inlineDistinctHelpers(rules: readonly Rule[], file: string): { r
   const used = usesOf(rules);
   const helpers = new Map<string, readonly Rule[]>();
   for (const [rel, defs] of byRel) {
-    if (!KEYWORDS.has(rel) && used.has(rel) && defs.every(isDistinctHelper)) helpers.set(rel, defs);
+    if (!KEYWORDS.has(rel) && used.has(rel) && defs.every((d) => isDistinctHelper(d, split))) helpers.set(rel, defs);
   }
   if (helpers.size === 0) return { rules: [...rules], diagnostics: [] };
   const diagnostics: Diagnostic[] = [];

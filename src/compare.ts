@@ -2,18 +2,16 @@
  * The comparison of section 9.1.2: both superset methods on one game, each followed by
  * instantiation and ground reachability, with the time of every step, the superset sizes
  * before post-processing, and whether the final supersets and ground games are identical.
+ * It stands above the pipeline and runs the stages only through the pipeline's entry functions.
  */
-import { GdlError } from '../../gdl/diagnostics.js';
-import { atomToString, termToString } from '../../gdl/terms.js';
-import { finalSupersets } from '../../ground/reachability.js';
-import { atomText } from '../../ground/atoms.js';
-import type { GroundGame } from '../../ground/types.js';
-import type { NormalGame } from '../../normalize/types.js';
-import { DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, groundGame } from '../../pipeline.js';
-import { StageTimer } from '../../timer.js';
-import { computeSupersetsProlog } from '../prolog.js';
-import type { ReachLimits, Supersets } from '../types.js';
-import { type SupersetSizes, analyzeDG } from './index.js';
+import { GdlError } from './gdl/diagnostics.js';
+import { atomToString, termToString } from './gdl/terms.js';
+import { atomText } from './ground/atoms.js';
+import {
+  type GroundGame, type NormalGame, type PipelineSettings, type Supersets, type SupersetSizes,
+  analyzeDependencyGraph, groundGame, reachGame, readBackSupersets, resolvePipelineOptions,
+} from './pipeline.js';
+import { StageTimer } from './timer.js';
 
 /** How a method's run ended. */
 export type RunStatus = 'ok' | 'limit' | 'invalid' | 'error';
@@ -54,13 +52,11 @@ export interface Comparison {
   readonly notes: readonly string[];
 }
 
-/** Limits of a comparison; each method gets the whole budget for itself. */
-export interface CompareLimits {
-  /** Milliseconds each method may take (Infinity for no limit). */
-  readonly timeoutMs: number;
-  readonly maxAtoms: number;
-  readonly maxRules: number;
-}
+/**
+ * Settings of a comparison: those of the pipeline but the method. Each method gets the whole
+ * budget for itself: its own deadline, resolved when its run starts.
+ */
+export type CompareSettings = Omit<PipelineSettings, 'method'>;
 
 const sizesOf = (s: Supersets): SupersetSizes => ({ fluents: s.fluents.length, moves: s.moves.length, axioms: s.axioms.length });
 
@@ -70,50 +66,35 @@ function failure(err: unknown): { status: RunStatus; message: string } {
   return { status: 'error', message };
 }
 
+/** The steps the timer recorded, the superset computation under one name for both methods. */
+function stepTimes(timer: StageTimer): { step: string; ms: number }[] {
+  return timer.list().map((r) => ({ step: r.stage.startsWith('reach-') ? 'reach' : r.stage, ms: r.ms }));
+}
+
 /** Runs one method through reach, instantiate and prune, recording times and sizes. */
-function runMethod(game: NormalGame, method: 'prolog' | 'dg', limits: CompareLimits): MethodRun {
-  const times: { step: string; ms: number }[] = [];
-  const deadline = limits.timeoutMs === Infinity ? Infinity : Date.now() + limits.timeoutMs;
-  const reachLimits: ReachLimits = { deadline, maxAtoms: limits.maxAtoms };
-  const options: PipelineOptions = {
-    ...DEFAULT_PIPELINE_OPTIONS,
-    method,
-    limits: reachLimits,
-    ground: { ...DEFAULT_PIPELINE_OPTIONS.ground, deadline, maxAtoms: limits.maxAtoms, maxRules: limits.maxRules },
-  };
-  const step = <T>(name: string, fn: () => T): T => {
-    const start = performance.now();
-    try {
-      return fn();
-    } finally {
-      times.push({ step: name, ms: performance.now() - start });
-    }
-  };
+function runMethod(game: NormalGame, method: 'prolog' | 'dg', settings: CompareSettings): MethodRun {
+  const options = resolvePipelineOptions({ ...settings, method });
+  const timer = new StageTimer();
   let before: SupersetSizes | undefined;
   let reduced: SupersetSizes | undefined;
   let upward: number | undefined;
   try {
-    const reach = step('reach', (): { supersets: Supersets; products?: SupersetSizes; upward?: number } => {
-      if (method === 'prolog') return computeSupersetsProlog(game, reachLimits);
-      const a = analyzeDG(game, reachLimits);
-      return { supersets: a.supersets, products: a.productSizes, upward: a.upwardComponents };
-    });
-    upward = reach.upward;
-    const supersets = reach.supersets;
-    before = reach.products ?? sizesOf(supersets);
-    reduced = sizesOf(supersets);
-    // Instantiation and pruning run as the pipeline runs them, timed per stage.
-    const timer = new StageTimer();
-    let ground: GroundGame;
-    try {
-      ground = groundGame(game, supersets, options, timer);
-    } finally {
-      for (const r of timer.list()) times.push({ step: r.stage, ms: r.ms });
+    let supersets: Supersets;
+    if (method === 'prolog') {
+      supersets = reachGame(game, options, timer).supersets;
+      before = sizesOf(supersets);
+    } else {
+      const a = analyzeDependencyGraph(game, options, timer);
+      supersets = a.supersets;
+      before = a.productSizes;
+      upward = a.upwardComponents;
     }
-    const final = finalSupersets(game, supersets, ground);
-    return { method, status: 'ok', message: '', times, before, upward, reduced, reach: supersets, supersets: final, ground };
+    reduced = sizesOf(supersets);
+    const ground = groundGame(game, supersets, options, timer);
+    const final = readBackSupersets(game, supersets, ground);
+    return { method, status: 'ok', message: '', times: stepTimes(timer), before, upward, reduced, reach: supersets, supersets: final, ground };
   } catch (err) {
-    return { method, times, before, upward, reduced, ...failure(err) };
+    return { method, times: stepTimes(timer), before, upward, reduced, ...failure(err) };
   }
 }
 
@@ -157,9 +138,9 @@ export function diffResults(a: MethodRun, b: MethodRun): string[] {
 }
 
 /** Runs both methods on a normalized game and compares their final results. */
-export function compareMethods(game: NormalGame, limits: CompareLimits): Comparison {
-  const prolog = runMethod(game, 'prolog', limits);
-  const dg = runMethod(game, 'dg', limits);
+export function compareMethods(game: NormalGame, settings: CompareSettings): Comparison {
+  const prolog = runMethod(game, 'prolog', settings);
+  const dg = runMethod(game, 'dg', settings);
   if (prolog.status !== 'ok' || dg.status !== 'ok') return { prolog, dg, identical: undefined, differences: [], notes: [] };
   const differences = diffResults(prolog, dg);
   const notes: string[] = [];

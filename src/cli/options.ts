@@ -1,0 +1,91 @@
+/**
+ * The one options parser of the command line: every command registers its limits here and
+ * turns commander's strings into the pipeline's settings here, so that a flag means the same
+ * thing, takes the same kind of number and has the same default in every command. Counts are
+ * checked as whole numbers; only seconds may be fractional.
+ */
+import type { Command } from 'commander';
+import { DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, type PipelineSettings, type ReachMethod, resolvePipelineOptions } from '../pipeline.js';
+import { UsageError } from './io.js';
+
+/** The limit flags as commander parses them (all strings, all optional). */
+export interface LimitFlags {
+  readonly timeout?: string;
+  readonly maxAtoms?: string;
+  readonly maxGroundAtoms?: string;
+  readonly maxRules?: string;
+}
+
+/** Which limits a command takes: the superset computation's, and instantiation's too. */
+export type LimitSet = 'reach' | 'ground';
+
+/** A positive number of seconds (fractions allowed). */
+export function parseSeconds(value: string, option: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${option} needs a positive number, not '${value}'`);
+  return n;
+}
+
+/** A whole number written in decimal digits; above 0 unless `allowZero`. */
+export function parseWhole(value: string, option: string, allowZero = false): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || (!allowZero && n === 0)) {
+    throw new UsageError(`${option} needs a whole number${allowZero ? '' : ' above 0'}, not '${value}'`);
+  }
+  return n;
+}
+
+/** One of `choices`, or a usage error naming them. */
+export function parseChoice<T extends string>(value: string, option: string, choices: readonly T[]): T {
+  if ((choices as readonly string[]).includes(value)) return value as T;
+  const list = choices.map((c) => `'${c}'`);
+  throw new UsageError(`${option} must be ${list.slice(0, -1).join(', ')} or ${list[list.length - 1]}, not '${value}'`);
+}
+
+/** The superset method of `--method`. */
+export function parseMethod(value: string): ReachMethod {
+  return parseChoice(value, '--method', ['prolog', 'dg'] as const);
+}
+
+/** Registers `--method` with the Prolog method as default. */
+export function addMethodOption(command: Command): Command {
+  return command.option('--method <method>', 'supersets by prolog (Algorithm 9.2) or dg (argument dependency graph)', 'prolog');
+}
+
+/** Registers `--timeout` and the atom and rule limits of `set`, with their defaults in the help. */
+export function addLimitOptions(command: Command, set: LimitSet): Command {
+  const d = DEFAULT_PIPELINE_OPTIONS;
+  command
+    .option('--timeout <seconds>', 'stop with exit 3 after this many seconds')
+    .option('--max-atoms <n>', `stop with exit 3 when the superset computation derives more atoms (default ${d.maxReachAtoms})`);
+  if (set === 'ground') {
+    command
+      .option('--max-ground-atoms <n>', `stop with exit 3 when instantiation derives more ground atoms (default ${d.maxGroundAtoms})`)
+      .option('--max-rules <n>', `stop with exit 3 beyond this many ground rules (default ${d.maxGroundRules})`);
+  }
+  return command;
+}
+
+/** The settings the limit flags ask for (absent flags are left to the pipeline's defaults). */
+export function limitSettings(flags: LimitFlags): PipelineSettings {
+  const whole = (v: string | undefined, option: string): number | undefined => (v === undefined ? undefined : parseWhole(v, option));
+  return {
+    ...(flags.timeout === undefined ? {} : { timeoutSeconds: parseSeconds(flags.timeout, '--timeout') }),
+    ...defined('maxReachAtoms', whole(flags.maxAtoms, '--max-atoms')),
+    ...defined('maxGroundAtoms', whole(flags.maxGroundAtoms, '--max-ground-atoms')),
+    ...defined('maxGroundRules', whole(flags.maxRules, '--max-rules')),
+  };
+}
+
+function defined<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, number>);
+}
+
+/**
+ * The options of one run from the flags: checked, then resolved once, the deadline counted
+ * from now.
+ */
+export function resolveFlags(flags: LimitFlags & { readonly method?: string }): PipelineOptions {
+  const method = flags.method === undefined ? undefined : parseMethod(flags.method);
+  return resolvePipelineOptions({ ...limitSettings(flags), ...(method === undefined ? {} : { method }) });
+}
