@@ -21,7 +21,10 @@ import { argGraphToDot, argGraphToText } from './reach/dg/dot.js';
 import { type DGAnalysis, analyzeDG, computeSupersetsDG, dependencyGraph } from './reach/dg/index.js';
 import { type ReachProgress, computeSupersetsProlog } from './reach/prolog.js';
 import { DEFAULT_REACH_LIMITS, type ReachLimits, type ReachResult, type Supersets } from './reach/types.js';
+import { DEFAULT_MUTEX_OPTIONS, type MutexResult, findMutexGroups } from './mutex/index.js';
+import { ProofTimeout } from './mutex/prove.js';
 import { createGroundSimulator } from './sim/ground-sim.js';
+import { sampleStates } from './sim/sample.js';
 import { createReasoner } from './sim/reasoner.js';
 import { type VerifyOptions, type VerifyResult, verifyGame } from './sim/verify.js';
 import { StageTimer } from './timer.js';
@@ -35,6 +38,7 @@ export type { ReachResult, ReachStats, Supersets } from './reach/types.js';
 export type { DGAnalysis, SupersetSizes } from './reach/dg/index.js';
 export type { GroundGame } from './ground/types.js';
 export type { NormalGame } from './normalize/types.js';
+export type { MutexGroup, MutexResult, MutexStats } from './mutex/index.js';
 
 /** How supersets are computed: Algorithm 9.2 (Prolog) or 9.3/9.4 (dependency graph). */
 export type ReachMethod = 'prolog' | 'dg';
@@ -246,4 +250,33 @@ export function emitGround(game: GroundGame, format: GroundFormat, gdl: GdlEmitO
 export function verifyGrounding(normal: NormalGame, ground: GroundGame, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
   const original = createReasoner(normal, { deadline: options.deadline.at });
   return verifyGame(original, createGroundSimulator(ground), verify);
+}
+
+/** How the mutex stage samples states; the rest of its options are the pipeline's. */
+export interface MutexSettings {
+  /** Random playouts of the ground game whose states refute candidate groups. */
+  readonly playouts: number;
+  readonly seed: number;
+  /** Joint moves per playout before it is cut off. */
+  readonly maxSteps: number;
+}
+
+/** Defaults: 100 playouts of at most 500 joint moves each, seed 1. */
+export const DEFAULT_MUTEX_SETTINGS: MutexSettings = { playouts: 100, seed: 1, maxSteps: 500 };
+
+/**
+ * Step 6: mutex groups of the ground game's fluents. States are sampled by random playouts of
+ * the ground simulator; the mutex stage refutes candidates on them, proves the survivors
+ * inductively and chooses the encoding with the fewest bits (docs/mutex.md).
+ */
+export function mutexGroups(ground: GroundGame, options: PipelineOptions, settings: MutexSettings, timer = new StageTimer()): MutexResult {
+  const states = timer.run('sample', () => sampleStates(ground, { ...settings, deadline: options.deadline }), (s) => ({ states: s.length }));
+  return timer.run('mutex', () => {
+    try {
+      return findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: options.deadline });
+    } catch (err) {
+      if (!(err instanceof ProofTimeout)) throw err;
+      throw new GdlError([diag('error', ground.file, NO_POS, `mutex groups: ${err.message}`)], 'limit');
+    }
+  }, (r) => ({ fluents: r.fluents, bits: r.bits, groups: r.groups.length, proven: r.groups.filter((g) => g.proven).length }));
 }

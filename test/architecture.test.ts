@@ -22,6 +22,8 @@ const STAGES: readonly (readonly string[])[] = [
   ['normalize/'],
   ['reach/'],
   ['ground/'],
+  ['mutex/'],
+  ['axioms/'],
   ['emit/'],
   ['sim/'],
   ['pipeline.ts'],

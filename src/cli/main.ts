@@ -6,6 +6,7 @@ import { registerCompare } from './compare.js';
 import { registerGraph } from './graph.js';
 import { registerGround } from './ground.js';
 import { EXIT } from './io.js';
+import { registerMutex } from './mutex.js';
 import { registerReach } from './reach.js';
 import { registerVerify } from './verify.js';
 import { tuneForShortRuns } from '../runtime.js';
@@ -17,7 +18,7 @@ const program = new Command('gdl-ground')
   .version('0.1.0')
   .showHelpAfterError()
   .exitOverride();
-for (const register of [registerCheck, registerReach, registerGround, registerVerify, registerCompare, registerGraph]) {
+for (const register of [registerCheck, registerReach, registerGround, registerVerify, registerCompare, registerGraph, registerMutex]) {
   register(program);
 }
 program.commands.forEach((c) => c.exitOverride());

@@ -1,0 +1,87 @@
+/**
+ * `gdl-ground mutex GAME [--json] [--method prolog|dg] [--playouts N] [--seed S] [--stats]
+ * [-o FILE] [limits]`: grounds a game, then finds, proves and chooses mutex groups of its
+ * fluents (docs/mutex.md). Prints the groups of the chosen encoding, proven or observed, and the
+ * bits per state against the number of fluents; `--json` prints
+ * `{"fluents", "bits", "groups": [{"members", "exactlyOne", "proven", "relation", "input", "output"}]}`.
+ * `--stats` adds per-stage times and the proof's counts on stderr. Exit codes as `ground`.
+ */
+import type { Command } from 'commander';
+import { formatDiagnostic } from '../gdl/diagnostics.js';
+import { DEFAULT_MUTEX_SETTINGS, type MutexResult, type MutexSettings, groundNormalGame, loadGame, mutexGroups } from '../pipeline.js';
+import { StageTimer, formatStages } from '../timer.js';
+import { EXIT, readGameFile, runCommand, writeOutput } from './io.js';
+import { type LimitFlags, addLimitOptions, addMethodOption, parseWhole, resolveFlags } from './options.js';
+
+/** Options of `mutex`, as commander parses them. */
+interface MutexFlags extends LimitFlags {
+  readonly output?: string;
+  readonly method: string;
+  readonly json?: boolean;
+  readonly stats?: boolean;
+  readonly playouts?: string;
+  readonly seed?: string;
+  readonly maxSteps?: string;
+}
+
+function settingsOf(flags: MutexFlags): MutexSettings {
+  const d = DEFAULT_MUTEX_SETTINGS;
+  return {
+    playouts: flags.playouts === undefined ? d.playouts : parseWhole(flags.playouts, '--playouts', true),
+    seed: flags.seed === undefined ? d.seed : parseWhole(flags.seed, '--seed', true),
+    maxSteps: flags.maxSteps === undefined ? d.maxSteps : parseWhole(flags.maxSteps, '--max-steps'),
+  };
+}
+
+/** The report for people: one line per group, then the encoding's size. */
+function formatMutex(r: MutexResult): string {
+  const lines = r.groups.map((g) => {
+    const kind = `${g.proven ? 'proven' : 'observed'}${g.exactlyOne ? ' exactly-one' : ''}`;
+    return `${kind.padEnd(20)} ${g.relation} input [${g.input.join(',')}] output [${g.output.join(',')}]: ${g.members.join(' ')}`;
+  });
+  const covered = r.groups.filter((g) => g.proven).reduce((n, g) => n + g.members.length, 0);
+  lines.push(`${r.groups.length} groups (${r.groups.filter((g) => g.proven).length} proven), proven groups cover ${covered} of ${r.fluents} fluents`);
+  lines.push(`bits per state: ${r.bits} (fluents: ${r.fluents})`);
+  return `${lines.join('\n')}\n`;
+}
+
+function formatMutexStats(r: MutexResult): string {
+  const s = r.stats;
+  const lines = [
+    `mutex: ${s.hypotheses} hypotheses, ${s.candidates} candidate groups over ${s.sampledStates} sampled states`,
+    `mutex: ${s.refutedBySimulation} refuted by simulation, ${s.proven} proven, ${s.failedProof} failed the proof`,
+    `mutex: ${s.satQueries} SAT queries, work ${s.proofWork}${s.proofComplete ? '' : ' (budget reached: later candidates not tried)'}`,
+    ...s.failures.map((f) => `mutex: not proven: {${f.members.join(' ')}}: ${f.unrefutedPairs}${f.capped ? '+' : ''} member pairs could not be refuted`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function mutex(file: string, flags: MutexFlags): number {
+  const pipeline = resolveFlags(flags);
+  const settings = settingsOf(flags);
+  const timer = new StageTimer();
+  const loaded = loadGame(readGameFile(file), file, pipeline, timer);
+  for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
+  const { ground } = groundNormalGame(loaded.normal, pipeline, timer);
+  const result = mutexGroups(ground, pipeline, settings, timer);
+  const json = { fluents: result.fluents, bits: result.bits, groups: result.groups };
+  writeOutput(flags.output, flags.json === true ? `${JSON.stringify(json, null, 2)}\n` : formatMutex(result));
+  if (flags.stats === true) process.stderr.write(`${formatStages(timer.list(), timer.peakRss())}\n${formatMutexStats(result)}`);
+  return EXIT.ok;
+}
+
+/** Registers `gdl-ground mutex`. */
+export function registerMutex(program: Command): void {
+  const command = program
+    .command('mutex')
+    .description('find, prove and choose mutex groups of the fluents (fewest bits per state)')
+    .argument('<game>', 'game description in KIF')
+    .option('-o, --output <file>', 'write the groups to a file (atomically) instead of stdout');
+  addMethodOption(command)
+    .option('--json', 'print the groups as JSON')
+    .option('--playouts <n>', `random playouts that refute candidates (default ${DEFAULT_MUTEX_SETTINGS.playouts})`)
+    .option('--seed <n>', `seed of the playouts (default ${DEFAULT_MUTEX_SETTINGS.seed})`)
+    .option('--max-steps <n>', `joint moves per playout (default ${DEFAULT_MUTEX_SETTINGS.maxSteps})`)
+    .option('--stats', 'print per-stage time, counts and the proof counts on stderr');
+  addLimitOptions(command, 'ground').action((file: string, flags: MutexFlags) => runCommand(() => mutex(file, flags)));
+}
