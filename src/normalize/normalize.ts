@@ -13,6 +13,12 @@ import type { Literal, NormalGame, NormalRule } from './types.js';
 export interface NormalizeOptions {
   /** Largest number of rules one source rule may split into before it is refused. */
   readonly maxDisjuncts: number;
+  /**
+   * Instead of refusing a rule whose DNF is too large, name its variable-free non-literal
+   * conjuncts by fresh 0-ary relations defined by rules of their own (for reading games whose
+   * axioms were removed, where `(not (or ...))` bodies are common). Off by default.
+   */
+  readonly splitGround?: boolean;
 }
 
 /** Defaults: 4096 disjuncts are far beyond any real game and cheap to hold. */
@@ -130,9 +136,45 @@ function orderBody(body: readonly Literal[]): Literal[] | null {
   return out;
 }
 
-function normalizeRule(rule: Rule, file: string, options: NormalizeOptions): NormalRule[] {
+/** True when a formula has no variables. */
+function groundFormula(f: Formula): boolean {
+  if (f.kind === 'atom') return f.args.every(isGround);
+  if (f.kind === 'distinct') return isGround(f.left) && isGround(f.right);
+  if (f.kind === 'not') return groundFormula(f.arg);
+  return f.args.every(groundFormula);
+}
+
+/**
+ * Splits a rule whose DNF is too large into equivalent smaller rules: a body that is one
+ * disjunction becomes one rule per disjunct; otherwise each variable-free conjunct that is not
+ * a literal is replaced by a fresh 0-ary atom defined by that conjunct (under `not` the atom is
+ * negated). Null when nothing can be split.
+ */
+function splitRule(rule: Rule, fresh: () => string): Rule[] | null {
+  const conj: Formula[] = [];
+  const stack = [...rule.body].reverse();
+  while (stack.length > 0) {
+    const f = stack.pop()!;
+    if (f.kind === 'and') stack.push(...[...f.args].reverse());
+    else conj.push(f);
+  }
+  if (conj.length === 1 && conj[0]!.kind === 'or') return conj[0]!.args.map((a) => ({ ...rule, body: [a] }));
+  const extra: Rule[] = [];
+  const body = conj.map((f): Formula => {
+    const inner = f.kind === 'not' ? f.arg : f;
+    if (inner.kind === 'atom' || inner.kind === 'distinct' || !groundFormula(inner)) return f;
+    const aux: Atom = { kind: 'atom', rel: fresh(), args: [], pos: f.pos };
+    extra.push({ head: aux, body: [inner], pos: f.pos });
+    return f.kind === 'not' ? { kind: 'not', arg: aux, pos: f.pos } : aux;
+  });
+  return extra.length === 0 ? null : [{ ...rule, body }, ...extra];
+}
+
+function normalizeRule(rule: Rule, file: string, options: NormalizeOptions, fresh: () => string): NormalRule[] {
   const nnf = toNnf({ kind: 'and', args: rule.body, pos: rule.pos }, false);
   const count = countDisjuncts(nnf, options.maxDisjuncts);
+  const split = count > options.maxDisjuncts && options.splitGround === true ? splitRule(rule, fresh) : null;
+  if (split !== null) return split.flatMap((r) => normalizeRule(r, file, options, fresh));
   if (count > options.maxDisjuncts) {
     throw new GdlError([
       diag('error', file, rule.pos, `rule for '${rule.head.rel}' splits into more than ${options.maxDisjuncts} rules in disjunctive normal form`),
@@ -152,6 +194,28 @@ function ruleKey(r: NormalRule): string {
   return [atomToString(r.head), ...r.body.map(literalKey)].join(' ');
 }
 
+/** Relation names `split_1`, `split_2`, ... that the game does not use. */
+function freshNames(game: GameDescription): () => string {
+  const used = new Set<string>();
+  for (const rule of game.rules) {
+    used.add(rule.head.rel);
+    const stack: Formula[] = [...rule.body];
+    while (stack.length > 0) {
+      const f = stack.pop()!;
+      if (f.kind === 'atom') used.add(f.rel);
+      else if (f.kind === 'not') stack.push(f.arg);
+      else if (f.kind === 'and' || f.kind === 'or') stack.push(...f.args);
+    }
+  }
+  let n = 0;
+  return () => {
+    let name: string;
+    do name = `split_${++n}`;
+    while (used.has(name));
+    return name;
+  };
+}
+
 /**
  * Normalizes a (validated) game: NNF, DNF, one rule per disjunct, duplicates removed.
  * Throws {@link GdlError} naming the rule when a body's DNF would exceed `maxDisjuncts`.
@@ -159,8 +223,9 @@ function ruleKey(r: NormalRule): string {
 export function normalizeGame(game: GameDescription, options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS): NormalGame {
   const rules: NormalRule[] = [];
   const seen = new Set<string>();
+  const fresh = freshNames(game);
   for (const rule of game.rules) {
-    for (const r of normalizeRule(rule, game.file, options)) {
+    for (const r of normalizeRule(rule, game.file, options, fresh)) {
       const key = ruleKey(r);
       if (!seen.has(key)) {
         seen.add(key);
