@@ -80,12 +80,39 @@ export class FormulaTable {
   }
 
   /**
+   * Simplifies arguments by their siblings, which hold wherever the junction is read (written
+   * for `and`; each step strictly shrinks the formula, so repeating it ends):
+   *   and(s, not(and(s, x))) = and(s, not x)      and(s, or(not s, x)) = and(s, x)
+   * Null when nothing changed.
+   */
+  private inContext(kind: Junction, flat: readonly Formula[], seen: ReadonlySet<number>): Formula[] | null {
+    let changed = false;
+    const out = flat.map((a): Formula => {
+      if (a.kind === 'not' && a.arg.kind === kind) {
+        const rest = a.arg.args.filter((b) => !seen.has(b.id));
+        if (rest.length === a.arg.args.length) return a;
+        changed = true;
+        return this.not(this.junction(kind, rest));
+      }
+      if (a.kind === dual(kind)) {
+        const rest = a.args.filter((b) => !(b.kind === 'not' && seen.has(b.arg.id)));
+        if (rest.length === a.args.length) return a;
+        changed = true;
+        return this.junction(a.kind, rest);
+      }
+      return a;
+    });
+    return changed ? out : null;
+  }
+
+  /**
    * One constructor for both junctions, written for `and` (read `or` with the constants and
    * junctions swapped):
    *   and(..., true, ...) = and(...)          and(..., false, ...) = false
    *   and(a, and(b, c))   = and(a, b, c)      and(a, a) = a
    *   and(a, not a)       = false             and(a, or(a, b)) = a   (subsumption)
    *   and() = true                            and(a) = a
+   *   and(s, not(and(s, x))) = and(s, not x) and(s, or(not s, x)) = and(s, x)
    * Arguments are sorted by id, so equal sets of arguments give one node.
    */
   private junction(kind: Junction, input: readonly Formula[]): Formula {
@@ -105,6 +132,8 @@ export class FormulaTable {
     }
     // A literal next to its negation.
     for (const a of flat) if (a.kind === 'not' && seen.has(a.arg.id)) return zero;
+    const reduced = this.inContext(kind, flat, seen);
+    if (reduced !== null) return this.junction(kind, reduced);
     const args = subsume(flat, dual(kind), seen).sort((x, y) => x.id - y.id);
     if (args.length === 0) return unit;
     if (args.length === 1) return args[0]!;
