@@ -212,7 +212,8 @@ const CORPUS: readonly [string, number][] = [
   ['ggp-repository-base/hanoi.kif', 1], // recursive tower
   ['ggp-repository-base/blocker.kif', 2], // simultaneous moves
   ['ggp-base-test/test_case_5c.kif', 2], // recursive
-  ['ggp-repository-base/chomp.kif', 1],
+  ['ggp-repository-base/lightsOut.kif', 1],
+  ['ggp-repository-base/3pConnectFour.kif', 1], // three roles
 ];
 
 describe.skipIf(!HAVE_CORPUS)('axiom removal on corpus games', () => {
