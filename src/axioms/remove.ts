@@ -29,6 +29,8 @@ class Removal {
   readonly kept = new Map<number, KeptReason>();
   /** Kept axioms whose rules are still to be written. */
   readonly pending: number[] = [];
+  /** Set once the deadline has passed while writing rules: from then on nothing is substituted. */
+  private late = false;
 
   constructor(
     readonly game: GroundGame,
@@ -45,7 +47,14 @@ class Removal {
   }
 
   value(atom: number): Formula {
-    return this.def[atom] ?? this.table.atom(atom);
+    const d = this.def[atom];
+    if (d === undefined) return this.table.atom(atom);
+    // Late, a definition is no longer copied in: the axiom is kept (constants still fold).
+    if (this.late && d.size > 1) {
+      this.keep(atom, 'deadline');
+      return this.table.atom(atom);
+    }
+    return d;
   }
 
   body(rule: GroundRule): Formula {
@@ -119,10 +128,14 @@ class Removal {
   /** Rules of the outputs, then of every kept axiom (keeping may cascade), sorted by head. */
   writeRules(): FormulaRule[] {
     const rules: FormulaRule[] = [];
+    const write = (h: number): void => {
+      if (!this.late && this.deadline.passed()) this.late = true;
+      rules.push(...this.rulesFor(h));
+    };
     for (let h = 0; h < this.game.atoms.length; h++) {
-      if (isOutput(this.kinds[h]!) && this.byHead[h]!.length > 0) rules.push(...this.rulesFor(h));
+      if (isOutput(this.kinds[h]!) && this.byHead[h]!.length > 0) write(h);
     }
-    while (this.pending.length > 0) rules.push(...this.rulesFor(this.pending.pop()!));
+    while (this.pending.length > 0) write(this.pending.pop()!);
     // Stable: rules of one head keep their order.
     return rules.sort((x, y) => x.head - y.head);
   }
@@ -137,8 +150,10 @@ function finish(game: GroundGame, rules: readonly FormulaRule[]): FormulaGame {
     if (f.kind === 'atom') keep[f.atom] = 1;
   });
   const { atoms, renumber } = restrictAtoms(game.atoms, keep);
-  const table = new FormulaTable();
-  const out = rules.map((r) => ({ head: renumber[r.head]!, body: mapAtoms(r.body, table, (a) => renumber[a]!) }));
+  // One call for all bodies, so subformulas shared between rules are rebuilt once.
+  const mapped = mapAtoms(rules.flatMap((r) => r.body), new FormulaTable(), (a) => renumber[a]!);
+  let next = 0;
+  const out = rules.map((r) => ({ head: renumber[r.head]!, body: mapped.slice(next, (next += r.body.length)) }));
   return { file: game.file, roles: game.roles, atoms, init: game.init.map((id) => renumber[id]!), rules: out };
 }
 
