@@ -40,9 +40,19 @@ export { atomText } from './ground/atoms.js';
 export { instantiateGame, DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from './ground/instantiate.js';
 export { pruneUnreachable, reachableAtoms, groundSupersets, finalSupersets } from './ground/reachability.js';
 
+// 7. Unused instances and axiom removal.
+export { removeUnused, neededAtoms, type UnusedStats } from './axioms/unused.js';
+export { removeAxioms } from './axioms/remove.js';
+export { FormulaTable, type Formula } from './axioms/formula.js';
+export {
+  DEFAULT_AXIOM_OPTIONS, type AxiomOptions, type AxiomResult, type AxiomStats, type FormulaGame, type FormulaRule,
+  type KeptAxiom, type KeptReason,
+} from './axioms/types.js';
+
 // 8. Emit.
 export { emitGdl, emitGdlLines, DEFAULT_GDL_EMIT_OPTIONS, type GdlEmitOptions } from './emit/gdl.js';
 export { emitJson, JSON_FORMAT } from './emit/json.js';
+export { emitFormulaGdl, emitFormulaGdlLines } from './emit/formula.js';
 
 // Playing: the original game's reasoner, the ground simulator, and their comparison.
 export { createReasoner, type ReasonerOptions } from './sim/reasoner.js';

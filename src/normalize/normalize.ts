@@ -13,6 +13,12 @@ import type { Literal, NormalGame, NormalRule } from './types.js';
 export interface NormalizeOptions {
   /** Largest number of rules one source rule may split into before it is refused. */
   readonly maxDisjuncts: number;
+  /**
+   * Instead of refusing a rule whose DNF is too large, name its variable-free non-literal
+   * conjuncts by fresh 0-ary relations defined by rules of their own (for reading games whose
+   * axioms were removed, where `(not (or ...))` bodies are common). Off by default.
+   */
+  readonly splitGround?: boolean;
 }
 
 /** Defaults: 4096 disjuncts are far beyond any real game and cheap to hold. */
@@ -130,6 +136,40 @@ function orderBody(body: readonly Literal[]): Literal[] | null {
   return out;
 }
 
+/** True when a formula has no variables. */
+function groundFormula(f: Formula): boolean {
+  if (f.kind === 'atom') return f.args.every(isGround);
+  if (f.kind === 'distinct') return isGround(f.left) && isGround(f.right);
+  if (f.kind === 'not') return groundFormula(f.arg);
+  return f.args.every(groundFormula);
+}
+
+/**
+ * Splits a rule whose DNF is too large into equivalent smaller rules: a body that is one
+ * disjunction becomes one rule per disjunct; otherwise each variable-free conjunct that is not
+ * a literal is replaced by a fresh 0-ary atom defined by that conjunct (under `not` the atom is
+ * negated). Null when nothing can be split.
+ */
+function splitRule(rule: Rule, fresh: () => string): Rule[] | null {
+  const conj: Formula[] = [];
+  const stack = [...rule.body].reverse();
+  while (stack.length > 0) {
+    const f = stack.pop()!;
+    if (f.kind === 'and') stack.push(...[...f.args].reverse());
+    else conj.push(f);
+  }
+  if (conj.length === 1 && conj[0]!.kind === 'or') return conj[0]!.args.map((a) => ({ ...rule, body: [a] }));
+  const extra: Rule[] = [];
+  const body = conj.map((f): Formula => {
+    const inner = f.kind === 'not' ? f.arg : f;
+    if (inner.kind === 'atom' || inner.kind === 'distinct' || !groundFormula(inner)) return f;
+    const aux: Atom = { kind: 'atom', rel: fresh(), args: [], pos: f.pos };
+    extra.push({ head: aux, body: [inner], pos: f.pos });
+    return f.kind === 'not' ? { kind: 'not', arg: aux, pos: f.pos } : aux;
+  });
+  return extra.length === 0 ? null : [{ ...rule, body }, ...extra];
+}
+
 /**
  * What one source rule becomes: the rules of its disjuncts, or the error refusing it when its
  * DNF would exceed `maxDisjuncts` (kept, not thrown, so that validation can go on and the
@@ -139,10 +179,24 @@ export type NormalForm =
   | { readonly kind: 'split'; readonly rules: readonly NormalRule[] }
   | { readonly kind: 'refused'; readonly error: GdlError };
 
-/** The normal form of one rule of `file`: NNF, DNF, one rule per disjunct, equalities solved. */
-export function normalizeRule(rule: Rule, file: string, options: NormalizeOptions): NormalForm {
+/**
+ * The normal form of one rule of `file`: NNF, DNF, one rule per disjunct, equalities solved.
+ * With `options.splitGround`, a rule whose DNF is too large is first split (see splitRule),
+ * naming the new relations with `fresh` (one generator per game: {@link freshNames}).
+ */
+export function normalizeRule(rule: Rule, file: string, options: NormalizeOptions, fresh?: () => string): NormalForm {
   const nnf = toNnf({ kind: 'and', args: rule.body, pos: rule.pos }, false);
   const count = countDisjuncts(nnf, options.maxDisjuncts);
+  const split = count > options.maxDisjuncts && options.splitGround === true && fresh !== undefined ? splitRule(rule, fresh) : null;
+  if (split !== null) {
+    const rules: NormalRule[] = [];
+    for (const part of split) {
+      const form = normalizeRule(part, file, options, fresh);
+      if (form.kind === 'refused') return form;
+      rules.push(...form.rules);
+    }
+    return { kind: 'split', rules };
+  }
   if (count > options.maxDisjuncts) {
     const message = `rule for '${rule.head.rel}' splits into more than ${options.maxDisjuncts} rules in disjunctive normal form`;
     return { kind: 'refused', error: new GdlError([diag('error', file, rule.pos, message)]) };
@@ -181,10 +235,33 @@ export function assembleNormalGame(file: string, forms: readonly NormalForm[]): 
   return { file, rules };
 }
 
+/** Relation names `split_1`, `split_2`, ... that the game does not use. */
+export function freshNames(game: GameDescription): () => string {
+  const used = new Set<string>();
+  for (const rule of game.rules) {
+    used.add(rule.head.rel);
+    const stack: Formula[] = [...rule.body];
+    while (stack.length > 0) {
+      const f = stack.pop()!;
+      if (f.kind === 'atom') used.add(f.rel);
+      else if (f.kind === 'not') stack.push(f.arg);
+      else if (f.kind === 'and' || f.kind === 'or') stack.push(...f.args);
+    }
+  }
+  let n = 0;
+  return () => {
+    let name: string;
+    do name = `split_${++n}`;
+    while (used.has(name));
+    return name;
+  };
+}
+
 /**
  * Normalizes a (validated) game: NNF, DNF, one rule per disjunct, duplicates removed.
  * Throws {@link GdlError} naming the rule when a body's DNF would exceed `maxDisjuncts`.
  */
 export function normalizeGame(game: GameDescription, options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS): NormalGame {
-  return assembleNormalGame(game.file, game.rules.map((r) => normalizeRule(r, game.file, options)));
+  const fresh = options.splitGround === true ? freshNames(game) : undefined;
+  return assembleNormalGame(game.file, game.rules.map((r) => normalizeRule(r, game.file, options, fresh)));
 }

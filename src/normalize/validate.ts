@@ -15,7 +15,7 @@ import { checkArities } from '../gdl/validate-arity.js';
 import { checkKeywords } from '../gdl/validate-keywords.js';
 import { checkStratification } from '../gdl/validate-stratification.js';
 import { inlineDistinctHelpers } from './inline.js';
-import { DEFAULT_NORMALIZE_OPTIONS, type NormalForm, type NormalizeOptions, normalizeRule } from './normalize.js';
+import { DEFAULT_NORMALIZE_OPTIONS, type NormalForm, type NormalizeOptions, freshNames, normalizeRule } from './normalize.js';
 import { checkRestriction } from './restriction.js';
 import { checkSafety } from './safety.js';
 import type { NormalRule } from './types.js';
@@ -40,12 +40,15 @@ function unique(list: readonly Diagnostic[]): Diagnostic[] {
 }
 
 /** The normal forms of one validation run: each rule (by identity) normalized once. */
-function normalFormsOf(file: string, options: NormalizeOptions): { form: (rule: Rule) => NormalForm; split: (rule: Rule) => readonly NormalRule[] | null } {
+function normalFormsOf(game: GameDescription, options: NormalizeOptions): { form: (rule: Rule) => NormalForm; split: (rule: Rule) => readonly NormalRule[] | null } {
+  const file = game.file;
+  // Names for split-off parts, unique over the game (only used with options.splitGround).
+  const fresh = options.splitGround === true ? freshNames(game) : undefined;
   const done = new Map<Rule, NormalForm>();
   const form = (rule: Rule): NormalForm => {
     let f = done.get(rule);
     if (f === undefined) {
-      f = normalizeRule(rule, file, options);
+      f = normalizeRule(rule, file, options, fresh);
       done.set(rule, f);
     }
     return f;
@@ -64,7 +67,7 @@ function normalFormsOf(file: string, options: NormalizeOptions): { form: (rule: 
  * the recursion restriction are checked on the repaired game, which is what later stages see.
  */
 export function validateGame(game: GameDescription, options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS): ValidationResult {
-  const { form, split } = normalFormsOf(game.file, options);
+  const { form, split } = normalFormsOf(game, options);
   const arity = checkArities(game.rules, game.file);
   const inlined = inlineDistinctHelpers(game.rules, game.file, split);
   const safety = checkSafety(inlined.rules, game.file, split);

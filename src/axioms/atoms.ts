@@ -1,0 +1,43 @@
+/**
+ * The one place where src/axioms/ looks at what an atom *is*. Everything else in this folder
+ * works on atom ids and the rule structure (head, pos, neg), so a change of the atom's shape
+ * (term ids over the game's term table) is a change of this file alone.
+ */
+import type { GroundGame } from '../ground/types.js';
+
+/** What the functions here read of a game: its atoms and terms (a GroundGame or a game made from one). */
+export type AtomSource = Pick<GroundGame, 'atoms' | 'terms'>;
+
+/**
+ * The role of a ground atom in play: the state and move inputs (`true`, `does`), the four
+ * outputs whose rules define the game (`next`, `legal`, `goal`, `terminal`), or an axiom.
+ */
+export type AtomKind = 'true' | 'does' | 'next' | 'legal' | 'goal' | 'terminal' | 'axiom';
+
+const KEYWORD_KINDS: ReadonlySet<string> = new Set(['true', 'does', 'next', 'legal', 'goal', 'terminal']);
+
+/** The kind of atom `id` of `game`. */
+export function atomKind(game: AtomSource, id: number): AtomKind {
+  const rel = game.terms.symbolName(game.atoms[id]!.rel);
+  return KEYWORD_KINDS.has(rel) ? (rel as AtomKind) : 'axiom';
+}
+
+/** The relation constant of atom `id` (for reports). */
+export function atomRelation(game: AtomSource, id: number): string {
+  return game.terms.symbolName(game.atoms[id]!.rel);
+}
+
+/** The KIF text of atom `id` (for reports and the GDL emitter). */
+export function atomText(game: AtomSource, id: number): string {
+  return game.terms.text(game.atoms[id]!.term);
+}
+
+/** True for the outputs of play, whose rules every transformation must keep: next, legal, goal, terminal. */
+export function isOutput(kind: AtomKind): boolean {
+  return kind === 'next' || kind === 'legal' || kind === 'goal' || kind === 'terminal';
+}
+
+/** The KIF text of argument `i` of atom `id` (the fluent of an `init`/`true` atom, for the emitter). */
+export function argText(game: AtomSource, id: number, i: number): string {
+  return game.terms.text(game.atoms[id]!.args[i]!);
+}

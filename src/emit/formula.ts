@@ -1,0 +1,59 @@
+/**
+ * A game with formula bodies (axioms removed) as GDL text: roles, `base` and `input`
+ * declarations, the initial state, then its rules `(<= head f1 ... fn)` where each fi is a
+ * ground atom, `(not f)`, `(or f ...)` or `(and f ...)` — valid GDL that this project's parser
+ * and other GGP tools read. Deterministic byte for byte.
+ */
+import { argText, atomText } from '../axioms/atoms.js';
+import { type Formula, postOrder } from '../axioms/formula.js';
+import type { FormulaGame } from '../axioms/types.js';
+import { type GdlEmitOptions, DEFAULT_GDL_EMIT_OPTIONS } from './gdl.js';
+import { vocabulary } from './vocabulary.js';
+
+/**
+ * KIF text of the formulas reachable from `roots`, by node id; built children first, without
+ * recursion (formulas can be deep), each shared subformula once.
+ */
+function formulaTexts(game: FormulaGame, roots: readonly Formula[]): Map<number, string> {
+  const text = new Map<number, string>();
+  postOrder(roots, (f) => {
+    let s: string;
+    if (f.kind === 'atom') s = atomText(game, f.atom);
+    // Constants only survive simplification at the top of a body; GDL has no literal for
+    // them, so true is written as an always-true test and false as its negation.
+    else if (f.kind === 'true') s = '(distinct 0 1)';
+    else if (f.kind === 'false') s = '(not (distinct 0 1))';
+    else if (f.kind === 'not') s = `(not ${text.get(f.arg.id)!})`;
+    else s = `(${f.kind} ${f.args.map((a) => text.get(a.id)!).join(' ')})`;
+    text.set(f.id, s);
+  });
+  return text;
+}
+
+/** The lines of the GDL output, without line ends. */
+export function emitFormulaGdlLines(game: FormulaGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS): string[] {
+  const lines = ['; ground game without axioms, written by gdl-grounder'];
+  for (const role of game.roles) lines.push(`(role ${game.terms.text(role)})`);
+  if (options.baseInput) {
+    // vocabulary() reads only the atoms.
+    const vocab = vocabulary({ ...game, rules: [] });
+    for (const f of vocab.fluents) lines.push(`(base ${f.term})`);
+    for (const m of vocab.moves) lines.push(`(input ${m.role} ${m.action})`);
+  }
+  for (const id of game.init) lines.push(`(init ${argText(game, id, 0)})`);
+  for (const r of game.rules) {
+    const head = atomText(game, r.head);
+    if (r.body.length === 0) {
+      lines.push(head);
+      continue;
+    }
+    const text = formulaTexts(game, r.body);
+    lines.push(`(<= ${head} ${r.body.map((f) => text.get(f.id)!).join(' ')})`);
+  }
+  return lines;
+}
+
+/** The game as GDL text, deterministic byte for byte; every line ends with `\n`. */
+export function emitFormulaGdl(game: FormulaGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS): string {
+  return `${emitFormulaGdlLines(game, options).join('\n')}\n`;
+}
