@@ -21,6 +21,10 @@ import { argGraphToDot, argGraphToText } from './reach/dg/dot.js';
 import { type DGAnalysis, analyzeDG, computeSupersetsDG, dependencyGraph } from './reach/dg/index.js';
 import { type ReachProgress, computeSupersetsProlog } from './reach/prolog.js';
 import { DEFAULT_REACH_LIMITS, type ReachLimits, type ReachResult, type Supersets } from './reach/types.js';
+import { removeAxioms } from './axioms/remove.js';
+import { type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS } from './axioms/types.js';
+import { type UnusedStats, removeUnused } from './axioms/unused.js';
+import { emitFormulaGdl } from './emit/formula.js';
 import { DEFAULT_MUTEX_OPTIONS, type MutexResult, findMutexGroups } from './mutex/index.js';
 import { ProofTimeout } from './mutex/prove.js';
 import { createGroundSimulator } from './sim/ground-sim.js';
@@ -32,13 +36,16 @@ import { StageTimer } from './timer.js';
 // What the command line prints, re-exported so that it reaches the library only through here.
 export { formatSupersets, supersetSentences } from './reach/format.js';
 export { formatSummary, type GameSummary } from './normalize/summary.js';
-export { formatDifference, type VerifyOptions } from './sim/verify.js';
+export { formatDifference, type VerifyOptions, type VerifyResult } from './sim/verify.js';
 export type { ReachProgress } from './reach/prolog.js';
 export type { ReachResult, ReachStats, Supersets } from './reach/types.js';
 export type { DGAnalysis, SupersetSizes } from './reach/dg/index.js';
 export type { GroundGame } from './ground/types.js';
 export type { NormalGame } from './normalize/types.js';
 export type { MutexGroup, MutexResult, MutexStats } from './mutex/index.js';
+export type { AxiomOptions, AxiomResult, AxiomStats, FormulaGame } from './axioms/types.js';
+export type { UnusedStats } from './axioms/unused.js';
+export { DEFAULT_AXIOM_OPTIONS } from './axioms/types.js';
 
 /** How supersets are computed: Algorithm 9.2 (Prolog) or 9.3/9.4 (dependency graph). */
 export type ReachMethod = 'prolog' | 'dg';
@@ -279,4 +286,49 @@ export function mutexGroups(ground: GroundGame, options: PipelineOptions, settin
       throw new GdlError([diag('error', ground.file, NO_POS, `mutex groups: ${err.message}`)], 'limit');
     }
   }, (r) => ({ fluents: r.fluents, bits: r.bits, groups: r.groups.length, proven: r.groups.filter((g) => g.proven).length }));
+}
+
+/**
+ * Step 7a: drops every ground rule and atom that no legal, next, goal or terminal rule depends
+ * on (GGP book 14.4). Play is unchanged, so `ground` does this by default.
+ */
+export function removeUnusedInstances(game: GroundGame, timer = new StageTimer()): { game: GroundGame; stats: UnusedStats } {
+  return timer.run('unused', () => removeUnused(game), (r) => ({ rules: r.game.rules.length, atoms: r.game.atoms.length }));
+}
+
+/**
+ * Step 7b: every non-keyword axiom replaced by its definition in topological order (slides
+ * 35-41); recursive axioms, and those whose substitution would exceed `options.maxFormula`,
+ * stay rules. Past the run's deadline nothing more is substituted (the rest stay rules).
+ */
+export function removeGameAxioms(game: GroundGame, options: PipelineOptions, axioms: AxiomOptions = DEFAULT_AXIOM_OPTIONS, timer = new StageTimer()): AxiomResult {
+  return timer.run('axioms', () => removeAxioms(game, axioms, options.deadline), (r) => ({
+    removed: r.stats.removed, kept: r.stats.kept.length, rules: r.game.rules.length, size: r.stats.sizeAfter,
+  }));
+}
+
+/** Step 8 for a game without axioms: GDL with `(or ...)`, `(and ...)`, `(not ...)` bodies. */
+export function emitFormulaGround(game: AxiomResult['game'], gdl: GdlEmitOptions, timer = new StageTimer()): string {
+  return timer.run('emit', () => {
+    try {
+      return emitFormulaGdl(game, gdl);
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+      throw new GdlError([diag('error', game.file, NO_POS, `the game without axioms is too large to write (${game.rules.length} rules)`)], 'limit');
+    }
+  }, (s) => ({ bytes: Buffer.byteLength(s) }));
+}
+
+/**
+ * Loads a ground game written to a file (by `ground`, with or without axioms) so that it can be
+ * played against its original: large variable-free subformulas of `(not (or ...))` bodies are
+ * named rather than expanded to disjunctive normal form.
+ */
+export function loadGroundFile(text: string, file: string, options: PipelineOptions, timer = new StageTimer()): LoadedGame {
+  return loadGame(text, file, { ...options, normalize: { ...options.normalize, splitGround: true } }, timer);
+}
+
+/** Plays random matches of two games (each through the Prolog reasoner) side by side. */
+export function verifyAgainst(original: NormalGame, other: NormalGame, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
+  return verifyGame(createReasoner(original, { deadline: options.deadline.at }), createReasoner(other, { deadline: options.deadline.at }), verify);
 }

@@ -1,17 +1,22 @@
 /**
  * `gdl-ground ground GAME [-o FILE] [--method prolog|dg] [--format gdl|json] [--json] [--stats]
- * [--timeout S] [--max-atoms N] [--max-ground-atoms N] [--max-rules N] [--no-base-input]`:
- * instantiates a game and writes the ground game as GDL (default) or JSON. The output file is
+ * [--timeout S] [--max-atoms N] [--max-ground-atoms N] [--max-rules N] [--no-base-input]
+ * [--keep-unused] [--remove-axioms [--max-formula N]]`: instantiates a game and writes the
+ * ground game as GDL (default) or JSON; rules and atoms no output depends on are dropped unless
+ * `--keep-unused`; `--remove-axioms` substitutes the axioms away (GDL with formula bodies). The output file is
  * written atomically: after an error or a limit no file (and no partial file) is left.
  * `--stats` prints per-stage time, counts and peak memory on stderr. Exit 0 ok, 1 invalid
  * game, 2 usage error, 3 limit reached.
  */
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
-import { type GroundFormat, type PipelineOptions, emitGround, groundNormalGame, loadGame } from '../pipeline.js';
+import {
+  type AxiomResult, DEFAULT_AXIOM_OPTIONS, type GroundFormat, type PipelineOptions, type UnusedStats,
+  emitFormulaGround, emitGround, groundNormalGame, loadGame, removeGameAxioms, removeUnusedInstances,
+} from '../pipeline.js';
 import { StageTimer, formatStages } from '../timer.js';
 import { EXIT, UsageError, readGameFile, runCommand, writeOutput } from './io.js';
-import { type LimitFlags, addLimitOptions, addMethodOption, parseChoice, resolveFlags } from './options.js';
+import { type LimitFlags, addLimitOptions, addMethodOption, parseChoice, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `ground`, as commander parses them. */
 interface GroundOptions extends LimitFlags {
@@ -21,19 +26,28 @@ interface GroundOptions extends LimitFlags {
   readonly json?: boolean;
   readonly stats?: boolean;
   readonly baseInput: boolean;
+  readonly keepUnused?: boolean;
+  readonly removeAxioms?: boolean;
+  readonly maxFormula?: string;
 }
 
 /** Everything `ground` needs, resolved once from the command line. */
 interface Resolved {
   readonly pipeline: PipelineOptions;
   readonly format: GroundFormat;
+  /** Largest formula of axiom removal, when `--remove-axioms`. */
+  readonly maxFormula: number;
 }
 
 function resolveOptions(options: GroundOptions): Resolved {
   const pipeline = resolveFlags(options);
   const format = options.format === undefined ? undefined : parseChoice(options.format, '--format', ['gdl', 'json'] as const);
   if (options.json === true && format === 'gdl') throw new UsageError('--json contradicts --format gdl');
-  return { pipeline, format: options.json === true || format === 'json' ? 'json' : 'gdl' };
+  const json = options.json === true || format === 'json';
+  if (options.removeAxioms === true && json) throw new UsageError('--remove-axioms writes GDL only (formula bodies have no JSON form yet)');
+  if (options.maxFormula !== undefined && options.removeAxioms !== true) throw new UsageError('--max-formula needs --remove-axioms');
+  const maxFormula = options.maxFormula === undefined ? DEFAULT_AXIOM_OPTIONS.maxFormula : parseWhole(options.maxFormula, '--max-formula');
+  return { pipeline, format: json ? 'json' : 'gdl', maxFormula };
 }
 
 function ground(file: string, options: GroundOptions): number {
@@ -42,11 +56,35 @@ function ground(file: string, options: GroundOptions): number {
   const timer = new StageTimer();
   const loaded = loadGame(text, file, resolved.pipeline, timer);
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
-  const game = groundNormalGame(loaded.normal, resolved.pipeline, timer).ground;
-  const out = emitGround(game, resolved.format, { baseInput: options.baseInput }, timer);
+  const full = groundNormalGame(loaded.normal, resolved.pipeline, timer).ground;
+  // Unused instances go by default: dropping them cannot change play (docs/axioms.md).
+  const unused = options.keepUnused === true ? undefined : removeUnusedInstances(full, timer);
+  const game = unused?.game ?? full;
+  const gdl = { baseInput: options.baseInput };
+  let axioms: AxiomResult | undefined;
+  let out: string;
+  if (options.removeAxioms === true) {
+    axioms = removeGameAxioms(game, resolved.pipeline, { maxFormula: resolved.maxFormula }, timer);
+    for (const w of axioms.warnings) process.stderr.write(`${file}: warning: ${w}\n`);
+    out = emitFormulaGround(axioms.game, gdl, timer);
+  } else out = emitGround(game, resolved.format, gdl, timer);
   writeOutput(options.output, out);
-  if (options.stats === true) process.stderr.write(`${formatStages(timer.list(), timer.peakRss())}\n`);
+  if (options.stats === true) process.stderr.write(`${formatStages(timer.list(), timer.peakRss())}\n${formatReductions(unused?.stats, axioms)}`);
   return EXIT.ok;
+}
+
+/** The `--stats` lines of unused-instance elimination and axiom removal. */
+function formatReductions(unused: UnusedStats | undefined, axioms: AxiomResult | undefined): string {
+  const lines: string[] = [];
+  if (unused !== undefined) lines.push(`unused: rules ${unused.rulesBefore} -> ${unused.rulesAfter}, atoms ${unused.atomsBefore} -> ${unused.atomsAfter}`);
+  if (axioms !== undefined) {
+    const s = axioms.stats;
+    const kept = Object.entries(s.keptByReason).filter(([, n]) => n > 0).map(([why, n]) => `${n} ${why}`);
+    lines.push(`axioms: ${s.axioms} ground axioms, ${s.removed} removed, ${s.kept.length} kept${kept.length > 0 ? ` (${kept.join(', ')})` : ''}`);
+    lines.push(`axioms: rules ${s.rulesBefore} -> ${s.rulesAfter}, body size ${s.sizeBefore} -> ${s.sizeAfter}, largest body ${s.largestBefore} -> ${s.largestAfter}`);
+    for (const k of s.kept) lines.push(`axioms: kept ${k.atom} (${k.reason})`);
+  }
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
 
 /** Registers `gdl-ground ground`. */
@@ -62,5 +100,8 @@ export function registerGround(program: Command): void {
     .option('--stats', 'print per-stage time, counts and peak memory on stderr');
   addLimitOptions(command, 'ground')
     .option('--no-base-input', 'leave out the (base F) and (input R M) declarations of the GDL output')
+    .option('--keep-unused', 'keep ground rules and atoms that no legal, next, goal or terminal rule depends on')
+    .option('--remove-axioms', 'replace every axiom by its definition (bodies speak only of true and does)')
+    .option('--max-formula <n>', `largest formula axiom removal may make; larger ones keep their axiom (default ${DEFAULT_AXIOM_OPTIONS.maxFormula})`)
     .action((file: string, options: GroundOptions) => runCommand(() => ground(file, options)));
 }

@@ -1,18 +1,20 @@
 /**
- * `gdl-ground verify GAME [--playouts N] [--seed S] [--max-steps N] [--method prolog|dg] [--mutex]
+ * `gdl-ground verify GAME [--playouts N] [--seed S] [--max-steps N] [--method prolog|dg] [--mutex] [--ground FILE]
  * [--timeout S] [--max-atoms N] [--max-ground-atoms N] [--max-rules N]`: grounds GAME, then plays N random matches of the original game (the Prolog
  * reasoner) and the ground game (the ground simulator) side by side, comparing in every state
  * the legal moves of each role, terminal, the goal values and the successor after the same
  * joint move; with `--mutex`, also that no proven mutex group is violated (a violation is a bug
- * in the proof, reported with the state). Exit 0 when identical, 1 with the first difference printed (or an invalid
+ * in the proof, reported with the state). With `--ground FILE`, the ground game of FILE (any
+ * output of `ground`, axioms removed or not) is played through the reasoner instead. Exit 0 when identical, 1 with the first difference printed (or an invalid
  * game), 2 usage error, 3 time limit.
  */
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
 import {
-  DEFAULT_MUTEX_SETTINGS, type PipelineOptions, type VerifyOptions, formatDifference, groundNormalGame, loadGame, mutexGroups, verifyGrounding,
+  DEFAULT_MUTEX_SETTINGS, type NormalGame, type PipelineOptions, type VerifyOptions, type VerifyResult, formatDifference, groundNormalGame, loadGame,
+  loadGroundFile, mutexGroups, verifyAgainst, verifyGrounding,
 } from '../pipeline.js';
-import { EXIT, readGameFile, runCommand } from './io.js';
+import { EXIT, UsageError, readGameFile, runCommand } from './io.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `verify`, as commander parses them. */
@@ -22,6 +24,7 @@ interface VerifyCliOptions extends LimitFlags {
   readonly maxSteps: string;
   readonly method: string;
   readonly mutex?: boolean;
+  readonly ground?: string;
 }
 
 /** Everything `verify` needs, resolved once from the command line. */
@@ -43,13 +46,10 @@ function resolveOptions(options: VerifyCliOptions): Resolved {
 
 function verify(file: string, options: VerifyCliOptions): number {
   const resolved = resolveOptions(options);
+  if (options.ground !== undefined && options.mutex === true) throw new UsageError('--mutex checks a grounding made now; it cannot be combined with --ground');
   const loaded = loadGame(readGameFile(file), file, resolved.pipeline);
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
-  const { ground } = groundNormalGame(loaded.normal, resolved.pipeline);
-  // With --mutex, every visited state must also satisfy every proven mutex group.
-  const groups = options.mutex === true ? mutexGroups(ground, resolved.pipeline, DEFAULT_MUTEX_SETTINGS).groups.filter((g) => g.proven) : undefined;
-  const verifyOptions = groups === undefined ? resolved.verify : { ...resolved.verify, groups };
-  const result = verifyGrounding(loaded.normal, ground, resolved.pipeline, verifyOptions);
+  const result = options.ground !== undefined ? againstFile(loaded.normal, options.ground, resolved) : againstGrounding(loaded.normal, options, resolved);
   const s = result.stats;
   const summary = `${s.playouts} playouts, ${s.states} states, ${s.transitions} joint moves compared (${s.terminals} reached terminal, ${s.stuck} stuck)`;
   if (result.kind === 'same') {
@@ -58,6 +58,22 @@ function verify(file: string, options: VerifyCliOptions): number {
   }
   process.stdout.write(`${file}: ${formatDifference(result.difference)}\n`);
   return EXIT.invalid;
+}
+
+/** The original against a ground game read from `path` (written by `ground`, axioms removed or not). */
+function againstFile(normal: NormalGame, path: string, resolved: Resolved): VerifyResult {
+  const other = loadGroundFile(readGameFile(path), path, resolved.pipeline);
+  for (const d of other.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
+  return verifyAgainst(normal, other.normal, resolved.pipeline, resolved.verify);
+}
+
+/** The original against its grounding made now, held to the proven mutex groups with --mutex. */
+function againstGrounding(normal: NormalGame, options: VerifyCliOptions, resolved: Resolved): VerifyResult {
+  const { ground } = groundNormalGame(normal, resolved.pipeline);
+  // With --mutex, every visited state must also satisfy every proven mutex group.
+  const groups = options.mutex === true ? mutexGroups(ground, resolved.pipeline, DEFAULT_MUTEX_SETTINGS).groups.filter((g) => g.proven) : undefined;
+  const verifyOptions = groups === undefined ? resolved.verify : { ...resolved.verify, groups };
+  return verifyGrounding(normal, ground, resolved.pipeline, verifyOptions);
 }
 
 /** Registers `gdl-ground verify`. */
@@ -69,7 +85,8 @@ export function registerVerify(program: Command): void {
     .option('--playouts <n>', 'number of random matches', '10')
     .option('--seed <s>', 'seed of the random joint moves (a whole number)', '1')
     .option('--max-steps <n>', 'joint moves per match before it is cut off', '200')
-    .option('--mutex', 'also hold every proven mutex group (gdl-ground mutex) in every visited state');
+    .option('--mutex', 'also hold every proven mutex group (gdl-ground mutex) in every visited state')
+    .option('--ground <file>', 'play this ground game file (from gdl-ground ground, axioms removed or not) instead of grounding now');
   addMethodOption(command);
   addLimitOptions(command, 'ground')
     .action((file: string, options: VerifyCliOptions) => runCommand(() => verify(file, options)));
