@@ -12,7 +12,7 @@ import { UNBOUND } from './join.js';
 export type Pattern =
   | { readonly kind: 'ground'; readonly id: number }
   | { readonly kind: 'var'; readonly index: number }
-  | { readonly kind: 'fn'; readonly name: string; readonly sym: number; readonly args: readonly Pattern[]; readonly flat: boolean; readonly buffer: Int32Array };
+  | { readonly kind: 'fn'; readonly name: string; readonly sym: number; readonly args: readonly Pattern[]; readonly flat: boolean; readonly buffer: Int32Array; readonly scratch: { program?: Program } };
 
 export { UNBOUND } from './join.js';
 
@@ -34,8 +34,9 @@ export function compileTerm(root: Term, vars: Map<string, number>, table: TermTa
 }
 
 function fnPattern(name: string, args: readonly Pattern[], table: TermTable): Pattern {
-  // `buffer`: scratch space for the arguments when instantiating (read within one call only).
-  return { kind: 'fn', name, sym: table.symbol(name), args, flat: args.every((a) => a.kind !== 'fn'), buffer: new Int32Array(args.length) };
+  // `buffer`, `scratch`: the argument buffer and the compiled program of instantiatePattern,
+  // working space only read within one call (so a pattern is not shared between threads).
+  return { kind: 'fn', name, sym: table.symbol(name), args, flat: args.every((a) => a.kind !== 'fn'), buffer: new Int32Array(args.length), scratch: {} };
 }
 
 /** Compiles an atom as the term `rel(args...)`. */
@@ -107,12 +108,63 @@ export function instantiatePattern(p: Pattern, binding: Int32Array, table: TermT
     }
     return create ? table.make(p.sym, args, n) : table.find(p.sym, args, n);
   }
-  // A subterm that was never interned (-1) makes every term above it -1 too.
-  return foldPattern<number>(p, (q, args) => {
-    if (q.kind !== 'fn') return q.kind === 'ground' ? q.id : binding[q.index]!;
-    if (args.some((a) => a < 0)) return -1;
-    return create ? table.make(q.sym, args) : table.find(q.sym, args);
-  });
+  return runProgram(p.scratch.program ?? (p.scratch.program = compileProgram(p)), binding, table, create);
+}
+
+/** Instructions of {@link Program}: push a ground id, push a variable's value, build a term. */
+const PUSH_ID = 0;
+const PUSH_VAR = 1;
+const BUILD = 2;
+
+/**
+ * A nested pattern as a postfix program (`PUSH_ID id`, `PUSH_VAR index`, `BUILD sym n`) with
+ * its value stack and argument buffer: instantiating it allocates nothing.
+ */
+interface Program {
+  readonly code: Int32Array;
+  readonly stack: Int32Array;
+  readonly args: Int32Array;
+}
+
+function compileProgram(root: Pattern): Program {
+  const code: number[] = [];
+  let maxArgs = 0;
+  // Iterative post-order walk: a node's arguments are emitted before the node.
+  const stack: [Pattern, boolean][] = [[root, false]];
+  while (stack.length > 0) {
+    const [q, done] = stack.pop()!;
+    if (q.kind === 'ground') code.push(PUSH_ID, q.id);
+    else if (q.kind === 'var') code.push(PUSH_VAR, q.index);
+    else if (done) {
+      code.push(BUILD, q.sym, q.args.length);
+      maxArgs = Math.max(maxArgs, q.args.length);
+    } else {
+      stack.push([q, true]);
+      for (let i = q.args.length - 1; i >= 0; i--) stack.push([q.args[i]!, false]);
+    }
+  }
+  return { code: Int32Array.from(code), stack: new Int32Array(code.length), args: new Int32Array(maxArgs) };
+}
+
+function runProgram(prog: Program, binding: Int32Array, table: TermTable, create: boolean): number {
+  const { code, stack, args } = prog;
+  let sp = 0;
+  for (let pc = 0; pc < code.length; ) {
+    const op = code[pc++]!;
+    if (op === PUSH_ID) stack[sp++] = code[pc++]!;
+    else if (op === PUSH_VAR) stack[sp++] = binding[code[pc++]!]!;
+    else {
+      const sym = code[pc++]!;
+      const n = code[pc++]!;
+      sp -= n;
+      for (let i = 0; i < n; i++) args[i] = stack[sp + i]!;
+      const id = create ? table.make(sym, args, n) : table.find(sym, args, n);
+      // A subterm that was never interned cannot be part of an interned term.
+      if (id < 0) return -1;
+      stack[sp++] = id;
+    }
+  }
+  return stack[0]!;
 }
 
 /** The variable numbers of a pattern, ascending. */
@@ -159,7 +211,7 @@ export function canonicalKey(p: Pattern): { key: string; order: number[] } {
 export function renumber(p: Pattern, map: ReadonlyMap<number, number>): Pattern {
   return foldPattern<Pattern>(p, (q, args) => {
     if (q.kind === 'var') return { kind: 'var', index: map.get(q.index)! };
-    return q.kind === 'fn' ? { ...q, args, buffer: new Int32Array(args.length) } : q;
+    return q.kind === 'fn' ? { ...q, args, buffer: new Int32Array(args.length), scratch: {} } : q;
   });
 }
 
