@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Relation } from '../src/datalog/relation.js';
 import { type JoinAtom, type JoinCheck, UNBOUND, join } from '../src/datalog/join.js';
 import { semiNaive } from '../src/datalog/fixpoint.js';
+import { createRandom } from '../src/sim/random.js';
 
 const never = (): void => undefined;
 
@@ -134,21 +135,9 @@ interface TestRule {
   readonly nVars: number;
 }
 
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function randomProgram(seed: number): { arities: number[]; facts: number[][][]; rules: TestRule[] } {
-  const rnd = random(seed);
-  const int = (n: number): number => Math.floor(rnd() * n);
+  const rnd = createRandom(seed);
+  const int = (n: number): number => rnd.below(n);
   const arities = Array.from({ length: 2 + int(3) }, () => 1 + int(3));
   const facts = arities.map((a) => Array.from({ length: int(8) }, () => Array.from({ length: a }, () => int(5))));
   const rules: TestRule[] = Array.from({ length: 1 + int(5) }, () => {
@@ -160,7 +149,7 @@ function randomProgram(seed: number): { arities: number[]; facts: number[][][]; 
     const bound = [...new Set(body.flatMap((a) => a.vars))];
     const h = int(arities.length);
     const head = { rel: h, vars: Array.from({ length: arities[h]! }, () => bound[int(bound.length)]!) };
-    const distinct: [number, number][] = rnd() < 0.3 ? [[bound[int(bound.length)]!, bound[int(bound.length)]!]] : [];
+    const distinct: [number, number][] = int(10) < 3 ? [[bound[int(bound.length)]!, bound[int(bound.length)]!]] : [];
     return { head, body, distinct, nVars };
   });
   return { arities, facts, rules };
