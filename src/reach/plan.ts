@@ -16,7 +16,11 @@ import type { RelaxedLiteral, RelaxedRule } from './relaxed.js';
  */
 export type RowEstimate = (relKey: string, table: string | undefined, boundArgs: readonly boolean[]) => number;
 
-/** Without statistics: every bound argument divides a nominal 1000 rows by 10. */
+/**
+ * Without statistics: every bound argument divides a nominal 1000 rows by 10. Only the order
+ * of the estimates matters here (more bound arguments first); 1000 and 10 keep the same order
+ * of magnitude as the growing floor of the statistics-based estimate (src/reach/compile.ts).
+ */
 const NOMINAL_ESTIMATE: RowEstimate = (_r, _t, boundArgs) => 1000 / 10 ** boundArgs.filter((b) => b).length;
 
 /** A goal of a variant clause, before it is rendered as text or built as Tau terms. */
