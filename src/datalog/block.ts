@@ -101,3 +101,14 @@ export function syncBlock(block: Block, table: TermTable): void {
   }
   block.consumed = ids.size;
 }
+
+/**
+ * Ends a semi-naive round for `blocks`: each catches up with its store, and the rows that adds
+ * become its delta ({@link Relation.delta} of `rows`), read by the next round's delta atoms.
+ */
+export function advanceRound(blocks: Iterable<Block>, table: TermTable): void {
+  for (const block of blocks) {
+    syncBlock(block, table);
+    block.rows.markRound();
+  }
+}

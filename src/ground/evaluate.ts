@@ -15,7 +15,7 @@ import type { Deadline } from '../deadline.js';
 import { semiNaive } from '../datalog/fixpoint.js';
 import { type JoinAtom, type JoinCheck, type Tick, UNBOUND, join } from '../datalog/join.js';
 import type { TermTable } from '../datalog/terms.js';
-import { type Block, type Store, addToStore, blockAtom, createBlock, createStore, inStore, syncBlock } from '../datalog/block.js';
+import { type Block, type Store, addToStore, advanceRound, blockAtom, createBlock, createStore, inStore, syncBlock } from '../datalog/block.js';
 import type { CompiledAtom, CompiledRule } from './compile.js';
 import { canonicalKey, instantiatePattern, renumber } from '../datalog/pattern.js';
 
@@ -189,17 +189,17 @@ function addRule(ctx: Context, r: RuleDraft): boolean {
 
 /**
  * Runs one rule: joins its positive atoms (atom `delta`, if not -1, only over its rows in
- * `ranges`), and records each surviving head id in `pending` (unless already known).
+ * the last round), and records each surviving head id in `pending` (unless already known).
  */
 function runRule(
   ctx: Context, rule: CompiledRule, rels: ReadonlySet<string>, delta: number,
-  ranges: ReadonlyMap<Block, readonly [number, number]>, pending: Set<number>,
+  pending: Set<number>,
 ): void {
   const blocks: Block[] = [];
   const joins: JoinAtom[] = rule.positives.map((p, i) => {
     const { block, vars } = blockFor(ctx, p);
     blocks.push(block);
-    const range = i === delta ? ranges.get(block) : undefined;
+    const range = i === delta ? block.rows.delta() : undefined;
     return { rel: block.rows, vars, lo: range?.[0] ?? 0, hi: range?.[1] ?? block.rows.size };
   });
   const isStatic = ctx.statics.has(rule.head.rel);
@@ -242,27 +242,19 @@ function dropUnderivedNegations(ctx: Context, start: number, rels: ReadonlySet<s
  * delta round, only the block rows of the instances first derived in the previous round.
  */
 export function evaluateComponent(ctx: Context, rules: readonly CompiledRule[], rels: ReadonlySet<string>): void {
-  let ranges = new Map<Block, readonly [number, number]>();
   let pending = new Set<number>();
   const start = ctx.rules.length;
   const recursive = new Map(rules.map((r) => [r, r.positives.flatMap((p, i) => (rels.has(p.rel) ? [i] : []))]));
   semiNaive({
     rules,
     recursiveAtoms: (rule) => recursive.get(rule)!,
-    fire: (rule, delta) => runRule(ctx, rule, rels, delta, ranges, pending),
+    fire: (rule, delta) => runRule(ctx, rule, rels, delta, pending),
     commit: () => {
       if (pending.size === 0) return false;
       for (const id of pending) addToStore(storeOf(ctx, ctx.table.name(id)), id);
       pending = new Set();
       // New rows of every block over the component's stores are the next round's delta.
-      const next = new Map<Block, readonly [number, number]>();
-      for (const block of ctx.blocks.values()) {
-        if (!rels.has(block.store.rel)) continue;
-        const lo = block.rows.size;
-        syncBlock(block, ctx.table);
-        next.set(block, [lo, block.rows.size]);
-      }
-      ranges = next;
+      advanceRound([...ctx.blocks.values()].filter((b) => rels.has(b.store.rel)), ctx.table);
       return true;
     },
   });

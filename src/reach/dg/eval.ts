@@ -103,17 +103,11 @@ export function blockOf(ctx: EvalContext, store: Store, pattern: Pattern, keep: 
   return { block, vars: cols.map((i) => order[i]!) };
 }
 
-/** Semi-naive restriction: body atom `index` reads only rows `[lo, hi)` of its block. */
-export interface DeltaRange {
-  readonly index: number;
-  readonly ranges: ReadonlyMap<Block, readonly [number, number]>;
-}
-
 /** The join inputs of one body atom under its view (one per argument for a product). */
-function atomInputs(ctx: EvalContext, atom: BodyAtom, view: RelationView, keep: ReadonlySet<number>, range?: ReadonlyMap<Block, readonly [number, number]>): JoinAtom[] {
+function atomInputs(ctx: EvalContext, atom: BodyAtom, view: RelationView, keep: ReadonlySet<number>, delta: boolean): JoinAtom[] {
   const input = (store: Store, pattern: Pattern): JoinAtom => {
     const { block, vars } = blockOf(ctx, store, pattern, keep);
-    const r = range?.get(block);
+    const r = delta ? block.rows.delta() : undefined;
     return { rel: block.rows, vars, lo: r?.[0] ?? 0, hi: r?.[1] ?? block.rows.size };
   };
   if (view.kind === 'set') return [input(view.store, atom.pattern)];
@@ -126,10 +120,11 @@ function atomInputs(ctx: EvalContext, atom: BodyAtom, view: RelationView, keep: 
  * solution). `exact`: every variable is joined (the rule's true consequences over the views);
  * otherwise only head variables are kept, so each body atom is checked on its own for a
  * compatible instance (the test of Algorithm 9.4, strengthened from single arguments to whole
- * atoms). `delta`: one body atom reads only the rows of its block new in the last round.
+ * atoms). `delta` (unless -1): that body atom reads only the rows of its block new in the last
+ * round (see advanceRound).
  * Returns the number of join solutions.
  */
-export function evalRule(ctx: EvalContext, rule: DGRule, views: Views, exact: boolean, onHead: (atom: number) => void, delta?: DeltaRange): number {
+export function evalRule(ctx: EvalContext, rule: DGRule, views: Views, exact: boolean, onHead: (atom: number) => void, delta = -1): number {
   // A head variable no positive literal binds (an unsafe rule) has no values at all.
   for (const v of rule.headVars) if (!rule.bodyVars.has(v)) return 0;
   const keep = exact ? rule.bodyVars : rule.headVars;
@@ -137,7 +132,7 @@ export function evalRule(ctx: EvalContext, rule: DGRule, views: Views, exact: bo
   for (const [i, a] of rule.atoms.entries()) {
     const view = views(a.rel);
     if (view === undefined) return 0;
-    for (const input of atomInputs(ctx, a, view, keep, delta?.index === i ? delta.ranges : undefined)) {
+    for (const input of atomInputs(ctx, a, view, keep, delta === i)) {
       if (input.hi <= input.lo) return 0;
       inputs.push(input);
     }

@@ -5,7 +5,7 @@
  * treats these like relations given by facts: they keep their exact instances, as the Prolog
  * method finds them, because instantiation evaluates them away.
  */
-import { type Block, type Store, addToStore, createStore, inStore, syncBlock } from '../../datalog/block.js';
+import { type Store, addToStore, advanceRound, createStore, inStore } from '../../datalog/block.js';
 import { semiNaive } from '../../datalog/fixpoint.js';
 import { relationComponents } from '../../gdl/relations.js';
 import type { NormalRule } from '../../normalize/types.js';
@@ -55,7 +55,6 @@ export function evaluateStatics(ctx: EvalContext, rules: readonly NormalRule[]):
     const compRules = comp.rels.flatMap((rel) => byHead.get(rel)!);
     let pending: number[] = [];
     const seen = new Set<number>();
-    let ranges = new Map<Block, readonly [number, number]>();
     semiNaive<DGRule>({
       rules: compRules,
       recursiveAtoms: (rule) => (comp.recursive ? rule.atoms.flatMap((a, i) => (members.has(a.rel) ? [i] : [])) : []),
@@ -69,7 +68,7 @@ export function evaluateStatics(ctx: EvalContext, rules: readonly NormalRule[]):
           seen.add(id);
           pending.push(id);
           guard.addAtoms(1);
-        }, delta < 0 ? undefined : { index: delta, ranges });
+        }, delta);
       },
       commit: () => {
         if (pending.length === 0) return false;
@@ -77,16 +76,7 @@ export function evaluateStatics(ctx: EvalContext, rules: readonly NormalRule[]):
         pending = [];
         seen.clear();
         // The rows new in every block over the component's stores are the next delta.
-        const next = new Map<Block, readonly [number, number]>();
-        for (const rel of comp.rels) {
-          const store = stores.get(rel)!;
-          for (const block of ctx.blocks.get(store)?.values() ?? []) {
-            const lo = block.rows.size;
-            syncBlock(block, table);
-            next.set(block, [lo, block.rows.size]);
-          }
-        }
-        ranges = next;
+        advanceRound(comp.rels.flatMap((rel) => [...(ctx.blocks.get(stores.get(rel)!)?.values() ?? [])]), table);
         return true;
       },
     });
