@@ -1,15 +1,16 @@
 /**
  * The one join of the Datalog core: combine body atoms (relations whose columns stand for rule
  * variables) so that shared variables agree, streaming each complete assignment to a callback
- * instead of materializing partial ones. The plan is greedy: repeatedly the atom with the
- * fewest estimated rows given the variables bound so far, looked up through a hash index on
- * its bound columns; every test (`distinct`, a negated static atom) runs as soon as its
+ * instead of materializing partial ones. The plan is greedy (src/datalog/plan.ts): repeatedly
+ * the cheapest atom given the variables bound so far, looked up through a hash index on its
+ * bound columns; every test (`distinct`, a negated static atom) runs as soon as its
  * variables are bound; once every output variable is bound, one completion of the rest is
  * enough (existential cut-off).
  *
  *   head(X..) <= a1(..), ..., an(..), tests(..)   enumerates every binding with a row per ai
  */
 import type { Relation, RelationIndex } from './relation.js';
+import { greedyOrder } from './plan.js';
 
 /** Marks an unbound variable in a binding, and a column that binds no variable. */
 export const UNBOUND = -1;
@@ -80,10 +81,12 @@ function makeStep(atom: JoinAtom, at: number, bound: Set<number>, checks: JoinCh
   };
 }
 
-/** Greedy plan: repeatedly the atom with the fewest estimated rows given the bound variables. */
+/**
+ * The plan: atoms in the core's greedy order (src/datalog/plan.ts: fully bound atoms first, then
+ * the fewest estimated rows), each test right after the step that binds its last variable.
+ */
 export function planJoin(atoms: readonly JoinAtom[], checks: readonly JoinCheck[]): { pre: JoinCheck[]; steps: Step[] } {
   const bound = new Set<number>();
-  const left = atoms.map((_, i) => i);
   const steps: Step[] = [];
   let pending = [...checks];
   const ready = (): JoinCheck[] => {
@@ -92,17 +95,11 @@ export function planJoin(atoms: readonly JoinAtom[], checks: readonly JoinCheck[
     return now;
   };
   const pre = ready();
-  while (left.length > 0) {
-    let best = 0;
-    let bestEst = estimate(atoms[left[0]!]!, bound);
-    for (let i = 1; i < left.length; i++) {
-      const e = estimate(atoms[left[i]!]!, bound);
-      if (e < bestEst) (best = i), (bestEst = e);
-    }
-    const at = left.splice(best, 1)[0]!;
-    const step = makeStep(atoms[at]!, at, bound, []);
+  const items = atoms.map((atom, at) => ({ atom, at, vars: atom.vars.filter((v) => v !== UNBOUND) }));
+  greedyOrder(items, bound, (i) => estimate(i.atom, bound), (i) => {
+    const step = makeStep(i.atom, i.at, bound, []);
     steps.push({ ...step, checks: ready() });
-  }
+  });
   // Checks whose variables are never bound cannot be decided here; callers reject unsafe rules.
   return { pre, steps };
 }

@@ -8,6 +8,7 @@
 import type { Term } from '../gdl/ast.js';
 import { collectVars } from '../gdl/terms.js';
 import { atomCall, tableArgs, variantName } from './clauses.js';
+import { greedyOrder } from '../datalog/plan.js';
 import type { RelaxedLiteral, RelaxedRule } from './relaxed.js';
 
 /**
@@ -342,22 +343,7 @@ function orderBody(shape: RuleShape, delta: LiteralShape | undefined, coreFirst:
   return out;
 }
 
-/**
- * Takes `literals` one at a time, each time the cheapest given the variables bound so far:
- * fully bound checks first, then the fewest estimated rows; ties keep source order.
- */
+/** Takes `literals` in the core's greedy order (src/datalog/plan.ts) given the bound variables. */
 function takeGreedily(literals: readonly LiteralShape[], bound: ReadonlySet<string>, estimate: RowEstimate, take: (l: LiteralShape) => void): void {
-  const remaining = [...literals];
-  while (remaining.length > 0) {
-    let best = 0;
-    let bestFree = true;
-    let bestRows = Infinity;
-    for (let i = 0; i < remaining.length; i++) {
-      const l = remaining[i]!;
-      const free = l.vars.some((v) => !bound.has(v));
-      const n = rows(l, bound, estimate);
-      if (i === 0 || (bestFree && !free) || (free === bestFree && n < bestRows)) [best, bestFree, bestRows] = [i, free, n];
-    }
-    take(remaining.splice(best, 1)[0]!);
-  }
+  greedyOrder(literals, bound, (l) => rows(l, bound, estimate), take);
 }
