@@ -3,13 +3,14 @@
  * Snapshots what the CLI prints for every corpus game, so that a refactor can show its outputs
  * are byte-identical before and after ("a refactor proves itself"). Build first (`npx tsc -p .`).
  *
- *   node scripts/snapshot-corpus.mjs take DIR [--timeout-ms 10000] [--jobs 2] [--only S] [--retake-killed]
+ *   node scripts/snapshot-corpus.mjs take DIR [--timeout-ms 10000] [--jobs 2] [--only S] [--retake-killed] [--like DIR0]
  *   node scripts/snapshot-corpus.mjs diff DIR_BEFORE DIR_AFTER
  *
  * `take` runs each command of COMMANDS on each game and writes DIR/<command>/<game>.out (stdout)
  * and DIR/index.tsv (command, game, exit code, ms). Time-dependent fields (compare's times) are
  * removed before saving; `--retake-killed` runs again only the runs of an existing DIR that were
- * killed at the limit (a loaded machine kills more), typically with a larger limit. `diff` reports, per command: identical, different, finished in one only,
+ * killed at the limit (a loaded machine kills more), typically with a larger limit; `--like DIR0`
+ * runs only the runs that finished in snapshot DIR0 (the others cannot be compared). `diff` reports, per command: identical, different, finished in one only,
  * over the limit in both; it exits 1 when any output differs or an exit code changed.
  */
 import { spawn } from 'node:child_process';
@@ -68,6 +69,9 @@ async function take(dir, opts) {
       if (r.code === 'killed') jobs.push({ g: r.game, c: COMMANDS.find((c) => c.name === r.cmd) });
       else rows.push([r.cmd, r.game, r.code, r.ms]);
     }
+  } else if (opts.like !== '') {
+    // Only the runs that finished in an earlier snapshot: the others cannot be compared anyway.
+    for (const r of readIndex(opts.like).values()) if (r.code !== 'killed' && r.game.includes(opts.only)) jobs.push({ g: r.game, c: COMMANDS.find((c) => c.name === r.cmd) });
   } else for (const g of games) for (const c of COMMANDS) jobs.push({ g, c });
   let next = 0;
   const worker = async () => {
@@ -128,13 +132,14 @@ function diff(a, b) {
 }
 
 const [mode, ...rest] = process.argv.slice(2);
-const opts = { timeoutMs: 10000, jobs: 2, only: '', retake: false };
+const opts = { timeoutMs: 10000, jobs: 2, only: '', retake: false, like: '' };
 const positional = [];
 for (let i = 0; i < rest.length; i++) {
   if (rest[i] === '--timeout-ms') opts.timeoutMs = Number(rest[++i]);
   else if (rest[i] === '--jobs') opts.jobs = Number(rest[++i]);
   else if (rest[i] === '--only') opts.only = rest[++i];
   else if (rest[i] === '--retake-killed') opts.retake = true;
+  else if (rest[i] === '--like') opts.like = rest[++i];
   else positional.push(rest[i]);
 }
 if (mode === 'take' && positional.length === 1) await take(resolve(positional[0]), opts);

@@ -11,6 +11,8 @@
  *   --methods         also run both superset methods (prolog, dg) through instantiation and
  *                     ground reachability: seconds per method, DG size before post-processing,
  *                     and whether the final results are identical
+ *   --clingo          also time clingo on the relaxed game's least model, and show the ratio
+ *                     dg-total / clingo per game and its median (implies --methods)
  *   --json FILE       also write all measurements as JSON
  * GDL_GAMES_DIR overrides the corpus location (default ../shared/games beside the checkout).
  */
@@ -20,6 +22,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gamesDir, listGames } from '../../scripts/corpus.mjs';
 import { methodCells, methodHeaders } from './dg-column.js';
+import { ratioCell } from './clingo-column.js';
 import { haveSwipl } from './swi.js';
 import type { Measurement } from './worker.js';
 
@@ -34,6 +37,7 @@ interface BenchOptions {
   readonly maxAtoms: number;
   readonly swi: boolean;
   readonly methods: boolean;
+  readonly clingo: boolean;
   readonly json: string | undefined;
 }
 
@@ -54,16 +58,17 @@ function parseArgs(argv: readonly string[]): BenchOptions {
     timeout: number('--timeout', 60),
     maxAtoms: number('--max-atoms', 2_000_000),
     swi: argv.includes('--swi'),
-    methods: argv.includes('--methods'),
+    methods: argv.includes('--methods') || argv.includes('--clingo'),
+    clingo: argv.includes('--clingo'),
     json: get('--json'),
   };
 }
 
 /** Runs one game in a worker; a worker that dies or hangs is reported, never fatal. */
 function runOne(root: string, game: string, o: BenchOptions): Measurement {
-  const args = [WORKER, join(root, game), String(o.timeout), String(o.maxAtoms), ...(o.swi ? ['swi'] : []), ...(o.methods ? ['methods'] : [])];
+  const args = [WORKER, join(root, game), String(o.timeout), String(o.maxAtoms), ...(o.swi ? ['swi'] : []), ...(o.methods ? ['methods'] : []), ...(o.clingo ? ['clingo'] : [])];
   // Room for the worker's own limit plus SWI-Prolog's and both methods', then it is killed.
-  const runs = 1 + (o.swi ? 1 : 0) + (o.methods ? 2 : 0);
+  const runs = 1 + (o.swi ? 1 : 0) + (o.methods ? 2 : 0) + (o.clingo ? 1 : 0);
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: (o.timeout * runs + 30) * 1000, maxBuffer: 1 << 24 });
   const line = (r.stdout ?? '').trim().split('\n').pop() ?? '';
   try {
@@ -81,7 +86,13 @@ function row(game: string, m: Measurement, o: BenchOptions): string {
   const status = m.status === 'ok' ? '' : `  ${m.status}: ${m.message ?? ''}`;
   const agree = m.swi?.kind === 'ok' && m.status === 'ok' && (m.swi.fluents !== m.fluents || m.swi.moves !== m.moves || m.swi.axioms !== m.axioms) ? '  DIFFERS from SWI' : '';
   const methods = o.methods ? methodCells(m.methods).map((c) => cell(c, 11)).join('') : '';
-  return `${game.padEnd(50)}${cell(m.fluents, 8)}${cell(m.moves, 7)}${cell(m.axioms, 9)}${cell(m.iterations, 5)}${cell(m.answers, 10)}${cell(m.seconds.toFixed(2), 8)}${cell(m.peakMiB.toFixed(0), 6)}${swi}${methods}${status}${agree}`;
+  const clingo = o.clingo ? `${cell(m.clingo === undefined ? '-' : m.clingo.kind === 'ok' ? m.clingo.seconds.toFixed(2) : m.clingo.kind, 9)}${cell(ratioCell(dgTotal(m), m.clingo), 8)}` : '';
+  return `${game.padEnd(50)}${cell(m.fluents, 8)}${cell(m.moves, 7)}${cell(m.axioms, 9)}${cell(m.iterations, 5)}${cell(m.answers, 10)}${cell(m.seconds.toFixed(2), 8)}${cell(m.peakMiB.toFixed(0), 6)}${swi}${methods}${clingo}${status}${agree}`;
+}
+
+/** The dg method's total seconds (reach, instantiation, ground reachability), when it finished. */
+function dgTotal(m: Measurement): number | undefined {
+  return m.methods?.dg.status === 'ok' ? m.methods.dg.totalSeconds : undefined;
 }
 
 function median(xs: readonly number[]): number {
@@ -110,6 +121,11 @@ function summary(results: readonly { game: string; m: Measurement }[], o: BenchO
     const differ = both.filter((r) => r.m.swi?.kind === 'ok' && (r.m.swi.fluents !== r.m.fluents || r.m.swi.moves !== r.m.moves || r.m.swi.axioms !== r.m.axioms));
     lines.push(`counts differing from SWI-Prolog: ${differ.length}${differ.length > 0 ? ` (${differ.map((r) => r.game).join(', ')})` : ''}`);
   }
+  if (o.clingo) {
+    const both = results.filter((r) => dgTotal(r.m) !== undefined && r.m.clingo?.kind === 'ok');
+    const ratios = both.map((r) => dgTotal(r.m)! / Math.max((r.m.clingo as { seconds: number }).seconds, 1e-4));
+    lines.push(`dg total / clingo, median over the ${both.length} games both finished: ${median(ratios).toFixed(2)}`);
+  }
   return lines.join('\n');
 }
 
@@ -125,7 +141,7 @@ function main(): number {
     return 2;
   }
   const games = listGames(root, { folder: o.dir, filter: o.games });
-  const head = `${'game'.padEnd(50)}${cell('fluents', 8)}${cell('moves', 7)}${cell('axioms', 9)}${cell('it', 5)}${cell('answers', 10)}${cell('s', 8)}${cell('MiB', 6)}${o.swi ? cell('swi s', 8) : ''}${o.methods ? methodHeaders().map((h) => cell(h, 11)).join('') : ''}`;
+  const head = `${'game'.padEnd(50)}${cell('fluents', 8)}${cell('moves', 7)}${cell('axioms', 9)}${cell('it', 5)}${cell('answers', 10)}${cell('s', 8)}${cell('MiB', 6)}${o.swi ? cell('swi s', 8) : ''}${o.methods ? methodHeaders().map((h) => cell(h, 11)).join('') : ''}${o.clingo ? `${cell('clingo-s', 9)}${cell('dg/cl', 8)}` : ''}`;
   process.stdout.write(`${head}\n`);
   const results: { game: string; m: Measurement }[] = [];
   for (const game of games) {

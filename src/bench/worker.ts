@@ -1,7 +1,8 @@
 /**
  * One benchmark measurement, in its own process so that peak memory and crashes stay per game:
- * `node dist/bench/worker.js GAME TIMEOUT_S MAX_ATOMS [swi] [methods]` prints one JSON line (a
- * {@link Measurement}) on stdout. `methods` adds both superset methods through instantiation.
+ * `node dist/bench/worker.js GAME TIMEOUT_S MAX_ATOMS [swi] [methods] [clingo]` prints one JSON
+ * line (a {@link Measurement}) on stdout. `methods` adds both superset methods through
+ * instantiation, `clingo` clingo's time for the relaxed game's least model.
  */
 import { readFileSync } from 'node:fs';
 import { GdlError } from '../gdl/diagnostics.js';
@@ -9,6 +10,7 @@ import { DEFAULT_PIPELINE_OPTIONS, type NormalGame, loadGame, reachGame, resolve
 import { StageTimer } from '../timer.js';
 import { type MethodColumns, measureMethods } from './dg-column.js';
 import { type SwiOutcome, runSwi } from './swi.js';
+import { type ClingoTime, timeClingo } from './clingo-column.js';
 import { tuneForShortRuns } from '../runtime.js';
 
 /** What the worker reports for one game. */
@@ -28,9 +30,11 @@ export interface Measurement {
   readonly swi?: SwiOutcome;
   /** Both superset methods through instantiation and pruning (with `methods`). */
   readonly methods?: MethodColumns;
+  /** clingo's time for the least model of the relaxed game (with `clingo`). */
+  readonly clingo?: ClingoTime;
 }
 
-function measure(file: string, timeout: number, maxAtoms: number, swi: boolean, methods: boolean): Measurement {
+async function measure(file: string, timeout: number, maxAtoms: number, swi: boolean, methods: boolean, clingo: boolean): Promise<Measurement> {
   let loaded;
   try {
     loaded = loadGame(readFileSync(file, 'utf8'), file, DEFAULT_PIPELINE_OPTIONS);
@@ -41,7 +45,8 @@ function measure(file: string, timeout: number, maxAtoms: number, swi: boolean, 
   // SWI-Prolog and the method columns run after Tau-Prolog's own measurement, so the peak
   // memory reported is that of the superset computation.
   const withSwi = swi ? { ...ours, swi: runSwi(loaded.normal, timeout) } : ours;
-  return methods ? { ...withSwi, methods: measureMethods(loaded.normal, timeout, maxAtoms) } : withSwi;
+  const withMethods = methods ? { ...withSwi, methods: measureMethods(loaded.normal, timeout, maxAtoms) } : withSwi;
+  return clingo ? { ...withMethods, clingo: await timeClingo(loaded.normal, timeout) } : withMethods;
 }
 
 const peakMiB = (): number => process.resourceUsage().maxRSS / 1024;
@@ -71,9 +76,11 @@ function measureTau(normal: NormalGame, timeout: number, maxAtoms: number): Meas
 tuneForShortRuns();
 const [file, timeout, maxAtoms, ...flags] = process.argv.slice(2);
 if (file === undefined) {
-  process.stderr.write('usage: worker GAME TIMEOUT_S MAX_ATOMS [swi] [methods]\n');
+  process.stderr.write('usage: worker GAME TIMEOUT_S MAX_ATOMS [swi] [methods] [clingo]\n');
   process.exitCode = 2;
 } else {
-  const result = measure(file, Number(timeout ?? 60), Number(maxAtoms ?? 2_000_000), flags.includes('swi'), flags.includes('methods'));
+  const result = await measure(file, Number(timeout ?? 60), Number(maxAtoms ?? 2_000_000), flags.includes('swi'), flags.includes('methods'), flags.includes('clingo'));
   process.stdout.write(`${JSON.stringify(result)}\n`);
+  // clingo-wasm keeps a worker thread alive: end the process once the line is written.
+  process.exit(0);
 }

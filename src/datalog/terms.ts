@@ -104,10 +104,13 @@ export class TermTable implements TermReader {
     return this.symbolNames[sym]!;
   }
 
-  /** The id of `sym(args...)` (a constant when `args` is empty), created when new. */
-  make(sym: number, args: ArrayLike<number> = NO_ARGS): number {
-    const found = this.find(sym, args);
-    return found >= 0 ? found : this.add(sym, args);
+  /**
+   * The id of `sym(args...)` (a constant when `args` is empty), created when new. `n`: only the
+   * first `n` entries of `args` are the arguments (so callers can reuse one buffer).
+   */
+  make(sym: number, args: ArrayLike<number> = NO_ARGS, n = args.length): number {
+    const found = this.find(sym, args, n);
+    return found >= 0 ? found : this.add(sym, args, n);
   }
 
   /** The id of constant `name`, created when new. */
@@ -120,13 +123,13 @@ export class TermTable implements TermReader {
     return this.make(this.symbol(name), args);
   }
 
-  /** The id of `sym(args...)`, or -1 when no such term was interned. */
-  find(sym: number, args: ArrayLike<number> = NO_ARGS): number {
+  /** The id of `sym(args...)` (the first `n` entries of `args`), or -1 when never interned. */
+  find(sym: number, args: ArrayLike<number> = NO_ARGS, n = args.length): number {
     const mask = this.slots.length - 1;
-    for (let s = this.hash(sym, args) & mask; ; s = (s + 1) & mask) {
+    for (let s = this.hash(sym, args, n) & mask; ; s = (s + 1) & mask) {
       const v = this.slots[s]!;
       if (v === 0) return -1;
-      if (this.matches(v - 1, sym, args)) return v - 1;
+      if (this.matches(v - 1, sym, args, n)) return v - 1;
     }
   }
 
@@ -253,9 +256,9 @@ export class TermTable implements TermReader {
     return this.texts[root]!;
   }
 
-  private hash(sym: number, args: ArrayLike<number>): number {
-    let h = Math.imul(sym + 0x27d4eb2d, 0x9e3779b1) ^ args.length;
-    for (let i = 0; i < args.length; i++) h = Math.imul(h ^ args[i]!, 0x85ebca6b) + 0x1b873593;
+  private hash(sym: number, args: ArrayLike<number>, n: number): number {
+    let h = Math.imul(sym + 0x27d4eb2d, 0x9e3779b1) ^ n;
+    for (let i = 0; i < n; i++) h = Math.imul(h ^ args[i]!, 0x85ebca6b) + 0x1b873593;
     h ^= h >>> 15;
     return Math.imul(h, 0xc2b2ae35) >>> 0;
   }
@@ -270,25 +273,25 @@ export class TermTable implements TermReader {
     return Math.imul(h, 0xc2b2ae35) >>> 0;
   }
 
-  private matches(id: number, sym: number, args: ArrayLike<number>): boolean {
-    if (this.functors[id] !== sym || this.argCount[id] !== args.length) return false;
+  private matches(id: number, sym: number, args: ArrayLike<number>, n: number): boolean {
+    if (this.functors[id] !== sym || this.argCount[id] !== n) return false;
     const start = this.argStart[id]!;
-    for (let i = 0; i < args.length; i++) if (this.pool[start + i] !== args[i]) return false;
+    for (let i = 0; i < n; i++) if (this.pool[start + i] !== args[i]) return false;
     return true;
   }
 
-  private add(sym: number, args: ArrayLike<number>): number {
+  private add(sym: number, args: ArrayLike<number>, n: number): number {
     const id = this.count++;
     if (id >= this.functors.length) {
       this.functors = grow(this.functors, id + 1);
       this.argStart = grow(this.argStart, id + 1);
       this.argCount = grow(this.argCount, id + 1);
     }
-    this.pool = grow(this.pool, this.poolSize + args.length);
+    this.pool = grow(this.pool, this.poolSize + n);
     this.functors[id] = sym;
     this.argStart[id] = this.poolSize;
-    this.argCount[id] = args.length;
-    for (let i = 0; i < args.length; i++) this.pool[this.poolSize++] = args[i]!;
+    this.argCount[id] = n;
+    for (let i = 0; i < n; i++) this.pool[this.poolSize++] = args[i]!;
     // Keep the load factor under one half so probe runs stay short.
     if (this.count * 2 > this.slots.length) this.rehash();
     else this.place(id);

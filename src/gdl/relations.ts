@@ -19,7 +19,7 @@ export interface RelationGraph {
   /** Every relation name occurring in a head or body, sorted. */
   readonly relations: readonly string[];
   readonly edges: readonly DependencyEdge[];
-  /** Relation name -> id of its strongly connected component. */
+  /** Relation name -> id of its strongly connected component (heads before bodies). */
   readonly component: ReadonlyMap<string, number>;
 }
 
@@ -32,6 +32,37 @@ export function forEachBodyAtom(f: Formula, negated: boolean, visit: (atom: Atom
     else if (g.kind === 'not') stack.push([g.arg, !neg]);
     else if (g.kind === 'and' || g.kind === 'or') for (const a of g.args) stack.push([a, neg]);
   }
+}
+
+/** One strongly connected component of a relation graph. */
+export interface RelationComponent {
+  /** Its relations, sorted. */
+  readonly members: string[];
+  /** True when some edge stays inside the component (a cycle, or a relation using itself). */
+  readonly recursive: boolean;
+}
+
+/**
+ * The strongly connected components of the graph over `nodes` with `edges` from a body
+ * relation to a head relation, bodies first: every edge comes from the same or an earlier
+ * component. The one component computation of relation graphs (reach, instantiation,
+ * dependency-graph method); the order is deterministic (nodes and successors sorted).
+ */
+export function relationComponents(nodes: Iterable<string>, edges: readonly { readonly from: string; readonly to: string }[]): RelationComponent[] {
+  const names = [...new Set(nodes)].sort();
+  const id = new Map(names.map((n, i) => [n, i]));
+  const preds: Set<number>[] = names.map(() => new Set());
+  for (const e of edges) {
+    const from = id.get(e.from);
+    const to = id.get(e.to);
+    if (from !== undefined && to !== undefined) preds[to]!.add(from);
+  }
+  const succ = preds.map((s) => [...s].sort((a, b) => a - b));
+  // Successors are body relations, so Tarjan lists bodies first.
+  return stronglyConnectedComponents(names.length, (v) => succ[v]!).map((comp) => {
+    const sorted = comp.sort((a, b) => a - b);
+    return { members: sorted.map((i) => names[i]!), recursive: sorted.length > 1 || preds[sorted[0]!]!.has(sorted[0]!) };
+  });
 }
 
 /** Builds the relation dependency graph of a rule set and its strongly connected components. */
@@ -48,12 +79,11 @@ export function relationGraph(rules: readonly Rule[]): RelationGraph {
     }
   }
   const relations = [...names].sort();
-  const id = new Map(relations.map((n, i) => [n, i]));
-  const succ: number[][] = relations.map(() => []);
-  for (const e of edges) succ[id.get(e.from)!]!.push(id.get(e.to)!);
   const component = new Map<string, number>();
-  stronglyConnectedComponents(relations.length, (v) => succ[v]!).forEach((comp, c) => {
-    for (const v of comp) component.set(relations[v]!, c);
+  // Numbered heads first (the reverse of the evaluation order), as readers of `component` expect.
+  const comps = relationComponents(relations, edges);
+  comps.forEach((comp, c) => {
+    for (const rel of comp.members) component.set(rel, comps.length - 1 - c);
   });
   return { relations, edges, component };
 }

@@ -6,7 +6,7 @@
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import type { NormalRule } from '../normalize/types.js';
 import type { TermTable } from '../datalog/terms.js';
-import { type Pattern, compileAtom, compileTerm, patternVars } from './pattern.js';
+import { type Pattern, compileAtom, compileTerm, patternVars } from '../datalog/pattern.js';
 
 /** A positive or negated body atom, compiled. */
 export interface CompiledAtom {

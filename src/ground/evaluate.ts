@@ -11,13 +11,15 @@
  *   negated atom equal to a positive one   -> the ground rule dies (p and not p)
  */
 import { GdlError, diag } from '../gdl/diagnostics.js';
-import { type Block, type Store, addToStore, blockSize, createBlock, createStore, syncBlock } from './block.js';
-import type { CompiledAtom, CompiledRule } from './compile.js';
+import type { Deadline } from '../deadline.js';
+import { semiNaive } from '../datalog/fixpoint.js';
+import { type JoinAtom, type JoinCheck, type Tick, UNBOUND, join } from '../datalog/join.js';
 import type { TermTable } from '../datalog/terms.js';
-import { type JoinAtom, type JoinCheck, type Tick, joinRule } from './join.js';
-import { canonicalKey, instantiatePattern, renumber } from './pattern.js';
+import { type Block, type Store, addToStore, advanceRound, blockAtom, createBlock, createStore, inStore, syncBlock } from '../datalog/block.js';
+import type { CompiledAtom, CompiledRule } from './compile.js';
+import { canonicalKey, instantiatePattern, renumber } from '../datalog/pattern.js';
 
-/** Limits of instantiation; exceeding one raises a GdlError with code 'limit'. */
+/** Limits of instantiation, resolved with the run's options; exceeding one raises a GdlError 'limit'. */
 export interface InstantiateLimits {
   /** Wall-clock deadline in ms since the epoch (Infinity for none). */
   readonly deadline: number;
@@ -25,8 +27,8 @@ export interface InstantiateLimits {
   readonly maxRules: number;
   /** Largest number of ground atoms derived (static facts and rule heads). */
   readonly maxAtoms: number;
-  /** Largest total number of literals (heads and bodies) of the ground rules (default 40M). */
-  readonly maxLiterals?: number;
+  /** Largest total number of literals (heads and bodies) of the ground rules. */
+  readonly maxLiterals: number;
 }
 
 /**
@@ -36,9 +38,6 @@ export interface InstantiateLimits {
 export const DEFAULT_INSTANTIATE_LIMITS: InstantiateLimits = {
   deadline: Infinity, maxRules: 5_000_000, maxAtoms: 5_000_000, maxLiterals: 40_000_000,
 };
-
-/** The literal cap when a caller's limits leave it out. */
-const DEFAULT_MAX_LITERALS = DEFAULT_INSTANTIATE_LIMITS.maxLiterals!;
 
 /** A ground rule over the run's internal atom ids; `pos` and `neg` ascending. */
 export interface RuleDraft {
@@ -52,6 +51,7 @@ export interface Context {
   readonly file: string;
   readonly table: TermTable;
   readonly limits: InstantiateLimits;
+  readonly deadline: Deadline;
   readonly stores: Map<string, Store>;
   readonly blocks: Map<string, Block>;
   /** Relations evaluated exactly and removed from rule bodies. */
@@ -63,7 +63,7 @@ export interface Context {
   readonly seen: Map<number, number>;
   /** Hash -> indexes of further rules with that hash (collisions are rare). */
   readonly collisions: Map<number, number[]>;
-  readonly counters: { work: number; atoms: number; literals: number };
+  readonly counters: { atoms: number; literals: number };
 }
 
 /** The store of a relation, created empty on first use. */
@@ -82,12 +82,14 @@ function limitError(ctx: Context, rule: CompiledRule, what: string): GdlError {
 
 function makeTick(ctx: Context, rule: CompiledRule): Tick {
   return () => {
-    // Date.now() on every step would dominate the join; look at the clock every 4096 steps.
-    if ((++ctx.counters.work & 4095) === 0 && Date.now() > ctx.limits.deadline) throw limitError(ctx, rule, 'reached the time limit');
+    if (ctx.deadline.tick()) throw limitError(ctx, rule, 'reached the time limit');
   };
 }
 
-/** The shared block of a body atom and the rule variable of each of its columns. */
+/**
+ * The shared block of a body atom and the rule variable of each of its columns (the last
+ * column, the atom id, binds none).
+ */
 function blockFor(ctx: Context, atom: CompiledAtom): { block: Block; vars: readonly number[] } {
   const { key, order } = canonicalKey(atom.pattern);
   let block = ctx.blocks.get(key);
@@ -97,7 +99,7 @@ function blockFor(ctx: Context, atom: CompiledAtom): { block: Block; vars: reado
     ctx.blocks.set(key, block);
   }
   syncBlock(block, ctx.table);
-  return { block, vars: order };
+  return { block, vars: [...order, UNBOUND] };
 }
 
 /** Tests of a rule that only prune: `distinct`, and negated static atoms (which must not hold). */
@@ -110,7 +112,7 @@ function checksOf(ctx: Context, rule: CompiledRule): JoinCheck[] {
   for (const n of rule.negatives) {
     if (!ctx.statics.has(n.rel)) continue;
     const store = storeOf(ctx, n.rel);
-    checks.push({ vars: n.vars, test: (b) => !store.members.has(instantiatePattern(n.pattern, b, ctx.table, false)) });
+    checks.push({ vars: n.vars, test: (b) => !inStore(store, instantiatePattern(n.pattern, b, ctx.table, false)) });
   }
   return checks;
 }
@@ -137,11 +139,12 @@ function ascendingUnique(ids: number[]): readonly number[] {
 
 /** Builds the ground rule for one binding, or null when a simplification kills it. */
 function groundRule(
-  ctx: Context, rule: CompiledRule, joins: readonly JoinAtom[], b: Int32Array, rows: Int32Array, head: number, rels: ReadonlySet<string>,
+  ctx: Context, rule: CompiledRule, blocks: readonly Block[], b: Int32Array, rows: Int32Array, head: number, rels: ReadonlySet<string>,
 ): RuleDraft | null {
   const pos: number[] = [];
   rule.positives.forEach((p, i) => {
-    if (!ctx.statics.has(p.rel)) pos.push(joins[i]!.block.atomIds[rows[i]!]!);
+    const block = blocks[i]!;
+    if (!ctx.statics.has(p.rel)) pos.push(blockAtom(block, rows[i]!));
   });
   const neg: number[] = [];
   for (const n of rule.negatives) {
@@ -149,7 +152,7 @@ function groundRule(
     // A relation of the component being evaluated is not complete yet: decided afterwards.
     const own = rels.has(n.rel);
     const id = instantiatePattern(n.pattern, b, ctx.table, own);
-    if (!own && (id < 0 || !storeOf(ctx, n.rel).members.has(id))) continue;
+    if (!own && (id < 0 || !inStore(storeOf(ctx, n.rel), id))) continue;
     if (pos.includes(id)) return null;
     neg.push(id);
   }
@@ -186,36 +189,36 @@ function addRule(ctx: Context, r: RuleDraft): boolean {
 
 /**
  * Runs one rule: joins its positive atoms (atom `delta`, if not -1, only over its rows in
- * `ranges`), and reports each surviving head id to `onHead` (true when it is new).
+ * the last round), and records each surviving head id in `pending` (unless already known).
  */
 function runRule(
   ctx: Context, rule: CompiledRule, rels: ReadonlySet<string>, delta: number,
-  ranges: ReadonlyMap<Block, readonly [number, number]>, pending: Set<number>,
+  pending: Set<number>,
 ): void {
+  const blocks: Block[] = [];
   const joins: JoinAtom[] = rule.positives.map((p, i) => {
     const { block, vars } = blockFor(ctx, p);
-    const range = ranges.get(block);
-    const hi = range?.[1] ?? blockSize(block);
-    const lo = i === delta ? range?.[0] ?? 0 : 0;
-    return { block, vars, lo, hi };
+    blocks.push(block);
+    const range = i === delta ? block.rows.delta() : undefined;
+    return { rel: block.rows, vars, lo: range?.[0] ?? 0, hi: range?.[1] ?? block.rows.size };
   });
   const isStatic = ctx.statics.has(rule.head.rel);
   const filter = ctx.headFilter.get(rule.head.rel);
   const headStore = storeOf(ctx, rule.head.rel);
-  joinRule(rule.nVars, joins, checksOf(ctx, rule), outputsOf(ctx, rule, isStatic), makeTick(ctx, rule), (b, rows) => {
+  const { maxRules, maxLiterals, maxAtoms } = ctx.limits;
+  join(rule.nVars, joins, checksOf(ctx, rule), outputsOf(ctx, rule, isStatic), makeTick(ctx, rule), (b, rows) => {
     const head = instantiatePattern(rule.head.pattern, b, ctx.table, filter === undefined);
     if (filter !== undefined && !filter.has(head)) return;
     if (!isStatic) {
-      const draft = groundRule(ctx, rule, joins, b, rows, head, rels);
+      const draft = groundRule(ctx, rule, blocks, b, rows, head, rels);
       if (draft === null) return;
       if (!addRule(ctx, draft)) return;
-      if (ctx.rules.length > ctx.limits.maxRules) throw limitError(ctx, rule, `exceeded ${ctx.limits.maxRules} ground rules`);
-      const maxLiterals = ctx.limits.maxLiterals ?? DEFAULT_MAX_LITERALS;
+      if (ctx.rules.length > maxRules) throw limitError(ctx, rule, `exceeded ${maxRules} ground rules`);
       if (ctx.counters.literals > maxLiterals) throw limitError(ctx, rule, `exceeded ${maxLiterals} ground literals`);
     }
-    if (!headStore.members.has(head) && !pending.has(head)) {
+    if (!inStore(headStore, head) && !pending.has(head)) {
       pending.add(head);
-      if (++ctx.counters.atoms > ctx.limits.maxAtoms) throw limitError(ctx, rule, `exceeded ${ctx.limits.maxAtoms} ground atoms`);
+      if (++ctx.counters.atoms > maxAtoms) throw limitError(ctx, rule, `exceeded ${maxAtoms} ground atoms`);
     }
   });
 }
@@ -226,7 +229,7 @@ function runRule(
  * was never derived is always true and is removed from the rules made since `start`.
  */
 function dropUnderivedNegations(ctx: Context, start: number, rels: ReadonlySet<string>): void {
-  const derived = (id: number): boolean => !rels.has(ctx.table.name(id)) || storeOf(ctx, ctx.table.name(id)).members.has(id);
+  const derived = (id: number): boolean => !rels.has(ctx.table.name(id)) || inStore(storeOf(ctx, ctx.table.name(id)), id);
   for (let i = start; i < ctx.rules.length; i++) {
     const r = ctx.rules[i]!;
     if (!r.neg.every(derived)) ctx.rules[i] = { head: r.head, pos: r.pos, neg: r.neg.filter(derived) };
@@ -234,35 +237,26 @@ function dropUnderivedNegations(ctx: Context, start: number, rels: ReadonlySet<s
 }
 
 /**
- * Instantiates the rules of one component (`rels` are its relations) to a fixpoint:
- *   round 0:  every rule over the current stores;
- *   round k:  every rule once per positive atom of the component, that atom restricted to the
- *             instances first derived in round k-1 (semi-naive evaluation).
+ * Instantiates the rules of one component (`rels` are its relations) to a fixpoint with the
+ * core's semi-naive driver: a rule's body atom over a relation of the component reads, in its
+ * delta round, only the block rows of the instances first derived in the previous round.
  */
 export function evaluateComponent(ctx: Context, rules: readonly CompiledRule[], rels: ReadonlySet<string>): void {
-  let ranges = new Map<Block, readonly [number, number]>();
-  let round = 0;
+  let pending = new Set<number>();
   const start = ctx.rules.length;
-  for (;;) {
-    const pending = new Set<number>();
-    for (const rule of rules) {
-      if (round === 0) runRule(ctx, rule, rels, -1, ranges, pending);
-      else rule.positives.forEach((p, i) => rels.has(p.rel) && runRule(ctx, rule, rels, i, ranges, pending));
-    }
-    if (pending.size === 0) {
-      dropUnderivedNegations(ctx, start, rels);
-      return;
-    }
-    for (const id of pending) addToStore(storeOf(ctx, ctx.table.name(id)), id);
-    // New rows of every block over the component's stores are the next round's delta.
-    const next = new Map<Block, readonly [number, number]>();
-    for (const block of ctx.blocks.values()) {
-      if (!rels.has(block.store.rel)) continue;
-      const lo = blockSize(block);
-      syncBlock(block, ctx.table);
-      next.set(block, [lo, blockSize(block)]);
-    }
-    ranges = next;
-    round++;
-  }
+  const recursive = new Map(rules.map((r) => [r, r.positives.flatMap((p, i) => (rels.has(p.rel) ? [i] : []))]));
+  semiNaive({
+    rules,
+    recursiveAtoms: (rule) => recursive.get(rule)!,
+    fire: (rule, delta) => runRule(ctx, rule, rels, delta, pending),
+    commit: () => {
+      if (pending.size === 0) return false;
+      for (const id of pending) addToStore(storeOf(ctx, ctx.table.name(id)), id);
+      pending = new Set();
+      // New rows of every block over the component's stores are the next round's delta.
+      advanceRound([...ctx.blocks.values()].filter((b) => rels.has(b.store.rel)), ctx.table);
+      return true;
+    },
+  });
+  dropUnderivedNegations(ctx, start, rels);
 }

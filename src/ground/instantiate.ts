@@ -9,13 +9,14 @@
  */
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import { compareCodePoints, termToString } from '../gdl/terms.js';
-import { relationGraph, stateDependent } from '../gdl/relations.js';
+import { relationComponents, relationGraph, stateDependent } from '../gdl/relations.js';
 import type { Rule } from '../gdl/ast.js';
 import type { NormalGame } from '../normalize/types.js';
 import { asRule } from '../normalize/types.js';
 import type { Supersets } from '../reach/types.js';
 import { assembleGame } from './assemble.js';
-import { addToStore } from './block.js';
+import { addToStore, inStore, storeIds } from '../datalog/block.js';
+import { Deadline } from '../deadline.js';
 import { type CompiledRule, compileRule } from './compile.js';
 import { type Context, DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits, evaluateComponent, storeOf } from './evaluate.js';
 import { TermTable } from '../datalog/terms.js';
@@ -66,18 +67,14 @@ function loadSupersets(ctx: Context, supersets: Supersets, statics: ReadonlySet<
   for (const rel of [...filter.keys()]) if (statics.has(rel)) filter.delete(rel);
 }
 
-/** Rules grouped by component, in evaluation order (bodies before heads). */
+/** Rules grouped by component of the relation graph, in evaluation order (bodies before heads). */
 function componentsInOrder(game: NormalGame, compiled: readonly CompiledRule[]): { rels: Set<string>; rules: CompiledRule[] }[] {
   const graph = relationGraph(game.rules.map(asRule));
-  const byComponent = new Map<number, { rels: Set<string>; rules: CompiledRule[] }>();
-  for (const rel of graph.relations) {
-    const c = graph.component.get(rel)!;
-    if (!byComponent.has(c)) byComponent.set(c, { rels: new Set(), rules: [] });
-    byComponent.get(c)!.rels.add(rel);
-  }
-  for (const r of compiled) byComponent.get(graph.component.get(r.head.rel)!)!.rules.push(r);
-  // Components are numbered in reverse topological order (heads before the bodies they use).
-  return [...byComponent.entries()].sort((a, b) => b[0] - a[0]).map(([, v]) => v).filter((v) => v.rules.length > 0);
+  const byHead = new Map<string, CompiledRule[]>();
+  for (const r of compiled) byHead.set(r.head.rel, [...(byHead.get(r.head.rel) ?? []), r]);
+  return relationComponents(graph.relations, graph.edges)
+    .map((c) => ({ rels: new Set(c.members), rules: c.members.flatMap((rel) => byHead.get(rel) ?? []) }))
+    .filter((v) => v.rules.length > 0);
 }
 
 /**
@@ -110,20 +107,20 @@ function staticRelations(game: NormalGame, plain: readonly Rule[], dynamic: Read
 /** The roles in the order of the description, then any derived by rules, by text. */
 function orderedRoles(game: NormalGame, ctx: Context): number[] {
   const t = ctx.table;
-  const members = storeOf(ctx, 'role').members;
+  const store = storeOf(ctx, 'role');
   const out: number[] = [];
   for (const r of game.rules) {
     if (r.head.rel !== 'role' || r.body.length > 0 || r.head.args.length !== 1) continue;
     const id = t.lookup('role', [t.fromTerm(r.head.args[0]!)]);
-    if (members.has(id) && !out.includes(id)) out.push(id);
+    if (inStore(store, id) && !out.includes(id)) out.push(id);
   }
-  const rest = [...members].filter((id) => !out.includes(id) && t.args(id).length === 1);
+  const rest = storeIds(store).filter((id) => !out.includes(id) && t.args(id).length === 1);
   rest.sort((a, b) => compareCodePoints(termToString(t.toTerm(a)), termToString(t.toTerm(b))));
   return [...out, ...rest].map((id) => t.args(id)[0]!);
 }
 
 function initAtoms(table: TermTable, ctx: Context): number[] {
-  return storeOf(ctx, 'init').ids.filter((id) => table.args(id).length === 1).map((id) => table.compound('true', [table.args(id)[0]!]));
+  return storeIds(storeOf(ctx, 'init')).filter((id) => table.args(id).length === 1).map((id) => table.compound('true', [table.args(id)[0]!]));
 }
 
 /**
@@ -140,8 +137,8 @@ export function instantiateGame(game: NormalGame, supersets: Supersets, limits: 
   const table = new TermTable();
   const headFilter = new Map<string, Set<number>>();
   const run: Context = {
-    file: game.file, table, limits, stores: new Map(), blocks: new Map(), statics, headFilter,
-    rules: [], seen: new Map(), collisions: new Map(), counters: { work: 0, atoms: 0, literals: 0 },
+    file: game.file, table, limits, deadline: new Deadline(limits.deadline), stores: new Map(), blocks: new Map(), statics, headFilter,
+    rules: [], seen: new Map(), collisions: new Map(), counters: { atoms: 0, literals: 0 },
   };
   loadSupersets(run, supersets, statics, headFilter);
   const compiled = game.rules.map((r) => compileRule(r, game.file, table));
@@ -151,7 +148,7 @@ export function instantiateGame(game: NormalGame, supersets: Supersets, limits: 
   // Static keyword relations (a `goal` fact, `legal` from `role`) stay in the game as facts.
   for (const rel of OUTPUT_KEYWORDS) {
     if (!statics.has(rel)) continue;
-    for (const id of storeOf(run, rel).ids) run.rules.push({ head: id, pos: [], neg: [] });
+    for (const id of storeIds(storeOf(run, rel))) run.rules.push({ head: id, pos: [], neg: [] });
   }
   run.seen.clear();
   run.collisions.clear();

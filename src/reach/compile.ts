@@ -114,7 +114,12 @@ export function variantClause(run: Run, compiled: CompiledComponent, rule: Relax
   return (core.id ??= load(run, core.plan));
 }
 
-/** Estimated states below which a delta-first plan is not worth comparing with core first. */
+/**
+ * Estimated states below which a delta-first plan is not worth comparing with core first.
+ * Planning and loading a second variant clause costs about as much as a few dozen join steps
+ * in Tau-Prolog, so below that order of magnitude the comparison cannot pay for itself; 64 is
+ * that order of magnitude, not a measured optimum.
+ */
 const CORE_FIRST_WORTH = 64;
 
 /**
@@ -163,7 +168,11 @@ export function replanIfGrown(run: Run, compiled: CompiledComponent): void {
   }
 }
 
-/** Tables smaller than this are planned for once: replanning them costs more than it saves. */
+/**
+ * Tables smaller than this are planned for once: replanning them costs more than it saves.
+ * A join over tables of a few dozen rows costs less than reloading the variant clauses a new
+ * plan needs (the same order of magnitude as {@link CORE_FIRST_WORTH}; not a measured optimum).
+ */
 const REPLAN_FROM = 64;
 
 function sizes(run: Run, keys: readonly string[]): Map<string, number> {
@@ -193,7 +202,12 @@ function estimator(run: Run, members: ReadonlySet<string>, useFloor: boolean): R
   };
 }
 
-/** Size assumed at least for a relation of the component being evaluated. */
+/**
+ * Size assumed at least for a relation of the component being evaluated. 1000 is above the
+ * static tables that should be joined first in real games (roles, successor chains, board
+ * coordinates: tens to hundreds of facts) and below what a growing relation such as `true`
+ * reaches after a few rounds; the exact value is an order of magnitude, not a measured optimum.
+ */
 const GROWING_FLOOR = 1000;
 
 /** Statistics of a table, measured again only when it has grown since. */

@@ -17,6 +17,7 @@ import { type Component, type RelaxedPlan, type RelaxedRule, keyOf } from './rel
 import { type FactStore, type StoredFact, clearDelta, mirrorFacts, recordFact } from './store.js';
 import { type CompiledComponent, type DeltaVariant, type TableStats, compileComponent, replanIfGrown, variantClause } from './compile.js';
 import type { ReachLimits } from './types.js';
+import { semiNaive } from '../datalog/fixpoint.js';
 
 /** A snapshot reported after every round, for progress display. */
 export interface ReachProgress {
@@ -66,33 +67,46 @@ export function evaluateComponent(run: Run, comp: Component): void {
   }
 }
 
+/**
+ * The component's rounds, on the Datalog core's semi-naive driver: round 0 runs every rule
+ * (facts directly), each later round every delta variant whose delta table got new facts.
+ * The joins are Tau-Prolog's; only the round structure is shared.
+ */
 function fixpoint(run: Run, comp: Component): void {
   const members = new Set(comp.relations);
   const compiled = compileComponent(run, comp);
   let fresh: Fresh = new Map();
-  for (const rule of comp.rules) {
-    if (compiled.rules.get(rule)!.fact) addFact(run, fresh, rule, rule.head);
-    else derive(run, fresh, compiled, rule, null, 0);
-  }
-  if (!comp.recursive) {
-    commit(run, members, fresh, false);
-    return;
-  }
-  while (fresh.size > 0) {
-    commit(run, members, fresh, true);
-    replanIfGrown(run, compiled);
-    run.rounds++;
-    if (comp.containsTrue) run.iterations++;
-    checkDeadline(run);
-    run.onProgress?.({ round: run.rounds, atoms: run.store.size, largest: largestRelation(run.store).key });
-    const delta = fresh;
-    fresh = new Map();
-    for (const rule of comp.rules) {
-      for (const d of compiled.rules.get(rule)!.deltas) {
-        if (mayMatch(run, d, delta)) derive(run, fresh, compiled, rule, d.deltaAt, delta.get(d.relKey)!.length);
+  let delta: Fresh = new Map();
+  semiNaive<RelaxedRule>({
+    rules: comp.rules,
+    recursiveAtoms: (rule) => compiled.rules.get(rule)!.deltas.map((_, i) => i),
+    fire: (rule, j) => {
+      const c = compiled.rules.get(rule)!;
+      if (j < 0) {
+        if (c.fact) addFact(run, fresh, rule, rule.head);
+        else derive(run, fresh, compiled, rule, null, 0);
+        return;
       }
-    }
-  }
+      const d = c.deltas[j]!;
+      if (mayMatch(run, d, delta)) derive(run, fresh, compiled, rule, d.deltaAt, delta.get(d.relKey)!.length);
+    },
+    commit: () => {
+      if (fresh.size === 0) return false;
+      if (!comp.recursive) {
+        commit(run, members, fresh, false);
+        return false;
+      }
+      commit(run, members, fresh, true);
+      replanIfGrown(run, compiled);
+      run.rounds++;
+      if (comp.containsTrue) run.iterations++;
+      checkDeadline(run);
+      run.onProgress?.({ round: run.rounds, atoms: run.store.size, largest: largestRelation(run.store).key });
+      delta = fresh;
+      fresh = new Map();
+      return true;
+    },
+  });
 }
 
 /**

@@ -8,6 +8,7 @@
 import type { Term } from '../gdl/ast.js';
 import { collectVars } from '../gdl/terms.js';
 import { atomCall, tableArgs, variantName } from './clauses.js';
+import { greedyOrder } from '../datalog/plan.js';
 import type { RelaxedLiteral, RelaxedRule } from './relaxed.js';
 
 /**
@@ -16,7 +17,11 @@ import type { RelaxedLiteral, RelaxedRule } from './relaxed.js';
  */
 export type RowEstimate = (relKey: string, table: string | undefined, boundArgs: readonly boolean[]) => number;
 
-/** Without statistics: every bound argument divides a nominal 1000 rows by 10. */
+/**
+ * Without statistics: every bound argument divides a nominal 1000 rows by 10. Only the order
+ * of the estimates matters here (more bound arguments first); 1000 and 10 keep the same order
+ * of magnitude as the growing floor of the statistics-based estimate (src/reach/compile.ts).
+ */
 const NOMINAL_ESTIMATE: RowEstimate = (_r, _t, boundArgs) => 1000 / 10 ** boundArgs.filter((b) => b).length;
 
 /** A goal of a variant clause, before it is rendered as text or built as Tau terms. */
@@ -338,22 +343,7 @@ function orderBody(shape: RuleShape, delta: LiteralShape | undefined, coreFirst:
   return out;
 }
 
-/**
- * Takes `literals` one at a time, each time the cheapest given the variables bound so far:
- * fully bound checks first, then the fewest estimated rows; ties keep source order.
- */
+/** Takes `literals` in the core's greedy order (src/datalog/plan.ts) given the bound variables. */
 function takeGreedily(literals: readonly LiteralShape[], bound: ReadonlySet<string>, estimate: RowEstimate, take: (l: LiteralShape) => void): void {
-  const remaining = [...literals];
-  while (remaining.length > 0) {
-    let best = 0;
-    let bestFree = true;
-    let bestRows = Infinity;
-    for (let i = 0; i < remaining.length; i++) {
-      const l = remaining[i]!;
-      const free = l.vars.some((v) => !bound.has(v));
-      const n = rows(l, bound, estimate);
-      if (i === 0 || (bestFree && !free) || (free === bestFree && n < bestRows)) [best, bestFree, bestRows] = [i, free, n];
-    }
-    take(remaining.splice(best, 1)[0]!);
-  }
+  greedyOrder(literals, bound, (l) => rows(l, bound, estimate), take);
 }

@@ -10,7 +10,6 @@
  * recursive component each round fires only the rule variants that read a fact new in the last
  * round. Prolog does the joins; JavaScript removes duplicates and feeds the tables.
  */
-import { readFileSync } from 'node:fs';
 import type { Atom } from '../gdl/ast.js';
 import { KEYWORDS, NO_POS } from '../gdl/ast.js';
 import { type TauTerm, createEngine, fromTau } from '../engine/tau.js';
@@ -25,8 +24,21 @@ import { type ReachLimits, type ReachResult, type Supersets, DEFAULT_REACH_LIMIT
 
 export type { ReachProgress } from './evaluate.js';
 
-/** Where the engine-side Prolog lives: `prolog/` at the package root, beside `src/` and `dist/`. */
-const REACH_PL = new URL('../../prolog/reach.pl', import.meta.url);
+/**
+ * The engine-side Prolog loaded into Tau-Prolog before the clauses generated for a game. The
+ * generated program reads only tables of ground facts ('F|rel/n' holds every fact found so far,
+ * 'D|rel/n' the facts new in the last round) through clauses '$vN'(Head) :- Body, one per
+ * semi-naive variant of a rule of the relaxed game. A table that has no fact yet, or a relation
+ * no rule defines, must simply fail instead of raising an existence error: the relaxed game
+ * leaves out rules (negative literals, goal and terminal) and tables fill up only as the
+ * fixpoint proceeds.
+ *
+ * Embedded in the module rather than read from `prolog/reach.pl` on every call: it is one
+ * directive that belongs to the meaning of the generated program, not a resource a user would
+ * change, so it is fixed at build time like the code that generates the clauses (no file
+ * access, no per-process cache, nothing to resolve with the options).
+ */
+const REACH_DRIVER = ':- set_prolog_flag(unknown, fail).\n';
 
 /** Terms nested deeper than this mean the relaxed game is infinite (a counter `(s (s ...))`). */
 export const DEFAULT_MAX_TERM_DEPTH = 256;
@@ -79,7 +91,7 @@ function load(game: NormalGame, limits: ReachLimits, options: PrologReachOptions
   const maxDepth = options.maxTermDepth ?? DEFAULT_MAX_TERM_DEPTH;
   refuseDeepRules(game.file, plan.components.flatMap((c) => c.rules), maxDepth);
   const engine = createEngine({ deadline: limits.deadline }, { directSteps: options.directSteps ?? true });
-  engine.consult(readFileSync(REACH_PL, 'utf8'));
+  engine.consult(REACH_DRIVER);
   const store = createStore();
   for (const [key, r] of plan.relations) {
     // Split relations also get one table per functor as functors appear (see mirrorFacts).

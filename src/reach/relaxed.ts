@@ -6,8 +6,9 @@
  * that every relation is complete before anything that depends on it is evaluated.
  */
 import type { Atom, Pos } from '../gdl/ast.js';
-import { stronglyConnectedComponents } from '../gdl/scc.js';
+import { relationComponents } from '../gdl/relations.js';
 import type { Literal, NormalGame } from '../normalize/types.js';
+import { BRIDGES, type Bridge, neededRules } from './relaxation.js';
 
 /** A positive literal or a `distinct` of the relaxed game. */
 export type RelaxedLiteral = Exclude<Literal, { kind: 'neg' }>;
@@ -27,10 +28,7 @@ export interface RelationKey {
 }
 
 /** `true(F) <= init(F)`, `true(F) <= next(F)`, `does(R, M) <= legal(R, M)`: copies of facts. */
-export interface BridgeRule {
-  readonly from: string;
-  readonly to: string;
-}
+export type BridgeRule = Bridge;
 
 /** One strongly connected component of the relaxed program, evaluated as a unit. */
 export interface Component {
@@ -55,9 +53,6 @@ export interface RelaxedPlan {
   readonly firstRule: ReadonlyMap<string, Pos>;
 }
 
-/** Relations whose rules Algorithm 9.2 leaves out unless another kept rule uses them. */
-const LEFT_OUT: ReadonlySet<string> = new Set(['goal', 'terminal', 'base', 'input']);
-
 /** The relation key `rel/arity` of an atom. */
 export function keyOf(atom: Atom): string {
   return `${atom.rel}/${atom.args.length}`;
@@ -65,28 +60,11 @@ export function keyOf(atom: Atom): string {
 
 /** Drops negative literals; keeps goal/terminal/base/input rules only if some kept rule uses them. */
 export function relaxRules(game: NormalGame): RelaxedRule[] {
-  const relaxed = game.rules.map((r): RelaxedRule => ({
+  return neededRules(game.rules).map((r): RelaxedRule => ({
     head: r.head,
     body: r.body.filter((l): l is RelaxedLiteral => l.kind !== 'neg'),
     pos: r.pos,
   }));
-  // A left-out relation used positively in a kept body is needed after all (else the relaxed
-  // game would lose facts and no longer give supersets); this repeats until nothing changes.
-  const needed = new Set<string>();
-  let changed = true;
-  while (changed) {
-    changed = false;
-    for (const r of relaxed) {
-      if (LEFT_OUT.has(r.head.rel) && !needed.has(r.head.rel)) continue;
-      for (const l of r.body) {
-        if (l.kind === 'pos' && LEFT_OUT.has(l.atom.rel) && !needed.has(l.atom.rel)) {
-          needed.add(l.atom.rel);
-          changed = true;
-        }
-      }
-    }
-  }
-  return relaxed.filter((r) => !LEFT_OUT.has(r.head.rel) || needed.has(r.head.rel));
 }
 
 /** Builds the evaluation plan of the relaxed game. */
@@ -105,7 +83,7 @@ export function planRelaxedGame(game: NormalGame): RelaxedPlan {
     for (const l of r.body) if (l.kind === 'pos') note(l.atom);
   }
   const bridges: BridgeRule[] = [];
-  for (const [from, to] of [['init/1', 'true/1'], ['next/1', 'true/1'], ['legal/2', 'does/2']] as const) {
+  for (const { from, to } of BRIDGES) {
     if (!relations.has(from)) continue;
     if (!relations.has(to)) relations.set(to, { rel: to.slice(0, -2), arity: Number(to.slice(-1)) });
     bridges.push({ from, to });
@@ -115,38 +93,23 @@ export function planRelaxedGame(game: NormalGame): RelaxedPlan {
 
 /** Groups rules by strongly connected component of the relation graph, bodies before heads. */
 function orderComponents(rules: readonly RelaxedRule[], bridges: readonly BridgeRule[], relations: ReadonlyMap<string, RelationKey>): Component[] {
-  const names = [...relations.keys()].sort();
-  const id = new Map(names.map((n, i) => [n, i]));
-  const succ: number[][] = names.map(() => []);
-  const edge = (from: string, to: string): void => void succ[id.get(from)!]!.push(id.get(to)!);
-  for (const r of rules) for (const l of r.body) if (l.kind === 'pos') edge(keyOf(l.atom), keyOf(r.head));
-  for (const b of bridges) edge(b.from, b.to);
-  // Tarjan lists components with every edge pointing to an earlier one: reverse for bodies first.
-  const comps = stronglyConnectedComponents(names.length, (v) => succ[v]!).reverse();
-  const compOf = new Map<string, number>();
-  comps.forEach((c, i) => c.forEach((v) => compOf.set(names[v]!, i)));
-  // Components reached from true/does depend on the state.
-  const dependent = new Set<number>();
-  const todo = ['true/1', 'does/2'].filter((k) => id.has(k)).map((k) => id.get(k)!);
-  const seen = new Set<number>(todo);
-  while (todo.length > 0) {
-    const v = todo.pop()!;
-    dependent.add(compOf.get(names[v]!)!);
-    for (const w of succ[v]!) if (!seen.has(w)) seen.add(w), todo.push(w);
-  }
-  return comps.map((c, i): Component => {
-    const members = new Set(c.map((v) => names[v]!));
-    const own = rules.filter((r) => members.has(keyOf(r.head)));
-    const ownBridges = bridges.filter((b) => members.has(b.to));
-    const recursive =
-      own.some((r) => r.body.some((l) => l.kind === 'pos' && members.has(keyOf(l.atom)))) ||
-      ownBridges.some((b) => members.has(b.from));
+  const edges: { from: string; to: string }[] = [...bridges];
+  for (const r of rules) for (const l of r.body) if (l.kind === 'pos') edges.push({ from: keyOf(l.atom), to: keyOf(r.head) });
+  const comps = relationComponents(relations.keys(), edges);
+  // Components reached from true/does depend on the state (bodies come first, so one pass).
+  const dependent = new Set(['true/1', 'does/2']);
+  const feeds = new Map<string, string[]>();
+  for (const e of edges) feeds.set(e.from, [...(feeds.get(e.from) ?? []), e.to]);
+  return comps.map((c): Component => {
+    const members = new Set(c.members);
+    const stateDependent = c.members.some((m) => dependent.has(m));
+    if (stateDependent) for (const m of c.members) for (const to of feeds.get(m) ?? []) dependent.add(to);
     return {
-      relations: [...members].sort(),
-      rules: own,
-      bridges: ownBridges,
-      recursive,
-      stateDependent: dependent.has(i),
+      relations: c.members,
+      rules: rules.filter((r) => members.has(keyOf(r.head))),
+      bridges: bridges.filter((b) => members.has(b.to)),
+      recursive: c.recursive,
+      stateDependent,
       containsTrue: members.has('true/1'),
     };
   });

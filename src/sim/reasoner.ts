@@ -4,7 +4,8 @@
  * recursive ones (see src/sim/prolog-program.ts), and the state and joint move held as
  * dynamic `true`/`does` facts. It is the reference `verify` holds the ground game against,
  * so it shares no code with reach or instantiation beyond the normalizer (whose output is
- * equivalent to the game).
+ * equivalent to the game) and the round driver of the semi-naive fixpoint (a loop that only
+ * sequences queries: every derivation and every join is Tau-Prolog's).
  *
  * Tau-Prolog's assertz rebuilds a predicate's index on every call and retract rescans the
  * predicate, so both are quadratic in the size of a table; the state, the joint move and the
@@ -15,6 +16,7 @@ import { GdlError, diag } from '../gdl/diagnostics.js';
 import { termToString } from '../gdl/terms.js';
 import { EngineLimitError, type PrologEngine, type TauTerm, createEngine, fromTau, makeTerm, tauArgs, tauKif, tauName, toTau } from '../engine/tau.js';
 import type { NormalGame } from '../normalize/types.js';
+import { semiNaive } from '../datalog/fixpoint.js';
 import { type Component, type Phase, type Table, compileReasonerProgram, componentKey, predicate } from './prolog-program.js';
 import { type GameState, type GroundItem, ITEM_TEXT, type ItemSimulator, type StateInfo, toItems } from './types.js';
 
@@ -53,33 +55,44 @@ const DOES: Table = { name: 'gdl_does', arity: 2 };
 const DELTA: Table = { name: '$gdl_delta', arity: 2 };
 
 /**
- * Fills the tables of recursive component `c` bottom-up, semi-naively: each round derives
- * heads from the facts the previous round added (the delta); duplicates are dropped here, by
- * text, which is cheaper than a membership test in Prolog.
+ * Fills the tables of recursive component `c` bottom-up, semi-naively, on the Datalog core's
+ * round driver: the component is one "rule" whose round-0 query is `'$gdl_base'` and whose
+ * delta query is `'$gdl_step'` (it reads the facts the previous round added, the delta);
+ * duplicates are dropped here, by text, which is cheaper than a membership test in Prolog.
  */
 function saturateComponent(engine: PrologEngine, c: Component): void {
   const known = new Set<string>();
   for (const t of [...c.tables, DELTA]) engine.clearTable(t.name);
   const id = makeTerm(String(c.id), []);
-  let found = rawAnswers(engine, `'$gdl_base'(${componentKey(c.id)},H)`, ['H']);
-  for (;;) {
-    const fresh: TauTerm[] = [];
-    for (const [h] of found) {
-      const text = tauKif(h!).text;
-      if (!known.has(text)) {
-        known.add(text);
-        fresh.push(h!);
+  let found: TauTerm[][] = [];
+  semiNaive<Component>({
+    rules: [c],
+    recursiveAtoms: () => ONLY_DELTA,
+    fire: (_c, delta) => {
+      found = rawAnswers(engine, `'$gdl_${delta < 0 ? 'base' : 'step'}'(${componentKey(c.id)},H)`, ['H']);
+    },
+    commit: () => {
+      const fresh: TauTerm[] = [];
+      for (const [h] of found) {
+        const text = tauKif(h!).text;
+        if (!known.has(text)) {
+          known.add(text);
+          fresh.push(h!);
+        }
       }
-    }
-    if (fresh.length === 0) return;
-    engine.clearTable(DELTA.name);
-    for (const h of fresh) {
-      engine.addToTable(tauName(h), tauArgs(h));
-      engine.addToTable(DELTA.name, [id, h]);
-    }
-    found = rawAnswers(engine, `'$gdl_step'(${componentKey(c.id)},H)`, ['H']);
-  }
+      if (fresh.length === 0) return false;
+      engine.clearTable(DELTA.name);
+      for (const h of fresh) {
+        engine.addToTable(tauName(h), tauArgs(h));
+        engine.addToTable(DELTA.name, [id, h]);
+      }
+      return true;
+    },
+  });
 }
+
+/** The one delta "atom" of a component's step query. */
+const ONLY_DELTA: readonly number[] = Object.freeze([0]);
 
 /** Groups `(role, item)` answers by the role's text, in the order of `roles`. */
 function byRole(roles: readonly GroundItem[], pairs: readonly Term[][]): Term[][] {

@@ -3,110 +3,22 @@
  * relaxed version (negative literals dropped, goal and terminal rules left out) is written as an
  * answer-set program, clingo-wasm computes its least model, and the model is read back into the
  * same {@link Supersets} shape the Prolog method returns. Nothing here shares code with
- * src/reach/: the only things taken from src/ are the AST, the term printer and the code point
- * order that every sorted output uses.
- *
- * Naming: every GDL constant becomes a quoted ASP string (`1`, `01`, `+` and `a.b` stay distinct
- * plain constants), every function and relation name becomes a mangled ASP identifier (`f_`/`p_`
- * plus the name with each character outside [a-z0-9] written as `_HEX_`), every variable an ASP
- * variable (`V_` plus the mangled name). `distinct` becomes `!=`, which compares ground terms
- * structurally, as `distinct` does.
+ * src/reach/: the only things taken from src/ are the AST, the term printer, the code point
+ * order that every sorted output uses, and the translation to ASP (src/bench/asp.ts, shared with
+ * the benchmark's clingo column; its naming rules are described there).
  */
 import clingo from 'clingo-wasm';
+import { mangle, relaxedProgram, termToAsp, unmangle } from '../../src/bench/asp.js';
+
+export { mangle, relaxedProgram, termToAsp, unmangle };
 import type { Atom, Term } from '../../src/gdl/ast.js';
 import { KEYWORDS, NO_POS } from '../../src/gdl/ast.js';
 import { atomToString, compareCodePoints, termToString } from '../../src/gdl/terms.js';
-import type { Literal, NormalGame, NormalRule } from '../../src/normalize/types.js';
+import type { NormalGame } from '../../src/normalize/types.js';
 import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../../src/pipeline.js';
 import { GdlError } from '../../src/gdl/diagnostics.js';
 import { computeSupersetsProlog } from '../../src/reach/prolog.js';
 import { DEFAULT_REACH_LIMITS, type Move, type Supersets } from '../../src/reach/types.js';
-
-/** Writes a name as the tail of an ASP identifier, injectively: `+` -> `_2b_`, `_` -> `_5f_`. */
-export function mangle(name: string): string {
-  let out = '';
-  for (const ch of name) {
-    out += /^[a-z0-9]$/.test(ch) ? ch : `_${ch.codePointAt(0)!.toString(16)}_`;
-  }
-  return out;
-}
-
-/** Inverse of {@link mangle}. */
-export function unmangle(text: string): string {
-  return text.replace(/_([0-9a-f]+)_/g, (_m, hex: string) => String.fromCodePoint(parseInt(hex, 16)));
-}
-
-function aspString(name: string): string {
-  return `"${name.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
-}
-
-/** ASP text of a GDL term (iterative: terms may be nested thousands deep). */
-export function termToAsp(root: Term): string {
-  const out: string[] = [];
-  const stack: (Term | string)[] = [root];
-  while (stack.length > 0) {
-    const item = stack.pop()!;
-    if (typeof item === 'string') out.push(item);
-    else if (item.kind === 'const') out.push(aspString(item.name));
-    else if (item.kind === 'var') out.push(`V_${mangle(item.name.slice(1))}`);
-    else {
-      out.push(`f_${mangle(item.name)}(`);
-      stack.push(')');
-      for (let i = item.args.length - 1; i >= 0; i--) stack.push(item.args[i]!, i > 0 ? ',' : '');
-    }
-  }
-  return out.join('');
-}
-
-function atomToAsp(atom: Atom): string {
-  const name = `p_${mangle(atom.rel)}`;
-  return atom.args.length === 0 ? name : `${name}(${atom.args.map(termToAsp).join(',')})`;
-}
-
-/** ASP text of a positive or `distinct` literal; null for a negative literal (relaxed away). */
-function literalToAsp(lit: Literal): string | null {
-  if (lit.kind === 'neg') return null;
-  if (lit.kind === 'pos') return atomToAsp(lit.atom);
-  return `${termToAsp(lit.left)}!=${termToAsp(lit.right)}`;
-}
-
-function ruleToAsp(rule: NormalRule): string {
-  const body = rule.body.map(literalToAsp).filter((l): l is string => l !== null);
-  return body.length === 0 ? `${atomToAsp(rule.head)}.` : `${atomToAsp(rule.head)} :- ${body.join(', ')}.`;
-}
-
-/** Relations whose rules the relaxed game leaves out: they never feed the supersets. */
-const LEFT_OUT: ReadonlySet<string> = new Set(['goal', 'terminal']);
-
-/**
- * The relaxed game as an ASP program whose unique answer set is its least model: `true` from
- * `init` and `next`, `does` from `legal`, every other rule without its negative literals.
- * Only `true`, `does` and the non-keyword relations are shown.
- */
-export function relaxedProgram(game: NormalGame): string {
-  const lines = [
-    '% relaxed game: true from init and next, does from legal',
-    'p_true(F) :- p_init(F).',
-    'p_true(F) :- p_next(F).',
-    'p_does(R,M) :- p_legal(R,M).',
-    '#show p_true/1.',
-    '#show p_does/2.',
-  ];
-  const shown = new Set<string>();
-  const show = (a: Atom): void => {
-    const key = `p_${mangle(a.rel)}/${a.args.length}`;
-    if (!KEYWORDS.has(a.rel) && !shown.has(key)) {
-      shown.add(key);
-      lines.push(`#show ${key}.`);
-    }
-  };
-  for (const rule of game.rules) {
-    show(rule.head);
-    for (const l of rule.body) if (l.kind !== 'distinct') show(l.atom);
-    if (!LEFT_OUT.has(rule.head.rel)) lines.push(ruleToAsp(rule));
-  }
-  return `${lines.join('\n')}\n`;
-}
 
 function unescapeAsp(body: string): string {
   return body.replace(/\\(.)/g, (_m, c: string) => (c === 'n' ? '\n' : c));

@@ -8,7 +8,7 @@ import { stronglyConnectedComponents } from '../../gdl/scc.js';
 import { compareCodePoints } from '../../gdl/terms.js';
 import type { ArgGraph } from './graph.js';
 import { fnPositionId } from './graph.js';
-import type { Guard } from './join.js';
+import type { Guard } from './guard.js';
 import type { TermTable } from '../../datalog/terms.js';
 
 /** The resolved domains of a graph. */

@@ -10,13 +10,12 @@
  * When the members' products together exceed the atom budget (or are infinite), the
  * component is instead computed upward from empty sets with the same support test.
  */
+import { type Store, addToStore, createStore, storeSize } from '../../datalog/block.js';
 import type { NormalRule } from '../../normalize/types.js';
 import type { Domains } from './domains.js';
-import { type RelationView, type TupleSet, type Views, addTuple, emptySet, evalRule } from './eval.js';
+import { type DGRule, type EvalContext, type RelationView, type Views, atomRel, compileDGRule, evalRule } from './eval.js';
 import { relPositionId } from './graph.js';
-import type { Guard } from './join.js';
 import { headComponents, rulesByHead } from './statics.js';
-import type { TermTable } from '../../datalog/terms.js';
 
 /** Counters of a reduction. */
 export interface ReduceStats {
@@ -24,7 +23,7 @@ export interface ReduceStats {
   readonly rounds: number;
   /** Join solutions found (supported head instances, duplicates included). */
   readonly answers: number;
-  /** Recursive components computed upward because their products exceeded the budget. */
+  /** Recursive components computed upward because their products exceeded the atom budget. */
   readonly upward: number;
 }
 
@@ -55,12 +54,12 @@ function nameOf(rel: string): string {
 /** The heads supported by the rules of `rel` over `views`:
  *    h^I stays  iff  some rule h <= b1..bn with h^I = h.sigma has, for every positive b_i,
  *                    an instance compatible with b_i.sigma  (and its ground distincts hold). */
-function supported(table: TermTable, rules: readonly NormalRule[], views: Views, guard: Guard, counter: { answers: number }): TupleSet {
-  const out = emptySet();
+function supported(ctx: EvalContext, rel: string, rules: readonly DGRule[], views: Views, counter: { answers: number }): Store {
+  const out = createStore(rel);
   for (const rule of rules) {
-    guard.pos = rule.pos;
-    counter.answers += evalRule(table, rule, views, false, guard, (t) => {
-      addTuple(out, t);
+    ctx.guard.pos = rule.source.pos;
+    counter.answers += evalRule(ctx, rule, views, false, (id) => {
+      addToStore(out, id);
     });
   }
   return out;
@@ -72,21 +71,21 @@ function supported(table: TermTable, rules: readonly NormalRule[], views: Views,
  * of the static relations; the result maps every head relation to its reduced set.
  */
 export function reduceSupersetsDG(
-  table: TermTable,
+  ctx: EvalContext,
   rules: readonly NormalRule[],
-  fixed: ReadonlyMap<string, TupleSet>,
+  fixed: ReadonlyMap<string, Store>,
   domains: Domains,
   maxTerms: number,
-  guard: Guard,
-): { sets: Map<string, TupleSet>; stats: ReduceStats } {
-  const sets = new Map<string, TupleSet>();
+): { sets: Map<string, Store>; stats: ReduceStats } {
+  const { table, guard } = ctx;
+  const sets = new Map<string, Store>();
   const products = new Map<string, RelationView>();
   const views: Views = (rel) => {
     const s = sets.get(rel) ?? fixed.get(rel);
-    if (s !== undefined) return { kind: 'set', set: s };
+    if (s !== undefined) return { kind: 'set', store: s };
     return products.get(rel);
   };
-  const byHead = rulesByHead(rules);
+  const byHead = rulesByHead(rules.map((r) => compileDGRule(table, r)), (r) => atomRel(r.source.head));
   const counter = { answers: 0 };
   let rounds = 0;
   let upward = 0;
@@ -96,7 +95,12 @@ export function reduceSupersetsDG(
       for (const rel of comp.rels) {
         guard.what = rel;
         const n = arityOf(rel);
-        const doms = Array.from({ length: n }, (_, i) => domains.terms(relPositionId(nameOf(rel), n, i + 1), table, guard, maxTerms));
+        const doms = Array.from({ length: n }, (_, i) => {
+          const pos = relPositionId(nameOf(rel), n, i + 1);
+          const store = createStore(pos);
+          for (const id of domains.terms(pos, table, guard, maxTerms)) addToStore(store, id);
+          return store;
+        });
         products.set(rel, { kind: 'product', domains: doms });
       }
     } else if (comp.recursive) {
@@ -104,26 +108,25 @@ export function reduceSupersetsDG(
       // nothing (the least instead of the greatest fixpoint: smaller, still a superset of the
       // exact model).
       upward++;
-      for (const rel of comp.rels) sets.set(rel, emptySet());
+      for (const rel of comp.rels) sets.set(rel, createStore(rel));
     }
     // Algorithm 9.4, lines 2-11: recompute every member from the current sets until a whole
     // round leaves all sizes unchanged (each round only removes instances, or only adds them
-    // when going upward).
+    // when going upward). Not the semi-naive driver: a round may remove instances.
     for (let changed = true; changed; ) {
       changed = false;
       rounds++;
       for (const rel of comp.rels) {
         guard.what = rel;
         const before = sets.get(rel);
-        const next = supported(table, byHead.get(rel)!, views, guard, counter);
-        if (before !== undefined) guard.addAtoms(-before.tuples.length);
-        guard.addAtoms(next.tuples.length);
+        const next = supported(ctx, rel, byHead.get(rel)!, views, counter);
+        if (before !== undefined) guard.addAtoms(-storeSize(before));
+        guard.addAtoms(storeSize(next));
         sets.set(rel, next);
         products.delete(rel);
-        if (comp.recursive && (before === undefined || before.tuples.length !== next.tuples.length)) changed = true;
+        if (comp.recursive && (before === undefined || storeSize(before) !== storeSize(next))) changed = true;
       }
     }
   }
   return { sets, stats: { rounds, answers: counter.answers, upward } };
 }
-

@@ -5,42 +5,29 @@
  * treats these like relations given by facts: they keep their exact instances, as the Prolog
  * method finds them, because instantiation evaluates them away.
  */
-import { stronglyConnectedComponents } from '../../gdl/scc.js';
+import { type Store, addToStore, advanceRound, createStore, inStore } from '../../datalog/block.js';
+import { semiNaive } from '../../datalog/fixpoint.js';
+import { relationComponents } from '../../gdl/relations.js';
 import type { NormalRule } from '../../normalize/types.js';
-import { type TupleSet, type Views, addTuple, atomRel, bodyParts, emptySet, evalRule } from './eval.js';
-import type { Guard } from './join.js';
-import type { TermTable } from '../../datalog/terms.js';
+import { type DGRule, type EvalContext, type Views, atomRel, compileDGRule, evalRule } from './eval.js';
 
 /**
- * Components of the positive dependency relation among the heads of `rules`, bodies first.
- * Returns each component's relation keys and whether it is recursive.
+ * Components of the positive dependency relation among the heads of `rules`, bodies first,
+ * with whether each is recursive.
  */
 export function headComponents(rules: readonly NormalRule[]): { rels: string[]; recursive: boolean }[] {
-  const rels = [...new Set(rules.map((r) => atomRel(r.head)))].sort();
-  const id = new Map(rels.map((r, i) => [r, i]));
-  const deps: Set<number>[] = rels.map(() => new Set());
-  for (const r of rules) {
-    const h = id.get(atomRel(r.head))!;
-    for (const l of r.body) {
-      if (l.kind !== 'pos') continue;
-      const b = id.get(atomRel(l.atom));
-      if (b !== undefined) deps[h]!.add(b);
-    }
-  }
-  const succ = deps.map((s) => [...s].sort((a, b) => a - b));
-  // Successors are body relations, so components come out with their bodies first.
-  return stronglyConnectedComponents(rels.length, (v) => succ[v]!).map((comp) => {
-    const sorted = comp.sort((a, b) => a - b);
-    const recursive = sorted.length > 1 || deps[sorted[0]!]!.has(sorted[0]!);
-    return { rels: sorted.map((i) => rels[i]!), recursive };
-  });
+  const heads = new Set(rules.map((r) => atomRel(r.head)));
+  const edges = rules.flatMap((r) =>
+    r.body.flatMap((l) => (l.kind === 'pos' && heads.has(atomRel(l.atom)) ? [{ from: atomRel(l.atom), to: atomRel(r.head) }] : [])),
+  );
+  return relationComponents([...heads], edges).map((c) => ({ rels: c.members, recursive: c.recursive }));
 }
 
 /** Groups rules by the key of their head relation. */
-export function rulesByHead(rules: readonly NormalRule[]): Map<string, NormalRule[]> {
-  const out = new Map<string, NormalRule[]>();
+export function rulesByHead<R extends NormalRule | DGRule>(rules: readonly R[], head: (r: R) => string): Map<string, R[]> {
+  const out = new Map<string, R[]>();
   for (const r of rules) {
-    const k = atomRel(r.head);
+    const k = head(r);
     const list = out.get(k);
     if (list === undefined) out.set(k, [r]);
     else list.push(r);
@@ -48,68 +35,56 @@ export function rulesByHead(rules: readonly NormalRule[]): Map<string, NormalRul
   return out;
 }
 
-/** Fires the rules of a component once per delta choice; returns the tuples new per relation. */
-function fire(
-  table: TermTable,
-  rels: readonly string[],
-  byHead: ReadonlyMap<string, NormalRule[]>,
-  sets: Map<string, TupleSet>,
-  views: Views,
-  guard: Guard,
-  deltas: (rule: NormalRule) => ({ index: number; set: TupleSet } | undefined)[],
-): Map<string, TupleSet> {
-  const fresh = new Map<string, TupleSet>();
-  for (const rel of rels) {
-    const set = sets.get(rel)!;
-    const out = emptySet();
-    fresh.set(rel, out);
-    for (const rule of byHead.get(rel)!) {
-      guard.what = rel;
-      guard.pos = rule.pos;
-      for (const d of deltas(rule)) {
-        // New tuples are collected first: the join reads `set` while it runs.
-        const found: (readonly number[])[] = [];
-        evalRule(table, rule, views, true, guard, (t) => found.push(t), d);
-        for (const t of found) {
-          if (addTuple(set, t)) {
-            guard.addAtoms(1);
-            addTuple(out, t);
-          }
-        }
-      }
-    }
-  }
-  return fresh;
-}
-
 /**
- * The least model of `rules` (negative literals ignored, distinct checked), relation by
- * relation in dependency order; a recursive component is iterated until nothing new appears.
+ * The least model of `rules` (negative literals ignored, distinct checked), component by
+ * component in dependency order, each with the core's semi-naive fixpoint:
  *   p(X) <= b1, ..., bn  adds every instance whose positive body atoms are all in the model.
  */
-export function evaluateStatics(table: TermTable, rules: readonly NormalRule[], guard: Guard): Map<string, TupleSet> {
-  const sets = new Map<string, TupleSet>();
-  const byHead = rulesByHead(rules);
+export function evaluateStatics(ctx: EvalContext, rules: readonly NormalRule[]): Map<string, Store> {
+  const stores = new Map<string, Store>();
+  const compiled = rules.map((r) => compileDGRule(ctx.table, r));
+  const byHead = rulesByHead(compiled, (r) => atomRel(r.source.head));
   const views: Views = (rel) => {
-    const s = sets.get(rel);
-    return s === undefined ? undefined : { kind: 'set', set: s };
+    const s = stores.get(rel);
+    return s === undefined ? undefined : { kind: 'set', store: s };
   };
+  const { guard, table } = ctx;
   for (const comp of headComponents(rules)) {
-    for (const rel of comp.rels) sets.set(rel, emptySet());
-    // First round: every rule over the full sets (those of the component are still empty).
-    let delta = fire(table, comp.rels, byHead, sets, views, guard, () => [undefined]);
     const members = new Set(comp.rels);
-    // Semi-naive rounds: a rule fires again only with one of its component atoms restricted
-    // to the tuples that were new in the previous round.
-    while (comp.recursive && [...delta.values()].some((d) => d.tuples.length > 0)) {
-      const last = delta;
-      delta = fire(table, comp.rels, byHead, sets, views, guard, (rule) =>
-        bodyParts(rule).atoms.flatMap((a, index) => {
-          const d = last.get(atomRel(a));
-          return members.has(atomRel(a)) && d !== undefined && d.tuples.length > 0 ? [{ index, set: d }] : [];
-        }),
-      );
-    }
+    for (const rel of comp.rels) stores.set(rel, createStore(rel));
+    const compRules = comp.rels.flatMap((rel) => byHead.get(rel)!);
+    let pending: number[] = [];
+    const seen = new Set<number>();
+    semiNaive<DGRule>({
+      rules: compRules,
+      recursiveAtoms: (rule) => (comp.recursive ? rule.atoms.flatMap((a, i) => (members.has(a.rel) ? [i] : [])) : []),
+      fire: (rule, delta) => {
+        const rel = atomRel(rule.source.head);
+        guard.what = rel;
+        guard.pos = rule.source.pos;
+        const store = stores.get(rel)!;
+        evalRule(ctx, rule, views, true, (id) => {
+          if (inStore(store, id) || seen.has(id)) return;
+          seen.add(id);
+          pending.push(id);
+          guard.addAtoms(1);
+        }, delta);
+      },
+      commit: () => {
+        if (pending.length === 0) return false;
+        for (const id of pending) addToStore(stores.get(relOfAtom(ctx, id))!, id);
+        pending = [];
+        seen.clear();
+        // The rows new in every block over the component's stores are the next delta.
+        advanceRound(comp.rels.flatMap((rel) => [...(ctx.blocks.get(stores.get(rel)!)?.values() ?? [])]), table);
+        return true;
+      },
+    });
   }
-  return sets;
+  return stores;
+}
+
+/** The relation key of an atom id. */
+export function relOfAtom(ctx: EvalContext, id: number): string {
+  return `${ctx.table.name(id)}/${ctx.table.arity(id)}`;
 }

@@ -5,16 +5,16 @@
  */
 import { foldTerm, foldTree } from '../gdl/fold.js';
 import type { Atom, Term } from '../gdl/ast.js';
-import type { TermTable } from '../datalog/terms.js';
+import type { TermTable } from './terms.js';
+import { UNBOUND } from './join.js';
 
 /** A compiled term: a ground subterm (an interned id), a numbered variable or a function. */
 export type Pattern =
   | { readonly kind: 'ground'; readonly id: number }
   | { readonly kind: 'var'; readonly index: number }
-  | { readonly kind: 'fn'; readonly name: string; readonly args: readonly Pattern[] };
+  | { readonly kind: 'fn'; readonly name: string; readonly sym: number; readonly args: readonly Pattern[]; readonly flat: boolean; readonly buffer: Int32Array; readonly scratch: { program?: Program } };
 
-/** Marks an unbound variable in a binding. */
-export const UNBOUND = -1;
+export { UNBOUND } from './join.js';
 
 /**
  * Compiles a term; variables get numbers from `vars` (new names are added in order of first
@@ -29,8 +29,14 @@ export function compileTerm(root: Term, vars: Map<string, number>, table: TermTa
     if (t.kind === 'const') return { kind: 'ground', id: table.compound(t.name, []) };
     return args.every((a) => a.kind === 'ground')
       ? { kind: 'ground', id: table.compound(t.name, args.map((a) => (a as { id: number }).id)) }
-      : { kind: 'fn', name: t.name, args };
+      : fnPattern(t.name, args, table);
   });
+}
+
+function fnPattern(name: string, args: readonly Pattern[], table: TermTable): Pattern {
+  // `buffer`, `scratch`: the argument buffer and the compiled program of instantiatePattern,
+  // working space only read within one call (so a pattern is not shared between threads).
+  return { kind: 'fn', name, sym: table.symbol(name), args, flat: args.every((a) => a.kind !== 'fn'), buffer: new Int32Array(args.length), scratch: {} };
 }
 
 /** Compiles an atom as the term `rel(args...)`. */
@@ -47,6 +53,7 @@ export function compileAtom(atom: Atom, vars: Map<string, number>, table: TermTa
  * On failure `vals` may be partly written; callers reset it.
  */
 export function matchPattern(p: Pattern, id: number, table: TermTable, vals: Int32Array): boolean {
+  if (p.kind === 'fn' && p.flat) return matchFlat(p, id, table, vals);
   const stack: [Pattern, number][] = [[p, id]];
   while (stack.length > 0) {
     const [q, t] = stack.pop()!;
@@ -57,9 +64,28 @@ export function matchPattern(p: Pattern, id: number, table: TermTable, vals: Int
       if (v === UNBOUND) vals[q.index] = t;
       else if (v !== t) return false;
     } else {
-      const args = table.args(t);
-      if (args.length !== q.args.length || table.name(t) !== q.name) return false;
-      for (let i = 0; i < args.length; i++) stack.push([q.args[i]!, args[i]!]);
+      const n = q.args.length;
+      if (table.arity(t) !== n || table.functor(t) !== q.sym) return false;
+      for (let i = 0; i < n; i++) stack.push([q.args[i]!, table.arg(t, i)]);
+    }
+  }
+  return true;
+}
+
+/** {@link matchPattern} for `(f a1 .. an)` whose arguments are ground or variables: no stack. */
+function matchFlat(p: Extract<Pattern, { kind: 'fn' }>, t: number, table: TermTable, vals: Int32Array): boolean {
+  const n = p.args.length;
+  if (table.arity(t) !== n || table.functor(t) !== p.sym) return false;
+  for (let i = 0; i < n; i++) {
+    const q = p.args[i]!;
+    const a = table.arg(t, i);
+    if (q.kind === 'ground') {
+      if (q.id !== a) return false;
+    } else {
+      const index = (q as { index: number }).index;
+      const v = vals[index]!;
+      if (v === UNBOUND) vals[index] = a;
+      else if (v !== a) return false;
     }
   }
   return true;
@@ -72,17 +98,73 @@ export function matchPattern(p: Pattern, id: number, table: TermTable, vals: Int
 export function instantiatePattern(p: Pattern, binding: Int32Array, table: TermTable, create: boolean): number {
   if (p.kind === 'ground') return p.id;
   if (p.kind === 'var') return binding[p.index]!;
-  if (p.args.every((a) => a.kind !== 'fn')) {
-    // The common flat case, `(cell ?x ?y b)`: no stack needed.
-    const args = p.args.map((a) => (a.kind === 'ground' ? a.id : binding[(a as { index: number }).index]!));
-    return create ? table.compound(p.name, args) : table.lookup(p.name, args);
+  if (p.flat) {
+    // The common flat case, `(cell ?x ?y b)`: no stack, no allocation (the table copies args).
+    const n = p.args.length;
+    const args = p.buffer;
+    for (let i = 0; i < n; i++) {
+      const a = p.args[i]!;
+      args[i] = a.kind === 'ground' ? a.id : binding[(a as { index: number }).index]!;
+    }
+    return create ? table.make(p.sym, args, n) : table.find(p.sym, args, n);
   }
-  // A subterm that was never interned (-1) makes every term above it -1 too.
-  return foldPattern<number>(p, (q, args) => {
-    if (q.kind !== 'fn') return q.kind === 'ground' ? q.id : binding[q.index]!;
-    if (args.some((a) => a < 0)) return -1;
-    return create ? table.compound(q.name, args) : table.lookup(q.name, args);
-  });
+  return runProgram(p.scratch.program ?? (p.scratch.program = compileProgram(p)), binding, table, create);
+}
+
+/** Instructions of {@link Program}: push a ground id, push a variable's value, build a term. */
+const PUSH_ID = 0;
+const PUSH_VAR = 1;
+const BUILD = 2;
+
+/**
+ * A nested pattern as a postfix program (`PUSH_ID id`, `PUSH_VAR index`, `BUILD sym n`) with
+ * its value stack and argument buffer: instantiating it allocates nothing.
+ */
+interface Program {
+  readonly code: Int32Array;
+  readonly stack: Int32Array;
+  readonly args: Int32Array;
+}
+
+function compileProgram(root: Pattern): Program {
+  const code: number[] = [];
+  let maxArgs = 0;
+  // Iterative post-order walk: a node's arguments are emitted before the node.
+  const stack: [Pattern, boolean][] = [[root, false]];
+  while (stack.length > 0) {
+    const [q, done] = stack.pop()!;
+    if (q.kind === 'ground') code.push(PUSH_ID, q.id);
+    else if (q.kind === 'var') code.push(PUSH_VAR, q.index);
+    else if (done) {
+      code.push(BUILD, q.sym, q.args.length);
+      maxArgs = Math.max(maxArgs, q.args.length);
+    } else {
+      stack.push([q, true]);
+      for (let i = q.args.length - 1; i >= 0; i--) stack.push([q.args[i]!, false]);
+    }
+  }
+  return { code: Int32Array.from(code), stack: new Int32Array(code.length), args: new Int32Array(maxArgs) };
+}
+
+function runProgram(prog: Program, binding: Int32Array, table: TermTable, create: boolean): number {
+  const { code, stack, args } = prog;
+  let sp = 0;
+  for (let pc = 0; pc < code.length; ) {
+    const op = code[pc++]!;
+    if (op === PUSH_ID) stack[sp++] = code[pc++]!;
+    else if (op === PUSH_VAR) stack[sp++] = binding[code[pc++]!]!;
+    else {
+      const sym = code[pc++]!;
+      const n = code[pc++]!;
+      sp -= n;
+      for (let i = 0; i < n; i++) args[i] = stack[sp + i]!;
+      const id = create ? table.make(sym, args, n) : table.find(sym, args, n);
+      // A subterm that was never interned cannot be part of an interned term.
+      if (id < 0) return -1;
+      stack[sp++] = id;
+    }
+  }
+  return stack[0]!;
 }
 
 /** The variable numbers of a pattern, ascending. */
@@ -129,7 +211,7 @@ export function canonicalKey(p: Pattern): { key: string; order: number[] } {
 export function renumber(p: Pattern, map: ReadonlyMap<number, number>): Pattern {
   return foldPattern<Pattern>(p, (q, args) => {
     if (q.kind === 'var') return { kind: 'var', index: map.get(q.index)! };
-    return q.kind === 'fn' ? { kind: 'fn', name: q.name, args } : q;
+    return q.kind === 'fn' ? { ...q, args, buffer: new Int32Array(args.length), scratch: {} } : q;
   });
 }
 

@@ -1,0 +1,186 @@
+/**
+ * The one join of the Datalog core: combine body atoms (relations whose columns stand for rule
+ * variables) so that shared variables agree, streaming each complete assignment to a callback
+ * instead of materializing partial ones. The plan is greedy (src/datalog/plan.ts): repeatedly
+ * the cheapest atom given the variables bound so far, looked up through a hash index on its
+ * bound columns; every test (`distinct`, a negated static atom) runs as soon as its
+ * variables are bound; once every output variable is bound, one completion of the rest is
+ * enough (existential cut-off).
+ *
+ *   head(X..) <= a1(..), ..., an(..), tests(..)   enumerates every binding with a row per ai
+ */
+import type { Relation, RelationIndex } from './relation.js';
+import { greedyOrder } from './plan.js';
+
+/** Marks an unbound variable in a binding, and a column that binds no variable. */
+export const UNBOUND = -1;
+
+/** One positive body atom as a join input. */
+export interface JoinAtom {
+  readonly rel: Relation;
+  /** The rule variable of each column ({@link UNBOUND}: the column is not joined). */
+  readonly vars: readonly number[];
+  /** Only rows in `[lo, hi)` may be used (semi-naive rounds restrict one atom to new rows). */
+  readonly lo: number;
+  readonly hi: number;
+}
+
+/** A test on the binding, run as soon as all of `vars` are bound. */
+export interface JoinCheck {
+  readonly vars: readonly number[];
+  readonly test: (binding: Int32Array) => boolean;
+}
+
+/** Called once per unit of work; throws to stop an enumeration that exceeds a limit. */
+export type Tick = () => void;
+
+/** One step of a plan: which atom, which columns are looked up, bound anew or compared. */
+interface Step {
+  readonly atom: JoinAtom;
+  readonly at: number;
+  /** Columns whose variable is bound before this step (the index key), and their variables. */
+  readonly keyCols: readonly number[];
+  readonly keyVars: Int32Array;
+  /** Columns binding a new variable, and those repeating a variable bound in the same row. */
+  readonly newCols: Int32Array;
+  readonly newVars: Int32Array;
+  readonly sameCols: Int32Array;
+  readonly sameVars: Int32Array;
+  readonly checks: readonly JoinCheck[];
+}
+
+/**
+ * Estimated rows of `a` once the variables in `bound` are fixed: its rows divided by the
+ * distinct values of each bound column (columns taken as independent, as textbook planners do;
+ * exact enough to put the selective atoms first, which is what matters).
+ */
+function estimate(a: JoinAtom, bound: ReadonlySet<number>): number {
+  let est = a.hi - a.lo;
+  a.vars.forEach((v, c) => {
+    if (v !== UNBOUND && bound.has(v)) est /= Math.max(1, a.rel.distinct(c));
+  });
+  return est;
+}
+
+function makeStep(atom: JoinAtom, at: number, bound: Set<number>, checks: JoinCheck[]): Step {
+  const keyCols: number[] = [];
+  const newCols: number[] = [];
+  const sameCols: number[] = [];
+  const fresh = new Set<number>();
+  atom.vars.forEach((v, c) => {
+    if (v === UNBOUND) return;
+    if (bound.has(v)) keyCols.push(c);
+    else if (fresh.has(v)) sameCols.push(c);
+    else (fresh.add(v), newCols.push(c));
+  });
+  for (const v of fresh) bound.add(v);
+  const vars = (cols: number[]): Int32Array => Int32Array.from(cols, (c) => atom.vars[c]!);
+  return {
+    atom, at, keyCols, keyVars: vars(keyCols), newCols: Int32Array.from(newCols), newVars: vars(newCols),
+    sameCols: Int32Array.from(sameCols), sameVars: vars(sameCols), checks,
+  };
+}
+
+/**
+ * The plan: atoms in the core's greedy order (src/datalog/plan.ts: fully bound atoms first, then
+ * the fewest estimated rows), each test right after the step that binds its last variable.
+ */
+export function planJoin(atoms: readonly JoinAtom[], checks: readonly JoinCheck[]): { pre: JoinCheck[]; steps: Step[] } {
+  const bound = new Set<number>();
+  const steps: Step[] = [];
+  let pending = [...checks];
+  const ready = (): JoinCheck[] => {
+    const now = pending.filter((c) => c.vars.every((v) => bound.has(v)));
+    if (now.length > 0) pending = pending.filter((c) => !now.includes(c));
+    return now;
+  };
+  const pre = ready();
+  const items = atoms.map((atom, at) => ({ atom, at, vars: atom.vars.filter((v) => v !== UNBOUND) }));
+  greedyOrder(items, bound, (i) => estimate(i.atom, bound), (i) => {
+    const step = makeStep(i.atom, i.at, bound, []);
+    steps.push({ ...step, checks: ready() });
+  });
+  // Checks whose variables are never bound cannot be decided here; callers reject unsafe rules.
+  return { pre, steps };
+}
+
+function allPass(checks: readonly JoinCheck[], binding: Int32Array): boolean {
+  for (let i = 0; i < checks.length; i++) if (!checks[i]!.test(binding)) return false;
+  return true;
+}
+
+/**
+ * Enumerates every assignment of the variables `0..nVars-1` that picks one row of each atom
+ * (within its range) with shared variables equal and every check true. `onMatch` gets the
+ * binding and the chosen row per atom (by position in `atoms`); both arrays are reused.
+ * Variables outside `outputs` only need to exist: once the last step that binds an output has
+ * matched, one completion of the rest is enough (the others would repeat it). `outputs` null:
+ * every variable is an output.
+ */
+export function join(
+  nVars: number,
+  atoms: readonly JoinAtom[],
+  checks: readonly JoinCheck[],
+  outputs: ReadonlySet<number> | null,
+  tick: Tick,
+  onMatch: (binding: Int32Array, rows: Int32Array) => void,
+): void {
+  for (const a of atoms) if (a.hi <= a.lo) return;
+  const binding = new Int32Array(nVars).fill(UNBOUND);
+  const rows = new Int32Array(atoms.length);
+  const { pre, steps } = planJoin(atoms, checks);
+  if (!allPass(pre, binding)) return;
+  if (steps.length === 0) {
+    onMatch(binding, rows);
+    return;
+  }
+  // Indexes per step, resolved once: relations do not change during a join.
+  const indexes: (RelationIndex | null)[] = steps.map((s) => (s.keyCols.length === 0 ? null : s.atom.rel.index(s.keyCols)));
+  // Per depth the next candidate row: a cursor over the range, or a position in an index chain.
+  const cursor = new Int32Array(steps.length);
+  const open = (d: number): void => {
+    const s = steps[d]!;
+    cursor[d] = indexes[d] === null ? s.atom.lo : indexes[d]!.firstFor(binding, s.keyVars);
+  };
+  // Moves depth d to its next row that passes the step's tests; false when exhausted.
+  const advance = (d: number): boolean => {
+    const s = steps[d]!;
+    const a = s.atom;
+    const index = indexes[d];
+    const data = a.rel.rows;
+    const width = a.rel.arity;
+    for (;;) {
+      tick();
+      const row = cursor[d]!;
+      if (row < 0 || row >= a.hi) return false; // index chains are ascending
+      cursor[d] = index === null ? row + 1 : index.nextRow(row);
+      if (row < a.lo) continue;
+      const base = row * width;
+      for (let i = 0; i < s.newCols.length; i++) binding[s.newVars[i]!] = data[base + s.newCols[i]!]!;
+      let ok = true;
+      for (let i = 0; i < s.sameCols.length && ok; i++) ok = binding[s.sameVars[i]!] === data[base + s.sameCols[i]!];
+      if (ok && allPass(s.checks, binding)) {
+        rows[s.at] = row;
+        return true;
+      }
+    }
+  };
+  let lastOutput = -1;
+  steps.forEach((s, i) => {
+    if (outputs === null ? s.newVars.length > 0 : s.newVars.some((v) => outputs.has(v))) lastOutput = i;
+  });
+  let d = 0;
+  open(0);
+  while (d >= 0) {
+    if (!advance(d)) {
+      d--;
+    } else if (d === steps.length - 1) {
+      onMatch(binding, rows);
+      // Deeper steps only bound existential variables: resume where an output can change.
+      d = Math.min(d, lastOutput);
+    } else {
+      d++;
+      open(d);
+    }
+  }
+}

@@ -1,0 +1,284 @@
+/**
+ * The relation store of the Datalog core: a relation is a set of tuples of term ids, kept as
+ * flat rows in one typed array (append-only, so a row number never changes and the rows added
+ * since some point form a contiguous range: the delta of a semi-naive round). Membership is a
+ * hash index on all columns; joins use hash indexes on column subsets, built on first use and
+ * kept up to date as rows are appended.
+ */
+
+/** Grows a typed array to at least `need` entries (doubling, so appends are amortized O(1)). */
+function grow(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
+  if (need <= a.length) return a;
+  let n = Math.max(8, a.length * 2);
+  while (n < need) n *= 2;
+  const b = new Int32Array(n);
+  b.set(a);
+  return b;
+}
+
+/** Mixes one more id into a hash (the same mixing as the term table's). */
+function mix(h: number, v: number): number {
+  return Math.imul(h ^ v, 0x85ebca6b) + 0x1b873593;
+}
+
+function finish(h: number): number {
+  h ^= h >>> 15;
+  return Math.imul(h, 0xc2b2ae35) >>> 0;
+}
+
+/**
+ * A hash index of a relation on the columns `cols`: key (the values in those columns) -> the
+ * rows holding it, ascending (a chain through `next`). Rows are added in ascending order only.
+ */
+export class RelationIndex {
+  /** Slots hold key group + 1 (0 = empty); the length is a power of two. */
+  private slots = new Int32Array(16);
+  private first = new Int32Array(8);
+  private last = new Int32Array(8);
+  private next = new Int32Array(8);
+  private groupCount = 0;
+
+  constructor(
+    private readonly rel: Relation,
+    /** The indexed columns, ascending. */
+    readonly cols: readonly number[],
+  ) {
+    for (let row = 0; row < rel.size; row++) this.add(row);
+  }
+
+  /** Number of distinct keys. */
+  get keys(): number {
+    return this.groupCount;
+  }
+
+  /** First row whose key columns hold `binding[vars[i]]`, or -1. */
+  firstFor(binding: ArrayLike<number>, vars: ArrayLike<number>): number {
+    const cols = this.cols;
+    let h = 0x27d4eb2d;
+    for (let i = 0; i < cols.length; i++) h = mix(h, binding[vars[i]!]!);
+    const mask = this.slots.length - 1;
+    const data = this.rel.rows;
+    const width = this.rel.arity;
+    for (let s = finish(h) & mask; ; s = (s + 1) & mask) {
+      const g = this.slots[s]!;
+      if (g === 0) return -1;
+      const base = this.first[g - 1]! * width;
+      let same = true;
+      for (let i = 0; i < cols.length && same; i++) same = data[base + cols[i]!] === binding[vars[i]!];
+      if (same) return this.first[g - 1]!;
+    }
+  }
+
+  /** First row whose key columns hold `values` (in the order of `cols`), or -1. */
+  firstOf(values: ArrayLike<number>): number {
+    return this.firstFor(values, IDENTITY.length >= values.length ? IDENTITY : identity(values.length));
+  }
+
+  /** The row after `row` with the same key, or -1. */
+  nextRow(row: number): number {
+    return this.next[row]!;
+  }
+
+  /** Adds row `row` (the relation's newest). */
+  add(row: number): void {
+    this.place(row, false);
+  }
+
+  /**
+   * Adds row `row` only if no row has its key; false (and nothing added) otherwise. On an
+   * index over all columns this is the membership test and the insertion in one probe.
+   */
+  addUnique(row: number): boolean {
+    return this.place(row, true);
+  }
+
+  private place(row: number, unique: boolean): boolean {
+    if ((this.groupCount + 1) * 2 > this.slots.length) this.rehash();
+    const s = this.probe(row);
+    const g = this.slots[s]!;
+    if (g !== 0 && unique) return false;
+    this.next = grow(this.next, row + 1);
+    this.next[row] = -1;
+    if (g === 0) {
+      const id = this.groupCount++;
+      this.first = grow(this.first, id + 1);
+      this.last = grow(this.last, id + 1);
+      this.first[id] = row;
+      this.last[id] = row;
+      this.slots[s] = id + 1;
+    } else {
+      this.next[this.last[g - 1]!] = row;
+      this.last[g - 1] = row;
+    }
+    return true;
+  }
+
+  private hashRow(row: number): number {
+    const data = this.rel.rows;
+    const base = row * this.rel.arity;
+    let h = 0x27d4eb2d;
+    for (const c of this.cols) h = mix(h, data[base + c]!);
+    return finish(h);
+  }
+
+  /** The slot of `row`'s key: its group's, or the empty slot where it belongs. */
+  private probe(row: number): number {
+    const data = this.rel.rows;
+    const width = this.rel.arity;
+    const mask = this.slots.length - 1;
+    for (let s = this.hashRow(row) & mask; ; s = (s + 1) & mask) {
+      const g = this.slots[s]!;
+      if (g === 0) return s;
+      const a = this.first[g - 1]! * width;
+      const b = row * width;
+      let same = true;
+      for (let i = 0; i < this.cols.length && same; i++) same = data[a + this.cols[i]!] === data[b + this.cols[i]!];
+      if (same) return s;
+    }
+  }
+
+  private rehash(): void {
+    // Load factor under one half keeps probe runs short.
+    this.slots = new Int32Array(this.slots.length * 2);
+    const mask = this.slots.length - 1;
+    for (let g = 0; g < this.groupCount; g++) {
+      let s = this.hashRow(this.first[g]!) & mask;
+      while (this.slots[s] !== 0) s = (s + 1) & mask;
+      this.slots[s] = g + 1;
+    }
+  }
+}
+
+const IDENTITY: readonly number[] = Array.from({ length: 64 }, (_, i) => i);
+
+function identity(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i);
+}
+
+/**
+ * A relation: tuples of `arity` term ids, as rows in insertion order. {@link insert} keeps it a
+ * set; {@link append} skips the membership test for callers whose rows are distinct by
+ * construction. A relation must not grow while a join reads it (rows are read in place).
+ */
+export class Relation {
+  private data: Int32Array<ArrayBuffer>;
+  private count = 0;
+  private readonly indexes = new Map<string, RelationIndex>();
+  /** The indexes other than membership, as an array: appends walk it without an iterator. */
+  private readonly others: RelationIndex[] = [];
+  private members: RelationIndex | undefined;
+  /** Rows before this one were there before the last {@link markRound}. */
+  private roundStart = 0;
+  /** Rows before this one were there at the last {@link markRound}. */
+  private roundEnd = 0;
+  /** Scratch tuple of the unary helpers (read within one call only). */
+  private readonly one = new Int32Array(1);
+
+  constructor(readonly arity: number) {
+    this.data = new Int32Array(Math.max(1, arity) * 8);
+  }
+
+  /** Number of rows. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** The row data, `arity` values per row (read only; replaced when the relation grows). */
+  get rows(): Int32Array {
+    return this.data;
+  }
+
+  /** Value of column `col` in row `row`. */
+  get(row: number, col: number): number {
+    return this.data[row * this.arity + col]!;
+  }
+
+  /** The values of row `row` (a copy). */
+  tuple(row: number): number[] {
+    return Array.from(this.data.subarray(row * this.arity, (row + 1) * this.arity));
+  }
+
+  /** Row holding `tuple`, or -1. */
+  find(tuple: ArrayLike<number>): number {
+    if (this.arity === 0) return this.count > 0 ? 0 : -1;
+    return this.membership().firstOf(tuple);
+  }
+
+  /** True when `tuple` is a row. */
+  has(tuple: ArrayLike<number>): boolean {
+    return this.find(tuple) >= 0;
+  }
+
+  /** For a unary relation: true when `v` is a row. */
+  hasValue(v: number): boolean {
+    this.one[0] = v;
+    return this.find(this.one) >= 0;
+  }
+
+  /** For a unary relation: adds `v` unless present; true when it was new. */
+  insertValue(v: number): boolean {
+    this.one[0] = v;
+    return this.insert(this.one);
+  }
+
+  /** Adds `tuple` unless present; true when it was new. */
+  insert(tuple: ArrayLike<number>): boolean {
+    if (this.arity === 0) return this.count === 0 ? (this.append(tuple), true) : false;
+    const members = this.membership();
+    // The tuple is written as the next row first, so that one probe both tests and inserts.
+    const row = this.count;
+    this.write(row, tuple);
+    if (!members.addUnique(row)) return false;
+    this.count++;
+    for (let i = 0; i < this.others.length; i++) this.others[i]!.add(row);
+    return true;
+  }
+
+  /** Adds `tuple` as a new row without a membership test (the caller knows it is new). */
+  append(tuple: ArrayLike<number>): void {
+    const row = this.count;
+    this.write(row, tuple);
+    this.count++;
+    this.members?.add(row);
+    for (let i = 0; i < this.others.length; i++) this.others[i]!.add(row);
+  }
+
+  private write(row: number, tuple: ArrayLike<number>): void {
+    const n = this.arity;
+    this.data = grow(this.data, (row + 1) * n);
+    for (let i = 0; i < n; i++) this.data[row * n + i] = tuple[i]!;
+  }
+
+  /** The hash index on `cols` (ascending column numbers), built on first use. */
+  index(cols: readonly number[]): RelationIndex {
+    const key = cols.join(',');
+    let index = this.indexes.get(key);
+    if (index === undefined) {
+      index = new RelationIndex(this, [...cols]);
+      this.indexes.set(key, index);
+      if (cols.length !== this.arity) this.others.push(index);
+      else this.members = index;
+    }
+    return index;
+  }
+
+  /** Number of distinct values in column `col` (through its index). */
+  distinct(col: number): number {
+    return this.index([col]).keys;
+  }
+
+  /** Ends a round: the rows added since the previous call become the {@link delta}. */
+  markRound(): void {
+    this.roundStart = this.roundEnd;
+    this.roundEnd = this.count;
+  }
+
+  /** Rows `[lo, hi)` added in the last round (between the last two {@link markRound} calls). */
+  delta(): readonly [number, number] {
+    return [this.roundStart, this.roundEnd];
+  }
+
+  private membership(): RelationIndex {
+    return this.members ?? this.index(identity(this.arity));
+  }
+}

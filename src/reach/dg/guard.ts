@@ -1,0 +1,44 @@
+/**
+ * The guard of a dependency-graph computation: the run's deadline, the atom budget, and the
+ * relation being worked on, named in every limit message.
+ */
+import { GdlError, diag } from '../../gdl/diagnostics.js';
+import type { Pos } from '../../gdl/ast.js';
+import { Deadline } from '../../deadline.js';
+import type { ReachLimits } from '../types.js';
+
+/** Deadline and atom budget of one computation; `what` names the relation being worked on. */
+export interface Guard {
+  /** Relation (or step) currently computed, named in limit messages. */
+  what: string;
+  /** Position named in limit messages. */
+  pos: Pos;
+  /** Counts one unit of work; throws a limit error when the deadline has passed. */
+  tick(): void;
+  /** Counts `n` new ground atoms; throws a limit error beyond `maxAtoms`. */
+  addAtoms(n: number): void;
+  /** Throws a limit error with `message` (about the current relation). */
+  fail(message: string): never;
+}
+
+/** Creates the guard of one computation over `file`. */
+export function createGuard(file: string, limits: ReachLimits): Guard {
+  const deadline = new Deadline(limits.deadline);
+  let atoms = 0;
+  const guard: Guard = {
+    what: '',
+    pos: { line: 1, col: 1 },
+    tick() {
+      if (deadline.tick()) guard.fail('time limit reached');
+    },
+    addAtoms(n: number) {
+      atoms += n;
+      if (atoms > limits.maxAtoms) guard.fail(`more than ${limits.maxAtoms} ground atoms`);
+    },
+    fail(message: string): never {
+      const where = guard.what === '' ? '' : ` while computing '${guard.what}'`;
+      throw new GdlError([diag('error', file, guard.pos, `dependency-graph method: ${message}${where}`)], 'limit');
+    },
+  };
+  return guard;
+}
