@@ -13,6 +13,8 @@
  *                     and whether the final results are identical
  *   --clingo          also time clingo on the relaxed game's least model, and show the ratio
  *                     dg-total / clingo per game and its median (implies --methods)
+ *   --mutex           also ground each game and find its mutex groups: fluents, bits per
+ *                     state, proven/all groups, share of fluents in proven groups, seconds
  *   --json FILE       also write all measurements as JSON
  * GDL_GAMES_DIR overrides the corpus location (default ../shared/games beside the checkout).
  */
@@ -23,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { gamesDir, listGames } from '../../scripts/corpus.mjs';
 import { methodCells, methodHeaders } from './dg-column.js';
 import { ratioCell } from './clingo-column.js';
+import { mutexCells, mutexHeaders } from './mutex-column.js';
 import { haveSwipl } from './swi.js';
 import type { Measurement } from './worker.js';
 
@@ -38,6 +41,7 @@ interface BenchOptions {
   readonly swi: boolean;
   readonly methods: boolean;
   readonly clingo: boolean;
+  readonly mutex: boolean;
   readonly json: string | undefined;
 }
 
@@ -60,15 +64,16 @@ function parseArgs(argv: readonly string[]): BenchOptions {
     swi: argv.includes('--swi'),
     methods: argv.includes('--methods') || argv.includes('--clingo'),
     clingo: argv.includes('--clingo'),
+    mutex: argv.includes('--mutex'),
     json: get('--json'),
   };
 }
 
 /** Runs one game in a worker; a worker that dies or hangs is reported, never fatal. */
 function runOne(root: string, game: string, o: BenchOptions): Measurement {
-  const args = [WORKER, join(root, game), String(o.timeout), String(o.maxAtoms), ...(o.swi ? ['swi'] : []), ...(o.methods ? ['methods'] : []), ...(o.clingo ? ['clingo'] : [])];
+  const args = [WORKER, join(root, game), String(o.timeout), String(o.maxAtoms), ...(o.swi ? ['swi'] : []), ...(o.methods ? ['methods'] : []), ...(o.clingo ? ['clingo'] : []), ...(o.mutex ? ['mutex'] : [])];
   // Room for the worker's own limit plus SWI-Prolog's and both methods', then it is killed.
-  const runs = 1 + (o.swi ? 1 : 0) + (o.methods ? 2 : 0) + (o.clingo ? 1 : 0);
+  const runs = 1 + (o.swi ? 1 : 0) + (o.methods ? 2 : 0) + (o.clingo ? 1 : 0) + (o.mutex ? 1 : 0);
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: (o.timeout * runs + 30) * 1000, maxBuffer: 1 << 24 });
   const line = (r.stdout ?? '').trim().split('\n').pop() ?? '';
   try {
@@ -87,7 +92,8 @@ function row(game: string, m: Measurement, o: BenchOptions): string {
   const agree = m.swi?.kind === 'ok' && m.status === 'ok' && (m.swi.fluents !== m.fluents || m.swi.moves !== m.moves || m.swi.axioms !== m.axioms) ? '  DIFFERS from SWI' : '';
   const methods = o.methods ? methodCells(m.methods).map((c) => cell(c, 11)).join('') : '';
   const clingo = o.clingo ? `${cell(m.clingo === undefined ? '-' : m.clingo.kind === 'ok' ? m.clingo.seconds.toFixed(2) : m.clingo.kind, 9)}${cell(ratioCell(dgTotal(m), m.clingo), 8)}` : '';
-  return `${game.padEnd(50)}${cell(m.fluents, 8)}${cell(m.moves, 7)}${cell(m.axioms, 9)}${cell(m.iterations, 5)}${cell(m.answers, 10)}${cell(m.seconds.toFixed(2), 8)}${cell(m.peakMiB.toFixed(0), 6)}${swi}${methods}${clingo}${status}${agree}`;
+  const mutex = o.mutex ? mutexCells(m.mutex).map((c) => cell(c, 11)).join('') : '';
+  return `${game.padEnd(50)}${cell(m.fluents, 8)}${cell(m.moves, 7)}${cell(m.axioms, 9)}${cell(m.iterations, 5)}${cell(m.answers, 10)}${cell(m.seconds.toFixed(2), 8)}${cell(m.peakMiB.toFixed(0), 6)}${swi}${methods}${clingo}${mutex}${status}${agree}`;
 }
 
 /** The dg method's total seconds (reach, instantiation, ground reachability), when it finished. */
@@ -126,7 +132,22 @@ function summary(results: readonly { game: string; m: Measurement }[], o: BenchO
     const ratios = both.map((r) => dgTotal(r.m)! / Math.max((r.m.clingo as { seconds: number }).seconds, 1e-4));
     lines.push(`dg total / clingo, median over the ${both.length} games both finished: ${median(ratios).toFixed(2)}`);
   }
+  if (o.mutex) lines.push(...mutexSummary(results));
   return lines.join('\n');
+}
+
+/** Totals of the mutex columns: games, fluents against bits, proven share, median time. */
+function mutexSummary(results: readonly { game: string; m: Measurement }[]): string[] {
+  const ok = results.flatMap((r) => (r.m.mutex?.status === 'ok' ? [r.m.mutex] : []));
+  const sum = (f: (m: (typeof ok)[number]) => number): number => ok.reduce((s, m) => s + f(m), 0);
+  const fluents = sum((m) => m.fluents!);
+  const bits = sum((m) => m.bits!);
+  const ratios = ok.filter((m) => m.fluents! > 0).map((m) => m.bits! / m.fluents!);
+  return [
+    `mutex: ${ok.length} of ${results.length} games; fluents ${fluents}, bits ${bits} (${((100 * bits) / Math.max(1, fluents)).toFixed(1)}%), median bits/fluents ${median(ratios).toFixed(3)}`,
+    `mutex: fluents in proven groups ${sum((m) => m.provenFluents!)} (${((100 * sum((m) => m.provenFluents!)) / Math.max(1, fluents)).toFixed(1)}%), groups proven ${sum((m) => m.provenGroups!)} of ${sum((m) => m.groups!)}`,
+    `mutex: median seconds (sampling and proof) ${median(ok.map((m) => m.seconds)).toFixed(3)}, slowest ${Math.max(0, ...ok.map((m) => m.seconds)).toFixed(1)}`,
+  ];
 }
 
 function main(): number {
@@ -141,7 +162,7 @@ function main(): number {
     return 2;
   }
   const games = listGames(root, { folder: o.dir, filter: o.games });
-  const head = `${'game'.padEnd(50)}${cell('fluents', 8)}${cell('moves', 7)}${cell('axioms', 9)}${cell('it', 5)}${cell('answers', 10)}${cell('s', 8)}${cell('MiB', 6)}${o.swi ? cell('swi s', 8) : ''}${o.methods ? methodHeaders().map((h) => cell(h, 11)).join('') : ''}${o.clingo ? `${cell('clingo-s', 9)}${cell('dg/cl', 8)}` : ''}`;
+  const head = `${'game'.padEnd(50)}${cell('fluents', 8)}${cell('moves', 7)}${cell('axioms', 9)}${cell('it', 5)}${cell('answers', 10)}${cell('s', 8)}${cell('MiB', 6)}${o.swi ? cell('swi s', 8) : ''}${o.methods ? methodHeaders().map((h) => cell(h, 11)).join('') : ''}${o.clingo ? `${cell('clingo-s', 9)}${cell('dg/cl', 8)}` : ''}${o.mutex ? mutexHeaders().map((h) => cell(h, 11)).join('') : ''}`;
   process.stdout.write(`${head}\n`);
   const results: { game: string; m: Measurement }[] = [];
   for (const game of games) {

@@ -1,6 +1,6 @@
 /**
  * One benchmark measurement, in its own process so that peak memory and crashes stay per game:
- * `node dist/bench/worker.js GAME TIMEOUT_S MAX_ATOMS [swi] [methods] [clingo]` prints one JSON
+ * `node dist/bench/worker.js GAME TIMEOUT_S MAX_ATOMS [swi] [methods] [clingo] [mutex]` prints one JSON
  * line (a {@link Measurement}) on stdout. `methods` adds both superset methods through
  * instantiation, `clingo` clingo's time for the relaxed game's least model.
  */
@@ -11,6 +11,7 @@ import { StageTimer } from '../timer.js';
 import { type MethodColumns, measureMethods } from './dg-column.js';
 import { type SwiOutcome, runSwi } from './swi.js';
 import { type ClingoTime, timeClingo } from './clingo-column.js';
+import { type MutexColumn, measureMutex } from './mutex-column.js';
 import { tuneForShortRuns } from '../runtime.js';
 
 /** What the worker reports for one game. */
@@ -32,9 +33,11 @@ export interface Measurement {
   readonly methods?: MethodColumns;
   /** clingo's time for the least model of the relaxed game (with `clingo`). */
   readonly clingo?: ClingoTime;
+  /** Mutex groups of the ground game (with `mutex`). */
+  readonly mutex?: MutexColumn;
 }
 
-async function measure(file: string, timeout: number, maxAtoms: number, swi: boolean, methods: boolean, clingo: boolean): Promise<Measurement> {
+async function measure(file: string, timeout: number, maxAtoms: number, swi: boolean, methods: boolean, clingo: boolean, mutex: boolean): Promise<Measurement> {
   let loaded;
   try {
     loaded = loadGame(readFileSync(file, 'utf8'), file, DEFAULT_PIPELINE_OPTIONS);
@@ -46,7 +49,8 @@ async function measure(file: string, timeout: number, maxAtoms: number, swi: boo
   // memory reported is that of the superset computation.
   const withSwi = swi ? { ...ours, swi: runSwi(loaded.normal, timeout) } : ours;
   const withMethods = methods ? { ...withSwi, methods: measureMethods(loaded.normal, timeout, maxAtoms) } : withSwi;
-  return clingo ? { ...withMethods, clingo: await timeClingo(loaded.normal, timeout) } : withMethods;
+  const withMutex = mutex ? { ...withMethods, mutex: measureMutex(loaded.normal, timeout, maxAtoms) } : withMethods;
+  return clingo ? { ...withMutex, clingo: await timeClingo(loaded.normal, timeout) } : withMutex;
 }
 
 const peakMiB = (): number => process.resourceUsage().maxRSS / 1024;
@@ -76,10 +80,10 @@ function measureTau(normal: NormalGame, timeout: number, maxAtoms: number): Meas
 tuneForShortRuns();
 const [file, timeout, maxAtoms, ...flags] = process.argv.slice(2);
 if (file === undefined) {
-  process.stderr.write('usage: worker GAME TIMEOUT_S MAX_ATOMS [swi] [methods] [clingo]\n');
+  process.stderr.write('usage: worker GAME TIMEOUT_S MAX_ATOMS [swi] [methods] [clingo] [mutex]\n');
   process.exitCode = 2;
 } else {
-  const result = await measure(file, Number(timeout ?? 60), Number(maxAtoms ?? 2_000_000), flags.includes('swi'), flags.includes('methods'), flags.includes('clingo'));
+  const result = await measure(file, Number(timeout ?? 60), Number(maxAtoms ?? 2_000_000), flags.includes('swi'), flags.includes('methods'), flags.includes('clingo'), flags.includes('mutex'));
   process.stdout.write(`${JSON.stringify(result)}\n`);
   // clingo-wasm keeps a worker thread alive: end the process once the line is written.
   process.exit(0);
