@@ -10,11 +10,11 @@
  * until nothing leaves: the greatest inductive subset, all of whose claims hold in every
  * reachable state.
  *
- * Claims come in batches (one per hypothesis). The proven set P grows batch by batch: for
+ * Claims come in batches (one per hypothesis), smallest first. The proven set P grows batch by batch: for
  * batch B, the greatest subset of B inductive relative to P and itself joins P. Claims of P
  * stay proven, since more assumptions never break an induction step. A final batch retries
  * every claim that failed, so claims that need each other across batches still meet. The work
- * (cone variables built plus clause visits of unit propagation) has a budget, so large games stop early with what
+ * (literals of the clauses built plus clause visits of unit propagation) has a budget, so large games stop early with what
  * is proven so far, deterministically, rather than by the clock.
  */
 import type { Deadline } from '../deadline.js';
@@ -36,7 +36,7 @@ export interface ProofResult {
   /** For each failed AMO claim: how many member pairs the proof could not rule out (capped). */
   readonly unrefutedPairs: ReadonlyMap<number, { readonly pairs: number; readonly capped: boolean }>;
   readonly queries: number;
-  /** Cone variables built plus clause visits, the measure of {@link ProofLimits.maxWork}. */
+  /** Literals of the clauses built plus clause visits, the measure of {@link ProofLimits.maxWork}. */
   readonly work: number;
   /** False when the work budget stopped the proof before every batch was tried. */
   readonly complete: boolean;
@@ -49,7 +49,7 @@ export interface ProofLimits {
   readonly maxConflicts: number;
   /** Pair queries spent explaining each failed AMO claim. */
   readonly maxPairQueries: number;
-  /** Work (cone variables built plus clause visits) after which no further batch is started. */
+  /** Work (clause literals built plus clause visits) after which no further batch is started. */
   readonly maxWork: number;
 }
 
@@ -73,7 +73,7 @@ function assumeInvariants(enc: ConeEncoding, view: MutexView, claims: readonly C
   });
 }
 
-/** Counts the work of the proof: cone variables built and clause visits of the SAT solver. */
+/** Counts the work of the proof: literals of the clauses built and clause visits of the SAT solver. */
 interface Meter {
   queries: number;
   work: number;
@@ -92,7 +92,7 @@ function canViolate(
   const assumptions = claim.kind === 'amo' ? [atLeastTwo(enc.solver, next)] : next.map((v) => -v);
   const answer = enc.solver.solve(assumptions, limits.maxConflicts);
   meter.queries++;
-  meter.work += enc.solver.variables + enc.solver.visitCount;
+  meter.work += enc.solver.literalCount + enc.solver.visitCount;
   return answer !== 'unsat';
 }
 
@@ -121,7 +121,7 @@ function unrefuted(
       if (enc.solver.solve([enc.atom(nexts[x]!), enc.atom(nexts[y]!)], limits.maxConflicts) !== 'unsat') pairs++;
     }
   }
-  meter.work += enc.solver.variables + enc.solver.visitCount;
+  meter.work += enc.solver.literalCount + enc.solver.visitCount;
   return { pairs, capped };
 }
 
@@ -131,19 +131,26 @@ function unrefuted(
  */
 function proveBatch(
   view: MutexView, index: RuleIndex, claims: readonly Claim[], active: boolean[], batch: readonly number[], limits: ProofLimits, meter: Meter,
-): void {
+): boolean {
   for (const i of batch) active[i] = holdsInitially(view, claims[i]!);
   for (let changed = true; changed; ) {
     changed = false;
     for (const i of batch) {
       if (!active[i]) continue;
       if (limits.deadline.passed()) throw new ProofTimeout();
+      if (meter.work > limits.maxWork) {
+        // Claims of an unfinished batch were proven assuming batch-mates not yet checked:
+        // none of them may count.
+        for (const j of batch) active[j] = false;
+        return false;
+      }
       if (canViolate(view, index, claims, active, claims[i]!, limits, meter)) {
         active[i] = false;
         changed = true;
       }
     }
   }
+  return true;
 }
 
 /** Raised when the run's deadline passes during the proof; the caller reports a limit. */
@@ -161,15 +168,24 @@ export function proveClaims(view: MutexView, claims: readonly Claim[], limits: P
   const batches = new Map<number, number[]>();
   claims.forEach((c, i) => batches.set(c.batch, [...(batches.get(c.batch) ?? []), i]));
   let complete = true;
-  for (const batch of [...batches.keys()].sort((a, b) => a - b)) {
+  // Small batches first: when the budget runs out, as many claims as possible are settled.
+  const order = [...batches.keys()].sort((a, b) => batches.get(a)!.length - batches.get(b)!.length || a - b);
+  for (const batch of order) {
     if (meter.work > limits.maxWork) {
       complete = false;
       break;
     }
-    proveBatch(view, index, claims, active, batches.get(batch)!, limits, meter);
+    if (!proveBatch(view, index, claims, active, batches.get(batch)!, limits, meter)) {
+      complete = false;
+      break;
+    }
   }
   const failed = claims.flatMap((_, i) => (active[i] ? [] : [i]));
-  if (complete && failed.length > 0 && meter.work <= limits.maxWork) proveBatch(view, index, claims, active, failed, limits, meter);
+  if (complete && failed.length > 0 && meter.work <= limits.maxWork) {
+    // The retry batch only adds claims: if it runs out of budget, the earlier proofs stand.
+    const before = [...active];
+    if (!proveBatch(view, index, claims, active, failed, limits, meter)) before.forEach((v, i) => (active[i] = v));
+  }
   const unrefutedPairs = new Map<number, { pairs: number; capped: boolean }>();
   claims.forEach((c, i) => {
     if (active[i] || c.kind !== 'amo' || !holdsInitially(view, c) || meter.work > limits.maxWork) return;

@@ -62,6 +62,8 @@ export class SatSolver {
   conflictCount = 0;
   /** Clause visits of unit propagation over all calls: a deterministic measure of the work done. */
   visitCount = 0;
+  /** Literals of all clauses added: the work of building an encoding. */
+  literalCount = 0;
 
   /** Number of variables created. */
   get variables(): number {
@@ -92,6 +94,7 @@ export class SatSolver {
 
   /** Adds a clause (a disjunction of literals); call at decision level 0 only (between solves). */
   addClause(lits: readonly number[]): void {
+    this.literalCount += lits.length;
     if (!this.ok) return;
     // Literal codes marked with this clause's stamp: duplicates and tautologies in one pass.
     const stamp = ++this.stampCount;
