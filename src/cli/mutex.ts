@@ -1,8 +1,9 @@
 /**
- * `gdl-ground mutex GAME [--json] [--method prolog|dg] [--playouts N] [--seed S] [--stats]
- * [-o FILE] [limits]`: grounds a game, then finds, proves and chooses mutex groups of its
- * fluents (docs/mutex.md). Prints the groups of the chosen encoding, proven or observed, and the
- * bits per state against the number of fluents; `--json` prints
+ * `gdl-ground mutex GAME [--json] [--method prolog|dg] [--playouts N] [--seed S] [--observed]
+ * [--stats] [-o FILE] [limits]`: grounds a game, then finds, proves and chooses mutex groups of
+ * its fluents (docs/mutex.md). Prints the proven groups of the chosen encoding (with
+ * `--observed` also those that only survived the playouts) and the bits per state against the
+ * number of fluents; `--json` prints
  * `{"fluents", "bits", "groups": [{"members", "exactlyOne", "proven", "relation", "input", "output"}]}`.
  * `--stats` adds per-stage times and the proof's counts on stderr. Exit codes as `ground`.
  */
@@ -22,6 +23,7 @@ interface MutexFlags extends LimitFlags {
   readonly playouts?: string;
   readonly seed?: string;
   readonly maxSteps?: string;
+  readonly observed?: boolean;
 }
 
 function settingsOf(flags: MutexFlags): MutexSettings {
@@ -33,14 +35,23 @@ function settingsOf(flags: MutexFlags): MutexSettings {
   };
 }
 
+/**
+ * The groups to print: the proven ones, and with `--observed` also those that only survived the
+ * sampled playouts (a later playout may still violate one of those).
+ */
+function shown(r: MutexResult, observed: boolean): MutexResult {
+  return observed ? r : { ...r, groups: r.groups.filter((g) => g.proven) };
+}
+
 /** The report for people: one line per group, then the encoding's size. */
-function formatMutex(r: MutexResult): string {
+function formatMutex(r: MutexResult, hidden: number): string {
   const lines = r.groups.map((g) => {
     const kind = `${g.proven ? 'proven' : 'observed'}${g.exactlyOne ? ' exactly-one' : ''}`;
     return `${kind.padEnd(20)} ${g.relation} input [${g.input.join(',')}] output [${g.output.join(',')}]: ${g.members.join(' ')}`;
   });
   const covered = r.groups.filter((g) => g.proven).reduce((n, g) => n + g.members.length, 0);
   lines.push(`${r.groups.length} groups (${r.groups.filter((g) => g.proven).length} proven), proven groups cover ${covered} of ${r.fluents} fluents`);
+  if (hidden > 0) lines.push(`${hidden} observed groups (survived the playouts, not proven) not shown; --observed shows them`);
   lines.push(`bits per state: ${r.bits} (fluents: ${r.fluents})`);
   return `${lines.join('\n')}\n`;
 }
@@ -63,10 +74,11 @@ function mutex(file: string, flags: MutexFlags): number {
   const loaded = loadGame(readGameFile(file), file, pipeline, timer);
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
   const { ground } = groundNormalGame(loaded.normal, pipeline, timer);
-  const result = mutexGroups(ground, pipeline, settings, timer);
+  const all = mutexGroups(ground, pipeline, settings, timer);
+  const result = shown(all, flags.observed === true);
   const json = { fluents: result.fluents, bits: result.bits, groups: result.groups };
-  writeOutput(flags.output, flags.json === true ? `${JSON.stringify(json, null, 2)}\n` : formatMutex(result));
-  if (flags.stats === true) process.stderr.write(`${formatStages(timer.list(), timer.peakRss())}\n${formatMutexStats(result)}`);
+  writeOutput(flags.output, flags.json === true ? `${JSON.stringify(json, null, 2)}\n` : formatMutex(result, all.groups.length - result.groups.length));
+  if (flags.stats === true) process.stderr.write(`${formatStages(timer.list(), timer.peakRss())}\n${formatMutexStats(all)}`);
   return EXIT.ok;
 }
 
@@ -82,6 +94,7 @@ export function registerMutex(program: Command): void {
     .option('--playouts <n>', `random playouts that refute candidates (default ${DEFAULT_MUTEX_SETTINGS.playouts})`)
     .option('--seed <n>', `seed of the playouts (default ${DEFAULT_MUTEX_SETTINGS.seed})`)
     .option('--max-steps <n>', `joint moves per playout (default ${DEFAULT_MUTEX_SETTINGS.maxSteps})`)
+    .option('--observed', 'also print the groups that only survived the playouts (marked "proven": false)')
     .option('--stats', 'print per-stage time, counts and the proof counts on stderr');
   addLimitOptions(command, 'ground').action((file: string, flags: MutexFlags) => runCommand(() => mutex(file, flags)));
 }
