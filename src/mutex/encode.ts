@@ -114,7 +114,19 @@ export interface RuleIndex {
   readonly legalOf: Int32Array;
   /** 1 for the free atoms: current fluents and moves. */
   readonly free: Uint8Array;
+  /**
+   * Whether queries include `terminal` (asserted false): only when its cone is small, since in
+   * games whose end is "no legal move" it is the whole game, in every query.
+   */
+  readonly useTerminal: boolean;
 }
+
+/**
+ * Largest cone of `terminal`, in rules, that every query takes on. Breakthrough's (a piece on
+ * the last row, 130 rules) helps its proofs; checkers' ("a player cannot move", tens of
+ * thousands) would make each query cost as much as the whole game, for little gain.
+ */
+export const MAX_TERMINAL_CONE_RULES = 5000;
 
 /** Builds the rule index of a view. */
 export function ruleIndex(view: MutexView): RuleIndex {
@@ -130,7 +142,9 @@ export function ruleIndex(view: MutexView): RuleIndex {
       legalOf[m.does] = m.legal;
     }
   }
-  return { byHead, legalOf, free };
+  const partial = { byHead, legalOf, free, useTerminal: false };
+  const rules = view.terminal < 0 ? 0 : cone(partial, view, [view.terminal]).reduce((n, a) => n + byHead[a]!.length, 0);
+  return { ...partial, useTerminal: view.terminal >= 0 && rules <= MAX_TERMINAL_CONE_RULES };
 }
 
 /** The atoms `roots` depend on (iteratively: rule chains are long), in discovery order. */
@@ -155,10 +169,11 @@ function cone(index: RuleIndex, view: MutexView, roots: readonly number[]): numb
 /** Encodes the cone of `roots`: completion of its derived atoms and the move constraints within it. */
 export function encodeCone(view: MutexView, index: RuleIndex, roots: readonly number[], allMoves = false): ConeEncoding {
   const s = new SatSolver();
-  // Transitions start in non-terminal states: `terminal` and its cone join, asserted false.
+  // Transitions start in non-terminal states: `terminal` and its cone join, asserted false
+  // (when that cone is small: leaving it out only weakens the query).
   // With `allMoves`, every move's legal atom joins too, so "one move per role" is exact.
   const legals = allMoves ? view.moves.flatMap((role) => role.flatMap((m) => (m.legal >= 0 ? [m.legal] : []))) : [];
-  const atoms = cone(index, view, [...roots, ...legals, ...(view.terminal >= 0 ? [view.terminal] : [])]);
+  const atoms = cone(index, view, [...roots, ...legals, ...(index.useTerminal ? [view.terminal] : [])]);
   const vars = new Map<number, number>();
   for (const a of atoms) vars.set(a, s.newVar());
   const atom = (a: number): number => vars.get(a) ?? 0;
@@ -194,7 +209,7 @@ export function encodeCone(view: MutexView, index: RuleIndex, roots: readonly nu
     if (chosen.length === role.length && does.length > 0) s.addClause(does);
     chosen.forEach((m, i) => s.addClause(m.legal < 0 || !vars.has(m.legal) ? [-does[i]!] : [-does[i]!, atom(m.legal)]));
   }
-  if (view.terminal >= 0) s.addClause([-atom(view.terminal)]);
+  if (index.useTerminal) s.addClause([-atom(view.terminal)]);
   const fluents = view.fluents.flatMap((f, i) => (vars.has(f.trueAtom) ? [i] : []));
   return { solver: s, atom, fluents };
 }

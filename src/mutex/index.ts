@@ -88,9 +88,10 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   // Claims worth proving: AMO of surviving groups of two or more, ALO of always-hit groups.
   const claims: Claim[] = [];
   const claimOf = candidates.map((c) => {
-    const batch = c.hypothesis;
-    const amo = c.atMostOne && c.members.length > 1 ? claims.push({ kind: 'amo', batch, members: c.members }) - 1 : -1;
-    const alo = c.atMostOne && c.atLeastOne ? claims.push({ kind: 'alo', batch, members: c.members }) - 1 : -1;
+    // One batch per hypothesis and kind: "at most one" claims are cheap and matter most; the
+    // "at least one" claims need every move's legal rules and come after them.
+    const amo = c.atMostOne && c.members.length > 1 ? claims.push({ kind: 'amo', batch: 2 * c.hypothesis, members: c.members }) - 1 : -1;
+    const alo = c.atMostOne && c.atLeastOne ? claims.push({ kind: 'alo', batch: 2 * c.hypothesis + 1, members: c.members }) - 1 : -1;
     return { amo, alo };
   });
   const proof = proveClaims(view, claims, options);

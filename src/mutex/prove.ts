@@ -168,8 +168,10 @@ export function proveClaims(view: MutexView, claims: readonly Claim[], limits: P
   const batches = new Map<number, number[]>();
   claims.forEach((c, i) => batches.set(c.batch, [...(batches.get(c.batch) ?? []), i]));
   let complete = true;
-  // Small batches first: when the budget runs out, as many claims as possible are settled.
-  const order = [...batches.keys()].sort((a, b) => batches.get(a)!.length - batches.get(b)!.length || a - b);
+  // "At most one" batches first, small ones first: when the budget runs out, as many claims as
+  // possible are settled.
+  const kind = (b: number): number => (claims[batches.get(b)![0]!]!.kind === 'amo' ? 0 : 1);
+  const order = [...batches.keys()].sort((a, b) => kind(a) - kind(b) || batches.get(a)!.length - batches.get(b)!.length || a - b);
   for (const batch of order) {
     if (meter.work > limits.maxWork) {
       complete = false;
