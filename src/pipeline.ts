@@ -45,7 +45,7 @@ export type { NormalGame } from './normalize/types.js';
 export type { MutexGroup, MutexResult, MutexStats } from './mutex/index.js';
 export type { AxiomOptions, AxiomResult, AxiomStats, FormulaGame } from './axioms/types.js';
 export type { UnusedStats } from './axioms/unused.js';
-export { DEFAULT_AXIOM_OPTIONS } from './axioms/types.js';
+export { DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR } from './axioms/types.js';
 
 /** How supersets are computed: Algorithm 9.2 (Prolog) or 9.3/9.4 (dependency graph). */
 export type ReachMethod = 'prolog' | 'dg';
@@ -298,8 +298,9 @@ export function removeUnusedInstances(game: GroundGame, timer = new StageTimer()
 
 /**
  * Step 7b: every non-keyword axiom replaced by its definition in topological order (slides
- * 35-41); recursive axioms, and those whose substitution would exceed `options.maxFormula`,
- * stay rules. Past the run's deadline nothing more is substituted (the rest stay rules).
+ * 35-41); recursive axioms, those whose substitution would exceed `axioms.maxFormula` and
+ * those that would push the total body size over the growth budget stay rules. Past the run's
+ * deadline it throws a limit error (the CLI exits with 3).
  */
 export function removeGameAxioms(game: GroundGame, options: PipelineOptions, axioms: AxiomOptions = DEFAULT_AXIOM_OPTIONS, timer = new StageTimer()): AxiomResult {
   return timer.run('axioms', () => removeAxioms(game, axioms, options.deadline), (r) => ({
@@ -307,11 +308,14 @@ export function removeGameAxioms(game: GroundGame, options: PipelineOptions, axi
   }));
 }
 
-/** Step 8 for a game without axioms: GDL with `(or ...)`, `(and ...)`, `(not ...)` bodies. */
-export function emitFormulaGround(game: AxiomResult['game'], gdl: GdlEmitOptions, timer = new StageTimer()): string {
+/**
+ * Step 8 for a game without axioms: GDL with `(or ...)`, `(and ...)`, `(not ...)` bodies; a
+ * limit error past the run's deadline.
+ */
+export function emitFormulaGround(game: AxiomResult['game'], gdl: GdlEmitOptions, options: PipelineOptions, timer = new StageTimer()): string {
   return timer.run('emit', () => {
     try {
-      return emitFormulaGdl(game, gdl);
+      return emitFormulaGdl(game, gdl, options.deadline);
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
       throw new GdlError([diag('error', game.file, NO_POS, `the game without axioms is too large to write (${game.rules.length} rules)`)], 'limit');

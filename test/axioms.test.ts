@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { removeAxioms } from '../src/axioms/remove.js';
 import { type Formula, FormulaTable, postOrder } from '../src/axioms/formula.js';
-import type { AxiomResult } from '../src/axioms/types.js';
+import { type AxiomResult, GROWTH_FLOOR, defaultGrowthBudget } from '../src/axioms/types.js';
 import { neededAtoms, removeUnused } from '../src/axioms/unused.js';
 import { Deadline } from '../src/deadline.js';
 import { emitFormulaGdl } from '../src/emit/formula.js';
@@ -165,7 +165,7 @@ describe('axiom removal', () => {
 
   it('keeps recursive axioms as rules and reports them', () => {
     const r = roundTrip(example('linkpath.kif'), 'linkpath.kif', 10);
-    expect(r.stats.keptByReason).toEqual({ recursive: 9, size: 0, deadline: 0 });
+    expect(r.stats.keptByReason).toEqual({ recursive: 9, size: 0, growth: 0 });
     expect(new Set(r.stats.kept.map((k) => k.atom.split(' ')[0]))).toEqual(new Set(['(reach']));
     expect(r.warnings).toHaveLength(1);
     expect(r.warnings[0]).toContain('recursive: reach (9)');
@@ -178,10 +178,39 @@ describe('axiom removal', () => {
     expect(r.warnings.join('\n')).toContain('exceed the formula size limit of 12 nodes');
   });
 
-  it('keeps the remaining axioms when the deadline has passed', () => {
-    const r = roundTrip(example('tictactoe.kif'), 'tictactoe.kif', 2, (g) => removeAxioms(g, undefined, new Deadline(0)));
-    expect(r.stats.keptByReason.deadline).toBe(r.stats.axioms);
-    expect(r.stats.removed).toBe(0);
+  it('keeps axioms whose substitution would pass the growth budget, with a warning', () => {
+    const all = removeAxioms(removeUnused(ground(example('tictactoe.kif'), 't').game).game);
+    // Default: the floor, far above tic-tac-toe's 900 nodes.
+    expect(all.stats.budget).toBe(defaultGrowthBudget(all.stats.sizeBefore));
+    expect(all.stats.budget).toBe(GROWTH_FLOOR);
+    expect(all.stats.keptByReason.growth).toBe(0);
+    // A budget between the input's size and the full substitution's keeps some, not all.
+    const budget = all.stats.sizeBefore + 100;
+    const r = roundTrip(example('tictactoe.kif'), 'tictactoe.kif', 4, (g) => removeAxioms(g, { maxFormula: 2000, maxTotal: budget }));
+    expect(r.stats.budget).toBe(budget);
+    expect(r.stats.keptByReason.growth).toBeGreaterThan(0);
+    expect(r.stats.removed).toBeGreaterThan(0);
+    expect(r.stats.sizeAfter).toBeLessThanOrEqual(budget);
+    expect(r.warnings.join('\n')).toContain(`push the total body size over the budget of ${budget} nodes`);
+    // Deterministic: the same text twice.
+    const again = removeAxioms(removeUnused(ground(example('tictactoe.kif'), 't').game).game, { maxFormula: 2000, maxTotal: budget });
+    expect(emitFormulaGdl(again.game)).toBe(r.text);
+  });
+
+  it('throws a limit error when the deadline has passed, in removal and in writing', () => {
+    const game = removeUnused(ground(example('tictactoe.kif'), 't').game).game;
+    const limit = (f: () => unknown): void => {
+      try {
+        f();
+        expect.fail('no limit error');
+      } catch (err) {
+        expect(err).toBeInstanceOf(GdlError);
+        expect((err as GdlError).code).toBe('limit');
+        expect((err as GdlError).message).toContain('reached the time limit');
+      }
+    };
+    limit(() => removeAxioms(game, undefined, new Deadline(0)));
+    limit(() => emitFormulaGdl(removeAxioms(game).game, undefined, new Deadline(0)));
   });
 
   it('writes the same text twice', () => {
@@ -222,6 +251,30 @@ const CORPUS: readonly [string, number][] = [
   ['ggp-repository-base/lightsOut.kif', 1],
   ['ggp-repository-base/3pConnectFour.kif', 1], // three roles
 ];
+
+describe.skipIf(!HAVE_CORPUS)('axiom removal on a large game (atariGo 7x7: 152,504 rules)', () => {
+  let game: GroundGame | undefined;
+  const atari = (): GroundGame => (game ??= runGrounding(readGame('ggp-repository-base/atariGo_7x7.kif'), 'atariGo_7x7.kif').ground);
+
+  it('stops within a fraction of a second of the deadline, with a limit error', () => {
+    const g = atari();
+    // No growth budget to speak of, so that the whole run would take seconds.
+    const started = Date.now();
+    const deadline = Deadline.in(0.3);
+    expect(() => removeAxioms(g, { maxFormula: 2000, maxTotal: Number.MAX_SAFE_INTEGER }, deadline)).toThrow(/axiom removal reached the time limit/);
+    const late = Date.now() - deadline.at;
+    expect(late).toBeLessThan(500);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+  }, 120_000);
+
+  it('keeps the output within the default growth budget (4 times the input)', () => {
+    const r = removeAxioms(atari());
+    expect(r.stats.budget).toBe(4 * r.stats.sizeBefore);
+    expect(r.stats.keptByReason.growth).toBeGreaterThan(0);
+    expect(r.stats.sizeAfter).toBeLessThanOrEqual(r.stats.budget);
+    expect(r.warnings.some((w) => w.includes('over the budget'))).toBe(true);
+  }, 120_000);
+});
 
 describe.skipIf(!HAVE_CORPUS)('axiom removal on corpus games', () => {
   for (const [rel, playouts] of CORPUS) {

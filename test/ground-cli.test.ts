@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseGdl } from '../src/gdl/parser.js';
+import { GAMES_DIR, HAVE_CORPUS } from './corpus.js';
 import { CLI, ROOT, ensureBuilt } from './support/cli.js';
 
 const GAME = `
@@ -90,4 +91,27 @@ describe('gdl-ground ground', () => {
     expect(r.stdout).not.toMatch(/^\((base|input) /m);
     expect(run(['ground', game]).stdout).toMatch(/^\(base \(cell 1 b\)\)$/m);
   });
+});
+
+describe('gdl-ground ground --remove-axioms', () => {
+  it('reports the growth budget with --stats, and checks --max-total', () => {
+    const r = run(['ground', game, '--remove-axioms', '--stats', '--max-total', '5000']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/axioms: rules \d+ -> \d+, body size \d+ -> \d+ \(budget 5000\)/);
+    expect(run(['ground', game, '--max-total', '5000']).code).toBe(2); // needs --remove-axioms
+    expect(run(['ground', game, '--remove-axioms', '--max-total', '1.5']).code).toBe(2);
+  });
+
+  it.skipIf(!HAVE_CORPUS)('ends with exit 3 within about a second of --timeout on a large game', () => {
+    const out = join(dir, 'atari.kif');
+    const timeout = 3;
+    const started = Date.now();
+    const r = run(['ground', join(GAMES_DIR, 'ggp-repository-base/atariGo_7x7.kif'), '--remove-axioms', '--max-total', '1000000000', '--timeout', String(timeout), '-o', out]);
+    const seconds = (Date.now() - started) / 1000;
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/error: .*reached the time limit/);
+    // Node's start-up is part of the measured time; the run itself is given `timeout` seconds.
+    expect(seconds).toBeLessThan(timeout + 1.5);
+    expect(existsSync(out)).toBe(false);
+  }, 60_000);
 });

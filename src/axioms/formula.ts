@@ -183,14 +183,20 @@ function subsume(args: Formula[], inner: Junction, present: ReadonlySet<number>)
   return out;
 }
 
+/** Called once per step of a walk; throws to stop it (a deadline check). */
+export type Step = () => void;
+
+const NO_STEP: Step = () => {};
+
 /**
  * Visits every distinct node reachable from `roots` once, children before parents, without
- * recursion (formulas can be deep).
+ * recursion (formulas can be deep); `step` is called once per node taken from the stack.
  */
-export function postOrder(roots: readonly Formula[], visit: (f: Formula) => void): void {
+export function postOrder(roots: readonly Formula[], visit: (f: Formula) => void, step: Step = NO_STEP): void {
   const done = new Set<number>();
   const stack: { f: Formula; expanded: boolean }[] = roots.map((f) => ({ f, expanded: false })).reverse();
   while (stack.length > 0) {
+    step();
     const top = stack.pop()!;
     if (done.has(top.f.id)) continue;
     if (top.expanded) {
@@ -206,9 +212,9 @@ export function postOrder(roots: readonly Formula[], visit: (f: Formula) => void
 
 /**
  * Rebuilds `roots` in `table` with every atom id replaced by `mapAtom(id)` (for renumbering
- * atoms); shared subformulas stay shared.
+ * atoms); shared subformulas stay shared. `step` as for {@link postOrder}.
  */
-export function mapAtoms(roots: readonly Formula[], table: FormulaTable, mapAtom: (atom: number) => number): Formula[] {
+export function mapAtoms(roots: readonly Formula[], table: FormulaTable, mapAtom: (atom: number) => number, step: Step = NO_STEP): Formula[] {
   const out = new Map<number, Formula>();
   postOrder(roots, (f) => {
     const get = (g: Formula): Formula => out.get(g.id)!;
@@ -219,7 +225,7 @@ export function mapAtoms(roots: readonly Formula[], table: FormulaTable, mapAtom
     else if (f.kind === 'not') g = table.not(get(f.arg));
     else g = f.kind === 'and' ? table.and(f.args.map(get)) : table.or(f.args.map(get));
     out.set(f.id, g);
-  });
+  }, step);
   return roots.map((r) => out.get(r.id)!);
 }
 

@@ -6,16 +6,17 @@
  * disjunction of its rule bodies, each the conjunction of its literals with the axioms in it
  * already replaced; a negated axiom becomes a negated formula, kept as `(not (or ...))` rather
  * than pushed into CNF or DNF. Recursive axioms, axioms whose definition would exceed
- * `maxFormula`, and those left when the deadline passes stay rules.
+ * `maxFormula`, and those whose substitution would push the game's estimated total body size
+ * over the growth budget stay rules. Past the deadline the stage throws a limit error.
  */
 import { Deadline } from '../deadline.js';
 import { stronglyConnectedComponents } from '../gdl/scc.js';
 import type { GroundGame, GroundRule } from '../ground/types.js';
 import { type AtomKind, atomKind, atomRelation, atomText, isOutput } from './atoms.js';
-import { type Formula, FormulaTable, bodySize, mapAtoms, postOrder } from './formula.js';
+import { type Formula, FormulaTable, type Step, bodySize, mapAtoms, postOrder } from './formula.js';
 import {
   type AxiomOptions, type AxiomResult, type AxiomStats, DEFAULT_AXIOM_OPTIONS, type FormulaGame, type FormulaRule,
-  type KeptReason, MAX_FORMULA_DEPTH,
+  type KeptReason, MAX_FORMULA_DEPTH, defaultGrowthBudget, timeLimitReached,
 } from './types.js';
 import { restrictAtoms, rulesByHead } from './unused.js';
 
@@ -29,8 +30,16 @@ class Removal {
   readonly kept = new Map<number, KeptReason>();
   /** Kept axioms whose rules are still to be written. */
   readonly pending: number[] = [];
-  /** Set once the deadline has passed while writing rules: from then on nothing is substituted. */
-  private late = false;
+  /**
+   * The growth estimate: each rule's body size if every axiom not yet decided stays a rule (a
+   * rule of a substituted axiom counts 0), and their total, which starts as the input's size.
+   */
+  readonly ruleSize: Float64Array;
+  total: number;
+  readonly sizeBefore: number;
+  readonly budget: number;
+  /** Rule indices whose bodies mention each atom (once per literal). */
+  private readonly users: number[][];
 
   constructor(
     readonly game: GroundGame,
@@ -40,7 +49,27 @@ class Removal {
     this.byHead = rulesByHead(game);
     this.kinds = game.atoms.map((_, id) => atomKind(game, id));
     this.def = new Array<Formula | undefined>(game.atoms.length).fill(undefined);
+    this.users = Array.from({ length: game.atoms.length }, () => []);
+    this.ruleSize = new Float64Array(game.rules.length);
+    let total = 0;
+    game.rules.forEach((r, i) => {
+      for (const a of r.pos) this.users[a]!.push(i);
+      for (const a of r.neg) this.users[a]!.push(i);
+      total += this.ruleSize[i] = literalSize(r);
+    });
+    this.total = this.sizeBefore = total;
+    this.budget = options.maxTotal ?? defaultGrowthBudget(total);
   }
+
+  /** Throws the stage's limit error once the deadline has passed (reads the clock). */
+  check(): void {
+    if (this.deadline.passed()) throw timeLimitReached(this.game.file, 'axiom removal');
+  }
+
+  /** {@link check} for fine-grained steps (reads the clock rarely). */
+  readonly step: Step = () => {
+    if (this.deadline.tick()) throw timeLimitReached(this.game.file, 'axiom removal');
+  };
 
   fits(f: Formula): boolean {
     return f.size <= this.options.maxFormula && f.depth <= MAX_FORMULA_DEPTH;
@@ -48,16 +77,11 @@ class Removal {
 
   value(atom: number): Formula {
     const d = this.def[atom];
-    if (d === undefined) return this.table.atom(atom);
-    // Late, a definition is no longer copied in: the axiom is kept (constants still fold).
-    if (this.late && d.size > 1) {
-      this.keep(atom, 'deadline');
-      return this.table.atom(atom);
-    }
-    return d;
+    return d === undefined ? this.table.atom(atom) : d;
   }
 
   body(rule: GroundRule): Formula {
+    this.check();
     const t = this.table;
     return t.and([...rule.pos.map((p) => this.value(p)), ...rule.neg.map((n) => t.not(this.value(n)))]);
   }
@@ -80,14 +104,33 @@ class Removal {
         // An axiom without rules never holds.
         if (rules.length === 0) this.def[a] = this.table.FALSE;
         else if (recursive) this.keep(a, 'recursive');
-        else if (this.deadline.passed()) this.keep(a, 'deadline');
         else {
           const d = this.table.or(rules.map((r) => this.body(this.game.rules[r]!)));
-          if (this.fits(d)) this.def[a] = d;
-          else this.keep(a, 'size');
+          if (!this.fits(d)) this.keep(a, 'size');
+          else if (!this.substitute(a, d)) this.keep(a, 'growth');
         }
       }
     }
+  }
+
+  /**
+   * Substitutes `d` for axiom `a` if the estimated total stays within the budget. Every user of
+   * `a` is still undecided or an output (topological order), so each of its literals grows by
+   * `d.size - 1` nodes (a `not` around it was counted already), and `a`'s own rules go; that
+   * is an upper bound of the growth, as simplification only shrinks. Deterministic: the order
+   * and the sizes are.
+   *   total' = total + uses(a) * (size(d) - 1) - sum of ruleSize over the rules of a
+   */
+  substitute(a: number, d: Formula): boolean {
+    const uses = this.users[a]!;
+    let growth = uses.length * (d.size - 1);
+    for (const r of this.byHead[a]!) growth -= this.ruleSize[r]!;
+    if (growth > 0 && this.total + growth > this.budget) return false;
+    this.def[a] = d;
+    this.total += growth;
+    for (const r of uses) this.ruleSize[r] += d.size - 1;
+    for (const r of this.byHead[a]!) this.ruleSize[r] = 0;
+    return true;
   }
 
   /**
@@ -129,7 +172,6 @@ class Removal {
   writeRules(): FormulaRule[] {
     const rules: FormulaRule[] = [];
     const write = (h: number): void => {
-      if (!this.late && this.deadline.passed()) this.late = true;
       rules.push(...this.rulesFor(h));
     };
     for (let h = 0; h < this.game.atoms.length; h++) {
@@ -141,17 +183,22 @@ class Removal {
   }
 }
 
+/** The size of a ground rule's body as {@link bodySize} counts it: a literal 1, a negated one 2. */
+function literalSize(r: GroundRule): number {
+  return r.pos.length + 2 * r.neg.length + (r.pos.length + r.neg.length > 1 ? 1 : 0);
+}
+
 /** Renumbers the atoms of `rules` and `init` to those mentioned, in GroundGame order. */
-function finish(game: GroundGame, rules: readonly FormulaRule[]): FormulaGame {
+function finish(game: GroundGame, rules: readonly FormulaRule[], step: Step): FormulaGame {
   const keep = new Uint8Array(game.atoms.length);
   for (const id of game.init) keep[id] = 1;
   for (const r of rules) keep[r.head] = 1;
   postOrder(rules.flatMap((r) => r.body), (f) => {
     if (f.kind === 'atom') keep[f.atom] = 1;
-  });
+  }, step);
   const { atoms, renumber } = restrictAtoms(game.atoms, keep);
   // One call for all bodies, so subformulas shared between rules are rebuilt once.
-  const mapped = mapAtoms(rules.flatMap((r) => r.body), new FormulaTable(), (a) => renumber[a]!);
+  const mapped = mapAtoms(rules.flatMap((r) => r.body), new FormulaTable(), (a) => renumber[a]!, step);
   let next = 0;
   const out = rules.map((r) => ({ head: renumber[r.head]!, body: mapped.slice(next, (next += r.body.length)) }));
   return { file: game.file, terms: game.terms, roles: game.roles, atoms, init: game.init.map((id) => renumber[id]!), rules: out };
@@ -170,34 +217,35 @@ function sizes(bodies: readonly number[]): { total: number; largest: number } {
 
 function statistics(game: GroundGame, run: Removal, out: FormulaGame): AxiomStats {
   const axioms = run.kinds.filter((k, id) => k === 'axiom' && run.byHead[id]!.length > 0).length;
-  const keptByReason: Record<KeptReason, number> = { recursive: 0, size: 0, deadline: 0 };
+  const keptByReason: Record<KeptReason, number> = { recursive: 0, size: 0, growth: 0 };
   for (const reason of run.kept.values()) keptByReason[reason]++;
   const kept = [...run.kept.entries()].sort((x, y) => x[0] - y[0]).map(([id, reason]) => ({ atom: atomText(game, id), reason }));
-  const before = sizes(game.rules.map((r) => r.pos.length + 2 * r.neg.length + (r.pos.length + r.neg.length > 1 ? 1 : 0)));
+  const before = sizes(game.rules.map(literalSize));
   const after = sizes(out.rules.map((r) => bodySize(r.body)));
   return {
     axioms, removed: axioms - run.kept.size, keptByReason, kept,
     rulesBefore: game.rules.length, rulesAfter: out.rules.length,
     sizeBefore: before.total, sizeAfter: after.total, largestBefore: before.largest, largestAfter: after.largest,
+    budget: run.budget,
   };
 }
 
 const WHY: Record<KeptReason, string> = {
   recursive: 'they are recursive',
   size: 'their substitution would exceed the formula size limit',
-  deadline: 'the time limit was reached',
+  growth: 'their substitution would push the total body size over the budget',
 };
 
 /** One warning per reason: how many axioms were kept, of which relations. */
 function warnings(game: GroundGame, run: Removal, options: AxiomOptions): string[] {
   const out: string[] = [];
-  for (const reason of ['recursive', 'size', 'deadline'] as const) {
+  for (const reason of ['recursive', 'size', 'growth'] as const) {
     const rels = new Map<string, number>();
     for (const [id, r] of run.kept) if (r === reason) rels.set(atomRelation(game, id), (rels.get(atomRelation(game, id)) ?? 0) + 1);
     if (rels.size === 0) continue;
     const total = [...rels.values()].reduce((s, n) => s + n, 0);
     const list = [...rels.entries()].sort((x, y) => (x[0] < y[0] ? -1 : 1)).map(([rel, n]) => `${rel} (${n})`).join(', ');
-    const limit = reason === 'size' ? ` of ${options.maxFormula} nodes` : '';
+    const limit = reason === 'size' ? ` of ${options.maxFormula} nodes` : reason === 'growth' ? ` of ${run.budget} nodes` : '';
     out.push(`axiom removal: kept ${total} ground axioms as rules because ${WHY[reason]}${limit}: ${list}`);
   }
   return out;
@@ -206,11 +254,14 @@ function warnings(game: GroundGame, run: Removal, options: AxiomOptions): string
 /**
  * Replaces every non-recursive axiom of `game` by its definition; pure. The result plays
  * identically; its rule bodies mention, besides `true` and `does` (and output atoms that the
- * game's own rules read), only the axioms reported as kept.
+ * game's own rules read), only the axioms reported as kept. Throws a limit `GdlError`
+ * (`code: 'limit'`) once `deadline` has passed; it is checked per rule body built and every
+ * few thousand formula nodes renumbered.
  */
 export function removeAxioms(game: GroundGame, options: AxiomOptions = DEFAULT_AXIOM_OPTIONS, deadline = Deadline.never()): AxiomResult {
   const run = new Removal(game, options, deadline);
+  run.check();
   run.defineAxioms();
-  const out = finish(game, run.writeRules());
+  const out = finish(game, run.writeRules(), run.step);
   return { game: out, stats: statistics(game, run, out), warnings: warnings(game, run, options) };
 }

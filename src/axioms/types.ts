@@ -2,6 +2,8 @@
  * The game without axioms: the ground game's roles, atoms and initial state, with rules whose
  * bodies are formulas; and the options and statistics of the stage that makes it.
  */
+import { NO_POS } from '../gdl/ast.js';
+import { GdlError, diag } from '../gdl/diagnostics.js';
 import type { GroundGame } from '../ground/types.js';
 import type { Formula } from './formula.js';
 
@@ -27,19 +29,45 @@ export interface AxiomOptions {
    * definition would be larger, or whose substitution would make a rule body larger, stays a rule.
    */
   readonly maxFormula: number;
+  /**
+   * Budget for the whole game: the largest total body size (sum of the rule body sizes, in
+   * nodes) the substitutions may bring the output to; an axiom whose substitution would push
+   * the estimated total over it stays a rule (reason `growth`). Undefined: the default of
+   * {@link defaultGrowthBudget}, relative to the input.
+   */
+  readonly maxTotal?: number;
 }
 
 /**
- * Default: 2,000 nodes. Tic-tac-toe's `line` is 33 nodes and connect four's about 350; a
- * formula of 2,000 nodes is some 30 KB of text, and it is repeated in every rule that uses it.
+ * Default: 2,000 nodes per formula and the total budget of {@link defaultGrowthBudget}.
+ * Tic-tac-toe's `line` is 33 nodes and connect four's about 350; a formula of 2,000 nodes is
+ * some 30 KB of text, and it is repeated in every rule that uses it.
  */
 export const DEFAULT_AXIOM_OPTIONS: AxiomOptions = { maxFormula: 2000 };
+
+/** The default growth budget is this many times the input's total body size... */
+export const GROWTH_FACTOR = 4;
+/**
+ * ...but at least this many nodes (some 3.5 MB of text at about 17 bytes a node), so that small
+ * games (tic-tac-toe grows 1.4 times, connect four 4.2 times) lose none of their axioms.
+ */
+export const GROWTH_FLOOR = 200_000;
+
+/** The default total body size budget for an input of total body size `sizeBefore`. */
+export function defaultGrowthBudget(sizeBefore: number): number {
+  return Math.max(GROWTH_FACTOR * sizeBefore, GROWTH_FLOOR);
+}
+
+/** The limit error of a stage that finds the run's deadline passed (the CLI exits with 3). */
+export function timeLimitReached(file: string, stage: string): GdlError {
+  return new GdlError([diag('error', file, NO_POS, `${stage} reached the time limit`)], 'limit');
+}
 
 /** Formulas nested deeper than this are not made: this project's parser refuses depth 500. */
 export const MAX_FORMULA_DEPTH = 200;
 
 /** Why an axiom stayed a rule. */
-export type KeptReason = 'recursive' | 'size' | 'deadline';
+export type KeptReason = 'recursive' | 'size' | 'growth';
 
 /** An axiom that stayed a rule. */
 export interface KeptAxiom {
@@ -66,6 +94,8 @@ export interface AxiomStats {
   /** Largest rule body before and after. */
   readonly largestBefore: number;
   readonly largestAfter: number;
+  /** The total body size budget the run used (the option, or its default). */
+  readonly budget: number;
 }
 
 /** The result of axiom removal. */

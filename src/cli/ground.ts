@@ -1,7 +1,7 @@
 /**
  * `gdl-ground ground GAME [-o FILE] [--method prolog|dg] [--format gdl|json] [--json] [--stats]
  * [--timeout S] [--max-atoms N] [--max-ground-atoms N] [--max-rules N] [--no-base-input]
- * [--keep-unused] [--remove-axioms [--max-formula N]]`: instantiates a game and writes the
+ * [--keep-unused] [--remove-axioms [--max-formula N] [--max-total N]]`: instantiates a game and writes the
  * ground game as GDL (default) or JSON; rules and atoms no output depends on are dropped unless
  * `--keep-unused`; `--remove-axioms` substitutes the axioms away (GDL with formula bodies). The output file is
  * written atomically: after an error or a limit no file (and no partial file) is left.
@@ -11,7 +11,7 @@
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
 import {
-  type AxiomResult, DEFAULT_AXIOM_OPTIONS, type GroundFormat, type PipelineOptions, type UnusedStats,
+  type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR, type GroundFormat, type PipelineOptions, type UnusedStats,
   emitFormulaGround, emitGround, groundNormalGame, loadGame, removeGameAxioms, removeUnusedInstances,
 } from '../pipeline.js';
 import { StageTimer, formatStages } from '../timer.js';
@@ -29,14 +29,15 @@ interface GroundOptions extends LimitFlags {
   readonly keepUnused?: boolean;
   readonly removeAxioms?: boolean;
   readonly maxFormula?: string;
+  readonly maxTotal?: string;
 }
 
 /** Everything `ground` needs, resolved once from the command line. */
 interface Resolved {
   readonly pipeline: PipelineOptions;
   readonly format: GroundFormat;
-  /** Largest formula of axiom removal, when `--remove-axioms`. */
-  readonly maxFormula: number;
+  /** Limits of axiom removal, when `--remove-axioms`. */
+  readonly axioms: AxiomOptions;
 }
 
 function resolveOptions(options: GroundOptions): Resolved {
@@ -46,8 +47,10 @@ function resolveOptions(options: GroundOptions): Resolved {
   const json = options.json === true || format === 'json';
   if (options.removeAxioms === true && json) throw new UsageError('--remove-axioms writes GDL only (formula bodies have no JSON form yet)');
   if (options.maxFormula !== undefined && options.removeAxioms !== true) throw new UsageError('--max-formula needs --remove-axioms');
+  if (options.maxTotal !== undefined && options.removeAxioms !== true) throw new UsageError('--max-total needs --remove-axioms');
   const maxFormula = options.maxFormula === undefined ? DEFAULT_AXIOM_OPTIONS.maxFormula : parseWhole(options.maxFormula, '--max-formula');
-  return { pipeline, format: json ? 'json' : 'gdl', maxFormula };
+  const axioms: AxiomOptions = options.maxTotal === undefined ? { maxFormula } : { maxFormula, maxTotal: parseWhole(options.maxTotal, '--max-total') };
+  return { pipeline, format: json ? 'json' : 'gdl', axioms };
 }
 
 function ground(file: string, options: GroundOptions): number {
@@ -64,9 +67,9 @@ function ground(file: string, options: GroundOptions): number {
   let axioms: AxiomResult | undefined;
   let out: string;
   if (options.removeAxioms === true) {
-    axioms = removeGameAxioms(game, resolved.pipeline, { maxFormula: resolved.maxFormula }, timer);
+    axioms = removeGameAxioms(game, resolved.pipeline, resolved.axioms, timer);
     for (const w of axioms.warnings) process.stderr.write(`${file}: warning: ${w}\n`);
-    out = emitFormulaGround(axioms.game, gdl, timer);
+    out = emitFormulaGround(axioms.game, gdl, resolved.pipeline, timer);
   } else out = emitGround(game, resolved.format, gdl, timer);
   writeOutput(options.output, out);
   if (options.stats === true) process.stderr.write(`${formatStages(timer.list(), timer.peakRss())}\n${formatReductions(unused?.stats, axioms)}`);
@@ -81,7 +84,7 @@ function formatReductions(unused: UnusedStats | undefined, axioms: AxiomResult |
     const s = axioms.stats;
     const kept = Object.entries(s.keptByReason).filter(([, n]) => n > 0).map(([why, n]) => `${n} ${why}`);
     lines.push(`axioms: ${s.axioms} ground axioms, ${s.removed} removed, ${s.kept.length} kept${kept.length > 0 ? ` (${kept.join(', ')})` : ''}`);
-    lines.push(`axioms: rules ${s.rulesBefore} -> ${s.rulesAfter}, body size ${s.sizeBefore} -> ${s.sizeAfter}, largest body ${s.largestBefore} -> ${s.largestAfter}`);
+    lines.push(`axioms: rules ${s.rulesBefore} -> ${s.rulesAfter}, body size ${s.sizeBefore} -> ${s.sizeAfter} (budget ${s.budget}), largest body ${s.largestBefore} -> ${s.largestAfter}`);
     for (const k of s.kept) lines.push(`axioms: kept ${k.atom} (${k.reason})`);
   }
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
@@ -103,5 +106,6 @@ export function registerGround(program: Command): void {
     .option('--keep-unused', 'keep ground rules and atoms that no legal, next, goal or terminal rule depends on')
     .option('--remove-axioms', 'replace every axiom by its definition (bodies speak only of true and does)')
     .option('--max-formula <n>', `largest formula axiom removal may make; larger ones keep their axiom (default ${DEFAULT_AXIOM_OPTIONS.maxFormula})`)
+    .option('--max-total <n>', `largest total size of all rule bodies (nodes) axiom removal may reach; axioms that would pass it are kept (default ${GROWTH_FACTOR} times the input's, at least ${GROWTH_FLOOR})`)
     .action((file: string, options: GroundOptions) => runCommand(() => ground(file, options)));
 }
