@@ -4,6 +4,7 @@
  * everything else (rules and the atoms only they mention) can go without changing play.
  */
 import { compareRules } from '../ground/assemble.js';
+import { usedAtoms } from '../ground/atoms.js';
 import type { GroundAtom, GroundGame, GroundRule } from '../ground/types.js';
 import { atomKind, isOutput } from './atoms.js';
 
@@ -81,14 +82,7 @@ export interface UnusedStats {
 export function removeUnused(game: GroundGame): { game: GroundGame; stats: UnusedStats } {
   const needed = neededAtoms(game);
   const rules = game.rules.filter((r) => needed[r.head] === 1);
-  const keep = new Uint8Array(game.atoms.length);
-  for (const id of game.init) keep[id] = 1;
-  for (const r of rules) {
-    keep[r.head] = 1;
-    for (const b of r.pos) keep[b] = 1;
-    for (const b of r.neg) keep[b] = 1;
-  }
-  const { atoms, renumber } = restrictAtoms(game.atoms, keep);
+  const { atoms, renumber } = restrictAtoms(game.atoms, usedAtoms(game.atoms.length, game.init, rules));
   const map = (ids: readonly number[]): readonly number[] => (ids.length === 0 ? NONE : ids.map((id) => renumber[id]!));
   const out: GroundRule[] = rules.map((r) => ({ head: renumber[r.head]!, pos: map(r.pos), neg: map(r.neg) }));
   // Already in order (monotone renumbering); sorting again states the contract, not a hope.

@@ -192,68 +192,54 @@ export class TermTable implements TermReader {
 
   /** The syntax-tree term of `id` (memoized; shared subterms are shared objects). */
   toTerm(root: number): Term {
-    const done = this.asts[root];
-    if (done !== undefined) return done;
-    const stack: number[] = [root];
-    while (stack.length > 0) {
-      const id = stack[stack.length - 1]!;
-      if (this.asts[id] !== undefined) {
-        stack.pop();
-        continue;
-      }
-      const n = this.argCount[id]!;
-      const start = this.argStart[id]!;
-      let missing = false;
-      for (let i = n - 1; i >= 0; i--) {
-        const a = this.pool[start + i]!;
-        if (this.asts[a] === undefined) {
-          stack.push(a);
-          missing = true;
-        }
-      }
-      if (missing) continue;
-      stack.pop();
+    return this.postOrder(root, this.asts, (id) => {
       const name = this.name(id);
-      this.asts[id] =
-        n === 0
-          ? { kind: 'const', name, pos: NO_POS }
-          : { kind: 'fn', name, args: this.args(id).map((a) => this.asts[a]!), pos: NO_POS };
-    }
-    return this.asts[root]!;
+      return this.argCount[id] === 0
+        ? { kind: 'const', name, pos: NO_POS }
+        : { kind: 'fn', name, args: this.args(id).map((a) => this.asts[a]!), pos: NO_POS };
+    });
   }
 
   /** KIF text of term `id` with single spaces, `(cell 1 2 b)` (memoized). */
   text(root: number): string {
-    const done = this.texts[root];
+    return this.postOrder(root, this.texts, (id) => {
+      const name = this.name(id);
+      const n = this.argCount[id]!;
+      if (n === 0) return name;
+      const parts = [`(${name}`];
+      for (let i = 0; i < n; i++) parts.push(this.texts[this.arg(id, i)]!);
+      return `${parts.join(' ')})`;
+    });
+  }
+
+  /**
+   * The value of `root` in `memo`, computed bottom-up without recursion (terms nest thousands
+   * deep): `make(id)` runs once all of id's arguments have their value in `memo`.
+   */
+  private postOrder<T>(root: number, memo: (T | undefined)[], make: (id: number) => T): T {
+    const done = memo[root];
     if (done !== undefined) return done;
     const stack: number[] = [root];
     while (stack.length > 0) {
       const id = stack[stack.length - 1]!;
-      if (this.texts[id] !== undefined) {
+      if (memo[id] !== undefined) {
         stack.pop();
         continue;
       }
-      const n = this.argCount[id]!;
       const start = this.argStart[id]!;
       let missing = false;
-      for (let i = n - 1; i >= 0; i--) {
+      for (let i = this.argCount[id]! - 1; i >= 0; i--) {
         const a = this.pool[start + i]!;
-        if (this.texts[a] === undefined) {
+        if (memo[a] === undefined) {
           stack.push(a);
           missing = true;
         }
       }
       if (missing) continue;
       stack.pop();
-      let s = this.name(id);
-      if (n > 0) {
-        const parts = [`(${s}`];
-        for (let i = 0; i < n; i++) parts.push(this.texts[this.pool[start + i]!]!);
-        s = `${parts.join(' ')})`;
-      }
-      this.texts[id] = s;
+      memo[id] = make(id);
     }
-    return this.texts[root]!;
+    return memo[root]!;
   }
 
   private hash(sym: number, args: ArrayLike<number>, n: number): number {

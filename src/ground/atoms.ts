@@ -4,7 +4,7 @@
  * (`(true F)` of `(next F)`, `(does R M)` of `(legal R M)`), found in the term table by id.
  */
 import type { TermReader } from '../datalog/terms.js';
-import type { GroundGame } from './types.js';
+import type { GroundGame, GroundRule } from './types.js';
 
 /** KIF text of atom `id` of `game`, for output and messages (never for identity). */
 export function atomText(game: GroundGame, id: number): string {
@@ -43,4 +43,16 @@ export function partnerAtoms(game: GroundGame, pairs: readonly (readonly [from: 
     if (term >= 0) partner[i] = atomOf.get(term) ?? -1;
   });
   return partner;
+}
+
+/** Marks (1) every atom that `init` or a rule of `rules` mentions, over `count` atoms. */
+export function usedAtoms(count: number, init: readonly number[], rules: readonly GroundRule[]): Uint8Array {
+  const used = new Uint8Array(count);
+  for (const id of init) used[id] = 1;
+  for (const r of rules) {
+    used[r.head] = 1;
+    for (const p of r.pos) used[p] = 1;
+    for (const n of r.neg) used[n] = 1;
+  }
+  return used;
 }

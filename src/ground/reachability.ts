@@ -12,7 +12,7 @@ import { atomToString, compareCodePoints } from '../gdl/terms.js';
 import { type NormalGame, asRule } from '../normalize/types.js';
 import type { Move, Supersets } from '../reach/types.js';
 import { canonicalGame } from './assemble.js';
-import { keywordSymbols, partnerAtoms } from './atoms.js';
+import { keywordSymbols, partnerAtoms, usedAtoms } from './atoms.js';
 import type { GroundGame } from './types.js';
 
 /**
@@ -62,13 +62,7 @@ export function pruneUnreachable(game: GroundGame): GroundGame {
   const kept = game.rules
     .filter((r) => r.pos.every((p) => reached[p] === 1))
     .map((r) => ({ head: r.head, pos: r.pos, neg: r.neg.filter((x) => reached[x] === 1) }));
-  const used = new Uint8Array(game.atoms.length);
-  for (const id of game.init) used[id] = 1;
-  for (const r of kept) {
-    used[r.head] = 1;
-    for (const p of r.pos) used[p] = 1;
-    for (const x of r.neg) used[x] = 1;
-  }
+  const used = usedAtoms(game.atoms.length, game.init, kept);
   const renumber = new Int32Array(game.atoms.length).fill(-1);
   const atomTerms: number[] = [];
   used.forEach((u, id) => {
