@@ -172,7 +172,8 @@ class Removal {
   writeRules(): FormulaRule[] {
     const rules: FormulaRule[] = [];
     const write = (h: number): void => {
-      rules.push(...this.rulesFor(h));
+      // A loop, not push(...list): one head can have more rules than a call has arguments.
+      for (const r of this.rulesFor(h)) rules.push(r);
     };
     for (let h = 0; h < this.game.atoms.length; h++) {
       if (isOutput(this.kinds[h]!) && this.byHead[h]!.length > 0) write(h);

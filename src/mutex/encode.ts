@@ -148,11 +148,12 @@ export function ruleIndex(view: MutexView): RuleIndex {
 }
 
 /** The atoms `roots` depend on (iteratively: rule chains are long), in discovery order. */
-function cone(index: RuleIndex, view: MutexView, roots: readonly number[]): number[] {
+function cone(index: RuleIndex, view: MutexView, roots: readonly number[], stop: () => boolean = () => false): number[] {
   const seen = new Uint8Array(view.atoms);
   const out: number[] = [];
   const todo = roots.filter((a) => a >= 0 && seen[a] === 0 && (seen[a] = 1));
   while (todo.length > 0) {
+    if (stop()) throw new EncodingStopped();
     const a = todo.pop()!;
     out.push(a);
     const deps = index.free[a] === 1 ? (index.legalOf[a]! >= 0 ? [index.legalOf[a]!] : []) : index.byHead[a]!.flatMap((r) => [...view.rules[r]!.pos, ...view.rules[r]!.neg]);
@@ -166,18 +167,26 @@ function cone(index: RuleIndex, view: MutexView, roots: readonly number[]): numb
   return out;
 }
 
-/** Encodes the cone of `roots`: completion of its derived atoms and the move constraints within it. */
-export function encodeCone(view: MutexView, index: RuleIndex, roots: readonly number[], allMoves = false): ConeEncoding {
+/** Raised when the `stop` test of an encoding says to stop (the run's deadline has passed). */
+export class EncodingStopped extends Error {}
+
+/**
+ * Encodes the cone of `roots`: the completion of its derived atoms and the move constraints
+ * within it. `stop` is asked once per atom (make it cheap, e.g. a
+ * Deadline's tick) and ends the encoding with {@link EncodingStopped}.
+ */
+export function encodeCone(view: MutexView, index: RuleIndex, roots: readonly number[], allMoves = false, stop: () => boolean = () => false): ConeEncoding {
   const s = new SatSolver();
   // Transitions start in non-terminal states: `terminal` and its cone join, asserted false
   // (when that cone is small: leaving it out only weakens the query).
   // With `allMoves`, every move's legal atom joins too, so "one move per role" is exact.
   const legals = allMoves ? view.moves.flatMap((role) => role.flatMap((m) => (m.legal >= 0 ? [m.legal] : []))) : [];
-  const atoms = cone(index, view, [...roots, ...legals, ...(index.useTerminal ? [view.terminal] : [])]);
+  const atoms = cone(index, view, [...roots, ...legals, ...(index.useTerminal ? [view.terminal] : [])], stop);
   const vars = new Map<number, number>();
   for (const a of atoms) vars.set(a, s.newVar());
   const atom = (a: number): number => vars.get(a) ?? 0;
   for (const a of atoms) {
+    if (stop()) throw new EncodingStopped();
     if (index.free[a] === 1) {
       // Inputs first: every other variable of the cone is a function of them.
       s.prefer(atom(a));

@@ -18,7 +18,7 @@
  * is proven so far, deterministically, rather than by the clock.
  */
 import type { Deadline } from '../deadline.js';
-import { type ConeEncoding, type RuleIndex, atLeastTwo, atMostOne, encodeCone, ruleIndex } from './encode.js';
+import { type ConeEncoding, EncodingStopped, type RuleIndex, atLeastTwo, atMostOne, encodeCone, ruleIndex } from './encode.js';
 import type { MutexView } from './view.js';
 
 /** A claim to prove: at most one (`amo`) or at least one (`alo`) member true, always. */
@@ -73,6 +73,16 @@ function assumeInvariants(enc: ConeEncoding, view: MutexView, claims: readonly C
   });
 }
 
+/** {@link encodeCone} under the run's deadline: past it, the proof ends with {@link ProofTimeout}. */
+function encode(view: MutexView, index: RuleIndex, roots: readonly number[], allMoves: boolean, limits: ProofLimits): ConeEncoding {
+  try {
+    return encodeCone(view, index, roots, allMoves, () => limits.deadline.tick());
+  } catch (err) {
+    if (err instanceof EncodingStopped) throw new ProofTimeout();
+    throw err;
+  }
+}
+
 /** Counts the work of the proof: literals of the clauses built and clause visits of the SAT solver. */
 interface Meter {
   queries: number;
@@ -85,12 +95,13 @@ function canViolate(
 ): boolean {
   const nexts = claim.members.map((f) => view.fluents[f]!.nextAtom);
   // "Some member stays or becomes true" usually rests on every role making some move.
-  const enc = encodeCone(view, index, nexts, claim.kind === 'alo');
+  const enc = encode(view, index, nexts, claim.kind === 'alo', limits);
   assumeInvariants(enc, view, claims, active);
   // A fluent no rule makes true stays false in the successor.
   const next = nexts.filter((a) => a >= 0).map(enc.atom);
   const assumptions = claim.kind === 'amo' ? [atLeastTwo(enc.solver, next)] : next.map((v) => -v);
-  const answer = enc.solver.solve(assumptions, limits.maxConflicts);
+  const answer = enc.solver.solve(assumptions, limits.maxConflicts, () => limits.deadline.passed());
+  if (answer === 'unknown' && limits.deadline.passed()) throw new ProofTimeout();
   meter.queries++;
   meter.work += enc.solver.literalCount + enc.solver.visitCount;
   return answer !== 'unsat';
@@ -104,7 +115,7 @@ function unrefuted(
   view: MutexView, index: RuleIndex, claims: readonly Claim[], active: readonly boolean[], claim: Claim, limits: ProofLimits, meter: Meter,
 ): { pairs: number; capped: boolean } {
   const nexts = claim.members.map((f) => view.fluents[f]!.nextAtom);
-  const enc = encodeCone(view, index, nexts);
+  const enc = encode(view, index, nexts, false, limits);
   assumeInvariants(enc, view, claims, active);
   let pairs = 0;
   let asked = 0;
@@ -118,7 +129,9 @@ function unrefuted(
         break;
       }
       meter.queries++;
-      if (enc.solver.solve([enc.atom(nexts[x]!), enc.atom(nexts[y]!)], limits.maxConflicts) !== 'unsat') pairs++;
+      const answer = enc.solver.solve([enc.atom(nexts[x]!), enc.atom(nexts[y]!)], limits.maxConflicts, () => limits.deadline.passed());
+      if (answer === 'unknown' && limits.deadline.passed()) throw new ProofTimeout();
+      if (answer !== 'unsat') pairs++;
     }
   }
   meter.work += enc.solver.literalCount + enc.solver.visitCount;

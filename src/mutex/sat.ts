@@ -130,9 +130,11 @@ export class SatSolver {
 
   /**
    * Solves under `assumptions` (literals taken as true for this call only). 'unsat' means no
-   * model extends the assumptions. `maxConflicts` bounds the work (then 'unknown').
+   * model extends the assumptions. `maxConflicts` bounds the work (then 'unknown'); `stop` is
+   * asked every 1024 decisions and conflicts and ends the search with 'unknown' when true.
    */
-  solve(assumptions: readonly number[] = [], maxConflicts = Infinity): SatResult {
+  solve(assumptions: readonly number[] = [], maxConflicts = Infinity, stop: () => boolean = () => false): SatResult {
+    let steps = 0;
     if (!this.ok) return 'unsat';
     const assume = assumptions.map(code);
     let conflicts = 0;
@@ -153,7 +155,7 @@ export class SatSolver {
         else this.enqueue(learnt[0]!, this.attach(learnt));
         this.decay();
         budget--;
-        if (conflicts >= maxConflicts) {
+        if (conflicts >= maxConflicts || ((++steps & 1023) === 0 && stop())) {
           this.cancelUntil(0);
           return 'unknown';
         }
@@ -188,6 +190,10 @@ export class SatSolver {
           return 'sat';
         }
         next = 2 * v + (this.phase[v] === TRUE ? 0 : 1);
+      }
+      if ((++steps & 1023) === 0 && stop()) {
+        this.cancelUntil(0);
+        return 'unknown';
       }
       this.trailLim.push(this.trail.length);
       this.enqueue(next, -1);

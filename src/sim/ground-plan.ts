@@ -96,12 +96,16 @@ export function compileRules(game: GroundGame): CompiledRules {
   const comps = stronglyConnectedComponents(n, (v) => succ[v]!).reverse();
   comps.forEach((comp, c) => {
     const from = order.length;
-    for (const a of comp) order.push(...byHead[a]!);
+    // Loops, not push(...list): an atom can have more rules than a call has room for arguments.
+    for (const a of comp) for (const r of byHead[a]!) order.push(r);
     if (order.length === from) return;
     const cyclic = comp.length > 1 || succ[comp[0]!]!.includes(comp[0]!);
     if (cyclic) for (const a of comp) cycleOf[a] = c;
     if (onDoes[comp[0]!] === 0) stateRanges.push(from, order.length, cyclic ? c : -1);
-    else moveRanges.push(from, order.length, cyclic ? c : -1, 0, 0), moveHeads.push(...comp);
+    else {
+      moveRanges.push(from, order.length, cyclic ? c : -1, 0, 0);
+      for (const a of comp) moveHeads.push(a);
+    }
   });
   const rules = order.map((r) => game.rules[r]!);
   const posStart = new Int32Array(rules.length + 1);

@@ -13,7 +13,7 @@ export interface SampleOptions {
   readonly seed: number;
   /** Joint moves per playout before it is cut off. */
   readonly maxSteps: number;
-  /** Sampling stops early (with what it has) once the deadline passes. */
+  /** Sampling stops early (with what it has) once the deadline passes (looked at every step). */
   readonly deadline: Deadline;
 }
 
@@ -28,7 +28,7 @@ export function sampleStates(game: GroundGame, options: SampleOptions): number[]
   const out: number[][] = [sim.fluentTerms(sim.initialState())];
   for (let p = 0; p < options.playouts && !options.deadline.passed(); p++) {
     let state = sim.initialState();
-    for (let step = 0; step < options.maxSteps; step++) {
+    for (let step = 0; step < options.maxSteps && !options.deadline.passed(); step++) {
       const info = sim.info(state);
       if (info.terminal || info.legal.some((moves) => moves.length === 0)) break;
       state = sim.successor(state, info.legal.map((moves) => moves[random.below(moves.length)]!));
