@@ -16,15 +16,22 @@ export interface JudgedCandidate extends Candidate {
   readonly exactlyOne: boolean;
 }
 
-/** A group of the chosen encoding, members as fluent indexes. */
-export interface ChosenGroup {
-  readonly members: readonly number[];
+/** A group of the chosen encoding; members as fluent indexes here, as texts in the stage's output. */
+export interface EncodedGroup<Member> {
+  /** The members, in fluent (text) order. */
+  readonly members: readonly Member[];
+  /** Exactly one member holds in every reachable state (proven when `proven`, else observed). */
   readonly exactlyOne: boolean;
+  /** Proven inductively on the ground rules; otherwise only no sampled state violated it. */
   readonly proven: boolean;
+  /** The fluent relation (its name) and the hypothesis' input and output positions (0-based). */
   readonly relation: string;
   readonly input: readonly number[];
   readonly output: readonly number[];
 }
+
+/** A group of the chosen encoding over fluent indexes. */
+export type ChosenGroup = EncodedGroup<number>;
 
 /** Bits to encode a group of `n` members. */
 export function groupBits(n: number, exactlyOne: boolean): number {
@@ -84,7 +91,8 @@ export function chooseEncoding(
     const h = hyps[option.hypothesis]!;
     for (const c of byHyp.get(option.hypothesis) ?? []) {
       if (!c.atMostOne || (c.members.length < 2 && !c.exactlyOne)) continue;
-      groups.push({ members: c.members, exactlyOne: c.exactlyOne, proven: c.proven, relation: h.relation, input: h.input, output: h.output });
+      const relation = view.fluents[c.members[0]!]!.name;
+      groups.push({ members: c.members, exactlyOne: c.exactlyOne, proven: c.proven, relation, input: h.input, output: h.output });
     }
   }
   // Fluent indexes follow text order, so sorting by first member sorts groups by text.

@@ -10,23 +10,12 @@
 import type { Deadline } from '../deadline.js';
 import type { GroundGame } from '../ground/types.js';
 import { type Candidate, hypotheses, refute } from './candidates.js';
-import { chooseEncoding } from './choose.js';
+import { type EncodedGroup, chooseEncoding } from './choose.js';
 import { type Claim, proveClaims } from './prove.js';
 import { mutexView } from './view.js';
 
-/** One group of the chosen encoding. */
-export interface MutexGroup {
-  /** Fluent texts, sorted, as `ground` prints fluents. */
-  readonly members: readonly string[];
-  /** Exactly one member holds in every reachable state (proven when `proven`, else observed). */
-  readonly exactlyOne: boolean;
-  /** Proven inductively on the ground rules; otherwise only no sampled state violated it. */
-  readonly proven: boolean;
-  /** The fluent relation (its name) and the hypothesis' input and output positions (0-based). */
-  readonly relation: string;
-  readonly input: readonly number[];
-  readonly output: readonly number[];
-}
+/** One group of the chosen encoding, members as fluent texts exactly as `ground` prints them. */
+export type MutexGroup = EncodedGroup<string>;
 
 /** Counts for `--stats`. */
 export interface MutexStats {
@@ -113,7 +102,7 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   return {
     fluents: view.fluents.length,
     bits: chosen.bits,
-    groups: chosen.groups.map((g) => ({ ...g, relation: view.fluents[g.members[0]!]!.name, members: texts(g.members) })),
+    groups: chosen.groups.map((g) => ({ ...g, members: texts(g.members) })),
     stats: {
       hypotheses: hyps.length,
       candidates: candidates.length,

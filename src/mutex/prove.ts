@@ -53,11 +53,13 @@ export interface ProofLimits {
   readonly maxWork: number;
 }
 
-/** Whether the initial state satisfies a claim. */
-function holdsInitially(view: MutexView, claim: Claim): boolean {
+/** Per claim, whether the initial state satisfies it. */
+function holdInitially(view: MutexView, claims: readonly Claim[]): boolean[] {
   const init = new Set(view.init);
-  const n = claim.members.filter((f) => init.has(f)).length;
-  return claim.kind === 'amo' ? n <= 1 : n >= 1;
+  return claims.map((claim) => {
+    const n = claim.members.filter((f) => init.has(f)).length;
+    return claim.kind === 'amo' ? n <= 1 : n >= 1;
+  });
 }
 
 /** The claims of `active` as constraints on the cone's current state, weakened to the cone. */
@@ -143,9 +145,10 @@ function unrefuted(
  * outside it assumed: a claim leaves when its violation is satisfiable; repeat until stable.
  */
 function proveBatch(
-  view: MutexView, index: RuleIndex, claims: readonly Claim[], active: boolean[], batch: readonly number[], limits: ProofLimits, meter: Meter,
+  view: MutexView, index: RuleIndex, claims: readonly Claim[], initially: readonly boolean[], active: boolean[], batch: readonly number[],
+  limits: ProofLimits, meter: Meter,
 ): boolean {
-  for (const i of batch) active[i] = holdsInitially(view, claims[i]!);
+  for (const i of batch) active[i] = initially[i]!;
   for (let changed = true; changed; ) {
     changed = false;
     for (const i of batch) {
@@ -176,6 +179,7 @@ export class ProofTimeout extends Error {
 /** Proves claims batch by batch, then retries the failures together (see the module comment). */
 export function proveClaims(view: MutexView, claims: readonly Claim[], limits: ProofLimits): ProofResult {
   const index = ruleIndex(view);
+  const initially = holdInitially(view, claims);
   const active = claims.map(() => false);
   const meter: Meter = { queries: 0, work: 0 };
   const batches = new Map<number, number[]>();
@@ -190,7 +194,7 @@ export function proveClaims(view: MutexView, claims: readonly Claim[], limits: P
       complete = false;
       break;
     }
-    if (!proveBatch(view, index, claims, active, batches.get(batch)!, limits, meter)) {
+    if (!proveBatch(view, index, claims, initially, active, batches.get(batch)!, limits, meter)) {
       complete = false;
       break;
     }
@@ -199,11 +203,11 @@ export function proveClaims(view: MutexView, claims: readonly Claim[], limits: P
   if (complete && failed.length > 0 && meter.work <= limits.maxWork) {
     // The retry batch only adds claims: if it runs out of budget, the earlier proofs stand.
     const before = [...active];
-    if (!proveBatch(view, index, claims, active, failed, limits, meter)) before.forEach((v, i) => (active[i] = v));
+    if (!proveBatch(view, index, claims, initially, active, failed, limits, meter)) before.forEach((v, i) => (active[i] = v));
   }
   const unrefutedPairs = new Map<number, { pairs: number; capped: boolean }>();
   claims.forEach((c, i) => {
-    if (active[i] || c.kind !== 'amo' || !holdsInitially(view, c) || meter.work > limits.maxWork) return;
+    if (active[i] || c.kind !== 'amo' || !initially[i] || meter.work > limits.maxWork) return;
     unrefutedPairs.set(i, unrefuted(view, index, claims, active, c, limits, meter));
   });
   return { proven: active, unrefutedPairs, queries: meter.queries, work: meter.work, complete };

@@ -30,8 +30,6 @@ export interface MutexView {
   readonly rules: readonly GroundRule[];
   /** Fluents sorted by text; a fluent's index here is its number in every other structure. */
   readonly fluents: readonly FluentInfo[];
-  /** Fluent index of a `true` atom (-1 for other atoms). */
-  readonly fluentOfAtom: Int32Array;
   /**
    * Per role (in role order), every move that has a `does` or a `legal` atom: a move that no
    * rule body mentions has no `does` atom (-1) but can still be made, which matters when
@@ -72,5 +70,5 @@ export function mutexView(game: GroundGame): MutexView {
   fluents.forEach((f, i) => (fluentOfAtom[f.trueAtom] = i));
   const init = [...new Set(game.init.map((a) => fluentOfAtom[a]!).filter((f) => f >= 0))].sort((a, b) => a - b);
   const moves = moveIndex.map((m) => [...m.entries()].sort((a, b) => compareCodePoints(terms.text(a[0]), terms.text(b[0]))).map((e) => e[1]));
-  return { atoms: game.atoms.length, rules: game.rules, fluents, fluentOfAtom, moves, terminal, init };
+  return { atoms: game.atoms.length, rules: game.rules, fluents, moves, terminal, init };
 }
