@@ -34,9 +34,4 @@ export class Deadline {
   tick(): boolean {
     return (++this.ticks & (TICKS_PER_CLOCK_READ - 1)) === 0 && this.passed();
   }
-
-  /** Milliseconds left (Infinity for none, 0 once passed). */
-  remainingMs(): number {
-    return this.at === Infinity ? Infinity : Math.max(0, this.at - Date.now());
-  }
 }
