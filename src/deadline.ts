@@ -1,37 +1,56 @@
 /**
- * The one deadline of a run: a wall-clock instant fixed once, when options are resolved, and
- * handed to every stage. Stages look at it at a fine grain; reading the clock on every step of a
- * join would cost more than the step, so {@link Deadline.tick} reads it once per
- * {@link TICKS_PER_CLOCK_READ} calls.
+ * The one budget of a run: a wall-clock instant and a heap size, fixed once when options are
+ * resolved and handed to every stage. Stages look at it at a fine grain; reading the clock and the
+ * heap on every step of a join would cost more than the step, so {@link Deadline.tick} reads them
+ * once per {@link TICKS_PER_CLOCK_READ} calls.
  */
 
 /** Calls of {@link Deadline.tick} per clock read: about a millisecond of join work. */
 export const TICKS_PER_CLOCK_READ = 4096;
 
-/** A wall-clock deadline (ms since the epoch; Infinity for none). */
+/** Which limit of a {@link Deadline} was reached. */
+export type LimitKind = 'time' | 'memory';
+
+/** A wall-clock deadline (ms since the epoch; Infinity for none) and a heap limit (bytes). */
 export class Deadline {
   private ticks = 0;
+  /** The first limit found reached; once reached, a limit stays reached. */
+  private reached: LimitKind | undefined;
 
-  /** `at`: ms since the epoch, Infinity for no deadline. */
-  constructor(readonly at: number) {}
+  /** `at`: ms since the epoch, Infinity for no deadline; `maxHeapBytes`: Infinity for no limit. */
+  constructor(readonly at: number, readonly maxHeapBytes = Infinity) {}
 
-  /** No deadline. */
+  /** No deadline and no memory limit. */
   static never(): Deadline {
     return new Deadline(Infinity);
   }
 
-  /** A deadline `seconds` from now (Infinity for none). */
-  static in(seconds: number): Deadline {
-    return new Deadline(seconds === Infinity ? Infinity : Date.now() + seconds * 1000);
+  /** A deadline `seconds` from now (Infinity for none), and a heap limit in MB (default none). */
+  static in(seconds: number, maxHeapMb = Infinity): Deadline {
+    return new Deadline(seconds === Infinity ? Infinity : Date.now() + seconds * 1000, maxHeapMb * 1024 * 1024);
   }
 
-  /** True once the deadline has passed (reads the clock). */
+  /** Which limit has been reached, if any (reads the clock and the heap size). */
+  exceeded(): LimitKind | undefined {
+    if (this.reached !== undefined) return this.reached;
+    if (this.at !== Infinity && Date.now() > this.at) this.reached = 'time';
+    else if (this.maxHeapBytes !== Infinity && process.memoryUsage().heapUsed > this.maxHeapBytes) this.reached = 'memory';
+    return this.reached;
+  }
+
+  /** True once a limit has been reached (reads the clock). */
   passed(): boolean {
-    return this.at !== Infinity && Date.now() > this.at;
+    return this.exceeded() !== undefined;
   }
 
-  /** Counts one unit of work; true when the deadline has passed (reads the clock rarely). */
+  /** Counts one unit of work; true when a limit has been reached (reads the clock rarely). */
   tick(): boolean {
     return (++this.ticks & (TICKS_PER_CLOCK_READ - 1)) === 0 && this.passed();
+  }
+
+  /** Words for a message about the limit reached: "time limit reached", "memory limit of 512 MB reached". */
+  describe(): string {
+    if (this.exceeded() === 'memory') return `memory limit of ${Math.round(this.maxHeapBytes / 1048576)} MB reached`;
+    return 'time limit reached';
   }
 }
