@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** The `gdl-ground` command line: one subcommand per job, each in its own module. */
 import { Command, CommanderError } from 'commander';
+import { registerBatch } from './batch.js';
 import { registerCheck } from './check.js';
 import { registerCompare } from './compare.js';
 import { registerGraph } from './graph.js';
@@ -21,6 +22,7 @@ const program = new Command('gdl-ground')
 for (const register of [registerCheck, registerReach, registerGround, registerVerify, registerCompare, registerGraph, registerMutex]) {
   register(program);
 }
+registerBatch(program);
 program.commands.forEach((c) => c.exitOverride());
 
 try {

@@ -1,0 +1,90 @@
+/**
+ * One game of a batch, as its worker process runs it: read, ground (as `gdl-ground ground`
+ * does by default: unused instances dropped), emit as files into the job's temporary folder,
+ * and measure. Failures become a reply, never an exception: the parent writes the row.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Deadline } from '../deadline.js';
+import { GdlError } from '../gdl/diagnostics.js';
+import {
+  type PipelineOptions, groundNormalGame, loadGame, readBackSupersets, removeUnusedInstances, resolvePipelineOptions,
+} from '../pipeline.js';
+import { StageTimer } from '../timer.js';
+import { BATCH_FORMATS } from './outputs.js';
+import type { GameFigures, WorkerJob, WorkerReply } from './types.js';
+
+/** The pipeline options of a job: its limits, and one deadline with the heap limit beside the clock. */
+export function jobOptions(job: WorkerJob): PipelineOptions {
+  const resolved = resolvePipelineOptions({
+    method: job.method,
+    ...(job.maxReachAtoms === undefined ? {} : { maxReachAtoms: job.maxReachAtoms }),
+    ...(job.maxGroundAtoms === undefined ? {} : { maxGroundAtoms: job.maxGroundAtoms }),
+    ...(job.maxGroundRules === undefined ? {} : { maxGroundRules: job.maxGroundRules }),
+  });
+  return { ...resolved, deadline: Deadline.in(job.timeoutSeconds ?? Infinity, job.heapLimitMb) };
+}
+
+/** Milliseconds per stage, the two superset methods under one name. */
+function stageTimes(timer: StageTimer): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const { step, ms } of timer.steps()) {
+    const name = step.startsWith('reach-') ? 'reach' : step;
+    out[name] = (out[name] ?? 0) + ms;
+  }
+  return out;
+}
+
+/** Peak resident set size of this process so far, MiB (maxRSS is in KiB). */
+function peakMiB(): number {
+  return process.resourceUsage().maxRSS / 1024;
+}
+
+/** A failure as a reply: the kind of limit the deadline saw decides between limit and memory. */
+function failure(err: unknown, options: PipelineOptions, figures: GameFigures): WorkerReply {
+  if (!(err instanceof GdlError)) throw err;
+  const message = err.message.split('\n')[0] ?? '';
+  if (err.code === 'invalid') return { ...figures, status: 'invalid', message, outputs: [] };
+  return { ...figures, status: options.deadline.exceeded() === 'memory' ? 'memory' : 'limit', message, outputs: [] };
+}
+
+/** Writes the output files under `dir`, creating the folders the names need. */
+function writeFiles(dir: string, files: readonly { name: string; text: string }[]): void {
+  for (const f of files) {
+    const path = join(dir, f.name);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, f.text);
+  }
+}
+
+/**
+ * Grounds the job's game and writes its files into `job.tmpDir` (when given). Invalid games
+ * and limits are replies; anything else (a bug, a write error) is thrown for the worker to
+ * report as a crash.
+ */
+export function groundOne(job: WorkerJob): WorkerReply {
+  const options = jobOptions(job);
+  const timer = new StageTimer();
+  const figures = (): GameFigures => ({ stages: stageTimes(timer), peakMiB: peakMiB() });
+  try {
+    const text = readFileSync(job.file, 'utf8');
+    const loaded = loadGame(text, job.file, options, timer);
+    const { reach, ground } = groundNormalGame(loaded.normal, options, timer);
+    const final = readBackSupersets(loaded.normal, reach.supersets, ground);
+    const game = removeUnusedInstances(ground, timer).game;
+    const files = BATCH_FORMATS[job.format](game, job.name, timer);
+    if (job.tmpDir !== undefined) writeFiles(job.tmpDir, files);
+    return {
+      ...figures(),
+      status: 'ok',
+      fluents: final.fluents.length,
+      moves: final.moves.length,
+      axioms: final.axioms.length,
+      rules: game.rules.length,
+      outputBytes: files.reduce((n, f) => n + Buffer.byteLength(f.text), 0),
+      outputs: files.map((f) => f.name),
+    };
+  } catch (err) {
+    return failure(err, options, figures());
+  }
+}

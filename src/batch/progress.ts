@@ -1,0 +1,59 @@
+/**
+ * The progress line of a batch on stderr, redrawn in place when stderr is a terminal and
+ * silent otherwise: games done/total, running, counts by status, elapsed seconds.
+ */
+import type { FoundGame, GameRow, GameStatus } from './types.js';
+import { STATUSES } from './types.js';
+
+/** A terminal stream the line is drawn on. */
+export interface ProgressStream {
+  readonly isTTY?: boolean;
+  write(text: string): unknown;
+}
+
+/** Tracks the batch and draws the line; every method does nothing when the stream is not a terminal. */
+export class Progress {
+  private done = 0;
+  private running = 0;
+  private readonly counts = new Map<GameStatus, number>();
+  private readonly start = Date.now();
+  private readonly ticker: NodeJS.Timeout | undefined;
+
+  constructor(private readonly total: number, private readonly stream: ProgressStream = process.stderr) {
+    // Redraw once a second so that the elapsed time moves while long games run.
+    this.ticker = stream.isTTY === true ? setInterval(() => this.draw(), 1000) : undefined;
+    this.ticker?.unref();
+  }
+
+  /** A game started. */
+  started(_game: FoundGame): void {
+    this.running++;
+    this.draw();
+  }
+
+  /** A game ended. */
+  finished(row: GameRow): void {
+    this.running--;
+    this.done++;
+    this.counts.set(row.status, (this.counts.get(row.status) ?? 0) + 1);
+    this.draw();
+  }
+
+  /** The line as it is drawn. */
+  line(): string {
+    const counts = STATUSES.filter((s) => (this.counts.get(s) ?? 0) > 0 || s === 'ok').map((s) => `${s} ${this.counts.get(s) ?? 0}`);
+    const elapsed = ((Date.now() - this.start) / 1000).toFixed(0);
+    return `${this.done}/${this.total} done, ${this.running} running, ${counts.join(', ')}, ${elapsed} s`;
+  }
+
+  private draw(): void {
+    if (this.stream.isTTY !== true) return;
+    this.stream.write(`\r\x1b[K${this.line()}`);
+  }
+
+  /** Stops redrawing and clears the line. */
+  stop(): void {
+    if (this.ticker !== undefined) clearInterval(this.ticker);
+    if (this.stream.isTTY === true) this.stream.write('\r\x1b[K');
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * The scheduler of a batch: every game in its own worker process (so that a game over its
+ * memory, or one that crashes V8, takes only itself down), at most `jobs` at a time through
+ * p-limit. A worker past its time limit plus a grace is killed; an abort (Ctrl-C) kills every
+ * worker and leaves no temporary file. Rows come back in the order of the games.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pLimit from 'p-limit';
+import type { BatchFormat, FoundGame, GameRow, WorkerJob, WorkerReply } from './types.js';
+
+const WORKER = join(dirname(fileURLToPath(import.meta.url)), 'worker.js');
+
+/** Seconds a worker gets past its time limit (its own deadline should stop it first) before it is killed. */
+export const GRACE_SECONDS = 5;
+
+/** Share of the machine's memory the workers of a batch may use together (the rest is the system's). */
+export const MEMORY_SHARE = 0.5;
+
+/** Share of a worker's V8 heap at which the pipeline's own memory check stops the game cleanly. */
+const HEAP_CHECK_SHARE = 0.9;
+
+/** The default `--max-memory`: half the machine's memory divided by the jobs, at least 256 MB. */
+export function defaultMaxMemoryMb(jobs: number): number {
+  return Math.max(256, Math.floor((totalmem() / 2 ** 20) * MEMORY_SHARE / jobs));
+}
+
+/** Options of a batch, resolved once by the caller. */
+export interface BatchOptions {
+  readonly jobs: number;
+  /** Seconds per game; undefined for none. */
+  readonly timeoutSeconds: number | undefined;
+  /** V8 heap size of each worker (`--max-old-space-size`), MB. */
+  readonly maxMemoryMb: number;
+  readonly method: 'prolog' | 'dg';
+  readonly format: BatchFormat;
+  /** Folder of the output files; undefined: games are ground and measured but not written. */
+  readonly out: string | undefined;
+  readonly maxReachAtoms?: number;
+  readonly maxGroundAtoms?: number;
+  readonly maxGroundRules?: number;
+}
+
+/** Called as games start and end (for the progress line). */
+export interface BatchHooks {
+  readonly onStart?: (game: FoundGame) => void;
+  readonly onDone?: (row: GameRow) => void;
+}
+
+/** The rows of the games that ended, in game order; `interrupted` when aborted. */
+export interface BatchResult {
+  readonly rows: readonly GameRow[];
+  readonly interrupted: boolean;
+}
+
+/** How a worker ended, as the parent saw it. */
+interface Ending {
+  readonly reply: WorkerReply | undefined;
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stderr: string;
+  readonly timedOut: boolean;
+  readonly aborted: boolean;
+  readonly seconds: number;
+}
+
+/** Keeps the last `max` characters of a stream: enough for V8's out-of-memory message. */
+function tail(child: ChildProcess, max = 4096): () => string {
+  let text = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (s: string) => {
+    text = (text + s).slice(-max);
+  });
+  return () => text;
+}
+
+/** Runs one job in a fresh worker; resolves when the worker has exited (never rejects). */
+function runWorker(job: WorkerJob, options: BatchOptions, signal: AbortSignal): Promise<Ending> {
+  const start = performance.now();
+  return new Promise((done) => {
+    const child = fork(WORKER, [], { execArgv: [`--max-old-space-size=${options.maxMemoryMb}`], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const stderr = tail(child);
+    let reply: WorkerReply | undefined;
+    let timedOut = false;
+    let aborted = false;
+    const kill = (): void => {
+      child.kill('SIGKILL');
+    };
+    const onAbort = (): void => {
+      aborted = true;
+      kill();
+    };
+    const timer = options.timeoutSeconds === undefined ? undefined : setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, (options.timeoutSeconds + GRACE_SECONDS) * 1000);
+    signal.addEventListener('abort', onAbort, { once: true });
+    child.on('message', (m) => {
+      reply = m as WorkerReply;
+    });
+    // 'error' (the process could not be started or sent to) is followed by 'exit' when it ran at all.
+    child.on('error', () => kill());
+    child.on('exit', (code, sig) => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      // stderr may still hold bytes after 'exit'; 'close' waits for them.
+      child.once('close', () => done({ reply, code, signal: sig, stderr: stderr(), timedOut, aborted, seconds: (performance.now() - start) / 1000 }));
+    });
+    child.send(job, (err) => {
+      if (err) kill();
+    });
+    if (signal.aborted) onAbort();
+  });
+}
+
+/** The exit code `gdl-ground ground` gives each outcome of a worker that replied. */
+const EXIT_OF: Readonly<Record<WorkerReply['status'], number>> = { ok: 0, invalid: 1, limit: 3, memory: 3 };
+
+/** V8's words when a heap limit aborts the process. */
+const HEAP_ABORT = /heap out of memory|Reached heap limit|Allocation failed/i;
+
+/** The row of a worker that ended without replying: killed at the time limit, out of heap, or crashed. */
+function deadRow(game: FoundGame, e: Ending, options: BatchOptions): GameRow {
+  const base = { game: game.file, seconds: e.seconds, outputs: [], stages: {} };
+  if (e.timedOut) {
+    return { ...base, status: 'limit', exitCode: 3, message: `killed ${GRACE_SECONDS} s after the time limit of ${options.timeoutSeconds} s` };
+  }
+  if (HEAP_ABORT.test(e.stderr)) {
+    return { ...base, status: 'memory', exitCode: 3, message: `worker ran out of its ${options.maxMemoryMb} MB heap` };
+  }
+  const last = e.stderr.trim().split('\n').pop() ?? '';
+  const how = e.signal !== null ? `killed by ${e.signal}` : `exit code ${e.code}`;
+  return { ...base, status: 'crash', exitCode: e.code, message: last === '' ? `worker ${how}` : `worker ${how}: ${last}` };
+}
+
+/** Moves a worker's files from its temporary folder to the output folder (each rename atomic). */
+function moveOutputs(tmpDir: string, out: string, names: readonly string[]): void {
+  for (const name of names) {
+    const to = join(out, name);
+    mkdirSync(dirname(to), { recursive: true });
+    renameSync(join(tmpDir, name), to);
+  }
+}
+
+/** The job of game number `index`. */
+function jobOf(game: FoundGame, index: number, options: BatchOptions): WorkerJob {
+  return {
+    file: game.file,
+    name: game.name,
+    format: options.format,
+    method: options.method,
+    timeoutSeconds: options.timeoutSeconds ?? null,
+    heapLimitMb: Math.floor(options.maxMemoryMb * HEAP_CHECK_SHARE),
+    ...(options.maxReachAtoms === undefined ? {} : { maxReachAtoms: options.maxReachAtoms }),
+    ...(options.maxGroundAtoms === undefined ? {} : { maxGroundAtoms: options.maxGroundAtoms }),
+    ...(options.maxGroundRules === undefined ? {} : { maxGroundRules: options.maxGroundRules }),
+    ...(options.out === undefined ? {} : { tmpDir: join(options.out, `.batch-${process.pid}-${index}.tmp`) }),
+  };
+}
+
+/** Runs one game; undefined when the batch was aborted meanwhile. The temporary folder is always removed. */
+async function runGame(game: FoundGame, index: number, options: BatchOptions, signal: AbortSignal): Promise<GameRow | undefined> {
+  if (signal.aborted) return undefined;
+  const job = jobOf(game, index, options);
+  try {
+    const e = await runWorker(job, options, signal);
+    if (e.aborted) return undefined;
+    if (e.reply === undefined) return deadRow(game, e, options);
+    const { status, message, outputs, ...figures } = e.reply;
+    const row: GameRow = { ...figures, game: game.file, status, exitCode: EXIT_OF[status], message: message ?? '', seconds: e.seconds, outputs };
+    if (status !== 'ok' || job.tmpDir === undefined || options.out === undefined) return row;
+    try {
+      moveOutputs(job.tmpDir, options.out, outputs);
+      return row;
+    } catch (err) {
+      return { ...row, status: 'crash', exitCode: null, message: `cannot write the output: ${(err as Error).message}`, outputs: [] };
+    }
+  } finally {
+    if (job.tmpDir !== undefined) rmSync(job.tmpDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Grounds `games`, `options.jobs` at a time. On `signal` the queue is dropped, running workers
+ * are killed and their temporary folders removed; the result then says `interrupted`.
+ */
+export async function runBatch(games: readonly FoundGame[], options: BatchOptions, signal: AbortSignal, hooks: BatchHooks = {}): Promise<BatchResult> {
+  if (options.out !== undefined) mkdirSync(options.out, { recursive: true });
+  const limit = pLimit(options.jobs);
+  const rows = await limit.map(games, async (game, index) => {
+    if (signal.aborted) return undefined;
+    hooks.onStart?.(game);
+    const row = await runGame(game, index, options, signal);
+    if (row !== undefined) hooks.onDone?.(row);
+    return row;
+  });
+  return { rows: rows.filter((r): r is GameRow => r !== undefined), interrupted: signal.aborted };
+}

@@ -1,0 +1,26 @@
+/**
+ * The entry of a batch's worker process (forked by run.ts, one per game): receives one
+ * {@link WorkerJob} over IPC, grounds it, sends one {@link WorkerReply} and exits. An
+ * unexpected error is written to stderr and ends the process with code 70, which the parent
+ * records as a crash; a V8 heap abort or a kill is seen by the parent the same way.
+ */
+import { tuneForShortRuns } from '../runtime.js';
+import { groundOne } from './ground-one.js';
+import type { WorkerJob } from './types.js';
+
+/** Exit code of an unexpected error, as `gdl-ground`'s internal error. */
+const INTERNAL = 70;
+
+tuneForShortRuns();
+process.once('message', (job: WorkerJob) => {
+  let code = 0;
+  try {
+    const reply = groundOne({ ...job, timeoutSeconds: job.timeoutSeconds ?? Infinity });
+    process.send!(reply, () => process.exit(0));
+    return;
+  } catch (err) {
+    process.stderr.write(`internal error: ${(err as Error)?.message ?? String(err)}\n`);
+    code = INTERNAL;
+  }
+  process.exit(code);
+});
