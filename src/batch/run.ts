@@ -57,7 +57,7 @@ export interface BatchResult {
 }
 
 /** How a worker ended, as the parent saw it. */
-interface Ending {
+export interface Ending {
   readonly reply: WorkerReply | undefined;
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;
@@ -123,7 +123,7 @@ const EXIT_OF: Readonly<Record<WorkerReply['status'], number>> = { ok: 0, invali
 const HEAP_ABORT = /heap out of memory|Reached heap limit|Allocation failed/i;
 
 /** The row of a worker that ended without replying: killed at the time limit, out of heap, or crashed. */
-function deadRow(game: FoundGame, e: Ending, options: BatchOptions): GameRow {
+export function deadRow(game: FoundGame, e: Ending, options: BatchOptions): GameRow {
   const base = { game: game.file, seconds: e.seconds, outputs: [], stages: {} };
   if (e.timedOut) {
     return { ...base, status: 'limit', exitCode: 3, message: `killed ${GRACE_SECONDS} s after the time limit of ${options.timeoutSeconds} s` };

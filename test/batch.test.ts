@@ -1,0 +1,246 @@
+// `gdl-ground batch`: games found under folders, each ground in its own worker; every game gets
+// a row with the right status, outputs are whole files named after the games, the report
+// parses in each format, and Ctrl-C leaves no partial file.
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { discoverGames } from '../src/batch/discover.js';
+import { Progress } from '../src/batch/progress.js';
+import { csvReport, jsonReport, markdownReport, quantile, reportFormatOf, summarize } from '../src/batch/report.js';
+import { type Ending, deadRow, defaultMaxMemoryMb } from '../src/batch/run.js';
+import type { GameRow } from '../src/batch/types.js';
+import { parseGdl } from '../src/gdl/parser.js';
+import { GAMES_DIR, HAVE_CORPUS } from './corpus.js';
+import { CLI, ROOT, ensureBuilt } from './support/cli.js';
+
+function run(args: readonly string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Every file under `dir`, relative to it, sorted. */
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name))).sort();
+}
+
+/** Splits CSV text into records of fields (RFC 4180 quoting). */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let field = '';
+  let record: string[] = [];
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { record.push(field); field = ''; } else if (c === '\r') continue;
+    else if (c === '\n') { record.push(field); records.push(record); record = []; field = ''; } else field += c;
+  }
+  return records;
+}
+
+const row = (game: string, status: GameRow['status'], seconds: number, extra: Partial<GameRow> = {}): GameRow =>
+  ({ game, status, exitCode: 0, message: '', seconds, outputs: [], stages: {}, ...extra });
+
+describe('batch: discovery', () => {
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'gdl-batch-find-'));
+    mkdirSync(join(dir, 'a/deep'), { recursive: true });
+    mkdirSync(join(dir, 'b'));
+    for (const f of ['b/x.kif', 'a/x.kif', 'a/deep/y.GDL', 'a/notes.txt', 'z.kif']) writeFileSync(join(dir, f), '(role r)');
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('finds game files recursively, sorted, named after their path under the folder, each once', () => {
+    const found = discoverGames([dir, join(dir, 'z.kif'), join(dir, 'a/x.kif')]);
+    expect(found.map((g) => relative(dir, g.file))).toEqual(['a/deep/y.GDL', 'a/x.kif', 'b/x.kif', 'z.kif']);
+    expect(found.map((g) => g.name)).toEqual(['a/deep/y', 'a/x', 'b/x', 'z']);
+  });
+
+  it('keeps names apart when two files given by name share one', () => {
+    expect(discoverGames([join(dir, 'a/x.kif'), join(dir, 'b/x.kif')]).map((g) => g.name)).toEqual(['x', 'x-2']);
+  });
+
+  it('refuses a path that does not exist', () => {
+    expect(() => discoverGames([join(dir, 'missing')])).toThrow(/cannot read/);
+  });
+});
+
+describe('batch: report', () => {
+  const rows: GameRow[] = [
+    row('a.kif', 'ok', 1, { stages: { parse: 1.5, reach: 20, emit: 2 }, fluents: 9, moves: 4, axioms: 2, rules: 30, outputBytes: 100, peakMiB: 50 }),
+    row('b, "quoted".kif', 'invalid', 2, { exitCode: 1, message: 'b.kif:1:1: error: a | b\nsecond line' }),
+    row('c.kif', 'limit', 3, { exitCode: 3, message: 'killed' }),
+    row('d.kif', 'crash', 10, { exitCode: null, message: 'worker killed by SIGSEGV' }),
+  ];
+
+  it('summarizes counts by status, median and p90 seconds', () => {
+    const s = summarize(rows);
+    expect(s.counts).toEqual({ ok: 1, invalid: 1, limit: 1, memory: 0, crash: 1 });
+    expect(s.medianSeconds).toBe(2);
+    expect(s.p90Seconds).toBe(10);
+    expect(quantile([], 0.5)).toBeNull();
+    expect(quantile([5, 1, 3], 0.5)).toBe(3);
+  });
+
+  it('writes CSV with one record per game and the same columns in every record', () => {
+    const records = parseCsv(csvReport(rows));
+    expect(records).toHaveLength(rows.length + 1);
+    const head = records[0]!;
+    for (const r of records) expect(r).toHaveLength(head.length);
+    expect(head.slice(0, 4)).toEqual(['game', 'status', 'exit', 'seconds']);
+    expect(head).toEqual(expect.arrayContaining(['parse ms', 'reach ms', 'emit ms', 'peak MiB', 'fluents', 'moves', 'axioms', 'ground rules', 'output bytes', 'message']));
+    expect(records[2]![0]).toBe('b, "quoted".kif');
+    expect(records[2]![head.indexOf('message')]).toBe('b.kif:1:1: error: a | b\nsecond line');
+    expect(records[1]![head.indexOf('reach ms')]).toBe('20.0');
+  });
+
+  it('writes JSON with the summary and every row', () => {
+    const data = JSON.parse(jsonReport(rows)) as { summary: { games: number }; games: GameRow[] };
+    expect(data.summary.games).toBe(4);
+    expect(data.games.map((g) => g.status)).toEqual(['ok', 'invalid', 'limit', 'crash']);
+  });
+
+  it('writes a Markdown table whose rows keep their columns, then the summary', () => {
+    const lines = markdownReport(rows).split('\n');
+    const table = lines.filter((l) => l.startsWith('|'));
+    expect(table).toHaveLength(rows.length + 2);
+    const cells = (l: string): number => l.replace(/\\\|/g, '').split('|').length;
+    for (const l of table) expect(cells(l)).toBe(cells(table[0]!));
+    expect(lines).toContain('- games 4: ok 1, invalid 1, limit 1, memory 0, crash 1');
+  });
+
+  it('chooses the format by extension', () => {
+    expect(['r.md', 'r.CSV', 'r.json', 'r.txt'].map(reportFormatOf)).toEqual(['md', 'csv', 'json', undefined]);
+  });
+
+  it('adds extra columns a caller gives', () => {
+    const withExtra = [row('a.kif', 'ok', 1, { extra: { 'swi s': '0.5' } }), row('b.kif', 'ok', 1)];
+    const records = parseCsv(csvReport(withExtra));
+    const i = records[0]!.indexOf('swi s');
+    expect(i).toBeGreaterThan(0);
+    expect(records.map((r) => r[i])).toEqual(['swi s', '0.5', '']);
+  });
+});
+
+describe('batch: workers that die', () => {
+  const options = { jobs: 1, timeoutSeconds: 10, maxMemoryMb: 100, method: 'prolog' as const, format: 'gdl' as const, out: undefined };
+  const ending = (e: Partial<Ending>): Ending => ({ reply: undefined, code: null, signal: null, stderr: '', timedOut: false, aborted: false, seconds: 1, ...e });
+  const game = { file: 'g.kif', name: 'g' };
+
+  it('tells a kill at the time limit, a V8 heap abort and a crash apart', () => {
+    expect(deadRow(game, ending({ timedOut: true, signal: 'SIGKILL' }), options)).toMatchObject({ status: 'limit', exitCode: 3 });
+    const heap = 'FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory';
+    expect(deadRow(game, ending({ code: 134, stderr: heap }), options)).toMatchObject({ status: 'memory', exitCode: 3 });
+    expect(deadRow(game, ending({ signal: 'SIGSEGV' }), options)).toMatchObject({ status: 'crash', exitCode: null, message: 'worker killed by SIGSEGV' });
+    expect(deadRow(game, ending({ code: 70, stderr: 'internal error: boom\n' }), options)).toMatchObject({ status: 'crash', exitCode: 70, message: 'worker exit code 70: internal error: boom' });
+  });
+
+  it('gives each worker a share of the memory', () => {
+    expect(defaultMaxMemoryMb(1)).toBeGreaterThanOrEqual(defaultMaxMemoryMb(4));
+    expect(defaultMaxMemoryMb(1_000_000)).toBe(256);
+  });
+});
+
+describe('batch: progress line', () => {
+  it('draws on a terminal and stays silent otherwise', () => {
+    const written: string[] = [];
+    const tty = new Progress(2, { isTTY: true, write: (t: string) => written.push(t) });
+    tty.started({ file: 'a.kif', name: 'a' });
+    tty.finished(row('a.kif', 'limit', 1));
+    expect(tty.line()).toMatch(/^1\/2 done, 0 running, ok 0, limit 1, \d+ s$/);
+    tty.stop();
+    expect(written.some((t) => t.includes('1/2 done'))).toBe(true);
+    const quiet: string[] = [];
+    const pipe = new Progress(1, { isTTY: false, write: (t: string) => quiet.push(t) });
+    pipe.started({ file: 'a.kif', name: 'a' });
+    pipe.stop();
+    expect(quiet).toEqual([]);
+  });
+});
+
+describe.skipIf(!HAVE_CORPUS)('gdl-ground batch on corpus games', () => {
+  let dir = '';
+  let games = '';
+  beforeAll(() => {
+    ensureBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'gdl-batch-'));
+    games = join(dir, 'games');
+    mkdirSync(join(games, 'sub'), { recursive: true });
+    // --max-rules 300 below: tic-tac-toe (265 ground rules) fits, connect four (463) does not.
+    copyFileSync(join(GAMES_DIR, 'ggp-repository-base/ticTacToe.kif'), join(games, 'ticTacToe.kif'));
+    copyFileSync(join(GAMES_DIR, 'ggp-repository-base/connectFour.kif'), join(games, 'sub/connectFour.kif'));
+    copyFileSync(join(ROOT, 'games/buttons.kif'), join(games, 'sub/buttons.kif'));
+    writeFileSync(join(games, 'broken.kif'), '; not closed\n(role x\n');
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('gives every game a row with its status, writes whole outputs named after the games and no temporary file', () => {
+    const out = join(dir, 'out');
+    const report = join(dir, 'report.json');
+    const r = run(['batch', games, '--jobs', '2', '--max-rules', '300', '--timeout', '60', '--out', out, '--report', report]);
+    expect(r.stderr).not.toContain('\r'); // no progress line: stderr is not a terminal
+    expect(r.code).toBe(1); // an invalid game
+    const data = JSON.parse(readFileSync(report, 'utf8')) as { summary: { counts: Record<string, number> }; games: GameRow[] };
+    const status = Object.fromEntries(data.games.map((g) => [relative(games, g.game), g.status]));
+    expect(status).toEqual({ 'broken.kif': 'invalid', 'sub/buttons.kif': 'ok', 'sub/connectFour.kif': 'limit', 'ticTacToe.kif': 'ok' });
+    expect(data.summary.counts).toEqual({ ok: 2, invalid: 1, limit: 1, memory: 0, crash: 0 });
+    const broken = data.games.find((g) => g.game.endsWith('broken.kif'))!;
+    expect(broken).toMatchObject({ exitCode: 1 });
+    expect(broken.message).toMatch(/broken\.kif:2:1: error/);
+    expect(data.games.find((g) => g.game.endsWith('connectFour.kif'))!.message).toMatch(/exceeded 300 ground rules/);
+    const ttt = data.games.find((g) => g.game.endsWith('ticTacToe.kif'))!;
+    expect(ttt).toMatchObject({ exitCode: 0, outputs: ['ticTacToe.gdl'] });
+    for (const s of ['parse', 'reach', 'instantiate', 'emit']) expect(ttt.stages[s]).toBeGreaterThan(0);
+    expect(ttt.rules).toBeGreaterThan(0);
+    expect(ttt.peakMiB).toBeGreaterThan(0);
+    expect(filesUnder(out)).toEqual(['sub/buttons.gdl', 'ticTacToe.gdl']);
+    const text = readFileSync(join(out, 'ticTacToe.gdl'), 'utf8');
+    expect(Buffer.byteLength(text)).toBe(ttt.outputBytes);
+    expect(parseGdl(text).diagnostics).toEqual([]);
+    expect(readdirSync(dir).sort()).toEqual(['games', 'out', 'report.json']);
+  });
+
+  it('writes JSON outputs and a Markdown report on stdout, and refuses bad options with exit 2', () => {
+    const out = join(dir, 'json');
+    const r = run(['batch', join(games, 'sub/buttons.kif'), '--format', 'json', '--out', out]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\| game \| status \|/);
+    expect(r.stdout).toContain('- games 1: ok 1, invalid 0, limit 0, memory 0, crash 0');
+    expect(JSON.parse(readFileSync(join(out, 'buttons.json'), 'utf8')).format).toBe('gdl-ground/1');
+    expect(run(['batch', games, '--report', join(dir, 'r.txt')]).code).toBe(2);
+    expect(run(['batch', games, '--format', 'xml']).code).toBe(2);
+    expect(run(['batch', games, '--jobs', '0']).code).toBe(2);
+    expect(run(['batch', join(dir, 'missing')]).code).toBe(2);
+    expect(existsSync(join(dir, 'r.txt'))).toBe(false);
+  });
+
+  it('stops on SIGINT with exit 130: workers killed, no output, no report, no temporary file', async () => {
+    const slow = join(dir, 'slow');
+    mkdirSync(slow);
+    // Chess's supersets take about a minute here: the worker is surely busy when the signal comes.
+    copyFileSync(join(GAMES_DIR, 'ggp-repository-base/chess.kif'), join(slow, 'chess.kif'));
+    const out = join(dir, 'slow-out');
+    const report = join(dir, 'slow.md');
+    const child = spawn(process.execPath, [CLI, 'batch', slow, '--jobs', '1', '--out', out, '--report', report], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => { stderr += b.toString(); });
+    await new Promise((r) => setTimeout(r, 3000));
+    const started = Date.now();
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+    expect(code).toBe(130);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(stderr).toContain('interrupted');
+    expect(filesUnder(out)).toEqual([]);
+    expect(readdirSync(out)).toEqual([]);
+    expect(existsSync(report)).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.includes('slow'))).toEqual(['slow', 'slow-out']);
+  }, 60_000);
+});
