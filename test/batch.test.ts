@@ -11,6 +11,7 @@ import { Progress } from '../src/batch/progress.js';
 import { csvReport, jsonReport, markdownReport, quantile, reportFormatOf, summarize } from '../src/batch/report.js';
 import { type Ending, deadRow, defaultMaxMemoryMb } from '../src/batch/run.js';
 import type { GameRow } from '../src/batch/types.js';
+import { measurementRow } from '../src/bench/report-row.js';
 import { parseGdl } from '../src/gdl/parser.js';
 import { GAMES_DIR, HAVE_CORPUS } from './corpus.js';
 import { CLI, ROOT, ensureBuilt } from './support/cli.js';
@@ -126,6 +127,16 @@ describe('batch: report', () => {
     const i = records[0]!.indexOf('swi s');
     expect(i).toBeGreaterThan(0);
     expect(records.map((r) => r[i])).toEqual(['swi s', '0.5', '']);
+  });
+});
+
+describe('batch: the benchmark writes the same report', () => {
+  it('turns a measurement into a row: superset seconds as the reach stage, a worker error as a crash', () => {
+    const ok = measurementRow('g.kif', { status: 'ok', fluents: 3, moves: 2, axioms: 1, iterations: 4, answers: 9, seconds: 0.5, peakMiB: 60 }, { 'swi s': '0.20' });
+    expect(ok).toMatchObject({ status: 'ok', exitCode: 0, stages: { reach: 500 }, fluents: 3, extra: { it: '4', answers: '9', 'swi s': '0.20' } });
+    expect(measurementRow('h.kif', { status: 'error', message: 'exit 134', seconds: 0, peakMiB: 0 }, {})).toMatchObject({ status: 'crash', message: 'exit 134', stages: {} });
+    const records = parseCsv(csvReport([ok]));
+    expect(records[0]).toEqual(expect.arrayContaining(['reach ms', 'it', 'answers', 'swi s']));
   });
 });
 

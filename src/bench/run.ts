@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- options]`: the superset computation (Algorithm 9.2 on Tau-Prolog) over
- * the game corpus, one worker process per game, printing per game fluents, moves, axioms,
- * iterations, answers, seconds and peak memory, then a summary (median, slowest, limits).
+ * the game corpus, one worker process per game, printing the table of `gdl-ground batch`'s
+ * report (src/batch/report.ts: per game fluents, moves, axioms, seconds and peak memory, and
+ * iterations and answers), then a summary (median, slowest, limits).
  *
  *   --dir NAME        corpus folder (default ggp-repository-base; `all` for every folder)
  *   --games A,B       only games whose file name contains one of these
@@ -16,6 +17,7 @@
  *   --mutex           also ground each game and find its mutex groups: fluents, bits per
  *                     state, proven/all groups, share of fluents in proven groups, seconds
  *   --json FILE       also write all measurements as JSON
+ *   --report FILE     also write the per-game table as the batch report: .md, .csv or .json
  * GDL_GAMES_DIR overrides the corpus location (default ../shared/games beside the checkout).
  */
 import { spawnSync } from 'node:child_process';
@@ -28,6 +30,8 @@ import { ratioCell } from './clingo-column.js';
 import { mutexCells, mutexHeaders } from './mutex-column.js';
 import { haveSwipl } from './swi.js';
 import type { Measurement } from './worker.js';
+import { measurementRow } from './report-row.js';
+import { formatReport, markdownReport, reportFormatOf } from '../batch/report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const WORKER = join(here, 'worker.js');
@@ -43,6 +47,7 @@ interface BenchOptions {
   readonly clingo: boolean;
   readonly mutex: boolean;
   readonly json: string | undefined;
+  readonly report: string | undefined;
 }
 
 function parseArgs(argv: readonly string[]): BenchOptions {
@@ -66,6 +71,7 @@ function parseArgs(argv: readonly string[]): BenchOptions {
     clingo: argv.includes('--clingo'),
     mutex: argv.includes('--mutex'),
     json: get('--json'),
+    report: get('--report'),
   };
 }
 
@@ -84,16 +90,18 @@ function runOne(root: string, game: string, o: BenchOptions): Measurement {
   }
 }
 
-const cell = (v: number | string | undefined, w: number): string => String(v ?? '-').padStart(w);
-
-function row(game: string, m: Measurement, o: BenchOptions): string {
-  const swi = m.swi === undefined ? '' : m.swi.kind === 'ok' ? cell(m.swi.seconds.toFixed(2), 8) : cell(m.swi.kind, 8);
-  const status = m.status === 'ok' ? '' : `  ${m.status}: ${m.message ?? ''}`;
-  const agree = m.swi?.kind === 'ok' && m.status === 'ok' && (m.swi.fluents !== m.fluents || m.swi.moves !== m.moves || m.swi.axioms !== m.axioms) ? '  DIFFERS from SWI' : '';
-  const methods = o.methods ? methodCells(m.methods).map((c) => cell(c, 11)).join('') : '';
-  const clingo = o.clingo ? `${cell(m.clingo === undefined ? '-' : m.clingo.kind === 'ok' ? m.clingo.seconds.toFixed(2) : m.clingo.kind, 9)}${cell(ratioCell(dgTotal(m), m.clingo), 8)}` : '';
-  const mutex = o.mutex ? mutexCells(m.mutex).map((c) => cell(c, 11)).join('') : '';
-  return `${game.padEnd(50)}${cell(m.fluents, 8)}${cell(m.moves, 7)}${cell(m.axioms, 9)}${cell(m.iterations, 5)}${cell(m.answers, 10)}${cell(m.seconds.toFixed(2), 8)}${cell(m.peakMiB.toFixed(0), 6)}${swi}${methods}${clingo}${mutex}${status}${agree}`;
+/** The benchmark's own columns of a game, beside the report's (src/batch/report.ts). */
+function extraCells(m: Measurement, o: BenchOptions): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (m.swi !== undefined) out['swi s'] = m.swi.kind === 'ok' ? m.swi.seconds.toFixed(2) : m.swi.kind;
+  if (m.swi?.kind === 'ok' && m.status === 'ok' && (m.swi.fluents !== m.fluents || m.swi.moves !== m.moves || m.swi.axioms !== m.axioms)) out['swi agrees'] = 'DIFFERS';
+  if (o.methods) methodHeaders().forEach((h, i) => { out[h] = methodCells(m.methods)[i]!; });
+  if (o.clingo) {
+    out['clingo-s'] = m.clingo === undefined ? '-' : m.clingo.kind === 'ok' ? m.clingo.seconds.toFixed(2) : m.clingo.kind;
+    out['dg/cl'] = ratioCell(dgTotal(m), m.clingo);
+  }
+  if (o.mutex) mutexHeaders().forEach((h, i) => { out[h] = mutexCells(m.mutex)[i]!; });
+  return out;
 }
 
 /** The dg method's total seconds (reach, instantiation, ground reachability), when it finished. */
@@ -162,14 +170,16 @@ function main(): number {
     return 2;
   }
   const games = listGames(root, { folder: o.dir, filter: o.games });
-  const head = `${'game'.padEnd(50)}${cell('fluents', 8)}${cell('moves', 7)}${cell('axioms', 9)}${cell('it', 5)}${cell('answers', 10)}${cell('s', 8)}${cell('MiB', 6)}${o.swi ? cell('swi s', 8) : ''}${o.methods ? methodHeaders().map((h) => cell(h, 11)).join('') : ''}${o.clingo ? `${cell('clingo-s', 9)}${cell('dg/cl', 8)}` : ''}${o.mutex ? mutexHeaders().map((h) => cell(h, 11)).join('') : ''}`;
-  process.stdout.write(`${head}\n`);
   const results: { game: string; m: Measurement }[] = [];
   for (const game of games) {
     const m = runOne(root, game, o);
     results.push({ game, m });
-    process.stdout.write(`${row(game, m, o)}\n`);
+    process.stderr.write(`${game.padEnd(50)} ${m.status} ${m.seconds.toFixed(2)} s\n`);
   }
+  // The per-game table is the batch report's (Markdown on stdout; --report FILE.md|csv|json too).
+  const rows = results.map((r) => measurementRow(r.game, r.m, extraCells(r.m, o)));
+  process.stdout.write(markdownReport(rows));
+  if (o.report !== undefined) writeFileSync(o.report, formatReport(rows, reportFormatOf(o.report) ?? 'md'));
   process.stdout.write(`\n${summary(results, o)}\n`);
   if (o.json !== undefined) writeFileSync(o.json, `${JSON.stringify(results, null, 2)}\n`);
   return 0;
