@@ -3,7 +3,7 @@
  * failures into messages and exit codes. Only the CLI sets exit codes; the library throws.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { GdlError, formatDiagnostic } from '../gdl/diagnostics.js';
 
@@ -25,8 +25,30 @@ export function readGameFile(path: string): string {
   return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
 }
 
-/** Writes `text` to `path` via a temporary file and a rename, so no partial file is left. */
+/** True when `path` exists and is not a regular file (a device such as /dev/null, a pipe). */
+function isSpecial(path: string): boolean {
+  try {
+    const s = statSync(path);
+    return !s.isFile() && !s.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes `text` to `path` via a temporary file and a rename, so no partial file is left. A
+ * device or pipe (`-o /dev/null`) is written in place: renaming over it would replace it with
+ * a regular file (which, run as root, breaks /dev/null for the whole machine).
+ */
 export function writeAtomic(path: string, text: string): void {
+  if (isSpecial(path)) {
+    try {
+      writeFileSync(path, text);
+      return;
+    } catch (err) {
+      throw new UsageError(`cannot write '${path}': ${(err as Error).message}`);
+    }
+  }
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     writeFileSync(tmp, text);
