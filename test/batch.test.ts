@@ -232,6 +232,28 @@ describe.skipIf(!HAVE_CORPUS)('gdl-ground batch on corpus games', () => {
     expect(existsSync(join(dir, 'r.txt'))).toBe(false);
   });
 
+  it.skipIf(!existsSync('/proc/self/task'))('records a worker killed by a signal as a crash and goes on with the next game', async () => {
+    const crash = join(dir, 'crash');
+    mkdirSync(crash);
+    // Chess keeps its worker busy for about a minute; buttons comes after it.
+    copyFileSync(join(GAMES_DIR, 'ggp-repository-base/chess.kif'), join(crash, 'a-chess.kif'));
+    copyFileSync(join(ROOT, 'games/buttons.kif'), join(crash, 'b-buttons.kif'));
+    const report = join(dir, 'crash.json');
+    const child = spawn(process.execPath, [CLI, 'batch', crash, '--jobs', '1', '--report', report], { cwd: ROOT, stdio: 'ignore' });
+    const closed = new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+    // The batch's only child is chess's worker once it has started.
+    const workers = (): string[] => readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter((p) => p !== '');
+    const deadline = Date.now() + 20_000;
+    while (workers().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const [worker] = workers();
+    expect(worker).toBeDefined();
+    process.kill(Number(worker), 'SIGSEGV');
+    expect(await closed).toBe(1);
+    const data = JSON.parse(readFileSync(report, 'utf8')) as { games: GameRow[] };
+    expect(data.games.map((g) => [relative(crash, g.game), g.status, g.exitCode])).toEqual([['a-chess.kif', 'crash', null], ['b-buttons.kif', 'ok', 0]]);
+    expect(data.games[0]!.message).toBe('worker killed by SIGSEGV');
+  }, 60_000);
+
   it('stops on SIGINT with exit 130: workers killed, no output, no report, no temporary file', async () => {
     const slow = join(dir, 'slow');
     mkdirSync(slow);

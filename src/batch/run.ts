@@ -101,14 +101,18 @@ function runWorker(job: WorkerJob, options: BatchOptions, signal: AbortSignal): 
     child.on('message', (m) => {
       reply = m as WorkerReply;
     });
-    // 'error' (the process could not be started or sent to) is followed by 'exit' when it ran at all.
-    child.on('error', () => kill());
-    child.on('exit', (code, sig) => {
+    const finish = (code: number | null, sig: NodeJS.Signals | null, extra = ''): void => {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
-      // stderr may still hold bytes after 'exit'; 'close' waits for them.
-      child.once('close', () => done({ reply, code, signal: sig, stderr: stderr(), timedOut, aborted, seconds: (performance.now() - start) / 1000 }));
+      done({ reply, code, signal: sig, stderr: stderr() + extra, timedOut, aborted, seconds: (performance.now() - start) / 1000 });
+    };
+    // 'error' when the process could not be started (no 'exit' follows) or could not be sent to (then it is killed).
+    child.on('error', (err) => {
+      if (child.pid === undefined) finish(null, null, `cannot start the worker: ${err.message}`);
+      else kill();
     });
+    // stderr may still hold bytes after 'exit'; 'close' waits for them.
+    child.on('close', (code, sig) => finish(code, sig));
     child.send(job, (err) => {
       if (err) kill();
     });

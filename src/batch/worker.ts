@@ -12,15 +12,14 @@ import type { WorkerJob } from './types.js';
 const INTERNAL = 70;
 
 tuneForShortRuns();
+// The parent is gone (killed): nobody waits for the reply.
+process.once('disconnect', () => process.exit(INTERNAL));
 process.once('message', (job: WorkerJob) => {
-  let code = 0;
   try {
     const reply = groundOne({ ...job, timeoutSeconds: job.timeoutSeconds ?? Infinity });
     process.send!(reply, () => process.exit(0));
-    return;
   } catch (err) {
     process.stderr.write(`internal error: ${(err as Error)?.message ?? String(err)}\n`);
-    code = INTERNAL;
+    process.exit(INTERNAL);
   }
-  process.exit(code);
 });
