@@ -165,7 +165,7 @@ describe('batch: progress line', () => {
     const tty = new Progress(2, { isTTY: true, write: (t: string) => written.push(t) });
     tty.started({ file: 'a.kif', name: 'a' });
     tty.finished(row('a.kif', 'limit', 1));
-    expect(tty.line()).toMatch(/^1\/2 done, 0 running, ok 0, limit 1, \d+ s$/);
+    expect(tty.line()).toMatch(/^1\/2 done, 0 running, ok 0, invalid 0, limit 1, \d+ s$/);
     tty.stop();
     expect(written.some((t) => t.includes('1/2 done'))).toBe(true);
     const quiet: string[] = [];

@@ -5,6 +5,9 @@
 import type { FoundGame, GameRow, GameStatus } from './types.js';
 import { STATUSES } from './types.js';
 
+/** The counts the line always shows. */
+const ALWAYS: readonly GameStatus[] = ['ok', 'invalid', 'limit'];
+
 /** A terminal stream the line is drawn on. */
 export interface ProgressStream {
   readonly isTTY?: boolean;
@@ -41,7 +44,8 @@ export class Progress {
 
   /** The line as it is drawn. */
   line(): string {
-    const counts = STATUSES.filter((s) => (this.counts.get(s) ?? 0) > 0 || s === 'ok').map((s) => `${s} ${this.counts.get(s) ?? 0}`);
+    // ok, invalid and limit always; memory and crash once they happen.
+    const counts = STATUSES.filter((s) => (this.counts.get(s) ?? 0) > 0 || ALWAYS.includes(s)).map((s) => `${s} ${this.counts.get(s) ?? 0}`);
     const elapsed = ((Date.now() - this.start) / 1000).toFixed(0);
     return `${this.done}/${this.total} done, ${this.running} running, ${counts.join(', ')}, ${elapsed} s`;
   }
