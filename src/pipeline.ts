@@ -35,7 +35,7 @@ import { StageTimer } from './timer.js';
 import { type GddlModel, type GddlOptions, buildGddl } from './emit/gddl/model.js';
 import { type GddlFiles, writeGddl } from './emit/gddl/write.js';
 import { type GddlGame, readGddl } from './gddl/read.js';
-import { createGddlSimulator } from './gddl/sim.js';
+import { GddlPlayError, createGddlSimulator } from './gddl/sim.js';
 
 // What the command line prints, re-exported so that it reaches the library only through here.
 export { formatSupersets, supersetSentences } from './reach/format.js';
@@ -387,5 +387,11 @@ export function readGddlFiles(files: GddlFiles, dir: string): GddlGame {
 /** Plays random matches of the original game (reasoner) and of a GDDL game side by side. */
 export function verifyGddl(normal: NormalGame, game: GddlGame, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
   const original = createReasoner(normal, { deadline: options.deadline.at });
-  return verifyGame(original, createGddlSimulator(game), { ...verify, jointMovesOnly: true });
+  try {
+    return verifyGame(original, createGddlSimulator(game), { ...verify, jointMovesOnly: true });
+  } catch (err) {
+    // A joint move the original allows but no applicable multi-action describes: a difference.
+    if (!(err instanceof GddlPlayError)) throw err;
+    throw new GdlError([diag('error', normal.file, NO_POS, `GDDL game differs: ${err.message}`)]);
+  }
 }

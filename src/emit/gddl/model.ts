@@ -16,7 +16,7 @@ import { GdlError, diag } from '../../gdl/diagnostics.js';
 import { compareCodePoints } from '../../gdl/terms.js';
 import { stronglyConnectedComponents } from '../../gdl/scc.js';
 import type { MutexGroup } from '../../mutex/index.js';
-import { type Combinations, type RoleMoves, combinations } from './combine.js';
+import { type Combinations, type RoleMoves, combinations, describeSizes } from './combine.js';
 import { necessaryLiterals } from './literals.js';
 import { DERIVED_PREFIX, escapeSymbol, termName } from './names.js';
 import { Specializer } from './specialize.js';
@@ -25,14 +25,20 @@ import { Specializer } from './specialize.js';
 export interface GddlOptions {
   /** Largest number of multi-actions; beyond it a limit error names the sizes (CLI `--max-actions`). */
   readonly maxActions: number;
+  /**
+   * Largest number of precondition/effect pairs over all multi-actions, bounded before they are
+   * made by multi-actions times fluents with a `next` rule (CLI `--max-effects`).
+   */
+  readonly maxEffects: number;
 }
 
 /**
- * Default: 50,000 multi-actions. Each holds a precondition/effect pair for every fluent that
- * may hold after it (tic-tac-toe's are about 1 KB), so this bounds the domain file to some
- * tens of MB; a game with more needs a planner that reads per-role actions anyway.
+ * Defaults: 50,000 multi-actions and 1,000,000 precondition/effect pairs. Each multi-action
+ * holds a pair for every fluent that may hold after it (tic-tac-toe's 28 pairs are about 1.8 KB,
+ * connect four's about 14 KB), so the pairs bound the domain file to some 100 MB; chinook's
+ * 22,050 simultaneous multi-actions would need 5.9 million pairs.
  */
-export const DEFAULT_GDDL_OPTIONS: GddlOptions = { maxActions: 50_000 };
+export const DEFAULT_GDDL_OPTIONS: GddlOptions = { maxActions: 50_000, maxEffects: 1_000_000 };
 
 /** A precondition/effect pair: `fluent` holds after the multi-action when `condition` holds before. */
 export interface GddlEffect {
@@ -236,6 +242,10 @@ export function buildGddl(game: FormulaGame, groups: readonly MutexGroup[], opti
   const legal = parts.moves.map((ms) => necessaryLiterals(ms.map((m) => parts.definition.get(m.legal)!)));
   const roleMoves: RoleMoves[] = roles.map((role, r) => ({ role, literals: legal[r]! }));
   const combos = combinations(roleMoves, provenGroupOf(game, groups), { maxActions: options.maxActions, deadline, file: game.file });
+  const pairs = combos.combos.length * parts.next.length;
+  if (pairs > options.maxEffects) {
+    throw formatError(game.file, `GDDL: ${combos.combos.length} multi-actions times ${parts.next.length} fluents = up to ${pairs} precondition/effect pairs, over the limit of ${options.maxEffects} (--max-effects): ${describeSizes(roleMoves)}`);
+  }
   const { actions, falsePreconditions } = multiActions(parts, combos, step);
   const byText = fluentNames(parts);
   const rewards = parts.goals.map((g) => {
