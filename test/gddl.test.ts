@@ -118,6 +118,15 @@ describe('GDDL of example games', () => {
     expect(out.files.domain).toMatch(/\(:derived \(_ax-reach-[a-z0-9-]+\) :stratum \d+ :condition /);
   });
 
+  it('kept axioms over does are substituted into the effects; those over the state stay derived', () => {
+    const out = roundTrip(example('gddl-does-axiom.kif'), 'gddl-does-axiom.kif', 20, { ...SETTINGS, axioms: { maxFormula: 1 } });
+    expect(out.axioms.stats.kept.map((k) => k.atom)).toContain('(pressed 1)');
+    expect(out.model.derived.map((d) => d.name)).toEqual(['_ax-alllit']);
+    expect(out.files.domain).not.toContain('_ax-pressed');
+    expect(out.model.stats.written).toBe(9);
+    expect(out.model.stats.turnTaking).toBe(false);
+  });
+
   it('nim and buttons play identically', () => {
     roundTrip(example('nim.kif'), 'nim.kif', 10);
     roundTrip(example('buttons.kif'), 'buttons.kif', 10);

@@ -128,21 +128,34 @@ function atomNames(parts: GameParts): string[] {
   });
 }
 
-/** Kept axioms with their strata: each recursive component is a stratum, dependencies first. */
-function derivedPredicates(parts: GameParts, names: readonly string[]): GddlDerived[] {
+/**
+ * Kept axioms with their strata: each recursive component is a stratum, dependencies first.
+ * A kept axiom that depends on `does` (directly or through another) is no function of the
+ * state, so it cannot be a derived predicate: it is returned in `inline` instead, to be
+ * substituted into the `next` formulas as they are specialized to each multi-action (where
+ * `does` becomes a constant). A recursive one cannot be substituted: a limit error.
+ */
+function derivedPredicates(parts: GameParts, names: readonly string[]): { derived: GddlDerived[]; inline: Map<number, Formula> } {
   const index = new Map(parts.kept.map((a, i) => [a, i]));
-  const succ = parts.kept.map((a) => atomsOf(parts.definition.get(a)!).flatMap((b) => (index.has(b) ? [index.get(b)!] : [])));
-  for (const a of parts.kept) {
-    const does = atomsOf(parts.definition.get(a)!).find((b) => parts.isDoes[b] === 1);
-    if (does !== undefined) {
-      throw formatError(parts.game.file, `GDDL: the kept axiom ${parts.game.terms.text(parts.game.atoms[a]!.term)} depends on does, which a derived predicate cannot express; let axiom removal substitute it (raise --max-formula / --max-total)`);
-    }
-  }
+  const uses = parts.kept.map((a) => atomsOf(parts.definition.get(a)!));
+  const succ = uses.map((atoms) => atoms.flatMap((b) => (index.has(b) ? [index.get(b)!] : [])));
   const out: GddlDerived[] = [];
+  const inline = new Map<number, Formula>();
+  const text = (v: number): string => parts.game.terms.text(parts.game.atoms[parts.kept[v]!]!.term);
+  // Components come dependencies first, so whether a component depends on does is known from
+  // its own definitions and the components before it.
   stronglyConnectedComponents(parts.kept.length, (v) => succ[v]!).forEach((component, s) => {
-    for (const v of component) out.push({ name: names[parts.kept[v]!]!, stratum: s + 1, condition: parts.definition.get(parts.kept[v]!)! });
+    const onDoes = component.some((v) => uses[v]!.some((b) => parts.isDoes[b] === 1 || inline.has(b)));
+    if (!onDoes) {
+      for (const v of component) out.push({ name: names[parts.kept[v]!]!, stratum: s + 1, condition: parts.definition.get(parts.kept[v]!)! });
+      return;
+    }
+    if (component.length > 1 || succ[component[0]!]!.includes(component[0]!)) {
+      throw formatError(parts.game.file, `GDDL: the kept axiom ${text(component[0]!)} is recursive and depends on does, which a derived predicate cannot express`);
+    }
+    inline.set(parts.kept[component[0]!]!, parts.definition.get(parts.kept[component[0]!]!)!);
   });
-  return out.sort((x, y) => x.stratum - y.stratum || compareCodePoints(x.name, y.name));
+  return { derived: out.sort((x, y) => x.stratum - y.stratum || compareCodePoints(x.name, y.name)), inline };
 }
 
 /** The fluents of the game (of `init`, `true` and `next` atoms) by name, sorted. */
@@ -189,9 +202,8 @@ function provenGroupOf(game: FormulaGame, groups: readonly MutexGroup[]): Map<nu
 }
 
 /** The multi-actions of the combinations kept, with the effect pairs specialized to each. */
-function multiActions(parts: GameParts, combos: Combinations, step: Step): { actions: MultiAction[]; falsePreconditions: number } {
+function multiActions(parts: GameParts, combos: Combinations, spec: Specializer, step: Step): { actions: MultiAction[]; falsePreconditions: number } {
   const { table, game } = parts;
-  const spec = new Specializer(table, parts.isDoes, step);
   const effects = parts.next
     .map((n) => ({ fluent: termName(game.terms, game.atoms[n]!.args[0]!), formula: parts.definition.get(n)! }))
     .sort((x, y) => compareCodePoints(x.fluent, y.fluent));
@@ -217,9 +229,9 @@ function multiActions(parts: GameParts, combos: Combinations, step: Step): { act
 }
 
 /** Per role, how many moves are noops, and whether every multi-action moves at most one role. */
-function turnTaking(parts: GameParts, actions: readonly MultiAction[]): { noops: number[]; turnTaking: boolean } {
+function turnTaking(parts: GameParts, actions: readonly MultiAction[], spec: Specializer): { noops: number[]; turnTaking: boolean } {
   const used = new Set<number>();
-  for (const n of parts.next) for (const a of atomsOf(parts.definition.get(n)!)) if (parts.isDoes[a] === 1) used.add(a);
+  for (const n of parts.next) for (const a of spec.movesIn(parts.definition.get(n)!)) used.add(a);
   const isNoop = parts.moves.map((ms) => ms.map((m) => m.does < 0 || !used.has(m.does)));
   const turn = actions.every((a) => isNoop.filter((noop, r) => !noop[a.moves[r]!]).length <= 1);
   return { noops: isNoop.map((ns) => ns.filter(Boolean).length), turnTaking: turn };
@@ -237,7 +249,8 @@ export function buildGddl(game: FormulaGame, groups: readonly MutexGroup[], opti
   };
   const parts = gameParts(game, deadline);
   const names = atomNames(parts);
-  const derived = derivedPredicates(parts, names);
+  const { derived, inline } = derivedPredicates(parts, names);
+  const spec = new Specializer(parts.table, parts.isDoes, inline, step);
   const roles = game.roles.map((r) => termName(game.terms, r));
   const legal = parts.moves.map((ms) => necessaryLiterals(ms.map((m) => parts.definition.get(m.legal)!)));
   const roleMoves: RoleMoves[] = roles.map((role, r) => ({ role, literals: legal[r]! }));
@@ -246,7 +259,7 @@ export function buildGddl(game: FormulaGame, groups: readonly MutexGroup[], opti
   if (pairs > options.maxEffects) {
     throw formatError(game.file, `GDDL: ${combos.combos.length} multi-actions times ${parts.next.length} fluents = up to ${pairs} precondition/effect pairs, over the limit of ${options.maxEffects} (--max-effects): ${describeSizes(roleMoves)}`);
   }
-  const { actions, falsePreconditions } = multiActions(parts, combos, step);
+  const { actions, falsePreconditions } = multiActions(parts, combos, spec, step);
   const byText = fluentNames(parts);
   const rewards = parts.goals.map((g) => {
     const a = game.atoms[g]!;
@@ -254,7 +267,7 @@ export function buildGddl(game: FormulaGame, groups: readonly MutexGroup[], opti
   });
   const roleOrder = new Map(roles.map((r, i) => [r, i]));
   rewards.sort((x, y) => roleOrder.get(x.role)! - roleOrder.get(y.role)! || compareCodePoints(x.value, y.value));
-  const tt = turnTaking(parts, actions);
+  const tt = turnTaking(parts, actions, spec);
   return {
     name: escapeSymbol(basename(game.file).replace(/\.[^.]*$/, '') || 'game'),
     roles,

@@ -4,6 +4,8 @@
  * other move), simplified by the formula table's constructors. A formula depends only on the
  * `does` atoms it mentions, so results are cached by (formula, the chosen moves among them):
  * in a turn-taking game each next formula is specialized once per move that touches it.
+ * Kept axioms that depend on `does` (`inline`) are replaced by their definitions, specialized
+ * the same way (they are not recursive, so this ends).
  */
 import { type Formula, type FormulaTable, type Step, postOrder } from '../../axioms/formula.js';
 import { atomsOf } from './parts.js';
@@ -13,13 +15,31 @@ export class Specializer {
   private readonly doesIn = new Map<number, readonly number[]>();
   private readonly cache = new Map<string, Formula>();
 
-  constructor(private readonly table: FormulaTable, private readonly isDoes: Uint8Array, private readonly step: Step) {}
+  constructor(
+    private readonly table: FormulaTable,
+    private readonly isDoes: Uint8Array,
+    private readonly inline: ReadonlyMap<number, Formula>,
+    private readonly step: Step,
+  ) {}
 
-  /** The `does` atoms `f` mentions, ascending. */
+  /** The `does` atoms `f` mentions, directly or through inlined axioms, ascending. */
   movesIn(f: Formula): readonly number[] {
     let list = this.doesIn.get(f.id);
     if (list === undefined) {
-      list = atomsOf(f).filter((a) => this.isDoes[a] === 1);
+      const found = new Set<number>();
+      const seen = new Set<number>();
+      const todo = [f];
+      while (todo.length > 0) {
+        for (const a of atomsOf(todo.pop()!)) {
+          if (this.isDoes[a] === 1) found.add(a);
+          const def = this.inline.get(a);
+          if (def !== undefined && !seen.has(a)) {
+            seen.add(a);
+            todo.push(def);
+          }
+        }
+      }
+      list = [...found].sort((x, y) => x - y);
       this.doesIn.set(f.id, list);
     }
     return list;
@@ -46,7 +66,9 @@ export class Specializer {
     postOrder([root], (f) => {
       let g: Formula = f;
       if (f.kind === 'atom') {
+        const def = this.inline.get(f.atom);
         if (this.isDoes[f.atom] === 1) g = on.has(f.atom) ? table.TRUE : table.FALSE;
+        else if (def !== undefined) g = this.specialize(def, on);
       } else if (f.kind === 'not') {
         const a = out.get(f.arg.id)!;
         if (a !== f.arg) g = table.not(a);
