@@ -1,23 +1,15 @@
 // `gdl-ground ground --format gddl` and `verify --gddl` end to end: the three files in a
 // directory (all or none), on stdout after `; file:` lines, played back identically, a changed
 // file caught as a difference, the blow-up's exit 3 leaving no directory behind, usage errors.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, ROOT, ensureBuilt } from './support/cli.js';
+import { ensureBuilt, runCli as run } from './support/cli.js';
 
-function run(args: readonly string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-let dir = '';
-beforeAll(() => {
-  ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'gdl-gddl-'));
-});
+/** A fresh directory for the outputs of this file's runs. */
+const dir = mkdtempSync(join(tmpdir(), 'gdl-gddl-'));
+beforeAll(ensureBuilt);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('ground --format gddl', () => {
