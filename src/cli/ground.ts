@@ -50,7 +50,7 @@ interface Resolved {
 function resolveOptions(options: GroundOptions): Resolved {
   const pipeline = resolveFlags(options);
   const format = options.format === undefined ? undefined : parseChoice(options.format, '--format', ['gdl', 'json', 'gddl'] as const);
-  if (options.json === true && format === 'gdl') throw new UsageError('--json contradicts --format gdl');
+  if (options.json === true && format !== undefined && format !== 'json') throw new UsageError(`--json contradicts --format ${format}`);
   const json = options.json === true || format === 'json';
   const gddl = format === 'gddl';
   if (options.removeAxioms === true && json) throw new UsageError('--remove-axioms writes GDL only (formula bodies have no JSON form yet)');
