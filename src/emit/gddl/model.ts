@@ -4,11 +4,12 @@
  * conjunction of their legal conditions as global precondition and one precondition/effect
  * pair per fluent that can hold after them (the `next` formula with `does` replaced by true or
  * false); rewards come from the `goal` rules; axioms kept as rules become derived predicates,
- * evaluated stratum by stratum. Everything is sorted: the output is deterministic.
+ * evaluated stratum by stratum, except those over `does`, which are substituted into the
+ * specialized effects. Everything is sorted: the output is deterministic.
  */
 import { basename } from 'node:path';
 import { atomsOf, gameParts, type GameParts } from './parts.js';
-import { type Formula, type Step } from '../../axioms/formula.js';
+import type { Formula, Step } from '../../axioms/formula.js';
 import { type FormulaGame, timeLimitReached } from '../../axioms/types.js';
 import type { Deadline } from '../../deadline.js';
 import { NO_POS } from '../../gdl/ast.js';
