@@ -63,3 +63,11 @@ export { createRandom, type Random } from './sim/random.js';
 
 // Above the pipeline: both superset methods side by side.
 export { compareMethods, type Comparison, type MethodRun, type CompareSettings } from './compare.js';
+
+// GDDL (docs/gddl.md): the model and its three files, the reader and the simulator.
+export { groundToGddl, readGddlFiles, verifyGddl, type GddlOutput } from './pipeline.js';
+export { buildGddl, DEFAULT_GDDL_OPTIONS, type GddlModel, type GddlOptions, type GddlStats, type MultiAction } from './emit/gddl/model.js';
+export { writeGddl, GDDL_FILE_NAMES, type GddlFiles } from './emit/gddl/write.js';
+export { termName, nameToKif, TRUE_NAME, DERIVED_PREFIX } from './emit/gddl/names.js';
+export { readGddl, type GddlGame, type GddlTexts } from './gddl/read.js';
+export { createGddlSimulator, GddlPlayError, type GddlState } from './gddl/sim.js';

@@ -32,6 +32,10 @@ import { sampleStates } from './sim/sample.js';
 import { createReasoner } from './sim/reasoner.js';
 import { type VerifyOptions, type VerifyResult, verifyGame } from './sim/verify.js';
 import { StageTimer } from './timer.js';
+import { type GddlModel, type GddlOptions, buildGddl } from './emit/gddl/model.js';
+import { type GddlFiles, writeGddl } from './emit/gddl/write.js';
+import { type GddlGame, readGddl } from './gddl/read.js';
+import { GddlPlayError, createGddlSimulator } from './gddl/sim.js';
 
 // What the command line prints, re-exported so that it reaches the library only through here.
 export { formatSupersets, supersetSentences } from './reach/format.js';
@@ -335,4 +339,59 @@ export function loadGroundFile(text: string, file: string, options: PipelineOpti
 /** Plays random matches of two games (each through the Prolog reasoner) side by side. */
 export function verifyAgainst(original: NormalGame, other: NormalGame, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
   return verifyGame(createReasoner(original, { deadline: options.deadline.at }), createReasoner(other, { deadline: options.deadline.at }), verify);
+}
+
+// ---- GDDL output and read-back (issue 14, docs/gddl.md) ----
+
+export { DEFAULT_GDDL_OPTIONS, type GddlModel, type GddlOptions, type GddlStats } from './emit/gddl/model.js';
+export { GDDL_FILE_NAMES, type GddlFiles } from './emit/gddl/write.js';
+
+/** What the GDDL output of a ground game is made of: its mutex groups, its axioms removed, the model, the files. */
+export interface GddlOutput {
+  readonly mutex: MutexResult;
+  readonly axioms: AxiomResult;
+  readonly model: GddlModel;
+  readonly files: GddlFiles;
+}
+
+/**
+ * Steps 6 to 8 for GDDL (slides 44-49): mutex groups of `game` (unused instances already
+ * removed), axiom removal, the GDDL model (multi-actions, rewards, partition) and its three
+ * files. Limit errors beyond `gddl.maxActions` multi-actions and past the run's deadline.
+ */
+export function groundToGddl(
+  game: GroundGame,
+  options: PipelineOptions,
+  settings: { readonly gddl: GddlOptions; readonly axioms: AxiomOptions; readonly mutex: MutexSettings },
+  timer = new StageTimer(),
+): GddlOutput {
+  const mutex = mutexGroups(game, options, settings.mutex, timer);
+  const axioms = removeGameAxioms(game, options, settings.axioms, timer);
+  const model = timer.run('gddl', () => buildGddl(axioms.game, mutex.groups, settings.gddl, options.deadline), (m) => ({ actions: m.actions.length }));
+  const files = timer.run('emit', () => {
+    try {
+      return writeGddl(model, game.file, options.deadline);
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+      throw new GdlError([diag('error', game.file, NO_POS, `the GDDL domain is too large to write (${model.actions.length} multi-actions)`)], 'limit');
+    }
+  }, (f) => ({ bytes: Buffer.byteLength(f.domain) + Buffer.byteLength(f.problem) + Buffer.byteLength(f.partition) }));
+  return { mutex, axioms, model, files };
+}
+
+/** Reads the three GDDL files (texts; `dir` names them in messages) into a playable game. */
+export function readGddlFiles(files: GddlFiles, dir: string): GddlGame {
+  return readGddl(files, dir);
+}
+
+/** Plays random matches of the original game (reasoner) and of a GDDL game side by side. */
+export function verifyGddl(normal: NormalGame, game: GddlGame, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
+  const original = createReasoner(normal, { deadline: options.deadline.at });
+  try {
+    return verifyGame(original, createGddlSimulator(game), { ...verify, jointMovesOnly: true });
+  } catch (err) {
+    // A joint move the original allows but no applicable multi-action describes: a difference.
+    if (!(err instanceof GddlPlayError)) throw err;
+    throw new GdlError([diag('error', normal.file, NO_POS, `GDDL game differs: ${err.message}`)]);
+  }
 }

@@ -26,6 +26,7 @@ const STAGES: readonly (readonly string[])[] = [
   ['axioms/'],
   ['emit/'],
   ['sim/'],
+  ['gddl/'],
   ['pipeline.ts'],
   ['compare.ts'],
   ['batch/'],

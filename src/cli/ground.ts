@@ -1,20 +1,23 @@
 /**
  * `gdl-ground ground GAME [-o FILE] [--method prolog|dg] [--format gdl|json] [--json] [--stats]
  * [--timeout S] [--max-atoms N] [--max-ground-atoms N] [--max-rules N] [--no-base-input]
- * [--keep-unused] [--remove-axioms [--max-formula N] [--max-total N]]`: instantiates a game and writes the
+ * [--keep-unused] [--remove-axioms [--max-formula N] [--max-total N]] [--format gddl [--max-actions N] [--max-effects N]]`: instantiates a game and writes the
  * ground game as GDL (default) or JSON; rules and atoms no output depends on are dropped unless
  * `--keep-unused`; `--remove-axioms` substitutes the axioms away (GDL with formula bodies). The output file is
  * written atomically: after an error or a limit no file (and no partial file) is left.
+ * `--format gddl` writes the three GDDL files (docs/gddl.md) into the directory of `-o`, all or none.
  * `--stats` prints per-stage time, counts and peak memory on stderr. Exit 0 ok, 1 invalid
  * game, 2 usage error, 3 limit reached.
  */
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
 import {
+  DEFAULT_MUTEX_SETTINGS, type GddlOptions, groundToGddl,
   type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR, type GroundFormat, type PipelineOptions, type UnusedStats,
   emitFormulaGround, emitGround, groundNormalGame, loadGame, removeGameAxioms, removeUnusedInstances,
 } from '../pipeline.js';
 import { StageTimer, formatStages } from '../timer.js';
+import { GDDL_FLAG_HELP, formatGddlStats, resolveGddlFlags, writeGddlOutput } from './gddl.js';
 import { EXIT, UsageError, readGameFile, runCommand, writeOutput } from './io.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, parseChoice, parseWhole, resolveFlags } from './options.js';
 
@@ -30,27 +33,33 @@ interface GroundOptions extends LimitFlags {
   readonly removeAxioms?: boolean;
   readonly maxFormula?: string;
   readonly maxTotal?: string;
+  readonly maxActions?: string;
+  readonly maxEffects?: string;
 }
 
 /** Everything `ground` needs, resolved once from the command line. */
 interface Resolved {
   readonly pipeline: PipelineOptions;
-  readonly format: GroundFormat;
+  readonly format: GroundFormat | 'gddl';
   /** Limits of axiom removal, when `--remove-axioms`. */
   readonly axioms: AxiomOptions;
+  /** Limits of the GDDL model, when `--format gddl`. */
+  readonly gddl: GddlOptions;
 }
 
 function resolveOptions(options: GroundOptions): Resolved {
   const pipeline = resolveFlags(options);
-  const format = options.format === undefined ? undefined : parseChoice(options.format, '--format', ['gdl', 'json'] as const);
-  if (options.json === true && format === 'gdl') throw new UsageError('--json contradicts --format gdl');
+  const format = options.format === undefined ? undefined : parseChoice(options.format, '--format', ['gdl', 'json', 'gddl'] as const);
+  if (options.json === true && format !== undefined && format !== 'json') throw new UsageError(`--json contradicts --format ${format}`);
   const json = options.json === true || format === 'json';
+  const gddl = format === 'gddl';
   if (options.removeAxioms === true && json) throw new UsageError('--remove-axioms writes GDL only (formula bodies have no JSON form yet)');
-  if (options.maxFormula !== undefined && options.removeAxioms !== true) throw new UsageError('--max-formula needs --remove-axioms');
-  if (options.maxTotal !== undefined && options.removeAxioms !== true) throw new UsageError('--max-total needs --remove-axioms');
+  // GDDL output removes axioms itself, so it takes their limits too.
+  if (options.maxFormula !== undefined && options.removeAxioms !== true && !gddl) throw new UsageError('--max-formula needs --remove-axioms');
+  if (options.maxTotal !== undefined && options.removeAxioms !== true && !gddl) throw new UsageError('--max-total needs --remove-axioms');
   const maxFormula = options.maxFormula === undefined ? DEFAULT_AXIOM_OPTIONS.maxFormula : parseWhole(options.maxFormula, '--max-formula');
   const axioms: AxiomOptions = options.maxTotal === undefined ? { maxFormula } : { maxFormula, maxTotal: parseWhole(options.maxTotal, '--max-total') };
-  return { pipeline, format: json ? 'json' : 'gdl', axioms };
+  return { pipeline, format: json ? 'json' : gddl ? 'gddl' : 'gdl', axioms, gddl: resolveGddlFlags(options, gddl) };
 }
 
 function ground(file: string, options: GroundOptions): number {
@@ -63,6 +72,13 @@ function ground(file: string, options: GroundOptions): number {
   // Unused instances go by default: dropping them cannot change play (docs/axioms.md).
   const unused = options.keepUnused === true ? undefined : removeUnusedInstances(full, timer);
   const game = unused?.game ?? full;
+  if (resolved.format === 'gddl') {
+    const out = groundToGddl(game, resolved.pipeline, { gddl: resolved.gddl, axioms: resolved.axioms, mutex: DEFAULT_MUTEX_SETTINGS }, timer);
+    for (const w of out.axioms.warnings) process.stderr.write(`${file}: warning: ${w}\n`);
+    writeGddlOutput(options.output, out.files);
+    if (options.stats === true) process.stderr.write(`${formatStages(timer.list(), timer.peakRss())}\n${formatReductions(unused?.stats, out.axioms)}${formatGddlStats(out)}`);
+    return EXIT.ok;
+  }
   const gdl = { baseInput: options.baseInput };
   let axioms: AxiomResult | undefined;
   let out: string;
@@ -70,7 +86,7 @@ function ground(file: string, options: GroundOptions): number {
     axioms = removeGameAxioms(game, resolved.pipeline, resolved.axioms, timer);
     for (const w of axioms.warnings) process.stderr.write(`${file}: warning: ${w}\n`);
     out = emitFormulaGround(axioms.game, gdl, resolved.pipeline, timer);
-  } else out = emitGround(game, resolved.format, gdl, timer);
+  } else out = emitGround(game, resolved.format === 'json' ? 'json' : 'gdl', gdl, timer);
   writeOutput(options.output, out);
   if (options.stats === true) process.stderr.write(`${formatStages(timer.list(), timer.peakRss())}\n${formatReductions(unused?.stats, axioms)}`);
   return EXIT.ok;
@@ -98,7 +114,7 @@ export function registerGround(program: Command): void {
     .argument('<game>', 'game description in KIF')
     .option('-o, --output <file>', 'write the ground game to a file (atomically) instead of stdout');
   addMethodOption(command)
-    .option('--format <format>', 'gdl (default) or json')
+    .option('--format <format>', 'gdl (default), json, or gddl (three files: domain, problem, partition; -o names a directory)')
     .option('--json', 'same as --format json')
     .option('--stats', 'print per-stage time, counts and peak memory on stderr');
   addLimitOptions(command, 'ground')
@@ -107,5 +123,7 @@ export function registerGround(program: Command): void {
     .option('--remove-axioms', 'replace every axiom by its definition (bodies speak only of true and does)')
     .option('--max-formula <n>', `largest formula axiom removal may make; larger ones keep their axiom (default ${DEFAULT_AXIOM_OPTIONS.maxFormula})`)
     .option('--max-total <n>', `largest total size of all rule bodies (nodes) axiom removal may reach; axioms that would pass it are kept (default ${GROWTH_FACTOR} times the input's, at least ${GROWTH_FLOOR})`)
+    .option('--max-actions <n>', GDDL_FLAG_HELP.maxActions)
+    .option('--max-effects <n>', GDDL_FLAG_HELP.maxEffects)
     .action((file: string, options: GroundOptions) => runCommand(() => ground(file, options)));
 }

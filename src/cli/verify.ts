@@ -5,7 +5,8 @@
  * the legal moves of each role, terminal, the goal values and the successor after the same
  * joint move; with `--mutex`, also that no proven mutex group is violated (a violation is a bug
  * in the proof, reported with the state). With `--ground FILE`, the ground game of FILE (any
- * output of `ground`, axioms removed or not) is played through the reasoner instead. Exit 0 when identical, 1 with the first difference printed (or an invalid
+ * output of `ground`, axioms removed or not) is played through the reasoner instead; with `--gddl DIR`, the
+ * GDDL game of DIR (`ground --format gddl -o DIR`) through the GDDL simulator. Exit 0 when identical, 1 with the first difference printed (or an invalid
  * game), 2 usage error, 3 time limit.
  */
 import type { Command } from 'commander';
@@ -13,7 +14,9 @@ import { formatDiagnostic } from '../gdl/diagnostics.js';
 import {
   DEFAULT_MUTEX_SETTINGS, type NormalGame, type PipelineOptions, type VerifyOptions, type VerifyResult, formatDifference, groundNormalGame, loadGame,
   loadGroundFile, mutexGroups, verifyAgainst, verifyGrounding,
+  readGddlFiles, verifyGddl,
 } from '../pipeline.js';
+import { readGddlDir } from './gddl.js';
 import { EXIT, UsageError, readGameFile, runCommand } from './io.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, parseWhole, resolveFlags } from './options.js';
 
@@ -25,6 +28,7 @@ interface VerifyCliOptions extends LimitFlags {
   readonly method: string;
   readonly mutex?: boolean;
   readonly ground?: string;
+  readonly gddl?: string;
 }
 
 /** Everything `verify` needs, resolved once from the command line. */
@@ -49,7 +53,10 @@ function verify(file: string, options: VerifyCliOptions): number {
   if (options.ground !== undefined && options.mutex === true) throw new UsageError('--mutex checks a grounding made now; it cannot be combined with --ground');
   const loaded = loadGame(readGameFile(file), file, resolved.pipeline);
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
-  const result = options.ground !== undefined ? againstFile(loaded.normal, options.ground, resolved) : againstGrounding(loaded.normal, options, resolved);
+  if (options.gddl !== undefined && (options.ground !== undefined || options.mutex === true)) throw new UsageError('--gddl cannot be combined with --ground or --mutex');
+  const result = options.gddl !== undefined
+    ? verifyGddl(loaded.normal, readGddlFiles(readGddlDir(options.gddl), options.gddl), resolved.pipeline, resolved.verify)
+    : options.ground !== undefined ? againstFile(loaded.normal, options.ground, resolved) : againstGrounding(loaded.normal, options, resolved);
   const s = result.stats;
   const summary = `${s.playouts} playouts, ${s.states} states, ${s.transitions} joint moves compared (${s.terminals} reached terminal, ${s.stuck} stuck)`;
   if (result.kind === 'same') {
@@ -86,7 +93,8 @@ export function registerVerify(program: Command): void {
     .option('--seed <s>', 'seed of the random joint moves (a whole number)', '1')
     .option('--max-steps <n>', 'joint moves per match before it is cut off', '200')
     .option('--mutex', 'also hold every proven mutex group (gdl-ground mutex) in every visited state')
-    .option('--ground <file>', 'play this ground game file (from gdl-ground ground, axioms removed or not) instead of grounding now');
+    .option('--ground <file>', 'play this ground game file (from gdl-ground ground, axioms removed or not) instead of grounding now')
+    .option('--gddl <dir>', 'play the GDDL game in this directory (from gdl-ground ground --format gddl -o DIR) instead of grounding now');
   addMethodOption(command);
   addLimitOptions(command, 'ground')
     .action((file: string, options: VerifyCliOptions) => runCommand(() => verify(file, options)));

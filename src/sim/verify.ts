@@ -22,6 +22,11 @@ export interface VerifyOptions {
    * member true, exactly one for an exactly-one group. A violation is a bug in the proof.
    */
   readonly groups?: readonly MutexCheck[];
+  /**
+   * Compare legal moves only in non-terminal states where every role has one in the original
+   * game: a game of joint moves (GDDL multi-actions) knows no legal move of one role alone.
+   */
+  readonly jointMovesOnly?: boolean;
 }
 
 /** A group whose members (fluent texts) are never true together; exactly one when `exactlyOne`. */
@@ -115,8 +120,9 @@ function checkGroups(state: readonly string[], groups: readonly MutexCheck[]): F
 }
 
 /** Compares what holds in one state. */
-function compareInfo(roles: readonly string[], a: InfoTexts, b: InfoTexts): Found | null {
-  for (let i = 0; i < roles.length; i++) {
+function compareInfo(roles: readonly string[], a: InfoTexts, b: InfoTexts, jointMovesOnly = false): Found | null {
+  const playable = !a.terminal && a.legal.every((ms) => ms.length > 0);
+  for (let i = 0; i < roles.length && (playable || !jointMovesOnly); i++) {
     const d = compareSets('legal', a.legal[i]!, b.legal[i]!, roles[i]!);
     if (d !== null) return d;
   }
@@ -160,7 +166,7 @@ function playout<SA, MA, VA, SB, MB, VB>(
     const infoA = original.info(stateA);
     const infoB = ground.info(stateB);
     count.states++;
-    const d = compareInfo(original.roles, infoTexts(infoA, ta), infoTexts(infoB, tb));
+    const d = compareInfo(original.roles, infoTexts(infoA, ta), infoTexts(infoB, tb), options.jointMovesOnly);
     if (d !== null) return { difference: { ...d, step, state: ta.state(stateA) } };
     if (infoA.terminal) return { ended: 'terminal' };
     if (infoA.legal.some((ms) => ms.length === 0)) return { ended: 'stuck' };

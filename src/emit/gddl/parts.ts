@@ -1,0 +1,96 @@
+/**
+ * A game without axioms read by what GDDL needs of it: one formula per output atom (the
+ * disjunction of its rule bodies) in one fresh formula table, and the roles, moves and fluents
+ * by id. Formulas of the FormulaGame are rebuilt in that table, so that the multi-actions can
+ * build on them with shared, simplified subformulas.
+ */
+import { atomKind } from '../../axioms/atoms.js';
+import { type Formula, FormulaTable, mapAtoms } from '../../axioms/formula.js';
+import type { FormulaGame } from '../../axioms/types.js';
+import type { Deadline } from '../../deadline.js';
+import { timeLimitReached } from '../../axioms/types.js';
+
+/** A move of a role: its legal atom, its does atom (-1 when no rule mentions it), the move term. */
+export interface GameMove {
+  readonly legal: number;
+  readonly does: number;
+  readonly term: number;
+}
+
+/** The game as the GDDL model reads it; every formula lives in `table`. */
+export interface GameParts {
+  readonly game: FormulaGame;
+  readonly table: FormulaTable;
+  /** Per head atom (legal, next, goal, terminal, kept axiom): the disjunction of its rule bodies. */
+  readonly definition: ReadonlyMap<number, Formula>;
+  /** Per role (in order), its moves in atom order (that is, sorted by the legal atom's text). */
+  readonly moves: readonly (readonly GameMove[])[];
+  /** The `next` atoms, in atom order. */
+  readonly next: readonly number[];
+  /** The `goal` atoms, in atom order. */
+  readonly goals: readonly number[];
+  /** The `terminal` atom, or -1 when the game has none. */
+  readonly terminal: number;
+  /** Axioms kept as rules (recursive or over budget), in atom order. */
+  readonly kept: readonly number[];
+  /** Per `does` atom id: true. */
+  readonly isDoes: Uint8Array;
+}
+
+/** Reads `game` into {@link GameParts}; past `deadline` a limit error. */
+export function gameParts(game: FormulaGame, deadline: Deadline): GameParts {
+  const table = new FormulaTable();
+  const step = (): void => {
+    if (deadline.tick()) throw timeLimitReached(game.file, 'writing GDDL');
+  };
+  const bodies = new Map<number, Formula[]>();
+  for (const r of game.rules) {
+    const body = table.and(mapAtoms(r.body, table, (a) => a, step));
+    const list = bodies.get(r.head);
+    if (list === undefined) bodies.set(r.head, [body]);
+    else list.push(body);
+  }
+  const definition = new Map<number, Formula>();
+  for (const [head, list] of bodies) definition.set(head, table.or(list));
+  const roleIndex = new Map(game.roles.map((r, i) => [r, i]));
+  const doesOf = new Map<string, number>();
+  const isDoes = new Uint8Array(game.atoms.length);
+  game.atoms.forEach((a, i) => {
+    if (atomKind(game, i) !== 'does') return;
+    isDoes[i] = 1;
+    doesOf.set(`${a.args[0]} ${a.args[1]}`, i);
+  });
+  const moves: GameMove[][] = game.roles.map(() => []);
+  const next: number[] = [];
+  const goals: number[] = [];
+  const kept: number[] = [];
+  let terminal = -1;
+  game.atoms.forEach((a, i) => {
+    if (!definition.has(i)) return;
+    const kind = atomKind(game, i);
+    if (kind === 'legal') {
+      const role = roleIndex.get(a.args[0]!);
+      if (role !== undefined) moves[role]!.push({ legal: i, does: doesOf.get(`${a.args[0]} ${a.args[1]}`) ?? -1, term: a.args[1]! });
+    } else if (kind === 'next') next.push(i);
+    else if (kind === 'goal') goals.push(i);
+    else if (kind === 'terminal') terminal = i;
+    else if (kind === 'axiom') kept.push(i);
+  });
+  return { game, table, definition, moves, next, goals, terminal, kept, isDoes };
+}
+
+/** The atom ids a formula mentions, ascending, each once. */
+export function atomsOf(f: Formula): number[] {
+  const out = new Set<number>();
+  const seen = new Set<number>();
+  const stack = [f];
+  while (stack.length > 0) {
+    const g = stack.pop()!;
+    if (seen.has(g.id)) continue;
+    seen.add(g.id);
+    if (g.kind === 'atom') out.add(g.atom);
+    else if (g.kind === 'not') stack.push(g.arg);
+    else if (g.kind === 'and' || g.kind === 'or') stack.push(...g.args);
+  }
+  return [...out].sort((a, b) => a - b);
+}
