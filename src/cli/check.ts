@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { type Diagnostic, GdlError, formatDiagnostic } from '../gdl/diagnostics.js';
 import { DEFAULT_PIPELINE_OPTIONS, type GameSummary, formatSummary, loadGame, summarizeLoaded } from '../pipeline.js';
-import { EXIT, readGameFile, runCommand } from './io.js';
+import { EXIT, gameName, readGameFile, runCommand } from './io.js';
 
 /** Options of `check`, as commander parses them. */
 interface CheckOptions {
@@ -28,10 +28,10 @@ function printDiagnostics(list: readonly Diagnostic[]): void {
 function check(file: string, options: CheckOptions): number {
   const text = readGameFile(file);
   try {
-    const loaded = loadGame(text, file, DEFAULT_PIPELINE_OPTIONS);
+    const loaded = loadGame(text, gameName(file), DEFAULT_PIPELINE_OPTIONS);
     printDiagnostics(loaded.warnings);
     const summary = summarizeLoaded(loaded);
-    const report: CheckReport = { file, valid: true, diagnostics: loaded.warnings, summary };
+    const report: CheckReport = { file: gameName(file), valid: true, diagnostics: loaded.warnings, summary };
     process.stdout.write(options.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatSummary(summary));
     return EXIT.ok;
   } catch (err) {
@@ -40,7 +40,7 @@ function check(file: string, options: CheckOptions): number {
     if (!(err instanceof GdlError) || err.code !== 'invalid') throw err;
     printDiagnostics(err.diagnostics);
     if (options.json === true) {
-      const report: CheckReport = { file, valid: false, diagnostics: err.diagnostics };
+      const report: CheckReport = { file: gameName(file), valid: false, diagnostics: err.diagnostics };
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     }
     return EXIT.invalid;

@@ -13,16 +13,29 @@ export const EXIT = { ok: 0, invalid: 1, usage: 2, limit: 3, internal: 70 } as c
 /** A usage problem found after commander parsed the arguments (exit 2). */
 export class UsageError extends Error {}
 
-/** Reads a game file as UTF-8; bytes that are not UTF-8 become U+FFFD, which the lexer reports. */
+/** The name messages give a game read from standard input (the path `-`). */
+export const STDIN_NAME = '<stdin>';
+
+/** Bytes of a game as text: bytes that are not UTF-8 become U+FFFD, which the lexer reports with its position. */
+export function decodeGame(bytes: Uint8Array): string {
+  return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+}
+
+/** The name a game at `path` has in messages: `<stdin>` for `-`, else the path. */
+export function gameName(path: string): string {
+  return path === '-' ? STDIN_NAME : path;
+}
+
+/** Reads a game file (`-`: standard input) as UTF-8 ({@link decodeGame}); a file that cannot be read is a usage error. */
 export function readGameFile(path: string): string {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(path);
+    bytes = readFileSync(path === '-' ? 0 : path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    throw new UsageError(`cannot read '${path}': ${code === 'ENOENT' ? 'no such file' : code}`);
+    throw new UsageError(`cannot read '${gameName(path)}': ${code === 'ENOENT' ? 'no such file' : code}`);
   }
-  return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  return decodeGame(bytes);
 }
 
 /** Writes `text` to `path` via a temporary file and a rename, so no partial file is left. */

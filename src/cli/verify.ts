@@ -14,7 +14,7 @@ import {
   DEFAULT_MUTEX_SETTINGS, type NormalGame, type PipelineOptions, type VerifyOptions, type VerifyResult, formatDifference, groundNormalGame, loadGame,
   loadGroundFile, mutexGroups, verifyAgainst, verifyGrounding,
 } from '../pipeline.js';
-import { EXIT, UsageError, readGameFile, runCommand } from './io.js';
+import { EXIT, UsageError, gameName, readGameFile, runCommand } from './io.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `verify`, as commander parses them. */
@@ -47,22 +47,22 @@ function resolveOptions(options: VerifyCliOptions): Resolved {
 function verify(file: string, options: VerifyCliOptions): number {
   const resolved = resolveOptions(options);
   if (options.ground !== undefined && options.mutex === true) throw new UsageError('--mutex checks a grounding made now; it cannot be combined with --ground');
-  const loaded = loadGame(readGameFile(file), file, resolved.pipeline);
+  const loaded = loadGame(readGameFile(file), gameName(file), resolved.pipeline);
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
   const result = options.ground !== undefined ? againstFile(loaded.normal, options.ground, resolved) : againstGrounding(loaded.normal, options, resolved);
   const s = result.stats;
   const summary = `${s.playouts} playouts, ${s.states} states, ${s.transitions} joint moves compared (${s.terminals} reached terminal, ${s.stuck} stuck)`;
   if (result.kind === 'same') {
-    process.stdout.write(`${file}: identical: ${summary}\n`);
+    process.stdout.write(`${gameName(file)}: identical: ${summary}\n`);
     return EXIT.ok;
   }
-  process.stdout.write(`${file}: ${formatDifference(result.difference)}\n`);
+  process.stdout.write(`${gameName(file)}: ${formatDifference(result.difference)}\n`);
   return EXIT.invalid;
 }
 
 /** The original against a ground game read from `path` (written by `ground`, axioms removed or not). */
 function againstFile(normal: NormalGame, path: string, resolved: Resolved): VerifyResult {
-  const other = loadGroundFile(readGameFile(path), path, resolved.pipeline);
+  const other = loadGroundFile(readGameFile(path), gameName(path), resolved.pipeline);
   for (const d of other.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
   return verifyAgainst(normal, other.normal, resolved.pipeline, resolved.verify);
 }

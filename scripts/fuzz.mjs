@@ -1,0 +1,176 @@
+#!/usr/bin/env node
+// The fuzzer (docs/testing.md, "Fuzzing"): `npm run fuzz -- --count N --seed S`. Mutates real
+// games of the corpus (scripts/fuzz-mutate.mjs) and runs `check`, `reach` and `ground` by both
+// methods on each mutant with small limits (scripts/fuzz-run.mjs), many mutants per child
+// process (scripts/fuzz-worker.mjs, on dist/: build first). A child that dies (V8 heap abort,
+// signal) or hangs is restarted; the mutant it was running is saved under --out, as is every
+// mutant with a finding, so that it can be replayed with the command line. Exit 0 when nothing
+// was found, 1 otherwise, 2 on bad arguments.
+import { fork } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { gamesDir, haveCorpus, listGames } from './corpus.mjs';
+import { mutate, rng } from './fuzz-mutate.mjs';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const USAGE = `usage: npm run fuzz -- [--count N] [--seed S] [--timeout SECONDS] [--max-atoms N] [--max-memory MB]
+  [--max-bytes N] [--games SUBSTRING] [--out DIR] [--json]`;
+
+function args() {
+  const { values } = parseArgs({
+    options: {
+      count: { type: 'string', default: '1000' },
+      seed: { type: 'string', default: '1' },
+      timeout: { type: 'string', default: '1' },
+      'max-atoms': { type: 'string', default: '20000' },
+      'max-memory': { type: 'string', default: '768' },
+      'max-bytes': { type: 'string', default: '1000000' },
+      games: { type: 'string', default: '' },
+      out: { type: 'string', default: 'fuzz-findings' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const num = (k) => {
+    const n = Number(values[k]);
+    if (!Number.isFinite(n) || n <= 0) {
+      process.stderr.write(`fuzz: --${k} needs a positive number, not '${values[k]}'\n${USAGE}\n`);
+      process.exit(2);
+    }
+    return n;
+  };
+  return {
+    count: num('count'), seed: num('seed'), maxBytes: num('max-bytes'), filter: values.games, out: resolve(values.out), json: values.json,
+    limits: { timeoutSeconds: num('timeout'), maxAtoms: num('max-atoms'), maxMemoryMb: num('max-memory') },
+  };
+}
+
+/** The games mutated: corpus games up to `maxBytes` long (whose name contains `filter`). */
+function gamePool(dir, maxBytes, filter) {
+  const index = readFileSync(join(dir, 'INDEX.tsv'), 'utf8').split('\n').slice(1).filter(Boolean).map((l) => l.split('\t'));
+  const size = new Map(index.map((cols) => [cols[0], Number(cols[5])]));
+  return listGames(dir).filter((g) => (size.get(g) ?? 0) <= maxBytes && g.includes(filter));
+}
+
+/** A child process running mutants, with a watchdog for hangs. */
+class Worker {
+  constructor(onMessage, onDeath) {
+    // The heap limit sits above the memory limit of the runs, as the command line sets it.
+    this.child = fork(join(here, 'fuzz-worker.mjs'), [], { execArgv: ['--max-old-space-size=2048'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    this.stderr = '';
+    this.child.stderr.on('data', (d) => {
+      this.stderr = (this.stderr + d).slice(-4000);
+    });
+    this.child.on('message', onMessage);
+    this.child.on('exit', (code, signal) => onDeath(this, code, signal));
+  }
+}
+
+async function main() {
+  const o = args();
+  const dir = gamesDir();
+  if (!haveCorpus(dir)) {
+    process.stderr.write(`fuzz: no corpus at ${dir}\n`);
+    process.exit(2);
+  }
+  const pool = gamePool(dir, o.maxBytes, o.filter);
+  const pick = rng(o.seed);
+  const jobs = Array.from({ length: o.count }, (_, index) => ({ type: 'run', index, game: pool[pick.int(pool.length)], seed: o.seed, gamesDir: dir, limits: o.limits }));
+  mkdirSync(o.out, { recursive: true });
+  const results = [];
+  const findings = [];
+  // A mutant may take five runs at the limit each; past this the child counts as hung.
+  const hangMs = (o.limits.timeoutSeconds * 5 + 20) * 1000;
+  let next = 0;
+  let current;
+  let timer;
+  const started = Date.now();
+
+  const save = (job, finding) => {
+    const { bytes, applied } = mutate(readFileSync(join(dir, job.game), 'utf8'), o.seed, job.index);
+    const base = join(o.out, `mutant-${o.seed}-${job.index}`);
+    writeFileSync(`${base}.kif`, bytes);
+    writeFileSync(`${base}.json`, `${JSON.stringify({ game: job.game, seed: o.seed, index: job.index, applied, limits: o.limits, finding }, null, 2)}\n`);
+    findings.push({ index: job.index, game: job.game, applied, ...finding, file: `${base}.kif` });
+  };
+
+  await new Promise((done) => {
+    const send = (w) => {
+      clearTimeout(timer);
+      if (next >= jobs.length) {
+        w.stopping = true;
+        w.child.send({ type: 'stop' });
+        return;
+      }
+      current = jobs[next++];
+      w.child.send(current);
+      timer = setTimeout(() => {
+        w.hung = true;
+        w.child.kill('SIGKILL');
+      }, hangMs);
+    };
+    const onMessage = (w) => (m) => {
+      if (m.type === 'ready') send(w);
+      else if (m.type === 'done') {
+        results.push(m);
+        const bad = m.runs.filter((r) => r.finding !== undefined);
+        if (bad.length > 0) save(current, { kind: 'run', runs: bad });
+        if (!o.json && results.length % 100 === 0) process.stderr.write(`fuzz: ${results.length}/${o.count} mutants, ${findings.length} findings, ${Math.round((Date.now() - started) / 1000)} s\n`);
+        current = undefined;
+        send(w);
+      }
+    };
+    const onDeath = (w, code, signal) => {
+      clearTimeout(timer);
+      if (w.stopping) return done();
+      if (current !== undefined) {
+        const kind = w.hung ? 'hang' : 'crash';
+        save(current, { kind, code, signal, stderr: w.stderr.split('\n').slice(-12).join('\n') });
+        results.push({ index: current.index, game: current.game, runs: [{ command: kind, method: '-', exit: signal ?? code, ms: 0, finding: kind }] });
+        current = undefined;
+      }
+      start();
+    };
+    const start = () => {
+      const w = new Worker((m) => onMessage(w)(m), onDeath);
+    };
+    start();
+  });
+  report(o, results, findings, Date.now() - started);
+  process.exitCode = findings.length === 0 ? 0 : 1;
+}
+
+/** Counts of exit codes per command, the slowest runs, and the findings. */
+function report(o, results, findings, ms) {
+  const exits = {};
+  const runs = [];
+  for (const r of results) {
+    for (const run of r.runs) {
+      const key = run.method === '-' ? run.command : `${run.command}-${run.method}`;
+      exits[key] ??= {};
+      exits[key][run.exit] = (exits[key][run.exit] ?? 0) + 1;
+      runs.push({ ...run, index: r.index, game: r.game });
+    }
+  }
+  const slowest = runs.sort((a, b) => b.ms - a.ms).slice(0, 5).map((r) => ({ ms: r.ms, command: r.command, method: r.method, exit: r.exit, game: r.game, index: r.index }));
+  const summary = { mutants: results.length, runs: runs.length, seed: o.seed, limits: o.limits, seconds: Math.round(ms / 1000), exits, slowest, findings };
+  if (o.json) {
+    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    return;
+  }
+  const lines = [`${summary.mutants} mutants, ${summary.runs} runs, seed ${o.seed}, ${summary.seconds} s`];
+  for (const [k, v] of Object.entries(exits).sort()) lines.push(`  ${k.padEnd(14)} ${Object.entries(v).map(([c, n]) => `exit ${c}: ${n}`).join(', ')}`);
+  lines.push('slowest runs:');
+  for (const s of slowest) lines.push(`  ${s.ms} ms  ${s.command} ${s.method}  exit ${s.exit}  ${s.game} #${s.index}`);
+  lines.push(`${findings.length} findings${findings.length > 0 ? ` (saved in ${o.out})` : ''}`);
+  for (const f of findings) lines.push(`  #${f.index} ${f.game} [${f.applied.join(', ')}]: ${f.kind === 'run' ? f.runs.map((r) => `${r.command} ${r.method}: ${r.finding}${r.message ? ` (${r.message})` : ''}`).join('; ') : `${f.kind} ${f.signal ?? f.code}`}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+await main();
