@@ -4,17 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mutate } from './fuzz-mutate.mjs';
-import { classify, runMutant } from './fuzz-run.mjs';
+import { classify, loadLib, runMutant } from './fuzz-run.mjs';
 
-const dist = new URL('../dist/', import.meta.url);
-const lib = {
-  pipeline: await import(new URL('pipeline.js', dist).href),
-  io: await import(new URL('cli/io.js', dist).href),
-  diagnostics: await import(new URL('gdl/diagnostics.js', dist).href),
-  runtime: await import(new URL('runtime.js', dist).href),
-};
-// The same V8 settings as the command line.
-lib.runtime.tuneForShortRuns();
+const lib = await loadLib();
 
 const sources = new Map();
 function source(gamesDir, game) {

@@ -8,15 +8,17 @@
 // was found, 1 otherwise, 2 on bad arguments.
 import { fork } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gamesDir, haveCorpus, listGames } from './corpus.mjs';
 import { mutate, rng } from './fuzz-mutate.mjs';
+import { loadLib, runMutant } from './fuzz-run.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const USAGE = `usage: npm run fuzz -- [--count N] [--seed S] [--timeout SECONDS] [--max-atoms N] [--max-memory MB]
-  [--max-bytes N] [--games SUBSTRING] [--out DIR] [--json]`;
+  [--max-bytes N] [--games SUBSTRING] [--out DIR] [--json]
+       npm run fuzz -- --replay DIR/mutant-S-I.kif [--timeout SECONDS] [--max-atoms N] [--max-memory MB]`;
 
 function args() {
   const { values } = parseArgs({
@@ -30,6 +32,7 @@ function args() {
       games: { type: 'string', default: '' },
       out: { type: 'string', default: 'fuzz-findings' },
       json: { type: 'boolean', default: false },
+      replay: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -46,6 +49,7 @@ function args() {
     return n;
   };
   return {
+    replay: values.replay,
     count: num('count'), seed: num('seed'), maxBytes: num('max-bytes'), filter: values.games, out: resolve(values.out), json: values.json,
     limits: { timeoutSeconds: num('timeout'), maxAtoms: num('max-atoms'), maxMemoryMb: num('max-memory') },
   };
@@ -72,8 +76,17 @@ class Worker {
   }
 }
 
+/** Runs one saved mutant (a .kif file from --out) in this process and prints its runs. */
+async function replay(o) {
+  const lib = await loadLib();
+  const runs = runMutant(lib, lib.io.decodeGame(readFileSync(o.replay)), basename(o.replay), o.limits);
+  process.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
+  process.exitCode = runs.some((r) => r.finding !== undefined) ? 1 : 0;
+}
+
 async function main() {
   const o = args();
+  if (o.replay !== undefined) return replay(o);
   const dir = gamesDir();
   if (!haveCorpus(dir)) {
     process.stderr.write(`fuzz: no corpus at ${dir}\n`);

@@ -5,12 +5,14 @@
  */
 import type { Command } from 'commander';
 import { type Diagnostic, GdlError, formatDiagnostic } from '../gdl/diagnostics.js';
-import { DEFAULT_PIPELINE_OPTIONS, type GameSummary, formatSummary, loadGame, summarizeLoaded } from '../pipeline.js';
+import { type GameSummary, formatSummary, loadGame, summarizeLoaded } from '../pipeline.js';
 import { EXIT, gameName, readGameFile, runCommand } from './io.js';
+import { addMemoryOption, resolveFlags } from './options.js';
 
 /** Options of `check`, as commander parses them. */
 interface CheckOptions {
   readonly json?: boolean;
+  readonly maxMemory?: string;
 }
 
 /** The JSON document of `check --json`. */
@@ -26,9 +28,10 @@ function printDiagnostics(list: readonly Diagnostic[]): void {
 }
 
 function check(file: string, options: CheckOptions): number {
+  const pipeline = resolveFlags({ maxMemory: options.maxMemory });
   const text = readGameFile(file);
   try {
-    const loaded = loadGame(text, gameName(file), DEFAULT_PIPELINE_OPTIONS);
+    const loaded = loadGame(text, gameName(file), pipeline);
     printDiagnostics(loaded.warnings);
     const summary = summarizeLoaded(loaded);
     const report: CheckReport = { file: gameName(file), valid: true, diagnostics: loaded.warnings, summary };
@@ -49,10 +52,11 @@ function check(file: string, options: CheckOptions): number {
 
 /** Registers `gdl-ground check`. */
 export function registerCheck(program: Command): void {
-  program
+  const command = program
     .command('check')
     .description('validate a game and print a summary (roles, relation and rule counts, fluents, moves, static relations, axioms)')
     .argument('<game>', 'game description in KIF')
-    .option('--json', 'print the result as JSON')
+    .option('--json', 'print the result as JSON');
+  addMemoryOption(command)
     .action((file: string, options: CheckOptions) => runCommand(() => check(file, options)));
 }
