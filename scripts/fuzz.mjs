@@ -25,7 +25,7 @@ function args() {
     options: {
       count: { type: 'string', default: '1000' },
       seed: { type: 'string', default: '1' },
-      timeout: { type: 'string', default: '1' },
+      timeout: { type: 'string', default: '0.5' },
       'max-atoms': { type: 'string', default: '20000' },
       'max-memory': { type: 'string', default: '768' },
       'max-bytes': { type: 'string', default: '1000000' },
@@ -145,7 +145,7 @@ async function main() {
       if (current !== undefined) {
         const kind = w.hung ? 'hang' : 'crash';
         save(current, { kind, code, signal, stderr: w.stderr.split('\n').slice(-12).join('\n') });
-        results.push({ index: current.index, game: current.game, runs: [{ command: kind, method: '-', exit: signal ?? code, ms: 0, finding: kind }] });
+        results.push({ index: current.index, game: current.game, runs: [{ command: kind, method: '-', exit: signal ?? code, ms: 0, cpuMs: 0, finding: kind }] });
         current = undefined;
       }
       start();
@@ -171,7 +171,7 @@ function report(o, results, findings, ms) {
       runs.push({ ...run, index: r.index, game: r.game });
     }
   }
-  const slowest = runs.sort((a, b) => b.ms - a.ms).slice(0, 5).map((r) => ({ ms: r.ms, command: r.command, method: r.method, exit: r.exit, game: r.game, index: r.index }));
+  const slowest = runs.sort((a, b) => b.cpuMs - a.cpuMs || b.ms - a.ms).slice(0, 5).map((r) => ({ cpuMs: r.cpuMs, ms: r.ms, command: r.command, method: r.method, exit: r.exit, game: r.game, index: r.index }));
   const summary = { mutants: results.length, runs: runs.length, seed: o.seed, limits: o.limits, seconds: Math.round(ms / 1000), exits, slowest, findings };
   if (o.json) {
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
@@ -179,8 +179,8 @@ function report(o, results, findings, ms) {
   }
   const lines = [`${summary.mutants} mutants, ${summary.runs} runs, seed ${o.seed}, ${summary.seconds} s`];
   for (const [k, v] of Object.entries(exits).sort()) lines.push(`  ${k.padEnd(14)} ${Object.entries(v).map(([c, n]) => `exit ${c}: ${n}`).join(', ')}`);
-  lines.push('slowest runs:');
-  for (const s of slowest) lines.push(`  ${s.ms} ms  ${s.command} ${s.method}  exit ${s.exit}  ${s.game} #${s.index}`);
+  lines.push('slowest runs (processor time):');
+  for (const s of slowest) lines.push(`  ${s.cpuMs} ms cpu (${s.ms} ms wall)  ${s.command} ${s.method}  exit ${s.exit}  ${s.game} #${s.index}`);
   lines.push(`${findings.length} findings${findings.length > 0 ? ` (saved in ${o.out})` : ''}`);
   for (const f of findings) lines.push(`  #${f.index} ${f.game} [${f.applied.join(', ')}]: ${f.kind === 'run' ? f.runs.map((r) => `${r.command} ${r.method}: ${r.finding}${r.message ? ` (${r.message})` : ''}`).join('; ') : `${f.kind} ${f.signal ?? f.code}`}`);
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -5,7 +5,7 @@ import { registerCheck } from './check.js';
 import { registerCompare } from './compare.js';
 import { registerGraph } from './graph.js';
 import { registerGround } from './ground.js';
-import { EXIT } from './io.js';
+import { EXIT, guardProcess } from './io.js';
 import { registerMutex } from './mutex.js';
 import { registerReach } from './reach.js';
 import { registerVerify } from './verify.js';
@@ -13,6 +13,7 @@ import { tuneForShortRuns } from '../runtime.js';
 import { relaunchIfHeapTooSmall } from './relaunch.js';
 
 tuneForShortRuns();
+guardProcess();
 
 // The memory limit needs a V8 heap above it, and V8's is fixed at start: when this process's is
 // too small, the command runs again in a child with a large enough one, and ends with its code.
