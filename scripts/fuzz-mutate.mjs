@@ -269,3 +269,23 @@ export function mutate(source, seed, index) {
   }
   return { bytes: bytes ?? Buffer.from(tokens.join(''), 'utf8'), applied };
 }
+
+/**
+ * The top-level sentences of `source` in an order shuffled by `seed`, one a line, comments left
+ * out: the same game written in another order (the determinism test grounds both). The `role`
+ * facts keep their order among themselves, since the order of the roles is part of the game
+ * (the order of the moves in a joint move); they are spread among the other sentences.
+ */
+export function shuffleSentences(source, seed) {
+  const tokens = tokenize(source);
+  const list = sentences(tokens).map((s) => text(tokens, s));
+  const r = rng(seed);
+  for (let i = list.length - 1; i > 0; i--) {
+    const j = r.int(i + 1);
+    [list[i], list[j]] = [list[j], list[i]];
+  }
+  const isRole = (s) => /^\(\s*role[\s(]/.test(s);
+  const roles = sentences(tokens).map((s) => text(tokens, s)).filter(isRole);
+  let k = 0;
+  return `${list.map((s) => (isRole(s) ? roles[k++] : s)).join('\n')}\n`;
+}
