@@ -134,6 +134,8 @@ async function main() {
         results.push(m);
         const bad = m.runs.filter((r) => r.finding !== undefined);
         if (bad.length > 0) save(current, { kind: 'run', runs: bad });
+        // A summary so far, every 500 mutants, for a long run that is stopped before its end.
+        if (results.length % 500 === 0) writeFileSync(join(o.out, 'summary-so-far.txt'), summarize(o, results, findings, Date.now() - started).text);
         if (!o.json && results.length % 100 === 0) process.stderr.write(`fuzz: ${results.length}/${o.count} mutants, ${findings.length} findings, ${Math.round((Date.now() - started) / 1000)} s\n`);
         current = undefined;
         send(w);
@@ -159,8 +161,14 @@ async function main() {
   process.exitCode = findings.length === 0 ? 0 : 1;
 }
 
-/** Counts of exit codes per command, the slowest runs, and the findings. */
+/** Prints the summary of the run: as JSON with --json, else as text. */
 function report(o, results, findings, ms) {
+  const { summary, text } = summarize(o, results, findings, ms);
+  process.stdout.write(o.json ? `${JSON.stringify(summary, null, 2)}\n` : text);
+}
+
+/** Counts of exit codes per command, the slowest runs, and the findings, as data and as text. */
+function summarize(o, results, findings, ms) {
   const exits = {};
   const runs = [];
   for (const r of results) {
@@ -173,17 +181,13 @@ function report(o, results, findings, ms) {
   }
   const slowest = runs.sort((a, b) => b.cpuMs - a.cpuMs || b.ms - a.ms).slice(0, 5).map((r) => ({ cpuMs: r.cpuMs, ms: r.ms, command: r.command, method: r.method, exit: r.exit, game: r.game, index: r.index }));
   const summary = { mutants: results.length, runs: runs.length, seed: o.seed, limits: o.limits, seconds: Math.round(ms / 1000), exits, slowest, findings };
-  if (o.json) {
-    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-    return;
-  }
   const lines = [`${summary.mutants} mutants, ${summary.runs} runs, seed ${o.seed}, ${summary.seconds} s`];
   for (const [k, v] of Object.entries(exits).sort()) lines.push(`  ${k.padEnd(14)} ${Object.entries(v).map(([c, n]) => `exit ${c}: ${n}`).join(', ')}`);
   lines.push('slowest runs (processor time):');
   for (const s of slowest) lines.push(`  ${s.cpuMs} ms cpu (${s.ms} ms wall)  ${s.command} ${s.method}  exit ${s.exit}  ${s.game} #${s.index}`);
   lines.push(`${findings.length} findings${findings.length > 0 ? ` (saved in ${o.out})` : ''}`);
   for (const f of findings) lines.push(`  #${f.index} ${f.game} [${f.applied.join(', ')}]: ${f.kind === 'run' ? f.runs.map((r) => `${r.command} ${r.method}: ${r.finding}${r.message ? ` (${r.message})` : ''}`).join('; ') : `${f.kind} ${f.signal ?? f.code}`}`);
-  process.stdout.write(`${lines.join('\n')}\n`);
+  return { summary, text: `${lines.join('\n')}\n` };
 }
 
 await main();
