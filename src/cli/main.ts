@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 /** The `gdl-ground` command line: one subcommand per job, each in its own module. */
+// First: a V8 heap large enough for the memory limit, or the command starts again (heap.ts).
+import './heap.js';
 import { Command, CommanderError } from 'commander';
 import { registerCheck } from './check.js';
 import { registerCompare } from './compare.js';
@@ -10,15 +12,9 @@ import { registerMutex } from './mutex.js';
 import { registerReach } from './reach.js';
 import { registerVerify } from './verify.js';
 import { tuneForShortRuns } from '../runtime.js';
-import { relaunchIfHeapTooSmall } from './relaunch.js';
 
 tuneForShortRuns();
 guardProcess();
-
-// The memory limit needs a V8 heap above it, and V8's is fixed at start: when this process's is
-// too small, the command runs again in a child with a large enough one, and ends with its code.
-const relaunched = await relaunchIfHeapTooSmall();
-if (relaunched !== undefined) process.exit(relaunched);
 
 const program = new Command('gdl-ground')
   .description('Instantiate (ground) games of the Game Description Language')
