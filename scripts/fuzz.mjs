@@ -62,6 +62,17 @@ function gamePool(dir, maxBytes, filter) {
   return listGames(dir).filter((g) => (size.get(g) ?? 0) <= maxBytes && g.includes(filter));
 }
 
+/** Processor time (ms) a process has used, from /proc (undefined elsewhere than on Linux). */
+function childCpuMs(pid) {
+  try {
+    // Fields 14 and 15 of /proc/PID/stat, after the command name in parentheses: utime, stime.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A child process running mutants, with a watchdog for hangs. */
 class Worker {
   constructor(onMessage, onDeath) {
@@ -123,10 +134,18 @@ async function main() {
       }
       current = jobs[next++];
       w.child.send(current);
-      timer = setTimeout(() => {
-        w.hung = true;
-        w.child.kill('SIGKILL');
-      }, hangMs);
+      const cpu0 = childCpuMs(w.child.pid);
+      const sent = Date.now();
+      const watch = () => {
+        // Hung: past the budget in processor time (wall-clock time on a loaded machine says
+        // little), or ten times past it in wall-clock time.
+        const cpu = childCpuMs(w.child.pid);
+        if (cpu === undefined || cpu0 === undefined || cpu - cpu0 > hangMs || Date.now() - sent > 10 * hangMs) {
+          w.hung = true;
+          w.child.kill('SIGKILL');
+        } else timer = setTimeout(watch, hangMs / 4);
+      };
+      timer = setTimeout(watch, hangMs);
     };
     const onMessage = (w) => (m) => {
       if (m.type === 'ready') send(w);
