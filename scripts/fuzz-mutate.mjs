@@ -53,11 +53,10 @@ function closing(tokens, open) {
   return tokens.length - 1;
 }
 
-/** The elements of the list opened at `open`: [start, end] token ranges, inclusive. */
-function children(tokens, open) {
-  const end = closing(tokens, open);
+/** The elements between tokens `from` and `to` (exclusive): [start, end] token ranges, inclusive. */
+function elements(tokens, from, to) {
   const out = [];
-  for (let i = open + 1; i < end; i++) {
+  for (let i = from; i < to; i++) {
     if (tokens[i] === '(') {
       const c = closing(tokens, i);
       out.push([i, c]);
@@ -67,18 +66,11 @@ function children(tokens, open) {
   return out;
 }
 
+/** The elements of the list opened at `open`. */
+const children = (tokens, open) => elements(tokens, open + 1, closing(tokens, open));
+
 /** Top-level sentences as token ranges. */
-function sentences(tokens) {
-  const out = [];
-  for (let i = 0; i < tokens.length; i++) {
-    if (tokens[i] === '(') {
-      const c = closing(tokens, i);
-      out.push([i, c]);
-      i = c;
-    } else if (isAtom(tokens[i])) out.push([i, i]);
-  }
-  return out;
-}
+const sentences = (tokens) => elements(tokens, 0, tokens.length);
 
 const text = (tokens, [a, b]) => tokens.slice(a, b + 1).join('');
 const splice = (tokens, [a, b], replacement) => [...tokens.slice(0, a), replacement, ...tokens.slice(b + 1)];

@@ -35,15 +35,20 @@ function expectNoStack(r: Run): void {
   expect(r.stderr).not.toMatch(/node:internal|Unhandled 'error'|FATAL ERROR/);
 }
 
+/** Scratch folder of the tests: games written for them, and their output files. */
 let dir = '';
-let slow = '';
 beforeAll(() => {
   ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'gdl-ground-exit-'));
-  slow = join(dir, 'slow.kif');
-  writeFileSync(slow, SLOW);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The slow game's file, written the first time a test asks for it. */
+function slowGame(): string {
+  const path = join(dir, 'slow.kif');
+  if (!existsSync(path)) writeFileSync(path, SLOW);
+  return path;
+}
 
 describe('exit codes and messages', () => {
   it('0: a valid game', () => {
@@ -73,6 +78,7 @@ describe('exit codes and messages', () => {
   });
 
   it('3: a limit, named, and no output file', () => {
+    const slow = slowGame();
     const out = join(dir, 'limited.gdl');
     const atoms = run(['ground', slow, '--max-atoms', '1000', '-o', out]);
     expect(atoms.code).toBe(3);
@@ -90,6 +96,7 @@ describe('exit codes and messages', () => {
   });
 
   it('130: Ctrl-C stops a long run, leaving no output file', async () => {
+    const slow = slowGame();
     const out = join(dir, 'interrupted.gdl');
     // A memory limit far above Node's default heap makes the command start again with a larger
     // one: the signal goes to the first process, which passes it on and ends with 130.
