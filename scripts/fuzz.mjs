@@ -17,13 +17,14 @@ import { loadLib, runMutant } from './fuzz-run.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const USAGE = `usage: npm run fuzz -- [--count N] [--seed S] [--timeout SECONDS] [--max-atoms N] [--max-memory MB]
-  [--max-bytes N] [--games SUBSTRING] [--out DIR] [--json]
+  [--start I] [--max-bytes N] [--games SUBSTRING] [--out DIR] [--json]
        npm run fuzz -- --replay DIR/mutant-S-I.kif [--timeout SECONDS] [--max-atoms N] [--max-memory MB]`;
 
 function args() {
   const { values } = parseArgs({
     options: {
       count: { type: 'string', default: '1000' },
+      start: { type: 'string', default: '0' },
       seed: { type: 'string', default: '1' },
       timeout: { type: 'string', default: '0.5' },
       'max-atoms': { type: 'string', default: '20000' },
@@ -50,7 +51,9 @@ function args() {
   };
   return {
     replay: values.replay,
-    count: num('count'), seed: num('seed'), maxBytes: num('max-bytes'), filter: values.games, out: resolve(values.out), json: values.json,
+    count: num('count'),
+    // Mutants start..count-1: a long run split over two processes, or resumed.
+    start: values.start === '0' ? 0 : num('start'), seed: num('seed'), maxBytes: num('max-bytes'), filter: values.games, out: resolve(values.out), json: values.json,
     limits: { timeoutSeconds: num('timeout'), maxAtoms: num('max-atoms'), maxMemoryMb: num('max-memory') },
   };
 }
@@ -105,7 +108,9 @@ async function main() {
   }
   const pool = gamePool(dir, o.maxBytes, o.filter);
   const pick = rng(o.seed);
-  const jobs = Array.from({ length: o.count }, (_, index) => ({ type: 'run', index, game: pool[pick.int(pool.length)], seed: o.seed, gamesDir: dir, limits: o.limits }));
+  // The game of every mutant is drawn in order, so mutant i is the same in any split of a run.
+  const all = Array.from({ length: o.count }, (_, index) => ({ type: 'run', index, game: pool[pick.int(pool.length)], seed: o.seed, gamesDir: dir, limits: o.limits }));
+  const jobs = all.slice(o.start);
   mkdirSync(o.out, { recursive: true });
   const results = [];
   const findings = [];
@@ -155,7 +160,7 @@ async function main() {
         if (bad.length > 0) save(current, { kind: 'run', runs: bad });
         // A summary so far, every 500 mutants, for a long run that is stopped before its end.
         if (results.length % 500 === 0) writeFileSync(join(o.out, 'summary-so-far.txt'), summarize(o, results, findings, Date.now() - started).text);
-        if (!o.json && results.length % 100 === 0) process.stderr.write(`fuzz: ${results.length}/${o.count} mutants, ${findings.length} findings, ${Math.round((Date.now() - started) / 1000)} s\n`);
+        if (!o.json && results.length % 100 === 0) process.stderr.write(`fuzz: ${results.length}/${jobs.length} mutants, ${findings.length} findings, ${Math.round((Date.now() - started) / 1000)} s\n`);
         current = undefined;
         send(w);
       }
@@ -199,8 +204,8 @@ function summarize(o, results, findings, ms) {
     }
   }
   const slowest = runs.sort((a, b) => b.cpuMs - a.cpuMs || b.ms - a.ms).slice(0, 5).map((r) => ({ cpuMs: r.cpuMs, ms: r.ms, command: r.command, method: r.method, exit: r.exit, game: r.game, index: r.index }));
-  const summary = { mutants: results.length, runs: runs.length, seed: o.seed, limits: o.limits, seconds: Math.round(ms / 1000), exits, slowest, findings };
-  const lines = [`${summary.mutants} mutants, ${summary.runs} runs, seed ${o.seed}, ${summary.seconds} s`];
+  const summary = { mutants: results.length, start: o.start, runs: runs.length, seed: o.seed, limits: o.limits, seconds: Math.round(ms / 1000), exits, slowest, findings };
+  const lines = [`${summary.mutants} mutants (from #${o.start}), ${summary.runs} runs, seed ${o.seed}, ${summary.seconds} s`];
   for (const [k, v] of Object.entries(exits).sort()) lines.push(`  ${k.padEnd(14)} ${Object.entries(v).map(([c, n]) => `exit ${c}: ${n}`).join(', ')}`);
   lines.push('slowest runs (processor time):');
   for (const s of slowest) lines.push(`  ${s.cpuMs} ms cpu (${s.ms} ms wall)  ${s.command} ${s.method}  exit ${s.exit}  ${s.game} #${s.index}`);
