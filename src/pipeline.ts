@@ -79,6 +79,8 @@ export interface PipelineSettings {
   readonly method?: ReachMethod;
   /** Seconds the whole run may take (Infinity, the default, for no limit). */
   readonly timeoutSeconds?: number;
+  /** Megabytes of V8 heap the run may use, checked with the deadline (Infinity, the default, for no limit). */
+  readonly maxMemoryMb?: number;
   readonly maxReachAtoms?: number;
   readonly maxGroundAtoms?: number;
   readonly maxGroundRules?: number;
@@ -92,7 +94,7 @@ export interface PipelineSettings {
 export function resolvePipelineOptions(settings: PipelineSettings = {}): PipelineOptions {
   return {
     method: settings.method ?? 'prolog',
-    deadline: Deadline.in(settings.timeoutSeconds ?? Infinity),
+    deadline: Deadline.in(settings.timeoutSeconds ?? Infinity, settings.maxMemoryMb ?? Infinity),
     normalize: settings.normalize ?? DEFAULT_NORMALIZE_OPTIONS,
     maxReachAtoms: settings.maxReachAtoms ?? DEFAULT_REACH_LIMITS.maxAtoms,
     maxGroundAtoms: settings.maxGroundAtoms ?? DEFAULT_INSTANTIATE_LIMITS.maxAtoms,

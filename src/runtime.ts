@@ -3,7 +3,8 @@
  * benchmark worker call it first thing. The library never does: V8 flags belong to the whole
  * process, which may be someone else's.
  */
-import { setFlagsFromString } from 'node:v8';
+import { totalmem } from 'node:os';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 
 /**
  * V8's interrupt budget: how much bytecode a function runs before V8 considers optimizing it
@@ -24,4 +25,26 @@ const INTERRUPT_BUDGET = 270_000;
  */
 export function tuneForShortRuns(): void {
   setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);
+}
+
+/** Share of the machine's physical memory a run may use by default (`--max-memory`). */
+export const DEFAULT_MEMORY_SHARE = 0.5;
+
+/** The default of `--max-memory` in MB: half the machine's physical memory, at least 512 MB. */
+export function defaultMaxMemoryMb(): number {
+  return Math.max(512, Math.floor((totalmem() / 1048576) * DEFAULT_MEMORY_SHARE));
+}
+
+/**
+ * The V8 heap (MB, `--max-old-space-size`) a run limited to `maxMemoryMb` needs: the limit plus
+ * headroom, so that the run's own check (heap used, read every few thousand steps) stops it
+ * with exit 3 before V8 aborts the process with "heap out of memory" between two checks.
+ */
+export function heapForMemoryLimit(maxMemoryMb: number): number {
+  return Math.ceil(maxMemoryMb + Math.max(512, maxMemoryMb / 2));
+}
+
+/** The heap limit V8 was started with, in MB. */
+export function currentHeapLimitMb(): number {
+  return getHeapStatistics().heap_size_limit / 1048576;
 }

@@ -2,6 +2,9 @@
 // two atom limits are set apart, and the options of a run carry one deadline.
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../src/cli/io.js';
+import { totalmem } from 'node:os';
+import { requestedMemoryMb } from '../src/cli/relaunch.js';
+import { defaultMaxMemoryMb, heapForMemoryLimit } from '../src/runtime.js';
 import { limitSettings, parseChoice, parseSeconds, parseWhole, resolveFlags } from '../src/cli/options.js';
 import { DEFAULT_PIPELINE_OPTIONS } from '../src/pipeline.js';
 
@@ -25,11 +28,32 @@ describe('cli options', () => {
   });
 
   it('sets the superset and the instantiation atom limits apart', () => {
-    expect(limitSettings({ maxAtoms: '7' })).toEqual({ maxReachAtoms: 7 });
-    expect(limitSettings({ maxGroundAtoms: '8', maxRules: '9' })).toEqual({ maxGroundAtoms: 8, maxGroundRules: 9 });
+    const memory = { maxMemoryMb: defaultMaxMemoryMb() };
+    expect(limitSettings({ maxAtoms: '7' })).toEqual({ maxReachAtoms: 7, ...memory });
+    expect(limitSettings({ maxGroundAtoms: '8', maxRules: '9' })).toEqual({ maxGroundAtoms: 8, maxGroundRules: 9, ...memory });
     const o = resolveFlags({ method: 'dg', maxAtoms: '7' });
     expect([o.method, o.maxReachAtoms, o.maxGroundAtoms, o.maxGroundRules])
       .toEqual(['dg', 7, DEFAULT_PIPELINE_OPTIONS.maxGroundAtoms, DEFAULT_PIPELINE_OPTIONS.maxGroundRules]);
+  });
+
+  it('puts --max-memory (default: half the machine) into the run\'s deadline', () => {
+    expect(resolveFlags({ maxMemory: '300' }).deadline.maxHeapBytes).toBe(300 * 1024 * 1024);
+    expect(resolveFlags({}).deadline.maxHeapBytes).toBe(defaultMaxMemoryMb() * 1024 * 1024);
+    expect(defaultMaxMemoryMb()).toBe(Math.max(512, Math.floor(totalmem() / 1048576 / 2)));
+    expect(() => resolveFlags({ maxMemory: '1.5' })).toThrow(/--max-memory needs a whole number/);
+    // A limit that every run passes at once: the deadline reports memory, and words it so.
+    const d = resolveFlags({ maxMemory: '1' }).deadline;
+    expect(d.exceeded()).toBe('memory');
+    expect(d.describe()).toBe('memory limit of 1 MB reached');
+  });
+
+  it('asks V8 for a heap above the memory limit, and reads --max-memory before the options parser', () => {
+    expect(heapForMemoryLimit(100)).toBe(612);
+    expect(heapForMemoryLimit(4000)).toBe(6000);
+    expect(requestedMemoryMb(['ground', 'g.kif', '--max-memory', '900'])).toBe(900);
+    expect(requestedMemoryMb(['ground', '--max-memory=1200', 'g.kif'])).toBe(1200);
+    expect(requestedMemoryMb(['ground', 'g.kif', '--max-memory', 'lots'])).toBe(defaultMaxMemoryMb());
+    expect(requestedMemoryMb(['ground', '--', '--max-memory', '900'])).toBe(defaultMaxMemoryMb());
   });
 
   it('resolves one deadline, counted from the call', () => {

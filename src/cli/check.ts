@@ -5,12 +5,14 @@
  */
 import type { Command } from 'commander';
 import { type Diagnostic, GdlError, formatDiagnostic } from '../gdl/diagnostics.js';
-import { DEFAULT_PIPELINE_OPTIONS, type GameSummary, formatSummary, loadGame, summarizeLoaded } from '../pipeline.js';
-import { EXIT, readGameFile, runCommand } from './io.js';
+import { type GameSummary, formatSummary, loadGame, summarizeLoaded } from '../pipeline.js';
+import { EXIT, gameName, readGameFile, runCommand } from './io.js';
+import { addMemoryOption, resolveFlags } from './options.js';
 
 /** Options of `check`, as commander parses them. */
 interface CheckOptions {
   readonly json?: boolean;
+  readonly maxMemory?: string;
 }
 
 /** The JSON document of `check --json`. */
@@ -26,12 +28,13 @@ function printDiagnostics(list: readonly Diagnostic[]): void {
 }
 
 function check(file: string, options: CheckOptions): number {
+  const pipeline = resolveFlags({ maxMemory: options.maxMemory });
   const text = readGameFile(file);
   try {
-    const loaded = loadGame(text, file, DEFAULT_PIPELINE_OPTIONS);
+    const loaded = loadGame(text, gameName(file), pipeline);
     printDiagnostics(loaded.warnings);
     const summary = summarizeLoaded(loaded);
-    const report: CheckReport = { file, valid: true, diagnostics: loaded.warnings, summary };
+    const report: CheckReport = { file: gameName(file), valid: true, diagnostics: loaded.warnings, summary };
     process.stdout.write(options.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatSummary(summary));
     return EXIT.ok;
   } catch (err) {
@@ -40,7 +43,7 @@ function check(file: string, options: CheckOptions): number {
     if (!(err instanceof GdlError) || err.code !== 'invalid') throw err;
     printDiagnostics(err.diagnostics);
     if (options.json === true) {
-      const report: CheckReport = { file, valid: false, diagnostics: err.diagnostics };
+      const report: CheckReport = { file: gameName(file), valid: false, diagnostics: err.diagnostics };
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     }
     return EXIT.invalid;
@@ -49,10 +52,11 @@ function check(file: string, options: CheckOptions): number {
 
 /** Registers `gdl-ground check`. */
 export function registerCheck(program: Command): void {
-  program
+  const command = program
     .command('check')
     .description('validate a game and print a summary (roles, relation and rule counts, fluents, moves, static relations, axioms)')
     .argument('<game>', 'game description in KIF')
-    .option('--json', 'print the result as JSON')
+    .option('--json', 'print the result as JSON');
+  addMemoryOption(command)
     .action((file: string, options: CheckOptions) => runCommand(() => check(file, options)));
 }

@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { type Comparison, type MethodRun, compareMethods } from '../compare.js';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
 import { type SupersetSizes, DEFAULT_PIPELINE_OPTIONS, loadGame } from '../pipeline.js';
-import { EXIT, readGameFile, runCommand, writeOutput } from './io.js';
+import { EXIT, gameName, readGameFile, runCommand, writeOutput } from './io.js';
 import { type LimitFlags, addLimitOptions, limitSettings } from './options.js';
 
 /** Options of `compare`, as commander parses them. */
@@ -91,10 +91,10 @@ function exitCode(c: Comparison): number {
 function compare(file: string, options: CompareOptions): number {
   // Each method resolves its own options (and deadline) from these settings when it starts.
   const settings = limitSettings(options);
-  const loaded = loadGame(readGameFile(file), file, DEFAULT_PIPELINE_OPTIONS);
+  const loaded = loadGame(readGameFile(file), gameName(file), DEFAULT_PIPELINE_OPTIONS);
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
   const c = compareMethods(loaded.normal, settings);
-  writeOutput(options.output, options.json === true ? comparisonJson(file, c) : formatComparison(file, c));
+  writeOutput(options.output, options.json === true ? comparisonJson(gameName(file), c) : formatComparison(gameName(file), c));
   return exitCode(c);
 }
 

@@ -18,7 +18,7 @@ import {
 } from '../pipeline.js';
 import { StageTimer, formatStages } from '../timer.js';
 import { GDDL_FLAG_HELP, formatGddlStats, resolveGddlFlags, writeGddlOutput } from './gddl.js';
-import { EXIT, UsageError, readGameFile, runCommand, writeOutput } from './io.js';
+import { EXIT, UsageError, gameName, readGameFile, runCommand, writeOutput } from './io.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, parseChoice, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `ground`, as commander parses them. */
@@ -66,7 +66,7 @@ function ground(file: string, options: GroundOptions): number {
   const resolved = resolveOptions(options);
   const text = readGameFile(file);
   const timer = new StageTimer();
-  const loaded = loadGame(text, file, resolved.pipeline, timer);
+  const loaded = loadGame(text, gameName(file), resolved.pipeline, timer);
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
   const full = groundNormalGame(loaded.normal, resolved.pipeline, timer).ground;
   // Unused instances go by default: dropping them cannot change play (docs/axioms.md).

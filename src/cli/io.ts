@@ -7,21 +7,21 @@ import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:
 import { basename, dirname, join } from 'node:path';
 import { GdlError, formatDiagnostic } from '../gdl/diagnostics.js';
 
-/** Exit codes of `gdl-ground`. */
-export const EXIT = { ok: 0, invalid: 1, usage: 2, limit: 3, internal: 70 } as const;
+/**
+ * Exit codes of `gdl-ground` (the table in README.md): 130 is Ctrl-C (128 + SIGINT), and 70
+ * (EX_SOFTWARE of sysexits.h) an internal error, that is a bug, reported with a message and no
+ * stack trace.
+ */
+export const EXIT = { ok: 0, invalid: 1, usage: 2, limit: 3, internal: 70, interrupted: 130 } as const;
 
 /** A usage problem found after commander parsed the arguments (exit 2). */
 export class UsageError extends Error {}
 
-/** Reads a game file as UTF-8; bytes that are not UTF-8 become U+FFFD, which the lexer reports. */
-export function readGameFile(path: string): string {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    throw new UsageError(`cannot read '${path}': ${code === 'ENOENT' ? 'no such file' : code}`);
-  }
+/** The name messages give a game read from standard input (the path `-`). */
+export const STDIN_NAME = '<stdin>';
+
+/** Bytes of a game as text: bytes that are not UTF-8 become U+FFFD, which the lexer reports with its position. */
+export function decodeGame(bytes: Uint8Array): string {
   return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
 }
 
@@ -35,10 +35,30 @@ function isSpecial(path: string): boolean {
   }
 }
 
+/** The name a game at `path` has in messages: `<stdin>` for `-`, else the path. */
+export function gameName(path: string): string {
+  return path === '-' ? STDIN_NAME : path;
+}
+
+/** Reads a game file (`-`: standard input) as UTF-8 ({@link decodeGame}); a file that cannot be read is a usage error. */
+export function readGameFile(path: string): string {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path === '-' ? 0 : path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    throw new UsageError(`cannot read '${gameName(path)}': ${code === 'ENOENT' ? 'no such file' : code}`);
+  }
+  return decodeGame(bytes);
+}
+
 /**
  * Writes `text` to `path` via a temporary file and a rename, so no partial file is left. A
  * device or pipe (`-o /dev/null`) is written in place: renaming over it would replace it with
  * a regular file (which, run as root, breaks /dev/null for the whole machine).
+ *
+ * Ctrl-C during the write (which is synchronous) is handled once it is over: by then the file
+ * is whole, or absent with its temporary file removed, and the command ends with 130.
  */
 export function writeAtomic(path: string, text: string): void {
   if (isSpecial(path)) {
@@ -50,6 +70,10 @@ export function writeAtomic(path: string, text: string): void {
     }
   }
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  process.once('SIGINT', () => {
+    rmSync(tmp, { force: true });
+    process.exit(EXIT.interrupted);
+  });
   try {
     writeFileSync(tmp, text);
     renameSync(tmp, path);
@@ -63,6 +87,37 @@ export function writeAtomic(path: string, text: string): void {
 export function writeOutput(path: string | undefined, text: string): void {
   if (path === undefined || path === '-') process.stdout.write(text);
   else writeAtomic(path, text);
+}
+
+/**
+ * Makes the process end with a message and a documented code whatever happens outside a
+ * command body: an output pipe closed by its reader (`gdl-ground ground g.kif | head`) ends the
+ * run quietly with 0, as the reader asked for no more; any other uncaught error is an internal
+ * error (70), without a stack trace unless GDL_GROUND_DEBUG is set.
+ */
+export function guardProcess(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(EXIT.ok);
+      reportInternal(err);
+      process.exit(EXIT.internal);
+    });
+  }
+  process.on('uncaughtException', (err) => {
+    reportInternal(err);
+    process.exit(EXIT.internal);
+  });
+}
+
+/** The message of an internal error: what happened, and that it is a bug. */
+function reportInternal(err: unknown): void {
+  const e = err as Error | undefined;
+  try {
+    process.stderr.write(`gdl-ground: internal error (a bug in gdl-ground, please report it with the game): ${e?.message ?? String(err)}\n`);
+    if (process.env.GDL_GROUND_DEBUG) process.stderr.write(`${e?.stack ?? ''}\n`);
+  } catch {
+    // stderr is gone too: the exit code is all that is left.
+  }
 }
 
 /**
@@ -81,9 +136,7 @@ export async function runCommand(body: () => Promise<number> | number): Promise<
       process.stderr.write(`gdl-ground: ${err.message}\n`);
       process.exitCode = EXIT.usage;
     } else {
-      const e = err as Error;
-      process.stderr.write(`gdl-ground: internal error: ${e?.message ?? String(err)}\n`);
-      if (process.env.GDL_GROUND_DEBUG) process.stderr.write(`${e?.stack ?? ''}\n`);
+      reportInternal(err);
       process.exitCode = EXIT.internal;
     }
   }

@@ -1,18 +1,21 @@
 #!/usr/bin/env node
 /** The `gdl-ground` command line: one subcommand per job, each in its own module. */
+// First: a V8 heap large enough for the memory limit, or the command starts again (heap.ts).
+import './heap.js';
 import { Command, CommanderError } from 'commander';
 import { registerBatch } from './batch.js';
 import { registerCheck } from './check.js';
 import { registerCompare } from './compare.js';
 import { registerGraph } from './graph.js';
 import { registerGround } from './ground.js';
-import { EXIT } from './io.js';
+import { EXIT, guardProcess } from './io.js';
 import { registerMutex } from './mutex.js';
 import { registerReach } from './reach.js';
 import { registerVerify } from './verify.js';
 import { tuneForShortRuns } from '../runtime.js';
 
 tuneForShortRuns();
+guardProcess();
 
 const program = new Command('gdl-ground')
   .description('Instantiate (ground) games of the Game Description Language')

@@ -11,7 +11,7 @@ import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
 import { DEFAULT_MUTEX_SETTINGS, type MutexResult, type MutexSettings, groundNormalGame, loadGame, mutexGroups } from '../pipeline.js';
 import { StageTimer, formatStages } from '../timer.js';
-import { EXIT, readGameFile, runCommand, writeOutput } from './io.js';
+import { EXIT, gameName, readGameFile, runCommand, writeOutput } from './io.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `mutex`, as commander parses them. */
@@ -71,7 +71,7 @@ function mutex(file: string, flags: MutexFlags): number {
   const pipeline = resolveFlags(flags);
   const settings = settingsOf(flags);
   const timer = new StageTimer();
-  const loaded = loadGame(readGameFile(file), file, pipeline, timer);
+  const loaded = loadGame(readGameFile(file), gameName(file), pipeline, timer);
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
   const { ground } = groundNormalGame(loaded.normal, pipeline, timer);
   const all = mutexGroups(ground, pipeline, settings, timer);

@@ -6,6 +6,7 @@
  */
 import type { Command } from 'commander';
 import { DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, type PipelineSettings, type ReachMethod, resolvePipelineOptions } from '../pipeline.js';
+import { defaultMaxMemoryMb } from '../runtime.js';
 import { UsageError } from './io.js';
 
 /** The limit flags as commander parses them (all strings, all optional). */
@@ -14,6 +15,7 @@ export interface LimitFlags {
   readonly maxAtoms?: string;
   readonly maxGroundAtoms?: string;
   readonly maxRules?: string;
+  readonly maxMemory?: string;
 }
 
 /** Which limits a command takes: the superset computation's, and instantiation's too. */
@@ -58,12 +60,22 @@ export function addLimitOptions(command: Command, set: LimitSet): Command {
   command
     .option('--timeout <seconds>', 'stop with exit 3 after this many seconds')
     .option('--max-atoms <n>', `stop with exit 3 when the superset computation derives more atoms (default ${d.maxReachAtoms})`);
+  addMemoryOption(command);
   if (set === 'ground') {
     command
       .option('--max-ground-atoms <n>', `stop with exit 3 when instantiation derives more ground atoms (default ${d.maxGroundAtoms})`)
       .option('--max-rules <n>', `stop with exit 3 beyond this many ground rules (default ${d.maxGroundRules})`);
   }
   return command;
+}
+
+/**
+ * Registers `--max-memory`: megabytes of V8 heap the run may use before it stops with exit 3.
+ * The default is a share of the machine's physical memory (src/runtime.ts), and the command
+ * line starts V8 with a heap above the limit (src/cli/relaunch.ts).
+ */
+export function addMemoryOption(command: Command): Command {
+  return command.option('--max-memory <mb>', `stop with exit 3 when the heap passes this many MB (default ${defaultMaxMemoryMb()}, half the machine's memory)`);
 }
 
 /** The settings the limit flags ask for (absent flags are left to the pipeline's defaults). */
@@ -74,6 +86,7 @@ export function limitSettings(flags: LimitFlags): PipelineSettings {
     ...defined('maxReachAtoms', whole(flags.maxAtoms, '--max-atoms')),
     ...defined('maxGroundAtoms', whole(flags.maxGroundAtoms, '--max-ground-atoms')),
     ...defined('maxGroundRules', whole(flags.maxRules, '--max-rules')),
+    maxMemoryMb: whole(flags.maxMemory, '--max-memory') ?? defaultMaxMemoryMb(),
   };
 }
 

@@ -17,7 +17,7 @@ import {
   readGddlFiles, verifyGddl,
 } from '../pipeline.js';
 import { readGddlDir } from './gddl.js';
-import { EXIT, UsageError, readGameFile, runCommand } from './io.js';
+import { EXIT, UsageError, gameName, readGameFile, runCommand } from './io.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `verify`, as commander parses them. */
@@ -51,7 +51,7 @@ function resolveOptions(options: VerifyCliOptions): Resolved {
 function verify(file: string, options: VerifyCliOptions): number {
   const resolved = resolveOptions(options);
   if (options.ground !== undefined && options.mutex === true) throw new UsageError('--mutex checks a grounding made now; it cannot be combined with --ground');
-  const loaded = loadGame(readGameFile(file), file, resolved.pipeline);
+  const loaded = loadGame(readGameFile(file), gameName(file), resolved.pipeline);
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
   if (options.gddl !== undefined && (options.ground !== undefined || options.mutex === true)) throw new UsageError('--gddl cannot be combined with --ground or --mutex');
   const result = options.gddl !== undefined
@@ -60,16 +60,16 @@ function verify(file: string, options: VerifyCliOptions): number {
   const s = result.stats;
   const summary = `${s.playouts} playouts, ${s.states} states, ${s.transitions} joint moves compared (${s.terminals} reached terminal, ${s.stuck} stuck)`;
   if (result.kind === 'same') {
-    process.stdout.write(`${file}: identical: ${summary}\n`);
+    process.stdout.write(`${gameName(file)}: identical: ${summary}\n`);
     return EXIT.ok;
   }
-  process.stdout.write(`${file}: ${formatDifference(result.difference)}\n`);
+  process.stdout.write(`${gameName(file)}: ${formatDifference(result.difference)}\n`);
   return EXIT.invalid;
 }
 
 /** The original against a ground game read from `path` (written by `ground`, axioms removed or not). */
 function againstFile(normal: NormalGame, path: string, resolved: Resolved): VerifyResult {
-  const other = loadGroundFile(readGameFile(path), path, resolved.pipeline);
+  const other = loadGroundFile(readGameFile(path), gameName(path), resolved.pipeline);
   for (const d of other.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
   return verifyAgainst(normal, other.normal, resolved.pipeline, resolved.verify);
 }

@@ -4,6 +4,8 @@
  * fixpoint. Relations independent of `true` and `does` are evaluated exactly first and then
  * count as given by facts, which keep their exact instances.
  */
+import { refuseDeepTerms } from '../depth.js';
+import { DEFAULT_MAX_TERM_DEPTH } from '../prolog.js';
 import type { Atom } from '../../gdl/ast.js';
 import { KEYWORDS, NO_POS, mkAtom } from '../../gdl/ast.js';
 import { stateDependent } from '../../gdl/relations.js';
@@ -130,6 +132,7 @@ function graphStage(
  * (for `gdl-ground graph`). Static relations are evaluated first and enter as facts.
  */
 export function dependencyGraph(game: NormalGame, limits: ReachLimits = DEFAULT_REACH_LIMITS): { graph: ArgGraph; domains: Domains } {
+  refuseDeepTerms(game, DEFAULT_MAX_TERM_DEPTH);
   const ctx = evalContext(new TermTable(), createGuard(game.file, limits));
   const { graph, domains } = graphStage(game, ctx, (_s, fn) => fn(), true);
   return { graph, domains };
@@ -140,6 +143,8 @@ export function dependencyGraph(game: NormalGame, limits: ReachLimits = DEFAULT_
  * 'limit' naming the relation when `limits` are exceeded or a domain it needs is infinite.
  */
 export function analyzeDG(game: NormalGame, limits: ReachLimits = DEFAULT_REACH_LIMITS): DGAnalysis {
+  // Terms as deep as the Prolog method refuses would fill the heap with positions.
+  refuseDeepTerms(game, DEFAULT_MAX_TERM_DEPTH);
   const timer = new StageTimer();
   const timed = <T>(step: string, fn: () => T): T => timer.run(step, fn);
   const table = new TermTable();
