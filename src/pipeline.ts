@@ -32,6 +32,8 @@ import { sampleStates } from './sim/sample.js';
 import { createReasoner } from './sim/reasoner.js';
 import { type VerifyOptions, type VerifyResult, verifyGame } from './sim/verify.js';
 import { StageTimer } from './timer.js';
+import { createFastSimulator } from './sim/fast/simulator.js';
+import { type PlayoutOptions, type PlayoutResult, fastPlayouts, simulatorPlayouts } from './sim/playouts.js';
 
 // What the command line prints, re-exported so that it reaches the library only through here.
 export { formatSupersets, supersetSentences } from './reach/format.js';
@@ -335,4 +337,26 @@ export function loadGroundFile(text: string, file: string, options: PipelineOpti
 /** Plays random matches of two games (each through the Prolog reasoner) side by side. */
 export function verifyAgainst(original: NormalGame, other: NormalGame, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
   return verifyGame(createReasoner(original, { deadline: options.deadline.at }), createReasoner(other, { deadline: options.deadline.at }), verify);
+}
+
+// ---- play (issue 16): Monte-Carlo depth charges, ground game against the reasoner ----------
+
+export type { PlayoutOptions, PlayoutResult } from './sim/playouts.js';
+
+/**
+ * Depth charges of a ground game with the fast simulator (src/sim/fast/): its network is
+ * compiled first (stage `compile-sim`), then the playouts run (stage `play-ground`).
+ */
+export function playGroundGame(ground: GroundGame, playouts: PlayoutOptions, timer = new StageTimer()): PlayoutResult {
+  const sim = timer.run('compile-sim', () => createFastSimulator(ground));
+  return timer.run('play-ground', () => fastPlayouts(sim, playouts), (r) => ({ playouts: r.playouts, states: r.states }));
+}
+
+/**
+ * Depth charges of the original game with the Prolog reasoner (stage `play-prolog`), its
+ * queries under the run's deadline (a limit error past it).
+ */
+export function playOriginalGame(normal: NormalGame, options: PipelineOptions, playouts: PlayoutOptions, timer = new StageTimer()): PlayoutResult {
+  const sim = timer.run('reasoner', () => createReasoner(normal, { deadline: options.deadline.at }));
+  return timer.run('play-prolog', () => simulatorPlayouts(sim, playouts), (r) => ({ playouts: r.playouts, states: r.states }));
 }

@@ -7,6 +7,7 @@ import { registerGraph } from './graph.js';
 import { registerGround } from './ground.js';
 import { EXIT } from './io.js';
 import { registerMutex } from './mutex.js';
+import { registerPlay } from './play.js';
 import { registerReach } from './reach.js';
 import { registerVerify } from './verify.js';
 import { tuneForShortRuns } from '../runtime.js';
@@ -21,6 +22,7 @@ const program = new Command('gdl-ground')
 for (const register of [registerCheck, registerReach, registerGround, registerVerify, registerCompare, registerGraph, registerMutex]) {
   register(program);
 }
+registerPlay(program);
 program.commands.forEach((c) => c.exitOverride());
 
 try {
