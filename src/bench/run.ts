@@ -16,6 +16,7 @@
  *   --mutex           also ground each game and find its mutex groups: fluents, bits per
  *                     state, proven/all groups, share of fluents in proven groups, seconds
  *   --json FILE       also write all measurements as JSON
+ *   --playouts        instead: the Monte-Carlo table of slide 4 (src/bench/playouts.ts)
  * GDL_GAMES_DIR overrides the corpus location (default ../shared/games beside the checkout).
  */
 import { spawnSync } from 'node:child_process';
@@ -28,6 +29,7 @@ import { ratioCell } from './clingo-column.js';
 import { mutexCells, mutexHeaders } from './mutex-column.js';
 import { haveSwipl } from './swi.js';
 import type { Measurement } from './worker.js';
+import { runPlayoutBench } from './playouts.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const WORKER = join(here, 'worker.js');
@@ -175,4 +177,5 @@ function main(): number {
   return 0;
 }
 
-process.exitCode = main();
+// `--playouts`: the Monte-Carlo table of slide 4 (src/bench/playouts.ts), a mode of its own.
+process.exitCode = process.argv.includes('--playouts') ? runPlayoutBench(process.argv.slice(2)) : main();

@@ -1,0 +1,134 @@
+/**
+ * `npm run bench -- --playouts [--seconds S] [--games A,B] [--timeout S] [--ggpbase FILE.tsv] [--out FILE.md]`:
+ * the Monte-Carlo table of slide 4 (instantiation lecture): per game, `gdl-ground play
+ * --engine both --json` in its own process, then one Markdown row with both engines, the
+ * factor (states/s ground / prolog) beside the slide's, and the grounding time. With
+ * `--ggpbase`, the TSV that GGP-Base's bench.sh printed (measured in the same session) adds
+ * its propnet's playouts/s and our ratio to it.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gamesDir } from '../../scripts/corpus.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const CLI = join(here, '..', 'cli', 'main.js');
+
+/** The slide's games (its factor, Prolog against the instantiated game), then the issue's others. */
+export const PLAYOUT_GAMES: readonly { readonly name: string; readonly slide?: number }[] = [
+  { name: 'asteroidsSerial', slide: 3.7 },
+  { name: 'beatMania', slide: 109.11 },
+  { name: 'chomp', slide: 69.32 },
+  { name: 'connectFour', slide: 45.45 },
+  { name: 'hanoi', slide: 93.51 },
+  { name: 'lightsOut', slide: 251.04 },
+  { name: 'pancakes6', slide: 13.57 },
+  { name: 'peg', slide: 98.55 },
+  { name: 'sheepAndWolf', slide: 43.17 },
+  { name: 'ticTacToe', slide: 85.85 },
+  { name: 'pegEuro' },
+  { name: 'breakthrough' },
+  { name: 'checkers' },
+  { name: 'chess' },
+];
+
+/** One engine's part of `play --json`. */
+interface Engine {
+  readonly playoutsPerSecond: number;
+  readonly statesPerSecond: number;
+  readonly averageDepth: number;
+  readonly groundingSeconds?: number;
+}
+
+/** `play --json`, or why there is none. */
+type PlayRun = { readonly kind: 'ok'; readonly engines: { ground?: Engine; prolog?: Engine }; readonly factor: number | null } | { readonly kind: 'failed'; readonly why: string };
+
+interface Options {
+  readonly seconds: number;
+  readonly timeout: number;
+  readonly games: readonly string[];
+  readonly ggpbase: string | undefined;
+  readonly out: string | undefined;
+}
+
+function parse(argv: readonly string[]): Options {
+  const get = (name: string): string | undefined => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const positive = (name: string, fallback: number): number => {
+    const n = Number(get(name) ?? fallback);
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} needs a positive number`);
+    return n;
+  };
+  return {
+    seconds: positive('--seconds', 10),
+    timeout: positive('--timeout', 120),
+    games: (get('--games') ?? '').split(',').filter((g) => g !== ''),
+    ggpbase: get('--ggpbase'),
+    out: get('--out'),
+  };
+}
+
+/** Runs `play` on one game in its own process, killed after the grounding limit and both engines' time. */
+function runPlay(path: string, o: Options): PlayRun {
+  const args = [CLI, 'play', path, '--engine', 'both', '--seconds', String(o.seconds), '--timeout', String(o.timeout), '--json'];
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: (o.timeout + 2 * o.seconds + 60) * 1000, maxBuffer: 1 << 24 });
+  try {
+    const json = JSON.parse((r.stdout ?? '').trim().split('\n').pop() ?? '') as { engines: { ground?: Engine; prolog?: Engine }; factor: number | null };
+    return { kind: 'ok', engines: json.engines, factor: json.factor };
+  } catch {
+    const why = r.error !== undefined ? r.error.message : `exit ${r.status ?? r.signal}: ${(r.stderr ?? '').trim().split('\n')[0] ?? ''}`;
+    return { kind: 'failed', why };
+  }
+}
+
+/** Propnet playouts/s per game from bench.sh's TSV (`game machine status dc_per_s ...`), or the status when not ok. */
+function readGgpBase(file: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  if (file === undefined) return out;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const [game, machine, status, dc] = line.split('\t');
+    if (machine === 'propnet' && game !== undefined) out.set(game, status === 'ok' ? String(dc) : String(status));
+  }
+  return out;
+}
+
+const fixed = (x: number | undefined, digits: number): string => (x === undefined ? '–' : x.toFixed(digits));
+
+function row(name: string, slide: number | undefined, run: PlayRun, propnet: string | undefined): string {
+  if (run.kind === 'failed') return `| ${name} | ${run.why.replace(/\|/g, '/')} | | | | | | | ${fixed(slide, 2)} | ${propnet ?? '–'} | |`;
+  const { ground: g, prolog: p } = run.engines;
+  const dc = propnet === undefined ? NaN : Number(propnet);
+  const ratio = g !== undefined && Number.isFinite(dc) && dc > 0 ? (g.playoutsPerSecond / dc).toFixed(2) : '–';
+  const cells = [
+    name, fixed(g?.groundingSeconds, 2), fixed(g?.playoutsPerSecond, 0), fixed(g?.statesPerSecond, 0), fixed(g?.averageDepth, 1),
+    fixed(p?.playoutsPerSecond, 2), fixed(p?.statesPerSecond, 1), run.factor === null ? '–' : run.factor.toFixed(1), fixed(slide, 2), propnet ?? '–', ratio,
+  ];
+  return `| ${cells.join(' | ')} |`;
+}
+
+/** Runs the playout benchmark; returns the exit code. */
+export function runPlayoutBench(argv: readonly string[]): number {
+  const o = parse(argv);
+  const root = join(gamesDir(), 'ggp-repository-base');
+  const propnet = readGgpBase(o.ggpbase);
+  const lines = [
+    `Depth charges from the initial state, ${o.seconds} s per engine and game; factor = states/s ground / prolog.`,
+    '',
+    '| game | grounding s | ground playouts/s | ground states/s | depth | prolog playouts/s | prolog states/s | factor | slide factor | GGP-Base propnet playouts/s | ground / propnet |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  for (const game of PLAYOUT_GAMES) {
+    if (o.games.length > 0 && !o.games.includes(game.name)) continue;
+    const path = join(root, `${game.name}.kif`);
+    if (!existsSync(path)) continue;
+    const line = row(game.name, game.slide, runPlay(path, o), propnet.get(game.name));
+    lines.push(line);
+    process.stdout.write(`${line}\n`);
+  }
+  if (o.out !== undefined) writeFileSync(o.out, `${lines.join('\n')}\n`);
+  return 0;
+}
