@@ -21,9 +21,10 @@ export type FastSimulator = GameSimulator<GroundState, number, number> & {
   /**
    * One random playout from the initial state (a depth charge): joint moves chosen uniformly
    * by `random` until a terminal state, a role without legal moves, or `maxSteps` joint moves.
-   * Returns the number of joint moves made.
+   * Returns the number of joint moves made. `visit`, when given, sees every state of the
+   * playout (the initial one first; the bitset is reused, copy it to keep it).
    */
-  depthCharge(random: Random, maxSteps: number): number;
+  depthCharge(random: Random, maxSteps: number, visit?: (state: GroundState) => void): number;
 };
 
 /** The watched atoms of `game`: legal atoms by role, next atoms by fluent. */
@@ -124,10 +125,12 @@ export function createFastSimulator(game: GroundGame): FastSimulator {
   };
 
   const chosen = new Int32Array(roles);
-  const depthCharge = (random: Random, maxSteps: number): number => {
+  const depthCharge = (random: Random, maxSteps: number, visit?: (state: GroundState) => void): number => {
     load(init);
     let depth = 0;
-    while (depth < maxSteps && !(terminal >= 0 && val[terminal] === 1)) {
+    for (;;) {
+      if (visit !== undefined) visit(loaded);
+      if (depth >= maxSteps || (terminal >= 0 && val[terminal] === 1)) break;
       for (let r = 0; r < roles; r++) {
         const count = out.legalCount[r]!;
         if (count === 0) return depth;
