@@ -53,12 +53,16 @@ function result(playouts: number, states: number, depthSum: number, elapsedMs: n
   };
 }
 
+/** The clock, the seeded generator and the time window of a measurement starting now. */
+function begin(options: PlayoutOptions): { now: () => number; random: Random; start: number; end: number } {
+  const now = options.now ?? (() => performance.now());
+  const start = now();
+  return { now, random: createRandom(options.seed), start, end: start + options.seconds * 1000 };
+}
+
 /** Depth charges with the fast simulator; the clock is read once per playout. */
 export function fastPlayouts(sim: FastSimulator, options: PlayoutOptions): PlayoutResult {
-  const now = options.now ?? (() => performance.now());
-  const random = createRandom(options.seed);
-  const start = now();
-  const end = start + options.seconds * 1000;
+  const { now, random, start, end } = begin(options);
   let playouts = 0;
   let depthSum = 0;
   while (playouts < options.maxPlayouts && now() < end) {
@@ -85,10 +89,7 @@ function genericCharge<S, M, V>(sim: GameSimulator<S, M, V>, random: Random, opt
 
 /** Depth charges through the {@link GameSimulator} interface (the Prolog reasoner); the clock is read every step. */
 export function simulatorPlayouts<S, M, V>(sim: GameSimulator<S, M, V>, options: PlayoutOptions): PlayoutResult {
-  const now = options.now ?? (() => performance.now());
-  const random = createRandom(options.seed);
-  const start = now();
-  const end = start + options.seconds * 1000;
+  const { now, random, start, end } = begin(options);
   let playouts = 0;
   let states = 0;
   let depthSum = 0;

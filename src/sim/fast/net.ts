@@ -13,21 +13,24 @@ import { GdlError, diag } from '../../gdl/diagnostics.js';
 import { stronglyConnectedComponents } from '../../gdl/scc.js';
 import { atomText, keywordSymbols } from '../../ground/atoms.js';
 import type { GroundGame } from '../../ground/types.js';
+import { dependOnDoes } from '../ground-plan.js';
 
 /** The compiled network; all lists are CSR pairs (`start[i] .. start[i+1]-1` into the list). */
 export interface Net {
   readonly atoms: number;
   readonly rules: number;
-  /** Rule k: head, number of literals, positive then negative body. */
+  /** Rule k: head, positive then negative body. */
   readonly head: Int32Array;
-  readonly length: Int32Array;
   readonly posStart: Int32Array;
   readonly pos: Int32Array;
   readonly negStart: Int32Array;
   readonly neg: Int32Array;
-  /** Rules reading atom a, as `2k` (positively) or `2k+1` (negatively). */
+  /** Counted rules (acyclic head, not triggered) reading atom a, as `2k` (positively) or `2k+1` (negatively). */
   readonly readStart: Int32Array;
   readonly readers: Int32Array;
+  /** Cyclic components with a rule reading atom a (from outside or inside): settled again when a changes. */
+  readonly cycleReadStart: Int32Array;
+  readonly cycleReaders: Int32Array;
   /** Component of each atom, in topological order (a body's component is never later). */
   readonly comp: Int32Array;
   readonly components: number;
@@ -52,20 +55,13 @@ export interface Net {
   readonly triggers: Int32Array;
 }
 
-/**
- * Per atom, 1 when it is a does atom, 2 when it depends on one (and is not one):
- *   onDoes(h) <= onDoes(b), h <= ... b ...
- */
+/** Per atom, 1 when it is a does atom, 2 when it depends on one (and is not one). */
 function doesDependence(game: GroundGame, succ: readonly number[][]): Uint8Array {
   const does = keywordSymbols(game.terms).does;
-  const mark = new Uint8Array(game.atoms.length);
-  const todo: number[] = [];
+  const mark = dependOnDoes(game, succ);
   game.atoms.forEach((a, i) => {
-    if (a.rel === does) (mark[i] = 1), todo.push(i);
+    if (mark[i] === 1 && a.rel !== does) mark[i] = 2;
   });
-  while (todo.length > 0) {
-    for (const h of succ[todo.pop()!]!) if (mark[h] === 0) (mark[h] = 2), todo.push(h);
-  }
   return mark;
 }
 
@@ -113,10 +109,10 @@ export function compileNet(game: GroundGame): Net {
   const { comps, comp, cyclic, succ } = components(game);
   const onDoes = doesDependence(game, succ);
   const head = Int32Array.from(rules, (r) => r.head);
-  const length = Int32Array.from(rules, (r) => r.pos.length + r.neg.length);
   const posPairs: number[] = [];
   const negPairs: number[] = [];
   const readPairs: number[] = [];
+  const cycleReadPairs: number[] = [];
   const watchPairs: number[] = [];
   const triggerPairs: number[] = [];
   const internal = new Int32Array(rules.length);
@@ -124,9 +120,14 @@ export function compileNet(game: GroundGame): Net {
     const c = comp[r.head]!;
     const trigger = triggerOf(r, onDoes, cyclic[c] === 1);
     if (trigger >= 0) triggerPairs.push(trigger, k);
+    // Who hears of a change of a body atom: the rule's counter, its component, or no one.
+    const read = (a: number, sign: number): void => {
+      if (cyclic[c] === 1) cycleReadPairs.push(a, c);
+      else if (trigger < 0) readPairs.push(a, 2 * k + sign);
+    };
     for (const p of r.pos) {
       posPairs.push(k, p);
-      if (trigger < 0) readPairs.push(p, 2 * k);
+      read(p, 0);
       if (cyclic[c] === 1 && comp[p] === c) internal[k]!++, watchPairs.push(p, k);
     }
     for (const q of r.neg) {
@@ -135,7 +136,7 @@ export function compileNet(game: GroundGame): Net {
         throw new GdlError([diag('error', game.file, NO_POS, message)]);
       }
       negPairs.push(k, q);
-      if (trigger < 0) readPairs.push(q, 2 * k + 1);
+      read(q, 1);
     }
   });
   const compAtomPairs: number[] = [];
@@ -149,6 +150,7 @@ export function compileNet(game: GroundGame): Net {
   const posCsr = csr(rules.length, posPairs);
   const negCsr = csr(rules.length, negPairs);
   const readCsr = csr(n, readPairs);
+  const cycleReadCsr = csr(n, cycleReadPairs);
   const watchCsr = csr(n, watchPairs);
   const atomCsr = csr(comps.length, compAtomPairs);
   const ruleCsr = csr(comps.length, compRulePairs);
@@ -157,13 +159,14 @@ export function compileNet(game: GroundGame): Net {
     atoms: n,
     rules: rules.length,
     head,
-    length,
     posStart: posCsr.start,
     pos: posCsr.list,
     negStart: negCsr.start,
     neg: negCsr.list,
     readStart: readCsr.start,
     readers: readCsr.list,
+    cycleReadStart: cycleReadCsr.start,
+    cycleReaders: cycleReadCsr.list,
     comp,
     components: comps.length,
     cyclic,

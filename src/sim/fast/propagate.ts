@@ -2,12 +2,13 @@
  * Differential propagation over a compiled {@link Net} (a propnet's forward propagation): the
  * simulator changes input atoms (`true` and `does` atoms), and only what depends on a change
  * is looked at. Each change of an atom adjusts the counters of the rules that read it; a rule
- * whose counter reaches or leaves its length adjusts its head's support; a head whose support
+ * whose counter of unmet literals reaches or leaves zero adjusts its head's support; a head whose support
  * crosses zero (or a cyclic component one of whose inputs changed) is queued by component, and
  * the queue is emptied in topological order, so every component is settled once, after all its
  * inputs. Nothing is allocated per step. Atoms the simulator watches (legal and next atoms)
  * report their changes into {@link Outputs} as they happen.
  */
+import { countDown } from '../ground-plan.js';
 import type { Net } from './net.js';
 
 /** What the simulator reads, kept up to date by every change. */
@@ -104,9 +105,9 @@ function report(out: Outputs, a: number, v: number): void {
 
 /** Creates the propagator of `net` with every atom false, then settles the net (facts and rules with only negative bodies fire). */
 export function createPropagator(net: Net, out: Outputs): Propagator {
-  const { head, length, readStart, readers, comp, cyclic } = net;
+  const { head, readStart, readers, cycleReadStart, cycleReaders, comp } = net;
   const val = new Uint8Array(net.atoms);
-  const sat = new Int32Array(net.rules);
+  const unmet = new Int32Array(net.rules);
   const support = new Int32Array(net.atoms);
   const queue: Queue = { heap: new Int32Array(net.components), queued: new Uint8Array(net.components), size: 0 };
   const fresh = new Uint8Array(net.atoms);
@@ -122,7 +123,10 @@ export function createPropagator(net: Net, out: Outputs): Propagator {
   // An atom no counted rule reads (a legal, next, goal or terminal atom, mostly) is settled at
   // once when its support crosses zero: nothing waits for it, so no order is needed.
   const sink = new Uint8Array(net.atoms);
-  for (let a = 0; a < net.atoms; a++) sink[a] = readStart[a + 1] === readStart[a] && cyclic[comp[a]!] === 0 ? 1 : 0;
+  for (let a = 0; a < net.atoms; a++) {
+    const unread = readStart[a + 1] === readStart[a] && cycleReadStart[a + 1] === cycleReadStart[a];
+    sink[a] = unread && net.cyclic[comp[a]!] === 0 ? 1 : 0;
+  }
   const supportChanged = (h: number): void => {
     if (sink[h] === 0) schedule(comp[h]!);
     else {
@@ -132,8 +136,9 @@ export function createPropagator(net: Net, out: Outputs): Propagator {
   };
 
   /**
-   * Atom a now has value v. Per reader rule k (literal satisfied when v differs from its sign):
-   *   sat(k) = satisfied literals;  k fires iff sat(k) = length(k);  support(h) = firing rules of h.
+   * Atom a now has value v. Per counted reader rule k (its literal satisfied when v differs from its sign):
+   *   unmet(k) = literals not satisfied;  k fires iff unmet(k) = 0;  support(h) = firing rules of h.
+   * Cyclic components reading a are queued to be settled again.
    */
   const change = (a: number, v: number): void => {
     val[a] = v;
@@ -141,13 +146,17 @@ export function createPropagator(net: Net, out: Outputs): Propagator {
     for (let i = readStart[a]!, end = readStart[a + 1]!; i < end; i++) {
       const r = readers[i]!;
       const k = r >> 1;
-      const h = head[k]!;
-      const c = comp[h]!;
       if ((v ^ (r & 1)) === 1) {
-        if (++sat[k]! === length[k]! && ++support[h]! === 1) supportChanged(h);
-      } else if (sat[k]!-- === length[k]! && --support[h]! === 0) supportChanged(h);
-      if (cyclic[c] === 1) schedule(c);
+        if (--unmet[k]! === 0) {
+          const h = head[k]!;
+          if (++support[h]! === 1) supportChanged(h);
+        }
+      } else if (unmet[k]!++ === 0) {
+        const h = head[k]!;
+        if (--support[h]! === 0) supportChanged(h);
+      }
     }
+    for (let i = cycleReadStart[a]!, end = cycleReadStart[a + 1]!; i < end; i++) schedule(cycleReaders[i]!);
   };
 
   /** Whether the literals of rule k outside component c hold. */
@@ -173,15 +182,7 @@ export function createPropagator(net: Net, out: Outputs): Propagator {
       const h = head[k]!;
       if (missing[k] === 0 && fresh[h] === 0) (fresh[h] = 1), (stack[top++] = h);
     }
-    while (top > 0) {
-      const a = stack[--top]!;
-      for (let i = net.watchStart[a]!; i < net.watchStart[a + 1]!; i++) {
-        const k = net.watch[i]!;
-        if (missing[k]! <= 0 || --missing[k]! !== 0) continue;
-        const h = head[k]!;
-        if (fresh[h] === 0) (fresh[h] = 1), (stack[top++] = h);
-      }
-    }
+    countDown(net, missing, fresh, stack, top);
     for (let i = net.compAtomStart[c]!; i < net.compAtomStart[c + 1]!; i++) {
       const a = net.compAtoms[i]!;
       if (fresh[a] !== val[a]) change(a, fresh[a]!);
@@ -193,7 +194,7 @@ export function createPropagator(net: Net, out: Outputs): Propagator {
   const propagate = (): void => {
     while (queue.size > 0) {
       const c = pop(queue);
-      if (cyclic[c] === 1) {
+      if (net.cyclic[c] === 1) {
         settleCyclic(c);
         continue;
       }
@@ -239,8 +240,8 @@ export function createPropagator(net: Net, out: Outputs): Propagator {
   // Every atom false: a rule's negative literals hold, its positive ones do not (a triggered
   // rule has a positive does literal, so it does not fire).
   for (let k = 0; k < net.rules; k++) {
-    sat[k] = net.negStart[k + 1]! - net.negStart[k]!;
-    if (sat[k] === length[k]) support[head[k]!]!++;
+    unmet[k] = net.posStart[k + 1]! - net.posStart[k]!;
+    if (unmet[k] === 0) support[head[k]!]!++;
   }
   for (let c = 0; c < net.components; c++) schedule(c);
   for (let a = 0; a < net.atoms; a++) if (sink[a] === 1 && support[a]! > 0) supportChanged(a);
