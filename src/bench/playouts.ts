@@ -4,7 +4,7 @@
  * --engine both --json` in its own process, then one Markdown row with both engines, the
  * factor (states/s ground / prolog) beside the slide's, and the grounding time. With
  * `--ggpbase`, the TSV that GGP-Base's bench.sh printed (measured in the same session) adds
- * its propnet's playouts/s and our ratio to it.
+ * its propnet's playouts/s, our ratio to it, and its prover's playouts/s.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -36,6 +36,7 @@ export const PLAYOUT_GAMES: readonly { readonly name: string; readonly slide?: n
 /** One engine's part of `play --json`. */
 interface Engine {
   readonly playoutsPerSecond: number;
+  readonly playoutsPerCpuSecond: number;
   readonly statesPerSecond: number;
   readonly averageDepth: number;
   readonly groundingSeconds?: number;
@@ -84,27 +85,34 @@ function runPlay(path: string, o: Options): PlayRun {
   }
 }
 
-/** Propnet playouts/s per game from bench.sh's TSV (`game machine status dc_per_s ...`), or the status when not ok. */
+/** Playouts/s per game and GGP-Base machine (`propnet`, `prover`) from bench.sh's TSV (`game machine status dc_per_s ...`), or the status when not ok. */
 function readGgpBase(file: string | undefined): Map<string, string> {
   const out = new Map<string, string>();
   if (file === undefined) return out;
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     const [game, machine, status, dc] = line.split('\t');
-    if (machine === 'propnet' && game !== undefined) out.set(game, status === 'ok' ? String(dc) : String(status));
+    if ((machine === 'propnet' || machine === 'prover') && game !== undefined) out.set(`${game} ${machine}`, status === 'ok' ? String(dc) : String(status));
   }
   return out;
 }
 
 const fixed = (x: number | undefined, digits: number): string => (x === undefined ? '–' : x.toFixed(digits));
 
-function row(name: string, slide: number | undefined, run: PlayRun, propnet: string | undefined): string {
-  if (run.kind === 'failed') return `| ${name} | ${run.why.replace(/\|/g, '/')} | | | | | | | ${fixed(slide, 2)} | ${propnet ?? '–'} | |`;
+/** Our playouts/s over GGP-Base's, when it has a number. */
+function ratio(g: Engine | undefined, theirs: string | undefined): string {
+  const dc = theirs === undefined ? NaN : Number(theirs);
+  return g !== undefined && Number.isFinite(dc) && dc > 0 ? (g.playoutsPerSecond / dc).toFixed(2) : '–';
+}
+
+function row(name: string, slide: number | undefined, run: PlayRun, ggp: Map<string, string>): string {
+  const propnet = ggp.get(`${name} propnet`);
+  const prover = ggp.get(`${name} prover`);
+  if (run.kind === 'failed') return `| ${name} | ${run.why.replace(/\|/g, '/')} | | | | | | | | ${fixed(slide, 2)} | ${propnet ?? '–'} | | ${prover ?? '–'} |`;
   const { ground: g, prolog: p } = run.engines;
-  const dc = propnet === undefined ? NaN : Number(propnet);
-  const ratio = g !== undefined && Number.isFinite(dc) && dc > 0 ? (g.playoutsPerSecond / dc).toFixed(2) : '–';
   const cells = [
-    name, fixed(g?.groundingSeconds, 2), fixed(g?.playoutsPerSecond, 0), fixed(g?.statesPerSecond, 0), fixed(g?.averageDepth, 1),
-    fixed(p?.playoutsPerSecond, 2), fixed(p?.statesPerSecond, 1), run.factor === null ? '–' : run.factor.toFixed(1), fixed(slide, 2), propnet ?? '–', ratio,
+    name, fixed(g?.groundingSeconds, 2), fixed(g?.playoutsPerSecond, 0), fixed(g?.playoutsPerCpuSecond, 0), fixed(g?.statesPerSecond, 0), fixed(g?.averageDepth, 1),
+    fixed(p?.playoutsPerSecond, 2), fixed(p?.statesPerSecond, 1), run.factor === null ? '–' : run.factor.toFixed(1), fixed(slide, 2),
+    propnet ?? '–', ratio(g, propnet), prover ?? '–',
   ];
   return `| ${cells.join(' | ')} |`;
 }
@@ -113,19 +121,19 @@ function row(name: string, slide: number | undefined, run: PlayRun, propnet: str
 export function runPlayoutBench(argv: readonly string[]): number {
   const o = parse(argv);
   const root = join(gamesDir(), 'ggp-repository-base');
-  const propnet = readGgpBase(o.ggpbase);
+  const ggp = readGgpBase(o.ggpbase);
   const lines = [
     `Depth charges from the initial state, ${o.seconds} s per engine and game; factor = states/s ground / prolog.`,
     '',
-    '| game | grounding s | ground playouts/s | ground states/s | depth | prolog playouts/s | prolog states/s | factor | slide factor | GGP-Base propnet playouts/s | ground / propnet |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| game | grounding s | ground playouts/s | ground playouts/CPU s | ground states/s | depth | prolog playouts/s | prolog states/s | factor | slide factor | GGP-Base propnet playouts/s | ground / propnet | GGP-Base prover playouts/s |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   for (const game of PLAYOUT_GAMES) {
     if (o.games.length > 0 && !o.games.includes(game.name)) continue;
     const path = join(root, `${game.name}.kif`);
     if (!existsSync(path)) continue;
-    const line = row(game.name, game.slide, runPlay(path, o), propnet.get(game.name));
+    const line = row(game.name, game.slide, runPlay(path, o), ggp);
     lines.push(line);
     process.stdout.write(`${line}\n`);
   }

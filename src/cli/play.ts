@@ -34,8 +34,10 @@ interface EngineReport {
   readonly averageDepth: number;
   readonly playouts: number;
   readonly states: number;
-  /** Seconds the playouts took. */
+  /** Seconds the playouts took, and the CPU seconds the process spent meanwhile. */
   readonly elapsed: number;
+  readonly cpuSeconds: number;
+  readonly playoutsPerCpuSecond: number;
   /** Seconds from the text to a ready simulator: grounding (and compiling) or loading the reasoner. */
   readonly preparationSeconds: number;
   /** Seconds of parsing, validation, supersets, instantiation, pruning (ground engine only). */
@@ -47,7 +49,7 @@ const seconds = (timer: StageTimer, stages?: readonly string[]): number =>
   timer.list().filter((r) => stages === undefined || stages.includes(r.stage)).reduce((s, r) => s + r.ms, 0) / 1000;
 
 function report(r: PlayoutResult, preparationSeconds: number, groundingSeconds?: number): EngineReport {
-  const base = { playoutsPerSecond: r.playoutsPerSecond, statesPerSecond: r.statesPerSecond, averageDepth: r.averageDepth, playouts: r.playouts, states: r.states, elapsed: r.elapsed, preparationSeconds };
+  const base = { playoutsPerSecond: r.playoutsPerSecond, statesPerSecond: r.statesPerSecond, averageDepth: r.averageDepth, playouts: r.playouts, states: r.states, elapsed: r.elapsed, cpuSeconds: r.cpuSeconds, playoutsPerCpuSecond: r.playoutsPerCpuSecond, preparationSeconds };
   return groundingSeconds === undefined ? base : { ...base, groundingSeconds };
 }
 
@@ -90,7 +92,7 @@ function formatText(file: string, engines: Record<string, EngineReport>, factor:
   const lines = [`${file}:`];
   for (const [name, e] of Object.entries(engines)) {
     const prep = e.groundingSeconds !== undefined ? `grounding ${e.groundingSeconds.toFixed(2)} s` : `loading ${e.preparationSeconds.toFixed(2)} s`;
-    lines.push(`  ${name}: ${e.playoutsPerSecond.toFixed(1)} playouts/s, ${e.statesPerSecond.toFixed(1)} states/s, average depth ${e.averageDepth.toFixed(2)} (${e.playouts} playouts in ${e.elapsed.toFixed(2)} s; ${prep})`);
+    lines.push(`  ${name}: ${e.playoutsPerSecond.toFixed(1)} playouts/s, ${e.statesPerSecond.toFixed(1)} states/s, average depth ${e.averageDepth.toFixed(2)} (${e.playouts} playouts in ${e.elapsed.toFixed(2)} s, ${e.cpuSeconds.toFixed(2)} s CPU; ${prep})`);
   }
   if (factor !== null) lines.push(`  factor (states/s ground / prolog): ${factor.toFixed(2)}`);
   return `${lines.join('\n')}\n`;

@@ -33,20 +33,31 @@ export interface PlayoutResult {
   readonly depthSum: number;
   /** Wall-clock seconds the playouts took. */
   readonly elapsed: number;
+  /**
+   * CPU seconds (user and system) the process spent meanwhile: on a crowded machine a truer
+   * measure of the work than the wall clock (the process is single-threaded while it plays).
+   */
+  readonly cpuSeconds: number;
+  /** Finished playouts per CPU second. */
+  readonly playoutsPerCpuSecond: number;
   readonly playoutsPerSecond: number;
   readonly statesPerSecond: number;
   /** Joint moves per finished playout (0 when none finished). */
   readonly averageDepth: number;
 }
 
-function result(playouts: number, states: number, depthSum: number, elapsedMs: number): PlayoutResult {
+function result(playouts: number, states: number, depthSum: number, elapsedMs: number, cpuStart: NodeJS.CpuUsage): PlayoutResult {
   const elapsed = elapsedMs / 1000;
+  const cpu = process.cpuUsage(cpuStart);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   const perSecond = (x: number): number => (elapsed > 0 ? x / elapsed : 0);
   return {
     playouts,
     states,
     depthSum,
     elapsed,
+    cpuSeconds,
+    playoutsPerCpuSecond: cpuSeconds > 0 ? playouts / cpuSeconds : 0,
     playoutsPerSecond: perSecond(playouts),
     statesPerSecond: perSecond(states),
     averageDepth: playouts > 0 ? depthSum / playouts : 0,
@@ -54,22 +65,22 @@ function result(playouts: number, states: number, depthSum: number, elapsedMs: n
 }
 
 /** The clock, the seeded generator and the time window of a measurement starting now. */
-function begin(options: PlayoutOptions): { now: () => number; random: Random; start: number; end: number } {
+function begin(options: PlayoutOptions): { now: () => number; random: Random; start: number; end: number; cpu: NodeJS.CpuUsage } {
   const now = options.now ?? (() => performance.now());
   const start = now();
-  return { now, random: createRandom(options.seed), start, end: start + options.seconds * 1000 };
+  return { now, random: createRandom(options.seed), start, end: start + options.seconds * 1000, cpu: process.cpuUsage() };
 }
 
 /** Depth charges with the fast simulator; the clock is read once per playout. */
 export function fastPlayouts(sim: FastSimulator, options: PlayoutOptions): PlayoutResult {
-  const { now, random, start, end } = begin(options);
+  const { now, random, start, end, cpu } = begin(options);
   let playouts = 0;
   let depthSum = 0;
   while (playouts < options.maxPlayouts && now() < end) {
     depthSum += sim.depthCharge(random, options.maxSteps);
     playouts++;
   }
-  return result(playouts, depthSum, depthSum, now() - start);
+  return result(playouts, depthSum, depthSum, now() - start, cpu);
 }
 
 /**
@@ -89,7 +100,7 @@ function genericCharge<S, M, V>(sim: GameSimulator<S, M, V>, random: Random, opt
 
 /** Depth charges through the {@link GameSimulator} interface (the Prolog reasoner); the clock is read every step. */
 export function simulatorPlayouts<S, M, V>(sim: GameSimulator<S, M, V>, options: PlayoutOptions): PlayoutResult {
-  const { now, random, start, end } = begin(options);
+  const { now, random, start, end, cpu } = begin(options);
   let playouts = 0;
   let states = 0;
   let depthSum = 0;
@@ -103,5 +114,5 @@ export function simulatorPlayouts<S, M, V>(sim: GameSimulator<S, M, V>, options:
     states += depth;
     depthSum += depth;
   }
-  return result(playouts, states, depthSum, now() - start);
+  return result(playouts, states, depthSum, now() - start, cpu);
 }
