@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { gamesDir } from '../../scripts/corpus.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -53,22 +54,25 @@ interface Options {
   readonly out: string | undefined;
 }
 
+/** The mode's flags, read with node's own parser (`--playouts` itself and unknown flags are ignored). */
 function parse(argv: readonly string[]): Options {
-  const get = (name: string): string | undefined => {
-    const i = argv.indexOf(name);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const positive = (name: string, fallback: number): number => {
-    const n = Number(get(name) ?? fallback);
-    if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} needs a positive number`);
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: false,
+    options: { seconds: { type: 'string' }, timeout: { type: 'string' }, games: { type: 'string' }, ggpbase: { type: 'string' }, out: { type: 'string' } },
+  });
+  const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+  const positive = (v: unknown, name: string, fallback: number): number => {
+    const n = Number(text(v) ?? fallback);
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} needs a positive number`);
     return n;
   };
   return {
-    seconds: positive('--seconds', 10),
-    timeout: positive('--timeout', 120),
-    games: (get('--games') ?? '').split(',').filter((g) => g !== ''),
-    ggpbase: get('--ggpbase'),
-    out: get('--out'),
+    seconds: positive(values.seconds, 'seconds', 10),
+    timeout: positive(values.timeout, 'timeout', 120),
+    games: (text(values.games) ?? '').split(',').filter((g) => g !== ''),
+    ggpbase: text(values.ggpbase),
+    out: text(values.out),
   };
 }
 

@@ -98,18 +98,22 @@ function formatText(file: string, engines: Record<string, EngineReport>, factor:
   return `${lines.join('\n')}\n`;
 }
 
+/** The options of `play` besides the limits: flags, help, default. */
+const PLAY_OPTIONS: readonly (readonly [string, string, string?])[] = [
+  ['--engine <engine>', 'ground (fast simulator of the ground game), prolog (reasoner on the original game) or both', 'both'],
+  ['--seconds <s>', 'playing time per engine', '10'],
+  ['--seed <n>', 'seed of the random joint moves (a whole number)', '1'],
+  ['--max-steps <n>', 'joint moves per playout before it is cut off', '10000'],
+  ['--json', 'write one JSON object instead of text'],
+];
+
 /** Registers `gdl-ground play`. */
 export function registerPlay(program: Command): void {
   const command = program
     .command('play')
     .description('random playouts (depth charges) with the ground game and/or the Prolog reasoner: playouts/s, states/s, average depth, factor')
-    .argument('<game>', 'game description in KIF')
-    .option('--engine <engine>', 'ground (fast simulator of the ground game), prolog (reasoner on the original game) or both', 'both')
-    .option('--seconds <s>', 'playing time per engine', '10')
-    .option('--seed <n>', 'seed of the random joint moves (a whole number)', '1')
-    .option('--max-steps <n>', 'joint moves per playout before it is cut off', '10000')
-    .option('--json', 'write one JSON object instead of text');
+    .argument('<game>', 'game description in KIF');
+  for (const [flags, help, fallback] of PLAY_OPTIONS) command.option(flags, help, fallback);
   addMethodOption(command);
-  addLimitOptions(command, 'ground')
-    .action((file: string, options: PlayCliOptions) => runCommand(() => play(file, options)));
+  addLimitOptions(command, 'ground').action((file: string, options: PlayCliOptions) => runCommand(() => play(file, options)));
 }
