@@ -86,13 +86,11 @@ describe('fast simulator on the example game', () => {
     const b = fastPlayouts(createFastSimulator(game), options);
     expect(a.playouts).toBe(200);
     expect(b.depthSum).toBe(a.depthSum);
-    const states: string[][] = [];
     const record = (seed: number): string => {
       const sim = createFastSimulator(game);
       const random = createRandom(seed);
       const seen: string[] = [];
       for (let i = 0; i < 20; i++) sim.depthCharge(random, 100, (s) => seen.push(sim.text.state(s).join(' ')));
-      states.push(seen);
       return seen.join('|');
     };
     expect(record(7)).toBe(record(7));
