@@ -60,6 +60,9 @@ export { createGroundSimulator, type GroundSimulator, type GroundState } from '.
 export { verifyGame, formatDifference, type VerifyOptions, type VerifyResult, type VerifyStats, type Difference, type DifferenceKind } from './sim/verify.js';
 export type { GameSimulator, GameState, GroundItem, ItemSimulator, SimulatorText, StateInfo } from './sim/types.js';
 export { createRandom, type Random } from './sim/random.js';
+// The fast simulator of `play` (docs/play.md) and Monte-Carlo depth charges.
+export { createFastSimulator, type FastSimulator } from './sim/fast/simulator.js';
+export { fastPlayouts, simulatorPlayouts, type PlayoutOptions, type PlayoutResult } from './sim/playouts.js';
 
 // Above the pipeline: both superset methods side by side.
 export { compareMethods, type Comparison, type MethodRun, type CompareSettings } from './compare.js';

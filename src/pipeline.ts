@@ -36,6 +36,8 @@ import { type GddlModel, type GddlOptions, buildGddl } from './emit/gddl/model.j
 import { type GddlFiles, writeGddl } from './emit/gddl/write.js';
 import { type GddlGame, readGddl } from './gddl/read.js';
 import { GddlPlayError, createGddlSimulator } from './gddl/sim.js';
+import { createFastSimulator } from './sim/fast/simulator.js';
+import { type PlayoutOptions, type PlayoutResult, fastPlayouts, simulatorPlayouts } from './sim/playouts.js';
 
 // What the command line prints, re-exported so that it reaches the library only through here.
 export { formatSupersets, supersetSentences } from './reach/format.js';
@@ -396,4 +398,26 @@ export function verifyGddl(normal: NormalGame, game: GddlGame, options: Pipeline
     if (!(err instanceof GddlPlayError)) throw err;
     throw new GdlError([diag('error', normal.file, NO_POS, `GDDL game differs: ${err.message}`)]);
   }
+}
+
+// ---- play (issue 16): Monte-Carlo depth charges, ground game against the reasoner ----------
+
+export type { PlayoutOptions, PlayoutResult } from './sim/playouts.js';
+
+/**
+ * Depth charges of a ground game with the fast simulator (src/sim/fast/): its network is
+ * compiled first (stage `compile-sim`), then the playouts run (stage `play-ground`).
+ */
+export function playGroundGame(ground: GroundGame, playouts: PlayoutOptions, timer = new StageTimer()): PlayoutResult {
+  const sim = timer.run('compile-sim', () => createFastSimulator(ground));
+  return timer.run('play-ground', () => fastPlayouts(sim, playouts), (r) => ({ playouts: r.playouts, states: r.states }));
+}
+
+/**
+ * Depth charges of the original game with the Prolog reasoner (stage `play-prolog`), its
+ * queries under the run's deadline (a limit error past it).
+ */
+export function playOriginalGame(normal: NormalGame, options: PipelineOptions, playouts: PlayoutOptions, timer = new StageTimer()): PlayoutResult {
+  const sim = timer.run('reasoner', () => createReasoner(normal, { deadline: options.deadline.at }));
+  return timer.run('play-prolog', () => simulatorPlayouts(sim, playouts), (r) => ({ playouts: r.playouts, states: r.states }));
 }

@@ -18,6 +18,7 @@
  *                     state, proven/all groups, share of fluents in proven groups, seconds
  *   --json FILE       also write all measurements as JSON
  *   --report FILE     also write the per-game table as the batch report: .md, .csv or .json
+ *   --playouts        instead: the Monte-Carlo table of slide 4 (src/bench/playouts.ts)
  * GDL_GAMES_DIR overrides the corpus location (default ../shared/games beside the checkout).
  */
 import { spawnSync } from 'node:child_process';
@@ -32,6 +33,7 @@ import { haveSwipl } from './swi.js';
 import type { Measurement } from './worker.js';
 import { measurementRow } from './report-row.js';
 import { formatReport, markdownReport, reportFormatOf } from '../batch/report.js';
+import { runPlayoutBench } from './playouts.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const WORKER = join(here, 'worker.js');
@@ -185,4 +187,5 @@ function main(): number {
   return 0;
 }
 
-process.exitCode = main();
+// `--playouts`: the Monte-Carlo table of slide 4 (src/bench/playouts.ts), a mode of its own.
+process.exitCode = process.argv.includes('--playouts') ? runPlayoutBench(process.argv.slice(2)) : main();

@@ -10,6 +10,7 @@ import { registerGraph } from './graph.js';
 import { registerGround } from './ground.js';
 import { EXIT, guardProcess } from './io.js';
 import { registerMutex } from './mutex.js';
+import { registerPlay } from './play.js';
 import { registerReach } from './reach.js';
 import { registerVerify } from './verify.js';
 import { tuneForShortRuns } from '../runtime.js';
@@ -26,6 +27,7 @@ for (const register of [registerCheck, registerReach, registerGround, registerVe
   register(program);
 }
 registerBatch(program);
+registerPlay(program);
 program.commands.forEach((c) => c.exitOverride());
 
 try {

@@ -69,7 +69,7 @@ function graph(game: GroundGame): { byHead: number[][]; succ: number[][] } {
  * Atoms that depend on a `does` atom, found forwards from every `does` atom:
  *   onDoes(d) <= d is a does atom      onDoes(h) <= onDoes(b), h <= ... b ...
  */
-function dependOnDoes(game: GroundGame, succ: readonly number[][]): Uint8Array {
+export function dependOnDoes(game: GroundGame, succ: readonly number[][]): Uint8Array {
   const does = keywordSymbols(game.terms).does;
   const onDoes = new Uint8Array(game.atoms.length);
   const todo: number[] = [];
@@ -214,13 +214,30 @@ function evaluateCyclic(p: CompiledRules, from: number, to: number, c: number, v
     const h = p.head[k]!;
     if (missing[k] === 0 && val[h] === 0) (val[h] = 1), (stack[top++] = h);
   }
+  countDown(p, missing, val, stack, top);
+}
+
+/** What the count-down of a cyclic component reads: rule heads, and per atom the rules of its own component that read it positively. */
+export interface Watches {
+  readonly head: Int32Array;
+  readonly watchStart: Int32Array;
+  readonly watch: Int32Array;
+}
+
+/**
+ * Dowling-Gallier's count-down, shared with the fast simulator: the atoms `stack[0..top-1]`
+ * were just derived (marked in `derived`); each rule watching one misses one inside atom less,
+ * and a live rule (missing ≥ 0) that misses none derives its head:
+ *   h <= b1..bn  fires once its inside atoms all were derived.
+ */
+export function countDown(w: Watches, missing: Int32Array, derived: Uint8Array, stack: Int32Array, top: number): void {
   while (top > 0) {
     const a = stack[--top]!;
-    for (let i = p.watchStart[a]!; i < p.watchStart[a + 1]!; i++) {
-      const k = p.watch[i]!;
+    for (let i = w.watchStart[a]!; i < w.watchStart[a + 1]!; i++) {
+      const k = w.watch[i]!;
       if (missing[k]! <= 0 || --missing[k]! !== 0) continue;
-      const h = p.head[k]!;
-      if (val[h] === 0) (val[h] = 1), (stack[top++] = h);
+      const h = w.head[k]!;
+      if (derived[h] === 0) (derived[h] = 1), (stack[top++] = h);
     }
   }
 }

@@ -21,7 +21,7 @@ export type GroundSimulator = GameSimulator<GroundState, number, number> & {
 };
 
 /** The fluents of a ground game and the atoms that read and make them. */
-interface Fluents {
+export interface Fluents {
   /** Term ids of the fluents, in text order: fluent f is `terms[f]`. */
   readonly terms: readonly number[];
   /** Atom id of `(true F)` per fluent, -1 when the game has none. */
@@ -34,7 +34,7 @@ interface Fluents {
 }
 
 /** Numbers the fluents by text (once, here) and links them to their atoms. */
-function fluentsOf(game: GroundGame): Fluents {
+export function fluentsOf(game: GroundGame): Fluents {
   const { terms } = game;
   const kw = keywordSymbols(terms);
   const isFluent = (rel: number, arity: number): boolean => (rel === kw.true || rel === kw.next) && arity === 1;
@@ -56,7 +56,7 @@ function fluentsOf(game: GroundGame): Fluents {
 }
 
 /** Per role (by term id), the ids of the atoms of relation `rel` with that role first, ascending. */
-function byRole(game: GroundGame, rel: number): Int32Array[] {
+export function byRole(game: GroundGame, rel: number): Int32Array[] {
   const out = game.roles.map((): number[] => []);
   const roleIndex = new Map(game.roles.map((r, i) => [r, i]));
   game.atoms.forEach((a, id) => {
@@ -67,7 +67,7 @@ function byRole(game: GroundGame, rel: number): Int32Array[] {
 }
 
 /** The ids in `ids` whose atom holds. */
-function holding(ids: Int32Array, val: Uint8Array): number[] {
+export function holding(ids: Int32Array, val: Uint8Array): number[] {
   const out: number[] = [];
   for (let i = 0; i < ids.length; i++) if (val[ids[i]!] === 1) out.push(ids[i]!);
   return out;
@@ -133,23 +133,30 @@ export function createGroundSimulator(game: GroundGame): GroundSimulator {
     return next;
   };
 
-  const initialState = (): GroundState => {
-    const state = new Uint32Array(words);
-    for (const f of fluents.init) state[f >>> 5]! |= 1 << (f & 31);
-    return state;
-  };
+  const initialState = (): GroundState => initialBits(fluents);
 
+  return { roles: game.roles.map((r) => terms.text(r)), initialState, info, successor, ...groundText(game, fluents) };
+}
+
+/** The initial state as a bitset over the fluents. */
+export function initialBits(fluents: Fluents): GroundState {
+  const state = new Uint32Array((fluents.terms.length + 31) >>> 5);
+  for (const f of fluents.init) state[f >>> 5]! |= 1 << (f & 31);
+  return state;
+}
+
+/** The term ids of a bitset state's fluents, and the text of states, moves and values, for a ground game's simulators. */
+export function groundText(game: GroundGame, fluents: Fluents): { fluentTerms(state: GroundState): number[]; text: SimulatorText<GroundState, number, number> } {
+  const { terms } = game;
   const fluentTerms = (state: GroundState): number[] => {
     const out: number[] = [];
     for (let f = 0; f < fluents.terms.length; f++) if ((state[f >>> 5]! >>> (f & 31)) & 1) out.push(fluents.terms[f]!);
     return out;
   };
-
   const text: SimulatorText<GroundState, number, number> = {
     state: (state) => fluentTerms(state).map((t) => terms.text(t)),
     move: (move) => terms.text(game.atoms[move]!.args[1]!),
     value: (value) => terms.text(game.atoms[value]!.args[1]!),
   };
-
-  return { roles: game.roles.map((r) => terms.text(r)), initialState, info, successor, text, fluentTerms };
+  return { fluentTerms, text };
 }

@@ -1,0 +1,183 @@
+/**
+ * The ground game compiled once into a propagation network over flat integer arrays, for the
+ * fast simulator (docs/play.md). Every atom is a node; every rule an AND node with a counter
+ * of its satisfied literals; every head an OR node with a count of its firing rules (its
+ * support). The atoms' strongly connected components are numbered in topological order
+ * (bodies first), so that changes can be propagated component by component, each once, in
+ * that order: an acyclic component is one atom whose value is `support > 0`; a cyclic one
+ * (recursive axioms) is recomputed as a whole, by its least fixpoint, once its inputs are final.
+ * Negation inside a component is refused: the ground game of a stratified game has none.
+ */
+import { NO_POS } from '../../gdl/ast.js';
+import { GdlError, diag } from '../../gdl/diagnostics.js';
+import { stronglyConnectedComponents } from '../../gdl/scc.js';
+import { atomText, keywordSymbols } from '../../ground/atoms.js';
+import type { GroundGame } from '../../ground/types.js';
+import { dependOnDoes } from '../ground-plan.js';
+
+/** The compiled network; all lists are CSR pairs (`start[i] .. start[i+1]-1` into the list). */
+export interface Net {
+  readonly atoms: number;
+  readonly rules: number;
+  /** Rule k: head, positive then negative body. */
+  readonly head: Int32Array;
+  readonly posStart: Int32Array;
+  readonly pos: Int32Array;
+  readonly negStart: Int32Array;
+  readonly neg: Int32Array;
+  /** Counted rules (acyclic head, not triggered) reading atom a, as `2k` (positively) or `2k+1` (negatively). */
+  readonly readStart: Int32Array;
+  readonly readers: Int32Array;
+  /** Cyclic components with a rule reading atom a (from outside or inside): settled again when a changes. */
+  readonly cycleReadStart: Int32Array;
+  readonly cycleReaders: Int32Array;
+  /** Component of each atom, in topological order (a body's component is never later). */
+  readonly comp: Int32Array;
+  readonly components: number;
+  /** Per component: 1 when it lies on a cycle, its atoms, and (cyclic ones only) the rules deriving them. */
+  readonly cyclic: Uint8Array;
+  readonly compAtomStart: Int32Array;
+  readonly compAtoms: Int32Array;
+  readonly compRuleStart: Int32Array;
+  readonly compRules: Int32Array;
+  /** Per rule of a cyclic component, its positive body atoms inside that component. */
+  readonly internal: Int32Array;
+  /** Rules of its own cyclic component reading atom a positively. */
+  readonly watchStart: Int32Array;
+  readonly watch: Int32Array;
+  /**
+   * Triggered rules filed under their first positive `does` atom d: evaluated outright when d
+   * is set, never counted (they are in no reader list). A rule is triggered when its head is
+   * acyclic and its other literals are does atoms or depend on no does atom, so they are final
+   * before any does atom is set.
+   */
+  readonly triggerStart: Int32Array;
+  readonly triggers: Int32Array;
+}
+
+/** Per atom, 1 when it is a does atom, 2 when it depends on one (and is not one). */
+function doesDependence(game: GroundGame, succ: readonly number[][]): Uint8Array {
+  const does = keywordSymbols(game.terms).does;
+  const mark = dependOnDoes(game, succ);
+  game.atoms.forEach((a, i) => {
+    if (mark[i] === 1 && a.rel !== does) mark[i] = 2;
+  });
+  return mark;
+}
+
+/** The does atom that triggers rule `r` (its first positive one), or -1 when the rule is counted. */
+function triggerOf(r: GroundGame['rules'][number], onDoes: Uint8Array, headCyclic: boolean): number {
+  if (headCyclic || r.pos.some((a) => onDoes[a] === 2) || r.neg.some((a) => onDoes[a] === 2)) return -1;
+  return r.pos.find((a) => onDoes[a] === 1) ?? -1;
+}
+
+/** Lists grouped by key as a CSR pair: `items` of key i are `list[start[i] .. start[i+1]-1]`, in input order. */
+function csr(keys: number, pairs: readonly number[]): { start: Int32Array; list: Int32Array } {
+  // `pairs` holds (key, item) flat.
+  const start = new Int32Array(keys + 1);
+  for (let i = 0; i < pairs.length; i += 2) start[pairs[i]! + 1]!++;
+  for (let i = 0; i < keys; i++) start[i + 1]! += start[i]!;
+  const list = new Int32Array(pairs.length >> 1);
+  const fill = start.slice(0, keys);
+  for (let i = 0; i < pairs.length; i += 2) list[fill[pairs[i]!]!++] = pairs[i + 1]!;
+  return { start, list };
+}
+
+/** Components in topological order and each atom's component. */
+function components(game: GroundGame): { comps: number[][]; comp: Int32Array; cyclic: Uint8Array; succ: number[][] } {
+  const n = game.atoms.length;
+  const succ: number[][] = Array.from({ length: n }, () => []);
+  for (const r of game.rules) {
+    for (const b of r.pos) succ[b]!.push(r.head);
+    for (const b of r.neg) succ[b]!.push(r.head);
+  }
+  // Tarjan lists a component after everything it feeds; bodies must come first.
+  const comps = stronglyConnectedComponents(n, (v) => succ[v]!).reverse();
+  const comp = new Int32Array(n);
+  const cyclic = new Uint8Array(comps.length);
+  comps.forEach((atoms, c) => {
+    for (const a of atoms) comp[a] = c;
+    if (atoms.length > 1 || succ[atoms[0]!]!.includes(atoms[0]!)) cyclic[c] = 1;
+  });
+  return { comps, comp, cyclic, succ };
+}
+
+/** Compiles `game`; throws a GdlError when an atom depends negatively on itself. */
+export function compileNet(game: GroundGame): Net {
+  const n = game.atoms.length;
+  const rules = game.rules;
+  const { comps, comp, cyclic, succ } = components(game);
+  const onDoes = doesDependence(game, succ);
+  const head = Int32Array.from(rules, (r) => r.head);
+  const posPairs: number[] = [];
+  const negPairs: number[] = [];
+  const readPairs: number[] = [];
+  const cycleReadPairs: number[] = [];
+  const watchPairs: number[] = [];
+  const triggerPairs: number[] = [];
+  const internal = new Int32Array(rules.length);
+  rules.forEach((r, k) => {
+    const c = comp[r.head]!;
+    const trigger = triggerOf(r, onDoes, cyclic[c] === 1);
+    if (trigger >= 0) triggerPairs.push(trigger, k);
+    // Who hears of a change of a body atom: the rule's counter, its component, or no one.
+    const read = (a: number, sign: number): void => {
+      if (cyclic[c] === 1) cycleReadPairs.push(a, c);
+      else if (trigger < 0) readPairs.push(a, 2 * k + sign);
+    };
+    for (const p of r.pos) {
+      posPairs.push(k, p);
+      read(p, 0);
+      if (cyclic[c] === 1 && comp[p] === c) internal[k]!++, watchPairs.push(p, k);
+    }
+    for (const q of r.neg) {
+      if (cyclic[c] === 1 && comp[q] === c) {
+        const message = `ground game is not stratified: ${atomText(game, r.head)} depends negatively on itself`;
+        throw new GdlError([diag('error', game.file, NO_POS, message)]);
+      }
+      negPairs.push(k, q);
+      read(q, 1);
+    }
+  });
+  const compAtomPairs: number[] = [];
+  const compRulePairs: number[] = [];
+  comps.forEach((atoms, c) => {
+    for (const a of atoms) compAtomPairs.push(c, a);
+  });
+  rules.forEach((r, k) => {
+    if (cyclic[comp[r.head]!] === 1) compRulePairs.push(comp[r.head]!, k);
+  });
+  const posCsr = csr(rules.length, posPairs);
+  const negCsr = csr(rules.length, negPairs);
+  const readCsr = csr(n, readPairs);
+  const cycleReadCsr = csr(n, cycleReadPairs);
+  const watchCsr = csr(n, watchPairs);
+  const atomCsr = csr(comps.length, compAtomPairs);
+  const ruleCsr = csr(comps.length, compRulePairs);
+  const triggerCsr = csr(n, triggerPairs);
+  return {
+    atoms: n,
+    rules: rules.length,
+    head,
+    posStart: posCsr.start,
+    pos: posCsr.list,
+    negStart: negCsr.start,
+    neg: negCsr.list,
+    readStart: readCsr.start,
+    readers: readCsr.list,
+    cycleReadStart: cycleReadCsr.start,
+    cycleReaders: cycleReadCsr.list,
+    comp,
+    components: comps.length,
+    cyclic,
+    compAtomStart: atomCsr.start,
+    compAtoms: atomCsr.list,
+    compRuleStart: ruleCsr.start,
+    compRules: ruleCsr.list,
+    internal,
+    watchStart: watchCsr.start,
+    watch: watchCsr.list,
+    triggerStart: triggerCsr.start,
+    triggers: triggerCsr.list,
+  };
+}

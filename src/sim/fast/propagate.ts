@@ -1,0 +1,250 @@
+/**
+ * Differential propagation over a compiled {@link Net} (a propnet's forward propagation): the
+ * simulator changes input atoms (`true` and `does` atoms), and only what depends on a change
+ * is looked at. Each change of an atom adjusts the counters of the rules that read it; a rule
+ * whose counter of unmet literals reaches or leaves zero adjusts its head's support; a head whose support
+ * crosses zero (or a cyclic component one of whose inputs changed) is queued by component, and
+ * the queue is emptied in topological order, so every component is settled once, after all its
+ * inputs. Nothing is allocated per step. Atoms the simulator watches (legal and next atoms)
+ * report their changes into {@link Outputs} as they happen.
+ */
+import { countDown } from '../ground-plan.js';
+import type { Net } from './net.js';
+
+/** What the simulator reads, kept up to date by every change. */
+export interface Outputs {
+  /** Per atom: 0 unwatched, 1 a legal atom, 2 a next atom. */
+  readonly kind: Uint8Array;
+  /** Per legal atom, its role; the legal moves of role r are `legalList[legalBase[r] .. + legalCount[r]-1]`, in no order. */
+  readonly legalRole: Int32Array;
+  readonly legalBase: Int32Array;
+  readonly legalCount: Int32Array;
+  readonly legalList: Int32Array;
+  /** Position of a holding legal atom in `legalList`. */
+  readonly legalPos: Int32Array;
+  /** Per next atom, its fluent; bit f of `nextBits` is set while `(next f)` holds. */
+  readonly nextFluent: Int32Array;
+  readonly nextBits: Uint32Array;
+}
+
+/** The values of a net and the operations on them. */
+export interface Propagator {
+  /** 1 when the atom holds (read only for callers). */
+  readonly val: Uint8Array;
+  /** Sets an input atom (one no rule derives); the change takes effect at the next {@link propagate}. */
+  setInput(atom: number, value: number): void;
+  /** Settles every queued component, in topological order. */
+  propagate(): void;
+  /**
+   * Evaluates the rules does atom `d` triggers; call it once the net is settled and every does
+   * atom of the joint move is set, before {@link propagate}.
+   */
+  fire(d: number): void;
+  /** Withdraws every triggered rule that fired; call it before clearing the does atoms. */
+  unfire(): void;
+}
+
+/** A min-heap of component numbers, each at most once (`queued`). */
+interface Queue {
+  readonly heap: Int32Array;
+  readonly queued: Uint8Array;
+  size: number;
+}
+
+function push(q: Queue, c: number): void {
+  q.queued[c] = 1;
+  const h = q.heap;
+  let i = q.size++;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (h[parent]! <= c) break;
+    h[i] = h[parent]!;
+    i = parent;
+  }
+  h[i] = c;
+}
+
+function pop(q: Queue): number {
+  const h = q.heap;
+  const top = h[0]!;
+  const last = h[--q.size]!;
+  let i = 0;
+  for (;;) {
+    let child = 2 * i + 1;
+    if (child >= q.size) break;
+    if (child + 1 < q.size && h[child + 1]! < h[child]!) child++;
+    if (h[child]! >= last) break;
+    h[i] = h[child]!;
+    i = child;
+  }
+  h[i] = last;
+  q.queued[top] = 0;
+  return top;
+}
+
+/** Reports a change of a watched atom into `out`. */
+function report(out: Outputs, a: number, v: number): void {
+  if (out.kind[a] === 1) {
+    const r = out.legalRole[a]!;
+    const base = out.legalBase[r]!;
+    if (v === 1) {
+      out.legalPos[a] = out.legalCount[r]!;
+      out.legalList[base + out.legalCount[r]!++] = a;
+    } else {
+      // Swap-remove: the last move takes the place of the one leaving.
+      const at = out.legalPos[a]!;
+      const last = out.legalList[base + --out.legalCount[r]!]!;
+      out.legalList[base + at] = last;
+      out.legalPos[last] = at;
+    }
+  } else {
+    const f = out.nextFluent[a]!;
+    out.nextBits[f >>> 5]! ^= 1 << (f & 31);
+  }
+}
+
+/** Creates the propagator of `net` with every atom false, then settles the net (facts and rules with only negative bodies fire). */
+export function createPropagator(net: Net, out: Outputs): Propagator {
+  const { head, readStart, readers, cycleReadStart, cycleReaders, comp } = net;
+  const val = new Uint8Array(net.atoms);
+  const unmet = new Int32Array(net.rules);
+  const support = new Int32Array(net.atoms);
+  const queue: Queue = { heap: new Int32Array(net.components), queued: new Uint8Array(net.components), size: 0 };
+  const fresh = new Uint8Array(net.atoms);
+  const missing = new Int32Array(net.rules);
+  const stack = new Int32Array(net.atoms);
+  // The cyclic component being settled: changes inside it must not queue it again.
+  let active = -1;
+
+  const schedule = (c: number): void => {
+    if (queue.queued[c] === 0 && c !== active) push(queue, c);
+  };
+
+  // An atom no counted rule reads (a legal, next, goal or terminal atom, mostly) is settled at
+  // once when its support crosses zero: nothing waits for it, so no order is needed.
+  const sink = new Uint8Array(net.atoms);
+  for (let a = 0; a < net.atoms; a++) {
+    const unread = readStart[a + 1] === readStart[a] && cycleReadStart[a + 1] === cycleReadStart[a];
+    sink[a] = unread && net.cyclic[comp[a]!] === 0 ? 1 : 0;
+  }
+  const supportChanged = (h: number): void => {
+    if (sink[h] === 0) schedule(comp[h]!);
+    else {
+      const v = support[h]! > 0 ? 1 : 0;
+      if (v !== val[h]) (val[h] = v), out.kind[h] !== 0 && report(out, h, v);
+    }
+  };
+
+  /**
+   * Atom a now has value v. Per counted reader rule k (its literal satisfied when v differs from its sign):
+   *   unmet(k) = literals not satisfied;  k fires iff unmet(k) = 0;  support(h) = firing rules of h.
+   * Cyclic components reading a are queued to be settled again.
+   */
+  const change = (a: number, v: number): void => {
+    val[a] = v;
+    if (out.kind[a] !== 0) report(out, a, v);
+    for (let i = readStart[a]!, end = readStart[a + 1]!; i < end; i++) {
+      const r = readers[i]!;
+      const k = r >> 1;
+      if ((v ^ (r & 1)) === 1) {
+        if (--unmet[k]! === 0) {
+          const h = head[k]!;
+          if (++support[h]! === 1) supportChanged(h);
+        }
+      } else if (unmet[k]!++ === 0) {
+        const h = head[k]!;
+        if (--support[h]! === 0) supportChanged(h);
+      }
+    }
+    for (let i = cycleReadStart[a]!, end = cycleReadStart[a + 1]!; i < end; i++) schedule(cycleReaders[i]!);
+  };
+
+  /** Whether the literals of rule k outside component c hold. */
+  const outsideHolds = (k: number, c: number): boolean => {
+    for (let i = net.posStart[k]!; i < net.posStart[k + 1]!; i++) {
+      const p = net.pos[i]!;
+      if (val[p] === 0 && comp[p] !== c) return false;
+    }
+    for (let i = net.negStart[k]!; i < net.negStart[k + 1]!; i++) if (val[net.neg[i]!] === 1) return false;
+    return true;
+  };
+
+  /**
+   * Least fixpoint of cyclic component c, its outside literals final (Dowling-Gallier):
+   *   h <= b1..bn  fires once its outside literals hold and its inside atoms all were derived.
+   */
+  const settleCyclic = (c: number): void => {
+    active = c;
+    let top = 0;
+    for (let i = net.compRuleStart[c]!; i < net.compRuleStart[c + 1]!; i++) {
+      const k = net.compRules[i]!;
+      missing[k] = outsideHolds(k, c) ? net.internal[k]! : -1;
+      const h = head[k]!;
+      if (missing[k] === 0 && fresh[h] === 0) (fresh[h] = 1), (stack[top++] = h);
+    }
+    countDown(net, missing, fresh, stack, top);
+    for (let i = net.compAtomStart[c]!; i < net.compAtomStart[c + 1]!; i++) {
+      const a = net.compAtoms[i]!;
+      if (fresh[a] !== val[a]) change(a, fresh[a]!);
+      fresh[a] = 0;
+    }
+    active = -1;
+  };
+
+  const propagate = (): void => {
+    while (queue.size > 0) {
+      const c = pop(queue);
+      if (net.cyclic[c] === 1) {
+        settleCyclic(c);
+        continue;
+      }
+      const a = net.compAtoms[net.compAtomStart[c]!]!;
+      const v = support[a]! > 0 ? 1 : 0;
+      if (v !== val[a]) change(a, v);
+    }
+  };
+
+  const setInput = (atom: number, value: number): void => {
+    if (val[atom] !== value) change(atom, value);
+  };
+
+  // The triggered rules that fired since the does atoms were last cleared.
+  const fired = new Int32Array(net.triggers.length);
+  let firedCount = 0;
+
+  /** Whether every literal of rule k holds now. */
+  const holds = (k: number): boolean => {
+    for (let i = net.posStart[k]!; i < net.posStart[k + 1]!; i++) if (val[net.pos[i]!] === 0) return false;
+    for (let i = net.negStart[k]!; i < net.negStart[k + 1]!; i++) if (val[net.neg[i]!] === 1) return false;
+    return true;
+  };
+
+  const fire = (d: number): void => {
+    for (let i = net.triggerStart[d]!; i < net.triggerStart[d + 1]!; i++) {
+      const k = net.triggers[i]!;
+      if (!holds(k)) continue;
+      fired[firedCount++] = k;
+      const h = head[k]!;
+      if (++support[h]! === 1) supportChanged(h);
+    }
+  };
+
+  const unfire = (): void => {
+    for (let i = 0; i < firedCount; i++) {
+      const h = head[fired[i]!]!;
+      if (--support[h]! === 0) supportChanged(h);
+    }
+    firedCount = 0;
+  };
+
+  // Every atom false: a rule's negative literals hold, its positive ones do not (a triggered
+  // rule has a positive does literal, so it does not fire).
+  for (let k = 0; k < net.rules; k++) {
+    unmet[k] = net.posStart[k + 1]! - net.posStart[k]!;
+    if (unmet[k] === 0) support[head[k]!]!++;
+  }
+  for (let c = 0; c < net.components; c++) schedule(c);
+  for (let a = 0; a < net.atoms; a++) if (sink[a] === 1 && support[a]! > 0) supportChanged(a);
+  propagate();
+  return { val, setInput, propagate, fire, unfire };
+}

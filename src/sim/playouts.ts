@@ -1,0 +1,118 @@
+/**
+ * Monte-Carlo depth charges for `gdl-ground play` (slide 4 of the instantiation lecture):
+ * random playouts from the initial state for a given time, counted as playouts, states
+ * (joint moves made, i.e. expansions) and average depth. The fast ground simulator plays its
+ * charges without allocation; any other {@link GameSimulator} (the Prolog reasoner) is played
+ * through the common interface.
+ */
+import type { FastSimulator } from './fast/simulator.js';
+import { type Random, createRandom } from './random.js';
+import type { GameSimulator } from './types.js';
+
+/** Options of a measurement, resolved by the caller. */
+export interface PlayoutOptions {
+  /** Playing time in seconds; a playout still running when it ends is cut off and not counted. */
+  readonly seconds: number;
+  /** Seed of the random joint moves: the same seed plays the same playouts. */
+  readonly seed: number;
+  /** Joint moves per playout before it is cut off (a guard for games that never end). */
+  readonly maxSteps: number;
+  /** Stop after this many playouts even if time is left (Infinity for none). */
+  readonly maxPlayouts: number;
+  /** The clock, in milliseconds (performance.now unless a caller needs another). */
+  readonly now?: () => number;
+}
+
+/** What a measurement counted. */
+export interface PlayoutResult {
+  /** Finished playouts. */
+  readonly playouts: number;
+  /** Joint moves made, in finished and cut-off playouts alike. */
+  readonly states: number;
+  /** Joint moves made in finished playouts (their total depth). */
+  readonly depthSum: number;
+  /** Wall-clock seconds the playouts took. */
+  readonly elapsed: number;
+  /**
+   * CPU seconds (user and system) the process spent meanwhile: on a crowded machine a truer
+   * measure of the work than the wall clock (the process is single-threaded while it plays).
+   */
+  readonly cpuSeconds: number;
+  /** Finished playouts per CPU second. */
+  readonly playoutsPerCpuSecond: number;
+  readonly playoutsPerSecond: number;
+  readonly statesPerSecond: number;
+  /** Joint moves per finished playout (0 when none finished). */
+  readonly averageDepth: number;
+}
+
+function result(playouts: number, states: number, depthSum: number, elapsedMs: number, cpuStart: NodeJS.CpuUsage): PlayoutResult {
+  const elapsed = elapsedMs / 1000;
+  const cpu = process.cpuUsage(cpuStart);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  const perSecond = (x: number): number => (elapsed > 0 ? x / elapsed : 0);
+  return {
+    playouts,
+    states,
+    depthSum,
+    elapsed,
+    cpuSeconds,
+    playoutsPerCpuSecond: cpuSeconds > 0 ? playouts / cpuSeconds : 0,
+    playoutsPerSecond: perSecond(playouts),
+    statesPerSecond: perSecond(states),
+    averageDepth: playouts > 0 ? depthSum / playouts : 0,
+  };
+}
+
+/** The clock, the seeded generator and the time window of a measurement starting now. */
+function begin(options: PlayoutOptions): { now: () => number; random: Random; start: number; end: number; cpu: NodeJS.CpuUsage } {
+  const now = options.now ?? (() => performance.now());
+  const start = now();
+  return { now, random: createRandom(options.seed), start, end: start + options.seconds * 1000, cpu: process.cpuUsage() };
+}
+
+/** Depth charges with the fast simulator; the clock is read once per playout. */
+export function fastPlayouts(sim: FastSimulator, options: PlayoutOptions): PlayoutResult {
+  const { now, random, start, end, cpu } = begin(options);
+  let playouts = 0;
+  let depthSum = 0;
+  while (playouts < options.maxPlayouts && now() < end) {
+    depthSum += sim.depthCharge(random, options.maxSteps);
+    playouts++;
+  }
+  return result(playouts, depthSum, depthSum, now() - start, cpu);
+}
+
+/**
+ * One depth charge through the common interface; returns its depth, or -(depth + 1) when the
+ * time ran out before it finished.
+ */
+function genericCharge<S, M, V>(sim: GameSimulator<S, M, V>, random: Random, options: PlayoutOptions, end: number, now: () => number): number {
+  let state = sim.initialState();
+  for (let depth = 0; depth < options.maxSteps; depth++) {
+    if (now() >= end) return -(depth + 1);
+    const info = sim.info(state);
+    if (info.terminal || info.legal.some((moves) => moves.length === 0)) return depth;
+    state = sim.successor(state, info.legal.map((moves) => moves[random.below(moves.length)]!));
+  }
+  return options.maxSteps;
+}
+
+/** Depth charges through the {@link GameSimulator} interface (the Prolog reasoner); the clock is read every step. */
+export function simulatorPlayouts<S, M, V>(sim: GameSimulator<S, M, V>, options: PlayoutOptions): PlayoutResult {
+  const { now, random, start, end, cpu } = begin(options);
+  let playouts = 0;
+  let states = 0;
+  let depthSum = 0;
+  while (playouts < options.maxPlayouts && now() < end) {
+    const depth = genericCharge(sim, random, options, end, now);
+    if (depth < 0) {
+      states += -depth - 1;
+      break;
+    }
+    playouts++;
+    states += depth;
+    depthSum += depth;
+  }
+  return result(playouts, states, depthSum, now() - start, cpu);
+}
