@@ -127,8 +127,10 @@ export interface LoadedGame {
  */
 export function loadGame(text: string, file: string, options: PipelineOptions, timer = new StageTimer()): LoadedGame {
   const parsed = timer.run('parse', () => parseGdl(text, file), (r) => ({ rules: r.game.rules.length }));
-  if (hasErrors(parsed.diagnostics)) throw new GdlError(sortDiagnostics(parsed.diagnostics));
-  const validated = timer.run('validate', () => validateGame(parsed.game, options.normalize), (r) => ({ problems: r.diagnostics.length }));
+  // Syntax and meaning together: with syntax errors, the sentences that were read completely
+  // are still validated (the checks that need the whole file left out), all sorted by position.
+  const complete = !hasErrors(parsed.diagnostics);
+  const validated = timer.run('validate', () => validateGame(parsed.game, options.normalize, complete), (r) => ({ problems: r.diagnostics.length }));
   const diagnostics = sortDiagnostics([...parsed.diagnostics, ...validated.diagnostics]);
   if (hasErrors(diagnostics)) throw new GdlError(diagnostics);
   const normal = timer.run('normalize', () => assembleNormalGame(validated.game.file, validated.forms), (n) => ({ rules: n.rules.length }));

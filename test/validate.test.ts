@@ -28,8 +28,12 @@ describe('validateGame: clean games', () => {
     expect(validate('(<= (next q) (true p) (does robot go))').lines).toEqual([]);
   });
 
-  it('reads (not (distinct ?x a)) as ?x = a, which binds ?x', () => {
-    expect(validate('(<= (q ?x) (not (distinct ?x a)))\n(<= (next p) (q a))').lines).toEqual([]);
+  it('reads (not (distinct ?x a)) as ?x = a, which binds ?x, with a warning (strict GDL does not bind so)', () => {
+    expect(validate('(<= (q ?x) (not (distinct ?x a)))\n(<= (next p) (q a))').lines).toEqual([
+      "1:1 warning: variable ?x is bound only by the equality (not (distinct ?x a)), which strict GDL does not count as binding; read as the equality, solved by unification",
+    ]);
+    // A variable that a positive atom binds as well needs no warning.
+    expect(validate('(<= (q ?x) (true (c ?x)) (not (distinct ?x a)))\n(<= (next p) (q a))').lines).toEqual([]);
   });
 
   it('allows an object constant and a function of the same name, and a relation named like a function', () => {
@@ -42,11 +46,30 @@ describe('validateGame: clean games', () => {
 });
 
 describe('validateGame: errors', () => {
-  it('reports clashing arities of relations, functions and keywords once each', () => {
-    expect(validate('(adj 1)\n(adj 1 2)\n(adj 3 4)\n(init (f 1))\n(init (f 1 2))\n(<= (next (true p)) (true p))').lines).toEqual([
-      "2:1 error: relation 'adj' is used with 2 arguments here but with 1 argument at 6:1",
-      "5:7 error: function 'f' is used with 2 arguments here but with 1 argument at 9:7",
+  it('warns once per further arity of a relation or function (distinct symbols), and refuses keyword arities', () => {
+    expect(validate('(adj 1)\n(adj 1 2)\n(adj 3 4)\n(init (f 1))\n(init (f 1 2))\n(<= (next (true p)) (true p))\n(legal robot go now)').lines).toEqual([
+      "2:1 warning: relation 'adj' is used with 2 arguments here but with 1 argument at 6:1; read as distinct relations adj/1 and adj/2",
+      "5:7 warning: function 'f' is used with 2 arguments here but with 1 argument at 9:7; read as distinct functions f/1 and f/2",
       "6:11 error: keyword 'true' is used as a function inside a term",
+      "7:1 error: 'legal' takes 2 arguments, not 3",
+    ]);
+  });
+
+  it('keys relations by name and arity: p/1 static beside a recursive p/2 breaks no restriction', () => {
+    const game = '(p 1)\n(s 1 2)\n(<= (p ?x ?y) (s ?x ?y))\n(<= (p ?x ?z) (p ?x ?y) (s ?y ?z))\n(<= (p ?x) (true (c ?x)) (p 1 ?x))\n(<= (next p) (p 1 2) (p 1))';
+    expect(validate(game).lines).toEqual([
+      "3:5 warning: relation 'p' is used with 2 arguments here but with 1 argument at 6:1; read as distinct relations p/1 and p/2",
+    ]);
+  });
+
+  it('warns about connectives beyond strict GDL: and, not of a compound formula', () => {
+    expect(validate('(<= (next q) (and (true p) (not (or (true q) (true r)))))').lines).toEqual([
+      "1:1 warning: 'and' in a rule body is not strict GDL (a body is already a conjunction); read as a conjunction",
+      "1:1 warning: 'not' of a compound formula is not strict GDL (it negates an atom or a distinct); read by De Morgan's laws: (not (or (true q) (true r)))",
+    ]);
+    expect(validate('(<= (next q) (or (true p) (and (true q) (true r))))').lines).toEqual([
+      "1:1 warning: 'and' in a rule body is not strict GDL (a body is already a conjunction); read as a conjunction",
+      "1:1 warning: 'or' of a compound formula is not strict GDL (it joins literals); read in disjunctive normal form: (or (true p) (and (true q) (true r)))",
     ]);
   });
 
