@@ -18,6 +18,9 @@ const WARNINGS: Record<string, string[]> = {
   'relation-arity.kif': ["5:1: warning: relation 'adj' is used with 3 arguments here but with 2 arguments at 4:1; read as distinct relations adj/2 and adj/3"],
   'function-arity.kif': ["5:11: warning: function 'cell' is used with 2 arguments here but with 1 argument at 3:7; read as distinct functions cell/1 and cell/2"],
   'not-distinct-binds.kif': ['4:1: warning: variable ?x is bound only by the equality (not (distinct ?x 2))'],
+  'unsafe-head.kif': ["5:1: warning: unsafe rule for 'next': variable ?y of the head is bound by no positive literal; repaired by binding it over the 1 value the dependency graph gives its position (argument 1 of function cell/1; relation 'domain_1')"],
+  'unsafe-or.kif': ["5:1: warning: unsafe rule for 'next': variable ?x of the head is bound by no positive literal; repaired by binding it over the 1 value"],
+  'unsafe-distinct.kif': ["5:1: warning: unsafe rule for 'next': variable ?y of the head is bound by no positive literal; repaired by binding it over the 1 value"],
   'compound-connectives.kif': ["5:1: warning: 'and' in a rule body is not strict GDL", "5:1: warning: 'not' of a compound formula is not strict GDL"],
 };
 
@@ -91,10 +94,10 @@ describe('syntax and meaning together', () => {
   }
 
   it('recovers at the next sentence in column 1 and reports the unsafe rule after it, sorted', () => {
-    const text = '(role r)\n(<= (legal r (go ?y))\n    (true (cell ?y))\n(<= (next (cell ?y)) (does r (go ?z)))\n(goal r 100)\n(<= terminal (true p))';
+    const text = '(role r)\n(<= (legal r (go ?y))\n    (true (cell ?y))\n(<= (next (cell ?y)) (does r (go ?y)) (not (true (cell ?z))))\n(goal r 100)\n(<= terminal (true p))';
     expect(errorsOf(text)).toEqual([
       "2:1: error: unbalanced '(': not closed before the next sentence at 4:1",
-      "4:1: error: unsafe rule for 'next': variable ?y of the head is bound by no positive literal",
+      "4:1: error: unsafe rule for 'next': variable ?z of (not (true (cell ?z))) is bound by no positive literal",
     ]);
   });
 

@@ -134,15 +134,21 @@ function repair(rule: Rule, parts: readonly NormalRule[], file: string, used: Se
   return { rule: { ...rule, body: [...roleAtoms, ...body] }, warnings };
 }
 
+/**
+ * The errors of a rule after the repairs here. Unbound head variables are no error here: they
+ * are bound over their dependency-graph domains after normalization (src/reach/repair.ts, which
+ * warns, or refuses an infinite domain), and so are the negative literals and `distinct`s that
+ * use them. A variable of a negative literal or a `distinct` that is not in the head stays an
+ * error: a domain would change what Prolog-based players computed (`\+ q(X)`: no X at all).
+ */
 function errorsOf(rule: Rule, parts: readonly NormalRule[], file: string): Diagnostic[] {
   const messages = new Set<string>();
   const where = parts.length > 1 ? ' (in one disjunct of its body)' : '';
   const prefix = `unsafe rule for '${rule.head.rel}'`;
   for (const part of parts) {
     const u = unsafeVars(part);
-    for (const v of [...u.head].sort(compareCodePoints)) messages.add(`${prefix}: variable ${v} of the head is bound by no positive literal${where}`);
-    for (const [v, lit] of u.negative) messages.add(`${prefix}: variable ${v} of ${lit} is bound by no positive literal${where}`);
-    for (const [v, lit] of u.distinctWith) messages.add(`${prefix}: variable ${v} of ${lit} is bound by no positive literal${where}`);
+    for (const [v, lit] of u.negative) if (!u.head.has(v)) messages.add(`${prefix}: variable ${v} of ${lit} is bound by no positive literal${where}`);
+    for (const [v, lit] of u.distinctWith) if (!u.head.has(v)) messages.add(`${prefix}: variable ${v} of ${lit} is bound by no positive literal${where}`);
   }
   return [...messages].sort(compareCodePoints).map((m) => diag('error', file, rule.pos, m));
 }
