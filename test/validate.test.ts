@@ -44,7 +44,7 @@ describe('validateGame: clean games', () => {
 
   it('reads (not (distinct ?x a)) as ?x = a, which binds ?x, with a warning (strict GDL does not bind so)', () => {
     expect(validate('(<= (q ?x) (not (distinct ?x a)))\n(<= (next p) (q a))').lines).toEqual([
-      "1:1 warning: variable ?x is bound only by the equality (not (distinct ?x a)), which strict GDL does not count as binding; read as the equality, solved by unification",
+      "1:1 warning: variable ?x is bound only by the equality (not (distinct ?x a)), which strict GDL does not count as binding; read as the equality, solved by unification (a Prolog-based player tests it on whatever its call binds, and finds it false for a free variable)",
     ]);
     // A variable that a positive atom binds as well needs no warning.
     expect(validate('(<= (q ?x) (true (c ?x)) (not (distinct ?x a)))\n(<= (next p) (q a))').lines).toEqual([]);

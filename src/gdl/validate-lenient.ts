@@ -60,7 +60,7 @@ function checkEqualityBinding(rule: Rule, file: string, out: Diagnostic[]): void
     for (const v of collectVars(f.right, collectVars(f.left, new Set()))) {
       if (bound.has(v) || reported.has(v)) continue;
       reported.add(v);
-      out.push(diag('warning', file, rule.pos, `variable ${v} is bound only by the equality (not ${formulaToString(f)}), which strict GDL does not count as binding; read as the equality, solved by unification`));
+      out.push(diag('warning', file, rule.pos, `variable ${v} is bound only by the equality (not ${formulaToString(f)}), which strict GDL does not count as binding; read as the equality, solved by unification (a Prolog-based player tests it on whatever its call binds, and finds it false for a free variable)`));
     }
   });
 }
