@@ -119,6 +119,15 @@ describe('gdl-ground check on broken inputs', () => {
     expect(readdirSync(FIXTURES).sort()).toEqual(Object.keys(BROKEN).sort());
   });
 
+  it('reports the meaning of the complete sentences beside a syntax error, sorted by position', () => {
+    const r = run(['check', 'syntax-and-meaning.kif'], FIXTURES);
+    expect(r.code).toBe(1);
+    expect(diagnostics(r.stderr, 'syntax-and-meaning.kif')).toEqual([
+      "3:1: error: unbalanced '(': not closed before the next sentence at 5:1",
+      "5:1: error: unsafe rule for 'next': variable ?z of (not (true (cell ?z))) is bound by no positive literal",
+    ]);
+  });
+
   it('describes an invalid game as JSON with --json', () => {
     const r = run(['check', '--json', 'unsafe-negation.kif'], FIXTURES);
     expect(r.code).toBe(1);

@@ -82,6 +82,16 @@ describe('several arities of one name are distinct symbols', () => {
   });
 });
 
+describe('white space beyond ASCII', () => {
+  it('reads a non-breaking space as a space, with one warning at the first, and a leading byte-order mark silently', () => {
+    const frame = '(role r)\n(init p)\n(legal r a)\n(<= terminal (true p))\n(goal r 100)';
+    expect(warningsOf(`\ufeff${frame}\n(<= (next\u00a0p) (true p))\n(<= (next\u00a0q) (true p))`, 'w.kif')).toEqual([
+      '6:10: warning: non-breaking space read as a space (KIF white space is ASCII)',
+    ]);
+    expect(warningsOf(`\ufeff${frame}`, 'w.kif')).toEqual([]);
+  });
+});
+
 describe('syntax and meaning together', () => {
   function errorsOf(text: string): string[] {
     try {

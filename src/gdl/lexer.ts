@@ -27,7 +27,8 @@ export type SExpr = SymNode | ListNode;
 const MAX_LEX_ERRORS = 20;
 
 interface Token {
-  readonly kind: '(' | ')' | 'sym' | 'bad';
+  /** `space` is a non-breaking space or a byte-order mark inside the text, read as a space. */
+  readonly kind: '(' | ')' | 'sym' | 'bad' | 'space';
   readonly text: string;
   readonly pos: Pos;
 }
@@ -58,6 +59,8 @@ function* tokens(text: string): Generator<Token> {
       line++;
       lineStart = i;
     } else if (isSpace(c)) {
+      // A byte-order mark at the very start is how editors mark UTF-8, not sloppiness.
+      if ((c === 0xa0 || c === 0xfeff) && i > 0) yield { kind: 'space', text: text[i]!, pos: { line, col: i - lineStart + 1 } };
       i++;
     } else if (c === 59) {
       while (i < n && text.charCodeAt(i) !== 10 && text.charCodeAt(i) !== 13) i++;
@@ -109,8 +112,13 @@ function readOnce(text: string, file: string, recover: boolean): { exprs: SExpr[
     else if (!tainted) exprs.push(e);
     if (open.length === 0) tainted = false;
   };
+  let oddSpace = false;
   for (const tok of tokens(text)) {
-    if (tok.kind === 'bad') {
+    if (tok.kind === 'space') {
+      // Lenient: KIF's white space is ASCII; warn once, at the first.
+      if (!oddSpace) diagnostics.push(diag('warning', file, tok.pos, `${tok.text === '\u00a0' ? 'non-breaking space' : 'byte-order mark'} read as a space (KIF white space is ASCII)`));
+      oddSpace = true;
+    } else if (tok.kind === 'bad') {
       tainted = open.length > 0;
       if (badCount++ < MAX_LEX_ERRORS) {
         diagnostics.push(diag('error', file, tok.pos, `unexpected ${describeChar(tok.text)}`));
