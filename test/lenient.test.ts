@@ -21,6 +21,7 @@ const WARNINGS: Record<string, string[]> = {
   'unsafe-head.kif': ["5:1: warning: unsafe rule for 'next': variable ?y of the head is bound by no positive literal; repaired by binding it over the 1 value the dependency graph gives its position (argument 1 of function cell/1; relation 'domain_1')"],
   'unsafe-or.kif': ["5:1: warning: unsafe rule for 'next': variable ?x of the head is bound by no positive literal; repaired by binding it over the 1 value"],
   'unsafe-distinct.kif': ["5:1: warning: unsafe rule for 'next': variable ?y of the head is bound by no positive literal; repaired by binding it over the 1 value"],
+  'unsafe-negation.kif': ["5:1: warning: unsafe rule for 'next': variable ?x of (not (true (cell ?x))) is bound by no positive literal; repaired by reading it as Prolog-based players do, \"no such ?x at all\": (not some_true) with (<= some_true (true (cell ?x)))"],
   'compound-connectives.kif': ["5:1: warning: 'and' in a rule body is not strict GDL", "5:1: warning: 'not' of a compound formula is not strict GDL"],
 };
 
@@ -104,9 +105,10 @@ describe('syntax and meaning together', () => {
   }
 
   it('recovers at the next sentence in column 1 and reports the unsafe rule after it, sorted', () => {
-    const text = '(role r)\n(<= (legal r (go ?y))\n    (true (cell ?y))\n(<= (next (cell ?y)) (does r (go ?y)) (not (true (cell ?z))))\n(goal r 100)\n(<= terminal (true p))';
+    const text = '(role r)\n(<= (legal r (go ?y))\n    (true (cell ?y))\n(<= (next (cell ?y)) (does r (go ?y)) (not (true (cell ?z))) (distinct ?z 1))\n(goal r 100)\n(<= terminal (true p))';
     expect(errorsOf(text)).toEqual([
       "2:1: error: unbalanced '(': not closed before the next sentence at 4:1",
+      "4:1: error: unsafe rule for 'next': variable ?z of (distinct ?z 1) is bound by no positive literal",
       "4:1: error: unsafe rule for 'next': variable ?z of (not (true (cell ?z))) is bound by no positive literal",
     ]);
   });

@@ -88,7 +88,8 @@ describe('validateGame: errors', () => {
   });
 
   it('judges safety per disjunct of the DNF and reports at the rule', () => {
-    expect(validate('(<= (next (c ?y))\n  (true (c ?y)) (not (true (c ?x))))').lines).toEqual([
+    expect(validate('(<= (next (c ?y))\n  (true (c ?y)) (not (true (c ?x))) (distinct ?x 1))').lines).toEqual([
+      "1:1 error: unsafe rule for 'next': variable ?x of (distinct ?x 1) is bound by no positive literal",
       "1:1 error: unsafe rule for 'next': variable ?x of (not (true (c ?x))) is bound by no positive literal",
     ]);
     expect(validate('(<= (next p)\n  (or (true (c ?x)) (true p)) (not (true (c ?x))))').lines).toEqual([
@@ -108,9 +109,17 @@ describe('validateGame: errors', () => {
   });
 
   it('reports unbound variables of negative literals and of distinct beside the head', () => {
-    expect(validate('(<= (next p) (not (true (c ?x))))\n(<= (next (c ?y)) (true (c ?x)) (distinct ?x ?y))').lines).toEqual([
+    expect(validate('(<= (next p) (not (true (c ?x))) (distinct ?x a))\n(<= (next (c ?y)) (true (c ?x)) (distinct ?x ?y))').lines).toEqual([
+      "1:1 error: unsafe rule for 'next': variable ?x of (distinct ?x a) is bound by no positive literal",
       "1:1 error: unsafe rule for 'next': variable ?x of (not (true (c ?x))) is bound by no positive literal",
     ]);
+    // Alone, the negative literal over a free variable reads "no such ?x at all" (repair 5).
+    const { lines, result } = validate('(<= (next p) (true q) (not (true (c ?x))))');
+    expect(lines).toEqual([
+      "1:1 warning: unsafe rule for 'next': variable ?x of (not (true (c ?x))) is bound by no positive literal; repaired by reading it as Prolog-based players do, \"no such ?x at all\": (not some_true) with (<= some_true (true (c ?x)))",
+    ]);
+    expect(bodyOf(result, 'next')).toContain('(true q) (not some_true)');
+    expect(bodyOf(result, 'some_true')).toEqual(['(true (c ?x))']);
     // ?y of the head (and so of the distinct) is bound over its domain instead: empty here.
     expect(load('(<= (next (c ?y)) (true (c ?x)) (distinct ?x ?y))')).toEqual([
       "1:1 warning: unsafe rule for 'next': variable ?y of the head is bound by no positive literal; repaired by binding it over the 0 values the dependency graph gives its position (argument 1 of function c/1; relation 'domain_1')",
@@ -166,7 +175,7 @@ describe('validateGame: errors', () => {
   it('reports all problems at once, sorted by position', () => {
     const { result } = validate('(<= (next (c ?y)) (true p) (not (q ?y)))\n(adj 1)\n(adj 1 2)\n(<= (true q) (true p))\n(<= (p ?x) (not (p ?x)) (true (c ?x)))\n(<= (q ?z) (not (c ?w)) (true (c ?z)))');
     expect(result.diagnostics.length).toBe(5);
-    expect(result.diagnostics.filter((d) => d.severity === 'error').length).toBe(3);
+    expect(result.diagnostics.filter((d) => d.severity === 'error').length).toBe(2);
     expect(result.diagnostics).toEqual(sortDiagnostics(result.diagnostics));
   });
 });
