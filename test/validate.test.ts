@@ -76,15 +76,13 @@ describe('validateGame: errors', () => {
     ]);
   });
 
-  it('warns about connectives beyond strict GDL: and, not of a compound formula', () => {
-    expect(validate('(<= (next q) (and (true p) (not (or (true q) (true r)))))').lines).toEqual([
-      "1:1 warning: 'and' in a rule body is not strict GDL (a body is already a conjunction); read as a conjunction",
-      "1:1 warning: 'not' of a compound formula is not strict GDL (it negates an atom or a distinct); read by De Morgan's laws: (not (or (true q) (true r)))",
-    ]);
-    expect(validate('(<= (next q) (or (true p) (and (true q) (true r))))').lines).toEqual([
-      "1:1 warning: 'and' in a rule body is not strict GDL (a body is already a conjunction); read as a conjunction",
-      "1:1 warning: 'or' of a compound formula is not strict GDL (it joins literals); read in disjunctive normal form: (or (true p) (and (true q) (true r)))",
-    ]);
+  it('warns about connectives beyond strict GDL: and, not of a compound formula, or of compound formulas', () => {
+    const and = "1:1 warning: 'and' in a rule body is not strict GDL (a body is already a conjunction); read as a conjunction";
+    const cases: [string, string][] = [
+      ['(and (true p) (not (or (true q) (true r))))', "'not' of a compound formula is not strict GDL (it negates an atom or a distinct); read by De Morgan's laws: (not (or (true q) (true r)))"],
+      ['(or (true p) (and (true q) (true r)))', "'or' of a compound formula is not strict GDL (it joins literals); read in disjunctive normal form: (or (true p) (and (true q) (true r)))"],
+    ];
+    for (const [body, second] of cases) expect(validate(`(<= (next q) ${body})`).lines).toEqual([and, `1:1 warning: ${second}`]);
   });
 
   it('judges safety per disjunct of the DNF and reports at the rule', () => {
