@@ -20,6 +20,7 @@ import { validateGame } from './normalize/validate.js';
 import { argGraphToDot, argGraphToText } from './reach/dg/dot.js';
 import { type DGAnalysis, analyzeDG, computeSupersetsDG, dependencyGraph } from './reach/dg/index.js';
 import { type ReachProgress, computeSupersetsProlog } from './reach/prolog.js';
+import { repairUnsafeHeads } from './reach/repair.js';
 import { DEFAULT_REACH_LIMITS, type ReachLimits, type ReachResult, type Supersets } from './reach/types.js';
 import { removeAxioms } from './axioms/remove.js';
 import { type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS } from './axioms/types.js';
@@ -135,12 +136,18 @@ export interface LoadedGame {
  */
 export function loadGame(text: string, file: string, options: PipelineOptions, timer = new StageTimer()): LoadedGame {
   const parsed = timer.run('parse', () => parseGdl(text, file), (r) => ({ rules: r.game.rules.length }));
-  if (hasErrors(parsed.diagnostics)) throw new GdlError(sortDiagnostics(parsed.diagnostics));
-  const validated = timer.run('validate', () => validateGame(parsed.game, options.normalize), (r) => ({ problems: r.diagnostics.length }));
+  // Syntax and meaning together: with syntax errors, the sentences that were read completely
+  // are still validated (the checks that need the whole file left out), all sorted by position.
+  const complete = !hasErrors(parsed.diagnostics);
+  const validated = timer.run('validate', () => validateGame(parsed.game, options.normalize, complete), (r) => ({ problems: r.diagnostics.length }));
   const diagnostics = sortDiagnostics([...parsed.diagnostics, ...validated.diagnostics]);
   if (hasErrors(diagnostics)) throw new GdlError(diagnostics);
-  const normal = timer.run('normalize', () => assembleNormalGame(validated.game.file, validated.forms), (n) => ({ rules: n.rules.length }));
-  return { game: validated.game, normal, warnings: diagnostics };
+  const assembled = timer.run('normalize', () => assembleNormalGame(validated.game.file, validated.forms), (n) => ({ rules: n.rules.length }));
+  // Unsafe head variables, deferred by the validator, are bound over dependency-graph domains.
+  const repaired = timer.run('repair', () => repairUnsafeHeads(assembled, reachLimits(options)), (r) => ({ problems: r.diagnostics.length }));
+  const all = sortDiagnostics([...diagnostics, ...repaired.diagnostics]);
+  if (hasErrors(all)) throw new GdlError(all);
+  return { game: validated.game, normal: repaired.game, warnings: all };
 }
 
 /** What `check` prints about a loaded game. */

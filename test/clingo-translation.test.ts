@@ -21,7 +21,9 @@ import {
   termToAsp,
   unmangle,
 } from './support/clingo.js';
-import { HAVE_CORPUS, readGame } from './corpus.js';
+import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 // The real Prolog method, except on two files: a mutant that loses its first axiom instance,
 // and one that crashes. They show that the comparison fails when it should.
@@ -169,6 +171,16 @@ describe('compareWithClingo', () => {
 
   it('skips an invalid game', async () => {
     expect(await compareWithClingo('(role r', 'open.kif', limits)).toMatchObject({ kind: 'invalid' });
+  });
+
+  it('agrees with the Prolog method on a game using names with several arities (near/2 and near/3, cell/2 and cell/3)', async () => {
+    const text = readFileSync(join(EXAMPLES_DIR, 'arities.kif'), 'utf8');
+    const verdict = await compareWithClingo(text, 'arities.kif', limits);
+    expect(verdict).toMatchObject({ kind: 'agree' });
+    // Both arities of near are in the model: the translation keeps p_near/2 and p_near/3 apart.
+    const lines = await modelLines(text, 'arities.kif');
+    expect(lines).toContain('(near 1 2)');
+    expect(lines).toContain('(near (cell 2 1) x 1)');
   });
 });
 

@@ -74,7 +74,7 @@ describe('gdl-ground ground', () => {
 
   it('reports an invalid game with exit 1 and usage errors with exit 2', () => {
     const bad = join(dir, 'bad.kif');
-    writeFileSync(bad, '(role x)\n(<= (legal x (go ?y)) (not (true (p ?y))))\n');
+    writeFileSync(bad, '(role x)\n(<= (legal x go) (not (true (p ?y))) (distinct ?y 1))\n');
     const r = run(['ground', bad]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/bad\.kif:2:\d+: error/);

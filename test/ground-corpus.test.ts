@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { GdlError, formatDiagnostic } from '../src/gdl/diagnostics.js';
 import { parseGdl } from '../src/gdl/parser.js';
-import { stateDependent } from '../src/gdl/relations.js';
+import { relationKey, severalArities, stateDependent } from '../src/gdl/relations.js';
 import { compareCodePoints, termToString } from '../src/gdl/terms.js';
 import { validateGame } from '../src/normalize/validate.js';
 import { emitGdl } from '../src/emit/gdl.js';
@@ -39,23 +39,30 @@ const SUBSET = [
   'ggp-repository-base/connectFour.kif',
   'libgdl/hunter.kif',
   'libgdl/tictactoe.kif',
+  // Names with several arities, distinct symbols by name and arity.
+  'ggp-base-test/test_invalid_function_arities_differ.kif',
+  'ggp-base-test/test_invalid_sentence_arities_differ.kif',
 ];
 
 /** Structural checks of a ground game against its source game and supersets. */
 function checkGroundGame(normal: NormalGame, sets: Supersets, g: GroundGame): void {
-  const dynamic = stateDependent(normal.rules.map(asRule));
+  const rel = (id: number): string => g.terms.symbolName(g.atoms[id]!.rel);
+  const plain = normal.rules.map(asRule);
+  const dynamic = stateDependent(plain);
+  // Relations are keyed by name, or name/arity for a name used with several arities.
+  const several = severalArities(plain);
+  const key = (id: number): string => relationKey({ rel: rel(id), args: g.atoms[id]!.args }, several);
   const allowedHeads = new Set(['legal', 'next', 'goal', 'terminal', ...[...dynamic].filter((r) => r !== 'init' && r !== 'role')]);
   const fluents = new Set(sets.fluents.map(termToString));
   const moves = new Set(sets.moves.map((m) => `${termToString(m.role)} ${termToString(m.action)}`));
   const heads = new Set(g.rules.map((r) => r.head));
   const text = (id: number): string => g.terms.text(id);
-  const rel = (id: number): string => g.terms.symbolName(g.atoms[id]!.rel);
   for (let i = 1; i < g.atoms.length; i++) expect(compareCodePoints(atomText(g, i - 1), atomText(g, i))).toBeLessThan(0);
   for (let i = 1; i < g.rules.length; i++) expect(compareRules(g.rules[i - 1]!, g.rules[i]!)).toBeLessThan(0);
   for (const r of g.rules) {
     const head = g.atoms[r.head]!;
     const headText = atomText(g, r.head);
-    expect(allowedHeads.has(rel(r.head)), headText).toBe(true);
+    expect(allowedHeads.has(key(r.head)), headText).toBe(true);
     if (rel(r.head) === 'next') expect(fluents.has(text(head.args[0]!)), headText).toBe(true);
     if (rel(r.head) === 'legal') expect(moves.has(`${text(head.args[0]!)} ${text(head.args[1]!)}`), headText).toBe(true);
     for (const id of [...r.pos, ...r.neg]) {

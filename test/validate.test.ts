@@ -5,6 +5,8 @@ import { validateGame } from '../src/normalize/validate.js';
 import { type Diagnostic, formatDiagnostic, sortDiagnostics } from '../src/gdl/diagnostics.js';
 import { formulaToString } from '../src/gdl/terms.js';
 import { normalizeGame } from '../src/normalize/normalize.js';
+import { GdlError } from '../src/gdl/diagnostics.js';
+import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline.js';
 
 /** The frame every test game shares, so that only the rules under test can cause problems. */
 const FRAME = '(role robot)\n(init p)\n(legal robot go)\n(<= terminal (true p))\n(goal robot 100)\n';
@@ -19,6 +21,18 @@ function validate(rules: string, frame = FRAME): { lines: string[]; result: Retu
   return { lines, result };
 }
 
+/** Like {@link validate}, through the pipeline's loadGame: unsafe head variables are bound over domains there. */
+function load(rules: string, frame = FRAME): string[] {
+  const offset = frame.split('\n').length - 1;
+  const line = (d: Diagnostic): string => `${d.line - offset}:${d.col} ${d.severity}: ${d.message}`;
+  try {
+    return loadGame(frame + rules, 'g.kif', DEFAULT_PIPELINE_OPTIONS).warnings.map(line);
+  } catch (err) {
+    if (err instanceof GdlError) return err.diagnostics.map(line);
+    throw err;
+  }
+}
+
 function bodyOf(result: ReturnType<typeof validateGame>, rel: string): string[] {
   return result.game.rules.filter((r) => r.head.rel === rel).map((r) => r.body.map(formulaToString).join(' '));
 }
@@ -28,8 +42,12 @@ describe('validateGame: clean games', () => {
     expect(validate('(<= (next q) (true p) (does robot go))').lines).toEqual([]);
   });
 
-  it('reads (not (distinct ?x a)) as ?x = a, which binds ?x', () => {
-    expect(validate('(<= (q ?x) (not (distinct ?x a)))\n(<= (next p) (q a))').lines).toEqual([]);
+  it('reads (not (distinct ?x a)) as ?x = a, which binds ?x, with a warning (strict GDL does not bind so)', () => {
+    expect(validate('(<= (q ?x) (not (distinct ?x a)))\n(<= (next p) (q a))').lines).toEqual([
+      "1:1 warning: variable ?x is bound only by the equality (not (distinct ?x a)), which strict GDL does not count as binding; read as the equality, solved by unification (a Prolog-based player tests it on whatever its call binds, and finds it false for a free variable)",
+    ]);
+    // A variable that a positive atom binds as well needs no warning.
+    expect(validate('(<= (q ?x) (true (c ?x)) (not (distinct ?x a)))\n(<= (next p) (q a))').lines).toEqual([]);
   });
 
   it('allows an object constant and a function of the same name, and a relation named like a function', () => {
@@ -42,25 +60,67 @@ describe('validateGame: clean games', () => {
 });
 
 describe('validateGame: errors', () => {
-  it('reports clashing arities of relations, functions and keywords once each', () => {
-    expect(validate('(adj 1)\n(adj 1 2)\n(adj 3 4)\n(init (f 1))\n(init (f 1 2))\n(<= (next (true p)) (true p))').lines).toEqual([
-      "2:1 error: relation 'adj' is used with 2 arguments here but with 1 argument at 6:1",
-      "5:7 error: function 'f' is used with 2 arguments here but with 1 argument at 9:7",
+  it('warns once per further arity of a relation or function (distinct symbols), and refuses keyword arities', () => {
+    expect(validate('(adj 1)\n(adj 1 2)\n(adj 3 4)\n(init (f 1))\n(init (f 1 2))\n(<= (next (true p)) (true p))\n(legal robot go now)').lines).toEqual([
+      "2:1 warning: relation 'adj' is used with 2 arguments here but with 1 argument at 6:1; read as distinct relations adj/1 and adj/2",
+      "5:7 warning: function 'f' is used with 2 arguments here but with 1 argument at 9:7; read as distinct functions f/1 and f/2",
       "6:11 error: keyword 'true' is used as a function inside a term",
+      "7:1 error: 'legal' takes 2 arguments, not 3",
     ]);
   });
 
+  it('keys relations by name and arity: p/1 static beside a recursive p/2 breaks no restriction', () => {
+    const game = '(p 1)\n(s 1 2)\n(<= (p ?x ?y) (s ?x ?y))\n(<= (p ?x ?z) (p ?x ?y) (s ?y ?z))\n(<= (p ?x) (true (c ?x)) (p 1 ?x))\n(<= (next p) (p 1 2) (p 1))';
+    expect(validate(game).lines).toEqual([
+      "3:5 warning: relation 'p' is used with 2 arguments here but with 1 argument at 6:1; read as distinct relations p/1 and p/2",
+    ]);
+  });
+
+  it('warns about connectives beyond strict GDL: and, not of a compound formula, or of compound formulas', () => {
+    const and = "1:1 warning: 'and' in a rule body is not strict GDL (a body is already a conjunction); read as a conjunction";
+    const cases: [string, string][] = [
+      ['(and (true p) (not (or (true q) (true r))))', "'not' of a compound formula is not strict GDL (it negates an atom or a distinct); read by De Morgan's laws: (not (or (true q) (true r)))"],
+      ['(or (true p) (and (true q) (true r)))', "'or' of a compound formula is not strict GDL (it joins literals); read in disjunctive normal form: (or (true p) (and (true q) (true r)))"],
+    ];
+    for (const [body, second] of cases) expect(validate(`(<= (next q) ${body})`).lines).toEqual([and, `1:1 warning: ${second}`]);
+  });
+
   it('judges safety per disjunct of the DNF and reports at the rule', () => {
-    expect(validate('(<= (next (c ?x))\n  (or (true (c ?x)) (true p)))').lines).toEqual([
-      "1:1 error: unsafe rule for 'next': variable ?x of the head is bound by no positive literal (in one disjunct of its body)",
+    expect(validate('(<= (next (c ?y))\n  (true (c ?y)) (not (true (c ?x))) (distinct ?x 1))').lines).toEqual([
+      "1:1 error: unsafe rule for 'next': variable ?x of (distinct ?x 1) is bound by no positive literal",
+      "1:1 error: unsafe rule for 'next': variable ?x of (not (true (c ?x))) is bound by no positive literal",
+    ]);
+    expect(validate('(<= (next p)\n  (or (true (c ?x)) (true p)) (not (true (c ?x))))').lines).toEqual([
+      "1:1 error: unsafe rule for 'next': variable ?x of (not (true (c ?x))) is bound by no positive literal (in one disjunct of its body)",
+    ]);
+  });
+
+  it('defers an unbound head variable to the domain repair: bound over its finite domain, refused over an infinite one', () => {
+    // The validator alone finds nothing; loading binds ?x over the domain of c's argument.
+    expect(validate('(<= (next (c ?x))\n  (or (true (c ?x)) (true p)))\n(init (c 1))\n(init (c 2))').lines).toEqual([]);
+    expect(load('(<= (next (c ?x))\n  (or (true (c ?x)) (true p)))\n(init (c 1))\n(init (c 2))')).toEqual([
+      "1:1 warning: unsafe rule for 'next': variable ?x of the head is bound by no positive literal; repaired by binding it over the 2 values the dependency graph gives its position (argument 1 of function c/1; relation 'domain_1')",
+    ]);
+    expect(load('(init (c 0))\n(<= (next (c (s ?x))) (true (c ?x)))\n(<= (next (c ?y)) (true p))')).toEqual([
+      "3:1 error: unsafe rule for 'next': variable ?y of the head is bound by no positive literal, and the domain of its position (argument 1 of function c/1) is infinite, so it cannot be bound over it",
     ]);
   });
 
   it('reports unbound variables of negative literals and of distinct beside the head', () => {
-    expect(validate('(<= (next p) (not (true (c ?x))))\n(<= (next (c ?y)) (true (c ?x)) (distinct ?x ?y))').lines).toEqual([
+    expect(validate('(<= (next p) (not (true (c ?x))) (distinct ?x a))\n(<= (next (c ?y)) (true (c ?x)) (distinct ?x ?y))').lines).toEqual([
+      "1:1 error: unsafe rule for 'next': variable ?x of (distinct ?x a) is bound by no positive literal",
       "1:1 error: unsafe rule for 'next': variable ?x of (not (true (c ?x))) is bound by no positive literal",
-      "2:1 error: unsafe rule for 'next': variable ?y of (distinct ?x ?y) is bound by no positive literal",
-      "2:1 error: unsafe rule for 'next': variable ?y of the head is bound by no positive literal",
+    ]);
+    // Alone, the negative literal over a free variable reads "no such ?x at all" (repair 5).
+    const { lines, result } = validate('(<= (next p) (true q) (not (true (c ?x))))');
+    expect(lines).toEqual([
+      "1:1 warning: unsafe rule for 'next': variable ?x of (not (true (c ?x))) is bound by no positive literal; repaired by reading it as Prolog-based players do, \"no such ?x at all\": (not some_true) with (<= some_true (true (c ?x)))",
+    ]);
+    expect(bodyOf(result, 'next')).toContain('(true q) (not some_true)');
+    expect(bodyOf(result, 'some_true')).toEqual(['(true (c ?x))']);
+    // ?y of the head (and so of the distinct) is bound over its domain instead: empty here.
+    expect(load('(<= (next (c ?y)) (true (c ?x)) (distinct ?x ?y))')).toEqual([
+      "1:1 warning: unsafe rule for 'next': variable ?y of the head is bound by no positive literal; repaired by binding it over the 0 values the dependency graph gives its position (argument 1 of function c/1; relation 'domain_1')",
     ]);
   });
 
@@ -111,8 +171,9 @@ describe('validateGame: errors', () => {
   });
 
   it('reports all problems at once, sorted by position', () => {
-    const { result } = validate('(<= (next (c ?y)) (true p))\n(adj 1)\n(adj 1 2)\n(<= (true q) (true p))\n(<= (p ?x) (not (p ?x)) (true (c ?x)))');
-    expect(result.diagnostics.length).toBe(4);
+    const { result } = validate('(<= (next (c ?y)) (true p) (not (q ?y)))\n(adj 1)\n(adj 1 2)\n(<= (true q) (true p))\n(<= (p ?x) (not (p ?x)) (true (c ?x)))\n(<= (q ?z) (not (c ?w)) (true (c ?z)))');
+    expect(result.diagnostics.length).toBe(5);
+    expect(result.diagnostics.filter((d) => d.severity === 'error').length).toBe(2);
     expect(result.diagnostics).toEqual(sortDiagnostics(result.diagnostics));
   });
 });
@@ -145,9 +206,9 @@ describe('validateGame: repairs', () => {
     expect(bodyOf(result, 'next')).toEqual(['(true (c ?a ?b)) (true (d ?m ?n)) (or (and (distinct ?b ?n)) (and (distinct ?a ?m)))']);
   });
 
-  it('does not repair a head variable outside a role position', () => {
-    expect(validate('(<= (legal robot (m ?x)) (true p))').lines).toEqual([
-      "1:1 error: unsafe rule for 'legal': variable ?x of the head is bound by no positive literal",
+  it('binds a head variable outside a role position over its domain, not over the roles', () => {
+    expect(load('(<= (legal robot (m ?x)) (true p))\n(<= (legal robot (m 3)) (true q))\n(<= (next (c ?x)) (does robot (m ?x)))')).toEqual([
+      "1:1 warning: unsafe rule for 'legal': variable ?x of the head is bound by no positive literal; repaired by binding it over the 1 value the dependency graph gives its position (argument 1 of function m/1; relation 'domain_1')",
     ]);
   });
 });
@@ -157,10 +218,7 @@ describe('validateGame: input size', () => {
     const n = 100_000;
     const deep = `${'(s '.repeat(n)}?x${')'.repeat(n)}`;
     const { lines } = validate(`(<= (next (c ${deep})) (true (c ?x)))\n(<= (next (c ?y)) (true (c ${deep})) (not (true (c ?y))))`);
-    expect(lines).toEqual([
-      "2:1 error: unsafe rule for 'next': variable ?y of (not (true (c ?y))) is bound by no positive literal",
-      "2:1 error: unsafe rule for 'next': variable ?y of the head is bound by no positive literal",
-    ]);
+    expect(lines).toEqual([]);
   });
 });
 

@@ -27,7 +27,8 @@ export type SExpr = SymNode | ListNode;
 const MAX_LEX_ERRORS = 20;
 
 interface Token {
-  readonly kind: '(' | ')' | 'sym' | 'bad';
+  /** `space` is a non-breaking space or a byte-order mark inside the text, read as a space. */
+  readonly kind: '(' | ')' | 'sym' | 'bad' | 'space';
   readonly text: string;
   readonly pos: Pos;
 }
@@ -58,6 +59,8 @@ function* tokens(text: string): Generator<Token> {
       line++;
       lineStart = i;
     } else if (isSpace(c)) {
+      // A byte-order mark at the very start is how editors mark UTF-8, not sloppiness.
+      if ((c === 0xa0 || c === 0xfeff) && i > 0) yield { kind: 'space', text: text[i]!, pos: { line, col: i - lineStart + 1 } };
       i++;
     } else if (c === 59) {
       while (i < n && text.charCodeAt(i) !== 10 && text.charCodeAt(i) !== 13) i++;
@@ -84,24 +87,50 @@ function describeChar(ch: string): string {
   return `character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-/** Reads every top-level S-expression; unbalanced parentheses and bad characters become errors. */
+/**
+ * Reads every top-level S-expression; unbalanced parentheses and bad characters become errors.
+ * The reader recovers at the next top-level sentence, so that the sentences that were read
+ * completely can still be checked for meaning: when the file ends with parentheses open, it is
+ * read again, and there a `(` in column 1 while a sentence is open starts a new sentence (the
+ * open one is reported and dropped: real games begin every sentence in column 1 and indent
+ * the rest). A sentence holding a bad character is dropped too: its meaning is not defined.
+ */
 export function readSExprs(text: string, file: string): { exprs: SExpr[]; diagnostics: Diagnostic[] } {
+  const first = readOnce(text, file, false);
+  return first.unclosed ? readOnce(text, file, true) : first;
+}
+
+function readOnce(text: string, file: string, recover: boolean): { exprs: SExpr[]; diagnostics: Diagnostic[]; unclosed: boolean } {
   const diagnostics: Diagnostic[] = [];
   const exprs: SExpr[] = [];
-  const open: { pos: Pos; items: SExpr[] }[] = [];
+  let open: { pos: Pos; items: SExpr[] }[] = [];
   let badCount = 0;
+  // Whether the open top-level sentence holds a bad character (then it is dropped when closed).
+  let tainted = false;
   const add = (e: SExpr): void => {
     if (open.length > 0) open[open.length - 1]!.items.push(e);
-    else exprs.push(e);
+    else if (!tainted) exprs.push(e);
+    if (open.length === 0) tainted = false;
   };
+  let oddSpace = false;
   for (const tok of tokens(text)) {
-    if (tok.kind === 'bad') {
+    if (tok.kind === 'space') {
+      // Lenient: KIF's white space is ASCII; warn once, at the first.
+      if (!oddSpace) diagnostics.push(diag('warning', file, tok.pos, `${tok.text === '\u00a0' ? 'non-breaking space' : 'byte-order mark'} read as a space (KIF white space is ASCII)`));
+      oddSpace = true;
+    } else if (tok.kind === 'bad') {
+      tainted = open.length > 0;
       if (badCount++ < MAX_LEX_ERRORS) {
         diagnostics.push(diag('error', file, tok.pos, `unexpected ${describeChar(tok.text)}`));
       }
     } else if (tok.kind === 'sym') {
       add({ kind: 'sym', text: tok.text, pos: tok.pos });
     } else if (tok.kind === '(') {
+      if (recover && open.length > 0 && tok.pos.col === 1) {
+        diagnostics.push(diag('error', file, open[0]!.pos, `unbalanced '(': not closed before the next sentence at ${tok.pos.line}:${tok.pos.col}`));
+        open = [];
+        tainted = false;
+      }
       open.push({ pos: tok.pos, items: [] });
     } else if (open.length === 0) {
       diagnostics.push(diag('error', file, tok.pos, "unbalanced ')': no '(' is open here"));
@@ -118,5 +147,5 @@ export function readSExprs(text: string, file: string): { exprs: SExpr[]; diagno
     const more = open.length > 1 ? ` (${open.length} parentheses are open at the end)` : '';
     diagnostics.push(diag('error', file, open[0]!.pos, `unbalanced '(': not closed before the end of the file${more}`));
   }
-  return { exprs, diagnostics };
+  return { exprs, diagnostics, unclosed: open.length > 0 };
 }

@@ -14,13 +14,53 @@ export interface DependencyEdge {
   readonly negative: boolean;
 }
 
-/** Relation dependency graph over relation names. */
+/** Relation dependency graph over relation keys (see {@link relationKeys}). */
 export interface RelationGraph {
-  /** Every relation name occurring in a head or body, sorted. */
+  /** Every relation key occurring in a head or body, sorted. */
   readonly relations: readonly string[];
   readonly edges: readonly DependencyEdge[];
-  /** Relation name -> id of its strongly connected component (heads before bodies). */
+  /** Relation key -> id of its strongly connected component (heads before bodies). */
   readonly component: ReadonlyMap<string, number>;
+  /** The key of an atom's relation in this graph. */
+  readonly key: (atom: Atom) => string;
+}
+
+/** A relation atom as far as its key goes: name and number of arguments. */
+export interface RelationUse {
+  readonly rel: string;
+  readonly args: readonly unknown[];
+}
+
+/**
+ * The key of a relation in graphs and stores: its name, or `name/arity` when the game uses the
+ * non-keyword name with several numbers of arguments, which are then distinct relations (read
+ * as Prolog reasoners read them; the validator warns). Names used with one arity keep their
+ * plain name, so keys, messages and outputs of ordinary games do not change.
+ */
+export function relationKey(atom: RelationUse, several: ReadonlySet<string>): string {
+  return several.has(atom.rel) ? `${atom.rel}/${atom.args.length}` : atom.rel;
+}
+
+/** The non-keyword relation names that `rules` use with several numbers of arguments. */
+export function severalArities(rules: readonly { readonly head: Atom; readonly body: readonly Formula[] }[]): Set<string> {
+  const arity = new Map<string, number>();
+  const out = new Set<string>();
+  const note = (a: Atom): void => {
+    const n = arity.get(a.rel);
+    if (n === undefined) arity.set(a.rel, a.args.length);
+    else if (n !== a.args.length && !KEYWORDS.has(a.rel)) out.add(a.rel);
+  };
+  for (const r of rules) {
+    note(r.head);
+    for (const b of r.body) forEachBodyAtom(b, false, note);
+  }
+  return out;
+}
+
+/** The key function of the relations of `rules` ({@link relationKey} over their several-arity names). */
+export function relationKeys(rules: readonly Rule[]): (atom: RelationUse) => string {
+  const several = severalArities(rules);
+  return (atom) => relationKey(atom, several);
 }
 
 /** Calls `visit` for each atom of a formula, with whether it stands under an odd number of `not`s. */
@@ -67,14 +107,16 @@ export function relationComponents(nodes: Iterable<string>, edges: readonly { re
 
 /** Builds the relation dependency graph of a rule set and its strongly connected components. */
 export function relationGraph(rules: readonly Rule[]): RelationGraph {
+  const key = relationKeys(rules);
   const names = new Set<string>();
   const edges: DependencyEdge[] = [];
   for (const r of rules) {
-    names.add(r.head.rel);
+    const head = key(r.head);
+    names.add(head);
     for (const b of r.body) {
       forEachBodyAtom(b, false, (atom, negative) => {
-        names.add(atom.rel);
-        edges.push({ from: atom.rel, to: r.head.rel, negative });
+        names.add(key(atom));
+        edges.push({ from: key(atom), to: head, negative });
       });
     }
   }
@@ -85,7 +127,7 @@ export function relationGraph(rules: readonly Rule[]): RelationGraph {
   comps.forEach((comp, c) => {
     for (const rel of comp.members) component.set(rel, comps.length - 1 - c);
   });
-  return { relations, edges, component };
+  return { relations, edges, component, key };
 }
 
 /** The kinds of relation the summary of `check` reports. */
@@ -104,7 +146,10 @@ function functor(t: Term | undefined): string | undefined {
   return t === undefined || t.kind === 'var' ? undefined : t.name;
 }
 
-/** Relations that depend, directly or transitively, on `true` or `does`. */
+/**
+ * Relation keys ({@link relationKeys}: names, or `name/arity` for a name used with several
+ * arities) that depend, directly or transitively, on `true` or `does`.
+ */
 export function stateDependent(rules: readonly Rule[]): Set<string> {
   const feeds = new Map<string, Set<string>>();
   for (const e of relationGraph(rules).edges) {
@@ -130,8 +175,9 @@ export function classifyRelations(rules: readonly Rule[]): RelationClasses {
   const fluents = new Set<string>();
   const moves = new Set<string>();
   const all = new Set<string>();
+  const key = relationKeys(rules);
   const noteAtom = (a: Atom): void => {
-    all.add(a.rel);
+    all.add(key(a));
     if (a.rel === 'init' || a.rel === 'true' || a.rel === 'next') {
       const f = functor(a.args[0]);
       if (f !== undefined) fluents.add(f);

@@ -1,11 +1,15 @@
 /**
- * Arity checks: every relation constant and every function constant is used with one number
- * of arguments, and the GDL keywords with theirs. Relation names, function names and object
+ * Arity checks: the GDL keywords are used with their arities (an error otherwise), and every
+ * other relation constant and function constant with one number of arguments. A non-keyword
+ * name used with several arities is read as distinct symbols by name and arity, as the Prolog
+ * reasoners of the time did (`(cell ?x ?y)` as a term beside the fluent `(cell ?x ?y ?v)` in
+ * tournament games), with a warning at the first use of each further arity: every later stage
+ * keys relations by name and arity, and terms are told apart by functor and arity anyway.
+ * Relation names, function names and object
  * constants are separate namespaces, as in GGP-Base: a name may be a relation and a function
  * (`(control x)` beside `(<= (control ?p) ...)`), and an object constant may share a function's
  * name (`(turn white move)` beside `(move 1 2 3 4)` in amazons); no later stage confuses them,
- * because each is told apart by its place and arity. Only two uses of one function name with
- * different numbers of arguments are a clash.
+ * because each is told apart by its place and arity.
  */
 import type { Atom, Pos, Rule, Term } from './ast.js';
 import { type Diagnostic, diag } from './diagnostics.js';
@@ -72,7 +76,8 @@ function plural(n: number): string {
 
 /**
  * For each name, the arity of its first use (in file order) is the norm; the first use of every
- * other arity is reported, naming where the norm was set. One report per clash, not per use.
+ * other arity is reported as a warning (the two are read as distinct symbols), naming where
+ * the norm was set. One report per further arity, not per use.
  */
 function reportClashes(uses: readonly Use[], what: string, file: string, out: Diagnostic[]): void {
   const first = new Map<string, Use>();
@@ -84,14 +89,14 @@ function reportClashes(uses: readonly Use[], what: string, file: string, out: Di
     } else if (norm.arity !== u.arity && !reported.has(`${u.name}/${u.arity}`)) {
       reported.add(`${u.name}/${u.arity}`);
       out.push(
-        diag('error', file, u.pos,
-          `${what} '${u.name}' is used with ${plural(u.arity)} here but with ${plural(norm.arity)} at ${norm.pos.line}:${norm.pos.col}`),
+        diag('warning', file, u.pos,
+          `${what} '${u.name}' is used with ${plural(u.arity)} here but with ${plural(norm.arity)} at ${norm.pos.line}:${norm.pos.col}; read as distinct ${what}s ${u.name}/${norm.arity} and ${u.name}/${u.arity}`),
       );
     }
   }
 }
 
-/** Checks the arities of relations, functions and keywords; returns the errors found. */
+/** Checks the arities of relations, functions and keywords; errors for keywords, warnings for names with several arities. */
 export function checkArities(rules: readonly Rule[], file: string): Diagnostic[] {
   const out: Diagnostic[] = [];
   const { relations, functions } = collectUses(rules);

@@ -8,7 +8,7 @@
  */
 import type { Pos, Rule } from './ast.js';
 import { type Diagnostic, diag } from './diagnostics.js';
-import { forEachBodyAtom } from './relations.js';
+import { forEachBodyAtom, relationKeys } from './relations.js';
 
 /** An edge of the dependency graph with the rule that makes it. */
 interface Edge {
@@ -19,14 +19,16 @@ interface Edge {
 const HEAD_ONLY: readonly string[] = ['init', 'next', 'base', 'input'];
 const BODY_ONLY: readonly string[] = ['true', 'does'];
 
+/** Edges between relation keys (name, or name/arity for a name with several arities). */
 function dependencyEdges(rules: readonly Rule[]): Map<string, Edge[]> {
+  const key = relationKeys(rules);
   const out = new Map<string, Edge[]>();
   for (const rule of rules) {
     for (const b of rule.body) {
       forEachBodyAtom(b, false, (atom) => {
-        const list = out.get(atom.rel) ?? [];
-        if (list.length === 0) out.set(atom.rel, list);
-        list.push({ to: rule.head.rel, rule });
+        const list = out.get(key(atom)) ?? [];
+        if (list.length === 0) out.set(key(atom), list);
+        list.push({ to: key(rule.head), rule });
       });
     }
   }
@@ -139,12 +141,20 @@ function checkUndefined(rules: readonly Rule[], file: string, out: Diagnostic[])
   }
 }
 
-/** Checks keyword placement, keyword dependencies and the presence of the required keywords. */
-export function checkKeywords(rules: readonly Rule[], file: string): Diagnostic[] {
+/**
+ * Checks keyword placement, keyword dependencies and the presence of the required keywords.
+ * With `complete` false (a file whose syntax errors lost some sentences) the checks that speak
+ * of the whole game, missing keywords and relations without rules, are left out: a lost
+ * sentence may hold what they miss. The others only grow with more rules, so what they find
+ * in the sentences that were read stays true of the whole file.
+ */
+export function checkKeywords(rules: readonly Rule[], file: string, complete = true): Diagnostic[] {
   const out: Diagnostic[] = [];
   checkPlacement(rules, file, out);
   checkDependencies(rules, file, out);
-  checkPresence(rules, file, out);
-  checkUndefined(rules, file, out);
+  if (complete) {
+    checkPresence(rules, file, out);
+    checkUndefined(rules, file, out);
+  }
   return out;
 }

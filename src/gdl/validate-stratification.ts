@@ -6,7 +6,7 @@
  */
 import type { Atom, Rule } from './ast.js';
 import { type Diagnostic, diag } from './diagnostics.js';
-import { forEachBodyAtom, relationGraph } from './relations.js';
+import { type RelationGraph, forEachBodyAtom, relationGraph } from './relations.js';
 import { stronglyConnectedComponents } from './scc.js';
 import { atomToString } from './terms.js';
 
@@ -76,19 +76,20 @@ function refinedCycles(all: readonly Rule[]): Set<Atom> {
  *   error  <-  rule p <= ... not q(...) ...,  component(q) = component(p)
  * unless the refined graph of {@link refinedCycles} breaks the cycle (then a warning).
  */
-function stratification(rules: readonly Rule[], component: ReadonlyMap<string, number>, file: string, out: Diagnostic[]): void {
+function stratification(rules: readonly Rule[], graph: RelationGraph, file: string, out: Diagnostic[]): void {
+  const { component, key } = graph;
   let refined: Set<Atom> | undefined;
   for (const rule of rules) {
     const seen = new Set<string>();
     for (const b of rule.body) {
       forEachBodyAtom(b, false, (atom, negative) => {
-        if (!negative || component.get(atom.rel) !== component.get(rule.head.rel)) return;
+        if (!negative || component.get(key(atom)) !== component.get(key(rule.head))) return;
         refined ??= refinedCycles(rules);
         const real = refined.has(atom);
         const text = atomToString(atom);
         if (seen.has(text)) return;
         seen.add(text);
-        const how = atom.rel === rule.head.rel ? 'on itself' : `on '${atom.rel}', which depends on '${rule.head.rel}'`;
+        const how = key(atom) === key(rule.head) ? 'on itself' : `on '${atom.rel}', which depends on '${rule.head.rel}'`;
         if (real) {
           out.push(diag('error', file, rule.pos, `negation through recursion (the rules are not stratified): '${rule.head.rel}' depends negatively ${how}, through (not ${text})`));
         } else {
@@ -101,8 +102,7 @@ function stratification(rules: readonly Rule[], component: ReadonlyMap<string, n
 
 /** Checks stratification; returns the errors (and the warnings for refined cycles) found. */
 export function checkStratification(rules: readonly Rule[], file: string): Diagnostic[] {
-  const { component } = relationGraph(rules);
   const out: Diagnostic[] = [];
-  stratification(rules, component, file, out);
+  stratification(rules, relationGraph(rules), file, out);
   return out;
 }

@@ -4,12 +4,14 @@
  * of a negated atom and of a `distinct` occurs in a positive body atom).
  */
 import { GdlError, diag } from '../gdl/diagnostics.js';
+import type { Atom } from '../gdl/ast.js';
 import type { NormalRule } from '../normalize/types.js';
 import type { TermTable } from '../datalog/terms.js';
 import { type Pattern, compileAtom, compileTerm, patternVars } from '../datalog/pattern.js';
 
 /** A positive or negated body atom, compiled. */
 export interface CompiledAtom {
+  /** The relation's key (its name, or name/arity for a name used with several arities). */
   readonly rel: string;
   /** The atom as a pattern over the rule's variables. */
   readonly pattern: Pattern;
@@ -39,19 +41,20 @@ function compiled(rel: string, pattern: Pattern): CompiledAtom {
 }
 
 /**
- * Compiles `rule`; throws {@link GdlError} ('invalid') at the rule when a variable of its head,
+ * Compiles `rule`, keying relations by `key` (relationKeys of the game; the plain name by
+ * default); throws {@link GdlError} ('invalid') at the rule when a variable of its head,
  * a negated atom or a `distinct` does not occur in a positive body atom (an unsafe rule).
  */
-export function compileRule(rule: NormalRule, file: string, table: TermTable): CompiledRule {
+export function compileRule(rule: NormalRule, file: string, table: TermTable, key: (atom: Atom) => string = (a) => a.rel): CompiledRule {
   const vars = new Map<string, number>();
   const positives: CompiledAtom[] = [];
-  for (const l of rule.body) if (l.kind === 'pos') positives.push(compiled(l.atom.rel, compileAtom(l.atom, vars, table)));
+  for (const l of rule.body) if (l.kind === 'pos') positives.push(compiled(key(l.atom), compileAtom(l.atom, vars, table)));
   const safe = vars.size;
-  const head = compiled(rule.head.rel, compileAtom(rule.head, vars, table));
+  const head = compiled(key(rule.head), compileAtom(rule.head, vars, table));
   const negatives: CompiledAtom[] = [];
   const distincts: CompiledDistinct[] = [];
   for (const l of rule.body) {
-    if (l.kind === 'neg') negatives.push(compiled(l.atom.rel, compileAtom(l.atom, vars, table)));
+    if (l.kind === 'neg') negatives.push(compiled(key(l.atom), compileAtom(l.atom, vars, table)));
     else if (l.kind === 'distinct') {
       const left = compileTerm(l.left, vars, table);
       const right = compileTerm(l.right, vars, table);

@@ -64,6 +64,14 @@ export interface Context {
   /** Hash -> indexes of further rules with that hash (collisions are rare). */
   readonly collisions: Map<number, number[]>;
   readonly counters: { atoms: number; literals: number };
+  /** Relation names used with several arities, whose stores are keyed by name/arity. */
+  readonly several: ReadonlySet<string>;
+}
+
+/** The store key of a ground atom (relationKey of its relation: name, or name/arity). */
+function keyOfId(ctx: Context, id: number): string {
+  const name = ctx.table.name(id);
+  return ctx.several.has(name) ? `${name}/${ctx.table.arity(id)}` : name;
 }
 
 /** The store of a relation, created empty on first use. */
@@ -229,7 +237,7 @@ function runRule(
  * was never derived is always true and is removed from the rules made since `start`.
  */
 function dropUnderivedNegations(ctx: Context, start: number, rels: ReadonlySet<string>): void {
-  const derived = (id: number): boolean => !rels.has(ctx.table.name(id)) || inStore(storeOf(ctx, ctx.table.name(id)), id);
+  const derived = (id: number): boolean => !rels.has(keyOfId(ctx, id)) || inStore(storeOf(ctx, keyOfId(ctx, id)), id);
   for (let i = start; i < ctx.rules.length; i++) {
     const r = ctx.rules[i]!;
     if (!r.neg.every(derived)) ctx.rules[i] = { head: r.head, pos: r.pos, neg: r.neg.filter(derived) };
@@ -251,7 +259,7 @@ export function evaluateComponent(ctx: Context, rules: readonly CompiledRule[], 
     fire: (rule, delta) => runRule(ctx, rule, rels, delta, pending),
     commit: () => {
       if (pending.size === 0) return false;
-      for (const id of pending) addToStore(storeOf(ctx, ctx.table.name(id)), id);
+      for (const id of pending) addToStore(storeOf(ctx, keyOfId(ctx, id)), id);
       pending = new Set();
       // New rows of every block over the component's stores are the next round's delta.
       advanceRound([...ctx.blocks.values()].filter((b) => rels.has(b.store.rel)), ctx.table);

@@ -9,8 +9,8 @@
  */
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import { compareCodePoints, termToString } from '../gdl/terms.js';
-import { relationComponents, relationGraph, stateDependent } from '../gdl/relations.js';
-import type { Rule } from '../gdl/ast.js';
+import { relationComponents, relationGraph, relationKey, severalArities, stateDependent } from '../gdl/relations.js';
+import type { Atom, Rule } from '../gdl/ast.js';
 import type { NormalGame } from '../normalize/types.js';
 import { asRule } from '../normalize/types.js';
 import type { Supersets } from '../reach/types.js';
@@ -44,7 +44,7 @@ function checkHeads(game: NormalGame, dynamic: ReadonlySet<string>): void {
 }
 
 /** Interns the supersets: stores for `true` and `does`, head filters for covered relations. */
-function loadSupersets(ctx: Context, supersets: Supersets, statics: ReadonlySet<string>, filter: Map<string, Set<number>>): void {
+function loadSupersets(ctx: Context, supersets: Supersets, statics: ReadonlySet<string>, filter: Map<string, Set<number>>, key: (atom: Atom) => string): void {
   const t = ctx.table;
   filter.set('next', new Set());
   filter.set('legal', new Set());
@@ -60,9 +60,10 @@ function loadSupersets(ctx: Context, supersets: Supersets, statics: ReadonlySet<
   }
   for (const a of supersets.axioms) {
     // Static relations are evaluated exactly instead; their superset may be larger (dg method).
-    if (statics.has(a.rel)) continue;
-    if (!filter.has(a.rel)) filter.set(a.rel, new Set());
-    filter.get(a.rel)!.add(t.compound(a.rel, a.args.map((x) => t.fromTerm(x))));
+    const rel = key(a);
+    if (statics.has(rel)) continue;
+    if (!filter.has(rel)) filter.set(rel, new Set());
+    filter.get(rel)!.add(t.compound(a.rel, a.args.map((x) => t.fromTerm(x))));
   }
   for (const rel of [...filter.keys()]) if (statics.has(rel)) filter.delete(rel);
 }
@@ -138,10 +139,11 @@ export function instantiateGame(game: NormalGame, supersets: Supersets, limits: 
   const headFilter = new Map<string, Set<number>>();
   const run: Context = {
     file: game.file, table, limits, deadline: new Deadline(limits.deadline), stores: new Map(), blocks: new Map(), statics, headFilter,
-    rules: [], seen: new Map(), collisions: new Map(), counters: { atoms: 0, literals: 0 },
+    rules: [], seen: new Map(), collisions: new Map(), counters: { atoms: 0, literals: 0 }, several: severalArities(plain),
   };
-  loadSupersets(run, supersets, statics, headFilter);
-  const compiled = game.rules.map((r) => compileRule(r, game.file, table));
+  const key = (atom: Atom): string => relationKey(atom, run.several);
+  loadSupersets(run, supersets, statics, headFilter, key);
+  const compiled = game.rules.map((r) => compileRule(r, game.file, table, key));
   for (const comp of componentsInOrder(game, compiled)) {
     evaluateComponent(run, comp.rules, comp.rels);
   }

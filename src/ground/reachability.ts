@@ -7,7 +7,7 @@
  */
 import type { Atom, Term } from '../gdl/ast.js';
 import { KEYWORDS, NO_POS } from '../gdl/ast.js';
-import { stateDependent } from '../gdl/relations.js';
+import { relationKeys, stateDependent } from '../gdl/relations.js';
 import { atomToString, compareCodePoints } from '../gdl/terms.js';
 import { type NormalGame, asRule } from '../normalize/types.js';
 import type { Move, Supersets } from '../reach/types.js';
@@ -122,6 +122,8 @@ export function groundSupersets(game: GroundGame, staticAxioms: readonly Atom[])
  * both methods compute them exactly).
  */
 export function finalSupersets(game: NormalGame, supersets: Supersets, ground: GroundGame): Supersets {
-  const dependent = stateDependent(game.rules.map(asRule));
-  return groundSupersets(ground, supersets.axioms.filter((a) => !dependent.has(a.rel)));
+  const plain = game.rules.map(asRule);
+  const dependent = stateDependent(plain);
+  const key = relationKeys(plain);
+  return groundSupersets(ground, supersets.axioms.filter((a) => !dependent.has(key(a))));
 }

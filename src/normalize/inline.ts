@@ -10,6 +10,7 @@
 import type { Atom, Formula, Rule, Term } from '../gdl/ast.js';
 import { KEYWORDS } from '../gdl/ast.js';
 import { type Diagnostic, diag } from '../gdl/diagnostics.js';
+import { relationKeys } from '../gdl/relations.js';
 import { collectVars, isGround, substituteFormula } from '../gdl/terms.js';
 import type { NormalRule } from './types.js';
 
@@ -51,10 +52,10 @@ function bindsHead(rule: Rule, split: SplitRule): boolean {
   return parts !== null && parts.every((r) => r.head.args.every(isGround));
 }
 
-function usesOf(rules: readonly Rule[]): Set<string> {
+function usesOf(rules: readonly Rule[], key: (atom: Atom) => string): Set<string> {
   const used = new Set<string>();
   const visit = (f: Formula): void => {
-    if (f.kind === 'atom') used.add(f.rel);
+    if (f.kind === 'atom') used.add(key(f));
     else if (f.kind === 'not') visit(f.arg);
     else if (f.kind === 'and' || f.kind === 'or') f.args.forEach(visit);
   };
@@ -69,45 +70,47 @@ function instance(rule: Rule, atom: Atom): Formula {
   return { kind: 'and', args: rule.body.map((b) => substituteFormula(b, binding)), pos: atom.pos };
 }
 
-function inlineFormula(f: Formula, helpers: ReadonlyMap<string, readonly Rule[]>): Formula {
+function inlineFormula(f: Formula, helpers: ReadonlyMap<string, readonly Rule[]>, key: (atom: Atom) => string): Formula {
   switch (f.kind) {
     case 'atom': {
-      const defs = helpers.get(f.rel);
+      const defs = helpers.get(key(f));
       if (defs === undefined || defs[0]!.head.args.length !== f.args.length) return f;
       return { kind: 'or', args: defs.map((d) => instance(d, f)), pos: f.pos };
     }
     case 'distinct':
       return f;
     case 'not':
-      return { ...f, arg: inlineFormula(f.arg, helpers) };
+      return { ...f, arg: inlineFormula(f.arg, helpers, key) };
     case 'and':
     case 'or':
-      return { ...f, args: f.args.map((a) => inlineFormula(a, helpers)) };
+      return { ...f, args: f.args.map((a) => inlineFormula(a, helpers, key)) };
   }
 }
 
 /** Inlines every distinct-only helper relation that is used in some body; warns once per rule removed. */
 export function inlineDistinctHelpers(rules: readonly Rule[], file: string, split: SplitRule): { rules: Rule[]; diagnostics: Diagnostic[] } {
+  // Keyed by relation key: a name used with several arities names several relations.
+  const key = relationKeys(rules);
   const byRel = new Map<string, Rule[]>();
   for (const r of rules) {
-    const list = byRel.get(r.head.rel);
-    if (list === undefined) byRel.set(r.head.rel, [r]);
+    const list = byRel.get(key(r.head));
+    if (list === undefined) byRel.set(key(r.head), [r]);
     else list.push(r);
   }
-  const used = usesOf(rules);
+  const used = usesOf(rules, key);
   const helpers = new Map<string, readonly Rule[]>();
   for (const [rel, defs] of byRel) {
-    if (!KEYWORDS.has(rel) && used.has(rel) && defs.every((d) => isDistinctHelper(d, split))) helpers.set(rel, defs);
+    if (!KEYWORDS.has(defs[0]!.head.rel) && used.has(rel) && defs.every((d) => isDistinctHelper(d, split))) helpers.set(rel, defs);
   }
   if (helpers.size === 0) return { rules: [...rules], diagnostics: [] };
   const diagnostics: Diagnostic[] = [];
   const out: Rule[] = [];
   for (const r of rules) {
-    const defs = helpers.get(r.head.rel);
+    const defs = helpers.get(key(r.head));
     if (defs !== undefined) {
       diagnostics.push(diag('warning', file, r.pos, `unsafe rule for '${r.head.rel}': its head variables are bound by no positive literal, and its body holds only 'distinct'; repaired by inlining '${r.head.rel}' into the rules that use it`));
     } else {
-      out.push({ ...r, body: r.body.map((b) => inlineFormula(b, helpers)) });
+      out.push({ ...r, body: r.body.map((b) => inlineFormula(b, helpers, key)) });
     }
   }
   return { rules: out, diagnostics };

@@ -4,7 +4,7 @@
  * strongly connected component). It is judged per disjunct of a rule's normal form, which is
  * why it lives here and not with the checks on rules as written in src/gdl/.
  */
-import type { Rule, Term } from '../gdl/ast.js';
+import type { Atom, Rule, Term } from '../gdl/ast.js';
 import { type Diagnostic, diag } from '../gdl/diagnostics.js';
 import { relationGraph } from '../gdl/relations.js';
 import { atomToString, isGround, termEquals, termToString } from '../gdl/terms.js';
@@ -16,12 +16,12 @@ import type { NormalRule } from './types.js';
  * every vj is ground, or equals some ti, or is an argument of a positive literal r(...) of
  * the body with r not in a cycle with p. Judged per disjunct, after equalities are solved.
  */
-function restrictionViolation(rule: NormalRule, component: ReadonlyMap<string, number>): string | null {
-  const own = component.get(rule.head.rel);
+function restrictionViolation(rule: NormalRule, component: ReadonlyMap<string, number>, key: (atom: Atom) => string): string | null {
+  const own = component.get(key(rule.head));
   const outside: Term[] = [];
-  for (const l of rule.body) if (l.kind === 'pos' && component.get(l.atom.rel) !== own) outside.push(...l.atom.args);
+  for (const l of rule.body) if (l.kind === 'pos' && component.get(key(l.atom)) !== own) outside.push(...l.atom.args);
   for (const l of rule.body) {
-    if (l.kind === 'distinct' || component.get(l.atom.rel) !== own) continue;
+    if (l.kind === 'distinct' || component.get(key(l.atom)) !== own) continue;
     for (const v of l.atom.args) {
       const ok = isGround(v) || rule.head.args.some((t) => termEquals(t, v)) || outside.some((t) => termEquals(t, v));
       if (!ok) {
@@ -37,14 +37,14 @@ function restrictionViolation(rule: NormalRule, component: ReadonlyMap<string, n
  * rule whose DNF the normalizer refuses: that rule is reported by the normalizer instead).
  */
 export function checkRestriction(rules: readonly Rule[], file: string, split: (rule: Rule) => readonly NormalRule[] | null): Diagnostic[] {
-  const { component } = relationGraph(rules);
+  const { component, key } = relationGraph(rules);
   const out: Diagnostic[] = [];
   for (const rule of rules) {
     const parts = split(rule);
     if (parts === null) continue;
     const messages = new Set<string>();
     for (const part of parts) {
-      const m = restrictionViolation(part, component);
+      const m = restrictionViolation(part, component, key);
       if (m !== null) messages.add(m);
     }
     for (const m of messages) out.push(diag('error', file, rule.pos, m));

@@ -13,13 +13,16 @@
  *   evaluate `(distinct ?x t)` with ?x unbound as a syntactic comparison, where a free variable
  *   equals only itself; the repair replaces each such variable by a fresh constant, which
  *   computes exactly that comparison.
- * Everything else unsafe is an error.
+ * A negative literal over variables nothing binds reads "none at all", as in Prolog
+ * (project.ts); an unbound head variable is bound over its domain after normalization
+ * (src/reach/repair.ts). Everything else unsafe is an error.
  */
 import type { Atom, Formula, Rule, Term } from '../gdl/ast.js';
 import { mkAtom } from '../gdl/ast.js';
 import { type Diagnostic, diag } from '../gdl/diagnostics.js';
 import { atomVars, collectVars, compareCodePoints, formulaToString, substituteFormula } from '../gdl/terms.js';
 import type { SplitRule } from './inline.js';
+import { projectFreeNegations, relationNames } from './project.js';
 import type { NormalRule } from './types.js';
 
 /** Argument 0 of these relations is a role. */
@@ -134,15 +137,21 @@ function repair(rule: Rule, parts: readonly NormalRule[], file: string, used: Se
   return { rule: { ...rule, body: [...roleAtoms, ...body] }, warnings };
 }
 
+/**
+ * The errors of a rule after the repairs here. Unbound head variables are no error here: they
+ * are bound over their dependency-graph domains after normalization (src/reach/repair.ts, which
+ * warns, or refuses an infinite domain), and so are the negative literals and `distinct`s that
+ * use them. A variable of a negative literal or a `distinct` that is not in the head stays an
+ * error: a domain would change what Prolog-based players computed (`\+ q(X)`: no X at all).
+ */
 function errorsOf(rule: Rule, parts: readonly NormalRule[], file: string): Diagnostic[] {
   const messages = new Set<string>();
   const where = parts.length > 1 ? ' (in one disjunct of its body)' : '';
   const prefix = `unsafe rule for '${rule.head.rel}'`;
   for (const part of parts) {
     const u = unsafeVars(part);
-    for (const v of [...u.head].sort(compareCodePoints)) messages.add(`${prefix}: variable ${v} of the head is bound by no positive literal${where}`);
-    for (const [v, lit] of u.negative) messages.add(`${prefix}: variable ${v} of ${lit} is bound by no positive literal${where}`);
-    for (const [v, lit] of u.distinctWith) messages.add(`${prefix}: variable ${v} of ${lit} is bound by no positive literal${where}`);
+    for (const [v, lit] of u.negative) if (!u.head.has(v)) messages.add(`${prefix}: variable ${v} of ${lit} is bound by no positive literal${where}`);
+    for (const [v, lit] of u.distinctWith) if (!u.head.has(v)) messages.add(`${prefix}: variable ${v} of ${lit} is bound by no positive literal${where}`);
   }
   return [...messages].sort(compareCodePoints).map((m) => diag('error', file, rule.pos, m));
 }
@@ -154,6 +163,7 @@ export function checkSafety(rules: readonly Rule[], file: string, split: SplitRu
   const out: Rule[] = [];
   const diagnostics: Diagnostic[] = [];
   const used = usedNames(rules);
+  const relations = relationNames(rules);
   for (const rule of rules) {
     let current = rule;
     let parts = split(rule);
@@ -161,7 +171,15 @@ export function checkSafety(rules: readonly Rule[], file: string, split: SplitRu
       out.push(rule);
       continue;
     }
-    const fixed = repair(rule, parts, file, used);
+    // Repair 5 (project.ts): a negative literal over variables nothing binds reads "none at all".
+    const projected = projectFreeNegations(rule, file, relations);
+    if (projected !== null) {
+      current = projected.rule;
+      diagnostics.push(...projected.warnings);
+      out.push(...projected.helpers);
+      parts = split(current) ?? parts;
+    }
+    const fixed = repair(current, parts, file, used);
     if (fixed !== null) {
       current = fixed.rule;
       diagnostics.push(...fixed.warnings);

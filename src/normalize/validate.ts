@@ -13,6 +13,7 @@ import type { GameDescription, Rule } from '../gdl/ast.js';
 import { type Diagnostic, formatDiagnostic, sortDiagnostics } from '../gdl/diagnostics.js';
 import { checkArities } from '../gdl/validate-arity.js';
 import { checkKeywords } from '../gdl/validate-keywords.js';
+import { checkLenient } from '../gdl/validate-lenient.js';
 import { checkStratification } from '../gdl/validate-stratification.js';
 import { inlineDistinctHelpers } from './inline.js';
 import { DEFAULT_NORMALIZE_OPTIONS, type NormalForm, type NormalizeOptions, freshNames, normalizeRule } from './normalize.js';
@@ -61,20 +62,24 @@ function normalFormsOf(game: GameDescription, options: NormalizeOptions): { form
 }
 
 /**
- * Validates a parsed game; repairs documented sloppiness (with a warning) in the returned game.
+ * Validates a parsed game; repairs documented sloppiness (with a warning) in the returned game,
+ * and warns about every other construct beyond strict GDL that it reads (validate-lenient.ts).
+ * `complete` false says that syntax errors lost sentences of the file: then only the checks
+ * whose findings stay true of the whole file run (see checkKeywords).
  * Arities are checked on the game as written; then distinct-only helper relations are inlined,
  * safety is checked (and repaired) on the result, and keyword placement, stratification and
  * the recursion restriction are checked on the repaired game, which is what later stages see.
  */
-export function validateGame(game: GameDescription, options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS): ValidationResult {
+export function validateGame(game: GameDescription, options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS, complete = true): ValidationResult {
   const { form, split } = normalFormsOf(game, options);
   const arity = checkArities(game.rules, game.file);
+  const lenient = checkLenient(game.rules, game.file);
   const inlined = inlineDistinctHelpers(game.rules, game.file, split);
   const safety = checkSafety(inlined.rules, game.file, split);
   const repaired: GameDescription = { file: game.file, rules: safety.rules };
-  const keywords = checkKeywords(repaired.rules, game.file);
+  const keywords = checkKeywords(repaired.rules, game.file, complete);
   const stratification = checkStratification(repaired.rules, game.file);
   const restriction = checkRestriction(repaired.rules, game.file, split);
-  const diagnostics = sortDiagnostics(unique([...arity, ...inlined.diagnostics, ...safety.diagnostics, ...keywords, ...stratification, ...restriction]));
+  const diagnostics = sortDiagnostics(unique([...arity, ...lenient, ...inlined.diagnostics, ...safety.diagnostics, ...keywords, ...stratification, ...restriction]));
   return { game: repaired, diagnostics, forms: repaired.rules.map(form) };
 }

@@ -58,40 +58,47 @@ export function termText(root: Term, vars: Map<string, string>): string {
   return prologText(root, vars, '_V');
 }
 
-/** Prolog text of an atom as a goal of predicate {@link predicate}. */
-export function atomText(atom: Atom, vars: Map<string, string>): string {
-  if (atom.args.length === 0) return predicate(atom.rel);
-  return `${predicate(atom.rel)}(${atom.args.map((a) => termText(a, vars)).join(',')})`;
+/** The relation key of an atom (relationKeys: its name, or name/arity for a name with several arities). */
+type KeyOf = (atom: Atom) => string;
+
+/**
+ * Prolog text of an atom as a goal of predicate {@link predicate} of its relation key `key`
+ * (the plain name by default): a name used with several arities names one predicate per arity,
+ * `'gdl_p/2'`, because the engine's tables are keyed by functor name alone.
+ */
+export function atomText(atom: Atom, vars: Map<string, string>, key: KeyOf = (a) => a.rel): string {
+  if (atom.args.length === 0) return predicate(key(atom));
+  return `${predicate(key(atom))}(${atom.args.map((a) => termText(a, vars)).join(',')})`;
 }
 
-function literalText(l: Literal, vars: Map<string, string>): string {
-  if (l.kind === 'pos') return atomText(l.atom, vars);
-  if (l.kind === 'neg') return `\\+ ${atomText(l.atom, vars)}`;
+function literalText(l: Literal, vars: Map<string, string>, key: KeyOf): string {
+  if (l.kind === 'pos') return atomText(l.atom, vars, key);
+  if (l.kind === 'neg') return `\\+ ${atomText(l.atom, vars, key)}`;
   // Both sides are ground here: the normalizer puts `distinct` after the literals binding it.
   return `${termText(l.left, vars)} \\== ${termText(l.right, vars)}`;
 }
 
-function bodyText(body: readonly Literal[], vars: Map<string, string>): string {
-  return body.map((l) => literalText(l, vars)).join(', ');
+function bodyText(body: readonly Literal[], vars: Map<string, string>, key: KeyOf): string {
+  return body.map((l) => literalText(l, vars, key)).join(', ');
 }
 
 /** The clauses of one rule: a plain clause, or the saturation clauses of a recursive component. */
-function clauseTexts(rule: NormalRule, component: number | undefined, inComponent: (rel: string) => boolean): string[] {
+function clauseTexts(rule: NormalRule, component: number | undefined, inComponent: (atom: Atom) => boolean, key: KeyOf): string[] {
   const vars = new Map<string, string>();
-  const head = atomText(rule.head, vars);
-  if (component === undefined) return [rule.body.length === 0 ? `${head}.` : `${head} :- ${bodyText(rule.body, vars)}.`];
-  const own = rule.body.flatMap((l, i) => (l.kind === 'pos' && inComponent(l.atom.rel) ? [i] : []));
-  const key = componentKey(component);
+  const head = atomText(rule.head, vars, key);
+  if (component === undefined) return [rule.body.length === 0 ? `${head}.` : `${head} :- ${bodyText(rule.body, vars, key)}.`];
+  const own = rule.body.flatMap((l, i) => (l.kind === 'pos' && inComponent(l.atom) ? [i] : []));
+  const ck = componentKey(component);
   if (own.length === 0) {
-    const lead = `'$gdl_base'(${key},${head})`;
-    return [rule.body.length === 0 ? `${lead}.` : `${lead} :- ${bodyText(rule.body, vars)}.`];
+    const lead = `'$gdl_base'(${ck},${head})`;
+    return [rule.body.length === 0 ? `${lead}.` : `${lead} :- ${bodyText(rule.body, vars, key)}.`];
   }
   // The delta literal goes first: it is the smallest relation, and moving a positive literal
   // earlier only binds variables sooner, so negation and distinct still see them bound.
   return own.map((i) => {
     const rest = rule.body.filter((_, j) => j !== i);
-    const delta = `'$gdl_delta'(${key},${literalText(rule.body[i]!, vars)})`;
-    return `'$gdl_step'(${key},${head}) :- ${[delta, ...(rest.length > 0 ? [bodyText(rest, vars)] : [])].join(', ')}.`;
+    const delta = `'$gdl_delta'(${ck},${literalText(rule.body[i]!, vars, key)})`;
+    return `'$gdl_step'(${ck},${head}) :- ${[delta, ...(rest.length > 0 ? [bodyText(rest, vars, key)] : [])].join(', ')}.`;
   });
 }
 
@@ -154,8 +161,14 @@ export function compileReasonerProgram(game: NormalGame): ReasonerProgram {
   // which a game may lack (no init, no terminal rule).
   const queried: [string, number][] = [['true', 1], ['does', 2], ['role', 1], ['init', 1], ['legal', 2], ['next', 1], ['goal', 2], ['terminal', 0]];
   const arities = new Map<string, Set<number>>(queried.map(([rel, n]) => [rel, new Set([n])]));
+  // Per relation key (name, or name/arity for a name with several arities): its Prolog tables.
+  const tables = new Map<string, Table[]>();
   const note = (a: Atom): void => {
-    arities.set(a.rel, (arities.get(a.rel) ?? new Set()).add(a.args.length));
+    const key = graph.key(a);
+    arities.set(key, (arities.get(key) ?? new Set()).add(a.args.length));
+    const list = tables.get(key) ?? [];
+    if (!list.some((t) => t.arity === a.args.length)) list.push({ name: `gdl_${key}`, arity: a.args.length });
+    tables.set(key, list);
   };
   for (const r of game.rules) {
     note(r.head);
@@ -166,15 +179,14 @@ export function compileReasonerProgram(game: NormalGame): ReasonerProgram {
     for (const n of [...arities.get(rel)!].sort((a, b) => a - b)) lines.push(`:- dynamic(${predicate(rel)}/${n}).`);
   }
   for (const r of game.rules) {
-    const c = component.get(r.head.rel)!;
-    lines.push(...clauseTexts(r, recursive.has(c) ? c : undefined, (rel) => component.get(rel) === c));
+    const c = component.get(graph.key(r.head))!;
+    lines.push(...clauseTexts(r, recursive.has(c) ? c : undefined, (atom) => component.get(graph.key(atom)) === c, graph.key));
   }
 
   const components = [...recursive].map((id): Component => {
     const rels = members.get(id)!;
     const phase: Phase = rels.some((r) => onDoes.has(r)) ? 'move' : rels.some((r) => onTrue.has(r)) ? 'state' : 'static';
-    const tables = rels.sort().flatMap((rel) => [...(arities.get(rel) ?? [])].map((arity): Table => ({ name: `gdl_${rel}`, arity })));
-    return { id, phase, tables };
+    return { id, phase, tables: rels.sort().flatMap((rel) => tables.get(rel) ?? []) };
   });
   // Saturation needs bodies first: by the component of the whole graph (negative edges
   // included), then by the positive component; Tarjan lists both heads first.

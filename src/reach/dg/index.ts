@@ -8,7 +8,7 @@ import { refuseDeepTerms } from '../depth.js';
 import { DEFAULT_MAX_TERM_DEPTH } from '../prolog.js';
 import type { Atom } from '../../gdl/ast.js';
 import { KEYWORDS, NO_POS, mkAtom } from '../../gdl/ast.js';
-import { stateDependent } from '../../gdl/relations.js';
+import { relationKeys, stateDependent } from '../../gdl/relations.js';
 import { compareCodePoints, sortByCodePoints } from '../../gdl/terms.js';
 import { type NormalGame, type NormalRule, asRule } from '../../normalize/types.js';
 import { StageTimer } from '../../timer.js';
@@ -113,15 +113,17 @@ function graphStage(
   timed: Timed,
   complete = false,
 ): { statics: Map<string, Store>; dynamicRules: NormalRule[]; graph: ArgGraph; domains: Domains } {
-  const dependent = stateDependent(game.rules.map(asRule));
+  const plain = game.rules.map(asRule);
+  const dependent = stateDependent(plain);
+  const key = relationKeys(plain);
   dependent.add('true');
   dependent.add('does');
   const kept = neededRules(game.rules);
-  const staticRules = kept.filter((r) => !dependent.has(r.head.rel));
-  const dynamicRules = kept.filter((r) => dependent.has(r.head.rel));
+  const staticRules = kept.filter((r) => !dependent.has(key(r.head)));
+  const dynamicRules = kept.filter((r) => dependent.has(key(r.head)));
   const statics = timed('statics', () => evaluateStatics(ctx, staticRules));
   // `complete`: goal and terminal rules too, for display, though the supersets do not need them.
-  const shown = complete ? game.rules.filter((r) => dependent.has(r.head.rel)) : dynamicRules;
+  const shown = complete ? game.rules.filter((r) => dependent.has(key(r.head))) : dynamicRules;
   const graph = timed('graph', () => buildArgGraph([...shown, ...BRIDGE_RULES, ...staticFacts(ctx.table, statics)]));
   const domains = timed('domains', () => resolveDomains(graph));
   return { statics, dynamicRules, graph, domains };
