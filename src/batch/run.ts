@@ -10,6 +10,7 @@ import { totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
+import { DEFAULT_MEMORY_SHARE } from '../runtime.js';
 import type { BatchFormat, FoundGame, GameRow, WorkerJob, WorkerReply } from './types.js';
 
 const WORKER = join(dirname(fileURLToPath(import.meta.url)), 'worker.js');
@@ -17,15 +18,15 @@ const WORKER = join(dirname(fileURLToPath(import.meta.url)), 'worker.js');
 /** Seconds a worker gets past its time limit (its own deadline should stop it first) before it is killed. */
 export const GRACE_SECONDS = 5;
 
-/** Share of the machine's memory the workers of a batch may use together (the rest is the system's). */
-export const MEMORY_SHARE = 0.5;
-
 /** Share of a worker's V8 heap at which the pipeline's own memory check stops the game cleanly. */
 const HEAP_CHECK_SHARE = 0.9;
 
-/** The default `--max-memory`: half the machine's memory divided by the jobs, at least 256 MB. */
+/**
+ * The default `--max-memory` of a worker: the share of the machine's memory one run may use
+ * ({@link DEFAULT_MEMORY_SHARE}, half) divided by the jobs, at least 256 MB.
+ */
 export function defaultMaxMemoryMb(jobs: number): number {
-  return Math.max(256, Math.floor((totalmem() / 2 ** 20) * MEMORY_SHARE / jobs));
+  return Math.max(256, Math.floor((totalmem() / 2 ** 20) * DEFAULT_MEMORY_SHARE / jobs));
 }
 
 /** Options of a batch, resolved once by the caller. */

@@ -121,6 +121,6 @@ export function registerBatch(program: Command): void {
     .option('--format <format>', `output format: ${BATCH_FORMAT_NAMES.join(' or ')}`, 'gdl')
     .option('--out <dir>', 'write each ground game under this folder, named after the game (atomically); without it nothing is written')
     .option('--report <file>', 'write the report here: Markdown (.md), CSV (.csv) or JSON (.json); default Markdown on stdout');
-  addLimitOptions(command, 'ground')
+  addLimitOptions(command, 'ground', false)
     .action((paths: string[], flags: BatchFlags) => runCommand(() => batch(paths, flags)));
 }

@@ -54,13 +54,16 @@ export function addMethodOption(command: Command): Command {
   return command.option('--method <method>', 'supersets by prolog (Algorithm 9.2) or dg (argument dependency graph)', 'prolog');
 }
 
-/** Registers `--timeout` and the atom and rule limits of `set`, with their defaults in the help. */
-export function addLimitOptions(command: Command, set: LimitSet): Command {
+/**
+ * Registers `--timeout`, `--max-memory` (unless `memory` is false: `batch` gives it its own
+ * meaning, per worker) and the atom and rule limits of `set`, with their defaults in the help.
+ */
+export function addLimitOptions(command: Command, set: LimitSet, memory = true): Command {
   const d = DEFAULT_PIPELINE_OPTIONS;
   command
     .option('--timeout <seconds>', 'stop with exit 3 after this many seconds')
     .option('--max-atoms <n>', `stop with exit 3 when the superset computation derives more atoms (default ${d.maxReachAtoms})`);
-  addMemoryOption(command);
+  if (memory) addMemoryOption(command);
   if (set === 'ground') {
     command
       .option('--max-ground-atoms <n>', `stop with exit 3 when instantiation derives more ground atoms (default ${d.maxGroundAtoms})`)

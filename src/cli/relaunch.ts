@@ -14,6 +14,12 @@ import { currentHeapLimitMb, defaultMaxMemoryMb, heapForMemoryLimit } from '../r
 const RELAUNCHED = 'GDL_GROUND_RELAUNCHED';
 
 /**
+ * Commands that run no stage in this process: `batch` grounds each game in a worker with a heap
+ * of its own (its `--max-memory` is per worker), so it never needs a second process.
+ */
+const NO_RELAUNCH: ReadonlySet<string> = new Set(['batch']);
+
+/**
  * The `--max-memory` value in `args` (command-line words after the script) if it is a whole
  * number, else the default; a malformed value is left for the options parser to refuse.
  */
@@ -32,7 +38,7 @@ export function requestedMemoryMb(args: readonly string[]): number {
  * resolves to the child's exit code, or to undefined when this process can run the command itself.
  */
 export async function relaunchIfHeapTooSmall(): Promise<number | undefined> {
-  if (process.env[RELAUNCHED] !== undefined) return undefined;
+  if (process.env[RELAUNCHED] !== undefined || NO_RELAUNCH.has(process.argv[2] ?? '')) return undefined;
   const heap = heapForMemoryLimit(requestedMemoryMb(process.argv.slice(2)));
   if (currentHeapLimitMb() >= heap) return undefined;
   const child = spawn(process.execPath, [...process.execArgv, `--max-old-space-size=${heap}`, ...process.argv.slice(1)], {
