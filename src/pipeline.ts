@@ -8,7 +8,7 @@ import { Deadline } from './deadline.js';
 import { type GdlEmitOptions, emitGdl } from './emit/gdl.js';
 import { emitJson } from './emit/json.js';
 import { type GameDescription, NO_POS } from './gdl/ast.js';
-import { type Diagnostic, GdlError, diag, hasErrors, sortDiagnostics } from './gdl/diagnostics.js';
+import { type Diagnostic, GdlError, deadlineError, diag, hasErrors, sortDiagnostics } from './gdl/diagnostics.js';
 import { parseGdl } from './gdl/parser.js';
 import { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits, instantiateGame } from './ground/instantiate.js';
 import { finalSupersets, pruneUnreachable } from './ground/reachability.js';
@@ -104,12 +104,12 @@ export const DEFAULT_PIPELINE_OPTIONS: PipelineOptions = resolvePipelineOptions(
 
 /** The superset computation's limits under `options`. */
 function reachLimits(options: PipelineOptions): ReachLimits {
-  return { deadline: options.deadline.at, maxAtoms: options.maxReachAtoms };
+  return { deadline: options.deadline, maxAtoms: options.maxReachAtoms };
 }
 
 /** Instantiation's limits under `options`. */
 function instantiateLimits(options: PipelineOptions): InstantiateLimits {
-  return { ...DEFAULT_INSTANTIATE_LIMITS, deadline: options.deadline.at, maxAtoms: options.maxGroundAtoms, maxRules: options.maxGroundRules };
+  return { ...DEFAULT_INSTANTIATE_LIMITS, deadline: options.deadline, maxAtoms: options.maxGroundAtoms, maxRules: options.maxGroundRules };
 }
 
 /** A game read, validated and normalized; warnings are kept for the caller to show. */
@@ -193,7 +193,7 @@ export function drawDependencyGraph(
 export function groundGame(normal: NormalGame, supersets: Supersets, options: PipelineOptions, timer = new StageTimer()): GroundGame {
   const counts = (g: GroundGame): Record<string, number> => ({ rules: g.rules.length, atoms: g.atoms.length, init: g.init.length });
   const ground = timer.run('instantiate', () => instantiateGame(normal, supersets, instantiateLimits(options)), counts);
-  return timer.run('prune', () => pruneUnreachable(ground), counts);
+  return timer.run('prune', () => pruneUnreachable(ground, options.deadline), counts);
 }
 
 /**
@@ -238,11 +238,14 @@ export function runGrounding(
 /** Output formats of a ground game. */
 export type GroundFormat = 'gdl' | 'json';
 
-/** Step 6: the ground game as text; a game too large for one string is reported as a limit. */
-export function emitGround(game: GroundGame, format: GroundFormat, gdl: GdlEmitOptions, timer = new StageTimer()): string {
+/**
+ * Step 6: the ground game as text; a game too large for one string is reported as a limit, and
+ * so is the run's deadline (`options`).
+ */
+export function emitGround(game: GroundGame, format: GroundFormat, gdl: GdlEmitOptions, timer = new StageTimer(), options = DEFAULT_PIPELINE_OPTIONS): string {
   return timer.run('emit', () => {
     try {
-      return format === 'json' ? emitJson(game) : emitGdl(game, gdl);
+      return format === 'json' ? emitJson(game, options.deadline) : emitGdl(game, gdl, options.deadline);
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
       throw new GdlError([diag('error', game.file, NO_POS, `the ground game is too large to write (${game.rules.length} rules)`)], 'limit');
@@ -255,8 +258,8 @@ export function emitGround(game: GroundGame, format: GroundFormat, gdl: GdlEmitO
  * and of its ground game side by side.
  */
 export function verifyGrounding(normal: NormalGame, ground: GroundGame, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
-  const original = createReasoner(normal, { deadline: options.deadline.at });
-  return verifyGame(original, createGroundSimulator(ground), verify);
+  const original = createReasoner(normal, { deadline: options.deadline });
+  return verifyGame(original, createGroundSimulator(ground), { ...verify, limit: { deadline: options.deadline, file: normal.file } });
 }
 
 /** How the mutex stage samples states; the rest of its options are the pipeline's. */
@@ -283,17 +286,18 @@ export function mutexGroups(ground: GroundGame, options: PipelineOptions, settin
       return findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: options.deadline });
     } catch (err) {
       if (!(err instanceof ProofTimeout)) throw err;
-      throw new GdlError([diag('error', ground.file, NO_POS, `mutex groups: ${err.message}`)], 'limit');
+      throw deadlineError(options.deadline, ground.file, NO_POS, 'mutex groups: proving');
     }
   }, (r) => ({ fluents: r.fluents, bits: r.bits, groups: r.groups.length, proven: r.groups.filter((g) => g.proven).length }));
 }
 
 /**
  * Step 7a: drops every ground rule and atom that no legal, next, goal or terminal rule depends
- * on (GGP book 14.4). Play is unchanged, so `ground` does this by default.
+ * on (GGP book 14.4). Play is unchanged, so `ground` does this by default. A limit error past
+ * the run's deadline (`options`).
  */
-export function removeUnusedInstances(game: GroundGame, timer = new StageTimer()): { game: GroundGame; stats: UnusedStats } {
-  return timer.run('unused', () => removeUnused(game), (r) => ({ rules: r.game.rules.length, atoms: r.game.atoms.length }));
+export function removeUnusedInstances(game: GroundGame, timer = new StageTimer(), options = DEFAULT_PIPELINE_OPTIONS): { game: GroundGame; stats: UnusedStats } {
+  return timer.run('unused', () => removeUnused(game, options.deadline), (r) => ({ rules: r.game.rules.length, atoms: r.game.atoms.length }));
 }
 
 /**
@@ -334,5 +338,6 @@ export function loadGroundFile(text: string, file: string, options: PipelineOpti
 
 /** Plays random matches of two games (each through the Prolog reasoner) side by side. */
 export function verifyAgainst(original: NormalGame, other: NormalGame, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
-  return verifyGame(createReasoner(original, { deadline: options.deadline.at }), createReasoner(other, { deadline: options.deadline.at }), verify);
+  const limit = { deadline: options.deadline, file: original.file };
+  return verifyGame(createReasoner(original, { deadline: options.deadline }), createReasoner(other, { deadline: options.deadline }), { ...verify, limit });
 }
