@@ -75,10 +75,23 @@ export interface PipelineSettings {
   readonly method?: ReachMethod;
   /** Seconds the whole run may take (Infinity, the default, for no limit). */
   readonly timeoutSeconds?: number;
+  /**
+   * When the run started, in ms since the epoch (default: when the options are resolved). The
+   * command line gives the process's start, so that `--timeout` bounds the whole process,
+   * Node's start-up and module loading included (a second or more on a loaded machine).
+   */
+  readonly startedAt?: number;
   readonly maxReachAtoms?: number;
   readonly maxGroundAtoms?: number;
   readonly maxGroundRules?: number;
   readonly normalize?: NormalizeOptions;
+}
+
+/** The deadline `settings.timeoutSeconds` after `settings.startedAt` (default now). */
+function runDeadline(settings: PipelineSettings): Deadline {
+  const seconds = settings.timeoutSeconds ?? Infinity;
+  if (seconds === Infinity || settings.startedAt === undefined) return Deadline.in(seconds);
+  return new Deadline(settings.startedAt + seconds * 1000);
 }
 
 /**
@@ -88,7 +101,7 @@ export interface PipelineSettings {
 export function resolvePipelineOptions(settings: PipelineSettings = {}): PipelineOptions {
   return {
     method: settings.method ?? 'prolog',
-    deadline: Deadline.in(settings.timeoutSeconds ?? Infinity),
+    deadline: runDeadline(settings),
     normalize: settings.normalize ?? DEFAULT_NORMALIZE_OPTIONS,
     maxReachAtoms: settings.maxReachAtoms ?? DEFAULT_REACH_LIMITS.maxAtoms,
     maxGroundAtoms: settings.maxGroundAtoms ?? DEFAULT_INSTANTIATE_LIMITS.maxAtoms,
