@@ -10,6 +10,7 @@ import { checkDeadline, deadlineTicker } from '../gdl/diagnostics.js';
 import { compareCodePoints } from '../gdl/terms.js';
 import type { TermReader, TermTable } from '../datalog/terms.js';
 import type { RuleDraft } from './evaluate.js';
+import { usedAtoms } from './atoms.js';
 import type { GroundAtom, GroundGame, GroundRule } from './types.js';
 
 const NONE: readonly number[] = Object.freeze([]);
@@ -69,17 +70,6 @@ export function canonicalGame(draft: GameDraft, deadline = Deadline.never()): Gr
   return { file: draft.file, terms, roles: draft.roles, atoms, init: ascending(draft.init, index), rules: unique };
 }
 
-/** The term ids that occur in `init` or as a head or body atom of `rules`. */
-export function usedAtoms(init: readonly number[], rules: readonly RuleDraft[]): Set<number> {
-  const used = new Set<number>(init);
-  for (const r of rules) {
-    used.add(r.head);
-    for (const p of r.pos) used.add(p);
-    for (const n of r.neg) used.add(n);
-  }
-  return used;
-}
-
 /**
  * Builds the ground game from internal ids: `roles` are term ids (in description order),
  * `init` atom ids of `(true F)`, `drafts` the ground rules, all over term ids of `table`.
@@ -94,14 +84,18 @@ export function assembleGame(
   deadline = Deadline.never(),
 ): GroundGame {
   const tick = deadlineTicker(deadline, file, 'building the ground game');
-  const entries = [...usedAtoms(init, drafts)].map((id) => {
+  // Term ids are dense (0 .. table.size - 1): a byte per term marks the atoms used.
+  const used = usedAtoms(table.size, init, drafts);
+  const entries: { id: number; text: string }[] = [];
+  for (let id = 0; id < used.length; id++) {
+    if (used[id] === 0) continue;
     tick();
-    return { id, text: table.text(id) };
-  });
+    entries.push({ id, text: table.text(id) });
+  }
   entries.sort((x, y) => compareCodePoints(x.text, y.text));
   checkDeadline(deadline, file, 'building the ground game');
-  const renumber = new Map<number, number>();
-  entries.forEach((e, i) => renumber.set(e.id, i));
+  const renumber = new Int32Array(table.size).fill(-1);
+  entries.forEach((e, i) => (renumber[e.id] = i));
   const atomTerms = entries.map((e) => e.id);
-  return canonicalGame({ file, terms: table, roles: [...roles], atomTerms, index: (id) => renumber.get(id)!, init, rules: drafts }, deadline);
+  return canonicalGame({ file, terms: table, roles: [...roles], atomTerms, index: (id) => renumber[id]!, init, rules: drafts }, deadline);
 }

@@ -32,11 +32,11 @@ export function reachableAtoms(game: GroundGame, deadline = Deadline.never()): U
   const bridge = partnerAtoms(game, [[kw.next, kw.true], [kw.legal, kw.does]]);
   const waiting = new Int32Array(game.rules.length);
   const watchers: number[][] = Array.from({ length: n }, () => []);
+  // Bodies are ascending without duplicates (the GroundGame contract): each atom counts once.
   game.rules.forEach((r, i) => {
     tick();
-    const pos = [...new Set(r.pos)];
-    waiting[i] = pos.length;
-    for (const p of pos) watchers[p]!.push(i);
+    waiting[i] = r.pos.length;
+    for (const p of r.pos) watchers[p]!.push(i);
   });
   const reached = new Uint8Array(n);
   const todo: number[] = [];
