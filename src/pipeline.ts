@@ -211,10 +211,10 @@ export function groundGame(normal: NormalGame, supersets: Supersets, options: Pi
 
 /**
  * The supersets read back from a pruned ground game: what is reachable once the ground rules
- * are pruned (end of 9.1.3).
+ * are pruned (end of 9.1.3); a limit error past the run's deadline (`options`).
  */
-export function readBackSupersets(normal: NormalGame, supersets: Supersets, ground: GroundGame): Supersets {
-  return finalSupersets(normal, supersets, ground);
+export function readBackSupersets(normal: NormalGame, supersets: Supersets, ground: GroundGame, options = DEFAULT_PIPELINE_OPTIONS): Supersets {
+  return finalSupersets(normal, supersets, ground, options.deadline);
 }
 
 /** Steps 3 to 5 on a loaded game: supersets, instantiation, reachability. */
@@ -234,7 +234,7 @@ export function groundNormalGame(
  */
 export function postProcessedSupersets(normal: NormalGame, options: PipelineOptions, timer = new StageTimer()): ReachResult {
   const { reach, ground } = groundNormalGame(normal, options, timer);
-  return { supersets: readBackSupersets(normal, reach.supersets, ground), stats: reach.stats };
+  return { supersets: readBackSupersets(normal, reach.supersets, ground, options), stats: reach.stats };
 }
 
 /** The whole job from text to ground game. */

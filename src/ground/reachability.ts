@@ -94,16 +94,19 @@ function byText<T>(items: Iterable<[string, T]>): T[] {
  * The final supersets read off a ground game: the fluents, moves and axiom instances that are
  * reachable in its relaxed form. The ground game no longer holds static relations, so their
  * instances (`staticAxioms`, exact) are added to the axioms, as Algorithm 9.2 reports them.
- * Identity is by term id; text is made only to sort the output (its contract).
+ * Identity is by term id; text is made only to sort the output (its contract). Past a limit of
+ * `deadline` it throws a limit error.
  */
-export function groundSupersets(game: GroundGame, staticAxioms: readonly Atom[]): Supersets {
+export function groundSupersets(game: GroundGame, staticAxioms: readonly Atom[], deadline = Deadline.never()): Supersets {
   const { terms } = game;
   const kw = keywordSymbols(terms);
-  const reached = reachableAtoms(game);
+  const reached = reachableAtoms(game, deadline);
+  const tick = deadlineTicker(deadline, game.file, 'reading the supersets back');
   const fluents = new Set<number>();
   const moves = new Map<number, Set<number>>();
   const axioms = new Map<string, Atom>();
   game.atoms.forEach((a, id) => {
+    tick();
     if (reached[id] !== 1) return;
     if ((a.rel === kw.true || a.rel === kw.next) && a.args.length === 1) {
       fluents.add(a.args[0]!);
@@ -130,9 +133,9 @@ export function groundSupersets(game: GroundGame, staticAxioms: readonly Atom[])
 /**
  * The final supersets of a method: what is reachable in the pruned ground game, plus the
  * static relations' instances from the method's own supersets (the ground game has none;
- * both methods compute them exactly).
+ * both methods compute them exactly). Past a limit of `deadline` it throws a limit error.
  */
-export function finalSupersets(game: NormalGame, supersets: Supersets, ground: GroundGame): Supersets {
+export function finalSupersets(game: NormalGame, supersets: Supersets, ground: GroundGame, deadline = Deadline.never()): Supersets {
   const dependent = stateDependent(game.rules.map(asRule));
-  return groundSupersets(ground, supersets.axioms.filter((a) => !dependent.has(a.rel)));
+  return groundSupersets(ground, supersets.axioms.filter((a) => !dependent.has(a.rel)), deadline);
 }
