@@ -14,11 +14,11 @@
  * `ground-prolog` command; `--only S` adds every corpus game whose path contains S. Runs are
  * killed at the timeout plus 60 s (reported as `killed`).
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gamesDir, listGames } from './corpus.mjs';
+import { runCli } from './spawn-cli.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -48,20 +48,10 @@ function slowest(index, top) {
   return rows.slice(0, top).map((r) => r.game);
 }
 
-function run(cli, args, killMs) {
-  return new Promise((done) => {
-    const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-    const err = [];
-    child.stderr.on('data', (d) => err.push(d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), killMs);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      const ms = Number((process.hrtime.bigint() - start) / 1_000_000n);
-      const lines = Buffer.concat(err).toString('utf8').trim().split('\n');
-      done({ code: signal ? 'killed' : String(code), ms, message: lines[lines.length - 1] ?? '' });
-    });
-  });
+async function run(cli, args, killMs) {
+  const r = await runCli(cli, args, killMs);
+  const lines = r.stderr.trim().split('\n');
+  return { code: String(r.code), ms: r.ms, message: lines[lines.length - 1] ?? '' };
 }
 
 const o = parseArgs(process.argv.slice(2));
