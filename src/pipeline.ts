@@ -8,7 +8,7 @@ import { Deadline } from './deadline.js';
 import { type GdlEmitOptions, emitGdl } from './emit/gdl.js';
 import { emitJson } from './emit/json.js';
 import { type GameDescription, NO_POS } from './gdl/ast.js';
-import { type Diagnostic, GdlError, diag, hasErrors, sortDiagnostics } from './gdl/diagnostics.js';
+import { type Diagnostic, GdlError, checkDeadline, deadlineError, diag, hasErrors, sortDiagnostics } from './gdl/diagnostics.js';
 import { parseGdl } from './gdl/parser.js';
 import { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits, instantiateGame } from './ground/instantiate.js';
 import { finalSupersets, pruneUnreachable } from './ground/reachability.js';
@@ -84,10 +84,24 @@ export interface PipelineSettings {
   readonly timeoutSeconds?: number;
   /** Megabytes of V8 heap the run may use, checked with the deadline (Infinity, the default, for no limit). */
   readonly maxMemoryMb?: number;
+  /**
+   * When the run started, in ms since the epoch (default: when the options are resolved). The
+   * command line gives the process's start, so that `--timeout` bounds the whole process,
+   * Node's start-up and module loading included (a second or more on a loaded machine).
+   */
+  readonly startedAt?: number;
   readonly maxReachAtoms?: number;
   readonly maxGroundAtoms?: number;
   readonly maxGroundRules?: number;
   readonly normalize?: NormalizeOptions;
+}
+
+/** The deadline `settings.timeoutSeconds` after `settings.startedAt` (default now). */
+function runDeadline(settings: PipelineSettings): Deadline {
+  const seconds = settings.timeoutSeconds ?? Infinity;
+  const memory = settings.maxMemoryMb ?? Infinity;
+  if (seconds === Infinity || settings.startedAt === undefined) return Deadline.in(seconds, memory);
+  return new Deadline(settings.startedAt + seconds * 1000, memory * 1024 * 1024);
 }
 
 /**
@@ -97,7 +111,7 @@ export interface PipelineSettings {
 export function resolvePipelineOptions(settings: PipelineSettings = {}): PipelineOptions {
   return {
     method: settings.method ?? 'prolog',
-    deadline: Deadline.in(settings.timeoutSeconds ?? Infinity, settings.maxMemoryMb ?? Infinity),
+    deadline: runDeadline(settings),
     normalize: settings.normalize ?? DEFAULT_NORMALIZE_OPTIONS,
     maxReachAtoms: settings.maxReachAtoms ?? DEFAULT_REACH_LIMITS.maxAtoms,
     maxGroundAtoms: settings.maxGroundAtoms ?? DEFAULT_INSTANTIATE_LIMITS.maxAtoms,
@@ -113,12 +127,12 @@ export const DEFAULT_PIPELINE_OPTIONS: PipelineOptions = resolvePipelineOptions(
 
 /** The superset computation's limits under `options`. */
 function reachLimits(options: PipelineOptions): ReachLimits {
-  return { deadline: options.deadline.at, maxAtoms: options.maxReachAtoms };
+  return { deadline: options.deadline, maxAtoms: options.maxReachAtoms };
 }
 
 /** Instantiation's limits under `options`. */
 function instantiateLimits(options: PipelineOptions): InstantiateLimits {
-  return { ...DEFAULT_INSTANTIATE_LIMITS, deadline: options.deadline.at, maxAtoms: options.maxGroundAtoms, maxRules: options.maxGroundRules };
+  return { ...DEFAULT_INSTANTIATE_LIMITS, deadline: options.deadline, maxAtoms: options.maxGroundAtoms, maxRules: options.maxGroundRules };
 }
 
 /** A game read, validated and normalized; warnings are kept for the caller to show. */
@@ -139,9 +153,11 @@ export function loadGame(text: string, file: string, options: PipelineOptions, t
   // Syntax and meaning together: with syntax errors, the sentences that were read completely
   // are still validated (the checks that need the whole file left out), all sorted by position.
   const complete = !hasErrors(parsed.diagnostics);
+  if (complete) checkDeadline(options.deadline, file, 'reading the game');
   const validated = timer.run('validate', () => validateGame(parsed.game, options.normalize, complete), (r) => ({ problems: r.diagnostics.length }));
   const diagnostics = sortDiagnostics([...parsed.diagnostics, ...validated.diagnostics]);
   if (hasErrors(diagnostics)) throw new GdlError(diagnostics);
+  checkDeadline(options.deadline, file, 'validating the game');
   const assembled = timer.run('normalize', () => assembleNormalGame(validated.game.file, validated.forms), (n) => ({ rules: n.rules.length }));
   // Unsafe head variables, deferred by the validator, are bound over dependency-graph domains.
   const repaired = timer.run('repair', () => repairUnsafeHeads(assembled, reachLimits(options)), (r) => ({ problems: r.diagnostics.length }));
@@ -208,15 +224,15 @@ export function drawDependencyGraph(
 export function groundGame(normal: NormalGame, supersets: Supersets, options: PipelineOptions, timer = new StageTimer()): GroundGame {
   const counts = (g: GroundGame): Record<string, number> => ({ rules: g.rules.length, atoms: g.atoms.length, init: g.init.length });
   const ground = timer.run('instantiate', () => instantiateGame(normal, supersets, instantiateLimits(options)), counts);
-  return timer.run('prune', () => pruneUnreachable(ground), counts);
+  return timer.run('prune', () => pruneUnreachable(ground, options.deadline), counts);
 }
 
 /**
  * The supersets read back from a pruned ground game: what is reachable once the ground rules
- * are pruned (end of 9.1.3).
+ * are pruned (end of 9.1.3); a limit error past the run's deadline (`options`).
  */
-export function readBackSupersets(normal: NormalGame, supersets: Supersets, ground: GroundGame): Supersets {
-  return finalSupersets(normal, supersets, ground);
+export function readBackSupersets(normal: NormalGame, supersets: Supersets, ground: GroundGame, options = DEFAULT_PIPELINE_OPTIONS): Supersets {
+  return finalSupersets(normal, supersets, ground, options.deadline);
 }
 
 /** Steps 3 to 5 on a loaded game: supersets, instantiation, reachability. */
@@ -236,7 +252,7 @@ export function groundNormalGame(
  */
 export function postProcessedSupersets(normal: NormalGame, options: PipelineOptions, timer = new StageTimer()): ReachResult {
   const { reach, ground } = groundNormalGame(normal, options, timer);
-  return { supersets: readBackSupersets(normal, reach.supersets, ground), stats: reach.stats };
+  return { supersets: readBackSupersets(normal, reach.supersets, ground, options), stats: reach.stats };
 }
 
 /** The whole job from text to ground game. */
@@ -253,11 +269,14 @@ export function runGrounding(
 /** Output formats of a ground game. */
 export type GroundFormat = 'gdl' | 'json';
 
-/** Step 6: the ground game as text; a game too large for one string is reported as a limit. */
-export function emitGround(game: GroundGame, format: GroundFormat, gdl: GdlEmitOptions, timer = new StageTimer()): string {
+/**
+ * Step 6: the ground game as text; a game too large for one string is reported as a limit, and
+ * so is the run's deadline (`options`).
+ */
+export function emitGround(game: GroundGame, format: GroundFormat, gdl: GdlEmitOptions, timer = new StageTimer(), options = DEFAULT_PIPELINE_OPTIONS): string {
   return timer.run('emit', () => {
     try {
-      return format === 'json' ? emitJson(game) : emitGdl(game, gdl);
+      return format === 'json' ? emitJson(game, options.deadline) : emitGdl(game, gdl, options.deadline);
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
       throw new GdlError([diag('error', game.file, NO_POS, `the ground game is too large to write (${game.rules.length} rules)`)], 'limit');
@@ -270,8 +289,8 @@ export function emitGround(game: GroundGame, format: GroundFormat, gdl: GdlEmitO
  * and of its ground game side by side.
  */
 export function verifyGrounding(normal: NormalGame, ground: GroundGame, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
-  const original = createReasoner(normal, { deadline: options.deadline.at });
-  return verifyGame(original, createGroundSimulator(ground), verify);
+  const original = createReasoner(normal, { deadline: options.deadline });
+  return verifyGame(original, createGroundSimulator(ground), { ...verify, limit: { deadline: options.deadline, file: normal.file } });
 }
 
 /** How the mutex stage samples states; the rest of its options are the pipeline's. */
@@ -298,17 +317,18 @@ export function mutexGroups(ground: GroundGame, options: PipelineOptions, settin
       return findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: options.deadline });
     } catch (err) {
       if (!(err instanceof ProofTimeout)) throw err;
-      throw new GdlError([diag('error', ground.file, NO_POS, `mutex groups: ${err.message}`)], 'limit');
+      throw deadlineError(options.deadline, ground.file, NO_POS, 'mutex groups: proving');
     }
   }, (r) => ({ fluents: r.fluents, bits: r.bits, groups: r.groups.length, proven: r.groups.filter((g) => g.proven).length }));
 }
 
 /**
  * Step 7a: drops every ground rule and atom that no legal, next, goal or terminal rule depends
- * on (GGP book 14.4). Play is unchanged, so `ground` does this by default.
+ * on (GGP book 14.4). Play is unchanged, so `ground` does this by default. A limit error past
+ * the run's deadline (`options`).
  */
-export function removeUnusedInstances(game: GroundGame, timer = new StageTimer()): { game: GroundGame; stats: UnusedStats } {
-  return timer.run('unused', () => removeUnused(game), (r) => ({ rules: r.game.rules.length, atoms: r.game.atoms.length }));
+export function removeUnusedInstances(game: GroundGame, timer = new StageTimer(), options = DEFAULT_PIPELINE_OPTIONS): { game: GroundGame; stats: UnusedStats } {
+  return timer.run('unused', () => removeUnused(game, options.deadline), (r) => ({ rules: r.game.rules.length, atoms: r.game.atoms.length }));
 }
 
 /**
@@ -349,7 +369,8 @@ export function loadGroundFile(text: string, file: string, options: PipelineOpti
 
 /** Plays random matches of two games (each through the Prolog reasoner) side by side. */
 export function verifyAgainst(original: NormalGame, other: NormalGame, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
-  return verifyGame(createReasoner(original, { deadline: options.deadline.at }), createReasoner(other, { deadline: options.deadline.at }), verify);
+  const limit = { deadline: options.deadline, file: original.file };
+  return verifyGame(createReasoner(original, { deadline: options.deadline }), createReasoner(other, { deadline: options.deadline }), { ...verify, limit });
 }
 
 // ---- GDDL output and read-back (issue 14, docs/gddl.md) ----
@@ -397,7 +418,7 @@ export function readGddlFiles(files: GddlFiles, dir: string): GddlGame {
 
 /** Plays random matches of the original game (reasoner) and of a GDDL game side by side. */
 export function verifyGddl(normal: NormalGame, game: GddlGame, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
-  const original = createReasoner(normal, { deadline: options.deadline.at });
+  const original = createReasoner(normal, { deadline: options.deadline });
   try {
     return verifyGame(original, createGddlSimulator(game), { ...verify, jointMovesOnly: true });
   } catch (err) {
@@ -425,6 +446,6 @@ export function playGroundGame(ground: GroundGame, playouts: PlayoutOptions, tim
  * queries under the run's deadline (a limit error past it).
  */
 export function playOriginalGame(normal: NormalGame, options: PipelineOptions, playouts: PlayoutOptions, timer = new StageTimer()): PlayoutResult {
-  const sim = timer.run('reasoner', () => createReasoner(normal, { deadline: options.deadline.at }));
+  const sim = timer.run('reasoner', () => createReasoner(normal, { deadline: options.deadline }));
   return timer.run('play-prolog', () => simulatorPlayouts(sim, playouts), (r) => ({ playouts: r.playouts, states: r.states }));
 }

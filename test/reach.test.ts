@@ -3,13 +3,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GdlError } from '../src/gdl/diagnostics.js';
+import { Deadline } from '../src/deadline.js';
 import { parseGdl } from '../src/gdl/parser.js';
 import { normalizeGame } from '../src/normalize/normalize.js';
 import { formatSupersets, supersetSentences } from '../src/reach/format.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { DEFAULT_REACH_LIMITS, type ReachLimits } from '../src/reach/types.js';
 import { EXAMPLES_DIR } from './corpus.js';
+import { limitError } from './support/limits.js';
 
 // Parsed and normalized without validation, so that small fragments need no goal or terminal.
 function reach(text: string, limits: ReachLimits = DEFAULT_REACH_LIMITS, maxTermDepth?: number) {
@@ -22,16 +23,6 @@ function lines(text: string): string[] {
   return formatSupersets(reach(text).supersets).trim().split('\n').filter((l) => l !== '');
 }
 
-function limitError(fn: () => unknown): GdlError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(GdlError);
-    expect((err as GdlError).code).toBe('limit');
-    return err as GdlError;
-  }
-  throw new Error('expected a limit error');
-}
 
 describe('computeSupersetsProlog', () => {
   it('computes the least model of a relaxed game: init, next, legal, does and axioms', () => {
@@ -127,13 +118,13 @@ describe('computeSupersetsProlog', () => {
     const game = `(role r) (n 0) (n 1) (n 2) (n 3) (n 4) (n 5) (n 6) (n 7) (n 8) (n 9)
       (<= (pair ?a ?b ?c) (n ?a) (n ?b) (n ?c))
       (init x)`;
-    const err = limitError(() => reach(game, { deadline: Infinity, maxAtoms: 500 }));
+    const err = limitError(() => reach(game, { deadline: Deadline.never(), maxAtoms: 500 }));
     expect(err.message).toMatch(/t\.kif:2:7: error: relation 'pair' grew to \d+ instances .*more than 500 ground atoms/);
   });
 
   it('stops at the deadline with a limit error', () => {
     const text = readFileSync(join(EXAMPLES_DIR, 'tictactoe.kif'), 'utf8');
-    const err = limitError(() => reach(text, { deadline: Date.now() - 1, maxAtoms: 1_000_000 }));
+    const err = limitError(() => reach(text, { deadline: new Deadline(Date.now() - 1), maxAtoms: 1_000_000 }));
     expect(err.message).toMatch(/time limit reached/);
   });
 

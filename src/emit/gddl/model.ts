@@ -10,10 +10,10 @@
 import { basename } from 'node:path';
 import { atomsOf, gameParts, type GameParts } from './parts.js';
 import type { Formula, Step } from '../../axioms/formula.js';
-import { type FormulaGame, timeLimitReached } from '../../axioms/types.js';
+import type { FormulaGame } from '../../axioms/types.js';
 import type { Deadline } from '../../deadline.js';
 import { NO_POS } from '../../gdl/ast.js';
-import { GdlError, diag } from '../../gdl/diagnostics.js';
+import { GdlError, deadlineError, diag } from '../../gdl/diagnostics.js';
 import { compareCodePoints } from '../../gdl/terms.js';
 import { stronglyConnectedComponents } from '../../gdl/scc.js';
 import type { MutexGroup } from '../../mutex/index.js';
@@ -246,7 +246,7 @@ function turnTaking(parts: GameParts, actions: readonly MultiAction[], spec: Spe
  */
 export function buildGddl(game: FormulaGame, groups: readonly MutexGroup[], options: GddlOptions, deadline: Deadline): GddlModel {
   const step: Step = () => {
-    if (deadline.tick()) throw timeLimitReached(game.file, 'writing GDDL');
+    if (deadline.tick()) throw deadlineError(deadline, game.file, NO_POS, 'writing GDDL');
   };
   const parts = gameParts(game, deadline);
   const names = atomNames(parts);

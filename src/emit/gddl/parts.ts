@@ -8,7 +8,8 @@ import { atomKind } from '../../axioms/atoms.js';
 import { type Formula, FormulaTable, mapAtoms } from '../../axioms/formula.js';
 import type { FormulaGame } from '../../axioms/types.js';
 import type { Deadline } from '../../deadline.js';
-import { timeLimitReached } from '../../axioms/types.js';
+import { NO_POS } from '../../gdl/ast.js';
+import { deadlineError } from '../../gdl/diagnostics.js';
 
 /** A move of a role: its legal atom, its does atom (-1 when no rule mentions it), the move term. */
 export interface GameMove {
@@ -41,7 +42,7 @@ export interface GameParts {
 export function gameParts(game: FormulaGame, deadline: Deadline): GameParts {
   const table = new FormulaTable();
   const step = (): void => {
-    if (deadline.tick()) throw timeLimitReached(game.file, 'writing GDDL');
+    if (deadline.tick()) throw deadlineError(deadline, game.file, NO_POS, 'writing GDDL');
   };
   const bodies = new Map<number, Formula[]>();
   for (const r of game.rules) {

@@ -5,10 +5,11 @@
  * byte; past the run's deadline a limit error.
  */
 import { type Formula, type Step, postOrder } from '../../axioms/formula.js';
-import { timeLimitReached } from '../../axioms/types.js';
 import { Deadline } from '../../deadline.js';
 import type { GddlModel } from './model.js';
 import { TRUE_NAME } from './names.js';
+import { NO_POS } from '../../gdl/ast.js';
+import { deadlineError } from '../../gdl/diagnostics.js';
 
 /** The three files' texts. */
 export interface GddlFiles {
@@ -55,7 +56,7 @@ function domainLines(model: GddlModel, w: FormulaWriter, deadline: Deadline, fil
   lines[lines.length - 1] += ')';
   for (const d of model.derived) lines.push(`  (:derived (${d.name}) :stratum ${d.stratum} :condition ${w.text(d.condition)})`);
   for (const a of model.actions) {
-    if (deadline.passed()) throw timeLimitReached(file, 'writing GDDL');
+    if (deadline.passed()) throw deadlineError(deadline, file, NO_POS, 'writing GDDL');
     const players = model.roles.map((r, i) => `:player ${r} :action ${model.moves[i]![a.moves[i]!]!}`).join(' ');
     lines.push(`  (:multi-action ${players}`);
     lines.push(`    :global-precondition ${w.text(a.precondition)}`);
@@ -90,7 +91,7 @@ function partitionLines(model: GddlModel, file: string): string[] {
 /** The three files of `model`, each ending with a line end. `file` is the game's file, for the comments. */
 export function writeGddl(model: GddlModel, file: string, deadline = Deadline.never()): GddlFiles {
   const step: Step = () => {
-    if (deadline.tick()) throw timeLimitReached(file, 'writing GDDL');
+    if (deadline.tick()) throw deadlineError(deadline, file, NO_POS, 'writing GDDL');
   };
   const w = new FormulaWriter(model.atomName, step);
   const join = (lines: string[]): string => `${lines.join('\n')}\n`;
