@@ -32,6 +32,10 @@ import { sampleStates } from './sim/sample.js';
 import { createReasoner } from './sim/reasoner.js';
 import { type VerifyOptions, type VerifyResult, verifyGame } from './sim/verify.js';
 import { StageTimer } from './timer.js';
+import { type UnrollStats, unrollRecursion } from './axioms/unroll.js';
+import { type RddlFiles, type RddlOptions, emitRddl } from './emit/rddl/write.js';
+import { type RddlSource, readRddl } from './rddl/read.js';
+import { createRddlSimulator, asEpisode } from './rddl/sim.js';
 
 // What the command line prints, re-exported so that it reaches the library only through here.
 export { formatSupersets, supersetSentences } from './reach/format.js';
@@ -46,6 +50,9 @@ export type { MutexGroup, MutexResult, MutexStats } from './mutex/index.js';
 export type { AxiomOptions, AxiomResult, AxiomStats, FormulaGame } from './axioms/types.js';
 export type { UnusedStats } from './axioms/unused.js';
 export { DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR } from './axioms/types.js';
+export type { RddlFiles, RddlOptions } from './emit/rddl/write.js';
+export type { UnrollStats } from './axioms/unroll.js';
+export type { RddlSource } from './rddl/read.js';
 
 /** How supersets are computed: Algorithm 9.2 (Prolog) or 9.3/9.4 (dependency graph). */
 export type ReachMethod = 'prolog' | 'dg';
@@ -335,4 +342,27 @@ export function loadGroundFile(text: string, file: string, options: PipelineOpti
 /** Plays random matches of two games (each through the Prolog reasoner) side by side. */
 export function verifyAgainst(original: NormalGame, other: NormalGame, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
   return verifyGame(createReasoner(original, { deadline: options.deadline.at }), createReasoner(other, { deadline: options.deadline.at }), verify);
+}
+
+// --- RDDL output (issue 15) ---
+
+/**
+ * Step 8 for RDDL: the game without axioms, its recursive axioms unrolled into layers
+ * (`src/axioms/unroll.ts`), as an RDDL domain and instance named after `base`. One role only
+ * (an invalid-input error otherwise); past the run's deadline a limit error.
+ */
+export function emitRddlGround(game: AxiomResult['game'], base: string, rddl: RddlOptions, options: PipelineOptions, timer = new StageTimer()): RddlFiles & { unroll: UnrollStats } {
+  const unrolled = timer.run('unroll', () => unrollRecursion(game), (r) => ({ layers: r.stats.maxLayers, rules: r.stats.rulesAdded }));
+  const files = timer.run('emit-rddl', () => emitRddl(unrolled.game, base, rddl, options.deadline), (f) => ({ bytes: f.domain.length + f.instance.length }));
+  return { ...files, unroll: unrolled.stats };
+}
+
+/**
+ * Plays random matches of the original game (the reasoner) and of an RDDL translation (its
+ * domain and instance texts, through this project's RDDL reader and simulator) side by side;
+ * goal values are compared at terminal states only, against the reward the RDDL game pays.
+ */
+export function verifyRddl(normal: NormalGame, domain: RddlSource, instance: RddlSource, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
+  const original = createReasoner(normal, { deadline: options.deadline.at });
+  return verifyGame(asEpisode(original), createRddlSimulator(readRddl(domain, instance), original.roles, domain.file), verify);
 }

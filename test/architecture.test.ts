@@ -26,6 +26,7 @@ const STAGES: readonly (readonly string[])[] = [
   ['axioms/'],
   ['emit/'],
   ['sim/'],
+  ['rddl/'],
   ['pipeline.ts'],
   ['compare.ts'],
   ['bench/'],

@@ -14,12 +14,13 @@ import {
   type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR, type GroundFormat, type PipelineOptions, type UnusedStats,
   emitFormulaGround, emitGround, groundNormalGame, loadGame, removeGameAxioms, removeUnusedInstances,
 } from '../pipeline.js';
+import { type RddlFlags, checkRddlFlags, writeRddl } from './rddl.js';
 import { StageTimer, formatStages } from '../timer.js';
 import { EXIT, UsageError, readGameFile, runCommand, writeOutput } from './io.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, parseChoice, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `ground`, as commander parses them. */
-interface GroundOptions extends LimitFlags {
+interface GroundOptions extends LimitFlags, RddlFlags {
   readonly output?: string;
   readonly method: string;
   readonly format?: string;
@@ -42,12 +43,15 @@ interface Resolved {
 
 function resolveOptions(options: GroundOptions): Resolved {
   const pipeline = resolveFlags(options);
-  const format = options.format === undefined ? undefined : parseChoice(options.format, '--format', ['gdl', 'json'] as const);
+  const format = options.format === undefined ? undefined : parseChoice(options.format, '--format', ['gdl', 'json', 'rddl'] as const);
+  if (format === 'rddl') checkRddlFlags(options);
+  else if (options.horizon !== undefined) throw new UsageError('--horizon needs --format rddl');
   if (options.json === true && format === 'gdl') throw new UsageError('--json contradicts --format gdl');
   const json = options.json === true || format === 'json';
   if (options.removeAxioms === true && json) throw new UsageError('--remove-axioms writes GDL only (formula bodies have no JSON form yet)');
-  if (options.maxFormula !== undefined && options.removeAxioms !== true) throw new UsageError('--max-formula needs --remove-axioms');
-  if (options.maxTotal !== undefined && options.removeAxioms !== true) throw new UsageError('--max-total needs --remove-axioms');
+  const removes = options.removeAxioms === true || format === 'rddl';
+  if (options.maxFormula !== undefined && !removes) throw new UsageError('--max-formula needs --remove-axioms');
+  if (options.maxTotal !== undefined && !removes) throw new UsageError('--max-total needs --remove-axioms');
   const maxFormula = options.maxFormula === undefined ? DEFAULT_AXIOM_OPTIONS.maxFormula : parseWhole(options.maxFormula, '--max-formula');
   const axioms: AxiomOptions = options.maxTotal === undefined ? { maxFormula } : { maxFormula, maxTotal: parseWhole(options.maxTotal, '--max-total') };
   return { pipeline, format: json ? 'json' : 'gdl', axioms };
@@ -55,6 +59,7 @@ function resolveOptions(options: GroundOptions): Resolved {
 
 function ground(file: string, options: GroundOptions): number {
   const resolved = resolveOptions(options);
+  if (options.format === 'rddl') return writeRddl(file, options, resolved.pipeline, resolved.axioms);
   const text = readGameFile(file);
   const timer = new StageTimer();
   const loaded = loadGame(text, file, resolved.pipeline, timer);
@@ -98,7 +103,8 @@ export function registerGround(program: Command): void {
     .argument('<game>', 'game description in KIF')
     .option('-o, --output <file>', 'write the ground game to a file (atomically) instead of stdout');
   addMethodOption(command)
-    .option('--format <format>', 'gdl (default) or json')
+    .option('--format <format>', 'gdl (default), json, or rddl (single-player games; -o names a directory)')
+    .option('--horizon <n>', 'RDDL horizon (default: the game length from a step counter + 1, else 100)')
     .option('--json', 'same as --format json')
     .option('--stats', 'print per-stage time, counts and peak memory on stderr');
   addLimitOptions(command, 'ground')

@@ -15,6 +15,7 @@ import {
   loadGroundFile, mutexGroups, verifyAgainst, verifyGrounding,
 } from '../pipeline.js';
 import { EXIT, UsageError, readGameFile, runCommand } from './io.js';
+import { verifyAgainstRddl } from './rddl.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `verify`, as commander parses them. */
@@ -25,6 +26,7 @@ interface VerifyCliOptions extends LimitFlags {
   readonly method: string;
   readonly mutex?: boolean;
   readonly ground?: string;
+  readonly rddl?: string;
 }
 
 /** Everything `verify` needs, resolved once from the command line. */
@@ -49,7 +51,10 @@ function verify(file: string, options: VerifyCliOptions): number {
   if (options.ground !== undefined && options.mutex === true) throw new UsageError('--mutex checks a grounding made now; it cannot be combined with --ground');
   const loaded = loadGame(readGameFile(file), file, resolved.pipeline);
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
-  const result = options.ground !== undefined ? againstFile(loaded.normal, options.ground, resolved) : againstGrounding(loaded.normal, options, resolved);
+  if (options.rddl !== undefined && (options.ground !== undefined || options.mutex === true)) throw new UsageError('--rddl cannot be combined with --ground or --mutex');
+  const result = options.rddl !== undefined
+    ? verifyAgainstRddl(loaded.normal, file, options.rddl, resolved.pipeline, resolved.verify)
+    : options.ground !== undefined ? againstFile(loaded.normal, options.ground, resolved) : againstGrounding(loaded.normal, options, resolved);
   const s = result.stats;
   const summary = `${s.playouts} playouts, ${s.states} states, ${s.transitions} joint moves compared (${s.terminals} reached terminal, ${s.stuck} stuck)`;
   if (result.kind === 'same') {
@@ -86,7 +91,8 @@ export function registerVerify(program: Command): void {
     .option('--seed <s>', 'seed of the random joint moves (a whole number)', '1')
     .option('--max-steps <n>', 'joint moves per match before it is cut off', '200')
     .option('--mutex', 'also hold every proven mutex group (gdl-ground mutex) in every visited state')
-    .option('--ground <file>', 'play this ground game file (from gdl-ground ground, axioms removed or not) instead of grounding now');
+    .option('--ground <file>', 'play this ground game file (from gdl-ground ground, axioms removed or not) instead of grounding now')
+    .option('--rddl <dir>', 'play the RDDL translation in DIR (<game>_mdp.rddl, <game>_inst.rddl from ground --format rddl) instead');
   addMethodOption(command);
   addLimitOptions(command, 'ground')
     .action((file: string, options: VerifyCliOptions) => runCommand(() => verify(file, options)));
