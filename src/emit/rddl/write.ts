@@ -36,29 +36,34 @@ function invalid(game: FormulaGame, message: string): GdlError {
   return new GdlError([diag('error', game.file, NO_POS, message)]);
 }
 
-/** The axioms with rules, dependencies first, each marked action-dependent (interm) or not. */
+/**
+ * The atoms written as derived fluents, dependencies first, each marked action-dependent
+ * (interm) or not: the axioms with rules, and the `legal` and `goal` atoms that rule bodies
+ * use (some games test `(goal red 100)` or `(legal you m)` in other rules).
+ */
 function orderAxioms(game: FormulaGame, rulesOf: readonly (readonly (readonly Formula[])[])[]): { order: number[]; interm: Set<number> } {
-  const deps: number[][] = game.atoms.map(() => []);
-  const usesDoes = new Set<number>();
-  rulesOf.forEach((bodies, head) => {
-    if (bodies.length === 0 || atomKind(game, head) !== 'axiom') return;
+  const bodyAtoms: Set<number>[] = rulesOf.map((bodies) => {
     const seen = new Set<number>();
     for (const b of bodies) for (const f of b) collectAtoms(f, seen);
-    for (const a of seen) {
-      const kind = atomKind(game, a);
-      if (kind === 'axiom') deps[head]!.push(a);
-      else if (kind === 'does') usesDoes.add(head);
-    }
+    return seen;
   });
+  const used = new Set<number>();
+  for (const atoms of bodyAtoms) for (const a of atoms) used.add(a);
+  const isDerived = (a: number): boolean => {
+    const kind = atomKind(game, a);
+    return kind === 'axiom' ? rulesOf[a]!.length > 0 : (kind === 'legal' || kind === 'goal') && used.has(a);
+  };
+  const deps: number[][] = game.atoms.map((_, head) => (isDerived(head) ? [...bodyAtoms[head]!].filter(isDerived) : []));
   const order: number[] = [];
   const interm = new Set<number>();
   // Components come dependencies first; after unrolling each is one atom without a self-loop.
   for (const c of stronglyConnectedComponents(game.atoms.length, (v) => deps[v]!)) {
     const a = c[0]!;
-    if (rulesOf[a]!.length === 0 || atomKind(game, a) !== 'axiom') continue;
+    if (!isDerived(a)) continue;
     if (c.length > 1 || deps[a]!.includes(a)) throw invalid(game, `the axiom ${atomText(game, a)} is recursive: unroll the game first`);
     order.push(a);
-    if (usesDoes.has(a) || deps[a]!.some((d) => interm.has(d))) interm.add(a);
+    const usesDoes = [...bodyAtoms[a]!].some((b) => atomKind(game, b) === 'does');
+    if (usesDoes || deps[a]!.some((d) => interm.has(d))) interm.add(a);
   }
   return { order, interm };
 }
@@ -96,7 +101,7 @@ function atomExpr(m: Model, primed: boolean): AtomExpr {
       return rddlName('action', m.game.terms.text(m.game.atoms[a]!.args[1]!));
     }
     if (kind === 'terminal') return TERMINAL_NOW + prime;
-    if (kind !== 'axiom') throw invalid(m.game, `${text} is used in a rule body, which RDDL output does not support`);
+    if (kind === 'next') throw invalid(m.game, `${text} is used in a rule body, which RDDL output does not support`);
     if (m.rulesOf[a]!.length === 0) return 'false';
     if (m.interm.has(a) && primed) throw invalid(m.game, `the action-dependent axiom ${text} is used where only the state may be read`);
     return rddlName('derived', text) + (m.interm.has(a) ? '' : prime);
