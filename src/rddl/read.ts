@@ -100,8 +100,11 @@ class Cursor {
 function parseExpr(c: Cursor, depth = 0): Expr {
   if (depth > MAX_NESTING) throw c.fail(`expression nested deeper than ${MAX_NESTING}`);
   if (c.is('if')) {
+    // pyRDDLGym: IF LPAREN expr RPAREN THEN expr ELSE expr.
     c.next();
+    c.expect('(');
     const cond = parseExpr(c, depth + 1);
+    c.expect(')');
     c.expect('then');
     const then = parseExpr(c, depth + 1);
     c.expect('else');
