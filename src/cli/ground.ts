@@ -1,8 +1,9 @@
 /**
- * `gdl-ground ground GAME [-o FILE] [--method prolog|dg] [--format gdl|json] [--json] [--stats]
+ * `gdl-ground ground GAME [-o FILE] [--method prolog|dg] [--format gdl|json|rddl] [--horizon N] [--json] [--stats]
  * [--timeout S] [--max-atoms N] [--max-ground-atoms N] [--max-rules N] [--no-base-input]
  * [--keep-unused] [--remove-axioms [--max-formula N] [--max-total N]]`: instantiates a game and writes the
- * ground game as GDL (default) or JSON; rules and atoms no output depends on are dropped unless
+ * ground game as GDL (default) or JSON, or a single-player game as RDDL into the directory -o
+ * names (src/cli/rddl.ts, docs/rddl.md); rules and atoms no output depends on are dropped unless
  * `--keep-unused`; `--remove-axioms` substitutes the axioms away (GDL with formula bodies). The output file is
  * written atomically: after an error or a limit no file (and no partial file) is left.
  * `--stats` prints per-stage time, counts and peak memory on stderr. Exit 0 ok, 1 invalid

@@ -5,7 +5,8 @@
  * the legal moves of each role, terminal, the goal values and the successor after the same
  * joint move; with `--mutex`, also that no proven mutex group is violated (a violation is a bug
  * in the proof, reported with the state). With `--ground FILE`, the ground game of FILE (any
- * output of `ground`, axioms removed or not) is played through the reasoner instead. Exit 0 when identical, 1 with the first difference printed (or an invalid
+ * output of `ground`, axioms removed or not) is played through the reasoner instead; with
+ * `--rddl DIR`, the RDDL files of `ground --format rddl` through the RDDL simulator. Exit 0 when identical, 1 with the first difference printed (or an invalid
  * game), 2 usage error, 3 time limit.
  */
 import type { Command } from 'commander';
