@@ -32,7 +32,7 @@ import { sampleStates } from './sim/sample.js';
 import { createReasoner } from './sim/reasoner.js';
 import { type VerifyOptions, type VerifyResult, verifyGame } from './sim/verify.js';
 import { StageTimer } from './timer.js';
-import { type UnrollStats, unrollRecursion } from './axioms/unroll.js';
+import { DEFAULT_UNROLL_OPTIONS, type UnrollStats, unrollRecursion } from './axioms/unroll.js';
 import { type RddlFiles, type RddlOptions, emitRddl } from './emit/rddl/write.js';
 import { type RddlSource, readRddl } from './rddl/read.js';
 import { createRddlSimulator, asEpisode } from './rddl/sim.js';
@@ -352,8 +352,15 @@ export function verifyAgainst(original: NormalGame, other: NormalGame, options: 
  * (an invalid-input error otherwise); past the run's deadline a limit error.
  */
 export function emitRddlGround(game: AxiomResult['game'], base: string, rddl: RddlOptions, options: PipelineOptions, timer = new StageTimer()): RddlFiles & { unroll: UnrollStats } {
-  const unrolled = timer.run('unroll', () => unrollRecursion(game), (r) => ({ layers: r.stats.maxLayers, rules: r.stats.rulesAdded }));
-  const files = timer.run('emit-rddl', () => emitRddl(unrolled.game, base, rddl, options.deadline), (f) => ({ bytes: f.domain.length + f.instance.length }));
+  const unrolled = timer.run('unroll', () => unrollRecursion(game, DEFAULT_UNROLL_OPTIONS, options.deadline), (r) => ({ layers: r.stats.maxLayers, rules: r.stats.rulesAdded }));
+  const files = timer.run('emit-rddl', () => {
+    try {
+      return emitRddl(unrolled.game, base, rddl, options.deadline);
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+      throw new GdlError([diag('error', game.file, NO_POS, `the RDDL translation is too large to write (${game.rules.length} rules)`)], 'limit');
+    }
+  }, (f) => ({ bytes: f.domain.length + f.instance.length }));
   return { ...files, unroll: unrolled.stats };
 }
 

@@ -1,25 +1,15 @@
 // `ground --format rddl` and `verify --rddl` end to end (docs/rddl.md): the built CLI writes
 // both RDDL files, plays them against the original game, refuses games with more than one
 // role (exit 1, no file) and checks its flags (exit 2).
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, ROOT, ensureBuilt } from './support/cli.js';
+import { ensureBuilt, runCli as run } from './support/cli.js';
 
-function run(args: readonly string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-let dir = '';
-
-beforeAll(() => {
-  ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'gdl-ground-rddl-'));
-});
-
+/** A fresh folder per run for the written files, removed at the end. */
+const dir = mkdtempSync(join(tmpdir(), 'gdl-ground-rddl-'));
+beforeAll(ensureBuilt);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('gdl-ground ground --format rddl / verify --rddl', () => {

@@ -18,8 +18,9 @@ import { compareCodePoints } from '../gdl/terms.js';
 import { TermTable } from '../datalog/terms.js';
 import type { GroundAtom } from '../ground/types.js';
 import { atomKind } from './atoms.js';
-import { type Formula, FormulaTable, postOrder } from './formula.js';
-import type { FormulaGame, FormulaRule } from './types.js';
+import { type Formula, FormulaTable, postOrder, substituteAtoms } from './formula.js';
+import { Deadline } from '../deadline.js';
+import { type FormulaGame, type FormulaRule, timeLimitReached } from './types.js';
 
 /** What unrolling did, for `--stats` and reports. */
 export interface UnrollStats {
@@ -51,22 +52,6 @@ function bodyAtoms(body: readonly Formula[]): number[] {
   return out;
 }
 
-/** Rebuilds `roots` in `table`, each atom replaced by the formula `mapAtom` gives. */
-function substitute(roots: readonly Formula[], table: FormulaTable, mapAtom: (atom: number) => Formula): Formula[] {
-  const out = new Map<number, Formula>();
-  postOrder(roots, (f) => {
-    const get = (g: Formula): Formula => out.get(g.id)!;
-    let g: Formula;
-    if (f.kind === 'true') g = table.TRUE;
-    else if (f.kind === 'false') g = table.FALSE;
-    else if (f.kind === 'atom') g = mapAtom(f.atom);
-    else if (f.kind === 'not') g = table.not(get(f.arg));
-    else g = f.kind === 'and' ? table.and(f.args.map(get)) : table.or(f.args.map(get));
-    out.set(f.id, g);
-  });
-  return roots.map((r) => out.get(r.id)!);
-}
-
 /** The recursive components of the axiom dependency graph (more than one atom, or a self-loop). */
 function recursiveComponents(game: FormulaGame, rulesOf: readonly (readonly FormulaRule[])[]): number[][] {
   const succ: number[][] = rulesOf.map((rules, head) => (rules.length === 0 || atomKind(game, head) !== 'axiom' ? [] : rules.flatMap((r) => bodyAtoms(r.body))));
@@ -96,9 +81,9 @@ function checkPositive(game: FormulaGame, members: ReadonlySet<number>, rules: r
  * file comment). Layer k < L of atom a is the new atom `(gdl_layer k a)` (relation name made
  * fresh); the top layer keeps a's own atom, so every user of a is unchanged. Atoms follow the
  * GroundGame contract again (sorted by text, renumbered); a component whose layers would add
- * more than `options.maxRules` rules is a limit error.
+ * more than `options.maxRules` rules is a limit error, and so is the deadline (checked per layer).
  */
-export function unrollRecursion(game: FormulaGame, options: UnrollOptions = DEFAULT_UNROLL_OPTIONS): { game: FormulaGame; stats: UnrollStats } {
+export function unrollRecursion(game: FormulaGame, options: UnrollOptions = DEFAULT_UNROLL_OPTIONS, deadline = Deadline.never()): { game: FormulaGame; stats: UnrollStats } {
   const rulesOf: FormulaRule[][] = game.atoms.map(() => []);
   for (const r of game.rules) rulesOf[r.head]!.push(r);
   const components = recursiveComponents(game, rulesOf);
@@ -124,7 +109,7 @@ export function unrollRecursion(game: FormulaGame, options: UnrollOptions = DEFA
   const rules: FormulaRule[] = [];
   const inComponent = new Map<number, number>();
   components.forEach((c, i) => c.forEach((a) => inComponent.set(a, i)));
-  for (const r of game.rules) if (!inComponent.has(r.head)) rules.push({ head: newId.get(oldTerms[r.head]!)!, body: substitute(r.body, table, plain) });
+  for (const r of game.rules) if (!inComponent.has(r.head)) rules.push({ head: newId.get(oldTerms[r.head]!)!, body: substituteAtoms(r.body, table, plain) });
   for (const c of components) {
     const members = new Set(c);
     checkPositive(game, members, c.flatMap((a) => rulesOf[a]!));
@@ -135,11 +120,12 @@ export function unrollRecursion(game: FormulaGame, options: UnrollOptions = DEFA
       return k === 0 ? table.FALSE : table.atom(newId.get(layerTerm(k, b))!);
     };
     for (let k = 1; k <= L; k++) {
+      if (deadline.passed()) throw timeLimitReached(game.file, 'unrolling recursive axioms');
       for (const a of c) {
         const head = newId.get(k === L ? oldTerms[a]! : layerTerm(k, a))!;
         for (const r of rulesOf[a]!) {
           // Members read as false at layer 0 make some bodies false: those rules are dropped.
-          const body = substitute(r.body, table, at(k - 1)).filter((f) => f !== table.TRUE);
+          const body = substituteAtoms(r.body, table, at(k - 1)).filter((f) => f !== table.TRUE);
           if (!body.includes(table.FALSE)) rules.push({ head, body });
         }
       }

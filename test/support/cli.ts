@@ -61,3 +61,9 @@ export function ensureBuilt(): void {
   }
   if (!fresh()) throw new Error(`dist/ is missing or older than src/ after building: ${CLI}`);
 }
+
+/** Runs the built CLI with `args` from the repository root; its exit code and output. */
+export function runCli(args: readonly string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
