@@ -111,6 +111,18 @@ describe('RDDL writer, reader and simulator', () => {
     expect(files.instance).toContain('max-nondef-actions = 1;');
     playRddl(example('rddl-chain.kif'), 'rddl-chain.kif', 30);
   });
+  it('writes kept axioms as interm-fluents (move-dependent) and state fluents one step ahead', () => {
+    const { loaded, ground } = runGrounding(example('rddl-interm.kif'), 'rddl-interm.kif');
+    const kept = removeAxioms(removeUnused(ground).game, { maxFormula: 1 });
+    expect(kept.stats.kept.map((k) => k.atom)).toEqual(expect.arrayContaining(['(lit2 1)', 'bright']));
+    const files = emitRddl(unrollRecursion(kept.game).game, 'rddl-interm');
+    expect(files.domain).toContain('d_lit2__1 : { interm-fluent, bool, level = 1 };');
+    expect(files.domain).toContain("d_bright' = (f_on__1' ^ f_on__2');");
+    const reasoner = createReasoner(loaded.normal);
+    const model = readRddl({ text: files.domain, file: 'd' }, { text: files.instance, file: 'i' });
+    const result = verifyGame(asEpisode(reasoner), createRddlSimulator(model, reasoner.roles), { playouts: 20, seed: 4, maxSteps: 20 });
+    if (result.kind === 'different') expect.fail(formatDifference(result.difference));
+  });
   it('pays 100 after the plan that links 1 to 6, once', () => {
     const { formula, reasoner } = prepare(example('rddl-chain.kif'), 'rddl-chain.kif');
     const files = emitRddl(unrollRecursion(formula).game, 'rddl-chain');

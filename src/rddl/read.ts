@@ -263,6 +263,7 @@ function parseDomain(c: Cursor): DomainPart {
 interface InstancePart {
   name: string;
   domain: string;
+  nonFluents?: string;
   init: Map<string, number>;
   maxNondefActions: number;
   horizon: number;
@@ -294,6 +295,7 @@ function parseInstance(c: Cursor): InstancePart {
     }
     c.expect('=');
     if (section.text === 'domain') out.domain = c.ident('a domain name').text;
+    else if (section.text === 'non-fluents') out.nonFluents = c.ident('a non-fluents name').text;
     else if (section.text === 'max-nondef-actions') out.maxNondefActions = c.is('pos-inf') ? (c.next(), Infinity) : parseConst(c);
     else if (section.text === 'horizon') out.horizon = parseConst(c);
     else if (section.text === 'discount') out.discount = parseConst(c);
@@ -304,32 +306,59 @@ function parseInstance(c: Cursor): InstancePart {
   return out;
 }
 
-/** Every domain and instance block of one file. */
-function parseFile(source: RddlSource): { domains: DomainPart[]; instances: InstancePart[] } {
+/** A non-fluents block: its name and domain (ground RDDL has no objects or non-fluents). */
+function parseNonFluents(c: Cursor): { name: string; domain: string } {
+  const name = c.ident('the non-fluents name').text;
+  let domain = '';
+  c.expect('{');
+  while (!c.is('}')) {
+    const section = c.ident('domain');
+    if (section.text !== 'domain') throw c.fail(`the non-fluents section '${section.text}' is not supported (ground RDDL only)`, section);
+    c.expect('=');
+    domain = c.ident('a domain name').text;
+    c.expect(';');
+  }
+  c.next();
+  return { name, domain };
+}
+
+/** Every domain, non-fluents and instance block of one file. */
+interface FileParts {
+  domains: DomainPart[];
+  nonFluents: { name: string; domain: string }[];
+  instances: InstancePart[];
+}
+
+function parseFile(source: RddlSource): FileParts {
   const c = new Cursor(tokenize(source.text, source.file), source.file);
-  const domains: DomainPart[] = [];
-  const instances: InstancePart[] = [];
+  const out: FileParts = { domains: [], nonFluents: [], instances: [] };
   while (c.peek().kind !== 'eof') {
-    const head = c.ident('domain or instance');
-    if (head.text === 'domain') domains.push(parseDomain(c));
-    else if (head.text === 'instance') instances.push(parseInstance(c));
+    const head = c.ident('domain, non-fluents or instance');
+    if (head.text === 'domain') out.domains.push(parseDomain(c));
+    else if (head.text === 'non-fluents') out.nonFluents.push(parseNonFluents(c));
+    else if (head.text === 'instance') out.instances.push(parseInstance(c));
     else throw c.fail(`'${head.text}' blocks are not supported`, head);
   }
-  return { domains, instances };
+  return out;
 }
 
 /** Reads a domain and an instance (each file may hold either or both); positioned errors. */
 export function readRddl(domainFile: RddlSource, instanceFile: RddlSource): RddlModel {
   const a = parseFile(domainFile);
-  const b = domainFile === instanceFile ? { domains: [], instances: [] } : parseFile(instanceFile);
+  const b: FileParts = domainFile === instanceFile ? { domains: [], nonFluents: [], instances: [] } : parseFile(instanceFile);
   const domains = [...a.domains, ...b.domains];
   const instances = [...a.instances, ...b.instances];
+  const nonFluents = [...a.nonFluents, ...b.nonFluents];
   const fail = (file: string, message: string): GdlError => new GdlError([diag('error', file, { line: 1, col: 1 }, message)]);
   if (domains.length !== 1) throw fail(domainFile.file, `expected one domain block, found ${domains.length}`);
   if (instances.length !== 1) throw fail(instanceFile.file, `expected one instance block, found ${instances.length}`);
   const d = domains[0]!;
   const inst = instances[0]!;
   if (inst.domain !== d.name) throw fail(instanceFile.file, `the instance names domain '${inst.domain}', the domain is '${d.name}'`);
+  const nf = nonFluents.find((n) => n.name === inst.nonFluents);
+  if (inst.nonFluents !== undefined && (nf === undefined || nf.domain !== d.name)) {
+    throw fail(instanceFile.file, `the instance names non-fluents '${inst.nonFluents}', which is not a non-fluents block of domain '${d.name}'`);
+  }
   if (d.reward === undefined) throw fail(domainFile.file, 'the domain has no reward');
   return {
     domain: d.name, instance: inst.name, variables: d.variables, cpfs: d.cpfs, reward: d.reward, preconditions: d.preconditions,

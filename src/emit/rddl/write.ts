@@ -41,7 +41,7 @@ function invalid(game: FormulaGame, message: string): GdlError {
  * (interm) or not: the axioms with rules, and the `legal` and `goal` atoms that rule bodies
  * use (some games test `(goal red 100)` or `(legal you m)` in other rules).
  */
-function orderAxioms(game: FormulaGame, rulesOf: readonly (readonly (readonly Formula[])[])[]): { order: number[]; interm: Set<number> } {
+function orderAxioms(game: FormulaGame, rulesOf: readonly (readonly (readonly Formula[])[])[]): { order: number[]; interm: Map<number, number> } {
   const bodyAtoms: Set<number>[] = rulesOf.map((bodies) => {
     const seen = new Set<number>();
     for (const b of bodies) for (const f of b) collectAtoms(f, seen);
@@ -55,7 +55,8 @@ function orderAxioms(game: FormulaGame, rulesOf: readonly (readonly (readonly Fo
   };
   const deps: number[][] = game.atoms.map((_, head) => (isDerived(head) ? [...bodyAtoms[head]!].filter(isDerived) : []));
   const order: number[] = [];
-  const interm = new Set<number>();
+  // Interm-fluent -> its level: 1 + the largest level of the interm-fluents it reads.
+  const interm = new Map<number, number>();
   // Components come dependencies first; after unrolling each is one atom without a self-loop.
   for (const c of stronglyConnectedComponents(game.atoms.length, (v) => deps[v]!)) {
     const a = c[0]!;
@@ -63,7 +64,8 @@ function orderAxioms(game: FormulaGame, rulesOf: readonly (readonly (readonly Fo
     if (c.length > 1 || deps[a]!.includes(a)) throw invalid(game, `the axiom ${atomText(game, a)} is recursive: unroll the game first`);
     order.push(a);
     const usesDoes = [...bodyAtoms[a]!].some((b) => atomKind(game, b) === 'does');
-    if (usesDoes || deps[a]!.some((d) => interm.has(d))) interm.add(a);
+    const below = deps[a]!.filter((d) => interm.has(d)).map((d) => interm.get(d)!);
+    if (usesDoes || below.length > 0) interm.set(a, 1 + Math.max(0, ...below));
   }
   return { order, interm };
 }
@@ -85,7 +87,8 @@ interface Model {
   readonly vocab: Vocabulary;
   readonly rulesOf: readonly (readonly (readonly Formula[])[])[];
   readonly order: readonly number[];
-  readonly interm: ReadonlySet<number>;
+  /** The action-dependent derived fluents (interm-fluents) and their levels. */
+  readonly interm: ReadonlyMap<number, number>;
   readonly step: Step;
 }
 
@@ -119,7 +122,7 @@ function pvariables(m: Model): string[] {
   const lines = ['  pvariables {', `    ${TERMINAL_STATE} : { state-fluent, bool, default = false };`, `    ${TERMINAL_NOW} : { state-fluent, bool, default = false };`];
   for (const f of m.vocab.fluents) lines.push(`    ${rddlName('fluent', f.term)} : { state-fluent, bool, default = false };`);
   for (const a of m.order) {
-    const kind = m.interm.has(a) ? 'interm-fluent, bool' : 'state-fluent, bool, default = false';
+    const kind = m.interm.has(a) ? `interm-fluent, bool, level = ${m.interm.get(a)!}` : 'state-fluent, bool, default = false';
     lines.push(`    ${rddlName('derived', atomText(m.game, a))} : { ${kind} };`);
   }
   for (const mv of m.vocab.moves) lines.push(`    ${rddlName('action', mv.action)} : { action-fluent, bool, default = false };`);
@@ -220,8 +223,13 @@ export function emitRddl(game: FormulaGame, base: string, options: RddlOptions =
   const init = initState(m);
   const instance = [
     `// ${base}: initial state and horizon${options.horizon === undefined ? (found.detected ? ' (game length from its step counter, + 1)' : ' (no step counter found: default)') : ' (--horizon)'}`,
+    // A ground game has no objects or non-fluents, but pyRDDLGym wants a non-fluents block.
+    `non-fluents ${name}_nf {`,
+    `  domain = ${name}_mdp;`,
+    '}',
     `instance ${name}_inst {`,
     `  domain = ${name}_mdp;`,
+    `  non-fluents = ${name}_nf;`,
     ...(init.length === 0 ? [] : ['  init-state {', ...init.map((f) => `    ${f};`), '  };']),
     '  max-nondef-actions = 1;',
     `  horizon = ${horizon};`,
