@@ -174,8 +174,10 @@ describe('RDDL writer, reader and simulator', () => {
 
 describe.skipIf(!HAVE_CORPUS)('RDDL on corpus puzzles', () => {
   // Recursive in the original (hanoi, coins), goal used in a body (chineseCheckers1),
-  // legal used in a body (coins), a step counter (buttons).
+  // legal used in a body (coins), a step counter (buttons), objects as actions (snake_2008's
+  // `(legal snake ?move)`, which Brand could not translate).
   const games = [
+    'ggp-repository-base/snake_2008.kif',
     'ggp-repository-base/buttons.kif',
     'ggp-repository-base/hanoi.kif',
     'ggp-repository-base/coins.kif',

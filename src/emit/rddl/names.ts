@@ -19,8 +19,6 @@ const PREFIX: Readonly<Record<NameKind, string>> = { fluent: 'f_', action: 'a_',
 
 /** State fluent: set once GDL's terminal state has been left by the terminal action. */
 export const TERMINAL_STATE = 'gdl_terminal_state';
-/** Derived state fluent: GDL's `terminal` holds in the current state. */
-export const TERMINAL_NOW = 'gdl_terminal_now';
 /** The one action allowed in a terminal state. */
 export const TERMINAL_ACTION = 'gdl_terminal_action';
 

@@ -13,7 +13,7 @@ import { stronglyConnectedComponents } from '../../gdl/scc.js';
 import { type Vocabulary, vocabulary } from '../vocabulary.js';
 import { type AtomExpr, balanced, definitionText, definitionValue } from './expr.js';
 import { defaultHorizon } from './horizon.js';
-import { TERMINAL_ACTION, TERMINAL_NOW, TERMINAL_STATE, rddlIdentifier, rddlName } from './names.js';
+import { TERMINAL_ACTION, TERMINAL_STATE, rddlIdentifier, rddlName } from './names.js';
 
 /** Options of the RDDL writer, resolved by the caller. */
 export interface RddlOptions {
@@ -38,8 +38,8 @@ function invalid(game: FormulaGame, message: string): GdlError {
 
 /**
  * The atoms written as derived fluents, dependencies first, each marked action-dependent
- * (interm) or not: the axioms with rules, and the `legal` and `goal` atoms that rule bodies
- * use (some games test `(goal red 100)` or `(legal you m)` in other rules).
+ * (interm) or not: the axioms with rules, and the `legal`, `goal` and `terminal` atoms that rule
+ * bodies use (some games test `(goal red 100)` or `(legal you m)` in other rules).
  */
 function orderAxioms(game: FormulaGame, rulesOf: readonly (readonly (readonly Formula[])[])[]): { order: number[]; interm: Map<number, number> } {
   const bodyAtoms: Set<number>[] = rulesOf.map((bodies) => {
@@ -51,7 +51,7 @@ function orderAxioms(game: FormulaGame, rulesOf: readonly (readonly (readonly Fo
   for (const atoms of bodyAtoms) for (const a of atoms) used.add(a);
   const isDerived = (a: number): boolean => {
     const kind = atomKind(game, a);
-    return kind === 'axiom' ? rulesOf[a]!.length > 0 : (kind === 'legal' || kind === 'goal') && used.has(a);
+    return kind === 'axiom' ? rulesOf[a]!.length > 0 : (kind === 'legal' || kind === 'goal' || kind === 'terminal') && used.has(a);
   };
   const deps: number[][] = game.atoms.map((_, head) => (isDerived(head) ? [...bodyAtoms[head]!].filter(isDerived) : []));
   const order: number[] = [];
@@ -103,7 +103,6 @@ function atomExpr(m: Model, primed: boolean): AtomExpr {
       if (primed) throw invalid(m.game, `a derived fluent depends on a move through ${text}`);
       return rddlName('action', m.game.terms.text(m.game.atoms[a]!.args[1]!));
     }
-    if (kind === 'terminal') return TERMINAL_NOW + prime;
     if (kind === 'next') throw invalid(m.game, `${text} is used in a rule body, which RDDL output does not support`);
     if (m.rulesOf[a]!.length === 0) return 'false';
     if (m.interm.has(a) && primed) throw invalid(m.game, `the action-dependent axiom ${text} is used where only the state may be read`);
@@ -119,7 +118,7 @@ function goalValue(game: FormulaGame, text: string): number {
 }
 
 function pvariables(m: Model): string[] {
-  const lines = ['  pvariables {', `    ${TERMINAL_STATE} : { state-fluent, bool, default = false };`, `    ${TERMINAL_NOW} : { state-fluent, bool, default = false };`];
+  const lines = ['  pvariables {', `    ${TERMINAL_STATE} : { state-fluent, bool, default = false };`];
   for (const f of m.vocab.fluents) lines.push(`    ${rddlName('fluent', f.term)} : { state-fluent, bool, default = false };`);
   for (const a of m.order) {
     const kind = m.interm.has(a) ? `interm-fluent, bool, level = ${m.interm.get(a)!}` : 'state-fluent, bool, default = false';
@@ -133,13 +132,13 @@ function pvariables(m: Model): string[] {
 function cpfs(m: Model): string[] {
   const now = atomExpr(m, false);
   const next = atomExpr(m, true);
-  const frozen = `(${TERMINAL_STATE} | ${TERMINAL_NOW})`;
-  const lines = ['  cpfs {', `    ${TERMINAL_STATE}' = ${frozen};`];
-  lines.push(`    ${TERMINAL_NOW}' = ${m.vocab.terminal < 0 ? 'false' : definitionText(m.rulesOf[m.vocab.terminal]!, next, m.step)};`);
+  // The terminal action is allowed exactly in terminal states, and there it is the only one:
+  // taking it is what freezes the state.
+  const lines = ['  cpfs {', `    ${TERMINAL_STATE}' = (${TERMINAL_STATE} | ${TERMINAL_ACTION});`];
   for (const f of m.vocab.fluents) {
     const name = rddlName('fluent', f.term);
     const update = f.nextId < 0 ? 'false' : definitionText(m.rulesOf[f.nextId]!, now, m.step);
-    lines.push(`    ${name}' = if ${frozen} then ${name} else (${update});`);
+    lines.push(`    ${name}' = if (${TERMINAL_ACTION}) then ${name} else (${update});`);
   }
   for (const a of m.order) {
     const name = rddlName('derived', atomText(m.game, a));
@@ -148,6 +147,11 @@ function cpfs(m: Model): string[] {
   }
   lines.push('  };');
   return lines;
+}
+
+/** GDL's terminal over the current state (`false` without terminal rules). */
+function terminalText(m: Model): string {
+  return m.vocab.terminal < 0 ? 'false' : definitionText(m.rulesOf[m.vocab.terminal]!, atomExpr(m, false), m.step);
 }
 
 function reward(m: Model): string[] {
@@ -160,22 +164,26 @@ function reward(m: Model): string[] {
     const g = mine[i]!;
     goals = `if (${definitionText(m.rulesOf[g.id]!, now, m.step)}) then ${goalValue(m.game, g.value)} else ${goals}`;
   }
-  return [`  reward = if (${TERMINAL_STATE}) then 0 else if (${TERMINAL_NOW}) then (${goals}) else 0;`];
+  return [`  reward = if (${TERMINAL_STATE}) then 0 else if (${terminalText(m)}) then (${goals}) else 0;`];
 }
 
 function preconditions(m: Model): string[] {
   const now = atomExpr(m, false);
   const lines = ['  action-preconditions {'];
+  const moves = m.vocab.moves.map((mv) => rddlName('action', mv.action));
   for (const mv of m.vocab.moves) {
     const legal = mv.legalId < 0 ? 'false' : definitionText(m.rulesOf[mv.legalId]!, now, m.step);
-    lines.push(`    ${rddlName('action', mv.action)} => (~${TERMINAL_STATE} ^ ~${TERMINAL_NOW} ^ (${legal}));`);
+    lines.push(`    ${rddlName('action', mv.action)} => (${legal});`);
   }
-  lines.push(`    ${TERMINAL_ACTION} => (${TERMINAL_STATE} | ${TERMINAL_NOW});`);
-  lines.push(`    ${balanced([TERMINAL_ACTION, ...m.vocab.moves.map((mv) => rddlName('action', mv.action))], '|', 'false')};`, '  };');
+  // The terminal test is written twice, not once per move.
+  const terminal = terminalText(m);
+  if (moves.length > 0) lines.push(`    ${balanced(moves, '|', 'false')} => (~${TERMINAL_STATE} ^ ~(${terminal}));`);
+  lines.push(`    ${TERMINAL_ACTION} => (${TERMINAL_STATE} | (${terminal}));`);
+  lines.push(`    ${balanced([TERMINAL_ACTION, ...moves], '|', 'false')};`, '  };');
   return lines;
 }
 
-/** The initial state: the initial fluents, the derived fluents that hold in it, and terminal. */
+/** The initial state: the initial fluents and the derived fluents that hold in it. */
 function initState(m: Model): string[] {
   const value = new Map<number, boolean>();
   for (const id of m.game.init) value.set(id, true);
@@ -187,12 +195,11 @@ function initState(m: Model): string[] {
     value.set(a, v);
     if (v) derived.push(rddlName('derived', atomText(m.game, a)));
   }
-  const terminal = m.vocab.terminal >= 0 && definitionValue(m.rulesOf[m.vocab.terminal]!, get);
   const fluents = m.vocab.fluents.filter((f) => f.trueId >= 0 && get(f.trueId)).map((f) => rddlName('fluent', f.term));
   // Fluents without a true atom are never read; those in init still hold initially.
   const initSet = new Set(m.game.init.map((id) => m.game.terms.text(m.game.atoms[id]!.args[0]!)));
   const unread = m.vocab.fluents.filter((f) => f.trueId < 0 && initSet.has(f.term)).map((f) => rddlName('fluent', f.term));
-  return [...fluents, ...unread, ...derived, ...(terminal ? [TERMINAL_NOW] : [])].sort();
+  return [...fluents, ...unread, ...derived].sort();
 }
 
 /**
