@@ -36,10 +36,18 @@ function invalid(game: FormulaGame, message: string): GdlError {
   return new GdlError([diag('error', game.file, NO_POS, message)]);
 }
 
+/** `legal`, `goal` and `terminal` atoms read in rule bodies are written as their definition. */
+const isInlined = (game: FormulaGame, a: number): boolean => {
+  const kind = atomKind(game, a);
+  return kind === 'legal' || kind === 'goal' || kind === 'terminal';
+};
+
 /**
- * The atoms written as derived fluents, dependencies first, each marked action-dependent
- * (interm) or not: the axioms with rules, and the `legal`, `goal` and `terminal` atoms that rule
- * bodies use (some games test `(goal red 100)` or `(legal you m)` in other rules).
+ * The axioms with rules, written as derived fluents, dependencies first, each marked
+ * action-dependent (interm, with its level) or not. `legal`, `goal` and `terminal` atoms that
+ * bodies read (some games test `(goal red 100)` or `(legal you m)` in other rules) are inlined
+ * (their definitions are outputs of axiom removal: small, over the state), so a fluent's
+ * dependencies are looked up through them.
  */
 function orderAxioms(game: FormulaGame, rulesOf: readonly (readonly (readonly Formula[])[])[]): { order: number[]; interm: Map<number, number> } {
   const bodyAtoms: Set<number>[] = rulesOf.map((bodies) => {
@@ -47,13 +55,21 @@ function orderAxioms(game: FormulaGame, rulesOf: readonly (readonly (readonly Fo
     for (const b of bodies) for (const f of b) collectAtoms(f, seen);
     return seen;
   });
-  const used = new Set<number>();
-  for (const atoms of bodyAtoms) for (const a of atoms) used.add(a);
-  const isDerived = (a: number): boolean => {
-    const kind = atomKind(game, a);
-    return kind === 'axiom' ? rulesOf[a]!.length > 0 : (kind === 'legal' || kind === 'goal' || kind === 'terminal') && used.has(a);
+  const isDerived = (a: number): boolean => atomKind(game, a) === 'axiom' && rulesOf[a]!.length > 0;
+  // The atoms a head reads, seen through inlined outputs (iteratively; stratified, so finite).
+  const reads = (head: number): Set<number> => {
+    const out = new Set<number>();
+    const stack = [...bodyAtoms[head]!];
+    while (stack.length > 0) {
+      const b = stack.pop()!;
+      if (out.has(b)) continue;
+      out.add(b);
+      if (isInlined(game, b)) stack.push(...bodyAtoms[b]!);
+    }
+    return out;
   };
-  const deps: number[][] = game.atoms.map((_, head) => (isDerived(head) ? [...bodyAtoms[head]!].filter(isDerived) : []));
+  const readSets = game.atoms.map((_, head) => (isDerived(head) ? reads(head) : new Set<number>()));
+  const deps: number[][] = readSets.map((r) => [...r].filter(isDerived));
   const order: number[] = [];
   // Interm-fluent -> its level: 1 + the largest level of the interm-fluents it reads.
   const interm = new Map<number, number>();
@@ -63,7 +79,7 @@ function orderAxioms(game: FormulaGame, rulesOf: readonly (readonly (readonly Fo
     if (!isDerived(a)) continue;
     if (c.length > 1 || deps[a]!.includes(a)) throw invalid(game, `the axiom ${atomText(game, a)} is recursive: unroll the game first`);
     order.push(a);
-    const usesDoes = [...bodyAtoms[a]!].some((b) => atomKind(game, b) === 'does');
+    const usesDoes = [...readSets[a]!].some((b) => atomKind(game, b) === 'does');
     const below = deps[a]!.filter((d) => interm.has(d)).map((d) => interm.get(d)!);
     if (usesDoes || below.length > 0) interm.set(a, 1 + Math.max(0, ...below));
   }
@@ -90,6 +106,8 @@ interface Model {
   /** The action-dependent derived fluents (interm-fluents) and their levels. */
   readonly interm: ReadonlyMap<number, number>;
   readonly step: Step;
+  /** Texts of the inlined legal, goal and terminal atoms read in bodies, made once per emit. */
+  readonly inlined: Map<string, string>;
 }
 
 /** How atom ids read in expressions: current state (`primed` false) or next state. */
@@ -104,6 +122,12 @@ function atomExpr(m: Model, primed: boolean): AtomExpr {
       return rddlName('action', m.game.terms.text(m.game.atoms[a]!.args[1]!));
     }
     if (kind === 'next') throw invalid(m.game, `${text} is used in a rule body, which RDDL output does not support`);
+    if (isInlined(m.game, a)) {
+      const key = `${a}${prime}`;
+      let t = m.inlined.get(key);
+      if (t === undefined) m.inlined.set(key, (t = `(${definitionText(m.rulesOf[a]!, atomExpr(m, primed), m.step)})`));
+      return t;
+    }
     if (m.rulesOf[a]!.length === 0) return 'false';
     if (m.interm.has(a) && primed) throw invalid(m.game, `the action-dependent axiom ${text} is used where only the state may be read`);
     return rddlName('derived', text) + (m.interm.has(a) ? '' : prime);
@@ -217,7 +241,7 @@ export function emitRddl(game: FormulaGame, base: string, options: RddlOptions =
   const rulesOf: Formula[][][] = game.atoms.map(() => []);
   for (const r of game.rules) rulesOf[r.head]!.push([...r.body]);
   const { order, interm } = orderAxioms(game, rulesOf);
-  const m: Model = { game, vocab, rulesOf, order, interm, step };
+  const m: Model = { game, vocab, rulesOf, order, interm, step, inlined: new Map() };
   const name = rddlIdentifier(base);
   const found = defaultHorizon(game, vocab);
   const horizon = options.horizon ?? found.horizon;
