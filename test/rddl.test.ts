@@ -188,4 +188,10 @@ describe.skipIf(!HAVE_CORPUS)('RDDL on corpus puzzles', () => {
       playRddl(readGame(g), g, 5, 120);
     }, 120_000);
   }
+  it('inlines legal atoms read in bodies (coins): no derived fluent, default horizon without a counter', () => {
+    const files = playRddl(readGame('ggp-repository-base/coins.kif'), 'coins.kif', 3, 120);
+    expect(files.domain).not.toMatch(/^ {4}d_/m);
+    expect(files.domain).toContain('a_jump__1__3 =>');
+    expect(files).toMatchObject({ horizon: 100, horizonDetected: false });
+  }, 120_000);
 });
