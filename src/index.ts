@@ -64,6 +64,14 @@ export { createRandom, type Random } from './sim/random.js';
 export { createFastSimulator, type FastSimulator } from './sim/fast/simulator.js';
 export { fastPlayouts, simulatorPlayouts, type PlayoutOptions, type PlayoutResult } from './sim/playouts.js';
 
+// RDDL for single-player games (docs/rddl.md): unrolling, writer, names, reader, simulator.
+export { unrollRecursion, DEFAULT_UNROLL_OPTIONS, type UnrollOptions, type UnrollStats } from './axioms/unroll.js';
+export { emitRddl, type RddlFiles, type RddlOptions } from './emit/rddl/write.js';
+export { rddlName, parseRddlName, type NameKind } from './emit/rddl/names.js';
+export { readRddl, type RddlModel, type RddlSource } from './rddl/read.js';
+export { createRddlSimulator, asEpisode, type RddlState, type RddlMove } from './rddl/sim.js';
+export { emitRddlGround, verifyRddl } from './pipeline.js';
+
 // Above the pipeline: both superset methods side by side.
 export { compareMethods, type Comparison, type MethodRun, type CompareSettings } from './compare.js';
 

@@ -39,6 +39,10 @@ import { type GddlGame, readGddl } from './gddl/read.js';
 import { GddlPlayError, createGddlSimulator } from './gddl/sim.js';
 import { createFastSimulator } from './sim/fast/simulator.js';
 import { type PlayoutOptions, type PlayoutResult, fastPlayouts, simulatorPlayouts } from './sim/playouts.js';
+import { DEFAULT_UNROLL_OPTIONS, type UnrollStats, unrollRecursion } from './axioms/unroll.js';
+import { type RddlFiles, type RddlOptions, emitRddl } from './emit/rddl/write.js';
+import { type RddlSource, readRddl } from './rddl/read.js';
+import { createRddlSimulator, asEpisode } from './rddl/sim.js';
 
 // What the command line prints, re-exported so that it reaches the library only through here.
 export { formatSupersets, supersetSentences } from './reach/format.js';
@@ -53,6 +57,9 @@ export type { MutexGroup, MutexResult, MutexStats } from './mutex/index.js';
 export type { AxiomOptions, AxiomResult, AxiomStats, FormulaGame } from './axioms/types.js';
 export type { UnusedStats } from './axioms/unused.js';
 export { DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR } from './axioms/types.js';
+export type { RddlFiles, RddlOptions } from './emit/rddl/write.js';
+export type { UnrollStats } from './axioms/unroll.js';
+export type { RddlSource } from './rddl/read.js';
 
 /** How supersets are computed: Algorithm 9.2 (Prolog) or 9.3/9.4 (dependency graph). */
 export type ReachMethod = 'prolog' | 'dg';
@@ -448,4 +455,34 @@ export function playGroundGame(ground: GroundGame, playouts: PlayoutOptions, tim
 export function playOriginalGame(normal: NormalGame, options: PipelineOptions, playouts: PlayoutOptions, timer = new StageTimer()): PlayoutResult {
   const sim = timer.run('reasoner', () => createReasoner(normal, { deadline: options.deadline }));
   return timer.run('play-prolog', () => simulatorPlayouts(sim, playouts), (r) => ({ playouts: r.playouts, states: r.states }));
+}
+
+// --- RDDL output (issue 15) ---
+
+/**
+ * Step 8 for RDDL: the game without axioms, its recursive axioms unrolled into layers
+ * (`src/axioms/unroll.ts`), as an RDDL domain and instance named after `base`. One role only
+ * (an invalid-input error otherwise); past the run's deadline a limit error.
+ */
+export function emitRddlGround(game: AxiomResult['game'], base: string, rddl: RddlOptions, options: PipelineOptions, timer = new StageTimer()): RddlFiles & { unroll: UnrollStats } {
+  const unrolled = timer.run('unroll', () => unrollRecursion(game, DEFAULT_UNROLL_OPTIONS, options.deadline), (r) => ({ layers: r.stats.maxLayers, rules: r.stats.rulesAdded }));
+  const files = timer.run('emit-rddl', () => {
+    try {
+      return emitRddl(unrolled.game, base, rddl, options.deadline);
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+      throw new GdlError([diag('error', game.file, NO_POS, `the RDDL translation is too large to write (${game.rules.length} rules)`)], 'limit');
+    }
+  }, (f) => ({ bytes: f.domain.length + f.instance.length }));
+  return { ...files, unroll: unrolled.stats };
+}
+
+/**
+ * Plays random matches of the original game (the reasoner) and of an RDDL translation (its
+ * domain and instance texts, through this project's RDDL reader and simulator) side by side;
+ * goal values are compared at terminal states only, against the reward the RDDL game pays.
+ */
+export function verifyRddl(normal: NormalGame, domain: RddlSource, instance: RddlSource, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
+  const original = createReasoner(normal, { deadline: options.deadline });
+  return verifyGame(asEpisode(original), createRddlSimulator(readRddl(domain, instance), original.roles, domain.file), verify);
 }

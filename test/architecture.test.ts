@@ -27,6 +27,7 @@ const STAGES: readonly (readonly string[])[] = [
   ['emit/'],
   ['sim/'],
   ['gddl/'],
+  ['rddl/'],
   ['pipeline.ts'],
   ['compare.ts'],
   ['batch/'],

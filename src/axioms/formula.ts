@@ -211,22 +211,31 @@ export function postOrder(roots: readonly Formula[], visit: (f: Formula) => void
 }
 
 /**
- * Rebuilds `roots` in `table` with every atom id replaced by `mapAtom(id)` (for renumbering
- * atoms); shared subformulas stay shared. `step` as for {@link postOrder}.
+ * Rebuilds `roots` in `table` with every atom replaced by the formula `mapAtom(id)` gives (for
+ * renumbering atoms and for substitution); shared subformulas stay shared. `step` as for
+ * {@link postOrder}.
  */
-export function mapAtoms(roots: readonly Formula[], table: FormulaTable, mapAtom: (atom: number) => number, step: Step = NO_STEP): Formula[] {
+export function substituteAtoms(roots: readonly Formula[], table: FormulaTable, mapAtom: (atom: number) => Formula, step: Step = NO_STEP): Formula[] {
   const out = new Map<number, Formula>();
   postOrder(roots, (f) => {
     const get = (g: Formula): Formula => out.get(g.id)!;
     let g: Formula;
     if (f.kind === 'true') g = table.TRUE;
     else if (f.kind === 'false') g = table.FALSE;
-    else if (f.kind === 'atom') g = table.atom(mapAtom(f.atom));
+    else if (f.kind === 'atom') g = mapAtom(f.atom);
     else if (f.kind === 'not') g = table.not(get(f.arg));
     else g = f.kind === 'and' ? table.and(f.args.map(get)) : table.or(f.args.map(get));
     out.set(f.id, g);
   }, step);
   return roots.map((r) => out.get(r.id)!);
+}
+
+/**
+ * Rebuilds `roots` in `table` with every atom id replaced by `mapAtom(id)` (for renumbering
+ * atoms); shared subformulas stay shared. `step` as for {@link postOrder}.
+ */
+export function mapAtoms(roots: readonly Formula[], table: FormulaTable, mapAtom: (atom: number) => number, step: Step = NO_STEP): Formula[] {
+  return substituteAtoms(roots, table, (a) => table.atom(mapAtom(a)), step);
 }
 
 /** The size of a rule body (a conjunction of formulas), as {@link Formula.size} counts it. */

@@ -1,8 +1,10 @@
 /**
- * `gdl-ground ground GAME [-o FILE] [--method prolog|dg] [--format gdl|json] [--json] [--stats]
+ * `gdl-ground ground GAME [-o FILE] [--method prolog|dg] [--format gdl|json|rddl] [--horizon N] [--json] [--stats]
  * [--timeout S] [--max-atoms N] [--max-ground-atoms N] [--max-rules N] [--no-base-input]
- * [--keep-unused] [--remove-axioms [--max-formula N] [--max-total N]] [--format gddl [--max-actions N] [--max-effects N]]`: instantiates a game and writes the
- * ground game as GDL (default) or JSON; rules and atoms no output depends on are dropped unless
+ * [--keep-unused] [--remove-axioms [--max-formula N] [--max-total N]]`: instantiates a game and writes the
+ * ground game as GDL (default) or JSON, or a single-player game as RDDL into the directory -o
+ * names (src/cli/rddl.ts, docs/rddl.md), or GDDL (`--format gddl [--max-actions N] [--max-effects N]`);
+ * rules and atoms no output depends on are dropped unless
  * `--keep-unused`; `--remove-axioms` substitutes the axioms away (GDL with formula bodies). The output file is
  * written atomically: after an error or a limit no file (and no partial file) is left.
  * `--format gddl` writes the three GDDL files (docs/gddl.md) into the directory of `-o`, all or none.
@@ -16,13 +18,14 @@ import {
   type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR, type GroundFormat, type PipelineOptions, type UnusedStats,
   emitFormulaGround, emitGround, groundNormalGame, loadGame, removeGameAxioms, removeUnusedInstances,
 } from '../pipeline.js';
+import { type RddlFlags, checkRddlFlags, writeRddl } from './rddl.js';
 import { StageTimer, formatStages } from '../timer.js';
 import { GDDL_FLAG_HELP, formatGddlStats, resolveGddlFlags, writeGddlOutput } from './gddl.js';
 import { EXIT, UsageError, gameName, readGameFile, runCommand, writeOutput } from './io.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, parseChoice, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `ground`, as commander parses them. */
-interface GroundOptions extends LimitFlags {
+interface GroundOptions extends LimitFlags, RddlFlags {
   readonly output?: string;
   readonly method: string;
   readonly format?: string;
@@ -49,14 +52,17 @@ interface Resolved {
 
 function resolveOptions(options: GroundOptions): Resolved {
   const pipeline = resolveFlags(options);
-  const format = options.format === undefined ? undefined : parseChoice(options.format, '--format', ['gdl', 'json', 'gddl'] as const);
+  const format = options.format === undefined ? undefined : parseChoice(options.format, '--format', ['gdl', 'json', 'gddl', 'rddl'] as const);
+  if (format === 'rddl') checkRddlFlags(options);
+  else if (options.horizon !== undefined) throw new UsageError('--horizon needs --format rddl');
   if (options.json === true && format !== undefined && format !== 'json') throw new UsageError(`--json contradicts --format ${format}`);
   const json = options.json === true || format === 'json';
   const gddl = format === 'gddl';
   if (options.removeAxioms === true && json) throw new UsageError('--remove-axioms writes GDL only (formula bodies have no JSON form yet)');
-  // GDDL output removes axioms itself, so it takes their limits too.
-  if (options.maxFormula !== undefined && options.removeAxioms !== true && !gddl) throw new UsageError('--max-formula needs --remove-axioms');
-  if (options.maxTotal !== undefined && options.removeAxioms !== true && !gddl) throw new UsageError('--max-total needs --remove-axioms');
+  // GDDL and RDDL output remove axioms themselves, so they take their limits too.
+  const removes = options.removeAxioms === true || format === 'rddl' || gddl;
+  if (options.maxFormula !== undefined && !removes) throw new UsageError('--max-formula needs --remove-axioms');
+  if (options.maxTotal !== undefined && !removes) throw new UsageError('--max-total needs --remove-axioms');
   const maxFormula = options.maxFormula === undefined ? DEFAULT_AXIOM_OPTIONS.maxFormula : parseWhole(options.maxFormula, '--max-formula');
   const axioms: AxiomOptions = options.maxTotal === undefined ? { maxFormula } : { maxFormula, maxTotal: parseWhole(options.maxTotal, '--max-total') };
   return { pipeline, format: json ? 'json' : gddl ? 'gddl' : 'gdl', axioms, gddl: resolveGddlFlags(options, gddl) };
@@ -64,6 +70,7 @@ function resolveOptions(options: GroundOptions): Resolved {
 
 function ground(file: string, options: GroundOptions): number {
   const resolved = resolveOptions(options);
+  if (options.format === 'rddl') return writeRddl(file, options, resolved.pipeline, resolved.axioms);
   const text = readGameFile(file);
   const timer = new StageTimer();
   const loaded = loadGame(text, gameName(file), resolved.pipeline, timer);
@@ -114,7 +121,8 @@ export function registerGround(program: Command): void {
     .argument('<game>', 'game description in KIF')
     .option('-o, --output <file>', 'write the ground game to a file (atomically) instead of stdout');
   addMethodOption(command)
-    .option('--format <format>', 'gdl (default), json, or gddl (three files: domain, problem, partition; -o names a directory)')
+    .option('--format <format>', 'gdl (default), json, gddl (three files: domain, problem, partition; -o names a directory) or rddl (single-player games; -o names a directory)')
+    .option('--horizon <n>', 'RDDL horizon (default: the game length from a step counter + 1, else 100)')
     .option('--json', 'same as --format json')
     .option('--stats', 'print per-stage time, counts and peak memory on stderr');
   addLimitOptions(command, 'ground')

@@ -6,7 +6,8 @@
  * joint move; with `--mutex`, also that no proven mutex group is violated (a violation is a bug
  * in the proof, reported with the state). With `--ground FILE`, the ground game of FILE (any
  * output of `ground`, axioms removed or not) is played through the reasoner instead; with `--gddl DIR`, the
- * GDDL game of DIR (`ground --format gddl -o DIR`) through the GDDL simulator. Exit 0 when identical, 1 with the first difference printed (or an invalid
+ * GDDL game of DIR (`ground --format gddl -o DIR`) through the GDDL simulator; with `--rddl DIR`,
+ * the RDDL files of `ground --format rddl` through the RDDL simulator. Exit 0 when identical, 1 with the first difference printed (or an invalid
  * game), 2 usage error, 3 time limit.
  */
 import type { Command } from 'commander';
@@ -18,6 +19,7 @@ import {
 } from '../pipeline.js';
 import { readGddlDir } from './gddl.js';
 import { EXIT, UsageError, gameName, readGameFile, runCommand } from './io.js';
+import { verifyAgainstRddl } from './rddl.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `verify`, as commander parses them. */
@@ -29,6 +31,7 @@ interface VerifyCliOptions extends LimitFlags {
   readonly mutex?: boolean;
   readonly ground?: string;
   readonly gddl?: string;
+  readonly rddl?: string;
 }
 
 /** Everything `verify` needs, resolved once from the command line. */
@@ -53,9 +56,12 @@ function verify(file: string, options: VerifyCliOptions): number {
   if (options.ground !== undefined && options.mutex === true) throw new UsageError('--mutex checks a grounding made now; it cannot be combined with --ground');
   const loaded = loadGame(readGameFile(file), gameName(file), resolved.pipeline);
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
-  if (options.gddl !== undefined && (options.ground !== undefined || options.mutex === true)) throw new UsageError('--gddl cannot be combined with --ground or --mutex');
+  const other = [options.gddl, options.rddl, options.ground].filter((o) => o !== undefined).length + (options.mutex === true ? 1 : 0);
+  if ((options.gddl !== undefined || options.rddl !== undefined) && other > 1) throw new UsageError('--gddl and --rddl cannot be combined with each other, --ground or --mutex');
   const result = options.gddl !== undefined
     ? verifyGddl(loaded.normal, readGddlFiles(readGddlDir(options.gddl), options.gddl), resolved.pipeline, resolved.verify)
+    : options.rddl !== undefined
+    ? verifyAgainstRddl(loaded.normal, file, options.rddl, resolved.pipeline, resolved.verify)
     : options.ground !== undefined ? againstFile(loaded.normal, options.ground, resolved) : againstGrounding(loaded.normal, options, resolved);
   const s = result.stats;
   const summary = `${s.playouts} playouts, ${s.states} states, ${s.transitions} joint moves compared (${s.terminals} reached terminal, ${s.stuck} stuck)`;
@@ -94,7 +100,8 @@ export function registerVerify(program: Command): void {
     .option('--max-steps <n>', 'joint moves per match before it is cut off', '200')
     .option('--mutex', 'also hold every proven mutex group (gdl-ground mutex) in every visited state')
     .option('--ground <file>', 'play this ground game file (from gdl-ground ground, axioms removed or not) instead of grounding now')
-    .option('--gddl <dir>', 'play the GDDL game in this directory (from gdl-ground ground --format gddl -o DIR) instead of grounding now');
+    .option('--gddl <dir>', 'play the GDDL game in this directory (from gdl-ground ground --format gddl -o DIR) instead of grounding now')
+    .option('--rddl <dir>', 'play the RDDL translation in DIR (<game>_mdp.rddl, <game>_inst.rddl from ground --format rddl) instead');
   addMethodOption(command);
   addLimitOptions(command, 'ground')
     .action((file: string, options: VerifyCliOptions) => runCommand(() => verify(file, options)));
