@@ -71,8 +71,8 @@ export function groundOne(job: WorkerJob): WorkerReply {
     const loaded = loadGame(text, job.file, options, timer);
     const { reach, ground } = groundNormalGame(loaded.normal, options, timer);
     const final = readBackSupersets(loaded.normal, reach.supersets, ground);
-    const game = removeUnusedInstances(ground, timer).game;
-    const files = BATCH_FORMATS[job.format](game, job.name, timer);
+    const game = removeUnusedInstances(ground, timer, options).game;
+    const files = BATCH_FORMATS[job.format](game, job.name, timer, options);
     if (job.tmpDir !== undefined) writeFiles(job.tmpDir, files);
     return {
       ...figures(),

@@ -18,7 +18,7 @@ export interface FoundGame {
 }
 
 /** Output formats a batch writes; each is a list of files (see outputs.ts). */
-export type BatchFormat = 'gdl' | 'json';
+export type BatchFormat = 'gdl' | 'json' | 'gddl' | 'rddl';
 
 /** The job a worker process is sent over IPC (plain JSON). */
 export interface WorkerJob {

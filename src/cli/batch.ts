@@ -1,6 +1,6 @@
 /**
  * `gdl-ground batch PATH... [--jobs N] [--timeout S] [--max-memory MB] [--method prolog|dg]
- * [--format gdl|json] [--out DIR] [--report FILE.md|FILE.csv|FILE.json]`: grounds every game
+ * [--format gdl|json|gddl|rddl] [--out DIR] [--report FILE.md|FILE.csv|FILE.json]`: grounds every game
  * under the paths (files, or folders searched recursively for .kif and .gdl files), N at a
  * time, each in its own worker process with its own time and memory limit, and writes a
  * report (Markdown on stdout without `--report`). Output files are named after the games,
