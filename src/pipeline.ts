@@ -210,8 +210,23 @@ export function groundNormalGame(
   options: PipelineOptions,
   timer = new StageTimer(),
 ): { reach: ReachResult; ground: GroundGame } {
-  const reach = reachGame(normal, options, timer);
+  const reach = reachForGrounding(normal, options, timer);
   return { reach, ground: groundGame(normal, reach.supersets, options, timer) };
+}
+
+/**
+ * Step 3 as instantiation needs it. With the Prolog method, relevance first: only the fluents,
+ * the moves and the relations they depend on; instantiation derives every other axiom itself,
+ * over the same fluents and moves, so the ground game is the one the full supersets give.
+ */
+function reachForGrounding(normal: NormalGame, options: PipelineOptions, timer: StageTimer): ReachResult {
+  if (options.method !== 'prolog') return reachGame(normal, options, timer);
+  const limits = reachLimits(options);
+  return timer.run('reach-prolog', () => computeSupersetsProlog(normal, limits, { relevantOnly: true }), (r) => ({
+    fluents: r.supersets.fluents.length,
+    moves: r.supersets.moves.length,
+    axioms: r.supersets.axioms.length,
+  }));
 }
 
 /**
@@ -220,7 +235,9 @@ export function groundNormalGame(
  * method's supersets after the same post-processing.
  */
 export function postProcessedSupersets(normal: NormalGame, options: PipelineOptions, timer = new StageTimer()): ReachResult {
-  const { reach, ground } = groundNormalGame(normal, options, timer);
+  // The full supersets: the static axioms read back come from them.
+  const reach = reachGame(normal, options, timer);
+  const ground = groundGame(normal, reach.supersets, options, timer);
   return { supersets: readBackSupersets(normal, reach.supersets, ground), stats: reach.stats };
 }
 
