@@ -10,6 +10,8 @@ import { GdlError } from '../src/gdl/diagnostics.js';
 import { formatEstimate } from '../src/ground/evaluate.js';
 import { emitGdl } from '../src/emit/gdl.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
+import { relevantSupersets } from '../src/reach/relaxed-model.js';
+import { supersetSentences } from '../src/reach/format.js';
 import { groundGame, groundNormalGame, loadGame, resolvePipelineOptions } from '../src/pipeline.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 
@@ -98,6 +100,8 @@ function bothWays(text: string, file: string): { full: string; relevant: string;
   const relevantSets = computeSupersetsProlog(normal, undefined, { relevantOnly: true }).supersets;
   expect(relevantSets.fluents).toEqual(fullSets.fluents);
   expect(relevantSets.moves).toEqual(fullSets.moves);
+  // The same relevant model on the Datalog core: fluents, moves and axioms, in the same order.
+  expect(supersetSentences(relevantSupersets(normal).supersets)).toEqual(supersetSentences(relevantSets));
   const emit = (sets: typeof fullSets): string => emitGdl(groundGame(normal, sets, options), { baseInput: true });
   return { full: emit(fullSets), relevant: emit(relevantSets), fullAxioms: fullSets.axioms.length, relevantAxioms: relevantSets.axioms.length };
 }
@@ -121,8 +125,16 @@ describe('relevance first', () => {
   it('never evaluates code/8 of games/explode.kif for grounding', () => {
     const options = resolvePipelineOptions();
     const { normal } = loadGame(example('explode.kif'), 'explode.kif', options);
-    const sets = computeSupersetsProlog(normal, undefined, { relevantOnly: true }).supersets;
-    expect(sets.moves.length).toBe(10);
-    expect(sets.axioms.some((a) => a.rel === 'code')).toBe(false);
+    for (const sets of [computeSupersetsProlog(normal, undefined, { relevantOnly: true }).supersets, relevantSupersets(normal).supersets]) {
+      expect(sets.moves.length).toBe(10);
+      expect(sets.axioms.some((a) => a.rel === 'code')).toBe(false);
+    }
+  });
+
+  it('refuses an infinite relaxed game by the depth of its terms', () => {
+    const counter = '(role r) (init (c z)) (<= (legal r go) (true (c ?x))) (<= (next (c (s ?x))) (true (c ?x))) (<= terminal (true (c z))) (goal r 0)';
+    const options = resolvePipelineOptions();
+    const { normal } = loadGame(counter, 'counter.kif', options);
+    expect(() => relevantSupersets(normal, undefined, 20)).toThrow(/nested deeper than 20 levels: the relaxed game is infinite/);
   });
 });

@@ -17,7 +17,7 @@ import { sortByCodePoints, termDepth } from '../gdl/terms.js';
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import type { NormalGame } from '../normalize/types.js';
 import { type ReachProgress, type Run, evaluateComponent } from './evaluate.js';
-import { type Component, type RelaxedRule, keyOf, planRelaxedGame } from './relaxed.js';
+import { type RelaxedRule, planRelaxedGame, relevantComponents } from './relaxed.js';
 import { type FactStore, createStore, ensureTable, relationFacts } from './store.js';
 import { StageTimer } from '../timer.js';
 import { type ReachLimits, type ReachResult, type Supersets, DEFAULT_REACH_LIMITS } from './types.js';
@@ -92,29 +92,6 @@ export function computeSupersetsProlog(
     supersets,
     stats: { method: 'prolog', iterations: run.iterations, answers: run.answers, kept: run.store.size, times: timer.steps() },
   };
-}
-
-/** The relations whose facts are the fluents and moves, and the rules that make them. */
-const LOOP_RELATIONS = ['true/1', 'does/2', 'legal/2', 'next/1'];
-
-/**
- * The components that hold true, does, legal or next (the loop; legal need not read the state,
- * nor next the moves) and those they depend on: walked back over the body atoms of the rules.
- */
-function relevantComponents(components: readonly Component[]): Set<number> {
-  const owner = new Map<string, number>();
-  components.forEach((c, i) => c.relations.forEach((k) => owner.set(k, i)));
-  const todo = LOOP_RELATIONS.flatMap((k) => (owner.has(k) ? [owner.get(k)!] : []));
-  const wanted = new Set(todo);
-  while (todo.length > 0) {
-    const comp = components[todo.pop()!]!;
-    const reads = [...comp.rules.flatMap((r) => r.body.flatMap((l) => (l.kind === 'pos' ? [keyOf(l.atom)] : []))), ...comp.bridges.map((b) => b.from)];
-    for (const k of reads) {
-      const i = owner.get(k);
-      if (i !== undefined && !wanted.has(i)) (wanted.add(i), todo.push(i));
-    }
-  }
-  return wanted;
 }
 
 /** Line 1 of Algorithm 9.2: a fresh engine with the driver loaded (clauses come per component). */
