@@ -68,7 +68,7 @@ describe('formatEstimate', () => {
 const example = (name: string): string => readFileSync(joinPath(EXAMPLES_DIR, name), 'utf8');
 
 describe('refusal before enumerating', () => {
-  it('refuses code/8 of games/explode.kif at once, naming relation, position and estimate', () => {
+  it('refuses code/9 of games/explode.kif at once, naming relation, position and estimate', () => {
     const options = resolvePipelineOptions({ timeoutSeconds: 60 });
     const loaded = loadGame(example('explode.kif'), 'explode.kif', options);
     let error: unknown;
@@ -80,15 +80,30 @@ describe('refusal before enumerating', () => {
     expect(error).toBeInstanceOf(GdlError);
     const e = error as GdlError;
     expect(e.code).toBe('limit');
-    expect(e.message).toMatch(/explode\.kif:8:1: error: instantiating this rule for 'code\/8' would make about 1\.0×10⁸ ground atoms/);
+    expect(e.message).toMatch(/explode\.kif:8:1: error: instantiating this rule for 'code\/9' would make about 1\.0×10⁹ ground atoms/);
   });
 
   it('grounds a game whose estimate stays within the budget', () => {
-    // Four digits instead of ten: 4^8 = 65,536 codes, well within the default budget.
+    // Four digits instead of ten: 4^9 = 262,144 codes, within the default budget.
     const small = example('explode.kif').replace(/\(digit [4-9]\) ?/g, '');
     const options = resolvePipelineOptions();
     const { ground } = groundNormalGame(loadGame(small, 'small.kif', options).normal, options);
     expect(ground.rules.length).toBeGreaterThan(0);
+  });
+
+  it('trusts the estimate only beyond the margin: below it, the limit is met by counting', () => {
+    const small = example('explode.kif').replace(/\(digit [4-9]\) ?/g, ''); // 4^9 = 262,144 codes
+    const message = (maxGroundAtoms: number): string => {
+      const options = resolvePipelineOptions({ maxGroundAtoms });
+      try {
+        groundNormalGame(loadGame(small, 'small.kif', options).normal, options);
+      } catch (e) {
+        return (e as GdlError).message;
+      }
+      return 'grounded';
+    };
+    expect(message(100_000)).toMatch(/'code' exceeded 100000 ground atoms/);
+    expect(message(10_000)).toMatch(/'code\/9' would make about 262144 ground atoms \(limit 10000\)/);
   });
 });
 
@@ -122,7 +137,7 @@ describe('relevance first', () => {
     expect(r.relevantAxioms).toBeLessThan(r.fullAxioms);
   });
 
-  it('never evaluates code/8 of games/explode.kif for grounding', () => {
+  it('never evaluates code/9 of games/explode.kif for grounding', () => {
     const options = resolvePipelineOptions();
     const { normal } = loadGame(example('explode.kif'), 'explode.kif', options);
     for (const sets of [computeSupersetsProlog(normal, undefined, { relevantOnly: true }).supersets, relevantSupersets(normal).supersets]) {
