@@ -91,7 +91,7 @@ function runMethod(game: NormalGame, method: 'prolog' | 'dg', settings: CompareS
     }
     reduced = sizesOf(supersets);
     const ground = groundGame(game, supersets, options, timer);
-    const final = readBackSupersets(game, supersets, ground);
+    const final = readBackSupersets(game, supersets, ground, options);
     return { method, status: 'ok', message: '', times: stepTimes(timer), before, upward, reduced, reach: supersets, supersets: final, ground };
   } catch (err) {
     return { method, times: stepTimes(timer), before, upward, reduced, ...failure(err) };

@@ -8,7 +8,7 @@ import { Deadline } from './deadline.js';
 import { type GdlEmitOptions, emitGdl } from './emit/gdl.js';
 import { emitJson } from './emit/json.js';
 import { type GameDescription, NO_POS } from './gdl/ast.js';
-import { type Diagnostic, GdlError, diag, hasErrors, sortDiagnostics } from './gdl/diagnostics.js';
+import { type Diagnostic, GdlError, deadlineError, diag, hasErrors, sortDiagnostics } from './gdl/diagnostics.js';
 import { parseGdl } from './gdl/parser.js';
 import { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits, instantiateGame } from './ground/instantiate.js';
 import { finalSupersets, pruneUnreachable } from './ground/reachability.js';
@@ -76,10 +76,23 @@ export interface PipelineSettings {
   readonly method?: ReachMethod;
   /** Seconds the whole run may take (Infinity, the default, for no limit). */
   readonly timeoutSeconds?: number;
+  /**
+   * When the run started, in ms since the epoch (default: when the options are resolved). The
+   * command line gives the process's start, so that `--timeout` bounds the whole process,
+   * Node's start-up and module loading included (a second or more on a loaded machine).
+   */
+  readonly startedAt?: number;
   readonly maxReachAtoms?: number;
   readonly maxGroundAtoms?: number;
   readonly maxGroundRules?: number;
   readonly normalize?: NormalizeOptions;
+}
+
+/** The deadline `settings.timeoutSeconds` after `settings.startedAt` (default now). */
+function runDeadline(settings: PipelineSettings): Deadline {
+  const seconds = settings.timeoutSeconds ?? Infinity;
+  if (seconds === Infinity || settings.startedAt === undefined) return Deadline.in(seconds);
+  return new Deadline(settings.startedAt + seconds * 1000);
 }
 
 /**
@@ -89,7 +102,7 @@ export interface PipelineSettings {
 export function resolvePipelineOptions(settings: PipelineSettings = {}): PipelineOptions {
   return {
     method: settings.method ?? 'prolog',
-    deadline: Deadline.in(settings.timeoutSeconds ?? Infinity),
+    deadline: runDeadline(settings),
     normalize: settings.normalize ?? DEFAULT_NORMALIZE_OPTIONS,
     maxReachAtoms: settings.maxReachAtoms ?? DEFAULT_REACH_LIMITS.maxAtoms,
     maxGroundAtoms: settings.maxGroundAtoms ?? DEFAULT_INSTANTIATE_LIMITS.maxAtoms,
@@ -105,12 +118,12 @@ export const DEFAULT_PIPELINE_OPTIONS: PipelineOptions = resolvePipelineOptions(
 
 /** The superset computation's limits under `options`. */
 function reachLimits(options: PipelineOptions): ReachLimits {
-  return { deadline: options.deadline.at, maxAtoms: options.maxReachAtoms };
+  return { deadline: options.deadline, maxAtoms: options.maxReachAtoms };
 }
 
 /** Instantiation's limits under `options`. */
 function instantiateLimits(options: PipelineOptions): InstantiateLimits {
-  return { ...DEFAULT_INSTANTIATE_LIMITS, deadline: options.deadline.at, maxAtoms: options.maxGroundAtoms, maxRules: options.maxGroundRules };
+  return { ...DEFAULT_INSTANTIATE_LIMITS, deadline: options.deadline, maxAtoms: options.maxGroundAtoms, maxRules: options.maxGroundRules };
 }
 
 /** A game read, validated and normalized; warnings are kept for the caller to show. */
@@ -194,15 +207,15 @@ export function drawDependencyGraph(
 export function groundGame(normal: NormalGame, supersets: Supersets, options: PipelineOptions, timer = new StageTimer()): GroundGame {
   const counts = (g: GroundGame): Record<string, number> => ({ rules: g.rules.length, atoms: g.atoms.length, init: g.init.length });
   const ground = timer.run('instantiate', () => instantiateGame(normal, supersets, instantiateLimits(options)), counts);
-  return timer.run('prune', () => pruneUnreachable(ground), counts);
+  return timer.run('prune', () => pruneUnreachable(ground, options.deadline), counts);
 }
 
 /**
  * The supersets read back from a pruned ground game: what is reachable once the ground rules
- * are pruned (end of 9.1.3).
+ * are pruned (end of 9.1.3); a limit error past the run's deadline (`options`).
  */
-export function readBackSupersets(normal: NormalGame, supersets: Supersets, ground: GroundGame): Supersets {
-  return finalSupersets(normal, supersets, ground);
+export function readBackSupersets(normal: NormalGame, supersets: Supersets, ground: GroundGame, options = DEFAULT_PIPELINE_OPTIONS): Supersets {
+  return finalSupersets(normal, supersets, ground, options.deadline);
 }
 
 /** Steps 3 to 5 on a loaded game: supersets, instantiation, reachability. */
@@ -241,7 +254,7 @@ export function postProcessedSupersets(normal: NormalGame, options: PipelineOpti
   // The full supersets: the static axioms read back come from them.
   const reach = reachGame(normal, options, timer);
   const ground = groundGame(normal, reach.supersets, options, timer);
-  return { supersets: readBackSupersets(normal, reach.supersets, ground), stats: reach.stats };
+  return { supersets: readBackSupersets(normal, reach.supersets, ground, options), stats: reach.stats };
 }
 
 /** The whole job from text to ground game. */
@@ -258,11 +271,14 @@ export function runGrounding(
 /** Output formats of a ground game. */
 export type GroundFormat = 'gdl' | 'json';
 
-/** Step 6: the ground game as text; a game too large for one string is reported as a limit. */
-export function emitGround(game: GroundGame, format: GroundFormat, gdl: GdlEmitOptions, timer = new StageTimer()): string {
+/**
+ * Step 6: the ground game as text; a game too large for one string is reported as a limit, and
+ * so is the run's deadline (`options`).
+ */
+export function emitGround(game: GroundGame, format: GroundFormat, gdl: GdlEmitOptions, timer = new StageTimer(), options = DEFAULT_PIPELINE_OPTIONS): string {
   return timer.run('emit', () => {
     try {
-      return format === 'json' ? emitJson(game) : emitGdl(game, gdl);
+      return format === 'json' ? emitJson(game, options.deadline) : emitGdl(game, gdl, options.deadline);
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
       throw new GdlError([diag('error', game.file, NO_POS, `the ground game is too large to write (${game.rules.length} rules)`)], 'limit');
@@ -275,8 +291,8 @@ export function emitGround(game: GroundGame, format: GroundFormat, gdl: GdlEmitO
  * and of its ground game side by side.
  */
 export function verifyGrounding(normal: NormalGame, ground: GroundGame, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
-  const original = createReasoner(normal, { deadline: options.deadline.at });
-  return verifyGame(original, createGroundSimulator(ground), verify);
+  const original = createReasoner(normal, { deadline: options.deadline });
+  return verifyGame(original, createGroundSimulator(ground), { ...verify, limit: { deadline: options.deadline, file: normal.file } });
 }
 
 /** How the mutex stage samples states; the rest of its options are the pipeline's. */
@@ -303,17 +319,18 @@ export function mutexGroups(ground: GroundGame, options: PipelineOptions, settin
       return findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: options.deadline });
     } catch (err) {
       if (!(err instanceof ProofTimeout)) throw err;
-      throw new GdlError([diag('error', ground.file, NO_POS, `mutex groups: ${err.message}`)], 'limit');
+      throw deadlineError(options.deadline, ground.file, NO_POS, 'mutex groups: proving');
     }
   }, (r) => ({ fluents: r.fluents, bits: r.bits, groups: r.groups.length, proven: r.groups.filter((g) => g.proven).length }));
 }
 
 /**
  * Step 7a: drops every ground rule and atom that no legal, next, goal or terminal rule depends
- * on (GGP book 14.4). Play is unchanged, so `ground` does this by default.
+ * on (GGP book 14.4). Play is unchanged, so `ground` does this by default. A limit error past
+ * the run's deadline (`options`).
  */
-export function removeUnusedInstances(game: GroundGame, timer = new StageTimer()): { game: GroundGame; stats: UnusedStats } {
-  return timer.run('unused', () => removeUnused(game), (r) => ({ rules: r.game.rules.length, atoms: r.game.atoms.length }));
+export function removeUnusedInstances(game: GroundGame, timer = new StageTimer(), options = DEFAULT_PIPELINE_OPTIONS): { game: GroundGame; stats: UnusedStats } {
+  return timer.run('unused', () => removeUnused(game, options.deadline), (r) => ({ rules: r.game.rules.length, atoms: r.game.atoms.length }));
 }
 
 /**
@@ -354,5 +371,6 @@ export function loadGroundFile(text: string, file: string, options: PipelineOpti
 
 /** Plays random matches of two games (each through the Prolog reasoner) side by side. */
 export function verifyAgainst(original: NormalGame, other: NormalGame, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
-  return verifyGame(createReasoner(original, { deadline: options.deadline.at }), createReasoner(other, { deadline: options.deadline.at }), verify);
+  const limit = { deadline: options.deadline, file: original.file };
+  return verifyGame(createReasoner(original, { deadline: options.deadline }), createReasoner(other, { deadline: options.deadline }), { ...verify, limit });
 }

@@ -1,5 +1,6 @@
 // The dependency-graph method: graph (Definition 9.3), domains, products (Algorithm 9.3),
 // reduceSupersetsDG (Algorithm 9.4), limits and DOT output, on small games and corpus games.
+import { Deadline } from '../src/deadline.js';
 import { describe, expect, it } from 'vitest';
 import { GdlError } from '../src/gdl/diagnostics.js';
 import { atomToString, termToString } from '../src/gdl/terms.js';
@@ -10,7 +11,7 @@ import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import type { Supersets } from '../src/reach/types.js';
 import { HAVE_CORPUS, readGame } from './corpus.js';
 
-const LIMITS = { deadline: Infinity, maxAtoms: 2_000_000 };
+const LIMITS = { deadline: Deadline.never(), maxAtoms: 2_000_000 };
 
 function normal(text: string, file = 'test.kif') {
   return loadGame(text, file, DEFAULT_PIPELINE_OPTIONS).normal;
@@ -136,7 +137,7 @@ describe('limits', () => {
       (<= terminal (true (count 0))) (goal r 100)`);
     let error: unknown;
     try {
-      computeSupersetsDG(unbounded, { deadline: Infinity, maxAtoms: 500 });
+      computeSupersetsDG(unbounded, { deadline: Deadline.never(), maxAtoms: 500 });
     } catch (e) {
       error = e;
     }
@@ -147,8 +148,8 @@ describe('limits', () => {
 
   it('stops with a limit error beyond maxAtoms and at the deadline', () => {
     const game = normal(RING);
-    expect(() => computeSupersetsDG(game, { deadline: Infinity, maxAtoms: 10 })).toThrow(/more than 10 ground atoms/);
-    expect(() => computeSupersetsDG(game, { deadline: Infinity, maxAtoms: 10 })).toThrow(GdlError);
+    expect(() => computeSupersetsDG(game, { deadline: Deadline.never(), maxAtoms: 10 })).toThrow(/more than 10 ground atoms/);
+    expect(() => computeSupersetsDG(game, { deadline: Deadline.never(), maxAtoms: 10 })).toThrow(GdlError);
   });
 });
 

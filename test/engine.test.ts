@@ -2,6 +2,7 @@
 // directly) against Tau-Prolog doing everything itself: random facts and random clauses with
 // once groups, distincts and function terms (ground in facts, with variables in calls) must
 // give the same answers in the same order.
+import { Deadline } from '../src/deadline.js';
 import { describe, expect, it } from 'vitest';
 import { type PrologEngine, type TauTerm, createEngine, makeTerm, makeVar, tauKif } from '../src/engine/tau.js';
 
@@ -69,7 +70,7 @@ const isVar = (s: Arg): boolean => typeof s === 'string' && VARS.includes(s);
 
 /** Loads the program: facts in JavaScript tables, or as plain Prolog facts. */
 function load(p: Program, tables: boolean): PrologEngine {
-  const engine = createEngine({ deadline: Infinity }, { directSteps: tables });
+  const engine = createEngine({ deadline: Deadline.never() }, { directSteps: tables });
   engine.consult(':- set_prolog_flag(unknown, fail).');
   const vars = new Map(VARS.map((v) => [v, makeVar(v)]));
   const arg = (s: Arg): TauTerm => (typeof s !== 'string' ? makeTerm(s.f, s.args.map(arg)) : isVar(s) ? vars.get(s)! : makeTerm(s, []));

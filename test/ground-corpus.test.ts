@@ -76,7 +76,7 @@ function groundOne(file: string, deadline: number): { normal: NormalGame; sets: 
   const t1 = performance.now();
   const reach = reachGame(loaded.normal, options);
   const t2 = performance.now();
-  const g = instantiateGame(loaded.normal, reach.supersets, { ...DEFAULT_INSTANTIATE_LIMITS, deadline });
+  const g = instantiateGame(loaded.normal, reach.supersets, { ...DEFAULT_INSTANTIATE_LIMITS, deadline: options.deadline });
   const t3 = performance.now();
   return { normal: loaded.normal, sets: reach.supersets, g, ms: { load: t1 - t0, reach: t2 - t1, instantiate: t3 - t2 } };
 }

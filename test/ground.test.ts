@@ -1,5 +1,6 @@
 // Instantiation on small hand-made games with hand-written supersets: statics, negation,
 // recursion, distinct, simplification, limits, determinism and deep terms.
+import { Deadline } from '../src/deadline.js';
 import { describe, expect, it } from 'vitest';
 import type { Atom } from '../src/gdl/ast.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
@@ -201,7 +202,7 @@ describe('instantiateGame', () => {
     const nums = Array.from({ length: 30 }, (_, i) => `(n ${i})`).join(' ');
     const text = `(role r) ${nums}\n(<= (score ?x ?y ?z) (n ?x) (n ?y) (n ?z) (true (on ?w)))`;
     const sets = supersets(['(on 1)'], []);
-    expect(() => ground(text, sets, { ...DEFAULT_INSTANTIATE_LIMITS, deadline: Date.now() - 1 })).toThrowError(/time limit/);
+    expect(() => ground(text, sets, { ...DEFAULT_INSTANTIATE_LIMITS, deadline: new Deadline(Date.now() - 1) })).toThrowError(/time limit/);
     expect(ground(text, sets).rules.length).toBe(30 ** 3);
   });
 

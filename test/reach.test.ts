@@ -1,5 +1,6 @@
 // Supersets by Algorithm 9.2 on Tau-Prolog: exact least models of small relaxed games, corner
 // cases of the translation (quoting, recursion, variables in split positions), and limits.
+import { Deadline } from '../src/deadline.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -127,13 +128,13 @@ describe('computeSupersetsProlog', () => {
     const game = `(role r) (n 0) (n 1) (n 2) (n 3) (n 4) (n 5) (n 6) (n 7) (n 8) (n 9)
       (<= (pair ?a ?b ?c) (n ?a) (n ?b) (n ?c))
       (init x)`;
-    const err = limitError(() => reach(game, { deadline: Infinity, maxAtoms: 500 }));
+    const err = limitError(() => reach(game, { deadline: Deadline.never(), maxAtoms: 500 }));
     expect(err.message).toMatch(/t\.kif:2:7: error: relation 'pair' grew to \d+ instances .*more than 500 ground atoms/);
   });
 
   it('stops at the deadline with a limit error', () => {
     const text = readFileSync(join(EXAMPLES_DIR, 'tictactoe.kif'), 'utf8');
-    const err = limitError(() => reach(text, { deadline: Date.now() - 1, maxAtoms: 1_000_000 }));
+    const err = limitError(() => reach(text, { deadline: new Deadline(Date.now() - 1), maxAtoms: 1_000_000 }));
     expect(err.message).toMatch(/time limit reached/);
   });
 

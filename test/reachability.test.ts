@@ -1,5 +1,6 @@
 // Ground reachability (end of 9.1.3): relaxed forward chaining from init over ground rules,
 // pruning, renumbering, and the final supersets read off a ground game.
+import { Deadline } from '../src/deadline.js';
 import { describe, expect, it } from 'vitest';
 import { atomToString, termToString } from '../src/gdl/terms.js';
 import { groundSupersets, pruneUnreachable, reachableAtoms } from '../src/ground/reachability.js';
@@ -81,7 +82,7 @@ describe('instantiation with dg supersets, then reachability, equals the prolog 
       (<= (next (at ?y)) (does robot (move ?x ?y)))
       (<= terminal (true (at 3))) (<= (goal robot 100) (not (true (at 6))))`;
     const normal = loadGame(text, 'ring.kif', DEFAULT_PIPELINE_OPTIONS).normal;
-    const limits = { deadline: Infinity, maxAtoms: 100_000 };
+    const limits = { deadline: Deadline.never(), maxAtoms: 100_000 };
     const fromDg = instantiateGame(normal, computeSupersetsDG(normal, limits).supersets);
     const fromProlog = instantiateGame(normal, computeSupersetsProlog(normal, limits).supersets);
     expect(fromDg.rules.length).toBeGreaterThan(pruneUnreachable(fromDg).rules.length);

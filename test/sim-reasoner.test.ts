@@ -1,6 +1,7 @@
 // The reasoner for the original game: quoting of GDL symbols, left recursion (which loops
 // under plain SLD resolution), negation over recursive relations, the example games and a
 // recursive corpus game.
+import { Deadline } from '../src/deadline.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import { createReasoner } from '../src/sim/reasoner.js';
 import type { GameState, GroundItem, ItemSimulator } from '../src/sim/types.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 
-function reasonerFor(text: string, deadline = Infinity): ItemSimulator {
+function reasonerFor(text: string, deadline = Deadline.never()): ItemSimulator {
   return createReasoner(loadGame(text, 'test.kif', DEFAULT_PIPELINE_OPTIONS).normal, { deadline });
 }
 
@@ -108,7 +109,7 @@ describe('reasoner', () => {
     let caught: unknown;
     try {
       // A deadline already past: the first query that runs long enough to check it stops.
-      const r = reasonerFor(readFileSync(join(EXAMPLES_DIR, 'nim.kif'), 'utf8'), Date.now() - 1);
+      const r = reasonerFor(readFileSync(join(EXAMPLES_DIR, 'nim.kif'), 'utf8'), new Deadline(Date.now() - 1));
       for (let i = 0; i < 1000; i++) r.info(r.successor(r.initialState(), [item('(reduce c 0)'), item('noop')]));
     } catch (err) {
       caught = err;

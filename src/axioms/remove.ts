@@ -10,13 +10,15 @@
  * over the growth budget stay rules. Past the deadline the stage throws a limit error.
  */
 import { Deadline } from '../deadline.js';
+import { NO_POS } from '../gdl/ast.js';
+import { deadlineError } from '../gdl/diagnostics.js';
 import { stronglyConnectedComponents } from '../gdl/scc.js';
 import type { GroundGame, GroundRule } from '../ground/types.js';
 import { type AtomKind, atomKind, atomRelation, atomText, isOutput } from './atoms.js';
 import { type Formula, FormulaTable, type Step, bodySize, mapAtoms, postOrder } from './formula.js';
 import {
   type AxiomOptions, type AxiomResult, type AxiomStats, DEFAULT_AXIOM_OPTIONS, type FormulaGame, type FormulaRule,
-  type KeptReason, MAX_FORMULA_DEPTH, defaultGrowthBudget, timeLimitReached,
+  type KeptReason, MAX_FORMULA_DEPTH, defaultGrowthBudget,
 } from './types.js';
 import { restrictAtoms, rulesByHead } from './unused.js';
 
@@ -63,12 +65,12 @@ class Removal {
 
   /** Throws the stage's limit error once the deadline has passed (reads the clock). */
   check(): void {
-    if (this.deadline.passed()) throw timeLimitReached(this.game.file, 'axiom removal');
+    if (this.deadline.passed()) throw deadlineError(this.deadline, this.game.file, NO_POS, 'axiom removal');
   }
 
   /** {@link check} for fine-grained steps (reads the clock rarely). */
   readonly step: Step = () => {
-    if (this.deadline.tick()) throw timeLimitReached(this.game.file, 'axiom removal');
+    if (this.deadline.tick()) throw deadlineError(this.deadline, this.game.file, NO_POS, 'axiom removal');
   };
 
   fits(f: Formula): boolean {

@@ -2,8 +2,6 @@
  * The game without axioms: the ground game's roles, atoms and initial state, with rules whose
  * bodies are formulas; and the options and statistics of the stage that makes it.
  */
-import { NO_POS } from '../gdl/ast.js';
-import { GdlError, diag } from '../gdl/diagnostics.js';
 import type { GroundGame } from '../ground/types.js';
 import type { Formula } from './formula.js';
 
@@ -56,11 +54,6 @@ export const GROWTH_FLOOR = 200_000;
 /** The default total body size budget for an input of total body size `sizeBefore`. */
 export function defaultGrowthBudget(sizeBefore: number): number {
   return Math.max(GROWTH_FACTOR * sizeBefore, GROWTH_FLOOR);
-}
-
-/** The limit error of a stage that finds the run's deadline passed (the CLI exits with 3). */
-export function timeLimitReached(file: string, stage: string): GdlError {
-  return new GdlError([diag('error', file, NO_POS, `${stage} reached the time limit`)], 'limit');
 }
 
 /** Formulas nested deeper than this are not made: this project's parser refuses depth 500. */

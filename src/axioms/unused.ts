@@ -3,6 +3,8 @@
  * its head is a `next`, `legal`, `goal` or `terminal` atom, or an atom some needed rule reads;
  * everything else (rules and the atoms only they mention) can go without changing play.
  */
+import { Deadline } from '../deadline.js';
+import { checkDeadline, deadlineTicker } from '../gdl/diagnostics.js';
 import { compareRules } from '../ground/assemble.js';
 import { usedAtoms } from '../ground/atoms.js';
 import type { GroundAtom, GroundGame, GroundRule } from '../ground/types.js';
@@ -22,7 +24,8 @@ export function rulesByHead(game: GroundGame): number[][] {
  *   needed(H) :- rule(H, _), output(H).
  *   needed(B) :- needed(H), rule(H, Body), B in Body.
  */
-export function neededAtoms(game: GroundGame): Uint8Array {
+export function neededAtoms(game: GroundGame, deadline = Deadline.never()): Uint8Array {
+  const tick = deadlineTicker(deadline, game.file, 'dropping unused instances');
   const byHead = rulesByHead(game);
   const needed = new Uint8Array(game.atoms.length);
   const todo: number[] = [];
@@ -40,6 +43,7 @@ export function neededAtoms(game: GroundGame): Uint8Array {
   };
   while (todo.length > 0) {
     for (const r of byHead[todo.pop()!]!) {
+      tick();
       const rule = game.rules[r]!;
       rule.pos.forEach(mark);
       rule.neg.forEach(mark);
@@ -77,16 +81,18 @@ export interface UnusedStats {
  * Drops every rule whose head is not needed and every atom no remaining rule or `init`
  * mentions; pure, and the result keeps the GroundGame contract (atoms in their order, bodies
  * ascending, rules sorted by {@link compareRules}). Play is unchanged: only atoms that no
- * output depends on lose their rules.
+ * output depends on lose their rules. Past a limit of `deadline` it throws a limit error.
  */
-export function removeUnused(game: GroundGame): { game: GroundGame; stats: UnusedStats } {
-  const needed = neededAtoms(game);
+export function removeUnused(game: GroundGame, deadline = Deadline.never()): { game: GroundGame; stats: UnusedStats } {
+  const needed = neededAtoms(game, deadline);
+  checkDeadline(deadline, game.file, 'dropping unused instances');
   const rules = game.rules.filter((r) => needed[r.head] === 1);
   const { atoms, renumber } = restrictAtoms(game.atoms, usedAtoms(game.atoms.length, game.init, rules));
   const map = (ids: readonly number[]): readonly number[] => (ids.length === 0 ? NONE : ids.map((id) => renumber[id]!));
   const out: GroundRule[] = rules.map((r) => ({ head: renumber[r.head]!, pos: map(r.pos), neg: map(r.neg) }));
   // Already in order (monotone renumbering); sorting again states the contract, not a hope.
   out.sort(compareRules);
+  checkDeadline(deadline, game.file, 'dropping unused instances');
   const stats = { rulesBefore: game.rules.length, rulesAfter: out.length, atomsBefore: game.atoms.length, atomsAfter: atoms.length };
   return { game: { ...game, atoms, init: map(game.init), rules: out }, stats };
 }

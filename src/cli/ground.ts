@@ -61,7 +61,7 @@ function ground(file: string, options: GroundOptions): number {
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
   const full = groundNormalGame(loaded.normal, resolved.pipeline, timer).ground;
   // Unused instances go by default: dropping them cannot change play (docs/axioms.md).
-  const unused = options.keepUnused === true ? undefined : removeUnusedInstances(full, timer);
+  const unused = options.keepUnused === true ? undefined : removeUnusedInstances(full, timer, resolved.pipeline);
   const game = unused?.game ?? full;
   const gdl = { baseInput: options.baseInput };
   let axioms: AxiomResult | undefined;
@@ -70,7 +70,7 @@ function ground(file: string, options: GroundOptions): number {
     axioms = removeGameAxioms(game, resolved.pipeline, resolved.axioms, timer);
     for (const w of axioms.warnings) process.stderr.write(`${file}: warning: ${w}\n`);
     out = emitFormulaGround(axioms.game, gdl, resolved.pipeline, timer);
-  } else out = emitGround(game, resolved.format, gdl, timer);
+  } else out = emitGround(game, resolved.format, gdl, timer, resolved.pipeline);
   writeOutput(options.output, out);
   if (options.stats === true) process.stderr.write(`${formatStages(timer.list(), timer.peakRss())}\n${formatReductions(unused?.stats, axioms)}`);
   return EXIT.ok;

@@ -83,9 +83,9 @@ function defined<K extends string>(key: K, value: number | undefined): Partial<R
 
 /**
  * The options of one run from the flags: checked, then resolved once, the deadline counted
- * from now.
+ * from the start of the process (`--timeout` bounds the whole command).
  */
 export function resolveFlags(flags: LimitFlags & { readonly method?: string }): PipelineOptions {
   const method = flags.method === undefined ? undefined : parseMethod(flags.method);
-  return resolvePipelineOptions({ ...limitSettings(flags), ...(method === undefined ? {} : { method }) });
+  return resolvePipelineOptions({ ...limitSettings(flags), ...(method === undefined ? {} : { method }), startedAt: performance.timeOrigin });
 }

@@ -7,7 +7,9 @@
  */
 import { argText, atomText } from '../axioms/atoms.js';
 import { type Formula, type Step, postOrder } from '../axioms/formula.js';
-import { type FormulaGame, timeLimitReached } from '../axioms/types.js';
+import type { FormulaGame } from '../axioms/types.js';
+import { deadlineError } from '../gdl/diagnostics.js';
+import { NO_POS } from '../gdl/ast.js';
 import { Deadline } from '../deadline.js';
 import { type GdlEmitOptions, DEFAULT_GDL_EMIT_OPTIONS } from './gdl.js';
 import { vocabulary } from './vocabulary.js';
@@ -35,7 +37,7 @@ function formulaTexts(game: FormulaGame, roots: readonly Formula[], step: Step):
 /** The lines of the GDL output, without line ends. */
 export function emitFormulaGdlLines(game: FormulaGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline = Deadline.never()): string[] {
   const step: Step = () => {
-    if (deadline.tick()) throw timeLimitReached(game.file, 'writing the game without axioms');
+    if (deadline.tick()) throw deadlineError(deadline, game.file, NO_POS, 'writing the game without axioms');
   };
   const lines = ['; ground game without axioms, written by gdl-grounder'];
   for (const role of game.roles) lines.push(`(role ${game.terms.text(role)})`);
@@ -47,7 +49,7 @@ export function emitFormulaGdlLines(game: FormulaGame, options: GdlEmitOptions =
   }
   for (const id of game.init) lines.push(`(init ${argText(game, id, 0)})`);
   for (const r of game.rules) {
-    if (deadline.passed()) throw timeLimitReached(game.file, 'writing the game without axioms');
+    if (deadline.passed()) throw deadlineError(deadline, game.file, NO_POS, 'writing the game without axioms');
     const head = atomText(game, r.head);
     if (r.body.length === 0) {
       lines.push(head);

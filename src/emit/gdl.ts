@@ -3,6 +3,8 @@
  * then one ground rule per line, sorted — a valid, variable-free game description that any GDL
  * player can read, deterministic byte for byte.
  */
+import { Deadline } from '../deadline.js';
+import { deadlineTicker } from '../gdl/diagnostics.js';
 import { atomText } from '../ground/atoms.js';
 import type { GroundGame, GroundRule } from '../ground/types.js';
 import { vocabulary } from './vocabulary.js';
@@ -27,8 +29,12 @@ function ruleText(game: GroundGame, r: GroundRule): string {
   return `(<= ${head} ${body.join(' ')})`;
 }
 
-/** The lines of the GDL output, without line ends (for writing large games piecewise). */
-export function emitGdlLines(game: GroundGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS): string[] {
+/**
+ * The lines of the GDL output, without line ends (for writing large games piecewise); past a
+ * limit of `deadline` (looked at per line) it throws a limit error.
+ */
+export function emitGdlLines(game: GroundGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline = Deadline.never()): string[] {
+  const tick = deadlineTicker(deadline, game.file, 'writing the ground game');
   const lines = ['; ground game written by gdl-grounder'];
   for (const role of game.roles) lines.push(`(role ${game.terms.text(role)})`);
   if (options.baseInput) {
@@ -39,11 +45,14 @@ export function emitGdlLines(game: GroundGame, options: GdlEmitOptions = DEFAULT
   for (const id of game.init) {
     lines.push(`(init ${game.terms.text(game.atoms[id]!.args[0]!)})`);
   }
-  for (const r of game.rules) lines.push(ruleText(game, r));
+  for (const r of game.rules) {
+    tick();
+    lines.push(ruleText(game, r));
+  }
   return lines;
 }
 
 /** The ground game as GDL text, deterministic byte for byte; every line ends with `\n`. */
-export function emitGdl(game: GroundGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS): string {
-  return `${emitGdlLines(game, options).join('\n')}\n`;
+export function emitGdl(game: GroundGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline = Deadline.never()): string {
+  return `${emitGdlLines(game, options, deadline).join('\n')}\n`;
 }

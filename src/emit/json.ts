@@ -3,6 +3,8 @@
  * `atoms`), and rules as `[head, [positive ids], [negative ids]]`. The schema is documented in
  * docs/ground.md; output is deterministic byte for byte, one rule per line.
  */
+import { Deadline } from '../deadline.js';
+import { deadlineTicker } from '../gdl/diagnostics.js';
 import type { GroundGame } from '../ground/types.js';
 import { vocabulary } from './vocabulary.js';
 
@@ -16,26 +18,33 @@ function goalValue(text: string): number | string {
   return /^(0|[1-9][0-9]{0,8})$/.test(text) ? Number(text) : text;
 }
 
-/** Writes `items` as a JSON array, one item per line. */
-function block(name: string, items: readonly unknown[], last = false): string {
-  const body = items.map((x) => `    ${JSON.stringify(x)}`).join(',\n');
+/** Writes `items` as a JSON array, one item per line, calling `tick` per item. */
+function block(name: string, items: readonly unknown[], tick: () => void, last = false): string {
+  const body = items.map((x) => {
+    tick();
+    return `    ${JSON.stringify(x)}`;
+  }).join(',\n');
   return `  ${JSON.stringify(name)}: [${items.length === 0 ? '' : `\n${body}\n  `}]${last ? '' : ','}`;
 }
 
-/** The ground game as JSON with integer ids, for programs; ends with `\n`. */
-export function emitJson(game: GroundGame): string {
+/**
+ * The ground game as JSON with integer ids, for programs; ends with `\n`. Past a limit of
+ * `deadline` (looked at per item) it throws a limit error.
+ */
+export function emitJson(game: GroundGame, deadline = Deadline.never()): string {
+  const tick = deadlineTicker(deadline, game.file, 'writing the ground game');
   const vocab = vocabulary(game);
   const parts = [
     '{',
     `  "format": ${JSON.stringify(JSON_FORMAT)},`,
     `  "roles": ${JSON.stringify(game.roles.map((r) => game.terms.text(r)))},`,
-    block('atoms', game.atoms.map((a) => game.terms.text(a.term))),
+    block('atoms', game.atoms.map((a) => game.terms.text(a.term)), tick),
     `  "init": ${JSON.stringify(game.init)},`,
     `  "terminal": ${JSON.stringify(id(vocab.terminal))},`,
-    block('fluents', vocab.fluents.map((f) => ({ term: f.term, true: id(f.trueId), next: id(f.nextId) }))),
-    block('moves', vocab.moves.map((m) => ({ role: m.role, action: m.action, does: id(m.doesId), legal: id(m.legalId) }))),
-    block('goals', vocab.goals.map((g) => ({ role: g.role, value: goalValue(g.value), atom: g.id }))),
-    block('rules', game.rules.map((r) => [r.head, r.pos, r.neg]), true),
+    block('fluents', vocab.fluents.map((f) => ({ term: f.term, true: id(f.trueId), next: id(f.nextId) })), tick),
+    block('moves', vocab.moves.map((m) => ({ role: m.role, action: m.action, does: id(m.doesId), legal: id(m.legalId) })), tick),
+    block('goals', vocab.goals.map((g) => ({ role: g.role, value: goalValue(g.value), atom: g.id })), tick),
+    block('rules', game.rules.map((r) => [r.head, r.pos, r.neg]), tick, true),
     '}',
   ];
   return `${parts.join('\n')}\n`;

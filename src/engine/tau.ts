@@ -8,6 +8,7 @@ import type { Term } from '../gdl/ast.js';
 import { NO_POS } from '../gdl/ast.js';
 import { foldTerm, foldTree } from '../gdl/fold.js';
 import { ownPredicates } from './own.js';
+import { Deadline, type LimitKind } from '../deadline.js';
 
 const require = createRequire(import.meta.url);
 // tau-prolog ships CommonJS without types; only this module sees its shape.
@@ -19,7 +20,7 @@ export type TauTerm = { readonly __tau: unique symbol };
 
 /** Raised when a query exceeds its step budget or deadline. */
 export class EngineLimitError extends Error {
-  constructor(message: string, readonly reason: 'steps' | 'time') {
+  constructor(message: string, readonly reason: 'steps' | LimitKind) {
     super(message);
     this.name = 'EngineLimitError';
   }
@@ -35,8 +36,8 @@ export class EngineError extends Error {
 
 /** Limits on one engine; checked while stepping. */
 export interface EngineLimits {
-  /** Wall-clock deadline (ms since epoch); Infinity for none. */
-  readonly deadline: number;
+  /** The run's deadline (time and heap), looked at every few thousand steps. */
+  readonly deadline: Deadline;
 }
 
 /** A Tau-Prolog session with synchronous consult and query. */
@@ -167,9 +168,6 @@ export function toTau(root: Term): TauTerm {
   });
 }
 
-/** How often (in steps) the deadline is looked at; Date.now() per step would cost too much. */
-const DEADLINE_CHECK_EVERY = 4096;
-
 /** How an engine steps. */
 export interface EngineOptions {
   /**
@@ -181,7 +179,7 @@ export interface EngineOptions {
 }
 
 /** Creates a fresh engine. */
-export function createEngine(limits: EngineLimits = { deadline: Infinity }, options: EngineOptions = {}): PrologEngine {
+export function createEngine(limits: EngineLimits = { deadline: Deadline.never() }, options: EngineOptions = {}): PrologEngine {
   const directSteps = options.directSteps ?? true;
   // A huge step limit: we enforce our own budget and deadline while stepping.
   const session = pl.create(Number.MAX_SAFE_INTEGER);
@@ -234,9 +232,10 @@ export function createEngine(limits: EngineLimits = { deadline: Infinity }, opti
         if (!directSteps || !stepDirect(point)) {
           if (thread.step() === true) throw new EngineError(`query '${goal}' tried an asynchronous predicate`);
         }
-        if (++stepCount % DEADLINE_CHECK_EVERY === 0 && Date.now() > limits.deadline) {
+        ++stepCount;
+        if (limits.deadline.tick()) {
           thread.points = [];
-          throw new EngineLimitError(`time limit reached in query '${goal}'`, 'time');
+          throw new EngineLimitError(`${limits.deadline.describe()} in query '${goal}'`, limits.deadline.exceeded() ?? 'time');
         }
         point = thread.points[thread.points.length - 1];
       }

@@ -1,5 +1,6 @@
 /** Problems found in a game description, reported as `FILE:LINE:COL: severity: message`. */
-import type { Pos } from './ast.js';
+import type { Deadline } from '../deadline.js';
+import { NO_POS, type Pos } from './ast.js';
 
 /** One problem, at a position of the file. */
 export interface Diagnostic {
@@ -49,4 +50,28 @@ export class GdlError extends Error {
     super(diagnostics.map(formatDiagnostic).join('\n'));
     this.name = 'GdlError';
   }
+}
+
+/**
+ * The limit error (exit 3) of a stage that finds a limit of the run's `deadline` reached: the
+ * message says where (`what`, e.g. "pruning") and which limit, in the deadline's own words
+ * ("time limit reached", "memory limit of 512 MB reached"), so every stage words it alike.
+ */
+export function deadlineError(deadline: Deadline, file: string, pos: Pos, what: string): GdlError {
+  return new GdlError([diag('error', file, pos, `${what}: ${deadline.describe()}`)], 'limit');
+}
+
+/**
+ * A function to call once per unit of work of a stage: it counts a tick of `deadline` and
+ * throws {@link deadlineError} (about `what`, in `file`) once a limit is reached.
+ */
+export function deadlineTicker(deadline: Deadline, file: string, what: string): () => void {
+  return () => {
+    if (deadline.tick()) throw deadlineError(deadline, file, NO_POS, what);
+  };
+}
+
+/** Throws {@link deadlineError} (about `what`) when a limit of `deadline` is reached now (reads the clock). */
+export function checkDeadline(deadline: Deadline, file: string, what: string): void {
+  if (deadline.passed()) throw deadlineError(deadline, file, NO_POS, what);
 }

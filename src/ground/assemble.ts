@@ -5,9 +5,12 @@
  * Instantiation ends with it ({@link assembleGame}) and pruning ends with it again
  * (reachability.ts), each handing over atoms already in text order.
  */
+import { Deadline } from '../deadline.js';
+import { checkDeadline, deadlineTicker } from '../gdl/diagnostics.js';
 import { compareCodePoints } from '../gdl/terms.js';
 import type { TermReader, TermTable } from '../datalog/terms.js';
 import type { RuleDraft } from './evaluate.js';
+import { usedAtoms } from './atoms.js';
 import type { GroundAtom, GroundGame, GroundRule } from './types.js';
 
 const NONE: readonly number[] = Object.freeze([]);
@@ -45,31 +48,32 @@ function ascending(ids: readonly number[], index: (key: number) => number): read
   return out.filter((x, i) => i === 0 || out[i - 1] !== x);
 }
 
-/** The canonical ground game of a draft whose atoms are already in text order. */
-export function canonicalGame(draft: GameDraft): GroundGame {
+/**
+ * The canonical ground game of a draft whose atoms are already in text order; past a limit of
+ * `deadline` (looked at per atom and rule, and after the sort) it throws a limit error.
+ */
+export function canonicalGame(draft: GameDraft, deadline = Deadline.never()): GroundGame {
   const { terms, index } = draft;
-  const atoms: GroundAtom[] = draft.atomTerms.map((term) => ({ term, rel: terms.functor(term), args: terms.args(term) }));
-  const rules: GroundRule[] = draft.rules.map((r) => ({ head: index(r.head), pos: ascending(r.pos, index), neg: ascending(r.neg, index) }));
+  const tick = deadlineTicker(deadline, draft.file, 'building the ground game');
+  const atoms: GroundAtom[] = draft.atomTerms.map((term) => {
+    tick();
+    return { term, rel: terms.functor(term), args: terms.args(term) };
+  });
+  const rules: GroundRule[] = draft.rules.map((r) => {
+    tick();
+    return { head: index(r.head), pos: ascending(r.pos, index), neg: ascending(r.neg, index) };
+  });
   rules.sort(compareRules);
+  checkDeadline(deadline, draft.file, 'building the ground game');
   // Rules that became equal (negations resolved late, or dropped by pruning) are kept once.
   const unique = rules.filter((r, i) => i === 0 || compareRules(rules[i - 1]!, r) !== 0);
   return { file: draft.file, terms, roles: draft.roles, atoms, init: ascending(draft.init, index), rules: unique };
 }
 
-/** The term ids that occur in `init` or as a head or body atom of `rules`. */
-export function usedAtoms(init: readonly number[], rules: readonly RuleDraft[]): Set<number> {
-  const used = new Set<number>(init);
-  for (const r of rules) {
-    used.add(r.head);
-    for (const p of r.pos) used.add(p);
-    for (const n of r.neg) used.add(n);
-  }
-  return used;
-}
-
 /**
  * Builds the ground game from internal ids: `roles` are term ids (in description order),
  * `init` atom ids of `(true F)`, `drafts` the ground rules, all over term ids of `table`.
+ * Past a limit of `deadline` it throws a limit error.
  */
 export function assembleGame(
   file: string,
@@ -77,11 +81,21 @@ export function assembleGame(
   roles: readonly number[],
   init: readonly number[],
   drafts: readonly RuleDraft[],
+  deadline = Deadline.never(),
 ): GroundGame {
-  const entries = [...usedAtoms(init, drafts)].map((id) => ({ id, text: table.text(id) }));
+  const tick = deadlineTicker(deadline, file, 'building the ground game');
+  // Term ids are dense (0 .. table.size - 1): a byte per term marks the atoms used.
+  const used = usedAtoms(table.size, init, drafts);
+  const entries: { id: number; text: string }[] = [];
+  for (let id = 0; id < used.length; id++) {
+    if (used[id] === 0) continue;
+    tick();
+    entries.push({ id, text: table.text(id) });
+  }
   entries.sort((x, y) => compareCodePoints(x.text, y.text));
-  const renumber = new Map<number, number>();
-  entries.forEach((e, i) => renumber.set(e.id, i));
+  checkDeadline(deadline, file, 'building the ground game');
+  const renumber = new Int32Array(table.size).fill(-1);
+  entries.forEach((e, i) => (renumber[e.id] = i));
   const atomTerms = entries.map((e) => e.id);
-  return canonicalGame({ file, terms: table, roles: [...roles], atomTerms, index: (id) => renumber.get(id)!, init, rules: drafts });
+  return canonicalGame({ file, terms: table, roles: [...roles], atomTerms, index: (id) => renumber[id]!, init, rules: drafts }, deadline);
 }

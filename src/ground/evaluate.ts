@@ -11,7 +11,7 @@
  *   negated atom equal to a positive one   -> the ground rule dies (p and not p)
  */
 import { GdlError, diag } from '../gdl/diagnostics.js';
-import type { Deadline } from '../deadline.js';
+import { Deadline } from '../deadline.js';
 import { semiNaive } from '../datalog/fixpoint.js';
 import { type JoinAtom, type JoinCheck, type Tick, UNBOUND, estimateJoin, join } from '../datalog/join.js';
 import type { TermTable } from '../datalog/terms.js';
@@ -21,8 +21,8 @@ import { canonicalKey, instantiatePattern, renumber } from '../datalog/pattern.j
 
 /** Limits of instantiation, resolved with the run's options; exceeding one raises a GdlError 'limit'. */
 export interface InstantiateLimits {
-  /** Wall-clock deadline in ms since the epoch (Infinity for none). */
-  readonly deadline: number;
+  /** The run's deadline (time and heap), looked at on every join step. */
+  readonly deadline: Deadline;
   /** Largest number of ground rules. */
   readonly maxRules: number;
   /** Largest number of ground atoms derived (static facts and rule heads). */
@@ -36,7 +36,7 @@ export interface InstantiateLimits {
  * memory at most, within Node's default heap.
  */
 export const DEFAULT_INSTANTIATE_LIMITS: InstantiateLimits = {
-  deadline: Infinity, maxRules: 5_000_000, maxAtoms: 5_000_000, maxLiterals: 40_000_000,
+  deadline: Deadline.never(), maxRules: 5_000_000, maxAtoms: 5_000_000, maxLiterals: 40_000_000,
 };
 
 /** A ground rule over the run's internal atom ids; `pos` and `neg` ascending. */
@@ -51,7 +51,6 @@ export interface Context {
   readonly file: string;
   readonly table: TermTable;
   readonly limits: InstantiateLimits;
-  readonly deadline: Deadline;
   readonly stores: Map<string, Store>;
   readonly blocks: Map<string, Block>;
   /** Relations evaluated exactly and removed from rule bodies. */
@@ -115,7 +114,7 @@ function checkEstimate(ctx: Context, rule: CompiledRule, estimate: number, isSta
 
 function makeTick(ctx: Context, rule: CompiledRule): Tick {
   return () => {
-    if (ctx.deadline.tick()) throw limitError(ctx, rule, 'reached the time limit');
+    if (ctx.limits.deadline.tick()) throw limitError(ctx, rule, `stopped: ${ctx.limits.deadline.describe()}`);
   };
 }
 

@@ -16,7 +16,6 @@ import { asRule } from '../normalize/types.js';
 import type { Supersets } from '../reach/types.js';
 import { assembleGame } from './assemble.js';
 import { addToStore, inStore, storeIds } from '../datalog/block.js';
-import { Deadline } from '../deadline.js';
 import { type CompiledRule, compileRule } from './compile.js';
 import { type Context, DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits, evaluateComponent, storeOf } from './evaluate.js';
 import { TermTable } from '../datalog/terms.js';
@@ -137,7 +136,7 @@ export function instantiateGame(game: NormalGame, supersets: Supersets, limits: 
   const table = new TermTable();
   const headFilter = new Map<string, Set<number>>();
   const run: Context = {
-    file: game.file, table, limits, deadline: new Deadline(limits.deadline), stores: new Map(), blocks: new Map(), statics, headFilter,
+    file: game.file, table, limits, stores: new Map(), blocks: new Map(), statics, headFilter,
     rules: [], seen: new Map(), collisions: new Map(), counters: { atoms: 0, literals: 0 },
   };
   loadSupersets(run, supersets, statics, headFilter);
@@ -152,5 +151,5 @@ export function instantiateGame(game: NormalGame, supersets: Supersets, limits: 
   }
   run.seen.clear();
   run.collisions.clear();
-  return assembleGame(game.file, table, orderedRoles(game, run), initAtoms(table, run), run.rules);
+  return assembleGame(game.file, table, orderedRoles(game, run), initAtoms(table, run), run.rules, limits.deadline);
 }

@@ -11,8 +11,11 @@ import { stateDependent } from '../gdl/relations.js';
 import { atomToString, compareCodePoints } from '../gdl/terms.js';
 import { type NormalGame, asRule } from '../normalize/types.js';
 import type { Move, Supersets } from '../reach/types.js';
+import { Deadline } from '../deadline.js';
+import { deadlineTicker } from '../gdl/diagnostics.js';
 import { canonicalGame } from './assemble.js';
 import { keywordSymbols, partnerAtoms, usedAtoms } from './atoms.js';
+import type { RuleDraft } from './evaluate.js';
 import type { GroundGame } from './types.js';
 
 /**
@@ -20,17 +23,20 @@ import type { GroundGame } from './types.js';
  * counting down each rule's unreached positive atoms (a linear-time forward chaining):
  *   reach(h) <= reach(p1), ..., reach(pn)   for every rule h <= p1..pn, not n1..nm
  *   reach((true F)) <= reach((next F))      reach((does R M)) <= reach((legal R M))
+ * Past a limit of `deadline` (looked at per rule and per atom) it throws a limit error.
  */
-export function reachableAtoms(game: GroundGame): Uint8Array {
+export function reachableAtoms(game: GroundGame, deadline = Deadline.never()): Uint8Array {
+  const tick = deadlineTicker(deadline, game.file, 'ground reachability');
   const n = game.atoms.length;
   const kw = keywordSymbols(game.terms);
   const bridge = partnerAtoms(game, [[kw.next, kw.true], [kw.legal, kw.does]]);
   const waiting = new Int32Array(game.rules.length);
   const watchers: number[][] = Array.from({ length: n }, () => []);
+  // Bodies are ascending without duplicates (the GroundGame contract): each atom counts once.
   game.rules.forEach((r, i) => {
-    const pos = [...new Set(r.pos)];
-    waiting[i] = pos.length;
-    for (const p of pos) watchers[p]!.push(i);
+    tick();
+    waiting[i] = r.pos.length;
+    for (const p of r.pos) watchers[p]!.push(i);
   });
   const reached = new Uint8Array(n);
   const todo: number[] = [];
@@ -45,6 +51,7 @@ export function reachableAtoms(game: GroundGame): Uint8Array {
   });
   while (todo.length > 0) {
     const id = todo.pop()!;
+    tick();
     reach(bridge[id]!);
     for (const ri of watchers[id]!) if (--waiting[ri]! === 0) reach(game.rules[ri]!.head);
   }
@@ -56,12 +63,16 @@ export function reachableAtoms(game: GroundGame): Uint8Array {
  * negative literals over unreachable atoms (they are always true), and hands the rest to the
  * one canonicalization: the atoms left keep their relative order, which is text order already,
  * so the same game gives the same result byte for byte, whatever the superset method.
+ * Past a limit of `deadline` it throws a limit error.
  */
-export function pruneUnreachable(game: GroundGame): GroundGame {
-  const reached = reachableAtoms(game);
-  const kept = game.rules
-    .filter((r) => r.pos.every((p) => reached[p] === 1))
-    .map((r) => ({ head: r.head, pos: r.pos, neg: r.neg.filter((x) => reached[x] === 1) }));
+export function pruneUnreachable(game: GroundGame, deadline = Deadline.never()): GroundGame {
+  const reached = reachableAtoms(game, deadline);
+  const tick = deadlineTicker(deadline, game.file, 'pruning');
+  const kept: RuleDraft[] = [];
+  for (const r of game.rules) {
+    tick();
+    if (r.pos.every((p) => reached[p] === 1)) kept.push({ head: r.head, pos: r.pos, neg: r.neg.filter((x) => reached[x] === 1) });
+  }
   const used = usedAtoms(game.atoms.length, game.init, kept);
   const renumber = new Int32Array(game.atoms.length).fill(-1);
   const atomTerms: number[] = [];
@@ -71,7 +82,7 @@ export function pruneUnreachable(game: GroundGame): GroundGame {
     atomTerms.push(game.atoms[id]!.term);
   });
   const { file, terms, roles, init } = game;
-  return canonicalGame({ file, terms, roles, atomTerms, index: (id) => renumber[id]!, init, rules: kept });
+  return canonicalGame({ file, terms, roles, atomTerms, index: (id) => renumber[id]!, init, rules: kept }, deadline);
 }
 
 /** Sorts `items` by their text, dropping none (the texts are unique). */
@@ -83,16 +94,19 @@ function byText<T>(items: Iterable<[string, T]>): T[] {
  * The final supersets read off a ground game: the fluents, moves and axiom instances that are
  * reachable in its relaxed form. The ground game no longer holds static relations, so their
  * instances (`staticAxioms`, exact) are added to the axioms, as Algorithm 9.2 reports them.
- * Identity is by term id; text is made only to sort the output (its contract).
+ * Identity is by term id; text is made only to sort the output (its contract). Past a limit of
+ * `deadline` it throws a limit error.
  */
-export function groundSupersets(game: GroundGame, staticAxioms: readonly Atom[]): Supersets {
+export function groundSupersets(game: GroundGame, staticAxioms: readonly Atom[], deadline = Deadline.never()): Supersets {
   const { terms } = game;
   const kw = keywordSymbols(terms);
-  const reached = reachableAtoms(game);
+  const reached = reachableAtoms(game, deadline);
+  const tick = deadlineTicker(deadline, game.file, 'reading the supersets back');
   const fluents = new Set<number>();
   const moves = new Map<number, Set<number>>();
   const axioms = new Map<string, Atom>();
   game.atoms.forEach((a, id) => {
+    tick();
     if (reached[id] !== 1) return;
     if ((a.rel === kw.true || a.rel === kw.next) && a.args.length === 1) {
       fluents.add(a.args[0]!);
@@ -119,9 +133,9 @@ export function groundSupersets(game: GroundGame, staticAxioms: readonly Atom[])
 /**
  * The final supersets of a method: what is reachable in the pruned ground game, plus the
  * static relations' instances from the method's own supersets (the ground game has none;
- * both methods compute them exactly).
+ * both methods compute them exactly). Past a limit of `deadline` it throws a limit error.
  */
-export function finalSupersets(game: NormalGame, supersets: Supersets, ground: GroundGame): Supersets {
+export function finalSupersets(game: NormalGame, supersets: Supersets, ground: GroundGame, deadline = Deadline.never()): Supersets {
   const dependent = stateDependent(game.rules.map(asRule));
-  return groundSupersets(ground, supersets.axioms.filter((a) => !dependent.has(a.rel)));
+  return groundSupersets(ground, supersets.axioms.filter((a) => !dependent.has(a.rel)), deadline);
 }

@@ -169,10 +169,10 @@ function proveBatch(
   return true;
 }
 
-/** Raised when the run's deadline passes during the proof; the caller reports a limit. */
+/** Raised when a limit of the run's deadline is reached during the proof; the caller reports it. */
 export class ProofTimeout extends Error {
   constructor() {
-    super('the time limit was reached while proving mutex groups');
+    super('a limit of the run was reached while proving mutex groups');
   }
 }
 

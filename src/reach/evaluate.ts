@@ -61,7 +61,7 @@ export function evaluateComponent(run: Run, comp: Component): void {
     fixpoint(run, comp);
   } catch (err) {
     if (err instanceof EngineLimitError) {
-      throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; time limit reached`);
+      throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; ${run.limits.deadline.describe()}`);
     }
     throw err;
   }
@@ -175,9 +175,10 @@ function commit(run: Run, members: ReadonlySet<string>, fresh: Fresh, delta: boo
   for (const [key, facts] of fresh) mirrorFacts(run.engine, run.store, key, run.store.relations.get(key)!, facts, delta);
 }
 
+/** Throws the limit error once a limit of the run's deadline is reached (reads the clock). */
 function checkDeadline(run: Run): void {
-  if (Date.now() > run.limits.deadline) {
-    throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; time limit reached`);
+  if (run.limits.deadline.passed()) {
+    throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; ${run.limits.deadline.describe()}`);
   }
 }
 

@@ -14,7 +14,7 @@ import type { Atom } from '../gdl/ast.js';
 import { KEYWORDS, NO_POS } from '../gdl/ast.js';
 import { type TauTerm, createEngine, fromTau } from '../engine/tau.js';
 import { sortByCodePoints, termDepth } from '../gdl/terms.js';
-import { GdlError, diag } from '../gdl/diagnostics.js';
+import { GdlError, checkDeadline, diag } from '../gdl/diagnostics.js';
 import type { NormalGame } from '../normalize/types.js';
 import { type ReachProgress, type Run, evaluateComponent } from './evaluate.js';
 import { type RelaxedRule, planRelaxedGame, relevantComponents } from './relaxed.js';
@@ -87,7 +87,10 @@ export function computeSupersetsProlog(
     const phase = !comp.stateDependent ? 'static' : i <= trueAt ? 'fixpoint' : 'axioms';
     timed(phase, () => evaluateComponent(run, comp));
   });
+  // Sorting up to maxAtoms texts is not interruptible: the deadline is read before and after.
+  checkDeadline(limits.deadline, game.file, 'Prolog method: collecting the supersets');
   const supersets = timed('collect', () => collect(run.store));
+  checkDeadline(limits.deadline, game.file, 'Prolog method: collecting the supersets');
   return {
     supersets,
     stats: { method: 'prolog', iterations: run.iterations, answers: run.answers, kept: run.store.size, times: timer.steps() },

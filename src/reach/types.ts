@@ -1,4 +1,5 @@
 /** Supersets of reachable fluents, moves and axioms (section 9.1.2): the output of `reach`. */
+import { Deadline } from '../deadline.js';
 import type { Atom, Term } from '../gdl/ast.js';
 
 /** A move `(does R M)` as a pair of ground terms. */
@@ -34,14 +35,14 @@ export interface ReachStats {
 
 /** Limits of a superset computation; exceeding one raises a GdlError with code 'limit'. */
 export interface ReachLimits {
-  /** Wall-clock deadline in ms since the epoch (Infinity for none). */
-  readonly deadline: number;
+  /** The run's deadline (time and heap), looked at through every fixpoint and join. */
+  readonly deadline: Deadline;
   /** Largest number of ground atoms (fluents + moves + axiom instances) before giving up. */
   readonly maxAtoms: number;
 }
 
 /** Default limits: no deadline, two million atoms. */
-export const DEFAULT_REACH_LIMITS: ReachLimits = { deadline: Infinity, maxAtoms: 2_000_000 };
+export const DEFAULT_REACH_LIMITS: ReachLimits = { deadline: Deadline.never(), maxAtoms: 2_000_000 };
 
 /** The result of a superset computation. */
 export interface ReachResult {

@@ -11,6 +11,7 @@
  * predicate, so both are quadratic in the size of a table; the state, the joint move and the
  * recursive relations are therefore the engine's hash-indexed tables (defineTable).
  */
+import { Deadline } from '../deadline.js';
 import { NO_POS, type Term } from '../gdl/ast.js';
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import { termToString } from '../gdl/terms.js';
@@ -22,8 +23,8 @@ import { type GameState, type GroundItem, ITEM_TEXT, type ItemSimulator, type St
 
 /** Options of the reasoner. */
 export interface ReasonerOptions {
-  /** Wall-clock deadline (ms since the epoch) for all its queries; Infinity for none. */
-  readonly deadline: number;
+  /** The run's deadline (time and heap) for all its queries. */
+  readonly deadline: Deadline;
 }
 
 /** Runs `fn`, turning the engine's time limit into a user-facing GdlError (exit code 3). */
@@ -119,7 +120,7 @@ function queryRoles(engine: PrologEngine): GroundItem[] {
  * Creates a reasoner for `game` (validated, then normalized). Consulting the program and
  * saturating the static recursive relations happen here, once.
  */
-export function createReasoner(game: NormalGame, options: ReasonerOptions = { deadline: Infinity }): ItemSimulator {
+export function createReasoner(game: NormalGame, options: ReasonerOptions = { deadline: Deadline.never() }): ItemSimulator {
   const program = compileReasonerProgram(game);
   const engine = createEngine({ deadline: options.deadline });
   const run = <T>(fn: () => T): T => withinLimit(game.file, fn);

@@ -6,6 +6,8 @@
  * simulator keeps its own states and moves; they are compared through their texts, and the
  * ground simulator is given its own move whose text is that of the original's random move.
  */
+import type { Deadline } from '../deadline.js';
+import { checkDeadline } from '../gdl/diagnostics.js';
 import { compareCodePoints } from '../gdl/terms.js';
 import { createRandom } from './random.js';
 import type { GameSimulator, SimulatorText, StateInfo } from './types.js';
@@ -22,6 +24,8 @@ export interface VerifyOptions {
    * member true, exactly one for an exactly-one group. A violation is a bug in the proof.
    */
   readonly groups?: readonly MutexCheck[];
+  /** The run's deadline, looked at every step of a playout (past it: a limit error about `file`). */
+  readonly limit?: { readonly deadline: Deadline; readonly file: string };
 }
 
 /** A group whose members (fluent texts) are never true together; exactly one when `exactlyOne`. */
@@ -153,6 +157,7 @@ function playout<SA, MA, VA, SB, MB, VB>(
   const init = compareSets('init', ta.state(stateA), tb.state(stateB));
   if (init !== null) return { difference: { ...init, step: 0, state: [] } };
   for (let step = 0; ; step++) {
+    if (options.limit !== undefined) checkDeadline(options.limit.deadline, options.limit.file, `verify (playout step ${step})`);
     if (options.groups !== undefined) {
       const m = checkGroups(ta.state(stateA), options.groups);
       if (m !== null) return { difference: { ...m, step, state: ta.state(stateA) } };

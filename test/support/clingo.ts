@@ -7,6 +7,7 @@
  * order that every sorted output uses, and the translation to ASP (src/bench/asp.ts, shared with
  * the benchmark's clingo column; its naming rules are described there).
  */
+import { Deadline } from '../../src/deadline.js';
 import clingo from 'clingo-wasm';
 import { mangle, relaxedProgram, termToAsp, unmangle } from '../../src/bench/asp.js';
 
@@ -188,7 +189,7 @@ type PrologOutcome = { readonly kind: 'ok'; readonly lines: string[]; readonly m
 function runProlog(game: NormalGame, prologMs: number): PrologOutcome {
   const start = performance.now();
   try {
-    const limits = { ...DEFAULT_REACH_LIMITS, deadline: Date.now() + prologMs };
+    const limits = { ...DEFAULT_REACH_LIMITS, deadline: Deadline.in(prologMs / 1000) };
     const lines = supersetLines(computeSupersetsProlog(game, limits).supersets);
     return { kind: 'ok', lines, ms: performance.now() - start };
   } catch (err) {

@@ -89,9 +89,12 @@ function addRule(b: Builder, rule: NormalRule): void {
 }
 
 /** Builds the merged argument dependency graph of `rules` (nodes with equal labels merged). */
-export function buildArgGraph(rules: readonly NormalRule[]): ArgGraph {
+export function buildArgGraph(rules: readonly NormalRule[], tick: () => void = () => undefined): ArgGraph {
   const b: Builder = { positions: new Map(), edges: new Map(), constants: new Map(), functors: new Map() };
-  for (const r of rules) addRule(b, r);
+  for (const r of rules) {
+    tick();
+    addRule(b, r);
+  }
   const positions = [...b.positions.values()].sort((x, y) => compareCodePoints(x.id, y.id));
   return { positions, edges: b.edges, constants: b.constants, functors: b.functors };
 }

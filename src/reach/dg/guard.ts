@@ -4,7 +4,6 @@
  */
 import { GdlError, diag } from '../../gdl/diagnostics.js';
 import type { Pos } from '../../gdl/ast.js';
-import { Deadline } from '../../deadline.js';
 import type { ReachLimits } from '../types.js';
 
 /** Deadline and atom budget of one computation; `what` names the relation being worked on. */
@@ -23,13 +22,13 @@ export interface Guard {
 
 /** Creates the guard of one computation over `file`; `method` starts its messages. */
 export function createGuard(file: string, limits: ReachLimits, method = 'dependency-graph method'): Guard {
-  const deadline = new Deadline(limits.deadline);
+  const { deadline } = limits;
   let atoms = 0;
   const guard: Guard = {
     what: '',
     pos: { line: 1, col: 1 },
     tick() {
-      if (deadline.tick()) guard.fail('time limit reached');
+      if (deadline.tick()) guard.fail(deadline.describe());
     },
     addAtoms(n: number) {
       atoms += n;

@@ -50,10 +50,13 @@ function nameOf(rel: string): string {
 }
 
 /** The static relations' instances as facts, so that the graph sees their exact values. */
-function staticFacts(table: TermTable, statics: ReadonlyMap<string, Store>): NormalRule[] {
+function staticFacts(table: TermTable, statics: ReadonlyMap<string, Store>, tick: () => void): NormalRule[] {
   const out: NormalRule[] = [];
   for (const [rel, store] of [...statics].sort((a, b) => compareCodePoints(a[0], b[0]))) {
-    for (const id of storeIds(store)) out.push({ head: mkAtom(nameOf(rel), table.args(id).map((a) => table.toTerm(a))), body: [], pos: NO_POS });
+    for (const id of storeIds(store)) {
+      tick();
+      out.push({ head: mkAtom(nameOf(rel), table.args(id).map((a) => table.toTerm(a))), body: [], pos: NO_POS });
+    }
   }
   return out;
 }
@@ -120,7 +123,8 @@ function graphStage(
   const statics = timed('statics', () => evaluateStatics(ctx, staticRules));
   // `complete`: goal and terminal rules too, for display, though the supersets do not need them.
   const shown = complete ? game.rules.filter((r) => dependent.has(r.head.rel)) : dynamicRules;
-  const graph = timed('graph', () => buildArgGraph([...shown, ...BRIDGE_RULES, ...staticFacts(ctx.table, statics)]));
+  const tick = (): void => ctx.guard.tick();
+  const graph = timed('graph', () => buildArgGraph([...shown, ...BRIDGE_RULES, ...staticFacts(ctx.table, statics, tick)], tick));
   const domains = timed('domains', () => resolveDomains(graph));
   return { statics, dynamicRules, graph, domains };
 }

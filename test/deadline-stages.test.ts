@@ -1,0 +1,119 @@
+// Every stage honours the run's one Deadline (issue 17, "deadlines honoured everywhere"): given a
+// deadline already passed, or a heap limit already exceeded, each stage stops with a limit error
+// (exit 3 on the command line) whose message names the stage and words the limit through
+// Deadline.describe(); given no deadline, the output is what it always was. The command line is
+// checked on big corpus games with tiny timeouts: exit 3, a positioned message, no output file.
+// No wall-clock assertions: how far runs overshoot is measured by scripts/overshoot.mjs.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeUnused } from '../src/axioms/unused.js';
+import { Deadline } from '../src/deadline.js';
+import { emitGdl } from '../src/emit/gdl.js';
+import { emitJson } from '../src/emit/json.js';
+import { GdlError } from '../src/gdl/diagnostics.js';
+import { DEFAULT_INSTANTIATE_LIMITS, instantiateGame } from '../src/ground/instantiate.js';
+import { pruneUnreachable, reachableAtoms } from '../src/ground/reachability.js';
+import { DEFAULT_PIPELINE_OPTIONS, runGrounding, verifyGrounding } from '../src/pipeline.js';
+import { GAMES_DIR, HAVE_CORPUS } from './corpus.js';
+import { CLI, ROOT, ensureBuilt } from './support/cli.js';
+
+/**
+ * A game with a 100 x 100 grid of moves: 10,000 legal facts and 10,000 next rules, enough for
+ * Deadline.tick() to read the clock (once per 4096 ticks) inside every stage.
+ */
+function gridGame(): string {
+  const n = 100;
+  const lines = ['(role r)', '(init (at 0 0))'];
+  for (let i = 0; i < n; i++) lines.push(`(index ${i})`);
+  lines.push('(<= (legal r (go ?x ?y)) (index ?x) (index ?y))');
+  lines.push('(<= (next (at ?x ?y)) (does r (go ?x ?y)))');
+  lines.push('(<= terminal (true (at 99 99)))');
+  lines.push('(<= (goal r 100) (true (at 99 99)))');
+  lines.push('(<= (goal r 0) (not (true (at 99 99))))');
+  return lines.join('\n');
+}
+
+const { loaded, reach, ground } = runGrounding(gridGame(), 'grid.kif');
+const PASSED = (): Deadline => new Deadline(0);
+const NO_HEAP = (): Deadline => new Deadline(Infinity, 1);
+
+/** Runs `f` and returns the limit error it throws (fails when it throws none or another). */
+function limitOf(f: () => unknown): GdlError {
+  try {
+    f();
+  } catch (err) {
+    expect(err).toBeInstanceOf(GdlError);
+    expect((err as GdlError).code).toBe('limit');
+    return err as GdlError;
+  }
+  return expect.fail('no limit error');
+}
+
+describe('the stages under a passed deadline', () => {
+  it('is a game big enough for the deadline to be read in every stage', () => {
+    expect(ground.rules.length).toBeGreaterThan(2 * 4096);
+  });
+
+  it('instantiation stops with a limit error naming the rule', () => {
+    const err = limitOf(() => instantiateGame(loaded.normal, reach.supersets, { ...DEFAULT_INSTANTIATE_LIMITS, deadline: PASSED() }));
+    expect(err.message).toMatch(/grid\.kif:\d+:\d+: error: instantiating this rule for '\w+' stopped: time limit reached/);
+  });
+
+  it('ground reachability, pruning, unused-instance removal and both writers stop', () => {
+    expect(limitOf(() => reachableAtoms(ground, PASSED())).message).toContain('ground reachability: time limit reached');
+    expect(limitOf(() => pruneUnreachable(ground, PASSED())).message).toMatch(/(ground reachability|pruning|building the ground game): time limit reached/);
+    expect(limitOf(() => removeUnused(ground, PASSED())).message).toContain('dropping unused instances: time limit reached');
+    expect(limitOf(() => emitGdl(ground, undefined, PASSED())).message).toContain('writing the ground game: time limit reached');
+    expect(limitOf(() => emitJson(ground, PASSED())).message).toContain('writing the ground game: time limit reached');
+  });
+
+  it('words a heap limit as a memory limit', () => {
+    expect(limitOf(() => emitGdl(ground, undefined, NO_HEAP())).message).toMatch(/writing the ground game: memory limit of \d+ MB reached/);
+    expect(limitOf(() => reachableAtoms(ground, NO_HEAP())).message).toContain('memory limit');
+  });
+
+  it('verify stops at the deadline instead of playing on', () => {
+    const options = { ...DEFAULT_PIPELINE_OPTIONS, deadline: PASSED() };
+    const err = limitOf(() => verifyGrounding(loaded.normal, ground, options, { playouts: 5, seed: 1, maxSteps: 10 }));
+    expect(err.message).toMatch(/time limit reached/);
+  });
+
+  it('changes nothing when no limit is reached', () => {
+    const never = Deadline.never();
+    expect(pruneUnreachable(ground, never)).toEqual(pruneUnreachable(ground));
+    expect(emitGdl(ground, undefined, never)).toBe(emitGdl(ground));
+    expect(emitJson(ground, never)).toBe(emitJson(ground));
+    expect(removeUnused(ground, never)).toEqual(removeUnused(ground));
+  });
+});
+
+describe.skipIf(!HAVE_CORPUS)('gdl-ground ground on big games with a tiny --timeout', () => {
+  let dir = '';
+  beforeAll(() => {
+    ensureBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'gdl-ground-deadline-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  // Games that take far longer than their timeout (chinese checkers with six players ran 36 s
+  // under --timeout 20 before every stage looked at the deadline).
+  const cases: readonly (readonly [game: string, method: string, timeout: string])[] = [
+    ['ggp-repository-base/chineseCheckers6p.kif', 'prolog', '1'],
+    ['ggp-repository-base/chineseCheckers6p.kif', 'dg', '2'],
+    ['ggp-repository-base/knightfight.kif', 'dg', '1'],
+    ['ggp-repository-base/urmAdd.kif', 'dg', '1'],
+  ];
+  for (const [game, method, timeout] of cases) {
+    it(`${game} --method ${method} --timeout ${timeout}: exit 3, a positioned message, no output`, () => {
+      const out = join(dir, 'out.kif');
+      const r = spawnSync(process.execPath, [CLI, 'ground', join(GAMES_DIR, game), '--method', method, '--timeout', timeout, '-o', out], { cwd: ROOT, encoding: 'utf8' });
+      expect(r.status).toBe(3);
+      expect(r.stderr).toMatch(/^\S+\.kif:\d+:\d+: error: .*time limit reached/m);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(existsSync(out)).toBe(false);
+    });
+  }
+});
