@@ -8,6 +8,8 @@ import { Relation } from '../src/datalog/relation.js';
 import { type JoinAtom, estimateJoin, join } from '../src/datalog/join.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
 import { formatEstimate } from '../src/ground/evaluate.js';
+import { DEFAULT_INSTANTIATE_LIMITS, instantiateGame } from '../src/ground/instantiate.js';
+import { Deadline } from '../src/deadline.js';
 import { emitGdl } from '../src/emit/gdl.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { relevantSupersets } from '../src/reach/relaxed-model.js';
@@ -104,6 +106,15 @@ describe('refusal before enumerating', () => {
     };
     expect(message(100_000)).toMatch(/'code' exceeded 100000 ground atoms/);
     expect(message(10_000)).toMatch(/'code\/9' would make about 262144 ground atoms \(limit 10000\)/);
+  });
+
+  it('names the estimate of a rule stopped by the clock too', () => {
+    const small = example('explode.kif').replace(/\(digit [4-9]\) ?/g, '');
+    const options = resolvePipelineOptions();
+    const { normal } = loadGame(small, 'small.kif', options);
+    const sets = relevantSupersets(normal).supersets;
+    const passed = { ...DEFAULT_INSTANTIATE_LIMITS, deadline: new Deadline(0) };
+    expect(() => instantiateGame(normal, sets, passed)).toThrow(/'code' stopped: .*; its join was estimated at about 262144 bindings/);
   });
 });
 

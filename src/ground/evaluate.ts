@@ -112,9 +112,11 @@ function checkEstimate(ctx: Context, rule: CompiledRule, estimate: number, isSta
     `instantiating this rule for '${rel}' would make about ${formatEstimate(estimate)} ${what}, estimated before enumerating`)], 'limit');
 }
 
-function makeTick(ctx: Context, rule: CompiledRule): Tick {
+function makeTick(ctx: Context, rule: CompiledRule, estimate: number): Tick {
+  // A rule stopped by the clock or the heap names the size its join was estimated at too.
+  const size = `; its join was estimated at about ${formatEstimate(estimate)} bindings`;
   return () => {
-    if (ctx.limits.deadline.tick()) throw limitError(ctx, rule, `stopped: ${ctx.limits.deadline.describe()}`);
+    if (ctx.limits.deadline.tick()) throw limitError(ctx, rule, `stopped: ${ctx.limits.deadline.describe()}${size}`);
   };
 }
 
@@ -240,8 +242,9 @@ function runRule(
   const { maxRules, maxLiterals, maxAtoms } = ctx.limits;
   const checks = checksOf(ctx, rule);
   const outputs = outputsOf(ctx, rule, isStatic);
-  checkEstimate(ctx, rule, estimateJoin(joins, checks, outputs), isStatic);
-  join(rule.nVars, joins, checks, outputs, makeTick(ctx, rule), (b, rows) => {
+  const estimate = estimateJoin(joins, checks, outputs);
+  checkEstimate(ctx, rule, estimate, isStatic);
+  join(rule.nVars, joins, checks, outputs, makeTick(ctx, rule, estimate), (b, rows) => {
     const head = instantiatePattern(rule.head.pattern, b, ctx.table, filter === undefined);
     if (filter !== undefined && !filter.has(head)) return;
     if (!isStatic) {
