@@ -14,11 +14,11 @@
  * (the time limit: a faster machine may finish), or `-` for a game that does not load.
  * With --load-only the ground columns of an existing file are kept.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gamesDir, listGames } from './corpus.mjs';
+import { runCli } from './spawn-cli.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(root, 'dist/cli/main.js');
@@ -30,16 +30,7 @@ function arg(name, fallback) {
 
 /** Runs the CLI; exit code and stderr. */
 function run(args, killMs) {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-    const err = [];
-    child.stderr.on('data', (d) => err.push(d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), killMs);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      done({ code: signal ? 'killed' : code, stderr: Buffer.concat(err).toString('utf8') });
-    });
-  });
+  return runCli(CLI, args, killMs);
 }
 
 /** The first error line of stderr without the file name, tabs and line breaks removed. */

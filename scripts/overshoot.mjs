@@ -2,8 +2,9 @@
 /**
  * Measures how far runs overshoot `--timeout`: runs one `gdl-ground` command on the given games
  * with each timeout, one run at a time, and prints per run the exit code, the wall time of the
- * whole process (start-up included) and the overshoot (wall time minus the timeout), then the
- * largest overshoot. A run that ends before its timeout has no overshoot. Build first
+ * whole process (start-up included), its CPU time (with GNU time; on a loaded machine a wall
+ * time far above the CPU time is time spent waiting for a core) and the overshoot (wall time
+ * minus the timeout), then the largest overshoot. A run that ends before its timeout has no overshoot. Build first
  * (`npx tsc -p .`). The aim (issue 17): no run exceeds its timeout by more than a second.
  *
  *   node scripts/overshoot.mjs [--timeout 2,5] [--top 20 --index SNAPSHOT/index.tsv]
@@ -14,11 +15,11 @@
  * `ground-prolog` command; `--only S` adds every corpus game whose path contains S. Runs are
  * killed at the timeout plus 60 s (reported as `killed`).
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gamesDir, listGames } from './corpus.mjs';
+import { runCli } from './spawn-cli.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -48,34 +49,24 @@ function slowest(index, top) {
   return rows.slice(0, top).map((r) => r.game);
 }
 
-function run(cli, args, killMs) {
-  return new Promise((done) => {
-    const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-    const err = [];
-    child.stderr.on('data', (d) => err.push(d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), killMs);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      const ms = Number((process.hrtime.bigint() - start) / 1_000_000n);
-      const lines = Buffer.concat(err).toString('utf8').trim().split('\n');
-      done({ code: signal ? 'killed' : String(code), ms, message: lines[lines.length - 1] ?? '' });
-    });
-  });
+async function run(cli, args, killMs) {
+  const r = await runCli(cli, args, killMs, true);
+  const lines = r.stderr.trim().split('\n');
+  return { code: String(r.code), ms: r.ms, cpuMs: r.cpuMs, message: lines[lines.length - 1] ?? '' };
 }
 
 const o = parseArgs(process.argv.slice(2));
 const games = [...(o.index ? slowest(o.index, o.top) : [])];
 if (o.only.length > 0) for (const g of listGames()) if (o.only.some((s) => g.includes(s)) && !games.includes(g)) games.push(g);
 if (games.length === 0) throw new Error('no games: give --top N --index FILE or --only S');
-console.log(['timeout', 'game', 'exit', 'wall_ms', 'overshoot_ms', 'message'].join('\t'));
+console.log(['timeout', 'game', 'exit', 'wall_ms', 'cpu_ms', 'overshoot_ms', 'message'].join('\t'));
 let worst = 0;
 for (const t of o.timeouts) {
   for (const game of games) {
     const r = await run(o.cli, [...o.extra, '--timeout', String(t), join(gamesDir(), game)], t * 1000 + 60_000);
     const over = Math.max(0, r.ms - t * 1000);
     worst = Math.max(worst, r.code === 'killed' ? Infinity : over);
-    console.log([t, game, r.code, r.ms, over, r.message.slice(0, 160)].join('\t'));
+    console.log([t, game, r.code, r.ms, r.cpuMs, over, r.message.slice(0, 160)].join('\t'));
   }
 }
 console.log(`largest overshoot: ${worst === Infinity ? 'a run was killed' : `${worst} ms`}`);

@@ -8,7 +8,7 @@ import { Deadline } from './deadline.js';
 import { type GdlEmitOptions, emitGdl } from './emit/gdl.js';
 import { emitJson } from './emit/json.js';
 import { type GameDescription, NO_POS } from './gdl/ast.js';
-import { type Diagnostic, GdlError, deadlineError, diag, hasErrors, sortDiagnostics } from './gdl/diagnostics.js';
+import { type Diagnostic, GdlError, checkDeadline, deadlineError, diag, hasErrors, sortDiagnostics } from './gdl/diagnostics.js';
 import { parseGdl } from './gdl/parser.js';
 import { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits, instantiateGame } from './ground/instantiate.js';
 import { finalSupersets, pruneUnreachable } from './ground/reachability.js';
@@ -142,9 +142,11 @@ export interface LoadedGame {
 export function loadGame(text: string, file: string, options: PipelineOptions, timer = new StageTimer()): LoadedGame {
   const parsed = timer.run('parse', () => parseGdl(text, file), (r) => ({ rules: r.game.rules.length }));
   if (hasErrors(parsed.diagnostics)) throw new GdlError(sortDiagnostics(parsed.diagnostics));
+  checkDeadline(options.deadline, file, 'reading the game');
   const validated = timer.run('validate', () => validateGame(parsed.game, options.normalize), (r) => ({ problems: r.diagnostics.length }));
   const diagnostics = sortDiagnostics([...parsed.diagnostics, ...validated.diagnostics]);
   if (hasErrors(diagnostics)) throw new GdlError(diagnostics);
+  checkDeadline(options.deadline, file, 'validating the game');
   const normal = timer.run('normalize', () => assembleNormalGame(validated.game.file, validated.forms), (n) => ({ rules: n.rules.length }));
   return { game: validated.game, normal, warnings: diagnostics };
 }

@@ -13,11 +13,11 @@ import { removeUnused } from '../src/axioms/unused.js';
 import { Deadline } from '../src/deadline.js';
 import { emitGdl } from '../src/emit/gdl.js';
 import { emitJson } from '../src/emit/json.js';
-import { GdlError } from '../src/gdl/diagnostics.js';
 import { DEFAULT_INSTANTIATE_LIMITS, instantiateGame } from '../src/ground/instantiate.js';
 import { pruneUnreachable, reachableAtoms } from '../src/ground/reachability.js';
 import { DEFAULT_PIPELINE_OPTIONS, runGrounding, verifyGrounding } from '../src/pipeline.js';
 import { GAMES_DIR, HAVE_CORPUS } from './corpus.js';
+import { limitError } from './support/limits.js';
 import { CLI, ROOT, ensureBuilt } from './support/cli.js';
 
 /**
@@ -40,17 +40,6 @@ const { loaded, reach, ground } = runGrounding(gridGame(), 'grid.kif');
 const PASSED = (): Deadline => new Deadline(0);
 const NO_HEAP = (): Deadline => new Deadline(Infinity, 1);
 
-/** Runs `f` and returns the limit error it throws (fails when it throws none or another). */
-function limitOf(f: () => unknown): GdlError {
-  try {
-    f();
-  } catch (err) {
-    expect(err).toBeInstanceOf(GdlError);
-    expect((err as GdlError).code).toBe('limit');
-    return err as GdlError;
-  }
-  return expect.fail('no limit error');
-}
 
 describe('the stages under a passed deadline', () => {
   it('is a game big enough for the deadline to be read in every stage', () => {
@@ -58,26 +47,26 @@ describe('the stages under a passed deadline', () => {
   });
 
   it('instantiation stops with a limit error naming the rule', () => {
-    const err = limitOf(() => instantiateGame(loaded.normal, reach.supersets, { ...DEFAULT_INSTANTIATE_LIMITS, deadline: PASSED() }));
+    const err = limitError(() => instantiateGame(loaded.normal, reach.supersets, { ...DEFAULT_INSTANTIATE_LIMITS, deadline: PASSED() }));
     expect(err.message).toMatch(/grid\.kif:\d+:\d+: error: instantiating this rule for '\w+' stopped: time limit reached/);
   });
 
   it('ground reachability, pruning, unused-instance removal and both writers stop', () => {
-    expect(limitOf(() => reachableAtoms(ground, PASSED())).message).toContain('ground reachability: time limit reached');
-    expect(limitOf(() => pruneUnreachable(ground, PASSED())).message).toMatch(/(ground reachability|pruning|building the ground game): time limit reached/);
-    expect(limitOf(() => removeUnused(ground, PASSED())).message).toContain('dropping unused instances: time limit reached');
-    expect(limitOf(() => emitGdl(ground, undefined, PASSED())).message).toContain('writing the ground game: time limit reached');
-    expect(limitOf(() => emitJson(ground, PASSED())).message).toContain('writing the ground game: time limit reached');
+    expect(limitError(() => reachableAtoms(ground, PASSED())).message).toContain('ground reachability: time limit reached');
+    expect(limitError(() => pruneUnreachable(ground, PASSED())).message).toMatch(/(ground reachability|pruning|building the ground game): time limit reached/);
+    expect(limitError(() => removeUnused(ground, PASSED())).message).toContain('dropping unused instances: time limit reached');
+    expect(limitError(() => emitGdl(ground, undefined, PASSED())).message).toContain('writing the ground game: time limit reached');
+    expect(limitError(() => emitJson(ground, PASSED())).message).toContain('writing the ground game: time limit reached');
   });
 
   it('words a heap limit as a memory limit', () => {
-    expect(limitOf(() => emitGdl(ground, undefined, NO_HEAP())).message).toMatch(/writing the ground game: memory limit of \d+ MB reached/);
-    expect(limitOf(() => reachableAtoms(ground, NO_HEAP())).message).toContain('memory limit');
+    expect(limitError(() => emitGdl(ground, undefined, NO_HEAP())).message).toMatch(/writing the ground game: memory limit of \d+ MB reached/);
+    expect(limitError(() => reachableAtoms(ground, NO_HEAP())).message).toContain('memory limit');
   });
 
   it('verify stops at the deadline instead of playing on', () => {
     const options = { ...DEFAULT_PIPELINE_OPTIONS, deadline: PASSED() };
-    const err = limitOf(() => verifyGrounding(loaded.normal, ground, options, { playouts: 5, seed: 1, maxSteps: 10 }));
+    const err = limitError(() => verifyGrounding(loaded.normal, ground, options, { playouts: 5, seed: 1, maxSteps: 10 }));
     expect(err.message).toMatch(/time limit reached/);
   });
 

@@ -1,16 +1,16 @@
 // Supersets by Algorithm 9.2 on Tau-Prolog: exact least models of small relaxed games, corner
 // cases of the translation (quoting, recursion, variables in split positions), and limits.
-import { Deadline } from '../src/deadline.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GdlError } from '../src/gdl/diagnostics.js';
+import { Deadline } from '../src/deadline.js';
 import { parseGdl } from '../src/gdl/parser.js';
 import { normalizeGame } from '../src/normalize/normalize.js';
 import { formatSupersets, supersetSentences } from '../src/reach/format.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { DEFAULT_REACH_LIMITS, type ReachLimits } from '../src/reach/types.js';
 import { EXAMPLES_DIR } from './corpus.js';
+import { limitError } from './support/limits.js';
 
 // Parsed and normalized without validation, so that small fragments need no goal or terminal.
 function reach(text: string, limits: ReachLimits = DEFAULT_REACH_LIMITS, maxTermDepth?: number) {
@@ -23,16 +23,6 @@ function lines(text: string): string[] {
   return formatSupersets(reach(text).supersets).trim().split('\n').filter((l) => l !== '');
 }
 
-function limitError(fn: () => unknown): GdlError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(GdlError);
-    expect((err as GdlError).code).toBe('limit');
-    return err as GdlError;
-  }
-  throw new Error('expected a limit error');
-}
 
 describe('computeSupersetsProlog', () => {
   it('computes the least model of a relaxed game: init, next, legal, does and axioms', () => {

@@ -158,6 +158,8 @@ function keep(run: Run, fresh: Fresh, key: string, args: readonly unknown[], rul
   let list = fresh.get(key);
   if (list === undefined) fresh.set(key, (list = []));
   list.push(result);
+  // Answers can come faster than engine steps (one query, many answers): counted here too.
+  if (run.limits.deadline.tick()) checkDeadline(run);
   // Bridges copy at once, in the same round: a new `next` fact is a `true` fact (line 19),
   // a new `legal` answer a `does` fact (line 14). Waiting a round would double the rounds.
   const to = run.bridges.get(key);
@@ -172,7 +174,11 @@ function keep(run: Run, fresh: Fresh, key: string, args: readonly unknown[], rul
 /** Puts the round's new facts into the engine's tables; `D` replaces the previous delta. */
 function commit(run: Run, members: ReadonlySet<string>, fresh: Fresh, delta: boolean): void {
   if (delta) for (const key of members) clearDelta(run.engine, run.store, run.store.relations.get(key)!);
-  for (const [key, facts] of fresh) mirrorFacts(run.engine, run.store, key, run.store.relations.get(key)!, facts, delta);
+  // Mirroring a large round into the engine's tables takes long: the clock is read per relation.
+  for (const [key, facts] of fresh) {
+    checkDeadline(run);
+    mirrorFacts(run.engine, run.store, key, run.store.relations.get(key)!, facts, delta);
+  }
 }
 
 /** Throws the limit error once a limit of the run's deadline is reached (reads the clock). */
