@@ -21,6 +21,7 @@ import { argGraphToDot, argGraphToText } from './reach/dg/dot.js';
 import { type DGAnalysis, analyzeDG, computeSupersetsDG, dependencyGraph } from './reach/dg/index.js';
 import { type ReachProgress, computeSupersetsProlog } from './reach/prolog.js';
 import { repairUnsafeHeads } from './reach/repair.js';
+import { relevantSupersets } from './reach/relaxed-model.js';
 import { DEFAULT_REACH_LIMITS, type ReachLimits, type ReachResult, type Supersets } from './reach/types.js';
 import { removeAxioms } from './axioms/remove.js';
 import { type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS } from './axioms/types.js';
@@ -248,8 +249,25 @@ export function groundNormalGame(
   options: PipelineOptions,
   timer = new StageTimer(),
 ): { reach: ReachResult; ground: GroundGame } {
-  const reach = reachGame(normal, options, timer);
+  const reach = reachForGrounding(normal, options, timer);
   return { reach, ground: groundGame(normal, reach.supersets, options, timer) };
+}
+
+/**
+ * Step 3 as instantiation needs it. With the Prolog method, relevance first: only the fluents,
+ * the moves and the relations they depend on, the same least model of the relaxed game but
+ * computed on the Datalog core (src/reach/relaxed-model.ts); instantiation derives every other
+ * axiom itself over the same fluents and moves, so the ground game is the one the full
+ * supersets give.
+ */
+function reachForGrounding(normal: NormalGame, options: PipelineOptions, timer: StageTimer): ReachResult {
+  if (options.method !== 'prolog') return reachGame(normal, options, timer);
+  const limits = reachLimits(options);
+  return timer.run('reach-prolog', () => relevantSupersets(normal, limits), (r) => ({
+    fluents: r.supersets.fluents.length,
+    moves: r.supersets.moves.length,
+    axioms: r.supersets.axioms.length,
+  }));
 }
 
 /**
@@ -258,7 +276,9 @@ export function groundNormalGame(
  * method's supersets after the same post-processing.
  */
 export function postProcessedSupersets(normal: NormalGame, options: PipelineOptions, timer = new StageTimer()): ReachResult {
-  const { reach, ground } = groundNormalGame(normal, options, timer);
+  // The full supersets: the static axioms read back come from them.
+  const reach = reachGame(normal, options, timer);
+  const ground = groundGame(normal, reach.supersets, options, timer);
   return { supersets: readBackSupersets(normal, reach.supersets, ground, options), stats: reach.stats };
 }
 

@@ -104,6 +104,35 @@ export function planJoin(atoms: readonly JoinAtom[], checks: readonly JoinCheck[
   return { pre, steps };
 }
 
+/** The index of the last step that binds an output variable (-1: none); `outputs` null: all are. */
+function lastOutputStep(steps: readonly Step[], outputs: ReadonlySet<number> | null): number {
+  let last = -1;
+  steps.forEach((s, i) => {
+    if (outputs === null ? s.newVars.length > 0 : s.newVars.some((v) => outputs.has(v))) last = i;
+  });
+  return last;
+}
+
+/**
+ * Estimated number of complete assignments {@link join} would report for the same inputs, from
+ * its own plan before any row is enumerated: per step the rows in range divided by the distinct
+ * keys of the index it probes (the average rows per key), multiplied along the plan; a step
+ * after the last one binding an output adds at most one completion (the existential cut-off).
+ * Tests are ignored, so it errs on the large side, as a guard against enumerating should.
+ */
+export function estimateJoin(atoms: readonly JoinAtom[], checks: readonly JoinCheck[], outputs: ReadonlySet<number> | null): number {
+  for (const a of atoms) if (a.hi <= a.lo) return 0;
+  const { steps } = planJoin(atoms, checks);
+  const last = lastOutputStep(steps, outputs);
+  let total = 1;
+  steps.forEach((s, i) => {
+    const range = s.atom.hi - s.atom.lo;
+    const perKey = s.keyCols.length === 0 ? range : range / Math.max(1, s.atom.rel.index(s.keyCols).keys);
+    total *= i <= last ? perKey : Math.min(1, perKey);
+  });
+  return total;
+}
+
 function allPass(checks: readonly JoinCheck[], binding: Int32Array): boolean {
   for (let i = 0; i < checks.length; i++) if (!checks[i]!.test(binding)) return false;
   return true;
@@ -165,10 +194,7 @@ export function join(
       }
     }
   };
-  let lastOutput = -1;
-  steps.forEach((s, i) => {
-    if (outputs === null ? s.newVars.length > 0 : s.newVars.some((v) => outputs.has(v))) lastOutput = i;
-  });
+  const lastOutput = lastOutputStep(steps, outputs);
   let d = 0;
   open(0);
   while (d >= 0) {

@@ -13,7 +13,7 @@
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import { Deadline } from '../deadline.js';
 import { semiNaive } from '../datalog/fixpoint.js';
-import { type JoinAtom, type JoinCheck, type Tick, UNBOUND, join } from '../datalog/join.js';
+import { type JoinAtom, type JoinCheck, type Tick, UNBOUND, estimateJoin, join } from '../datalog/join.js';
 import type { TermTable } from '../datalog/terms.js';
 import { type Block, type Store, addToStore, advanceRound, blockAtom, createBlock, createStore, inStore, syncBlock } from '../datalog/block.js';
 import type { CompiledAtom, CompiledRule } from './compile.js';
@@ -87,9 +87,44 @@ function limitError(ctx: Context, rule: CompiledRule, what: string): GdlError {
   return new GdlError([diag('error', ctx.file, rule.source.pos, `instantiating this rule for '${rule.head.rel}' ${what}`)], 'limit');
 }
 
-function makeTick(ctx: Context, rule: CompiledRule): Tick {
+/**
+ * How far the estimate of a rule may exceed what is left of its budget before the rule is refused
+ * unenumerated: the estimate ignores tests and head filters, so only a clear excess is trusted.
+ * On the corpus games that ground, the worst overestimate seen was 416 times (pancakes88's
+ * `base` rule, 8^8 rows cut to 8! by its distincts), for a rule far below this threshold.
+ */
+export const ESTIMATE_MARGIN = 20;
+
+const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+/** A large count as people write it: 4.4×10⁸ (plain digits below a million). */
+export function formatEstimate(n: number): string {
+  if (n < 1e6) return String(Math.round(n));
+  const exp = Math.floor(Math.log10(n));
+  const mant = (n / 10 ** exp).toFixed(1);
+  return `${mant}×10${[...String(exp)].map((d) => SUPERSCRIPT[Number(d)]).join('')}`;
+}
+
+/**
+ * Refuses a rule before its join starts when the join's own estimate of what it would produce
+ * (ground rules, or atoms for a static rule) exceeds the rest of the budget by {@link ESTIMATE_MARGIN}:
+ * a precise, early refusal naming the relation and the estimate instead of a slow one.
+ */
+function checkEstimate(ctx: Context, rule: CompiledRule, estimate: number, isStatic: boolean): void {
+  const { maxRules, maxAtoms } = ctx.limits;
+  const left = isStatic ? maxAtoms - ctx.counters.atoms : maxRules - ctx.rules.length;
+  if (estimate <= ESTIMATE_MARGIN * Math.max(left, 1)) return;
+  const what = isStatic ? `ground atoms (limit ${maxAtoms})` : `ground rules (limit ${maxRules})`;
+  const rel = `${rule.head.rel}/${rule.source.head.args.length}`;
+  throw new GdlError([diag('error', ctx.file, rule.source.pos,
+    `instantiating this rule for '${rel}' would make about ${formatEstimate(estimate)} ${what}, estimated before enumerating`)], 'limit');
+}
+
+function makeTick(ctx: Context, rule: CompiledRule, estimate: number): Tick {
+  // A rule stopped by the clock or the heap names the size its join was estimated at too.
+  const size = `; its join was estimated at about ${formatEstimate(estimate)} bindings`;
   return () => {
-    if (ctx.limits.deadline.tick()) throw limitError(ctx, rule, `stopped: ${ctx.limits.deadline.describe()}`);
+    if (ctx.limits.deadline.tick()) throw limitError(ctx, rule, `stopped: ${ctx.limits.deadline.describe()}${size}`);
   };
 }
 
@@ -213,7 +248,11 @@ function runRule(
   const filter = ctx.headFilter.get(rule.head.rel);
   const headStore = storeOf(ctx, rule.head.rel);
   const { maxRules, maxLiterals, maxAtoms } = ctx.limits;
-  join(rule.nVars, joins, checksOf(ctx, rule), outputsOf(ctx, rule, isStatic), makeTick(ctx, rule), (b, rows) => {
+  const checks = checksOf(ctx, rule);
+  const outputs = outputsOf(ctx, rule, isStatic);
+  const estimate = estimateJoin(joins, checks, outputs);
+  checkEstimate(ctx, rule, estimate, isStatic);
+  join(rule.nVars, joins, checks, outputs, makeTick(ctx, rule, estimate), (b, rows) => {
     const head = instantiatePattern(rule.head.pattern, b, ctx.table, filter === undefined);
     if (filter !== undefined && !filter.has(head)) return;
     if (!isStatic) {

@@ -17,7 +17,7 @@ import { sortByCodePoints, termDepth } from '../gdl/terms.js';
 import { GdlError, checkDeadline, diag } from '../gdl/diagnostics.js';
 import type { NormalGame } from '../normalize/types.js';
 import { type ReachProgress, type Run, evaluateComponent } from './evaluate.js';
-import { type RelaxedRule, planRelaxedGame } from './relaxed.js';
+import { type RelaxedRule, planRelaxedGame, relevantComponents } from './relaxed.js';
 import { type FactStore, createStore, ensureTable, relationFacts } from './store.js';
 import { StageTimer } from '../timer.js';
 import { type ReachLimits, type ReachResult, type Supersets, DEFAULT_REACH_LIMITS } from './types.js';
@@ -57,6 +57,13 @@ export interface PrologReachOptions {
    * see `EngineOptions.directSteps`). Tests compare both ways on real games.
    */
   readonly directSteps?: boolean;
+  /**
+   * True: only the fluents and moves, and the relations they depend on (relevance first): the
+   * components the loop of Algorithm 9.2 reads, directly or not. The axioms of the other
+   * relations (the third set) are left out; instantiation derives them itself over the
+   * fluents and moves, a subset of the relaxed model, so the ground game is the same.
+   */
+  readonly relevantOnly?: boolean;
 }
 
 /**
@@ -73,7 +80,9 @@ export function computeSupersetsProlog(
   const timed = <T>(step: string, fn: () => T): T => timer.run(step, fn);
   const run = timed('load', () => load(game, limits, options));
   const trueAt = run.plan.components.findIndex((c) => c.containsTrue);
+  const wanted = options.relevantOnly === true ? relevantComponents(run.plan.components) : null;
   run.plan.components.forEach((comp, i) => {
+    if (wanted !== null && !wanted.has(i)) return;
     // Line 1-8: static relations and init first; lines 9-20: the loop; lines 21-25: axioms.
     const phase = !comp.stateDependent ? 'static' : i <= trueAt ? 'fixpoint' : 'axioms';
     timed(phase, () => evaluateComponent(run, comp));

@@ -128,3 +128,26 @@ function orderComponents(rules: readonly RelaxedRule[], bridges: readonly Bridge
     };
   });
 }
+
+/** The relations whose facts are the fluents and moves, and the rules that make them. */
+const LOOP_RELATIONS = ['true/1', 'does/2', 'legal/2', 'next/1'];
+
+/**
+ * The components that hold true, does, legal or next (the loop; legal need not read the state,
+ * nor next the moves) and those they depend on: walked back over the body atoms of the rules.
+ */
+export function relevantComponents(components: readonly Component[]): Set<number> {
+  const owner = new Map<string, number>();
+  components.forEach((c, i) => c.relations.forEach((k) => owner.set(k, i)));
+  const todo = LOOP_RELATIONS.flatMap((k) => (owner.has(k) ? [owner.get(k)!] : []));
+  const wanted = new Set(todo);
+  while (todo.length > 0) {
+    const comp = components[todo.pop()!]!;
+    const reads = [...comp.rules.flatMap((r) => r.body.flatMap((l) => (l.kind === 'pos' ? [keyOf(l.atom)] : []))), ...comp.bridges.map((b) => b.from)];
+    for (const k of reads) {
+      const i = owner.get(k);
+      if (i !== undefined && !wanted.has(i)) (wanted.add(i), todo.push(i));
+    }
+  }
+  return wanted;
+}

@@ -122,7 +122,7 @@ function atomInputs(ctx: EvalContext, atom: BodyAtom, view: RelationView, keep: 
  * compatible instance (the test of Algorithm 9.4, strengthened from single arguments to whole
  * atoms). `delta` (unless -1): that body atom reads only the rows of its block new in the last
  * round (see advanceRound).
- * Returns the number of join solutions.
+ * Returns the number of join solutions (distinct bindings of the head variables).
  */
 export function evalRule(ctx: EvalContext, rule: DGRule, views: Views, exact: boolean, onHead: (atom: number) => void, delta = -1): number {
   // A head variable no positive literal binds (an unsafe rule) has no values at all.
@@ -143,7 +143,8 @@ export function evalRule(ctx: EvalContext, rule: DGRule, views: Views, exact: bo
     test: (b) => instantiatePattern(d.left, b, table, true) !== instantiatePattern(d.right, b, table, true),
   }));
   let solutions = 0;
-  join(rule.nVars, inputs, checks, null, () => guard.tick(), (b) => {
+  // Only heads are wanted: once the head variables are bound, one completion of the rest will do.
+  join(rule.nVars, inputs, checks, rule.headVars, () => guard.tick(), (b) => {
     solutions++;
     onHead(instantiatePattern(rule.head, b, table, true));
   });

@@ -20,8 +20,8 @@ export interface Guard {
   fail(message: string): never;
 }
 
-/** Creates the guard of one computation over `file`. */
-export function createGuard(file: string, limits: ReachLimits): Guard {
+/** Creates the guard of one computation over `file`; `method` starts its messages. */
+export function createGuard(file: string, limits: ReachLimits, method = 'dependency-graph method'): Guard {
   const { deadline } = limits;
   let atoms = 0;
   const guard: Guard = {
@@ -36,7 +36,7 @@ export function createGuard(file: string, limits: ReachLimits): Guard {
     },
     fail(message: string): never {
       const where = guard.what === '' ? '' : ` while computing '${guard.what}'`;
-      throw new GdlError([diag('error', file, guard.pos, `dependency-graph method: ${message}${where}`)], 'limit');
+      throw new GdlError([diag('error', file, guard.pos, `${method}: ${message}${where}`)], 'limit');
     },
   };
   return guard;

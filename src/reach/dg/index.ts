@@ -64,7 +64,7 @@ function staticFacts(table: TermTable, statics: ReadonlyMap<string, Store>, tick
 }
 
 /** Reads the sorted supersets off the relation sets (terms are built only after sorting). */
-function collect(table: TermTable, sets: ReadonlyMap<string, Store>): Supersets {
+export function collectSupersets(table: TermTable, sets: ReadonlyMap<string, Store>): Supersets {
   const byText = <T>(items: number[], text: (id: number) => string, value: (id: number) => T): T[] =>
     sortByCodePoints(items, text).map(value);
   const atoms = (rel: string): number[] => {
@@ -161,8 +161,8 @@ export function analyzeDG(game: NormalGame, limits: ReachLimits = DEFAULT_REACH_
   const products = productSizes(domains, neededRels, statics);
   const reduced = timed('reduce', () => reduceSupersetsDG(ctx, reduceRules, statics, domains, limits.maxAtoms));
   const all = new Map<string, Store>([...statics, ...reduced.sets]);
-  const supersets = timed('collect', () => collect(table, all));
-  const staticAxioms = collect(table, statics).axioms;
+  const supersets = timed('collect', () => collectSupersets(table, all));
+  const staticAxioms = collectSupersets(table, statics).axioms;
   const kept = supersets.fluents.length + supersets.moves.length + supersets.axioms.length;
   return {
     graph,

@@ -40,7 +40,7 @@ export function rulesByHead<R extends NormalRule | DGRule>(rules: readonly R[], 
  * component in dependency order, each with the core's semi-naive fixpoint:
  *   p(X) <= b1, ..., bn  adds every instance whose positive body atoms are all in the model.
  */
-export function evaluateStatics(ctx: EvalContext, rules: readonly NormalRule[]): Map<string, Store> {
+export function evaluateStatics(ctx: EvalContext, rules: readonly NormalRule[], onNew?: (id: number) => void): Map<string, Store> {
   const stores = new Map<string, Store>();
   const compiled = rules.map((r) => compileDGRule(ctx.table, r));
   const byHead = rulesByHead(compiled, (r) => atomRel(r.source.head));
@@ -66,6 +66,7 @@ export function evaluateStatics(ctx: EvalContext, rules: readonly NormalRule[]):
         evalRule(ctx, rule, views, true, (id) => {
           if (inStore(store, id) || seen.has(id)) return;
           seen.add(id);
+          onNew?.(id);
           pending.push(id);
           guard.addAtoms(1);
         }, delta);

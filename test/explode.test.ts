@@ -1,0 +1,166 @@
+// Games that explode (issue 17): the join estimate before enumerating, the early refusal that
+// names the relation and its estimated size, and relevance first (grounding computes only the
+// fluents, the moves and what they depend on, and gets the same ground game).
+import { readFileSync, readdirSync } from 'node:fs';
+import { join as joinPath } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Relation } from '../src/datalog/relation.js';
+import { type JoinAtom, estimateJoin, join } from '../src/datalog/join.js';
+import { GdlError } from '../src/gdl/diagnostics.js';
+import { formatEstimate } from '../src/ground/evaluate.js';
+import { DEFAULT_INSTANTIATE_LIMITS, instantiateGame } from '../src/ground/instantiate.js';
+import { Deadline } from '../src/deadline.js';
+import { emitGdl } from '../src/emit/gdl.js';
+import { computeSupersetsProlog } from '../src/reach/prolog.js';
+import { relevantSupersets } from '../src/reach/relaxed-model.js';
+import { supersetSentences } from '../src/reach/format.js';
+import { groundGame, groundNormalGame, loadGame, resolvePipelineOptions } from '../src/pipeline.js';
+import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
+
+function rel(arity: number, tuples: number[][]): Relation {
+  const r = new Relation(arity);
+  for (const t of tuples) r.insert(t);
+  return r;
+}
+
+const whole = (r: Relation, vars: number[]): JoinAtom => ({ rel: r, vars, lo: 0, hi: r.size });
+
+function count(nVars: number, atoms: JoinAtom[], outputs: Set<number> | null = null): number {
+  let n = 0;
+  join(nVars, atoms, [], outputs, () => undefined, () => n++);
+  return n;
+}
+
+describe('estimateJoin', () => {
+  const digits = rel(1, Array.from({ length: 10 }, (_, i) => [i]));
+  const edge = rel(2, [[1, 2], [1, 3], [2, 3], [3, 4]]);
+
+  it('multiplies independent atoms: the cross product, exactly', () => {
+    const atoms = [whole(digits, [0]), whole(digits, [1]), whole(digits, [2])];
+    expect(estimateJoin(atoms, [], null)).toBe(1000);
+    expect(count(3, atoms)).toBe(1000);
+  });
+
+  it('divides by the distinct keys of the probed index along the plan', () => {
+    // edge(X,Y), edge(Y,Z): 4 rows, then on average 4/3 rows per key Y (keys 1, 2, 3); 3 paths.
+    const atoms = [whole(edge, [0, 1]), whole(edge, [1, 2])];
+    expect(estimateJoin(atoms, [], null)).toBeCloseTo(4 * (4 / 3));
+    expect(count(3, atoms)).toBe(3);
+  });
+
+  it('counts at most one completion after the last output (the existential cut-off)', () => {
+    const atoms = [whole(digits, [0]), whole(digits, [1])];
+    expect(estimateJoin(atoms, [], new Set([0]))).toBe(10);
+    expect(count(2, atoms, new Set([0]))).toBe(10);
+  });
+
+  it('is zero for an empty range, which the join never enters', () => {
+    expect(estimateJoin([{ rel: digits, vars: [0], lo: 3, hi: 3 }, whole(digits, [1])], [], null)).toBe(0);
+  });
+});
+
+describe('formatEstimate', () => {
+  it('writes large counts as a power of ten, small ones plainly', () => {
+    expect(formatEstimate(4.4e8)).toBe('4.4×10⁸');
+    expect(formatEstimate(1.23e12)).toBe('1.2×10¹²');
+    expect(formatEstimate(999_999)).toBe('999999');
+  });
+});
+
+const example = (name: string): string => readFileSync(joinPath(EXAMPLES_DIR, name), 'utf8');
+
+describe('refusal before enumerating', () => {
+  it('refuses code/9 of games/explode.kif at once, naming relation, position and estimate', () => {
+    const options = resolvePipelineOptions({ timeoutSeconds: 60 });
+    const loaded = loadGame(example('explode.kif'), 'explode.kif', options);
+    let error: unknown;
+    try {
+      groundNormalGame(loaded.normal, options);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(GdlError);
+    const e = error as GdlError;
+    expect(e.code).toBe('limit');
+    expect(e.message).toMatch(/explode\.kif:8:1: error: instantiating this rule for 'code\/9' would make about 1\.0×10⁹ ground atoms/);
+  });
+
+  it('grounds a game whose estimate stays within the budget', () => {
+    // Four digits instead of ten: 4^9 = 262,144 codes, within the default budget.
+    const small = example('explode.kif').replace(/\(digit [4-9]\) ?/g, '');
+    const options = resolvePipelineOptions();
+    const { ground } = groundNormalGame(loadGame(small, 'small.kif', options).normal, options);
+    expect(ground.rules.length).toBeGreaterThan(0);
+  });
+
+  it('trusts the estimate only beyond the margin: below it, the limit is met by counting', () => {
+    const small = example('explode.kif').replace(/\(digit [4-9]\) ?/g, ''); // 4^9 = 262,144 codes
+    const message = (maxGroundAtoms: number): string => {
+      const options = resolvePipelineOptions({ maxGroundAtoms });
+      try {
+        groundNormalGame(loadGame(small, 'small.kif', options).normal, options);
+      } catch (e) {
+        return (e as GdlError).message;
+      }
+      return 'grounded';
+    };
+    expect(message(100_000)).toMatch(/'code' exceeded 100000 ground atoms/);
+    expect(message(10_000)).toMatch(/'code\/9' would make about 262144 ground atoms \(limit 10000\)/);
+  });
+
+  it('names the estimate of a rule stopped by the clock too', () => {
+    const small = example('explode.kif').replace(/\(digit [4-9]\) ?/g, '');
+    const options = resolvePipelineOptions();
+    const { normal } = loadGame(small, 'small.kif', options);
+    const sets = relevantSupersets(normal).supersets;
+    const passed = { ...DEFAULT_INSTANTIATE_LIMITS, deadline: new Deadline(0) };
+    expect(() => instantiateGame(normal, sets, passed)).toThrow(/'code' stopped: .*; its join was estimated at about 262144 bindings/);
+  });
+});
+
+/** The ground game as GDL text from the full supersets and from the relevant ones. */
+function bothWays(text: string, file: string): { full: string; relevant: string; fullAxioms: number; relevantAxioms: number } {
+  const options = resolvePipelineOptions();
+  const { normal } = loadGame(text, file, options);
+  const fullSets = computeSupersetsProlog(normal).supersets;
+  const relevantSets = computeSupersetsProlog(normal, undefined, { relevantOnly: true }).supersets;
+  expect(relevantSets.fluents).toEqual(fullSets.fluents);
+  expect(relevantSets.moves).toEqual(fullSets.moves);
+  // The same relevant model on the Datalog core: fluents, moves and axioms, in the same order.
+  expect(supersetSentences(relevantSupersets(normal).supersets)).toEqual(supersetSentences(relevantSets));
+  const emit = (sets: typeof fullSets): string => emitGdl(groundGame(normal, sets, options), { baseInput: true });
+  return { full: emit(fullSets), relevant: emit(relevantSets), fullAxioms: fullSets.axioms.length, relevantAxioms: relevantSets.axioms.length };
+}
+
+describe('relevance first', () => {
+  const examples = readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.kif') && f !== 'explode.kif').sort();
+
+  it.each(examples)('gives the same ground game for games/%s', (name) => {
+    const r = bothWays(example(name), name);
+    expect(r.relevant).toBe(r.full);
+  });
+
+  const corpus = ['ggp-repository-base/ticTacToe.kif', 'ggp-repository-base/connectFour.kif'];
+  it.skipIf(!HAVE_CORPUS).each(corpus)('gives the same ground game for %s, from fewer axioms', (name) => {
+    const r = bothWays(readGame(name), name);
+    expect(r.relevant).toBe(r.full);
+    // Relations that only goal and terminal read (lines, open cells) are left to instantiation.
+    expect(r.relevantAxioms).toBeLessThan(r.fullAxioms);
+  });
+
+  it('never evaluates code/9 of games/explode.kif for grounding', () => {
+    const options = resolvePipelineOptions();
+    const { normal } = loadGame(example('explode.kif'), 'explode.kif', options);
+    for (const sets of [computeSupersetsProlog(normal, undefined, { relevantOnly: true }).supersets, relevantSupersets(normal).supersets]) {
+      expect(sets.moves.length).toBe(10);
+      expect(sets.axioms.some((a) => a.rel === 'code')).toBe(false);
+    }
+  });
+
+  it('refuses an infinite relaxed game by the depth of its terms', () => {
+    const counter = '(role r) (init (c z)) (<= (legal r go) (true (c ?x))) (<= (next (c (s ?x))) (true (c ?x))) (<= terminal (true (c z))) (goal r 0)';
+    const options = resolvePipelineOptions();
+    const { normal } = loadGame(counter, 'counter.kif', options);
+    expect(() => relevantSupersets(normal, undefined, 20)).toThrow(/nested deeper than 20 levels: the relaxed game is infinite/);
+  });
+});
