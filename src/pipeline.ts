@@ -21,7 +21,6 @@ import { argGraphToDot, argGraphToText } from './reach/dg/dot.js';
 import { type DGAnalysis, analyzeDG, computeSupersetsDG, dependencyGraph } from './reach/dg/index.js';
 import { type ReachProgress, computeSupersetsProlog } from './reach/prolog.js';
 import { repairUnsafeHeads } from './reach/repair.js';
-import { relevantSupersets } from './reach/relaxed-model.js';
 import { DEFAULT_REACH_LIMITS, type ReachLimits, type ReachResult, type Supersets } from './reach/types.js';
 import { removeAxioms } from './axioms/remove.js';
 import { type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS } from './axioms/types.js';
@@ -254,16 +253,15 @@ export function groundNormalGame(
 }
 
 /**
- * Step 3 as instantiation needs it. With the Prolog method, relevance first: only the fluents,
- * the moves and the relations they depend on, the same least model of the relaxed game but
- * computed on the Datalog core (src/reach/relaxed-model.ts); instantiation derives every other
- * axiom itself over the same fluents and moves, so the ground game is the one the full
- * supersets give.
+ * Step 3 as instantiation needs it. With the Prolog method, relevance first: Algorithm 9.2 in
+ * Tau-Prolog over only the components that true, does, legal and next depend on (the same
+ * least model of the relaxed game, restricted); instantiation derives every other axiom itself
+ * over the same fluents and moves, so the ground game is the one the full supersets give.
  */
 function reachForGrounding(normal: NormalGame, options: PipelineOptions, timer: StageTimer): ReachResult {
   if (options.method !== 'prolog') return reachGame(normal, options, timer);
   const limits = reachLimits(options);
-  return timer.run('reach-prolog', () => relevantSupersets(normal, limits), (r) => ({
+  return timer.run('reach-prolog', () => computeSupersetsProlog(normal, limits, { relevantOnly: true }), (r) => ({
     fluents: r.supersets.fluents.length,
     moves: r.supersets.moves.length,
     axioms: r.supersets.axioms.length,

@@ -12,7 +12,7 @@ import { DEFAULT_INSTANTIATE_LIMITS, instantiateGame } from '../src/ground/insta
 import { Deadline } from '../src/deadline.js';
 import { emitGdl } from '../src/emit/gdl.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
-import { relevantSupersets } from '../src/reach/relaxed-model.js';
+import { relevantSupersets } from './support/relaxed-model.js';
 import { supersetSentences } from '../src/reach/format.js';
 import { groundGame, groundNormalGame, loadGame, resolvePipelineOptions } from '../src/pipeline.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';

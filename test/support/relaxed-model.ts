@@ -1,6 +1,8 @@
 /**
- * The least model of the relaxed game (what Algorithm 9.2 computes, section 9.1.2) on the
- * Datalog core instead of Tau-Prolog, restricted to what grounding needs: relevance first.
+ * A second engine for tests (datafrog's differential testing): the least model of the relaxed
+ * game (what Algorithm 9.2 computes, section 9.1.2) on the Datalog core instead of Tau-Prolog,
+ * restricted to what grounding needs: relevance first. The pipeline runs Algorithm 9.2 in
+ * Tau-Prolog (the primary method); test/explode.test.ts holds the two against each other.
  * Only the relations that true, does, legal and next depend on are evaluated (the relaxed
  * program drops negative literals and goal/terminal rules, so nothing else can add a fluent or
  * a move); the axioms of every other relation are left to instantiation, which derives them
@@ -13,18 +15,18 @@
  * relations it evaluates. A term nested deeper than the limit means the relaxed game is
  * infinite, as in the Prolog method.
  */
-import { GdlError, diag } from '../gdl/diagnostics.js';
-import type { NormalGame, NormalRule } from '../normalize/types.js';
-import { TermTable } from '../datalog/terms.js';
-import { StageTimer } from '../timer.js';
-import { collectSupersets } from './dg/index.js';
-import { evalContext, relKey } from './dg/eval.js';
-import { createGuard } from './dg/guard.js';
-import { evaluateStatics } from './dg/statics.js';
-import { DEFAULT_MAX_TERM_DEPTH } from './prolog.js';
-import { BRIDGE_RULES } from './relaxation.js';
-import { planRelaxedGame, relevantComponents } from './relaxed.js';
-import { type ReachLimits, type ReachResult, DEFAULT_REACH_LIMITS } from './types.js';
+import { GdlError, diag } from '../../src/gdl/diagnostics.js';
+import type { NormalGame, NormalRule } from '../../src/normalize/types.js';
+import { TermTable } from '../../src/datalog/terms.js';
+import { StageTimer } from '../../src/timer.js';
+import { collectSupersets } from '../../src/reach/dg/index.js';
+import { evalContext, relKey } from '../../src/reach/dg/eval.js';
+import { createGuard } from '../../src/reach/dg/guard.js';
+import { evaluateStatics } from '../../src/reach/dg/statics.js';
+import { DEFAULT_MAX_TERM_DEPTH } from '../../src/reach/prolog.js';
+import { BRIDGE_RULES } from '../../src/reach/relaxation.js';
+import { planRelaxedGame, relevantComponents } from '../../src/reach/relaxed.js';
+import { type ReachLimits, type ReachResult, DEFAULT_REACH_LIMITS } from '../../src/reach/types.js';
 
 /** The relaxed rules of the components fluents and moves depend on, with their bridges. */
 function relevantRules(game: NormalGame): NormalRule[] {
