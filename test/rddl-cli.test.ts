@@ -18,7 +18,7 @@ describe('gdl-ground ground --format rddl / verify --rddl', () => {
     const r = run(['ground', 'games/linkpath.kif', '--format', 'rddl', '-o', out]);
     expect(r.code).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['linkpath_inst.rddl', 'linkpath_mdp.rddl']);
-    expect(readFileSync(join(out, 'linkpath_mdp.rddl'), 'utf8')).toContain('domain g_linkpath_mdp {');
+    expect(readFileSync(join(out, 'linkpath_mdp.rddl'), 'utf8')).toContain('domain g-linkpath_mdp {');
     const v = run(['verify', 'games/linkpath.kif', '--rddl', out, '--playouts', '10']);
     expect(v.stdout).toContain('identical');
     expect(v.code).toBe(0);

@@ -60,7 +60,7 @@ describe('RDDL names', () => {
   it('never collide: distinct texts give distinct names', () => {
     const names = texts.map((t) => rddlName('fluent', t));
     expect(new Set(names).size).toBe(texts.length);
-    expect(rddlName('fluent', '(cell 1 1 x)')).toBe('f_cell__1__1__x');
+    expect(rddlName('fluent', '(cell 1 1 x)')).toBe('f-cell-1-1-x');
     expect(escapeText('a_b')).toBe('a_ub');
     expect(unescapeText('a_q')).toBeNull();
     expect(parseRddlName('gdl_terminal_state')).toBeNull();
@@ -116,8 +116,8 @@ describe('RDDL writer, reader and simulator', () => {
     const kept = removeAxioms(removeUnused(ground).game, { maxFormula: 1 });
     expect(kept.stats.kept.map((k) => k.atom)).toEqual(expect.arrayContaining(['(lit2 1)', 'bright']));
     const files = emitRddl(unrollRecursion(kept.game).game, 'rddl-interm');
-    expect(files.domain).toContain('d_lit2__1 : { interm-fluent, bool, level = 1 };');
-    expect(files.domain).toContain("d_bright' = (f_on__1' ^ f_on__2');");
+    expect(files.domain).toContain('d-lit2-1 : { interm-fluent, bool, level = 1 };');
+    expect(files.domain).toContain("d-bright' = (f-on-1' ^ f-on-2');");
     const reasoner = createReasoner(loaded.normal);
     const model = readRddl({ text: files.domain, file: 'd' }, { text: files.instance, file: 'i' });
     const result = verifyGame(asEpisode(reasoner), createRddlSimulator(model, reasoner.roles), { playouts: 20, seed: 4, maxSteps: 20 });
@@ -153,7 +153,7 @@ describe('RDDL writer, reader and simulator', () => {
     };
     expect(play(files.domain)).toBe('same');
     expect(play(files.domain.replace('then 100 else', 'then 99 else'))).toBe('goal');
-    expect(play(files.domain.replace(/a_wait => \(/, 'a_wait => (false ^ '))).toBe('legal');
+    expect(play(files.domain.replace(/a-wait => \(/, 'a-wait => (false ^ '))).toBe('legal');
     const withoutChoice = files.domain.replace(/\n {4}\(+gdl_terminal_action \|[^\n]*;/, '');
     expect(withoutChoice).not.toBe(files.domain);
     const model = readRddl({ text: withoutChoice, file: 'd' }, { text: files.instance, file: 'i' });
@@ -191,7 +191,7 @@ describe.skipIf(!HAVE_CORPUS)('RDDL on corpus puzzles', () => {
   it('inlines legal atoms read in bodies (coins): no derived fluent, default horizon without a counter', () => {
     const files = playRddl(readGame('ggp-repository-base/coins.kif'), 'coins.kif', 3, 120);
     expect(files.domain).not.toMatch(/^ {4}d_/m);
-    expect(files.domain).toContain('a_jump__1__3 =>');
+    expect(files.domain).toContain('a-jump-1-3 =>');
     expect(files).toMatchObject({ horizon: 100, horizonDetected: false });
   }, 120_000);
 });

@@ -1,29 +1,31 @@
 /**
  * RDDL identifiers for ground GDL atoms: collision-free and reversible (docs/rddl.md, "Names").
  * A name is a kind prefix followed by the escaped KIF text of the fluent, move or axiom
- * (without the outer parentheses of a compound). Letters and digits stay; everything else is
- * `_` and one letter:
+ * (without the outer parentheses of a compound). Letters and digits stay, a space becomes `-`,
+ * and everything else is `_` and one letter:
  *
- *   ' ' -> __   '(' -> _o   ')' -> _c   '_' -> _u   '-' -> _d   other -> _x + 6 hex digits
+ *   ' ' -> -   '(' -> _o   ')' -> _c   '_' -> _u   '-' -> _d   other -> _x + 6 hex digits
  *
- * so `(cell 1 1 x)` is the state fluent `f_cell__1__1__x`. The escapes form a prefix code, so
- * decoding is unique, and the prefixes `f_`, `a_`, `d_` and the reserved `gdl_` names never
+ * so `(cell 1 1 x)` is the state fluent `f-cell-1-1-x`. The escapes form a prefix code, so
+ * decoding is unique, and the prefixes `f-`, `a-`, `d-` and the reserved `gdl_` names never
  * meet. Every name matches RDDL's identifier syntax (a letter first, letters, digits, `_` and
- * `-` after it, a letter or digit last) and is no RDDL keyword (none starts with these prefixes).
+ * `-` after it, a letter or digit last), is no RDDL keyword, and never holds `__`: pyRDDLGym
+ * refuses it in a name (it separates the objects of its own grounded names), and here a `_` is
+ * always followed by a letter, after a prefix that ends in `-`.
  */
 
 /** What a name stands for: a state fluent, an action (move), or a derived fluent (axiom). */
 export type NameKind = 'fluent' | 'action' | 'derived';
 
-const PREFIX: Readonly<Record<NameKind, string>> = { fluent: 'f_', action: 'a_', derived: 'd_' };
+const PREFIX: Readonly<Record<NameKind, string>> = { fluent: 'f-', action: 'a-', derived: 'd-' };
 
 /** State fluent: set once GDL's terminal state has been left by the terminal action. */
 export const TERMINAL_STATE = 'gdl_terminal_state';
 /** The one action allowed in a terminal state. */
 export const TERMINAL_ACTION = 'gdl_terminal_action';
 
-const ESCAPES: Readonly<Record<string, string>> = { ' ': '__', '(': '_o', ')': '_c', _: '_u', '-': '_d' };
-const UNESCAPES: Readonly<Record<string, string>> = { _: ' ', o: '(', c: ')', u: '_', d: '-' };
+const ESCAPES: Readonly<Record<string, string>> = { ' ': '-', '(': '_o', ')': '_c', _: '_u', '-': '_d' };
+const UNESCAPES: Readonly<Record<string, string>> = { o: '(', c: ')', u: '_', d: '-' };
 
 /** `text` with every character but ASCII letters and digits escaped. */
 export function escapeText(text: string): string {
@@ -40,6 +42,10 @@ export function unescapeText(name: string): string | null {
   let out = '';
   for (let i = 0; i < name.length; i++) {
     const ch = name[i]!;
+    if (ch === '-') {
+      out += ' ';
+      continue;
+    }
     if (ch !== '_') {
       out += ch;
       continue;
@@ -77,5 +83,5 @@ export function parseRddlName(name: string): { kind: NameKind; text: string } | 
 
 /** An RDDL identifier for a domain or instance made from a file's base name. */
 export function rddlIdentifier(base: string): string {
-  return `g_${escapeText(base)}`;
+  return `g-${escapeText(base)}`;
 }
