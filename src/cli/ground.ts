@@ -70,7 +70,6 @@ function resolveOptions(options: GroundOptions): Resolved {
 
 function ground(file: string, options: GroundOptions): number {
   const resolved = resolveOptions(options);
-  if (options.format === 'rddl') return writeRddl(file, options, resolved.pipeline, resolved.axioms);
   const text = readGameFile(file);
   const timer = new StageTimer();
   const loaded = loadGame(text, gameName(file), resolved.pipeline, timer);
@@ -79,6 +78,7 @@ function ground(file: string, options: GroundOptions): number {
   // Unused instances go by default: dropping them cannot change play (docs/axioms.md).
   const unused = options.keepUnused === true ? undefined : removeUnusedInstances(full, timer, resolved.pipeline);
   const game = unused?.game ?? full;
+  if (options.format === 'rddl') return writeRddl(file, options, game, resolved.pipeline, resolved.axioms, timer);
   if (resolved.format === 'gddl') {
     const out = groundToGddl(game, resolved.pipeline, { gddl: resolved.gddl, axioms: resolved.axioms, mutex: DEFAULT_MUTEX_SETTINGS }, timer);
     for (const w of out.axioms.warnings) process.stderr.write(`${file}: warning: ${w}\n`);

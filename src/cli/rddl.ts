@@ -7,12 +7,11 @@
  */
 import { mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { formatDiagnostic } from '../gdl/diagnostics.js';
 import {
-  type AxiomOptions, type NormalGame, type PipelineOptions, type VerifyOptions, type VerifyResult, emitRddlGround, groundNormalGame, loadGame,
-  removeGameAxioms, removeUnusedInstances, verifyRddl,
+  type AxiomOptions, type GroundGame, type NormalGame, type PipelineOptions, type VerifyOptions, type VerifyResult, emitRddlGround,
+  removeGameAxioms, verifyRddl,
 } from '../pipeline.js';
-import { StageTimer, formatStages } from '../timer.js';
+import { type StageTimer, formatStages } from '../timer.js';
 import { EXIT, UsageError, readGameFile, writeAtomic } from './io.js';
 import { parseWhole } from './options.js';
 
@@ -20,7 +19,6 @@ import { parseWhole } from './options.js';
 export interface RddlFlags {
   readonly output?: string;
   readonly horizon?: string;
-  readonly keepUnused?: boolean;
   readonly stats?: boolean;
 }
 
@@ -41,13 +39,11 @@ export function rddlPaths(dir: string, game: string): { domain: string; instance
   return { domain: join(dir, `${base}_mdp.rddl`), instance: join(dir, `${base}_inst.rddl`) };
 }
 
-/** `ground --format rddl`: grounds, removes axioms, unrolls recursion, writes both files. */
-export function writeRddl(file: string, flags: RddlFlags, pipeline: PipelineOptions, axiomOptions: AxiomOptions): number {
-  const timer = new StageTimer();
-  const loaded = loadGame(readGameFile(file), file, pipeline, timer);
-  for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
-  const full = groundNormalGame(loaded.normal, pipeline, timer).ground;
-  const game = flags.keepUnused === true ? full : removeUnusedInstances(full, timer).game;
+/**
+ * `ground --format rddl`, after `ground` has loaded, ground and pruned the game: removes axioms,
+ * unrolls recursion, writes both files.
+ */
+export function writeRddl(file: string, flags: RddlFlags, game: GroundGame, pipeline: PipelineOptions, axiomOptions: AxiomOptions, timer: StageTimer): number {
   const axioms = removeGameAxioms(game, pipeline, axiomOptions, timer);
   for (const w of axioms.warnings) process.stderr.write(`${file}: warning: ${w}\n`);
   const horizon = flags.horizon === undefined ? undefined : parseWhole(flags.horizon, '--horizon');
