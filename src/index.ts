@@ -70,13 +70,13 @@ export { emitRddl, type RddlFiles, type RddlOptions } from './emit/rddl/write.js
 export { rddlName, parseRddlName, type NameKind } from './emit/rddl/names.js';
 export { readRddl, type RddlModel, type RddlSource } from './rddl/read.js';
 export { createRddlSimulator, asEpisode, type RddlState, type RddlMove } from './rddl/sim.js';
-export { emitRddlGround, verifyRddl } from './pipeline.js';
+export { emitRddlGround, verifyRddl } from './formats.js';
 
 // Above the pipeline: both superset methods side by side.
 export { compareMethods, type Comparison, type MethodRun, type CompareSettings } from './compare.js';
 
 // GDDL (docs/gddl.md): the model and its three files, the reader and the simulator.
-export { groundToGddl, readGddlFiles, verifyGddl, type GddlOutput } from './pipeline.js';
+export { groundToGddl, readGddlFiles, verifyGddl, type GddlOutput } from './formats.js';
 export { buildGddl, DEFAULT_GDDL_OPTIONS, type GddlModel, type GddlOptions, type GddlStats, type MultiAction } from './emit/gddl/model.js';
 export { writeGddl, GDDL_FILE_NAMES, type GddlFiles } from './emit/gddl/write.js';
 export { termName, nameToKif, TRUE_NAME, DERIVED_PREFIX } from './emit/gddl/names.js';

@@ -33,16 +33,8 @@ import { sampleStates } from './sim/sample.js';
 import { createReasoner } from './sim/reasoner.js';
 import { type VerifyOptions, type VerifyResult, verifyGame } from './sim/verify.js';
 import { StageTimer } from './timer.js';
-import { type GddlModel, type GddlOptions, buildGddl } from './emit/gddl/model.js';
-import { type GddlFiles, writeGddl } from './emit/gddl/write.js';
-import { type GddlGame, readGddl } from './gddl/read.js';
-import { GddlPlayError, createGddlSimulator } from './gddl/sim.js';
 import { createFastSimulator } from './sim/fast/simulator.js';
 import { type PlayoutOptions, type PlayoutResult, fastPlayouts, simulatorPlayouts } from './sim/playouts.js';
-import { DEFAULT_UNROLL_OPTIONS, type UnrollStats, unrollRecursion } from './axioms/unroll.js';
-import { type RddlFiles, type RddlOptions, emitRddl } from './emit/rddl/write.js';
-import { type RddlSource, readRddl } from './rddl/read.js';
-import { createRddlSimulator, asEpisode } from './rddl/sim.js';
 
 // What the command line prints, re-exported so that it reaches the library only through here.
 export { formatSupersets, supersetSentences } from './reach/format.js';
@@ -57,9 +49,6 @@ export type { MutexGroup, MutexResult, MutexStats } from './mutex/index.js';
 export type { AxiomOptions, AxiomResult, AxiomStats, FormulaGame } from './axioms/types.js';
 export type { UnusedStats } from './axioms/unused.js';
 export { DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR } from './axioms/types.js';
-export type { RddlFiles, RddlOptions } from './emit/rddl/write.js';
-export type { UnrollStats } from './axioms/unroll.js';
-export type { RddlSource } from './rddl/read.js';
 
 /** How supersets are computed: Algorithm 9.2 (Prolog) or 9.3/9.4 (dependency graph). */
 export type ReachMethod = 'prolog' | 'dg';
@@ -398,61 +387,6 @@ export function verifyAgainst(original: NormalGame, other: NormalGame, options: 
   return verifyGame(createReasoner(original, { deadline: options.deadline }), createReasoner(other, { deadline: options.deadline }), { ...verify, limit });
 }
 
-// ---- GDDL output and read-back (issue 14, docs/gddl.md) ----
-
-export { DEFAULT_GDDL_OPTIONS, type GddlModel, type GddlOptions, type GddlStats } from './emit/gddl/model.js';
-export { GDDL_FILE_NAMES, type GddlFiles } from './emit/gddl/write.js';
-
-/** What the GDDL output of a ground game is made of: its mutex groups, its axioms removed, the model, the files. */
-export interface GddlOutput {
-  readonly mutex: MutexResult;
-  readonly axioms: AxiomResult;
-  readonly model: GddlModel;
-  readonly files: GddlFiles;
-}
-
-/**
- * Steps 6 to 8 for GDDL (slides 44-49): mutex groups of `game` (unused instances already
- * removed), axiom removal, the GDDL model (multi-actions, rewards, partition) and its three
- * files. Limit errors beyond `gddl.maxActions` multi-actions and past the run's deadline.
- */
-export function groundToGddl(
-  game: GroundGame,
-  options: PipelineOptions,
-  settings: { readonly gddl: GddlOptions; readonly axioms: AxiomOptions; readonly mutex: MutexSettings },
-  timer = new StageTimer(),
-): GddlOutput {
-  const mutex = mutexGroups(game, options, settings.mutex, timer);
-  const axioms = removeGameAxioms(game, options, settings.axioms, timer);
-  const model = timer.run('gddl', () => buildGddl(axioms.game, mutex.groups, settings.gddl, options.deadline), (m) => ({ actions: m.actions.length }));
-  const files = timer.run('emit', () => {
-    try {
-      return writeGddl(model, game.file, options.deadline);
-    } catch (err) {
-      if (!(err instanceof RangeError)) throw err;
-      throw new GdlError([diag('error', game.file, NO_POS, `the GDDL domain is too large to write (${model.actions.length} multi-actions)`)], 'limit');
-    }
-  }, (f) => ({ bytes: Buffer.byteLength(f.domain) + Buffer.byteLength(f.problem) + Buffer.byteLength(f.partition) }));
-  return { mutex, axioms, model, files };
-}
-
-/** Reads the three GDDL files (texts; `dir` names them in messages) into a playable game. */
-export function readGddlFiles(files: GddlFiles, dir: string): GddlGame {
-  return readGddl(files, dir);
-}
-
-/** Plays random matches of the original game (reasoner) and of a GDDL game side by side. */
-export function verifyGddl(normal: NormalGame, game: GddlGame, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
-  const original = createReasoner(normal, { deadline: options.deadline });
-  try {
-    return verifyGame(original, createGddlSimulator(game), { ...verify, jointMovesOnly: true });
-  } catch (err) {
-    // A joint move the original allows but no applicable multi-action describes: a difference.
-    if (!(err instanceof GddlPlayError)) throw err;
-    throw new GdlError([diag('error', normal.file, NO_POS, `GDDL game differs: ${err.message}`)]);
-  }
-}
-
 // ---- play (issue 16): Monte-Carlo depth charges, ground game against the reasoner ----------
 
 export type { PlayoutOptions, PlayoutResult } from './sim/playouts.js';
@@ -473,34 +407,4 @@ export function playGroundGame(ground: GroundGame, playouts: PlayoutOptions, tim
 export function playOriginalGame(normal: NormalGame, options: PipelineOptions, playouts: PlayoutOptions, timer = new StageTimer()): PlayoutResult {
   const sim = timer.run('reasoner', () => createReasoner(normal, { deadline: options.deadline }));
   return timer.run('play-prolog', () => simulatorPlayouts(sim, playouts), (r) => ({ playouts: r.playouts, states: r.states }));
-}
-
-// --- RDDL output (issue 15) ---
-
-/**
- * Step 8 for RDDL: the game without axioms, its recursive axioms unrolled into layers
- * (`src/axioms/unroll.ts`), as an RDDL domain and instance named after `base`. One role only
- * (an invalid-input error otherwise); past the run's deadline a limit error.
- */
-export function emitRddlGround(game: AxiomResult['game'], base: string, rddl: RddlOptions, options: PipelineOptions, timer = new StageTimer()): RddlFiles & { unroll: UnrollStats } {
-  const unrolled = timer.run('unroll', () => unrollRecursion(game, DEFAULT_UNROLL_OPTIONS, options.deadline), (r) => ({ layers: r.stats.maxLayers, rules: r.stats.rulesAdded }));
-  const files = timer.run('emit-rddl', () => {
-    try {
-      return emitRddl(unrolled.game, base, rddl, options.deadline);
-    } catch (err) {
-      if (!(err instanceof RangeError)) throw err;
-      throw new GdlError([diag('error', game.file, NO_POS, `the RDDL translation is too large to write (${game.rules.length} rules)`)], 'limit');
-    }
-  }, (f) => ({ bytes: f.domain.length + f.instance.length }));
-  return { ...files, unroll: unrolled.stats };
-}
-
-/**
- * Plays random matches of the original game (the reasoner) and of an RDDL translation (its
- * domain and instance texts, through this project's RDDL reader and simulator) side by side;
- * goal values are compared at terminal states only, against the reward the RDDL game pays.
- */
-export function verifyRddl(normal: NormalGame, domain: RddlSource, instance: RddlSource, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
-  const original = createReasoner(normal, { deadline: options.deadline });
-  return verifyGame(asEpisode(original), createRddlSimulator(readRddl(domain, instance), original.roles, domain.file), verify);
 }

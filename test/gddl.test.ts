@@ -14,9 +14,9 @@ import { escapeSymbol, nameToKif, termName, unescapeSymbol } from '../src/emit/g
 import { GdlError } from '../src/gdl/diagnostics.js';
 import { readGddl } from '../src/gddl/read.js';
 import {
-  DEFAULT_AXIOM_OPTIONS, DEFAULT_GDDL_OPTIONS, DEFAULT_MUTEX_SETTINGS, DEFAULT_PIPELINE_OPTIONS, type GddlOutput, formatDifference, groundToGddl,
-  readGddlFiles, removeUnusedInstances, runGrounding, verifyGddl,
+  DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS, DEFAULT_PIPELINE_OPTIONS, formatDifference, removeUnusedInstances, runGrounding,
 } from '../src/pipeline.js';
+import { DEFAULT_GDDL_OPTIONS, type GddlOutput, groundToGddl, readGddlFiles, verifyGddl } from '../src/formats.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 
 const example = (name: string): string => readFileSync(join(EXAMPLES_DIR, name), 'utf8');

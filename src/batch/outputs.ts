@@ -3,9 +3,9 @@
  * files (gddl, rddl) adds one entry to {@link BATCH_FORMATS} returning several files.
  */
 import {
-  DEFAULT_AXIOM_OPTIONS, DEFAULT_GDDL_OPTIONS, DEFAULT_MUTEX_SETTINGS, GDDL_FILE_NAMES, type GroundGame, type PipelineOptions,
-  emitGround, emitRddlGround, groundToGddl, removeGameAxioms,
+  DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS, type GroundGame, type PipelineOptions, emitGround, removeGameAxioms,
 } from '../pipeline.js';
+import { DEFAULT_GDDL_OPTIONS, GDDL_FILE_NAMES, emitRddlGround, groundToGddl } from '../formats.js';
 import type { StageTimer } from '../timer.js';
 import type { BatchFormat } from './types.js';
 

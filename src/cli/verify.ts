@@ -13,10 +13,9 @@
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
 import {
-  DEFAULT_MUTEX_SETTINGS, type NormalGame, type PipelineOptions, type VerifyOptions, type VerifyResult, formatDifference, groundNormalGame, loadGame,
-  loadGroundFile, mutexGroups, verifyAgainst, verifyGrounding,
-  readGddlFiles, verifyGddl,
+  DEFAULT_MUTEX_SETTINGS, type NormalGame, type PipelineOptions, type VerifyOptions, type VerifyResult, formatDifference, groundNormalGame, loadGame, loadGroundFile, mutexGroups, verifyAgainst, verifyGrounding,
 } from '../pipeline.js';
+import { readGddlFiles, verifyGddl } from '../formats.js';
 import { readGddlDir } from './gddl.js';
 import { EXIT, UsageError, gameName, readGameFile, runCommand } from './io.js';
 import { verifyAgainstRddl } from './rddl.js';
