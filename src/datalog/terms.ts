@@ -25,6 +25,15 @@ function grow(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer>
 }
 
 /**
+ * Extends a memo array with `undefined` up to `n` entries. Written far past its end, a V8
+ * array turns into a dictionary and every later read is a hash lookup; memos are indexed by
+ * term id and first written at high ids, so they are filled densely first.
+ */
+function fillTo<T>(memo: (T | undefined)[], n: number): void {
+  while (memo.length < n) memo.push(undefined);
+}
+
+/**
  * The reading half of a {@link TermTable}: what a stage that receives terms may do with them
  * (look terms up, take them apart, print them) without adding any. The ground game hands its
  * table to the emitters and simulators through this interface.
@@ -167,6 +176,7 @@ export class TermTable implements TermReader {
     if (list === undefined) {
       const start = this.argStart[id]!;
       list = Object.freeze(Array.from(this.pool.subarray(start, start + n)));
+      fillTo(this.argLists, id + 1);
       this.argLists[id] = list;
     }
     return list;
@@ -219,6 +229,7 @@ export class TermTable implements TermReader {
   private postOrder<T>(root: number, memo: (T | undefined)[], make: (id: number) => T): T {
     const done = memo[root];
     if (done !== undefined) return done;
+    fillTo(memo, this.count);
     const stack: number[] = [root];
     while (stack.length > 0) {
       const id = stack[stack.length - 1]!;

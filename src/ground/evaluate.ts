@@ -274,7 +274,10 @@ function runRule(
  * not relation by relation) is kept until the component is complete; then a negated atom that
  * was never derived is always true and is removed from the rules made since `start`.
  */
-function dropUnderivedNegations(ctx: Context, start: number, rels: ReadonlySet<string>): void {
+function dropUnderivedNegations(ctx: Context, start: number, rules: readonly CompiledRule[], rels: ReadonlySet<string>): void {
+  // Only a negated atom of the component's own relations can be underived: without one, no
+  // rule made here changes, and the walk over them (a fifth of instantiation on some games) is saved.
+  if (!rules.some((r) => r.negatives.some((n) => rels.has(n.rel)))) return;
   const derived = (id: number): boolean => !rels.has(keyOfId(ctx, id)) || inStore(storeOf(ctx, keyOfId(ctx, id)), id);
   for (let i = start; i < ctx.rules.length; i++) {
     const r = ctx.rules[i]!;
@@ -304,5 +307,5 @@ export function evaluateComponent(ctx: Context, rules: readonly CompiledRule[], 
       return true;
     },
   });
-  dropUnderivedNegations(ctx, start, rels);
+  dropUnderivedNegations(ctx, start, rules, rels);
 }

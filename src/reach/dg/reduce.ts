@@ -51,6 +51,33 @@ function nameOf(rel: string): string {
   return rel.slice(0, rel.lastIndexOf('/'));
 }
 
+/**
+ * When each relation's set last changed and each member was last computed, on one clock: a
+ * member is stale, and computed again, only when a body relation of its rules changed since.
+ */
+class Versions {
+  private clock = 0;
+  private readonly changedAt = new Map<string, number>();
+  private readonly computedAt = new Map<string, number>();
+
+  /** True when `rel` was never computed or a body relation of `rules` changed since. */
+  stale(rel: string, rules: readonly DGRule[]): boolean {
+    const at = this.computedAt.get(rel);
+    if (at === undefined) return true;
+    return rules.some((r) => r.atoms.some((a) => (this.changedAt.get(a.rel) ?? 0) > at));
+  }
+
+  /** `rel` is being computed from the sets as they are now. */
+  computed(rel: string): void {
+    this.computedAt.set(rel, this.clock);
+  }
+
+  /** The set of `rel` changed (its first computation replacing its product included). */
+  changed(rel: string): void {
+    this.changedAt.set(rel, ++this.clock);
+  }
+}
+
 /** The heads supported by the rules of `rel` over `views`:
  *    h^I stays  iff  some rule h <= b1..bn with h^I = h.sigma has, for every positive b_i,
  *                    an instance compatible with b_i.sigma  (and its ground distincts hold). */
@@ -87,6 +114,7 @@ export function reduceSupersetsDG(
   };
   const byHead = rulesByHead(rules.map((r) => compileDGRule(table, r)), (r) => atomRel(r.source.head));
   const counter = { answers: 0 };
+  const versions = new Versions();
   let rounds = 0;
   let upward = 0;
   for (const comp of headComponents(rules)) {
@@ -117,14 +145,22 @@ export function reduceSupersetsDG(
       changed = false;
       rounds++;
       for (const rel of comp.rels) {
+        // The support test reads only the body relations: none changed, the same set again.
+        const rules = byHead.get(rel)!;
+        if (!versions.stale(rel, rules)) continue;
         guard.what = rel;
         const before = sets.get(rel);
-        const next = supported(ctx, rel, byHead.get(rel)!, views, counter);
+        versions.computed(rel);
+        const next = supported(ctx, rel, rules, views, counter);
+        // Each round only removes (or, upward, only adds): the same size is the same set, and
+        // keeping the old store keeps the blocks already built over it.
+        if (before !== undefined && storeSize(before) === storeSize(next)) continue;
         if (before !== undefined) guard.addAtoms(-storeSize(before));
         guard.addAtoms(storeSize(next));
         sets.set(rel, next);
         products.delete(rel);
-        if (comp.recursive && (before === undefined || storeSize(before) !== storeSize(next))) changed = true;
+        versions.changed(rel);
+        if (comp.recursive) changed = true;
       }
     }
   }
