@@ -45,7 +45,11 @@ export interface GameDraft {
 function ascending(ids: readonly number[], index: (key: number) => number): readonly number[] {
   if (ids.length === 0) return NONE;
   const out = ids.map(index).sort((x, y) => x - y);
-  return out.filter((x, i) => i === 0 || out[i - 1] !== x);
+  // Duplicates dropped in place: one new array per body, not two.
+  let n = 1;
+  for (let i = 1; i < out.length; i++) if (out[i] !== out[n - 1]) out[n++] = out[i]!;
+  out.length = n;
+  return out;
 }
 
 /**

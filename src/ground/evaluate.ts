@@ -18,6 +18,7 @@ import type { TermTable } from '../datalog/terms.js';
 import { type Block, type Store, addToStore, advanceRound, blockAtom, createBlock, createStore, inStore, syncBlock } from '../datalog/block.js';
 import type { CompiledAtom, CompiledRule } from './compile.js';
 import { canonicalKey, instantiatePattern, renumber } from '../datalog/pattern.js';
+import { Relation, type RelationIndex } from '../datalog/relation.js';
 
 /** Limits of instantiation, resolved with the run's options; exceeding one raises a GdlError 'limit'. */
 export interface InstantiateLimits {
@@ -58,10 +59,8 @@ export interface Context {
   /** For relations covered by the supersets: the atom ids a head may take. */
   readonly headFilter: ReadonlyMap<string, ReadonlySet<number>>;
   readonly rules: RuleDraft[];
-  /** Hash of a ground rule -> index in `rules` of the first rule with that hash. */
-  readonly seen: Map<number, number>;
-  /** Hash -> indexes of further rules with that hash (collisions are rare). */
-  readonly collisions: Map<number, number[]>;
+  /** The rules made so far by hash (see {@link RuleHashes}). */
+  readonly ruleHashes: RuleHashes;
   readonly counters: { atoms: number; literals: number };
   /** Relation names used with several arities, whose stores are keyed by name/arity. */
   readonly several: ReadonlySet<string>;
@@ -176,7 +175,11 @@ function ascendingUnique(ids: number[]): readonly number[] {
   if (ids.length === 0) return NONE;
   if (ids.length === 1) return ids;
   ids.sort((x, y) => x - y);
-  return ids.filter((x, i) => i === 0 || x !== ids[i - 1]);
+  // In place: one array per body, not two (ground rules number in the millions).
+  let n = 1;
+  for (let i = 1; i < ids.length; i++) if (ids[i] !== ids[n - 1]) ids[n++] = ids[i]!;
+  ids.length = n;
+  return ids;
 }
 
 /** Builds the ground rule for one binding, or null when a simplification kills it. */
@@ -205,25 +208,33 @@ function sameList(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
+/**
+ * The ground rules made so far by hash: rows (hash, index in `rules`) and the index on the
+ * hash. Typed-array rows, not a Map: millions of Map entries cost more than the join.
+ */
+export interface RuleHashes {
+  readonly rows: Relation;
+  readonly byHash: RelationIndex;
+}
+
+/** An empty {@link RuleHashes}. */
+export function ruleHashes(): RuleHashes {
+  const rows = new Relation(2);
+  return { rows, byHash: rows.index([0]) };
+}
+
 /** Adds a ground rule unless it is already there (hashing integers: no key strings). */
 function addRule(ctx: Context, r: RuleDraft): boolean {
   let h = Math.imul(r.head + 1, 0x9e3779b1);
   for (const p of r.pos) h = Math.imul(h ^ p, 0x85ebca6b) + 1;
   h = Math.imul(h ^ 0x7fffffff, 0xc2b2ae35);
   for (const n of r.neg) h = Math.imul(h ^ n, 0x85ebca6b) + 7;
-  const same = (i: number): boolean => {
-    const o = ctx.rules[i]!;
-    return o.head === r.head && sameList(o.pos, r.pos) && sameList(o.neg, r.neg);
-  };
-  const first = ctx.seen.get(h);
-  if (first === undefined) ctx.seen.set(h, ctx.rules.length);
-  else {
-    if (same(first)) return false;
-    const more = ctx.collisions.get(h);
-    if (more !== undefined && more.some(same)) return false;
-    if (more === undefined) ctx.collisions.set(h, [ctx.rules.length]);
-    else more.push(ctx.rules.length);
+  const { rows, byHash } = ctx.ruleHashes;
+  for (let row = byHash.firstOf([h]); row >= 0; row = byHash.nextRow(row)) {
+    const o = ctx.rules[rows.get(row, 1)]!;
+    if (o.head === r.head && sameList(o.pos, r.pos) && sameList(o.neg, r.neg)) return false;
   }
+  rows.append([h, ctx.rules.length]);
   ctx.rules.push(r);
   ctx.counters.literals += 1 + r.pos.length + r.neg.length;
   return true;

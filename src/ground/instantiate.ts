@@ -17,7 +17,7 @@ import type { Supersets } from '../reach/types.js';
 import { assembleGame } from './assemble.js';
 import { addToStore, inStore, storeIds } from '../datalog/block.js';
 import { type CompiledRule, compileRule } from './compile.js';
-import { type Context, DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits, evaluateComponent, storeOf } from './evaluate.js';
+import { type Context, DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits, evaluateComponent, ruleHashes, storeOf } from './evaluate.js';
 import { TermTable } from '../datalog/terms.js';
 import type { GroundGame } from './types.js';
 
@@ -138,7 +138,7 @@ export function instantiateGame(game: NormalGame, supersets: Supersets, limits: 
   const headFilter = new Map<string, Set<number>>();
   const run: Context = {
     file: game.file, table, limits, stores: new Map(), blocks: new Map(), statics, headFilter,
-    rules: [], seen: new Map(), collisions: new Map(), counters: { atoms: 0, literals: 0 }, several: severalArities(plain),
+    rules: [], ruleHashes: ruleHashes(), counters: { atoms: 0, literals: 0 }, several: severalArities(plain),
   };
   const key = (atom: Atom): string => relationKey(atom, run.several);
   loadSupersets(run, supersets, statics, headFilter, key);
@@ -151,7 +151,5 @@ export function instantiateGame(game: NormalGame, supersets: Supersets, limits: 
     if (!statics.has(rel)) continue;
     for (const id of storeIds(storeOf(run, rel))) run.rules.push({ head: id, pos: [], neg: [] });
   }
-  run.seen.clear();
-  run.collisions.clear();
   return assembleGame(game.file, table, orderedRoles(game, run), initAtoms(table, run), run.rules, limits.deadline);
 }
