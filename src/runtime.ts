@@ -8,18 +8,23 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 
 /**
  * V8's interrupt budget: how much bytecode a function runs before V8 considers optimizing it
- * with TurboFan. Four times the default (67,584 in Node 20).
+ * with TurboFan. About fifteen times the default (67,584 in Node 20); it was four times
+ * (270,000) until the dependency-graph method was measured too: with 1,000,000 its cold runs
+ * took 10-25% less CPU time on median games (catcha_mouse 0.35 -> 0.26 s, englishDraughts
+ * 0.51 -> 0.44 s, 3 alternating runs each), the same on games of 2-4 s, and the Prolog
+ * method's superset computation no more on 7 games (0.04-0.9 s).
  */
-const INTERRUPT_BUDGET = 270_000;
+const INTERRUPT_BUDGET = 1_000_000;
 
 /**
  * Tunes V8 for short runs. Most games take 50-300 ms in one fresh process, and V8's defaults
  * are made for long-lived ones: there, TurboFan starts compiling the hot functions of the
  * engine within the first milliseconds, and that compiling competes with the run for the
  * processor (two cores here, shared with the garbage collector's helpers) while the optimized
- * code arrives too late to pay back. With four times the budget, functions are optimized
- * only once they have proved hot. Measured on 10 games around the benchmark's median, 5
- * interleaved cold runs each: about 25% less time for the superset computation. On longer
+ * code arrives too late to pay back. With a larger budget, functions are optimized only
+ * once they have proved hot. Measured (with four times the default) on 10 games around the
+ * benchmark's median, 5 interleaved cold runs each: about 25% less time for the superset
+ * computation of the Prolog method. On longer
  * games no consistent change: 6.2 s against 6.6 s on 5 games of 0.7-1.8 s, 16.9 s against
  * 16.1 s on 8 games of 0.4-6 s (docs/reach.md, "How it runs", item 14).
  */
