@@ -89,6 +89,11 @@ export function syncBlock(block: Block, table: TermTable): void {
     block.consumed = ids.size;
     return;
   }
+  if (n === 0 && !block.withId && block.rows.size > 0) {
+    // No columns: the one empty row says "some entry matches", and no later entry adds another.
+    block.consumed = ids.size;
+    return;
+  }
   const data = ids.rows;
   for (let i = block.consumed; i < ids.size; i++) {
     const id = data[i]!;
@@ -98,6 +103,7 @@ export function syncBlock(block: Block, table: TermTable): void {
     if (block.withId) row[n] = id;
     if (distinct) block.rows.append(row);
     else block.rows.insert(row);
+    if (n === 0 && !block.withId) break;
   }
   block.consumed = ids.size;
 }
