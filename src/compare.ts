@@ -24,6 +24,8 @@ export interface MethodRun {
   readonly message: string;
   /** Milliseconds per step (reach, instantiate, prune), in order, for the steps that ran. */
   readonly times: readonly { readonly step: string; readonly ms: number }[];
+  /** Processor seconds of the whole run, every thread of the process (less noisy than `times` on a busy machine). */
+  readonly cpuSeconds: number;
   /** Superset sizes before post-processing: the products of Algorithm 9.3 for dg, exact for prolog. */
   readonly before?: SupersetSizes;
   /** Recursive components the dg method computed upward (products beyond the atom budget). */
@@ -75,6 +77,11 @@ function stepTimes(timer: StageTimer): { step: string; ms: number }[] {
 function runMethod(game: NormalGame, method: 'prolog' | 'dg', settings: CompareSettings): MethodRun {
   const options = resolvePipelineOptions({ ...settings, method });
   const timer = new StageTimer();
+  const cpuStart = process.cpuUsage();
+  const cpuSeconds = (): number => {
+    const used = process.cpuUsage(cpuStart);
+    return (used.user + used.system) / 1e6;
+  };
   let before: SupersetSizes | undefined;
   let reduced: SupersetSizes | undefined;
   let upward: number | undefined;
@@ -92,9 +99,9 @@ function runMethod(game: NormalGame, method: 'prolog' | 'dg', settings: CompareS
     reduced = sizesOf(supersets);
     const ground = groundGame(game, supersets, options, timer);
     const final = readBackSupersets(game, supersets, ground, options);
-    return { method, status: 'ok', message: '', times: stepTimes(timer), before, upward, reduced, reach: supersets, supersets: final, ground };
+    return { method, status: 'ok', message: '', times: stepTimes(timer), cpuSeconds: cpuSeconds(), before, upward, reduced, reach: supersets, supersets: final, ground };
   } catch (err) {
-    return { method, times: stepTimes(timer), before, upward, reduced, ...failure(err) };
+    return { method, times: stepTimes(timer), cpuSeconds: cpuSeconds(), before, upward, reduced, ...failure(err) };
   }
 }
 

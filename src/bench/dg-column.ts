@@ -14,6 +14,8 @@ export interface MethodColumn {
   readonly reachSeconds: number;
   /** Seconds of reach, instantiation and ground reachability together. */
   readonly totalSeconds: number;
+  /** Processor seconds of the same (every thread of the worker). */
+  readonly cpuSeconds: number;
   /** fluents + moves + axioms before post-processing (products for dg; Infinity possible). */
   readonly before?: number;
   /** Number of ground rules in the final game. */
@@ -36,6 +38,7 @@ function column(run: MethodRun): MethodColumn {
     status: run.status,
     reachSeconds: seconds('reach'),
     totalSeconds: seconds(),
+    cpuSeconds: run.cpuSeconds,
     ...(b === undefined ? {} : { before: b.fluents + b.moves + b.axioms }),
     ...(run.ground === undefined ? {} : { rules: run.ground.rules.length }),
     ...(run.status === 'ok' ? {} : { message: run.message }),
