@@ -9,10 +9,10 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 /**
  * V8's interrupt budget: how much bytecode a function runs before V8 considers optimizing it
  * with TurboFan. About fifteen times the default (67,584 in Node 20); it was four times
- * (270,000) until the dependency-graph method was measured too: with 1,000,000 its cold runs
- * took 10-25% less CPU time on median games (catcha_mouse 0.35 -> 0.26 s, englishDraughts
- * 0.51 -> 0.44 s, 3 alternating runs each), the same on games of 2-4 s, and the Prolog
- * method's superset computation no more on 7 games (0.04-0.9 s).
+ * (270,000) until the dependency-graph method was measured too. On the 10 median games of
+ * docs/reach.md item 14, 3 alternating cold runs each, processor time of the stage: the dg
+ * method (reach, instantiation, ground reachability) 2.50 -> 1.86 s in total, the Prolog
+ * method's superset computation 0.83 -> 0.64 s; on games of 2-4 s no clear change.
  */
 const INTERRUPT_BUDGET = 1_000_000;
 
