@@ -5,6 +5,10 @@ import { Relation } from '../src/datalog/relation.js';
 import { type JoinAtom, type JoinCheck, UNBOUND, join } from '../src/datalog/join.js';
 import { semiNaive } from '../src/datalog/fixpoint.js';
 import { createRandom } from '../src/sim/random.js';
+import { type Block, type Store, addToStore, advanceRound, createBlock, createStore, storeSize, syncBlock } from '../src/datalog/block.js';
+import { compileAtom } from '../src/datalog/pattern.js';
+import { TermTable } from '../src/datalog/terms.js';
+import { NO_POS, type Term, mkAtom, mkConst } from '../src/gdl/ast.js';
 
 const never = (): void => undefined;
 
@@ -231,5 +235,55 @@ describe('semi-naive fixpoint', () => {
     }
     // The generator must produce programs that derive something, or the test proves nothing.
     expect(nonTrivial).toBeGreaterThan(100);
+  });
+});
+
+describe('blocks', () => {
+  const v = (name: string): Term => ({ kind: 'var', name, pos: NO_POS });
+
+  // p(a, 0..n-1) and p(b, 0..n-1) in one store; the block of p(a, ?x) keeps no column.
+  function setup(n: number): { table: TermTable; store: Store; add: (c: string, i: number) => void; block: Block } {
+    const table = new TermTable();
+    const store = createStore('p/2');
+    const add = (c: string, i: number): void => {
+      addToStore(store, table.compound('p', [table.constant(c), table.constant(String(i))]));
+    };
+    for (let i = 0; i < n; i++) (add('b', i), add('a', i));
+    const pattern = compileAtom(mkAtom('p', [mkConst('a'), v('?x')]), new Map(), table);
+    return { table, store, add, block: createBlock(store, pattern, 1, [], false) };
+  }
+
+  it('a block without columns holds one empty row once some entry matches, and keeps it', () => {
+    const { table, add, block } = setup(50);
+    advanceRound([block], table);
+    expect(block.rows.size).toBe(1);
+    expect(block.rows.arity).toBe(0);
+    add('a', 99);
+    advanceRound([block], table);
+    expect(block.rows.size).toBe(1);
+    // The row was not added in the last round: no delta for the next one.
+    const [lo, hi] = block.rows.delta();
+    expect(hi - lo).toBe(0);
+  });
+
+  it('a block without columns keeps looking while nothing matches', () => {
+    const { table, store, add, block } = setup(0);
+    add('b', 1);
+    syncBlock(block, table);
+    expect(block.rows.size).toBe(0);
+    add('a', 2);
+    advanceRound([block], table);
+    expect(block.rows.size).toBe(1);
+    const [lo, hi] = block.rows.delta();
+    expect(hi - lo).toBe(1);
+    expect(block.consumed).toBe(storeSize(store));
+  });
+
+  it('a block with a column still gets a row per distinct value', () => {
+    const { table, store } = setup(30);
+    const pattern = compileAtom(mkAtom('p', [mkConst('a'), v('?x')]), new Map(), table);
+    const block = createBlock(store, pattern, 1, [0], false);
+    syncBlock(block, table);
+    expect(block.rows.size).toBe(30);
   });
 });
