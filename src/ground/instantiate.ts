@@ -71,7 +71,12 @@ function loadSupersets(ctx: Context, supersets: Supersets, statics: ReadonlySet<
 function componentsInOrder(game: NormalGame, compiled: readonly CompiledRule[]): { rels: Set<string>; rules: CompiledRule[] }[] {
   const graph = relationGraph(game.rules.map(asRule));
   const byHead = new Map<string, CompiledRule[]>();
-  for (const r of compiled) byHead.set(r.head.rel, [...(byHead.get(r.head.rel) ?? []), r]);
+  for (const r of compiled) {
+    // Appended in place: copying the list per rule was quadratic in the rules of one head.
+    const list = byHead.get(r.head.rel);
+    if (list === undefined) byHead.set(r.head.rel, [r]);
+    else list.push(r);
+  }
   return relationComponents(graph.relations, graph.edges)
     .map((c) => ({ rels: new Set(c.members), rules: c.members.flatMap((rel) => byHead.get(rel) ?? []) }))
     .filter((v) => v.rules.length > 0);

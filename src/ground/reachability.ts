@@ -71,7 +71,7 @@ export function pruneUnreachable(game: GroundGame, deadline = Deadline.never()):
   const kept: RuleDraft[] = [];
   for (const r of game.rules) {
     tick();
-    if (r.pos.every((p) => reached[p] === 1)) kept.push({ head: r.head, pos: r.pos, neg: r.neg.filter((x) => reached[x] === 1) });
+    if (r.pos.every((p) => reached[p] === 1)) kept.push({ head: r.head, pos: r.pos, neg: r.neg.length === 0 ? r.neg : r.neg.filter((x) => reached[x] === 1) });
   }
   const used = usedAtoms(game.atoms.length, game.init, kept);
   const renumber = new Int32Array(game.atoms.length).fill(-1);

@@ -53,7 +53,9 @@ export function evaluateStatics(ctx: EvalContext, rules: readonly NormalRule[], 
     const members = new Set(comp.rels);
     for (const rel of comp.rels) stores.set(rel, createStore(rel));
     const compRules = comp.rels.flatMap((rel) => byHead.get(rel)!);
+    // New atoms and, beside each, the store it goes to (no relation key text per atom).
     let pending: number[] = [];
+    let pendingStores: Store[] = [];
     const seen = new Set<number>();
     semiNaive<DGRule>({
       rules: compRules,
@@ -68,13 +70,15 @@ export function evaluateStatics(ctx: EvalContext, rules: readonly NormalRule[], 
           seen.add(id);
           onNew?.(id);
           pending.push(id);
+          pendingStores.push(store);
           guard.addAtoms(1);
         }, delta);
       },
       commit: () => {
         if (pending.length === 0) return false;
-        for (const id of pending) addToStore(stores.get(relOfAtom(ctx, id))!, id);
+        for (let i = 0; i < pending.length; i++) addToStore(pendingStores[i]!, pending[i]!);
         pending = [];
+        pendingStores = [];
         seen.clear();
         // The rows new in every block over the component's stores are the next delta.
         advanceRound(comp.rels.flatMap((rel) => [...(ctx.blocks.get(stores.get(rel)!)?.values() ?? [])]), table);
@@ -83,9 +87,4 @@ export function evaluateStatics(ctx: EvalContext, rules: readonly NormalRule[], 
     });
   }
   return stores;
-}
-
-/** The relation key of an atom id. */
-export function relOfAtom(ctx: EvalContext, id: number): string {
-  return `${ctx.table.name(id)}/${ctx.table.arity(id)}`;
 }
