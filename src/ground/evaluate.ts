@@ -29,6 +29,11 @@ export interface InstantiateLimits {
   readonly maxAtoms: number;
   /** Largest total number of literals (heads and bodies) of the ground rules. */
   readonly maxLiterals: number;
+  /**
+   * Rules estimated above this many bindings are split before joining when that pays
+   * (src/ground/split-run.ts; absent: DEFAULT_SPLIT_ABOVE there; Infinity: never).
+   */
+  readonly splitAbove?: number;
 }
 
 /**
@@ -206,11 +211,46 @@ function sameList(a: readonly number[], b: readonly number[]): boolean {
 }
 
 /** Adds a ground rule unless it is already there (hashing integers: no key strings). */
-function addRule(ctx: Context, r: RuleDraft): boolean {
+function ruleHash(r: RuleDraft): number {
   let h = Math.imul(r.head + 1, 0x9e3779b1);
   for (const p of r.pos) h = Math.imul(h ^ p, 0x85ebca6b) + 1;
   h = Math.imul(h ^ 0x7fffffff, 0xc2b2ae35);
   for (const n of r.neg) h = Math.imul(h ^ n, 0x85ebca6b) + 7;
+  return h;
+}
+
+/** How far a run has got: ground rules and counters, to go back to with {@link rollBack}. */
+export interface Mark {
+  readonly rules: number;
+  readonly atoms: number;
+  readonly literals: number;
+}
+
+/** The current {@link Mark} of `ctx`. */
+export function markOf(ctx: Context): Mark {
+  return { rules: ctx.rules.length, atoms: ctx.counters.atoms, literals: ctx.counters.literals };
+}
+
+/**
+ * Forgets the ground rules made since `mark` (a split that did not pay, src/ground/split-run.ts);
+ * atoms derived for relations made meanwhile stay in their stores, which nothing else reads.
+ */
+export function rollBack(ctx: Context, mark: Mark): void {
+  for (let i = mark.rules; i < ctx.rules.length; i++) {
+    const h = ruleHash(ctx.rules[i]!);
+    if (ctx.seen.get(h) === i) ctx.seen.delete(h);
+    const more = ctx.collisions.get(h)?.filter((j) => j < mark.rules);
+    if (more === undefined) continue;
+    if (more.length === 0) ctx.collisions.delete(h);
+    else ctx.collisions.set(h, more);
+  }
+  ctx.rules.length = mark.rules;
+  ctx.counters.atoms = mark.atoms;
+  ctx.counters.literals = mark.literals;
+}
+
+function addRule(ctx: Context, r: RuleDraft): boolean {
+  const h = ruleHash(r);
   const same = (i: number): boolean => {
     const o = ctx.rules[i]!;
     return o.head === r.head && sameList(o.pos, r.pos) && sameList(o.neg, r.neg);
@@ -229,14 +269,8 @@ function addRule(ctx: Context, r: RuleDraft): boolean {
   return true;
 }
 
-/**
- * Runs one rule: joins its positive atoms (atom `delta`, if not -1, only over its rows in
- * the last round), and records each surviving head id in `pending` (unless already known).
- */
-function runRule(
-  ctx: Context, rule: CompiledRule, rels: ReadonlySet<string>, delta: number,
-  pending: Set<number>,
-): void {
+/** The join inputs of a rule (atom `delta`, if not -1, only over its rows of the last round). */
+function prepareRule(ctx: Context, rule: CompiledRule, delta: number) {
   const blocks: Block[] = [];
   const joins: JoinAtom[] = rule.positives.map((p, i) => {
     const { block, vars } = blockFor(ctx, p);
@@ -245,11 +279,30 @@ function runRule(
     return { rel: block.rows, vars, lo: range?.[0] ?? 0, hi: range?.[1] ?? block.rows.size };
   });
   const isStatic = ctx.statics.has(rule.head.rel);
+  return { blocks, joins, isStatic, checks: checksOf(ctx, rule), outputs: outputsOf(ctx, rule, isStatic) };
+}
+
+/**
+ * The estimate {@link estimateJoin} gives for a whole (non-delta) run of `rule` over the
+ * stores as they are now: bindings, hence ground rules (or atoms for a static rule).
+ */
+export function ruleEstimate(ctx: Context, rule: CompiledRule): number {
+  const { joins, checks, outputs } = prepareRule(ctx, rule, -1);
+  return estimateJoin(joins, checks, outputs);
+}
+
+/**
+ * Runs one rule: joins its positive atoms (atom `delta`, if not -1, only over its rows in
+ * the last round), and records each surviving head id in `pending` (unless already known).
+ */
+function runRule(
+  ctx: Context, rule: CompiledRule, rels: ReadonlySet<string>, delta: number,
+  pending: Set<number>,
+): void {
+  const { blocks, joins, isStatic, checks, outputs } = prepareRule(ctx, rule, delta);
   const filter = ctx.headFilter.get(rule.head.rel);
   const headStore = storeOf(ctx, rule.head.rel);
   const { maxRules, maxLiterals, maxAtoms } = ctx.limits;
-  const checks = checksOf(ctx, rule);
-  const outputs = outputsOf(ctx, rule, isStatic);
   const estimate = estimateJoin(joins, checks, outputs);
   checkEstimate(ctx, rule, estimate, isStatic);
   join(rule.nVars, joins, checks, outputs, makeTick(ctx, rule, estimate), (b, rows) => {
