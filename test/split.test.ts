@@ -11,6 +11,7 @@ import { asRule, type NormalRule } from '../src/normalize/types.js';
 import { auxKey, auxPrefix, eliminate, gameSymbols, splitRule } from '../src/ground/split.js';
 import { DEFAULT_PIPELINE_OPTIONS, emitGround, loadGroundFile, runGrounding, verifyGrounding } from '../src/pipeline.js';
 import { EXAMPLES_DIR } from './corpus.js';
+import { shuffleSentences } from '../scripts/fuzz-mutate.mjs';
 
 /** The first rule of `text`, normalized. */
 function ruleOf(text: string): NormalRule {
@@ -119,5 +120,8 @@ describe('splitting while grounding', () => {
     expect(verifyGrounding(loaded.normal, ground, options, verify).kind).toBe('same');
     // The written game, auxiliary relations included, reads back as a valid game.
     expect(loadGroundFile(gdl, `${file}.ground`, options).normal.rules.length).toBeGreaterThan(0);
+    // Auxiliary names do not depend on the order of the sentences.
+    const shuffled = runGrounding(shuffleSentences(text, 2), file, options).ground;
+    expect(emitGround(shuffled, 'gdl', { baseInput: true })).toBe(gdl);
   });
 });

@@ -11,6 +11,7 @@
  * the same bytes as without splitting.
  */
 import type { Atom } from '../gdl/ast.js';
+import { compareCodePoints } from '../gdl/terms.js';
 import { compileRule, type CompiledRule } from './compile.js';
 import type { NormalRule } from '../normalize/types.js';
 import { type Context, type Mark, evaluateComponent, markOf, rollBack, ruleEstimate } from './evaluate.js';
@@ -163,12 +164,16 @@ function trySplit(ctx: Context, rule: CompiledRule, estimate: number, env: Split
  * The rules of one component as they are to be instantiated: every non-recursive,
  * state-dependent rule estimated above `env.above` is replaced by the head rule of a split
  * that pays, its auxiliary relations instantiated on the way (before the component itself).
+ * Candidates are tried in the order of their text (variables renamed), not of the file, so
+ * that the auxiliary names, numbered as made, do not depend on the order of the sentences.
  */
 export function splitLargeRules(ctx: Context, rules: readonly CompiledRule[], rels: ReadonlySet<string>, env: SplitEnv): CompiledRule[] {
   if (!Number.isFinite(env.above)) return [...rules];
-  return rules.map((rule) => {
-    if (ctx.statics.has(rule.head.rel) || recursive(rule, rels)) return rule;
-    const estimate = ruleEstimate(ctx, rule);
-    return estimate > env.above ? trySplit(ctx, rule, estimate, env, 0) : rule;
-  });
+  const large = rules
+    .filter((rule) => !ctx.statics.has(rule.head.rel) && !recursive(rule, rels))
+    .map((rule) => ({ rule, estimate: ruleEstimate(ctx, rule), text: `${rule.head.rel} ${auxKey(rule.source)}` }))
+    .filter((c) => c.estimate > env.above)
+    .sort((a, b) => compareCodePoints(a.text, b.text));
+  const replaced = new Map(large.map((c) => [c.rule, trySplit(ctx, c.rule, c.estimate, env, 0)]));
+  return rules.map((rule) => replaced.get(rule) ?? rule);
 }
