@@ -11,6 +11,7 @@ import { asRule, type NormalRule } from '../src/normalize/types.js';
 import { auxKey, auxPrefix, eliminate, gameSymbols, splitRule } from '../src/ground/split.js';
 import { DEFAULT_PIPELINE_OPTIONS, emitGround, loadGroundFile, runGrounding, verifyGrounding } from '../src/pipeline.js';
 import { EXAMPLES_DIR } from './corpus.js';
+import { limitSettings } from '../src/cli/options.js';
 import { shuffleSentences } from '../scripts/fuzz-mutate.mjs';
 
 /** The first rule of `text`, normalized. */
@@ -123,5 +124,13 @@ describe('splitting while grounding', () => {
     // Auxiliary names do not depend on the order of the sentences.
     const shuffled = runGrounding(shuffleSentences(text, 2), file, options).ground;
     expect(emitGround(shuffled, 'gdl', { baseInput: true })).toBe(gdl);
+  });
+});
+
+describe('--split-above', () => {
+  it('is a whole number above 0, left to the default when absent', () => {
+    expect(limitSettings({ splitAbove: '100000' }).splitAbove).toBe(100000);
+    expect(limitSettings({}).splitAbove).toBeUndefined();
+    expect(() => limitSettings({ splitAbove: '1e6' })).toThrow(/--split-above needs a whole number/);
   });
 });
