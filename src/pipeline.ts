@@ -71,6 +71,8 @@ export interface PipelineOptions {
   readonly maxGroundAtoms: number;
   /** Largest number of ground rules instantiation may produce. CLI flag `--max-rules`. */
   readonly maxGroundRules: number;
+  /** Rules estimated above this many bindings are split (docs/ground.md); absent: the default. CLI flag `--split-above`. */
+  readonly splitAbove?: number;
 }
 
 /** What a caller may set; everything left out takes its default. */
@@ -89,6 +91,7 @@ export interface PipelineSettings {
   readonly maxReachAtoms?: number;
   readonly maxGroundAtoms?: number;
   readonly maxGroundRules?: number;
+  readonly splitAbove?: number;
   readonly normalize?: NormalizeOptions;
 }
 
@@ -112,6 +115,7 @@ export function resolvePipelineOptions(settings: PipelineSettings = {}): Pipelin
     maxReachAtoms: settings.maxReachAtoms ?? DEFAULT_REACH_LIMITS.maxAtoms,
     maxGroundAtoms: settings.maxGroundAtoms ?? DEFAULT_INSTANTIATE_LIMITS.maxAtoms,
     maxGroundRules: settings.maxGroundRules ?? DEFAULT_INSTANTIATE_LIMITS.maxRules,
+    ...(settings.splitAbove === undefined ? {} : { splitAbove: settings.splitAbove }),
   };
 }
 
@@ -128,7 +132,8 @@ function reachLimits(options: PipelineOptions): ReachLimits {
 
 /** Instantiation's limits under `options`. */
 function instantiateLimits(options: PipelineOptions): InstantiateLimits {
-  return { ...DEFAULT_INSTANTIATE_LIMITS, deadline: options.deadline, maxAtoms: options.maxGroundAtoms, maxRules: options.maxGroundRules };
+  const limits = { ...DEFAULT_INSTANTIATE_LIMITS, deadline: options.deadline, maxAtoms: options.maxGroundAtoms, maxRules: options.maxGroundRules };
+  return options.splitAbove === undefined ? limits : { ...limits, splitAbove: options.splitAbove };
 }
 
 /** A game read, validated and normalized; warnings are kept for the caller to show. */

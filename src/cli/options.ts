@@ -16,6 +16,7 @@ export interface LimitFlags {
   readonly maxGroundAtoms?: string;
   readonly maxRules?: string;
   readonly maxMemory?: string;
+  readonly splitAbove?: string;
 }
 
 /** Which limits a command takes: the superset computation's, and instantiation's too. */
@@ -73,6 +74,14 @@ export function addLimitOptions(command: Command, set: LimitSet, memory = true):
 }
 
 /**
+ * Registers `--split-above` (rule splitting, docs/ground.md) on the commands that ground and
+ * keep the result: ground and verify.
+ */
+export function addSplitOption(command: Command): Command {
+  return command.option('--split-above <n>', 'split rules whose join is estimated above this many bindings into auxiliary rules, when that pays (default 4000000)');
+}
+
+/**
  * Registers `--max-memory`: megabytes of V8 heap the run may use before it stops with exit 3.
  * The default is a share of the machine's physical memory (src/runtime.ts), and the command
  * line starts V8 with a heap above the limit (src/cli/relaunch.ts).
@@ -89,6 +98,7 @@ export function limitSettings(flags: LimitFlags): PipelineSettings {
     ...defined('maxReachAtoms', whole(flags.maxAtoms, '--max-atoms')),
     ...defined('maxGroundAtoms', whole(flags.maxGroundAtoms, '--max-ground-atoms')),
     ...defined('maxGroundRules', whole(flags.maxRules, '--max-rules')),
+    ...defined('splitAbove', whole(flags.splitAbove, '--split-above')),
     maxMemoryMb: whole(flags.maxMemory, '--max-memory') ?? defaultMaxMemoryMb(),
   };
 }

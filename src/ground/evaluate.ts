@@ -30,6 +30,11 @@ export interface InstantiateLimits {
   readonly maxAtoms: number;
   /** Largest total number of literals (heads and bodies) of the ground rules. */
   readonly maxLiterals: number;
+  /**
+   * Rules estimated above this many bindings are split before joining when that pays
+   * (src/ground/split-run.ts; absent: DEFAULT_SPLIT_ABOVE there; Infinity: never).
+   */
+  readonly splitAbove?: number;
 }
 
 /**
@@ -59,8 +64,8 @@ export interface Context {
   /** For relations covered by the supersets: the atom ids a head may take. */
   readonly headFilter: ReadonlyMap<string, ReadonlySet<number>>;
   readonly rules: RuleDraft[];
-  /** The rules made so far by hash (see {@link RuleHashes}). */
-  readonly ruleHashes: RuleHashes;
+  /** The rules made so far by hash (see {@link RuleHashes}); replaced by {@link rollBack}. */
+  ruleHashes: RuleHashes;
   readonly counters: { atoms: number; literals: number };
   /** Relation names used with several arities, whose stores are keyed by name/arity. */
   readonly several: ReadonlySet<string>;
@@ -223,12 +228,45 @@ export function ruleHashes(): RuleHashes {
   return { rows, byHash: rows.index([0]) };
 }
 
-/** Adds a ground rule unless it is already there (hashing integers: no key strings). */
-function addRule(ctx: Context, r: RuleDraft): boolean {
+/** The hash of a ground rule (integers only: no key strings). */
+function ruleHash(r: RuleDraft): number {
   let h = Math.imul(r.head + 1, 0x9e3779b1);
   for (const p of r.pos) h = Math.imul(h ^ p, 0x85ebca6b) + 1;
   h = Math.imul(h ^ 0x7fffffff, 0xc2b2ae35);
   for (const n of r.neg) h = Math.imul(h ^ n, 0x85ebca6b) + 7;
+  return h;
+}
+
+/** How far a run has got: ground rules and counters, to go back to with {@link rollBack}. */
+export interface Mark {
+  readonly rules: number;
+  readonly atoms: number;
+  readonly literals: number;
+}
+
+/** The current {@link Mark} of `ctx`. */
+export function markOf(ctx: Context): Mark {
+  return { rules: ctx.rules.length, atoms: ctx.counters.atoms, literals: ctx.counters.literals };
+}
+
+/**
+ * Forgets the ground rules made since `mark` (a split that did not pay, src/ground/split-run.ts);
+ * atoms derived for relations made meanwhile stay in their stores, which nothing else reads.
+ * The hash rows cannot be deleted one by one, so they are rebuilt from the rules kept: a
+ * rollback happens only after a split of a rule estimated in the millions, so this is rare.
+ */
+export function rollBack(ctx: Context, mark: Mark): void {
+  ctx.rules.length = mark.rules;
+  ctx.counters.atoms = mark.atoms;
+  ctx.counters.literals = mark.literals;
+  const fresh = ruleHashes();
+  ctx.rules.forEach((r, i) => fresh.rows.append([ruleHash(r), i]));
+  ctx.ruleHashes = fresh;
+}
+
+/** Adds a ground rule unless it is already there (hashing integers: no key strings). */
+function addRule(ctx: Context, r: RuleDraft): boolean {
+  const h = ruleHash(r);
   const { rows, byHash } = ctx.ruleHashes;
   for (let row = byHash.firstOf([h]); row >= 0; row = byHash.nextRow(row)) {
     const o = ctx.rules[rows.get(row, 1)]!;
@@ -240,14 +278,8 @@ function addRule(ctx: Context, r: RuleDraft): boolean {
   return true;
 }
 
-/**
- * Runs one rule: joins its positive atoms (atom `delta`, if not -1, only over its rows in
- * the last round), and records each surviving head id in `pending` (unless already known).
- */
-function runRule(
-  ctx: Context, rule: CompiledRule, rels: ReadonlySet<string>, delta: number,
-  pending: Set<number>,
-): void {
+/** The join inputs of a rule (atom `delta`, if not -1, only over its rows of the last round). */
+function prepareRule(ctx: Context, rule: CompiledRule, delta: number) {
   const blocks: Block[] = [];
   const joins: JoinAtom[] = rule.positives.map((p, i) => {
     const { block, vars } = blockFor(ctx, p);
@@ -256,11 +288,30 @@ function runRule(
     return { rel: block.rows, vars, lo: range?.[0] ?? 0, hi: range?.[1] ?? block.rows.size };
   });
   const isStatic = ctx.statics.has(rule.head.rel);
+  return { blocks, joins, isStatic, checks: checksOf(ctx, rule), outputs: outputsOf(ctx, rule, isStatic) };
+}
+
+/**
+ * The estimate {@link estimateJoin} gives for a whole (non-delta) run of `rule` over the
+ * stores as they are now: bindings, hence ground rules (or atoms for a static rule).
+ */
+export function ruleEstimate(ctx: Context, rule: CompiledRule): number {
+  const { joins, checks, outputs } = prepareRule(ctx, rule, -1);
+  return estimateJoin(joins, checks, outputs);
+}
+
+/**
+ * Runs one rule: joins its positive atoms (atom `delta`, if not -1, only over its rows in
+ * the last round), and records each surviving head id in `pending` (unless already known).
+ */
+function runRule(
+  ctx: Context, rule: CompiledRule, rels: ReadonlySet<string>, delta: number,
+  pending: Set<number>,
+): void {
+  const { blocks, joins, isStatic, checks, outputs } = prepareRule(ctx, rule, delta);
   const filter = ctx.headFilter.get(rule.head.rel);
   const headStore = storeOf(ctx, rule.head.rel);
   const { maxRules, maxLiterals, maxAtoms } = ctx.limits;
-  const checks = checksOf(ctx, rule);
-  const outputs = outputsOf(ctx, rule, isStatic);
   const estimate = estimateJoin(joins, checks, outputs);
   checkEstimate(ctx, rule, estimate, isStatic);
   join(rule.nVars, joins, checks, outputs, makeTick(ctx, rule, estimate), (b, rows) => {

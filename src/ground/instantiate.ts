@@ -20,6 +20,8 @@ import { type CompiledRule, compileRule } from './compile.js';
 import { type Context, DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits, evaluateComponent, ruleHashes, storeOf } from './evaluate.js';
 import { TermTable } from '../datalog/terms.js';
 import type { GroundGame } from './types.js';
+import { auxPrefix, gameSymbols } from './split.js';
+import { DEFAULT_SPLIT_ABOVE, splitEnv, splitLargeRules } from './split-run.js';
 
 export { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from './evaluate.js';
 
@@ -148,8 +150,10 @@ export function instantiateGame(game: NormalGame, supersets: Supersets, limits: 
   const key = (atom: Atom): string => relationKey(atom, run.several);
   loadSupersets(run, supersets, statics, headFilter, key);
   const compiled = game.rules.map((r) => compileRule(r, game.file, table, key));
+  // Rule splitting (docs/ground.md): only rules estimated above the threshold are touched.
+  const split = splitEnv(limits.splitAbove ?? DEFAULT_SPLIT_ABOVE, auxPrefix(gameSymbols(game)), key);
   for (const comp of componentsInOrder(game, compiled)) {
-    evaluateComponent(run, comp.rules, comp.rels);
+    evaluateComponent(run, splitLargeRules(run, comp.rules, comp.rels, split), comp.rels);
   }
   // Static keyword relations (a `goal` fact, `legal` from `role`) stay in the game as facts.
   for (const rel of OUTPUT_KEYWORDS) {

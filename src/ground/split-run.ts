@@ -1,0 +1,183 @@
+/**
+ * Rule splitting during instantiation (docs/ground.md, "Rule splitting"): a rule whose join is
+ * estimated above the threshold is rewritten by {@link splitRule} into auxiliary rules and a
+ * head rule, but only when that pays. The auxiliary rules are instantiated at once (each is a
+ * component of its own: its body reads relations that are complete), then the head rule is
+ * estimated over the auxiliary relations just made; the split is kept when the ground rules
+ * made plus that estimate stay below the original estimate by {@link SPLIT_GAIN}, otherwise it
+ * is rolled back and the rule is instantiated as written.
+ *
+ * Below the threshold nothing changes, so every game whose rules all stay under it grounds to
+ * the same bytes as without splitting.
+ */
+import type { Atom } from '../gdl/ast.js';
+import { compareCodePoints } from '../gdl/terms.js';
+import { compileRule, type CompiledRule } from './compile.js';
+import type { NormalRule } from '../normalize/types.js';
+import { type Context, type Mark, evaluateComponent, markOf, rollBack, ruleEstimate } from './evaluate.js';
+import { auxKey, eliminate, innerVariables, renameRelation, splitRule } from './split.js';
+
+/**
+ * Default threshold: a rule is considered for splitting when its join is estimated above this
+ * many bindings. The largest estimate of a state-dependent rule among the corpus games that
+ * ground today is 2.26×10⁶ (madness's `next`, docs/hard-games.md); 4×10⁶ stays above it, so
+ * their output is unchanged, and below the default budget of 5×10⁶ ground rules, which a rule
+ * over the threshold is likely to exhaust on its own.
+ */
+export const DEFAULT_SPLIT_ABOVE = 4_000_000;
+
+/**
+ * A split is kept only when it makes at least this many times fewer ground rules (estimated):
+ * "a lot", yet low enough for checkers' frame rules (10 kept them whole; with 4 and
+ * `--split-above 100000` checkers falls from 262,113 to 100,775 ground rules).
+ */
+export const SPLIT_GAIN = 4;
+
+/**
+ * Auxiliary rules are split again (projection, components) above this estimate: they are new
+ * rules, with no output to keep identical, and a part is often a product of its own (amazons:
+ * a move's source cell joined with every cell, where the move's other arguments can go).
+ */
+const AUX_SPLIT_ABOVE = 10_000;
+
+/** How deep auxiliary rules are split again (each level has fewer literals or variables). */
+const MAX_DEPTH = 8;
+
+/** At most this many join-tree steps per rule (each removes at least one variable). */
+const MAX_STEPS = 32;
+
+/** What a run of the splitter needs besides the instantiation context. */
+export interface SplitEnv {
+  /** Rules estimated above this many bindings are considered (Infinity: never). */
+  readonly above: number;
+  /** The prefix of auxiliary relation names (split.ts, auxPrefix). */
+  readonly prefix: string;
+  /** The relation key of an atom (relationKey of the game). */
+  readonly key: (atom: Atom) => string;
+  /** Auxiliary relations named so far in this run (numbers them). */
+  readonly made: { count: number };
+  /** Auxiliary rules instantiated so far: {@link auxKey} -> relation name; and the keys in order. */
+  readonly memo: Map<string, string>;
+  readonly journal: string[];
+}
+
+/** A fresh environment for one instantiation run. */
+export function splitEnv(above: number, prefix: string, key: (atom: Atom) => string): SplitEnv {
+  return { above, prefix, key, made: { count: 0 }, memo: new Map(), journal: [] };
+}
+
+/** The relation made before for an auxiliary rule equal to `rule` up to names, if any. */
+function known(env: SplitEnv, rule: NormalRule): string | undefined {
+  return env.memo.get(auxKey(rule));
+}
+
+/** Instantiates an auxiliary rule (`compiled`, made from `rule`) and remembers it. */
+function instantiateAux(ctx: Context, env: SplitEnv, rule: NormalRule, compiled: CompiledRule): void {
+  evaluateComponent(ctx, [compiled], new Set([compiled.head.rel]));
+  const key = auxKey(rule);
+  env.memo.set(key, rule.head.rel);
+  env.journal.push(key);
+}
+
+function recursive(rule: CompiledRule, rels: ReadonlySet<string>): boolean {
+  return [...rule.positives, ...rule.negatives].some((a) => rels.has(a.rel));
+}
+
+/**
+ * Join-tree steps on a rule that has no separate parts: repeatedly eliminate the inner variable
+ * whose auxiliary rule is estimated smallest, instantiating it, while that is smaller than the
+ * rule's own estimate. Returns the rule left (the input when no step pays).
+ */
+function eliminateGreedy(ctx: Context, rule: CompiledRule, estimate: number, env: SplitEnv): CompiledRule {
+  let current = rule;
+  let size = estimate;
+  for (let step = 0; size > AUX_SPLIT_ABOVE && step < MAX_STEPS; step++) {
+    let best: { aux: CompiledRule; rest: NormalRule; e: number; count: number } | null = null;
+    const count = env.made.count;
+    for (const v of innerVariables(current.source)) {
+      env.made.count = count;
+      const cut = eliminate(current.source, v, { isStatic: (a) => ctx.statics.has(env.key(a)), fresh: () => `${env.prefix}-${++env.made.count}` });
+      if (cut === null) continue;
+      const aux = compileRule(cut.aux, ctx.file, ctx.table, env.key);
+      const e = ruleEstimate(ctx, aux);
+      if (best === null || e < best.e) best = { aux, rest: cut.rest, e, count: env.made.count };
+    }
+    if (best === null || best.e >= size) {
+      env.made.count = count;
+      break;
+    }
+    env.made.count = best.count;
+    const same = known(env, best.aux.source);
+    if (same === undefined) instantiateAux(ctx, env, best.aux.source, best.aux);
+    const rest = same === undefined ? best.rest : renameRelation(best.rest, best.aux.head.rel, same);
+    current = compileRule(rest, ctx.file, ctx.table, env.key);
+    size = ruleEstimate(ctx, current);
+  }
+  return current;
+}
+
+/**
+ * Instantiates the auxiliary rules of a split (all of `parts` but the last, each split again
+ * when large) and returns the compiled head rule, or null as soon as the parts made so far
+ * cannot pay against `estimate`.
+ */
+function splitParts(ctx: Context, parts: readonly NormalRule[], estimate: number, env: SplitEnv, depth: number, mark: Mark): CompiledRule | null {
+  let later = [...parts];
+  while (later.length > 1) {
+    const aux = later[0]!;
+    later = later.slice(1);
+    const same = known(env, aux);
+    if (same !== undefined) {
+      later = later.map((r) => renameRelation(r, aux.head.rel, same));
+      continue;
+    }
+    const plain = compileRule(aux, ctx.file, ctx.table, env.key);
+    let e = ruleEstimate(ctx, plain);
+    const compiled = e > AUX_SPLIT_ABOVE ? trySplit(ctx, plain, e, env, depth + 1) : plain;
+    if (compiled !== plain) e = ruleEstimate(ctx, compiled);
+    // What this part will make, with what the parts before it made, must already pay.
+    if ((ctx.rules.length - mark.rules + e) * SPLIT_GAIN > estimate) return null;
+    instantiateAux(ctx, env, aux, compiled);
+  }
+  return compileRule(later[0]!, ctx.file, ctx.table, env.key);
+}
+
+/**
+ * Tries to split `rule` (estimated at `estimate`): into separate parts and projections when it
+ * has them, else by join-tree steps. Instantiates the auxiliary rules and returns the head rule
+ * that replaces `rule`, or `rule` itself (everything made rolled back) when no split pays.
+ */
+function trySplit(ctx: Context, rule: CompiledRule, estimate: number, env: SplitEnv, depth: number): CompiledRule {
+  if (depth >= MAX_DEPTH) return rule;
+  const count = env.made.count;
+  const journal = env.journal.length;
+  const mark = markOf(ctx);
+  const fresh = (): string => `${env.prefix}-${++env.made.count}`;
+  const parts = splitRule(rule.source, { isStatic: (a) => ctx.statics.has(env.key(a)), fresh });
+  const head = parts === null ? eliminateGreedy(ctx, rule, estimate, env) : splitParts(ctx, parts, estimate, env, depth, mark);
+  // A rule of the game must gain a lot; an auxiliary rule (no output to keep) just has to gain.
+  const gain = depth === 0 ? SPLIT_GAIN : 1;
+  if (head !== null && head !== rule && (ctx.rules.length - mark.rules + ruleEstimate(ctx, head)) * gain < estimate) return head;
+  rollBack(ctx, mark);
+  env.made.count = count;
+  for (const key of env.journal.splice(journal)) env.memo.delete(key);
+  return rule;
+}
+
+/**
+ * The rules of one component as they are to be instantiated: every non-recursive,
+ * state-dependent rule estimated above `env.above` is replaced by the head rule of a split
+ * that pays, its auxiliary relations instantiated on the way (before the component itself).
+ * Candidates are tried in the order of their text (variables renamed), not of the file, so
+ * that the auxiliary names, numbered as made, do not depend on the order of the sentences.
+ */
+export function splitLargeRules(ctx: Context, rules: readonly CompiledRule[], rels: ReadonlySet<string>, env: SplitEnv): CompiledRule[] {
+  if (!Number.isFinite(env.above)) return [...rules];
+  const large = rules
+    .filter((rule) => !ctx.statics.has(rule.head.rel) && !recursive(rule, rels))
+    .map((rule) => ({ rule, estimate: ruleEstimate(ctx, rule), text: `${rule.head.rel} ${auxKey(rule.source)}` }))
+    .filter((c) => c.estimate > env.above)
+    .sort((a, b) => compareCodePoints(a.text, b.text));
+  const replaced = new Map(large.map((c) => [c.rule, trySplit(ctx, c.rule, c.estimate, env, 0)]));
+  return rules.map((rule) => replaced.get(rule) ?? rule);
+}

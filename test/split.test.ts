@@ -1,0 +1,136 @@
+// Rule splitting before joining (issue 17, docs/ground.md): the splitter on rule shapes
+// (separate parts, projection, negation, distinct, join-tree steps), the threshold that keeps
+// every small rule as written, and games/split.kif split and played against the original.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseGdl } from '../src/gdl/parser.js';
+import { atomToString, formulaToString } from '../src/gdl/terms.js';
+import { normalizeGame } from '../src/normalize/normalize.js';
+import { asRule, type NormalRule } from '../src/normalize/types.js';
+import { auxKey, auxPrefix, eliminate, gameSymbols, splitRule } from '../src/ground/split.js';
+import { DEFAULT_PIPELINE_OPTIONS, emitGround, loadGroundFile, runGrounding, verifyGrounding } from '../src/pipeline.js';
+import { EXAMPLES_DIR } from './corpus.js';
+import { limitSettings } from '../src/cli/options.js';
+import { shuffleSentences } from '../scripts/fuzz-mutate.mjs';
+
+/** The first rule of `text`, normalized. */
+function ruleOf(text: string): NormalRule {
+  return normalizeGame(parseGdl(text, 't.kif').game).rules[0]!;
+}
+
+function show(r: NormalRule): string {
+  const plain = asRule(r);
+  return `${atomToString(plain.head)} <= ${plain.body.map(formulaToString).join(' ')}`;
+}
+
+/** The splitter with `static*` relations static and names aux1, aux2, ... */
+function split(text: string): string[] | null {
+  let n = 0;
+  const parts = splitRule(ruleOf(text), { isStatic: (a) => a.rel.startsWith('static'), fresh: () => `aux${++n}` });
+  return parts === null ? null : parts.map(show);
+}
+
+describe('splitRule on rule shapes', () => {
+  it('splits a body into its parts connected only through head variables', () => {
+    expect(split('(<= (h ?x ?y) (p ?x ?a) (q ?a ?b) (r ?y ?c) (s ?c))')).toEqual([
+      '(aux1 ?x) <= (p ?x ?a) (q ?a ?b)',
+      '(aux2 ?y) <= (r ?y ?c) (s ?c)',
+      '(h ?x ?y) <= (aux1 ?x) (aux2 ?y)',
+    ]);
+  });
+
+  it('splits the chess frame rule at the cell: the move and its tests become one part', () => {
+    const frame = `(<= (next (cell ?x ?y ?p)) (does ?player (move ?piece ?x1 ?y1 ?x2 ?y2)) (true (cell ?x ?y ?p))
+      (not (castle ?piece ?x1 ?y1 ?x2 ?y2)) (staticdiff ?x ?y ?x1 ?y1) (staticdiff ?x ?y ?x2 ?y2))`;
+    expect(split(frame)).toEqual([
+      '(aux1 ?x ?y) <= (does ?player (move ?piece ?x1 ?y1 ?x2 ?y2)) (not (castle ?piece ?x1 ?y1 ?x2 ?y2)) (staticdiff ?x ?y ?x1 ?y1) (staticdiff ?x ?y ?x2 ?y2)',
+      '(next (cell ?x ?y ?p)) <= (aux1 ?x ?y) (true (cell ?x ?y ?p))',
+    ]);
+  });
+
+  it('projects away a variable found in one positive atom only', () => {
+    expect(split('(<= (h ?x) (p ?x ?y) (q ?x))')).toEqual(['(aux1 ?x) <= (p ?x ?y)', '(h ?x) <= (aux1 ?x) (q ?x)']);
+  });
+
+  it('keeps a connected body with no private variable whole', () => {
+    expect(split('(<= (h ?x) (p ?x ?y) (q ?y ?x))')).toBeNull();
+    expect(split('(<= (h ?x) (p ?x))')).toBeNull();
+  });
+
+  it('puts negations and distincts with the part that binds their variables', () => {
+    // The part's distinct tests ?x, which only (p ?x) binds: a copy of (p ?x) goes into the part.
+    expect(split('(<= (h ?x) (p ?x) (q ?a) (not (r ?a)) (distinct ?a ?x) (distinct ?x 1))')).toEqual([
+      '(aux1 ?x) <= (p ?x) (q ?a) (not (r ?a)) (distinct ?a ?x)',
+      '(h ?x) <= (p ?x) (distinct ?x 1) (aux1 ?x)',
+    ]);
+  });
+
+  it('does not split off parts made only of static literals', () => {
+    expect(split('(<= (h ?x) (p ?x) (statica ?x ?a) (staticb ?a))')).toBeNull();
+  });
+});
+
+describe('eliminate (join-tree step)', () => {
+  it('replaces the literals holding a variable by an auxiliary atom over what the rest needs', () => {
+    let n = 0;
+    const rule = ruleOf('(<= (h ?p ?d) (pos ?p ?x) (statadd ?x ?d ?z) (track ?z ?y) (pos2 ?p ?y))');
+    const ctx = { isStatic: (a: { rel: string }) => a.rel.startsWith('stat'), fresh: () => `aux${++n}` };
+    const cut = eliminate(rule, '?x', ctx)!;
+    expect(show(cut.aux)).toBe('(aux1 ?p ?d ?z) <= (pos ?p ?x) (statadd ?x ?d ?z)');
+    expect(show(cut.rest)).toBe('(h ?p ?d) <= (aux1 ?p ?d ?z) (track ?z ?y) (pos2 ?p ?y)');
+    // A bucket that is the whole body would not shrink anything.
+    expect(eliminate(ruleOf('(<= (h ?p) (a ?p ?x) (b ?x))'), '?x', ctx)).toBeNull();
+  });
+
+  it('names equal auxiliary rules with one key, whatever their variables and name', () => {
+    expect(auxKey(ruleOf('(<= (auxa ?x) (p ?x ?y))'))).toBe(auxKey(ruleOf('(<= (auxb ?u) (p ?u ?v))')));
+    expect(auxKey(ruleOf('(<= (auxa ?x) (p ?x ?y))'))).not.toBe(auxKey(ruleOf('(<= (auxa ?y) (p ?x ?y))')));
+  });
+});
+
+describe('auxiliary names', () => {
+  it('use a prefix no symbol of the game starts with', () => {
+    expect(auxPrefix(['cell', 'next'])).toBe('split');
+    expect(auxPrefix(['split-1', 'splitx'])).toBe('splitxx');
+    const game = normalizeGame(parseGdl('(role splitter) (<= (next (f ?x)) (true (f ?x)))', 't.kif').game);
+    expect([...gameSymbols(game)].sort()).toEqual(['f', 'next', 'role', 'splitter', 'true']);
+    expect(auxPrefix(gameSymbols(game))).toBe('splitx');
+  });
+});
+
+describe('splitting while grounding', () => {
+  const file = join(EXAMPLES_DIR, 'split.kif');
+  const text = readFileSync(file, 'utf8');
+  const plain = runGrounding(text, file, { ...DEFAULT_PIPELINE_OPTIONS, splitAbove: Infinity }).ground;
+  const plainGdl = emitGround(plain, 'gdl', { baseInput: true });
+
+  it('leaves games whose rules stay under the threshold as they were', () => {
+    const gdl = emitGround(runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS).ground, 'gdl', { baseInput: true });
+    expect(gdl).toBe(plainGdl);
+    expect(gdl).not.toContain('split-');
+  });
+
+  it('splits the big frame rule, with far fewer ground rules, into a game that plays like the original', () => {
+    const options = { ...DEFAULT_PIPELINE_OPTIONS, splitAbove: 1000 };
+    const { loaded, ground } = runGrounding(text, file, options);
+    const gdl = emitGround(ground, 'gdl', { baseInput: true });
+    expect(gdl).toMatch(/\n\(<= \(next \(cell 1 1 0\)\) \(split-\d+ 1 1\) \(true \(cell 1 1 0\)\)\)\n/);
+    expect(ground.rules.length * 5).toBeLessThan(plain.rules.length);
+    const verify = { playouts: 4, seed: 5, maxSteps: 10 };
+    expect(verifyGrounding(loaded.normal, ground, options, verify).kind).toBe('same');
+    // The written game, auxiliary relations included, reads back as a valid game.
+    expect(loadGroundFile(gdl, `${file}.ground`, options).normal.rules.length).toBeGreaterThan(0);
+    // Auxiliary names do not depend on the order of the sentences.
+    const shuffled = runGrounding(shuffleSentences(text, 2), file, options).ground;
+    expect(emitGround(shuffled, 'gdl', { baseInput: true })).toBe(gdl);
+  });
+});
+
+describe('--split-above', () => {
+  it('is a whole number above 0, left to the default when absent', () => {
+    expect(limitSettings({ splitAbove: '100000' }).splitAbove).toBe(100000);
+    expect(limitSettings({}).splitAbove).toBeUndefined();
+    expect(() => limitSettings({ splitAbove: '1e6' })).toThrow(/--split-above needs a whole number/);
+  });
+});
