@@ -19,6 +19,7 @@
  *   --json FILE       also write all measurements as JSON
  *   --report FILE     also write the per-game table as the batch report: .md, .csv or .json
  *   --playouts        instead: the Monte-Carlo table of slide 4 (src/bench/playouts.ts)
+ *   --corpus          instead: the corpus table of issue 17 (src/bench/corpus.ts, docs/corpus.md)
  * GDL_GAMES_DIR overrides the corpus location (default ../shared/games beside the checkout).
  */
 import { spawnSync } from 'node:child_process';
@@ -34,6 +35,7 @@ import type { Measurement } from './worker.js';
 import { measurementRow } from './report-row.js';
 import { formatReport, markdownReport, reportFormatOf } from '../batch/report.js';
 import { runPlayoutBench } from './playouts.js';
+import { runCorpusBench } from './corpus.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const WORKER = join(here, 'worker.js');
@@ -188,4 +190,6 @@ function main(): number {
 }
 
 // `--playouts`: the Monte-Carlo table of slide 4 (src/bench/playouts.ts), a mode of its own.
-process.exitCode = process.argv.includes('--playouts') ? runPlayoutBench(process.argv.slice(2)) : main();
+// `--corpus`: the corpus table of issue 17 (src/bench/corpus.ts), asynchronous (the batch runner).
+if (process.argv.includes('--corpus')) process.exitCode = await runCorpusBench(process.argv.slice(2));
+else process.exitCode = process.argv.includes('--playouts') ? runPlayoutBench(process.argv.slice(2)) : main();
