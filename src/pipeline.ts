@@ -21,6 +21,7 @@ import { argGraphToDot, argGraphToText } from './reach/dg/dot.js';
 import { type DGAnalysis, analyzeDG, computeSupersetsDG, dependencyGraph } from './reach/dg/index.js';
 import { type ReachProgress, computeSupersetsProlog } from './reach/prolog.js';
 import { repairUnsafeHeads } from './reach/repair.js';
+import { supersetsForGrounding } from './reach/demand.js';
 import { DEFAULT_REACH_LIMITS, type ReachLimits, type ReachResult, type Supersets } from './reach/types.js';
 import { removeAxioms } from './axioms/remove.js';
 import { type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS } from './axioms/types.js';
@@ -250,7 +251,8 @@ export function groundNormalGame(
 function reachForGrounding(normal: NormalGame, options: PipelineOptions, timer: StageTimer): ReachResult {
   if (options.method !== 'prolog') return reachGame(normal, options, timer);
   const limits = reachLimits(options);
-  return timer.run('reach-prolog', () => computeSupersetsProlog(normal, limits, { relevantOnly: true }), (r) => ({
+  // Demand-driven axioms (src/reach/demand.ts) only when the plain relevant run passes the atom budget.
+  return timer.run('reach-prolog', () => supersetsForGrounding(normal, limits), (r) => ({
     fluents: r.supersets.fluents.length,
     moves: r.supersets.moves.length,
     axioms: r.supersets.axioms.length,
