@@ -5,7 +5,7 @@
  * through one {@link StageTimer} and stops at the first stage that reports errors.
  */
 import { Deadline } from './deadline.js';
-import { type GdlEmitOptions, emitGdl } from './emit/gdl.js';
+import { type GdlEmitOptions, emitGdl, emitGdlChunks } from './emit/gdl.js';
 import { emitJson } from './emit/json.js';
 import { type GameDescription, NO_POS } from './gdl/ast.js';
 import { type Diagnostic, GdlError, checkDeadline, deadlineError, diag, hasErrors, sortDiagnostics } from './gdl/diagnostics.js';
@@ -298,6 +298,26 @@ export function emitGround(game: GroundGame, format: GroundFormat, gdl: GdlEmitO
       throw new GdlError([diag('error', game.file, NO_POS, `the ground game is too large to write (${game.rules.length} rules)`)], 'limit');
     }
   }, (s) => ({ bytes: Buffer.byteLength(s) }));
+}
+
+/**
+ * Step 6 streamed: the ground game's text handed to `write` in chunks whose concatenation is
+ * {@link emitGround}'s text byte for byte (GDL in chunks of whole lines, so no string holds a
+ * game too large for one; JSON as one chunk). The `emit` time includes the writing.
+ */
+export function emitGroundStream(game: GroundGame, format: GroundFormat, gdl: GdlEmitOptions, write: (chunk: string) => void, timer = new StageTimer(), options = DEFAULT_PIPELINE_OPTIONS): void {
+  if (format === 'json') {
+    write(emitGround(game, format, gdl, timer, options));
+    return;
+  }
+  timer.run('emit', () => {
+    let bytes = 0;
+    for (const chunk of emitGdlChunks(game, gdl, options.deadline)) {
+      bytes += Buffer.byteLength(chunk);
+      write(chunk);
+    }
+    return bytes;
+  }, (bytes) => ({ bytes }));
 }
 
 /**
