@@ -10,6 +10,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { gamesDir } from '../../scripts/corpus.mjs';
 import { discoverGames } from '../batch/discover.js';
+import { argValue, positiveArg } from './args.js';
 import { runBatch } from '../batch/run.js';
 import type { GameRow } from '../batch/types.js';
 import { type CorpusSettings, corpusMarkdown, outcomeOf, overshot } from './corpus-table.js';
@@ -26,23 +27,13 @@ interface CorpusOptions {
 
 /** The options of `argv` (after `--corpus`); throws with a message on a bad number. */
 function parseCorpusArgs(argv: readonly string[]): CorpusOptions {
-  const get = (name: string): string | undefined => {
-    const i = argv.indexOf(name);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const whole = (name: string, fallback: number): number => {
-    const v = get(name);
-    const n = v === undefined ? fallback : Number(v);
-    if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} needs a positive whole number, not '${v}'`);
-    return n;
-  };
   return {
-    jobs: whole('--jobs', 1),
-    timeout: whole('--timeout', 60),
-    maxMemory: whole('--max-memory', 4096),
-    out: get('--out') ?? 'docs/corpus.md',
-    dir: get('--dir'),
-    games: (get('--games') ?? '').split(',').filter((g) => g !== ''),
+    jobs: positiveArg(argv, '--jobs', 1, true),
+    timeout: positiveArg(argv, '--timeout', 60, true),
+    maxMemory: positiveArg(argv, '--max-memory', 4096, true),
+    out: argValue(argv, '--out') ?? 'docs/corpus.md',
+    dir: argValue(argv, '--dir'),
+    games: (argValue(argv, '--games') ?? '').split(',').filter((g) => g !== ''),
   };
 }
 

@@ -36,6 +36,7 @@ import { measurementRow } from './report-row.js';
 import { formatReport, markdownReport, reportFormatOf } from '../batch/report.js';
 import { runPlayoutBench } from './playouts.js';
 import { runCorpusBench } from './corpus.js';
+import { argValue, positiveArg } from './args.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const WORKER = join(here, 'worker.js');
@@ -55,16 +56,8 @@ interface BenchOptions {
 }
 
 function parseArgs(argv: readonly string[]): BenchOptions {
-  const get = (name: string): string | undefined => {
-    const i = argv.indexOf(name);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const number = (name: string, fallback: number): number => {
-    const v = get(name);
-    const n = v === undefined ? fallback : Number(v);
-    if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} needs a positive number`);
-    return n;
-  };
+  const get = (name: string): string | undefined => argValue(argv, name);
+  const number = (name: string, fallback: number): number => positiveArg(argv, name, fallback);
   return {
     dir: get('--dir') ?? 'ggp-repository-base',
     games: (get('--games') ?? '').split(',').filter((g) => g !== ''),
