@@ -5,7 +5,7 @@
  * through one {@link StageTimer} and stops at the first stage that reports errors.
  */
 import { Deadline } from './deadline.js';
-import { type GdlEmitOptions, emitGdl } from './emit/gdl.js';
+import { type GdlEmitOptions, emitGdl, emitGdlChunks } from './emit/gdl.js';
 import { emitJson } from './emit/json.js';
 import { type GameDescription, NO_POS } from './gdl/ast.js';
 import { type Diagnostic, GdlError, checkDeadline, deadlineError, diag, hasErrors, sortDiagnostics } from './gdl/diagnostics.js';
@@ -21,6 +21,7 @@ import { argGraphToDot, argGraphToText } from './reach/dg/dot.js';
 import { type DGAnalysis, analyzeDG, computeSupersetsDG, dependencyGraph } from './reach/dg/index.js';
 import { type ReachProgress, computeSupersetsProlog } from './reach/prolog.js';
 import { repairUnsafeHeads } from './reach/repair.js';
+import { supersetsForGrounding } from './reach/demand.js';
 import { DEFAULT_REACH_LIMITS, type ReachLimits, type ReachResult, type Supersets } from './reach/types.js';
 import { removeAxioms } from './axioms/remove.js';
 import { type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS } from './axioms/types.js';
@@ -255,7 +256,8 @@ export function groundNormalGame(
 function reachForGrounding(normal: NormalGame, options: PipelineOptions, timer: StageTimer): ReachResult {
   if (options.method !== 'prolog') return reachGame(normal, options, timer);
   const limits = reachLimits(options);
-  return timer.run('reach-prolog', () => computeSupersetsProlog(normal, limits, { relevantOnly: true }), (r) => ({
+  // Demand-driven axioms (src/reach/demand.ts) only when the plain relevant run passes the atom budget.
+  return timer.run('reach-prolog', () => supersetsForGrounding(normal, limits), (r) => ({
     fluents: r.supersets.fluents.length,
     moves: r.supersets.moves.length,
     axioms: r.supersets.axioms.length,
@@ -301,6 +303,26 @@ export function emitGround(game: GroundGame, format: GroundFormat, gdl: GdlEmitO
       throw new GdlError([diag('error', game.file, NO_POS, `the ground game is too large to write (${game.rules.length} rules)`)], 'limit');
     }
   }, (s) => ({ bytes: Buffer.byteLength(s) }));
+}
+
+/**
+ * Step 6 streamed: the ground game's text handed to `write` in chunks whose concatenation is
+ * {@link emitGround}'s text byte for byte (GDL in chunks of whole lines, so no string holds a
+ * game too large for one; JSON as one chunk). The `emit` time includes the writing.
+ */
+export function emitGroundStream(game: GroundGame, format: GroundFormat, gdl: GdlEmitOptions, write: (chunk: string) => void, timer = new StageTimer(), options = DEFAULT_PIPELINE_OPTIONS): void {
+  if (format === 'json') {
+    write(emitGround(game, format, gdl, timer, options));
+    return;
+  }
+  timer.run('emit', () => {
+    let bytes = 0;
+    for (const chunk of emitGdlChunks(game, gdl, options.deadline)) {
+      bytes += Buffer.byteLength(chunk);
+      write(chunk);
+    }
+    return bytes;
+  }, (bytes) => ({ bytes }));
 }
 
 /**

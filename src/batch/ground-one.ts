@@ -3,7 +3,7 @@
  * does by default: unused instances dropped), emit as files into the job's temporary folder,
  * and measure. Failures become a reply, never an exception: the parent writes the row.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Deadline } from '../deadline.js';
 import { GdlError } from '../gdl/diagnostics.js';
@@ -11,7 +11,7 @@ import {
   type PipelineOptions, groundNormalGame, loadGame, readBackSupersets, removeUnusedInstances, resolvePipelineOptions,
 } from '../pipeline.js';
 import { StageTimer } from '../timer.js';
-import { BATCH_FORMATS } from './outputs.js';
+import { BATCH_FORMATS, type OutputFile } from './outputs.js';
 import type { GameFigures, WorkerJob, WorkerReply } from './types.js';
 
 /** The pipeline options of a job: its limits, and one deadline with the heap limit beside the clock. */
@@ -48,12 +48,28 @@ function failure(err: unknown, options: PipelineOptions, figures: GameFigures): 
   return { ...figures, status: options.deadline.exceeded() === 'memory' ? 'memory' : 'limit', message, outputs: [] };
 }
 
+/** Bytes of a text, whole or in chunks. */
+function textBytes(text: string | readonly string[]): number {
+  return typeof text === 'string' ? Buffer.byteLength(text) : text.reduce((n, c) => n + Buffer.byteLength(c), 0);
+}
+
+/** Writes `chunks` one after the other to a new file at `path`. */
+function writeChunks(path: string, chunks: readonly string[]): void {
+  const fd = openSync(path, 'w');
+  try {
+    for (const c of chunks) writeFileSync(fd, c);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Writes the output files under `dir`, creating the folders the names need. */
-function writeFiles(dir: string, files: readonly { name: string; text: string }[]): void {
+function writeFiles(dir: string, files: readonly OutputFile[]): void {
   for (const f of files) {
     const path = join(dir, f.name);
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, f.text);
+    if (typeof f.text === 'string') writeFileSync(path, f.text);
+    else writeChunks(path, f.text);
   }
 }
 
@@ -81,7 +97,7 @@ export function groundOne(job: WorkerJob): WorkerReply {
       moves: final.moves.length,
       axioms: final.axioms.length,
       rules: game.rules.length,
-      outputBytes: files.reduce((n, f) => n + Buffer.byteLength(f.text), 0),
+      outputBytes: files.reduce((n, f) => n + textBytes(f.text), 0),
       outputs: files.map((f) => f.name),
     };
   } catch (err) {

@@ -3,16 +3,23 @@
  * files (gddl, rddl) adds one entry to {@link BATCH_FORMATS} returning several files.
  */
 import {
-  DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS, type GroundGame, type PipelineOptions, emitGround, removeGameAxioms,
+  DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS, type GroundGame, type PipelineOptions, emitGround, emitGroundStream, removeGameAxioms,
 } from '../pipeline.js';
 import { DEFAULT_GDDL_OPTIONS, GDDL_FILE_NAMES, emitRddlGround, groundToGddl } from '../formats.js';
 import type { StageTimer } from '../timer.js';
 import type { BatchFormat } from './types.js';
 
-/** One output file: its path relative to `--out`, and its text. */
+/** One output file: its path relative to `--out`, and its text (GDL: in chunks, whose concatenation is the text). */
 export interface OutputFile {
   readonly name: string;
-  readonly text: string;
+  readonly text: string | readonly string[];
+}
+
+/** The chunks of a ground game's GDL (a game too large for one string is still written). */
+function gdlChunks(game: GroundGame, timer: StageTimer, options: PipelineOptions): string[] {
+  const chunks: string[] = [];
+  emitGroundStream(game, 'gdl', { baseInput: true }, (c) => chunks.push(c), timer, options);
+  return chunks;
 }
 
 /** Writes a ground game as files named after `name` (the game's name without extension). */
@@ -38,7 +45,7 @@ function rddlFiles(game: GroundGame, name: string, timer: StageTimer, options: P
 
 /** The formats `batch --format` takes, each a writer. */
 export const BATCH_FORMATS: Readonly<Record<BatchFormat, FormatWriter>> = {
-  gdl: (game, name, timer, options) => [{ name: `${name}.gdl`, text: emitGround(game, 'gdl', { baseInput: true }, timer, options) }],
+  gdl: (game, name, timer, options) => [{ name: `${name}.gdl`, text: gdlChunks(game, timer, options) }],
   json: (game, name, timer, options) => [{ name: `${name}.json`, text: emitGround(game, 'json', { baseInput: true }, timer, options) }],
   gddl: gddlFiles,
   rddl: rddlFiles,

@@ -21,6 +21,7 @@
  *   --json FILE       also write all measurements as JSON
  *   --report FILE     also write the per-game table as the batch report: .md, .csv or .json
  *   --playouts        instead: the Monte-Carlo table of slide 4 (src/bench/playouts.ts)
+ *   --corpus          instead: the corpus table of issue 17 (src/bench/corpus.ts, docs/corpus.md)
  * GDL_GAMES_DIR overrides the corpus location (default ../shared/games beside the checkout).
  */
 import { spawnSync } from 'node:child_process';
@@ -36,6 +37,8 @@ import type { Measurement } from './worker.js';
 import { measurementRow } from './report-row.js';
 import { formatReport, markdownReport, reportFormatOf } from '../batch/report.js';
 import { runPlayoutBench } from './playouts.js';
+import { runCorpusBench } from './corpus.js';
+import { argValue, positiveArg } from './args.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const WORKER = join(here, 'worker.js');
@@ -55,16 +58,8 @@ interface BenchOptions {
 }
 
 function parseArgs(argv: readonly string[]): BenchOptions {
-  const get = (name: string): string | undefined => {
-    const i = argv.indexOf(name);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const number = (name: string, fallback: number): number => {
-    const v = get(name);
-    const n = v === undefined ? fallback : Number(v);
-    if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} needs a positive number`);
-    return n;
-  };
+  const get = (name: string): string | undefined => argValue(argv, name);
+  const number = (name: string, fallback: number): number => positiveArg(argv, name, fallback);
   return {
     dir: get('--dir') ?? 'ggp-repository-base',
     games: (get('--games') ?? '').split(',').filter((g) => g !== ''),
@@ -198,4 +193,6 @@ function main(): number {
 }
 
 // `--playouts`: the Monte-Carlo table of slide 4 (src/bench/playouts.ts), a mode of its own.
-process.exitCode = process.argv.includes('--playouts') ? runPlayoutBench(process.argv.slice(2)) : main();
+// `--corpus`: the corpus table of issue 17 (src/bench/corpus.ts), asynchronous (the batch runner).
+if (process.argv.includes('--corpus')) process.exitCode = await runCorpusBench(process.argv.slice(2));
+else process.exitCode = process.argv.includes('--playouts') ? runPlayoutBench(process.argv.slice(2)) : main();

@@ -14,13 +14,13 @@
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
 import {
-  DEFAULT_MUTEX_SETTINGS, type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR, type GroundFormat, type PipelineOptions, type UnusedStats, emitFormulaGround, emitGround, groundNormalGame, loadGame, removeGameAxioms, removeUnusedInstances,
+  DEFAULT_MUTEX_SETTINGS, type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR, type GroundFormat, type PipelineOptions, type UnusedStats, emitFormulaGround, emitGroundStream, groundNormalGame, loadGame, removeGameAxioms, removeUnusedInstances,
 } from '../pipeline.js';
 import { type GddlOptions, groundToGddl } from '../formats.js';
 import { type RddlFlags, checkRddlFlags, writeRddl } from './rddl.js';
 import { StageTimer, formatStages } from '../timer.js';
 import { GDDL_FLAG_HELP, formatGddlStats, resolveGddlFlags, writeGddlOutput } from './gddl.js';
-import { EXIT, UsageError, gameName, readGameFile, runCommand, writeOutput } from './io.js';
+import { EXIT, UsageError, gameName, readGameFile, runCommand, writeOutput, writeOutputChunks } from './io.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, addSplitOption, parseChoice, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `ground`, as commander parses them. */
@@ -87,13 +87,15 @@ function ground(file: string, options: GroundOptions): number {
   }
   const gdl = { baseInput: options.baseInput };
   let axioms: AxiomResult | undefined;
-  let out: string;
   if (options.removeAxioms === true) {
     axioms = removeGameAxioms(game, resolved.pipeline, resolved.axioms, timer);
     for (const w of axioms.warnings) process.stderr.write(`${file}: warning: ${w}\n`);
-    out = emitFormulaGround(axioms.game, gdl, resolved.pipeline, timer);
-  } else out = emitGround(game, resolved.format === 'json' ? 'json' : 'gdl', gdl, timer, resolved.pipeline);
-  writeOutput(options.output, out);
+    const out = emitFormulaGround(axioms.game, gdl, resolved.pipeline, timer);
+    writeOutput(options.output, out);
+  } else {
+    // Streamed in chunks (racer's 4.7M rules are too large for one string), byte-identical.
+    writeOutputChunks(options.output, (write) => emitGroundStream(game, resolved.format === 'json' ? 'json' : 'gdl', gdl, write, timer, resolved.pipeline));
+  }
   if (options.stats === true) process.stderr.write(`${formatStages(timer.list(), timer.peakRss())}\n${formatReductions(unused?.stats, axioms)}`);
   return EXIT.ok;
 }

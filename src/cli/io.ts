@@ -3,7 +3,7 @@
  * failures into messages and exit codes. Only the CLI sets exit codes; the library throws.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { GdlError, formatDiagnostic } from '../gdl/diagnostics.js';
 
@@ -61,26 +61,67 @@ export function readGameFile(path: string): string {
  * is whole, or absent with its temporary file removed, and the command ends with 130.
  */
 export function writeAtomic(path: string, text: string): void {
-  if (isSpecial(path)) {
-    try {
-      writeFileSync(path, text);
-      return;
-    } catch (err) {
-      throw new UsageError(`cannot write '${path}': ${(err as Error).message}`);
-    }
+  writeAtomicChunks(path, (write) => write(text));
+}
+
+/**
+ * Like {@link writeAtomic}, for text made in chunks: `produce` hands each chunk to `write` as
+ * it is made, and it goes straight to the temporary file (or the device), so no string holds
+ * the whole text. When `produce` throws (a limit reached while emitting), the temporary file
+ * is removed and the error passes on unchanged; a write that fails is a usage error.
+ */
+export function writeAtomicChunks(path: string, produce: (write: (chunk: string) => void) => void): void {
+  const special = isSpecial(path);
+  const target = special ? path : join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const cannot = (err: unknown): UsageError => new UsageError(`cannot write '${path}': ${(err as Error).message}`);
+  if (!special) {
+    process.once('SIGINT', () => {
+      rmSync(target, { force: true });
+      process.exit(EXIT.interrupted);
+    });
   }
-  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  process.once('SIGINT', () => {
-    rmSync(tmp, { force: true });
-    process.exit(EXIT.interrupted);
-  });
+  let fd: number | undefined;
   try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
+    try {
+      fd = openSync(target, 'w');
+    } catch (err) {
+      throw cannot(err);
+    }
+    produce((chunk) => {
+      try {
+        writeFileSync(fd!, chunk);
+      } catch (err) {
+        throw cannot(err);
+      }
+    });
+    const open = fd;
+    fd = undefined;
+    try {
+      closeSync(open);
+      if (!special) renameSync(target, path);
+    } catch (err) {
+      throw cannot(err);
+    }
   } catch (err) {
-    rmSync(tmp, { force: true });
-    throw new UsageError(`cannot write '${path}': ${(err as Error).message}`);
+    if (fd !== undefined) closeSync(fd);
+    if (!special) rmSync(target, { force: true });
+    throw err;
   }
+}
+
+/**
+ * Like {@link writeOutput}, for text made in chunks: to `path` through {@link writeAtomicChunks},
+ * or to stdout once every chunk is made (so that a limit reached while emitting leaves no
+ * partial output there either), chunk by chunk.
+ */
+export function writeOutputChunks(path: string | undefined, produce: (write: (chunk: string) => void) => void): void {
+  if (path !== undefined && path !== '-') {
+    writeAtomicChunks(path, produce);
+    return;
+  }
+  const chunks: string[] = [];
+  produce((chunk) => chunks.push(chunk));
+  for (const chunk of chunks) process.stdout.write(chunk);
 }
 
 /** Writes to `path` atomically, or to stdout when `path` is undefined or `-`. */

@@ -29,27 +29,54 @@ function ruleText(game: GroundGame, r: GroundRule): string {
   return `(<= ${head} ${body.join(' ')})`;
 }
 
+/** The lines of the GDL output, one at a time; past a limit of `deadline` (looked at per rule) it throws a limit error. */
+function* gdlLines(game: GroundGame, options: GdlEmitOptions, deadline: Deadline): Generator<string> {
+  const tick = deadlineTicker(deadline, game.file, 'writing the ground game');
+  yield '; ground game written by gdl-grounder';
+  for (const role of game.roles) yield `(role ${game.terms.text(role)})`;
+  if (options.baseInput) {
+    const vocab = vocabulary(game);
+    for (const f of vocab.fluents) yield `(base ${f.term})`;
+    for (const m of vocab.moves) yield `(input ${m.role} ${m.action})`;
+  }
+  for (const id of game.init) {
+    yield `(init ${game.terms.text(game.atoms[id]!.args[0]!)})`;
+  }
+  for (const r of game.rules) {
+    tick();
+    yield ruleText(game, r);
+  }
+}
+
 /**
  * The lines of the GDL output, without line ends (for writing large games piecewise); past a
  * limit of `deadline` (looked at per line) it throws a limit error.
  */
 export function emitGdlLines(game: GroundGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline = Deadline.never()): string[] {
-  const tick = deadlineTicker(deadline, game.file, 'writing the ground game');
-  const lines = ['; ground game written by gdl-grounder'];
-  for (const role of game.roles) lines.push(`(role ${game.terms.text(role)})`);
-  if (options.baseInput) {
-    const vocab = vocabulary(game);
-    for (const f of vocab.fluents) lines.push(`(base ${f.term})`);
-    for (const m of vocab.moves) lines.push(`(input ${m.role} ${m.action})`);
+  return [...gdlLines(game, options, deadline)];
+}
+
+/** Characters per chunk of {@link emitGdlChunks}: large enough to write efficiently, far below V8's string limit. */
+export const GDL_CHUNK_CHARS = 1 << 20;
+
+/**
+ * The GDL output in chunks of whole lines (each about `chunkChars` long, each ending with a
+ * line end), made as they are consumed: their concatenation is {@link emitGdl}'s text byte for
+ * byte, but no string holds all of it, so games too large for one string can be written.
+ */
+export function* emitGdlChunks(game: GroundGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline = Deadline.never(), chunkChars = GDL_CHUNK_CHARS): Generator<string> {
+  let lines: string[] = [];
+  let size = 0;
+  for (const line of gdlLines(game, options, deadline)) {
+    lines.push(line);
+    size += line.length + 1;
+    if (size >= chunkChars) {
+      yield `${lines.join('\n')}\n`;
+      lines = [];
+      size = 0;
+    }
   }
-  for (const id of game.init) {
-    lines.push(`(init ${game.terms.text(game.atoms[id]!.args[0]!)})`);
-  }
-  for (const r of game.rules) {
-    tick();
-    lines.push(ruleText(game, r));
-  }
-  return lines;
+  if (lines.length > 0) yield `${lines.join('\n')}\n`;
 }
 
 /** The ground game as GDL text, deterministic byte for byte; every line ends with `\n`. */

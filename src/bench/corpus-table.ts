@@ -1,0 +1,136 @@
+/**
+ * The corpus table of issue 17 (`npm run bench -- --corpus`, docs/corpus.md): every game's
+ * batch row sorted into one outcome (ground, ground with lazy axioms, refused with an
+ * estimate, another limit, invalid, crash), runs that outlived their time limit by more than
+ * a second counted and listed whatever their outcome, and the 20 largest ground games.
+ */
+import type { GameRow } from '../batch/types.js';
+
+/** How a corpus game ended, for the table. */
+export type CorpusOutcome = 'ground' | 'lazy' | 'estimate' | 'limit' | 'invalid' | 'crash';
+
+/** Every outcome, in the order the table counts them, with its label. */
+export const OUTCOMES: readonly (readonly [CorpusOutcome, string])[] = [
+  ['ground', 'grounded'],
+  ['lazy', 'grounded with lazy axioms'],
+  ['estimate', 'refused with an estimate'],
+  ['limit', 'other limits (time, memory, size)'],
+  ['invalid', 'invalid (exit 1)'],
+  ['crash', 'crashed (worker died)'],
+];
+
+/** Seconds past the time limit after which a run counts as an overshoot. */
+export const OVERSHOOT_SECONDS = 1;
+
+/** How many of the largest ground games the table lists. */
+export const LARGEST = 20;
+
+/** Settings the table states (they are the run's). */
+export interface CorpusSettings {
+  readonly timeoutSeconds: number;
+  readonly maxMemoryMb: number;
+  readonly jobs: number;
+  /** Where the games were read (shown, not interpreted). */
+  readonly root: string;
+}
+
+/** Lazy relations of a row: the field the lazy-axioms work adds to batch rows; absent counts as 0. */
+export function lazyRelations(row: GameRow): number {
+  const n = (row as { readonly lazyRelations?: unknown }).lazyRelations;
+  return typeof n === 'number' ? n : 0;
+}
+
+/** A limit message that names an estimate ("about 3.9×10⁸ ground atoms"). */
+const ESTIMATE = /\babout\b/i;
+
+/** The outcome of one row. */
+export function outcomeOf(row: GameRow): CorpusOutcome {
+  switch (row.status) {
+    case 'ok':
+      return lazyRelations(row) > 0 ? 'lazy' : 'ground';
+    case 'limit':
+      return ESTIMATE.test(row.message) ? 'estimate' : 'limit';
+    case 'memory':
+      return 'limit';
+    case 'invalid':
+      return 'invalid';
+    case 'crash':
+      return 'crash';
+  }
+}
+
+/** True when the row's run outlived its time limit by more than {@link OVERSHOOT_SECONDS}. */
+export function overshot(row: GameRow, timeoutSeconds: number): boolean {
+  return row.seconds > timeoutSeconds + OVERSHOOT_SECONDS;
+}
+
+/** A Markdown table cell: no line breaks, pipes escaped. */
+function cell(s: string | number | undefined): string {
+  return s === undefined ? '' : String(s).replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
+}
+
+function table(headers: readonly string[], rows: readonly (readonly (string | number | undefined)[])[]): string[] {
+  const line = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
+  return [line([...headers]), line(headers.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map((r) => line(r.map(cell)))];
+}
+
+const pct = (n: number, of: number): string => (of === 0 ? '-' : `${((100 * n) / of).toFixed(1)}%`);
+
+/** The summary counts: one line per outcome, then valid games, ground share and overshoots. */
+function countLines(rows: readonly GameRow[], s: CorpusSettings): string[] {
+  const n = (o: CorpusOutcome): number => rows.filter((r) => outcomeOf(r) === o).length;
+  const valid = rows.length - n('invalid');
+  const ground = n('ground') + n('lazy');
+  const body = OUTCOMES.map(([o, label]) => [label, n(o), pct(n(o), rows.length)] as const);
+  return [
+    ...table(['outcome', 'games', 'share'], [...body, ['all', rows.length, '']]),
+    '',
+    `Grounded (fully or lazily): ${ground} of ${valid} valid games (${pct(ground, valid)}).`,
+    `Overshoots (ran more than ${OVERSHOOT_SECONDS} s past the ${s.timeoutSeconds} s limit): ${rows.filter((r) => overshot(r, s.timeoutSeconds)).length}.`,
+  ];
+}
+
+/** The {@link LARGEST} largest ground games by ground rules (then fluents, then name). */
+export function largestGames(rows: readonly GameRow[]): GameRow[] {
+  const ground = rows.filter((r) => r.status === 'ok');
+  const key = (r: GameRow): [number, number] => [r.rules ?? 0, r.fluents ?? 0];
+  return [...ground].sort((a, b) => key(b)[0] - key(a)[0] || key(b)[1] - key(a)[1] || (a.game < b.game ? -1 : a.game > b.game ? 1 : 0)).slice(0, LARGEST);
+}
+
+const fixed = (x: number | undefined, d: number): string | undefined => (x === undefined ? undefined : x.toFixed(d));
+
+/** The rows `keep` accepts, as game, status, seconds and message, in game order. */
+function listed(rows: readonly GameRow[], keep: (r: GameRow) => boolean): (string | undefined)[][] {
+  return rows.filter(keep).map((r) => [r.game, r.status, r.seconds.toFixed(1), r.message]);
+}
+
+/** A section: a heading and a table, or a line saying there is none. */
+function section(title: string, rows: (string | undefined)[][]): string[] {
+  return ['', `## ${title} (${rows.length})`, '', ...(rows.length === 0 ? ['None.'] : table(['game', 'status', 'seconds', 'message'], rows))];
+}
+
+/** The whole Markdown page of a corpus run. `rows` in game order; `games` relative to the root. */
+export function corpusMarkdown(rows: readonly GameRow[], s: CorpusSettings): string {
+  const big = largestGames(rows).map((r) => [r.game, r.rules, r.fluents, r.moves, fixed(r.seconds, 1), fixed(r.peakMiB, 0), lazyRelations(r) > 0 ? lazyRelations(r) : '']);
+  const out = [
+    '# Corpus table (issue 17)',
+    '',
+    `Written by \`npm run bench -- --corpus\`: every game under \`${s.root}\` ground by the batch runner,`,
+    `one worker per game, ${s.timeoutSeconds} s and ${s.maxMemoryMb} MB each, ${s.jobs} at a time.`,
+    '"Refused with an estimate" is a limit whose message names an estimated size ("about ...");',
+    '"grounded with lazy axioms" is a ground game with lazy relations. An overshoot is counted',
+    'whatever its outcome.',
+    '',
+    ...countLines(rows, s),
+    '',
+    `## The ${LARGEST} largest ground games`,
+    '',
+    ...table(['game', 'rules', 'fluents', 'moves', 'seconds', 'peak MiB', 'lazy relations'], big),
+    ...section('Overshoots', listed(rows, (r) => overshot(r, s.timeoutSeconds))),
+    ...section('Crashes', listed(rows, (r) => outcomeOf(r) === 'crash')),
+    ...section('Refused with an estimate', listed(rows, (r) => outcomeOf(r) === 'estimate')),
+    ...section('Other limits', listed(rows, (r) => outcomeOf(r) === 'limit')),
+    ...section('Invalid', listed(rows, (r) => outcomeOf(r) === 'invalid')),
+  ];
+  return `${out.join('\n')}\n`;
+}

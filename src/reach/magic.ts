@@ -1,0 +1,221 @@
+/**
+ * Demand-driven axioms for the superset stage (issue 17): a magic-sets rewrite of the relaxed
+ * program, so that an axiom is derived only for the argument bindings its callers ask for
+ * (tabling, as Vittaut & Méhat 2014 ground with, computes the same demanded answers).
+ *
+ * A relation p rewritten this way (a *demanded* relation) gets, for each pattern of bound (b)
+ * and free (f) arguments it is called with (its adornment a), a copy `p a` whose rules are
+ * guarded by a magic relation `magic p a` over the bound arguments:
+ *
+ *   p a(X̄) <= magic p a(X̄ᵇ), body'                    (one per rule of p)
+ *   magic q c(Ȳᶜ) <= magic p a(X̄ᵇ), l₁', ..., lᵢ₋₁'    (one per demanded literal lᵢ = q(Ȳ))
+ *
+ * Body literals are ordered by sideways information passing (the most bound literal next);
+ * a rule of a relation that is not demanded seeds the magic relations of the demanded
+ * literals it calls. The answers of every relation that is not demanded, and so the fluents
+ * and moves, are those of the plain relaxed program; a demanded relation keeps only the
+ * instances some caller can ask for. Names carry a space, which no GDL symbol holds.
+ *
+ * Only relations called positively, and only by rules of relevant relations (those the loop of
+ * Algorithm 9.2 reads), are demanded: a caller under negation, or in goal and terminal, would
+ * ask for bindings the relaxed program never sees, and instantiation, which filters a
+ * relation's heads by its superset, would then lose instances it needs.
+ */
+import type { Atom, Term } from '../gdl/ast.js';
+import { KEYWORDS, mkAtom } from '../gdl/ast.js';
+import { atomToString, atomVars, collectVars, sortByCodePoints } from '../gdl/terms.js';
+import { GdlError } from '../gdl/diagnostics.js';
+import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
+import { keyOf, planRelaxedGame, relevantComponents } from './relaxed.js';
+import type { Supersets } from './types.js';
+
+/** Prefix of magic relation names (the space keeps them apart from every game symbol). */
+const MAGIC = 'magic ';
+
+/** The name of relation `rel` adorned with `a` (`count_loop bbbbff`). */
+const adornedName = (rel: string, a: string): string => `${rel} ${a}`;
+
+/** The magic relation of `rel` adorned with `a`. */
+const magicName = (rel: string, a: string): string => `${MAGIC}${rel} ${a}`;
+
+/**
+ * The relations the rewrite may demand: defined by a rule with a body (a relation of facts
+ * only gains nothing), not a keyword, relevant to the loop of Algorithm 9.2, and called only
+ * positively and only in rules of relevant relations.
+ */
+export function demandableRelations(game: NormalGame): Set<string> {
+  const plan = planRelaxedGame(game);
+  const wanted = relevantComponents(plan.components);
+  const relevant = new Set<string>();
+  plan.components.forEach((c, i) => {
+    if (wanted.has(i)) for (const k of c.relations) relevant.add(k);
+  });
+  const excluded = new Set<string>();
+  const derived = new Set<string>();
+  for (const r of game.rules) {
+    if (r.body.length > 0 && !KEYWORDS.has(r.head.rel)) derived.add(keyOf(r.head));
+    const callerRelevant = relevant.has(keyOf(r.head));
+    for (const l of r.body) {
+      if (l.kind === 'neg' || (l.kind === 'pos' && !callerRelevant)) excluded.add(keyOf(l.atom));
+    }
+  }
+  return new Set([...derived].filter((k) => relevant.has(k) && !excluded.has(k)));
+}
+
+/** `b` for each argument whose variables are all bound, else `f`. */
+function adornment(atom: Atom, bound: ReadonlySet<string>): string {
+  return atom.args.map((t) => ([...collectVars(t, new Set())].every((v) => bound.has(v)) ? 'b' : 'f')).join('');
+}
+
+/** The arguments of `atom` at the `b` positions of `a`. */
+function boundArgs(atom: Atom, a: string): Term[] {
+  return atom.args.filter((_, i) => a[i] === 'b');
+}
+
+/** Share of an atom's arguments that are bound (a literal with no arguments counts as bound). */
+function boundShare(atom: Atom, bound: ReadonlySet<string>): number {
+  if (atom.args.length === 0) return 1;
+  const a = adornment(atom, bound);
+  return a.split('').filter((c) => c === 'b').length / a.length;
+}
+
+/** Work the rewrite shares: demanded relations, and adorned copies still to make. */
+interface Rewrite {
+  readonly demanded: ReadonlySet<string>;
+  readonly queue: { readonly key: string; readonly a: string }[];
+  readonly out: NormalRule[];
+}
+
+/**
+ * Rewrites one rule: with `headAdornment`, as a rule of the adorned copy guarded by its magic
+ * relation; without, as itself. Negative literals go (the relaxed game has none); every
+ * demanded literal is renamed to its adorned copy and gets its magic rule.
+ */
+function rewriteRule(rule: NormalRule, headAdornment: string | undefined, w: Rewrite): void {
+  const bound = new Set<string>();
+  const body: Literal[] = [];
+  if (headAdornment !== undefined) {
+    for (const t of boundArgs(rule.head, headAdornment)) collectVars(t, bound);
+    body.push({ kind: 'pos', atom: mkAtom(magicName(rule.head.rel, headAdornment), boundArgs(rule.head, headAdornment), rule.pos) });
+  }
+  const rest = rule.body.filter((l): l is Extract<Literal, { kind: 'pos' }> => l.kind === 'pos');
+  let distincts = rule.body.filter((l): l is Extract<Literal, { kind: 'distinct' }> => l.kind === 'distinct');
+  const flushDistincts = (): void => {
+    const ready = distincts.filter((d) => [...collectVars(d.left, new Set()), ...collectVars(d.right, new Set())].every((v) => bound.has(v)));
+    body.push(...ready);
+    distincts = distincts.filter((d) => !ready.includes(d));
+  };
+  flushDistincts();
+  while (rest.length > 0) {
+    // Sideways information passing: the most bound literal next, a plain one before a demanded one.
+    let best = 0;
+    const score = (l: (typeof rest)[number]): number => boundShare(l.atom, bound) * 2 + (w.demanded.has(keyOf(l.atom)) ? 0 : 1);
+    for (let i = 1; i < rest.length; i++) if (score(rest[i]!) > score(rest[best]!)) best = i;
+    const lit = rest.splice(best, 1)[0]!;
+    body.push(demandedLiteral(lit.atom, bound, body, rule, w));
+    atomVars(lit.atom, bound);
+    flushDistincts();
+  }
+  body.push(...distincts);
+  const head = headAdornment === undefined ? rule.head : mkAtom(adornedName(rule.head.rel, headAdornment), rule.head.args, rule.head.pos);
+  w.out.push({ head, body, pos: rule.pos });
+}
+
+/** The literal for `atom` (its adorned copy when demanded, queueing the copy and adding its magic rule). */
+function demandedLiteral(atom: Atom, bound: ReadonlySet<string>, before: readonly Literal[], rule: NormalRule, w: Rewrite): Literal {
+  const key = keyOf(atom);
+  if (!w.demanded.has(key)) return { kind: 'pos', atom };
+  const a = adornment(atom, bound);
+  w.queue.push({ key, a });
+  // magic q a(bound args) <= what comes before the literal
+  w.out.push({ head: mkAtom(magicName(atom.rel, a), boundArgs(atom, a), atom.pos), body: [...before], pos: rule.pos });
+  return { kind: 'pos', atom: mkAtom(adornedName(atom.rel, a), atom.args, atom.pos) };
+}
+
+/**
+ * The magic-sets rewrite of `game` for the relations `demanded` (default: every demandable
+ * relation). The result is a game for the superset stage only: negative literals are gone,
+ * and it holds adorned and magic relations that {@link undemand} maps back.
+ */
+export function magicGame(game: NormalGame, demanded: ReadonlySet<string> = demandableRelations(game)): NormalGame {
+  const w: Rewrite = { demanded, queue: [], out: [] };
+  const byHead = new Map<string, NormalRule[]>();
+  for (const r of game.rules) {
+    const k = keyOf(r.head);
+    if (demanded.has(k)) byHead.set(k, [...(byHead.get(k) ?? []), r]);
+    else rewriteRule(r, undefined, w);
+  }
+  const done = new Set<string>();
+  while (w.queue.length > 0) {
+    const { key, a } = w.queue.pop()!;
+    if (done.has(`${key} ${a}`)) continue;
+    done.add(`${key} ${a}`);
+    for (const r of byHead.get(key) ?? []) rewriteRule(r, a, w);
+  }
+  return { file: game.file, rules: w.out };
+}
+
+/**
+ * The supersets of the rewritten game read as supersets of the original: magic relations
+ * dropped, adorned copies renamed back to their relation and merged (sorted, no duplicates).
+ */
+export function undemand(s: Supersets): Supersets {
+  const seen = new Map<string, Atom>();
+  for (const a of s.axioms) {
+    if (a.rel.startsWith(MAGIC)) continue;
+    const space = a.rel.indexOf(' ');
+    const atom = space < 0 ? a : { ...a, rel: a.rel.slice(0, space) };
+    const text = atomToString(atom);
+    if (!seen.has(text)) seen.set(text, atom);
+  }
+  return { ...s, axioms: sortByCodePoints([...seen.keys()], (t) => t).map((t) => seen.get(t)!) };
+}
+
+/** True for the superset stage's atom budget (not its clock): the case demand may rescue. */
+export function isAtomBudget(err: unknown): boolean {
+  return err instanceof GdlError && err.code === 'limit' && /more than \d+ ground atoms in all/.test(err.message);
+}
+
+/** Arguments of a recursive call made in the body, past which a relation counts as an accumulator. */
+const ACCUMULATOR_ARGS = 3;
+
+/**
+ * Demandable relations that carry state through their recursion (merrills' `count_loop`: a
+ * directly recursive rule whose recursive call has at least {@link ACCUMULATOR_ARGS}
+ * arguments that are variables made in the body, not in the head). Their relaxed model is
+ * the product of those arguments' ranges, while callers ask for a sliver of it: where demand pays.
+ */
+export function accumulatorRelations(game: NormalGame, demandable: ReadonlySet<string> = demandableRelations(game)): string[] {
+  const found = new Set<string>();
+  for (const r of game.rules) {
+    const key = keyOf(r.head);
+    if (!demandable.has(key)) continue;
+    const headVars = atomVars(r.head);
+    for (const l of r.body) {
+      if (l.kind !== 'pos' || keyOf(l.atom) !== key) continue;
+      const made = l.atom.args.filter((t) => t.kind === 'var' && !headVars.has(t.name));
+      if (made.length >= ACCUMULATOR_ARGS) found.add(key);
+    }
+  }
+  return [...found].sort();
+}
+
+/**
+ * The relations to demand when `roots` are: the roots and every demandable relation their
+ * rules read, transitively (what the roots call is asked for only as the roots ask).
+ */
+export function demandClosure(game: NormalGame, roots: readonly string[], demandable: ReadonlySet<string> = demandableRelations(game)): Set<string> {
+  const out = new Set(roots);
+  const todo = [...roots];
+  while (todo.length > 0) {
+    const key = todo.pop()!;
+    for (const r of game.rules) {
+      if (keyOf(r.head) !== key) continue;
+      for (const l of r.body) {
+        const k = l.kind === 'pos' ? keyOf(l.atom) : undefined;
+        if (k !== undefined && demandable.has(k) && !out.has(k)) (out.add(k), todo.push(k));
+      }
+    }
+  }
+  return out;
+}

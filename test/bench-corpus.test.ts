@@ -1,0 +1,101 @@
+// `npm run bench -- --corpus`: the corpus table of issue 17. Rows are sorted into outcomes
+// (a limit naming "about ..." is a refusal with an estimate; `lazyRelations` > 0 is a lazy
+// ground game), overshoots are counted whatever the outcome, the largest games come first;
+// end to end on a tiny folder the table is written and counts what the games do.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GameRow } from '../src/batch/types.js';
+import { LARGEST, corpusMarkdown, largestGames, lazyRelations, outcomeOf, overshot } from '../src/bench/corpus-table.js';
+import { ROOT, ensureBuilt } from './support/cli.js';
+
+const row = (game: string, status: GameRow['status'], seconds: number, extra: Partial<GameRow> & { lazyRelations?: number } = {}): GameRow =>
+  ({ game, status, exitCode: 0, message: '', seconds, outputs: [], stages: {}, ...extra });
+
+const settings = { timeoutSeconds: 60, maxMemoryMb: 4096, jobs: 1, root: 'games' };
+
+describe('bench --corpus: outcomes', () => {
+  it('sorts rows into outcomes', () => {
+    expect(outcomeOf(row('a', 'ok', 1))).toBe('ground');
+    expect(outcomeOf(row('a', 'ok', 1, { lazyRelations: 2 }))).toBe('lazy');
+    expect(outcomeOf(row('a', 'ok', 1, { lazyRelations: 0 }))).toBe('ground');
+    expect(outcomeOf(row('a', 'limit', 1, { message: "'code/9' would make about 1.0×10⁹ ground atoms" }))).toBe('estimate');
+    expect(outcomeOf(row('a', 'limit', 1, { message: 'time limit of 60 s reached in instantiate' }))).toBe('limit');
+    expect(outcomeOf(row('a', 'memory', 1))).toBe('limit');
+    expect(outcomeOf(row('a', 'invalid', 1))).toBe('invalid');
+    expect(outcomeOf(row('a', 'crash', 1))).toBe('crash');
+    expect(lazyRelations(row('a', 'ok', 1))).toBe(0);
+  });
+
+  it('counts a run more than a second past its limit as an overshoot, whatever its status', () => {
+    expect(overshot(row('a', 'limit', 61.0), 60)).toBe(false);
+    expect(overshot(row('a', 'limit', 61.2), 60)).toBe(true);
+    expect(overshot(row('a', 'ok', 75), 60)).toBe(true);
+  });
+
+  it('lists the largest ground games by rules, at most LARGEST', () => {
+    const rows = Array.from({ length: LARGEST + 5 }, (_, i) => row(`g${i}`, 'ok', 1, { rules: i * 10, fluents: 1 }));
+    rows.push(row('huge-but-refused', 'limit', 1, { rules: 1e9 }));
+    const big = largestGames(rows);
+    expect(big).toHaveLength(LARGEST);
+    expect(big[0]!.game).toBe(`g${LARGEST + 4}`);
+    expect(big.map((r) => r.rules)).toEqual([...big.map((r) => r.rules!)].sort((a, b) => b - a));
+  });
+
+  it('writes counts, the overshoots and the refusals with their messages', () => {
+    const rows = [
+      row('x/ok.kif', 'ok', 2, { rules: 5, fluents: 3, moves: 2, peakMiB: 70 }),
+      row('x/lazy.kif', 'ok', 3, { rules: 7, lazyRelations: 1 }),
+      row('x/big.kif', 'limit', 1, { message: 'would make about 3.9×10⁸ ground atoms' }),
+      row('x/slow.kif', 'limit', 65, { message: 'killed 5 s after the time limit of 60 s' }),
+      row('x/bad.kif', 'invalid', 0.1, { message: 'x/bad.kif:1:1: error: no roles' }),
+    ];
+    const md = corpusMarkdown(rows, settings);
+    expect(md).toContain('| grounded | 1 | 20.0% |');
+    expect(md).toContain('| grounded with lazy axioms | 1 | 20.0% |');
+    expect(md).toContain('| refused with an estimate | 1 | 20.0% |');
+    expect(md).toContain('| other limits (time, memory, size) | 1 | 20.0% |');
+    expect(md).toContain('| invalid (exit 1) | 1 | 20.0% |');
+    expect(md).toContain('Grounded (fully or lazily): 2 of 4 valid games (50.0%).');
+    expect(md).toContain('ran more than 1 s past the 60 s limit): 1.');
+    expect(md).toMatch(/## Overshoots \(1\)\n\n[^#]*x\/slow\.kif/);
+    expect(md).toMatch(/## Refused with an estimate \(1\)\n\n[^#]*3\.9×10⁸/);
+    expect(md.indexOf('| x/lazy.kif | 7 |')).toBeLessThan(md.indexOf('| x/ok.kif | 5 | 3 | 2 | 2.0 | 70 |'));
+  });
+});
+
+describe('bench --corpus: end to end on a tiny folder', () => {
+  let dir = '';
+  beforeAll(() => {
+    ensureBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'gdl-corpus-'));
+    mkdirSync(join(dir, 'f'));
+    copyFileSync(join(ROOT, 'games/tictactoe.kif'), join(dir, 'f/tictactoe.kif'));
+    copyFileSync(join(ROOT, 'games/explode.kif'), join(dir, 'f/explode.kif'));
+    writeFileSync(join(dir, 'f/bad.kif'), '(role x)\n(<= (foo ?x) (bar))\n');
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('grounds every game and writes the table', () => {
+    const out = join(dir, 'corpus.md');
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist/bench/run.js'), '--corpus', '--timeout', '30', '--max-memory', '1024', '--out', out], {
+      cwd: ROOT, encoding: 'utf8', env: { ...process.env, GDL_GAMES_DIR: dir },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const md = readFileSync(out, 'utf8');
+    expect(r.stdout).toBe(md);
+    expect(md).toContain('| grounded | 1 |');
+    expect(md).toContain('| refused with an estimate | 1 |');
+    expect(md).toContain('| invalid (exit 1) | 1 |');
+    expect(md).toMatch(/\| f\/tictactoe\.kif \| \d+ \| 29 \| 20 \|/);
+    expect(md).toContain("'code/9'");
+  });
+
+  it('refuses a bad number with exit 2', () => {
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist/bench/run.js'), '--corpus', '--jobs', 'x'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, GDL_GAMES_DIR: dir } });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--jobs');
+  });
+});

@@ -1,0 +1,87 @@
+// The streaming GDL writer (issue 17: racer's 4.7M rules were too large for one string):
+// chunks of whole lines whose concatenation is the one-string text byte for byte, written
+// straight to the temporary file of the atomic write, which leaves no file (and no temporary
+// file) when emitting fails half-way; `ground` gives the same bytes to a file and to stdout.
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UsageError, writeAtomicChunks } from '../src/cli/io.js';
+import { emitGdl, emitGdlChunks } from '../src/emit/gdl.js';
+import { GdlError, diag } from '../src/gdl/diagnostics.js';
+import { NO_POS } from '../src/gdl/ast.js';
+import { emitGround, emitGroundStream, removeUnusedInstances, runGrounding } from '../src/pipeline.js';
+import { EXAMPLES_DIR } from './corpus.js';
+import { runCli, ensureBuilt } from './support/cli.js';
+
+const TICTACTOE = join(EXAMPLES_DIR, 'tictactoe.kif');
+
+describe('emitGdlChunks', () => {
+  const game = runGrounding(readFileSync(TICTACTOE, 'utf8'), TICTACTOE).ground;
+
+  it('chunks of whole lines that concatenate to emitGdl, with and without base/input', () => {
+    for (const baseInput of [true, false]) {
+      const chunks = [...emitGdlChunks(game, { baseInput }, undefined, 200)];
+      expect(chunks.length).toBeGreaterThan(10);
+      for (const c of chunks) expect(c.endsWith('\n')).toBe(true);
+      expect(chunks.join('')).toBe(emitGdl(game, { baseInput }));
+    }
+  });
+
+  it('emitGroundStream hands over emitGround text, in GDL and in JSON', () => {
+    for (const format of ['gdl', 'json'] as const) {
+      const parts: string[] = [];
+      emitGroundStream(game, format, { baseInput: true }, (c) => parts.push(c));
+      expect(parts.join('')).toBe(emitGround(game, format, { baseInput: true }));
+    }
+  });
+});
+
+describe('writeAtomicChunks', () => {
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'gdl-stream-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes every chunk, in order', () => {
+    const path = join(dir, 'out.gdl');
+    writeAtomicChunks(path, (write) => ['a\n', 'b\n', 'c\n'].forEach(write));
+    expect(readFileSync(path, 'utf8')).toBe('a\nb\nc\n');
+    expect(readdirSync(dir)).toEqual(['out.gdl']);
+  });
+
+  it('leaves no file and no temporary file when emitting throws half-way, and passes the error on', () => {
+    const path = join(dir, 'half.gdl');
+    const limit = new GdlError([diag('error', 'g.kif', NO_POS, 'time limit reached')], 'limit');
+    expect(() => writeAtomicChunks(path, (write) => {
+      write('a\n');
+      throw limit;
+    })).toThrow(limit);
+    expect(readdirSync(dir)).toEqual(['out.gdl']);
+  });
+
+  it('writes a device in place, and refuses an unwritable path as a usage error', () => {
+    writeAtomicChunks('/dev/null', (write) => write('x\n'));
+    expect(() => writeAtomicChunks(join(dir, 'no/such/dir/out.gdl'), (write) => write('x'))).toThrow(UsageError);
+  });
+});
+
+describe('ground: file and stdout', () => {
+  let dir = '';
+  beforeAll(() => {
+    ensureBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'gdl-stream-cli-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes the same bytes to -o FILE and to stdout, as emitGdl makes them', () => {
+    const out = join(dir, 't.gdl');
+    expect(runCli(['ground', TICTACTOE, '-o', out]).code).toBe(0);
+    const stdout = runCli(['ground', TICTACTOE]);
+    expect(stdout.code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(stdout.stdout);
+    const game = runGrounding(readFileSync(TICTACTOE, 'utf8'), 'tictactoe.kif').ground;
+    expect(stdout.stdout).toBe(emitGdl(removeUnusedInstances(game).game, { baseInput: true }));
+  });
+});
