@@ -33,6 +33,7 @@ import { sampleStates } from './sim/sample.js';
 import { createReasoner } from './sim/reasoner.js';
 import { type VerifyOptions, type VerifyResult, verifyGame } from './sim/verify.js';
 import { StageTimer } from './timer.js';
+import { type LazyPlan, lazyRounds, refuseLazy } from './ground/lazy.js';
 import { createFastSimulator } from './sim/fast/simulator.js';
 import { type PlayoutOptions, type PlayoutResult, fastPlayouts, simulatorPlayouts } from './sim/playouts.js';
 
@@ -71,6 +72,13 @@ export interface PipelineOptions {
   readonly maxGroundAtoms: number;
   /** Largest number of ground rules instantiation may produce. CLI flag `--max-rules`. */
   readonly maxGroundRules: number;
+  /**
+   * Lazy axioms (docs/lazy.md): relations named by a limit are left non-ground and grounding
+   * is tried again. CLI flag `--lazy-axioms`. Absent: off.
+   */
+  readonly lazyAxioms?: boolean;
+  /** Relations made lazy from the start (tests and the library; implies lazy axioms). */
+  readonly lazyRelations?: readonly string[];
 }
 
 /** What a caller may set; everything left out takes its default. */
@@ -90,6 +98,10 @@ export interface PipelineSettings {
   readonly maxGroundAtoms?: number;
   readonly maxGroundRules?: number;
   readonly normalize?: NormalizeOptions;
+  /** See {@link PipelineOptions.lazyAxioms}. */
+  readonly lazyAxioms?: boolean;
+  /** See {@link PipelineOptions.lazyRelations}. */
+  readonly lazyRelations?: readonly string[];
 }
 
 /** The deadline `settings.timeoutSeconds` after `settings.startedAt` (default now). */
@@ -112,6 +124,8 @@ export function resolvePipelineOptions(settings: PipelineSettings = {}): Pipelin
     maxReachAtoms: settings.maxReachAtoms ?? DEFAULT_REACH_LIMITS.maxAtoms,
     maxGroundAtoms: settings.maxGroundAtoms ?? DEFAULT_INSTANTIATE_LIMITS.maxAtoms,
     maxGroundRules: settings.maxGroundRules ?? DEFAULT_INSTANTIATE_LIMITS.maxRules,
+    ...(settings.lazyAxioms === true ? { lazyAxioms: true } : {}),
+    ...(settings.lazyRelations === undefined ? {} : { lazyRelations: settings.lazyRelations }),
   };
 }
 
@@ -217,9 +231,9 @@ export function drawDependencyGraph(
 }
 
 /** Steps 4 and 5: instantiation, then reachability on the ground rules. */
-export function groundGame(normal: NormalGame, supersets: Supersets, options: PipelineOptions, timer = new StageTimer()): GroundGame {
+export function groundGame(normal: NormalGame, supersets: Supersets, options: PipelineOptions, timer = new StageTimer(), lazy?: LazyPlan): GroundGame {
   const counts = (g: GroundGame): Record<string, number> => ({ rules: g.rules.length, atoms: g.atoms.length, init: g.init.length });
-  const ground = timer.run('instantiate', () => instantiateGame(normal, supersets, instantiateLimits(options)), counts);
+  const ground = timer.run('instantiate', () => instantiateGame(normal, supersets, instantiateLimits(options), lazy), counts);
   return timer.run('prune', () => pruneUnreachable(ground, options.deadline), counts);
 }
 
@@ -237,8 +251,20 @@ export function groundNormalGame(
   options: PipelineOptions,
   timer = new StageTimer(),
 ): { reach: ReachResult; ground: GroundGame } {
+  if (options.lazyAxioms === true || options.lazyRelations !== undefined) return groundLazily(normal, options, timer);
   const reach = reachForGrounding(normal, options, timer);
   return { reach, ground: groundGame(normal, reach.supersets, options, timer) };
+}
+
+/**
+ * Steps 3 to 5 with lazy axioms (docs/lazy.md): each limit that names a relation makes it lazy
+ * and the grounding starts again, a few rounds at most, under the same deadline.
+ */
+function groundLazily(normal: NormalGame, options: PipelineOptions, timer: StageTimer): { reach: ReachResult; ground: GroundGame } {
+  return lazyRounds(normal, options.lazyRelations ?? [], options.lazyAxioms === true, options.deadline, (plan) => {
+    const reach = reachForGrounding(plan?.relaxed ?? normal, options, timer);
+    return { reach, ground: groundGame(normal, reach.supersets, options, timer, plan) };
+  });
 }
 
 /**
@@ -304,7 +330,7 @@ export function emitGround(game: GroundGame, format: GroundFormat, gdl: GdlEmitO
  */
 export function verifyGrounding(normal: NormalGame, ground: GroundGame, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
   const original = createReasoner(normal, { deadline: options.deadline });
-  return verifyGame(original, createGroundSimulator(ground), { ...verify, limit: { deadline: options.deadline, file: normal.file } });
+  return verifyGame(original, createGroundSimulator(ground, options.deadline), { ...verify, limit: { deadline: options.deadline, file: normal.file } });
 }
 
 /** How the mutex stage samples states; the rest of its options are the pipeline's. */
@@ -325,6 +351,7 @@ export const DEFAULT_MUTEX_SETTINGS: MutexSettings = { playouts: 100, seed: 1, m
  * inductively and chooses the encoding with the fewest bits (docs/mutex.md).
  */
 export function mutexGroups(ground: GroundGame, options: PipelineOptions, settings: MutexSettings, timer = new StageTimer()): MutexResult {
+  refuseLazy(ground, 'mutex groups');
   const states = timer.run('sample', () => sampleStates(ground, { ...settings, deadline: options.deadline }), (s) => ({ states: s.length }));
   return timer.run('mutex', () => {
     try {
@@ -352,6 +379,7 @@ export function removeUnusedInstances(game: GroundGame, timer = new StageTimer()
  * deadline it throws a limit error (the CLI exits with 3).
  */
 export function removeGameAxioms(game: GroundGame, options: PipelineOptions, axioms: AxiomOptions = DEFAULT_AXIOM_OPTIONS, timer = new StageTimer()): AxiomResult {
+  refuseLazy(game, 'axiom removal (and GDDL, RDDL)');
   return timer.run('axioms', () => removeAxioms(game, axioms, options.deadline), (r) => ({
     removed: r.stats.removed, kept: r.stats.kept.length, rules: r.game.rules.length, size: r.stats.sizeAfter,
   }));
@@ -396,6 +424,11 @@ export type { PlayoutOptions, PlayoutResult } from './sim/playouts.js';
  * compiled first (stage `compile-sim`), then the playouts run (stage `play-ground`).
  */
 export function playGroundGame(ground: GroundGame, playouts: PlayoutOptions, timer = new StageTimer()): PlayoutResult {
+  // A game with lazy axioms plays on verify's simulator, which evaluates the lazy part (docs/lazy.md).
+  if (ground.lazy !== undefined) {
+    const lazySim = timer.run('compile-sim', () => createGroundSimulator(ground));
+    return timer.run('play-ground', () => simulatorPlayouts(lazySim, playouts), (r) => ({ playouts: r.playouts, states: r.states }));
+  }
   const sim = timer.run('compile-sim', () => createFastSimulator(ground));
   return timer.run('play-ground', () => fastPlayouts(sim, playouts), (r) => ({ playouts: r.playouts, states: r.states }));
 }

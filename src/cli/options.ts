@@ -16,6 +16,8 @@ export interface LimitFlags {
   readonly maxGroundAtoms?: string;
   readonly maxRules?: string;
   readonly maxMemory?: string;
+  /** `--lazy-axioms` (commands that ground). */
+  readonly lazyAxioms?: boolean;
 }
 
 /** Which limits a command takes: the superset computation's, and instantiation's too. */
@@ -67,7 +69,8 @@ export function addLimitOptions(command: Command, set: LimitSet, memory = true):
   if (set === 'ground') {
     command
       .option('--max-ground-atoms <n>', `stop with exit 3 when instantiation derives more ground atoms (default ${d.maxGroundAtoms})`)
-      .option('--max-rules <n>', `stop with exit 3 beyond this many ground rules (default ${d.maxGroundRules})`);
+      .option('--max-rules <n>', `stop with exit 3 beyond this many ground rules (default ${d.maxGroundRules})`)
+      .option('--lazy-axioms', 'leave relations whose grounding passes a limit non-ground, evaluated per state (docs/lazy.md)');
   }
   return command;
 }
@@ -90,6 +93,7 @@ export function limitSettings(flags: LimitFlags): PipelineSettings {
     ...defined('maxGroundAtoms', whole(flags.maxGroundAtoms, '--max-ground-atoms')),
     ...defined('maxGroundRules', whole(flags.maxRules, '--max-rules')),
     maxMemoryMb: whole(flags.maxMemory, '--max-memory') ?? defaultMaxMemoryMb(),
+    ...(flags.lazyAxioms === true ? { lazyAxioms: true } : {}),
   };
 }
 

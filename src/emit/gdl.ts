@@ -8,6 +8,7 @@ import { deadlineTicker } from '../gdl/diagnostics.js';
 import { atomText } from '../ground/atoms.js';
 import type { GroundGame, GroundRule } from '../ground/types.js';
 import { vocabulary } from './vocabulary.js';
+import { lazyLines } from './lazy.js';
 
 /** Options of the GDL output. */
 export interface GdlEmitOptions {
@@ -49,6 +50,8 @@ export function emitGdlLines(game: GroundGame, options: GdlEmitOptions = DEFAULT
     tick();
     lines.push(ruleText(game, r));
   }
+  // With lazy axioms, the non-ground part follows (absent otherwise: output unchanged).
+  for (const line of lazyLines(game)) lines.push(line);
   return lines;
 }
 
