@@ -50,6 +50,7 @@ export type { MutexGroup, MutexResult, MutexStats } from './mutex/index.js';
 export type { AxiomOptions, AxiomResult, AxiomStats, FormulaGame } from './axioms/types.js';
 export type { UnusedStats } from './axioms/unused.js';
 export { DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR } from './axioms/types.js';
+export { lazyStatsLine } from './emit/lazy.js';
 
 /** How supersets are computed: Algorithm 9.2 (Prolog) or 9.3/9.4 (dependency graph). */
 export type ReachMethod = 'prolog' | 'dg';

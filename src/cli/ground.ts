@@ -14,7 +14,7 @@
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
 import {
-  DEFAULT_MUTEX_SETTINGS, type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR, type GroundFormat, type PipelineOptions, type UnusedStats, emitFormulaGround, emitGround, groundNormalGame, loadGame, removeGameAxioms, removeUnusedInstances,
+  DEFAULT_MUTEX_SETTINGS, type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR, type GroundFormat, type PipelineOptions, type UnusedStats, emitFormulaGround, emitGround, groundNormalGame, lazyStatsLine, loadGame, removeGameAxioms, removeUnusedInstances,
 } from '../pipeline.js';
 import { type GddlOptions, groundToGddl } from '../formats.js';
 import { type RddlFlags, checkRddlFlags, writeRddl } from './rddl.js';
@@ -95,6 +95,9 @@ function ground(file: string, options: GroundOptions): number {
   } else out = emitGround(game, resolved.format === 'json' ? 'json' : 'gdl', gdl, timer, resolved.pipeline);
   writeOutput(options.output, out);
   if (options.stats === true) process.stderr.write(`${formatStages(timer.list(), timer.peakRss())}\n${formatReductions(unused?.stats, axioms)}`);
+  // With --lazy-axioms: which relations stayed non-ground (docs/lazy.md).
+  const lazy = lazyStatsLine(game);
+  if (options.stats === true && lazy !== undefined) process.stderr.write(`${lazy}\n`);
   return EXIT.ok;
 }
 

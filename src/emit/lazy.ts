@@ -6,6 +6,7 @@
 import { atomToString, termToString } from '../gdl/terms.js';
 import type { Literal, NormalRule } from '../normalize/types.js';
 import type { GroundGame, LazyPart } from '../ground/types.js';
+import { lazyInputAtoms } from '../ground/atoms.js';
 
 function literalText(l: Literal): string {
   if (l.kind === 'pos') return atomToString(l.atom);
@@ -41,4 +42,13 @@ export function lazyJson(game: GroundGame): unknown {
   const lazy = game.lazy!;
   const text = (t: number): string => game.terms.text(t);
   return { relations: lazy.relations, heads: lazy.heads.map(text), facts: lazy.facts.map(text), rules: lazy.rules.map(normalRuleText) };
+}
+
+/** The `--stats` line of a game with lazy axioms (undefined without): relations, non-ground rules, opaque atoms, possible heads. */
+export function lazyStatsLine(game: GroundGame): string | undefined {
+  const lazy = game.lazy;
+  if (lazy === undefined) return undefined;
+  const inputs = lazyInputAtoms(game).length;
+  const rels = lazy.relations.length === 0 ? 'none (only rules)' : lazy.relations.join(' ');
+  return `lazy: relations ${rels}; ${lazy.rules.length} non-ground rules, ${lazy.facts.length} static facts, ${inputs - lazy.heads.length} lazy atoms, ${lazy.heads.length} atoms lazy rules may make`;
 }

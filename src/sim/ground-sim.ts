@@ -129,7 +129,7 @@ export function createGroundSimulator(game: GroundGame, deadline = Deadline.neve
       // Each does atom once, even when a move is given twice.
       if (d >= 0 && val[d] === 0) (val[d] = 1), doesSet.push(d);
     }
-    lazy?.loadMoves(doesSet);
+    lazy?.loadMoves(moves);
     evaluateMove(rules, doesSet, val, scratch, lazy?.resolve);
     lazy?.nextHeads();
     const next = new Uint32Array(words);

@@ -19,8 +19,11 @@ interface FluentTerms {
 export interface LazyHooks {
   /** After the state's true atoms are set in `val`: lazy atoms unknown, lazy legal/goal/terminal heads set. */
   loadState(state: Uint32Array): void;
-  /** After the joint move's does atoms (atom ids) are set. */
-  loadMoves(does: readonly number[]): void;
+  /**
+   * After the joint move's does atoms are set; `moves` are its legal atoms (ids), since a
+   * does atom only lazy rules read is no atom of the ground game.
+   */
+  loadMoves(moves: readonly number[]): void;
   /** After the joint move's ground rules: sets the next atoms lazy rules make. */
   nextHeads(): void;
   /** Decides an unknown lazy atom. */
@@ -55,9 +58,9 @@ export function lazyHooks(game: GroundGame, fluents: FluentTerms, val: Uint8Arra
       setHeads('goal');
       setHeads('terminal');
     },
-    loadMoves: (does) => {
-      evaluator.setMoves(does.map((d) => {
-        const args = game.atoms[d]!.args;
+    loadMoves: (moves) => {
+      evaluator.setMoves(moves.map((m) => {
+        const args = game.atoms[m]!.args;
         return [args[0]!, args[1]!] as const;
       }));
       forget();
