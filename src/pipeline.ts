@@ -262,8 +262,11 @@ export function groundNormalGame(
  * and the grounding starts again, a few rounds at most, under the same deadline.
  */
 function groundLazily(normal: NormalGame, options: PipelineOptions, timer: StageTimer): { reach: ReachResult; ground: GroundGame } {
+  // Supersets of an earlier round stay sound: every round's relaxed game over-approximates.
+  let reached: ReachResult | undefined;
   return lazyRounds(normal, options.lazyRelations ?? [], options.lazyAxioms === true, options.deadline, (plan) => {
-    const reach = reachForGrounding(plan?.relaxed ?? normal, options, timer);
+    const reach = reached ?? reachForGrounding(plan?.relaxed ?? normal, options, timer);
+    reached = reach;
     return { reach, ground: groundGame(normal, reach.supersets, options, timer, plan) };
   });
 }
