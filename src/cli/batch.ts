@@ -58,6 +58,7 @@ function resolveOptions(flags: BatchFlags): Resolved {
     ...(limits.maxReachAtoms === undefined ? {} : { maxReachAtoms: limits.maxReachAtoms }),
     ...(limits.maxGroundAtoms === undefined ? {} : { maxGroundAtoms: limits.maxGroundAtoms }),
     ...(limits.maxGroundRules === undefined ? {} : { maxGroundRules: limits.maxGroundRules }),
+    ...(limits.lazyAxioms === true ? { lazyAxioms: true } : {}),
   };
   return { batch, report };
 }
