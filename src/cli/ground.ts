@@ -21,7 +21,7 @@ import { type RddlFlags, checkRddlFlags, writeRddl } from './rddl.js';
 import { StageTimer, formatStages } from '../timer.js';
 import { GDDL_FLAG_HELP, formatGddlStats, resolveGddlFlags, writeGddlOutput } from './gddl.js';
 import { EXIT, UsageError, gameName, readGameFile, runCommand, writeOutput } from './io.js';
-import { type LimitFlags, addLimitOptions, addMethodOption, parseChoice, parseWhole, resolveFlags } from './options.js';
+import { type LimitFlags, addLazyOption, addLimitOptions, addMethodOption, parseChoice, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `ground`, as commander parses them. */
 interface GroundOptions extends LimitFlags, RddlFlags {
@@ -127,7 +127,7 @@ export function registerGround(program: Command): void {
     .option('--horizon <n>', 'RDDL horizon (default: the game length from a step counter + 1, else 100)')
     .option('--json', 'same as --format json')
     .option('--stats', 'print per-stage time, counts and peak memory on stderr');
-  addLimitOptions(command, 'ground')
+  addLazyOption(addLimitOptions(command, 'ground'))
     .option('--no-base-input', 'leave out the (base F) and (input R M) declarations of the GDL output')
     .option('--keep-unused', 'keep ground rules and atoms that no legal, next, goal or terminal rule depends on')
     .option('--remove-axioms', 'replace every axiom by its definition (bodies speak only of true and does)')

@@ -69,10 +69,14 @@ export function addLimitOptions(command: Command, set: LimitSet, memory = true):
   if (set === 'ground') {
     command
       .option('--max-ground-atoms <n>', `stop with exit 3 when instantiation derives more ground atoms (default ${d.maxGroundAtoms})`)
-      .option('--max-rules <n>', `stop with exit 3 beyond this many ground rules (default ${d.maxGroundRules})`)
-      .option('--lazy-axioms', 'leave relations whose grounding passes a limit non-ground, evaluated per state (docs/lazy.md)');
+      .option('--max-rules <n>', `stop with exit 3 beyond this many ground rules (default ${d.maxGroundRules})`);
   }
   return command;
+}
+
+/** Registers `--lazy-axioms` (docs/lazy.md), for the commands that ground and play or write the result. */
+export function addLazyOption(command: Command): Command {
+  return command.option('--lazy-axioms', 'leave relations (or keyword rules) whose grounding passes a limit non-ground, evaluated per state (docs/lazy.md)');
 }
 
 /**
