@@ -34,6 +34,7 @@ import { sampleStates } from './sim/sample.js';
 import { createReasoner } from './sim/reasoner.js';
 import { type VerifyOptions, type VerifyResult, verifyGame } from './sim/verify.js';
 import { StageTimer } from './timer.js';
+import { type LazyPlan, lazyRounds, refuseLazy } from './ground/lazy.js';
 import { createFastSimulator } from './sim/fast/simulator.js';
 import { type PlayoutOptions, type PlayoutResult, fastPlayouts, simulatorPlayouts } from './sim/playouts.js';
 
@@ -50,6 +51,7 @@ export type { MutexGroup, MutexResult, MutexStats } from './mutex/index.js';
 export type { AxiomOptions, AxiomResult, AxiomStats, FormulaGame } from './axioms/types.js';
 export type { UnusedStats } from './axioms/unused.js';
 export { DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR } from './axioms/types.js';
+export { lazyStatsLine } from './emit/lazy.js';
 
 /** How supersets are computed: Algorithm 9.2 (Prolog) or 9.3/9.4 (dependency graph). */
 export type ReachMethod = 'prolog' | 'dg';
@@ -74,6 +76,13 @@ export interface PipelineOptions {
   readonly maxGroundRules: number;
   /** Rules estimated above this many bindings are split (docs/ground.md); absent: the default. CLI flag `--split-above`. */
   readonly splitAbove?: number;
+  /**
+   * Lazy axioms (docs/lazy.md): relations named by a limit are left non-ground and grounding
+   * is tried again. CLI flag `--lazy-axioms`. Absent: off.
+   */
+  readonly lazyAxioms?: boolean;
+  /** Relations made lazy from the start (tests and the library; implies lazy axioms). */
+  readonly lazyRelations?: readonly string[];
 }
 
 /** What a caller may set; everything left out takes its default. */
@@ -94,6 +103,10 @@ export interface PipelineSettings {
   readonly maxGroundRules?: number;
   readonly splitAbove?: number;
   readonly normalize?: NormalizeOptions;
+  /** See {@link PipelineOptions.lazyAxioms}. */
+  readonly lazyAxioms?: boolean;
+  /** See {@link PipelineOptions.lazyRelations}. */
+  readonly lazyRelations?: readonly string[];
 }
 
 /** The deadline `settings.timeoutSeconds` after `settings.startedAt` (default now). */
@@ -117,6 +130,8 @@ export function resolvePipelineOptions(settings: PipelineSettings = {}): Pipelin
     maxGroundAtoms: settings.maxGroundAtoms ?? DEFAULT_INSTANTIATE_LIMITS.maxAtoms,
     maxGroundRules: settings.maxGroundRules ?? DEFAULT_INSTANTIATE_LIMITS.maxRules,
     ...(settings.splitAbove === undefined ? {} : { splitAbove: settings.splitAbove }),
+    ...(settings.lazyAxioms === true ? { lazyAxioms: true } : {}),
+    ...(settings.lazyRelations === undefined ? {} : { lazyRelations: settings.lazyRelations }),
   };
 }
 
@@ -223,9 +238,9 @@ export function drawDependencyGraph(
 }
 
 /** Steps 4 and 5: instantiation, then reachability on the ground rules. */
-export function groundGame(normal: NormalGame, supersets: Supersets, options: PipelineOptions, timer = new StageTimer()): GroundGame {
+export function groundGame(normal: NormalGame, supersets: Supersets, options: PipelineOptions, timer = new StageTimer(), lazy?: LazyPlan): GroundGame {
   const counts = (g: GroundGame): Record<string, number> => ({ rules: g.rules.length, atoms: g.atoms.length, init: g.init.length });
-  const ground = timer.run('instantiate', () => instantiateGame(normal, supersets, instantiateLimits(options)), counts);
+  const ground = timer.run('instantiate', () => instantiateGame(normal, supersets, instantiateLimits(options), lazy), counts);
   return timer.run('prune', () => pruneUnreachable(ground, options.deadline), counts);
 }
 
@@ -243,8 +258,23 @@ export function groundNormalGame(
   options: PipelineOptions,
   timer = new StageTimer(),
 ): { reach: ReachResult; ground: GroundGame } {
+  if (options.lazyAxioms === true || options.lazyRelations !== undefined) return groundLazily(normal, options, timer);
   const reach = reachForGrounding(normal, options, timer);
   return { reach, ground: groundGame(normal, reach.supersets, options, timer) };
+}
+
+/**
+ * Steps 3 to 5 with lazy axioms (docs/lazy.md): each limit that names a relation makes it lazy
+ * and the grounding starts again, a few rounds at most, under the same deadline.
+ */
+function groundLazily(normal: NormalGame, options: PipelineOptions, timer: StageTimer): { reach: ReachResult; ground: GroundGame } {
+  // Supersets of an earlier round stay sound: every round's relaxed game over-approximates.
+  let reached: ReachResult | undefined;
+  return lazyRounds(normal, options.lazyRelations ?? [], options.lazyAxioms === true, options.deadline, (plan) => {
+    const reach = reached ?? reachForGrounding(plan?.relaxed ?? normal, options, timer);
+    reached = reach;
+    return { reach, ground: groundGame(normal, reach.supersets, options, timer, plan) };
+  });
 }
 
 /**
@@ -331,7 +361,7 @@ export function emitGroundStream(game: GroundGame, format: GroundFormat, gdl: Gd
  */
 export function verifyGrounding(normal: NormalGame, ground: GroundGame, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
   const original = createReasoner(normal, { deadline: options.deadline });
-  return verifyGame(original, createGroundSimulator(ground), { ...verify, limit: { deadline: options.deadline, file: normal.file } });
+  return verifyGame(original, createGroundSimulator(ground, options.deadline), { ...verify, limit: { deadline: options.deadline, file: normal.file } });
 }
 
 /** How the mutex stage samples states; the rest of its options are the pipeline's. */
@@ -352,6 +382,7 @@ export const DEFAULT_MUTEX_SETTINGS: MutexSettings = { playouts: 100, seed: 1, m
  * inductively and chooses the encoding with the fewest bits (docs/mutex.md).
  */
 export function mutexGroups(ground: GroundGame, options: PipelineOptions, settings: MutexSettings, timer = new StageTimer()): MutexResult {
+  refuseLazy(ground, 'mutex groups');
   const states = timer.run('sample', () => sampleStates(ground, { ...settings, deadline: options.deadline }), (s) => ({ states: s.length }));
   return timer.run('mutex', () => {
     try {
@@ -379,6 +410,7 @@ export function removeUnusedInstances(game: GroundGame, timer = new StageTimer()
  * deadline it throws a limit error (the CLI exits with 3).
  */
 export function removeGameAxioms(game: GroundGame, options: PipelineOptions, axioms: AxiomOptions = DEFAULT_AXIOM_OPTIONS, timer = new StageTimer()): AxiomResult {
+  refuseLazy(game, 'axiom removal (and GDDL, RDDL)');
   return timer.run('axioms', () => removeAxioms(game, axioms, options.deadline), (r) => ({
     removed: r.stats.removed, kept: r.stats.kept.length, rules: r.game.rules.length, size: r.stats.sizeAfter,
   }));
@@ -423,6 +455,11 @@ export type { PlayoutOptions, PlayoutResult } from './sim/playouts.js';
  * compiled first (stage `compile-sim`), then the playouts run (stage `play-ground`).
  */
 export function playGroundGame(ground: GroundGame, playouts: PlayoutOptions, timer = new StageTimer()): PlayoutResult {
+  // A game with lazy axioms plays on verify's simulator, which evaluates the lazy part (docs/lazy.md).
+  if (ground.lazy !== undefined) {
+    const lazySim = timer.run('compile-sim', () => createGroundSimulator(ground));
+    return timer.run('play-ground', () => simulatorPlayouts(lazySim, playouts), (r) => ({ playouts: r.playouts, states: r.states }));
+  }
   const sim = timer.run('compile-sim', () => createFastSimulator(ground));
   return timer.run('play-ground', () => fastPlayouts(sim, playouts), (r) => ({ playouts: r.playouts, states: r.states }));
 }

@@ -6,7 +6,7 @@
 import { Deadline } from '../deadline.js';
 import { checkDeadline, deadlineTicker } from '../gdl/diagnostics.js';
 import { compareRules } from '../ground/assemble.js';
-import { usedAtoms } from '../ground/atoms.js';
+import { lazyInputAtoms, usedAtoms } from '../ground/atoms.js';
 import type { GroundAtom, GroundGame, GroundRule } from '../ground/types.js';
 import { atomKind, isOutput } from './atoms.js';
 
@@ -87,7 +87,10 @@ export function removeUnused(game: GroundGame, deadline = Deadline.never()): { g
   const needed = neededAtoms(game, deadline);
   checkDeadline(deadline, game.file, 'dropping unused instances');
   const rules = game.rules.filter((r) => needed[r.head] === 1);
-  const { atoms, renumber } = restrictAtoms(game.atoms, usedAtoms(game.atoms.length, game.init, rules));
+  const used = usedAtoms(game.atoms.length, game.init, rules);
+  // Lazy atoms and lazy rules' heads (docs/lazy.md) stay: the simulators read and make them.
+  for (const id of lazyInputAtoms(game)) used[id] = 1;
+  const { atoms, renumber } = restrictAtoms(game.atoms, used);
   const map = (ids: readonly number[]): readonly number[] => (ids.length === 0 ? NONE : ids.map((id) => renumber[id]!));
   const out: GroundRule[] = rules.map((r) => ({ head: renumber[r.head]!, pos: map(r.pos), neg: map(r.neg) }));
   // Already in order (monotone renumbering); sorting again states the contract, not a hope.

@@ -21,6 +21,7 @@ export function jobOptions(job: WorkerJob): PipelineOptions {
     ...(job.maxReachAtoms === undefined ? {} : { maxReachAtoms: job.maxReachAtoms }),
     ...(job.maxGroundAtoms === undefined ? {} : { maxGroundAtoms: job.maxGroundAtoms }),
     ...(job.maxGroundRules === undefined ? {} : { maxGroundRules: job.maxGroundRules }),
+    ...(job.lazyAxioms === true ? { lazyAxioms: true } : {}),
   });
   return { ...resolved, deadline: Deadline.in(job.timeoutSeconds ?? Infinity, job.heapLimitMb) };
 }

@@ -43,6 +43,8 @@ export interface BatchOptions {
   readonly maxReachAtoms?: number;
   readonly maxGroundAtoms?: number;
   readonly maxGroundRules?: number;
+  /** `--lazy-axioms` (docs/lazy.md). */
+  readonly lazyAxioms?: boolean;
 }
 
 /** Called as games start and end (for the progress line). */
@@ -162,6 +164,7 @@ function jobOf(game: FoundGame, index: number, options: BatchOptions): WorkerJob
     ...(options.maxReachAtoms === undefined ? {} : { maxReachAtoms: options.maxReachAtoms }),
     ...(options.maxGroundAtoms === undefined ? {} : { maxGroundAtoms: options.maxGroundAtoms }),
     ...(options.maxGroundRules === undefined ? {} : { maxGroundRules: options.maxGroundRules }),
+    ...(options.lazyAxioms === true ? { lazyAxioms: true } : {}),
     ...(options.out === undefined ? {} : { tmpDir: join(options.out, `.batch-${process.pid}-${index}.tmp`) }),
   };
 }

@@ -33,6 +33,8 @@ export interface WorkerJob {
   readonly maxReachAtoms?: number;
   readonly maxGroundAtoms?: number;
   readonly maxGroundRules?: number;
+  /** `--lazy-axioms` (docs/lazy.md). */
+  readonly lazyAxioms?: boolean;
   /** Folder the worker writes its output files into (the parent moves them); none: not written. */
   readonly tmpDir?: string;
 }

@@ -17,7 +17,7 @@ import { type ReportFormat, formatReport, reportFormatOf, summarize, summaryLine
 import { type BatchOptions, defaultMaxMemoryMb, runBatch } from '../batch/run.js';
 import type { GameRow } from '../batch/types.js';
 import { EXIT, UsageError, runCommand, writeAtomic } from './io.js';
-import { type LimitFlags, addLimitOptions, addMethodOption, limitSettings, parseChoice, parseMethod, parseWhole } from './options.js';
+import { type LimitFlags, addLazyOption, addLimitOptions, addMethodOption, limitSettings, parseChoice, parseMethod, parseWhole } from './options.js';
 
 /** Exit code after Ctrl-C (128 + SIGINT), and after SIGTERM. */
 const EXIT_INTERRUPTED: Readonly<Record<'SIGINT' | 'SIGTERM', number>> = { SIGINT: 130, SIGTERM: 143 };
@@ -58,6 +58,7 @@ function resolveOptions(flags: BatchFlags): Resolved {
     ...(limits.maxReachAtoms === undefined ? {} : { maxReachAtoms: limits.maxReachAtoms }),
     ...(limits.maxGroundAtoms === undefined ? {} : { maxGroundAtoms: limits.maxGroundAtoms }),
     ...(limits.maxGroundRules === undefined ? {} : { maxGroundRules: limits.maxGroundRules }),
+    ...(limits.lazyAxioms === true ? { lazyAxioms: true } : {}),
   };
   return { batch, report };
 }
@@ -121,6 +122,6 @@ export function registerBatch(program: Command): void {
     .option('--format <format>', `output format: ${BATCH_FORMAT_NAMES.join(' or ')}`, 'gdl')
     .option('--out <dir>', 'write each ground game under this folder, named after the game (atomically); without it nothing is written')
     .option('--report <file>', 'write the report here: Markdown (.md), CSV (.csv) or JSON (.json); default Markdown on stdout');
-  addLimitOptions(command, 'ground', false)
+  addLazyOption(addLimitOptions(command, 'ground', false))
     .action((paths: string[], flags: BatchFlags) => runCommand(() => batch(paths, flags)));
 }

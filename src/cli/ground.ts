@@ -14,14 +14,14 @@
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
 import {
-  DEFAULT_MUTEX_SETTINGS, type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR, type GroundFormat, type PipelineOptions, type UnusedStats, emitFormulaGround, emitGroundStream, groundNormalGame, loadGame, removeGameAxioms, removeUnusedInstances,
+  DEFAULT_MUTEX_SETTINGS, type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR, type GroundFormat, type PipelineOptions, type UnusedStats, emitFormulaGround, emitGroundStream, lazyStatsLine, groundNormalGame, loadGame, removeGameAxioms, removeUnusedInstances,
 } from '../pipeline.js';
 import { type GddlOptions, groundToGddl } from '../formats.js';
 import { type RddlFlags, checkRddlFlags, writeRddl } from './rddl.js';
 import { StageTimer, formatStages } from '../timer.js';
 import { GDDL_FLAG_HELP, formatGddlStats, resolveGddlFlags, writeGddlOutput } from './gddl.js';
 import { EXIT, UsageError, gameName, readGameFile, runCommand, writeOutput, writeOutputChunks } from './io.js';
-import { type LimitFlags, addLimitOptions, addMethodOption, addSplitOption, parseChoice, parseWhole, resolveFlags } from './options.js';
+import { type LimitFlags, addLimitOptions, addMethodOption, addLazyOption, addSplitOption, parseChoice, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `ground`, as commander parses them. */
 interface GroundOptions extends LimitFlags, RddlFlags {
@@ -97,6 +97,9 @@ function ground(file: string, options: GroundOptions): number {
     writeOutputChunks(options.output, (write) => emitGroundStream(game, resolved.format === 'json' ? 'json' : 'gdl', gdl, write, timer, resolved.pipeline));
   }
   if (options.stats === true) process.stderr.write(`${formatStages(timer.list(), timer.peakRss())}\n${formatReductions(unused?.stats, axioms)}`);
+  // With --lazy-axioms: which relations stayed non-ground (docs/lazy.md).
+  const lazy = lazyStatsLine(game);
+  if (options.stats === true && lazy !== undefined) process.stderr.write(`${lazy}\n`);
   return EXIT.ok;
 }
 
@@ -126,7 +129,7 @@ export function registerGround(program: Command): void {
     .option('--horizon <n>', 'RDDL horizon (default: the game length from a step counter + 1, else 100)')
     .option('--json', 'same as --format json')
     .option('--stats', 'print per-stage time, counts and peak memory on stderr');
-  addSplitOption(addLimitOptions(command, 'ground'))
+  addLazyOption(addSplitOption(addLimitOptions(command, 'ground')))
     .option('--no-base-input', 'leave out the (base F) and (input R M) declarations of the GDL output')
     .option('--keep-unused', 'keep ground rules and atoms that no legal, next, goal or terminal rule depends on')
     .option('--remove-axioms', 'replace every axiom by its definition (bodies speak only of true and does)')

@@ -17,6 +17,8 @@ export interface LimitFlags {
   readonly maxRules?: string;
   readonly maxMemory?: string;
   readonly splitAbove?: string;
+  /** `--lazy-axioms` (commands that ground). */
+  readonly lazyAxioms?: boolean;
 }
 
 /** Which limits a command takes: the superset computation's, and instantiation's too. */
@@ -73,6 +75,11 @@ export function addLimitOptions(command: Command, set: LimitSet, memory = true):
   return command;
 }
 
+/** Registers `--lazy-axioms` (docs/lazy.md), for the commands that ground and play or write the result. */
+export function addLazyOption(command: Command): Command {
+  return command.option('--lazy-axioms', 'leave relations (or keyword rules) whose grounding passes a limit non-ground, evaluated per state (docs/lazy.md)');
+}
+
 /**
  * Registers `--split-above` (rule splitting, docs/ground.md) on the commands that ground and
  * keep the result: ground and verify.
@@ -100,6 +107,7 @@ export function limitSettings(flags: LimitFlags): PipelineSettings {
     ...defined('maxGroundRules', whole(flags.maxRules, '--max-rules')),
     ...defined('splitAbove', whole(flags.splitAbove, '--split-above')),
     maxMemoryMb: whole(flags.maxMemory, '--max-memory') ?? defaultMaxMemoryMb(),
+    ...(flags.lazyAxioms === true ? { lazyAxioms: true } : {}),
   };
 }
 

@@ -15,7 +15,7 @@ import { formatDiagnostic } from '../gdl/diagnostics.js';
 import { type PlayoutOptions, type PlayoutResult, groundNormalGame, loadGame, playGroundGame, playOriginalGame, removeUnusedInstances } from '../pipeline.js';
 import { StageTimer } from '../timer.js';
 import { EXIT, readGameFile, runCommand } from './io.js';
-import { type LimitFlags, addLimitOptions, addMethodOption, parseChoice, parseSeconds, parseWhole, resolveFlags } from './options.js';
+import { type LimitFlags, addLazyOption, addLimitOptions, addMethodOption, parseChoice, parseSeconds, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `play`, as commander parses them. */
 interface PlayCliOptions extends LimitFlags {
@@ -115,5 +115,5 @@ export function registerPlay(program: Command): void {
     .argument('<game>', 'game description in KIF');
   for (const [flags, help, fallback] of PLAY_OPTIONS) command.option(flags, help, fallback);
   addMethodOption(command);
-  addLimitOptions(command, 'ground').action((file: string, options: PlayCliOptions) => runCommand(() => play(file, options)));
+  addLazyOption(addLimitOptions(command, 'ground')).action((file: string, options: PlayCliOptions) => runCommand(() => play(file, options)));
 }

@@ -19,7 +19,7 @@ import { readGddlFiles, verifyGddl } from '../formats.js';
 import { readGddlDir } from './gddl.js';
 import { EXIT, UsageError, gameName, readGameFile, runCommand } from './io.js';
 import { verifyAgainstRddl } from './rddl.js';
-import { type LimitFlags, addLimitOptions, addMethodOption, addSplitOption, parseWhole, resolveFlags } from './options.js';
+import { type LimitFlags, addLimitOptions, addMethodOption, addLazyOption, addSplitOption, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `verify`, as commander parses them. */
 interface VerifyCliOptions extends LimitFlags {
@@ -102,6 +102,6 @@ export function registerVerify(program: Command): void {
     .option('--gddl <dir>', 'play the GDDL game in this directory (from gdl-ground ground --format gddl -o DIR) instead of grounding now')
     .option('--rddl <dir>', 'play the RDDL translation in DIR (<game>_mdp.rddl, <game>_inst.rddl from ground --format rddl) instead');
   addMethodOption(command);
-  addSplitOption(addLimitOptions(command, 'ground'))
+  addLazyOption(addSplitOption(addLimitOptions(command, 'ground')))
     .action((file: string, options: VerifyCliOptions) => runCommand(() => verify(file, options)));
 }

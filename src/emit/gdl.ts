@@ -8,6 +8,7 @@ import { deadlineTicker } from '../gdl/diagnostics.js';
 import { atomText } from '../ground/atoms.js';
 import type { GroundGame, GroundRule } from '../ground/types.js';
 import { vocabulary } from './vocabulary.js';
+import { lazyLines } from './lazy.js';
 
 /** Options of the GDL output. */
 export interface GdlEmitOptions {
@@ -46,6 +47,8 @@ function* gdlLines(game: GroundGame, options: GdlEmitOptions, deadline: Deadline
     tick();
     yield ruleText(game, r);
   }
+  // With lazy axioms, the non-ground part follows (absent otherwise: output unchanged).
+  yield* lazyLines(game);
 }
 
 /**

@@ -7,6 +7,7 @@ import { Deadline } from '../deadline.js';
 import { deadlineTicker } from '../gdl/diagnostics.js';
 import type { GroundGame } from '../ground/types.js';
 import { vocabulary } from './vocabulary.js';
+import { lazyJson } from './lazy.js';
 
 /** Version of the JSON layout; bumped on any incompatible change. */
 export const JSON_FORMAT = 'gdl-ground/1';
@@ -44,7 +45,9 @@ export function emitJson(game: GroundGame, deadline = Deadline.never()): string 
     block('fluents', vocab.fluents.map((f) => ({ term: f.term, true: id(f.trueId), next: id(f.nextId) })), tick),
     block('moves', vocab.moves.map((m) => ({ role: m.role, action: m.action, does: id(m.doesId), legal: id(m.legalId) })), tick),
     block('goals', vocab.goals.map((g) => ({ role: g.role, value: goalValue(g.value), atom: g.id })), tick),
-    block('rules', game.rules.map((r) => [r.head, r.pos, r.neg]), tick, true),
+    block('rules', game.rules.map((r) => [r.head, r.pos, r.neg]), tick, game.lazy === undefined),
+    // With lazy axioms (docs/lazy.md) only: the non-ground part, as text.
+    ...(game.lazy === undefined ? [] : [`  "lazy": ${JSON.stringify(lazyJson(game))}`]),
     '}',
   ];
   return `${parts.join('\n')}\n`;

@@ -11,7 +11,7 @@ import { compareCodePoints } from '../gdl/terms.js';
 import type { TermReader, TermTable } from '../datalog/terms.js';
 import type { RuleDraft } from './evaluate.js';
 import { usedAtoms } from './atoms.js';
-import type { GroundAtom, GroundGame, GroundRule } from './types.js';
+import type { GroundAtom, GroundGame, GroundRule, LazyPart } from './types.js';
 
 const NONE: readonly number[] = Object.freeze([]);
 
@@ -39,6 +39,8 @@ export interface GameDraft {
   readonly index: (key: number) => number;
   readonly init: readonly number[];
   readonly rules: readonly RuleDraft[];
+  /** The lazy part (docs/lazy.md), handed on unchanged (its ids are term ids). */
+  readonly lazy?: LazyPart;
 }
 
 /** Maps keys to new ids, ascending, duplicates dropped. */
@@ -71,7 +73,8 @@ export function canonicalGame(draft: GameDraft, deadline = Deadline.never()): Gr
   checkDeadline(deadline, draft.file, 'building the ground game');
   // Rules that became equal (negations resolved late, or dropped by pruning) are kept once.
   const unique = rules.filter((r, i) => i === 0 || compareRules(rules[i - 1]!, r) !== 0);
-  return { file: draft.file, terms, roles: draft.roles, atoms, init: ascending(draft.init, index), rules: unique };
+  const game: GroundGame = { file: draft.file, terms, roles: draft.roles, atoms, init: ascending(draft.init, index), rules: unique };
+  return draft.lazy === undefined ? game : { ...game, lazy: draft.lazy };
 }
 
 /**
@@ -86,10 +89,13 @@ export function assembleGame(
   init: readonly number[],
   drafts: readonly RuleDraft[],
   deadline = Deadline.never(),
+  lazy?: LazyPart,
 ): GroundGame {
   const tick = deadlineTicker(deadline, file, 'building the ground game');
   // Term ids are dense (0 .. table.size - 1): a byte per term marks the atoms used.
   const used = usedAtoms(table.size, init, drafts);
+  // The heads lazy rules may make are atoms of the game though no ground rule makes them.
+  for (const h of lazy?.heads ?? []) used[h] = 1;
   const entries: { id: number; text: string }[] = [];
   for (let id = 0; id < used.length; id++) {
     if (used[id] === 0) continue;
@@ -101,5 +107,5 @@ export function assembleGame(
   const renumber = new Int32Array(table.size).fill(-1);
   entries.forEach((e, i) => (renumber[e.id] = i));
   const atomTerms = entries.map((e) => e.id);
-  return canonicalGame({ file, terms: table, roles: [...roles], atomTerms, index: (id) => renumber[id]!, init, rules: drafts }, deadline);
+  return canonicalGame({ file, terms: table, roles: [...roles], atomTerms, index: (id) => renumber[id]!, init, rules: drafts, ...(lazy === undefined ? {} : { lazy }) }, deadline);
 }

@@ -45,6 +45,23 @@ export function partnerAtoms(game: GroundGame, pairs: readonly (readonly [from: 
   return partner;
 }
 
+/**
+ * The atoms a lazy part (docs/lazy.md) makes opaque inputs of the ground game: atoms of lazy
+ * relations, and the heads its non-ground keyword rules may produce. Empty without one.
+ */
+export function lazyInputAtoms(game: GroundGame): number[] {
+  const lazy = game.lazy;
+  if (lazy === undefined) return [];
+  const rels = new Set(lazy.relations);
+  const heads = new Set(lazy.heads);
+  const out: number[] = [];
+  game.atoms.forEach((a, i) => {
+    const name = game.terms.symbolName(a.rel);
+    if (heads.has(a.term) || rels.has(name) || rels.has(`${name}/${a.args.length}`)) out.push(i);
+  });
+  return out;
+}
+
 /** Marks (1) every atom that `init` or a rule of `rules` mentions, over `count` atoms. */
 export function usedAtoms(count: number, init: readonly number[], rules: readonly GroundRule[]): Uint8Array {
   const used = new Uint8Array(count);

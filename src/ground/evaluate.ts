@@ -69,6 +69,8 @@ export interface Context {
   readonly counters: { atoms: number; literals: number };
   /** Relation names used with several arities, whose stores are keyed by name/arity. */
   readonly several: ReadonlySet<string>;
+  /** Lazy relations (docs/lazy.md): negated, their atoms stay in the rule, opaque. */
+  readonly lazy?: ReadonlySet<string>;
 }
 
 /** The store key of a ground atom (relationKey of its relation: name, or name/arity). */
@@ -199,6 +201,11 @@ function groundRule(
   const neg: number[] = [];
   for (const n of rule.negatives) {
     if (ctx.statics.has(n.rel)) continue;
+    if (ctx.lazy?.has(n.rel) === true) {
+      // A lazy atom holds or not per state (the simulator asks): kept, never resolved here.
+      neg.push(instantiatePattern(n.pattern, b, ctx.table, true));
+      continue;
+    }
     // A relation of the component being evaluated is not complete yet: decided afterwards.
     const own = rels.has(n.rel);
     const id = instantiatePattern(n.pattern, b, ctx.table, own);

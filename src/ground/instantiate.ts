@@ -22,6 +22,8 @@ import { TermTable } from '../datalog/terms.js';
 import type { GroundGame } from './types.js';
 import { auxPrefix, gameSymbols } from './split.js';
 import { DEFAULT_SPLIT_ABOVE, splitEnv, splitLargeRules } from './split-run.js';
+import type { LazyPlan } from './lazy.js';
+import { lazyDynamic, lazyPart } from './lazy-part.js';
 
 export { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from './evaluate.js';
 
@@ -136,9 +138,12 @@ function initAtoms(table: TermTable, ctx: Context): number[] {
  * gone). Throws {@link GdlError}: 'invalid' for an unsafe rule, a rule for `true` or `does`,
  * or `role`/`init` depending on the state; 'limit' when a limit of `limits` is exceeded.
  */
-export function instantiateGame(game: NormalGame, supersets: Supersets, limits: InstantiateLimits = DEFAULT_INSTANTIATE_LIMITS): GroundGame {
+export function instantiateGame(whole: NormalGame, supersets: Supersets, limits: InstantiateLimits = DEFAULT_INSTANTIATE_LIMITS, lazy?: LazyPlan): GroundGame {
+  // With lazy axioms (docs/lazy.md) only the ground part is instantiated; what uses a lazy
+  // relation depends on the state through it.
+  const game = lazy?.ground ?? whole;
   const plain = game.rules.map(asRule);
-  const dynamic = stateDependent(plain);
+  const dynamic = lazy === undefined ? stateDependent(plain) : lazyDynamic(plain, lazy);
   checkHeads(game, dynamic);
   const statics = staticRelations(game, plain, dynamic);
   const table = new TermTable();
@@ -146,6 +151,7 @@ export function instantiateGame(game: NormalGame, supersets: Supersets, limits: 
   const run: Context = {
     file: game.file, table, limits, stores: new Map(), blocks: new Map(), statics, headFilter,
     rules: [], ruleHashes: ruleHashes(), counters: { atoms: 0, literals: 0 }, several: severalArities(plain),
+    ...(lazy === undefined ? {} : { lazy: new Set(lazy.relations) }),
   };
   const key = (atom: Atom): string => relationKey(atom, run.several);
   loadSupersets(run, supersets, statics, headFilter, key);
@@ -160,5 +166,6 @@ export function instantiateGame(game: NormalGame, supersets: Supersets, limits: 
     if (!statics.has(rel)) continue;
     for (const id of storeIds(storeOf(run, rel))) run.rules.push({ head: id, pos: [], neg: [] });
   }
-  return assembleGame(game.file, table, orderedRoles(game, run), initAtoms(table, run), run.rules, limits.deadline);
+  const part = lazy === undefined ? undefined : lazyPart(lazy, supersets, table, (rel) => storeIds(storeOf(run, rel)));
+  return assembleGame(game.file, table, orderedRoles(game, run), initAtoms(table, run), run.rules, limits.deadline, part);
 }

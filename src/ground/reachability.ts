@@ -14,7 +14,7 @@ import type { Move, Supersets } from '../reach/types.js';
 import { Deadline } from '../deadline.js';
 import { deadlineTicker } from '../gdl/diagnostics.js';
 import { canonicalGame } from './assemble.js';
-import { keywordSymbols, partnerAtoms, usedAtoms } from './atoms.js';
+import { keywordSymbols, lazyInputAtoms, partnerAtoms, usedAtoms } from './atoms.js';
 import type { RuleDraft } from './evaluate.js';
 import type { GroundGame } from './types.js';
 
@@ -46,6 +46,8 @@ export function reachableAtoms(game: GroundGame, deadline = Deadline.never()): U
     todo.push(id);
   };
   for (const id of game.init) reach(id);
+  // Lazy atoms and the heads of lazy rules (docs/lazy.md) may hold in any state.
+  for (const id of lazyInputAtoms(game)) reach(id);
   game.rules.forEach((r, i) => {
     if (waiting[i] === 0) reach(r.head);
   });
@@ -74,6 +76,7 @@ export function pruneUnreachable(game: GroundGame, deadline = Deadline.never()):
     if (r.pos.every((p) => reached[p] === 1)) kept.push({ head: r.head, pos: r.pos, neg: r.neg.length === 0 ? r.neg : r.neg.filter((x) => reached[x] === 1) });
   }
   const used = usedAtoms(game.atoms.length, game.init, kept);
+  for (const id of lazyInputAtoms(game)) used[id] = 1;
   const renumber = new Int32Array(game.atoms.length).fill(-1);
   const atomTerms: number[] = [];
   used.forEach((u, id) => {
@@ -81,8 +84,8 @@ export function pruneUnreachable(game: GroundGame, deadline = Deadline.never()):
     renumber[id] = atomTerms.length;
     atomTerms.push(game.atoms[id]!.term);
   });
-  const { file, terms, roles, init } = game;
-  return canonicalGame({ file, terms, roles, atomTerms, index: (id) => renumber[id]!, init, rules: kept }, deadline);
+  const { file, terms, roles, init, lazy } = game;
+  return canonicalGame({ file, terms, roles, atomTerms, index: (id) => renumber[id]!, init, rules: kept, ...(lazy === undefined ? {} : { lazy }) }, deadline);
 }
 
 /** Sorts `items` by their text, dropping none (the texts are unique). */

@@ -11,6 +11,7 @@
  * - `init` is ascending without duplicates.
  */
 import type { TermReader } from '../datalog/terms.js';
+import type { NormalRule } from '../normalize/types.js';
 
 /** A ground atom, such as `(true (cell 1 1 b))`, `(legal x noop)` or `terminal`. */
 export interface GroundAtom {
@@ -42,6 +43,23 @@ export interface GroundGame {
   readonly init: readonly number[];
   /** Ground rules for next, legal, goal, terminal and the non-static axioms. */
   readonly rules: readonly GroundRule[];
+  /**
+   * The part left non-ground by `--lazy-axioms` (docs/lazy.md); absent otherwise. Atoms of its
+   * relations occur in `rules` only negated and hold or not per state, as its program says.
+   */
+  readonly lazy?: LazyPart;
+}
+
+/** The non-ground part of a game ground with lazy axioms. */
+export interface LazyPart {
+  /** Keys of the lazy relations (their atoms in `rules` are opaque inputs), sorted. */
+  readonly relations: readonly string[];
+  /** The non-ground rules: lazy keyword rules and the rules of the relations they need, in source order. */
+  readonly rules: readonly NormalRule[];
+  /** Term ids of the static facts those rules read, sorted by text. */
+  readonly facts: readonly number[];
+  /** Term ids of the next, legal, goal and terminal atoms the lazy keyword rules may make, sorted by text. */
+  readonly heads: readonly number[];
 }
 
 /** Counts of a ground game, for `--stats` and benchmarks. */

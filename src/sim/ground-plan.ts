@@ -191,13 +191,28 @@ export function scratchFor(rules: CompiledRules): Scratch {
   return { missing: new Int32Array(rules.head.length), stack: new Int32Array(rules.atoms), enabled: new Int32Array(rules.triggers.length) };
 }
 
+/**
+ * Decides a lazy atom (docs/lazy.md) that `val` marks {@link UNKNOWN}: sets `val[atom]` to 0 or
+ * 1 and returns it. Games without lazy axioms have no such atom and never call it.
+ */
+export type Resolve = (atom: number) => number;
+
+/** The value of a lazy atom not asked yet in this state. */
+export const UNKNOWN = 2;
+
+/** Whether negated atom `a` holds, asking the lazy part only now that the rule needs it. */
+function negHolds(val: Uint8Array, a: number, resolve: Resolve | undefined): boolean {
+  const v = val[a]!;
+  return v === 1 || (v === UNKNOWN && resolve!(a) === 1);
+}
+
 /** Whether every literal of rule k holds, atoms of component `c` counted as true. */
-function outsideHolds(p: CompiledRules, k: number, c: number, val: Uint8Array): boolean {
+function outsideHolds(p: CompiledRules, k: number, c: number, val: Uint8Array, resolve?: Resolve): boolean {
   for (let i = p.posStart[k]!; i < p.posStart[k + 1]!; i++) {
     const a = p.pos[i]!;
     if (val[a] === 0 && p.cycleOf[a] !== c) return false;
   }
-  for (let i = p.negStart[k]!; i < p.negStart[k + 1]!; i++) if (val[p.neg[i]!] === 1) return false;
+  for (let i = p.negStart[k]!; i < p.negStart[k + 1]!; i++) if (negHolds(val, p.neg[i]!, resolve)) return false;
   return true;
 }
 
@@ -205,12 +220,12 @@ function outsideHolds(p: CompiledRules, k: number, c: number, val: Uint8Array): 
  * Least fixpoint of the cyclic range from..to of component c; the literals outside it are final:
  *   h <= b1..bn  fires once the rule's outside literals hold and its inside atoms all were derived.
  */
-function evaluateCyclic(p: CompiledRules, from: number, to: number, c: number, val: Uint8Array, s: Scratch): void {
+function evaluateCyclic(p: CompiledRules, from: number, to: number, c: number, val: Uint8Array, s: Scratch, resolve?: Resolve): void {
   const { missing, stack } = s;
   let top = 0;
   for (let k = from; k < to; k++) {
     // A rule is live when its literals outside the component hold; -1 marks it dead.
-    missing[k] = outsideHolds(p, k, c, val) ? p.internal[k]! : -1;
+    missing[k] = outsideHolds(p, k, c, val, resolve) ? p.internal[k]! : -1;
     const h = p.head[k]!;
     if (missing[k] === 0 && val[h] === 0) (val[h] = 1), (stack[top++] = h);
   }
@@ -246,21 +261,21 @@ export function countDown(w: Watches, missing: Int32Array, derived: Uint8Array, 
  * One acyclic rule over the valuation `val` (1 = holds):
  *   h <= p1..pn, not q1..qm   holds when every p holds and no q does.
  */
-function fire(p: CompiledRules, k: number, val: Uint8Array): void {
+function fire(p: CompiledRules, k: number, val: Uint8Array, resolve?: Resolve): void {
   const h = p.head[k]!;
   if (val[h] === 1) return;
   for (let i = p.posStart[k]!; i < p.posStart[k + 1]!; i++) if (val[p.pos[i]!] === 0) return;
-  for (let i = p.negStart[k]!; i < p.negStart[k + 1]!; i++) if (val[p.neg[i]!] === 1) return;
+  for (let i = p.negStart[k]!; i < p.negStart[k + 1]!; i++) if (negHolds(val, p.neg[i]!, resolve)) return;
   val[h] = 1;
 }
 
-/** Evaluates the state ranges in order over the valuation `val`. */
-export function evaluateState(p: CompiledRules, val: Uint8Array, s: Scratch): void {
+/** Evaluates the state ranges in order over the valuation `val` (lazy atoms decided by `resolve`). */
+export function evaluateState(p: CompiledRules, val: Uint8Array, s: Scratch, resolve?: Resolve): void {
   const ranges = p.stateRanges;
   for (let r = 0; r < ranges.length; r += 3) {
     const c = ranges[r + 2]!;
-    if (c >= 0) evaluateCyclic(p, ranges[r]!, ranges[r + 1]!, c, val, s);
-    else for (let k = ranges[r]!; k < ranges[r + 1]!; k++) fire(p, k, val);
+    if (c >= 0) evaluateCyclic(p, ranges[r]!, ranges[r + 1]!, c, val, s, resolve);
+    else for (let k = ranges[r]!; k < ranges[r + 1]!; k++) fire(p, k, val, resolve);
   }
 }
 
@@ -268,7 +283,7 @@ export function evaluateState(p: CompiledRules, val: Uint8Array, s: Scratch): vo
  * Evaluates the move ranges in order, given the does atoms that hold: per acyclic range its
  * plain rules and the rules those does atoms trigger in it (the others cannot fire).
  */
-export function evaluateMove(p: CompiledRules, does: readonly number[], val: Uint8Array, s: Scratch): void {
+export function evaluateMove(p: CompiledRules, does: readonly number[], val: Uint8Array, s: Scratch, resolve?: Resolve): void {
   let count = 0;
   for (const d of does) for (let i = p.triggerStart[d]!; i < p.triggerStart[d + 1]!; i++) s.enabled[count++] = p.triggers[i]!;
   // Each trigger's list is ascending already; several does atoms (one per role) need a merge.
@@ -280,10 +295,10 @@ export function evaluateMove(p: CompiledRules, does: readonly number[], val: Uin
     const to = ranges[r + 1]!;
     const c = ranges[r + 2]!;
     if (c >= 0) {
-      evaluateCyclic(p, ranges[r]!, to, c, val, s);
+      evaluateCyclic(p, ranges[r]!, to, c, val, s, resolve);
       continue;
     }
-    for (let i = ranges[r + 3]!; i < ranges[r + 4]!; i++) fire(p, p.plain[i]!, val);
-    while (next < enabled.length && enabled[next]! < to) fire(p, enabled[next++]!, val);
+    for (let i = ranges[r + 3]!; i < ranges[r + 4]!; i++) fire(p, p.plain[i]!, val, resolve);
+    while (next < enabled.length && enabled[next]! < to) fire(p, enabled[next++]!, val, resolve);
   }
 }

@@ -5,10 +5,12 @@
  * once (ground-plan.ts) and evaluated over a byte per atom. No text is made while playing:
  * {@link SimulatorText} renders states and moves for `verify` and reports only.
  */
+import { Deadline } from '../deadline.js';
 import { compareCodePoints } from '../gdl/terms.js';
 import { keywordSymbols, partnerAtoms } from '../ground/atoms.js';
 import type { GroundGame } from '../ground/types.js';
 import { compileRules, evaluateMove, evaluateState, scratchFor } from './ground-plan.js';
+import { type LazyHooks, lazyHooks } from './lazy-hooks.js';
 import type { GameSimulator, SimulatorText, StateInfo } from './types.js';
 
 /** A state of the ground game: bit f set when fluent f holds. Never changed once made (the simulator remembers the last state it evaluated by identity). */
@@ -73,8 +75,8 @@ export function holding(ids: Int32Array, val: Uint8Array): number[] {
   return out;
 }
 
-/** Creates a simulator for a ground game; the rules are compiled here, once. */
-export function createGroundSimulator(game: GroundGame): GroundSimulator {
+/** Creates a simulator for a ground game; the rules are compiled here, once (a lazy part's evaluator runs under `deadline`). */
+export function createGroundSimulator(game: GroundGame, deadline = Deadline.never()): GroundSimulator {
   const { terms } = game;
   const rules = compileRules(game);
   const scratch = scratchFor(rules);
@@ -87,6 +89,8 @@ export function createGroundSimulator(game: GroundGame): GroundSimulator {
   // A move is its legal atom; the joint move sets the matching does atoms.
   const doesOf = partnerAtoms(game, [[kw.legal, kw.does]]);
   const terminal = game.atoms.findIndex((a) => a.rel === kw.terminal && a.args.length === 0);
+  // Lazy axioms (docs/lazy.md): absent for other games, which then run exactly as before.
+  const lazy: LazyHooks | undefined = game.lazy === undefined ? undefined : lazyHooks(game, fluents, val, deadline);
 
   // The simulator holds one state at a time; `current` avoids re-evaluating it for successor().
   let current: GroundState | undefined;
@@ -101,7 +105,8 @@ export function createGroundSimulator(game: GroundGame): GroundSimulator {
         if (atom >= 0) val[atom] = 1;
       }
     }
-    evaluateState(rules, val, scratch);
+    lazy?.loadState(state);
+    evaluateState(rules, val, scratch, lazy?.resolve);
     current = state;
   };
 
@@ -124,12 +129,15 @@ export function createGroundSimulator(game: GroundGame): GroundSimulator {
       // Each does atom once, even when a move is given twice.
       if (d >= 0 && val[d] === 0) (val[d] = 1), doesSet.push(d);
     }
-    evaluateMove(rules, doesSet, val, scratch);
+    lazy?.loadMoves(moves);
+    evaluateMove(rules, doesSet, val, scratch, lazy?.resolve);
+    lazy?.nextHeads();
     const next = new Uint32Array(words);
     const { nextAtoms, nextFluent } = fluents;
     for (let i = 0; i < nextAtoms.length; i++) {
       if (val[nextAtoms[i]!] === 1) next[nextFluent[i]! >>> 5]! |= 1 << (nextFluent[i]! & 31);
     }
+    // The state the lazy part holds is this one's; the next load sets it again.
     return next;
   };
 

@@ -51,9 +51,9 @@ function answers(engine: PrologEngine, goal: string, vars: readonly string[]): T
   return rawAnswers(engine, goal, vars).map((values) => values.map(fromTau));
 }
 
-const TRUE: Table = { name: 'gdl_true', arity: 1 };
-const DOES: Table = { name: 'gdl_does', arity: 2 };
-const DELTA: Table = { name: '$gdl_delta', arity: 2 };
+export const TRUE: Table = { name: 'gdl_true', arity: 1 };
+export const DOES: Table = { name: 'gdl_does', arity: 2 };
+export const DELTA: Table = { name: '$gdl_delta', arity: 2 };
 
 /**
  * Fills the tables of recursive component `c` bottom-up, semi-naively, on the Datalog core's
@@ -61,7 +61,7 @@ const DELTA: Table = { name: '$gdl_delta', arity: 2 };
  * delta query is `'$gdl_step'` (it reads the facts the previous round added, the delta);
  * duplicates are dropped here, by text, which is cheaper than a membership test in Prolog.
  */
-function saturateComponent(engine: PrologEngine, c: Component): void {
+export function saturateComponent(engine: PrologEngine, c: Component): void {
   const known = new Set<string>();
   for (const t of [...c.tables, DELTA]) engine.clearTable(t.name);
   const id = makeTerm(String(c.id), []);

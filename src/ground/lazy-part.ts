@@ -1,0 +1,72 @@
+/**
+ * What instantiation adds for lazy axioms (docs/lazy.md): which relations depend on the state
+ * through a lazy one, and the lazy part of the ground game (static facts the non-ground
+ * program reads, and the heads its keyword rules may make).
+ */
+import type { Atom, Term } from '../gdl/ast.js';
+import { compareCodePoints } from '../gdl/terms.js';
+import { relationGraph, stateDependent } from '../gdl/relations.js';
+import type { Rule } from '../gdl/ast.js';
+import type { TermTable } from '../datalog/terms.js';
+import type { Supersets } from '../reach/types.js';
+import { type LazyPlan, LazyRefusal, matchesPattern } from './lazy.js';
+import type { LazyPart } from './types.js';
+
+/**
+ * The state-dependent relations of the ground part: the usual ones, the lazy relations, and
+ * everything that reads one of them:
+ *   dyn(R) <= R lazy        dyn(H) <= dyn(B), H <= ... B ...
+ */
+export function lazyDynamic(plain: readonly Rule[], plan: LazyPlan): Set<string> {
+  const out = stateDependent(plain);
+  const edges = relationGraph(plain).edges;
+  const todo = [...plan.relations];
+  for (const r of todo) out.add(r);
+  while (todo.length > 0) {
+    const rel = todo.pop()!;
+    for (const e of edges) if (e.from === rel && !out.has(e.to)) (out.add(e.to), todo.push(e.to));
+  }
+  return out;
+}
+
+function fn(name: string, args: readonly Term[]): Term {
+  return { kind: 'fn', name, args, pos: { line: 0, col: 0 } };
+}
+
+/** Term ids of the atoms lazy keyword rule head `head` may make, over the supersets. */
+function headsOf(head: Atom, supersets: Supersets, table: TermTable): number[] {
+  const pattern = fn(head.rel, head.args);
+  const out: number[] = [];
+  if (head.rel === 'next') {
+    for (const f of supersets.fluents) if (matchesPattern(pattern, fn('next', [f]))) out.push(table.compound('next', [table.fromTerm(f)]));
+  } else if (head.rel === 'legal') {
+    for (const m of supersets.moves) {
+      if (matchesPattern(pattern, fn('legal', [m.role, m.action]))) out.push(table.compound('legal', [table.fromTerm(m.role), table.fromTerm(m.action)]));
+    }
+  } else if (head.args.every((a) => a.kind === 'const')) {
+    out.push(table.compound(head.rel, head.args.map((a) => table.fromTerm(a))));
+  } else {
+    throw new LazyRefusal(`the rule for '${head.rel}' at line ${head.pos.line} would stay non-ground with a variable in its head`);
+  }
+  return out;
+}
+
+/** Sorted by text, without duplicates. */
+function byText(table: TermTable, ids: Iterable<number>): number[] {
+  return [...new Set(ids)].sort((x, y) => compareCodePoints(table.text(x), table.text(y)));
+}
+
+/**
+ * The lazy part of the ground game: the plan's non-ground rules, the facts of the static
+ * relations they read (`factsOf` gives a static relation's exact instances as term ids), and
+ * the heads their keyword rules may make.
+ */
+export function lazyPart(plan: LazyPlan, supersets: Supersets, table: TermTable, factsOf: (rel: string) => readonly number[]): LazyPart {
+  const heads = plan.lazyRules.flatMap((r) => headsOf(r.head, supersets, table));
+  return {
+    relations: plan.relations,
+    rules: plan.rules,
+    facts: byText(table, plan.statics.flatMap((rel) => factsOf(rel))),
+    heads: byText(table, heads),
+  };
+}

@@ -1,0 +1,271 @@
+/**
+ * Lazy axioms (`--lazy-axioms`, docs/lazy.md): relations whose grounding would pass the budget
+ * stay non-ground and are evaluated per state by the simulators. This module decides which
+ * relations and rules that takes, and splits the game into the part that is ground as usual,
+ * the relaxed game the supersets are computed from, and the non-ground program kept in the
+ * output.
+ *
+ * - L, the lazy relations: the seeds, closed upwards over positive uses: a relation that uses
+ *   one of L positively in a body is lazy too, unless its head is `next`, `legal`, `goal` or
+ *   `terminal`; such a rule stays non-ground as a whole (a "lazy rule"). Atoms of L occur in
+ *   ground rules only negated, with all arguments bound (safety), and are opaque there.
+ * - D, the lazy program: L and every state-dependent non-keyword relation its rules (and the
+ *   lazy rules) read, downwards. A relation of D outside L keeps its ground rules too (for its
+ *   ground users); the output then holds both, whose union is the same relation.
+ * - The static relations the program reads are evaluated exactly by instantiation as usual;
+ *   their facts go into the output beside the program.
+ */
+import type { Atom, Term } from '../gdl/ast.js';
+import { KEYWORDS, NO_POS } from '../gdl/ast.js';
+import type { Deadline } from '../deadline.js';
+import { GdlError, diag } from '../gdl/diagnostics.js';
+import { atomVars, termToString } from '../gdl/terms.js';
+import { relationKeys, stateDependent } from '../gdl/relations.js';
+import { type Literal, type NormalGame, type NormalRule, asRule } from '../normalize/types.js';
+
+/** Keyword heads whose rules may stay non-ground as a whole. */
+const LAZY_HEADS: ReadonlySet<string> = new Set(['next', 'legal', 'goal', 'terminal']);
+
+/** Why a relation cannot be made lazy (the caller words the error). */
+export class LazyRefusal extends Error {}
+
+/** The split of a game for lazy axioms. */
+export interface LazyPlan {
+  /** L: relation keys whose atoms are opaque in the ground game, sorted. */
+  readonly relations: readonly string[];
+  /** D: relation keys the non-ground program defines, sorted. */
+  readonly program: readonly string[];
+  /** The static relations (and `role`) the non-ground program reads, sorted. */
+  readonly statics: readonly string[];
+  /** The non-ground rules kept: lazy keyword rules and the rules of D, in source order. */
+  readonly rules: readonly NormalRule[];
+  /** The lazy keyword rules alone (their heads are possibly produced in any state). */
+  readonly lazyRules: readonly NormalRule[];
+  /** The game instantiation grounds: without lazy rules and without the rules of L. */
+  readonly ground: NormalGame;
+  /** The game the supersets come from: `ground` plus the lazy rules without their L literals. */
+  readonly relaxed: NormalGame;
+}
+
+/** The seed that makes the keyword rule at `pos` lazy as a whole: `@line:col`. */
+export function ruleSeed(pos: { readonly line: number; readonly col: number }): string {
+  return `@${pos.line}:${pos.col}`;
+}
+
+function isRuleSeed(seed: string): boolean {
+  return seed.startsWith('@');
+}
+
+function litRel(l: Literal): Atom | undefined {
+  return l.kind === 'distinct' ? undefined : l.atom;
+}
+
+/**
+ * L: the seeds closed upwards over positive uses (see the module comment); also says which
+ * rules are lazy keyword rules. Throws {@link LazyRefusal} when a relation of L feeds `init`,
+ * `role`, `base` or `input`.
+ */
+function closeUpwards(rules: readonly NormalRule[], key: (a: Atom) => string, seeds: Iterable<string>): { lazy: Set<string>; lazyRule: Set<NormalRule> } {
+  const lazy = new Set([...seeds].filter((s) => !isRuleSeed(s)));
+  const positions = new Set([...seeds].filter(isRuleSeed));
+  const lazyRule = new Set(rules.filter((r) => LAZY_HEADS.has(r.head.rel) && positions.has(ruleSeed(r.pos))));
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const r of rules) {
+      const head = key(r.head);
+      if (lazy.has(head) || lazyRule.has(r)) continue;
+      const used = r.body.find((l) => l.kind === 'pos' && lazy.has(key(l.atom)));
+      if (used === undefined) continue;
+      if (LAZY_HEADS.has(r.head.rel)) lazyRule.add(r);
+      else if (KEYWORDS.has(r.head.rel)) throw new LazyRefusal(`'${key(litRel(used)!)}' is used by a rule for '${r.head.rel}', which must be ground`);
+      else (lazy.add(head), (changed = true));
+    }
+  }
+  return { lazy, lazyRule };
+}
+
+/**
+ * D: the state-dependent non-keyword relations the rules of L and the lazy rules read,
+ * downwards; and the static relations they read.
+ */
+function closeDownwards(rules: readonly NormalRule[], key: (a: Atom) => string, lazy: ReadonlySet<string>, lazyRule: ReadonlySet<NormalRule>, dynamic: ReadonlySet<string>): { program: Set<string>; statics: Set<string> } {
+  const program = new Set(lazy);
+  const statics = new Set<string>();
+  const todo = rules.filter((r) => lazyRule.has(r) || lazy.has(key(r.head)));
+  const byHead = new Map<string, NormalRule[]>();
+  for (const r of rules) byHead.set(key(r.head), [...(byHead.get(key(r.head)) ?? []), r]);
+  while (todo.length > 0) {
+    for (const l of todo.pop()!.body) {
+      const a = litRel(l);
+      if (a === undefined || a.rel === 'true' || a.rel === 'does') continue;
+      const rel = key(a);
+      if (program.has(rel) || statics.has(rel)) continue;
+      if (dynamic.has(rel) && !KEYWORDS.has(a.rel)) (program.add(rel), todo.push(...(byHead.get(rel) ?? [])));
+      else statics.add(rel);
+    }
+  }
+  return { program, statics };
+}
+
+/**
+ * The rules instantiation grounds: not the lazy rules, not the rules of L, and of the rest of
+ * D only those the other ground rules read (downwards):
+ *   keep(R) <= R not in D        keep(B) <= keep(H), H <= ... B ...
+ */
+function groundRules(rules: readonly NormalRule[], key: (a: Atom) => string, lazy: ReadonlySet<string>, lazyRule: ReadonlySet<NormalRule>, program: ReadonlySet<string>): NormalRule[] {
+  const candidates = rules.filter((r) => !lazyRule.has(r) && !lazy.has(key(r.head)));
+  const byHead = new Map<string, NormalRule[]>();
+  for (const r of candidates) byHead.set(key(r.head), [...(byHead.get(key(r.head)) ?? []), r]);
+  const keep = new Set(candidates.map((r) => key(r.head)).filter((h) => !program.has(h)));
+  const todo = [...keep];
+  while (todo.length > 0) {
+    for (const r of byHead.get(todo.pop()!) ?? []) {
+      for (const l of r.body) {
+        const a = litRel(l);
+        if (a !== undefined && !keep.has(key(a))) (keep.add(key(a)), todo.push(key(a)));
+      }
+    }
+  }
+  return candidates.filter((r) => keep.has(key(r.head)));
+}
+
+/** `rule` without its literals over `lazy`; a {@link LazyRefusal} when that leaves it unsafe. */
+function relaxRule(rule: NormalRule, key: (a: Atom) => string, lazy: ReadonlySet<string>): NormalRule {
+  // Only the positive literals that bind a head variable: dropping a positive literal only
+  // adds answers, so the relaxed rule still over-approximates, and it joins far less (chess's
+  // discovered-check rules join every move with two cells otherwise).
+  const needed = atomVars(rule.head);
+  const body = rule.body.filter((l) => l.kind === 'pos' && !lazy.has(key(l.atom)) && [...atomVars(l.atom)].some((v) => needed.has(v)));
+  const bound = new Set<string>();
+  for (const l of body) if (l.kind === 'pos') atomVars(l.atom, bound);
+  const free = [...needed].filter((v) => !bound.has(v));
+  if (free.length > 0) {
+    throw new LazyRefusal(`the rule for '${rule.head.rel}' at line ${rule.pos.line} binds ${free.join(', ')} only through lazy relations`);
+  }
+  return { head: rule.head, body, pos: rule.pos };
+}
+
+/**
+ * Splits `game` for the lazy relations `seeds` (relation keys); throws {@link LazyRefusal}
+ * when they cannot be lazy. Pure: the same game and seeds give the same plan.
+ */
+export function planLazy(game: NormalGame, seeds: Iterable<string>): LazyPlan {
+  const plain = game.rules.map(asRule);
+  const key = relationKeys(plain);
+  const dynamic = stateDependent(plain);
+  // A relation of D that a keyword rule reads positively is made lazy too (that rule with it):
+  // it is evaluated non-ground anyway, and grounding its keyword users would ground it a
+  // second time (chess's discovered-check rules read rook_threatens beside queen_threatens).
+  let start = new Set(seeds);
+  for (;;) {
+    const { lazy, lazyRule } = closeUpwards(game.rules, key, start);
+    const { program, statics } = closeDownwards(game.rules, key, lazy, lazyRule, dynamic);
+    // Only what L's own rules need counts here, not what a rule made lazy by position reads.
+    const below = closeDownwards(game.rules, key, lazy, new Set(), dynamic).program;
+    const more = game.rules.flatMap((r) => (LAZY_HEADS.has(r.head.rel) && !lazyRule.has(r) ? r.body : []))
+      .flatMap((l) => (l.kind === 'pos' && below.has(key(l.atom)) && !lazy.has(key(l.atom)) ? [key(l.atom)] : []));
+    if (more.length === 0) return assemblePlan(game, key, lazy, lazyRule, program, statics);
+    start = new Set([...start, ...lazy, ...more]);
+  }
+}
+
+/** The plan of closed sets L (`lazy`) and D (`program`). */
+function assemblePlan(
+  game: NormalGame, key: (a: Atom) => string, lazy: ReadonlySet<string>, lazyRule: ReadonlySet<NormalRule>,
+  program: ReadonlySet<string>, statics: ReadonlySet<string>,
+): LazyPlan {
+  const ground = groundRules(game.rules, key, lazy, lazyRule, program);
+  const lazyRules = game.rules.filter((r) => lazyRule.has(r));
+  const relaxed = [...ground, ...lazyRules.map((r) => relaxRule(r, key, lazy))];
+  const sorted = (s: Iterable<string>): string[] => [...s].sort();
+  return {
+    relations: sorted(lazy),
+    program: sorted(program),
+    statics: sorted(statics),
+    rules: game.rules.filter((r) => lazyRule.has(r) || program.has(key(r.head))),
+    lazyRules,
+    ground: { file: game.file, rules: ground },
+    relaxed: { file: game.file, rules: relaxed },
+  };
+}
+
+/**
+ * What to make lazy after limit error `d`: the relation it names (`relation 'R' ...` from the
+ * superset stage, `... rule for 'R/n' ...` from instantiation), or for a next, legal, goal or
+ * terminal rule that rule ({@link ruleSeed}); undefined when it names neither.
+ */
+export function seedOfLimit(d: { readonly message: string; readonly line: number; readonly col: number }): string | undefined {
+  const m = /relation '([^']+)'/.exec(d.message) ?? /rule for '([^']+?)(?:\/\d+)?'/.exec(d.message);
+  const rel = m?.[1];
+  if (rel === undefined || !KEYWORDS.has(rel)) return rel;
+  // A keyword rule too large to ground stays non-ground as a whole (it is named by position).
+  return LAZY_HEADS.has(rel) && d.line > 0 ? ruleSeed(d) : undefined;
+}
+
+/**
+ * Whether ground term `t` is an instance of pattern `p` (variables bound consistently);
+ * iterative, since terms may nest deeply.
+ */
+export function matchesPattern(p: Term, t: Term): boolean {
+  const binding = new Map<string, string>();
+  const stack: [Term, Term][] = [[p, t]];
+  while (stack.length > 0) {
+    const [a, b] = stack.pop()!;
+    if (a.kind === 'var') {
+      const text = termToString(b);
+      const old = binding.get(a.name);
+      if (old !== undefined && old !== text) return false;
+      binding.set(a.name, text);
+    } else if (a.kind === 'const') {
+      if (b.kind !== 'const' || b.name !== a.name) return false;
+    } else {
+      if (b.kind !== 'fn' || b.name !== a.name || b.args.length !== a.args.length) return false;
+      a.args.forEach((x, i) => stack.push([x, b.args[i]!]));
+    }
+  }
+  return true;
+}
+
+/** Rounds of lazy grounding at most: each makes one more relation lazy. */
+export const MAX_LAZY_ROUNDS = 6;
+
+/**
+ * Runs `attempt` with the plan for `seeds` (none while `seeds` is empty); when `retry` is set
+ * and it stops at a limit naming a relation (not the clock or the heap), that relation is made
+ * lazy and `attempt` runs again, at most {@link MAX_LAZY_ROUNDS} times. A relation that cannot
+ * be lazy ends the rounds with the limit error, which then says why.
+ */
+export function lazyRounds<R>(game: NormalGame, seeds: readonly string[], retry: boolean, deadline: Deadline, attempt: (plan: LazyPlan | undefined) => R): R {
+  const lazy = [...seeds];
+  for (let round = 0; ; round++) {
+    const plan = lazy.length === 0 ? undefined : planOrRefuse(game, lazy, undefined);
+    try {
+      return attempt(plan);
+    } catch (err) {
+      if (!retry || round >= MAX_LAZY_ROUNDS || !(err instanceof GdlError) || err.code !== 'limit' || deadline.exceeded() !== undefined) throw err;
+      const first = err.diagnostics[0];
+      const rel = first === undefined ? undefined : seedOfLimit(first);
+      if (rel === undefined || lazy.includes(rel) || plan?.program.includes(rel) === true) throw err;
+      planOrRefuse(game, [...lazy, rel], err);
+      lazy.push(rel);
+    }
+  }
+}
+
+/** The plan for `seeds`; a refusal becomes `cause` (the limit met) with the reason added, or an invalid-game error. */
+function planOrRefuse(game: NormalGame, seeds: readonly string[], cause: GdlError | undefined): LazyPlan {
+  try {
+    return planLazy(game, seeds);
+  } catch (err) {
+    if (!(err instanceof LazyRefusal)) throw err;
+    const first = cause?.diagnostics[0];
+    if (first === undefined) throw new GdlError([diag('error', game.file, NO_POS, `lazy axioms: ${err.message}`)]);
+    throw new GdlError([{ ...first, message: `${first.message}; it cannot be lazy: ${err.message}` }, ...cause!.diagnostics.slice(1)], 'limit');
+  }
+}
+
+/** Stages that need every rule ground refuse a game with lazy axioms (exit 1, docs/lazy.md). */
+export function refuseLazy(game: { readonly file: string; readonly lazy?: { readonly relations: readonly string[] } }, what: string): void {
+  if (game.lazy === undefined) return;
+  throw new GdlError([diag('error', game.file, NO_POS, `${what} needs a fully ground game; this one has lazy axioms (${game.lazy.relations.join(', ')})`)]);
+}

@@ -1,0 +1,155 @@
+// Lazy axioms (docs/lazy.md): which relations and rules go lazy, the ground game and its output
+// with and without them, the evaluator of the lazy part against a direct computation, verify
+// of the lazy ground game (in memory and read back from its GDL), and the refusals.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { GdlError } from '../src/gdl/diagnostics.js';
+import { planLazy, seedOfLimit } from '../src/ground/lazy.js';
+import type { GroundGame } from '../src/ground/types.js';
+import {
+  type PipelineOptions, emitGround, formatDifference, groundNormalGame, loadGame, loadGroundFile, mutexGroups, removeGameAxioms,
+  removeUnusedInstances, resolvePipelineOptions, verifyAgainst, verifyGrounding, DEFAULT_MUTEX_SETTINGS,
+} from '../src/pipeline.js';
+import { createLazyEvaluator } from '../src/sim/lazy.js';
+import type { VerifyResult } from '../src/sim/verify.js';
+import { EXAMPLES_DIR } from './corpus.js';
+
+const FILE = 'lazy-walk.kif';
+const TEXT = readFileSync(join(EXAMPLES_DIR, FILE), 'utf8');
+
+function ground(options: PipelineOptions, text = TEXT): { normal: ReturnType<typeof loadGame>['normal']; game: GroundGame } {
+  const loaded = loadGame(text, FILE, options);
+  const full = groundNormalGame(loaded.normal, options).ground;
+  return { normal: loaded.normal, game: removeUnusedInstances(full, undefined, options).game };
+}
+
+const LAZY = resolvePipelineOptions({ lazyRelations: ['path'] });
+
+function expectSame(result: VerifyResult): void {
+  if (result.kind === 'different') expect.fail(formatDifference(result.difference));
+  expect(result.stats.states).toBeGreaterThan(result.stats.playouts);
+}
+
+describe('planning', () => {
+  it('makes path lazy, with the rules that read it positively under a keyword head', () => {
+    const plan = planLazy(loadGame(TEXT, FILE, LAZY).normal, ['path']);
+    expect(plan.relations).toEqual(['path']);
+    expect(plan.lazyRules.map((r) => `${r.head.rel}@${r.pos.line}`)).toEqual(['legal@14', 'goal@27']);
+    expect(plan.statics).toEqual(['cell', 'succ']);
+    expect(plan.ground.rules.some((r) => r.head.rel === 'path')).toBe(false);
+  });
+
+  it('names the relation or, for a keyword rule, the rule to make lazy after a limit', () => {
+    expect(seedOfLimit({ message: "relation 'queen_threatens' grew to 9 instances", line: 3, col: 1 })).toBe('queen_threatens');
+    expect(seedOfLimit({ message: "instantiating this rule for 'threatened_with_capture/7' would make", line: 3, col: 1 })).toBe('threatened_with_capture');
+    expect(seedOfLimit({ message: "instantiating this rule for 'next/1' exceeded 5 ground rules", line: 118, col: 1 })).toBe('@118:1');
+    expect(seedOfLimit({ message: "relation 'does' grew to 19 instances", line: 14, col: 1 })).toBeUndefined();
+  });
+
+  it('refuses a lazy relation that alone binds a variable of a kept rule', () => {
+    const text = TEXT.replace('(true (at ?x)) (cell ?y) (path ?x ?y)', '(true (at ?x)) (path ?x ?y)');
+    expect(() => ground(LAZY, text)).toThrow(/binds \?y only through lazy relations/);
+  });
+});
+
+describe('the ground game', () => {
+  it('without lazy axioms has no lazy part and its output says nothing of one', () => {
+    const { game } = ground(resolvePipelineOptions({}));
+    expect('lazy' in game).toBe(false);
+    const gdl = emitGround(game, 'gdl', { baseInput: true });
+    expect(gdl).not.toContain('lazy');
+    expect(gdl).toContain('(path 1 6)');
+    expect(emitGround(game, 'json', { baseInput: true })).not.toContain('"lazy"');
+  });
+
+  it('with path lazy keeps its atoms negated and opaque, and writes the non-ground part', () => {
+    const { game } = ground(LAZY);
+    expect(game.lazy?.relations).toEqual(['path']);
+    const gdl = emitGround(game, 'gdl', { baseInput: false });
+    expect(gdl).toContain('(<= (goal walker 0) (true (at 1)) (not (path 1 6)))');
+    expect(gdl).toContain('; lazy axioms: path stay non-ground (4 rules, 11 static facts follow)');
+    expect(gdl).toContain('(<= (path ?x ?z) (path ?x ?y) (succ ?y ?z) (not (true (wall ?z))))');
+    expect(gdl).toContain('(<= (legal walker (go ?y)) (true (at ?x)) (cell ?y) (path ?x ?y))');
+    expect(gdl.split('\n').filter((l) => l.startsWith('(<= (path'))).toHaveLength(2);
+    // The heads lazy rules may make are atoms of the game: walker's moves and goal 50.
+    expect(game.lazy!.heads.map((t) => game.terms.text(t))).toContain('(legal walker (go 6))');
+    expect(game.lazy!.heads.map((t) => game.terms.text(t))).toContain('(goal walker 50)');
+    const json = JSON.parse(emitGround(game, 'json', { baseInput: true })) as { lazy: { relations: string[]; rules: string[] } };
+    expect(json.lazy.relations).toEqual(['path']);
+    expect(json.lazy.rules).toHaveLength(4);
+  });
+
+  it('is refused by the stages that need every rule ground', () => {
+    const { game } = ground(LAZY);
+    expect(() => mutexGroups(game, LAZY, DEFAULT_MUTEX_SETTINGS)).toThrow(GdlError);
+    expect(() => removeGameAxioms(game, LAZY)).toThrow(/lazy axioms \(path\)/);
+  });
+
+  it('makes a keyword rule over the rule budget lazy as a whole, automatically', () => {
+    const strict = resolvePipelineOptions({ maxGroundRules: 60 });
+    expect(() => ground(strict)).toThrow(GdlError);
+    const options = resolvePipelineOptions({ maxGroundRules: 60, lazyAxioms: true });
+    const { normal, game } = ground(options);
+    expect(game.lazy?.relations).toEqual([]);
+    expect(game.lazy?.rules.map((r) => r.head.rel)).toContain('next');
+    // Its next rules read does atoms that no ground rule has: the joint move still reaches them.
+    expectSame(verifyGrounding(normal, game, options, { playouts: 10, seed: 4, maxSteps: 50 }));
+  });
+});
+
+describe('the evaluator of the lazy part', () => {
+  // path(x, y): every cell after x up to y is free of walls (y > x), computed directly.
+  const direct = (walls: ReadonlySet<number>, x: number, y: number): boolean => {
+    if (y <= x) return false;
+    for (let c = x + 1; c <= y; c++) if (walls.has(c)) return false;
+    return true;
+  };
+
+  it('agrees with a direct computation of path on every wall set', () => {
+    const { game } = ground(LAZY);
+    const ev = createLazyEvaluator(game);
+    const t = game.terms;
+    const fluent = (text: string): number => {
+      const id = game.atoms.find((a) => t.text(a.term) === `(true ${text})`)?.args[0];
+      if (id === undefined) throw new Error(`no fluent ${text}`);
+      return id;
+    };
+    const pathAtoms = game.atoms.filter((a) => t.symbolName(a.rel) === 'path');
+    expect(pathAtoms.length).toBeGreaterThan(5);
+    let checked = 0;
+    for (let mask = 0; mask < 64; mask += 5) {
+      const walls = new Set([1, 2, 3, 4, 5, 6].filter((c) => (mask >> (c - 1)) & 1));
+      ev.setState([fluent('(at 1)'), ...[...walls].map((c) => fluent(`(wall ${c})`))]);
+      for (const a of pathAtoms) {
+        const [x, y] = a.args.map((id) => Number(t.text(id)));
+        expect(ev.holds(a.term), `path ${x} ${y} with walls ${[...walls]}`).toBe(direct(walls, x!, y!));
+        checked++;
+      }
+      const moves = ev.heads('legal').map((id) => t.text(id)).sort();
+      const expected = [2, 3, 4, 5, 6].filter((y) => direct(walls, 1, y)).map((y) => `(legal walker (go ${y}))`).sort();
+      expect(moves).toEqual(expected);
+    }
+    expect(checked).toBeGreaterThan(50);
+  });
+});
+
+describe('verify', () => {
+  it('plays the lazy ground game like the original', () => {
+    const { normal, game } = ground(LAZY);
+    expectSame(verifyGrounding(normal, game, LAZY, { playouts: 12, seed: 3, maxSteps: 50 }));
+  });
+
+  it('plays the written lazy game, read back as GDL, like the original', () => {
+    const { normal, game } = ground(LAZY);
+    const back = loadGroundFile(emitGround(game, 'gdl', { baseInput: true }), 'out.gdl', LAZY);
+    expectSame(verifyAgainst(normal, back.normal, LAZY, { playouts: 8, seed: 5, maxSteps: 50 }));
+  });
+
+  it('catches a lazy part that is wrong', () => {
+    const { normal, game } = ground(LAZY);
+    const rules = game.lazy!.rules.filter((r) => !(r.head.rel === 'path' && r.body.length === 3));
+    const damaged: GroundGame = { ...game, lazy: { ...game.lazy!, rules } };
+    expect(verifyGrounding(normal, damaged, LAZY, { playouts: 12, seed: 3, maxSteps: 50 }).kind).toBe('different');
+  });
+});
