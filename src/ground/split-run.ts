@@ -79,6 +79,11 @@ function instantiateAux(ctx: Context, env: SplitEnv, rule: NormalRule, compiled:
   env.journal.push(key);
 }
 
+/** Ground rules the run may still make. */
+function budgetLeft(ctx: Context): number {
+  return ctx.limits.maxRules - ctx.rules.length;
+}
+
 function recursive(rule: CompiledRule, rels: ReadonlySet<string>): boolean {
   return [...rule.positives, ...rule.negatives].some((a) => rels.has(a.rel));
 }
@@ -100,6 +105,7 @@ function eliminateGreedy(ctx: Context, rule: CompiledRule, estimate: number, env
       if (cut === null) continue;
       const aux = compileRule(cut.aux, ctx.file, ctx.table, env.key);
       const e = ruleEstimate(ctx, aux);
+      if (e > budgetLeft(ctx)) continue;
       if (best === null || e < best.e) best = { aux, rest: cut.rest, e, count: env.made.count };
     }
     if (best === null || best.e >= size) {
@@ -135,8 +141,9 @@ function splitParts(ctx: Context, parts: readonly NormalRule[], estimate: number
     let e = ruleEstimate(ctx, plain);
     const compiled = e > AUX_SPLIT_ABOVE ? trySplit(ctx, plain, e, env, depth + 1) : plain;
     if (compiled !== plain) e = ruleEstimate(ctx, compiled);
-    // What this part will make, with what the parts before it made, must already pay.
-    if ((ctx.rules.length - mark.rules + e) * SPLIT_GAIN > estimate) return null;
+    // What this part will make, with what the parts before it made, must already pay, and fit
+    // the budget (else the rule as written is refused, under its own name, not the part's).
+    if ((ctx.rules.length - mark.rules + e) * SPLIT_GAIN > estimate || e > budgetLeft(ctx)) return null;
     instantiateAux(ctx, env, aux, compiled);
   }
   return compileRule(later[0]!, ctx.file, ctx.table, env.key);

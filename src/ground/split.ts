@@ -12,7 +12,9 @@
  *                -> auxA(X') <= A(X, Y)    auxB(X'') <= B(X, Z)    h(X) <= auxA(X'), auxB(X'')
  *                   (X', X'': the head variables of each part)
  *
- * Both keep the meaning: aux(V) holds exactly when its part has a solution extending V, and a
+ * and, for a rule with neither, {@link eliminate}: one join-tree step (bucket elimination).
+ *
+ * All keep the meaning: aux(V) holds exactly when its part has a solution extending V, and a
  * variable of a part but not of the head occurs nowhere else, so the existential can be moved
  * inside the part. Negated atoms and `distinct` go with the part holding their non-head
  * variables (a literal binds or tests the variables that connect it); a part whose test uses
