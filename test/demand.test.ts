@@ -118,6 +118,12 @@ describe('demand: grounding under an atom budget', () => {
     expect(verdict.stats.terminals).toBe(20);
   });
 
+  it('auto leaves a game without an accumulator to the plain run: the very same supersets', () => {
+    const normal = load(join(EXAMPLES_DIR, 'nim.kif'));
+    const plain = supersetsForGrounding(normal, limits(), 'never').supersets;
+    expect(supersetSentences(supersetsForGrounding(normal, limits(), 'auto').supersets)).toEqual(supersetSentences(plain));
+  });
+
   it('a time limit is not a reason to retry', () => {
     const normal = load(DEMAND);
     expect(() => supersetsForGrounding(normal, { deadline: new Deadline(0), maxAtoms: 3000 }, 'fallback')).toThrow(/time|deadline|limit/);
