@@ -29,6 +29,9 @@ import type { ReachLimits, ReachResult } from './types.js';
  */
 export type DemandMode = 'auto' | 'fallback' | 'always' | 'never';
 
+/** The shortest time box of a demand run after a plain one (a small game's plain run takes milliseconds). */
+const MIN_BOX_MS = 5000;
+
 /** The demand-driven run: the rewritten game's supersets, read back as the original's. */
 function demandRun(game: NormalGame, limits: ReachLimits): ReachResult {
   const r = computeSupersetsProlog(magicGame(game), limits, { relevantOnly: true });
@@ -50,10 +53,10 @@ export function supersetsForGrounding(game: NormalGame, limits: ReachLimits, mod
   } catch (err) {
     if (!isAtomBudget(err)) throw err;
     const plainMs = performance.now() - start;
-    // The demand run gets at most the time the plain run took: where demand pays it is much
+    // The demand run gets at most the time the plain run took (at least five seconds): where demand pays it is much
     // faster (merrills: 17 s against 38 s); where callers ask for nearly everything
     // (mummymaze1p's direction-from) it would otherwise take longer and end the same way.
-    const box = new Deadline(Math.min(limits.deadline.at, Date.now() + plainMs), limits.deadline.maxHeapBytes);
+    const box = new Deadline(Math.min(limits.deadline.at, Date.now() + Math.max(plainMs, MIN_BOX_MS)), limits.deadline.maxHeapBytes);
     try {
       const r = demandRun(game, { ...limits, deadline: box });
       return { ...r, stats: { ...r.stats, times: [{ step: 'plain run (over budget)', ms: plainMs }, ...r.stats.times] } };
