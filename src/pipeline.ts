@@ -286,7 +286,7 @@ function groundLazily(normal: NormalGame, options: PipelineOptions, timer: Stage
 function reachForGrounding(normal: NormalGame, options: PipelineOptions, timer: StageTimer): ReachResult {
   if (options.method !== 'prolog') return reachGame(normal, options, timer);
   const limits = reachLimits(options);
-  // Demand-driven axioms (src/reach/demand.ts) only when the plain relevant run passes the atom budget.
+  // Demand-driven axioms (src/reach/demand.ts) in games with an accumulator relation, where they pay.
   return timer.run('reach-prolog', () => supersetsForGrounding(normal, limits), (r) => ({
     fluents: r.supersets.fluents.length,
     moves: r.supersets.moves.length,

@@ -17,6 +17,7 @@ import type { NormalGame } from '../src/normalize/types.js';
 import type { Supersets } from '../src/reach/types.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 import { relevantSupersets } from './support/relaxed-model.js';
+import { ensureBuilt, runCli } from './support/cli.js';
 
 const limits = (maxAtoms = 2_000_000) => ({ deadline: Deadline.never(), maxAtoms });
 
@@ -116,6 +117,19 @@ describe('demand: grounding under an atom budget', () => {
     const verdict = verifyGrounding(normal, ground, options, { playouts: 20, seed: 3, maxSteps: 20 });
     expect(verdict.kind).toBe('same');
     expect(verdict.stats.terminals).toBe(20);
+  });
+
+  it('gdl-ground ground --max-atoms 3000 grounds games/demand.kif (exit 0)', () => {
+    ensureBuilt();
+    const r = runCli(['ground', DEMAND, '--max-atoms', '3000']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('(<= (count 0 0) (count_loop c1 0 0 0 0))');
+  });
+
+  it('auto leaves a game without an accumulator to the plain run: the very same supersets', () => {
+    const normal = load(join(EXAMPLES_DIR, 'nim.kif'));
+    const plain = supersetsForGrounding(normal, limits(), 'never').supersets;
+    expect(supersetSentences(supersetsForGrounding(normal, limits(), 'auto').supersets)).toEqual(supersetSentences(plain));
   });
 
   it('a time limit is not a reason to retry', () => {

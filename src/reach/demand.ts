@@ -1,18 +1,19 @@
 /**
- * The superset stage as grounding needs it (relevance first, docs/reach.md), with demand as a
- * fallback: Algorithm 9.2 in Tau-Prolog on the relevant relaxed program, and, only when that
- * passes the atom budget, once more on its magic-sets rewrite (src/reach/magic.ts), which
- * derives each demandable axiom only for the bindings its callers ask for.
+ * The superset stage as grounding needs it (relevance first, docs/reach.md), with demand where
+ * it pays: Algorithm 9.2 in Tau-Prolog on the relevant relaxed program, or on its magic-sets
+ * rewrite (src/reach/magic.ts), which derives each demandable axiom only for the bindings its
+ * callers ask for.
  *
  * Why not always: the rewrite gives the same fluents and moves and fewer axiom instances, and
  * the same ground game (instantiation filters a relation's heads by its instances, and the
  * instances no caller asks for are unused; 54 corpus games and games/ compared byte for byte),
  * but its extra relations cost time: wargame03 1.3 s against 42 s, knightfight 0.3 s against
- * 2.2 s. So demand goes first only where it pays, in games with an accumulator relation
- * (merrills' `count_loop`: 38 s to reach the budget, then 17 s with demand; ad_game_2x2 4.7 s
- * against 3.5 s; linesOfAction, the one loss, 0.9 s against 3.8 s), and otherwise only after
- * the plain run has passed the atom budget: a game that fits the budget today keeps exactly
- * today's supersets and ground game.
+ * 2.2 s. So by default (`auto`) it runs only in games with an accumulator relation (merrills'
+ * `count_loop`: the plain run needs 38 s to reach the budget, demand grounds it in 17 s;
+ * ad_game_2x2 4.7 s against 3.5 s; linesOfAction, the one loss, 0.9 s against 3.8 s); every
+ * other game keeps exactly today's supersets. `fallback` (after the plain run passes the atom
+ * budget) rescued none of the corpus games refused that way (chess, mummymaze1p) and doubled
+ * the time of mummymaze1p's refusal (34 s against 70 s, side by side), so it is not the default.
  */
 import { Deadline } from '../deadline.js';
 import { GdlError } from '../gdl/diagnostics.js';
@@ -22,11 +23,14 @@ import type { NormalGame } from '../normalize/types.js';
 import type { ReachLimits, ReachResult } from './types.js';
 
 /**
- * When the rewrite is used. `auto` (the default): first when the game has an accumulator
- * relation (`accumulatorRelations`), else after the plain run passes the atom budget;
- * `fallback`: only after that; `always`; `never`.
+ * When the rewrite is used. `auto` (the default): when the game has an accumulator relation
+ * (`accumulatorRelations`); `fallback`: after the plain run passes the atom budget, time-boxed
+ * to the plain run's time; `always`; `never`.
  */
 export type DemandMode = 'auto' | 'fallback' | 'always' | 'never';
+
+/** The shortest time box of a demand run after a plain one (a small game's plain run takes milliseconds). */
+const MIN_BOX_MS = 5000;
 
 /** The demand-driven run: the rewritten game's supersets, read back as the original's. */
 function demandRun(game: NormalGame, limits: ReachLimits): ReachResult {
@@ -42,16 +46,17 @@ function demandRun(game: NormalGame, limits: ReachLimits): ReachResult {
  */
 export function supersetsForGrounding(game: NormalGame, limits: ReachLimits, mode: DemandMode = 'auto'): ReachResult {
   if (mode === 'always' || (mode === 'auto' && accumulatorRelations(game).length > 0)) return demandRun(game, limits);
+  if (mode !== 'fallback') return computeSupersetsProlog(game, limits, { relevantOnly: true });
   const start = performance.now();
   try {
     return computeSupersetsProlog(game, limits, { relevantOnly: true });
   } catch (err) {
-    if (mode === 'never' || !isAtomBudget(err)) throw err;
+    if (!isAtomBudget(err)) throw err;
     const plainMs = performance.now() - start;
-    // The demand run gets at most the time the plain run took: where demand pays it is much
+    // The demand run gets at most the time the plain run took (at least five seconds): where demand pays it is much
     // faster (merrills: 17 s against 38 s); where callers ask for nearly everything
     // (mummymaze1p's direction-from) it would otherwise take longer and end the same way.
-    const box = new Deadline(Math.min(limits.deadline.at, Date.now() + plainMs), limits.deadline.maxHeapBytes);
+    const box = new Deadline(Math.min(limits.deadline.at, Date.now() + Math.max(plainMs, MIN_BOX_MS)), limits.deadline.maxHeapBytes);
     try {
       const r = demandRun(game, { ...limits, deadline: box });
       return { ...r, stats: { ...r.stats, times: [{ step: 'plain run (over budget)', ms: plainMs }, ...r.stats.times] } };
