@@ -176,7 +176,8 @@ function assemblePlan(
 ): LazyPlan {
   const ground = groundRules(game.rules, key, lazy, lazyRule, program);
   const lazyRules = game.rules.filter((r) => lazyRule.has(r));
-  const relaxed = [...ground, ...lazyRules.map((r) => relaxRule(r, key, lazy))];
+  // Goal and terminal rules play no part in the relaxed game (Algorithm 9.2 leaves them out).
+  const relaxed = [...ground, ...lazyRules.filter((r) => r.head.rel === 'next' || r.head.rel === 'legal').map((r) => relaxRule(r, key, lazy))];
   const sorted = (s: Iterable<string>): string[] => [...s].sort();
   return {
     relations: sorted(lazy),
