@@ -119,7 +119,7 @@ describe('the evaluator of the lazy part', () => {
     return true;
   };
 
-  it('agrees with a direct computation of path and of the walker's moves on 13 wall sets', () => {
+  it('agrees with a direct computation of path and of the walker moves on 13 wall sets', () => {
     const { game } = ground(LAZY);
     const ev = createLazyEvaluator(game);
     const t = game.terms;
