@@ -53,6 +53,14 @@ describe('planning', () => {
   });
 });
 
+describe('refusals', () => {
+  it('refuses a lazy relation that reads the joint move', () => {
+    const text = `${TEXT}\n(<= (building ?c) (does blocker (build ?c)))\n(<= (next (built ?c)) (cell ?c) (not (building ?c)))\n`;
+    const forced = resolvePipelineOptions({ lazyRelations: ['building'] });
+    expect(() => ground(forced, text)).toThrow(/'building' depends on the joint move/);
+  });
+});
+
 describe('the ground game', () => {
   it('without lazy axioms has no lazy part and its output says nothing of one', () => {
     const { game } = ground(resolvePipelineOptions({}));
