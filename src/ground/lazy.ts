@@ -33,18 +33,18 @@ export class LazyRefusal extends Error {}
 export interface LazyPlan {
   /** L: relation keys whose atoms are opaque in the ground game, sorted. */
   readonly relations: readonly string[];
+  /** The game instantiation grounds: without lazy rules and without the rules of L. */
+  readonly ground: NormalGame;
   /** D: relation keys the non-ground program defines, sorted. */
   readonly program: readonly string[];
+  /** The game the supersets come from: `ground` plus the lazy rules without their L literals. */
+  readonly relaxed: NormalGame;
   /** The static relations (and `role`) the non-ground program reads, sorted. */
   readonly statics: readonly string[];
   /** The non-ground rules kept: lazy keyword rules and the rules of D, in source order. */
   readonly rules: readonly NormalRule[];
   /** The lazy keyword rules alone (their heads are possibly produced in any state). */
   readonly lazyRules: readonly NormalRule[];
-  /** The game instantiation grounds: without lazy rules and without the rules of L. */
-  readonly ground: NormalGame;
-  /** The game the supersets come from: `ground` plus the lazy rules without their L literals. */
-  readonly relaxed: NormalGame;
 }
 
 /** The seed that makes the keyword rule at `pos` lazy as a whole: `@line:col`. */
