@@ -53,6 +53,14 @@ describe('planning', () => {
   });
 });
 
+describe('refusals', () => {
+  it('refuses a lazy relation that reads the joint move', () => {
+    const text = `${TEXT}\n(<= (building ?c) (does blocker (build ?c)))\n(<= (next (built ?c)) (cell ?c) (not (building ?c)))\n`;
+    const forced = resolvePipelineOptions({ lazyRelations: ['building'] });
+    expect(() => ground(forced, text)).toThrow(/'building' depends on the joint move/);
+  });
+});
+
 describe('the ground game', () => {
   it('without lazy axioms has no lazy part and its output says nothing of one', () => {
     const { game } = ground(resolvePipelineOptions({}));
@@ -98,6 +106,19 @@ describe('the ground game', () => {
   });
 });
 
+describe('a wide rule over a lazy relation', () => {
+  const WIDE = readFileSync(join(EXAMPLES_DIR, 'lazy-wide.kif'), 'utf8');
+
+  it('is refused by its estimate, and stays non-ground as a whole with --lazy-axioms', () => {
+    const forced = resolvePipelineOptions({ lazyRelations: ['blocked'] });
+    expect(() => groundNormalGame(loadGame(WIDE, 'lazy-wide.kif', forced).normal, forced)).toThrow(/about 146410 ground rules with lazy atoms/);
+    const options = resolvePipelineOptions({ lazyRelations: ['blocked'], lazyAxioms: true });
+    const loaded = loadGame(WIDE, 'lazy-wide.kif', options);
+    const { ground: game } = groundNormalGame(loaded.normal, options);
+    expect(game.lazy?.rules.filter((r) => r.head.rel === 'legal')).toHaveLength(1);
+  });
+});
+
 describe('the evaluator of the lazy part', () => {
   // path(x, y): every cell after x up to y is free of walls (y > x), computed directly.
   const direct = (walls: ReadonlySet<number>, x: number, y: number): boolean => {
@@ -106,7 +127,7 @@ describe('the evaluator of the lazy part', () => {
     return true;
   };
 
-  it('agrees with a direct computation of path on every wall set', () => {
+  it('agrees with a direct computation of path and of the walker moves on 13 wall sets', () => {
     const { game } = ground(LAZY);
     const ev = createLazyEvaluator(game);
     const t = game.terms;

@@ -126,6 +126,26 @@ function checkEstimate(ctx: Context, rule: CompiledRule, estimate: number, isSta
     `instantiating this rule for '${rel}' would make about ${formatEstimate(estimate)} ${what}, estimated before enumerating`)], 'limit');
 }
 
+/**
+ * With lazy axioms (docs/lazy.md), a keyword rule that reads a lazy relation and is estimated
+ * at more than this many ground rules is left non-ground as a whole (a limit naming the rule,
+ * which the lazy rounds turn into a lazy rule): each of its instances would carry an opaque
+ * lazy atom that the simulator decides in Prolog anyway (chess's legal rules, one instance per
+ * move and king square).
+ */
+export const LAZY_RULE_ESTIMATE = 100_000;
+
+const LAZY_HEADS: ReadonlySet<string> = new Set(['next', 'legal', 'goal', 'terminal']);
+
+function checkLazyEstimate(ctx: Context, rule: CompiledRule, estimate: number): void {
+  const lazy = ctx.lazy;
+  if (lazy === undefined || estimate <= LAZY_RULE_ESTIMATE || !LAZY_HEADS.has(rule.head.rel)) return;
+  if (!rule.negatives.some((n) => lazy.has(n.rel))) return;
+  const rel = `${rule.head.rel}/${rule.source.head.args.length}`;
+  throw new GdlError([diag('error', ctx.file, rule.source.pos,
+    `instantiating this rule for '${rel}' would make about ${formatEstimate(estimate)} ground rules with lazy atoms, more than ${LAZY_RULE_ESTIMATE} (lazy axioms)`)], 'limit');
+}
+
 function makeTick(ctx: Context, rule: CompiledRule, estimate: number): Tick {
   // A rule stopped by the clock or the heap names the size its join was estimated at too.
   const size = `; its join was estimated at about ${formatEstimate(estimate)} bindings`;
@@ -321,6 +341,7 @@ function runRule(
   const { maxRules, maxLiterals, maxAtoms } = ctx.limits;
   const estimate = estimateJoin(joins, checks, outputs);
   checkEstimate(ctx, rule, estimate, isStatic);
+  checkLazyEstimate(ctx, rule, estimate);
   join(rule.nVars, joins, checks, outputs, makeTick(ctx, rule, estimate), (b, rows) => {
     const head = instantiatePattern(rule.head.pattern, b, ctx.table, filter === undefined);
     if (filter !== undefined && !filter.has(head)) return;

@@ -34,7 +34,7 @@ function fn(name: string, args: readonly Term[]): Term {
 }
 
 /** Term ids of the atoms lazy keyword rule head `head` may make, over the supersets. */
-function headsOf(head: Atom, supersets: Supersets, table: TermTable): number[] {
+function headsOf(head: Atom, supersets: Supersets, table: TermTable, roles: readonly number[]): number[] {
   const pattern = fn(head.rel, head.args);
   const out: number[] = [];
   if (head.rel === 'next') {
@@ -45,6 +45,9 @@ function headsOf(head: Atom, supersets: Supersets, table: TermTable): number[] {
     }
   } else if (head.args.every((a) => a.kind === 'const')) {
     out.push(table.compound(head.rel, head.args.map((a) => table.fromTerm(a))));
+  } else if (head.rel === 'goal' && head.args[0]!.kind === 'var' && head.args[1]!.kind === 'const') {
+    // (goal ?r V): one atom per role.
+    for (const role of roles) out.push(table.compound('goal', [role, table.fromTerm(head.args[1]!)]));
   } else {
     throw new LazyRefusal(`the rule for '${head.rel}' at line ${head.pos.line} would stay non-ground with a variable in its head`);
   }
@@ -62,7 +65,8 @@ function byText(table: TermTable, ids: Iterable<number>): number[] {
  * the heads their keyword rules may make.
  */
 export function lazyPart(plan: LazyPlan, supersets: Supersets, table: TermTable, factsOf: (rel: string) => readonly number[]): LazyPart {
-  const heads = plan.lazyRules.flatMap((r) => headsOf(r.head, supersets, table));
+  const roles = factsOf('role').map((r) => table.args(r)[0]!);
+  const heads = plan.lazyRules.flatMap((r) => headsOf(r.head, supersets, table, roles));
   return {
     relations: plan.relations,
     rules: plan.rules,

@@ -15,12 +15,12 @@
  * - The static relations the program reads are evaluated exactly by instantiation as usual;
  *   their facts go into the output beside the program.
  */
-import type { Atom, Term } from '../gdl/ast.js';
+import type { Atom, Rule, Term } from '../gdl/ast.js';
 import { KEYWORDS, NO_POS } from '../gdl/ast.js';
 import type { Deadline } from '../deadline.js';
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import { atomVars, termToString } from '../gdl/terms.js';
-import { relationKeys, stateDependent } from '../gdl/relations.js';
+import { relationGraph, relationKeys, stateDependent } from '../gdl/relations.js';
 import { type Literal, type NormalGame, type NormalRule, asRule } from '../normalize/types.js';
 
 /** Keyword heads whose rules may stay non-ground as a whole. */
@@ -33,18 +33,18 @@ export class LazyRefusal extends Error {}
 export interface LazyPlan {
   /** L: relation keys whose atoms are opaque in the ground game, sorted. */
   readonly relations: readonly string[];
+  /** The game instantiation grounds: without lazy rules and without the rules of L. */
+  readonly ground: NormalGame;
   /** D: relation keys the non-ground program defines, sorted. */
   readonly program: readonly string[];
+  /** The game the supersets come from: `ground` plus the lazy rules without their L literals. */
+  readonly relaxed: NormalGame;
   /** The static relations (and `role`) the non-ground program reads, sorted. */
   readonly statics: readonly string[];
   /** The non-ground rules kept: lazy keyword rules and the rules of D, in source order. */
   readonly rules: readonly NormalRule[];
   /** The lazy keyword rules alone (their heads are possibly produced in any state). */
   readonly lazyRules: readonly NormalRule[];
-  /** The game instantiation grounds: without lazy rules and without the rules of L. */
-  readonly ground: NormalGame;
-  /** The game the supersets come from: `ground` plus the lazy rules without their L literals. */
-  readonly relaxed: NormalGame;
 }
 
 /** The seed that makes the keyword rule at `pos` lazy as a whole: `@line:col`. */
@@ -164,9 +164,29 @@ export function planLazy(game: NormalGame, seeds: Iterable<string>): LazyPlan {
     const below = closeDownwards(game.rules, key, lazy, new Set(), dynamic).program;
     const more = game.rules.flatMap((r) => (LAZY_HEADS.has(r.head.rel) && !lazyRule.has(r) ? r.body : []))
       .flatMap((l) => (l.kind === 'pos' && below.has(key(l.atom)) && !lazy.has(key(l.atom)) ? [key(l.atom)] : []));
-    if (more.length === 0) return assemblePlan(game, key, lazy, lazyRule, program, statics);
+    if (more.length === 0) {
+      refuseMoveDependent(plain, lazy);
+      return assemblePlan(game, key, lazy, lazyRule, program, statics);
+    }
     start = new Set([...start, ...lazy, ...more]);
   }
+}
+
+/**
+ * Refuses lazy relations that read `does`: the ground simulator decides opaque atoms per state,
+ * before the joint move (lazy rules may read `does`; they are evaluated after it).
+ *   onDoes(H) <= H <= ... does ...      onDoes(H) <= onDoes(B), H <= ... B ...
+ */
+function refuseMoveDependent(plain: readonly Rule[], lazy: ReadonlySet<string>): void {
+  const edges = relationGraph(plain).edges;
+  const onDoes = new Set<string>(['does']);
+  const todo = ['does'];
+  while (todo.length > 0) {
+    const rel = todo.pop()!;
+    for (const e of edges) if (e.from === rel && !onDoes.has(e.to)) (onDoes.add(e.to), todo.push(e.to));
+  }
+  const bad = [...lazy].filter((r) => onDoes.has(r)).sort();
+  if (bad.length > 0) throw new LazyRefusal(`'${bad[0]}' depends on the joint move (does)`);
 }
 
 /** The plan of closed sets L (`lazy`) and D (`program`). */
@@ -176,7 +196,8 @@ function assemblePlan(
 ): LazyPlan {
   const ground = groundRules(game.rules, key, lazy, lazyRule, program);
   const lazyRules = game.rules.filter((r) => lazyRule.has(r));
-  const relaxed = [...ground, ...lazyRules.map((r) => relaxRule(r, key, lazy))];
+  // Goal and terminal rules play no part in the relaxed game (Algorithm 9.2 leaves them out).
+  const relaxed = [...ground, ...lazyRules.filter((r) => r.head.rel === 'next' || r.head.rel === 'legal').map((r) => relaxRule(r, key, lazy))];
   const sorted = (s: Iterable<string>): string[] => [...s].sort();
   return {
     relations: sorted(lazy),
