@@ -21,6 +21,8 @@ describe('bench --corpus: outcomes', () => {
     expect(outcomeOf(row('a', 'ok', 1))).toBe('ground');
     expect(outcomeOf(row('a', 'ok', 1, { lazyRelations: 2 }))).toBe('lazy');
     expect(outcomeOf(row('a', 'ok', 1, { lazyRelations: 0 }))).toBe('ground');
+    // Only keyword rules left non-ground (no lazy relation) is lazy grounding too.
+    expect(outcomeOf(row('a', 'ok', 1, { lazyRelations: 0, lazyRules: 3 }))).toBe('lazy');
     expect(outcomeOf(row('a', 'limit', 1, { message: "'code/9' would make about 1.0×10⁹ ground atoms" }))).toBe('estimate');
     expect(outcomeOf(row('a', 'limit', 1, { message: 'time limit of 60 s reached in instantiate' }))).toBe('limit');
     expect(outcomeOf(row('a', 'memory', 1))).toBe('limit');
@@ -78,9 +80,9 @@ describe('bench --corpus: end to end on a tiny folder', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('grounds every game and writes the table', () => {
+  it('grounds every game and writes the table (--no-lazy: explode.kif is refused by its estimate)', () => {
     const out = join(dir, 'corpus.md');
-    const r = spawnSync(process.execPath, [join(ROOT, 'dist/bench/run.js'), '--corpus', '--timeout', '30', '--max-memory', '1024', '--out', out], {
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist/bench/run.js'), '--corpus', '--no-lazy', '--timeout', '30', '--max-memory', '1024', '--out', out], {
       cwd: ROOT, encoding: 'utf8', env: { ...process.env, GDL_GAMES_DIR: dir },
     });
     expect(r.status, r.stderr).toBe(0);
@@ -91,6 +93,18 @@ describe('bench --corpus: end to end on a tiny folder', () => {
     expect(md).toContain('| invalid (exit 1) | 1 |');
     expect(md).toMatch(/\| f\/tictactoe\.kif \| \d+ \| 29 \| 20 \|/);
     expect(md).toContain("'code/9'");
+  });
+
+  it('grounds with lazy axioms by default: explode.kif is then ground lazily, not refused', () => {
+    const out = join(dir, 'corpus-lazy.md');
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist/bench/run.js'), '--corpus', '--timeout', '30', '--max-memory', '1024', '--out', out], {
+      cwd: ROOT, encoding: 'utf8', env: { ...process.env, GDL_GAMES_DIR: dir },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const md = readFileSync(out, 'utf8');
+    expect(md).toContain('| grounded | 1 |');
+    expect(md).toContain('| grounded with lazy axioms | 1 |');
+    expect(md).toContain('| refused with an estimate | 0 |');
   });
 
   it('refuses a bad number with exit 2', () => {

@@ -100,6 +100,7 @@ export function groundOne(job: WorkerJob): WorkerReply {
       rules: game.rules.length,
       outputBytes: files.reduce((n, f) => n + textBytes(f.text), 0),
       outputs: files.map((f) => f.name),
+      ...(game.lazy === undefined ? {} : { lazyRelations: game.lazy.relations.length, lazyRules: game.lazy.rules.length }),
     };
   } catch (err) {
     return failure(err, options, figures());

@@ -53,6 +53,10 @@ export interface GameFigures {
   readonly rules?: number;
   /** Bytes of all output files. */
   readonly outputBytes?: number;
+  /** Relations left non-ground by `--lazy-axioms` (docs/lazy.md); absent when none. */
+  readonly lazyRelations?: number;
+  /** Non-ground rules of the lazy part (lazy keyword rules and lazy relations' rules); absent when none. */
+  readonly lazyRules?: number;
 }
 
 /** What a worker sends back before it exits. */

@@ -34,9 +34,9 @@ export interface CorpusSettings {
   readonly root: string;
 }
 
-/** Lazy relations of a row: the field the lazy-axioms work adds to batch rows; absent counts as 0. */
+/** Lazy relations of a row (batch rows of games ground with `--lazy-axioms`); absent counts as 0. */
 export function lazyRelations(row: GameRow): number {
-  const n = (row as { readonly lazyRelations?: unknown }).lazyRelations;
+  const n = row.lazyRelations;
   return typeof n === 'number' ? n : 0;
 }
 
@@ -47,7 +47,7 @@ const ESTIMATE = /\babout\b/i;
 export function outcomeOf(row: GameRow): CorpusOutcome {
   switch (row.status) {
     case 'ok':
-      return lazyRelations(row) > 0 ? 'lazy' : 'ground';
+      return lazyRelations(row) > 0 || (row.lazyRules ?? 0) > 0 ? 'lazy' : 'ground';
     case 'limit':
       return ESTIMATE.test(row.message) ? 'estimate' : 'limit';
     case 'memory':
