@@ -28,6 +28,7 @@ const STAGES: readonly (readonly string[])[] = [
   ['sim/'],
   ['gddl/'],
   ['rddl/'],
+  ['pipeline-options.ts'],
   ['pipeline.ts'],
   ['compare.ts', 'formats.ts'],
   ['batch/'],

@@ -1,0 +1,109 @@
+/**
+ * The options of a pipeline run: what a caller may set ({@link PipelineSettings}), resolved
+ * once into {@link PipelineOptions} (deadline included) and handed to every stage, and the
+ * stages' limits derived from them. Kept apart from src/pipeline.ts, which re-exports it, so
+ * that the orchestrator reads as the order of the stages.
+ */
+import { Deadline } from './deadline.js';
+import { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from './ground/instantiate.js';
+import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions } from './normalize/normalize.js';
+import { DEFAULT_REACH_LIMITS, type ReachLimits } from './reach/types.js';
+
+/** How supersets are computed: Algorithm 9.2 (Prolog) or 9.3/9.4 (dependency graph). */
+export type ReachMethod = 'prolog' | 'dg';
+
+/**
+ * Options of a pipeline run, resolved once (by {@link resolvePipelineOptions}) and handed to
+ * every stage. The two atom limits count different things and are set separately.
+ */
+export interface PipelineOptions {
+  readonly method: ReachMethod;
+  /** The one deadline of the run, fixed when the options are resolved. */
+  readonly deadline: Deadline;
+  readonly normalize: NormalizeOptions;
+  /**
+   * Largest number of atoms the superset computation may derive: the relaxed model's atoms
+   * (prolog), or the static atoms and reduced supersets (dg). CLI flag `--max-atoms`.
+   */
+  readonly maxReachAtoms: number;
+  /** Largest number of ground atoms instantiation may derive. CLI flag `--max-ground-atoms`. */
+  readonly maxGroundAtoms: number;
+  /** Largest number of ground rules instantiation may produce. CLI flag `--max-rules`. */
+  readonly maxGroundRules: number;
+  /** Rules estimated above this many bindings are split (docs/ground.md); absent: the default. CLI flag `--split-above`. */
+  readonly splitAbove?: number;
+  /**
+   * Lazy axioms (docs/lazy.md): relations named by a limit are left non-ground and grounding
+   * is tried again. CLI flag `--lazy-axioms`. Absent: off.
+   */
+  readonly lazyAxioms?: boolean;
+  /** Relations made lazy from the start (tests and the library; implies lazy axioms). */
+  readonly lazyRelations?: readonly string[];
+}
+
+/** What a caller may set; everything left out takes its default. */
+export interface PipelineSettings {
+  readonly method?: ReachMethod;
+  /** Seconds the whole run may take (Infinity, the default, for no limit). */
+  readonly timeoutSeconds?: number;
+  /** Megabytes of V8 heap the run may use, checked with the deadline (Infinity, the default, for no limit). */
+  readonly maxMemoryMb?: number;
+  /**
+   * When the run started, in ms since the epoch (default: when the options are resolved). The
+   * command line gives the process's start, so that `--timeout` bounds the whole process,
+   * Node's start-up and module loading included (a second or more on a loaded machine).
+   */
+  readonly startedAt?: number;
+  readonly maxReachAtoms?: number;
+  readonly maxGroundAtoms?: number;
+  readonly maxGroundRules?: number;
+  readonly splitAbove?: number;
+  readonly normalize?: NormalizeOptions;
+  /** See {@link PipelineOptions.lazyAxioms}. */
+  readonly lazyAxioms?: boolean;
+  /** See {@link PipelineOptions.lazyRelations}. */
+  readonly lazyRelations?: readonly string[];
+}
+
+/** The deadline `settings.timeoutSeconds` after `settings.startedAt` (default now). */
+function runDeadline(settings: PipelineSettings): Deadline {
+  const seconds = settings.timeoutSeconds ?? Infinity;
+  const memory = settings.maxMemoryMb ?? Infinity;
+  if (seconds === Infinity || settings.startedAt === undefined) return Deadline.in(seconds, memory);
+  return new Deadline(settings.startedAt + seconds * 1000, memory * 1024 * 1024);
+}
+
+/**
+ * Resolves settings into the options of one run; the deadline is computed here, once, from
+ * the time of the call.
+ */
+export function resolvePipelineOptions(settings: PipelineSettings = {}): PipelineOptions {
+  return {
+    method: settings.method ?? 'prolog',
+    deadline: runDeadline(settings),
+    normalize: settings.normalize ?? DEFAULT_NORMALIZE_OPTIONS,
+    maxReachAtoms: settings.maxReachAtoms ?? DEFAULT_REACH_LIMITS.maxAtoms,
+    maxGroundAtoms: settings.maxGroundAtoms ?? DEFAULT_INSTANTIATE_LIMITS.maxAtoms,
+    maxGroundRules: settings.maxGroundRules ?? DEFAULT_INSTANTIATE_LIMITS.maxRules,
+    ...(settings.splitAbove === undefined ? {} : { splitAbove: settings.splitAbove }),
+    ...(settings.lazyAxioms === true ? { lazyAxioms: true } : {}),
+    ...(settings.lazyRelations === undefined ? {} : { lazyRelations: settings.lazyRelations }),
+  };
+}
+
+/**
+ * Defaults: the Prolog method, no deadline, default limits. Its deadline never passes, so
+ * sharing it between runs shares no state that matters.
+ */
+export const DEFAULT_PIPELINE_OPTIONS: PipelineOptions = resolvePipelineOptions();
+
+/** The superset computation's limits under `options`. */
+export function reachLimits(options: PipelineOptions): ReachLimits {
+  return { deadline: options.deadline, maxAtoms: options.maxReachAtoms };
+}
+
+/** Instantiation's limits under `options`. */
+export function instantiateLimits(options: PipelineOptions): InstantiateLimits {
+  const limits = { ...DEFAULT_INSTANTIATE_LIMITS, deadline: options.deadline, maxAtoms: options.maxGroundAtoms, maxRules: options.maxGroundRules };
+  return options.splitAbove === undefined ? limits : { ...limits, splitAbove: options.splitAbove };
+}
