@@ -10,6 +10,7 @@ import { discoverGames } from '../src/batch/discover.js';
 import { Progress } from '../src/batch/progress.js';
 import { csvReport, jsonReport, markdownReport, quantile, reportFormatOf, summarize } from '../src/batch/report.js';
 import { type Ending, deadRow, defaultMaxMemoryMb } from '../src/batch/run.js';
+import { jobOptions } from '../src/batch/ground-one.js';
 import type { GameRow } from '../src/batch/types.js';
 import { measurementRow } from '../src/bench/report-row.js';
 import { parseGdl } from '../src/gdl/parser.js';
@@ -276,4 +277,17 @@ describe.skipIf(!HAVE_CORPUS)('gdl-ground batch on corpus games', () => {
     expect(existsSync(report)).toBe(false);
     expect(readdirSync(dir).filter((f) => f.includes('slow'))).toEqual(['slow', 'slow-out']);
   }, 60_000);
+});
+
+describe('a worker\'s time limit', () => {
+  const job = { file: 'g.kif', name: 'g', format: 'gdl', method: 'prolog', timeoutSeconds: 5, heapLimitMb: 512 } as const;
+  it('counts from when the parent started the worker, so its start-up is inside the limit', () => {
+    expect(jobOptions({ ...job, startedAt: Date.now() - 6000 }).deadline.passed()).toBe(true);
+    expect(jobOptions({ ...job, startedAt: Date.now() - 1000 }).deadline.passed()).toBe(false);
+    expect(jobOptions({ ...job, startedAt: Date.now() - 1000 }).deadline.at).toBeLessThan(Date.now() + 4500);
+  });
+  it('counts from now without a start time, and never passes without a limit', () => {
+    expect(jobOptions(job).deadline.at).toBeGreaterThan(Date.now() + 4000);
+    expect(jobOptions({ ...job, timeoutSeconds: null, startedAt: 0 }).deadline.passed()).toBe(false);
+  });
 });

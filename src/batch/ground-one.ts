@@ -23,7 +23,11 @@ export function jobOptions(job: WorkerJob): PipelineOptions {
     ...(job.maxGroundRules === undefined ? {} : { maxGroundRules: job.maxGroundRules }),
     ...(job.lazyAxioms === true ? { lazyAxioms: true } : {}),
   });
-  return { ...resolved, deadline: Deadline.in(job.timeoutSeconds ?? Infinity, job.heapLimitMb) };
+  const seconds = job.timeoutSeconds ?? Infinity;
+  const deadline = seconds === Infinity || job.startedAt === undefined
+    ? Deadline.in(seconds, job.heapLimitMb)
+    : new Deadline(job.startedAt + seconds * 1000, job.heapLimitMb * 1024 * 1024);
+  return { ...resolved, deadline };
 }
 
 /** Milliseconds per stage, the two superset methods under one name. */

@@ -83,6 +83,7 @@ function tail(child: ChildProcess, max = 4096): () => string {
 /** Runs one job in a fresh worker; resolves when the worker has exited (never rejects). */
 function runWorker(job: WorkerJob, options: BatchOptions, signal: AbortSignal): Promise<Ending> {
   const start = performance.now();
+  const startedAt = Date.now();
   return new Promise((done) => {
     const child = fork(WORKER, [], { execArgv: [`--max-old-space-size=${options.maxMemoryMb}`], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     const stderr = tail(child);
@@ -116,7 +117,7 @@ function runWorker(job: WorkerJob, options: BatchOptions, signal: AbortSignal): 
     });
     // stderr may still hold bytes after 'exit'; 'close' waits for them.
     child.on('close', (code, sig) => finish(code, sig));
-    child.send(job, (err) => {
+    child.send({ ...job, startedAt }, (err) => {
       if (err) kill();
     });
     if (signal.aborted) onAbort();

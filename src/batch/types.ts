@@ -37,6 +37,11 @@ export interface WorkerJob {
   readonly lazyAxioms?: boolean;
   /** Folder the worker writes its output files into (the parent moves them); none: not written. */
   readonly tmpDir?: string;
+  /**
+   * When the parent started the worker (ms since the epoch): the game's time limit counts from
+   * here, so the worker's start-up (a second or more on a loaded machine) is inside it.
+   */
+  readonly startedAt?: number;
 }
 
 /** The figures of a game a worker measured (all optional: a failed game has only some). */
