@@ -5,7 +5,6 @@
  */
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Deadline } from '../deadline.js';
 import { GdlError } from '../gdl/diagnostics.js';
 import {
   type PipelineOptions, groundNormalGame, loadGame, readBackSupersets, removeUnusedInstances, resolvePipelineOptions,
@@ -16,18 +15,18 @@ import type { GameFigures, WorkerJob, WorkerReply } from './types.js';
 
 /** The pipeline options of a job: its limits, and one deadline with the heap limit beside the clock. */
 export function jobOptions(job: WorkerJob): PipelineOptions {
-  const resolved = resolvePipelineOptions({
+  // The pipeline's own run deadline: from the worker's start (when the parent sent it), so
+  // start-up under load is inside the limit; the heap limit beside the clock.
+  return resolvePipelineOptions({
     method: job.method,
+    timeoutSeconds: job.timeoutSeconds ?? Infinity,
+    maxMemoryMb: job.heapLimitMb,
+    ...(job.startedAt === undefined ? {} : { startedAt: job.startedAt }),
     ...(job.maxReachAtoms === undefined ? {} : { maxReachAtoms: job.maxReachAtoms }),
     ...(job.maxGroundAtoms === undefined ? {} : { maxGroundAtoms: job.maxGroundAtoms }),
     ...(job.maxGroundRules === undefined ? {} : { maxGroundRules: job.maxGroundRules }),
     ...(job.lazyAxioms === true ? { lazyAxioms: true } : {}),
   });
-  const seconds = job.timeoutSeconds ?? Infinity;
-  const deadline = seconds === Infinity || job.startedAt === undefined
-    ? Deadline.in(seconds, job.heapLimitMb)
-    : new Deadline(job.startedAt + seconds * 1000, job.heapLimitMb * 1024 * 1024);
-  return { ...resolved, deadline };
 }
 
 /** Milliseconds per stage, the two superset methods under one name. */

@@ -36,8 +36,7 @@ export interface CorpusSettings {
 
 /** Lazy relations of a row (batch rows of games ground with `--lazy-axioms`); absent counts as 0. */
 export function lazyRelations(row: GameRow): number {
-  const n = row.lazyRelations;
-  return typeof n === 'number' ? n : 0;
+  return row.lazyRelations ?? 0;
 }
 
 /** A limit message that names an estimate ("about 3.9×10⁸ ground atoms"). */
