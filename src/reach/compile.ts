@@ -10,6 +10,7 @@ import { isGround } from '../gdl/terms.js';
 import { type TauTerm, toTau } from '../engine/tau.js';
 import { clauseTerms, literalTarget, tableName, variantName } from './clauses.js';
 import { type Estimates, type PlannedClause, type RowEstimate, type RuleShape, coreFirstApplies, planDistinctHeads, planVariant, ruleShape } from './plan.js';
+import { type ProjectedPlan, planProjected } from './project.js';
 import type { Run } from './evaluate.js';
 import { type Component, type RelaxedRule, keyOf } from './relaxed.js';
 
@@ -49,7 +50,26 @@ export interface CompiledComponent {
   planned: ReadonlyMap<string, number>;
   /** Loaded plans per rule and variant (`null`: the variant reading only full tables). */
   loaded: Map<RelaxedRule, Map<number | null, LoadedVariant>>;
+  /**
+   * Bindings already run by projected variants, per rule and part (`ProjectedPlan.partKey`),
+   * as KIF texts; kept across replans (see src/reach/project.ts).
+   */
+  readonly seen: Map<RelaxedRule, Map<number, Set<string>>>;
 }
+
+/** How a variant runs: one clause, or a projected pair (src/reach/project.ts). */
+export type VariantRun =
+  | { readonly kind: 'clause'; readonly id: number }
+  | {
+    readonly kind: 'projected';
+    /** Clause ids of the part and of the rest. */
+    readonly part: number;
+    readonly rest: number;
+    readonly table: string;
+    readonly arity: number;
+    /** The bindings run in earlier calls (shared by the part's variants). */
+    readonly seen: Set<string>;
+  };
 
 /**
  * The plans of a variant with their estimated costs: the main plan (delta first for a delta
@@ -61,6 +81,8 @@ interface LoadedVariant {
   readonly estimates: Estimates;
   /** Planned when first worth it (null: does not apply); loaded into the engine on first use. */
   coreFirst?: { readonly plan: PlannedClause; id?: number } | null;
+  /** The same for the projected plan. */
+  projected?: { readonly plan: ProjectedPlan; run?: VariantRun } | null;
 }
 
 /** The rules of `comp` and their variants: a full one and one per literal of the component. */
@@ -82,36 +104,59 @@ export function compileComponent(run: Run, comp: Component): CompiledComponent {
     });
     rules.set(rule, { rule, fact: false, shape: ruleShape(rule), deltas });
   }
-  return { rules, members, planned: sizes(run, comp.relations), loaded: new Map() };
+  return { rules, members, planned: sizes(run, comp.relations), loaded: new Map(), seen: new Map() };
 }
 
 /**
- * The clause id of a variant, planning and loading it on first use. Variants are planned
- * lazily because most never run (their delta stays empty), and planning a game with hundreds
- * of rules up front, again at every replan, costs more than evaluating it. Of a delta
- * variant's two plans, the one estimated cheaper for the `deltaRows` new facts of this round
- * runs: delta first grows with their number, core first mostly with the core's size.
+ * How a variant runs, planning and loading it on first use. Variants are planned lazily
+ * because most never run (their delta stays empty), and planning a game with hundreds of
+ * rules up front, again at every replan, costs more than evaluating it. Of a delta variant's
+ * plans, the one estimated cheapest for the `deltaRows` new facts of this round runs: delta
+ * first grows with their number, core first mostly with the core's size, projected with the
+ * distinct bindings the delta's part has.
  */
-export function variantClause(run: Run, compiled: CompiledComponent, rule: RelaxedRule, deltaAt: number | null, deltaRows: number): number {
+export function variantClause(run: Run, compiled: CompiledComponent, rule: RelaxedRule, deltaAt: number | null, deltaRows: number): VariantRun {
   let plans = compiled.loaded.get(rule);
   if (plans === undefined) compiled.loaded.set(rule, (plans = new Map()));
   let v = plans.get(deltaAt);
+  const shape = compiled.rules.get(rule)!.shape;
   if (v === undefined) {
-    const shape = compiled.rules.get(rule)!.shape;
     const estimates = { order: estimator(run, compiled.members, true), cost: estimator(run, compiled.members, false) };
     const plan = planVariant(run.nextId, shape, { deltaAt }, estimates);
     v = { main: { id: load(run, withDistinctHeads(run, shape, deltaAt, plan, estimates)), cost: plan.cost }, estimates };
     plans.set(deltaAt, v);
   }
-  // Core first can only pay where delta first is costly; it is planned the first time it is.
-  if (deltaAt === null || v.main.cost(deltaRows) < CORE_FIRST_WORTH) return v.main.id;
+  const main: VariantRun = { kind: 'clause', id: v.main.id };
+  // The others can only pay where delta first is costly; each is planned the first time it is.
+  if (deltaAt === null || v.main.cost(deltaRows) < CORE_FIRST_WORTH) return main;
   if (v.coreFirst === undefined) {
-    const shape = compiled.rules.get(rule)!.shape;
     v.coreFirst = coreFirstApplies(shape, deltaAt) ? { plan: planVariant(run.nextId, shape, { deltaAt, coreFirst: true }, v.estimates) } : null;
   }
-  const core = v.coreFirst;
-  if (core === null || core.plan.cost(deltaRows) >= v.main.cost(deltaRows)) return v.main.id;
-  return (core.id ??= load(run, core.plan));
+  if (v.projected === undefined) {
+    // The table's name takes an id of its own: ids are unique in the engine.
+    const plan = planProjected(shape, deltaAt, `T|${run.nextId++}`, v.estimates);
+    v.projected = plan === undefined ? null : { plan };
+  }
+  const options = [
+    { cost: v.main.cost(deltaRows), run: (): VariantRun => main },
+    ...(v.coreFirst === null ? [] : [{ cost: v.coreFirst.plan.cost(deltaRows), run: (): VariantRun => ({ kind: 'clause', id: (v.coreFirst!.id ??= load(run, v.coreFirst!.plan)) }) }]),
+    ...(v.projected === null ? [] : [{ cost: v.projected.plan.cost(deltaRows), run: (): VariantRun => (v.projected!.run ??= loadProjected(run, compiled, rule, v.projected!.plan)) }]),
+  ];
+  // Ties keep the earlier option: main, then core first, then projected.
+  let best = options[0]!;
+  for (const o of options) if (o.cost < best.cost) best = o;
+  return best.run();
+}
+
+/** Loads the two clauses of a projected plan; the bindings memo is the rule part's own. */
+function loadProjected(run: Run, compiled: CompiledComponent, rule: RelaxedRule, plan: ProjectedPlan): VariantRun {
+  let parts = compiled.seen.get(rule);
+  if (parts === undefined) compiled.seen.set(rule, (parts = new Map()));
+  let seen = parts.get(plan.partKey);
+  if (seen === undefined) parts.set(plan.partKey, (seen = new Set()));
+  const part = load(run, plan.part);
+  const rest = load(run, plan.rest);
+  return { kind: 'projected', part, rest, table: plan.table, arity: plan.shared.length, seen };
 }
 
 /**

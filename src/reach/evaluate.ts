@@ -15,7 +15,7 @@ import { splitPosition, variantName } from './clauses.js';
 import { invalidError, largestRelation, limitError } from './failures.js';
 import { type Component, type RelaxedPlan, type RelaxedRule, keyOf } from './relaxed.js';
 import { type FactStore, type StoredFact, clearDelta, mirrorFacts, recordFact } from './store.js';
-import { type CompiledComponent, type DeltaVariant, type TableStats, compileComponent, replanIfGrown, variantClause } from './compile.js';
+import { type CompiledComponent, type DeltaVariant, type TableStats, type VariantRun, compileComponent, replanIfGrown, variantClause } from './compile.js';
 import type { ReachLimits } from './types.js';
 import { semiNaive } from '../datalog/fixpoint.js';
 
@@ -124,15 +124,38 @@ function mayMatch(run: Run, d: DeltaVariant, delta: Fresh): boolean {
 function derive(run: Run, fresh: Fresh, compiled: CompiledComponent, rule: RelaxedRule, deltaAt: number | null, deltaRows: number): void {
   const key = keyOf(rule.head);
   run.current = key;
-  const id = variantClause(run, compiled, rule, deltaAt, deltaRows);
+  const v = variantClause(run, compiled, rule, deltaAt, deltaRows);
+  const onAnswer = (values: TauTerm[]): void => keep(run, fresh, key, values, rule);
   try {
-    const onAnswer = (values: TauTerm[]): void => keep(run, fresh, key, values, rule);
-    run.answers += run.engine.solveCall(variantName(id), rule.head.args.length, onAnswer);
+    if (v.kind === 'clause') run.answers += run.engine.solveCall(variantName(v.id), rule.head.args.length, onAnswer);
+    else deriveProjected(run, v, rule, onAnswer);
   } catch (err) {
     if (err instanceof EngineError) {
       throw invalidError(run.game.file, rule.pos, `rule for '${rule.head.rel}' derives an instance that is not ground (${err.message})`);
     }
     throw err;
+  }
+}
+
+/**
+ * A projected variant (src/reach/project.ts): the part's distinct bindings not run before go
+ * into the table, the rest runs over them, and the table is emptied again.
+ */
+function deriveProjected(run: Run, v: Extract<VariantRun, { kind: 'projected' }>, rule: RelaxedRule, onAnswer: (values: TauTerm[]) => void): void {
+  const bindings: TauTerm[][] = [];
+  run.answers += run.engine.solveCall(variantName(v.part), v.arity, (values) => {
+    let text = '';
+    for (const t of values) text += `${run.engine.kif(t).text} `;
+    if (v.seen.has(text)) return;
+    v.seen.add(text);
+    bindings.push(values);
+  });
+  if (bindings.length === 0) return;
+  for (const b of bindings) run.engine.addToTable(v.table, b);
+  try {
+    run.answers += run.engine.solveCall(variantName(v.rest), rule.head.args.length, onAnswer);
+  } finally {
+    run.engine.clearTable(v.table);
   }
 }
 

@@ -63,7 +63,7 @@ export interface Estimates {
 }
 
 /** One body literal as planning sees it. */
-interface LiteralShape {
+export interface LiteralShape {
   readonly lit: RelaxedLiteral;
   readonly vars: readonly string[];
   /** Positive literals: what they read, the variables of each table argument, the calls. */
@@ -121,16 +121,31 @@ export function ruleShape(rule: RelaxedRule): RuleShape {
 export function planVariant(id: number, shape: RuleShape, spec: VariantSpec, estimates: Estimates = NOMINAL): PlannedClause {
   const delta = spec.deltaAt === null ? undefined : shape.positives[spec.deltaAt];
   const body = orderBody(shape, delta, spec.coreFirst === true, estimates.order);
+  const { goals, steps } = planGoals(shape, body, delta, delta !== undefined, estimates, new Set(), []);
+  return { name: variantName(id), head: shape.rule.head.args, goals, rule: shape.rule, cost: (d) => planCost(steps, d) };
+}
+
+/**
+ * The goals of an ordered body, with `once` around each run of literals whose new variables
+ * occur nowhere after it (see {@link planVariant}), after `prefix` (goals that bind `bound0`).
+ * `laterRound`: the head instances known from earlier rounds need not be derived again, so
+ * once the head is bound, a `'$gdl_absent'` test skips the existence tests after that point.
+ */
+export function planGoals(
+  shape: RuleShape, body: readonly LiteralShape[], delta: LiteralShape | undefined, laterRound: boolean,
+  estimates: Estimates, bound0: ReadonlySet<string>, prefix: readonly PlannedGoal[],
+): { goals: PlannedGoal[]; steps: CostStep[] } {
   // later[i]: variables of the head and of body[i..].
   const later: Set<string>[] = [];
   let acc = new Set(shape.headVars);
   later[body.length] = acc;
   for (let i = body.length - 1; i >= 0; i--) later[i] = acc = new Set([...acc, ...body[i]!.vars]);
   const goal = (l: LiteralShape): PlannedGoal => goalOf(l, delta);
-  const bound = new Set<string>();
-  const goals: PlannedGoal[] = [];
+  const bound = new Set(bound0);
+  const goals: PlannedGoal[] = [...prefix];
   const steps: CostStep[] = [];
-  let headBoundAt = shape.headVars.size === 0 ? 0 : -1;
+  const headBound = (): boolean => [...shape.headVars].every((v) => bound.has(v));
+  let headBoundAt = headBound() ? goals.length : -1;
   for (let i = 0; i < body.length; ) {
     const end = existentialEnd(body, later, bound, i);
     const group = end < 0 ? undefined : body.slice(i, end);
@@ -140,14 +155,12 @@ export function planVariant(id: number, shape: RuleShape, spec: VariantSpec, est
     }
     goals.push(group === undefined ? goal(body[i]!) : { kind: 'once', goals: group.map(goal) });
     i = end < 0 ? i + 1 : end;
-    if (headBoundAt < 0 && [...shape.headVars].every((v) => bound.has(v))) headBoundAt = goals.length;
+    if (headBoundAt < 0 && headBound()) headBoundAt = goals.length;
   }
-  // In a later round, a head instance known from earlier rounds need not be derived again:
-  // once the head is bound, the existence tests after that point are skipped for it.
-  if (delta !== undefined && shape.headCall !== undefined && headBoundAt >= 0 && goals.slice(headBoundAt).some((g) => g.kind === 'once')) {
+  if (laterRound && shape.headCall !== undefined && headBoundAt >= 0 && goals.slice(headBoundAt).some((g) => g.kind === 'once')) {
     goals.splice(headBoundAt, 0, { kind: 'absent', call: shape.headCall });
   }
-  return { name: variantName(id), head: shape.rule.head.args, goals, rule: shape.rule, cost: (d) => planCost(steps, d) };
+  return { goals, steps };
 }
 
 /** The goal of a body literal: a distinct, or a call of the delta table (for `delta`) or the full one. */
@@ -157,7 +170,7 @@ function goalOf(l: LiteralShape, delta: LiteralShape | undefined): PlannedGoal {
 }
 
 /** A positive goal of a plan, for costing: its rows (given the delta's size), and its once group. */
-interface CostStep {
+export interface CostStep {
   readonly rows: (deltaRows: number) => number;
   /** Inside a once group; `first` starts a group. */
   readonly once: boolean;
@@ -165,7 +178,7 @@ interface CostStep {
 }
 
 /** Rows of a literal given the variables bound before it; a delta literal's scale with the delta. */
-function rowsOf(l: LiteralShape, bound: ReadonlySet<string>, isDelta: boolean, estimate: RowEstimate): (d: number) => number {
+export function rowsOf(l: LiteralShape, bound: ReadonlySet<string>, isDelta: boolean, estimate: RowEstimate): (d: number) => number {
   const n = rows(l, bound, estimate);
   if (!isDelta) return () => n;
   const all = Math.max(1, rows(l, new Set(), estimate));
@@ -176,7 +189,7 @@ function rowsOf(l: LiteralShape, bound: ReadonlySet<string>, isDelta: boolean, e
  * Estimated states of a plan: each goal multiplies the states by its rows. A once group
  * stops at its first solution: per state it costs its own states divided by its solutions.
  */
-function planCost(steps: readonly CostStep[], deltaRows: number): number {
+export function planCost(steps: readonly CostStep[], deltaRows: number): number {
   let states = 1;
   let total = 0;
   for (let i = 0; i < steps.length; ) {
@@ -211,7 +224,7 @@ export function coreFirstApplies(shape: RuleShape, deltaAt: number): boolean {
 }
 
 /** The delta literal and the positive literals linked to it through variables outside the head. */
-function existentialPart(shape: RuleShape, delta: LiteralShape): Set<LiteralShape> {
+export function existentialPart(shape: RuleShape, delta: LiteralShape): Set<LiteralShape> {
   const part = new Set([delta]);
   const vars = new Set(delta.vars.filter((v) => !shape.headVars.has(v)));
   for (let grown = true; grown; ) {
@@ -275,7 +288,7 @@ export function planDistinctHeads(id: number, shape: RuleShape, estimates: Estim
 const rows = (l: LiteralShape, bound: ReadonlySet<string>, estimate: RowEstimate): number =>
   estimate(l.read!.relKey, l.read!.table, l.read!.argVars.map((vs) => vs.every((v) => bound.has(v))));
 
-const NOMINAL: Estimates = { order: NOMINAL_ESTIMATE, cost: NOMINAL_ESTIMATE };
+export const NOMINAL: Estimates = { order: NOMINAL_ESTIMATE, cost: NOMINAL_ESTIMATE };
 
 /**
  * Where a run of goals starting at the positive literal `body[start]` ends if its new
@@ -302,7 +315,7 @@ function existentialEnd(body: readonly LiteralShape[], later: readonly Set<strin
  * first, then the fewest estimated answers, then source order — and each `distinct` as soon
  * as both its sides are bound.
  */
-function orderBody(shape: RuleShape, delta: LiteralShape | undefined, coreFirst: boolean, estimate: RowEstimate, bound0: ReadonlySet<string> = new Set()): LiteralShape[] {
+export function orderBody(shape: RuleShape, delta: LiteralShape | undefined, coreFirst: boolean, estimate: RowEstimate, bound0: ReadonlySet<string> = new Set()): LiteralShape[] {
   const remaining = shape.positives.filter((l) => l !== delta);
   const pending = shape.literals.filter((l) => l.read === undefined);
   const bound = new Set(bound0);
