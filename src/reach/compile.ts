@@ -29,6 +29,14 @@ export interface CompiledRule {
   readonly shape: RuleShape;
   /** One variant per positive body literal that reads a relation of the rule's own component. */
   readonly deltas: readonly DeltaVariant[];
+  /** The full table and ground arguments of each positive literal whose table is known. */
+  readonly reads: readonly TableRead[];
+}
+
+/** What a positive literal reads from a full table (`F|…`): its ground arguments, null elsewhere. */
+export interface TableRead {
+  readonly table: string;
+  readonly pattern: readonly (TauTerm | null)[];
 }
 
 /** A semi-naive variant: its `deltaAt`-th positive literal reads relation `relKey`, table `table` if known. */
@@ -91,18 +99,20 @@ export function compileComponent(run: Run, comp: Component): CompiledComponent {
   const rules = new Map<RelaxedRule, CompiledRule>();
   for (const rule of comp.rules) {
     if (rule.body.length === 0 && rule.head.args.every(isGround)) {
-      rules.set(rule, { rule, fact: true, shape: ruleShape(rule), deltas: [] });
+      rules.set(rule, { rule, fact: true, shape: ruleShape(rule), deltas: [], reads: [] });
       continue;
     }
     const deltas: DeltaVariant[] = [];
+    const reads: TableRead[] = [];
     // `i` counts positive literals only, as planVariant does.
     rule.body.filter((l) => l.kind === 'pos').forEach((l, i) => {
       const relKey = keyOf(l.atom);
-      if (!members.has(relKey)) return;
       const { table, pattern } = literalTarget(l);
+      if (table !== undefined) reads.push({ table: tableName('F', table), pattern: pattern!.map((t) => (t === null ? null : toTau(t))) });
+      if (!members.has(relKey)) return;
       deltas.push({ relKey, deltaAt: i, ...(table === undefined ? {} : { table, deltaTable: tableName('D', table), pattern: pattern!.map((t) => (t === null ? null : toTau(t))) }) });
     });
-    rules.set(rule, { rule, fact: false, shape: ruleShape(rule), deltas });
+    rules.set(rule, { rule, fact: false, shape: ruleShape(rule), deltas, reads });
   }
   return { rules, members, planned: sizes(run, comp.relations), loaded: new Map(), seen: new Map() };
 }

@@ -15,7 +15,7 @@ import { splitPosition, variantName } from './clauses.js';
 import { invalidError, largestRelation, limitError } from './failures.js';
 import { type Component, type RelaxedPlan, type RelaxedRule, keyOf } from './relaxed.js';
 import { type FactStore, type StoredFact, clearDelta, mirrorFacts, recordFact } from './store.js';
-import { type CompiledComponent, type DeltaVariant, type TableStats, type VariantRun, compileComponent, replanIfGrown, variantClause } from './compile.js';
+import { type CompiledComponent, type CompiledRule, type DeltaVariant, type TableStats, type VariantRun, compileComponent, replanIfGrown, variantClause } from './compile.js';
 import type { ReachLimits } from './types.js';
 import { semiNaive } from '../datalog/fixpoint.js';
 
@@ -84,11 +84,11 @@ function fixpoint(run: Run, comp: Component): void {
       const c = compiled.rules.get(rule)!;
       if (j < 0) {
         if (c.fact) addFact(run, fresh, rule, rule.head);
-        else derive(run, fresh, compiled, rule, null, 0);
+        else if (allMayMatch(run, c)) derive(run, fresh, compiled, rule, null, 0);
         return;
       }
       const d = c.deltas[j]!;
-      if (mayMatch(run, d, delta)) derive(run, fresh, compiled, rule, d.deltaAt, delta.get(d.relKey)!.length);
+      if (mayMatch(run, d, delta) && allMayMatch(run, c)) derive(run, fresh, compiled, rule, d.deltaAt, delta.get(d.relKey)!.length);
     },
     commit: () => {
       if (fresh.size === 0) return false;
@@ -118,6 +118,19 @@ function fixpoint(run: Run, comp: Component): void {
 function mayMatch(run: Run, d: DeltaVariant, delta: Fresh): boolean {
   if (!delta.has(d.relKey)) return false;
   return d.deltaTable === undefined || run.engine.probe(d.deltaTable, d.pattern!);
+}
+
+/**
+ * False when some positive literal of the rule has no fact agreeing with its ground arguments
+ * in its full table, so that no variant of the rule can derive anything now:
+ *   h <= ..., p(c, X), ...   with no p(c, _) known   derives nothing.
+ * Without this test Tau-Prolog runs the join up to that literal first: a rule that binds many
+ * variables by small static relations before reading an empty one (ruleDepthQuadratic's
+ * `prereqN`, 2^N bindings of `bit` ahead of an empty `prereqN+1`) spent seconds per rule.
+ */
+function allMayMatch(run: Run, c: CompiledRule): boolean {
+  for (const r of c.reads) if (!run.engine.probe(r.table, r.pattern)) return false;
+  return true;
 }
 
 /** Runs one variant and records its answers (line 11 / 16 / 23 of Algorithm 9.2). */
