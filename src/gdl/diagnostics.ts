@@ -43,6 +43,16 @@ export function hasErrors(list: readonly Diagnostic[]): boolean {
   return list.some((d) => d.severity === 'error');
 }
 
+const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+/** A large count as people write it: 4.4×10⁸ (plain digits below a million). */
+export function formatEstimate(n: number): string {
+  if (n < 1e6) return String(Math.round(n));
+  const exp = Math.floor(Math.log10(n));
+  const mant = (n / 10 ** exp).toFixed(1);
+  return `${mant}×10${[...String(exp)].map((d) => SUPERSCRIPT[Number(d)]).join('')}`;
+}
+
 /**
  * A limit error (exit 3) at `pos` whose message names `relation` (a name without arity, or the
  * head of the rule at `pos`): the relation is also carried as data, in the diagnostic.

@@ -10,7 +10,7 @@
  *   negated atom outside its store         -> always true, dropped
  *   negated atom equal to a positive one   -> the ground rule dies (p and not p)
  */
-import { GdlError, relationLimitError } from '../gdl/diagnostics.js';
+import { GdlError, formatEstimate, relationLimitError } from '../gdl/diagnostics.js';
 import { Deadline } from '../deadline.js';
 import { semiNaive } from '../datalog/fixpoint.js';
 import { type JoinAtom, type JoinCheck, type Tick, UNBOUND, estimateJoin, join } from '../datalog/join.js';
@@ -100,16 +100,6 @@ function limitError(ctx: Context, rule: CompiledRule, what: string): GdlError {
  * `base` rule, 8^8 rows cut to 8! by its distincts), for a rule far below this threshold.
  */
 export const ESTIMATE_MARGIN = 20;
-
-const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
-
-/** A large count as people write it: 4.4×10⁸ (plain digits below a million). */
-export function formatEstimate(n: number): string {
-  if (n < 1e6) return String(Math.round(n));
-  const exp = Math.floor(Math.log10(n));
-  const mant = (n / 10 ** exp).toFixed(1);
-  return `${mant}×10${[...String(exp)].map((d) => SUPERSCRIPT[Number(d)]).join('')}`;
-}
 
 /**
  * Refuses a rule before its join starts when the join's own estimate of what it would produce

@@ -133,12 +133,14 @@ export function variantClause(run: Run, compiled: CompiledComponent, rule: Relax
   if (v === undefined) {
     const estimates = { order: estimator(run, compiled.members, true), cost: estimator(run, compiled.members, false) };
     const plan = planVariant(run.nextId, shape, { deltaAt }, estimates);
-    v = { main: { id: load(run, withDistinctHeads(run, shape, deltaAt, plan, estimates)), cost: plan.cost }, estimates };
+    const chosen = withDistinctHeads(run, shape, deltaAt, plan, estimates);
+    v = { main: { id: load(run, chosen), cost: chosen.cost }, estimates };
     plans.set(deltaAt, v);
   }
   const main: VariantRun = { kind: 'clause', id: v.main.id };
+  run.estimate = v.main.cost(deltaRows);
   // The others can only pay where delta first is costly; each is planned the first time it is.
-  if (deltaAt === null || v.main.cost(deltaRows) < CORE_FIRST_WORTH) return main;
+  if (deltaAt === null || run.estimate < CORE_FIRST_WORTH) return main;
   if (v.coreFirst === undefined) {
     v.coreFirst = coreFirstApplies(shape, deltaAt) ? { plan: planVariant(run.nextId, shape, { deltaAt, coreFirst: true }, v.estimates) } : null;
   }
@@ -155,6 +157,7 @@ export function variantClause(run: Run, compiled: CompiledComponent, rule: Relax
   // Ties keep the earlier option: main, then core first, then projected.
   let best = options[0]!;
   for (const o of options) if (o.cost < best.cost) best = o;
+  run.estimate = best.cost;
   return best.run();
 }
 

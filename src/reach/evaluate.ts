@@ -8,7 +8,8 @@
  * answers become `does` facts (line 14), new `next` answers become `true` facts (line 19),
  * and the loop ends when a round finds nothing new (line 9).
  */
-import type { Atom } from '../gdl/ast.js';
+import type { Atom, Pos } from '../gdl/ast.js';
+import { formatEstimate } from '../gdl/diagnostics.js';
 import { EngineError, EngineLimitError, type PrologEngine, type TauTerm, tauName, toTau } from '../engine/tau.js';
 import type { NormalGame } from '../normalize/types.js';
 import { splitPosition, variantName } from './clauses.js';
@@ -46,6 +47,10 @@ export interface Run {
   rounds: number;
   /** Relation whose rules are being evaluated, for messages. */
   current: string;
+  /** The plan's estimate of join states of the query running now (0 between queries), for messages. */
+  estimate: number;
+  /** Position of the rule whose query is running now, for messages. */
+  at: Pos | undefined;
   /** Next free variant clause id. */
   nextId: number;
   /** Table statistics for join planning, by table name. */
@@ -61,7 +66,7 @@ export function evaluateComponent(run: Run, comp: Component): void {
     fixpoint(run, comp);
   } catch (err) {
     if (err instanceof EngineLimitError) {
-      throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; ${run.limits.deadline.describe()}`);
+      throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; ${run.limits.deadline.describe()}${running(run)}`);
     }
     throw err;
   }
@@ -139,6 +144,7 @@ function derive(run: Run, fresh: Fresh, compiled: CompiledComponent, rule: Relax
   run.current = key;
   const v = variantClause(run, compiled, rule, deltaAt, deltaRows);
   const onAnswer = (values: TauTerm[]): void => keep(run, fresh, key, values, rule);
+  run.at = rule.pos;
   try {
     if (v.kind === 'clause') run.answers += run.engine.solveCall(variantName(v.id), rule.head.args.length, onAnswer);
     else deriveProjected(run, v, rule, onAnswer);
@@ -148,6 +154,8 @@ function derive(run: Run, fresh: Fresh, compiled: CompiledComponent, rule: Relax
     }
     throw err;
   }
+  // Cleared only when the query ends normally: a limit error is worded after the unwinding.
+  run.at = undefined;
 }
 
 /**
@@ -220,7 +228,7 @@ function commit(run: Run, members: ReadonlySet<string>, fresh: Fresh, delta: boo
 /** Throws the limit error once a limit of the run's deadline is reached (reads the clock). */
 function checkDeadline(run: Run): void {
   if (run.limits.deadline.passed()) {
-    throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; ${run.limits.deadline.describe()}`);
+    throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; ${run.limits.deadline.describe()}${running(run)}`);
   }
 }
 
@@ -228,6 +236,16 @@ function checkDeadline(run: Run): void {
 function largestOrCurrent(run: Run): string {
   const largest = largestRelation(run.store);
   return largest.count > 0 ? largest.key : run.current;
+}
+
+/**
+ * For a stop on the clock or the heap during a query: the rule it ran and its plan's estimate
+ * (the largest relation, which the message blames, need not be what was slow: racer4 stops in
+ * one query for 'legal_speed' estimated at about 1.3×10⁸ join states).
+ */
+function running(run: Run): string {
+  if (run.at === undefined) return '';
+  return `, in the query for '${run.current.slice(0, run.current.lastIndexOf('/'))}' (rule at line ${run.at.line}), estimated at about ${formatEstimate(run.estimate)} join states`;
 }
 
 function describe(run: Run): string {

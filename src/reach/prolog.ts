@@ -113,7 +113,7 @@ function load(game: NormalGame, limits: ReachLimits, options: PrologReachOptions
     game, plan, engine, store, limits, maxDepth,
     onProgress: options.onProgress,
     bridges: new Map(plan.components.flatMap((c) => c.bridges.map((b) => [b.from, b.to] as const))),
-    answers: 0, iterations: 0, rounds: 0, current: '', nextId: 0, stats: new Map(),
+    answers: 0, iterations: 0, rounds: 0, current: '', estimate: 0, at: undefined, nextId: 0, stats: new Map(),
   };
 }
 
