@@ -47,7 +47,7 @@ export interface Run {
   rounds: number;
   /** Relation whose rules are being evaluated, for messages. */
   current: string;
-  /** The plan's estimate of join states of the query running now (0 between queries), for messages. */
+  /** The plan's estimate of join states of the last query planned (read while `at` is set), for messages. */
   estimate: number;
   /** Position of the rule whose query is running now, for messages. */
   at: Pos | undefined;
