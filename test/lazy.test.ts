@@ -41,10 +41,28 @@ describe('planning', () => {
   });
 
   it('names the relation or, for a keyword rule, the rule to make lazy after a limit', () => {
-    expect(seedOfLimit({ message: "relation 'queen_threatens' grew to 9 instances", line: 3, col: 1 })).toBe('queen_threatens');
-    expect(seedOfLimit({ message: "instantiating this rule for 'threatened_with_capture/7' would make", line: 3, col: 1 })).toBe('threatened_with_capture');
-    expect(seedOfLimit({ message: "instantiating this rule for 'next/1' exceeded 5 ground rules", line: 118, col: 1 })).toBe('@118:1');
-    expect(seedOfLimit({ message: "relation 'does' grew to 19 instances", line: 14, col: 1 })).toBeUndefined();
+    expect(seedOfLimit({ relation: 'queen_threatens', line: 3, col: 1 })).toBe('queen_threatens');
+    expect(seedOfLimit({ relation: 'next', line: 118, col: 1 })).toBe('@118:1');
+    expect(seedOfLimit({ relation: 'does', line: 14, col: 1 })).toBeUndefined();
+    // The message is never read: a limit without the field names nothing to make lazy.
+    expect(seedOfLimit({ line: 3, col: 1 })).toBeUndefined();
+  });
+
+  it('gets the relation as data from the limit errors of instantiation', () => {
+    const strict = resolvePipelineOptions({ maxGroundRules: 60 });
+    const err = (() => {
+      try {
+        ground(strict);
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    expect(err).toBeInstanceOf(GdlError);
+    const first = (err as GdlError).diagnostics[0]!;
+    expect(first.relation).toBe('legal');
+    expect(first.message).toContain("rule for 'legal");
+    expect(seedOfLimit(first)).toBe(`@${first.line}:${first.col}`);
   });
 
   it('refuses a lazy relation that alone binds a variable of a kept rule', () => {

@@ -9,6 +9,12 @@ export interface Diagnostic {
   readonly line: number;
   readonly col: number;
   readonly message: string;
+  /**
+   * For a limit error: the relation (name without arity) whose size passed the limit, or the
+   * head of the rule whose instantiation did; the diagnostic's position is that rule (or the
+   * relation's first rule). Data for the lazy rounds, so they never parse the message.
+   */
+  readonly relation?: string;
 }
 
 /** Makes a diagnostic at `pos` of `file`. */
@@ -35,6 +41,24 @@ export function formatDiagnostic(d: Diagnostic): string {
 /** True when the list holds at least one error. */
 export function hasErrors(list: readonly Diagnostic[]): boolean {
   return list.some((d) => d.severity === 'error');
+}
+
+const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+/** A large count as people write it: 4.4×10⁸ (plain digits below a million). */
+export function formatEstimate(n: number): string {
+  if (n < 1e6) return String(Math.round(n));
+  const exp = Math.floor(Math.log10(n));
+  const mant = (n / 10 ** exp).toFixed(1);
+  return `${mant}×10${[...String(exp)].map((d) => SUPERSCRIPT[Number(d)]).join('')}`;
+}
+
+/**
+ * A limit error (exit 3) at `pos` whose message names `relation` (a name without arity, or the
+ * head of the rule at `pos`): the relation is also carried as data, in the diagnostic.
+ */
+export function relationLimitError(file: string, pos: Pos, relation: string, message: string): GdlError {
+  return new GdlError([{ ...diag('error', file, pos, message), relation }], 'limit');
 }
 
 /**

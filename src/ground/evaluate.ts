@@ -10,7 +10,7 @@
  *   negated atom outside its store         -> always true, dropped
  *   negated atom equal to a positive one   -> the ground rule dies (p and not p)
  */
-import { GdlError, diag } from '../gdl/diagnostics.js';
+import { GdlError, formatEstimate, relationLimitError } from '../gdl/diagnostics.js';
 import { Deadline } from '../deadline.js';
 import { semiNaive } from '../datalog/fixpoint.js';
 import { type JoinAtom, type JoinCheck, type Tick, UNBOUND, estimateJoin, join } from '../datalog/join.js';
@@ -90,7 +90,7 @@ export function storeOf(ctx: Context, rel: string): Store {
 }
 
 function limitError(ctx: Context, rule: CompiledRule, what: string): GdlError {
-  return new GdlError([diag('error', ctx.file, rule.source.pos, `instantiating this rule for '${rule.head.rel}' ${what}`)], 'limit');
+  return relationLimitError(ctx.file, rule.source.pos, rule.head.rel, `instantiating this rule for '${rule.head.rel}' ${what}`);
 }
 
 /**
@@ -100,16 +100,6 @@ function limitError(ctx: Context, rule: CompiledRule, what: string): GdlError {
  * `base` rule, 8^8 rows cut to 8! by its distincts), for a rule far below this threshold.
  */
 export const ESTIMATE_MARGIN = 20;
-
-const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
-
-/** A large count as people write it: 4.4×10⁸ (plain digits below a million). */
-export function formatEstimate(n: number): string {
-  if (n < 1e6) return String(Math.round(n));
-  const exp = Math.floor(Math.log10(n));
-  const mant = (n / 10 ** exp).toFixed(1);
-  return `${mant}×10${[...String(exp)].map((d) => SUPERSCRIPT[Number(d)]).join('')}`;
-}
 
 /**
  * Refuses a rule before its join starts when the join's own estimate of what it would produce
@@ -122,8 +112,8 @@ function checkEstimate(ctx: Context, rule: CompiledRule, estimate: number, isSta
   if (estimate <= ESTIMATE_MARGIN * Math.max(left, 1)) return;
   const what = isStatic ? `ground atoms (limit ${maxAtoms})` : `ground rules (limit ${maxRules})`;
   const rel = `${rule.head.rel}/${rule.source.head.args.length}`;
-  throw new GdlError([diag('error', ctx.file, rule.source.pos,
-    `instantiating this rule for '${rel}' would make about ${formatEstimate(estimate)} ${what}, estimated before enumerating`)], 'limit');
+  throw relationLimitError(ctx.file, rule.source.pos, rule.head.rel,
+    `instantiating this rule for '${rel}' would make about ${formatEstimate(estimate)} ${what}, estimated before enumerating`);
 }
 
 /**
@@ -142,8 +132,8 @@ function checkLazyEstimate(ctx: Context, rule: CompiledRule, estimate: number): 
   if (lazy === undefined || estimate <= LAZY_RULE_ESTIMATE || !LAZY_HEADS.has(rule.head.rel)) return;
   if (!rule.negatives.some((n) => lazy.has(n.rel))) return;
   const rel = `${rule.head.rel}/${rule.source.head.args.length}`;
-  throw new GdlError([diag('error', ctx.file, rule.source.pos,
-    `instantiating this rule for '${rel}' would make about ${formatEstimate(estimate)} ground rules with lazy atoms, more than ${LAZY_RULE_ESTIMATE} (lazy axioms)`)], 'limit');
+  throw relationLimitError(ctx.file, rule.source.pos, rule.head.rel,
+    `instantiating this rule for '${rel}' would make about ${formatEstimate(estimate)} ground rules with lazy atoms, more than ${LAZY_RULE_ESTIMATE} (lazy axioms)`);
 }
 
 function makeTick(ctx: Context, rule: CompiledRule, estimate: number): Tick {

@@ -211,13 +211,12 @@ function assemblePlan(
 }
 
 /**
- * What to make lazy after limit error `d`: the relation it names (`relation 'R' ...` from the
- * superset stage, `... rule for 'R/n' ...` from instantiation), or for a next, legal, goal or
- * terminal rule that rule ({@link ruleSeed}); undefined when it names neither.
+ * What to make lazy after limit error `d`: the relation it carries (`relation`, set by the
+ * superset stage and by instantiation), or for a next, legal, goal or terminal rule that rule
+ * ({@link ruleSeed}, at the diagnostic's position); undefined when it carries none.
  */
-export function seedOfLimit(d: { readonly message: string; readonly line: number; readonly col: number }): string | undefined {
-  const m = /relation '([^']+)'/.exec(d.message) ?? /rule for '([^']+?)(?:\/\d+)?'/.exec(d.message);
-  const rel = m?.[1];
+export function seedOfLimit(d: { readonly relation?: string; readonly line: number; readonly col: number }): string | undefined {
+  const rel = d.relation;
   if (rel === undefined || !KEYWORDS.has(rel)) return rel;
   // A keyword rule too large to ground stays non-ground as a whole (it is named by position).
   return LAZY_HEADS.has(rel) && d.line > 0 ? ruleSeed(d) : undefined;

@@ -29,6 +29,14 @@ export interface CompiledRule {
   readonly shape: RuleShape;
   /** One variant per positive body literal that reads a relation of the rule's own component. */
   readonly deltas: readonly DeltaVariant[];
+  /** The full table and ground arguments of each positive literal whose table is known. */
+  readonly reads: readonly TableRead[];
+}
+
+/** What a positive literal reads from a full table (`F|…`): its ground arguments, null elsewhere. */
+export interface TableRead {
+  readonly table: string;
+  readonly pattern: readonly (TauTerm | null)[];
 }
 
 /** A semi-naive variant: its `deltaAt`-th positive literal reads relation `relKey`, table `table` if known. */
@@ -91,18 +99,20 @@ export function compileComponent(run: Run, comp: Component): CompiledComponent {
   const rules = new Map<RelaxedRule, CompiledRule>();
   for (const rule of comp.rules) {
     if (rule.body.length === 0 && rule.head.args.every(isGround)) {
-      rules.set(rule, { rule, fact: true, shape: ruleShape(rule), deltas: [] });
+      rules.set(rule, { rule, fact: true, shape: ruleShape(rule), deltas: [], reads: [] });
       continue;
     }
     const deltas: DeltaVariant[] = [];
+    const reads: TableRead[] = [];
     // `i` counts positive literals only, as planVariant does.
     rule.body.filter((l) => l.kind === 'pos').forEach((l, i) => {
       const relKey = keyOf(l.atom);
-      if (!members.has(relKey)) return;
       const { table, pattern } = literalTarget(l);
+      if (table !== undefined) reads.push({ table: tableName('F', table), pattern: pattern!.map((t) => (t === null ? null : toTau(t))) });
+      if (!members.has(relKey)) return;
       deltas.push({ relKey, deltaAt: i, ...(table === undefined ? {} : { table, deltaTable: tableName('D', table), pattern: pattern!.map((t) => (t === null ? null : toTau(t))) }) });
     });
-    rules.set(rule, { rule, fact: false, shape: ruleShape(rule), deltas });
+    rules.set(rule, { rule, fact: false, shape: ruleShape(rule), deltas, reads });
   }
   return { rules, members, planned: sizes(run, comp.relations), loaded: new Map(), seen: new Map() };
 }
@@ -123,12 +133,14 @@ export function variantClause(run: Run, compiled: CompiledComponent, rule: Relax
   if (v === undefined) {
     const estimates = { order: estimator(run, compiled.members, true), cost: estimator(run, compiled.members, false) };
     const plan = planVariant(run.nextId, shape, { deltaAt }, estimates);
-    v = { main: { id: load(run, withDistinctHeads(run, shape, deltaAt, plan, estimates)), cost: plan.cost }, estimates };
+    const chosen = withDistinctHeads(run, shape, deltaAt, plan, estimates);
+    v = { main: { id: load(run, chosen), cost: chosen.cost }, estimates };
     plans.set(deltaAt, v);
   }
   const main: VariantRun = { kind: 'clause', id: v.main.id };
+  run.estimate = v.main.cost(deltaRows);
   // The others can only pay where delta first is costly; each is planned the first time it is.
-  if (deltaAt === null || v.main.cost(deltaRows) < CORE_FIRST_WORTH) return main;
+  if (deltaAt === null || run.estimate < CORE_FIRST_WORTH) return main;
   if (v.coreFirst === undefined) {
     v.coreFirst = coreFirstApplies(shape, deltaAt) ? { plan: planVariant(run.nextId, shape, { deltaAt, coreFirst: true }, v.estimates) } : null;
   }
@@ -145,6 +157,7 @@ export function variantClause(run: Run, compiled: CompiledComponent, rule: Relax
   // Ties keep the earlier option: main, then core first, then projected.
   let best = options[0]!;
   for (const o of options) if (o.cost < best.cost) best = o;
+  run.estimate = best.cost;
   return best.run();
 }
 

@@ -4,7 +4,7 @@
  * games. A position of the argument dependency graph is a path into a term, so a term n levels
  * deep makes n positions with paths up to n long: a term 50,000 deep filled the heap.
  */
-import { diag, GdlError } from '../gdl/diagnostics.js';
+import { relationLimitError } from '../gdl/diagnostics.js';
 import { termDepth } from '../gdl/terms.js';
 import type { NormalGame } from '../normalize/types.js';
 
@@ -13,7 +13,7 @@ export function refuseDeepTerms(game: NormalGame, maxDepth: number): void {
   for (const r of game.rules) {
     const terms = [...r.head.args, ...r.body.flatMap((l) => (l.kind === 'distinct' ? [l.left, l.right] : l.atom.args))];
     if (terms.some((t) => termDepth(t) > maxDepth)) {
-      throw new GdlError([diag('error', game.file, r.pos, `rule for '${r.head.rel}' has a term nested deeper than ${maxDepth} levels`)], 'limit');
+      throw relationLimitError(game.file, r.pos, r.head.rel, `rule for '${r.head.rel}' has a term nested deeper than ${maxDepth} levels`);
     }
   }
 }

@@ -8,14 +8,15 @@
  * answers become `does` facts (line 14), new `next` answers become `true` facts (line 19),
  * and the loop ends when a round finds nothing new (line 9).
  */
-import type { Atom } from '../gdl/ast.js';
+import type { Atom, Pos } from '../gdl/ast.js';
+import { formatEstimate } from '../gdl/diagnostics.js';
 import { EngineError, EngineLimitError, type PrologEngine, type TauTerm, tauName, toTau } from '../engine/tau.js';
 import type { NormalGame } from '../normalize/types.js';
 import { splitPosition, variantName } from './clauses.js';
 import { invalidError, largestRelation, limitError } from './failures.js';
 import { type Component, type RelaxedPlan, type RelaxedRule, keyOf } from './relaxed.js';
 import { type FactStore, type StoredFact, clearDelta, mirrorFacts, recordFact } from './store.js';
-import { type CompiledComponent, type DeltaVariant, type TableStats, type VariantRun, compileComponent, replanIfGrown, variantClause } from './compile.js';
+import { type CompiledComponent, type CompiledRule, type DeltaVariant, type TableStats, type VariantRun, compileComponent, replanIfGrown, variantClause } from './compile.js';
 import type { ReachLimits } from './types.js';
 import { semiNaive } from '../datalog/fixpoint.js';
 
@@ -46,6 +47,10 @@ export interface Run {
   rounds: number;
   /** Relation whose rules are being evaluated, for messages. */
   current: string;
+  /** The plan's estimate of join states of the last query planned (read while `at` is set), for messages. */
+  estimate: number;
+  /** Position of the rule whose query is running now, for messages. */
+  at: Pos | undefined;
   /** Next free variant clause id. */
   nextId: number;
   /** Table statistics for join planning, by table name. */
@@ -61,7 +66,7 @@ export function evaluateComponent(run: Run, comp: Component): void {
     fixpoint(run, comp);
   } catch (err) {
     if (err instanceof EngineLimitError) {
-      throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; ${run.limits.deadline.describe()}`);
+      throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; ${run.limits.deadline.describe()}${running(run)}`);
     }
     throw err;
   }
@@ -84,11 +89,11 @@ function fixpoint(run: Run, comp: Component): void {
       const c = compiled.rules.get(rule)!;
       if (j < 0) {
         if (c.fact) addFact(run, fresh, rule, rule.head);
-        else derive(run, fresh, compiled, rule, null, 0);
+        else if (allMayMatch(run, c)) derive(run, fresh, compiled, rule, null, 0);
         return;
       }
       const d = c.deltas[j]!;
-      if (mayMatch(run, d, delta)) derive(run, fresh, compiled, rule, d.deltaAt, delta.get(d.relKey)!.length);
+      if (mayMatch(run, d, delta) && allMayMatch(run, c)) derive(run, fresh, compiled, rule, d.deltaAt, delta.get(d.relKey)!.length);
     },
     commit: () => {
       if (fresh.size === 0) return false;
@@ -120,12 +125,26 @@ function mayMatch(run: Run, d: DeltaVariant, delta: Fresh): boolean {
   return d.deltaTable === undefined || run.engine.probe(d.deltaTable, d.pattern!);
 }
 
+/**
+ * False when some positive literal of the rule has no fact agreeing with its ground arguments
+ * in its full table, so that no variant of the rule can derive anything now:
+ *   h <= ..., p(c, X), ...   with no p(c, _) known   derives nothing.
+ * Without this test Tau-Prolog runs the join up to that literal first: a rule that binds many
+ * variables by small static relations before reading an empty one (ruleDepthQuadratic's
+ * `prereqN`, 2^N bindings of `bit` ahead of an empty `prereqN+1`) spent seconds per rule.
+ */
+function allMayMatch(run: Run, c: CompiledRule): boolean {
+  for (const r of c.reads) if (!run.engine.probe(r.table, r.pattern)) return false;
+  return true;
+}
+
 /** Runs one variant and records its answers (line 11 / 16 / 23 of Algorithm 9.2). */
 function derive(run: Run, fresh: Fresh, compiled: CompiledComponent, rule: RelaxedRule, deltaAt: number | null, deltaRows: number): void {
   const key = keyOf(rule.head);
   run.current = key;
   const v = variantClause(run, compiled, rule, deltaAt, deltaRows);
   const onAnswer = (values: TauTerm[]): void => keep(run, fresh, key, values, rule);
+  run.at = rule.pos;
   try {
     if (v.kind === 'clause') run.answers += run.engine.solveCall(variantName(v.id), rule.head.args.length, onAnswer);
     else deriveProjected(run, v, rule, onAnswer);
@@ -135,6 +154,8 @@ function derive(run: Run, fresh: Fresh, compiled: CompiledComponent, rule: Relax
     }
     throw err;
   }
+  // Cleared only when the query ends normally: a limit error is worded after the unwinding.
+  run.at = undefined;
 }
 
 /**
@@ -207,7 +228,7 @@ function commit(run: Run, members: ReadonlySet<string>, fresh: Fresh, delta: boo
 /** Throws the limit error once a limit of the run's deadline is reached (reads the clock). */
 function checkDeadline(run: Run): void {
   if (run.limits.deadline.passed()) {
-    throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; ${run.limits.deadline.describe()}`);
+    throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; ${run.limits.deadline.describe()}${running(run)}`);
   }
 }
 
@@ -215,6 +236,16 @@ function checkDeadline(run: Run): void {
 function largestOrCurrent(run: Run): string {
   const largest = largestRelation(run.store);
   return largest.count > 0 ? largest.key : run.current;
+}
+
+/**
+ * For a stop on the clock or the heap during a query: the rule it ran and its plan's estimate
+ * (the largest relation, which the message blames, need not be what was slow: racer4 stops in
+ * one query for 'legal_speed' estimated at about 1.3×10⁸ join states).
+ */
+function running(run: Run): string {
+  if (run.at === undefined) return '';
+  return `, in the query for '${run.current.slice(0, run.current.lastIndexOf('/'))}' (rule at line ${run.at.line}), estimated at about ${formatEstimate(run.estimate)} join states`;
 }
 
 function describe(run: Run): string {

@@ -3,7 +3,7 @@
  * relation that grew and points at its first rule; an unsafe rule (exit 1) points at itself.
  */
 import type { Pos } from '../gdl/ast.js';
-import { GdlError, diag } from '../gdl/diagnostics.js';
+import { GdlError, diag, relationLimitError } from '../gdl/diagnostics.js';
 import type { RelaxedPlan } from './relaxed.js';
 import type { FactStore } from './store.js';
 
@@ -29,7 +29,7 @@ export function positionOf(plan: RelaxedPlan, key: string): Pos {
 /** A limit error (exit 3) about relation `key`. */
 export function limitError(file: string, plan: RelaxedPlan, key: string, message: string, pos?: Pos): GdlError {
   const name = key.slice(0, key.lastIndexOf('/'));
-  return new GdlError([diag('error', file, pos ?? positionOf(plan, key), `relation '${name}' ${message}`)], 'limit');
+  return relationLimitError(file, pos ?? positionOf(plan, key), name, `relation '${name}' ${message}`);
 }
 
 /** An invalid-game error (exit 1) at a rule. */

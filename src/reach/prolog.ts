@@ -14,7 +14,7 @@ import type { Atom } from '../gdl/ast.js';
 import { KEYWORDS, NO_POS } from '../gdl/ast.js';
 import { type TauTerm, createEngine, fromTau } from '../engine/tau.js';
 import { sortByCodePoints, termDepth } from '../gdl/terms.js';
-import { GdlError, checkDeadline, diag } from '../gdl/diagnostics.js';
+import { checkDeadline, relationLimitError } from '../gdl/diagnostics.js';
 import type { NormalGame } from '../normalize/types.js';
 import { type ReachProgress, type Run, evaluateComponent } from './evaluate.js';
 import { type RelaxedRule, planRelaxedGame, relevantComponents } from './relaxed.js';
@@ -113,7 +113,7 @@ function load(game: NormalGame, limits: ReachLimits, options: PrologReachOptions
     game, plan, engine, store, limits, maxDepth,
     onProgress: options.onProgress,
     bridges: new Map(plan.components.flatMap((c) => c.bridges.map((b) => [b.from, b.to] as const))),
-    answers: 0, iterations: 0, rounds: 0, current: '', nextId: 0, stats: new Map(),
+    answers: 0, iterations: 0, rounds: 0, current: '', estimate: 0, at: undefined, nextId: 0, stats: new Map(),
   };
 }
 
@@ -125,11 +125,11 @@ function refuseDeepRules(file: string, rules: readonly RelaxedRule[], maxDepth: 
   for (const r of rules) {
     const terms = [...r.head.args, ...r.body.flatMap((l) => (l.kind === 'pos' ? l.atom.args : [l.left, l.right]))];
     if (terms.some((t) => termDepth(t) > maxDepth)) {
-      throw new GdlError([diag('error', file, r.pos, `rule for '${r.head.rel}' has a term nested deeper than ${maxDepth} levels`)], 'limit');
+      throw relationLimitError(file, r.pos, r.head.rel, `rule for '${r.head.rel}' has a term nested deeper than ${maxDepth} levels`);
     }
     // A body is one right-nested conjunction term, which Tau-Prolog also walks recursively.
     if (r.body.length > MAX_BODY_LITERALS) {
-      throw new GdlError([diag('error', file, r.pos, `rule for '${r.head.rel}' has more than ${MAX_BODY_LITERALS} body literals`)], 'limit');
+      throw relationLimitError(file, r.pos, r.head.rel, `rule for '${r.head.rel}' has more than ${MAX_BODY_LITERALS} body literals`);
     }
   }
 }

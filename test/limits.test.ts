@@ -1,0 +1,61 @@
+// Limit errors (issue 17): the relation a limit names travels as data (Diagnostic.relation),
+// and a stop on the clock during a superset query names that query and its plan's estimate.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Deadline, type LimitKind } from '../src/deadline.js';
+import { GdlError } from '../src/gdl/diagnostics.js';
+import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline.js';
+import { computeSupersetsProlog } from '../src/reach/prolog.js';
+import { DEFAULT_REACH_LIMITS } from '../src/reach/types.js';
+import { EXAMPLES_DIR } from './corpus.js';
+
+/** A deadline that passes after `limit` ticks of work, wherever they happen (no clock). */
+class TickDeadline extends Deadline {
+  private count = 0;
+  constructor(private readonly limit: number) {
+    super(Infinity);
+  }
+  override tick(): boolean {
+    return ++this.count > this.limit;
+  }
+  override exceeded(): LimitKind | undefined {
+    return this.count > this.limit ? 'time' : undefined;
+  }
+}
+
+function load(file: string) {
+  return loadGame(readFileSync(join(EXAMPLES_DIR, file), 'utf8'), file, DEFAULT_PIPELINE_OPTIONS).normal;
+}
+
+function limitOf(run: () => unknown): GdlError {
+  try {
+    run();
+  } catch (err) {
+    if (err instanceof GdlError && err.code === 'limit') return err;
+    throw err;
+  }
+  return expect.fail('no limit error');
+}
+
+describe('limit errors of the superset stage', () => {
+  it('carry the relation they name as data', () => {
+    const err = limitOf(() => computeSupersetsProlog(load('tictactoe.kif'), { ...DEFAULT_REACH_LIMITS, maxAtoms: 20 }));
+    const first = err.diagnostics[0]!;
+    expect(first.message).toMatch(/^relation '(\w+)' grew to/);
+    expect(first.relation).toBe(/^relation '(\w+)'/.exec(first.message)![1]);
+  });
+
+  it('name the query running when the clock stops it, with its estimate', () => {
+    const normal = load('slow-query.kif');
+    // The whole run takes more than 20,000 ticks (12^4 = 20,736 quad facts alone).
+    const err = limitOf(() => computeSupersetsProlog(normal, { ...DEFAULT_REACH_LIMITS, deadline: new TickDeadline(20_000) }));
+    expect(err.message).toMatch(/time limit reached, in the query for 'quad' \(rule at line 7\), estimated at about \d+ join states$/);
+  });
+
+  it('do not name a query when the clock stops the run between queries', () => {
+    // Deadline(0) has passed before anything runs: the first check is outside any query.
+    const err = limitOf(() => computeSupersetsProlog(load('slow-query.kif'), { ...DEFAULT_REACH_LIMITS, deadline: new Deadline(0) }));
+    expect(err.message).toMatch(/time limit reached$/);
+  });
+});
