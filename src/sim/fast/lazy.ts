@@ -1,0 +1,150 @@
+/**
+ * The fast simulator's side of a ground game with lazy axioms (docs/lazy.md, docs/play.md).
+ * Opaque lazy atoms are inputs of the net that start each state at 1, "not known yet": a
+ * ground rule reads them only negatively, so an unknown atom blocks its rules. After the net
+ * settles, a rule whose every other literal holds waits only for its unknown lazy atoms; those
+ * are decided by the evaluator (lazy-hybrid.ts: term-table evaluation, demand-driven), set,
+ * and the net settles again, until no rule waits. An atom never asked stays at 1, which is
+ * harmless: each of its readers has another literal false. The heads lazy keyword rules make
+ * enter the net as support from outside: legal, goal and terminal ones per state, next ones
+ * once the joint move is set.
+ */
+import { Deadline } from '../../deadline.js';
+import { lazyInputAtoms } from '../../ground/atoms.js';
+import type { GroundGame } from '../../ground/types.js';
+import { type HybridEvaluator, createHybridEvaluator } from '../lazy-hybrid.js';
+import type { Net } from './net.js';
+import type { Propagator } from './propagate.js';
+
+/** What the fast simulator calls at each step of a game with a lazy part. */
+export interface FastLazy {
+  /**
+   * After a state's true atoms are set and the does atoms cleared (`changed`: the state differs
+   * from the one loaded before): next heads withdrawn, lazy atoms unknown again, legal, goal and
+   * terminal heads set, the net settled with every waiting lazy atom decided.
+   */
+  loadState(fluents: readonly number[], changed: boolean): void;
+  /** After the joint move's does atoms are set and the net settled: lazy atoms rules now wait for, next heads. */
+  loadMoves(moves: ArrayLike<number>): void;
+  /** The evaluator (its engine, for stats). */
+  readonly evaluator: HybridEvaluator;
+}
+
+/** Per atom, 1 when it is an opaque lazy atom (decided on demand, not a head of a lazy rule). */
+export function opaqueAtoms(game: GroundGame): Uint8Array {
+  const heads = new Set(game.lazy?.heads ?? []);
+  const mask = new Uint8Array(game.atoms.length);
+  for (const id of lazyInputAtoms(game)) if (!heads.has(game.atoms[id]!.term)) mask[id] = 1;
+  return mask;
+}
+
+/** The rules reading an opaque atom, each once, ascending. */
+function readersOf(net: Net, opaque: Uint8Array): Int32Array {
+  const out: number[] = [];
+  for (let k = 0; k < net.rules; k++) {
+    for (let i = net.negStart[k]!; i < net.negStart[k + 1]!; i++) {
+      if (opaque[net.neg[i]!] === 1) {
+        out.push(k);
+        break;
+      }
+    }
+  }
+  return Int32Array.from(out);
+}
+
+/** The lazy side of the fast simulator over `net` and its propagator (whose opaque atoms are all still 0). */
+export function fastLazy(game: GroundGame, net: Net, prop: Propagator, opaque: Uint8Array, deadline = Deadline.never()): FastLazy {
+  const evaluator = createHybridEvaluator(game, deadline);
+  const atomOf = new Map(game.atoms.map((a, i) => [a.term, i]));
+  const readers = readersOf(net, opaque);
+  const { val } = prop;
+  // decided[a] = 1 once opaque atom a was asked in the loaded state.
+  const decided = new Uint8Array(game.atoms.length);
+  const decidedList: number[] = [];
+  let stateHeads: number[] = [];
+  let nextHeads: number[] = [];
+  for (let a = 0; a < opaque.length; a++) if (opaque[a] === 1) prop.setInput(a, 1);
+
+  const support = (rel: 'next' | 'legal' | 'goal' | 'terminal', into: number[]): void => {
+    for (const t of evaluator.heads(rel)) {
+      const a = atomOf.get(t);
+      if (a !== undefined) prop.addSupport(a, 1), into.push(a);
+    }
+  };
+  const withdraw = (list: number[]): void => {
+    for (const a of list) prop.addSupport(a, -1);
+    list.length = 0;
+  };
+
+  /** Whether rule k's literals other than its undecided opaque atoms hold, and it has such an atom. */
+  const waits = (k: number): boolean => {
+    for (let i = net.posStart[k]!; i < net.posStart[k + 1]!; i++) if (val[net.pos[i]!] === 0) return false;
+    let unknown = false;
+    for (let i = net.negStart[k]!; i < net.negStart[k + 1]!; i++) {
+      const q = net.neg[i]!;
+      if (opaque[q] === 1 && decided[q] === 0) unknown = true;
+      else if (val[q] === 1) return false;
+    }
+    return unknown;
+  };
+
+  /** Decides rule k's unknown opaque atoms, in order, until one holds (then the rule is blocked anyway). */
+  const decide = (k: number): void => {
+    for (let i = net.negStart[k]!; i < net.negStart[k + 1]!; i++) {
+      const q = net.neg[i]!;
+      if (opaque[q] === 0 || decided[q] === 1) continue;
+      decided[q] = 1;
+      decidedList.push(q);
+      if (evaluator.holds(game.atoms[q]!.term)) return;
+      prop.setInput(q, 0);
+    }
+  };
+
+  /**
+   * Until no rule waits:  waits(k) => decide(k);  then settle.
+   * Every round decides at least one atom, so it ends.
+   */
+  const demand = (): void => {
+    prop.propagate();
+    for (;;) {
+      let asked = false;
+      for (let i = 0; i < readers.length; i++) {
+        const k = readers[i]!;
+        if (waits(k)) decide(k), (asked = true);
+      }
+      if (!asked) return;
+      prop.propagate();
+    }
+  };
+
+  return {
+    evaluator,
+    loadState: (fluents, changed) => {
+      withdraw(nextHeads);
+      if (changed) {
+        for (const a of decidedList) {
+          decided[a] = 0;
+          if (val[a] === 0) prop.setInput(a, 1);
+        }
+        decidedList.length = 0;
+        evaluator.setState(fluents);
+        withdraw(stateHeads);
+        support('legal', stateHeads);
+        support('goal', stateHeads);
+        support('terminal', stateHeads);
+      }
+      demand();
+    },
+    loadMoves: (moves) => {
+      const joint: (readonly [number, number])[] = [];
+      for (let i = 0; i < moves.length; i++) {
+        const args = game.atoms[moves[i]!]!.args;
+        joint.push([args[0]!, args[1]!]);
+      }
+      evaluator.setMoves(joint);
+      demand();
+      support('next', nextHeads);
+      prop.propagate();
+    },
+  };
+}
