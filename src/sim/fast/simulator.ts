@@ -27,6 +27,11 @@ export type FastSimulator = GameSimulator<GroundState, number, number> & {
    * playout (the initial one first; the bitset is reused, copy it to keep it).
    */
   depthCharge(random: Random, maxSteps: number, visit?: (state: GroundState) => void): number;
+  /**
+   * Which evaluator decides the lazy part (docs/lazy.md): `terms` (term-table) or `prolog`
+   * (Tau-Prolog, after a fallback); undefined for a game without one.
+   */
+  lazyEngine(): 'terms' | 'prolog' | undefined;
 };
 
 /** The watched atoms of `game`: legal atoms by role, next atoms by fluent. */
@@ -174,6 +179,7 @@ export function createFastSimulator(game: GroundGame, deadline = Deadline.never(
     info,
     successor,
     depthCharge,
+    lazyEngine: () => lazy?.evaluator.engine(),
     ...groundText(game, fluents),
   };
 }
