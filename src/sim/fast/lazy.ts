@@ -38,26 +38,37 @@ export function opaqueAtoms(game: GroundGame): Uint8Array {
   return mask;
 }
 
-/** The rules reading an opaque atom, each once, ascending. */
-function readersOf(net: Net, opaque: Uint8Array): Int32Array {
-  const out: number[] = [];
+/**
+ * The rules reading opaque atoms: `counted` (their propagator counter is kept) and `other`
+ * (cyclic heads), each once, ascending; per counted rule its number of opaque literals; per
+ * opaque atom the counted rules reading it.
+ */
+function readersOf(net: Net, opaque: Uint8Array): { counted: Int32Array; other: Int32Array; opaqueCount: Int32Array; byAtom: Int32Array[] } {
+  const counted: number[] = [];
+  const other: number[] = [];
+  const opaqueCount = new Int32Array(net.rules);
+  const byAtom: number[][] = Array.from({ length: net.atoms }, () => []);
   for (let k = 0; k < net.rules; k++) {
+    const cyclic = net.cyclic[net.comp[net.head[k]!]!] === 1;
     for (let i = net.negStart[k]!; i < net.negStart[k + 1]!; i++) {
-      if (opaque[net.neg[i]!] === 1) {
-        out.push(k);
-        break;
-      }
+      const q = net.neg[i]!;
+      if (opaque[q] !== 1) continue;
+      if (opaqueCount[k]!++ === 0) (cyclic ? other : counted).push(k);
+      if (!cyclic) byAtom[q]!.push(k);
     }
   }
-  return Int32Array.from(out);
+  return { counted: Int32Array.from(counted), other: Int32Array.from(other), opaqueCount, byAtom: byAtom.map((ks) => Int32Array.from(ks)) };
 }
 
 /** The lazy side of the fast simulator over `net` and its propagator (whose opaque atoms are all still 0). */
 export function fastLazy(game: GroundGame, net: Net, prop: Propagator, opaque: Uint8Array, deadline = Deadline.never()): FastLazy {
   const evaluator = createHybridEvaluator(game, deadline);
   const atomOf = new Map(game.atoms.map((a, i) => [a.term, i]));
-  const readers = readersOf(net, opaque);
-  const { val } = prop;
+  const { counted, other, opaqueCount, byAtom } = readersOf(net, opaque);
+  const { val, unmet } = prop;
+  // Per counted reader, its opaque literals not decided in the loaded state: each is at 1, so
+  // it counts in unmet; the rule waits for them alone when unmet equals it.
+  const undecided = opaqueCount.slice();
   // decided[a] = 1 once opaque atom a was asked in the loaded state.
   const decided = new Uint8Array(game.atoms.length);
   const decidedList: number[] = [];
@@ -95,21 +106,29 @@ export function fastLazy(game: GroundGame, net: Net, prop: Propagator, opaque: U
       if (opaque[q] === 0 || decided[q] === 1) continue;
       decided[q] = 1;
       decidedList.push(q);
+      const ks = byAtom[q]!;
+      for (let j = 0; j < ks.length; j++) undecided[ks[j]!]!--;
       if (evaluator.holds(game.atoms[q]!.term)) return;
       prop.setInput(q, 0);
     }
   };
 
   /**
-   * Until no rule waits:  waits(k) => decide(k);  then settle.
+   * Until no rule waits:  waits(k) => decide(k);  then settle. A counted rule waits when
+   * unmet(k) = undecided(k) > 0 (its other literals hold); a cyclic one is looked at literally.
    * Every round decides at least one atom, so it ends.
    */
   const demand = (): void => {
     prop.propagate();
     for (;;) {
       let asked = false;
-      for (let i = 0; i < readers.length; i++) {
-        const k = readers[i]!;
+      for (let i = 0; i < counted.length; i++) {
+        const k = counted[i]!;
+        const u = undecided[k]!;
+        if (u > 0 && unmet[k] === u) decide(k), (asked = true);
+      }
+      for (let i = 0; i < other.length; i++) {
+        const k = other[i]!;
         if (waits(k)) decide(k), (asked = true);
       }
       if (!asked) return;
@@ -125,6 +144,8 @@ export function fastLazy(game: GroundGame, net: Net, prop: Propagator, opaque: U
         for (const a of decidedList) {
           decided[a] = 0;
           if (val[a] === 0) prop.setInput(a, 1);
+          const ks = byAtom[a]!;
+          for (let j = 0; j < ks.length; j++) undecided[ks[j]!]!++;
         }
         decidedList.length = 0;
         evaluator.setState(fluents);

@@ -31,6 +31,8 @@ export interface Outputs {
 export interface Propagator {
   /** 1 when the atom holds (read only for callers). */
   readonly val: Uint8Array;
+  /** Per counted rule, its literals not satisfied now (read only for callers; fast/lazy.ts reads it). */
+  readonly unmet: Int32Array;
   /** Sets an input atom (one no rule derives); the change takes effect at the next {@link propagate}. */
   setInput(atom: number, value: number): void;
   /** Settles every queued component, in topological order. */
@@ -257,5 +259,5 @@ export function createPropagator(net: Net, out: Outputs): Propagator {
   for (let c = 0; c < net.components; c++) schedule(c);
   for (let a = 0; a < net.atoms; a++) if (sink[a] === 1 && support[a]! > 0) supportChanged(a);
   propagate();
-  return { val, setInput, propagate, fire, unfire, addSupport };
+  return { val, unmet, setInput, propagate, fire, unfire, addSupport };
 }
