@@ -31,7 +31,10 @@ type Pos = Extract<LazyLiteral, { kind: 'pos' | 'neg' }>;
 /** The answers of one call: argument tuples, flat (`arity` ids each), each once. */
 interface Answers {
   readonly tuples: number[];
-  readonly seen: Set<string>;
+  /** Answers found (a 0-ary relation has no tuple to show for its one answer). */
+  count: number;
+  /** Texts of the tuples, made only for a call with unbound arguments (a ground call has at most one answer). */
+  readonly seen: Set<string> | undefined;
   done: boolean;
 }
 
@@ -81,6 +84,8 @@ export function createTermEvaluator(game: GroundGame, deadline = Deadline.never(
   const stats: TermEvaluatorStats = { calls: 0 };
   let fluents: readonly number[] = [];
   let fluentSet = new Set<number>();
+  // Per state: fluent lists by functor and bound arguments (fluentsFor).
+  let fluentIndex = new Map<string, readonly number[]>();
   let moves: readonly (readonly [number, number])[] = [];
   let stateMemo = new Map<string, Answers>();
   let moveMemo = new Map<string, Answers>();
@@ -116,9 +121,9 @@ export function createTermEvaluator(game: GroundGame, deadline = Deadline.never(
     if (++depth > MAX_DEPTH) throw new LazyUnsupported(`calls nested deeper than ${MAX_DEPTH}`);
     if (deadline.tick()) throw deadlineError(deadline, game.file, NO_POS, 'evaluating lazy axioms');
     stats.calls++;
-    const out: Answers = { tuples: [], seen: new Set(), done: false };
-    memo.set(key, out);
     const once = !args.includes(UNBOUND);
+    const out: Answers = { tuples: [], count: 0, seen: once ? undefined : new Set(), done: false };
+    memo.set(key, out);
     for (const rule of program.rules.get(rel) ?? []) if (runRule(rule, args, out, once) && once) break;
     out.done = true;
     depth--;
@@ -129,28 +134,40 @@ export function createTermEvaluator(game: GroundGame, deadline = Deadline.never(
   const runRule = (rule: LazyRule, args: readonly number[], out: Answers, once: boolean): boolean => {
     const b = new Int32Array(rule.vars).fill(UNBOUND);
     for (let i = 0; i < args.length; i++) if (args[i] !== UNBOUND && !matchPattern(rule.head[i]!, args[i]!, table, b)) return false;
+    const n = rule.head.length;
     return body(rule.body, 0, b, () => {
-      const tuple = rule.head.map((p) => instantiatePattern(p, b, table, true));
-      const k = tuple.join(',');
-      if (!out.seen.has(k)) out.seen.add(k), out.tuples.push(...tuple);
+      const at = out.tuples.length;
+      for (let i = 0; i < n; i++) out.tuples.push(instantiatePattern(rule.head[i]!, b, table, true));
+      if (out.seen !== undefined) {
+        const k = out.tuples.slice(at).join(',');
+        if (out.seen.has(k)) out.tuples.length = at;
+        else out.seen.add(k), out.count++;
+      } else out.count++;
       return once;
     });
   };
 
-  /** Matches the argument patterns of `lit` against `arity` ids from `get`, then goes on; resets what it bound. */
-  const matchArgs = (lit: Pos, get: (i: number) => number, b: Int32Array, next: () => boolean): boolean => {
-    const was = boundMask(lit.vars, b);
+  /** Matches the argument patterns of `lit` against `ids[at..]`, then solves `lits[i+1..]`; unbinds what it bound. */
+  const matchThen = (lit: Pos, ids: ArrayLike<number>, at: number, lits: readonly LazyLiteral[], i: number, b: Int32Array, emit: () => boolean): boolean => {
+    // More variables than bits in the mask: keep a copy of the binding instead.
+    const copy = lit.vars.length > 30 ? b.slice() : undefined;
+    const was = copy === undefined ? boundMask(lit.vars, b) : 0;
     let ok = true;
-    for (let i = 0; ok && i < lit.args.length; i++) ok = matchPattern(lit.args[i]!, get(i), table, b);
-    const stop = ok && next();
-    unbind(lit.vars, b, was);
+    for (let j = 0; ok && j < lit.args.length; j++) ok = matchPattern(lit.args[j]!, ids[at + j]!, table, b);
+    const stop = ok && body(lits, i + 1, b, emit);
+    if (copy !== undefined) b.set(copy);
+    else unbind(lit.vars, b, was);
     return stop;
   };
 
   /** Whether the ground atom of `lit` under `b` holds. */
-  const holdsLit = (lit: Pos, b: Int32Array): boolean => {
-    const args = lit.args.map((p, i) => valueOf(p, lit.argVars[i]!, b));
-    return holdsArgs(lit.rel, args);
+  const holdsLit = (lit: Pos, b: Int32Array): boolean => holdsArgs(lit.rel, argsOf(lit, b));
+
+  /** The arguments of `lit` under `b`, UNBOUND where a variable is unbound. */
+  const argsOf = (lit: Pos, b: Int32Array): number[] => {
+    const out = new Array<number>(lit.args.length);
+    for (let j = 0; j < out.length; j++) out[j] = valueOf(lit.args[j]!, lit.argVars[j]!, b);
+    return out;
   };
 
   const holdsArgs = (rel: string, args: readonly number[]): boolean => {
@@ -162,45 +179,80 @@ export function createTermEvaluator(game: GroundGame, deadline = Deadline.never(
       const id = sym < 0 ? -1 : table.find(sym, args);
       if (id >= 0 && index.set.has(id)) return true;
     }
-    return program.rules.has(rel) && call(rel, args).tuples.length > 0;
+    return program.rules.has(rel) && call(rel, args).count > 0;
   };
 
   /** Solves `lits[i..]` under `b`, calling `emit` per solution; true when `emit` asked to stop. */
   const body = (lits: readonly LazyLiteral[], i: number, b: Int32Array, emit: () => boolean): boolean => {
     if (i === lits.length) return emit();
     const lit = lits[i]!;
-    const next = (): boolean => body(lits, i + 1, b, emit);
     if (lit.kind === 'distinct') {
       const l = instantiatePattern(lit.left, b, table, true);
-      return l !== instantiatePattern(lit.right, b, table, true) && next();
+      return l !== instantiatePattern(lit.right, b, table, true) && body(lits, i + 1, b, emit);
     }
-    if (lit.kind === 'neg') return !holdsLit(lit, b) && next();
-    return positive(lit, b, next);
+    if (lit.kind === 'neg') return !holdsLit(lit, b) && body(lits, i + 1, b, emit);
+    return positive(lit, lits, i, b, emit);
   };
 
-  /** The answers of a positive literal under `b`, each followed by `next`. */
-  const positive = (lit: Pos, b: Int32Array, next: () => boolean): boolean => {
+  // One fluent as an id list for matchThen (read before anything else can write it).
+  const one = [0];
+
+  /**
+   * The fluents `p` (the argument of a `true` literal) may match under `b`: for a flat
+   * `(f ...)`, those with functor f and the bound arguments' values (indexed per state on
+   * first use), otherwise all.
+   */
+  const fluentsFor = (p: Pattern, b: Int32Array): readonly number[] => {
+    if (p.kind !== 'fn' || !p.flat) return fluents;
+    let mask = 0;
+    let key = `${p.sym}`;
+    for (let j = 0; j < p.args.length; j++) {
+      const a = p.args[j]!;
+      const v = a.kind === 'ground' ? a.id : b[(a as { index: number }).index]!;
+      if (v !== UNBOUND) (mask |= 1 << j), (key += `,${v}`);
+    }
+    key += `|${mask}`;
+    let list = fluentIndex.get(key);
+    if (list === undefined) {
+      const groups = new Map<string, number[]>();
+      for (const f of fluents) {
+        if (table.functor(f) !== p.sym || table.arity(f) !== p.args.length) continue;
+        let k = `${p.sym}`;
+        for (let j = 0; j < p.args.length; j++) if ((mask >>> j) & 1) k += `,${table.arg(f, j)}`;
+        k += `|${mask}`;
+        const g = groups.get(k);
+        if (g === undefined) groups.set(k, [f]);
+        else g.push(f);
+      }
+      for (const [k, g] of groups) fluentIndex.set(k, g);
+      list = groups.get(key) ?? [];
+      if (!groups.has(key)) fluentIndex.set(key, list);
+    }
+    return list;
+  };
+
+  /** The answers of positive literal `lits[i]` under `b`, each followed by the rest of the body. */
+  const positive = (lit: Pos, lits: readonly LazyLiteral[], i: number, b: Int32Array, emit: () => boolean): boolean => {
+    const args = argsOf(lit, b);
+    if (!args.includes(UNBOUND) && (lit.rel === 'true/1' || lit.rel === 'does/2' || facts.has(lit.rel))) return holdsArgs(lit.rel, args) && body(lits, i + 1, b, emit);
     if (lit.rel === 'true/1') {
-      for (const f of fluents) if (matchArgs(lit, () => f, b, next)) return true;
+      for (const f of fluentsFor(lit.args[0]!, b)) if (((one[0] = f), matchThen(lit, one, 0, lits, i, b, emit))) return true;
       return false;
     }
     if (lit.rel === 'does/2') {
-      for (const m of moves) if (matchArgs(lit, (i) => m[i]!, b, next)) return true;
+      for (const m of moves) if (matchThen(lit, m, 0, lits, i, b, emit)) return true;
       return false;
     }
-    const args = lit.args.map((p, i) => valueOf(p, lit.argVars[i]!, b));
     const index = facts.get(lit.rel);
     if (index !== undefined) {
       let mask = 0;
-      args.forEach((a, i) => (mask |= a === UNBOUND ? 0 : 1 << i));
-      const key = args.filter((a) => a !== UNBOUND).join(',');
-      for (const f of factsMatching(index, table, mask, key, args.length)) if (matchArgs(lit, (i) => table.arg(f, i), b, next)) return true;
+      const parts: number[] = [];
+      for (let j = 0; j < args.length; j++) if (args[j] !== UNBOUND) (mask |= 1 << j), parts.push(args[j]!);
+      for (const f of factsMatching(index, table, mask, parts.join(','), args.length)) if (matchThen(lit, table.args(f), 0, lits, i, b, emit)) return true;
     }
     if (!program.rules.has(lit.rel)) return false;
-    const answers = call(lit.rel, args);
-    const n = args.length;
-    const tuples = answers.tuples;
-    for (let t = 0; t < tuples.length; t += n) if (matchArgs(lit, (i) => tuples[t + i]!, b, next)) return true;
+    const tuples = call(lit.rel, args).tuples;
+    for (let t = 0; t < tuples.length; t += args.length) if (matchThen(lit, tuples, t, lits, i, b, emit)) return true;
     return false;
   };
 
@@ -212,7 +264,7 @@ export function createTermEvaluator(game: GroundGame, deadline = Deadline.never(
     const arity = { next: 1, legal: 2, goal: 2, terminal: 0 }[rel];
     const sym = table.findSymbol(rel);
     const answers = call(relKey(rel, arity), new Array<number>(arity).fill(UNBOUND));
-    if (arity === 0) return answers.seen.size > 0 ? [known(sym < 0 ? -1 : table.find(sym, []))] : [];
+    if (arity === 0) return answers.count > 0 ? [known(sym < 0 ? -1 : table.find(sym, []))] : [];
     const out: number[] = [];
     for (let t = 0; t < answers.tuples.length; t += arity) out.push(known(sym < 0 ? -1 : table.find(sym, answers.tuples.slice(t, t + arity))));
     return out;
@@ -223,6 +275,7 @@ export function createTermEvaluator(game: GroundGame, deadline = Deadline.never(
     setState: (state) => {
       fluents = state;
       fluentSet = new Set(state);
+      fluentIndex = new Map();
       moves = [];
       stateMemo = new Map();
       moveMemo = new Map();

@@ -60,6 +60,29 @@ function readersOf(net: Net, opaque: Uint8Array): { counted: Int32Array; other: 
   return { counted: Int32Array.from(counted), other: Int32Array.from(other), opaqueCount, byAtom: byAtom.map((ks) => Int32Array.from(ks)) };
 }
 
+/**
+ * The counted readers grouped by a key atom, one of their positive literals: the one fewest
+ * readers share (the likeliest to be false, a piece on a square rather than whose turn it is).
+ * A group whose key is false has no waiting rule and is skipped whole. Rules without a positive
+ * literal form the group of key -1, always looked at.
+ */
+function groupByKey(net: Net, counted: Int32Array): { keys: Int32Array; start: Int32Array; rules: Int32Array } {
+  const uses = new Int32Array(net.atoms);
+  for (const k of counted) for (let i = net.posStart[k]!; i < net.posStart[k + 1]!; i++) uses[net.pos[i]!]!++;
+  const groups = new Map<number, number[]>();
+  for (const k of counted) {
+    let key = -1;
+    for (let i = net.posStart[k]!; i < net.posStart[k + 1]!; i++) if (key < 0 || uses[net.pos[i]!]! < uses[key]!) key = net.pos[i]!;
+    const list = groups.get(key);
+    if (list === undefined) groups.set(key, [k]);
+    else list.push(k);
+  }
+  const keys = [...groups.keys()].sort((x, y) => x - y);
+  const start = new Int32Array(keys.length + 1);
+  keys.forEach((key, g) => (start[g + 1] = start[g]! + groups.get(key)!.length));
+  return { keys: Int32Array.from(keys), start, rules: Int32Array.from(keys.flatMap((key) => groups.get(key)!)) };
+}
+
 /** The lazy side of the fast simulator over `net` and its propagator (whose opaque atoms are all still 0). */
 export function fastLazy(game: GroundGame, net: Net, prop: Propagator, opaque: Uint8Array, deadline = Deadline.never()): FastLazy {
   const evaluator = createHybridEvaluator(game, deadline);
@@ -69,6 +92,7 @@ export function fastLazy(game: GroundGame, net: Net, prop: Propagator, opaque: U
   // Per counted reader, its opaque literals not decided in the loaded state: each is at 1, so
   // it counts in unmet; the rule waits for them alone when unmet equals it.
   const undecided = opaqueCount.slice();
+  const groups = groupByKey(net, counted);
   // decided[a] = 1 once opaque atom a was asked in the loaded state.
   const decided = new Uint8Array(game.atoms.length);
   const decidedList: number[] = [];
@@ -122,10 +146,14 @@ export function fastLazy(game: GroundGame, net: Net, prop: Propagator, opaque: U
     prop.propagate();
     for (;;) {
       let asked = false;
-      for (let i = 0; i < counted.length; i++) {
-        const k = counted[i]!;
-        const u = undecided[k]!;
-        if (u > 0 && unmet[k] === u) decide(k), (asked = true);
+      for (let g = 0; g < groups.keys.length; g++) {
+        const key = groups.keys[g]!;
+        if (key >= 0 && val[key] === 0) continue;
+        for (let i = groups.start[g]!; i < groups.start[g + 1]!; i++) {
+          const k = groups.rules[i]!;
+          const u = undecided[k]!;
+          if (u > 0 && unmet[k] === u) decide(k), (asked = true);
+        }
       }
       for (let i = 0; i < other.length; i++) {
         const k = other[i]!;
