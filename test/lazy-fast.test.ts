@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GroundGame } from '../src/ground/types.js';
-import { type PipelineOptions, groundNormalGame, loadGame, removeUnusedInstances, resolvePipelineOptions } from '../src/pipeline.js';
+import { type PipelineOptions, groundNormalGame, loadGame, playGroundGame, removeUnusedInstances, resolvePipelineOptions } from '../src/pipeline.js';
 import { createFastSimulator } from '../src/sim/fast/simulator.js';
 import { createGroundSimulator } from '../src/sim/ground-sim.js';
 import { createRandom } from '../src/sim/random.js';
@@ -67,6 +67,17 @@ describe('fast simulator with lazy axioms against the ground simulator', () => {
     const game = ground(readGame(file), file, resolvePipelineOptions({ lazyAxioms: true }));
     expect(game.lazy).toBeDefined();
     expect(compare(game, 2, 90, 'terms')).toBeGreaterThan(20);
+  });
+});
+
+describe('play on a game with lazy axioms', () => {
+  it('plays depth charges on the fast simulator and says which evaluator decided the lazy part', () => {
+    const options = { seconds: 60, seed: 3, maxSteps: 50, maxPlayouts: 20 };
+    const board = playGroundGame(example('lazy-board.kif', ['right', 'left']), options);
+    expect(board.playouts).toBe(20);
+    expect(board.states).toBeGreaterThan(20);
+    expect(board.lazyEngine).toBe('terms');
+    expect(playGroundGame(example('lazy-walk.kif', ['path']), options).lazyEngine).toBe('prolog');
   });
 });
 
