@@ -23,8 +23,12 @@ import { type LazyLiteral, type LazyProgram, type LazyRule, compileLazyProgram, 
 /** The program needs what this evaluator does not do (recursion meeting itself, no term table). */
 export class LazyUnsupported extends Error {}
 
-/** Calls nested deeper than this are taken for unbounded recursion. */
-const MAX_DEPTH = 2000;
+/**
+ * Calls nested deeper than this are handed to Tau-Prolog: the evaluator recurses in JavaScript
+ * (a few frames per body literal), so its depth must stay far from the engine's stack limit.
+ * Chess nests about 10 deep (a line along the board).
+ */
+const MAX_DEPTH = 100;
 
 type Pos = Extract<LazyLiteral, { kind: 'pos' | 'neg' }>;
 

@@ -36,8 +36,10 @@ export function createHybridEvaluator(game: GroundGame, deadline = Deadline.neve
     try {
       return fn(current);
     } catch (err) {
-      if (!(err instanceof LazyUnsupported) || reason !== undefined) throw err;
-      reason = err.message;
+      // A stack overflow (RangeError) is the term-table evaluator's too: its recursion is JavaScript's.
+      const unsupported = err instanceof LazyUnsupported || (err instanceof RangeError && /call stack/.test(err.message));
+      if (!unsupported || reason !== undefined) throw err;
+      reason = (err as Error).message;
       current = createLazyEvaluator(game, deadline);
       current.setState(state);
       if (moves !== undefined) current.setMoves(moves);
