@@ -43,21 +43,28 @@ export function opaqueAtoms(game: GroundGame): Uint8Array {
  * (cyclic heads), each once, ascending; per counted rule its number of opaque literals; per
  * opaque atom the counted rules reading it.
  */
-function readersOf(net: Net, opaque: Uint8Array): { counted: Int32Array; other: Int32Array; opaqueCount: Int32Array; byAtom: Int32Array[] } {
+function readersOf(net: Net, opaque: Uint8Array): { counted: Int32Array; other: Int32Array; opaqueCount: Int32Array; byAtomStart: Int32Array; byAtom: Int32Array } {
   const counted: number[] = [];
   const other: number[] = [];
   const opaqueCount = new Int32Array(net.rules);
-  const byAtom: number[][] = Array.from({ length: net.atoms }, () => []);
+  // (atom, rule) pairs, flat, for the CSR lists of byAtom.
+  const pairs: number[] = [];
   for (let k = 0; k < net.rules; k++) {
     const cyclic = net.cyclic[net.comp[net.head[k]!]!] === 1;
     for (let i = net.negStart[k]!; i < net.negStart[k + 1]!; i++) {
       const q = net.neg[i]!;
       if (opaque[q] !== 1) continue;
       if (opaqueCount[k]!++ === 0) (cyclic ? other : counted).push(k);
-      if (!cyclic) byAtom[q]!.push(k);
+      if (!cyclic) pairs.push(q, k);
     }
   }
-  return { counted: Int32Array.from(counted), other: Int32Array.from(other), opaqueCount, byAtom: byAtom.map((ks) => Int32Array.from(ks)) };
+  const byAtomStart = new Int32Array(net.atoms + 1);
+  for (let i = 0; i < pairs.length; i += 2) byAtomStart[pairs[i]! + 1]!++;
+  for (let a = 0; a < net.atoms; a++) byAtomStart[a + 1]! += byAtomStart[a]!;
+  const byAtom = new Int32Array(pairs.length >> 1);
+  const fill = byAtomStart.slice(0, net.atoms);
+  for (let i = 0; i < pairs.length; i += 2) byAtom[fill[pairs[i]!]!++] = pairs[i + 1]!;
+  return { counted: Int32Array.from(counted), other: Int32Array.from(other), opaqueCount, byAtomStart, byAtom };
 }
 
 /**
@@ -87,7 +94,7 @@ function groupByKey(net: Net, counted: Int32Array): { keys: Int32Array; start: I
 export function fastLazy(game: GroundGame, net: Net, prop: Propagator, opaque: Uint8Array, deadline = Deadline.never()): FastLazy {
   const evaluator = createHybridEvaluator(game, deadline);
   const atomOf = new Map(game.atoms.map((a, i) => [a.term, i]));
-  const { counted, other, opaqueCount, byAtom } = readersOf(net, opaque);
+  const { counted, other, opaqueCount, byAtomStart, byAtom } = readersOf(net, opaque);
   const { val, unmet } = prop;
   // Per counted reader, its opaque literals not decided in the loaded state: each is at 1, so
   // it counts in unmet; the rule waits for them alone when unmet equals it.
@@ -130,8 +137,7 @@ export function fastLazy(game: GroundGame, net: Net, prop: Propagator, opaque: U
       if (opaque[q] === 0 || decided[q] === 1) continue;
       decided[q] = 1;
       decidedList.push(q);
-      const ks = byAtom[q]!;
-      for (let j = 0; j < ks.length; j++) undecided[ks[j]!]!--;
+      for (let j = byAtomStart[q]!; j < byAtomStart[q + 1]!; j++) undecided[byAtom[j]!]!--;
       if (evaluator.holds(game.atoms[q]!.term)) return;
       prop.setInput(q, 0);
     }
@@ -172,8 +178,7 @@ export function fastLazy(game: GroundGame, net: Net, prop: Propagator, opaque: U
         for (const a of decidedList) {
           decided[a] = 0;
           if (val[a] === 0) prop.setInput(a, 1);
-          const ks = byAtom[a]!;
-          for (let j = 0; j < ks.length; j++) undecided[ks[j]!]!++;
+          for (let j = byAtomStart[a]!; j < byAtomStart[a + 1]!; j++) undecided[byAtom[j]!]!++;
         }
         decidedList.length = 0;
         evaluator.setState(fluents);
