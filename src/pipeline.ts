@@ -360,11 +360,7 @@ export type { PlayoutOptions, PlayoutResult } from './sim/playouts.js';
  * compiled first (stage `compile-sim`), then the playouts run (stage `play-ground`).
  */
 export function playGroundGame(ground: GroundGame, playouts: PlayoutOptions, timer = new StageTimer()): PlayoutResult {
-  // A game with lazy axioms plays on verify's simulator, which evaluates the lazy part (docs/lazy.md).
-  if (ground.lazy !== undefined) {
-    const lazySim = timer.run('compile-sim', () => createGroundSimulator(ground));
-    return timer.run('play-ground', () => simulatorPlayouts(lazySim, playouts), (r) => ({ playouts: r.playouts, states: r.states }));
-  }
+  // A game with lazy axioms plays here too, its lazy part decided on demand (src/sim/fast/lazy.ts).
   const sim = timer.run('compile-sim', () => createFastSimulator(ground));
   return timer.run('play-ground', () => fastPlayouts(sim, playouts), (r) => ({ playouts: r.playouts, states: r.states }));
 }

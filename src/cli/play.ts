@@ -42,6 +42,8 @@ interface EngineReport {
   readonly preparationSeconds: number;
   /** Seconds of parsing, validation, supersets, instantiation, pruning (ground engine only). */
   readonly groundingSeconds?: number;
+  /** Lazy axioms only: `terms` or `prolog`, the evaluator of the lazy part (docs/lazy.md). */
+  readonly lazyEngine?: 'terms' | 'prolog';
 }
 
 /** Sum of the recorded stages' times, in seconds. */
@@ -50,7 +52,8 @@ const seconds = (timer: StageTimer, stages?: readonly string[]): number =>
 
 function report(r: PlayoutResult, preparationSeconds: number, groundingSeconds?: number): EngineReport {
   const base = { playoutsPerSecond: r.playoutsPerSecond, statesPerSecond: r.statesPerSecond, averageDepth: r.averageDepth, playouts: r.playouts, states: r.states, elapsed: r.elapsed, cpuSeconds: r.cpuSeconds, playoutsPerCpuSecond: r.playoutsPerCpuSecond, preparationSeconds };
-  return groundingSeconds === undefined ? base : { ...base, groundingSeconds };
+  const lazy = r.lazyEngine === undefined ? {} : { lazyEngine: r.lazyEngine };
+  return groundingSeconds === undefined ? { ...base, ...lazy } : { ...base, groundingSeconds, ...lazy };
 }
 
 function play(file: string, options: PlayCliOptions): number {
@@ -91,7 +94,7 @@ function play(file: string, options: PlayCliOptions): number {
 function formatText(file: string, engines: Record<string, EngineReport>, factor: number | null): string {
   const lines = [`${file}:`];
   for (const [name, e] of Object.entries(engines)) {
-    const prep = e.groundingSeconds !== undefined ? `grounding ${e.groundingSeconds.toFixed(2)} s` : `loading ${e.preparationSeconds.toFixed(2)} s`;
+    const prep = (e.groundingSeconds !== undefined ? `grounding ${e.groundingSeconds.toFixed(2)} s` : `loading ${e.preparationSeconds.toFixed(2)} s`) + (e.lazyEngine === undefined ? '' : `; lazy axioms by ${e.lazyEngine}`);
     lines.push(`  ${name}: ${e.playoutsPerSecond.toFixed(1)} playouts/s, ${e.statesPerSecond.toFixed(1)} states/s, average depth ${e.averageDepth.toFixed(2)} (${e.playouts} playouts in ${e.elapsed.toFixed(2)} s, ${e.cpuSeconds.toFixed(2)} s CPU; ${prep})`);
   }
   if (factor !== null) lines.push(`  factor (states/s ground / prolog): ${factor.toFixed(2)}`);

@@ -44,6 +44,11 @@ export interface PlayoutResult {
   readonly statesPerSecond: number;
   /** Joint moves per finished playout (0 when none finished). */
   readonly averageDepth: number;
+  /**
+   * A game with lazy axioms (docs/lazy.md): which evaluator decided its lazy part at the end,
+   * `terms` (term-table) or `prolog` (Tau-Prolog, after a fallback). Absent otherwise.
+   */
+  readonly lazyEngine?: 'terms' | 'prolog';
 }
 
 function result(playouts: number, states: number, depthSum: number, elapsedMs: number, cpuStart: NodeJS.CpuUsage): PlayoutResult {
@@ -80,7 +85,9 @@ export function fastPlayouts(sim: FastSimulator, options: PlayoutOptions): Playo
     depthSum += sim.depthCharge(random, options.maxSteps);
     playouts++;
   }
-  return result(playouts, depthSum, depthSum, now() - start, cpu);
+  const out = result(playouts, depthSum, depthSum, now() - start, cpu);
+  const lazyEngine = sim.lazyEngine();
+  return lazyEngine === undefined ? out : { ...out, lazyEngine };
 }
 
 /**

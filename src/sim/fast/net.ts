@@ -66,7 +66,9 @@ function doesDependence(game: GroundGame, succ: readonly number[][]): Uint8Array
 }
 
 /** The does atom that triggers rule `r` (its first positive one), or -1 when the rule is counted. */
-function triggerOf(r: GroundGame['rules'][number], onDoes: Uint8Array, headCyclic: boolean): number {
+function triggerOf(r: GroundGame['rules'][number], onDoes: Uint8Array, headCyclic: boolean, opaque: Uint8Array | undefined): number {
+  // A rule reading an opaque lazy atom is counted: the atom may be decided after the does atoms are set.
+  if (opaque !== undefined && r.neg.some((a) => opaque[a] === 1)) return -1;
   if (headCyclic || r.pos.some((a) => onDoes[a] === 2) || r.neg.some((a) => onDoes[a] === 2)) return -1;
   return r.pos.find((a) => onDoes[a] === 1) ?? -1;
 }
@@ -102,8 +104,11 @@ function components(game: GroundGame): { comps: number[][]; comp: Int32Array; cy
   return { comps, comp, cyclic, succ };
 }
 
-/** Compiles `game`; throws a GdlError when an atom depends negatively on itself. */
-export function compileNet(game: GroundGame): Net {
+/**
+ * Compiles `game`; throws a GdlError when an atom depends negatively on itself. `opaque` marks
+ * the lazy atoms decided on demand (fast/lazy.ts): rules reading them are never triggered.
+ */
+export function compileNet(game: GroundGame, opaque?: Uint8Array): Net {
   const n = game.atoms.length;
   const rules = game.rules;
   const { comps, comp, cyclic, succ } = components(game);
@@ -118,7 +123,7 @@ export function compileNet(game: GroundGame): Net {
   const internal = new Int32Array(rules.length);
   rules.forEach((r, k) => {
     const c = comp[r.head]!;
-    const trigger = triggerOf(r, onDoes, cyclic[c] === 1);
+    const trigger = triggerOf(r, onDoes, cyclic[c] === 1, opaque);
     if (trigger >= 0) triggerPairs.push(trigger, k);
     // Who hears of a change of a body atom: the rule's counter, its component, or no one.
     const read = (a: number, sign: number): void => {

@@ -31,6 +31,8 @@ export interface Outputs {
 export interface Propagator {
   /** 1 when the atom holds (read only for callers). */
   readonly val: Uint8Array;
+  /** Per counted rule, its literals not satisfied now (read only for callers; fast/lazy.ts reads it). */
+  readonly unmet: Int32Array;
   /** Sets an input atom (one no rule derives); the change takes effect at the next {@link propagate}. */
   setInput(atom: number, value: number): void;
   /** Settles every queued component, in topological order. */
@@ -42,6 +44,11 @@ export interface Propagator {
   fire(d: number): void;
   /** Withdraws every triggered rule that fired; call it before clearing the does atoms. */
   unfire(): void;
+  /**
+   * Adds `delta` (1 or -1) to an atom's support from outside the rules (the heads lazy rules
+   * make, fast/lazy.ts); takes effect at the next {@link propagate}.
+   */
+  addSupport(atom: number, delta: number): void;
 }
 
 /** A min-heap of component numbers, each at most once (`queued`). */
@@ -237,6 +244,12 @@ export function createPropagator(net: Net, out: Outputs): Propagator {
     firedCount = 0;
   };
 
+  const addSupport = (h: number, delta: number): void => {
+    const before = support[h]! > 0;
+    support[h]! += delta;
+    if (before !== support[h]! > 0) supportChanged(h);
+  };
+
   // Every atom false: a rule's negative literals hold, its positive ones do not (a triggered
   // rule has a positive does literal, so it does not fire).
   for (let k = 0; k < net.rules; k++) {
@@ -246,5 +259,5 @@ export function createPropagator(net: Net, out: Outputs): Propagator {
   for (let c = 0; c < net.components; c++) schedule(c);
   for (let a = 0; a < net.atoms; a++) if (sink[a] === 1 && support[a]! > 0) supportChanged(a);
   propagate();
-  return { val, setInput, propagate, fire, unfire };
+  return { val, unmet, setInput, propagate, fire, unfire, addSupport };
 }

@@ -11,6 +11,8 @@ import type { GroundGame } from '../../ground/types.js';
 import { type GroundState, byRole, fluentsOf, groundText, holding, initialBits } from '../ground-sim.js';
 import type { Random } from '../random.js';
 import type { GameSimulator, StateInfo } from '../types.js';
+import { Deadline } from '../../deadline.js';
+import { type FastLazy, fastLazy, opaqueAtoms } from './lazy.js';
 import { compileNet } from './net.js';
 import { type Outputs, createPropagator } from './propagate.js';
 
@@ -25,6 +27,11 @@ export type FastSimulator = GameSimulator<GroundState, number, number> & {
    * playout (the initial one first; the bitset is reused, copy it to keep it).
    */
   depthCharge(random: Random, maxSteps: number, visit?: (state: GroundState) => void): number;
+  /**
+   * Which evaluator decides the lazy part (docs/lazy.md): `terms` (term-table) or `prolog`
+   * (Tau-Prolog, after a fallback); undefined for a game without one.
+   */
+  lazyEngine(): 'terms' | 'prolog' | undefined;
 };
 
 /** The watched atoms of `game`: legal atoms by role, next atoms by fluent. */
@@ -54,8 +61,11 @@ function outputsOf(game: GroundGame, legal: readonly Int32Array[], nextAtoms: In
   };
 }
 
-/** Creates the fast simulator of a ground game; the network is compiled here, once. */
-export function createFastSimulator(game: GroundGame): FastSimulator {
+/**
+ * Creates the fast simulator of a ground game; the network is compiled here, once. A game with
+ * a lazy part (docs/lazy.md) has its lazy atoms decided on demand (fast/lazy.ts), under `deadline`.
+ */
+export function createFastSimulator(game: GroundGame, deadline = Deadline.never()): FastSimulator {
   const kw = keywordSymbols(game.terms);
   const fluents = fluentsOf(game);
   const words = (fluents.terms.length + 31) >>> 5;
@@ -64,7 +74,11 @@ export function createFastSimulator(game: GroundGame): FastSimulator {
   const doesOf = partnerAtoms(game, [[kw.legal, kw.does]]);
   const terminal = game.atoms.findIndex((a) => a.rel === kw.terminal && a.args.length === 0);
   const out = outputsOf(game, legal, fluents.nextAtoms, fluents.nextFluent, words);
-  const net = createPropagator(compileNet(game), out);
+  // Lazy axioms: absent for other games, whose net and steps are exactly as without them.
+  const opaque = game.lazy === undefined ? undefined : opaqueAtoms(game);
+  const compiled = compileNet(game, opaque);
+  const net = createPropagator(compiled, out);
+  const lazy: FastLazy | undefined = opaque === undefined ? undefined : fastLazy(game, compiled, net, opaque, deadline);
   const { val } = net;
   const init = initialBits(fluents);
   const roles = legal.length;
@@ -76,12 +90,14 @@ export function createFastSimulator(game: GroundGame): FastSimulator {
   const scratch = new Uint32Array(words);
 
   /** Makes `state` the loaded one (changing only the true atoms that differ) with no does atom set, and settles the net. */
+  let changed = true;
   const load = (state: GroundState): void => {
     net.unfire();
     for (let i = 0; i < doesCount; i++) net.setInput(doesOn[i]!, 0);
     doesCount = 0;
     for (let w = 0; w < words; w++) {
       const now = state[w]!;
+      if (lazy !== undefined && loaded[w] !== now) changed = true;
       for (let diff = loaded[w]! ^ now; diff !== 0; diff &= diff - 1) {
         const b = 31 - Math.clz32(diff & -diff);
         const atom = fluents.trueAtom[(w << 5) | b]!;
@@ -89,7 +105,10 @@ export function createFastSimulator(game: GroundGame): FastSimulator {
       }
       loaded[w] = now;
     }
-    net.propagate();
+    if (lazy !== undefined) {
+      lazy.loadState(fluentIds(loaded), changed);
+      changed = false;
+    } else net.propagate();
   };
 
   /** Sets the does atoms of the joint move (legal-atom ids) and settles the net: nextBits is the successor. */
@@ -102,6 +121,7 @@ export function createFastSimulator(game: GroundGame): FastSimulator {
     // The triggered rules read the whole joint move, so they are looked at once it is all set.
     for (let i = 0; i < doesCount; i++) net.fire(doesOn[i]!);
     net.propagate();
+    lazy?.loadMoves(moves);
   };
 
   const legalOf = (r: number): number[] => {
@@ -122,6 +142,15 @@ export function createFastSimulator(game: GroundGame): FastSimulator {
     load(state);
     play(moves);
     return out.nextBits.slice();
+  };
+
+  /** Term ids of the fluents set in `bits` (for the lazy part's evaluator). */
+  const fluentIds = (bits: Uint32Array): number[] => {
+    const ids: number[] = [];
+    for (let w = 0; w < words; w++) {
+      for (let b = bits[w]!; b !== 0; b &= b - 1) ids.push(fluents.terms[(w << 5) | (31 - Math.clz32(b & -b))]!);
+    }
+    return ids;
   };
 
   const chosen = new Int32Array(roles);
@@ -150,6 +179,7 @@ export function createFastSimulator(game: GroundGame): FastSimulator {
     info,
     successor,
     depthCharge,
+    lazyEngine: () => lazy?.evaluator.engine(),
     ...groundText(game, fluents),
   };
 }

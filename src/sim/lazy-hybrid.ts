@@ -1,0 +1,64 @@
+/**
+ * The evaluator of a ground game's lazy part that the simulators use: the term-table evaluator
+ * (lazy-eval.ts) while it can, the Tau-Prolog one (lazy.ts) once the term-table one meets what
+ * it does not do (a recursive call meeting itself, no term table): from then on, for the rest
+ * of the run, the Tau-Prolog evaluator is given the current state and joint move and answers
+ * everything. `engine` says which one answers now (stats, docs/lazy.md).
+ */
+import { Deadline } from '../deadline.js';
+import type { GroundGame } from '../ground/types.js';
+import { type LazyEvaluator, createLazyEvaluator } from './lazy.js';
+import { LazyUnsupported, createTermEvaluator } from './lazy-eval.js';
+
+/** The evaluator and which engine answers now. */
+export type HybridEvaluator = LazyEvaluator & {
+  /** `terms` (the term-table evaluator) or `prolog` (Tau-Prolog, after a fallback). */
+  engine(): 'terms' | 'prolog';
+  /** Why the term-table evaluator gave up, when it did. */
+  fallbackReason(): string | undefined;
+};
+
+/** Creates the evaluator of `game.lazy` (which must be present). */
+export function createHybridEvaluator(game: GroundGame, deadline = Deadline.never()): HybridEvaluator {
+  let reason: string | undefined;
+  let current: LazyEvaluator;
+  try {
+    current = createTermEvaluator(game, deadline);
+  } catch (err) {
+    if (!(err instanceof LazyUnsupported)) throw err;
+    reason = err.message;
+    current = createLazyEvaluator(game, deadline);
+  }
+  let state: readonly number[] = [];
+  let moves: readonly (readonly [number, number])[] | undefined;
+  /** Runs `fn` on the current evaluator; on the first LazyUnsupported, switches to Tau-Prolog and runs it again. */
+  const run = <T>(fn: (e: LazyEvaluator) => T): T => {
+    try {
+      return fn(current);
+    } catch (err) {
+      // A stack overflow (RangeError) is the term-table evaluator's too: its recursion is JavaScript's.
+      const unsupported = err instanceof LazyUnsupported || (err instanceof RangeError && /call stack/.test(err.message));
+      if (!unsupported || reason !== undefined) throw err;
+      reason = (err as Error).message;
+      current = createLazyEvaluator(game, deadline);
+      current.setState(state);
+      if (moves !== undefined) current.setMoves(moves);
+      return fn(current);
+    }
+  };
+  return {
+    setState: (fluents) => {
+      state = fluents;
+      moves = undefined;
+      current.setState(fluents);
+    },
+    setMoves: (joint) => {
+      moves = joint;
+      current.setMoves(joint);
+    },
+    holds: (atom) => run((e) => e.holds(atom)),
+    heads: (rel) => run((e) => e.heads(rel)),
+    engine: () => (reason === undefined ? 'terms' : 'prolog'),
+    fallbackReason: () => reason,
+  };
+}

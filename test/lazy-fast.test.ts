@@ -1,0 +1,91 @@
+// The fast simulator on games with lazy axioms (src/sim/fast/lazy.ts, the term-table evaluator
+// src/sim/lazy-eval.ts) against verify's ground simulator with the Tau-Prolog evaluator
+// (src/sim/ground-sim.ts, src/sim/lazy.ts): along seeded random playouts over the same ground
+// game, the same legal moves, terminal, goals and successor states in every state.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { GroundGame } from '../src/ground/types.js';
+import { type PipelineOptions, groundNormalGame, loadGame, playGroundGame, removeUnusedInstances, resolvePipelineOptions } from '../src/pipeline.js';
+import { createFastSimulator } from '../src/sim/fast/simulator.js';
+import { createGroundSimulator } from '../src/sim/ground-sim.js';
+import { createRandom } from '../src/sim/random.js';
+import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
+
+function ground(text: string, file: string, options: PipelineOptions): GroundGame {
+  const loaded = loadGame(text, file, options);
+  const full = groundNormalGame(loaded.normal, options).ground;
+  return removeUnusedInstances(full, undefined, options).game;
+}
+
+/** Reads an example game of games/ and grounds it with `lazy` forced lazy. */
+function example(file: string, lazy: string[]): GroundGame {
+  return ground(readFileSync(join(EXAMPLES_DIR, file), 'utf8'), file, resolvePipelineOptions({ lazyRelations: lazy }));
+}
+
+/** Plays `playouts` seeded random playouts of at most `steps` joint moves on both simulators; returns the states compared. */
+function compare(game: GroundGame, playouts: number, steps: number, engine: 'terms' | 'prolog', seed = 1): number {
+  const fast = createFastSimulator(game);
+  const slow = createGroundSimulator(game);
+  const random = createRandom(seed);
+  let states = 0;
+  for (let p = 0; p < playouts; p++) {
+    let state = fast.initialState();
+    expect(Array.from(slow.initialState())).toEqual(Array.from(state));
+    for (let step = 0; ; step++) {
+      const a = fast.info(state);
+      const b = slow.info(state);
+      const where = `playout ${p}, step ${step}: ${fast.text.state(state).join(' ')}`;
+      expect(a.legal.map((m) => [...m].sort((x, y) => x - y)), where).toEqual(b.legal.map((m) => [...m].sort((x, y) => x - y)));
+      expect(a.terminal, where).toBe(b.terminal);
+      expect(a.goals, where).toEqual(b.goals);
+      states++;
+      if (step >= steps || a.terminal || a.legal.some((m) => m.length === 0)) break;
+      const joint = a.legal.map((m) => m[random.below(m.length)]!);
+      const next = fast.successor(state, joint);
+      expect(Array.from(next), `${where}, after ${joint.map((m) => fast.text.move(m)).join(' ')}`).toEqual(Array.from(slow.successor(state, joint)));
+      state = next;
+    }
+  }
+  expect(fast.lazyEngine()).toBe(engine);
+  return states;
+}
+
+describe('fast simulator with lazy axioms against the ground simulator', () => {
+  it('lazy-board.kif (right recursion, lazy legal/next/goal rules, opaque atoms): term-table evaluator throughout', () => {
+    const game = example('lazy-board.kif', ['right', 'left']);
+    expect(game.lazy!.relations).toEqual(['attacked', 'exposed', 'free', 'left', 'reach', 'right']);
+    expect(compare(game, 30, 10, 'terms')).toBeGreaterThan(100);
+  });
+
+  it('lazy-walk.kif (left recursion: the term-table evaluator hands over to Tau-Prolog)', () => {
+    expect(compare(example('lazy-walk.kif', ['path']), 10, 10, 'prolog')).toBeGreaterThan(20);
+  });
+
+  it.skipIf(!HAVE_CORPUS)('sudoku', () => {
+    const file = 'ggp-repository-base/sudoku.kif';
+    const game = ground(readGame(file), file, resolvePipelineOptions({ lazyAxioms: true }));
+    expect(game.lazy).toBeDefined();
+    expect(compare(game, 2, 90, 'terms')).toBeGreaterThan(20);
+  });
+});
+
+describe('play on a game with lazy axioms', () => {
+  it('plays depth charges on the fast simulator and says which evaluator decided the lazy part', () => {
+    const options = { seconds: 60, seed: 3, maxSteps: 50, maxPlayouts: 20 };
+    const board = playGroundGame(example('lazy-board.kif', ['right', 'left']), options);
+    expect(board.playouts).toBe(20);
+    expect(board.states).toBeGreaterThan(20);
+    expect(board.lazyEngine).toBe('terms');
+    expect(playGroundGame(example('lazy-walk.kif', ['path']), options).lazyEngine).toBe('prolog');
+  });
+});
+
+describe.skipIf(!HAVE_CORPUS)('chess (ground with --lazy-axioms: about 30 s of CPU)', () => {
+  it('agrees with the ground simulator for a few joint moves, deciding its lazy part on the term table', () => {
+    const file = 'ggp-repository-base/chess.kif';
+    const game = ground(readGame(file), file, resolvePipelineOptions({ lazyAxioms: true }));
+    expect(game.lazy!.relations).toContain('threatened');
+    expect(compare(game, 1, 3, 'terms', 7)).toBe(4);
+  }, 600_000);
+});
