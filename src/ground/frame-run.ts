@@ -1,0 +1,80 @@
+/**
+ * Move mutexes for frame rules during instantiation (docs/ground.md, "Frame rules"): a rule
+ * estimated above the frame threshold and shaped like a frame rule ({@link frameRule}) is
+ * replaced by its `moved` and `touched` rules, instantiated at once, and a head rule reading
+ * them, but only when that pays: the ground rules made plus the head rule's estimate must be
+ * {@link FRAME_GAIN} times fewer than the rule's own estimate; otherwise everything made is
+ * rolled back and the rule goes on to rule splitting (split-run.ts) as before.
+ */
+import type { Atom } from '../gdl/ast.js';
+import type { NormalRule } from '../normalize/types.js';
+import { compileRule, type CompiledRule } from './compile.js';
+import { type Context, type Mark, evaluateComponent, markOf, rollBack, ruleEstimate } from './evaluate.js';
+import { frameRule } from './frame.js';
+import type { SplitEnv } from './split-run.js';
+
+/**
+ * Default frame threshold: rules estimated above this many bindings are tried. Checkers' frame
+ * rules are estimated at about 10⁵ each, breakthrough's at 1.2×10⁵ (docs/ground.md); below
+ * this, a rule is small enough for the join, and every game whose rules stay below grounds to
+ * the same bytes as before.
+ */
+export const DEFAULT_FRAME_ABOVE = 50_000;
+
+/** A rewrite is kept only when it makes at least this many times fewer ground rules. */
+export const FRAME_GAIN = 4;
+
+/** Counts of the rewrites kept in one run (the `--stats` line `frame`). */
+export interface FrameStats {
+  /** Frame rules rewritten. */
+  rules: number;
+  /** Their estimates, summed, and the ground rules made for them (aux and head rules). */
+  estimated: number;
+  made: number;
+}
+
+/**
+ * Tries the frame rewrite of `rule` (estimated at `estimate`): evaluates its domain (static),
+ * instantiates its `moved` and `touched` relations and returns the compiled head rule that
+ * replaces `rule`, or null when the rule has not the shape or the rewrite does not pay (all
+ * made then rolled back; the names made stay used, so that no later relation reads their stores).
+ */
+export function tryFrame(ctx: Context, rule: CompiledRule, estimate: number, env: SplitEnv, stats: FrameStats): CompiledRule | null {
+  const count = env.made.count;
+  const fresh = (): string => `${env.prefix}-${++env.made.count}`;
+  const isStatic = (a: Atom): boolean => ctx.statics.has(env.key(a));
+  const rewrite = frameRule(rule.source, { isStatic, isLazy: (a) => ctx.lazy?.has(env.key(a)) === true, fresh });
+  if (rewrite === null) {
+    env.made.count = count;
+    return null;
+  }
+  const mark = markOf(ctx);
+  const compile = (r: NormalRule): CompiledRule => compileRule(r, ctx.file, ctx.table, env.key);
+  if (rewrite.dom !== null) {
+    // A static relation: evaluated exactly, its atoms vanish from the rules that read it.
+    ctx.statics.add(rewrite.dom.head.rel);
+    evaluateComponent(ctx, [compile(rewrite.dom)], new Set([rewrite.dom.head.rel]));
+  }
+  for (const group of [[rewrite.moved], rewrite.touched]) {
+    if (group.length === 0) continue;
+    const compiled = group.map(compile);
+    const e = compiled.reduce((sum, r) => sum + ruleEstimate(ctx, r), 0);
+    // The estimate ignores the tests, which are most of a touched rule: only the budget is
+    // checked before, what the rules made must pay after.
+    if (e > ctx.limits.maxRules - ctx.rules.length) return fail(ctx, mark);
+    evaluateComponent(ctx, compiled, new Set([compiled[0]!.head.rel]));
+    if ((ctx.rules.length - mark.rules) * FRAME_GAIN >= estimate) return fail(ctx, mark);
+  }
+  const head = compile(rewrite.head);
+  const made = ctx.rules.length - mark.rules + ruleEstimate(ctx, head);
+  if (made * FRAME_GAIN >= estimate) return fail(ctx, mark);
+  stats.rules++;
+  stats.estimated += estimate;
+  stats.made += made;
+  return head;
+}
+
+function fail(ctx: Context, mark: Mark): null {
+  rollBack(ctx, mark);
+  return null;
+}
