@@ -1,12 +1,19 @@
 // Move mutexes for frame rules (issue 17, docs/ground.md "Frame rules"): the rewrite on rule
-// shapes (chess's and checkers' frame rules, distinct, negated atoms, the conditions that leave
-// a rule alone).
+// shapes (chess's frame rule, distinct, negated atoms, the conditions that leave a rule alone),
+// the threshold that keeps small rules as written, and games/frame.kif rewritten and played
+// against the original.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseGdl } from '../src/gdl/parser.js';
 import { atomToString, formulaToString } from '../src/gdl/terms.js';
 import { normalizeGame } from '../src/normalize/normalize.js';
 import { asRule, type NormalRule } from '../src/normalize/types.js';
 import { frameRule } from '../src/ground/frame.js';
+import { DEFAULT_PIPELINE_OPTIONS, emitGround, loadGroundFile, runGrounding, verifyGrounding } from '../src/pipeline.js';
+import { EXAMPLES_DIR } from './corpus.js';
+import { limitSettings } from '../src/cli/options.js';
+import { shuffleSentences } from '../scripts/fuzz-mutate.mjs';
 
 /** The first rule of `text`, normalized. */
 function ruleOf(text: string): NormalRule {
@@ -37,5 +44,80 @@ describe('frameRule on rule shapes', () => {
       '(aux3 ?player ?x ?y) <= (does ?player (move ?piece ?x1 ?y1 ?x2 ?y2)) (aux1 ?x ?y) (not (staticdiff ?x ?y ?x2 ?y2))',
       '(next (cell ?x ?y ?p)) <= (true (cell ?x ?y ?p)) (aux2 ?player) (aux1 ?x ?y) (not (aux3 ?player ?x ?y))',
     ]);
+  });
+});
+
+describe('frameRule conditions', () => {
+  it('binds the cell through the unifier of a negated distinct, and the domain for the rest', () => {
+    expect(frame('(<= (next (c ?x ?y)) (true (c ?x ?y)) (does ?r (m ?a ?b)) (staticcell ?x ?y ?a ?b) (distinct ?x ?a))')).toEqual([
+      '(aux1 ?x ?y) <= (staticcell ?x ?y ?frame1 ?frame2)',
+      '(aux2 ?r) <= (does ?r (m ?a ?b))',
+      '(aux3 ?r ?a ?y) <= (does ?r (m ?a ?b)) (aux1 ?a ?y)',
+      '(aux3 ?r ?x ?y) <= (does ?r (m ?a ?b)) (aux1 ?x ?y) (not (staticcell ?x ?y ?a ?b))',
+      '(next (c ?x ?y)) <= (true (c ?x ?y)) (aux2 ?r) (aux1 ?x ?y) (not (aux3 ?r ?x ?y))',
+    ]);
+  });
+
+  it('turns a negated test into a positive one, for a constant role, without a domain', () => {
+    expect(frame('(<= (next (mark ?x)) (true (mark ?x)) (does white (m ?a)) (not (hit ?a ?x)) (not (staticbad ?a)))')).toEqual([
+      'aux1 <= (does white (m ?a)) (not (staticbad ?a))',
+      '(aux2 ?x) <= (does white (m ?a)) (hit ?a ?x) (not (staticbad ?a))',
+      '(next (mark ?x)) <= (true (mark ?x)) aux1 (not (aux2 ?x))',
+    ]);
+  });
+
+  it('leaves alone rules that are not frame rules', () => {
+    // The move names the cell (an effect rule).
+    expect(frame('(<= (next (c ?x)) (true (c ?x)) (does ?r (m ?x ?a)) (staticok ?a ?x))')).toBeNull();
+    // Two moves in one part: each role moves once, but the pair is not one move.
+    expect(frame('(<= (next (c ?x)) (true (c ?x)) (does ?r (m ?a)) (does ?s (m ?b)) (staticok ?a ?b) (distinct ?x ?a))')).toBeNull();
+    // A positive state-dependent test of the cell cannot be negated into a rule.
+    expect(frame('(<= (next (c ?x)) (true (c ?x)) (does ?r (m ?a)) (near ?a ?x))')).toBeNull();
+    // A lazy relation stays negated (docs/lazy.md).
+    expect(frame('(<= (next (c ?x)) (true (c ?x)) (does ?r (m ?a)) (not (lazyhit ?a ?x)))')).toBeNull();
+    // The cell comes only from the test, not from the rest of the rule.
+    expect(frame('(<= (next (c ?x)) (does ?r (m ?a)) (staticnear ?a ?x))')).toBeNull();
+    // A test with a variable of neither the move nor the cell.
+    expect(frame('(<= (next (c ?x)) (true (c ?x)) (does ?r (m ?a)) (staticp ?a ?z) (not (staticq ?z ?x)))')).toBeNull();
+    // No does, or no test of the cell.
+    expect(frame('(<= (next (c ?x)) (true (c ?x)) (true (d ?a)) (distinct ?a ?x))')).toBeNull();
+    expect(frame('(<= (next (c ?x)) (true (c ?x)) (does ?r (m ?a)))')).toBeNull();
+  });
+});
+
+describe('frame rules while grounding', () => {
+  const file = join(EXAMPLES_DIR, 'frame.kif');
+  const text = readFileSync(file, 'utf8');
+  const plain = runGrounding(text, file, { ...DEFAULT_PIPELINE_OPTIONS, frameAbove: Infinity }).ground;
+  const plainGdl = emitGround(plain, 'gdl', { baseInput: true });
+
+  it('leaves games whose rules stay under the threshold as they were', () => {
+    const gdl = emitGround(runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS).ground, 'gdl', { baseInput: true });
+    expect(gdl).toBe(plainGdl);
+    expect(gdl).not.toContain('split-');
+  });
+
+  it('rewrites the frame rules, with far fewer ground rules, into a game that plays like the original', () => {
+    const options = { ...DEFAULT_PIPELINE_OPTIONS, frameAbove: 100 };
+    const { loaded, ground } = runGrounding(text, file, options);
+    const gdl = emitGround(ground, 'gdl', { baseInput: true });
+    // The cell (2, 2) keeps its piece when the move made does not touch it.
+    expect(gdl).toMatch(/\n\(<= \(next \(cell 2 2 black\)\) \(split-\d+ white\) \(true \(cell 2 2 black\)\) \(not \(split-\d+ white 2 2\)\)\)\n/);
+    expect(ground.rules.length * 3).toBeLessThan(plain.rules.length);
+    const verify = { playouts: 12, seed: 3, maxSteps: 12 };
+    expect(verifyGrounding(loaded.normal, ground, options, verify).kind).toBe('same');
+    // The written game reads back as a valid game.
+    expect(loadGroundFile(gdl, `${file}.ground`, options).normal.rules.length).toBeGreaterThan(0);
+    // Auxiliary names do not depend on the order of the sentences.
+    const shuffled = runGrounding(shuffleSentences(text, 2), file, options).ground;
+    expect(emitGround(shuffled, 'gdl', { baseInput: true })).toBe(gdl);
+  });
+});
+
+describe('--frame-above', () => {
+  it('is a whole number above 0, left to the default when absent', () => {
+    expect(limitSettings({ frameAbove: '1000' }).frameAbove).toBe(1000);
+    expect(limitSettings({}).frameAbove).toBeUndefined();
+    expect(() => limitSettings({ frameAbove: 'x' })).toThrow(/--frame-above needs a whole number/);
   });
 });

@@ -167,5 +167,6 @@ export function instantiateGame(whole: NormalGame, supersets: Supersets, limits:
     for (const id of storeIds(storeOf(run, rel))) run.rules.push({ head: id, pos: [], neg: [] });
   }
   const part = lazy === undefined ? undefined : lazyPart(lazy, supersets, table, (rel) => storeIds(storeOf(run, rel)));
-  return assembleGame(game.file, table, orderedRoles(game, run), initAtoms(table, run), run.rules, limits.deadline, part);
+  const ground = assembleGame(game.file, table, orderedRoles(game, run), initAtoms(table, run), run.rules, limits.deadline, part);
+  return split.frame.rules === 0 ? ground : { ...ground, frame: { ...split.frame } };
 }
