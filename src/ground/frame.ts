@@ -181,6 +181,7 @@ export function frameRule(rule: NormalRule, ctx: FrameContext): FrameRewrite | n
   if (part === null) return null;
   const domAtoms = domain(part, ruleVarNames(rule));
   const domVars = part.cell.filter((v) => domAtoms.some((a) => atomVarSet(a).has(v)));
+  // dom(Xc) <= the positive static tests, renamed apart (a static relation)
   const dom = domAtoms.length === 0 ? null : { head: auxAtom(ctx.fresh(), domVars, rule.pos), body: domAtoms.map((atom): Literal => ({ kind: 'pos', atom })), pos: rule.pos };
   // Static tests on the move whose variables the move binds (or that bind their own).
   const doesVars = atomVarSet(part.does);
@@ -188,6 +189,7 @@ export function frameRule(rule: NormalRule, ctx: FrameContext): FrameRewrite | n
   const keyVars = [...part.role, ...part.cell];
   const moved = auxAtom(ctx.fresh(), part.role, rule.pos);
   const touched = auxAtom(ctx.fresh(), keyVars, rule.pos);
+  // touched(R, Xc) <= does(R, M), Ps(M), [dom(Xc)], not T_i(M, Xc)    (each test i)
   const touchedRules: NormalRule[] = [];
   for (const t of part.tests) {
     const s = t.kind === 'distinct' ? unify(t.left, t.right, new Map()) : new Map<string, Term>();
@@ -197,6 +199,7 @@ export function frameRule(rule: NormalRule, ctx: FrameContext): FrameRewrite | n
     if (body === null) return null;
     touchedRules.push({ head: { ...touched, args }, body, pos: rule.pos });
   }
+  // h(X) <= rest(X), moved(R), dom(Xc), not touched(R, Xc);   moved(R) <= does(R, M), P(M)
   const rest = rule.body.filter((_, i) => !part.indexes.includes(i));
   const headBody: Literal[] = [...rest, { kind: 'pos', atom: moved }, ...(dom === null ? [] : [{ kind: 'pos' as const, atom: dom.head }])];
   if (touchedRules.length > 0) headBody.push({ kind: 'neg', atom: touched });
