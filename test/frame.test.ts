@@ -121,3 +121,23 @@ describe('--frame-above', () => {
     expect(() => limitSettings({ frameAbove: 'x' })).toThrow(/--frame-above needs a whole number/);
   });
 });
+
+describe('a rewrite that does not pay', () => {
+  // The cell test holds for one move per cell: 6 rules as written, 30 `touched` rules rewritten.
+  // The rewrite is tried and rolled back; the split that follows (the `next (e ?x)` rule, tried
+  // after it: candidates go in the order of their text) must get the names it had.
+  const text = `(role p) (index 1) (index 2) (index 3) (index 4) (index 5) (index 6)
+    (<= (init (c ?x)) (index ?x)) (<= (init (d ?y ?z)) (index ?y) (index ?z)) (<= (legal p (m ?a)) (index ?a))
+    (<= (same ?x ?x) (index ?x))
+    (<= (next (c ?x)) (true (c ?x)) (does ?r (m ?a)) (same ?x ?a))
+    (<= (next (d ?y ?z)) (true (d ?y ?z)))
+    (<= (next (e ?x)) (true (c ?x)) (true (d ?y ?z)))
+    (<= (goal p 100) (true (e 1))) (<= terminal (true (e 2)))`;
+  it('leaves the output as it is without the rewrite, auxiliary names included', () => {
+    const ground = (frameAbove: number): string =>
+      emitGround(runGrounding(text, 't.kif', { ...DEFAULT_PIPELINE_OPTIONS, frameAbove, splitAbove: 1 }).ground, 'gdl', { baseInput: true });
+    const tried = ground(1);
+    expect(tried).toBe(ground(Infinity));
+    expect(tried).toContain('(<= split-1 (true (d 1 1)))');
+  });
+});

@@ -37,7 +37,8 @@ export interface FrameStats {
  * Tries the frame rewrite of `rule` (estimated at `estimate`): evaluates its domain (static),
  * instantiates its `moved` and `touched` relations and returns the compiled head rule that
  * replaces `rule`, or null when the rule has not the shape or the rewrite does not pay (all
- * made then rolled back; the names made stay used, so that no later relation reads their stores).
+ * made then rolled back, the new relations' stores and names included, so that a game where
+ * no rewrite is kept grounds to the same bytes as without the rewrite).
  */
 export function tryFrame(ctx: Context, rule: CompiledRule, estimate: number, env: SplitEnv, stats: FrameStats): CompiledRule | null {
   const count = env.made.count;
@@ -49,6 +50,12 @@ export function tryFrame(ctx: Context, rule: CompiledRule, estimate: number, env
     return null;
   }
   const mark = markOf(ctx);
+  const made = [rewrite.dom, rewrite.moved, ...rewrite.touched].flatMap((r) => (r === null ? [] : [r.head.rel]));
+  const fail = (): null => {
+    forget(ctx, mark, new Set(made));
+    env.made.count = count;
+    return null;
+  };
   const compile = (r: NormalRule): CompiledRule => compileRule(r, ctx.file, ctx.table, env.key);
   if (rewrite.dom !== null) {
     // A static relation: evaluated exactly, its atoms vanish from the rules that read it.
@@ -61,20 +68,28 @@ export function tryFrame(ctx: Context, rule: CompiledRule, estimate: number, env
     const e = compiled.reduce((sum, r) => sum + ruleEstimate(ctx, r), 0);
     // The estimate ignores the tests, which are most of a touched rule: only the budget is
     // checked before, what the rules made must pay after.
-    if (e > ctx.limits.maxRules - ctx.rules.length) return fail(ctx, mark);
+    if (e > ctx.limits.maxRules - ctx.rules.length) return fail();
     evaluateComponent(ctx, compiled, new Set([compiled[0]!.head.rel]));
-    if ((ctx.rules.length - mark.rules) * FRAME_GAIN >= estimate) return fail(ctx, mark);
+    if ((ctx.rules.length - mark.rules) * FRAME_GAIN >= estimate) return fail();
   }
   const head = compile(rewrite.head);
-  const made = ctx.rules.length - mark.rules + ruleEstimate(ctx, head);
-  if (made * FRAME_GAIN >= estimate) return fail(ctx, mark);
+  const total = ctx.rules.length - mark.rules + ruleEstimate(ctx, head);
+  if (total * FRAME_GAIN >= estimate) return fail();
   stats.rules++;
   stats.estimated += estimate;
-  stats.made += made;
+  stats.made += total;
   return head;
 }
 
-function fail(ctx: Context, mark: Mark): null {
+/**
+ * Rolls back to `mark` and forgets the relations `rels` made since: their stores, the blocks
+ * over them and their static mark, so that their names can be given again to new relations.
+ */
+function forget(ctx: Context, mark: Mark, rels: ReadonlySet<string>): void {
   rollBack(ctx, mark);
-  return null;
+  for (const rel of rels) {
+    ctx.stores.delete(rel);
+    ctx.statics.delete(rel);
+  }
+  for (const [key, block] of ctx.blocks) if (rels.has(block.store.rel)) ctx.blocks.delete(key);
 }
