@@ -5,25 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseGdl } from '../src/gdl/parser.js';
-import { atomToString, formulaToString } from '../src/gdl/terms.js';
-import { normalizeGame } from '../src/normalize/normalize.js';
-import { asRule, type NormalRule } from '../src/normalize/types.js';
 import { frameRule } from '../src/ground/frame.js';
-import { DEFAULT_PIPELINE_OPTIONS, emitGround, loadGroundFile, runGrounding, verifyGrounding } from '../src/pipeline.js';
+import { DEFAULT_PIPELINE_OPTIONS, emitGround, runGrounding } from '../src/pipeline.js';
+import { expectSameGdl, groundAndCheck, groundGdl, ruleOf, show } from './support/rewrite.js';
 import { EXAMPLES_DIR } from './corpus.js';
-import { limitSettings } from '../src/cli/options.js';
-import { shuffleSentences } from '../scripts/fuzz-mutate.mjs';
-
-/** The first rule of `text`, normalized. */
-function ruleOf(text: string): NormalRule {
-  return normalizeGame(parseGdl(text, 't.kif').game).rules[0]!;
-}
-
-function show(r: NormalRule): string {
-  const plain = asRule(r);
-  return `${atomToString(plain.head)} <= ${plain.body.map(formulaToString).join(' ')}`;
-}
 
 /** The rewrite with `static*` relations static, `lazy*` lazy, and names aux1, aux2, ...: dom, moved, touched..., head. */
 function frame(text: string): string[] | null {
@@ -33,39 +18,38 @@ function frame(text: string): string[] | null {
   return r === null ? null : [...(r.dom === null ? [] : [r.dom]), r.moved, ...r.touched, r.head].map(show);
 }
 
-describe('frameRule on rule shapes', () => {
-  it('rewrites the chess frame rule into a static domain, moved, touched per cell test, and the head rule', () => {
-    const chess = `(<= (next (cell ?x ?y ?p)) (does ?player (move ?piece ?x1 ?y1 ?x2 ?y2)) (true (cell ?x ?y ?p))
-      (not (castle ?piece ?x1 ?y1 ?x2 ?y2)) (staticdiff ?x ?y ?x1 ?y1) (staticdiff ?x ?y ?x2 ?y2))`;
-    expect(frame(chess)).toEqual([
+/** Rule, then its rewrite: dom, moved, touched..., head (see {@link frame}). */
+const REWRITES: [string, string, string[]][] = [
+  ['the chess frame rule: a static domain, moved, touched per cell test, and the head rule',
+    `(<= (next (cell ?x ?y ?p)) (does ?player (move ?piece ?x1 ?y1 ?x2 ?y2)) (true (cell ?x ?y ?p))
+      (not (castle ?piece ?x1 ?y1 ?x2 ?y2)) (staticdiff ?x ?y ?x1 ?y1) (staticdiff ?x ?y ?x2 ?y2))`, [
       '(aux1 ?x ?y) <= (staticdiff ?x ?y ?frame1 ?frame2)',
       '(aux2 ?player) <= (does ?player (move ?piece ?x1 ?y1 ?x2 ?y2)) (not (castle ?piece ?x1 ?y1 ?x2 ?y2))',
       '(aux3 ?player ?x ?y) <= (does ?player (move ?piece ?x1 ?y1 ?x2 ?y2)) (aux1 ?x ?y) (not (staticdiff ?x ?y ?x1 ?y1))',
       '(aux3 ?player ?x ?y) <= (does ?player (move ?piece ?x1 ?y1 ?x2 ?y2)) (aux1 ?x ?y) (not (staticdiff ?x ?y ?x2 ?y2))',
       '(next (cell ?x ?y ?p)) <= (true (cell ?x ?y ?p)) (aux2 ?player) (aux1 ?x ?y) (not (aux3 ?player ?x ?y))',
-    ]);
-  });
-});
-
-describe('frameRule conditions', () => {
-  it('binds the cell through the unifier of a negated distinct, and the domain for the rest', () => {
-    expect(frame('(<= (next (c ?x ?y)) (true (c ?x ?y)) (does ?r (m ?a ?b)) (staticcell ?x ?y ?a ?b) (distinct ?x ?a))')).toEqual([
+    ]],
+  ['the cell bound through the unifier of a negated distinct, and the domain for the rest',
+    '(<= (next (c ?x ?y)) (true (c ?x ?y)) (does ?r (m ?a ?b)) (staticcell ?x ?y ?a ?b) (distinct ?x ?a))', [
       '(aux1 ?x ?y) <= (staticcell ?x ?y ?frame1 ?frame2)',
       '(aux2 ?r) <= (does ?r (m ?a ?b))',
       '(aux3 ?r ?a ?y) <= (does ?r (m ?a ?b)) (aux1 ?a ?y)',
       '(aux3 ?r ?x ?y) <= (does ?r (m ?a ?b)) (aux1 ?x ?y) (not (staticcell ?x ?y ?a ?b))',
       '(next (c ?x ?y)) <= (true (c ?x ?y)) (aux2 ?r) (aux1 ?x ?y) (not (aux3 ?r ?x ?y))',
-    ]);
-  });
-
-  it('turns a negated test into a positive one, for a constant role, without a domain', () => {
-    expect(frame('(<= (next (mark ?x)) (true (mark ?x)) (does white (m ?a)) (not (hit ?a ?x)) (not (staticbad ?a)))')).toEqual([
+    ]],
+  ['a negated test turned positive, for a constant role, without a domain',
+    '(<= (next (mark ?x)) (true (mark ?x)) (does white (m ?a)) (not (hit ?a ?x)) (not (staticbad ?a)))', [
       'aux1 <= (does white (m ?a)) (not (staticbad ?a))',
       '(aux2 ?x) <= (does white (m ?a)) (hit ?a ?x) (not (staticbad ?a))',
       '(next (mark ?x)) <= (true (mark ?x)) aux1 (not (aux2 ?x))',
-    ]);
-  });
+    ]],
+];
 
+describe('frameRule on rule shapes', () => {
+  it.each(REWRITES)('rewrites %s', (_what, rule, expected) => expect(frame(rule)).toEqual(expected));
+});
+
+describe('frameRule conditions', () => {
   it('leaves alone rules that are not frame rules', () => {
     // The move names the cell (an effect rule).
     expect(frame('(<= (next (c ?x)) (true (c ?x)) (does ?r (m ?x ?a)) (staticok ?a ?x))')).toBeNull();
@@ -88,39 +72,20 @@ describe('frameRule conditions', () => {
 describe('frame rules while grounding', () => {
   const file = join(EXAMPLES_DIR, 'frame.kif');
   const text = readFileSync(file, 'utf8');
-  const plain = runGrounding(text, file, { ...DEFAULT_PIPELINE_OPTIONS, frameAbove: Infinity }).ground;
-  const plainGdl = emitGround(plain, 'gdl', { baseInput: true });
+  const off = { ...DEFAULT_PIPELINE_OPTIONS, frameAbove: Infinity };
+  const plain = groundGdl(text, file, off).ground;
 
-  it('leaves games whose rules stay under the threshold as they were', () => {
-    const gdl = emitGround(runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS).ground, 'gdl', { baseInput: true });
-    expect(gdl).toBe(plainGdl);
-    expect(gdl).not.toContain('split-');
-  });
+  it('leaves games whose rules stay under the threshold as they were', () => expectSameGdl(text, file, off, DEFAULT_PIPELINE_OPTIONS));
 
   it('rewrites the frame rules, with far fewer ground rules, into a game that plays like the original', () => {
     const options = { ...DEFAULT_PIPELINE_OPTIONS, frameAbove: 100 };
-    const { loaded, ground } = runGrounding(text, file, options);
-    const gdl = emitGround(ground, 'gdl', { baseInput: true });
+    const { ground, gdl } = groundAndCheck(text, file, options, { playouts: 12, seed: 3, maxSteps: 12 });
     // The cell (2, 2) keeps its piece when the move made does not touch it.
     expect(gdl).toMatch(/\n\(<= \(next \(cell 2 2 black\)\) \(split-\d+ white\) \(true \(cell 2 2 black\)\) \(not \(split-\d+ white 2 2\)\)\)\n/);
     expect(ground.rules.length * 3).toBeLessThan(plain.rules.length);
-    const verify = { playouts: 12, seed: 3, maxSteps: 12 };
-    expect(verifyGrounding(loaded.normal, ground, options, verify).kind).toBe('same');
-    // The written game reads back as a valid game.
-    expect(loadGroundFile(gdl, `${file}.ground`, options).normal.rules.length).toBeGreaterThan(0);
-    // Auxiliary names do not depend on the order of the sentences.
-    const shuffled = runGrounding(shuffleSentences(text, 2), file, options).ground;
-    expect(emitGround(shuffled, 'gdl', { baseInput: true })).toBe(gdl);
   });
 });
 
-describe('--frame-above', () => {
-  it('is a whole number above 0, left to the default when absent', () => {
-    expect(limitSettings({ frameAbove: '1000' }).frameAbove).toBe(1000);
-    expect(limitSettings({}).frameAbove).toBeUndefined();
-    expect(() => limitSettings({ frameAbove: 'x' })).toThrow(/--frame-above needs a whole number/);
-  });
-});
 
 describe('a rewrite that does not pay', () => {
   // The cell test holds for one move per cell: 6 rules as written, 30 `touched` rules rewritten.
