@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Measures one rule of chess on its own, with and without rule splitting (docs/hard-games.md):
+ * Measures one rule of chess on its own, with and without rule splitting (docs/hard-games.md)
+ * and the frame rewrite with move mutexes (docs/ground.md, "Frame rules"):
  * chess does not ground as a whole (its superset stage passes the atom budget), so this script
  * instantiates only the rule at LINE (default 118, the `next (cell ?x ?y ?p)` frame rule) and
  * the relations it needs, over the fluents `cell(x, y, piece)` and the geometric move superset
@@ -8,7 +9,7 @@
  * prints the ground rules per head relation, the time and the resident memory. Build first
  * (`npx tsc -p .`).
  *
- *   node scripts/split-chess-frame.mjs [SPLIT_ABOVE|plain] [LINE]
+ *   node scripts/split-chess-frame.mjs [SPLIT_ABOVE|plain] [LINE] [FRAME_ABOVE|plain]
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -49,8 +50,10 @@ for (const x of X) for (const p of ['wp', 'bp']) fl.push(`(f (pawn_moved_two ${p
 const facts = parseGdl([...fl, ...moves].join('\n'), 'sup.kif').game.rules.map((r) => r.head);
 const supersets = { fluents: facts.filter((a) => a.rel === 'f').map((a) => a.args[0]), moves: facts.filter((a) => a.rel === 'm').map((a) => ({ role: a.args[0], action: a.args[1] })), axioms: [] };
 const splitAbove = process.argv[2] === 'plain' ? Infinity : Number(process.argv[2] ?? 4e6);
+// Without a fourth argument the frame rewrite has its default threshold; `plain` turns it off.
+const frameAbove = process.argv[4] === undefined ? undefined : process.argv[4] === 'plain' ? Infinity : Number(process.argv[4]);
 const t0 = performance.now();
-const g = instantiateGame({ file, rules }, supersets, { ...DEFAULT_INSTANTIATE_LIMITS, maxRules: 20_000_000, maxLiterals: 200_000_000, splitAbove });
+const g = instantiateGame({ file, rules }, supersets, { ...DEFAULT_INSTANTIATE_LIMITS, maxRules: 20_000_000, maxLiterals: 200_000_000, splitAbove, ...(frameAbove === undefined ? {} : { frameAbove }) });
 const byHead = new Map();
 for (const r of g.rules) { const a = g.atoms[r.head]; const k = g.terms.symbolName(a.rel); byHead.set(k, (byHead.get(k) ?? 0) + 1); }
-console.log(`moves ${supersets.moves.length} fluents ${supersets.fluents.length} split-above ${splitAbove}: ${g.rules.length} ground rules`, Object.fromEntries(byHead), `${Math.round(performance.now() - t0)} ms, rss ${Math.round(process.memoryUsage().rss / 1e6)} MB`);
+console.log(`moves ${supersets.moves.length} fluents ${supersets.fluents.length} split-above ${splitAbove} frame-above ${frameAbove ?? 'default'}: ${g.rules.length} ground rules`, Object.fromEntries(byHead), `${Math.round(performance.now() - t0)} ms, rss ${Math.round(process.memoryUsage().rss / 1e6)} MB`);

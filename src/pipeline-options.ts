@@ -32,6 +32,8 @@ export interface PipelineOptions {
   readonly maxGroundRules: number;
   /** Rules estimated above this many bindings are split (docs/ground.md); absent: the default. CLI flag `--split-above`. */
   readonly splitAbove?: number;
+  /** Frame rules estimated above this many bindings are rewritten with move mutexes (docs/ground.md); absent: the default. CLI flag `--frame-above`. */
+  readonly frameAbove?: number;
   /**
    * Lazy axioms (docs/lazy.md): relations named by a limit are left non-ground and grounding
    * is tried again. CLI flag `--lazy-axioms`. Absent: off.
@@ -58,6 +60,7 @@ export interface PipelineSettings {
   readonly maxGroundAtoms?: number;
   readonly maxGroundRules?: number;
   readonly splitAbove?: number;
+  readonly frameAbove?: number;
   readonly normalize?: NormalizeOptions;
   /** See {@link PipelineOptions.lazyAxioms}. */
   readonly lazyAxioms?: boolean;
@@ -86,6 +89,7 @@ export function resolvePipelineOptions(settings: PipelineSettings = {}): Pipelin
     maxGroundAtoms: settings.maxGroundAtoms ?? DEFAULT_INSTANTIATE_LIMITS.maxAtoms,
     maxGroundRules: settings.maxGroundRules ?? DEFAULT_INSTANTIATE_LIMITS.maxRules,
     ...(settings.splitAbove === undefined ? {} : { splitAbove: settings.splitAbove }),
+    ...(settings.frameAbove === undefined ? {} : { frameAbove: settings.frameAbove }),
     ...(settings.lazyAxioms === true ? { lazyAxioms: true } : {}),
     ...(settings.lazyRelations === undefined ? {} : { lazyRelations: settings.lazyRelations }),
   };
@@ -105,5 +109,9 @@ export function reachLimits(options: PipelineOptions): ReachLimits {
 /** Instantiation's limits under `options`. */
 export function instantiateLimits(options: PipelineOptions): InstantiateLimits {
   const limits = { ...DEFAULT_INSTANTIATE_LIMITS, deadline: options.deadline, maxAtoms: options.maxGroundAtoms, maxRules: options.maxGroundRules };
-  return options.splitAbove === undefined ? limits : { ...limits, splitAbove: options.splitAbove };
+  return {
+    ...limits,
+    ...(options.splitAbove === undefined ? {} : { splitAbove: options.splitAbove }),
+    ...(options.frameAbove === undefined ? {} : { frameAbove: options.frameAbove }),
+  };
 }

@@ -145,7 +145,9 @@ export function drawDependencyGraph(
 /** Steps 4 and 5: instantiation, then reachability on the ground rules. */
 export function groundGame(normal: NormalGame, supersets: Supersets, options: PipelineOptions, timer = new StageTimer(), lazy?: LazyPlan): GroundGame {
   const counts = (g: GroundGame): Record<string, number> => ({ rules: g.rules.length, atoms: g.atoms.length, init: g.init.length });
-  const ground = timer.run('instantiate', () => instantiateGame(normal, supersets, instantiateLimits(options), lazy), counts);
+  // Frame rules rewritten with move mutexes (docs/ground.md): how many, estimated rules before and after.
+  const frame = (g: GroundGame): Record<string, number> => (g.frame === undefined ? {} : { frameRules: g.frame.rules, frameFrom: Math.round(g.frame.estimated), frameTo: Math.round(g.frame.made) });
+  const ground = timer.run('instantiate', () => instantiateGame(normal, supersets, instantiateLimits(options), lazy), (g) => ({ ...counts(g), ...frame(g) }));
   return timer.run('prune', () => pruneUnreachable(ground, options.deadline), counts);
 }
 

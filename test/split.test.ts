@@ -5,24 +5,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseGdl } from '../src/gdl/parser.js';
-import { atomToString, formulaToString } from '../src/gdl/terms.js';
 import { normalizeGame } from '../src/normalize/normalize.js';
-import { asRule, type NormalRule } from '../src/normalize/types.js';
 import { auxKey, auxPrefix, eliminate, gameSymbols, splitRule } from '../src/ground/split.js';
-import { DEFAULT_PIPELINE_OPTIONS, emitGround, loadGroundFile, runGrounding, verifyGrounding } from '../src/pipeline.js';
+import { DEFAULT_PIPELINE_OPTIONS } from '../src/pipeline.js';
+import { expectSameGdl, groundAndCheck, groundGdl, ruleOf, show } from './support/rewrite.js';
 import { EXAMPLES_DIR } from './corpus.js';
 import { limitSettings } from '../src/cli/options.js';
-import { shuffleSentences } from '../scripts/fuzz-mutate.mjs';
-
-/** The first rule of `text`, normalized. */
-function ruleOf(text: string): NormalRule {
-  return normalizeGame(parseGdl(text, 't.kif').game).rules[0]!;
-}
-
-function show(r: NormalRule): string {
-  const plain = asRule(r);
-  return `${atomToString(plain.head)} <= ${plain.body.map(formulaToString).join(' ')}`;
-}
 
 /** The splitter with `static*` relations static and names aux1, aux2, ... */
 function split(text: string): string[] | null {
@@ -102,35 +90,28 @@ describe('auxiliary names', () => {
 describe('splitting while grounding', () => {
   const file = join(EXAMPLES_DIR, 'split.kif');
   const text = readFileSync(file, 'utf8');
-  const plain = runGrounding(text, file, { ...DEFAULT_PIPELINE_OPTIONS, splitAbove: Infinity }).ground;
-  const plainGdl = emitGround(plain, 'gdl', { baseInput: true });
+  // Splitting alone: the frame rewrite (test/frame.test.ts) would take split.kif's frame rule first.
+  const base = { ...DEFAULT_PIPELINE_OPTIONS, frameAbove: Infinity };
+  const plain = groundGdl(text, file, { ...base, splitAbove: Infinity }).ground;
 
-  it('leaves games whose rules stay under the threshold as they were', () => {
-    const gdl = emitGround(runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS).ground, 'gdl', { baseInput: true });
-    expect(gdl).toBe(plainGdl);
-    expect(gdl).not.toContain('split-');
-  });
+  it('leaves games whose rules stay under the threshold as they were', () => expectSameGdl(text, file, { ...base, splitAbove: Infinity }, base));
 
   it('splits the big frame rule, with far fewer ground rules, into a game that plays like the original', () => {
-    const options = { ...DEFAULT_PIPELINE_OPTIONS, splitAbove: 1000 };
-    const { loaded, ground } = runGrounding(text, file, options);
-    const gdl = emitGround(ground, 'gdl', { baseInput: true });
+    const options = { ...base, splitAbove: 1000 };
+    const { ground, gdl } = groundAndCheck(text, file, options, { playouts: 4, seed: 5, maxSteps: 10 });
     expect(gdl).toMatch(/\n\(<= \(next \(cell 1 1 0\)\) \(split-\d+ 1 1\) \(true \(cell 1 1 0\)\)\)\n/);
     expect(ground.rules.length * 5).toBeLessThan(plain.rules.length);
-    const verify = { playouts: 4, seed: 5, maxSteps: 10 };
-    expect(verifyGrounding(loaded.normal, ground, options, verify).kind).toBe('same');
-    // The written game, auxiliary relations included, reads back as a valid game.
-    expect(loadGroundFile(gdl, `${file}.ground`, options).normal.rules.length).toBeGreaterThan(0);
-    // Auxiliary names do not depend on the order of the sentences.
-    const shuffled = runGrounding(shuffleSentences(text, 2), file, options).ground;
-    expect(emitGround(shuffled, 'gdl', { baseInput: true })).toBe(gdl);
   });
 });
 
-describe('--split-above', () => {
-  it('is a whole number above 0, left to the default when absent', () => {
+describe('--split-above and --frame-above', () => {
+  it('are whole numbers above 0, left to the default when absent', () => {
     expect(limitSettings({ splitAbove: '100000' }).splitAbove).toBe(100000);
     expect(limitSettings({}).splitAbove).toBeUndefined();
     expect(() => limitSettings({ splitAbove: '1e6' })).toThrow(/--split-above needs a whole number/);
+    // The frame rewrite's threshold (test/frame.test.ts).
+    expect(limitSettings({ frameAbove: '1000' }).frameAbove).toBe(1000);
+    expect(limitSettings({}).frameAbove).toBeUndefined();
+    expect(() => limitSettings({ frameAbove: 'x' })).toThrow(/--frame-above needs a whole number/);
   });
 });

@@ -17,6 +17,7 @@ export interface LimitFlags {
   readonly maxRules?: string;
   readonly maxMemory?: string;
   readonly splitAbove?: string;
+  readonly frameAbove?: string;
   /** `--lazy-axioms` (commands that ground). */
   readonly lazyAxioms?: boolean;
 }
@@ -81,11 +82,13 @@ export function addLazyOption(command: Command): Command {
 }
 
 /**
- * Registers `--split-above` (rule splitting, docs/ground.md) on the commands that ground and
+ * Registers `--split-above` (rule splitting) and `--frame-above` (frame rules; both docs/ground.md)
+ * on the commands that ground and
  * keep the result: ground and verify.
  */
 export function addSplitOption(command: Command): Command {
-  return command.option('--split-above <n>', 'split rules whose join is estimated above this many bindings into auxiliary rules, when that pays (default 4000000)');
+  return command.option('--split-above <n>', 'split rules whose join is estimated above this many bindings into auxiliary rules, when that pays (default 4000000)')
+    .option('--frame-above <n>', 'rewrite frame rules whose join is estimated above this many bindings with move mutexes, when that pays (default 10000)');
 }
 
 /**
@@ -106,6 +109,7 @@ export function limitSettings(flags: LimitFlags): PipelineSettings {
     ...defined('maxGroundAtoms', whole(flags.maxGroundAtoms, '--max-ground-atoms')),
     ...defined('maxGroundRules', whole(flags.maxRules, '--max-rules')),
     ...defined('splitAbove', whole(flags.splitAbove, '--split-above')),
+    ...defined('frameAbove', whole(flags.frameAbove, '--frame-above')),
     maxMemoryMb: whole(flags.maxMemory, '--max-memory') ?? defaultMaxMemoryMb(),
     ...(flags.lazyAxioms === true ? { lazyAxioms: true } : {}),
   };

@@ -35,6 +35,8 @@ export interface InstantiateLimits {
    * (src/ground/split-run.ts; absent: DEFAULT_SPLIT_ABOVE there; Infinity: never).
    */
   readonly splitAbove?: number;
+  /** Frame rules estimated above this many bindings are rewritten with move mutexes (src/ground/frame-run.ts). */
+  readonly frameAbove?: number;
 }
 
 /**
@@ -59,8 +61,8 @@ export interface Context {
   readonly limits: InstantiateLimits;
   readonly stores: Map<string, Store>;
   readonly blocks: Map<string, Block>;
-  /** Relations evaluated exactly and removed from rule bodies. */
-  readonly statics: ReadonlySet<string>;
+  /** Relations evaluated exactly and removed from rule bodies (frame-run.ts adds the domains it makes). */
+  readonly statics: Set<string>;
   /** For relations covered by the supersets: the atom ids a head may take. */
   readonly headFilter: ReadonlyMap<string, ReadonlySet<number>>;
   readonly rules: RuleDraft[];

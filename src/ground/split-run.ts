@@ -16,6 +16,7 @@ import { compileRule, type CompiledRule } from './compile.js';
 import type { NormalRule } from '../normalize/types.js';
 import { type Context, type Mark, evaluateComponent, markOf, rollBack, ruleEstimate } from './evaluate.js';
 import { auxKey, eliminate, innerVariables, renameRelation, splitRule } from './split.js';
+import { DEFAULT_FRAME_ABOVE, type FrameStats, tryFrame } from './frame-run.js';
 
 /**
  * Default threshold: a rule is considered for splitting when its join is estimated above this
@@ -59,11 +60,15 @@ export interface SplitEnv {
   /** Auxiliary rules instantiated so far: {@link auxKey} -> relation name; and the keys in order. */
   readonly memo: Map<string, string>;
   readonly journal: string[];
+  /** Rules estimated above this many bindings are tried as frame rules first (frame-run.ts). */
+  readonly frameAbove: number;
+  /** The frame rewrites kept so far. */
+  readonly frame: FrameStats;
 }
 
 /** A fresh environment for one instantiation run. */
-export function splitEnv(above: number, prefix: string, key: (atom: Atom) => string): SplitEnv {
-  return { above, prefix, key, made: { count: 0 }, memo: new Map(), journal: [] };
+export function splitEnv(above: number, prefix: string, key: (atom: Atom) => string, frameAbove = DEFAULT_FRAME_ABOVE): SplitEnv {
+  return { above, prefix, key, made: { count: 0 }, memo: new Map(), journal: [], frameAbove, frame: { rules: 0, estimated: 0, made: 0 } };
 }
 
 /** The relation made before for an auxiliary rule equal to `rule` up to names, if any. */
@@ -179,12 +184,17 @@ function trySplit(ctx: Context, rule: CompiledRule, estimate: number, env: Split
  * that the auxiliary names, numbered as made, do not depend on the order of the sentences.
  */
 export function splitLargeRules(ctx: Context, rules: readonly CompiledRule[], rels: ReadonlySet<string>, env: SplitEnv): CompiledRule[] {
-  if (!Number.isFinite(env.above)) return [...rules];
+  const above = Math.min(env.above, env.frameAbove);
+  if (!Number.isFinite(above)) return [...rules];
   const large = rules
     .filter((rule) => !ctx.statics.has(rule.head.rel) && !recursive(rule, rels))
     .map((rule) => ({ rule, estimate: ruleEstimate(ctx, rule), text: `${rule.head.rel} ${auxKey(rule.source)}` }))
-    .filter((c) => c.estimate > env.above)
+    .filter((c) => c.estimate > above)
     .sort((a, b) => compareCodePoints(a.text, b.text));
-  const replaced = new Map(large.map((c) => [c.rule, trySplit(ctx, c.rule, c.estimate, env, 0)]));
+  // A frame rule is rewritten with move mutexes (frame-run.ts) when that pays, else split.
+  const rewrite = (c: { rule: CompiledRule; estimate: number }): CompiledRule =>
+    (c.estimate > env.frameAbove ? tryFrame(ctx, c.rule, c.estimate, env, env.frame) : null)
+    ?? (c.estimate > env.above ? trySplit(ctx, c.rule, c.estimate, env, 0) : c.rule);
+  const replaced = new Map(large.map((c) => [c.rule, rewrite(c)]));
   return rules.map((rule) => replaced.get(rule) ?? rule);
 }

@@ -36,14 +36,16 @@ export interface SplitContext {
   readonly fresh: () => string;
 }
 
-function literalVars(l: Literal): Set<string> {
+/** The variables of a literal (both sides of a `distinct`). */
+export function literalVars(l: Literal): Set<string> {
   if (l.kind === 'distinct') return collectVars(l.right, collectVars(l.left, new Set()));
   const out = new Set<string>();
   for (const a of l.atom.args) collectVars(a, out);
   return out;
 }
 
-function atomVarSet(atom: Atom): Set<string> {
+/** The variables of an atom's arguments. */
+export function atomVarSet(atom: Atom): Set<string> {
   const out = new Set<string>();
   for (const a of atom.args) collectVars(a, out);
   return out;
@@ -56,13 +58,14 @@ function orderedVars(lits: readonly Literal[], keep: ReadonlySet<string>): strin
   return out;
 }
 
-function auxAtom(rel: string, vars: readonly string[], pos: Atom['pos']): Atom {
+/** The atom `rel(vars...)` (an auxiliary relation's head or body atom). */
+export function auxAtom(rel: string, vars: readonly string[], pos: Atom['pos']): Atom {
   const args: Term[] = vars.map((name) => ({ kind: 'var', name, pos }));
   return { kind: 'atom', rel, args, pos };
 }
 
 /** Groups literals connected through variables outside `headVars` (union-find over indexes). */
-function components(vars: readonly Set<string>[], headVars: ReadonlySet<string>): number[][] {
+export function components(vars: readonly Set<string>[], headVars: ReadonlySet<string>): number[][] {
   const parent = vars.map((_, i) => i);
   const find = (i: number): number => {
     while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;

@@ -48,6 +48,12 @@ export interface GroundGame {
    * relations occur in `rules` only negated and hold or not per state, as its program says.
    */
   readonly lazy?: LazyPart;
+  /**
+   * Frame rules rewritten with move mutexes during instantiation (docs/ground.md, "Frame
+   * rules"), when any: how many, their joins' estimates summed, and the ground rules made
+   * for them instead (estimated for the head rules). For `--stats` only.
+   */
+  readonly frame?: { readonly rules: number; readonly estimated: number; readonly made: number };
 }
 
 /** The non-ground part of a game ground with lazy axioms. */

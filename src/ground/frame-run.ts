@@ -1,0 +1,95 @@
+/**
+ * Move mutexes for frame rules during instantiation (docs/ground.md, "Frame rules"): a rule
+ * estimated above the frame threshold and shaped like a frame rule ({@link frameRule}) is
+ * replaced by its `moved` and `touched` rules, instantiated at once, and a head rule reading
+ * them, but only when that pays: the ground rules made plus the head rule's estimate must be
+ * {@link FRAME_GAIN} times fewer than the rule's own estimate; otherwise everything made is
+ * rolled back and the rule goes on to rule splitting (split-run.ts) as before.
+ */
+import type { Atom } from '../gdl/ast.js';
+import type { NormalRule } from '../normalize/types.js';
+import { compileRule, type CompiledRule } from './compile.js';
+import { type Context, type Mark, evaluateComponent, markOf, rollBack, ruleEstimate } from './evaluate.js';
+import { frameRule } from './frame.js';
+import type { SplitEnv } from './split-run.js';
+
+/**
+ * Default frame threshold: rules estimated above this many bindings are tried. Breakthrough's
+ * frame rule is estimated at 44,352, checkers' at 4.9 to 7.5×10⁵, chess's at 6×10⁶
+ * (docs/ground.md, "Frame rules"); below it a rule costs the join little, and every game whose
+ * rules all stay below grounds to the same bytes as before.
+ */
+export const DEFAULT_FRAME_ABOVE = 10_000;
+
+/** A rewrite is kept only when it makes at least this many times fewer ground rules. */
+export const FRAME_GAIN = 4;
+
+/** Counts of the rewrites kept in one run (the `--stats` line `frame`). */
+export interface FrameStats {
+  /** Frame rules rewritten. */
+  rules: number;
+  /** Their estimates, summed, and the ground rules made for them (aux and head rules). */
+  estimated: number;
+  made: number;
+}
+
+/**
+ * Tries the frame rewrite of `rule` (estimated at `estimate`): evaluates its domain (static),
+ * instantiates its `moved` and `touched` relations and returns the compiled head rule that
+ * replaces `rule`, or null when the rule has not the shape or the rewrite does not pay (all
+ * made then rolled back, the new relations' stores and names included, so that a game where
+ * no rewrite is kept grounds to the same bytes as without the rewrite).
+ */
+export function tryFrame(ctx: Context, rule: CompiledRule, estimate: number, env: SplitEnv, stats: FrameStats): CompiledRule | null {
+  const count = env.made.count;
+  const fresh = (): string => `${env.prefix}-${++env.made.count}`;
+  const isStatic = (a: Atom): boolean => ctx.statics.has(env.key(a));
+  const rewrite = frameRule(rule.source, { isStatic, isLazy: (a) => ctx.lazy?.has(env.key(a)) === true, fresh });
+  if (rewrite === null) {
+    env.made.count = count;
+    return null;
+  }
+  const mark = markOf(ctx);
+  const made = [rewrite.dom, rewrite.moved, ...rewrite.touched].flatMap((r) => (r === null ? [] : [r.head.rel]));
+  const fail = (): null => {
+    forget(ctx, mark, new Set(made));
+    env.made.count = count;
+    return null;
+  };
+  const compile = (r: NormalRule): CompiledRule => compileRule(r, ctx.file, ctx.table, env.key);
+  if (rewrite.dom !== null) {
+    // A static relation: evaluated exactly, its atoms vanish from the rules that read it.
+    ctx.statics.add(rewrite.dom.head.rel);
+    evaluateComponent(ctx, [compile(rewrite.dom)], new Set([rewrite.dom.head.rel]));
+  }
+  for (const group of [[rewrite.moved], rewrite.touched]) {
+    if (group.length === 0) continue;
+    const compiled = group.map(compile);
+    const e = compiled.reduce((sum, r) => sum + ruleEstimate(ctx, r), 0);
+    // The estimate ignores the tests, which are most of a touched rule: only the budget is
+    // checked before, what the rules made must pay after.
+    if (e > ctx.limits.maxRules - ctx.rules.length) return fail();
+    evaluateComponent(ctx, compiled, new Set([compiled[0]!.head.rel]));
+    if ((ctx.rules.length - mark.rules) * FRAME_GAIN >= estimate) return fail();
+  }
+  const head = compile(rewrite.head);
+  const total = ctx.rules.length - mark.rules + ruleEstimate(ctx, head);
+  if (total * FRAME_GAIN >= estimate) return fail();
+  stats.rules++;
+  stats.estimated += estimate;
+  stats.made += total;
+  return head;
+}
+
+/**
+ * Rolls back to `mark` and forgets the relations `rels` made since: their stores, the blocks
+ * over them and their static mark, so that their names can be given again to new relations.
+ */
+function forget(ctx: Context, mark: Mark, rels: ReadonlySet<string>): void {
+  rollBack(ctx, mark);
+  for (const rel of rels) {
+    ctx.stores.delete(rel);
+    ctx.statics.delete(rel);
+  }
+  for (const [key, block] of ctx.blocks) if (rels.has(block.store.rel)) ctx.blocks.delete(key);
+}
