@@ -71,12 +71,12 @@ export interface LoadedGame {
  * assembles those normal forms.
  */
 export function loadGame(text: string, file: string, options: PipelineOptions, timer = new StageTimer()): LoadedGame {
-  const parsed = timer.run('parse', () => parseGdl(text, file), (r) => ({ rules: r.game.rules.length }));
+  const parsed = timer.run('parse', () => parseGdl(text, file, options.deadline), (r) => ({ rules: r.game.rules.length }));
   // Syntax and meaning together: with syntax errors, the sentences that were read completely
   // are still validated (the checks that need the whole file left out), all sorted by position.
   const complete = !hasErrors(parsed.diagnostics);
   if (complete) checkDeadline(options.deadline, file, 'reading the game');
-  const validated = timer.run('validate', () => validateGame(parsed.game, options.normalize, complete), (r) => ({ problems: r.diagnostics.length }));
+  const validated = timer.run('validate', () => validateGame(parsed.game, options.normalize, complete, options.deadline), (r) => ({ problems: r.diagnostics.length }));
   const diagnostics = sortDiagnostics([...parsed.diagnostics, ...validated.diagnostics]);
   if (hasErrors(diagnostics)) throw new GdlError(diagnostics);
   checkDeadline(options.deadline, file, 'validating the game');

@@ -92,7 +92,8 @@ describe.skipIf(!HAVE_CORPUS)('gdl-ground ground on big games with a tiny --time
   const cases: readonly (readonly [game: string, method: string, timeout: string])[] = [
     ['ggp-repository-base/chineseCheckers6p.kif', 'prolog', '1'],
     ['ggp-repository-base/chineseCheckers6p.kif', 'dg', '2'],
-    ['ggp-repository-base/knightfight.kif', 'dg', '1'],
+    // knightfight served here until its frame rules were rewritten (docs/ground.md): it now grounds in under a second.
+    ['ggp-repository-base/racer.kif', 'dg', '1'],
     ['ggp-repository-base/urmAdd.kif', 'dg', '1'],
   ];
   for (const [game, method, timeout] of cases) {

@@ -26,3 +26,33 @@ describe('Deadline', () => {
     expect(first).toBe(TICKS_PER_CLOCK_READ);
   });
 });
+
+describe('reading and validating a large game look at the deadline', () => {
+  // A ground game written by `ground` can have hundreds of thousands of sentences (chess with
+  // lazy axioms: 80 MB); parsing and validating it took longer than a --timeout of 30 s.
+  const big = Array.from({ length: 3 * TICKS_PER_CLOCK_READ }, (_, i) => `(<= (p c${i}) (q c${i}))`).join('\n');
+
+  it('stops parsing with a limit error once the deadline has passed', async () => {
+    const { parseGdl } = await import('../src/gdl/parser.js');
+    const { GdlError } = await import('../src/gdl/diagnostics.js');
+    expect(parseGdl(big, 'big.kif').game.rules.length).toBe(3 * TICKS_PER_CLOCK_READ);
+    let caught: unknown;
+    try {
+      parseGdl(big, 'big.kif', new Deadline(Date.now() - 1));
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(GdlError);
+    expect((caught as InstanceType<typeof GdlError>).code).toBe('limit');
+    expect((caught as Error).message).toMatch(/reading the game: time limit reached/);
+  });
+
+  it('stops validating with a limit error once the deadline has passed', async () => {
+    const { parseGdl } = await import('../src/gdl/parser.js');
+    const { validateGame } = await import('../src/normalize/validate.js');
+    const game = parseGdl(big, 'big.kif').game;
+    expect(() => validateGame(game, undefined, true, new Deadline(Date.now() - 1))).toThrow(/validating the game: time limit reached/);
+    // Without a deadline it runs through (the game lacks roles and the rest: only those errors).
+    expect(validateGame(game).diagnostics.length).toBeGreaterThan(0);
+  });
+});

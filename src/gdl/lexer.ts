@@ -4,7 +4,8 @@
  * only by memory.
  */
 import type { Pos } from './ast.js';
-import { type Diagnostic, diag } from './diagnostics.js';
+import { type Diagnostic, checkDeadline, diag } from './diagnostics.js';
+import { Deadline } from '../deadline.js';
 
 /** A symbol, with its text folded to lower case. */
 export interface SymNode {
@@ -95,12 +96,12 @@ function describeChar(ch: string): string {
  * open one is reported and dropped: real games begin every sentence in column 1 and indent
  * the rest). A sentence holding a bad character is dropped too: its meaning is not defined.
  */
-export function readSExprs(text: string, file: string): { exprs: SExpr[]; diagnostics: Diagnostic[] } {
-  const first = readOnce(text, file, false);
-  return first.unclosed ? readOnce(text, file, true) : first;
+export function readSExprs(text: string, file: string, deadline = Deadline.never()): { exprs: SExpr[]; diagnostics: Diagnostic[] } {
+  const first = readOnce(text, file, false, deadline);
+  return first.unclosed ? readOnce(text, file, true, deadline) : first;
 }
 
-function readOnce(text: string, file: string, recover: boolean): { exprs: SExpr[]; diagnostics: Diagnostic[]; unclosed: boolean } {
+function readOnce(text: string, file: string, recover: boolean, deadline: Deadline): { exprs: SExpr[]; diagnostics: Diagnostic[]; unclosed: boolean } {
   const diagnostics: Diagnostic[] = [];
   const exprs: SExpr[] = [];
   let open: { pos: Pos; items: SExpr[] }[] = [];
@@ -114,6 +115,8 @@ function readOnce(text: string, file: string, recover: boolean): { exprs: SExpr[
   };
   let oddSpace = false;
   for (const tok of tokens(text)) {
+    // A ground game written by `ground` can be tens of megabytes: the run's clock is read as it goes.
+    if (deadline.tick()) checkDeadline(deadline, file, 'reading the game');
     if (tok.kind === 'space') {
       // Lenient: KIF's white space is ASCII; warn once, at the first.
       if (!oddSpace) diagnostics.push(diag('warning', file, tok.pos, `${tok.text === '\u00a0' ? 'non-breaking space' : 'byte-order mark'} read as a space (KIF white space is ASCII)`));

@@ -5,7 +5,8 @@
  * depth limit so that no input can exhaust the stack.
  */
 import { type Atom, type Formula, type GameDescription, type Rule, type Term, mkAtom } from './ast.js';
-import { type Diagnostic, diag } from './diagnostics.js';
+import { type Diagnostic, checkDeadline, diag } from './diagnostics.js';
+import { Deadline } from '../deadline.js';
 import { type ListNode, type SExpr, type SymNode, readSExprs } from './lexer.js';
 
 /** Deepest nesting of `not`/`and`/`or` accepted in one rule body. */
@@ -119,12 +120,13 @@ function toRule(e: SExpr, warn: Warn): Rule {
 }
 
 /** Parses KIF text; `file` names the source in diagnostics. Never throws on bad input. */
-export function parseGdl(text: string, file = '<input>'): ParseResult {
-  const { exprs, diagnostics } = readSExprs(text, file);
+export function parseGdl(text: string, file = '<input>', deadline = Deadline.never()): ParseResult {
+  const { exprs, diagnostics } = readSExprs(text, file, deadline);
   const problems = [...diagnostics];
   const rules: Rule[] = [];
   const warn: Warn = (at, message) => problems.push(diag('warning', file, at.pos, message));
   for (const e of exprs) {
+    if (deadline.tick()) checkDeadline(deadline, file, 'reading the game');
     try {
       rules.push(toRule(e, warn));
     } catch (err) {

@@ -10,7 +10,8 @@
  * of the repaired rules are handed on, so that normalization proper only assembles them.
  */
 import type { GameDescription, Rule } from '../gdl/ast.js';
-import { type Diagnostic, formatDiagnostic, sortDiagnostics } from '../gdl/diagnostics.js';
+import { type Diagnostic, checkDeadline, formatDiagnostic, sortDiagnostics } from '../gdl/diagnostics.js';
+import { Deadline } from '../deadline.js';
 import { checkArities } from '../gdl/validate-arity.js';
 import { checkKeywords } from '../gdl/validate-keywords.js';
 import { checkLenient } from '../gdl/validate-lenient.js';
@@ -41,7 +42,7 @@ function unique(list: readonly Diagnostic[]): Diagnostic[] {
 }
 
 /** The normal forms of one validation run: each rule (by identity) normalized once. */
-function normalFormsOf(game: GameDescription, options: NormalizeOptions): { form: (rule: Rule) => NormalForm; split: (rule: Rule) => readonly NormalRule[] | null } {
+function normalFormsOf(game: GameDescription, options: NormalizeOptions, deadline: Deadline): { form: (rule: Rule) => NormalForm; split: (rule: Rule) => readonly NormalRule[] | null } {
   const file = game.file;
   // Names for split-off parts, unique over the game (only used with options.splitGround).
   const fresh = options.splitGround === true ? freshNames(game) : undefined;
@@ -49,6 +50,7 @@ function normalFormsOf(game: GameDescription, options: NormalizeOptions): { form
   const form = (rule: Rule): NormalForm => {
     let f = done.get(rule);
     if (f === undefined) {
+      if (deadline.tick()) checkDeadline(deadline, file, 'validating the game');
       f = normalizeRule(rule, file, options, fresh);
       done.set(rule, f);
     }
@@ -70,16 +72,25 @@ function normalFormsOf(game: GameDescription, options: NormalizeOptions): { form
  * safety is checked (and repaired) on the result, and keyword placement, stratification and
  * the recursion restriction are checked on the repaired game, which is what later stages see.
  */
-export function validateGame(game: GameDescription, options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS, complete = true): ValidationResult {
-  const { form, split } = normalFormsOf(game, options);
+export function validateGame(game: GameDescription, options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS, complete = true, deadline = Deadline.never()): ValidationResult {
+  // Each pass reads every rule once; on a ground game of hundreds of thousands of rules a pass
+  // takes seconds, so the run's clock is read between passes.
+  const clock = (): void => checkDeadline(deadline, game.file, 'validating the game');
+  const { form, split } = normalFormsOf(game, options, deadline);
   const arity = checkArities(game.rules, game.file);
+  clock();
   const lenient = checkLenient(game.rules, game.file);
   const inlined = inlineDistinctHelpers(game.rules, game.file, split);
+  clock();
   const safety = checkSafety(inlined.rules, game.file, split);
+  clock();
   const repaired: GameDescription = { file: game.file, rules: safety.rules };
   const keywords = checkKeywords(repaired.rules, game.file, complete);
+  clock();
   const stratification = checkStratification(repaired.rules, game.file);
+  clock();
   const restriction = checkRestriction(repaired.rules, game.file, split);
+  clock();
   const diagnostics = sortDiagnostics(unique([...arity, ...lenient, ...inlined.diagnostics, ...safety.diagnostics, ...keywords, ...stratification, ...restriction]));
   return { game: repaired, diagnostics, forms: repaired.rules.map(form) };
 }
