@@ -2,25 +2,14 @@
 // core-first plan of a delta literal that only tests existence. Plans change speed, never
 // answers, so each case also checks the supersets against the expected least model.
 import { describe, expect, it } from 'vitest';
-import { parseGdl } from '../src/gdl/parser.js';
-import { normalizeGame } from '../src/normalize/normalize.js';
+import { game, shapeOf } from './support/shapes.js';
 import { clauseText } from '../src/reach/clauses.js';
 import { coreFirstApplies, planDistinctHeads, planVariant, ruleShape } from '../src/reach/plan.js';
 import { planRelaxedGame } from '../src/reach/relaxed.js';
 import { formatSupersets } from '../src/reach/format.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 
-function game(text: string) {
-  const parsed = parseGdl(text, 't.kif');
-  expect(parsed.diagnostics).toEqual([]);
-  return normalizeGame(parsed.game);
-}
 
-/** The shape of the first relaxed rule whose head is `rel`. */
-function shapeOf(text: string, rel: string) {
-  const rule = planRelaxedGame(game(text)).components.flatMap((c) => c.rules).find((r) => r.head.rel === rel)!;
-  return ruleShape(rule);
-}
 
 const NIM = `
   (role a) (role b)

@@ -4,12 +4,9 @@
 // least model is checked against the Datalog core's, on a small game and on chess's relaxed
 // game with lazy axioms, where the projection takes the fixpoint from about a minute to seconds.
 import { describe, expect, it } from 'vitest';
-import { parseGdl } from '../src/gdl/parser.js';
-import { normalizeGame } from '../src/normalize/normalize.js';
+import { game, shapeOf } from './support/shapes.js';
 import { clauseText } from '../src/reach/clauses.js';
-import { ruleShape } from '../src/reach/plan.js';
 import { planProjected } from '../src/reach/project.js';
-import { planRelaxedGame } from '../src/reach/relaxed.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { supersetSentences } from '../src/reach/format.js';
 import { planLazy } from '../src/ground/lazy.js';
@@ -17,16 +14,7 @@ import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline.js';
 import { relevantSupersets } from './support/relaxed-model.js';
 import { HAVE_CORPUS, readGame } from './corpus.js';
 
-function game(text: string) {
-  const parsed = parseGdl(text, 't.kif');
-  expect(parsed.diagnostics).toEqual([]);
-  return normalizeGame(parsed.game);
-}
 
-function shapeOf(text: string, rel: string) {
-  const rule = planRelaxedGame(game(text)).components.flatMap((c) => c.rules).find((r) => r.head.rel === rel)!;
-  return ruleShape(rule);
-}
 
 const NOMINAL = { order: () => 10, cost: () => 10 };
 
