@@ -58,6 +58,16 @@ describe('fast simulator with lazy axioms against the ground simulator', () => {
     expect(compare(game, 30, 10, 'terms')).toBeGreaterThan(100);
   });
 
+  it("lazy-board.kif with the slide rule reading (empty ?b): the relaxed game keeps empty's rules, so slides are possible heads", () => {
+    const text = readFileSync(join(EXAMPLES_DIR, 'lazy-board.kif'), 'utf8');
+    const slide = '(sq ?b) (reach ?a ?b) (not (true (at white ?b))) (not (true (at black ?b))) (not (true (block ?b))))';
+    expect(text).toContain(slide);
+    // empty is read only by the lazy program and this lazy rule: no ground rule reads it.
+    const game = ground(text.replace(slide, '(empty ?b) (reach ?a ?b))'), 'lazy-board-empty.kif', resolvePipelineOptions({ lazyRelations: ['right', 'left'] }));
+    expect(game.lazy!.heads.map((t) => game.terms.text(t)).filter((t) => t.includes('slide')).length).toBeGreaterThan(0);
+    expect(compare(game, 20, 10, 'terms')).toBeGreaterThan(50);
+  });
+
   it('lazy-walk.kif (left recursion: the term-table evaluator hands over to Tau-Prolog)', () => {
     expect(compare(example('lazy-walk.kif', ['path']), 10, 10, 'prolog')).toBeGreaterThan(20);
   });

@@ -173,6 +173,31 @@ export function planLazy(game: NormalGame, seeds: Iterable<string>): LazyPlan {
 }
 
 /**
+ * The rules of the relations the relaxed lazy rules read that the ground part leaves out (a
+ * relation of D that no ground rule reads), downwards: without them such a literal has no
+ * instance in the relaxed game, and the lazy rule no possible head (a lazy `legal` rule reading
+ * `(empty ?b)` beside a lazy `reach`). Relations of L stay out, as in `relaxRule`.
+ *   need(R) <= a relaxed lazy rule reads R, R not in L, R has no ground rule
+ *   need(B) <= need(H), H <= ... B ..., B not in L, B has no ground rule
+ */
+function readRules(rules: readonly NormalRule[], key: (a: Atom) => string, relaxedLazy: readonly NormalRule[], ground: readonly NormalRule[], lazy: ReadonlySet<string>): NormalRule[] {
+  const grounded = new Set(ground.map((r) => key(r.head)));
+  const need = new Set<string>();
+  const todo = [...relaxedLazy];
+  while (todo.length > 0) {
+    // Relaxed: only positive literals count (negative ones are dropped with the rule's relaxation).
+    for (const l of todo.pop()!.body) {
+      if (l.kind !== 'pos' || KEYWORDS.has(l.atom.rel)) continue;
+      const rel = key(l.atom);
+      if (need.has(rel) || grounded.has(rel) || lazy.has(rel)) continue;
+      need.add(rel);
+      todo.push(...rules.filter((r) => key(r.head) === rel));
+    }
+  }
+  return rules.filter((r) => need.has(key(r.head)));
+}
+
+/**
  * Refuses lazy relations that read `does`: the ground simulator decides opaque atoms per state,
  * before the joint move (lazy rules may read `does`; they are evaluated after it).
  *   onDoes(H) <= H <= ... does ...      onDoes(H) <= onDoes(B), H <= ... B ...
@@ -197,7 +222,8 @@ function assemblePlan(
   const ground = groundRules(game.rules, key, lazy, lazyRule, program);
   const lazyRules = game.rules.filter((r) => lazyRule.has(r));
   // Goal and terminal rules play no part in the relaxed game (Algorithm 9.2 leaves them out).
-  const relaxed = [...ground, ...lazyRules.filter((r) => r.head.rel === 'next' || r.head.rel === 'legal').map((r) => relaxRule(r, key, lazy))];
+  const relaxedLazy = lazyRules.filter((r) => r.head.rel === 'next' || r.head.rel === 'legal').map((r) => relaxRule(r, key, lazy));
+  const relaxed = [...ground, ...relaxedLazy, ...readRules(game.rules, key, relaxedLazy, ground, lazy)];
   const sorted = (s: Iterable<string>): string[] => [...s].sort();
   return {
     relations: sorted(lazy),
