@@ -84,6 +84,18 @@ function closeUpwards(rules: readonly NormalRule[], key: (a: Atom) => string, se
   return { lazy, lazyRule };
 }
 
+/** `rules` by the relation key of their head, in source order. */
+function rulesByHead(rules: readonly NormalRule[], key: (a: Atom) => string): Map<string, NormalRule[]> {
+  const byHead = new Map<string, NormalRule[]>();
+  for (const r of rules) {
+    const k = key(r.head);
+    const list = byHead.get(k);
+    if (list === undefined) byHead.set(k, [r]);
+    else list.push(r);
+  }
+  return byHead;
+}
+
 /**
  * D: the state-dependent non-keyword relations the rules of L and the lazy rules read,
  * downwards; and the static relations they read.
@@ -92,8 +104,7 @@ function closeDownwards(rules: readonly NormalRule[], key: (a: Atom) => string, 
   const program = new Set(lazy);
   const statics = new Set<string>();
   const todo = rules.filter((r) => lazyRule.has(r) || lazy.has(key(r.head)));
-  const byHead = new Map<string, NormalRule[]>();
-  for (const r of rules) byHead.set(key(r.head), [...(byHead.get(key(r.head)) ?? []), r]);
+  const byHead = rulesByHead(rules, key);
   while (todo.length > 0) {
     for (const l of todo.pop()!.body) {
       const a = litRel(l);
@@ -114,8 +125,7 @@ function closeDownwards(rules: readonly NormalRule[], key: (a: Atom) => string, 
  */
 function groundRules(rules: readonly NormalRule[], key: (a: Atom) => string, lazy: ReadonlySet<string>, lazyRule: ReadonlySet<NormalRule>, program: ReadonlySet<string>): NormalRule[] {
   const candidates = rules.filter((r) => !lazyRule.has(r) && !lazy.has(key(r.head)));
-  const byHead = new Map<string, NormalRule[]>();
-  for (const r of candidates) byHead.set(key(r.head), [...(byHead.get(key(r.head)) ?? []), r]);
+  const byHead = rulesByHead(candidates, key);
   const keep = new Set(candidates.map((r) => key(r.head)).filter((h) => !program.has(h)));
   const todo = [...keep];
   while (todo.length > 0) {
@@ -182,6 +192,7 @@ export function planLazy(game: NormalGame, seeds: Iterable<string>): LazyPlan {
  */
 function readRules(rules: readonly NormalRule[], key: (a: Atom) => string, relaxedLazy: readonly NormalRule[], ground: readonly NormalRule[], lazy: ReadonlySet<string>): NormalRule[] {
   const grounded = new Set(ground.map((r) => key(r.head)));
+  const byHead = rulesByHead(rules, key);
   const need = new Set<string>();
   const todo = [...relaxedLazy];
   while (todo.length > 0) {
@@ -191,7 +202,7 @@ function readRules(rules: readonly NormalRule[], key: (a: Atom) => string, relax
       const rel = key(l.atom);
       if (need.has(rel) || grounded.has(rel) || lazy.has(rel)) continue;
       need.add(rel);
-      todo.push(...rules.filter((r) => key(r.head) === rel));
+      todo.push(...(byHead.get(rel) ?? []));
     }
   }
   return rules.filter((r) => need.has(key(r.head)));

@@ -108,9 +108,11 @@ export function compileComponent(run: Run, comp: Component): CompiledComponent {
     rule.body.filter((l) => l.kind === 'pos').forEach((l, i) => {
       const relKey = keyOf(l.atom);
       const { table, pattern } = literalTarget(l);
-      if (table !== undefined) reads.push({ table: tableName('F', table), pattern: pattern!.map((t) => (t === null ? null : toTau(t))) });
+      // The same engine terms serve the full-table probe and the delta-table probe.
+      const tau = pattern?.map((t) => (t === null ? null : toTau(t)));
+      if (table !== undefined) reads.push({ table: tableName('F', table), pattern: tau! });
       if (!members.has(relKey)) return;
-      deltas.push({ relKey, deltaAt: i, ...(table === undefined ? {} : { table, deltaTable: tableName('D', table), pattern: pattern!.map((t) => (t === null ? null : toTau(t))) }) });
+      deltas.push({ relKey, deltaAt: i, ...(table === undefined ? {} : { table, deltaTable: tableName('D', table), pattern: tau! }) });
     });
     rules.set(rule, { rule, fact: false, shape: ruleShape(rule), deltas, reads });
   }
