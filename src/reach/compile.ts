@@ -11,6 +11,7 @@ import { type TauTerm, toTau } from '../engine/tau.js';
 import { clauseTerms, literalTarget, tableName, variantName } from './clauses.js';
 import { type Estimates, type PlannedClause, type RowEstimate, type RuleShape, coreFirstApplies, planDistinctHeads, planVariant, ruleShape } from './plan.js';
 import { type ProjectedPlan, planProjected } from './project.js';
+import { deferredParts } from './head-first.js';
 import type { Run } from './evaluate.js';
 import { type Component, type RelaxedRule, keyOf } from './relaxed.js';
 
@@ -91,6 +92,8 @@ interface LoadedVariant {
   coreFirst?: { readonly plan: PlannedClause; id?: number } | null;
   /** The same for the projected plan. */
   projected?: { readonly plan: ProjectedPlan; run?: VariantRun } | null;
+  /** The same for the head-first plan (src/reach/head-first.ts). */
+  headFirst?: { readonly plan: PlannedClause; id?: number } | null;
 }
 
 /** The rules of `comp` and their variants: a full one and one per literal of the component. */
@@ -142,7 +145,13 @@ export function variantClause(run: Run, compiled: CompiledComponent, rule: Relax
   const main: VariantRun = { kind: 'clause', id: v.main.id };
   run.estimate = v.main.cost(deltaRows);
   // The others can only pay where delta first is costly; each is planned the first time it is.
-  if (deltaAt === null || run.estimate < CORE_FIRST_WORTH) return main;
+  if (run.estimate < CORE_FIRST_WORTH) return main;
+  if (v.headFirst === undefined) {
+    const deferred = deferredParts(shape, deltaAt === null ? undefined : shape.positives[deltaAt], v.estimates.order);
+    v.headFirst = deferred.length === 0 ? null : { plan: planVariant(run.nextId, shape, { deltaAt, deferred }, v.estimates) };
+  }
+  const headFirst = v.headFirst === null ? [] : [{ cost: v.headFirst.plan.cost(deltaRows), run: (): VariantRun => ({ kind: 'clause', id: (v.headFirst!.id ??= load(run, v.headFirst!.plan)) }) }];
+  if (deltaAt === null) return cheapest(run, [{ cost: run.estimate, run: () => main }, ...headFirst]);
   if (v.coreFirst === undefined) {
     v.coreFirst = coreFirstApplies(shape, deltaAt) ? { plan: planVariant(run.nextId, shape, { deltaAt, coreFirst: true }, v.estimates) } : null;
   }
@@ -151,12 +160,16 @@ export function variantClause(run: Run, compiled: CompiledComponent, rule: Relax
     const plan = planProjected(shape, deltaAt, `T|${run.nextId++}`, v.estimates);
     v.projected = plan === undefined ? null : { plan };
   }
-  const options = [
+  return cheapest(run, [
     { cost: v.main.cost(deltaRows), run: (): VariantRun => main },
     ...(v.coreFirst === null ? [] : [{ cost: v.coreFirst.plan.cost(deltaRows), run: (): VariantRun => ({ kind: 'clause', id: (v.coreFirst!.id ??= load(run, v.coreFirst!.plan)) }) }]),
     ...(v.projected === null ? [] : [{ cost: v.projected.plan.cost(deltaRows), run: (): VariantRun => (v.projected!.run ??= loadProjected(run, compiled, rule, v.projected!.plan)) }]),
-  ];
-  // Ties keep the earlier option: main, then core first, then projected.
+    ...headFirst,
+  ]);
+}
+
+/** Runs (loads on first use) the option estimated cheapest; ties keep the earlier option. */
+function cheapest(run: Run, options: readonly { readonly cost: number; readonly run: () => VariantRun }[]): VariantRun {
   let best = options[0]!;
   for (const o of options) if (o.cost < best.cost) best = o;
   run.estimate = best.cost;

@@ -52,6 +52,11 @@ export interface VariantSpec {
    * tests existence (see {@link coreFirstApplies}). Otherwise it goes first.
    */
   readonly coreFirst?: boolean;
+  /**
+   * Head first: these parts of the body go last, each in turn, after the head is bound
+   * (`deferredParts`, src/reach/head-first.ts).
+   */
+  readonly deferred?: readonly (readonly LiteralShape[])[];
 }
 
 /** Estimates for ordering a body and for costing the result. */
@@ -120,7 +125,7 @@ export function ruleShape(rule: RelaxedRule): RuleShape {
  */
 export function planVariant(id: number, shape: RuleShape, spec: VariantSpec, estimates: Estimates = NOMINAL): PlannedClause {
   const delta = spec.deltaAt === null ? undefined : shape.positives[spec.deltaAt];
-  const body = orderBody(shape, delta, spec.coreFirst === true, estimates.order);
+  const body = orderBody(shape, delta, spec.coreFirst === true, estimates.order, new Set(), spec.deferred);
   const { goals, steps } = planGoals(shape, body, delta, delta !== undefined, estimates, new Set(), []);
   return { name: variantName(id), head: shape.rule.head.args, goals, rule: shape.rule, cost: (d) => planCost(steps, d) };
 }
@@ -313,10 +318,14 @@ function existentialEnd(body: readonly LiteralShape[], later: readonly Set<strin
  * Orders a body for evaluation: the delta literal first (it is small), then greedily the
  * positive literal that is cheapest given the variables bound so far — fully bound checks
  * first, then the fewest estimated answers, then source order — and each `distinct` as soon
- * as both its sides are bound.
+ * as both its sides are bound. The `deferred` parts go after all other literals, one by one.
  */
-export function orderBody(shape: RuleShape, delta: LiteralShape | undefined, coreFirst: boolean, estimate: RowEstimate, bound0: ReadonlySet<string> = new Set()): LiteralShape[] {
-  const remaining = shape.positives.filter((l) => l !== delta);
+export function orderBody(
+  shape: RuleShape, delta: LiteralShape | undefined, coreFirst: boolean, estimate: RowEstimate,
+  bound0: ReadonlySet<string> = new Set(), deferred: readonly (readonly LiteralShape[])[] = [],
+): LiteralShape[] {
+  const later = new Set(deferred.flat());
+  const remaining = shape.positives.filter((l) => l !== delta && !later.has(l));
   const pending = shape.literals.filter((l) => l.read === undefined);
   const bound = new Set(bound0);
   const out: LiteralShape[] = [];
@@ -351,6 +360,7 @@ export function orderBody(shape: RuleShape, delta: LiteralShape | undefined, cor
     else take(delta);
   }
   takeGreedily(remaining, bound, estimate, take);
+  for (const part of deferred) takeGreedily(part, bound, estimate, take);
   if (last !== undefined) take(last);
   out.push(...pending);
   return out;

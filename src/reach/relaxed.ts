@@ -9,6 +9,7 @@ import type { Atom, Pos } from '../gdl/ast.js';
 import { relationComponents } from '../gdl/relations.js';
 import type { Literal, NormalGame } from '../normalize/types.js';
 import { BRIDGES, type Bridge, neededRules } from './relaxation.js';
+import { dropSubsumed } from './subsume.js';
 
 /** A positive literal or a `distinct` of the relaxed game. */
 export type RelaxedLiteral = Exclude<Literal, { kind: 'neg' }>;
@@ -58,13 +59,16 @@ export function keyOf(atom: Atom): string {
   return `${atom.rel}/${atom.args.length}`;
 }
 
-/** Drops negative literals; keeps goal/terminal/base/input rules only if some kept rule uses them. */
+/**
+ * Drops negative literals; keeps goal/terminal/base/input rules only if some kept rule uses
+ * them; leaves out rules another rule makes redundant (src/reach/subsume.ts: same least model).
+ */
 export function relaxRules(game: NormalGame): RelaxedRule[] {
-  return neededRules(game.rules).map((r): RelaxedRule => ({
+  return dropSubsumed(neededRules(game.rules).map((r): RelaxedRule => ({
     head: r.head,
     body: r.body.filter((l): l is RelaxedLiteral => l.kind !== 'neg'),
     pos: r.pos,
-  }));
+  })));
 }
 
 /** Builds the evaluation plan of the relaxed game. */
