@@ -65,9 +65,37 @@ describe('planning', () => {
     expect(seedOfLimit(first)).toBe(`@${first.line}:${first.col}`);
   });
 
-  it('refuses a lazy relation that alone binds a variable of a kept rule', () => {
+  it('keeps a lazy literal in the relaxed game where it alone binds a head variable, and plays like the original', () => {
     const text = TEXT.replace('(true (at ?x)) (cell ?y) (path ?x ?y)', '(true (at ?x)) (path ?x ?y)');
-    expect(() => ground(LAZY, text)).toThrow(/binds \?y only through lazy relations/);
+    const loaded = loadGame(text, FILE, LAZY);
+    const plan = planLazy(loaded.normal, ['path']);
+    const relaxed = plan.relaxed.rules.find((r) => r.head.rel === 'legal' && r.body.some((l) => l.kind === 'pos' && l.atom.rel === 'path'));
+    expect(relaxed).toBeDefined();
+    // The relaxed game then needs path's own rules, or the legal rule would have no heads.
+    expect(plan.relaxed.rules.some((r) => r.head.rel === 'path')).toBe(true);
+    const { normal, game } = ground(LAZY, text);
+    expect(game.lazy?.relations).toEqual(['path']);
+    expectSame(verifyGrounding(normal, game, LAZY, { playouts: 12, seed: 3, maxSteps: 50 }));
+  });
+});
+
+describe('a lazy program that reads a keyword, beside a relation read with the joint move', () => {
+  const file = 'lazy-keyword.kif';
+  const text = readFileSync(join(EXAMPLES_DIR, file), 'utf8');
+
+  it('reads legal through its own copy and keeps free ground and non-ground, and plays like the original', () => {
+    const loaded = loadGame(text, file, LAZY);
+    const plan = planLazy(loaded.normal, ['path']);
+    expect(plan.relations).toEqual(['canmove', 'legal_read', 'path']);
+    // free stays out of L: making it lazy would make moving (which reads does) lazy too.
+    expect(plan.program).toContain('free');
+    // A keyword is never taken for a static relation of the lazy program (its facts would be wrong).
+    expect(plan.statics).toEqual(['cell', 'succ']);
+    const full = groundNormalGame(loaded.normal, LAZY).ground;
+    const game = removeUnusedInstances(full, undefined, LAZY).game;
+    expectSame(verifyGrounding(loaded.normal, game, LAZY, { playouts: 20, seed: 3, maxSteps: 50 }));
+    const back = loadGroundFile(emitGround(game, 'gdl', { baseInput: true }), 'out.gdl', LAZY);
+    expectSame(verifyAgainst(loaded.normal, back.normal, LAZY, { playouts: 8, seed: 5, maxSteps: 50 }));
   });
 });
 

@@ -146,28 +146,30 @@ function functor(t: Term | undefined): string | undefined {
   return t === undefined || t.kind === 'var' ? undefined : t.name;
 }
 
+/** The relations reachable from `starts` along body-to-head `edges` (the starts themselves only if reached again). */
+export function dependents(edges: readonly { readonly from: string; readonly to: string }[], starts: readonly string[]): Set<string> {
+  const feeds = new Map<string, string[]>();
+  for (const e of edges) {
+    const list = feeds.get(e.from);
+    if (list === undefined) feeds.set(e.from, [e.to]);
+    else list.push(e.to);
+  }
+  const out = new Set<string>();
+  const todo = [...starts];
+  while (todo.length > 0) {
+    for (const n of feeds.get(todo.pop()!) ?? []) {
+      if (!out.has(n)) (out.add(n), todo.push(n));
+    }
+  }
+  return out;
+}
+
 /**
  * Relation keys ({@link relationKeys}: names, or `name/arity` for a name used with several
  * arities) that depend, directly or transitively, on `true` or `does`.
  */
 export function stateDependent(rules: readonly Rule[]): Set<string> {
-  const feeds = new Map<string, Set<string>>();
-  for (const e of relationGraph(rules).edges) {
-    if (!feeds.has(e.from)) feeds.set(e.from, new Set());
-    feeds.get(e.from)!.add(e.to);
-  }
-  const out = new Set<string>();
-  const todo = ['true', 'does'];
-  while (todo.length > 0) {
-    const r = todo.pop()!;
-    for (const n of feeds.get(r) ?? []) {
-      if (!out.has(n)) {
-        out.add(n);
-        todo.push(n);
-      }
-    }
-  }
-  return out;
+  return dependents(relationGraph(rules).edges, ['true', 'does']);
 }
 
 /** Classifies the relations and term functors of a game. */

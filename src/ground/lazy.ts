@@ -20,8 +20,9 @@ import { KEYWORDS, NO_POS } from '../gdl/ast.js';
 import type { Deadline } from '../deadline.js';
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import { atomVars, termToString } from '../gdl/terms.js';
-import { relationGraph, relationKeys, stateDependent } from '../gdl/relations.js';
+import { dependents, relationGraph, relationKeys, stateDependent } from '../gdl/relations.js';
 import { type Literal, type NormalGame, type NormalRule, asRule } from '../normalize/types.js';
+import { keywordsRead, renameKeywordReads } from './lazy-keywords.js';
 
 /** Keyword heads whose rules may stay non-ground as a whole. */
 const LAZY_HEADS: ReadonlySet<string> = new Set(['next', 'legal', 'goal', 'terminal']);
@@ -139,18 +140,23 @@ function groundRules(rules: readonly NormalRule[], key: (a: Atom) => string, laz
   return candidates.filter((r) => keep.has(key(r.head)));
 }
 
-/** `rule` without its literals over `lazy`; a {@link LazyRefusal} when that leaves it unsafe. */
+/**
+ * `rule` relaxed for the superset stage: only the positive literals that bind a head variable,
+ * and of those over `lazy` only the ones a head variable needs (alexChess's legal rules bind
+ * the move only through the lazy `legal2`). Dropping a positive literal only adds answers, so
+ * the relaxed rule still over-approximates, and it joins far less (chess's discovered-check
+ * rules join every move with two cells otherwise).
+ */
 function relaxRule(rule: NormalRule, key: (a: Atom) => string, lazy: ReadonlySet<string>): NormalRule {
-  // Only the positive literals that bind a head variable: dropping a positive literal only
-  // adds answers, so the relaxed rule still over-approximates, and it joins far less (chess's
-  // discovered-check rules join every move with two cells otherwise).
   const needed = atomVars(rule.head);
-  const body = rule.body.filter((l) => l.kind === 'pos' && !lazy.has(key(l.atom)) && [...atomVars(l.atom)].some((v) => needed.has(v)));
+  const binds = (l: Literal): l is Extract<Literal, { kind: 'pos' }> => l.kind === 'pos' && [...atomVars(l.atom)].some((v) => needed.has(v));
+  const body = rule.body.filter((l) => binds(l) && !lazy.has(key(l.atom)));
   const bound = new Set<string>();
   for (const l of body) if (l.kind === 'pos') atomVars(l.atom, bound);
-  const free = [...needed].filter((v) => !bound.has(v));
-  if (free.length > 0) {
-    throw new LazyRefusal(`the rule for '${rule.head.rel}' at line ${rule.pos.line} binds ${free.join(', ')} only through lazy relations`);
+  for (const l of rule.body) {
+    if (!binds(l) || !lazy.has(key(l.atom)) || [...atomVars(l.atom)].every((v) => !needed.has(v) || bound.has(v))) continue;
+    body.push(l);
+    atomVars(l.atom, bound);
   }
   return { head: rule.head, body, pos: rule.pos };
 }
@@ -160,25 +166,49 @@ function relaxRule(rule: NormalRule, key: (a: Atom) => string, lazy: ReadonlySet
  * when they cannot be lazy. Pure: the same game and seeds give the same plan.
  */
 export function planLazy(game: NormalGame, seeds: Iterable<string>): LazyPlan {
+  const plan = planFor(game, [...seeds]);
+  // A keyword the lazy program reads becomes a relation of its own (src/ground/lazy-keywords.ts).
+  const read = keywordsRead(plan.rules);
+  return read.length === 0 ? plan : planFor(renameKeywordReads(game, read), [...seeds]);
+}
+
+/** The plan of {@link planLazy} for `game` as it is. */
+function planFor(game: NormalGame, seeds: readonly string[]): LazyPlan {
   const plain = game.rules.map(asRule);
   const key = relationKeys(plain);
   const dynamic = stateDependent(plain);
   // A relation of D that a keyword rule reads positively is made lazy too (that rule with it):
   // it is evaluated non-ground anyway, and grounding its keyword users would ground it a
   // second time (chess's discovered-check rules read rook_threatens beside queen_threatens).
+  // Not when that would make a relation lazy that depends on the joint move (alexChess's
+  // `empty`, read by the castling rules and by `unstable`): the relation then stays in both.
+  const onMove = moveDependent(plain);
+  const kept = new Set<string>();
   let start = new Set(seeds);
   for (;;) {
     const { lazy, lazyRule } = closeUpwards(game.rules, key, start);
     const { program, statics } = closeDownwards(game.rules, key, lazy, lazyRule, dynamic);
     // Only what L's own rules need counts here, not what a rule made lazy by position reads.
     const below = closeDownwards(game.rules, key, lazy, new Set(), dynamic).program;
-    const more = game.rules.flatMap((r) => (LAZY_HEADS.has(r.head.rel) && !lazyRule.has(r) ? r.body : []))
-      .flatMap((l) => (l.kind === 'pos' && below.has(key(l.atom)) && !lazy.has(key(l.atom)) ? [key(l.atom)] : []));
-    if (more.length === 0) {
-      refuseMoveDependent(plain, lazy);
+    const more = [...new Set(game.rules.flatMap((r) => (LAZY_HEADS.has(r.head.rel) && !lazyRule.has(r) ? r.body : []))
+      .flatMap((l) => (l.kind === 'pos' && below.has(key(l.atom)) && !lazy.has(key(l.atom)) && !kept.has(key(l.atom)) ? [key(l.atom)] : [])))].sort();
+    const fine = more.filter((m) => !movesWith(game.rules, key, [...start, ...lazy, m], onMove));
+    for (const m of more) if (!fine.includes(m)) kept.add(m);
+    if (fine.length === 0) {
+      refuseMoveDependent(onMove, lazy);
       return assemblePlan(game, key, lazy, lazyRule, program, statics);
     }
-    start = new Set([...start, ...lazy, ...more]);
+    start = new Set([...start, ...lazy, ...fine]);
+  }
+}
+
+/** True when L closed upwards from `seeds` holds a relation of `onMove` (or cannot be closed). */
+function movesWith(rules: readonly NormalRule[], key: (a: Atom) => string, seeds: readonly string[], onMove: ReadonlySet<string>): boolean {
+  try {
+    return [...closeUpwards(rules, key, seeds).lazy].some((r) => onMove.has(r));
+  } catch (err) {
+    if (err instanceof LazyRefusal) return true;
+    throw err;
   }
 }
 
@@ -186,9 +216,10 @@ export function planLazy(game: NormalGame, seeds: Iterable<string>): LazyPlan {
  * The rules of the relations the relaxed lazy rules read that the ground part leaves out (a
  * relation of D that no ground rule reads), downwards: without them such a literal has no
  * instance in the relaxed game, and the lazy rule no possible head (a lazy `legal` rule reading
- * `(empty ?b)` beside a lazy `reach`). Relations of L stay out, as in `relaxRule`.
- *   need(R) <= a relaxed lazy rule reads R, R not in L, R has no ground rule
- *   need(B) <= need(H), H <= ... B ..., B not in L, B has no ground rule
+ * `(empty ?b)` beside a lazy `reach`). A relation of L counts only where `relaxRule` kept a
+ * literal over it, to bind the head.
+ *   need(R) <= a relaxed lazy rule reads R, R has no ground rule
+ *   need(B) <= need(H), H <= ... B ..., B has no ground rule
  */
 function readRules(rules: readonly NormalRule[], key: (a: Atom) => string, relaxedLazy: readonly NormalRule[], ground: readonly NormalRule[], lazy: ReadonlySet<string>): NormalRule[] {
   const grounded = new Set(ground.map((r) => key(r.head)));
@@ -200,7 +231,7 @@ function readRules(rules: readonly NormalRule[], key: (a: Atom) => string, relax
     for (const l of todo.pop()!.body) {
       if (l.kind !== 'pos' || KEYWORDS.has(l.atom.rel)) continue;
       const rel = key(l.atom);
-      if (need.has(rel) || grounded.has(rel) || lazy.has(rel)) continue;
+      if (need.has(rel) || grounded.has(rel)) continue;
       need.add(rel);
       todo.push(...(byHead.get(rel) ?? []));
     }
@@ -213,16 +244,14 @@ function readRules(rules: readonly NormalRule[], key: (a: Atom) => string, relax
  * before the joint move (lazy rules may read `does`; they are evaluated after it).
  *   onDoes(H) <= H <= ... does ...      onDoes(H) <= onDoes(B), H <= ... B ...
  */
-function refuseMoveDependent(plain: readonly Rule[], lazy: ReadonlySet<string>): void {
-  const edges = relationGraph(plain).edges;
-  const onDoes = new Set<string>(['does']);
-  const todo = ['does'];
-  while (todo.length > 0) {
-    const rel = todo.pop()!;
-    for (const e of edges) if (e.from === rel && !onDoes.has(e.to)) (onDoes.add(e.to), todo.push(e.to));
-  }
-  const bad = [...lazy].filter((r) => onDoes.has(r)).sort();
+function refuseMoveDependent(onMove: ReadonlySet<string>, lazy: ReadonlySet<string>): void {
+  const bad = [...lazy].filter((r) => onMove.has(r)).sort();
   if (bad.length > 0) throw new LazyRefusal(`'${bad[0]}' depends on the joint move (does)`);
+}
+
+/** The relations that depend on `does`, through any literal (relation-graph keys). */
+function moveDependent(plain: readonly Rule[]): Set<string> {
+  return dependents(relationGraph(plain).edges, ['does']);
 }
 
 /** The plan of closed sets L (`lazy`) and D (`program`). */

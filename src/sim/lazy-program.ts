@@ -9,7 +9,8 @@ import type { Atom, Term } from '../gdl/ast.js';
 import { type Pattern, compileTerm, patternVars } from '../datalog/pattern.js';
 import type { TermTable } from '../datalog/terms.js';
 import type { GroundGame } from '../ground/types.js';
-import type { Literal, NormalRule } from '../normalize/types.js';
+import { type Literal, type NormalRule, asRule } from '../normalize/types.js';
+import { dependents, relationGraph } from '../gdl/relations.js';
 
 /** A body literal: a relation's atom read positively or negatively, or a `distinct`. */
 export type LazyLiteral =
@@ -92,17 +93,10 @@ function compileRule(rule: NormalRule, table: TermTable): LazyRule {
 
 /** Relations of `rules` that read `does`, directly or through other relations of the program. */
 function dependOnDoes(rules: readonly NormalRule[]): Set<string> {
-  const out = new Set<string>();
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const r of rules) {
-      const head = atomKey(r.head);
-      if (out.has(head)) continue;
-      const reads = r.body.some((l) => l.kind !== 'distinct' && (l.atom.rel === 'does' || out.has(atomKey(l.atom))));
-      if (reads) out.add(head), (changed = true);
-    }
-  }
-  return out;
+  const graph = relationGraph(rules.map(asRule));
+  const onDoes = dependents(graph.edges, ['does']);
+  // The graph names a relation by name alone unless the name has several arities; the program keys it name/arity.
+  return new Set(rules.filter((r) => onDoes.has(graph.key(r.head))).map((r) => atomKey(r.head)));
 }
 
 /** Compiles `game.lazy` (which must be present) over `table`, the game's own term table. */

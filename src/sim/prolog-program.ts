@@ -13,7 +13,7 @@
  * is stratified), which are complete when it is evaluated.
  */
 import type { Atom, Term } from '../gdl/ast.js';
-import { type RelationGraph, relationGraph } from '../gdl/relations.js';
+import { type RelationGraph, dependents, relationGraph } from '../gdl/relations.js';
 import { stronglyConnectedComponents } from '../gdl/scc.js';
 import { prologText, quoteAtom } from '../engine/tau.js';
 import { asRule, type Literal, type NormalGame, type NormalRule } from '../normalize/types.js';
@@ -102,26 +102,6 @@ function clauseTexts(rule: NormalRule, component: number | undefined, inComponen
   });
 }
 
-/** Relations reachable from `start` along body-to-head edges. */
-function dependents(edges: readonly { from: string; to: string }[], start: string): Set<string> {
-  const feeds = new Map<string, string[]>();
-  for (const e of edges) {
-    if (!feeds.has(e.from)) feeds.set(e.from, []);
-    feeds.get(e.from)!.push(e.to);
-  }
-  const out = new Set<string>();
-  const todo = [start];
-  while (todo.length > 0) {
-    for (const n of feeds.get(todo.pop()!) ?? []) {
-      if (!out.has(n)) {
-        out.add(n);
-        todo.push(n);
-      }
-    }
-  }
-  return out;
-}
-
 /**
  * Components of the graph of positive edges, and which of them lie on a positive cycle. Only
  * those need bottom-up saturation: a cycle through negation, as in `(goal p 100) <= (not (goal
@@ -153,8 +133,8 @@ function positiveComponents(graph: RelationGraph): {
 export function compileReasonerProgram(game: NormalGame): ReasonerProgram {
   const graph = relationGraph(game.rules.map(asRule));
   const { component, members, recursive } = positiveComponents(graph);
-  const onDoes = dependents(graph.edges, 'does');
-  const onTrue = dependents(graph.edges, 'true');
+  const onDoes = dependents(graph.edges, ['does']);
+  const onTrue = dependents(graph.edges, ['true']);
 
   // Every relation and arity is declared dynamic, so that one used but never defined fails
   // instead of raising an existence error; so are the keyword relations the reasoner queries,
