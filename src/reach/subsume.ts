@@ -28,6 +28,9 @@ const MAX_RULES = 200;
 /** Match attempts one pair may take before it counts as not subsumed. */
 const MAX_STEPS = 2000;
 
+/** Match attempts all pairs of a game may take; past it, the remaining rules are all kept. */
+const MAX_TOTAL_STEPS = 200_000;
+
 /**
  * `rules` without those another rule of the same relation subsumes, in their order. Of rules
  * that subsume each other (equal up to renaming), the first is kept.
@@ -41,6 +44,9 @@ export function dropSubsumed(rules: readonly RelaxedRule[]): RelaxedRule[] {
     else list.push(r);
   }
   const dropped = new Set<RelaxedRule>();
+  // A budget of match attempts for the whole game, so that no input makes this slow (counted,
+  // not timed: the result must not depend on the machine).
+  const budget = { left: MAX_TOTAL_STEPS };
   for (const group of byHead.values()) {
     if (group.length < 2 || group.length > MAX_RULES) continue;
     const sigs = group.map(signature);
@@ -49,7 +55,8 @@ export function dropSubsumed(rules: readonly RelaxedRule[]): RelaxedRule[] {
         if (i === j || dropped.has(group[i]!)) continue;
         if (!sigs[i]!.every((k) => sigs[j]!.includes(k))) continue;
         // Mutual subsumption: only the later rule goes.
-        if (subsumes(group[i]!, d) && (i < j || !subsumes(d, group[i]!))) {
+        if (budget.left <= 0) return;
+        if (subsumes(group[i]!, d, budget) && (i < j || !subsumes(d, group[i]!, budget))) {
           dropped.add(d);
           break;
         }
@@ -70,8 +77,11 @@ type Theta = Map<string, Term>;
 /** One way to match a literal of C: the pairs of terms to unify. */
 type Pairs = readonly (readonly [Term, Term])[];
 
-/** True when `c` θ-subsumes `d` (found within {@link MAX_STEPS} attempts). */
-export function subsumes(c: RelaxedRule, d: RelaxedRule): boolean {
+/**
+ * True when `c` θ-subsumes `d` (found within {@link MAX_STEPS} attempts, and within what is
+ * left of `budget`, which it spends).
+ */
+export function subsumes(c: RelaxedRule, d: RelaxedRule, budget = { left: MAX_STEPS }): boolean {
   const start: Theta = new Map();
   if (!matchAll(atomPairs(c.head, d.head), start)) return false;
   // Depth-first over C's literals: each stack entry is the binding before literal `at` and
@@ -87,7 +97,8 @@ export function subsumes(c: RelaxedRule, d: RelaxedRule): boolean {
       stack.pop();
       continue;
     }
-    if (++steps > MAX_STEPS) return false;
+    budget.left--;
+    if (++steps > MAX_STEPS || budget.left < 0) return false;
     const theta = new Map(top.theta);
     if (!matchAll(next, theta)) continue;
     if (top.at + 1 === c.body.length) return true;
