@@ -361,9 +361,10 @@ export type { PlayoutOptions, PlayoutResult } from './sim/playouts.js';
  * Depth charges of a ground game with the fast simulator (src/sim/fast/): its network is
  * compiled first (stage `compile-sim`), then the playouts run (stage `play-ground`).
  */
-export function playGroundGame(ground: GroundGame, playouts: PlayoutOptions, timer = new StageTimer()): PlayoutResult {
-  // A game with lazy axioms plays here too, its lazy part decided on demand (src/sim/fast/lazy.ts).
-  const sim = timer.run('compile-sim', () => createFastSimulator(ground));
+export function playGroundGame(ground: GroundGame, options: PipelineOptions, playouts: PlayoutOptions, timer = new StageTimer()): PlayoutResult {
+  // A game with lazy axioms plays here too, its lazy part decided on demand (src/sim/fast/lazy.ts)
+  // under the run's deadline: one query of the lazy part can take longer than the playing time.
+  const sim = timer.run('compile-sim', () => createFastSimulator(ground, options.deadline));
   return timer.run('play-ground', () => fastPlayouts(sim, playouts), (r) => ({ playouts: r.playouts, states: r.states }));
 }
 

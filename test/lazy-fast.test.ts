@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { GdlError } from '../src/gdl/diagnostics.js';
 import type { GroundGame } from '../src/ground/types.js';
 import { type PipelineOptions, groundNormalGame, loadGame, playGroundGame, removeUnusedInstances, resolvePipelineOptions } from '../src/pipeline.js';
 import { createFastSimulator } from '../src/sim/fast/simulator.js';
@@ -83,11 +84,28 @@ describe('fast simulator with lazy axioms against the ground simulator', () => {
 describe('play on a game with lazy axioms', () => {
   it('plays depth charges on the fast simulator and says which evaluator decided the lazy part', () => {
     const options = { seconds: 60, seed: 3, maxSteps: 50, maxPlayouts: 20 };
-    const board = playGroundGame(example('lazy-board.kif', ['right', 'left']), options);
+    const run = resolvePipelineOptions();
+    const board = playGroundGame(example('lazy-board.kif', ['right', 'left']), run, options);
     expect(board.playouts).toBe(20);
     expect(board.states).toBeGreaterThan(20);
     expect(board.lazyEngine).toBe('terms');
-    expect(playGroundGame(example('lazy-walk.kif', ['path']), options).lazyEngine).toBe('prolog');
+    expect(playGroundGame(example('lazy-walk.kif', ['path']), run, options).lazyEngine).toBe('prolog');
+  });
+
+  it('stops at the deadline of the run inside a query of the lazy part, with a limit error', () => {
+    // The playing time is only read between joint moves; one query of a lazy part (alexChess's
+    // legal moves in Tau-Prolog) can take minutes, so the lazy evaluators read the deadline.
+    const options = { seconds: 600, seed: 3, maxSteps: 50, maxPlayouts: Infinity };
+    const game = example('lazy-walk.kif', ['path']);
+    const past = resolvePipelineOptions({ timeoutSeconds: 0.001, startedAt: Date.now() - 1000 });
+    let err: unknown;
+    try {
+      playGroundGame(game, past, options);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(GdlError);
+    expect((err as GdlError).code).toBe('limit');
   });
 });
 

@@ -75,7 +75,7 @@ function play(file: string, options: PlayCliOptions): number {
     const { ground } = groundNormalGame(loaded.normal, pipeline, timer);
     const used = removeUnusedInstances(ground, timer).game;
     const groundingSeconds = seconds(loadTimer) + seconds(timer);
-    const result = playGroundGame(used, playouts, timer);
+    const result = playGroundGame(used, pipeline, playouts, timer);
     engines.ground = report(result, groundingSeconds + seconds(timer, ['compile-sim']), groundingSeconds);
   }
   if (engine !== 'ground') {
