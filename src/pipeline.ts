@@ -146,9 +146,15 @@ export function drawDependencyGraph(
 export function groundGame(normal: NormalGame, supersets: Supersets, options: PipelineOptions, timer = new StageTimer(), lazy?: LazyPlan): GroundGame {
   const counts = (g: GroundGame): Record<string, number> => ({ rules: g.rules.length, atoms: g.atoms.length, init: g.init.length });
   // Frame rules rewritten with move mutexes (docs/ground.md): how many, estimated rules before and after.
-  const frame = (g: GroundGame): Record<string, number> => (g.frame === undefined ? {} : { frameRules: g.frame.rules, frameFrom: Math.round(g.frame.estimated), frameTo: Math.round(g.frame.made) });
+  const frame = (g: GroundGame): Record<string, number> => (g.frame === undefined || g.frame.rules === 0 ? {} : { frameRules: g.frame.rules, frameFrom: Math.round(g.frame.estimated), frameTo: Math.round(g.frame.made) });
   const ground = timer.run('instantiate', () => instantiateGame(normal, supersets, instantiateLimits(options), lazy), (g) => ({ ...counts(g), ...frame(g) }));
-  return timer.run('prune', () => pruneUnreachable(ground, options.deadline), counts);
+  const pruned = timer.run('prune', () => pruneUnreachable(ground, options.deadline), counts);
+  // Frame rewrites are decided again over the supersets read back from the pruned game, which
+  // both methods share (docs/ground.md, "One decision for both methods"). Lazy plans are not.
+  if ((ground.frame?.candidates ?? 0) === 0 || lazy !== undefined) return pruned;
+  const shared = timer.run('read-back', () => readBackSupersets(normal, supersets, pruned, options));
+  const again = timer.run('reinstantiate', () => instantiateGame(normal, shared, instantiateLimits(options)), (g) => ({ ...counts(g), ...frame(g) }));
+  return timer.run('prune', () => pruneUnreachable(again, options.deadline), counts);
 }
 
 /**

@@ -320,6 +320,15 @@ export function ruleEstimate(ctx: Context, rule: CompiledRule): number {
 }
 
 /**
+ * An upper bound of {@link ruleEstimate} that only shrinks with the stores: the product of the
+ * rows each positive atom ranges over (the estimate divides them by keys, which is not monotone).
+ * The frame rewrite's decision is rechecked when this is above its threshold (frame-run.ts).
+ */
+export function ruleBound(ctx: Context, rule: CompiledRule): number {
+  return prepareRule(ctx, rule, -1).joins.reduce((product, j) => product * (j.hi - j.lo), 1);
+}
+
+/**
  * Runs one rule: joins its positive atoms (atom `delta`, if not -1, only over its rows in
  * the last round), and records each surviving head id in `pending` (unless already known).
  */

@@ -9,7 +9,7 @@
 import type { Atom } from '../gdl/ast.js';
 import type { NormalRule } from '../normalize/types.js';
 import { compileRule, type CompiledRule } from './compile.js';
-import { type Context, type Mark, evaluateComponent, markOf, rollBack, ruleEstimate } from './evaluate.js';
+import { type Context, type Mark, evaluateComponent, markOf, rollBack, ruleBound, ruleEstimate } from './evaluate.js';
 import { frameRule } from './frame.js';
 import type { SplitEnv } from './split-run.js';
 
@@ -34,6 +34,25 @@ export interface FrameStats {
   /** Their estimates, summed, and the ground rules made for them (aux and head rules). */
   estimated: number;
   made: number;
+  /**
+   * Frame rules whose join could be estimated above the threshold over these stores or any
+   * within them ({@link frameCandidate}): when there are any, the game is instantiated again
+   * over the supersets read back from its pruned ground game, and the rewrites decided there
+   * are the ones kept (docs/ground.md, "One decision for both methods").
+   */
+  candidates: number;
+}
+
+/**
+ * Whether `rule` is a frame rule ({@link frameRule} gives a rewrite) whose bound
+ * ({@link ruleBound}, which only shrinks with the stores) is above the frame threshold: a rule
+ * that is not could not be rewritten over smaller supersets either.
+ */
+export function frameCandidate(ctx: Context, rule: CompiledRule, env: SplitEnv): boolean {
+  if (!(ruleBound(ctx, rule) > env.frameAbove)) return false;
+  // The names are only looked at, not made: the rewrite is thrown away.
+  const probe = { isStatic: (a: Atom) => ctx.statics.has(env.key(a)), isLazy: (a: Atom) => ctx.lazy?.has(env.key(a)) === true, fresh: () => `${env.prefix}-0` };
+  return frameRule(rule.source, probe) !== null;
 }
 
 /**

@@ -168,5 +168,5 @@ export function instantiateGame(whole: NormalGame, supersets: Supersets, limits:
   }
   const part = lazy === undefined ? undefined : lazyPart(lazy, supersets, table, (rel) => storeIds(storeOf(run, rel)));
   const ground = assembleGame(game.file, table, orderedRoles(game, run), initAtoms(table, run), run.rules, limits.deadline, part);
-  return split.frame.rules === 0 ? ground : { ...ground, frame: { ...split.frame } };
+  return split.frame.rules === 0 && split.frame.candidates === 0 ? ground : { ...ground, frame: { ...split.frame } };
 }
