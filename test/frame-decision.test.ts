@@ -6,10 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sharedSupersets } from '../src/ground/frame-run.js';
 import { instantiateGame } from '../src/ground/instantiate.js';
+import { pruneUnreachable } from '../src/ground/reachability.js';
 import type { Supersets } from '../src/reach/types.js';
 import { instantiateLimits } from '../src/pipeline-options.js';
-import { DEFAULT_PIPELINE_OPTIONS, emitGround, groundGame, loadGame, reachGame, resolvePipelineOptions } from '../src/pipeline.js';
+import { DEFAULT_PIPELINE_OPTIONS, emitGround, groundGame, loadGame, reachGame, readBackSupersets, resolvePipelineOptions } from '../src/pipeline.js';
 import { EXAMPLES_DIR } from './corpus.js';
 
 const file = join(EXAMPLES_DIR, 'frame.kif');
@@ -72,5 +74,20 @@ describe('when the decision is made again', () => {
 
   it('counts none when frame rules are off', () => {
     expect(instantiated(Infinity).frame).toBeUndefined();
+  });
+});
+
+describe('the supersets the decision is made again over', () => {
+  it('are those read back, without the atoms of auxiliary relations (names a new run gives again)', () => {
+    const options = resolvePipelineOptions({ frameAbove: 100 });
+    const pruned = pruneUnreachable(instantiateGame(normal, tight, instantiateLimits(options)), options.deadline);
+    const all = readBackSupersets(normal, tight, pruned, options);
+    const shared = sharedSupersets(normal, tight, pruned, options.deadline);
+    const aux = (s: Supersets) => s.axioms.filter((a) => a.rel.startsWith('split-'));
+    expect(aux(all).length).toBeGreaterThan(0);
+    expect(aux(shared)).toEqual([]);
+    expect(shared.axioms.length).toBe(all.axioms.length - aux(all).length);
+    expect(shared.fluents).toEqual(all.fluents);
+    expect(shared.moves).toEqual(all.moves);
   });
 });

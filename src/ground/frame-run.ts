@@ -7,10 +7,14 @@
  * rolled back and the rule goes on to rule splitting (split-run.ts) as before.
  */
 import type { Atom } from '../gdl/ast.js';
-import type { NormalRule } from '../normalize/types.js';
+import type { Deadline } from '../deadline.js';
+import type { NormalGame, NormalRule } from '../normalize/types.js';
+import type { Supersets } from '../reach/types.js';
 import { compileRule, type CompiledRule } from './compile.js';
 import { type Context, type Mark, evaluateComponent, markOf, rollBack, ruleBound, ruleEstimate } from './evaluate.js';
 import { frameRule } from './frame.js';
+import { finalSupersets } from './reachability.js';
+import type { GroundGame } from './types.js';
 import type { SplitEnv } from './split-run.js';
 
 /**
@@ -101,6 +105,18 @@ export function tryFrame(ctx: Context, rule: CompiledRule, estimate: number, env
   stats.estimated += estimate;
   stats.made += total;
   return head;
+}
+
+/**
+ * The supersets the frame rewrites are decided again over (docs/ground.md, "One decision for
+ * both methods"): those read back from the pruned ground `game` (the same whichever method gave
+ * `supersets`, see frame.ts on the `next` head), without the atoms of auxiliary relations, whose
+ * names the new run gives again, maybe to other rules.
+ */
+export function sharedSupersets(normal: NormalGame, supersets: Supersets, game: GroundGame, deadline: Deadline): Supersets {
+  const final = finalSupersets(normal, supersets, game, deadline);
+  const rels = new Set(normal.rules.map((r) => r.head.rel));
+  return { ...final, axioms: final.axioms.filter((a) => rels.has(a.rel)) };
 }
 
 /**
