@@ -21,10 +21,9 @@ import type { SplitEnv } from './split-run.js';
  * Default frame threshold: rules estimated above this many bindings are tried. Breakthrough's
  * frame rule is estimated at 44,352, checkers' at 4.9 to 7.5×10⁵, chess's at 6×10⁶
  * (docs/ground.md, "Frame rules"); below it a rule costs the join little, and every game whose
- * rules all stay below grounds to the same bytes as before. Not lower: the estimate comes from
- * the supersets, which differ between the two methods, and a rule estimated near the threshold
- * was rewritten with one and not the other (nim3: 23,328 with the dg method's supersets, under
- * 10,000 with the Prolog method's), so the two methods no longer gave the same ground game.
+ * rules all stay below grounds to the same bytes as before. Both methods decide alike at any
+ * threshold: the decision is made again over the supersets read back from the pruned game
+ * ({@link sharedSupersets}; docs/ground.md, "One decision for both methods").
  */
 export const DEFAULT_FRAME_ABOVE = 100_000;
 
