@@ -7,6 +7,7 @@
  * rolled back and the rule goes on to rule splitting (split-run.ts) as before.
  */
 import type { Atom } from '../gdl/ast.js';
+import { termToString } from '../gdl/terms.js';
 import type { Deadline } from '../deadline.js';
 import type { NormalGame, NormalRule } from '../normalize/types.js';
 import type { Supersets } from '../reach/types.js';
@@ -116,6 +117,22 @@ export function sharedSupersets(normal: NormalGame, supersets: Supersets, game: 
   const final = finalSupersets(normal, supersets, game, deadline);
   const rels = new Set(normal.rules.map((r) => r.head.rel));
   return { ...final, axioms: final.axioms.filter((a) => rels.has(a.rel)) };
+}
+
+/**
+ * Whether `shared` (read back from a game instantiated over `first`, hence within it) has all
+ * the fluents and moves of `first`. Then instantiating over `shared` would give the first run
+ * again: every atom the rules derive from those fluents and moves is reachable, so read back,
+ * and the stores, estimates and decisions are the same (docs/ground.md). The Prolog method's
+ * supersets are mostly such (its relaxed game is the one ground reachability walks).
+ */
+export function sameFluentsAndMoves(shared: Supersets, first: Supersets): boolean {
+  const count = (s: Supersets): [number, number] => [
+    new Set(s.fluents.map(termToString)).size,
+    new Set(s.moves.map((m) => `${termToString(m.role)} ${termToString(m.action)}`)).size,
+  ];
+  const [a, b] = [count(shared), count(first)];
+  return a[0] === b[0] && a[1] === b[1];
 }
 
 /**
