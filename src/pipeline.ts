@@ -155,8 +155,8 @@ export function groundGame(normal: NormalGame, supersets: Supersets, options: Pi
   if ((ground.frame?.candidates ?? 0) === 0 || lazy !== undefined) return pruned;
   const shared = timer.run('read-back', () => sharedSupersets(normal, supersets, pruned, options.deadline));
   // Over the same fluents and moves the first run had the same stores, hence decisions.
-  if (sameFluentsAndMoves(shared, supersets)) return pruned;
-  const again = timer.run('reinstantiate', () => instantiateGame(normal, shared, instantiateLimits(options)), (g) => ({ ...counts(g), ...frame(g) }));
+  if (ground.frame!.deferred === 0 && sameFluentsAndMoves(shared, supersets)) return pruned;
+  const again = timer.run('reinstantiate', () => instantiateGame(normal, shared, { ...instantiateLimits(options), frameShared: true }), (g) => ({ ...counts(g), ...frame(g) }));
   return timer.run('prune', () => pruneUnreachable(again, options.deadline), counts);
 }
 

@@ -7,11 +7,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sharedSupersets } from '../src/ground/frame-run.js';
+import { keepsFluent } from '../src/ground/frame.js';
 import { instantiateGame } from '../src/ground/instantiate.js';
 import { pruneUnreachable } from '../src/ground/reachability.js';
 import type { Supersets } from '../src/reach/types.js';
 import { instantiateLimits } from '../src/pipeline-options.js';
-import { DEFAULT_PIPELINE_OPTIONS, emitGround, groundGame, loadGame, reachGame, readBackSupersets, resolvePipelineOptions } from '../src/pipeline.js';
+import { DEFAULT_PIPELINE_OPTIONS, emitGround, groundGame, loadGame, reachGame, readBackSupersets, resolvePipelineOptions, runGrounding } from '../src/pipeline.js';
+import { ruleOf } from './support/rewrite.js';
 import { StageTimer } from '../src/timer.js';
 import { EXAMPLES_DIR } from './corpus.js';
 
@@ -101,5 +103,36 @@ describe('the supersets the decision is made again over', () => {
     expect(shared.axioms.length).toBe(all.axioms.length - aux(all).length);
     expect(shared.fluents).toEqual(all.fluents);
     expect(shared.moves).toEqual(all.moves);
+  });
+});
+
+describe('frame rules whose rewrite could reach other fluents', () => {
+  it('are those whose head is not (next F) with (true F) in the body', () => {
+    expect(keepsFluent(ruleOf('(<= (next (c ?x)) (true (c ?x)) (does ?r (m ?a)) (distinct ?x ?a))'))).toBe(true);
+    expect(keepsFluent(ruleOf('(<= (next (d ?x)) (true (c ?x)) (does ?r (m ?a)) (distinct ?x ?a))'))).toBe(false);
+    expect(keepsFluent(ruleOf('(<= (stays ?x) (true (c ?x)) (does ?r (m ?a)) (distinct ?x ?a))'))).toBe(false);
+  });
+
+  // 16 cells, 16 moves: the frame rule of d reads c, 256 ground rules as written, 48 rewritten.
+  const indexes = Array.from({ length: 16 }, (_, i) => `(index ${i + 1})`).join(' ');
+  const game = `(role p) ${indexes}
+    (<= (init (c ?x)) (index ?x)) (<= (legal p (m ?a)) (index ?a))
+    (<= (next (c ?x)) (true (c ?x)))
+    (<= (next (d ?x)) (true (c ?x)) (does ?r (m ?a)) (distinct ?x ?a))
+    (<= (goal p 100) (true (d 1))) (<= (goal p 0) (not (true (d 1)))) (<= terminal (true (d 2)))`;
+  const run = (method: 'prolog' | 'dg') => {
+    const timer = new StageTimer();
+    const { ground } = runGrounding(game, 'd.kif', resolvePipelineOptions({ method, frameAbove: 100 }), timer);
+    return { gdl: emitGround(ground, 'gdl', { baseInput: true }), stages: timer.list() };
+  };
+
+  it('are rewritten only in the run over the read-back supersets, made for them', () => {
+    const { gdl, stages } = run('prolog');
+    const first = stages.find((r) => r.stage === 'instantiate')!;
+    const again = stages.find((r) => r.stage === 'reinstantiate');
+    expect(first.counts.frameRules).toBeUndefined();
+    expect(again?.counts.frameRules).toBe(1);
+    expect(gdl).toMatch(/\(<= \(next \(d 3\)\) \(split-\d+ p\) \(true \(c 3\)\) \(not \(split-\d+ p 3\)\)\)/);
+    expect(run('dg').gdl).toBe(gdl);
   });
 });

@@ -37,6 +37,12 @@ export interface InstantiateLimits {
   readonly splitAbove?: number;
   /** Frame rules estimated above this many bindings are rewritten with move mutexes (src/ground/frame-run.ts). */
   readonly frameAbove?: number;
+  /**
+   * The run over the supersets read back from a pruned game (docs/ground.md, "One decision for
+   * both methods"): frame rules whose head is not `(next F)` with `(true F)` in the body may be
+   * rewritten too; a run over a method's own supersets leaves them as written (frame-run.ts).
+   */
+  readonly frameShared?: boolean;
 }
 
 /**

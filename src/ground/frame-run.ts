@@ -13,7 +13,7 @@ import type { NormalGame, NormalRule } from '../normalize/types.js';
 import type { Supersets } from '../reach/types.js';
 import { compileRule, type CompiledRule } from './compile.js';
 import { type Context, type Mark, evaluateComponent, markOf, rollBack, ruleBound, ruleEstimate } from './evaluate.js';
-import { frameRule } from './frame.js';
+import { frameRule, keepsFluent } from './frame.js';
 import { finalSupersets } from './reachability.js';
 import type { GroundGame } from './types.js';
 import type { SplitEnv } from './split-run.js';
@@ -45,6 +45,12 @@ export interface FrameStats {
    * are the ones kept (docs/ground.md, "One decision for both methods").
    */
   candidates: number;
+  /**
+   * Frame rules estimated above the threshold but left as written because their rewrite could
+   * reach fluents the rule does not ({@link keepsFluent}) and the run is over a method's own
+   * supersets: the run over the read-back supersets must then be made (it may rewrite them).
+   */
+  deferred: number;
 }
 
 /**
@@ -71,7 +77,10 @@ export function tryFrame(ctx: Context, rule: CompiledRule, estimate: number, env
   const fresh = (): string => `${env.prefix}-${++env.made.count}`;
   const isStatic = (a: Atom): boolean => ctx.statics.has(env.key(a));
   const rewrite = frameRule(rule.source, { isStatic, isLazy: (a) => ctx.lazy?.has(env.key(a)) === true, fresh });
-  if (rewrite === null) {
+  if (rewrite === null || (!env.frameShared && !keepsFluent(rule.source))) {
+    // Rewritten, such a rule could make the supersets read back depend on the method: it
+    // waits for the run over the read-back supersets (docs/ground.md).
+    if (rewrite !== null) stats.deferred++;
     env.made.count = count;
     return null;
   }

@@ -64,11 +64,14 @@ export interface SplitEnv {
   readonly frameAbove: number;
   /** The frame rewrites kept so far. */
   readonly frame: FrameStats;
+  /** True in the run over read-back supersets: every frame rule may be rewritten (frame-run.ts). */
+  readonly frameShared: boolean;
 }
 
 /** A fresh environment for one instantiation run. */
-export function splitEnv(above: number, prefix: string, key: (atom: Atom) => string, frameAbove = DEFAULT_FRAME_ABOVE): SplitEnv {
-  return { above, prefix, key, made: { count: 0 }, memo: new Map(), journal: [], frameAbove, frame: { rules: 0, estimated: 0, made: 0, candidates: 0 } };
+export function splitEnv(above: number, prefix: string, key: (atom: Atom) => string, frameAbove = DEFAULT_FRAME_ABOVE, frameShared = false): SplitEnv {
+  const frame = { rules: 0, estimated: 0, made: 0, candidates: 0, deferred: 0 };
+  return { above, prefix, key, made: { count: 0 }, memo: new Map(), journal: [], frameAbove, frame, frameShared };
 }
 
 /** The relation made before for an auxiliary rule equal to `rule` up to names, if any. */
