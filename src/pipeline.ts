@@ -10,6 +10,7 @@ import { type GameDescription, NO_POS } from './gdl/ast.js';
 import { type Diagnostic, GdlError, checkDeadline, deadlineError, diag, hasErrors, sortDiagnostics } from './gdl/diagnostics.js';
 import { parseGdl } from './gdl/parser.js';
 import { instantiateGame } from './ground/instantiate.js';
+import { sameFluentsAndMoves, sharedSupersets } from './ground/frame-run.js';
 import { finalSupersets, pruneUnreachable } from './ground/reachability.js';
 import type { GroundGame } from './ground/types.js';
 import { assembleNormalGame } from './normalize/normalize.js';
@@ -146,9 +147,17 @@ export function drawDependencyGraph(
 export function groundGame(normal: NormalGame, supersets: Supersets, options: PipelineOptions, timer = new StageTimer(), lazy?: LazyPlan): GroundGame {
   const counts = (g: GroundGame): Record<string, number> => ({ rules: g.rules.length, atoms: g.atoms.length, init: g.init.length });
   // Frame rules rewritten with move mutexes (docs/ground.md): how many, estimated rules before and after.
-  const frame = (g: GroundGame): Record<string, number> => (g.frame === undefined ? {} : { frameRules: g.frame.rules, frameFrom: Math.round(g.frame.estimated), frameTo: Math.round(g.frame.made) });
+  const frame = (g: GroundGame): Record<string, number> => (g.frame === undefined || g.frame.rules === 0 ? {} : { frameRules: g.frame.rules, frameFrom: Math.round(g.frame.estimated), frameTo: Math.round(g.frame.made) });
   const ground = timer.run('instantiate', () => instantiateGame(normal, supersets, instantiateLimits(options), lazy), (g) => ({ ...counts(g), ...frame(g) }));
-  return timer.run('prune', () => pruneUnreachable(ground, options.deadline), counts);
+  const pruned = timer.run('prune', () => pruneUnreachable(ground, options.deadline), counts);
+  // Frame rewrites are decided again over the supersets read back from the pruned game, which
+  // both methods share (docs/ground.md, "One decision for both methods"). Lazy plans are not.
+  if ((ground.frame?.candidates ?? 0) === 0 || lazy !== undefined) return pruned;
+  const shared = timer.run('read-back', () => sharedSupersets(normal, supersets, pruned, options.deadline));
+  // Over the same fluents and moves the first run had the same stores, hence decisions.
+  if (ground.frame!.deferred === 0 && sameFluentsAndMoves(shared, supersets)) return pruned;
+  const again = timer.run('reinstantiate', () => instantiateGame(normal, shared, { ...instantiateLimits(options), frameShared: true }), (g) => ({ ...counts(g), ...frame(g) }));
+  return timer.run('prune', () => pruneUnreachable(again, options.deadline), counts);
 }
 
 /**

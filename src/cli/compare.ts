@@ -10,7 +10,7 @@ import { type Comparison, type MethodRun, compareMethods } from '../compare.js';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
 import { type SupersetSizes, DEFAULT_PIPELINE_OPTIONS, loadGame } from '../pipeline.js';
 import { EXIT, gameName, readGameFile, runCommand, writeOutput } from './io.js';
-import { type LimitFlags, addLimitOptions, limitSettings } from './options.js';
+import { type LimitFlags, addLimitOptions, addSplitOption, limitSettings } from './options.js';
 
 /** Options of `compare`, as commander parses them. */
 interface CompareOptions extends LimitFlags {
@@ -105,7 +105,8 @@ export function registerCompare(program: Command): void {
     .description('run the prolog and dg methods side by side and check that their results are identical')
     .argument('<game>', 'game description in KIF');
   // The limits apply to each method separately: each gets the whole budget for itself.
-  addLimitOptions(command, 'ground')
+  // --split-above and --frame-above: both methods must agree at any threshold (docs/ground.md).
+  addSplitOption(addLimitOptions(command, 'ground'))
     .option('--json', 'print the comparison as JSON')
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
     .action((file: string, options: CompareOptions) => runCommand(() => compare(file, options)));

@@ -84,7 +84,7 @@ export function addLazyOption(command: Command): Command {
 /**
  * Registers `--split-above` (rule splitting) and `--frame-above` (frame rules; both docs/ground.md)
  * on the commands that ground and
- * keep the result: ground and verify.
+ * keep the result: ground and verify; and on compare, where both methods must agree at any threshold.
  */
 export function addSplitOption(command: Command): Command {
   return command.option('--split-above <n>', 'split rules whose join is estimated above this many bindings into auxiliary rules, when that pays (default 4000000)')

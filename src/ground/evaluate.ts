@@ -37,6 +37,12 @@ export interface InstantiateLimits {
   readonly splitAbove?: number;
   /** Frame rules estimated above this many bindings are rewritten with move mutexes (src/ground/frame-run.ts). */
   readonly frameAbove?: number;
+  /**
+   * The run over the supersets read back from a pruned game (docs/ground.md, "One decision for
+   * both methods"): frame rules whose head is not `(next F)` with `(true F)` in the body may be
+   * rewritten too; a run over a method's own supersets leaves them as written (frame-run.ts).
+   */
+  readonly frameShared?: boolean;
 }
 
 /**
@@ -317,6 +323,15 @@ function prepareRule(ctx: Context, rule: CompiledRule, delta: number) {
 export function ruleEstimate(ctx: Context, rule: CompiledRule): number {
   const { joins, checks, outputs } = prepareRule(ctx, rule, -1);
   return estimateJoin(joins, checks, outputs);
+}
+
+/**
+ * An upper bound of {@link ruleEstimate} that only shrinks with the stores: the product of the
+ * rows each positive atom ranges over (the estimate divides them by keys, which is not monotone).
+ * The frame rewrite's decision is rechecked when this is above its threshold (frame-run.ts).
+ */
+export function ruleBound(ctx: Context, rule: CompiledRule): number {
+  return prepareRule(ctx, rule, -1).joins.reduce((product, j) => product * (j.hi - j.lo), 1);
 }
 
 /**

@@ -7,20 +7,24 @@
  * rolled back and the rule goes on to rule splitting (split-run.ts) as before.
  */
 import type { Atom } from '../gdl/ast.js';
-import type { NormalRule } from '../normalize/types.js';
+import { termToString } from '../gdl/terms.js';
+import type { Deadline } from '../deadline.js';
+import type { NormalGame, NormalRule } from '../normalize/types.js';
+import type { Supersets } from '../reach/types.js';
 import { compileRule, type CompiledRule } from './compile.js';
-import { type Context, type Mark, evaluateComponent, markOf, rollBack, ruleEstimate } from './evaluate.js';
-import { frameRule } from './frame.js';
+import { type Context, type Mark, evaluateComponent, markOf, rollBack, ruleBound, ruleEstimate } from './evaluate.js';
+import { frameRule, keepsFluent } from './frame.js';
+import { finalSupersets } from './reachability.js';
+import type { GroundGame } from './types.js';
 import type { SplitEnv } from './split-run.js';
 
 /**
  * Default frame threshold: rules estimated above this many bindings are tried. Breakthrough's
  * frame rule is estimated at 44,352, checkers' at 4.9 to 7.5×10⁵, chess's at 6×10⁶
  * (docs/ground.md, "Frame rules"); below it a rule costs the join little, and every game whose
- * rules all stay below grounds to the same bytes as before. Not lower: the estimate comes from
- * the supersets, which differ between the two methods, and a rule estimated near the threshold
- * was rewritten with one and not the other (nim3: 23,328 with the dg method's supersets, under
- * 10,000 with the Prolog method's), so the two methods no longer gave the same ground game.
+ * rules all stay below grounds to the same bytes as before. Both methods decide alike at any
+ * threshold: the decision is made again over the supersets read back from the pruned game
+ * ({@link sharedSupersets}; docs/ground.md, "One decision for both methods").
  */
 export const DEFAULT_FRAME_ABOVE = 100_000;
 
@@ -34,6 +38,31 @@ export interface FrameStats {
   /** Their estimates, summed, and the ground rules made for them (aux and head rules). */
   estimated: number;
   made: number;
+  /**
+   * Frame rules whose join could be estimated above the threshold over these stores or any
+   * within them ({@link frameCandidate}): when there are any, the game is instantiated again
+   * over the supersets read back from its pruned ground game, and the rewrites decided there
+   * are the ones kept (docs/ground.md, "One decision for both methods").
+   */
+  candidates: number;
+  /**
+   * Frame rules estimated above the threshold but left as written because their rewrite could
+   * reach fluents the rule does not ({@link keepsFluent}) and the run is over a method's own
+   * supersets: the run over the read-back supersets must then be made (it may rewrite them).
+   */
+  deferred: number;
+}
+
+/**
+ * Whether `rule` is a frame rule ({@link frameRule} gives a rewrite) whose bound
+ * ({@link ruleBound}, which only shrinks with the stores) is above the frame threshold: a rule
+ * that is not could not be rewritten over smaller supersets either.
+ */
+export function frameCandidate(ctx: Context, rule: CompiledRule, env: SplitEnv): boolean {
+  if (!(ruleBound(ctx, rule) > env.frameAbove)) return false;
+  // The names are only looked at, not made: the rewrite is thrown away.
+  const probe = { isStatic: (a: Atom) => ctx.statics.has(env.key(a)), isLazy: (a: Atom) => ctx.lazy?.has(env.key(a)) === true, fresh: () => `${env.prefix}-0` };
+  return frameRule(rule.source, probe) !== null;
 }
 
 /**
@@ -48,7 +77,10 @@ export function tryFrame(ctx: Context, rule: CompiledRule, estimate: number, env
   const fresh = (): string => `${env.prefix}-${++env.made.count}`;
   const isStatic = (a: Atom): boolean => ctx.statics.has(env.key(a));
   const rewrite = frameRule(rule.source, { isStatic, isLazy: (a) => ctx.lazy?.has(env.key(a)) === true, fresh });
-  if (rewrite === null) {
+  if (rewrite === null || (!env.frameShared && !keepsFluent(rule.source))) {
+    // Rewritten, such a rule could make the supersets read back depend on the method: it
+    // waits for the run over the read-back supersets (docs/ground.md).
+    if (rewrite !== null) stats.deferred++;
     env.made.count = count;
     return null;
   }
@@ -82,6 +114,34 @@ export function tryFrame(ctx: Context, rule: CompiledRule, estimate: number, env
   stats.estimated += estimate;
   stats.made += total;
   return head;
+}
+
+/**
+ * The supersets the frame rewrites are decided again over (docs/ground.md, "One decision for
+ * both methods"): those read back from the pruned ground `game` (the same whichever method gave
+ * `supersets`, see frame.ts on the `next` head), without the atoms of auxiliary relations, whose
+ * names the new run gives again, maybe to other rules.
+ */
+export function sharedSupersets(normal: NormalGame, supersets: Supersets, game: GroundGame, deadline: Deadline): Supersets {
+  const final = finalSupersets(normal, supersets, game, deadline);
+  const rels = new Set(normal.rules.map((r) => r.head.rel));
+  return { ...final, axioms: final.axioms.filter((a) => rels.has(a.rel)) };
+}
+
+/**
+ * Whether `shared` (read back from a game instantiated over `first`, hence within it) has all
+ * the fluents and moves of `first`. Then instantiating over `shared` would give the first run
+ * again: every atom the rules derive from those fluents and moves is reachable, so read back,
+ * and the stores, estimates and decisions are the same (docs/ground.md). The Prolog method's
+ * supersets are mostly such (its relaxed game is the one ground reachability walks).
+ */
+export function sameFluentsAndMoves(shared: Supersets, first: Supersets): boolean {
+  const count = (s: Supersets): [number, number] => [
+    new Set(s.fluents.map(termToString)).size,
+    new Set(s.moves.map((m) => `${termToString(m.role)} ${termToString(m.action)}`)).size,
+  ];
+  const [a, b] = [count(shared), count(first)];
+  return a[0] === b[0] && a[1] === b[1];
 }
 
 /**

@@ -30,6 +30,9 @@
  *   or a negated atom (of a relation that is not lazy: its atom becomes positive in touched);
  * - every head variable of the part is bound by a positive literal outside it (the cell comes
  *   from the rest of the rule), and by each touched rule (else the rule is left alone).
+ * The relaxed game (negations dropped) of the rewrite may reach more head atoms than the
+ * rule's (dom(Xc) stands for "some move passes the tests at Xc"); {@link keepsFluent} tells
+ * when those add no fluent (frame-run.ts decides with it when a rule may be rewritten).
  * Only the static literals of P go into the touched rules: touched only matters where moved
  * holds, and static tests there keep the touched rules few.
  */
@@ -71,6 +74,18 @@ function testKind(l: Literal, ctx: FrameContext): boolean {
   if (l.kind === 'distinct') return true;
   if (l.kind === 'pos') return ctx.isStatic(l.atom);
   return !ctx.isLazy(l.atom);
+}
+
+/**
+ * True when the head of `rule` is `(next F)` and `(true F)` is a positive literal of its body:
+ * then the relaxed game (negations dropped) of its frame rewrite reaches no fluent the rule's
+ * does not (docs/ground.md, "One decision for both methods").
+ */
+export function keepsFluent(rule: NormalRule): boolean {
+  const { head, body } = rule;
+  if (head.rel !== 'next' || head.args.length !== 1) return false;
+  const fluent = atomToString({ ...head, rel: 'true' });
+  return body.some((l) => l.kind === 'pos' && l.atom.rel === 'true' && atomToString(l.atom) === fluent);
 }
 
 /** The part of `rule` around its one `does` literal, or null when the rule is not a frame rule. */

@@ -157,7 +157,7 @@ export function instantiateGame(whole: NormalGame, supersets: Supersets, limits:
   loadSupersets(run, supersets, statics, headFilter, key);
   const compiled = game.rules.map((r) => compileRule(r, game.file, table, key));
   // Rule splitting (docs/ground.md): only rules estimated above the threshold are touched.
-  const split = splitEnv(limits.splitAbove ?? DEFAULT_SPLIT_ABOVE, auxPrefix(gameSymbols(game)), key, limits.frameAbove);
+  const split = splitEnv(limits.splitAbove ?? DEFAULT_SPLIT_ABOVE, auxPrefix(gameSymbols(game)), key, limits.frameAbove, limits.frameShared === true);
   for (const comp of componentsInOrder(game, compiled)) {
     evaluateComponent(run, splitLargeRules(run, comp.rules, comp.rels, split), comp.rels);
   }
@@ -168,5 +168,5 @@ export function instantiateGame(whole: NormalGame, supersets: Supersets, limits:
   }
   const part = lazy === undefined ? undefined : lazyPart(lazy, supersets, table, (rel) => storeIds(storeOf(run, rel)));
   const ground = assembleGame(game.file, table, orderedRoles(game, run), initAtoms(table, run), run.rules, limits.deadline, part);
-  return split.frame.rules === 0 ? ground : { ...ground, frame: { ...split.frame } };
+  return split.frame.rules === 0 && split.frame.candidates === 0 ? ground : { ...ground, frame: { ...split.frame } };
 }

@@ -16,7 +16,7 @@ import { compileRule, type CompiledRule } from './compile.js';
 import type { NormalRule } from '../normalize/types.js';
 import { type Context, type Mark, evaluateComponent, markOf, rollBack, ruleEstimate } from './evaluate.js';
 import { auxKey, eliminate, innerVariables, renameRelation, splitRule } from './split.js';
-import { DEFAULT_FRAME_ABOVE, type FrameStats, tryFrame } from './frame-run.js';
+import { DEFAULT_FRAME_ABOVE, type FrameStats, frameCandidate, tryFrame } from './frame-run.js';
 
 /**
  * Default threshold: a rule is considered for splitting when its join is estimated above this
@@ -64,11 +64,14 @@ export interface SplitEnv {
   readonly frameAbove: number;
   /** The frame rewrites kept so far. */
   readonly frame: FrameStats;
+  /** True in the run over read-back supersets: every frame rule may be rewritten (frame-run.ts). */
+  readonly frameShared: boolean;
 }
 
 /** A fresh environment for one instantiation run. */
-export function splitEnv(above: number, prefix: string, key: (atom: Atom) => string, frameAbove = DEFAULT_FRAME_ABOVE): SplitEnv {
-  return { above, prefix, key, made: { count: 0 }, memo: new Map(), journal: [], frameAbove, frame: { rules: 0, estimated: 0, made: 0 } };
+export function splitEnv(above: number, prefix: string, key: (atom: Atom) => string, frameAbove = DEFAULT_FRAME_ABOVE, frameShared = false): SplitEnv {
+  const frame = { rules: 0, estimated: 0, made: 0, candidates: 0, deferred: 0 };
+  return { above, prefix, key, made: { count: 0 }, memo: new Map(), journal: [], frameAbove, frame, frameShared };
 }
 
 /** The relation made before for an auxiliary rule equal to `rule` up to names, if any. */
@@ -186,8 +189,10 @@ function trySplit(ctx: Context, rule: CompiledRule, estimate: number, env: Split
 export function splitLargeRules(ctx: Context, rules: readonly CompiledRule[], rels: ReadonlySet<string>, env: SplitEnv): CompiledRule[] {
   const above = Math.min(env.above, env.frameAbove);
   if (!Number.isFinite(above)) return [...rules];
-  const large = rules
-    .filter((rule) => !ctx.statics.has(rule.head.rel) && !recursive(rule, rels))
+  const plain = rules.filter((rule) => !ctx.statics.has(rule.head.rel) && !recursive(rule, rels));
+  // Frame rules the recheck over the pruned game's supersets might rewrite (frame-run.ts).
+  env.frame.candidates += plain.filter((rule) => frameCandidate(ctx, rule, env)).length;
+  const large = plain
     .map((rule) => ({ rule, estimate: ruleEstimate(ctx, rule), text: `${rule.head.rel} ${auxKey(rule.source)}` }))
     .filter((c) => c.estimate > above)
     .sort((a, b) => compareCodePoints(a.text, b.text));

@@ -51,9 +51,12 @@ export interface GroundGame {
   /**
    * Frame rules rewritten with move mutexes during instantiation (docs/ground.md, "Frame
    * rules"), when any: how many, their joins' estimates summed, and the ground rules made
-   * for them instead (estimated for the head rules). For `--stats` only.
+   * for them instead (estimated for the head rules); and how many rules could be rewritten
+   * over smaller supersets (`candidates`: the pipeline then instantiates again over the
+   * supersets read back, so that both methods decide alike; docs/ground.md), and how many
+   * were left for that run to decide (`deferred`).
    */
-  readonly frame?: { readonly rules: number; readonly estimated: number; readonly made: number };
+  readonly frame?: { readonly rules: number; readonly estimated: number; readonly made: number; readonly candidates: number; readonly deferred: number };
 }
 
 /** The non-ground part of a game ground with lazy axioms. */
