@@ -88,7 +88,7 @@ export function addLazyOption(command: Command): Command {
  */
 export function addSplitOption(command: Command): Command {
   return command.option('--split-above <n>', 'split rules whose join is estimated above this many bindings into auxiliary rules, when that pays (default 4000000)')
-    .option('--frame-above <n>', 'rewrite frame rules whose join is estimated above this many bindings with move mutexes, when that pays (default 100000)');
+    .option('--frame-above <n>', 'rewrite frame rules whose join is estimated above this many bindings with move mutexes, when that pays (default 10000)');
 }
 
 /**

@@ -26,7 +26,7 @@ import type { SplitEnv } from './split-run.js';
  * threshold: the decision is made again over the supersets read back from the pruned game
  * ({@link sharedSupersets}; docs/ground.md, "One decision for both methods").
  */
-export const DEFAULT_FRAME_ABOVE = 100_000;
+export const DEFAULT_FRAME_ABOVE = 10_000;
 
 /** A rewrite is kept only when it makes at least this many times fewer ground rules. */
 export const FRAME_GAIN = 4;
