@@ -7,8 +7,9 @@
  * made plus that estimate stay below the original estimate by {@link SPLIT_GAIN}, otherwise it
  * is rolled back and the rule is instantiated as written.
  *
- * Below the threshold nothing changes, so every game whose rules all stay under it grounds to
- * the same bytes as without splitting.
+ * Between a 40th of the threshold and the threshold only projections are tried, and kept only
+ * when they gain {@link PROJECT_GAIN} times; below that nothing changes, so every game whose
+ * rules all stay under it grounds to the same bytes as without splitting.
  */
 import type { Atom } from '../gdl/ast.js';
 import { compareCodePoints } from '../gdl/terms.js';
@@ -204,8 +205,9 @@ function tryProject(ctx: Context, rule: CompiledRule, estimate: number, env: Spl
 
 /**
  * The rules of one component as they are to be instantiated: every non-recursive,
- * state-dependent rule estimated above `env.above` is replaced by the head rule of a split
- * that pays, its auxiliary relations instantiated on the way (before the component itself).
+ * state-dependent rule estimated above `env.above` (above `env.above` / {@link PROJECT_SHARE}
+ * for a projection) is replaced by the head rule of a split that pays, its auxiliary relations
+ * instantiated on the way (before the component itself).
  * Candidates are tried in the order of their text (variables renamed), not of the file, so
  * that the auxiliary names, numbered as made, do not depend on the order of the sentences.
  */
