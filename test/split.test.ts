@@ -131,7 +131,8 @@ describe('projection below --split-above (PROJECT_SHARE, PROJECT_GAIN)', () => {
     const fewer = text.replace(/^\(lane 1\) .*$/m, lanes);
     expect(fewer).not.toContain('(lane 9)');
     expectSameGdl(fewer, file, { ...base, splitAbove: Infinity }, { ...base, splitAbove });
-    // Above --split-above the ordinary gain (SPLIT_GAIN) applies, and the split is kept.
+    // Above --split-above the ordinary gain (SPLIT_GAIN) applies, and the split is kept: the
+    // rule is estimated above 2,000, so above 40,000 / PROJECT_SHARE too (tried, not kept).
     expect(groundGdl(fewer, file, { ...base, splitAbove: 2_000 }).gdl).toMatch(/\(split-1 blue 1\)/);
   });
 });
