@@ -11,6 +11,7 @@ import { DEFAULT_PIPELINE_OPTIONS } from '../src/pipeline.js';
 import { expectSameGdl, groundAndCheck, groundGdl, ruleOf, show } from './support/rewrite.js';
 import { EXAMPLES_DIR } from './corpus.js';
 import { limitSettings } from '../src/cli/options.js';
+import { PROJECT_SHARE } from '../src/ground/split-run.js';
 
 /** The splitter with `static*` relations static and names aux1, aux2, ... */
 function split(text: string): string[] | null {
@@ -101,6 +102,38 @@ describe('splitting while grounding', () => {
     const { ground, gdl } = groundAndCheck(text, file, options, { playouts: 4, seed: 5, maxSteps: 10 });
     expect(gdl).toMatch(/\n\(<= \(next \(cell 1 1 0\)\) \(split-\d+ 1 1\) \(true \(cell 1 1 0\)\)\)\n/);
     expect(ground.rules.length * 5).toBeLessThan(plain.rules.length);
+  });
+});
+
+describe('projection below --split-above (PROJECT_SHARE, PROJECT_GAIN)', () => {
+  const file = join(EXAMPLES_DIR, 'projection.kif');
+  const text = readFileSync(file, 'utf8');
+  const base = { ...DEFAULT_PIPELINE_OPTIONS, frameAbove: Infinity };
+  // The rule for (next (posx ...)) is estimated at 12,640 bindings: under 40,000 (the old rule,
+  // splitting only above --split-above, kept it whole) but over 40,000 / PROJECT_SHARE.
+  const splitAbove = 40_000;
+
+  it('projects the lane away when that gains a lot, into a game that plays like the original', () => {
+    expect(splitAbove / PROJECT_SHARE).toBeLessThan(12_640);
+    const plain = groundGdl(text, file, { ...base, splitAbove: Infinity }).ground;
+    const { ground, gdl } = groundAndCheck(text, file, { ...base, splitAbove }, { playouts: 4, seed: 3, maxSteps: 12 });
+    expect(gdl).toMatch(/\n\(<= \(next \(posx blue 1\)\) \(split-1 blue 1\) \(true \(posx blue 0\)\)\)\n/);
+    expect(ground.rules.length * 5).toBeLessThan(plain.rules.length);
+  });
+
+  it('leaves the rule whole when it is estimated under the projection threshold', () => {
+    expect(600_000 / PROJECT_SHARE).toBeGreaterThan(12_640);
+    expectSameGdl(text, file, { ...base, splitAbove: Infinity }, { ...base, splitAbove: 600_000 });
+  });
+
+  it('keeps a projection that gains less than PROJECT_GAIN as written (8 lanes: about 6 times)', () => {
+    const lanes = Array.from({ length: 8 }, (_, i) => `(lane ${i + 1})`).join(' ');
+    const fewer = text.replace(/^\(lane 1\) .*$/m, lanes);
+    expect(fewer).not.toContain('(lane 9)');
+    expectSameGdl(fewer, file, { ...base, splitAbove: Infinity }, { ...base, splitAbove });
+    // Above --split-above the ordinary gain (SPLIT_GAIN) applies, and the split is kept: the
+    // rule is estimated above 2,000, so above 40,000 / PROJECT_SHARE too (tried, not kept).
+    expect(groundGdl(fewer, file, { ...base, splitAbove: 2_000 }).gdl).toMatch(/\(split-1 blue 1\)/);
   });
 });
 

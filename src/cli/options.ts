@@ -87,7 +87,7 @@ export function addLazyOption(command: Command): Command {
  * keep the result: ground and verify; and on compare, where both methods must agree at any threshold.
  */
 export function addSplitOption(command: Command): Command {
-  return command.option('--split-above <n>', 'split rules whose join is estimated above this many bindings into auxiliary rules, when that pays (default 4000000)')
+  return command.option('--split-above <n>', 'split rules whose join is estimated above this many bindings into auxiliary rules, when that pays (default 4000000); projections alone from a 40th of it, when they make 16 times fewer')
     .option('--frame-above <n>', 'rewrite frame rules whose join is estimated above this many bindings with move mutexes, when that pays (default 10000)');
 }
 

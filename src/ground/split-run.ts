@@ -7,8 +7,9 @@
  * made plus that estimate stay below the original estimate by {@link SPLIT_GAIN}, otherwise it
  * is rolled back and the rule is instantiated as written.
  *
- * Below the threshold nothing changes, so every game whose rules all stay under it grounds to
- * the same bytes as without splitting.
+ * Between a 40th of the threshold and the threshold only projections are tried, and kept only
+ * when they gain {@link PROJECT_GAIN} times; below that nothing changes, so every game whose
+ * rules all stay under it grounds to the same bytes as without splitting.
  */
 import type { Atom } from '../gdl/ast.js';
 import { compareCodePoints } from '../gdl/terms.js';
@@ -33,6 +34,20 @@ export const DEFAULT_SPLIT_ABOVE = 4_000_000;
  * `--split-above 100000` checkers falls from 262,113 to 100,775 ground rules).
  */
 export const SPLIT_GAIN = 4;
+
+/**
+ * Projection pays from a lower threshold: a rule estimated above `--split-above` divided by this
+ * share (100,000 by default) is tried too when its only rewrite is {@link splitRule}'s
+ * projection (variables found in one positive atom only, as in racer4's
+ * `(does ?player (speed ?dx ?dy))` where the next position needs only `?dx`). Projecting one
+ * atom costs little to try (one pass over one relation), and kept only at {@link PROJECT_GAIN}
+ * it changes only the games where it removes most of a rule's ground instances
+ * (docs/ground.md, "Rule splitting", has the corpus figures).
+ */
+export const PROJECT_SHARE = 40;
+
+/** A projection below `--split-above` is kept only when it makes this many times fewer ground rules (estimated). */
+export const PROJECT_GAIN = 16;
 
 /**
  * Auxiliary rules are split again (projection, components) above this estimate: they are new
@@ -162,7 +177,7 @@ function splitParts(ctx: Context, parts: readonly NormalRule[], estimate: number
  * has them, else by join-tree steps. Instantiates the auxiliary rules and returns the head rule
  * that replaces `rule`, or `rule` itself (everything made rolled back) when no split pays.
  */
-function trySplit(ctx: Context, rule: CompiledRule, estimate: number, env: SplitEnv, depth: number): CompiledRule {
+function trySplit(ctx: Context, rule: CompiledRule, estimate: number, env: SplitEnv, depth: number, gain = depth === 0 ? SPLIT_GAIN : 1): CompiledRule {
   if (depth >= MAX_DEPTH) return rule;
   const count = env.made.count;
   const journal = env.journal.length;
@@ -171,7 +186,6 @@ function trySplit(ctx: Context, rule: CompiledRule, estimate: number, env: Split
   const parts = splitRule(rule.source, { isStatic: (a) => ctx.statics.has(env.key(a)), fresh });
   const head = parts === null ? eliminateGreedy(ctx, rule, estimate, env) : splitParts(ctx, parts, estimate, env, depth, mark);
   // A rule of the game must gain a lot; an auxiliary rule (no output to keep) just has to gain.
-  const gain = depth === 0 ? SPLIT_GAIN : 1;
   if (head !== null && head !== rule && (ctx.rules.length - mark.rules + ruleEstimate(ctx, head)) * gain < estimate) return head;
   rollBack(ctx, mark);
   env.made.count = count;
@@ -180,14 +194,29 @@ function trySplit(ctx: Context, rule: CompiledRule, estimate: number, env: Split
 }
 
 /**
+ * A rule estimated between the projection threshold and `env.above`: split when
+ * {@link splitRule} finds only projections (every auxiliary rule is one atom of the body) and
+ * they make {@link PROJECT_GAIN} times fewer ground rules; else the rule as written.
+ */
+function tryProject(ctx: Context, rule: CompiledRule, estimate: number, env: SplitEnv): CompiledRule {
+  const count = env.made.count;
+  const parts = splitRule(rule.source, { isStatic: (a) => ctx.statics.has(env.key(a)), fresh: () => `${env.prefix}-${++env.made.count}` });
+  env.made.count = count;
+  if (parts === null || parts.slice(0, -1).some((aux) => aux.body.length !== 1)) return rule;
+  return trySplit(ctx, rule, estimate, env, 0, PROJECT_GAIN);
+}
+
+/**
  * The rules of one component as they are to be instantiated: every non-recursive,
- * state-dependent rule estimated above `env.above` is replaced by the head rule of a split
- * that pays, its auxiliary relations instantiated on the way (before the component itself).
+ * state-dependent rule estimated above `env.above` (above `env.above` / {@link PROJECT_SHARE}
+ * for a projection) is replaced by the head rule of a split that pays, its auxiliary relations
+ * instantiated on the way (before the component itself).
  * Candidates are tried in the order of their text (variables renamed), not of the file, so
  * that the auxiliary names, numbered as made, do not depend on the order of the sentences.
  */
 export function splitLargeRules(ctx: Context, rules: readonly CompiledRule[], rels: ReadonlySet<string>, env: SplitEnv): CompiledRule[] {
-  const above = Math.min(env.above, env.frameAbove);
+  const projectAbove = env.above / PROJECT_SHARE;
+  const above = Math.min(projectAbove, env.frameAbove);
   if (!Number.isFinite(above)) return [...rules];
   const plain = rules.filter((rule) => !ctx.statics.has(rule.head.rel) && !recursive(rule, rels));
   // Frame rules the recheck over the pruned game's supersets might rewrite (frame-run.ts).
@@ -199,7 +228,8 @@ export function splitLargeRules(ctx: Context, rules: readonly CompiledRule[], re
   // A frame rule is rewritten with move mutexes (frame-run.ts) when that pays, else split.
   const rewrite = (c: { rule: CompiledRule; estimate: number }): CompiledRule =>
     (c.estimate > env.frameAbove ? tryFrame(ctx, c.rule, c.estimate, env, env.frame) : null)
-    ?? (c.estimate > env.above ? trySplit(ctx, c.rule, c.estimate, env, 0) : c.rule);
+    ?? (c.estimate > env.above ? trySplit(ctx, c.rule, c.estimate, env, 0)
+      : c.estimate > projectAbove ? tryProject(ctx, c.rule, c.estimate, env) : c.rule);
   const replaced = new Map(large.map((c) => [c.rule, rewrite(c)]));
   return rules.map((rule) => replaced.get(rule) ?? rule);
 }
