@@ -10,7 +10,7 @@ import { type GameDescription, NO_POS } from './gdl/ast.js';
 import { type Diagnostic, GdlError, checkDeadline, deadlineError, diag, hasErrors, sortDiagnostics } from './gdl/diagnostics.js';
 import { parseGdl } from './gdl/parser.js';
 import { instantiateGame } from './ground/instantiate.js';
-import { sameFluentsAndMoves, sharedSupersets } from './ground/frame-run.js';
+import { keepsFluentsAndMoves, sharedSupersets } from './ground/frame-run.js';
 import { finalSupersets, pruneUnreachable } from './ground/reachability.js';
 import type { GroundGame } from './ground/types.js';
 import { assembleNormalGame } from './normalize/normalize.js';
@@ -153,9 +153,9 @@ export function groundGame(normal: NormalGame, supersets: Supersets, options: Pi
   // Frame rewrites are decided again over the supersets read back from the pruned game, which
   // both methods share (docs/ground.md, "One decision for both methods"). Lazy plans are not.
   if ((ground.frame?.candidates ?? 0) === 0 || lazy !== undefined) return pruned;
-  const shared = timer.run('read-back', () => sharedSupersets(normal, supersets, pruned, options.deadline));
   // Over the same fluents and moves the first run had the same stores, hence decisions.
-  if (ground.frame!.deferred === 0 && sameFluentsAndMoves(shared, supersets)) return pruned;
+  if (ground.frame!.deferred === 0 && timer.run('read-back', () => keepsFluentsAndMoves(pruned, supersets, options.deadline))) return pruned;
+  const shared = timer.run('read-back', () => sharedSupersets(normal, supersets, pruned, options.deadline));
   const again = timer.run('reinstantiate', () => instantiateGame(normal, shared, { ...instantiateLimits(options), frameShared: true }), (g) => ({ ...counts(g), ...frame(g) }));
   return timer.run('prune', () => pruneUnreachable(again, options.deadline), counts);
 }

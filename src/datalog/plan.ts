@@ -36,3 +36,33 @@ export function greedyOrder<V, T extends GreedyItem<V>>(
     take(remaining.splice(best, 1)[0]!);
   }
 }
+
+/**
+ * Groups items (say, the literals of a body, by their variables) connected through shared
+ * variables that `ignore` does not exclude (union-find over indexes); groups in the order of
+ * their first item, each ascending.
+ */
+export function linkedGroups(vars: readonly Iterable<string>[], ignore: (v: string) => boolean): number[][] {
+  const parent = vars.map((_, i) => i);
+  const find = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
+    return i;
+  };
+  const owner = new Map<string, number>();
+  vars.forEach((vs, i) => {
+    for (const v of vs) {
+      if (ignore(v)) continue;
+      const o = owner.get(v);
+      if (o === undefined) owner.set(v, i);
+      else parent[find(i)] = find(o);
+    }
+  });
+  const groups = new Map<number, number[]>();
+  vars.forEach((_, i) => {
+    const root = find(i);
+    const g = groups.get(root);
+    if (g === undefined) groups.set(root, [i]);
+    else g.push(i);
+  });
+  return [...groups.values()].sort((a, b) => a[0]! - b[0]!);
+}

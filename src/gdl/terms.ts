@@ -115,6 +115,28 @@ export function termEquals(a: Term, b: Term): boolean {
   return true;
 }
 
+/**
+ * One-way matching: extends `binding` so that `pattern` with its variables replaced is
+ * `target` (whose variables count as constants); false when no extension does. Iterative.
+ */
+export function matchTerm(pattern: Term, target: Term, binding: Map<string, Term>): boolean {
+  const stack: [Term, Term][] = [[pattern, target]];
+  while (stack.length > 0) {
+    const [p, t] = stack.pop()!;
+    if (p.kind === 'var') {
+      const bound = binding.get(p.name);
+      if (bound === undefined) binding.set(p.name, t);
+      else if (!termEquals(bound, t)) return false;
+    } else if (p.kind === 'const') {
+      if (t.kind !== 'const' || t.name !== p.name) return false;
+    } else {
+      if (t.kind !== 'fn' || t.name !== p.name || t.args.length !== p.args.length) return false;
+      for (let i = 0; i < p.args.length; i++) stack.push([p.args[i]!, t.args[i]!]);
+    }
+  }
+  return true;
+}
+
 /** Compares strings by Unicode code point, the order of every sorted output. */
 export function compareCodePoints(a: string, b: string): number {
   if (a === b) return 0;

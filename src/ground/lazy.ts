@@ -19,7 +19,7 @@ import type { Atom, Rule, Term } from '../gdl/ast.js';
 import { KEYWORDS, NO_POS } from '../gdl/ast.js';
 import type { Deadline } from '../deadline.js';
 import { GdlError, diag } from '../gdl/diagnostics.js';
-import { atomVars, termToString } from '../gdl/terms.js';
+import { atomVars, matchTerm } from '../gdl/terms.js';
 import { dependents, relationGraph, relationKeys, stateDependent } from '../gdl/relations.js';
 import { type Literal, type NormalGame, type NormalRule, asRule } from '../normalize/types.js';
 import { keywordsRead, renameKeywordReads } from './lazy-keywords.js';
@@ -293,23 +293,7 @@ export function seedOfLimit(d: { readonly relation?: string; readonly line: numb
  * iterative, since terms may nest deeply.
  */
 export function matchesPattern(p: Term, t: Term): boolean {
-  const binding = new Map<string, string>();
-  const stack: [Term, Term][] = [[p, t]];
-  while (stack.length > 0) {
-    const [a, b] = stack.pop()!;
-    if (a.kind === 'var') {
-      const text = termToString(b);
-      const old = binding.get(a.name);
-      if (old !== undefined && old !== text) return false;
-      binding.set(a.name, text);
-    } else if (a.kind === 'const') {
-      if (b.kind !== 'const' || b.name !== a.name) return false;
-    } else {
-      if (b.kind !== 'fn' || b.name !== a.name || b.args.length !== a.args.length) return false;
-      a.args.forEach((x, i) => stack.push([x, b.args[i]!]));
-    }
-  }
-  return true;
+  return matchTerm(p, t, new Map());
 }
 
 /** Rounds of lazy grounding at most: each makes one more relation lazy. */

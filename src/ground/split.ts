@@ -27,6 +27,7 @@
 import type { Atom, Term } from '../gdl/ast.js';
 import { atomToString, collectVars, substitute, substituteAtom, termToString } from '../gdl/terms.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
+import { linkedGroups } from '../datalog/plan.js';
 
 /** What the splitter needs to know about a relation and how to name a new one. */
 export interface SplitContext {
@@ -64,25 +65,9 @@ export function auxAtom(rel: string, vars: readonly string[], pos: Atom['pos']):
   return { kind: 'atom', rel, args, pos };
 }
 
-/** Groups literals connected through variables outside `headVars` (union-find over indexes). */
+/** Groups literals connected through variables outside `headVars` (indexes, see `linkedGroups`). */
 export function components(vars: readonly Set<string>[], headVars: ReadonlySet<string>): number[][] {
-  const parent = vars.map((_, i) => i);
-  const find = (i: number): number => {
-    while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
-    return i;
-  };
-  const owner = new Map<string, number>();
-  vars.forEach((vs, i) => {
-    for (const v of vs) {
-      if (headVars.has(v)) continue;
-      const o = owner.get(v);
-      if (o === undefined) owner.set(v, i);
-      else parent[find(i)] = find(o);
-    }
-  });
-  const groups = new Map<number, number[]>();
-  vars.forEach((_, i) => groups.set(find(i), [...(groups.get(find(i)) ?? []), i]));
-  return [...groups.values()].sort((a, b) => a[0]! - b[0]!);
+  return linkedGroups(vars, (v) => headVars.has(v));
 }
 
 function isStaticLiteral(l: Literal, ctx: SplitContext): boolean {

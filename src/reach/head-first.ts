@@ -16,6 +16,7 @@
  */
 import type { LiteralShape, RowEstimate, RuleShape } from './plan.js';
 import { rowsOf } from './plan.js';
+import { linkedGroups } from '../datalog/plan.js';
 
 /**
  * The parts to run last (each a list of positive literals), in the order to run them; empty
@@ -38,30 +39,9 @@ export function deferredParts(shape: RuleShape, delta: LiteralShape | undefined,
   return candidates.filter((c) => deferred.has(c.p)).map((c) => [...c.p]).reverse();
 }
 
-/** `literals` grouped by shared variables that `ignore` does not exclude (union-find). */
+/** `literals` grouped by shared variables that `ignore` does not exclude. */
 function linkedParts(literals: readonly LiteralShape[], ignore: (v: string) => boolean): LiteralShape[][] {
-  const parent = literals.map((_, i) => i);
-  const find = (i: number): number => {
-    while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
-    return i;
-  };
-  const owner = new Map<string, number>();
-  literals.forEach((l, i) => {
-    for (const v of l.vars) {
-      if (ignore(v)) continue;
-      const j = owner.get(v);
-      if (j === undefined) owner.set(v, i);
-      else parent[find(i)] = find(j);
-    }
-  });
-  const groups = new Map<number, LiteralShape[]>();
-  literals.forEach((l, i) => {
-    const root = find(i);
-    const g = groups.get(root);
-    if (g === undefined) groups.set(root, [l]);
-    else g.push(l);
-  });
-  return [...groups.values()];
+  return linkedGroups(literals.map((l) => l.vars), ignore).map((g) => g.map((i) => literals[i]!));
 }
 
 /** Estimated answers of a part joined alone in the order of fewest rows next, given `bound0`. */

@@ -18,7 +18,7 @@
  * of rules a head, and pairs would cost more than they save).
  */
 import type { Atom, Term } from '../gdl/ast.js';
-import { termEquals } from '../gdl/terms.js';
+import { matchTerm } from '../gdl/terms.js';
 import type { RelaxedLiteral, RelaxedRule } from './relaxed.js';
 import { keyOf } from './relaxed.js';
 
@@ -124,19 +124,5 @@ function atomPairs(c: Atom, d: Atom): Pairs {
 
 /** Extends `theta` so that every pattern of `pairs` becomes its target; false if it cannot. */
 function matchAll(pairs: Pairs, theta: Theta): boolean {
-  const todo: [Term, Term][] = pairs.map(([p, t]) => [p, t]);
-  while (todo.length > 0) {
-    const [p, t] = todo.pop()!;
-    if (p.kind === 'var') {
-      const bound = theta.get(p.name);
-      if (bound === undefined) theta.set(p.name, t);
-      else if (!termEquals(bound, t)) return false;
-    } else if (p.kind === 'const') {
-      if (t.kind !== 'const' || t.name !== p.name) return false;
-    } else {
-      if (t.kind !== 'fn' || t.name !== p.name || t.args.length !== p.args.length) return false;
-      p.args.forEach((a, i) => todo.push([a, t.args[i]!]));
-    }
-  }
-  return true;
+  return pairs.every(([p, t]) => matchTerm(p, t, theta));
 }
