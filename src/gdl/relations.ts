@@ -201,3 +201,15 @@ export function classifyRelations(rules: readonly Rule[]): RelationClasses {
     axioms: plain.filter((r) => dynamic.has(r)),
   };
 }
+
+/** `rules` by the relation key (`key`) of their head, in their order. */
+export function rulesByHead<R extends { readonly head: Atom }>(rules: readonly R[], key: (a: Atom) => string): Map<string, R[]> {
+  const byHead = new Map<string, R[]>();
+  for (const r of rules) {
+    const k = key(r.head);
+    const list = byHead.get(k);
+    if (list === undefined) byHead.set(k, [r]);
+    else list.push(r);
+  }
+  return byHead;
+}

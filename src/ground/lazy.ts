@@ -20,7 +20,7 @@ import { KEYWORDS, NO_POS } from '../gdl/ast.js';
 import type { Deadline } from '../deadline.js';
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import { atomVars, matchTerm } from '../gdl/terms.js';
-import { dependents, relationGraph, relationKeys, stateDependent } from '../gdl/relations.js';
+import { dependents, relationGraph, relationKeys, rulesByHead, stateDependent } from '../gdl/relations.js';
 import { type Literal, type NormalGame, type NormalRule, asRule } from '../normalize/types.js';
 import { keywordsRead, renameKeywordReads } from './lazy-keywords.js';
 
@@ -83,18 +83,6 @@ function closeUpwards(rules: readonly NormalRule[], key: (a: Atom) => string, se
     }
   }
   return { lazy, lazyRule };
-}
-
-/** `rules` by the relation key of their head, in source order. */
-function rulesByHead(rules: readonly NormalRule[], key: (a: Atom) => string): Map<string, NormalRule[]> {
-  const byHead = new Map<string, NormalRule[]>();
-  for (const r of rules) {
-    const k = key(r.head);
-    const list = byHead.get(k);
-    if (list === undefined) byHead.set(k, [r]);
-    else list.push(r);
-  }
-  return byHead;
 }
 
 /**

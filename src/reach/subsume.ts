@@ -19,6 +19,7 @@
  */
 import type { Atom, Term } from '../gdl/ast.js';
 import { matchTerm } from '../gdl/terms.js';
+import { rulesByHead } from '../gdl/relations.js';
 import type { RelaxedLiteral, RelaxedRule } from './relaxed.js';
 import { keyOf } from './relaxed.js';
 
@@ -36,13 +37,7 @@ const MAX_TOTAL_STEPS = 200_000;
  * that subsume each other (equal up to renaming), the first is kept.
  */
 export function dropSubsumed(rules: readonly RelaxedRule[]): RelaxedRule[] {
-  const byHead = new Map<string, RelaxedRule[]>();
-  for (const r of rules) {
-    const k = keyOf(r.head);
-    const list = byHead.get(k);
-    if (list === undefined) byHead.set(k, [r]);
-    else list.push(r);
-  }
+  const byHead = rulesByHead(rules, keyOf);
   const dropped = new Set<RelaxedRule>();
   // A budget of match attempts for the whole game, so that no input makes this slow (counted,
   // not timed: the result must not depend on the machine).
