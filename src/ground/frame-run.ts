@@ -61,10 +61,11 @@ export interface FrameStats {
  * that is not could not be rewritten over smaller supersets either.
  */
 export function frameCandidate(ctx: Context, rule: CompiledRule, env: SplitEnv): boolean {
-  if (!(ruleBound(ctx, rule) > env.frameAbove)) return false;
+  // The shape first: it is a syntactic test, and most rules (no `does`) fail it at once, while
+  // the bound prepares the rule's join.
   // The names are only looked at, not made: the rewrite is thrown away.
   const probe = { isStatic: (a: Atom) => ctx.statics.has(env.key(a)), isLazy: (a: Atom) => ctx.lazy?.has(env.key(a)) === true, fresh: () => `${env.prefix}-0` };
-  return frameRule(rule.source, probe) !== null;
+  return frameRule(rule.source, probe) !== null && ruleBound(ctx, rule) > env.frameAbove;
 }
 
 /**

@@ -16,7 +16,7 @@
  */
 import type { LiteralShape, RowEstimate, RuleShape } from './plan.js';
 import { rowsOf } from './plan.js';
-import { linkedGroups } from '../datalog/plan.js';
+import { greedyOrder, linkedGroups } from '../datalog/plan.js';
 
 /**
  * The parts to run last (each a list of positive literals), in the order to run them; empty
@@ -44,21 +44,14 @@ function linkedParts(literals: readonly LiteralShape[], ignore: (v: string) => b
   return linkedGroups(literals.map((l) => l.vars), ignore).map((g) => g.map((i) => literals[i]!));
 }
 
-/** Estimated answers of a part joined alone in the order of fewest rows next, given `bound0`. */
+/** Estimated answers of a part joined alone in the project's greedy order, given `bound0`. */
 function partCost(part: readonly LiteralShape[], bound0: ReadonlySet<string>, estimate: RowEstimate): number {
   const bound = new Set(bound0);
-  const left = [...part];
+  const rows = (l: LiteralShape): number => rowsOf(l, bound, false, estimate)(0);
   let states = 1;
-  while (left.length > 0) {
-    let best = 0;
-    let bestRows = Infinity;
-    left.forEach((l, i) => {
-      const r = rowsOf(l, bound, false, estimate)(0);
-      if (r < bestRows) (best = i), (bestRows = r);
-    });
-    const [l] = left.splice(best, 1);
-    states *= Math.max(1, bestRows);
-    for (const v of l!.vars) bound.add(v);
-  }
+  greedyOrder(part, bound, rows, (l) => {
+    states *= Math.max(1, rows(l));
+    for (const v of l.vars) bound.add(v);
+  });
   return states;
 }
