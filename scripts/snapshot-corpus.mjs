@@ -3,7 +3,8 @@
  * Snapshots what the CLI prints for every corpus game, so that a refactor can show its outputs
  * are byte-identical before and after ("a refactor proves itself"). Build first (`npx tsc -p .`).
  *
- *   node scripts/snapshot-corpus.mjs take DIR [--timeout-ms 10000] [--jobs 2] [--only S] [--retake-killed] [--like DIR0]
+ *   node scripts/snapshot-corpus.mjs take DIR [--timeout-ms 10000] [--jobs 2] [--only S] [--commands a,b] [--retake-killed] [--like DIR0]
+ *   (GDL_CLI=OTHER/dist/cli/main.js snapshots another build with this script)
  *   node scripts/snapshot-corpus.mjs diff DIR_BEFORE DIR_AFTER
  *
  * `take` runs each command of COMMANDS on each game and writes DIR/<command>/<game>.out (stdout)
@@ -14,13 +15,15 @@
  * over the limit in both; it exits 1 when any output differs or an exit code changed.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gamesDir, listGames } from './corpus.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(root, 'dist/cli/main.js');
+// GDL_CLI: the build to snapshot (another checkout's dist/cli/main.js), by default this one's.
+const CLI = process.env.GDL_CLI ?? join(root, 'dist/cli/main.js');
 
 /** Name, CLI arguments before the game, and a normalizer of stdout. */
 const COMMANDS = [
@@ -31,6 +34,11 @@ const COMMANDS = [
   { name: 'ground-dg', args: ['ground', '--method', 'dg'] },
   { name: 'ground-json', args: ['ground', '--format', 'json'] },
   { name: 'compare', args: ['compare', '--json'], normalize: dropTimes },
+  { name: 'ground-axioms', args: ['ground', '--remove-axioms'] },
+  { name: 'ground-gddl', args: ['ground', '--format', 'gddl'] },
+  // RDDL writes two files into a directory: they are read back, in name order, as the output.
+  { name: 'ground-rddl', args: ['ground', '--format', 'rddl'], outDir: true },
+  { name: 'mutex', args: ['mutex'] },
 ];
 
 /** compare --json without its wall-clock fields. */
@@ -73,12 +81,21 @@ async function take(dir, opts) {
     // Only the runs that finished in an earlier snapshot: the others cannot be compared anyway.
     for (const r of readIndex(opts.like).values()) if (r.code !== 'killed' && r.game.includes(opts.only)) jobs.push({ g: r.game, c: COMMANDS.find((c) => c.name === r.cmd) });
   } else for (const g of games) for (const c of COMMANDS) jobs.push({ g, c });
+  if (opts.commands !== '') {
+    const keep = new Set(opts.commands.split(','));
+    jobs.splice(0, jobs.length, ...jobs.filter((j) => keep.has(j.c.name)));
+  }
   let next = 0;
   const worker = async () => {
     while (next < jobs.length) {
       const { g, c } = jobs[next++];
       // The ground-based commands need --timeout so a slow game ends by itself with exit 3.
-      const r = await run([...c.args, join(gamesDir(), g)], opts.timeoutMs);
+      const out = c.outDir ? mkdtempSync(join(tmpdir(), 'snap-')) : undefined;
+      const r = await run([...c.args, ...(out ? ['-o', out] : []), join(gamesDir(), g)], opts.timeoutMs);
+      if (out) {
+        r.stdout += readdirSync(out).sort().map((f) => `; file: ${f}\n${readFileSync(join(out, f), 'utf8')}`).join('');
+        rmSync(out, { recursive: true, force: true });
+      }
       const file = join(dir, c.name, `${g}.out`);
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, c.normalize ? c.normalize(r.stdout) : r.stdout);
@@ -132,12 +149,13 @@ function diff(a, b) {
 }
 
 const [mode, ...rest] = process.argv.slice(2);
-const opts = { timeoutMs: 10000, jobs: 2, only: '', retake: false, like: '' };
+const opts = { timeoutMs: 10000, jobs: 2, only: '', retake: false, like: '', commands: '' };
 const positional = [];
 for (let i = 0; i < rest.length; i++) {
   if (rest[i] === '--timeout-ms') opts.timeoutMs = Number(rest[++i]);
   else if (rest[i] === '--jobs') opts.jobs = Number(rest[++i]);
   else if (rest[i] === '--only') opts.only = rest[++i];
+  else if (rest[i] === '--commands') opts.commands = rest[++i];
   else if (rest[i] === '--retake-killed') opts.retake = true;
   else if (rest[i] === '--like') opts.like = rest[++i];
   else positional.push(rest[i]);
