@@ -65,7 +65,7 @@ function usage(message) {
 
 /** Transpiles test/support/clingo.ts to an ES module whose src/ imports point into dist/. */
 async function transpileSupport() {
-  if (!existsSync(join(root, 'dist/pipeline.js'))) usage('dist/ is missing: run `npx tsc -p .` first');
+  if (!existsSync(join(root, 'dist/pipeline/stages.js'))) usage('dist/ is missing: run `npx tsc -p .` first');
   const { default: ts } = await import('typescript');
   const source = readFileSync(join(root, 'test/support/clingo.ts'), 'utf8');
   const out = ts.transpileModule(source, {
@@ -88,7 +88,7 @@ async function runOne({ supportUrl, dir, game, opts }) {
   let verdict;
   try {
     if (opts.clingoOnly) {
-      const { loadGame, DEFAULT_PIPELINE_OPTIONS } = await import(pathToFileURL(join(root, 'dist/pipeline.js')).href);
+      const { loadGame, DEFAULT_PIPELINE_OPTIONS } = await import(pathToFileURL(join(root, 'dist/pipeline/stages.js')).href);
       let normal;
       try {
         normal = loadGame(text, game, DEFAULT_PIPELINE_OPTIONS).normal;

@@ -25,8 +25,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = resolve(option('--dist', join(root, 'dist')));
 const seconds = Number(option('--seconds', '5'));
 const load = (p) => import(pathToFileURL(join(dist, p)).href);
-const { runGrounding, DEFAULT_PIPELINE_OPTIONS } = await load('pipeline.js');
-const { createGroundSimulator } = await load('sim/ground-sim.js');
+const { runGrounding, DEFAULT_PIPELINE_OPTIONS } = await load('pipeline/stages.js');
+const { createGroundSimulator } = await load('play/ground-sim.js');
 
 /** Seeded generator (mulberry32), so both builds play the same kind of matches. */
 function random(seed) {

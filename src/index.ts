@@ -10,7 +10,7 @@ export {
   analyzeDependencyGraph, drawDependencyGraph, emitGround, verifyGrounding, summarizeLoaded, resolvePipelineOptions,
   DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, type PipelineSettings, type LoadedGame, type ReachMethod,
   type GroundFormat, type GraphFormat,
-} from './pipeline.js';
+} from './pipeline/stages.js';
 export { Deadline } from './deadline.js';
 export { StageTimer, formatStages, type StageRecord } from './timer.js';
 
@@ -50,35 +50,35 @@ export {
 } from './axioms/types.js';
 
 // 8. Emit.
-export { emitGdl, emitGdlLines, DEFAULT_GDL_EMIT_OPTIONS, type GdlEmitOptions } from './emit/gdl.js';
-export { emitJson, JSON_FORMAT } from './emit/json.js';
-export { emitFormulaGdl, emitFormulaGdlLines } from './emit/formula.js';
+export { emitGdl, emitGdlLines, DEFAULT_GDL_EMIT_OPTIONS, type GdlEmitOptions } from './formats/gdl/write.js';
+export { emitJson, JSON_FORMAT } from './formats/json/write.js';
+export { emitFormulaGdl, emitFormulaGdlLines } from './formats/gdl/formula.js';
 
 // Playing: the original game's reasoner, the ground simulator, and their comparison.
-export { createReasoner, type ReasonerOptions } from './sim/reasoner.js';
-export { createGroundSimulator, type GroundSimulator, type GroundState } from './sim/ground-sim.js';
-export { verifyGame, formatDifference, type VerifyOptions, type VerifyResult, type VerifyStats, type Difference, type DifferenceKind } from './sim/verify.js';
-export type { GameSimulator, GameState, GroundItem, ItemSimulator, SimulatorText, StateInfo } from './sim/types.js';
-export { createRandom, type Random } from './sim/random.js';
+export { createReasoner, type ReasonerOptions } from './play/reasoner.js';
+export { createGroundSimulator, type GroundSimulator, type GroundState } from './play/ground-sim.js';
+export { verifyGame, formatDifference, type VerifyOptions, type VerifyResult, type VerifyStats, type Difference, type DifferenceKind } from './play/verify.js';
+export type { GameSimulator, GameState, GroundItem, ItemSimulator, SimulatorText, StateInfo } from './play/types.js';
+export { createRandom, type Random } from './play/random.js';
 // The fast simulator of `play` (docs/play.md) and Monte-Carlo depth charges.
-export { createFastSimulator, type FastSimulator } from './sim/fast/simulator.js';
-export { fastPlayouts, simulatorPlayouts, type PlayoutOptions, type PlayoutResult } from './sim/playouts.js';
+export { createFastSimulator, type FastSimulator } from './play/fast/simulator.js';
+export { fastPlayouts, simulatorPlayouts, type PlayoutOptions, type PlayoutResult } from './play/playouts.js';
 
 // RDDL for single-player games (docs/rddl.md): unrolling, writer, names, reader, simulator.
 export { unrollRecursion, DEFAULT_UNROLL_OPTIONS, type UnrollOptions, type UnrollStats } from './axioms/unroll.js';
-export { emitRddl, type RddlFiles, type RddlOptions } from './emit/rddl/write.js';
-export { rddlName, parseRddlName, type NameKind } from './emit/rddl/names.js';
-export { readRddl, type RddlModel, type RddlSource } from './rddl/read.js';
-export { createRddlSimulator, asEpisode, type RddlState, type RddlMove } from './rddl/sim.js';
-export { emitRddlGround, verifyRddl } from './formats.js';
+export { emitRddl, type RddlFiles, type RddlOptions } from './formats/rddl/write.js';
+export { rddlName, parseRddlName, type NameKind } from './formats/rddl/names.js';
+export { readRddl, type RddlModel, type RddlSource } from './formats/rddl/read.js';
+export { createRddlSimulator, asEpisode, type RddlState, type RddlMove } from './formats/rddl/sim.js';
+export { emitRddlGround, verifyRddl } from './pipeline/formats.js';
 
 // Above the pipeline: both superset methods side by side.
-export { compareMethods, type Comparison, type MethodRun, type CompareSettings } from './compare.js';
+export { compareMethods, type Comparison, type MethodRun, type CompareSettings } from './pipeline/compare.js';
 
 // GDDL (docs/gddl.md): the model and its three files, the reader and the simulator.
-export { groundToGddl, readGddlFiles, verifyGddl, type GddlOutput } from './formats.js';
-export { buildGddl, DEFAULT_GDDL_OPTIONS, type GddlModel, type GddlOptions, type GddlStats, type MultiAction } from './emit/gddl/model.js';
-export { writeGddl, GDDL_FILE_NAMES, type GddlFiles } from './emit/gddl/write.js';
-export { termName, nameToKif, TRUE_NAME, DERIVED_PREFIX } from './emit/gddl/names.js';
-export { readGddl, type GddlGame, type GddlTexts } from './gddl/read.js';
-export { createGddlSimulator, GddlPlayError, type GddlState } from './gddl/sim.js';
+export { groundToGddl, readGddlFiles, verifyGddl, type GddlOutput } from './pipeline/formats.js';
+export { buildGddl, DEFAULT_GDDL_OPTIONS, type GddlModel, type GddlOptions, type GddlStats, type MultiAction } from './formats/gddl/model.js';
+export { writeGddl, GDDL_FILE_NAMES, type GddlFiles } from './formats/gddl/write.js';
+export { termName, nameToKif, TRUE_NAME, DERIVED_PREFIX } from './formats/gddl/names.js';
+export { readGddl, type GddlGame, type GddlTexts } from './formats/gddl/read.js';
+export { createGddlSimulator, GddlPlayError, type GddlState } from './formats/gddl/sim.js';

@@ -11,18 +11,18 @@ import { type Formula, FormulaTable, postOrder } from '../src/axioms/formula.js'
 import { type AxiomResult, GROWTH_FLOOR, defaultGrowthBudget } from '../src/axioms/types.js';
 import { neededAtoms, removeUnused } from '../src/axioms/unused.js';
 import { Deadline } from '../src/deadline.js';
-import { emitFormulaGdl } from '../src/emit/formula.js';
+import { emitFormulaGdl } from '../src/formats/gdl/formula.js';
 import type { Formula as AstFormula } from '../src/gdl/ast.js';
 import { KEYWORDS } from '../src/gdl/ast.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
 import { parseGdl } from '../src/gdl/parser.js';
 import { atomToString } from '../src/gdl/terms.js';
 import type { GroundGame } from '../src/ground/types.js';
-import { DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, loadGame, runGrounding } from '../src/pipeline.js';
-import { createGroundSimulator } from '../src/sim/ground-sim.js';
-import { createReasoner } from '../src/sim/reasoner.js';
-import type { GameSimulator } from '../src/sim/types.js';
-import { formatDifference, verifyGame } from '../src/sim/verify.js';
+import { DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, loadGame, runGrounding } from '../src/pipeline/stages.js';
+import { createGroundSimulator } from '../src/play/ground-sim.js';
+import { createReasoner } from '../src/play/reasoner.js';
+import type { GameSimulator } from '../src/play/types.js';
+import { formatDifference, verifyGame } from '../src/play/verify.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 
 /** Options to read a game without axioms: large ground subformulas become named relations. */

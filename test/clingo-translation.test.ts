@@ -9,7 +9,7 @@ import type { Term } from '../src/gdl/ast.js';
 import { mkAtom, mkConst, mkFn } from '../src/gdl/ast.js';
 import { termToString } from '../src/gdl/terms.js';
 import type { NormalGame } from '../src/normalize/types.js';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline.js';
+import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
 import {
   clingoSupersets,
   compareWithClingo,

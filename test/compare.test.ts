@@ -5,8 +5,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline.js';
-import { compareMethods } from '../src/compare.js';
+import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
+import { compareMethods } from '../src/pipeline/compare.js';
 import { GAMES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 import { CLI, ensureBuilt } from './support/cli.js';
 

@@ -3,7 +3,7 @@
 // or removed from the corpus fails too, until scripts/corpus-expectations.mjs is run again.
 import { describe, expect, it } from 'vitest';
 import { GdlError, formatDiagnostic } from '../src/gdl/diagnostics.js';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline.js';
+import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
 import { HAVE_CORPUS, listGames, readGame } from './corpus.js';
 import { readExpectations } from './support/expectations.js';
 

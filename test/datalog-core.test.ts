@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Relation } from '../src/datalog/relation.js';
 import { type JoinAtom, type JoinCheck, UNBOUND, join } from '../src/datalog/join.js';
 import { semiNaive } from '../src/datalog/fixpoint.js';
-import { createRandom } from '../src/sim/random.js';
+import { createRandom } from '../src/play/random.js';
 import { type Block, type Store, addToStore, advanceRound, createBlock, createStore, storeSize, syncBlock } from '../src/datalog/block.js';
 import { compileAtom } from '../src/datalog/pattern.js';
 import { TermTable } from '../src/datalog/terms.js';

@@ -12,7 +12,7 @@ import { supersetSentences } from '../src/reach/format.js';
 import { supersetsForGrounding } from '../src/reach/demand.js';
 import { accumulatorRelations, demandableRelations, isAtomBudget, magicGame, undemand } from '../src/reach/magic.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
-import { type PipelineOptions, emitGround, groundGame, groundNormalGame, loadGame, removeUnusedInstances, resolvePipelineOptions, verifyGrounding } from '../src/pipeline.js';
+import { type PipelineOptions, emitGround, groundGame, groundNormalGame, loadGame, removeUnusedInstances, resolvePipelineOptions, verifyGrounding } from '../src/pipeline/stages.js';
 import type { NormalGame } from '../src/normalize/types.js';
 import type { Supersets } from '../src/reach/types.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';

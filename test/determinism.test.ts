@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { shuffleSentences } from '../scripts/fuzz-mutate.mjs';
 import { GdlError } from '../src/gdl/diagnostics.js';
-import { type ReachMethod, emitGround, removeUnusedInstances, resolvePipelineOptions, runGrounding } from '../src/pipeline.js';
+import { type ReachMethod, emitGround, removeUnusedInstances, resolvePipelineOptions, runGrounding } from '../src/pipeline/stages.js';
 import { GAMES_DIR, HAVE_CORPUS, listGames, readGame } from './corpus.js';
 
 /** The ground game as `gdl-ground ground` writes it, or undefined when a limit is reached. */

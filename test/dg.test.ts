@@ -4,7 +4,7 @@ import { Deadline } from '../src/deadline.js';
 import { describe, expect, it } from 'vitest';
 import { GdlError } from '../src/gdl/diagnostics.js';
 import { atomToString, termToString } from '../src/gdl/terms.js';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline.js';
+import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
 import { argGraphToDot, argGraphToText } from '../src/reach/dg/dot.js';
 import { analyzeDG, computeSupersetsDG, dependencyGraph } from '../src/reach/dg/index.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';

@@ -3,10 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseGdl } from '../src/gdl/parser.js';
 import { validateGame } from '../src/normalize/validate.js';
-import { emitGdl } from '../src/emit/gdl.js';
-import { JSON_FORMAT, emitJson } from '../src/emit/json.js';
+import { emitGdl } from '../src/formats/gdl/write.js';
+import { JSON_FORMAT, emitJson } from '../src/formats/json/write.js';
 import type { GroundGame } from '../src/ground/types.js';
-import { DEFAULT_PIPELINE_OPTIONS, runGrounding } from '../src/pipeline.js';
+import { DEFAULT_PIPELINE_OPTIONS, runGrounding } from '../src/pipeline/stages.js';
 import { HAVE_CORPUS, readGame } from './corpus.js';
 
 const SMALL = `

@@ -9,11 +9,11 @@ import { type JoinAtom, estimateJoin, join } from '../src/datalog/join.js';
 import { GdlError, formatEstimate } from '../src/gdl/diagnostics.js';
 import { DEFAULT_INSTANTIATE_LIMITS, instantiateGame } from '../src/ground/instantiate.js';
 import { Deadline } from '../src/deadline.js';
-import { emitGdl } from '../src/emit/gdl.js';
+import { emitGdl } from '../src/formats/gdl/write.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { relevantSupersets } from './support/relaxed-model.js';
 import { supersetSentences } from '../src/reach/format.js';
-import { groundGame, groundNormalGame, loadGame, resolvePipelineOptions } from '../src/pipeline.js';
+import { groundGame, groundNormalGame, loadGame, resolvePipelineOptions } from '../src/pipeline/stages.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 
 function rel(arity: number, tuples: number[][]): Relation {

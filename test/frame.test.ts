@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { frameRule } from '../src/ground/frame.js';
-import { DEFAULT_PIPELINE_OPTIONS, emitGround, runGrounding } from '../src/pipeline.js';
+import { DEFAULT_PIPELINE_OPTIONS, emitGround, runGrounding } from '../src/pipeline/stages.js';
 import { expectSameGdl, groundAndCheck, groundGdl, ruleOf, show } from './support/rewrite.js';
 import { EXAMPLES_DIR } from './corpus.js';
 

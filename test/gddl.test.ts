@@ -1,4 +1,4 @@
-// GDDL output and read-back (src/emit/gddl, src/gddl; docs/gddl.md): names are reversible and
+// GDDL output and read-back (src/formats/gddl, src/formats/gddl; docs/gddl.md): names are reversible and
 // collision-free, the three files of example and corpus games are read back and played
 // against the original game's reasoner state by state (turn-taking, simultaneous, recursive
 // games), combinations are dropped only by proven mutex groups, the blow-up ends in a limit
@@ -8,15 +8,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TermTable } from '../src/datalog/terms.js';
 import { Deadline } from '../src/deadline.js';
-import { type Combinations, combinations } from '../src/emit/gddl/combine.js';
-import { literal } from '../src/emit/gddl/literals.js';
-import { escapeSymbol, nameToKif, termName, unescapeSymbol } from '../src/emit/gddl/names.js';
+import { type Combinations, combinations } from '../src/formats/gddl/combine.js';
+import { literal } from '../src/formats/gddl/literals.js';
+import { escapeSymbol, nameToKif, termName, unescapeSymbol } from '../src/formats/gddl/names.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
-import { readGddl } from '../src/gddl/read.js';
+import { readGddl } from '../src/formats/gddl/read.js';
 import {
   DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS, DEFAULT_PIPELINE_OPTIONS, formatDifference, removeUnusedInstances, runGrounding,
-} from '../src/pipeline.js';
-import { DEFAULT_GDDL_OPTIONS, type GddlOutput, groundToGddl, readGddlFiles, verifyGddl } from '../src/formats.js';
+} from '../src/pipeline/stages.js';
+import { DEFAULT_GDDL_OPTIONS, type GddlOutput, groundToGddl, readGddlFiles, verifyGddl } from '../src/pipeline/formats.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 
 const example = (name: string): string => readFileSync(join(EXAMPLES_DIR, name), 'utf8');

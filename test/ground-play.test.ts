@@ -8,7 +8,7 @@ import { relationGraph } from '../src/gdl/relations.js';
 import { atomToString, substitute, substituteAtom, termToString } from '../src/gdl/terms.js';
 import type { GroundGame, GroundRule } from '../src/ground/types.js';
 import { asRule, type NormalGame, type NormalRule } from '../src/normalize/types.js';
-import { DEFAULT_PIPELINE_OPTIONS, runGrounding } from '../src/pipeline.js';
+import { DEFAULT_PIPELINE_OPTIONS, runGrounding } from '../src/pipeline/stages.js';
 import { HAVE_CORPUS, readGame } from './corpus.js';
 
 /** Small, varied games: statics, recursion, negation, distinct, simultaneous moves, 1-4 roles. */

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Atom } from '../src/gdl/ast.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
 import { parseGdl } from '../src/gdl/parser.js';
-import { emitGdl } from '../src/emit/gdl.js';
+import { emitGdl } from '../src/formats/gdl/write.js';
 import { DEFAULT_INSTANTIATE_LIMITS, instantiateGame } from '../src/ground/instantiate.js';
 import type { GroundGame } from '../src/ground/types.js';
 import { atomText } from '../src/ground/atoms.js';

@@ -1,16 +1,16 @@
-// The fast simulator on games with lazy axioms (src/sim/fast/lazy.ts, the term-table evaluator
-// src/sim/lazy-eval.ts) against verify's ground simulator with the Tau-Prolog evaluator
-// (src/sim/ground-sim.ts, src/sim/lazy.ts): along seeded random playouts over the same ground
+// The fast simulator on games with lazy axioms (src/play/fast/lazy.ts, the term-table evaluator
+// src/play/lazy-eval.ts) against verify's ground simulator with the Tau-Prolog evaluator
+// (src/play/ground-sim.ts, src/play/lazy.ts): along seeded random playouts over the same ground
 // game, the same legal moves, terminal, goals and successor states in every state.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GdlError } from '../src/gdl/diagnostics.js';
 import type { GroundGame } from '../src/ground/types.js';
-import { type PipelineOptions, groundNormalGame, loadGame, playGroundGame, removeUnusedInstances, resolvePipelineOptions } from '../src/pipeline.js';
-import { createFastSimulator } from '../src/sim/fast/simulator.js';
-import { createGroundSimulator } from '../src/sim/ground-sim.js';
-import { createRandom } from '../src/sim/random.js';
+import { type PipelineOptions, groundNormalGame, loadGame, playGroundGame, removeUnusedInstances, resolvePipelineOptions } from '../src/pipeline/stages.js';
+import { createFastSimulator } from '../src/play/fast/simulator.js';
+import { createGroundSimulator } from '../src/play/ground-sim.js';
+import { createRandom } from '../src/play/random.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 
 function ground(text: string, file: string, options: PipelineOptions): GroundGame {

@@ -10,9 +10,9 @@ import type { GroundGame } from '../src/ground/types.js';
 import {
   type PipelineOptions, emitGround, formatDifference, groundNormalGame, loadGame, loadGroundFile, mutexGroups, removeGameAxioms,
   removeUnusedInstances, resolvePipelineOptions, verifyAgainst, verifyGrounding, DEFAULT_MUTEX_SETTINGS,
-} from '../src/pipeline.js';
-import { createLazyEvaluator } from '../src/sim/lazy.js';
-import type { VerifyResult } from '../src/sim/verify.js';
+} from '../src/pipeline/stages.js';
+import { createLazyEvaluator } from '../src/play/lazy.js';
+import type { VerifyResult } from '../src/play/verify.js';
 import { EXAMPLES_DIR } from './corpus.js';
 
 const FILE = 'lazy-walk.kif';

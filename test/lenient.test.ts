@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostic } from '../src/gdl/diagnostics.js';
-import { DEFAULT_PIPELINE_OPTIONS, type ReachMethod, emitGround, loadGame, loadGroundFile, runGrounding, verifyAgainst, verifyGrounding } from '../src/pipeline.js';
+import { DEFAULT_PIPELINE_OPTIONS, type ReachMethod, emitGround, loadGame, loadGroundFile, runGrounding, verifyAgainst, verifyGrounding } from '../src/pipeline/stages.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 import { ROOT } from './support/cli.js';

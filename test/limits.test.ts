@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Deadline, type LimitKind } from '../src/deadline.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline.js';
+import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { DEFAULT_REACH_LIMITS } from '../src/reach/types.js';
 import { EXAMPLES_DIR } from './corpus.js';

@@ -8,11 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
 import type { GroundGame } from '../src/ground/types.js';
 import { DEFAULT_MUTEX_OPTIONS, type MutexResult, findMutexGroups } from '../src/mutex/index.js';
-import { runGrounding } from '../src/pipeline.js';
-import { createGroundSimulator } from '../src/sim/ground-sim.js';
-import { createReasoner } from '../src/sim/reasoner.js';
-import { sampleStates } from '../src/sim/sample.js';
-import { formatDifference, verifyGame } from '../src/sim/verify.js';
+import { runGrounding } from '../src/pipeline/stages.js';
+import { createGroundSimulator } from '../src/play/ground-sim.js';
+import { createReasoner } from '../src/play/reasoner.js';
+import { sampleStates } from '../src/play/sample.js';
+import { formatDifference, verifyGame } from '../src/play/verify.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 
 function mutexOf(ground: GroundGame, playouts: number, maxSteps = 200): MutexResult {

@@ -6,7 +6,7 @@ import { totalmem } from 'node:os';
 import { requestedMemoryMb } from '../src/cli/relaunch.js';
 import { defaultMaxMemoryMb, heapForMemoryLimit } from '../src/runtime.js';
 import { limitSettings, parseChoice, parseSeconds, parseWhole, resolveFlags } from '../src/cli/options.js';
-import { DEFAULT_PIPELINE_OPTIONS, resolvePipelineOptions } from '../src/pipeline.js';
+import { DEFAULT_PIPELINE_OPTIONS, resolvePipelineOptions } from '../src/pipeline/stages.js';
 
 describe('cli options', () => {
   it('takes counts only as whole numbers', () => {

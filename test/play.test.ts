@@ -1,4 +1,4 @@
-// The fast simulator (src/sim/fast/) held against the simulator of `verify` (ground-sim.ts) and
+// The fast simulator (src/play/fast/) held against the simulator of `verify` (ground-sim.ts) and
 // against the Prolog reasoner on the original game: same legal moves, terminal, goals and
 // successors over seeded random playouts; its allocation-free depth charges checked state by
 // state; seeds that replay the same playouts; and the shape of `gdl-ground play --json`.
@@ -7,13 +7,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GroundGame } from '../src/ground/types.js';
-import { DEFAULT_PIPELINE_OPTIONS, runGrounding } from '../src/pipeline.js';
-import { createFastSimulator } from '../src/sim/fast/simulator.js';
-import { type GroundState, createGroundSimulator } from '../src/sim/ground-sim.js';
-import { fastPlayouts, simulatorPlayouts } from '../src/sim/playouts.js';
-import { createRandom } from '../src/sim/random.js';
-import { createReasoner } from '../src/sim/reasoner.js';
-import { verifyGame } from '../src/sim/verify.js';
+import { DEFAULT_PIPELINE_OPTIONS, runGrounding } from '../src/pipeline/stages.js';
+import { createFastSimulator } from '../src/play/fast/simulator.js';
+import { type GroundState, createGroundSimulator } from '../src/play/ground-sim.js';
+import { fastPlayouts, simulatorPlayouts } from '../src/play/playouts.js';
+import { createRandom } from '../src/play/random.js';
+import { createReasoner } from '../src/play/reasoner.js';
+import { verifyGame } from '../src/play/verify.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 import { CLI, ROOT, ensureBuilt } from './support/cli.js';
 

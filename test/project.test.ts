@@ -10,7 +10,7 @@ import { planProjected } from '../src/reach/project.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { supersetSentences } from '../src/reach/format.js';
 import { planLazy } from '../src/ground/lazy.js';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline.js';
+import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
 import { relevantSupersets } from './support/relaxed-model.js';
 import { HAVE_CORPUS, readGame } from './corpus.js';
 

@@ -1,5 +1,5 @@
 // RDDL output (docs/rddl.md): reversible names, the unrolling of recursive axioms
-// (src/axioms/unroll.ts), the writer (src/emit/rddl), and the reader and simulator (src/rddl)
+// (src/axioms/unroll.ts), the writer (src/formats/rddl), and the reader and simulator (src/formats/rddl)
 // playing the written files against the original game under the Tau-Prolog reasoner, on the
 // example games and corpus puzzles (recursive ones among them).
 import { readFileSync } from 'node:fs';
@@ -11,16 +11,16 @@ import { removeAxioms } from '../src/axioms/remove.js';
 import type { FormulaGame } from '../src/axioms/types.js';
 import { unrollRecursion } from '../src/axioms/unroll.js';
 import { removeUnused } from '../src/axioms/unused.js';
-import { emitFormulaGdl } from '../src/emit/formula.js';
-import { escapeText, parseRddlName, rddlName, unescapeText } from '../src/emit/rddl/names.js';
-import { type RddlFiles, emitRddl } from '../src/emit/rddl/write.js';
+import { emitFormulaGdl } from '../src/formats/gdl/formula.js';
+import { escapeText, parseRddlName, rddlName, unescapeText } from '../src/formats/rddl/names.js';
+import { type RddlFiles, emitRddl } from '../src/formats/rddl/write.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
 import { stronglyConnectedComponents } from '../src/gdl/scc.js';
-import { DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, loadGame, runGrounding } from '../src/pipeline.js';
-import { readRddl } from '../src/rddl/read.js';
-import { NO_ACTION, createRddlSimulator, asEpisode } from '../src/rddl/sim.js';
-import { createReasoner } from '../src/sim/reasoner.js';
-import { formatDifference, verifyGame } from '../src/sim/verify.js';
+import { DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, loadGame, runGrounding } from '../src/pipeline/stages.js';
+import { readRddl } from '../src/formats/rddl/read.js';
+import { NO_ACTION, createRddlSimulator, asEpisode } from '../src/formats/rddl/sim.js';
+import { createReasoner } from '../src/play/reasoner.js';
+import { formatDifference, verifyGame } from '../src/play/verify.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 
 const example = (name: string): string => readFileSync(join(EXAMPLES_DIR, name), 'utf8');

@@ -7,7 +7,7 @@ import type { Atom, Term } from '../src/gdl/ast.js';
 import { KEYWORDS } from '../src/gdl/ast.js';
 import { atomToString, substitute, termToString } from '../src/gdl/terms.js';
 import type { NormalGame } from '../src/normalize/types.js';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline.js';
+import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
 import { supersetSentences } from '../src/reach/format.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { HAVE_CORPUS, readGame } from './corpus.js';

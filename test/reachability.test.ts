@@ -7,8 +7,8 @@ import { groundSupersets, pruneUnreachable, reachableAtoms } from '../src/ground
 import type { GroundGame } from '../src/ground/types.js';
 import { atomText } from '../src/ground/atoms.js';
 import { parseGdl } from '../src/gdl/parser.js';
-import { emitGdl } from '../src/emit/gdl.js';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline.js';
+import { emitGdl } from '../src/formats/gdl/write.js';
+import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
 import { instantiateGame } from '../src/ground/instantiate.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { computeSupersetsDG } from '../src/reach/dg/index.js';

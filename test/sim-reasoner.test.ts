@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseGdl } from '../src/gdl/parser.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline.js';
-import { createReasoner } from '../src/sim/reasoner.js';
-import type { GameState, GroundItem, ItemSimulator } from '../src/sim/types.js';
+import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
+import { createReasoner } from '../src/play/reasoner.js';
+import type { GameState, GroundItem, ItemSimulator } from '../src/play/types.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 
 function reasonerFor(text: string, deadline = Deadline.never()): ItemSimulator {

@@ -2,8 +2,8 @@
 // atoms, does-dependent axioms) and the seeded random generator.
 import { describe, expect, it } from 'vitest';
 import { GdlError } from '../src/gdl/diagnostics.js';
-import { type GroundSimulator, type GroundState, createGroundSimulator } from '../src/sim/ground-sim.js';
-import { createRandom } from '../src/sim/random.js';
+import { type GroundSimulator, type GroundState, createGroundSimulator } from '../src/play/ground-sim.js';
+import { createRandom } from '../src/play/random.js';
 import { type RuleTexts, handMadeGame } from './support/ground-game.js';
 
 const groundGame = (roles: string[], init: string[], rules: RuleTexts[]) => handMadeGame(roles, init, rules);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseGdl } from '../src/gdl/parser.js';
 import { normalizeGame } from '../src/normalize/normalize.js';
 import { auxKey, auxPrefix, eliminate, gameSymbols, splitRule } from '../src/ground/split.js';
-import { DEFAULT_PIPELINE_OPTIONS } from '../src/pipeline.js';
+import { DEFAULT_PIPELINE_OPTIONS } from '../src/pipeline/stages.js';
 import { expectSameGdl, groundAndCheck, groundGdl, ruleOf, show } from './support/rewrite.js';
 import { EXAMPLES_DIR } from './corpus.js';
 import { limitSettings } from '../src/cli/options.js';

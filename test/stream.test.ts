@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError, writeAtomicChunks } from '../src/cli/io.js';
-import { emitGdl, emitGdlChunks } from '../src/emit/gdl.js';
+import { emitGdl, emitGdlChunks } from '../src/formats/gdl/write.js';
 import { GdlError, diag } from '../src/gdl/diagnostics.js';
 import { NO_POS } from '../src/gdl/ast.js';
-import { emitGround, emitGroundStream, removeUnusedInstances, runGrounding } from '../src/pipeline.js';
+import { emitGround, emitGroundStream, removeUnusedInstances, runGrounding } from '../src/pipeline/stages.js';
 import { EXAMPLES_DIR } from './corpus.js';
 import { runCli, ensureBuilt } from './support/cli.js';
 

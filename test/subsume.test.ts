@@ -10,8 +10,8 @@ import { dropSubsumed, subsumes } from '../src/reach/subsume.js';
 import { relaxRules } from '../src/reach/relaxed.js';
 import { deferredParts } from '../src/reach/head-first.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
-import { groundGame, loadGame, resolvePipelineOptions } from '../src/pipeline.js';
-import { emitGdl } from '../src/emit/gdl.js';
+import { groundGame, loadGame, resolvePipelineOptions } from '../src/pipeline/stages.js';
+import { emitGdl } from '../src/formats/gdl/write.js';
 import { EXAMPLES_DIR } from './corpus.js';
 
 /** The relaxed rules of a game text (subsumed ones dropped). */

@@ -6,7 +6,7 @@ import { type Diagnostic, formatDiagnostic, sortDiagnostics } from '../src/gdl/d
 import { formulaToString } from '../src/gdl/terms.js';
 import { normalizeGame } from '../src/normalize/normalize.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline.js';
+import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
 
 /** The frame every test game shares, so that only the rules under test can cause problems. */
 const FRAME = '(role robot)\n(init p)\n(legal robot go)\n(<= terminal (true p))\n(goal robot 100)\n';

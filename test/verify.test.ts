@@ -6,10 +6,10 @@ import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { registerVerify } from '../src/cli/verify.js';
 import type { GroundGame } from '../src/ground/types.js';
-import { DEFAULT_PIPELINE_OPTIONS, type ReachMethod, runGrounding } from '../src/pipeline.js';
-import { createGroundSimulator } from '../src/sim/ground-sim.js';
-import { createReasoner } from '../src/sim/reasoner.js';
-import { type VerifyResult, formatDifference, verifyGame } from '../src/sim/verify.js';
+import { DEFAULT_PIPELINE_OPTIONS, type ReachMethod, runGrounding } from '../src/pipeline/stages.js';
+import { createGroundSimulator } from '../src/play/ground-sim.js';
+import { createReasoner } from '../src/play/reasoner.js';
+import { type VerifyResult, formatDifference, verifyGame } from '../src/play/verify.js';
 import { EXAMPLES_DIR, GAMES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 import { findAtom } from './support/ground-game.js';
 

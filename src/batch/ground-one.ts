@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { GdlError } from '../gdl/diagnostics.js';
 import {
   type PipelineOptions, groundNormalGame, loadGame, readBackSupersets, removeUnusedInstances, resolvePipelineOptions,
-} from '../pipeline.js';
+} from '../pipeline/stages.js';
 import { StageTimer } from '../timer.js';
 import { BATCH_FORMATS, type OutputFile } from './outputs.js';
 import type { GameFigures, WorkerJob, WorkerReply } from './types.js';

@@ -4,8 +4,8 @@
  */
 import {
   DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS, type GroundGame, type PipelineOptions, emitGround, emitGroundStream, removeGameAxioms,
-} from '../pipeline.js';
-import { DEFAULT_GDDL_OPTIONS, GDDL_FILE_NAMES, emitRddlGround, groundToGddl } from '../formats.js';
+} from '../pipeline/stages.js';
+import { DEFAULT_GDDL_OPTIONS, GDDL_FILE_NAMES, emitRddlGround, groundToGddl } from '../pipeline/formats.js';
 import type { StageTimer } from '../timer.js';
 import type { BatchFormat } from './types.js';
 

@@ -4,8 +4,8 @@
  * the benchmark table gains, per method, its status and seconds, plus the DG superset size
  * before post-processing and whether the final results are identical.
  */
-import { type MethodRun, compareMethods } from '../compare.js';
-import type { NormalGame } from '../pipeline.js';
+import { type MethodRun, compareMethods } from '../pipeline/compare.js';
+import type { NormalGame } from '../pipeline/stages.js';
 
 /** One method's figures for one game. */
 export interface MethodColumn {

@@ -4,7 +4,7 @@
  * fluents, bits per state, groups, the share of fluents in proven groups and the stage's time.
  */
 import { GdlError } from '../gdl/diagnostics.js';
-import { DEFAULT_MUTEX_SETTINGS, type NormalGame, groundNormalGame, mutexGroups, resolvePipelineOptions } from '../pipeline.js';
+import { DEFAULT_MUTEX_SETTINGS, type NormalGame, groundNormalGame, mutexGroups, resolvePipelineOptions } from '../pipeline/stages.js';
 import { StageTimer } from '../timer.js';
 
 /** The mutex figures of one game. */

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { GdlError } from '../gdl/diagnostics.js';
-import { DEFAULT_PIPELINE_OPTIONS, type NormalGame, loadGame, reachGame, resolvePipelineOptions } from '../pipeline.js';
+import { DEFAULT_PIPELINE_OPTIONS, type NormalGame, loadGame, reachGame, resolvePipelineOptions } from '../pipeline/stages.js';
 import { StageTimer } from '../timer.js';
 import { type MethodColumns, measureMethods } from './dg-column.js';
 import { type SwiOutcome, runSwi } from './swi.js';

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { type Diagnostic, GdlError, formatDiagnostic } from '../gdl/diagnostics.js';
-import { type GameSummary, formatSummary, loadGame, summarizeLoaded } from '../pipeline.js';
+import { type GameSummary, formatSummary, loadGame, summarizeLoaded } from '../pipeline/stages.js';
 import { EXIT, gameName, readGameFile, runCommand } from './io.js';
 import { addMemoryOption, resolveFlags } from './options.js';
 

@@ -6,9 +6,9 @@
  * Exit 0 identical, 1 different (or invalid game), 2 usage error, 3 a method reached a limit.
  */
 import type { Command } from 'commander';
-import { type Comparison, type MethodRun, compareMethods } from '../compare.js';
+import { type Comparison, type MethodRun, compareMethods } from '../pipeline/compare.js';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
-import { type SupersetSizes, DEFAULT_PIPELINE_OPTIONS, loadGame } from '../pipeline.js';
+import { type SupersetSizes, DEFAULT_PIPELINE_OPTIONS, loadGame } from '../pipeline/stages.js';
 import { EXIT, gameName, readGameFile, runCommand, writeOutput } from './io.js';
 import { type LimitFlags, addLimitOptions, addSplitOption, limitSettings } from './options.js';
 

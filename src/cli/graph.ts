@@ -7,7 +7,7 @@
  */
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
-import { drawDependencyGraph, loadGame } from '../pipeline.js';
+import { drawDependencyGraph, loadGame } from '../pipeline/stages.js';
 import { EXIT, UsageError, gameName, readGameFile, runCommand, writeOutput } from './io.js';
 import { type LimitFlags, addLimitOptions, parseChoice, resolveFlags } from './options.js';
 

@@ -15,8 +15,8 @@ import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
 import {
   DEFAULT_MUTEX_SETTINGS, type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR, type GroundFormat, type PipelineOptions, type UnusedStats, emitFormulaGround, emitGroundStream, lazyStatsLine, groundNormalGame, loadGame, removeGameAxioms, removeUnusedInstances,
-} from '../pipeline.js';
-import { type GddlOptions, groundToGddl } from '../formats.js';
+} from '../pipeline/stages.js';
+import { type GddlOptions, groundToGddl } from '../pipeline/formats.js';
 import { type RddlFlags, checkRddlFlags, writeRddl } from './rddl.js';
 import { StageTimer, formatStages } from '../timer.js';
 import { GDDL_FLAG_HELP, formatGddlStats, resolveGddlFlags, writeGddlOutput } from './gddl.js';

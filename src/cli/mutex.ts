@@ -9,7 +9,7 @@
  */
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
-import { DEFAULT_MUTEX_SETTINGS, type MutexResult, type MutexSettings, groundNormalGame, loadGame, mutexGroups } from '../pipeline.js';
+import { DEFAULT_MUTEX_SETTINGS, type MutexResult, type MutexSettings, groundNormalGame, loadGame, mutexGroups } from '../pipeline/stages.js';
 import { StageTimer, formatStages } from '../timer.js';
 import { EXIT, gameName, readGameFile, runCommand, writeOutput } from './io.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, parseWhole, resolveFlags } from './options.js';

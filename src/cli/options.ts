@@ -5,7 +5,7 @@
  * checked as whole numbers; only seconds may be fractional.
  */
 import type { Command } from 'commander';
-import { DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, type PipelineSettings, type ReachMethod, resolvePipelineOptions } from '../pipeline.js';
+import { DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, type PipelineSettings, type ReachMethod, resolvePipelineOptions } from '../pipeline/stages.js';
 import { defaultMaxMemoryMb } from '../runtime.js';
 import { UsageError } from './io.js';
 

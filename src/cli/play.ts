@@ -12,7 +12,7 @@
  */
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
-import { type PlayoutOptions, type PlayoutResult, groundNormalGame, loadGame, playGroundGame, playOriginalGame, removeUnusedInstances } from '../pipeline.js';
+import { type PlayoutOptions, type PlayoutResult, groundNormalGame, loadGame, playGroundGame, playOriginalGame, removeUnusedInstances } from '../pipeline/stages.js';
 import { StageTimer } from '../timer.js';
 import { EXIT, readGameFile, runCommand } from './io.js';
 import { type LimitFlags, addLazyOption, addLimitOptions, addMethodOption, parseChoice, parseSeconds, parseWhole, resolveFlags } from './options.js';

@@ -9,8 +9,8 @@ import { mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import {
   type AxiomOptions, type GroundGame, type NormalGame, type PipelineOptions, type VerifyOptions, type VerifyResult, removeGameAxioms,
-} from '../pipeline.js';
-import { emitRddlGround, verifyRddl } from '../formats.js';
+} from '../pipeline/stages.js';
+import { emitRddlGround, verifyRddl } from '../pipeline/formats.js';
 import { type StageTimer, formatStages } from '../timer.js';
 import { EXIT, UsageError, readGameFile, writeAtomic } from './io.js';
 import { parseWhole } from './options.js';

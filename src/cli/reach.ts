@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
 import {
   type ReachProgress, type ReachResult, type ReachStats, formatSupersets, loadGame, postProcessedSupersets, reachGame, supersetSentences,
-} from '../pipeline.js';
+} from '../pipeline/stages.js';
 import { EXIT, gameName, readGameFile, runCommand, writeOutput } from './io.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, resolveFlags } from './options.js';
 

@@ -14,8 +14,8 @@ import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
 import {
   DEFAULT_MUTEX_SETTINGS, type NormalGame, type PipelineOptions, type VerifyOptions, type VerifyResult, formatDifference, groundNormalGame, loadGame, loadGroundFile, mutexGroups, verifyAgainst, verifyGrounding,
-} from '../pipeline.js';
-import { readGddlFiles, verifyGddl } from '../formats.js';
+} from '../pipeline/stages.js';
+import { readGddlFiles, verifyGddl } from '../pipeline/formats.js';
 import { readGddlDir } from './gddl.js';
 import { EXIT, UsageError, gameName, readGameFile, runCommand } from './io.js';
 import { verifyAgainstRddl } from './rddl.js';

@@ -16,7 +16,7 @@ import type { Atom, Term } from '../../src/gdl/ast.js';
 import { KEYWORDS, NO_POS } from '../../src/gdl/ast.js';
 import { atomToString, compareCodePoints, termToString } from '../../src/gdl/terms.js';
 import type { NormalGame } from '../../src/normalize/types.js';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../../src/pipeline.js';
+import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../../src/pipeline/stages.js';
 import { GdlError } from '../../src/gdl/diagnostics.js';
 import { computeSupersetsProlog } from '../../src/reach/prolog.js';
 import { DEFAULT_REACH_LIMITS, type Move, type Supersets } from '../../src/reach/types.js';

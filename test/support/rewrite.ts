@@ -7,8 +7,8 @@ import { atomToString, formulaToString } from '../../src/gdl/terms.js';
 import { normalizeGame } from '../../src/normalize/normalize.js';
 import { asRule, type NormalRule } from '../../src/normalize/types.js';
 import type { GroundGame } from '../../src/ground/types.js';
-import type { PipelineOptions } from '../../src/pipeline-options.js';
-import { emitGround, loadGroundFile, runGrounding, verifyGrounding } from '../../src/pipeline.js';
+import type { PipelineOptions } from '../../src/pipeline/options.js';
+import { emitGround, loadGroundFile, runGrounding, verifyGrounding } from '../../src/pipeline/stages.js';
 import { shuffleSentences } from '../../scripts/fuzz-mutate.mjs';
 
 /**

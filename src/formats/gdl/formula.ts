@@ -5,14 +5,14 @@
  * and other GGP tools read. Deterministic byte for byte. Past the run's deadline (checked per
  * rule and every few thousand nodes) it throws a limit `GdlError`.
  */
-import { argText, atomText } from '../axioms/atoms.js';
-import { type Formula, type Step, postOrder } from '../axioms/formula.js';
-import type { FormulaGame } from '../axioms/types.js';
-import { deadlineError } from '../gdl/diagnostics.js';
-import { NO_POS } from '../gdl/ast.js';
-import { Deadline } from '../deadline.js';
-import { type GdlEmitOptions, DEFAULT_GDL_EMIT_OPTIONS } from './gdl.js';
-import { vocabulary } from './vocabulary.js';
+import { argText, atomText } from '../../axioms/atoms.js';
+import { type Formula, type Step, postOrder } from '../../axioms/formula.js';
+import type { FormulaGame } from '../../axioms/types.js';
+import { deadlineError } from '../../gdl/diagnostics.js';
+import { NO_POS } from '../../gdl/ast.js';
+import { Deadline } from '../../deadline.js';
+import { type GdlEmitOptions, DEFAULT_GDL_EMIT_OPTIONS } from './write.js';
+import { vocabulary } from '../../ground/vocabulary.js';
 
 /**
  * KIF text of the formulas reachable from `roots`, by node id; built children first, without

@@ -3,11 +3,11 @@
  * then one ground rule per line, sorted — a valid, variable-free game description that any GDL
  * player can read, deterministic byte for byte.
  */
-import { Deadline } from '../deadline.js';
-import { deadlineTicker } from '../gdl/diagnostics.js';
-import { atomText } from '../ground/atoms.js';
-import type { GroundGame, GroundRule } from '../ground/types.js';
-import { vocabulary } from './vocabulary.js';
+import { Deadline } from '../../deadline.js';
+import { deadlineTicker } from '../../gdl/diagnostics.js';
+import { atomText } from '../../ground/atoms.js';
+import type { GroundGame, GroundRule } from '../../ground/types.js';
+import { vocabulary } from '../../ground/vocabulary.js';
 import { lazyLines } from './lazy.js';
 
 /** Options of the GDL output. */

@@ -3,11 +3,11 @@
  * `atoms`), and rules as `[head, [positive ids], [negative ids]]`. The schema is documented in
  * docs/ground.md; output is deterministic byte for byte, one rule per line.
  */
-import { Deadline } from '../deadline.js';
-import { deadlineTicker } from '../gdl/diagnostics.js';
-import type { GroundGame } from '../ground/types.js';
-import { vocabulary } from './vocabulary.js';
-import { lazyJson } from './lazy.js';
+import { Deadline } from '../../deadline.js';
+import { deadlineTicker } from '../../gdl/diagnostics.js';
+import type { GroundGame } from '../../ground/types.js';
+import { vocabulary } from '../../ground/vocabulary.js';
+import { lazyJson } from '../gdl/lazy.js';
 
 /** Version of the JSON layout; bumped on any incompatible change. */
 export const JSON_FORMAT = 'gdl-ground/1';

@@ -12,11 +12,11 @@
  *   GDL's goal value (the reward is paid once, in the step out of the terminal state).
  * The reader's RDDL has no role names; the simulator is given the original's roles.
  */
-import { TERMINAL_ACTION, parseRddlName } from '../emit/rddl/names.js';
-import { GdlError, diag } from '../gdl/diagnostics.js';
-import { stronglyConnectedComponents } from '../gdl/scc.js';
-import { compareCodePoints } from '../gdl/terms.js';
-import type { GameSimulator, StateInfo } from '../sim/types.js';
+import { TERMINAL_ACTION, parseRddlName } from './names.js';
+import { GdlError, diag } from '../../gdl/diagnostics.js';
+import { stronglyConnectedComponents } from '../../gdl/scc.js';
+import { compareCodePoints } from '../../gdl/terms.js';
+import type { GameSimulator, StateInfo } from '../../play/types.js';
 import { type Bound, bind, evaluate } from './eval.js';
 import type { RddlModel, Variable } from './read.js';
 

@@ -4,8 +4,8 @@
  * (docs/gddl.md): `(NAME)` a predicate, `(not F)`, `(and F...)`, `(or F...)`; the reserved
  * predicate `_true` holds in every state.
  */
-import { TRUE_NAME } from '../emit/gddl/names.js';
-import { type SNode, syntaxError } from './sexpr.js';
+import { TRUE_NAME } from './names.js';
+import { type SNode, syntaxError } from '../sexpr.js';
 
 /** Postfix code: pairs (op, argument); op 0 pushes predicate `arg`, 1 pushes true, 2 negates, 3/4 and/or of `arg` values. */
 export type Program = Int32Array;

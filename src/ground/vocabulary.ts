@@ -3,8 +3,8 @@
  * `input` facts of the GDL output and the tables of the JSON output.
  */
 import { compareCodePoints } from '../gdl/terms.js';
-import { keywordSymbols, partnerAtoms } from '../ground/atoms.js';
-import type { GroundGame } from '../ground/types.js';
+import { keywordSymbols, partnerAtoms } from './atoms.js';
+import type { GroundGame } from './types.js';
 
 /** A fluent F with the ids of its `(true F)` and `(next F)` atoms (-1 when absent). */
 export interface FluentEntry {

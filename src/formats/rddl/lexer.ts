@@ -3,8 +3,8 @@
  * handles): identifiers (`[A-Za-z]([A-Za-z0-9_-]*[A-Za-z0-9])?`, optionally primed), numbers,
  * `?`-variables, operators and punctuation; `//` comments to the end of the line.
  */
-import type { Pos } from '../gdl/ast.js';
-import { GdlError, diag } from '../gdl/diagnostics.js';
+import type { Pos } from '../../gdl/ast.js';
+import { GdlError, diag } from '../../gdl/diagnostics.js';
 
 /** One token with its position (1-based line and column). */
 export interface Token {

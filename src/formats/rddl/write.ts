@@ -10,7 +10,7 @@ import { Deadline } from '../../deadline.js';
 import { NO_POS } from '../../gdl/ast.js';
 import { GdlError, deadlineError, diag } from '../../gdl/diagnostics.js';
 import { stronglyConnectedComponents } from '../../gdl/scc.js';
-import { type Vocabulary, vocabulary } from '../vocabulary.js';
+import { type Vocabulary, vocabulary } from '../../ground/vocabulary.js';
 import { type AtomExpr, balanced, definitionText, definitionValue } from './expr.js';
 import { defaultHorizon } from './horizon.js';
 import { TERMINAL_ACTION, TERMINAL_STATE, rddlIdentifier, rddlName } from './names.js';

@@ -1,7 +1,7 @@
 /**
  * The evaluator of a ground game's lazy part (docs/lazy.md) for the ground simulator: the
  * non-ground rules and their static facts run on Tau-Prolog exactly as the reasoner runs a
- * game (src/sim/prolog-program.ts: top-down, recursive components saturated bottom-up per
+ * game (src/play/prolog-program.ts: top-down, recursive components saturated bottom-up per
  * state or joint move), over the state and joint move the simulator gives. Lazy atoms are
  * asked one at a time, only when a ground rule's other literals hold (demand), and remembered
  * until the state or the joint move changes.

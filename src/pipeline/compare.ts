@@ -4,14 +4,14 @@
  * before post-processing, and whether the final supersets and ground games are identical.
  * It stands above the pipeline and runs the stages only through the pipeline's entry functions.
  */
-import { GdlError } from './gdl/diagnostics.js';
-import { atomToString, termToString } from './gdl/terms.js';
-import { atomText } from './ground/atoms.js';
+import { GdlError } from '../gdl/diagnostics.js';
+import { atomToString, termToString } from '../gdl/terms.js';
+import { atomText } from '../ground/atoms.js';
 import {
   type GroundGame, type NormalGame, type PipelineSettings, type Supersets, type SupersetSizes,
   analyzeDependencyGraph, groundGame, reachGame, readBackSupersets, resolvePipelineOptions,
-} from './pipeline.js';
-import { StageTimer } from './timer.js';
+} from './stages.js';
+import { StageTimer } from '../timer.js';
 
 /** How a method's run ended. */
 export type RunStatus = 'ok' | 'limit' | 'invalid' | 'error';

@@ -3,10 +3,10 @@
  * facts they read, as ordinary GDL after the ground rules, so that any GDL reader (our
  * `verify`, the oracles, a player) reads the output as one game.
  */
-import { atomToString, termToString } from '../gdl/terms.js';
-import type { Literal, NormalRule } from '../normalize/types.js';
-import type { GroundGame, LazyPart } from '../ground/types.js';
-import { lazyInputAtoms } from '../ground/atoms.js';
+import { atomToString, termToString } from '../../gdl/terms.js';
+import type { Literal, NormalRule } from '../../normalize/types.js';
+import type { GroundGame, LazyPart } from '../../ground/types.js';
+import { lazyInputAtoms } from '../../ground/atoms.js';
 
 function literalText(l: Literal): string {
   if (l.kind === 'pos') return atomToString(l.atom);

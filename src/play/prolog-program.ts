@@ -5,7 +5,7 @@
  *
  * Plain SLD resolution loops on left-recursive rules, so relations on a cycle of positive
  * edges of the relation graph (a recursive component K) are not run top-down. Their predicates are dynamic tables,
- * filled bottom-up by semi-naive iteration before anything reads them (src/sim/reasoner.ts):
+ * filled bottom-up by semi-naive iteration before anything reads them (src/play/reasoner.ts):
  * `'$gdl_base'(K, H) :- Body` for rules whose body has no relation of K (the first round), and
  * `'$gdl_step'(K, H) :- '$gdl_delta'(K, L), Rest` for each body literal L of K (later rounds,
  * L read from the facts the previous round added). All other relations run top-down, which

@@ -1,13 +1,13 @@
 /**
  * The options of a pipeline run: what a caller may set ({@link PipelineSettings}), resolved
  * once into {@link PipelineOptions} (deadline included) and handed to every stage, and the
- * stages' limits derived from them. Kept apart from src/pipeline.ts, which re-exports it, so
+ * stages' limits derived from them. Kept apart from src/pipeline/stages.ts, which re-exports it, so
  * that the orchestrator reads as the order of the stages.
  */
-import { Deadline } from './deadline.js';
-import { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from './ground/instantiate.js';
-import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions } from './normalize/normalize.js';
-import { DEFAULT_REACH_LIMITS, type ReachLimits } from './reach/types.js';
+import { Deadline } from '../deadline.js';
+import { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from '../ground/instantiate.js';
+import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions } from '../normalize/normalize.js';
+import { DEFAULT_REACH_LIMITS, type ReachLimits } from '../reach/types.js';
 
 /** How supersets are computed: Algorithm 9.2 (Prolog) or 9.3/9.4 (dependency graph). */
 export type ReachMethod = 'prolog' | 'dg';

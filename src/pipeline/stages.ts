@@ -4,59 +4,59 @@
  * from one immutable value to the next; this module resolves the options once, times the stages
  * through one {@link StageTimer} and stops at the first stage that reports errors.
  */
-import { type GdlEmitOptions, emitGdl, emitGdlChunks } from './emit/gdl.js';
-import { emitJson } from './emit/json.js';
-import { type GameDescription, NO_POS } from './gdl/ast.js';
-import { type Diagnostic, GdlError, checkDeadline, deadlineError, diag, hasErrors, sortDiagnostics } from './gdl/diagnostics.js';
-import { parseGdl } from './gdl/parser.js';
-import { instantiateGame } from './ground/instantiate.js';
-import { keepsFluentsAndMoves, sharedSupersets } from './ground/frame-run.js';
-import { finalSupersets, pruneUnreachable } from './ground/reachability.js';
-import type { GroundGame } from './ground/types.js';
-import { assembleNormalGame } from './normalize/normalize.js';
-import { type GameSummary, summarizeGame } from './normalize/summary.js';
-import type { NormalGame } from './normalize/types.js';
-import { validateGame } from './normalize/validate.js';
-import { argGraphToDot, argGraphToText } from './reach/dg/dot.js';
-import { type DGAnalysis, analyzeDG, computeSupersetsDG, dependencyGraph } from './reach/dg/index.js';
-import { type ReachProgress, computeSupersetsProlog } from './reach/prolog.js';
-import { repairUnsafeHeads } from './reach/repair.js';
-import { supersetsForGrounding } from './reach/demand.js';
-import type { ReachResult, Supersets } from './reach/types.js';
-import { removeAxioms } from './axioms/remove.js';
-import { type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS } from './axioms/types.js';
-import { type UnusedStats, removeUnused } from './axioms/unused.js';
-import { emitFormulaGdl } from './emit/formula.js';
-import { DEFAULT_MUTEX_OPTIONS, type MutexResult, findMutexGroups } from './mutex/index.js';
-import { ProofTimeout } from './mutex/prove.js';
-import { createGroundSimulator } from './sim/ground-sim.js';
-import { sampleStates } from './sim/sample.js';
-import { createReasoner } from './sim/reasoner.js';
-import { type VerifyOptions, type VerifyResult, verifyGame } from './sim/verify.js';
-import { StageTimer } from './timer.js';
-import { type LazyPlan, lazyRounds, refuseLazy } from './ground/lazy.js';
-import { createFastSimulator } from './sim/fast/simulator.js';
-import { type PlayoutOptions, type PlayoutResult, fastPlayouts, simulatorPlayouts } from './sim/playouts.js';
+import { type GdlEmitOptions, emitGdl, emitGdlChunks } from '../formats/gdl/write.js';
+import { emitJson } from '../formats/json/write.js';
+import { type GameDescription, NO_POS } from '../gdl/ast.js';
+import { type Diagnostic, GdlError, checkDeadline, deadlineError, diag, hasErrors, sortDiagnostics } from '../gdl/diagnostics.js';
+import { parseGdl } from '../gdl/parser.js';
+import { instantiateGame } from '../ground/instantiate.js';
+import { keepsFluentsAndMoves, sharedSupersets } from '../ground/frame-run.js';
+import { finalSupersets, pruneUnreachable } from '../ground/reachability.js';
+import type { GroundGame } from '../ground/types.js';
+import { assembleNormalGame } from '../normalize/normalize.js';
+import { type GameSummary, summarizeGame } from '../normalize/summary.js';
+import type { NormalGame } from '../normalize/types.js';
+import { validateGame } from '../normalize/validate.js';
+import { argGraphToDot, argGraphToText } from '../reach/dg/dot.js';
+import { type DGAnalysis, analyzeDG, computeSupersetsDG, dependencyGraph } from '../reach/dg/index.js';
+import { type ReachProgress, computeSupersetsProlog } from '../reach/prolog.js';
+import { repairUnsafeHeads } from '../reach/repair.js';
+import { supersetsForGrounding } from '../reach/demand.js';
+import type { ReachResult, Supersets } from '../reach/types.js';
+import { removeAxioms } from '../axioms/remove.js';
+import { type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS } from '../axioms/types.js';
+import { type UnusedStats, removeUnused } from '../axioms/unused.js';
+import { emitFormulaGdl } from '../formats/gdl/formula.js';
+import { DEFAULT_MUTEX_OPTIONS, type MutexResult, findMutexGroups } from '../mutex/index.js';
+import { ProofTimeout } from '../mutex/prove.js';
+import { createGroundSimulator } from '../play/ground-sim.js';
+import { sampleStates } from '../play/sample.js';
+import { createReasoner } from '../play/reasoner.js';
+import { type VerifyOptions, type VerifyResult, verifyGame } from '../play/verify.js';
+import { StageTimer } from '../timer.js';
+import { type LazyPlan, lazyRounds, refuseLazy } from '../ground/lazy.js';
+import { createFastSimulator } from '../play/fast/simulator.js';
+import { type PlayoutOptions, type PlayoutResult, fastPlayouts, simulatorPlayouts } from '../play/playouts.js';
 
-import { type PipelineOptions, DEFAULT_PIPELINE_OPTIONS, instantiateLimits, reachLimits } from './pipeline-options.js';
+import { type PipelineOptions, DEFAULT_PIPELINE_OPTIONS, instantiateLimits, reachLimits } from './options.js';
 
-// The options of a run, resolved once (src/pipeline-options.ts).
-export { type PipelineOptions, type PipelineSettings, type ReachMethod, DEFAULT_PIPELINE_OPTIONS, resolvePipelineOptions } from './pipeline-options.js';
+// The options of a run, resolved once (src/pipeline/options.ts).
+export { type PipelineOptions, type PipelineSettings, type ReachMethod, DEFAULT_PIPELINE_OPTIONS, resolvePipelineOptions } from './options.js';
 
 // What the command line prints, re-exported so that it reaches the library only through here.
-export { formatSupersets, supersetSentences } from './reach/format.js';
-export { formatSummary, type GameSummary } from './normalize/summary.js';
-export { formatDifference, type VerifyOptions, type VerifyResult } from './sim/verify.js';
-export type { ReachProgress } from './reach/prolog.js';
-export type { ReachResult, ReachStats, Supersets } from './reach/types.js';
-export type { DGAnalysis, SupersetSizes } from './reach/dg/index.js';
-export type { GroundGame } from './ground/types.js';
-export type { NormalGame } from './normalize/types.js';
-export type { MutexGroup, MutexResult, MutexStats } from './mutex/index.js';
-export type { AxiomOptions, AxiomResult, AxiomStats, FormulaGame } from './axioms/types.js';
-export type { UnusedStats } from './axioms/unused.js';
-export { DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR } from './axioms/types.js';
-export { lazyStatsLine } from './emit/lazy.js';
+export { formatSupersets, supersetSentences } from '../reach/format.js';
+export { formatSummary, type GameSummary } from '../normalize/summary.js';
+export { formatDifference, type VerifyOptions, type VerifyResult } from '../play/verify.js';
+export type { ReachProgress } from '../reach/prolog.js';
+export type { ReachResult, ReachStats, Supersets } from '../reach/types.js';
+export type { DGAnalysis, SupersetSizes } from '../reach/dg/index.js';
+export type { GroundGame } from '../ground/types.js';
+export type { NormalGame } from '../normalize/types.js';
+export type { MutexGroup, MutexResult, MutexStats } from '../mutex/index.js';
+export type { AxiomOptions, AxiomResult, AxiomStats, FormulaGame } from '../axioms/types.js';
+export type { UnusedStats } from '../axioms/unused.js';
+export { DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR } from '../axioms/types.js';
+export { lazyStatsLine } from '../formats/gdl/lazy.js';
 
 /** A game read, validated and normalized; warnings are kept for the caller to show. */
 export interface LoadedGame {
@@ -364,14 +364,14 @@ export function verifyAgainst(original: NormalGame, other: NormalGame, options: 
 
 // ---- play (issue 16): Monte-Carlo depth charges, ground game against the reasoner ----------
 
-export type { PlayoutOptions, PlayoutResult } from './sim/playouts.js';
+export type { PlayoutOptions, PlayoutResult } from '../play/playouts.js';
 
 /**
- * Depth charges of a ground game with the fast simulator (src/sim/fast/): its network is
+ * Depth charges of a ground game with the fast simulator (src/play/fast/): its network is
  * compiled first (stage `compile-sim`), then the playouts run (stage `play-ground`).
  */
 export function playGroundGame(ground: GroundGame, options: PipelineOptions, playouts: PlayoutOptions, timer = new StageTimer()): PlayoutResult {
-  // A game with lazy axioms plays here too, its lazy part decided on demand (src/sim/fast/lazy.ts)
+  // A game with lazy axioms plays here too, its lazy part decided on demand (src/play/fast/lazy.ts)
   // under the run's deadline: one query of the lazy part can take longer than the playing time.
   const sim = timer.run('compile-sim', () => createFastSimulator(ground, options.deadline));
   return timer.run('play-ground', () => fastPlayouts(sim, playouts), (r) => ({ playouts: r.playouts, states: r.states }));

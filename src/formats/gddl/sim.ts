@@ -7,10 +7,10 @@
  * move holds exactly the effects whose precondition held before. Texts are the KIF terms the
  * names were flattened from.
  */
-import { nameToKif } from '../emit/gddl/names.js';
-import { compareCodePoints } from '../gdl/terms.js';
-import type { GameSimulator, StateInfo } from '../sim/types.js';
-import { evaluate } from './formula.js';
+import { nameToKif } from './names.js';
+import { compareCodePoints } from '../../gdl/terms.js';
+import type { GameSimulator, StateInfo } from '../../play/types.js';
+import { evaluate } from './read-formula.js';
 import type { GddlGame } from './read.js';
 
 /** A state of a GDDL game: 1 for each fluent (by index) that holds. */

@@ -5,8 +5,8 @@
  * `~ ^ & | => <=>`, comparisons, `+ - * /`, `if then else`). Enough for every file the RDDL
  * writer makes, and for hand-written ground domains; anything else is a positioned error.
  */
-import type { Pos } from '../gdl/ast.js';
-import { GdlError, diag } from '../gdl/diagnostics.js';
+import type { Pos } from '../../gdl/ast.js';
+import { GdlError, diag } from '../../gdl/diagnostics.js';
 import { type Token, tokenize } from './lexer.js';
 
 /** The text of one RDDL file and its name (for error positions). */

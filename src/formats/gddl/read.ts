@@ -3,10 +3,10 @@
  * index (fluents first, then derived predicates), formulas compiled to postfix code. Anything
  * not in the grammar is an invalid-input error with the file, line and column.
  */
-import type { Pos } from '../gdl/ast.js';
-import { TRUE_NAME } from '../emit/gddl/names.js';
-import { type Program, compileFormula } from './formula.js';
-import { type SNode, parseSexprs, syntaxError } from './sexpr.js';
+import type { Pos } from '../../gdl/ast.js';
+import { TRUE_NAME } from './names.js';
+import { type Program, compileFormula } from './read-formula.js';
+import { type SNode, parseSexprs, syntaxError } from '../sexpr.js';
 
 /** A multi-action as read: one move name per role (in role order), its precondition and effects. */
 export interface GddlAction {

@@ -13,7 +13,7 @@
  */
 import type { Formula } from '../../axioms/formula.js';
 import type { FormulaGame } from '../../axioms/types.js';
-import type { Vocabulary } from '../vocabulary.js';
+import type { Vocabulary } from '../../ground/vocabulary.js';
 
 /** Horizon used when no step counter bounds the game. */
 export const FALLBACK_HORIZON = 100;

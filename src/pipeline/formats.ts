@@ -4,30 +4,30 @@
  * pipeline, like compare.ts: it strings together the pipeline's stages (mutex groups, axiom
  * removal) and the writers, readers and simulators of the two formats.
  */
-import { type AxiomOptions, type AxiomResult, type MutexResult, type MutexSettings, type NormalGame, type PipelineOptions, mutexGroups, removeGameAxioms } from './pipeline.js';
-import { DEFAULT_UNROLL_OPTIONS, type UnrollStats, unrollRecursion } from './axioms/unroll.js';
-import { type GddlModel, type GddlOptions, buildGddl } from './emit/gddl/model.js';
-import { type GddlFiles, writeGddl } from './emit/gddl/write.js';
-import { type RddlFiles, type RddlOptions, emitRddl } from './emit/rddl/write.js';
-import { NO_POS } from './gdl/ast.js';
-import { GdlError, diag } from './gdl/diagnostics.js';
-import { type GddlGame, readGddl } from './gddl/read.js';
-import { GddlPlayError, createGddlSimulator } from './gddl/sim.js';
-import type { GroundGame } from './ground/types.js';
-import { type RddlSource, readRddl } from './rddl/read.js';
-import { asEpisode, createRddlSimulator } from './rddl/sim.js';
-import { createReasoner } from './sim/reasoner.js';
-import { type VerifyOptions, type VerifyResult, verifyGame } from './sim/verify.js';
-import { StageTimer } from './timer.js';
+import { type AxiomOptions, type AxiomResult, type MutexResult, type MutexSettings, type NormalGame, type PipelineOptions, mutexGroups, removeGameAxioms } from './stages.js';
+import { DEFAULT_UNROLL_OPTIONS, type UnrollStats, unrollRecursion } from '../axioms/unroll.js';
+import { type GddlModel, type GddlOptions, buildGddl } from '../formats/gddl/model.js';
+import { type GddlFiles, writeGddl } from '../formats/gddl/write.js';
+import { type RddlFiles, type RddlOptions, emitRddl } from '../formats/rddl/write.js';
+import { NO_POS } from '../gdl/ast.js';
+import { GdlError, diag } from '../gdl/diagnostics.js';
+import { type GddlGame, readGddl } from '../formats/gddl/read.js';
+import { GddlPlayError, createGddlSimulator } from '../formats/gddl/sim.js';
+import type { GroundGame } from '../ground/types.js';
+import { type RddlSource, readRddl } from '../formats/rddl/read.js';
+import { asEpisode, createRddlSimulator } from '../formats/rddl/sim.js';
+import { createReasoner } from '../play/reasoner.js';
+import { type VerifyOptions, type VerifyResult, verifyGame } from '../play/verify.js';
+import { StageTimer } from '../timer.js';
 
-export type { RddlFiles, RddlOptions } from './emit/rddl/write.js';
-export type { UnrollStats } from './axioms/unroll.js';
-export type { RddlSource } from './rddl/read.js';
+export type { RddlFiles, RddlOptions } from '../formats/rddl/write.js';
+export type { UnrollStats } from '../axioms/unroll.js';
+export type { RddlSource } from '../formats/rddl/read.js';
 
 // ---- GDDL output and read-back (issue 14, docs/gddl.md) ----
 
-export { DEFAULT_GDDL_OPTIONS, type GddlModel, type GddlOptions, type GddlStats } from './emit/gddl/model.js';
-export { GDDL_FILE_NAMES, type GddlFiles } from './emit/gddl/write.js';
+export { DEFAULT_GDDL_OPTIONS, type GddlModel, type GddlOptions, type GddlStats } from '../formats/gddl/model.js';
+export { GDDL_FILE_NAMES, type GddlFiles } from '../formats/gddl/write.js';
 
 /** What the GDDL output of a ground game is made of: its mutex groups, its axioms removed, the model, the files. */
 export interface GddlOutput {

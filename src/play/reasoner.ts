@@ -1,7 +1,7 @@
 /**
  * A reasoner for the original (non-ground) game on Tau-Prolog: top-down resolution with
  * negation as failure for non-recursive relations, semi-naive bottom-up saturation for
- * recursive ones (see src/sim/prolog-program.ts), and the state and joint move held as
+ * recursive ones (see src/play/prolog-program.ts), and the state and joint move held as
  * dynamic `true`/`does` facts. It is the reference `verify` holds the ground game against,
  * so it shares no code with reach or instantiation beyond the normalizer (whose output is
  * equivalent to the game) and the round driver of the semi-naive fixpoint (a loop that only

@@ -4,7 +4,7 @@
  * and `if` evaluate lazily. Evaluation recurses over the expression, whose nesting the reader
  * bounds (MAX_NESTING) and whose `^`/`|` chains it keeps flat.
  */
-import { GdlError, diag } from '../gdl/diagnostics.js';
+import { GdlError, diag } from '../../gdl/diagnostics.js';
 import type { BinOp, Expr } from './read.js';
 
 /** An expression whose fluents are slot numbers. */
