@@ -16,10 +16,12 @@ const INTERNAL = 70;
  * Ends this process when its parent is gone. 'disconnect' alone is not enough: it is an event of
  * the main thread, which grounds synchronously and would see it only at the end (workers of a
  * killed batch kept running minutes at 1.8 GB each). A thread of its own polls the parent's id
- * (it changes when the parent dies and the process is re-parented) and kills the process.
+ * (it changes when the parent dies and the process is re-parented) and kills the process. The
+ * parent passes its id as the first argument: by the time this module runs, after loading the
+ * library, the parent may already be gone.
  */
 function dieWithParent(): void {
-  const parent = process.ppid;
+  const parent = Number(process.argv[2]) || process.ppid;
   const watch = new Worker(`setInterval(() => { if (process.ppid !== ${parent}) process.kill(process.pid, 'SIGKILL'); }, 200);`, { eval: true });
   watch.unref();
 }
