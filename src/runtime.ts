@@ -5,6 +5,7 @@
  */
 import { totalmem } from 'node:os';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { isMainThread, workerData } from 'node:worker_threads';
 
 /**
  * V8's interrupt budget: how much bytecode a function runs before V8 considers optimizing it
@@ -52,4 +53,25 @@ export function heapForMemoryLimit(maxMemoryMb: number): number {
 /** The heap limit V8 was started with, in MB. */
 export function currentHeapLimitMb(): number {
   return getHeapStatistics().heap_size_limit / 1048576;
+}
+
+/** What the command line's main thread hands the thread that runs the command (src/cli/thread.ts). */
+export interface CommandThreadData {
+  /** The command-line words after the script, as `process.argv.slice(2)`. */
+  readonly args: readonly string[];
+  /** `performance.timeOrigin` of the process the user started: the clock of `--timeout` starts there. */
+  readonly processStartedAt: number;
+  /** Whether the process's stderr is a terminal (the thread's own stderr never is). */
+  readonly stderrIsTTY: boolean;
+}
+
+/**
+ * The instant (ms since the epoch) the process the user started began: `performance.timeOrigin`
+ * in the main thread; in the thread that runs a command, the main thread's, which it hands over,
+ * since a worker thread's own time origin is its own start (later by the module loading).
+ */
+export function processStartedAt(): number {
+  if (isMainThread) return performance.timeOrigin;
+  const data = workerData as Partial<CommandThreadData> | undefined;
+  return typeof data?.processStartedAt === 'number' ? data.processStartedAt : performance.timeOrigin;
 }

@@ -98,8 +98,8 @@ describe('exit codes and messages', () => {
   it('130: Ctrl-C stops a long run, leaving no output file', async () => {
     const slow = slowGame();
     const out = join(dir, 'interrupted.gdl');
-    // A memory limit far above Node's default heap makes the command start again with a larger
-    // one: the signal goes to the first process, which passes it on and ends with 130.
+    // A memory limit far above Node's default heap: the command runs in a thread with a heap
+    // that large (src/cli/thread.ts); the main thread takes the signal and ends with 130.
     const child = spawn(process.execPath, [CLI, 'ground', slow, '--max-atoms', '100000000', '--max-memory', '60000', '-o', out], { cwd: ROOT });
     let stderr = '';
     child.stderr.on('data', (d) => {

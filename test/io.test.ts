@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeAtomic } from '../src/cli/io.js';
+import { UsageError, checkOutputTarget, writeAtomic } from '../src/cli/io.js';
 
 let dir = '';
 beforeAll(() => {
@@ -37,5 +37,30 @@ describe('writeAtomic', () => {
     clearTimeout(stop);
     expect(got).toBe('through the pipe');
     expect(statSync(fifo).isFIFO()).toBe(true);
+  });
+});
+
+describe('checkOutputTarget', () => {
+  it('accepts stdout, new files in existing folders, devices, and folders where folders are written', () => {
+    for (const [path, kind] of [[undefined, 'file'], ['-', 'file'], [join(dir, 'new.gdl'), 'file'], ['/dev/null', 'file'], [dir, 'folder'], [join(dir, 'new-folder'), 'folder'], [join(dir, 'a/b/c'), 'folders']] as const) {
+      expect(() => checkOutputTarget(path, kind), `${path} ${kind}`).not.toThrow();
+    }
+  });
+
+  it('refuses a missing folder, a folder for a file and a file for a folder, naming the path given', () => {
+    const file = join(dir, 'plain.txt');
+    writeFileSync(file, 'x');
+    const cases: [string, 'file' | 'folder' | 'folders', string][] = [
+      [join(dir, 'missing/out.gdl'), 'file', `cannot write '${join(dir, 'missing/out.gdl')}': no folder '${join(dir, 'missing')}'`],
+      [dir, 'file', `cannot write '${dir}': it is a folder`],
+      [file, 'folder', `cannot write '${file}': it exists and is not a folder`],
+      [join(dir, 'missing/deeper'), 'folder', `cannot write '${join(dir, 'missing/deeper')}': no folder '${join(dir, 'missing')}'`],
+      [join(file, 'x/y'), 'folders', `cannot write '${join(file, 'x/y')}': '${file}' is not a folder`],
+      [join(file, 'out.gdl'), 'file', `cannot write '${join(file, 'out.gdl')}': '${file}' is not a folder`],
+    ];
+    for (const [path, kind, message] of cases) {
+      expect(() => checkOutputTarget(path, kind), `${path} ${kind}`).toThrow(UsageError);
+      expect(() => checkOutputTarget(path, kind)).toThrow(message);
+    }
   });
 });

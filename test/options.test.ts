@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../src/cli/io.js';
 import { totalmem } from 'node:os';
-import { requestedMemoryMb } from '../src/cli/relaunch.js';
+import { requestedMemoryMb } from '../src/cli/thread.js';
 import { defaultMaxMemoryMb, heapForMemoryLimit } from '../src/runtime.js';
 import { limitSettings, parseChoice, parseSeconds, parseWhole, resolveFlags } from '../src/cli/options.js';
 import { DEFAULT_PIPELINE_OPTIONS, resolvePipelineOptions } from '../src/pipeline/stages.js';

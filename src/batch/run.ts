@@ -85,7 +85,7 @@ function runWorker(job: WorkerJob, options: BatchOptions, signal: AbortSignal): 
   const start = performance.now();
   const startedAt = Date.now();
   return new Promise((done) => {
-    const child = fork(WORKER, [], { execArgv: [`--max-old-space-size=${options.maxMemoryMb}`], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const child = fork(WORKER, [String(process.pid)], { execArgv: [`--max-old-space-size=${options.maxMemoryMb}`], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     const stderr = tail(child);
     let reply: WorkerReply | undefined;
     let timedOut = false;

@@ -16,7 +16,7 @@ import { Progress } from '../batch/progress.js';
 import { type ReportFormat, formatReport, reportFormatOf, summarize, summaryLines } from '../batch/report.js';
 import { type BatchOptions, defaultMaxMemoryMb, runBatch } from '../batch/run.js';
 import type { GameRow } from '../batch/types.js';
-import { EXIT, UsageError, runCommand, writeAtomic } from './io.js';
+import { EXIT, UsageError, checkOutputTarget, runCommand, writeAtomic } from './io.js';
 import { type LimitFlags, addLazyOption, addLimitOptions, addMethodOption, limitSettings, parseChoice, parseMethod, parseWhole } from './options.js';
 
 /** Exit code after Ctrl-C (128 + SIGINT), and after SIGTERM. */
@@ -71,6 +71,8 @@ function exitCode(rows: readonly GameRow[]): number {
 
 async function batch(paths: readonly string[], flags: BatchFlags): Promise<number> {
   const resolved = resolveOptions(flags);
+  checkOutputTarget(flags.out, 'folders');
+  checkOutputTarget(flags.report);
   let games;
   try {
     games = discoverGames(paths);

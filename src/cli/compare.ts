@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { type Comparison, type MethodRun, compareMethods } from '../pipeline/compare.js';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
 import { type SupersetSizes, DEFAULT_PIPELINE_OPTIONS, loadGame } from '../pipeline/stages.js';
-import { EXIT, gameName, readGameFile, runCommand, writeOutput } from './io.js';
+import { EXIT, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput } from './io.js';
 import { type LimitFlags, addLimitOptions, addSplitOption, limitSettings } from './options.js';
 
 /** Options of `compare`, as commander parses them. */
@@ -91,6 +91,7 @@ function exitCode(c: Comparison): number {
 function compare(file: string, options: CompareOptions): number {
   // Each method resolves its own options (and deadline) from these settings when it starts.
   const settings = limitSettings(options);
+  checkOutputTarget(options.output);
   const loaded = loadGame(readGameFile(file), gameName(file), DEFAULT_PIPELINE_OPTIONS);
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
   const c = compareMethods(loaded.normal, settings);

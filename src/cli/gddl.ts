@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { DEFAULT_GDDL_OPTIONS, GDDL_FILE_NAMES, type GddlFiles, type GddlOptions, type GddlOutput } from '../pipeline/formats.js';
-import { UsageError, readGameFile } from './io.js';
+import { UsageError, announceTemp, readGameFile } from './io.js';
 import { parseWhole } from './options.js';
 
 /** The GDDL flags as commander parses them. */
@@ -56,6 +56,7 @@ function writeDirAtomic(dir: string, files: GddlFiles): void {
     if (inside.some((f) => !ours.has(f))) throw new UsageError(`cannot write '${dir}': it exists and holds files other than ${[...ours].join(', ')}`);
   }
   try {
+    announceTemp(tmp, true);
     mkdirSync(tmp);
     for (const [name, text] of entries(files)) writeFileSync(join(tmp, name), text);
     if (existsSync(target)) {
@@ -67,6 +68,8 @@ function writeDirAtomic(dir: string, files: GddlFiles): void {
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });
     throw new UsageError(`cannot write '${dir}': ${(err as Error).message}`);
+  } finally {
+    announceTemp(tmp, false);
   }
 }
 

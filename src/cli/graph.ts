@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
 import { drawDependencyGraph, loadGame } from '../pipeline/stages.js';
-import { EXIT, UsageError, gameName, readGameFile, runCommand, writeOutput } from './io.js';
+import { EXIT, UsageError, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput } from './io.js';
 import { type LimitFlags, addLimitOptions, parseChoice, resolveFlags } from './options.js';
 
 /** Options of `graph`, as commander parses them. */
@@ -21,6 +21,7 @@ interface GraphOptions extends LimitFlags {
 function graph(file: string, options: GraphOptions): number {
   const format = parseChoice(options.format, '--format', ['dot', 'text'] as const);
   const pipeline = resolveFlags({ ...options, method: 'dg' });
+  checkOutputTarget(options.output);
   const loaded = loadGame(readGameFile(file), gameName(file), pipeline);
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
   const out = drawDependencyGraph(loaded.normal, pipeline, format, options.relation);

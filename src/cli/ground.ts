@@ -20,7 +20,7 @@ import { type GddlOptions, groundToGddl } from '../pipeline/formats.js';
 import { type RddlFlags, checkRddlFlags, writeRddl } from './rddl.js';
 import { StageTimer, formatStages } from '../timer.js';
 import { GDDL_FLAG_HELP, formatGddlStats, resolveGddlFlags, writeGddlOutput } from './gddl.js';
-import { EXIT, UsageError, gameName, readGameFile, runCommand, writeOutput, writeOutputChunks } from './io.js';
+import { EXIT, UsageError, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput, writeOutputChunks } from './io.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, addLazyOption, addSplitOption, parseChoice, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `ground`, as commander parses them. */
@@ -69,6 +69,7 @@ function resolveOptions(options: GroundOptions): Resolved {
 
 function ground(file: string, options: GroundOptions): number {
   const resolved = resolveOptions(options);
+  checkOutputTarget(options.output, options.format === 'rddl' ? 'folders' : resolved.format === 'gddl' ? 'folder' : 'file');
   const text = readGameFile(file);
   const timer = new StageTimer();
   const loaded = loadGame(text, gameName(file), resolved.pipeline, timer);

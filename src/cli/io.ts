@@ -3,8 +3,10 @@
  * failures into messages and exit codes. Only the CLI sets exit codes; the library throws.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { type Stats, accessSync, closeSync, constants as fsConstants, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { parentPort } from 'node:worker_threads';
 import { GdlError, formatDiagnostic } from '../gdl/diagnostics.js';
 
 /**
@@ -13,6 +15,32 @@ import { GdlError, formatDiagnostic } from '../gdl/diagnostics.js';
  * stack trace.
  */
 export const EXIT = { ok: 0, invalid: 1, usage: 2, limit: 3, internal: 70, interrupted: 130 } as const;
+
+/** The signals a user sends to end a run; each ends it with 128 + its number and no temporary file. */
+export const TERMINATING_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** The exit code of a run ended by `signal`: 128 + its number, as a shell reports a process it killed. */
+export function signalExitCode(signal: NodeJS.Signals): number {
+  return 128 + (constants.signals[signal] ?? 0);
+}
+
+/**
+ * What the thread that runs a command tells the main thread about a temporary file or folder
+ * (src/cli/thread.ts): made (`made`), or renamed into place or removed. The main thread removes
+ * those still announced when the run is stopped by a signal or dies.
+ */
+export interface TempFileMessage {
+  readonly path: string;
+  readonly made: boolean;
+}
+
+/**
+ * Tells the main thread that the temporary `path` is made (before it is) or gone (after); a
+ * command run in the main thread itself (`batch`) has no one to tell.
+ */
+export function announceTemp(path: string, made: boolean): void {
+  parentPort?.postMessage({ path: resolve(path), made } satisfies TempFileMessage);
+}
 
 /** A usage problem found after commander parsed the arguments (exit 2). */
 export class UsageError extends Error {}
@@ -40,6 +68,51 @@ export function gameName(path: string): string {
   return path === '-' ? STDIN_NAME : path;
 }
 
+/** The file system's entry at `path`, or undefined when there is none (or it cannot be seen). */
+function statOrNone(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A usage error unless `dir` is a folder this process may create entries in. */
+function checkWritableFolder(target: string, dir: string): void {
+  const s = statOrNone(dir);
+  if (s === undefined) throw new UsageError(`cannot write '${target}': no folder '${dir}'`);
+  if (!s.isDirectory()) throw new UsageError(`cannot write '${target}': '${dir}' is not a folder`);
+  try {
+    accessSync(dir, fsConstants.W_OK);
+  } catch {
+    throw new UsageError(`cannot write '${target}': no permission to write in '${dir}'`);
+  }
+}
+
+/**
+ * Checks an output target before the work starts, so that a run of minutes does not end with a
+ * path that cannot be written (reported, before, with the name of the internal temporary file).
+ * `file`: the path is a file to write (or a device, or `-`/undefined for stdout), in an
+ * existing folder. `folder`: a folder of outputs, existing or made in an existing folder;
+ * `folders`: the same, whose missing parents are made too (the nearest existing one is checked).
+ */
+export function checkOutputTarget(path: string | undefined, kind: 'file' | 'folder' | 'folders' = 'file'): void {
+  if (path === undefined || path === '-') return;
+  const s = statOrNone(path);
+  if (kind === 'file') {
+    if (s?.isDirectory() === true) throw new UsageError(`cannot write '${path}': it is a folder`);
+    if (s === undefined || s.isFile()) checkWritableFolder(path, dirname(path));
+    return;
+  }
+  if (s !== undefined) {
+    if (!s.isDirectory()) throw new UsageError(`cannot write '${path}': it exists and is not a folder`);
+    return;
+  }
+  let parent = dirname(path);
+  while (kind === 'folders' && statOrNone(parent) === undefined && dirname(parent) !== parent) parent = dirname(parent);
+  checkWritableFolder(path, parent);
+}
+
 /** Reads a game file (`-`: standard input) as UTF-8 ({@link decodeGame}); a file that cannot be read is a usage error. */
 export function readGameFile(path: string): string {
   let bytes: Buffer;
@@ -57,8 +130,8 @@ export function readGameFile(path: string): string {
  * device or pipe (`-o /dev/null`) is written in place: renaming over it would replace it with
  * a regular file (which, run as root, breaks /dev/null for the whole machine).
  *
- * Ctrl-C during the write (which is synchronous) is handled once it is over: by then the file
- * is whole, or absent with its temporary file removed, and the command ends with 130.
+ * A terminating signal (INT, TERM, HUP) during the write leaves no temporary file: see
+ * `cleanUpOnSignal`; the command ends with 128 + the signal's number.
  */
 export function writeAtomic(path: string, text: string): void {
   writeAtomicChunks(path, (write) => write(text));
@@ -74,12 +147,7 @@ export function writeAtomicChunks(path: string, produce: (write: (chunk: string)
   const special = isSpecial(path);
   const target = special ? path : join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   const cannot = (err: unknown): UsageError => new UsageError(`cannot write '${path}': ${(err as Error).message}`);
-  if (!special) {
-    process.once('SIGINT', () => {
-      rmSync(target, { force: true });
-      process.exit(EXIT.interrupted);
-    });
-  }
+  const stopHere = special ? undefined : cleanUpOnSignal(target);
   let fd: number | undefined;
   try {
     try {
@@ -106,7 +174,34 @@ export function writeAtomicChunks(path: string, produce: (write: (chunk: string)
     if (fd !== undefined) closeSync(fd);
     if (!special) rmSync(target, { force: true });
     throw err;
+  } finally {
+    stopHere?.();
   }
+}
+
+/**
+ * Makes sure a terminating signal leaves no temporary `target`, and returns what undoes that
+ * once the file is renamed or removed. In the thread of a command, the main thread is told, and
+ * it removes the file at once when a signal comes (src/cli/thread.ts). In the main thread itself
+ * the write (synchronous) ends first: then the file is whole, or absent with its temporary file
+ * removed, and the process ends with 128 + the signal's number.
+ */
+function cleanUpOnSignal(target: string): () => void {
+  if (parentPort !== null) {
+    announceTemp(target, true);
+    return () => announceTemp(target, false);
+  }
+  const handlers = TERMINATING_SIGNALS.map((signal) => {
+    const handler = (): void => {
+      rmSync(target, { force: true });
+      process.exit(signalExitCode(signal));
+    };
+    process.once(signal, handler);
+    return [signal, handler] as const;
+  });
+  return () => {
+    for (const [signal, handler] of handlers) process.off(signal, handler);
+  };
 }
 
 /**

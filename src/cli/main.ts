@@ -1,43 +1,25 @@
 #!/usr/bin/env node
-/** The `gdl-ground` command line: one subcommand per job, each in its own module. */
-// First: a V8 heap large enough for the memory limit, or the command starts again (heap.ts).
-import './heap.js';
-import { Command, CommanderError } from 'commander';
-import { registerBatch } from './batch.js';
-import { registerCheck } from './check.js';
-import { registerCompare } from './compare.js';
-import { registerGraph } from './graph.js';
-import { registerGround } from './ground.js';
-import { EXIT, guardProcess } from './io.js';
-import { registerMutex } from './mutex.js';
-import { registerPlay } from './play.js';
-import { registerReach } from './reach.js';
-import { registerVerify } from './verify.js';
-import { tuneForShortRuns } from '../runtime.js';
+/**
+ * The `gdl-ground` command line. The process the user starts is the only one: its main thread
+ * runs the command in a worker thread with a V8 heap sized for `--max-memory` (thread.ts), so
+ * that nothing can outlive a killed process, `--timeout` counts from this process's start, and
+ * the main thread, idle meanwhile, answers signals at once. `batch` runs in the main thread:
+ * it only schedules worker processes, each with a heap of its own.
+ */
+import { isMainThread, workerData } from 'node:worker_threads';
+import { type CommandThreadData, tuneForShortRuns } from '../runtime.js';
+import { guardProcess } from './io.js';
+import { runInThread, runsInThread } from './thread.js';
 
-tuneForShortRuns();
 guardProcess();
-
-const program = new Command('gdl-ground')
-  .description('Instantiate (ground) games of the Game Description Language')
-  .version('0.1.0')
-  .showHelpAfterError()
-  .exitOverride();
-for (const register of [registerCheck, registerReach, registerGround, registerVerify, registerCompare, registerGraph, registerMutex]) {
-  register(program);
-}
-registerBatch(program);
-registerPlay(program);
-program.commands.forEach((c) => c.exitOverride());
-
-try {
-  await program.parseAsync(process.argv);
-} catch (err) {
-  if (err instanceof CommanderError) {
-    // Help and version end with code 0; every other commander error is a usage error.
-    process.exitCode = err.exitCode === 0 ? EXIT.ok : EXIT.usage;
-  } else {
-    process.stderr.write(`gdl-ground: internal error: ${(err as Error).message}\n`);
-    process.exitCode = EXIT.internal;
-  }
+if (isMainThread) {
+  tuneForShortRuns();
+  const args = process.argv.slice(2);
+  if (runsInThread(args)) process.exitCode = await runInThread(new URL(import.meta.url), args);
+  else await (await import('./program.js')).runProgram(args);
+} else {
+  const data = workerData as CommandThreadData;
+  // The progress line of `reach` is drawn only on a terminal, which the thread's stderr is not.
+  if (data.stderrIsTTY) process.stderr.isTTY = true;
+  await (await import('./program.js')).runProgram(data.args);
 }

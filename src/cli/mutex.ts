@@ -11,7 +11,7 @@ import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
 import { DEFAULT_MUTEX_SETTINGS, type MutexResult, type MutexSettings, groundNormalGame, loadGame, mutexGroups } from '../pipeline/stages.js';
 import { StageTimer, formatStages } from '../timer.js';
-import { EXIT, gameName, readGameFile, runCommand, writeOutput } from './io.js';
+import { EXIT, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput } from './io.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `mutex`, as commander parses them. */
@@ -69,6 +69,7 @@ function formatMutexStats(r: MutexResult): string {
 
 function mutex(file: string, flags: MutexFlags): number {
   const pipeline = resolveFlags(flags);
+  checkOutputTarget(flags.output);
   const settings = settingsOf(flags);
   const timer = new StageTimer();
   const loaded = loadGame(readGameFile(file), gameName(file), pipeline, timer);

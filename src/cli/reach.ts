@@ -10,7 +10,7 @@ import { formatDiagnostic } from '../gdl/diagnostics.js';
 import {
   type ReachProgress, type ReachResult, type ReachStats, formatSupersets, loadGame, postProcessedSupersets, reachGame, supersetSentences,
 } from '../pipeline/stages.js';
-import { EXIT, gameName, readGameFile, runCommand, writeOutput } from './io.js';
+import { EXIT, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput } from './io.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, resolveFlags } from './options.js';
 
 /** Options of `reach`, as commander parses them. */
@@ -59,6 +59,7 @@ function formatStats(stats: ReachStats, result: ReachResult): string {
 function reach(file: string, options: ReachOptions): number {
   const start = Date.now();
   const pipeline = resolveFlags(options);
+  checkOutputTarget(options.output);
   const text = readGameFile(file);
   const loaded = loadGame(text, gameName(file), pipeline);
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);

@@ -1,0 +1,94 @@
+/**
+ * Runs a command in a worker thread of the process the user started, instead of a second
+ * process: a child process could outlive a killed parent (it kept grounding and wrote its output
+ * 20 s after `kill -KILL`), its `--timeout` counted from its own start, and starting it cost
+ * about 0.9 s. A thread dies with its process. Its V8 heap is sized through `resourceLimits`
+ * above `--max-memory`, so that the run's own memory check (exit 3) comes before V8's.
+ *
+ * The main thread waits, so it answers a terminating signal (INT, TERM, HUP) at once, even while
+ * the command computes: it stops the thread, removes the temporary files the thread announced
+ * (src/cli/io.ts) and ends with 128 + the signal's number (130 for Ctrl-C).
+ */
+import { rmSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { type CommandThreadData, defaultMaxMemoryMb, heapForMemoryLimit } from '../runtime.js';
+import { EXIT, TERMINATING_SIGNALS, type TempFileMessage, signalExitCode } from './io.js';
+
+/**
+ * Whether the command in `args` runs in a thread: all but `batch`, which computes nothing itself
+ * (each game is ground in a worker process with its own heap) and handles its signals itself.
+ */
+export function runsInThread(args: readonly string[]): boolean {
+  return args[0] !== 'batch';
+}
+
+/**
+ * The `--max-memory` value in `args` (command-line words after the script) if it is a whole
+ * number, else the default; a malformed value is left for the options parser to refuse.
+ */
+export function requestedMemoryMb(args: readonly string[]): number {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') break;
+    const value = a === '--max-memory' ? args[i + 1] : a.startsWith('--max-memory=') ? a.slice('--max-memory='.length) : undefined;
+    if (value !== undefined && /^\d+$/.test(value) && Number(value) > 0) return Number(value);
+  }
+  return defaultMaxMemoryMb();
+}
+
+/** How the command thread ended, as the main thread saw it. */
+interface ThreadEnd {
+  readonly code: number;
+  readonly signal: NodeJS.Signals | undefined;
+  readonly outOfHeap: boolean;
+}
+
+/** The exit code of the run, with the message of an end the thread could not report itself. */
+function exitCodeOf(end: ThreadEnd, maxMemoryMb: number): number {
+  if (end.signal !== undefined) return signalExitCode(end.signal);
+  if (end.outOfHeap) {
+    process.stderr.write(`gdl-ground: memory limit of ${maxMemoryMb} MB reached (V8 heap full)\n`);
+    return EXIT.limit;
+  }
+  return end.code;
+}
+
+/**
+ * Runs the command of `args` in a worker thread started from `entry` (the command line's own
+ * module) and resolves to the run's exit code. Standard output and error of the thread reach the
+ * process's own, in order, before it resolves.
+ */
+export function runInThread(entry: URL, args: readonly string[]): Promise<number> {
+  const maxMemoryMb = requestedMemoryMb(args);
+  const data: CommandThreadData = { args, processStartedAt: performance.timeOrigin, stderrIsTTY: process.stderr.isTTY === true };
+  const worker = new Worker(entry, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: heapForMemoryLimit(maxMemoryMb) } });
+  const temps = new Set<string>();
+  let signal: NodeJS.Signals | undefined;
+  let outOfHeap = false;
+  let crashed = false;
+  const stop = (s: NodeJS.Signals): void => {
+    signal ??= s;
+    void worker.terminate();
+  };
+  for (const s of TERMINATING_SIGNALS) process.on(s, stop);
+  worker.on('message', (m: TempFileMessage) => {
+    if (m.made) temps.add(m.path);
+    else temps.delete(m.path);
+  });
+  worker.on('error', (err: NodeJS.ErrnoException) => {
+    // Uncaught errors end the thread through guardProcess (exit 70); what is left is V8's heap.
+    if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') outOfHeap = true;
+    else {
+      crashed = true;
+      process.stderr.write(`gdl-ground: internal error (a bug in gdl-ground, please report it with the game): ${err.message}\n`);
+    }
+  });
+  return new Promise((resolve) => {
+    // Node delivers the thread's last messages before 'exit', so every announced file is known here.
+    worker.on('exit', (code) => {
+      for (const s of TERMINATING_SIGNALS) process.off(s, stop);
+      for (const path of temps) rmSync(path, { force: true });
+      resolve(exitCodeOf({ code: crashed ? EXIT.internal : code, signal, outOfHeap }, maxMemoryMb));
+    });
+  });
+}
