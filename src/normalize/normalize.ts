@@ -185,6 +185,9 @@ export type NormalForm =
  * naming the new relations with `fresh` (one generator per game: {@link freshNames}).
  */
 export function normalizeRule(rule: Rule, file: string, options: NormalizeOptions, fresh?: () => string): NormalForm {
+  // A fact is its own normal form (one empty disjunct, no equality): files of facts run to
+  // millions of rules, so they skip the formula machinery.
+  if (rule.body.length === 0) return { kind: 'split', rules: [{ head: rule.head, body: [], pos: rule.pos }] };
   const nnf = toNnf({ kind: 'and', args: rule.body, pos: rule.pos }, false);
   const count = countDisjuncts(nnf, options.maxDisjuncts);
   const split = count > options.maxDisjuncts && options.splitGround === true && fresh !== undefined ? splitRule(rule, fresh) : null;
@@ -198,8 +201,9 @@ export function normalizeRule(rule: Rule, file: string, options: NormalizeOption
     return { kind: 'split', rules };
   }
   if (count > options.maxDisjuncts) {
+    // A size limit, not invalid GDL: the rule means something, only more than the run allows.
     const message = `rule for '${rule.head.rel}' splits into more than ${options.maxDisjuncts} rules in disjunctive normal form`;
-    return { kind: 'refused', error: new GdlError([diag('error', file, rule.pos, message)]) };
+    return { kind: 'refused', error: new GdlError([diag('error', file, rule.pos, message)], 'limit') };
   }
   const out: NormalRule[] = [];
   for (const conj of toDnf(nnf)) {
