@@ -215,8 +215,58 @@ export function normalizeRule(rule: Rule, file: string, options: NormalizeOption
   return { kind: 'split', rules: out };
 }
 
+/** Appends the KIF text of a term to `out`, as termToString writes it. */
+function writeTerm(root: Term, out: string[]): void {
+  const stack: (Term | string)[] = [root];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (typeof item === 'string') out.push(item);
+    else if (item.kind !== 'fn') out.push(item.name);
+    else {
+      out.push('(', item.name);
+      stack.push(')');
+      for (let i = item.args.length - 1; i >= 0; i--) stack.push(item.args[i]!, ' ');
+    }
+  }
+}
+
+/** Appends the KIF text of an atom to `out`, as atomToString writes it. */
+function writeAtom(atom: Atom, out: string[]): void {
+  if (atom.args.length === 0) {
+    out.push(atom.rel);
+    return;
+  }
+  out.push('(', atom.rel);
+  for (const a of atom.args) {
+    out.push(' ');
+    writeTerm(a, out);
+  }
+  out.push(')');
+}
+
+/**
+ * The text of a rule, head and literals (literalKey) joined by spaces: the key duplicates are
+ * found by. Written into one list and joined once, since files of facts have millions of rules.
+ */
 function ruleKey(r: NormalRule): string {
-  return [atomToString(r.head), ...r.body.map(literalKey)].join(' ');
+  const out: string[] = [];
+  writeAtom(r.head, out);
+  for (const l of r.body) {
+    out.push(' ');
+    if (l.kind === 'pos') writeAtom(l.atom, out);
+    else if (l.kind === 'neg') {
+      out.push('(not ');
+      writeAtom(l.atom, out);
+      out.push(')');
+    } else {
+      out.push('(distinct ');
+      writeTerm(l.left, out);
+      out.push(' ');
+      writeTerm(l.right, out);
+      out.push(')');
+    }
+  }
+  return out.join('');
 }
 
 /**
