@@ -6,6 +6,7 @@
 import type { Atom, Formula, GameDescription, Rule, Term } from '../gdl/ast.js';
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import { atomVars, collectVars, isGround, substitute, substituteAtom, termEquals, termToString, atomToString } from '../gdl/terms.js';
+import { createRuleSet } from './dedupe.js';
 import { unify } from './unify.js';
 import type { Literal, NormalGame, NormalRule } from './types.js';
 
@@ -215,76 +216,16 @@ export function normalizeRule(rule: Rule, file: string, options: NormalizeOption
   return { kind: 'split', rules: out };
 }
 
-/** Appends the KIF text of a term to `out`, as termToString writes it. */
-function writeTerm(root: Term, out: string[]): void {
-  const stack: (Term | string)[] = [root];
-  while (stack.length > 0) {
-    const item = stack.pop()!;
-    if (typeof item === 'string') out.push(item);
-    else if (item.kind !== 'fn') out.push(item.name);
-    else {
-      out.push('(', item.name);
-      stack.push(')');
-      for (let i = item.args.length - 1; i >= 0; i--) stack.push(item.args[i]!, ' ');
-    }
-  }
-}
-
-/** Appends the KIF text of an atom to `out`, as atomToString writes it. */
-function writeAtom(atom: Atom, out: string[]): void {
-  if (atom.args.length === 0) {
-    out.push(atom.rel);
-    return;
-  }
-  out.push('(', atom.rel);
-  for (const a of atom.args) {
-    out.push(' ');
-    writeTerm(a, out);
-  }
-  out.push(')');
-}
-
-/**
- * The text of a rule, head and literals (literalKey) joined by spaces: the key duplicates are
- * found by. Written into one list and joined once, since files of facts have millions of rules.
- */
-function ruleKey(r: NormalRule): string {
-  const out: string[] = [];
-  writeAtom(r.head, out);
-  for (const l of r.body) {
-    out.push(' ');
-    if (l.kind === 'pos') writeAtom(l.atom, out);
-    else if (l.kind === 'neg') {
-      out.push('(not ');
-      writeAtom(l.atom, out);
-      out.push(')');
-    } else {
-      out.push('(distinct ');
-      writeTerm(l.left, out);
-      out.push(' ');
-      writeTerm(l.right, out);
-      out.push(')');
-    }
-  }
-  return out.join('');
-}
-
 /**
  * The normalized game of `file` from the normal forms of its rules, in rule order, duplicates
  * removed. Throws the {@link GdlError} of the first refused rule.
  */
 export function assembleNormalGame(file: string, forms: readonly NormalForm[]): NormalGame {
   const rules: NormalRule[] = [];
-  const seen = new Set<string>();
+  const seen = createRuleSet();
   for (const form of forms) {
     if (form.kind === 'refused') throw form.error;
-    for (const r of form.rules) {
-      const key = ruleKey(r);
-      if (!seen.has(key)) {
-        seen.add(key);
-        rules.push(r);
-      }
-    }
+    for (const r of form.rules) if (seen.add(r)) rules.push(r);
   }
   return { file, rules };
 }
