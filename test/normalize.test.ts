@@ -51,6 +51,20 @@ describe('normalizeGame', () => {
     expect(norm('(<= p (q ?x) (q ?x))\n(<= p (q ?x))\n(<= p (or (q ?x) (q ?x)))')).toEqual(['p <= (q ?x)']);
   });
 
+  it('keeps rules that differ only in a term kind, a literal kind, an arity or the body order', () => {
+    const rules = [
+      '(p a)', '(p ?a)', '(p (a))', '(p a b)', '(p (f a))', '(p (f a b))', '(p (f (g a)))', '(p (f (g b)))',
+      '(<= (q ?x) (r ?x) (s ?x))', '(<= (q ?x) (s ?x) (r ?x))', '(<= (q ?x) (r ?x) (not (s ?x)))', '(<= (q ?x) (r ?x) (distinct ?x a))',
+    ];
+    const text = [...rules, ...rules].join('\n');
+    const parsed = parseGdl(text, 't.kif');
+    const kept = normalizeGame(parsed.game, { maxDisjuncts: 4096 }).rules;
+    expect(kept).toHaveLength(rules.length - 1);
+    expect(show(kept)).toEqual(show(normalizeGame(parseGdl(rules.join('\n'), 't.kif').game, { maxDisjuncts: 4096 }).rules));
+    // Facts are kept once each, in the order of their first occurrence.
+    expect(show(kept).slice(0, 7)).toEqual(['(p a)', '(p ?a)', '(p a b)', '(p (f a))', '(p (f a b))', '(p (f (g a)))', '(p (f (g b)))']);
+  });
+
   it('refuses a DNF blow-up with an error naming the rule', () => {
     const body = Array.from({ length: 20 }, (_, i) => `(or (a${i}) (b${i}))`).join(' ');
     const parsed = parseGdl(`(role r)\n(<= (big ?x) ${body})`, 'blow.kif');

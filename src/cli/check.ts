@@ -1,18 +1,22 @@
 /**
  * `gdl-ground check GAME [--json]`: validates a game and prints a short summary. Diagnostics
  * (errors, and warnings for repairs) go to stderr, sorted by position, in both modes; the
- * summary, or with --json an object holding it, goes to stdout. Exit 0 valid, 1 invalid.
+ * summary, or with --json an object holding it, goes to stdout. Exit 0 valid, 1 invalid, 3 a
+ * limit (`--timeout`, `--max-memory`, `--max-disjuncts`, `--max-term-depth`) reached.
  */
 import type { Command } from 'commander';
 import { type Diagnostic, GdlError, formatDiagnostic } from '../gdl/diagnostics.js';
 import { type GameSummary, formatSummary, loadGame, summarizeLoaded } from '../pipeline/stages.js';
 import { EXIT, gameName, readGameFile, runCommand } from './io.js';
-import { addMemoryOption, resolveFlags } from './options.js';
+import { addLoadOptions, addMemoryOption, addTermDepthOption, resolveFlags } from './options.js';
 
 /** Options of `check`, as commander parses them. */
 interface CheckOptions {
   readonly json?: boolean;
+  readonly timeout?: string;
   readonly maxMemory?: string;
+  readonly maxDisjuncts?: string;
+  readonly maxTermDepth?: string;
 }
 
 /** The JSON document of `check --json`. */
@@ -28,7 +32,8 @@ function printDiagnostics(list: readonly Diagnostic[]): void {
 }
 
 function check(file: string, options: CheckOptions): number {
-  const pipeline = resolveFlags({ maxMemory: options.maxMemory });
+  const { timeout, maxMemory, maxDisjuncts, maxTermDepth } = options;
+  const pipeline = resolveFlags({ timeout, maxMemory, maxDisjuncts, maxTermDepth });
   const text = readGameFile(file);
   try {
     const loaded = loadGame(text, gameName(file), pipeline);
@@ -57,6 +62,6 @@ export function registerCheck(program: Command): void {
     .description('validate a game and print a summary (roles, relation and rule counts, fluents, moves, static relations, axioms)')
     .argument('<game>', 'game description in KIF')
     .option('--json', 'print the result as JSON');
-  addMemoryOption(command)
+  addTermDepthOption(addMemoryOption(addLoadOptions(command)))
     .action((file: string, options: CheckOptions) => runCommand(() => check(file, options)));
 }

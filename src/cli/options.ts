@@ -16,6 +16,8 @@ export interface LimitFlags {
   readonly maxGroundAtoms?: string;
   readonly maxRules?: string;
   readonly maxMemory?: string;
+  readonly maxDisjuncts?: string;
+  readonly maxTermDepth?: string;
   readonly splitAbove?: string;
   readonly frameAbove?: string;
   /** `--lazy-axioms` (commands that ground). */
@@ -68,12 +70,33 @@ export function addLimitOptions(command: Command, set: LimitSet, memory = true):
     .option('--timeout <seconds>', 'stop with exit 3 after this many seconds')
     .option('--max-atoms <n>', `stop with exit 3 when the superset computation derives more atoms (default ${d.maxReachAtoms})`);
   if (memory) addMemoryOption(command);
+  addTermDepthOption(addSizeOptions(command));
   if (set === 'ground') {
     command
       .option('--max-ground-atoms <n>', `stop with exit 3 when instantiation derives more ground atoms (default ${d.maxGroundAtoms})`)
       .option('--max-rules <n>', `stop with exit 3 beyond this many ground rules (default ${d.maxGroundRules})`);
   }
   return command;
+}
+
+/**
+ * Registers the limits of loading a game, which every command does: `--timeout` and
+ * `--max-disjuncts` (`check` takes these, `--max-memory` and `--max-term-depth`; the other
+ * commands take them through {@link addLimitOptions}).
+ */
+export function addLoadOptions(command: Command): Command {
+  return addSizeOptions(command.option('--timeout <seconds>', 'stop with exit 3 after this many seconds'));
+}
+
+/** Registers `--max-disjuncts`: the size of one rule in disjunctive normal form. */
+function addSizeOptions(command: Command): Command {
+  const d = DEFAULT_PIPELINE_OPTIONS;
+  return command.option('--max-disjuncts <n>', `stop with exit 3 when one rule's body splits into more rules in disjunctive normal form (default ${d.normalize.maxDisjuncts})`);
+}
+
+/** Registers `--max-term-depth`: terms nested deeper stop the run with exit 3. */
+export function addTermDepthOption(command: Command): Command {
+  return command.option('--max-term-depth <n>', `stop with exit 3 on terms nested deeper than this in the rules or the supersets (default ${DEFAULT_PIPELINE_OPTIONS.maxTermDepth})`);
 }
 
 /** Registers `--lazy-axioms` (docs/lazy.md), for the commands that ground and play or write the result. */
@@ -110,6 +133,8 @@ export function limitSettings(flags: LimitFlags): PipelineSettings {
     ...defined('maxReachAtoms', whole(flags.maxAtoms, '--max-atoms')),
     ...defined('maxGroundAtoms', whole(flags.maxGroundAtoms, '--max-ground-atoms')),
     ...defined('maxGroundRules', whole(flags.maxRules, '--max-rules')),
+    ...defined('maxDisjuncts', whole(flags.maxDisjuncts, '--max-disjuncts')),
+    ...defined('maxTermDepth', whole(flags.maxTermDepth, '--max-term-depth')),
     ...defined('splitAbove', whole(flags.splitAbove, '--split-above')),
     ...defined('frameAbove', whole(flags.frameAbove, '--frame-above')),
     maxMemoryMb: whole(flags.maxMemory, '--max-memory') ?? defaultMaxMemoryMb(),

@@ -5,9 +5,9 @@
  * depth limit so that no input can exhaust the stack.
  */
 import { type Atom, type Formula, type GameDescription, type Rule, type Term, mkAtom } from './ast.js';
-import { type Diagnostic, checkDeadline, diag } from './diagnostics.js';
+import { type Diagnostic, diag } from './diagnostics.js';
 import { Deadline } from '../deadline.js';
-import { type ListNode, type SExpr, type SymNode, readSExprs } from './lexer.js';
+import { type ListNode, type SExpr, type SymNode, readSentences } from './lexer.js';
 
 /** Deepest nesting of `not`/`and`/`or` accepted in one rule body. */
 export const MAX_FORMULA_DEPTH = 500;
@@ -119,20 +119,20 @@ function toRule(e: SExpr, warn: Warn): Rule {
   return { head: toAtom(e, 'a fact', warn), body: [], pos: e.pos };
 }
 
-/** Parses KIF text; `file` names the source in diagnostics. Never throws on bad input. */
+/**
+ * Parses KIF text; `file` names the source in diagnostics. Never throws on bad input (only on
+ * a limit of `deadline`). Each sentence becomes a rule as soon as the reader closes it.
+ */
 export function parseGdl(text: string, file = '<input>', deadline = Deadline.never()): ParseResult {
-  const { exprs, diagnostics } = readSExprs(text, file, deadline);
-  const problems = [...diagnostics];
-  const rules: Rule[] = [];
-  const warn: Warn = (at, message) => problems.push(diag('warning', file, at.pos, message));
-  for (const e of exprs) {
-    if (deadline.tick()) checkDeadline(deadline, file, 'reading the game');
+  const read = (e: SExpr, problems: Diagnostic[]): Rule | undefined => {
     try {
-      rules.push(toRule(e, warn));
+      return toRule(e, (at, message) => problems.push(diag('warning', file, at.pos, message)));
     } catch (err) {
       if (!(err instanceof ParseFailure)) throw err;
       problems.push(diag('error', file, err.at.pos, err.message));
+      return undefined;
     }
-  }
-  return { game: { file, rules }, diagnostics: problems };
+  };
+  const { items, diagnostics } = readSentences(text, file, deadline, read);
+  return { game: { file, rules: items }, diagnostics };
 }

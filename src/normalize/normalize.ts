@@ -6,6 +6,7 @@
 import type { Atom, Formula, GameDescription, Rule, Term } from '../gdl/ast.js';
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import { atomVars, collectVars, isGround, substitute, substituteAtom, termEquals, termToString, atomToString } from '../gdl/terms.js';
+import { createRuleSet } from './dedupe.js';
 import { unify } from './unify.js';
 import type { Literal, NormalGame, NormalRule } from './types.js';
 
@@ -185,6 +186,9 @@ export type NormalForm =
  * naming the new relations with `fresh` (one generator per game: {@link freshNames}).
  */
 export function normalizeRule(rule: Rule, file: string, options: NormalizeOptions, fresh?: () => string): NormalForm {
+  // A fact is its own normal form (one empty disjunct, no equality): files of facts run to
+  // millions of rules, so they skip the formula machinery.
+  if (rule.body.length === 0) return { kind: 'split', rules: [{ head: rule.head, body: [], pos: rule.pos }] };
   const nnf = toNnf({ kind: 'and', args: rule.body, pos: rule.pos }, false);
   const count = countDisjuncts(nnf, options.maxDisjuncts);
   const split = count > options.maxDisjuncts && options.splitGround === true && fresh !== undefined ? splitRule(rule, fresh) : null;
@@ -198,8 +202,9 @@ export function normalizeRule(rule: Rule, file: string, options: NormalizeOption
     return { kind: 'split', rules };
   }
   if (count > options.maxDisjuncts) {
+    // A size limit, not invalid GDL: the rule means something, only more than the run allows.
     const message = `rule for '${rule.head.rel}' splits into more than ${options.maxDisjuncts} rules in disjunctive normal form`;
-    return { kind: 'refused', error: new GdlError([diag('error', file, rule.pos, message)]) };
+    return { kind: 'refused', error: new GdlError([diag('error', file, rule.pos, message)], 'limit') };
   }
   const out: NormalRule[] = [];
   for (const conj of toDnf(nnf)) {
@@ -211,26 +216,16 @@ export function normalizeRule(rule: Rule, file: string, options: NormalizeOption
   return { kind: 'split', rules: out };
 }
 
-function ruleKey(r: NormalRule): string {
-  return [atomToString(r.head), ...r.body.map(literalKey)].join(' ');
-}
-
 /**
  * The normalized game of `file` from the normal forms of its rules, in rule order, duplicates
  * removed. Throws the {@link GdlError} of the first refused rule.
  */
 export function assembleNormalGame(file: string, forms: readonly NormalForm[]): NormalGame {
   const rules: NormalRule[] = [];
-  const seen = new Set<string>();
+  const seen = createRuleSet();
   for (const form of forms) {
     if (form.kind === 'refused') throw form.error;
-    for (const r of form.rules) {
-      const key = ruleKey(r);
-      if (!seen.has(key)) {
-        seen.add(key);
-        rules.push(r);
-      }
-    }
+    for (const r of form.rules) if (seen.add(r)) rules.push(r);
   }
   return { file, rules };
 }

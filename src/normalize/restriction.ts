@@ -40,6 +40,8 @@ export function checkRestriction(rules: readonly Rule[], file: string, split: (r
   const { component, key } = relationGraph(rules);
   const out: Diagnostic[] = [];
   for (const rule of rules) {
+    // A fact has no recursive literal to restrict.
+    if (rule.body.length === 0) continue;
     const parts = split(rule);
     if (parts === null) continue;
     const messages = new Set<string>();

@@ -20,7 +20,7 @@
 import type { Atom, Formula, Rule, Term } from '../gdl/ast.js';
 import { mkAtom } from '../gdl/ast.js';
 import { type Diagnostic, diag } from '../gdl/diagnostics.js';
-import { atomVars, collectVars, compareCodePoints, formulaToString, substituteFormula } from '../gdl/terms.js';
+import { atomVars, collectVars, compareCodePoints, formulaToString, isGround, substituteFormula } from '../gdl/terms.js';
 import type { SplitRule } from './inline.js';
 import { projectFreeNegations, relationNames } from './project.js';
 import type { NormalRule } from './types.js';
@@ -165,6 +165,11 @@ export function checkSafety(rules: readonly Rule[], file: string, split: SplitRu
   const used = usedNames(rules);
   const relations = relationNames(rules);
   for (const rule of rules) {
+    // A ground fact binds nothing and needs nothing bound: safe as it stands.
+    if (rule.body.length === 0 && rule.head.args.every(isGround)) {
+      out.push(rule);
+      continue;
+    }
     let current = rule;
     let parts = split(rule);
     if (parts === null) {

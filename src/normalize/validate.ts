@@ -48,6 +48,8 @@ function normalFormsOf(game: GameDescription, options: NormalizeOptions, deadlin
   const fresh = options.splitGround === true ? freshNames(game) : undefined;
   const done = new Map<Rule, NormalForm>();
   const form = (rule: Rule): NormalForm => {
+    // A fact's normal form is made at once (normalizeRule); remembering it would cost more.
+    if (rule.body.length === 0) return normalizeRule(rule, file, options, fresh);
     let f = done.get(rule);
     if (f === undefined) {
       if (deadline.tick()) checkDeadline(deadline, file, 'validating the game');

@@ -7,6 +7,7 @@
 import { Deadline } from '../deadline.js';
 import { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from '../ground/instantiate.js';
 import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions } from '../normalize/normalize.js';
+import { DEFAULT_MAX_TERM_DEPTH } from '../reach/prolog.js';
 import { DEFAULT_REACH_LIMITS, type ReachLimits } from '../reach/types.js';
 
 /** How supersets are computed: Algorithm 9.2 (Prolog) or 9.3/9.4 (dependency graph). */
@@ -30,6 +31,11 @@ export interface PipelineOptions {
   readonly maxGroundAtoms: number;
   /** Largest number of ground rules instantiation may produce. CLI flag `--max-rules`. */
   readonly maxGroundRules: number;
+  /**
+   * Deepest term nesting the superset computation (both methods) and the repair of unsafe
+   * heads accept; deeper means the relaxed game is infinite. CLI flag `--max-term-depth`.
+   */
+  readonly maxTermDepth: number;
   /** Rules estimated above this many bindings are split (docs/ground.md); absent: the default. CLI flag `--split-above`. */
   readonly splitAbove?: number;
   /** Frame rules estimated above this many bindings are rewritten with move mutexes (docs/ground.md); absent: the default. CLI flag `--frame-above`. */
@@ -59,6 +65,9 @@ export interface PipelineSettings {
   readonly maxReachAtoms?: number;
   readonly maxGroundAtoms?: number;
   readonly maxGroundRules?: number;
+  readonly maxTermDepth?: number;
+  /** Largest number of rules one rule's body may split into in DNF (sets `normalize.maxDisjuncts`). CLI flag `--max-disjuncts`. */
+  readonly maxDisjuncts?: number;
   readonly splitAbove?: number;
   readonly frameAbove?: number;
   readonly normalize?: NormalizeOptions;
@@ -76,6 +85,12 @@ function runDeadline(settings: PipelineSettings): Deadline {
   return new Deadline(settings.startedAt + seconds * 1000, memory * 1024 * 1024);
 }
 
+/** The normalizer's options: `settings.normalize` (or the defaults) with `maxDisjuncts` applied. */
+function normalizeOptions(settings: PipelineSettings): NormalizeOptions {
+  const base = settings.normalize ?? DEFAULT_NORMALIZE_OPTIONS;
+  return settings.maxDisjuncts === undefined ? base : { ...base, maxDisjuncts: settings.maxDisjuncts };
+}
+
 /**
  * Resolves settings into the options of one run; the deadline is computed here, once, from
  * the time of the call.
@@ -84,10 +99,11 @@ export function resolvePipelineOptions(settings: PipelineSettings = {}): Pipelin
   return {
     method: settings.method ?? 'prolog',
     deadline: runDeadline(settings),
-    normalize: settings.normalize ?? DEFAULT_NORMALIZE_OPTIONS,
+    normalize: normalizeOptions(settings),
     maxReachAtoms: settings.maxReachAtoms ?? DEFAULT_REACH_LIMITS.maxAtoms,
     maxGroundAtoms: settings.maxGroundAtoms ?? DEFAULT_INSTANTIATE_LIMITS.maxAtoms,
     maxGroundRules: settings.maxGroundRules ?? DEFAULT_INSTANTIATE_LIMITS.maxRules,
+    maxTermDepth: settings.maxTermDepth ?? DEFAULT_MAX_TERM_DEPTH,
     ...(settings.splitAbove === undefined ? {} : { splitAbove: settings.splitAbove }),
     ...(settings.frameAbove === undefined ? {} : { frameAbove: settings.frameAbove }),
     ...(settings.lazyAxioms === true ? { lazyAxioms: true } : {}),
@@ -103,7 +119,7 @@ export const DEFAULT_PIPELINE_OPTIONS: PipelineOptions = resolvePipelineOptions(
 
 /** The superset computation's limits under `options`. */
 export function reachLimits(options: PipelineOptions): ReachLimits {
-  return { deadline: options.deadline, maxAtoms: options.maxReachAtoms };
+  return { deadline: options.deadline, maxAtoms: options.maxReachAtoms, maxTermDepth: options.maxTermDepth };
 }
 
 /** Instantiation's limits under `options`. */

@@ -100,7 +100,7 @@ export function computeSupersetsProlog(
 /** Line 1 of Algorithm 9.2: a fresh engine with the driver loaded (clauses come per component). */
 function load(game: NormalGame, limits: ReachLimits, options: PrologReachOptions): Run {
   const plan = planRelaxedGame(game);
-  const maxDepth = options.maxTermDepth ?? DEFAULT_MAX_TERM_DEPTH;
+  const maxDepth = options.maxTermDepth ?? limits.maxTermDepth ?? DEFAULT_MAX_TERM_DEPTH;
   refuseDeepRules(game.file, plan.components.flatMap((c) => c.rules), maxDepth);
   const engine = createEngine({ deadline: limits.deadline }, { directSteps: options.directSteps ?? true });
   engine.consult(REACH_DRIVER);

@@ -39,6 +39,8 @@ export interface ReachLimits {
   readonly deadline: Deadline;
   /** Largest number of ground atoms (fluents + moves + axiom instances) before giving up. */
   readonly maxAtoms: number;
+  /** Deepest term nesting accepted by both methods (absent: `DEFAULT_MAX_TERM_DEPTH` of prolog.ts). */
+  readonly maxTermDepth?: number;
 }
 
 /** Default limits: no deadline, two million atoms. */

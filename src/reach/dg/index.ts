@@ -138,7 +138,7 @@ function graphStage(
  * (for `gdl-ground graph`). Static relations are evaluated first and enter as facts.
  */
 export function dependencyGraph(game: NormalGame, limits: ReachLimits = DEFAULT_REACH_LIMITS): { graph: ArgGraph; domains: Domains } {
-  refuseDeepTerms(game, DEFAULT_MAX_TERM_DEPTH);
+  refuseDeepTerms(game, limits.maxTermDepth ?? DEFAULT_MAX_TERM_DEPTH);
   const ctx = evalContext(new TermTable(), createGuard(game.file, limits));
   const { graph, domains } = graphStage(game, ctx, (_s, fn) => fn(), true);
   return { graph, domains };
@@ -150,7 +150,7 @@ export function dependencyGraph(game: NormalGame, limits: ReachLimits = DEFAULT_
  */
 export function analyzeDG(game: NormalGame, limits: ReachLimits = DEFAULT_REACH_LIMITS): DGAnalysis {
   // Terms as deep as the Prolog method refuses would fill the heap with positions.
-  refuseDeepTerms(game, DEFAULT_MAX_TERM_DEPTH);
+  refuseDeepTerms(game, limits.maxTermDepth ?? DEFAULT_MAX_TERM_DEPTH);
   const timer = new StageTimer();
   const timed = <T>(step: string, fn: () => T): T => timer.run(step, fn);
   const table = new TermTable();
