@@ -21,8 +21,8 @@ if (dist === undefined || file === undefined) {
   process.exit(2);
 }
 (await import(`${dist}/runtime.js`)).tuneForShortRuns();
-const P = await import(`${dist}/pipeline.js`);
-const { StageTimer } = await import(`${dist}/timer.js`);
+const P = await import(`${dist}/pipeline/stages.js`);
+const { StageTimer } = await import(`${dist}/index.js`);
 const { relaxedProgram } = await import(`${dist}/bench/asp.js`);
 const timeout = Number(timeoutArg ?? 20);
 const cpu = (u) => (u.user + u.system) / 1e6;
