@@ -15,7 +15,7 @@ import { instantiateLimits } from '../src/pipeline/options.js';
 import { DEFAULT_PIPELINE_OPTIONS, emitGround, groundGame, loadGame, reachGame, readBackSupersets, resolvePipelineOptions, runGrounding } from '../src/pipeline/stages.js';
 import { ruleOf } from './support/rewrite.js';
 import { StageTimer } from '../src/timer.js';
-import { EXAMPLES_DIR } from './corpus.js';
+import { EXAMPLES_DIR } from './examples.js';
 
 const file = join(EXAMPLES_DIR, 'frame.kif');
 const text = readFileSync(file, 'utf8');
