@@ -12,7 +12,7 @@ import { greedyOrder } from '../datalog/plan.js';
 import type { RelaxedLiteral, RelaxedRule } from './relaxed.js';
 import type { PlannedClause, PlannedGoal } from './planned.js';
 
-export type { PlannedClause, PlannedGoal } from './planned.js';
+export type { PlannedClause } from './planned.js';
 
 /**
  * Estimated number of answers of a literal reading `table` of relation `relKey` (undefined:
