@@ -22,7 +22,7 @@ if (dist === undefined || file === undefined) {
 }
 (await import(`${dist}/runtime.js`)).tuneForShortRuns();
 const P = await import(`${dist}/pipeline/stages.js`);
-const { StageTimer } = await import(`${dist}/timer.js`);
+const { StageTimer } = await import(`${dist}/index.js`);
 const { relaxedProgram } = await import(`${dist}/bench/asp.js`);
 const timeout = Number(timeoutArg ?? 20);
 const cpu = (u) => (u.user + u.system) / 1e6;

@@ -9,7 +9,7 @@ export async function loadLib() {
   const lib = {
     pipeline: await import(new URL('pipeline/stages.js', dist).href),
     io: await import(new URL('cli/io.js', dist).href),
-    diagnostics: await import(new URL('gdl/diagnostics.js', dist).href),
+    diagnostics: await import(new URL('index.js', dist).href),
     runtime: await import(new URL('runtime.js', dist).href),
   };
   lib.runtime.tuneForShortRuns();

@@ -26,7 +26,7 @@ const dist = resolve(option('--dist', join(root, 'dist')));
 const seconds = Number(option('--seconds', '5'));
 const load = (p) => import(pathToFileURL(join(dist, p)).href);
 const { runGrounding, DEFAULT_PIPELINE_OPTIONS } = await load('pipeline/stages.js');
-const { createGroundSimulator } = await load('play/ground-sim.js');
+const { createGroundSimulator } = await load('index.js');
 
 /** Seeded generator (mulberry32), so both builds play the same kind of matches. */
 function random(seed) {

@@ -1,52 +1,68 @@
-// Arrows only point back (docs/architecture.md): every import of every module under src/ is
-// read, and one that points to a later stage fails, as does a command-line module that goes
-// round the pipeline, or a module other than src/engine/tau.ts that imports tau-prolog.
-import { readdirSync, readFileSync } from 'node:fs';
+// The declared module graph (docs/architecture.md, "The module graph, as the test reads it"):
+// every import of every module under src/ and every built module a script names is read, and
+// one the graph does not allow fails, as do a declared edge nothing uses, a cycle among units,
+// a cycle among modules (inside a folder too), and a module other than src/engine/tau.ts that
+// imports tau-prolog.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = join(ROOT, 'src');
+const SCRIPTS = join(ROOT, 'scripts');
 
-/**
- * The stages, earliest first: a module may import its own stage and earlier ones only. Each
- * entry is a folder under src/ (ending in '/') or one file. The utilities come first because
- * every stage may take a deadline or a timer; the Datalog core stands on the AST of gdl/.
- */
-const STAGES: readonly (readonly string[])[] = [
-  ['deadline.ts', 'timer.ts', 'runtime.ts'],
-  ['gdl/'],
-  ['datalog/'],
-  ['engine/'],
-  ['normalize/'],
-  ['reach/'],
-  ['ground/'],
-  ['mutex/'],
-  ['axioms/'],
-  ['play/'],
-  ['formats/'],
-  ['pipeline/options.ts'],
-  ['pipeline/stages.ts'],
-  ['pipeline/compare.ts', 'pipeline/formats.ts'],
-  ['batch/'],
-  ['bench/'],
-  ['cli/'],
-  ['index.ts'],
-];
+/** One line of the declared graph: the modules of `unit` may import their own unit and `targets`. */
+interface Declared {
+  readonly unit: string;
+  readonly targets: readonly string[];
+}
 
-/** What a command-line module may import: the pipeline and what sits beside or above it. */
-const CLI_MAY_IMPORT: readonly string[] = ['cli/', 'pipeline/', 'batch/', 'timer.ts', 'deadline.ts', 'runtime.ts', 'gdl/diagnostics.ts'];
+/** The declared graph: the `layering` fenced block of docs/architecture.md. */
+function declaredGraph(doc: string): Declared[] {
+  const block = /```layering\n([\s\S]*?)```/.exec(doc);
+  if (block === null) throw new Error('docs/architecture.md has no ```layering block');
+  return block[1]!.split('\n').filter((l) => l.trim() !== '').map((line) => {
+    const m = /^(\S+)\s*->(.*)$/.exec(line);
+    if (m === null) throw new Error(`bad line in the layering block: ${line}`);
+    return { unit: m[1]!, targets: m[2]!.trim().split(/\s+/).filter((t) => t !== '') };
+  });
+}
 
-/** Files outside src/ that src/ may import. */
-const OUTSIDE_ALLOWED: readonly string[] = ['scripts/corpus.mjs'];
+const GRAPH = declaredGraph(readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8'));
 
-function sourceFiles(dir: string): string[] {
+function covers(entry: string, module: string): boolean {
+  return entry.endsWith('/') ? module.startsWith(entry) : module === entry;
+}
+
+/** The units: the lines not nested in another line's folder (those are one file's exceptions). */
+const UNITS = GRAPH.filter((d) => !GRAPH.some((o) => o !== d && o.unit.endsWith('/') && covers(o.unit, d.unit)));
+
+/** The unit of a module (a path relative to src/, or `/`-prefixed relative to the repository). */
+function unitOf(module: string): string {
+  const u = UNITS.find((d) => covers(d.unit, module));
+  if (u === undefined) throw new Error(`${module} belongs to no unit: declare it in docs/architecture.md`);
+  return u.unit;
+}
+
+/** Whether the graph lets `from` import `to`, and by which line and target. */
+function allowedBy(from: string, to: string): { line: string; target: string } | 'same' | undefined {
+  const own = UNITS.find((d) => covers(d.unit, to));
+  if (own !== undefined && own.unit === unitOf(from)) return 'same';
+  for (const d of GRAPH) {
+    if (!covers(d.unit, from)) continue;
+    const target = d.targets.find((t) => covers(t, to));
+    if (target !== undefined) return { line: d.unit, target };
+  }
+  return undefined;
+}
+
+function sourceFiles(dir: string, ext: string): string[] {
   const out: string[] = [];
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...sourceFiles(p));
-    else if (e.name.endsWith('.ts')) out.push(p);
+    if (e.isDirectory()) out.push(...sourceFiles(p, ext));
+    else if (e.name.endsWith(ext)) out.push(p);
   }
   return out.sort();
 }
@@ -65,74 +81,136 @@ function specifiers(text: string): string[] {
   return out;
 }
 
-/** Index in {@link STAGES} of a module given relative to src/ (`reach/dg/graph.ts`). */
-function stageOf(module: string): number {
-  const i = STAGES.findIndex((entries) => entries.some((e) => (e.endsWith('/') ? module.startsWith(e) : module === e)));
-  if (i < 0) throw new Error(`src/${module} belongs to no stage: add it to STAGES in test/architecture.test.ts`);
-  return i;
-}
-
-function inside(module: string, entries: readonly string[]): boolean {
-  return entries.some((e) => (e.endsWith('/') ? module.startsWith(e) : module === e));
-}
-
 interface Edge {
   readonly from: string;
   readonly to: string;
 }
 
-/** The internal imports of every module (paths relative to src/, `.js` read as `.ts`), and the packages. */
-function imports(): { edges: Edge[]; packages: Edge[]; outside: Edge[] } {
+/** The imports of every module of src/ (targets relative to src/, or `/`-prefixed outside it), and the packages. */
+function imports(): { edges: Edge[]; packages: Edge[] } {
   const edges: Edge[] = [];
   const packages: Edge[] = [];
-  const outside: Edge[] = [];
-  for (const file of sourceFiles(SRC)) {
+  for (const file of sourceFiles(SRC, '.ts')) {
     const from = relative(SRC, file);
     for (const spec of specifiers(readFileSync(file, 'utf8'))) {
       if (!spec.startsWith('.')) {
         packages.push({ from, to: spec });
         continue;
       }
-      const target = relative(SRC, resolve(dirname(file), spec)).replace(/\.js$/, '.ts');
-      if (target.startsWith('..')) outside.push({ from, to: relative(ROOT, resolve(dirname(file), spec)) });
-      else edges.push({ from, to: target });
+      const abs = resolve(dirname(file), spec);
+      const inSrc = relative(SRC, abs);
+      edges.push({ from, to: inSrc.startsWith('..') ? `/${relative(ROOT, abs)}` : inSrc.replace(/\.js$/, '.ts') });
     }
   }
-  return { edges, packages, outside };
+  return { edges, packages };
 }
 
-/** The edges that point to a later stage, as `from -> to`. */
-function forwardArrows(edges: readonly Edge[]): string[] {
-  return edges.filter((e) => stageOf(e.to) > stageOf(e.from)).map((e) => `${e.from} -> ${e.to}`);
+/**
+ * The built modules a script names: every path ending in `.js` in its text whose source is a
+ * module of src/ (`dist/pipeline/stages.js`, `${dist}/index.js`, `new URL('runtime.js', dist)`),
+ * as `/dist/...`. Naming is enough: a script reaches dist/ by building paths, not by `import` lines.
+ */
+function scriptTargets(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/['"`/}]((?:[\w-]+\/)*[\w.-]+)\.js\b/g)) {
+    const path = m[1]!.replace(/^dist\//, '');
+    if (existsSync(join(SRC, `${path}.ts`))) out.add(`/dist/${path}.js`);
+  }
+  return [...out];
 }
 
-describe('architecture: arrows only point back', () => {
-  const { edges, packages, outside } = imports();
+/** The script edges, from `/scripts/NAME.mjs`. */
+function scriptEdges(): Edge[] {
+  return sourceFiles(SCRIPTS, '.mjs').flatMap((file) =>
+    scriptTargets(readFileSync(file, 'utf8')).map((to) => ({ from: `/${relative(ROOT, file)}`, to })));
+}
 
-  it('reads the imports of every module', () => {
-    expect(sourceFiles(SRC).length).toBeGreaterThan(50);
+/** The edges the graph does not allow, as `from -> to`. */
+function undeclared(edges: readonly Edge[]): string[] {
+  return edges.filter((e) => allowedBy(e.from, e.to) === undefined).map((e) => `${e.from} -> ${e.to}`);
+}
+
+/**
+ * The cycles of a graph given by its edges: every strongly connected component of more than
+ * one node (Tarjan's algorithm, iterative), and every node with an edge to itself.
+ */
+function cycles(edges: readonly Edge[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const e of edges) {
+    if (!next.has(e.from)) next.set(e.from, []);
+    if (!next.has(e.to)) next.set(e.to, []);
+    next.get(e.from)!.push(e.to);
+  }
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out: string[][] = [];
+  for (const root of next.keys()) {
+    if (index.has(root)) continue;
+    const work: { node: string; i: number }[] = [{ node: root, i: 0 }];
+    index.set(root, index.size); low.set(root, index.get(root)!); stack.push(root); onStack.add(root);
+    while (work.length > 0) {
+      const top = work[work.length - 1]!;
+      const succ = next.get(top.node)!;
+      if (top.i < succ.length) {
+        const w = succ[top.i++]!;
+        if (!index.has(w)) {
+          index.set(w, index.size); low.set(w, index.get(w)!); stack.push(w); onStack.add(w);
+          work.push({ node: w, i: 0 });
+        } else if (onStack.has(w)) low.set(top.node, Math.min(low.get(top.node)!, index.get(w)!));
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) { const p = work[work.length - 1]!.node; low.set(p, Math.min(low.get(p)!, low.get(top.node)!)); }
+      if (low.get(top.node) !== index.get(top.node)) continue;
+      const comp: string[] = [];
+      let w: string;
+      do { w = stack.pop()!; onStack.delete(w); comp.push(w); } while (w !== top.node);
+      if (comp.length > 1 || succ.includes(top.node)) out.push(comp.sort());
+    }
+  }
+  return out;
+}
+
+describe('architecture: the declared module graph', () => {
+  const { edges, packages } = imports();
+  const scripts = scriptEdges();
+
+  it('reads the imports of every module and the built modules the scripts name', () => {
+    expect(sourceFiles(SRC, '.ts').length).toBeGreaterThan(50);
     expect(edges.length).toBeGreaterThan(150);
     expect(edges.some((e) => e.from === 'pipeline/stages.ts' && e.to === 'normalize/validate.ts')).toBe(true);
+    expect(edges.some((e) => e.from.startsWith('bench/'))).toBe(true);
+    expect(scripts.some((e) => e.from === '/scripts/playouts.mjs' && e.to === '/dist/pipeline/stages.js')).toBe(true);
   });
 
-  it('puts every module in a stage', () => {
-    for (const f of sourceFiles(SRC)) expect(() => stageOf(relative(SRC, f))).not.toThrow();
+  it('puts every module in a unit', () => {
+    for (const f of sourceFiles(SRC, '.ts')) expect(() => unitOf(relative(SRC, f))).not.toThrow();
   });
 
-  it('has no import of a later stage', () => {
-    expect(forwardArrows(edges)).toEqual([]);
+  it('has no import the graph does not declare (src/, src/bench/ and the scripts)', () => {
+    expect(undeclared(edges)).toEqual([]);
+    expect(undeclared(scripts)).toEqual([]);
   });
 
-  it('keeps validation of written rules free of normal form, and the stages free of pipeline and CLI', () => {
-    const bad = edges.filter((e) =>
-      (e.from.startsWith('gdl/') && e.to.startsWith('normalize/'))
-      || (/^(reach|ground|play)\//.test(e.from) && (e.to.startsWith('pipeline/') || e.to.startsWith('cli/'))));
-    expect(bad).toEqual([]);
+  it('declares no edge nothing uses, so the drawing stays the graph', () => {
+    const used = new Set<string>();
+    for (const e of [...edges, ...scripts]) {
+      const by = allowedBy(e.from, e.to);
+      if (by !== undefined && by !== 'same') used.add(`${by.line} -> ${by.target}`);
+    }
+    const stale = GRAPH.flatMap((d) => d.targets.map((t) => `${d.unit} -> ${t}`)).filter((e) => !used.has(e));
+    expect(stale).toEqual([]);
   });
 
-  it('lets the command line reach the library only through the pipeline', () => {
-    const bad = edges.filter((e) => e.from.startsWith('cli/') && !inside(e.to, CLI_MAY_IMPORT)).map((e) => `${e.from} -> ${e.to}`);
-    expect(bad).toEqual([]);
+  it('declares an acyclic graph of units', () => {
+    const unitEdges = GRAPH.flatMap((d) => d.targets.filter((t) => !t.startsWith('/dist/')).map((t) => ({ from: unitOf(d.unit), to: unitOf(t) })));
+    expect(cycles(unitEdges)).toEqual([]);
+  });
+
+  it('has no cycle among modules, inside a folder or across folders', () => {
+    expect(cycles(edges)).toEqual([]);
   });
 
   it('imports tau-prolog only in src/engine/tau.ts', () => {
@@ -147,14 +225,23 @@ describe('architecture: arrows only point back', () => {
     expect(wanted).toBe(installed);
   });
 
-  it('imports nothing outside src/ but the corpus listing', () => {
-    expect(outside.filter((e) => !OUTSIDE_ALLOWED.includes(e.to))).toEqual([]);
-  });
-
-  it('would catch a forward arrow', () => {
-    // The checks above must be able to fail: made-up imports of later stages.
-    const made = [{ from: 'ground/instantiate.ts', to: 'pipeline/stages.ts' }, { from: 'gdl/validate-arity.ts', to: 'normalize/normalize.ts' }, { from: 'reach/dg/index.ts', to: 'cli/io.ts' }];
-    expect(forwardArrows(made)).toHaveLength(3);
+  it('would catch an undeclared import, a cycle and a script reaching into dist/', () => {
+    // The checks above must be able to fail: made-up imports the graph does not allow.
+    const made = [
+      { from: 'ground/instantiate.ts', to: 'pipeline/stages.ts' },
+      { from: 'gdl/validate-arity.ts', to: 'normalize/normalize.ts' },
+      { from: 'cli/ground.ts', to: 'ground/instantiate.ts' },
+      { from: 'cli/ground.ts', to: 'gdl/terms.ts' },
+      { from: 'bench/run.ts', to: 'reach/relaxed.ts' },
+      { from: 'reach/dg/index.ts', to: '/scripts/corpus.mjs' },
+    ];
+    expect(undeclared(made)).toHaveLength(made.length);
+    expect(undeclared([{ from: 'bench/swi.ts', to: 'reach/relaxed.ts' }, { from: 'cli/ground.ts', to: 'gdl/diagnostics.ts' }])).toEqual([]);
+    expect(cycles([{ from: 'reach/a.ts', to: 'reach/b.ts' }, { from: 'reach/b.ts', to: 'reach/c.ts' }, { from: 'reach/c.ts', to: 'reach/a.ts' }])).toEqual([['reach/a.ts', 'reach/b.ts', 'reach/c.ts']]);
+    expect(cycles([{ from: 'reach/a.ts', to: 'reach/b.ts' }])).toEqual([]);
+    const named = scriptTargets("await import(`${dist}/ground/instantiate.js`); load('index.js'); join(root, 'dist/cli/main.js'); import('./corpus.mjs')");
+    expect(named).toEqual(['/dist/ground/instantiate.js', '/dist/index.js', '/dist/cli/main.js']);
+    expect(undeclared(named.map((to) => ({ from: '/scripts/x.mjs', to })))).toEqual(['/scripts/x.mjs -> /dist/ground/instantiate.js']);
     expect(specifiers("import { x } from '../pipeline.js';\nexport { y } from './a.js';\nawait import('./b.js');\nrequire('tau-prolog');")).toEqual(['../pipeline.js', './a.js', './b.js', 'tau-prolog']);
   });
 });

@@ -1,13 +1,17 @@
 /**
  * The shared corpus of real games (../shared/games, beside the checkout), read in place, as
- * listed by scripts/corpus.mjs (the one listing). GDL_GAMES_DIR overrides the location. Tests that need it skip when it is absent.
+ * listed by scripts/corpus.mjs (the one listing). GDL_GAMES_DIR overrides the location. Tests that
+ * need it skip when it is absent, except under CI (`CI` set, and not `false` or `0`): there every
+ * test file that imports this module gets a failing test instead, so a run without the corpus
+ * cannot pass as if the corpus tests had run. Tests that need only the example games import
+ * test/examples.ts.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { it } from 'vitest';
 import { gamesDir, haveCorpus, listGames as listCorpus } from '../scripts/corpus.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
+export { EXAMPLES_DIR } from './examples.js';
 
 /** Folder of the corpus. */
 export const GAMES_DIR = gamesDir();
@@ -25,5 +29,15 @@ export function readGame(rel: string): string {
   return readFileSync(join(GAMES_DIR, rel), 'utf8');
 }
 
-/** The file of the local example games (games/ of this repository). */
-export const EXAMPLES_DIR = resolve(here, '../games');
+/** True when the environment says this is a CI run (`CI=true`, `CI=1`, ...). */
+export function isCi(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = env.CI;
+  return v !== undefined && !['', '0', 'false'].includes(v.toLowerCase());
+}
+
+// Under CI a missing corpus is a failure: the file's corpus tests would otherwise skip silently.
+if (!HAVE_CORPUS && isCi()) {
+  it('has the game corpus (CI: corpus tests may not skip)', () => {
+    throw new Error(`the game corpus is absent at ${GAMES_DIR} (set GDL_GAMES_DIR, or unset CI to let the corpus tests skip)`);
+  });
+}

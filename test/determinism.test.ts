@@ -1,57 +1,42 @@
 // Determinism (issue 18): the same game grounds to the same bytes every time, by either superset
-// method, and when its sentences (rules and facts) are written in another order. Corpus games,
-// every 12th of those up to 6 KB in name order (so the set varies in kind but is fixed), each
-// grounded as written and with its sentences shuffled by three seeds; games that reach the
-// limits are skipped and counted, and the test fails if fewer than half of them ground. And nim3
-// at frame thresholds where the two methods' supersets used to decide its frame rule apart.
+// method, and when its sentences (rules and facts) are written in another order. A fixed list of
+// corpus games (every 12th of those up to 6 KB in name order when it was chosen, so the set varies
+// in kind), each grounded as written and with its sentences shuffled by three seeds. Every case
+// stands alone, and a limit fails it: the games are chosen to ground in well under a second to
+// five seconds (queens) on a loaded machine, with a limit ten times above that; amazonsTorus_10x10,
+// the one other game of the selection, takes 17 s a run and is left to the corpus tests. And nim3
+// and checkersTorus at frame thresholds where the two methods' supersets used to decide apart.
 import { describe, expect, it } from 'vitest';
-import { statSync } from 'node:fs';
-import { join } from 'node:path';
 import { shuffleSentences } from '../scripts/fuzz-mutate.mjs';
-import { GdlError } from '../src/gdl/diagnostics.js';
 import { type ReachMethod, emitGround, removeUnusedInstances, resolvePipelineOptions, runGrounding } from '../src/pipeline/stages.js';
-import { GAMES_DIR, HAVE_CORPUS, listGames, readGame } from './corpus.js';
+import { HAVE_CORPUS, readGame } from './corpus.js';
 
-/** The ground game as `gdl-ground ground` writes it, or undefined when a limit is reached. */
-function groundText(text: string, method: ReachMethod, frameAbove?: number, large = false): string | undefined {
-  const limits = large ? { method, timeoutSeconds: 300 } : { method, timeoutSeconds: 5, maxReachAtoms: 200_000, maxGroundAtoms: 200_000, maxGroundRules: 200_000 };
+/** The ground game as `gdl-ground ground` writes it; a limit or an invalid game throws. */
+function groundText(text: string, method: ReachMethod, frameAbove?: number, large = false): string {
+  const limits = large ? { method, timeoutSeconds: 300 } : { method, timeoutSeconds: 60, maxReachAtoms: 200_000, maxGroundAtoms: 200_000, maxGroundRules: 200_000 };
   const options = resolvePipelineOptions(frameAbove === undefined ? limits : { ...limits, frameAbove });
-  try {
-    const { ground } = runGrounding(text, 'game.kif', options);
-    return emitGround(removeUnusedInstances(ground).game, 'gdl', { baseInput: true });
-  } catch (err) {
-    if (err instanceof GdlError && err.code === 'limit') return undefined;
-    throw err;
-  }
+  const { ground } = runGrounding(text, 'game.kif', options);
+  return emitGround(removeUnusedInstances(ground).game, 'gdl', { baseInput: true });
 }
 
-const GAMES = HAVE_CORPUS ? listGames().filter((g) => statSync(join(GAMES_DIR, g)).size <= 6000).filter((_, i) => i % 12 === 0) : [];
+/** Corpus games that ground within the limits above by both methods (measured: 0.02 to 5 s a run). */
+const GAMES: readonly string[] = [
+  'ggp-base-test/3puzzle.kif', 'ggp-base-test/test_distinct_beginning_rule.kif',
+  'ggp-repository-base/blocks.kif', 'ggp-repository-base/chickentoetictac.kif', 'ggp-repository-base/connectFourLarge.kif',
+  'ggp-repository-base/doubletictactoe.kif', 'ggp-repository-base/factoringMutuallyAssuredDestruction.kif',
+  'ggp-repository-base/gt_centipede.kif', 'ggp-repository-base/haystack.kif', 'ggp-repository-base/lightsOn.kif',
+  'ggp-repository-base/nim3.kif', 'ggp-repository-base/queens.kif', 'ggp-repository-base/simultaneousWin2.kif',
+  'ggp-repository-base/ticTacToeLargeSuicide.kif', 'ggp-repository-base/tictactoex9.kif',
+  'libgdl/best_buttons_and_lights.kif', 'libgdl/tictactoe.kif',
+];
 
 describe.skipIf(!HAVE_CORPUS)('the same game, the same ground game', () => {
-  const grounded: string[] = [];
-  const invalid: string[] = [];
-  for (const file of GAMES) {
-    it(file, () => {
-      const text = readGame(file);
-      let first: string | undefined;
-      try {
-        first = groundText(text, 'prolog');
-      } catch (err) {
-        // An invalid game is refused the same way in any order; that is the validator's to test.
-        if (err instanceof GdlError) return void invalid.push(file);
-        throw err;
-      }
-      if (first === undefined) return;
-      grounded.push(file);
-      expect(groundText(text, 'prolog'), 'a second run').toBe(first);
-      for (const seed of [1, 2, 3]) expect(groundText(shuffleSentences(text, seed), 'prolog'), `sentences shuffled, seed ${seed}`).toBe(first);
-      const dg = groundText(shuffleSentences(text, 4), 'dg');
-      if (dg !== undefined) expect(dg, 'the dependency-graph method, sentences shuffled').toBe(first);
-    });
-  }
-  it('grounds at least half of the games', () => {
-    expect(GAMES.length).toBeGreaterThan(10);
-    expect(grounded.length, `grounded ${grounded.length} of ${GAMES.length} (${invalid.length} invalid)`).toBeGreaterThanOrEqual(GAMES.length / 2);
+  it.each(GAMES)('%s', (file) => {
+    const text = readGame(file);
+    const first = groundText(text, 'prolog');
+    expect(groundText(text, 'prolog'), 'a second run').toBe(first);
+    for (const seed of [1, 2, 3]) expect(groundText(shuffleSentences(text, seed), 'prolog'), `sentences shuffled, seed ${seed}`).toBe(first);
+    expect(groundText(shuffleSentences(text, 4), 'dg'), 'the dependency-graph method, sentences shuffled').toBe(first);
   });
 });
 
@@ -69,7 +54,6 @@ describe.skipIf(!HAVE_CORPUS)('the same ground game by both methods at any frame
     const text = readGame(file);
     // The default limits: the dg method's first run of checkersTorus makes 169,120 rules.
     const prolog = groundText(text, 'prolog', frameAbove, true);
-    expect(prolog).toBeDefined();
     expect(groundText(text, 'dg', frameAbove, true)).toBe(prolog);
   });
 });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { frameRule } from '../src/ground/frame.js';
 import { DEFAULT_PIPELINE_OPTIONS, emitGround, runGrounding } from '../src/pipeline/stages.js';
 import { expectSameGdl, groundAndCheck, groundGdl, ruleOf, show } from './support/rewrite.js';
-import { EXAMPLES_DIR } from './corpus.js';
+import { EXAMPLES_DIR } from './examples.js';
 
 /** The rewrite with `static*` relations static, `lazy*` lazy, and names aux1, aux2, ...: dom, moved, touched..., head. */
 function frame(text: string): string[] | null {

@@ -13,7 +13,7 @@ import {
 } from '../src/pipeline/stages.js';
 import { createLazyEvaluator } from '../src/play/lazy.js';
 import type { VerifyResult } from '../src/play/verify.js';
-import { EXAMPLES_DIR } from './corpus.js';
+import { EXAMPLES_DIR } from './examples.js';
 
 const FILE = 'lazy-walk.kif';
 const TEXT = readFileSync(join(EXAMPLES_DIR, FILE), 'utf8');

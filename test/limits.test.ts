@@ -8,7 +8,7 @@ import { GdlError } from '../src/gdl/diagnostics.js';
 import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { DEFAULT_REACH_LIMITS } from '../src/reach/types.js';
-import { EXAMPLES_DIR } from './corpus.js';
+import { EXAMPLES_DIR } from './examples.js';
 
 /** A deadline that passes after `limit` ticks of work, wherever they happen (no clock). */
 class TickDeadline extends Deadline {

@@ -9,7 +9,7 @@ import { normalizeGame } from '../src/normalize/normalize.js';
 import { formatSupersets, supersetSentences } from '../src/reach/format.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { DEFAULT_REACH_LIMITS, type ReachLimits } from '../src/reach/types.js';
-import { EXAMPLES_DIR } from './corpus.js';
+import { EXAMPLES_DIR } from './examples.js';
 import { limitError } from './support/limits.js';
 
 // Parsed and normalized without validation, so that small fragments need no goal or terminal.

@@ -9,7 +9,7 @@ import { normalizeGame } from '../src/normalize/normalize.js';
 import { auxKey, auxPrefix, eliminate, gameSymbols, splitRule } from '../src/ground/split.js';
 import { DEFAULT_PIPELINE_OPTIONS } from '../src/pipeline/stages.js';
 import { expectSameGdl, groundAndCheck, groundGdl, ruleOf, show } from './support/rewrite.js';
-import { EXAMPLES_DIR } from './corpus.js';
+import { EXAMPLES_DIR } from './examples.js';
 import { limitSettings } from '../src/cli/options.js';
 import { PROJECT_SHARE } from '../src/ground/split-run.js';
 

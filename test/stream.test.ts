@@ -11,7 +11,7 @@ import { emitGdl, emitGdlChunks } from '../src/formats/gdl/write.js';
 import { GdlError, diag } from '../src/gdl/diagnostics.js';
 import { NO_POS } from '../src/gdl/ast.js';
 import { emitGround, emitGroundStream, removeUnusedInstances, runGrounding } from '../src/pipeline/stages.js';
-import { EXAMPLES_DIR } from './corpus.js';
+import { EXAMPLES_DIR } from './examples.js';
 import { runCli, ensureBuilt } from './support/cli.js';
 
 const TICTACTOE = join(EXAMPLES_DIR, 'tictactoe.kif');

@@ -12,7 +12,7 @@ import { deferredParts } from '../src/reach/head-first.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { groundGame, loadGame, resolvePipelineOptions } from '../src/pipeline/stages.js';
 import { emitGdl } from '../src/formats/gdl/write.js';
-import { EXAMPLES_DIR } from './corpus.js';
+import { EXAMPLES_DIR } from './examples.js';
 
 /** The relaxed rules of a game text (subsumed ones dropped). */
 const relaxed = (text: string) => relaxRules(game(`(role p) ${text}`));

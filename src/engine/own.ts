@@ -6,7 +6,7 @@
  * This module does not import tau-prolog: it is handed the library object by tau.ts.
  */
 import { binder } from './bind.js';
-import type { TauTerm } from './tau.js';
+import type { TauTerm } from './term.js';
 
 /** A predicate implemented here: it pops nothing and pushes the states the call leads to. */
 export type OwnPredicate = (thr: unknown, point: unknown, atom: unknown) => void;

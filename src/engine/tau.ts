@@ -8,6 +8,7 @@ import type { Term } from '../gdl/ast.js';
 import { NO_POS } from '../gdl/ast.js';
 import { foldTerm, foldTree } from '../gdl/fold.js';
 import { ownPredicates } from './own.js';
+import type { TauTerm } from './term.js';
 import { Deadline, type LimitKind } from '../deadline.js';
 
 const require = createRequire(import.meta.url);
@@ -15,8 +16,7 @@ const require = createRequire(import.meta.url);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const pl: any = require('tau-prolog');
 
-/** A term as Tau-Prolog represents it (opaque outside this module). */
-export type TauTerm = { readonly __tau: unique symbol };
+export type { TauTerm } from './term.js';
 
 /** Raised when a query exceeds its step budget or deadline. */
 export class EngineLimitError extends Error {

@@ -18,7 +18,7 @@ import { frameRule, keepsFluent } from './frame.js';
 import { finalSupersets } from './reachability.js';
 import { keywordSymbols } from './atoms.js';
 import type { GroundGame } from './types.js';
-import type { SplitEnv } from './split-run.js';
+import type { FrameStats, SplitEnv } from './split-env.js';
 
 /**
  * Default frame threshold: rules estimated above this many bindings are tried. Breakthrough's
@@ -33,27 +33,6 @@ export const DEFAULT_FRAME_ABOVE = 10_000;
 /** A rewrite is kept only when it makes at least this many times fewer ground rules. */
 export const FRAME_GAIN = 4;
 
-/** Counts of the rewrites kept in one run (the `--stats` line `frame`). */
-export interface FrameStats {
-  /** Frame rules rewritten. */
-  rules: number;
-  /** Their estimates, summed, and the ground rules made for them (aux and head rules). */
-  estimated: number;
-  made: number;
-  /**
-   * Frame rules whose join could be estimated above the threshold over these stores or any
-   * within them ({@link frameCandidate}): when there are any, the game is instantiated again
-   * over the supersets read back from its pruned ground game, and the rewrites decided there
-   * are the ones kept (docs/ground.md, "One decision for both methods").
-   */
-  candidates: number;
-  /**
-   * Frame rules estimated above the threshold but left as written because their rewrite could
-   * reach fluents the rule does not ({@link keepsFluent}) and the run is over a method's own
-   * supersets: the run over the read-back supersets must then be made (it may rewrite them).
-   */
-  deferred: number;
-}
 
 /**
  * Whether `rule` is a frame rule ({@link frameRule} gives a rewrite) whose bound

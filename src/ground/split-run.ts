@@ -17,7 +17,8 @@ import { compileRule, type CompiledRule } from './compile.js';
 import type { NormalRule } from '../normalize/types.js';
 import { type Context, type Mark, evaluateComponent, markOf, rollBack, ruleEstimate } from './evaluate.js';
 import { auxKey, eliminate, innerVariables, renameRelation, splitRule } from './split.js';
-import { DEFAULT_FRAME_ABOVE, type FrameStats, frameCandidate, tryFrame } from './frame-run.js';
+import { DEFAULT_FRAME_ABOVE, frameCandidate, tryFrame } from './frame-run.js';
+import type { SplitEnv } from './split-env.js';
 
 /**
  * Default threshold: a rule is considered for splitting when its join is estimated above this
@@ -62,26 +63,6 @@ const MAX_DEPTH = 8;
 /** At most this many join-tree steps per rule (each removes at least one variable). */
 const MAX_STEPS = 32;
 
-/** What a run of the splitter needs besides the instantiation context. */
-export interface SplitEnv {
-  /** Rules estimated above this many bindings are considered (Infinity: never). */
-  readonly above: number;
-  /** The prefix of auxiliary relation names (split.ts, auxPrefix). */
-  readonly prefix: string;
-  /** The relation key of an atom (relationKey of the game). */
-  readonly key: (atom: Atom) => string;
-  /** Auxiliary relations named so far in this run (numbers them). */
-  readonly made: { count: number };
-  /** Auxiliary rules instantiated so far: {@link auxKey} -> relation name; and the keys in order. */
-  readonly memo: Map<string, string>;
-  readonly journal: string[];
-  /** Rules estimated above this many bindings are tried as frame rules first (frame-run.ts). */
-  readonly frameAbove: number;
-  /** The frame rewrites kept so far. */
-  readonly frame: FrameStats;
-  /** True in the run over read-back supersets: every frame rule may be rewritten (frame-run.ts). */
-  readonly frameShared: boolean;
-}
 
 /** A fresh environment for one instantiation run. */
 export function splitEnv(above: number, prefix: string, key: (atom: Atom) => string, frameAbove = DEFAULT_FRAME_ABOVE, frameShared = false): SplitEnv {

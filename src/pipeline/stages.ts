@@ -15,7 +15,8 @@ import { finalSupersets, pruneUnreachable } from '../ground/reachability.js';
 import type { GroundGame } from '../ground/types.js';
 import { assembleNormalGame } from '../normalize/normalize.js';
 import { type GameSummary, summarizeGame } from '../normalize/summary.js';
-import type { NormalGame } from '../normalize/types.js';
+import { type NormalGame, asRule } from '../normalize/types.js';
+import { relationKeys } from '../gdl/relations.js';
 import { validateGame } from '../normalize/validate.js';
 import { argGraphToDot, argGraphToText } from '../reach/dg/dot.js';
 import { type DGAnalysis, analyzeDG, computeSupersetsDG, dependencyGraph } from '../reach/dg/index.js';
@@ -165,7 +166,23 @@ export function groundGame(normal: NormalGame, supersets: Supersets, options: Pi
  * are pruned (end of 9.1.3); a limit error past the run's deadline (`options`).
  */
 export function readBackSupersets(normal: NormalGame, supersets: Supersets, ground: GroundGame, options = DEFAULT_PIPELINE_OPTIONS): Supersets {
-  return finalSupersets(normal, supersets, ground, options.deadline);
+  return gameRelationsOnly(normal, finalSupersets(normal, supersets, ground, options.deadline));
+}
+
+/**
+ * Supersets of the game's own relations only. The ground game also holds the auxiliary
+ * relations that instantiation's rewrites make (split and frame rules: `split-2`, ...,
+ * docs/ground.md); they are the grounder's, not the game's, so the read-back leaves them out and
+ * `reach` prints the same relations whatever the method (the Prolog method never sees them).
+ */
+function gameRelationsOnly(normal: NormalGame, supersets: Supersets): Supersets {
+  const key = relationKeys(normal.rules.map(asRule));
+  const own = new Set<string>();
+  for (const r of normal.rules) {
+    own.add(key(r.head));
+    for (const l of r.body) if (l.kind !== 'distinct') own.add(key(l.atom));
+  }
+  return { ...supersets, axioms: supersets.axioms.filter((a) => own.has(key(a))) };
 }
 
 /** Steps 3 to 5 on a loaded game: supersets, instantiation, reachability. */

@@ -10,7 +10,7 @@ import { foldTerm } from '../gdl/fold.js';
 import type { Term } from '../gdl/ast.js';
 import { isGround } from '../gdl/terms.js';
 import { type TauTerm, makeTerm, makeVar, prologText, quoteAtom } from '../engine/tau.js';
-import type { PlannedClause, PlannedGoal } from './plan.js';
+import type { PlannedClause, PlannedGoal } from './planned.js';
 import { type RelaxedLiteral, type RelaxedRule, keyOf } from './relaxed.js';
 
 /** Which copy of a table a literal reads: all facts, or only those new in the last round. */

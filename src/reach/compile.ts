@@ -12,14 +12,9 @@ import { clauseTerms, literalTarget, tableName, variantName } from './clauses.js
 import { type Estimates, type PlannedClause, type RowEstimate, type RuleShape, coreFirstApplies, planDistinctHeads, planVariant, ruleShape } from './plan.js';
 import { type ProjectedPlan, planProjected } from './project.js';
 import { deferredParts } from './head-first.js';
-import type { Run } from './evaluate.js';
+import type { Run, TableStats } from './run.js';
 import { type Component, type RelaxedRule, keyOf } from './relaxed.js';
 
-/** Size and number of distinct values per argument of a table, when last measured. */
-export interface TableStats {
-  readonly size: number;
-  readonly distinct: readonly number[];
-}
 
 /** A rule with its semi-naive variants; each is planned and loaded only when first run. */
 export interface CompiledRule {

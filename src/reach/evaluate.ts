@@ -8,54 +8,20 @@
  * answers become `does` facts (line 14), new `next` answers become `true` facts (line 19),
  * and the loop ends when a round finds nothing new (line 9).
  */
-import type { Atom, Pos } from '../gdl/ast.js';
+import type { Atom } from '../gdl/ast.js';
 import { formatEstimate } from '../gdl/diagnostics.js';
-import { EngineError, EngineLimitError, type PrologEngine, type TauTerm, tauName, toTau } from '../engine/tau.js';
-import type { NormalGame } from '../normalize/types.js';
+import { EngineError, EngineLimitError, type TauTerm, tauName, toTau } from '../engine/tau.js';
 import { splitPosition, variantName } from './clauses.js';
 import { invalidError, largestRelation, limitError } from './failures.js';
-import { type Component, type RelaxedPlan, type RelaxedRule, keyOf } from './relaxed.js';
-import { type FactStore, type StoredFact, clearDelta, mirrorFacts, recordFact } from './store.js';
-import { type CompiledComponent, type CompiledRule, type DeltaVariant, type TableStats, type VariantRun, compileComponent, replanIfGrown, variantClause } from './compile.js';
-import type { ReachLimits } from './types.js';
+import { type Component, type RelaxedRule, keyOf } from './relaxed.js';
+import { type StoredFact, clearDelta, mirrorFacts, recordFact } from './store.js';
+import { type CompiledComponent, type CompiledRule, type DeltaVariant, type VariantRun, compileComponent, replanIfGrown, variantClause } from './compile.js';
+import type { Run } from './run.js';
 import { semiNaive } from '../datalog/fixpoint.js';
 
-/** A snapshot reported after every round, for progress display. */
-export interface ReachProgress {
-  readonly round: number;
-  readonly atoms: number;
-  /** The relation with the most facts so far (`rel/arity`). */
-  readonly largest: string;
-}
+export type { ReachProgress, Run } from './run.js';
 
-/** The mutable state of one run (one per call, never shared). */
-export interface Run {
-  readonly game: NormalGame;
-  readonly plan: RelaxedPlan;
-  readonly engine: PrologEngine;
-  readonly store: FactStore;
-  readonly limits: ReachLimits;
-  readonly maxDepth: number;
-  readonly onProgress: ((p: ReachProgress) => void) | undefined;
-  /** Bridge targets by source relation key: `next/1` -> `true/1`, `legal/2` -> `does/2`. */
-  readonly bridges: ReadonlyMap<string, string>;
-  /** Answers returned by queries, duplicates included. */
-  answers: number;
-  /** Rounds of the component of `true`: the iterations of Algorithm 9.2. */
-  iterations: number;
-  /** Rounds of all recursive components. */
-  rounds: number;
-  /** Relation whose rules are being evaluated, for messages. */
-  current: string;
-  /** The plan's estimate of join states of the last query planned (read while `at` is set), for messages. */
-  estimate: number;
-  /** Position of the rule whose query is running now, for messages. */
-  at: Pos | undefined;
-  /** Next free variant clause id. */
-  nextId: number;
-  /** Table statistics for join planning, by table name. */
-  readonly stats: Map<string, TableStats>;
-}
+
 
 /** New facts of a round, by relation key. */
 type Fresh = Map<string, StoredFact[]>;

@@ -199,23 +199,3 @@ export function accumulatorRelations(game: NormalGame, demandable: ReadonlySet<s
   }
   return [...found].sort();
 }
-
-/**
- * The relations to demand when `roots` are: the roots and every demandable relation their
- * rules read, transitively (what the roots call is asked for only as the roots ask).
- */
-export function demandClosure(game: NormalGame, roots: readonly string[], demandable: ReadonlySet<string> = demandableRelations(game)): Set<string> {
-  const out = new Set(roots);
-  const todo = [...roots];
-  while (todo.length > 0) {
-    const key = todo.pop()!;
-    for (const r of game.rules) {
-      if (keyOf(r.head) !== key) continue;
-      for (const l of r.body) {
-        const k = l.kind === 'pos' ? keyOf(l.atom) : undefined;
-        if (k !== undefined && demandable.has(k) && !out.has(k)) (out.add(k), todo.push(k));
-      }
-    }
-  }
-  return out;
-}

@@ -10,6 +10,9 @@ import { collectVars } from '../gdl/terms.js';
 import { atomCall, tableArgs, variantName } from './clauses.js';
 import { greedyOrder } from '../datalog/plan.js';
 import type { RelaxedLiteral, RelaxedRule } from './relaxed.js';
+import type { PlannedClause, PlannedGoal } from './planned.js';
+
+export type { PlannedClause } from './planned.js';
 
 /**
  * Estimated number of answers of a literal reading `table` of relation `relKey` (undefined:
@@ -23,25 +26,6 @@ export type RowEstimate = (relKey: string, table: string | undefined, boundArgs:
  * of magnitude as the growing floor of the statistics-based estimate (src/reach/compile.ts).
  */
 const NOMINAL_ESTIMATE: RowEstimate = (_r, _t, boundArgs) => 1000 / 10 ** boundArgs.filter((b) => b).length;
-
-/** A goal of a variant clause, before it is rendered as text or built as Tau terms. */
-export type PlannedGoal =
-  | { readonly kind: 'call'; readonly name: string; readonly args: readonly Term[] }
-  | { readonly kind: 'neq'; readonly left: Term; readonly right: Term }
-  /** Goals that only decide whether some binding exists: `once((G1, ..., Gn))`. */
-  | { readonly kind: 'once'; readonly goals: readonly PlannedGoal[] }
-  /** Succeeds when the (ground) call has no fact: `'$gdl_absent'(Call)`. */
-  | { readonly kind: 'absent'; readonly call: PlannedGoal & { readonly kind: 'call' } };
-
-/** A variant clause `name(head...) :- goals`, over GDL terms. */
-export interface PlannedClause {
-  readonly name: string;
-  readonly head: readonly Term[];
-  readonly goals: readonly PlannedGoal[];
-  readonly rule: RelaxedRule;
-  /** Estimated states the clause creates when the delta table holds `deltaRows` facts. */
-  readonly cost: (deltaRows: number) => number;
-}
 
 /** Which variant of a rule to plan. */
 export interface VariantSpec {

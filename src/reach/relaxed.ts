@@ -7,20 +7,12 @@
  */
 import type { Atom, Pos } from '../gdl/ast.js';
 import { relationComponents } from '../gdl/relations.js';
-import type { Literal, NormalGame } from '../normalize/types.js';
+import type { NormalGame } from '../normalize/types.js';
 import { BRIDGES, type Bridge, neededRules } from './relaxation.js';
 import { dropSubsumed } from './subsume.js';
+import { type RelaxedLiteral, type RelaxedRule, keyOf } from './relaxed-rule.js';
 
-/** A positive literal or a `distinct` of the relaxed game. */
-export type RelaxedLiteral = Exclude<Literal, { kind: 'neg' }>;
-
-/** A rule of the relaxed game: the normalized rule with its negative literals removed. */
-export interface RelaxedRule {
-  readonly head: Atom;
-  readonly body: readonly RelaxedLiteral[];
-  /** Position of the source rule, for messages. */
-  readonly pos: Pos;
-}
+export { type RelaxedLiteral, type RelaxedRule, keyOf } from './relaxed-rule.js';
 
 /** A relation as stored: name and arity (`cell/3`). */
 export interface RelationKey {
@@ -52,11 +44,6 @@ export interface RelaxedPlan {
   readonly relations: ReadonlyMap<string, RelationKey>;
   /** Position of the first rule of each relation key, for messages. */
   readonly firstRule: ReadonlyMap<string, Pos>;
-}
-
-/** The relation key `rel/arity` of an atom. */
-export function keyOf(atom: Atom): string {
-  return `${atom.rel}/${atom.args.length}`;
 }
 
 /**

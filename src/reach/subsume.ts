@@ -20,8 +20,7 @@
 import type { Atom, Term } from '../gdl/ast.js';
 import { matchTerm } from '../gdl/terms.js';
 import { rulesByHead } from '../gdl/relations.js';
-import type { RelaxedLiteral, RelaxedRule } from './relaxed.js';
-import { keyOf } from './relaxed.js';
+import { type RelaxedLiteral, type RelaxedRule, keyOf } from './relaxed-rule.js';
 
 /** Rules a relation may have for the pairwise test. */
 const MAX_RULES = 200;

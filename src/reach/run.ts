@@ -1,0 +1,54 @@
+/**
+ * The state of one run of the Prolog superset computation (Algorithm 9.2), shared by the
+ * evaluation of components (evaluate.ts) and their compilation to variant clauses (compile.ts).
+ * It lives apart from both so that compile.ts need not import evaluate.ts, which calls it.
+ */
+import type { Pos } from '../gdl/ast.js';
+import type { PrologEngine } from '../engine/tau.js';
+import type { NormalGame } from '../normalize/types.js';
+import type { RelaxedPlan } from './relaxed.js';
+import type { FactStore } from './store.js';
+import type { ReachLimits } from './types.js';
+
+/** Size and number of distinct values per argument of a table, when last measured. */
+export interface TableStats {
+  readonly size: number;
+  readonly distinct: readonly number[];
+}
+
+/** A snapshot reported after every round, for progress display. */
+export interface ReachProgress {
+  readonly round: number;
+  readonly atoms: number;
+  /** The relation with the most facts so far (`rel/arity`). */
+  readonly largest: string;
+}
+
+/** The mutable state of one run (one per call, never shared). */
+export interface Run {
+  readonly game: NormalGame;
+  readonly plan: RelaxedPlan;
+  readonly engine: PrologEngine;
+  readonly store: FactStore;
+  readonly limits: ReachLimits;
+  readonly maxDepth: number;
+  readonly onProgress: ((p: ReachProgress) => void) | undefined;
+  /** Bridge targets by source relation key: `next/1` -> `true/1`, `legal/2` -> `does/2`. */
+  readonly bridges: ReadonlyMap<string, string>;
+  /** Answers returned by queries, duplicates included. */
+  answers: number;
+  /** Rounds of the component of `true`: the iterations of Algorithm 9.2. */
+  iterations: number;
+  /** Rounds of all recursive components. */
+  rounds: number;
+  /** Relation whose rules are being evaluated, for messages. */
+  current: string;
+  /** The plan's estimate of join states of the last query planned (read while `at` is set), for messages. */
+  estimate: number;
+  /** Position of the rule whose query is running now, for messages. */
+  at: Pos | undefined;
+  /** Next free variant clause id. */
+  nextId: number;
+  /** Table statistics for join planning, by table name. */
+  readonly stats: Map<string, TableStats>;
+}

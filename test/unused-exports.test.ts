@@ -1,0 +1,130 @@
+// No dead exports: every export of a module of src/ is imported somewhere in src/, test/ or
+// scripts/ (a script names a built module and the export's name), or re-exported by src/index.ts,
+// the library API. The exports unused today are listed in test/expectations/unused-exports.txt,
+// each a debt to pay off: the test fails on an unused export not in the list, and on a listed one
+// that is used again or gone, so the list only shrinks. It reads the syntax only (TypeScript's
+// parser, no type checker), which keeps it fast.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SRC = join(ROOT, 'src');
+const LIST = join(ROOT, 'test/expectations/unused-exports.txt');
+
+function files(dir: string, ext: RegExp): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...files(p, ext));
+    else if (ext.test(e.name)) out.push(p);
+  }
+  return out.sort();
+}
+
+/** A module of src/ relative to src/ (`reach/magic.ts`), or undefined for one outside src/. */
+function srcModule(from: string, spec: string): string | undefined {
+  if (!spec.startsWith('.')) return undefined;
+  const rel = relative(SRC, resolve(dirname(from), spec)).replace(/\.js$/, '.ts');
+  return rel.startsWith('..') ? undefined : rel;
+}
+
+function hasExport(node: ts.Node): boolean {
+  return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+}
+
+/** What one source text exports by name, and which names of which modules it uses (`*`: all). */
+export function readModule(path: string, text: string): { exports: string[]; uses: [string, string][] } {
+  const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  const exports: string[] = [];
+  const uses: [string, string][] = [];
+  const use = (spec: ts.Expression | undefined, name: string): void => {
+    const m = spec !== undefined && ts.isStringLiteral(spec) ? srcModule(path, spec.text) : undefined;
+    if (m !== undefined) uses.push([m, name]);
+  };
+  for (const st of sf.statements) {
+    if (ts.isImportDeclaration(st)) {
+      const c = st.importClause;
+      if (c === undefined) continue;
+      if (c.name !== undefined) use(st.moduleSpecifier, 'default');
+      const nb = c.namedBindings;
+      if (nb !== undefined && ts.isNamespaceImport(nb)) use(st.moduleSpecifier, '*');
+      else if (nb !== undefined) for (const el of nb.elements) use(st.moduleSpecifier, (el.propertyName ?? el.name).text);
+    } else if (ts.isExportDeclaration(st)) {
+      const ec = st.exportClause;
+      if (ec === undefined) use(st.moduleSpecifier, '*');
+      else if (ts.isNamedExports(ec)) {
+        for (const el of ec.elements) {
+          exports.push(el.name.text);
+          if (st.moduleSpecifier !== undefined) use(st.moduleSpecifier, (el.propertyName ?? el.name).text);
+        }
+      }
+    } else if (hasExport(st)) {
+      if (ts.isVariableStatement(st)) {
+        for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name)) exports.push(d.name.text);
+      } else if ((ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st) || ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st) || ts.isEnumDeclaration(st)) && st.name !== undefined) {
+        exports.push(st.name.text);
+      }
+    }
+  }
+  // Dynamic imports (`await import('./x.js')`) may use anything the module exports.
+  const visit = (n: ts.Node): void => {
+    if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword) use(n.arguments[0], '*');
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return { exports, uses };
+}
+
+/** The exports of src/ nobody uses, as `module: name`, sorted. */
+function unusedExports(): string[] {
+  const exported = new Map<string, string[]>();
+  const used = new Set<string>();
+  const mark = ([m, name]: [string, string]): void => void used.add(`${m}: ${name}`);
+  for (const f of [...files(SRC, /\.ts$/), ...files(join(ROOT, 'test'), /\.ts$/)]) {
+    const { exports, uses } = readModule(f, readFileSync(f, 'utf8'));
+    if (f.startsWith(SRC + '/')) exported.set(relative(SRC, f), exports);
+    uses.forEach(mark);
+  }
+  // The API: what src/index.ts re-exports is used by definition; its own exports are not checked.
+  exported.delete('index.ts');
+  // Scripts reach built modules by path (dist/pipeline/stages.js) and use names from them, at
+  // times in another script than the one that loads the module (fuzz-run.mjs loads, fuzz-worker.mjs
+  // calls): a module some script names may have any name some script uses.
+  const scripts = files(join(ROOT, 'scripts'), /\.mjs$/).map((f) => readFileSync(f, 'utf8')).join('\n');
+  for (const [m, names] of exported) {
+    if (!scripts.includes(m.replace(/\.ts$/, '.js'))) continue;
+    for (const n of names) if (new RegExp(`\\b${n}\\b`).test(scripts)) used.add(`${m}: ${n}`);
+  }
+  const out: string[] = [];
+  for (const [m, names] of exported) {
+    if (used.has(`${m}: *`)) continue;
+    for (const n of new Set(names)) if (!used.has(`${m}: ${n}`)) out.push(`${m}: ${n}`);
+  }
+  return out.sort();
+}
+
+function listed(): string[] {
+  return readFileSync(LIST, 'utf8').split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#')).sort();
+}
+
+describe('no export nobody imports', () => {
+  const unused = unusedExports();
+  const known = listed();
+
+  it('has no unused export beyond the listed debt', () => {
+    expect(unused.filter((u) => !known.includes(u))).toEqual([]);
+  });
+
+  it('lists no export that is used again or gone (the list only shrinks)', () => {
+    expect(known.filter((k) => !unused.includes(k))).toEqual([]);
+  });
+
+  it('would see an export nobody imports, and the imports that use one', () => {
+    const a = readModule(join(SRC, 'reach/x.ts'), "import { b as c, type D } from './y.js';\nimport * as ns from '../gdl/ast.js';\nexport { e } from './z.js';\nexport function f() {}\nexport const g = 1, h = 2;\nexport interface I {}\nawait import('./w.js');");
+    expect(a.exports).toEqual(['e', 'f', 'g', 'h', 'I']);
+    expect(a.uses).toEqual([['reach/y.ts', 'b'], ['reach/y.ts', 'D'], ['gdl/ast.ts', '*'], ['reach/z.ts', 'e'], ['reach/w.ts', '*']]);
+  });
+});
