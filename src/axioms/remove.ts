@@ -21,6 +21,7 @@ import {
   type KeptReason, MAX_FORMULA_DEPTH, defaultGrowthBudget,
 } from './types.js';
 import { restrictAtoms, rulesByHead } from './unused.js';
+import { renumberVocabulary } from '../ground/vocabulary.js';
 
 /** The state of one run; its methods are the steps of the algorithm. */
 class Removal {
@@ -204,7 +205,7 @@ function finish(game: GroundGame, rules: readonly FormulaRule[], step: Step): Fo
   const mapped = mapAtoms(rules.flatMap((r) => r.body), new FormulaTable(), (a) => renumber[a]!, step);
   let next = 0;
   const out = rules.map((r) => ({ head: renumber[r.head]!, body: mapped.slice(next, (next += r.body.length)) }));
-  return { file: game.file, terms: game.terms, roles: game.roles, atoms, init: game.init.map((id) => renumber[id]!), rules: out };
+  return { file: game.file, terms: game.terms, roles: game.roles, atoms, init: game.init.map((id) => renumber[id]!), rules: out, vocabulary: renumberVocabulary(game.vocabulary, renumber) };
 }
 
 /** Sizes of a rule list: total and largest body. */

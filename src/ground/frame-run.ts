@@ -8,7 +8,7 @@
  */
 import type { Atom } from '../gdl/ast.js';
 import { termToString } from '../gdl/terms.js';
-import { deadlineTicker } from '../gdl/diagnostics.js';
+import { checkDeadline } from '../gdl/diagnostics.js';
 import type { Deadline } from '../deadline.js';
 import type { NormalGame, NormalRule } from '../normalize/types.js';
 import type { Supersets } from '../reach/types.js';
@@ -16,7 +16,6 @@ import { compileRule, type CompiledRule } from './compile.js';
 import { type Context, type Mark, evaluateComponent, markOf, rollBack, ruleBound, ruleEstimate } from './evaluate.js';
 import { frameRule, keepsFluent } from './frame.js';
 import { finalSupersets } from './reachability.js';
-import { keywordSymbols } from './atoms.js';
 import type { GroundGame } from './types.js';
 import type { SplitEnv } from './split-run.js';
 
@@ -138,23 +137,17 @@ export function sharedSupersets(normal: NormalGame, supersets: Supersets, game: 
  * back, and the stores, estimates and decisions are the same (docs/ground.md). The Prolog
  * method's supersets are mostly such (its relaxed game is the one ground reachability walks).
  * Found without reading back the axioms, most of that work (amazonsTorus: 1.2M axioms, 5 s):
- * the fluents and moves of the atoms of `pruned`, counted by term id (terms are
- * interned, so ids are as distinct as texts), against the counts of `first`.
+ * the fluents and moves of the vocabulary of `pruned` (one entry per term, and terms are
+ * interned, so entries are as distinct as texts), counted against those of `first`.
  */
 export function keepsFluentsAndMoves(pruned: GroundGame, first: Supersets, deadline: Deadline): boolean {
-  // Every atom of a pruned game is reachable (pruneUnreachable keeps no other), so no walk is needed.
-  const kw = keywordSymbols(pruned.terms);
-  const tick = deadlineTicker(deadline, pruned.file, 'reading the supersets back');
-  const fluents = new Set<number>();
-  const moves = new Set<string>();
-  pruned.atoms.forEach((a) => {
-    tick();
-    if ((a.rel === kw.true || a.rel === kw.next) && a.args.length === 1) fluents.add(a.args[0]!);
-    else if ((a.rel === kw.does || a.rel === kw.legal) && a.args.length === 2) moves.add(`${a.args[0]} ${a.args[1]}`);
-  });
+  // Every atom of a pruned game is reachable (pruneUnreachable keeps no other), so its
+  // vocabulary's fluents and moves are the ones read back.
+  checkDeadline(deadline, pruned.file, 'reading the supersets back');
+  const { fluents, moves } = pruned.vocabulary;
   const firstFluents = new Set(first.fluents.map(termToString)).size;
   const firstMoves = new Set(first.moves.map((m) => `${termToString(m.role)} ${termToString(m.action)}`)).size;
-  return fluents.size === firstFluents && moves.size === firstMoves;
+  return fluents.length === firstFluents && moves.length === firstMoves;
 }
 
 /**
