@@ -11,6 +11,7 @@
  *   negated atom equal to a positive one   -> the ground rule dies (p and not p)
  */
 import { GdlError, formatEstimate, relationLimitError } from '../gdl/diagnostics.js';
+import { isOutputKeyword } from '../gdl/keywords.js';
 import { Deadline } from '../deadline.js';
 import { semiNaive } from '../datalog/fixpoint.js';
 import { type JoinAtom, type JoinCheck, type Tick, UNBOUND, estimateJoin, join } from '../datalog/join.js';
@@ -133,11 +134,9 @@ function checkEstimate(ctx: Context, rule: CompiledRule, estimate: number, isSta
  */
 export const LAZY_RULE_ESTIMATE = 100_000;
 
-const LAZY_HEADS: ReadonlySet<string> = new Set(['next', 'legal', 'goal', 'terminal']);
-
 function checkLazyEstimate(ctx: Context, rule: CompiledRule, estimate: number): void {
   const lazy = ctx.lazy;
-  if (lazy === undefined || estimate <= LAZY_RULE_ESTIMATE || !LAZY_HEADS.has(rule.head.rel)) return;
+  if (lazy === undefined || estimate <= LAZY_RULE_ESTIMATE || !isOutputKeyword(rule.head.rel)) return;
   if (!rule.negatives.some((n) => lazy.has(n.rel))) return;
   const rel = `${rule.head.rel}/${rule.source.head.args.length}`;
   throw relationLimitError(ctx.file, rule.source.pos, rule.head.rel,

@@ -8,6 +8,7 @@
  * therefore only ever have heads that are reachable in the relaxed game.
  */
 import { GdlError, diag } from '../gdl/diagnostics.js';
+import { OUTPUT_KEYWORDS } from '../gdl/keywords.js';
 import { compareCodePoints, termToString } from '../gdl/terms.js';
 import { relationComponents, relationGraph, relationKey, severalArities, stateDependent } from '../gdl/relations.js';
 import type { Atom, Rule } from '../gdl/ast.js';
@@ -28,7 +29,6 @@ import { lazyDynamic, lazyPart } from './lazy-part.js';
 export { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from './evaluate.js';
 
 /** Keyword relations that a static evaluation must still output as ground facts. */
-const OUTPUT_KEYWORDS = ['goal', 'legal', 'next', 'terminal'];
 
 /** Relations that only the game description may define, never a state. */
 const MUST_BE_STATIC = ['role', 'init', 'base', 'input'];
