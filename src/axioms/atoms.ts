@@ -27,10 +27,6 @@ export function atomRelation(game: AtomSource, id: number): string {
   return game.terms.symbolName(game.atoms[id]!.rel);
 }
 
-/** The KIF text of atom `id` (for reports and the GDL emitter). */
-export function atomText(game: AtomSource, id: number): string {
-  return game.terms.text(game.atoms[id]!.term);
-}
 
 /** True for the outputs of play, whose rules every transformation must keep: next, legal, goal, terminal. */
 export function isOutput(kind: AtomKind): boolean {

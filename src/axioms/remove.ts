@@ -14,7 +14,8 @@ import { NO_POS } from '../gdl/ast.js';
 import { deadlineError } from '../gdl/diagnostics.js';
 import { stronglyConnectedComponents } from '../gdl/scc.js';
 import type { GroundGame, GroundRule } from '../ground/types.js';
-import { type AtomKind, atomKind, atomRelation, atomText, isOutput } from './atoms.js';
+import { type AtomKind, atomKind, atomRelation, isOutput } from './atoms.js';
+import { atomText } from '../ground/atoms.js';
 import { type Formula, FormulaTable, type Step, bodySize, mapAtoms, postOrder } from './formula.js';
 import {
   type AxiomOptions, type AxiomResult, type AxiomStats, DEFAULT_AXIOM_OPTIONS, type FormulaGame, type FormulaRule,

@@ -6,8 +6,8 @@
 import type { TermReader } from '../datalog/terms.js';
 import type { GroundGame, GroundRule } from './types.js';
 
-/** KIF text of atom `id` of `game`, for output and messages (never for identity). */
-export function atomText(game: GroundGame, id: number): string {
+/** KIF text of atom `id` of `game` (a ground game or one made from it), for output and messages (never for identity). */
+export function atomText(game: Pick<GroundGame, 'atoms' | 'terms'>, id: number): string {
   return game.terms.text(game.atoms[id]!.term);
 }
 

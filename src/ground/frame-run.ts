@@ -12,7 +12,7 @@ import { checkDeadline } from '../gdl/diagnostics.js';
 import type { Deadline } from '../deadline.js';
 import type { NormalGame, NormalRule } from '../normalize/types.js';
 import type { Supersets } from '../reach/types.js';
-import { compileRule, type CompiledRule } from './compile.js';
+import { compileRule, type JoinRule } from './compile.js';
 import { type Context, type Mark, evaluateComponent, markOf, rollBack, ruleBound, ruleEstimate } from './evaluate.js';
 import { frameRule, keepsFluent } from './frame.js';
 import { finalSupersets } from './reachability.js';
@@ -59,7 +59,7 @@ export interface FrameStats {
  * ({@link ruleBound}, which only shrinks with the stores) is above the frame threshold: a rule
  * that is not could not be rewritten over smaller supersets either.
  */
-export function frameCandidate(ctx: Context, rule: CompiledRule, env: SplitEnv): boolean {
+export function frameCandidate(ctx: Context, rule: JoinRule, env: SplitEnv): boolean {
   // The shape first: it is a syntactic test, and most rules (no `does`) fail it at once, while
   // the bound prepares the rule's join.
   // The names are only looked at, not made: the rewrite is thrown away.
@@ -74,7 +74,7 @@ export function frameCandidate(ctx: Context, rule: CompiledRule, env: SplitEnv):
  * made then rolled back, the new relations' stores and names included, so that a game where
  * no rewrite is kept grounds to the same bytes as without the rewrite).
  */
-export function tryFrame(ctx: Context, rule: CompiledRule, estimate: number, env: SplitEnv, stats: FrameStats): CompiledRule | null {
+export function tryFrame(ctx: Context, rule: JoinRule, estimate: number, env: SplitEnv, stats: FrameStats): JoinRule | null {
   const count = env.made.count;
   const fresh = (): string => `${env.prefix}-${++env.made.count}`;
   const isStatic = (a: Atom): boolean => ctx.statics.has(env.key(a));
@@ -93,7 +93,7 @@ export function tryFrame(ctx: Context, rule: CompiledRule, estimate: number, env
     env.made.count = count;
     return null;
   };
-  const compile = (r: NormalRule): CompiledRule => compileRule(r, ctx.file, ctx.table, env.key);
+  const compile = (r: NormalRule): JoinRule => compileRule(r, ctx.file, ctx.table, env.key);
   if (rewrite.dom !== null) {
     // A static relation: evaluated exactly, its atoms vanish from the rules that read it.
     ctx.statics.add(rewrite.dom.head.rel);

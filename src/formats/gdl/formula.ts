@@ -5,7 +5,8 @@
  * and other GGP tools read. Deterministic byte for byte. Past the run's deadline (checked per
  * rule and every few thousand nodes) it throws a limit `GdlError`.
  */
-import { argText, atomText } from '../../axioms/atoms.js';
+import { argText } from '../../axioms/atoms.js';
+import { atomText } from '../../ground/atoms.js';
 import { type Formula, type Step, postOrder } from '../../axioms/formula.js';
 import type { FormulaGame } from '../../axioms/types.js';
 import { deadlineError } from '../../gdl/diagnostics.js';

@@ -3,7 +3,8 @@
  * RDDL domain and instance, after Brand's design (section 3.2) on the ground game; the mapping
  * rule by rule is in docs/rddl.md. Deterministic byte for byte.
  */
-import { atomKind, atomText } from '../../axioms/atoms.js';
+import { atomKind } from '../../axioms/atoms.js';
+import { atomText } from '../../ground/atoms.js';
 import { type Formula, type Step } from '../../axioms/formula.js';
 import type { FormulaGame } from '../../axioms/types.js';
 import { Deadline } from '../../deadline.js';
