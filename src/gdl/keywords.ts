@@ -24,6 +24,15 @@ export type OutputKeyword = (typeof OUTPUT_KEYWORDS)[number];
 /** {@link OUTPUT_KEYWORDS} as a set. */
 export const OUTPUT_KEYWORD_SET: ReadonlySet<string> = new Set(OUTPUT_KEYWORDS);
 
+/**
+ * The output keywords a rule body may read, which the state decides: all but `next` (`true` and
+ * `does`, the inputs, are read by every program).
+ */
+export const READ_KEYWORDS: ReadonlySet<string> = new Set(['legal', 'goal', 'terminal']);
+
+/** The keywords that are a ground atom's kind in play: the inputs `true` and `does`, and the outputs. */
+export const PLAY_KEYWORDS: ReadonlySet<string> = new Set(['true', 'does', ...OUTPUT_KEYWORDS]);
+
 /** Whether `rel` is an output keyword. */
 export function isOutputKeyword(rel: string): rel is OutputKeyword {
   return OUTPUT_KEYWORD_SET.has(rel);

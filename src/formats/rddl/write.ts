@@ -4,6 +4,7 @@
  * rule by rule is in docs/rddl.md. Deterministic byte for byte.
  */
 import { atomKind } from '../../axioms/atoms.js';
+import { READ_KEYWORDS } from '../../gdl/keywords.js';
 import { atomText } from '../../ground/atoms.js';
 import { type Formula, type Step } from '../../axioms/formula.js';
 import type { FormulaGame } from '../../axioms/types.js';
@@ -38,10 +39,7 @@ function invalid(game: FormulaGame, message: string): GdlError {
 }
 
 /** `legal`, `goal` and `terminal` atoms read in rule bodies are written as their definition. */
-const isInlined = (game: FormulaGame, a: number): boolean => {
-  const kind = atomKind(game, a);
-  return kind === 'legal' || kind === 'goal' || kind === 'terminal';
-};
+const isInlined = (game: FormulaGame, a: number): boolean => READ_KEYWORDS.has(atomKind(game, a));
 
 /**
  * The axioms with rules, written as derived fluents, dependencies first, each marked
