@@ -68,7 +68,9 @@ export function overlayTerms(base: TermReader): TermWriter {
     let inBase = sym < baseSymbols;
     for (let i = 0; inBase && i < n; i++) inBase = args[i]! < baseSize;
     const b = inBase ? base.find(sym, args, n) : -1;
-    return b >= 0 ? b : (own.index.get(termKey(sym, args, n)) ?? -1);
+    // Most lookups are of the base's terms: no key is made while the overlay has none of its own.
+    if (b >= 0 || own.functors.length === 0) return b;
+    return own.index.get(termKey(sym, args, n)) ?? -1;
   };
   const symbol = (name: string): number => {
     const found = findSymbol(name);
