@@ -69,6 +69,23 @@ describe('fast simulator with lazy axioms against the ground simulator', () => {
     expect(compare(game, 20, 10, 'terms')).toBeGreaterThan(50);
   });
 
+  it('a lazy distinct over compound terms: the evaluator makes them in a table of its own, the ground game is never changed', () => {
+    // (pos 1), (pos 2), ... occur nowhere in the game: only evaluating apart makes them.
+    const text = [
+      '(role p) (init (at 1)) (n 1) (n 2) (n 3)',
+      '(<= (apart ?x ?y) (n ?x) (n ?y) (distinct (pos ?x) (pos ?y)))',
+      '(<= (legal p (go ?y)) (true (at ?x)) (n ?y) (apart ?x ?y))',
+      '(<= (next (at ?y)) (does p (go ?y))) (<= terminal (true (at 3))) (goal p 100)',
+    ].join('\n');
+    const game = ground(text, 'apart.kif', resolvePipelineOptions({ lazyRelations: ['apart'] }));
+    expect(game.lazy!.relations).toEqual(['apart']);
+    const size = game.terms.size;
+    expect(game.terms.lookup('pos', [game.terms.lookup('1')])).toBe(-1);
+    expect(compare(game, 5, 5, 'terms')).toBeGreaterThan(5);
+    expect(game.terms.size).toBe(size);
+    expect(game.terms.lookup('pos', [game.terms.lookup('1')])).toBe(-1);
+  });
+
   it('lazy-walk.kif (left recursion: the term-table evaluator hands over to Tau-Prolog)', () => {
     expect(compare(example('lazy-walk.kif', ['path']), 10, 10, 'prolog')).toBeGreaterThan(20);
   });

@@ -3,6 +3,7 @@
  * works on atom ids and the rule structure (head, pos, neg), so a change of the atom's shape
  * (term ids over the game's term table) is a change of this file alone.
  */
+import { PLAY_KEYWORDS, isOutputKeyword } from '../gdl/keywords.js';
 import type { GroundGame } from '../ground/types.js';
 
 /** What the functions here read of a game: its atoms and terms (a GroundGame or a game made from one). */
@@ -14,12 +15,11 @@ export type AtomSource = Pick<GroundGame, 'atoms' | 'terms'>;
  */
 export type AtomKind = 'true' | 'does' | 'next' | 'legal' | 'goal' | 'terminal' | 'axiom';
 
-const KEYWORD_KINDS: ReadonlySet<string> = new Set(['true', 'does', 'next', 'legal', 'goal', 'terminal']);
 
 /** The kind of atom `id` of `game`. */
 export function atomKind(game: AtomSource, id: number): AtomKind {
   const rel = game.terms.symbolName(game.atoms[id]!.rel);
-  return KEYWORD_KINDS.has(rel) ? (rel as AtomKind) : 'axiom';
+  return PLAY_KEYWORDS.has(rel) ? (rel as AtomKind) : 'axiom';
 }
 
 /** The relation constant of atom `id` (for reports). */
@@ -27,14 +27,10 @@ export function atomRelation(game: AtomSource, id: number): string {
   return game.terms.symbolName(game.atoms[id]!.rel);
 }
 
-/** The KIF text of atom `id` (for reports and the GDL emitter). */
-export function atomText(game: AtomSource, id: number): string {
-  return game.terms.text(game.atoms[id]!.term);
-}
 
 /** True for the outputs of play, whose rules every transformation must keep: next, legal, goal, terminal. */
 export function isOutput(kind: AtomKind): boolean {
-  return kind === 'next' || kind === 'legal' || kind === 'goal' || kind === 'terminal';
+  return isOutputKeyword(kind);
 }
 
 /** The KIF text of argument `i` of atom `id` (the fluent of an `init`/`true` atom, for the emitter). */

@@ -14,13 +14,15 @@ import { NO_POS } from '../gdl/ast.js';
 import { deadlineError } from '../gdl/diagnostics.js';
 import { stronglyConnectedComponents } from '../gdl/scc.js';
 import type { GroundGame, GroundRule } from '../ground/types.js';
-import { type AtomKind, atomKind, atomRelation, atomText, isOutput } from './atoms.js';
+import { type AtomKind, atomKind, atomRelation, isOutput } from './atoms.js';
+import { atomText } from '../ground/atoms.js';
 import { type Formula, FormulaTable, type Step, bodySize, mapAtoms, postOrder } from './formula.js';
 import {
   type AxiomOptions, type AxiomResult, type AxiomStats, DEFAULT_AXIOM_OPTIONS, type FormulaGame, type FormulaRule,
   type KeptReason, MAX_FORMULA_DEPTH, defaultGrowthBudget,
 } from './types.js';
 import { restrictAtoms, rulesByHead } from './unused.js';
+import { renumberVocabulary } from '../ground/vocabulary.js';
 
 /** The state of one run; its methods are the steps of the algorithm. */
 class Removal {
@@ -204,7 +206,7 @@ function finish(game: GroundGame, rules: readonly FormulaRule[], step: Step): Fo
   const mapped = mapAtoms(rules.flatMap((r) => r.body), new FormulaTable(), (a) => renumber[a]!, step);
   let next = 0;
   const out = rules.map((r) => ({ head: renumber[r.head]!, body: mapped.slice(next, (next += r.body.length)) }));
-  return { file: game.file, terms: game.terms, roles: game.roles, atoms, init: game.init.map((id) => renumber[id]!), rules: out };
+  return { file: game.file, terms: game.terms, roles: game.roles, atoms, init: game.init.map((id) => renumber[id]!), rules: out, vocabulary: renumberVocabulary(game.vocabulary, renumber) };
 }
 
 /** Sizes of a rule list: total and largest body. */

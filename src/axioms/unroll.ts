@@ -17,6 +17,7 @@ import { stronglyConnectedComponents } from '../gdl/scc.js';
 import { compareCodePoints } from '../gdl/terms.js';
 import { TermTable } from '../datalog/terms.js';
 import type { GroundAtom } from '../ground/types.js';
+import { groundVocabulary } from '../ground/vocabulary.js';
 import { atomKind } from './atoms.js';
 import { type Formula, FormulaTable, postOrder, substituteAtoms } from './formula.js';
 import { Deadline } from '../deadline.js';
@@ -135,6 +136,6 @@ export function unrollRecursion(game: FormulaGame, options: UnrollOptions = DEFA
   const init = game.init.map((i) => newId.get(oldTerms[i]!)!).sort((x, y) => x - y);
   const roles = game.roles.map(copy);
   const maxLayers = Math.max(...components.map((c) => c.length));
-  const out: FormulaGame = { file: game.file, terms, roles, atoms, init, rules };
+  const out: FormulaGame = { file: game.file, terms, roles, atoms, init, rules, vocabulary: groundVocabulary({ terms, atoms }) };
   return { game: out, stats: { components: components.length, atoms: inComponent.size, maxLayers, rulesAdded } };
 }

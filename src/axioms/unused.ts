@@ -8,6 +8,7 @@ import { checkDeadline, deadlineTicker } from '../gdl/diagnostics.js';
 import { compareRules } from '../ground/assemble.js';
 import { lazyInputAtoms, usedAtoms } from '../ground/atoms.js';
 import type { GroundAtom, GroundGame, GroundRule } from '../ground/types.js';
+import { renumberVocabulary } from '../ground/vocabulary.js';
 import { atomKind, isOutput } from './atoms.js';
 
 const NONE: readonly number[] = Object.freeze([]);
@@ -97,5 +98,5 @@ export function removeUnused(game: GroundGame, deadline = Deadline.never()): { g
   out.sort(compareRules);
   checkDeadline(deadline, game.file, 'dropping unused instances');
   const stats = { rulesBefore: game.rules.length, rulesAfter: out.length, atomsBefore: game.atoms.length, atomsAfter: atoms.length };
-  return { game: { ...game, atoms, init: map(game.init), rules: out }, stats };
+  return { game: { ...game, atoms, init: map(game.init), rules: out, vocabulary: renumberVocabulary(game.vocabulary, renumber) }, stats };
 }

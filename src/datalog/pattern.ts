@@ -5,7 +5,7 @@
  */
 import { foldTerm, foldTree } from '../gdl/fold.js';
 import type { Atom, Term } from '../gdl/ast.js';
-import type { TermTable } from './terms.js';
+import type { TermWriter } from './terms.js';
 import { UNBOUND } from './join.js';
 
 /** A compiled term: a ground subterm (an interned id), a numbered variable or a function. */
@@ -20,7 +20,7 @@ export { UNBOUND } from './join.js';
  * Compiles a term; variables get numbers from `vars` (new names are added in order of first
  * occurrence). Ground subterms are interned once here, so matching compares ids.
  */
-export function compileTerm(root: Term, vars: Map<string, number>, table: TermTable): Pattern {
+export function compileTerm(root: Term, vars: Map<string, number>, table: TermWriter): Pattern {
   return foldTerm<Pattern>(root, (t, args) => {
     if (t.kind === 'var') {
       if (!vars.has(t.name)) vars.set(t.name, vars.size);
@@ -33,14 +33,14 @@ export function compileTerm(root: Term, vars: Map<string, number>, table: TermTa
   });
 }
 
-function fnPattern(name: string, args: readonly Pattern[], table: TermTable): Pattern {
+function fnPattern(name: string, args: readonly Pattern[], table: TermWriter): Pattern {
   // `buffer`, `scratch`: the argument buffer and the compiled program of instantiatePattern,
   // working space only read within one call (so a pattern is not shared between threads).
   return { kind: 'fn', name, sym: table.symbol(name), args, flat: args.every((a) => a.kind !== 'fn'), buffer: new Int32Array(args.length), scratch: {} };
 }
 
 /** Compiles an atom as the term `rel(args...)`. */
-export function compileAtom(atom: Atom, vars: Map<string, number>, table: TermTable): Pattern {
+export function compileAtom(atom: Atom, vars: Map<string, number>, table: TermWriter): Pattern {
   const root: Term =
     atom.args.length === 0
       ? { kind: 'const', name: atom.rel, pos: atom.pos }
@@ -52,7 +52,7 @@ export function compileAtom(atom: Atom, vars: Map<string, number>, table: TermTa
  * Matches `p` against the ground term `id`, extending `vals` (variables already set must agree).
  * On failure `vals` may be partly written; callers reset it.
  */
-export function matchPattern(p: Pattern, id: number, table: TermTable, vals: Int32Array): boolean {
+export function matchPattern(p: Pattern, id: number, table: TermWriter, vals: Int32Array): boolean {
   if (p.kind === 'fn' && p.flat) return matchFlat(p, id, table, vals);
   const stack: [Pattern, number][] = [[p, id]];
   while (stack.length > 0) {
@@ -73,7 +73,7 @@ export function matchPattern(p: Pattern, id: number, table: TermTable, vals: Int
 }
 
 /** {@link matchPattern} for `(f a1 .. an)` whose arguments are ground or variables: no stack. */
-function matchFlat(p: Extract<Pattern, { kind: 'fn' }>, t: number, table: TermTable, vals: Int32Array): boolean {
+function matchFlat(p: Extract<Pattern, { kind: 'fn' }>, t: number, table: TermWriter, vals: Int32Array): boolean {
   const n = p.args.length;
   if (table.arity(t) !== n || table.functor(t) !== p.sym) return false;
   for (let i = 0; i < n; i++) {
@@ -95,7 +95,7 @@ function matchFlat(p: Extract<Pattern, { kind: 'fn' }>, t: number, table: TermTa
  * The id of `p` under `binding`: interned when `create` is true, otherwise -1 when the term was
  * never interned (so it cannot be in any store). Every variable of `p` must be bound.
  */
-export function instantiatePattern(p: Pattern, binding: Int32Array, table: TermTable, create: boolean): number {
+export function instantiatePattern(p: Pattern, binding: Int32Array, table: TermWriter, create: boolean): number {
   if (p.kind === 'ground') return p.id;
   if (p.kind === 'var') return binding[p.index]!;
   if (p.flat) {
@@ -146,7 +146,7 @@ function compileProgram(root: Pattern): Program {
   return { code: Int32Array.from(code), stack: new Int32Array(code.length), args: new Int32Array(maxArgs) };
 }
 
-function runProgram(prog: Program, binding: Int32Array, table: TermTable, create: boolean): number {
+function runProgram(prog: Program, binding: Int32Array, table: TermWriter, create: boolean): number {
   const { code, stack, args } = prog;
   let sp = 0;
   for (let pc = 0; pc < code.length; ) {

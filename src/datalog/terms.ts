@@ -45,8 +45,10 @@ export interface TermReader {
   findSymbol(name: string): number;
   /** The name of symbol `sym`. */
   symbolName(sym: number): string;
-  /** The id of `sym(args...)`, or -1 when no such term was interned. */
-  find(sym: number, args?: ArrayLike<number>): number;
+  /** Number of symbols interned so far (their ids are `0..symbolCount-1`). */
+  readonly symbolCount: number;
+  /** The id of `sym(args...)` (the first `n` entries of `args`), or -1 when no such term was interned. */
+  find(sym: number, args?: ArrayLike<number>, n?: number): number;
   /** The id of `name(args...)`, or -1 when either the name or the term is unknown. */
   lookup(name: string, args?: ArrayLike<number>): number;
   /** Functor (or constant) symbol of term `id`. */
@@ -68,11 +70,27 @@ export interface TermReader {
 }
 
 /**
+ * The writing half: what an evaluator that makes new terms needs (the pattern matcher of
+ * pattern.ts). {@link TermTable} is one; the lazy evaluators of play/ use an overlay over the
+ * ground game's read-only table, so that playing never adds to the game's terms.
+ */
+export interface TermWriter extends TermReader {
+  /** The id of a symbol name, created when new. */
+  symbol(name: string): number;
+  /** The id of `sym(args...)` (the first `n` entries of `args`), created when new. */
+  make(sym: number, args?: ArrayLike<number>, n?: number): number;
+  /** The id of constant `name`, created when new. */
+  constant(name: string): number;
+  /** The id of `name(args...)`, created when new. */
+  compound(name: string, args: ArrayLike<number>): number;
+}
+
+/**
  * An append-only table of ground terms. Ids are dense (`0..size-1`) and never change, so a
  * table may be handed from stage to stage: later stages only add terms. Not thread-safe and
  * not meant to be shared between independent runs.
  */
-export class TermTable implements TermReader {
+export class TermTable implements TermWriter {
   private symbolNames: string[] = [];
   private readonly symbolIds = new Map<string, number>();
   private functors = new Int32Array(1024);
@@ -90,6 +108,11 @@ export class TermTable implements TermReader {
   /** Number of terms interned so far. */
   get size(): number {
     return this.count;
+  }
+
+  /** Number of symbols interned so far. */
+  get symbolCount(): number {
+    return this.symbolNames.length;
   }
 
   /** The id of a symbol name, created when new. */

@@ -85,10 +85,8 @@ export interface GameDescription {
   readonly rules: readonly Rule[];
 }
 
-/** The relation constants with a fixed meaning in GDL. */
-export const KEYWORDS: ReadonlySet<string> = new Set([
-  'role', 'init', 'true', 'next', 'legal', 'does', 'goal', 'terminal', 'base', 'input', 'distinct',
-]);
+/** The relation constants with a fixed meaning in GDL (listed once, in keywords.ts). */
+export { KEYWORDS } from './keywords.js';
 
 /** Makes a constant term. */
 export function mkConst(name: string, pos: Pos = NO_POS): Const {

@@ -11,6 +11,7 @@ import { compareCodePoints } from '../gdl/terms.js';
 import type { TermReader, TermTable } from '../datalog/terms.js';
 import type { RuleDraft } from './evaluate.js';
 import { usedAtoms } from './atoms.js';
+import { groundVocabulary } from './vocabulary.js';
 import type { GroundAtom, GroundGame, GroundRule, LazyPart } from './types.js';
 
 const NONE: readonly number[] = Object.freeze([]);
@@ -73,7 +74,9 @@ export function canonicalGame(draft: GameDraft, deadline = Deadline.never()): Gr
   checkDeadline(deadline, draft.file, 'building the ground game');
   // Rules that became equal (negations resolved late, or dropped by pruning) are kept once.
   const unique = rules.filter((r, i) => i === 0 || compareRules(rules[i - 1]!, r) !== 0);
-  const game: GroundGame = { file: draft.file, terms, roles: draft.roles, atoms, init: ascending(draft.init, index), rules: unique };
+  // The vocabulary is made here, once, so that no reader of the game classifies its atoms again.
+  const vocabulary = groundVocabulary({ terms, atoms });
+  const game: GroundGame = { file: draft.file, terms, roles: draft.roles, atoms, init: ascending(draft.init, index), rules: unique, vocabulary };
   return draft.lazy === undefined ? game : { ...game, lazy: draft.lazy };
 }
 

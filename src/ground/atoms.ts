@@ -1,13 +1,13 @@
 /**
- * Reading a ground game's atoms by id: their text (for output and messages), the keyword
- * symbols they are classified by, and the atom with the same arguments under another relation
- * (`(true F)` of `(next F)`, `(does R M)` of `(legal R M)`), found in the term table by id.
+ * Reading a ground game's atoms by id: their text (for output and messages) and the keyword
+ * symbols they are classified by. Which atoms are fluents, moves and goals is the game's
+ * vocabulary (vocabulary.ts), made once with the game.
  */
 import type { TermReader } from '../datalog/terms.js';
 import type { GroundGame, GroundRule } from './types.js';
 
-/** KIF text of atom `id` of `game`, for output and messages (never for identity). */
-export function atomText(game: GroundGame, id: number): string {
+/** KIF text of atom `id` of `game` (a ground game or one made from it), for output and messages (never for identity). */
+export function atomText(game: Pick<GroundGame, 'atoms' | 'terms'>, id: number): string {
   return game.terms.text(game.atoms[id]!.term);
 }
 
@@ -25,24 +25,6 @@ export interface KeywordSymbols {
 export function keywordSymbols(terms: TermReader): KeywordSymbols {
   const s = (name: string): number => terms.findSymbol(name);
   return { true: s('true'), next: s('next'), does: s('does'), legal: s('legal'), goal: s('goal'), terminal: s('terminal') };
-}
-
-/**
- * Per atom, the atom with the same arguments under relation `to` for each pair `[from, to]`
- * of symbol ids, -1 for the other atoms and when the game has no such atom:
- *   partner(from(a1..an)) = to(a1..an)
- */
-export function partnerAtoms(game: GroundGame, pairs: readonly (readonly [from: number, to: number])[]): Int32Array {
-  const { terms } = game;
-  const atomOf = new Map<number, number>();
-  game.atoms.forEach((a, i) => atomOf.set(a.term, i));
-  const partner = new Int32Array(game.atoms.length).fill(-1);
-  game.atoms.forEach((a, i) => {
-    const pair = pairs.find(([from, to]) => from === a.rel && to >= 0);
-    const term = pair === undefined ? -1 : terms.find(pair[1], a.args);
-    if (term >= 0) partner[i] = atomOf.get(term) ?? -1;
-  });
-  return partner;
 }
 
 /**

@@ -26,8 +26,8 @@ export interface CompiledDistinct {
   readonly vars: readonly number[];
 }
 
-/** A normalized rule ready for the join. */
-export interface CompiledRule {
+/** A normalized rule ready for the join of instantiation (not reach/compile.ts's CompiledRule, a rule of the Prolog method with its semi-naive variants). */
+export interface JoinRule {
   readonly source: NormalRule;
   readonly nVars: number;
   readonly head: CompiledAtom;
@@ -45,7 +45,7 @@ function compiled(rel: string, pattern: Pattern): CompiledAtom {
  * default); throws {@link GdlError} ('invalid') at the rule when a variable of its head,
  * a negated atom or a `distinct` does not occur in a positive body atom (an unsafe rule).
  */
-export function compileRule(rule: NormalRule, file: string, table: TermTable, key: (atom: Atom) => string = (a) => a.rel): CompiledRule {
+export function compileRule(rule: NormalRule, file: string, table: TermTable, key: (atom: Atom) => string = (a) => a.rel): JoinRule {
   const vars = new Map<string, number>();
   const positives: CompiledAtom[] = [];
   for (const l of rule.body) if (l.kind === 'pos') positives.push(compiled(key(l.atom), compileAtom(l.atom, vars, table)));

@@ -11,12 +11,13 @@
  *   negated atom equal to a positive one   -> the ground rule dies (p and not p)
  */
 import { GdlError, formatEstimate, relationLimitError } from '../gdl/diagnostics.js';
+import { isOutputKeyword } from '../gdl/keywords.js';
 import { Deadline } from '../deadline.js';
 import { semiNaive } from '../datalog/fixpoint.js';
 import { type JoinAtom, type JoinCheck, type Tick, UNBOUND, estimateJoin, join } from '../datalog/join.js';
 import type { TermTable } from '../datalog/terms.js';
 import { type Block, type Store, addToStore, advanceRound, blockAtom, createBlock, createStore, inStore, syncBlock } from '../datalog/block.js';
-import type { CompiledAtom, CompiledRule } from './compile.js';
+import type { CompiledAtom, JoinRule } from './compile.js';
 import { canonicalKey, instantiatePattern, renumber } from '../datalog/pattern.js';
 import { Relation, type RelationIndex } from '../datalog/relation.js';
 
@@ -97,7 +98,7 @@ export function storeOf(ctx: Context, rel: string): Store {
   return s;
 }
 
-function limitError(ctx: Context, rule: CompiledRule, what: string): GdlError {
+function limitError(ctx: Context, rule: JoinRule, what: string): GdlError {
   return relationLimitError(ctx.file, rule.source.pos, rule.head.rel, `instantiating this rule for '${rule.head.rel}' ${what}`);
 }
 
@@ -114,7 +115,7 @@ export const ESTIMATE_MARGIN = 20;
  * (ground rules, or atoms for a static rule) exceeds the rest of the budget by {@link ESTIMATE_MARGIN}:
  * a precise, early refusal naming the relation and the estimate instead of a slow one.
  */
-function checkEstimate(ctx: Context, rule: CompiledRule, estimate: number, isStatic: boolean): void {
+function checkEstimate(ctx: Context, rule: JoinRule, estimate: number, isStatic: boolean): void {
   const { maxRules, maxAtoms } = ctx.limits;
   const left = isStatic ? maxAtoms - ctx.counters.atoms : maxRules - ctx.rules.length;
   if (estimate <= ESTIMATE_MARGIN * Math.max(left, 1)) return;
@@ -133,18 +134,16 @@ function checkEstimate(ctx: Context, rule: CompiledRule, estimate: number, isSta
  */
 export const LAZY_RULE_ESTIMATE = 100_000;
 
-const LAZY_HEADS: ReadonlySet<string> = new Set(['next', 'legal', 'goal', 'terminal']);
-
-function checkLazyEstimate(ctx: Context, rule: CompiledRule, estimate: number): void {
+function checkLazyEstimate(ctx: Context, rule: JoinRule, estimate: number): void {
   const lazy = ctx.lazy;
-  if (lazy === undefined || estimate <= LAZY_RULE_ESTIMATE || !LAZY_HEADS.has(rule.head.rel)) return;
+  if (lazy === undefined || estimate <= LAZY_RULE_ESTIMATE || !isOutputKeyword(rule.head.rel)) return;
   if (!rule.negatives.some((n) => lazy.has(n.rel))) return;
   const rel = `${rule.head.rel}/${rule.source.head.args.length}`;
   throw relationLimitError(ctx.file, rule.source.pos, rule.head.rel,
     `instantiating this rule for '${rel}' would make about ${formatEstimate(estimate)} ground rules with lazy atoms, more than ${LAZY_RULE_ESTIMATE} (lazy axioms)`);
 }
 
-function makeTick(ctx: Context, rule: CompiledRule, estimate: number): Tick {
+function makeTick(ctx: Context, rule: JoinRule, estimate: number): Tick {
   // A rule stopped by the clock or the heap names the size its join was estimated at too.
   const size = `; its join was estimated at about ${formatEstimate(estimate)} bindings`;
   return () => {
@@ -169,7 +168,7 @@ function blockFor(ctx: Context, atom: CompiledAtom): { block: Block; vars: reado
 }
 
 /** Tests of a rule that only prune: `distinct`, and negated static atoms (which must not hold). */
-function checksOf(ctx: Context, rule: CompiledRule): JoinCheck[] {
+function checksOf(ctx: Context, rule: JoinRule): JoinCheck[] {
   const checks: JoinCheck[] = rule.distincts.map((d) => ({
     vars: d.vars,
     // Interning (create = true) so that two equal terms never both read as "absent" (-1).
@@ -187,7 +186,7 @@ function checksOf(ctx: Context, rule: CompiledRule): JoinCheck[] {
  * Variables that shape the result: those of the head and, for a rule that is kept, of the
  * atoms that stay in its body. The others (only in static atoms) just have to exist.
  */
-function outputsOf(ctx: Context, rule: CompiledRule, isStatic: boolean): Set<number> {
+function outputsOf(ctx: Context, rule: JoinRule, isStatic: boolean): Set<number> {
   const out = new Set(rule.head.vars);
   if (isStatic) return out;
   for (const a of [...rule.positives, ...rule.negatives]) if (!ctx.statics.has(a.rel)) for (const v of a.vars) out.add(v);
@@ -209,7 +208,7 @@ function ascendingUnique(ids: number[]): readonly number[] {
 
 /** Builds the ground rule for one binding, or null when a simplification kills it. */
 function groundRule(
-  ctx: Context, rule: CompiledRule, blocks: readonly Block[], b: Int32Array, rows: Int32Array, head: number, rels: ReadonlySet<string>,
+  ctx: Context, rule: JoinRule, blocks: readonly Block[], b: Int32Array, rows: Int32Array, head: number, rels: ReadonlySet<string>,
 ): RuleDraft | null {
   const pos: number[] = [];
   rule.positives.forEach((p, i) => {
@@ -304,7 +303,7 @@ function addRule(ctx: Context, r: RuleDraft): boolean {
 }
 
 /** The join inputs of a rule (atom `delta`, if not -1, only over its rows of the last round). */
-function prepareRule(ctx: Context, rule: CompiledRule, delta: number) {
+function prepareRule(ctx: Context, rule: JoinRule, delta: number) {
   const blocks: Block[] = [];
   const joins: JoinAtom[] = rule.positives.map((p, i) => {
     const { block, vars } = blockFor(ctx, p);
@@ -320,7 +319,7 @@ function prepareRule(ctx: Context, rule: CompiledRule, delta: number) {
  * The estimate {@link estimateJoin} gives for a whole (non-delta) run of `rule` over the
  * stores as they are now: bindings, hence ground rules (or atoms for a static rule).
  */
-export function ruleEstimate(ctx: Context, rule: CompiledRule): number {
+export function ruleEstimate(ctx: Context, rule: JoinRule): number {
   const { joins, checks, outputs } = prepareRule(ctx, rule, -1);
   return estimateJoin(joins, checks, outputs);
 }
@@ -330,7 +329,7 @@ export function ruleEstimate(ctx: Context, rule: CompiledRule): number {
  * rows each positive atom ranges over (the estimate divides them by keys, which is not monotone).
  * The frame rewrite's decision is rechecked when this is above its threshold (frame-run.ts).
  */
-export function ruleBound(ctx: Context, rule: CompiledRule): number {
+export function ruleBound(ctx: Context, rule: JoinRule): number {
   return prepareRule(ctx, rule, -1).joins.reduce((product, j) => product * (j.hi - j.lo), 1);
 }
 
@@ -339,7 +338,7 @@ export function ruleBound(ctx: Context, rule: CompiledRule): number {
  * the last round), and records each surviving head id in `pending` (unless already known).
  */
 function runRule(
-  ctx: Context, rule: CompiledRule, rels: ReadonlySet<string>, delta: number,
+  ctx: Context, rule: JoinRule, rels: ReadonlySet<string>, delta: number,
   pending: Set<number>,
 ): void {
   const { blocks, joins, isStatic, checks, outputs } = prepareRule(ctx, rule, delta);
@@ -371,7 +370,7 @@ function runRule(
  * not relation by relation) is kept until the component is complete; then a negated atom that
  * was never derived is always true and is removed from the rules made since `start`.
  */
-function dropUnderivedNegations(ctx: Context, start: number, rules: readonly CompiledRule[], rels: ReadonlySet<string>): void {
+function dropUnderivedNegations(ctx: Context, start: number, rules: readonly JoinRule[], rels: ReadonlySet<string>): void {
   // Only a negated atom of the component's own relations can be underived: without one, no
   // rule made here changes, and the walk over them (a fifth of instantiation on some games) is saved.
   if (!rules.some((r) => r.negatives.some((n) => rels.has(n.rel)))) return;
@@ -387,7 +386,7 @@ function dropUnderivedNegations(ctx: Context, start: number, rules: readonly Com
  * core's semi-naive driver: a rule's body atom over a relation of the component reads, in its
  * delta round, only the block rows of the instances first derived in the previous round.
  */
-export function evaluateComponent(ctx: Context, rules: readonly CompiledRule[], rels: ReadonlySet<string>): void {
+export function evaluateComponent(ctx: Context, rules: readonly JoinRule[], rels: ReadonlySet<string>): void {
   let pending = new Set<number>();
   const start = ctx.rules.length;
   const recursive = new Map(rules.map((r) => [r, r.positives.flatMap((p, i) => (rels.has(p.rel) ? [i] : []))]));

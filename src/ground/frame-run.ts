@@ -8,15 +8,14 @@
  */
 import type { Atom } from '../gdl/ast.js';
 import { termToString } from '../gdl/terms.js';
-import { deadlineTicker } from '../gdl/diagnostics.js';
+import { checkDeadline } from '../gdl/diagnostics.js';
 import type { Deadline } from '../deadline.js';
 import type { NormalGame, NormalRule } from '../normalize/types.js';
 import type { Supersets } from '../reach/types.js';
-import { compileRule, type CompiledRule } from './compile.js';
+import { compileRule, type JoinRule } from './compile.js';
 import { type Context, type Mark, evaluateComponent, markOf, rollBack, ruleBound, ruleEstimate } from './evaluate.js';
 import { frameRule, keepsFluent } from './frame.js';
 import { finalSupersets } from './reachability.js';
-import { keywordSymbols } from './atoms.js';
 import type { GroundGame } from './types.js';
 import type { FrameStats, SplitEnv } from './split-env.js';
 
@@ -39,7 +38,7 @@ export const FRAME_GAIN = 4;
  * ({@link ruleBound}, which only shrinks with the stores) is above the frame threshold: a rule
  * that is not could not be rewritten over smaller supersets either.
  */
-export function frameCandidate(ctx: Context, rule: CompiledRule, env: SplitEnv): boolean {
+export function frameCandidate(ctx: Context, rule: JoinRule, env: SplitEnv): boolean {
   // The shape first: it is a syntactic test, and most rules (no `does`) fail it at once, while
   // the bound prepares the rule's join.
   // The names are only looked at, not made: the rewrite is thrown away.
@@ -54,7 +53,7 @@ export function frameCandidate(ctx: Context, rule: CompiledRule, env: SplitEnv):
  * made then rolled back, the new relations' stores and names included, so that a game where
  * no rewrite is kept grounds to the same bytes as without the rewrite).
  */
-export function tryFrame(ctx: Context, rule: CompiledRule, estimate: number, env: SplitEnv, stats: FrameStats): CompiledRule | null {
+export function tryFrame(ctx: Context, rule: JoinRule, estimate: number, env: SplitEnv, stats: FrameStats): JoinRule | null {
   const count = env.made.count;
   const fresh = (): string => `${env.prefix}-${++env.made.count}`;
   const isStatic = (a: Atom): boolean => ctx.statics.has(env.key(a));
@@ -73,7 +72,7 @@ export function tryFrame(ctx: Context, rule: CompiledRule, estimate: number, env
     env.made.count = count;
     return null;
   };
-  const compile = (r: NormalRule): CompiledRule => compileRule(r, ctx.file, ctx.table, env.key);
+  const compile = (r: NormalRule): JoinRule => compileRule(r, ctx.file, ctx.table, env.key);
   if (rewrite.dom !== null) {
     // A static relation: evaluated exactly, its atoms vanish from the rules that read it.
     ctx.statics.add(rewrite.dom.head.rel);
@@ -117,23 +116,17 @@ export function sharedSupersets(normal: NormalGame, supersets: Supersets, game: 
  * back, and the stores, estimates and decisions are the same (docs/ground.md). The Prolog
  * method's supersets are mostly such (its relaxed game is the one ground reachability walks).
  * Found without reading back the axioms, most of that work (amazonsTorus: 1.2M axioms, 5 s):
- * the fluents and moves of the atoms of `pruned`, counted by term id (terms are
- * interned, so ids are as distinct as texts), against the counts of `first`.
+ * the fluents and moves of the vocabulary of `pruned` (one entry per term, and terms are
+ * interned, so entries are as distinct as texts), counted against those of `first`.
  */
 export function keepsFluentsAndMoves(pruned: GroundGame, first: Supersets, deadline: Deadline): boolean {
-  // Every atom of a pruned game is reachable (pruneUnreachable keeps no other), so no walk is needed.
-  const kw = keywordSymbols(pruned.terms);
-  const tick = deadlineTicker(deadline, pruned.file, 'reading the supersets back');
-  const fluents = new Set<number>();
-  const moves = new Set<string>();
-  pruned.atoms.forEach((a) => {
-    tick();
-    if ((a.rel === kw.true || a.rel === kw.next) && a.args.length === 1) fluents.add(a.args[0]!);
-    else if ((a.rel === kw.does || a.rel === kw.legal) && a.args.length === 2) moves.add(`${a.args[0]} ${a.args[1]}`);
-  });
+  // Every atom of a pruned game is reachable (pruneUnreachable keeps no other), so its
+  // vocabulary's fluents and moves are the ones read back.
+  checkDeadline(deadline, pruned.file, 'reading the supersets back');
+  const { fluents, moves } = pruned.vocabulary;
   const firstFluents = new Set(first.fluents.map(termToString)).size;
   const firstMoves = new Set(first.moves.map((m) => `${termToString(m.role)} ${termToString(m.action)}`)).size;
-  return fluents.size === firstFluents && moves.size === firstMoves;
+  return fluents.length === firstFluents && moves.length === firstMoves;
 }
 
 /**

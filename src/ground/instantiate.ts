@@ -8,6 +8,7 @@
  * therefore only ever have heads that are reachable in the relaxed game.
  */
 import { GdlError, diag } from '../gdl/diagnostics.js';
+import { OUTPUT_KEYWORDS } from '../gdl/keywords.js';
 import { compareCodePoints, termToString } from '../gdl/terms.js';
 import { relationComponents, relationGraph, relationKey, severalArities, stateDependent } from '../gdl/relations.js';
 import type { Atom, Rule } from '../gdl/ast.js';
@@ -16,7 +17,7 @@ import { asRule } from '../normalize/types.js';
 import type { Supersets } from '../reach/types.js';
 import { assembleGame } from './assemble.js';
 import { addToStore, inStore, storeIds } from '../datalog/block.js';
-import { type CompiledRule, compileRule } from './compile.js';
+import { type JoinRule, compileRule } from './compile.js';
 import { type Context, DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits, evaluateComponent, ruleHashes, storeOf } from './evaluate.js';
 import { TermTable } from '../datalog/terms.js';
 import type { GroundGame } from './types.js';
@@ -28,7 +29,6 @@ import { lazyDynamic, lazyPart } from './lazy-part.js';
 export { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from './evaluate.js';
 
 /** Keyword relations that a static evaluation must still output as ground facts. */
-const OUTPUT_KEYWORDS = ['goal', 'legal', 'next', 'terminal'];
 
 /** Relations that only the game description may define, never a state. */
 const MUST_BE_STATIC = ['role', 'init', 'base', 'input'];
@@ -72,9 +72,9 @@ function loadSupersets(ctx: Context, supersets: Supersets, statics: ReadonlySet<
 }
 
 /** Rules grouped by component of the relation graph, in evaluation order (bodies before heads). */
-function componentsInOrder(game: NormalGame, compiled: readonly CompiledRule[]): { rels: Set<string>; rules: CompiledRule[] }[] {
+function componentsInOrder(game: NormalGame, compiled: readonly JoinRule[]): { rels: Set<string>; rules: JoinRule[] }[] {
   const graph = relationGraph(game.rules.map(asRule));
-  const byHead = new Map<string, CompiledRule[]>();
+  const byHead = new Map<string, JoinRule[]>();
   for (const r of compiled) {
     // Appended in place: copying the list per rule was quadratic in the rules of one head.
     const list = byHead.get(r.head.rel);

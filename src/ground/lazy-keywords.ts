@@ -8,11 +8,10 @@
  * `legal(R, M)` does), whose copy is an ordinary relation the lazy program can hold.
  */
 import type { Atom } from '../gdl/ast.js';
+import { READ_KEYWORDS } from '../gdl/keywords.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import { gameSymbols } from './split.js';
 
-/** Keywords a body may read that the state decides (true and does are read by every program). */
-const READ_KEYWORDS: ReadonlySet<string> = new Set(['legal', 'goal', 'terminal']);
 
 /** The keywords of {@link READ_KEYWORDS} that a body of `rules` reads, sorted. */
 export function keywordsRead(rules: readonly NormalRule[]): string[] {

@@ -17,6 +17,7 @@
  */
 import type { Atom, Rule, Term } from '../gdl/ast.js';
 import { KEYWORDS, NO_POS } from '../gdl/ast.js';
+import { OUTPUT_KEYWORD_SET } from '../gdl/keywords.js';
 import type { Deadline } from '../deadline.js';
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import { atomVars, matchTerm } from '../gdl/terms.js';
@@ -24,8 +25,8 @@ import { dependents, relationGraph, relationKeys, rulesByHead, stateDependent } 
 import { type Literal, type NormalGame, type NormalRule, asRule } from '../normalize/types.js';
 import { keywordsRead, renameKeywordReads } from './lazy-keywords.js';
 
-/** Keyword heads whose rules may stay non-ground as a whole. */
-const LAZY_HEADS: ReadonlySet<string> = new Set(['next', 'legal', 'goal', 'terminal']);
+/** Keyword heads whose rules may stay non-ground as a whole: the output keywords. */
+const LAZY_HEADS = OUTPUT_KEYWORD_SET;
 
 /** Why a relation cannot be made lazy (the caller words the error). */
 export class LazyRefusal extends Error {}

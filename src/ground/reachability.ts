@@ -5,7 +5,7 @@
  * the relaxed game of Algorithm 9.2. Afterwards the supersets and the ground game are the same
  * whichever method produced the supersets the rules were instantiated with.
  */
-import type { Atom, Term } from '../gdl/ast.js';
+import type { Atom } from '../gdl/ast.js';
 import { KEYWORDS, NO_POS } from '../gdl/ast.js';
 import { relationKeys, stateDependent } from '../gdl/relations.js';
 import { atomToString, compareCodePoints } from '../gdl/terms.js';
@@ -14,7 +14,8 @@ import type { Move, Supersets } from '../reach/types.js';
 import { Deadline } from '../deadline.js';
 import { deadlineTicker } from '../gdl/diagnostics.js';
 import { canonicalGame } from './assemble.js';
-import { keywordSymbols, lazyInputAtoms, partnerAtoms, usedAtoms } from './atoms.js';
+import { lazyInputAtoms, usedAtoms } from './atoms.js';
+import { relaxedBridges } from './vocabulary.js';
 import type { RuleDraft } from './evaluate.js';
 import type { GroundGame } from './types.js';
 
@@ -28,8 +29,7 @@ import type { GroundGame } from './types.js';
 export function reachableAtoms(game: GroundGame, deadline = Deadline.never()): Uint8Array {
   const tick = deadlineTicker(deadline, game.file, 'ground reachability');
   const n = game.atoms.length;
-  const kw = keywordSymbols(game.terms);
-  const bridge = partnerAtoms(game, [[kw.next, kw.true], [kw.legal, kw.does]]);
+  const bridge = relaxedBridges(game.vocabulary, n);
   const waiting = new Int32Array(game.rules.length);
   const watchers: number[][] = Array.from({ length: n }, () => []);
   // Bodies are ascending without duplicates (the GroundGame contract): each atom counts once.
@@ -101,35 +101,27 @@ function byText<T>(items: Iterable<[string, T]>): T[] {
  * `deadline` it throws a limit error.
  */
 export function groundSupersets(game: GroundGame, staticAxioms: readonly Atom[], deadline = Deadline.never()): Supersets {
-  const { terms } = game;
-  const kw = keywordSymbols(terms);
+  const { terms, vocabulary } = game;
   const reached = reachableAtoms(game, deadline);
   const tick = deadlineTicker(deadline, game.file, 'reading the supersets back');
-  const fluents = new Set<number>();
-  const moves = new Map<number, Set<number>>();
+  const holds = (id: number): boolean => id >= 0 && reached[id] === 1;
+  // Fluents and moves are the vocabulary's (fluents already in the text order of the output).
+  const fluentList = vocabulary.fluents.filter((f) => holds(f.trueId) || holds(f.nextId)).map((f) => terms.toTerm(f.term));
+  const moveList = byText<Move>(
+    vocabulary.moves
+      .filter((m) => holds(m.doesId) || holds(m.legalId))
+      .map((m): [string, Move] => [`${terms.text(m.role)} ${terms.text(m.action)}`, { role: terms.toTerm(m.role), action: terms.toTerm(m.action) }]),
+  );
+  // The axioms: every other reachable atom that is not a keyword's.
   const axioms = new Map<string, Atom>();
   game.atoms.forEach((a, id) => {
     tick();
-    if (reached[id] !== 1) return;
-    if ((a.rel === kw.true || a.rel === kw.next) && a.args.length === 1) {
-      fluents.add(a.args[0]!);
-    } else if ((a.rel === kw.does || a.rel === kw.legal) && a.args.length === 2) {
-      const role = a.args[0]!;
-      if (!moves.has(role)) moves.set(role, new Set());
-      moves.get(role)!.add(a.args[1]!);
-    } else if (!KEYWORDS.has(terms.symbolName(a.rel))) {
-      const args = a.args.map((t) => terms.toTerm(t));
-      axioms.set(terms.text(a.term), { kind: 'atom', rel: terms.symbolName(a.rel), args, pos: NO_POS });
-    }
+    if (reached[id] !== 1 || KEYWORDS.has(terms.symbolName(a.rel))) return;
+    const args = a.args.map((t) => terms.toTerm(t));
+    axioms.set(terms.text(a.term), { kind: 'atom', rel: terms.symbolName(a.rel), args, pos: NO_POS });
   });
   // Static instances come from the method's supersets as syntax trees; their text is the key.
   for (const s of staticAxioms) axioms.set(atomToString(s), s);
-  const fluentList = byText<Term>([...fluents].map((f) => [terms.text(f), terms.toTerm(f)]));
-  const moveList = byText<Move>(
-    [...moves].flatMap(([role, actions]) =>
-      [...actions].map((action): [string, Move] => [`${terms.text(role)} ${terms.text(action)}`, { role: terms.toTerm(role), action: terms.toTerm(action) }]),
-    ),
-  );
   return { fluents: fluentList, moves: moveList, axioms: byText(axioms) };
 }
 

@@ -13,7 +13,7 @@
  */
 import type { Atom } from '../gdl/ast.js';
 import { compareCodePoints } from '../gdl/terms.js';
-import { compileRule, type CompiledRule } from './compile.js';
+import { compileRule, type JoinRule } from './compile.js';
 import type { NormalRule } from '../normalize/types.js';
 import { type Context, type Mark, evaluateComponent, markOf, rollBack, ruleEstimate } from './evaluate.js';
 import { auxKey, eliminate, innerVariables, renameRelation, splitRule } from './split.js';
@@ -76,7 +76,7 @@ function known(env: SplitEnv, rule: NormalRule): string | undefined {
 }
 
 /** Instantiates an auxiliary rule (`compiled`, made from `rule`) and remembers it. */
-function instantiateAux(ctx: Context, env: SplitEnv, rule: NormalRule, compiled: CompiledRule): void {
+function instantiateAux(ctx: Context, env: SplitEnv, rule: NormalRule, compiled: JoinRule): void {
   evaluateComponent(ctx, [compiled], new Set([compiled.head.rel]));
   const key = auxKey(rule);
   env.memo.set(key, rule.head.rel);
@@ -88,7 +88,7 @@ function budgetLeft(ctx: Context): number {
   return ctx.limits.maxRules - ctx.rules.length;
 }
 
-function recursive(rule: CompiledRule, rels: ReadonlySet<string>): boolean {
+function recursive(rule: JoinRule, rels: ReadonlySet<string>): boolean {
   return [...rule.positives, ...rule.negatives].some((a) => rels.has(a.rel));
 }
 
@@ -97,11 +97,11 @@ function recursive(rule: CompiledRule, rels: ReadonlySet<string>): boolean {
  * whose auxiliary rule is estimated smallest, instantiating it, while that is smaller than the
  * rule's own estimate. Returns the rule left (the input when no step pays).
  */
-function eliminateGreedy(ctx: Context, rule: CompiledRule, estimate: number, env: SplitEnv): CompiledRule {
+function eliminateGreedy(ctx: Context, rule: JoinRule, estimate: number, env: SplitEnv): JoinRule {
   let current = rule;
   let size = estimate;
   for (let step = 0; size > AUX_SPLIT_ABOVE && step < MAX_STEPS; step++) {
-    let best: { aux: CompiledRule; rest: NormalRule; e: number; count: number } | null = null;
+    let best: { aux: JoinRule; rest: NormalRule; e: number; count: number } | null = null;
     const count = env.made.count;
     for (const v of innerVariables(current.source)) {
       env.made.count = count;
@@ -131,7 +131,7 @@ function eliminateGreedy(ctx: Context, rule: CompiledRule, estimate: number, env
  * when large) and returns the compiled head rule, or null as soon as the parts made so far
  * cannot pay against `estimate`.
  */
-function splitParts(ctx: Context, parts: readonly NormalRule[], estimate: number, env: SplitEnv, depth: number, mark: Mark): CompiledRule | null {
+function splitParts(ctx: Context, parts: readonly NormalRule[], estimate: number, env: SplitEnv, depth: number, mark: Mark): JoinRule | null {
   let later = [...parts];
   while (later.length > 1) {
     const aux = later[0]!;
@@ -158,7 +158,7 @@ function splitParts(ctx: Context, parts: readonly NormalRule[], estimate: number
  * has them, else by join-tree steps. Instantiates the auxiliary rules and returns the head rule
  * that replaces `rule`, or `rule` itself (everything made rolled back) when no split pays.
  */
-function trySplit(ctx: Context, rule: CompiledRule, estimate: number, env: SplitEnv, depth: number, gain = depth === 0 ? SPLIT_GAIN : 1): CompiledRule {
+function trySplit(ctx: Context, rule: JoinRule, estimate: number, env: SplitEnv, depth: number, gain = depth === 0 ? SPLIT_GAIN : 1): JoinRule {
   if (depth >= MAX_DEPTH) return rule;
   const count = env.made.count;
   const journal = env.journal.length;
@@ -179,7 +179,7 @@ function trySplit(ctx: Context, rule: CompiledRule, estimate: number, env: Split
  * {@link splitRule} finds only projections (every auxiliary rule is one atom of the body) and
  * they make {@link PROJECT_GAIN} times fewer ground rules; else the rule as written.
  */
-function tryProject(ctx: Context, rule: CompiledRule, estimate: number, env: SplitEnv): CompiledRule {
+function tryProject(ctx: Context, rule: JoinRule, estimate: number, env: SplitEnv): JoinRule {
   const count = env.made.count;
   const parts = splitRule(rule.source, { isStatic: (a) => ctx.statics.has(env.key(a)), fresh: () => `${env.prefix}-${++env.made.count}` });
   env.made.count = count;
@@ -195,7 +195,7 @@ function tryProject(ctx: Context, rule: CompiledRule, estimate: number, env: Spl
  * Candidates are tried in the order of their text (variables renamed), not of the file, so
  * that the auxiliary names, numbered as made, do not depend on the order of the sentences.
  */
-export function splitLargeRules(ctx: Context, rules: readonly CompiledRule[], rels: ReadonlySet<string>, env: SplitEnv): CompiledRule[] {
+export function splitLargeRules(ctx: Context, rules: readonly JoinRule[], rels: ReadonlySet<string>, env: SplitEnv): JoinRule[] {
   const projectAbove = env.above / PROJECT_SHARE;
   const above = Math.min(projectAbove, env.frameAbove);
   if (!Number.isFinite(above)) return [...rules];
@@ -207,7 +207,7 @@ export function splitLargeRules(ctx: Context, rules: readonly CompiledRule[], re
     .filter((c) => c.estimate > above)
     .sort((a, b) => compareCodePoints(a.text, b.text));
   // A frame rule is rewritten with move mutexes (frame-run.ts) when that pays, else split.
-  const rewrite = (c: { rule: CompiledRule; estimate: number }): CompiledRule =>
+  const rewrite = (c: { rule: JoinRule; estimate: number }): JoinRule =>
     (c.estimate > env.frameAbove ? tryFrame(ctx, c.rule, c.estimate, env, env.frame) : null)
     ?? (c.estimate > env.above ? trySplit(ctx, c.rule, c.estimate, env, 0)
       : c.estimate > projectAbove ? tryProject(ctx, c.rule, c.estimate, env) : c.rule);

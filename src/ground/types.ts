@@ -57,7 +57,48 @@ export interface GroundGame {
    * were left for that run to decide (`deferred`).
    */
   readonly frame?: { readonly rules: number; readonly estimated: number; readonly made: number; readonly candidates: number; readonly deferred: number };
+  /**
+   * The fluents, moves, goals and terminal atom of `atoms`, computed once when the game is
+   * made (vocabulary.ts): every reader of the game's vocabulary reads it here.
+   */
+  readonly vocabulary: Vocabulary;
 }
+
+/** A fluent F (term id) with the ids of its `(true F)` and `(next F)` atoms (-1 when absent). */
+export interface FluentEntry {
+  readonly term: number;
+  readonly trueId: number;
+  readonly nextId: number;
+}
+
+/** A move (term ids of its role and action) with the ids of its `(does R M)` and `(legal R M)` atoms (-1 when absent). */
+export interface MoveEntry {
+  readonly role: number;
+  readonly action: number;
+  readonly doesId: number;
+  readonly legalId: number;
+}
+
+/** A `(goal R V)` atom: term ids of R and V, and its atom id. */
+export interface GoalEntry {
+  readonly role: number;
+  readonly value: number;
+  readonly id: number;
+}
+
+/**
+ * Everything a player program needs to name. Fluents are sorted by the text of F, moves by the
+ * text of `(R M)`, both in code point order (the order of the `base` and `input` output); goals
+ * are in atom order.
+ */
+export interface Vocabulary {
+  readonly fluents: readonly FluentEntry[];
+  readonly moves: readonly MoveEntry[];
+  readonly goals: readonly GoalEntry[];
+  /** Id of the `terminal` atom, -1 when the game has none. */
+  readonly terminal: number;
+}
+
 
 /** The non-ground part of a game ground with lazy axioms. */
 export interface LazyPart {

@@ -1,40 +1,21 @@
 /**
- * The fluents, moves and goals a ground game mentions, read off its atoms, for the `base` and
- * `input` facts of the GDL output and the tables of the JSON output.
+ * The ground game's vocabulary: its fluents, moves, goals and `terminal`, with the ids of the
+ * atoms that read and make them. It is computed once, with the ground game
+ * ({@link groundVocabulary}, called by the one canonicalization, assemble.ts), and carried
+ * along (`GroundGame.vocabulary`); a game whose atoms are only renumbered gets it renumbered
+ * ({@link renumberVocabulary}). The writers, the simulators, the mutex stage and ground
+ * reachability read it; none classifies the atoms again.
  */
+import type { TermReader } from '../datalog/terms.js';
 import { compareCodePoints } from '../gdl/terms.js';
-import { keywordSymbols, partnerAtoms } from './atoms.js';
-import type { GroundGame } from './types.js';
+import type { FluentEntry, GoalEntry, GroundAtom, MoveEntry, Vocabulary } from './types.js';
 
-/** A fluent F with the ids of its `(true F)` and `(next F)` atoms (-1 when absent). */
-export interface FluentEntry {
-  readonly term: string;
-  readonly trueId: number;
-  readonly nextId: number;
-}
+export type { FluentEntry, GoalEntry, MoveEntry, Vocabulary };
 
-/** A move of a role with the ids of its `(does R M)` and `(legal R M)` atoms (-1 when absent). */
-export interface MoveEntry {
-  readonly role: string;
-  readonly action: string;
-  readonly doesId: number;
-  readonly legalId: number;
-}
-
-/** A `(goal R V)` atom. */
-export interface GoalEntry {
-  readonly role: string;
-  readonly value: string;
-  readonly id: number;
-}
-
-/** Everything a player program needs to name, each list sorted by text. */
-export interface Vocabulary {
-  readonly fluents: readonly FluentEntry[];
-  readonly moves: readonly MoveEntry[];
-  readonly goals: readonly GoalEntry[];
-  /** Id of the `terminal` atom, -1 when the game has none. */
-  readonly terminal: number;
+/** What the vocabulary is read from: the atoms of a ground game and their term table. */
+export interface VocabularySource {
+  readonly terms: TermReader;
+  readonly atoms: readonly GroundAtom[];
 }
 
 /** Sorts entries by a text key (code point order). */
@@ -42,39 +23,80 @@ function byText<T>(entries: [string, T][]): T[] {
   return entries.sort((x, y) => compareCodePoints(x[0], y[0])).map((e) => e[1]);
 }
 
+/** Mutable entries while the atoms are read. */
+interface Draft {
+  fluents: Map<number, { term: number; trueId: number; nextId: number }>;
+  moves: Map<number, Map<number, { role: number; action: number; doesId: number; legalId: number }>>;
+}
+
+/** Files atom `id` under its fluent or move, if it is a true, next, does or legal atom; false otherwise. */
+function file(draft: Draft, kw: Record<'true' | 'next' | 'does' | 'legal', number>, a: GroundAtom, id: number): boolean {
+  if ((a.rel === kw.true || a.rel === kw.next) && a.args.length === 1) {
+    const f = a.args[0]!;
+    const e = draft.fluents.get(f) ?? { term: f, trueId: -1, nextId: -1 };
+    draft.fluents.set(f, e);
+    if (a.rel === kw.true) e.trueId = id;
+    else e.nextId = id;
+    return true;
+  }
+  if ((a.rel === kw.does || a.rel === kw.legal) && a.args.length === 2) {
+    const [role, action] = [a.args[0]!, a.args[1]!];
+    const ofRole = draft.moves.get(role) ?? new Map();
+    draft.moves.set(role, ofRole);
+    const e = ofRole.get(action) ?? { role, action, doesId: -1, legalId: -1 };
+    ofRole.set(action, e);
+    if (a.rel === kw.does) e.doesId = id;
+    else e.legalId = id;
+    return true;
+  }
+  return false;
+}
+
 /**
- * Collects the fluents, moves, goals and `terminal` of a ground game. A fluent pairs its
- * `(true F)` and `(next F)` atoms, a move its `(does R M)` and `(legal R M)` atoms, found by id;
- * text is made for the output and its order only.
+ * The vocabulary of a ground game's atoms: a fluent pairs its `(true F)` and `(next F)` atoms,
+ * a move its `(does R M)` and `(legal R M)` atoms, by term id; text is made only to sort them.
  */
-export function vocabulary(game: GroundGame): Vocabulary {
+export function groundVocabulary(game: VocabularySource): Vocabulary {
   const { terms } = game;
-  const kw = keywordSymbols(terms);
-  const partner = partnerAtoms(game, [[kw.true, kw.next], [kw.next, kw.true], [kw.does, kw.legal], [kw.legal, kw.does]]);
-  const fluents: [string, FluentEntry][] = [];
-  const moves: [string, MoveEntry][] = [];
+  const s = (name: string): number => terms.findSymbol(name);
+  const kw = { true: s('true'), next: s('next'), does: s('does'), legal: s('legal') };
+  const goal = s('goal');
+  const terminalSymbol = s('terminal');
+  const draft: Draft = { fluents: new Map(), moves: new Map() };
   const goals: GoalEntry[] = [];
   let terminal = -1;
-  const text = (t: number): string => terms.text(t);
   game.atoms.forEach((a, id) => {
-    const other = partner[id]!;
-    if ((a.rel === kw.true || a.rel === kw.next) && a.args.length === 1) {
-      // Each fluent once: from its true atom, or from its next atom when it has no true atom.
-      if (a.rel === kw.next && other >= 0) return;
-      const [trueId, nextId] = a.rel === kw.true ? [id, other] : [-1, id];
-      const term = text(a.args[0]!);
-      fluents.push([term, { term, trueId, nextId }]);
-    } else if ((a.rel === kw.does || a.rel === kw.legal) && a.args.length === 2) {
-      if (a.rel === kw.legal && other >= 0) return;
-      const [doesId, legalId] = a.rel === kw.does ? [id, other] : [-1, id];
-      const role = text(a.args[0]!);
-      const action = text(a.args[1]!);
-      moves.push([`(${role} ${action})`, { role, action, doesId, legalId }]);
-    } else if (a.rel === kw.goal && a.args.length === 2) {
-      goals.push({ role: text(a.args[0]!), value: text(a.args[1]!), id });
-    } else if (a.rel === kw.terminal && a.args.length === 0) {
-      terminal = id;
-    }
+    if (file(draft, kw, a, id)) return;
+    if (a.rel === goal && a.args.length === 2) goals.push({ role: a.args[0]!, value: a.args[1]!, id });
+    else if (a.rel === terminalSymbol && a.args.length === 0) terminal = id;
   });
-  return { fluents: byText(fluents), moves: byText(moves), goals, terminal };
+  const fluents = byText<FluentEntry>([...draft.fluents.values()].map((e) => [terms.text(e.term), e]));
+  const moves = byText<MoveEntry>(
+    [...draft.moves.values()].flatMap((m) => [...m.values()].map((e): [string, MoveEntry] => [`(${terms.text(e.role)} ${terms.text(e.action)})`, e])),
+  );
+  return { fluents, moves, goals, terminal };
+}
+
+/**
+ * The vocabulary after the atoms were renumbered by `renumber` (old id to new, -1 for an atom
+ * dropped), monotone, as restricting a sorted atom list is: the orders stay, and an entry whose
+ * atoms are all dropped goes. The same as {@link groundVocabulary} of the new atoms, without text.
+ */
+export function renumberVocabulary(vocab: Vocabulary, renumber: Int32Array): Vocabulary {
+  const to = (id: number): number => (id < 0 ? -1 : renumber[id]!);
+  const fluents = vocab.fluents.map((f) => ({ term: f.term, trueId: to(f.trueId), nextId: to(f.nextId) })).filter((f) => f.trueId >= 0 || f.nextId >= 0);
+  const moves = vocab.moves.map((m) => ({ ...m, doesId: to(m.doesId), legalId: to(m.legalId) })).filter((m) => m.doesId >= 0 || m.legalId >= 0);
+  const goals = vocab.goals.map((g) => ({ ...g, id: to(g.id) })).filter((g) => g.id >= 0);
+  return { fluents, moves, goals, terminal: to(vocab.terminal) };
+}
+
+/**
+ * Per atom, its partner in the vocabulary: `(true F)` for `(next F)` and `(does R M)` for
+ * `(legal R M)`, the bridges of the relaxed game (-1 for other atoms and absent partners).
+ */
+export function relaxedBridges(vocab: Vocabulary, atoms: number): Int32Array {
+  const bridge = new Int32Array(atoms).fill(-1);
+  for (const f of vocab.fluents) if (f.nextId >= 0) bridge[f.nextId] = f.trueId;
+  for (const m of vocab.moves) if (m.legalId >= 0) bridge[m.legalId] = m.doesId;
+  return bridge;
 }

@@ -5,7 +5,6 @@
  */
 import type { GroundGame } from '../ground/types.js';
 import { compareCodePoints } from '../gdl/terms.js';
-import { keywordSymbols, partnerAtoms } from '../ground/atoms.js';
 import type { GroundRule } from '../ground/types.js';
 
 /** One fluent F: its `(true F)` and `(next F)` atoms and its shape. */
@@ -41,34 +40,28 @@ export interface MutexView {
   readonly init: readonly number[];
 }
 
-/** Builds the view of a ground game (the one place that reads its atoms). */
+/** Builds the view of a ground game from its vocabulary (the one place that reads it). */
 export function mutexView(game: GroundGame): MutexView {
-  const { terms } = game;
-  const kw = keywordSymbols(terms);
-  const partner = partnerAtoms(game, [[kw.true, kw.next], [kw.does, kw.legal], [kw.legal, kw.does]]);
+  const { terms, vocabulary } = game;
   const roleIndex = new Map(game.roles.map((r, i) => [r, i]));
-  const fluents: FluentInfo[] = [];
-  const moveIndex = game.roles.map(() => new Map<number, { does: number; legal: number }>());
-  let terminal = -1;
-  game.atoms.forEach((a, atom) => {
-    if (a.rel === kw.true && a.args.length === 1) {
-      const f = a.args[0]!;
-      const args = terms.args(f).map((x) => terms.text(x));
-      fluents.push({ term: f, text: terms.text(f), trueAtom: atom, nextAtom: partner[atom]!, relation: `${terms.name(f)}/${args.length}`, name: terms.name(f), args });
-    } else if ((a.rel === kw.does || a.rel === kw.legal) && a.args.length === 2) {
-      const r = roleIndex.get(a.args[0]!);
-      if (r === undefined) return;
-      // One entry per move: its does atom and its legal atom, whichever exist.
-      const m = moveIndex[r]!.get(a.args[1]!) ?? { does: -1, legal: -1 };
-      moveIndex[r]!.set(a.args[1]!, m);
-      if (a.rel === kw.does) m.does = atom;
-      else m.legal = atom;
-    } else if (a.rel === kw.terminal && a.args.length === 0) terminal = atom;
-  });
-  // Atoms are in text order, so the true atoms, and their fluents, are too.
+  // The fluents that have a true atom, in atom order (the text order of their true atoms).
+  const fluents: FluentInfo[] = vocabulary.fluents
+    .filter((f) => f.trueId >= 0)
+    .sort((x, y) => x.trueId - y.trueId)
+    .map((f) => {
+      const args = terms.args(f.term).map((x) => terms.text(x));
+      const name = terms.name(f.term);
+      return { term: f.term, text: terms.text(f.term), trueAtom: f.trueId, nextAtom: f.nextId, relation: `${name}/${args.length}`, name, args };
+    });
+  // One entry per move of a role of the game: its does atom and its legal atom, whichever exist.
+  const moveIndex = game.roles.map((): [number, { does: number; legal: number }][] => []);
+  for (const m of vocabulary.moves) {
+    const r = roleIndex.get(m.role);
+    if (r !== undefined) moveIndex[r]!.push([m.action, { does: m.doesId, legal: m.legalId }]);
+  }
   const fluentOfAtom = new Int32Array(game.atoms.length).fill(-1);
   fluents.forEach((f, i) => (fluentOfAtom[f.trueAtom] = i));
   const init = [...new Set(game.init.map((a) => fluentOfAtom[a]!).filter((f) => f >= 0))].sort((a, b) => a - b);
-  const moves = moveIndex.map((m) => [...m.entries()].sort((a, b) => compareCodePoints(terms.text(a[0]), terms.text(b[0]))).map((e) => e[1]));
-  return { atoms: game.atoms.length, rules: game.rules, fluents, moves, terminal, init };
+  const moves = moveIndex.map((m) => m.sort((a, b) => compareCodePoints(terms.text(a[0]), terms.text(b[0]))).map((e) => e[1]));
+  return { atoms: game.atoms.length, rules: game.rules, fluents, moves, terminal: vocabulary.terminal, init };
 }

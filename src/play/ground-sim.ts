@@ -6,8 +6,6 @@
  * {@link SimulatorText} renders states and moves for `verify` and reports only.
  */
 import { Deadline } from '../deadline.js';
-import { compareCodePoints } from '../gdl/terms.js';
-import { keywordSymbols, partnerAtoms } from '../ground/atoms.js';
 import type { GroundGame } from '../ground/types.js';
 import { compileRules, evaluateMove, evaluateState, scratchFor } from './ground-plan.js';
 import { type LazyHooks, lazyHooks } from './lazy-hooks.js';
@@ -35,37 +33,48 @@ export interface Fluents {
   readonly init: readonly number[];
 }
 
-/** Numbers the fluents by text (once, here) and links them to their atoms. */
+/** Numbers the fluents as the game's vocabulary orders them (by text) and links them to their atoms. */
 export function fluentsOf(game: GroundGame): Fluents {
-  const { terms } = game;
-  const kw = keywordSymbols(terms);
-  const isFluent = (rel: number, arity: number): boolean => (rel === kw.true || rel === kw.next) && arity === 1;
-  const ids = new Set<number>();
-  for (const a of game.atoms) if (isFluent(a.rel, a.args.length)) ids.add(a.args[0]!);
-  const sorted = [...ids].sort((x, y) => compareCodePoints(terms.text(x), terms.text(y)));
-  const index = new Map(sorted.map((t, f) => [t, f]));
-  const trueAtom = new Int32Array(sorted.length).fill(-1);
+  const entries = game.vocabulary.fluents;
+  const trueAtom = Int32Array.from(entries, (f) => f.trueId);
   const next: number[] = [];
   const nextFluent: number[] = [];
-  game.atoms.forEach((a, id) => {
-    if (!isFluent(a.rel, a.args.length)) return;
-    const f = index.get(a.args[0]!)!;
-    if (a.rel === kw.true) trueAtom[f] = id;
-    else next.push(id), nextFluent.push(f);
+  const fluentOfTrue = new Int32Array(game.atoms.length).fill(-1);
+  entries.forEach((f, i) => {
+    if (f.nextId >= 0) next.push(f.nextId), nextFluent.push(i);
+    if (f.trueId >= 0) fluentOfTrue[f.trueId] = i;
   });
-  const init = game.init.filter((id) => game.atoms[id]!.rel === kw.true).map((id) => index.get(game.atoms[id]!.args[0]!)!);
-  return { terms: sorted, trueAtom, nextAtoms: Int32Array.from(next), nextFluent: Int32Array.from(nextFluent), init };
+  const init = game.init.filter((id) => fluentOfTrue[id]! >= 0).map((id) => fluentOfTrue[id]!);
+  return { terms: entries.map((f) => f.term), trueAtom, nextAtoms: Int32Array.from(next), nextFluent: Int32Array.from(nextFluent), init };
 }
 
-/** Per role (by term id), the ids of the atoms of relation `rel` with that role first, ascending. */
-export function byRole(game: GroundGame, rel: number): Int32Array[] {
-  const out = game.roles.map((): number[] => []);
+/** The atoms the simulators read per role, and the does atom of each legal atom, from the game's vocabulary. */
+export interface RoleAtoms {
+  /** Per role (in role order), the ids of its `(legal R M)` atoms, ascending. */
+  readonly legal: Int32Array[];
+  /** Per role, the ids of its `(goal R V)` atoms, ascending. */
+  readonly goals: Int32Array[];
+  /** Per atom, the `(does R M)` atom of a `(legal R M)` atom; -1 for others and when absent. */
+  readonly doesOf: Int32Array;
+  /** Id of the `terminal` atom, -1 when the game has none. */
+  readonly terminal: number;
+}
+
+/** The {@link RoleAtoms} of a ground game: atoms of roles not in `game.roles` are left out. */
+export function roleAtoms(game: GroundGame): RoleAtoms {
+  const { moves, goals, terminal } = game.vocabulary;
   const roleIndex = new Map(game.roles.map((r, i) => [r, i]));
-  game.atoms.forEach((a, id) => {
-    const i = a.rel === rel && a.args.length === 2 ? roleIndex.get(a.args[0]!) : undefined;
-    if (i !== undefined) out[i]!.push(id);
-  });
-  return out.map((ids) => Int32Array.from(ids));
+  const perRole = (entries: readonly { role: number; id: number }[]): Int32Array[] => {
+    const out = game.roles.map((): number[] => []);
+    for (const e of entries) {
+      const i = e.id >= 0 ? roleIndex.get(e.role) : undefined;
+      if (i !== undefined) out[i]!.push(e.id);
+    }
+    return out.map((ids) => Int32Array.from(ids.sort((x, y) => x - y)));
+  };
+  const doesOf = new Int32Array(game.atoms.length).fill(-1);
+  for (const m of moves) if (m.legalId >= 0) doesOf[m.legalId] = m.doesId;
+  return { legal: perRole(moves.map((m) => ({ role: m.role, id: m.legalId }))), goals: perRole(goals), doesOf, terminal };
 }
 
 /** The ids in `ids` whose atom holds. */
@@ -83,12 +92,8 @@ export function createGroundSimulator(game: GroundGame, deadline = Deadline.neve
   const val = new Uint8Array(game.atoms.length);
   const fluents = fluentsOf(game);
   const words = (fluents.terms.length + 31) >>> 5;
-  const kw = keywordSymbols(terms);
-  const legal = byRole(game, kw.legal);
-  const goals = byRole(game, kw.goal);
   // A move is its legal atom; the joint move sets the matching does atoms.
-  const doesOf = partnerAtoms(game, [[kw.legal, kw.does]]);
-  const terminal = game.atoms.findIndex((a) => a.rel === kw.terminal && a.args.length === 0);
+  const { legal, goals, doesOf, terminal } = roleAtoms(game);
   // Lazy axioms (docs/lazy.md): absent for other games, which then run exactly as before.
   const lazy: LazyHooks | undefined = game.lazy === undefined ? undefined : lazyHooks(game, fluents, val, deadline);
 

@@ -11,16 +11,18 @@
  * then hands the game to the Tau-Prolog evaluator. Chess's recursion runs along the board, each
  * call with other arguments, so it terminates and never meets itself.
  */
+import type { OutputKeyword } from '../gdl/keywords.js';
 import { Deadline } from '../deadline.js';
 import { NO_POS } from '../gdl/ast.js';
 import { deadlineError } from '../gdl/diagnostics.js';
 import { type Pattern, UNBOUND, instantiatePattern, matchPattern } from '../datalog/pattern.js';
-import { TermTable } from '../datalog/terms.js';
+import type { TermWriter } from '../datalog/terms.js';
+import { overlayTerms } from './lazy-terms.js';
 import type { GroundGame } from '../ground/types.js';
 import type { LazyEvaluator } from './lazy.js';
 import { type LazyLiteral, type LazyProgram, type LazyRule, compileLazyProgram, relKey } from './lazy-program.js';
 
-/** The program needs what this evaluator does not do (recursion meeting itself, no term table). */
+/** The program needs what this evaluator does not do (recursion meeting itself). */
 export class LazyUnsupported extends Error {}
 
 /**
@@ -54,7 +56,7 @@ function factIndex(all: readonly number[]): FactIndex {
 }
 
 /** The facts of `index` whose arguments at the positions of `mask` are `key` (values joined). */
-function factsMatching(index: FactIndex, table: TermTable, mask: number, key: string, arity: number): readonly number[] {
+function factsMatching(index: FactIndex, table: TermWriter, mask: number, key: string, arity: number): readonly number[] {
   let byKey = index.byMask.get(mask);
   if (byKey === undefined) {
     byKey = new Map();
@@ -79,10 +81,12 @@ export interface TermEvaluatorStats {
 /** The evaluator, for the ground simulators; `stats` counts its calls. */
 export type TermEvaluator = LazyEvaluator & { readonly stats: TermEvaluatorStats };
 
-/** Creates the term-table evaluator of `game.lazy`; throws {@link LazyUnsupported} when the game's table cannot take new terms. */
+/**
+ * Creates the term-table evaluator of `game.lazy`. The terms it makes go to a table of its own,
+ * an overlay over the game's read-only one (lazy-terms.ts): the ground game is never changed.
+ */
 export function createTermEvaluator(game: GroundGame, deadline = Deadline.never()): TermEvaluator {
-  if (!(game.terms instanceof TermTable)) throw new LazyUnsupported('the game has no term table to evaluate on');
-  const table = game.terms;
+  const table = overlayTerms(game.terms);
   const program: LazyProgram = compileLazyProgram(game, table);
   const facts = new Map([...program.facts].map(([k, ids]) => [k, factIndex(ids)]));
   const stats: TermEvaluatorStats = { calls: 0 };
@@ -264,7 +268,7 @@ export function createTermEvaluator(game: GroundGame, deadline = Deadline.never(
     if (id < 0) throw new Error('lazy axioms: a lazy rule made an atom outside the ground game');
     return id;
   };
-  const headIds = (rel: 'next' | 'legal' | 'goal' | 'terminal'): number[] => {
+  const headIds = (rel: OutputKeyword): number[] => {
     const arity = { next: 1, legal: 2, goal: 2, terminal: 0 }[rel];
     const sym = table.findSymbol(rel);
     const answers = call(relKey(rel, arity), new Array<number>(arity).fill(UNBOUND));

@@ -4,6 +4,7 @@
  * the legal, goal and terminal atoms lazy rules make are set before the ground rules run, and
  * the next atoms they make after the joint move's ground rules.
  */
+import type { OutputKeyword } from '../gdl/keywords.js';
 import { Deadline } from '../deadline.js';
 import { keywordSymbols, lazyInputAtoms } from '../ground/atoms.js';
 import type { GroundGame } from '../ground/types.js';
@@ -39,7 +40,7 @@ export function lazyHooks(game: GroundGame, fluents: FluentTerms, val: Uint8Arra
   // Lazy atoms proper (not heads): unknown until asked.
   const opaque = lazyInputAtoms(game).filter((id) => !heads.has(game.atoms[id]!.term));
   const nextHeadAtoms = game.lazy!.heads.filter((t) => game.terms.functor(t) === kw.next).map((t) => atomOf.get(t)!);
-  const setHeads = (rel: 'next' | 'legal' | 'goal' | 'terminal'): void => {
+  const setHeads = (rel: OutputKeyword): void => {
     for (const t of evaluator.heads(rel)) {
       const id = atomOf.get(t);
       if (id !== undefined) val[id] = 1;

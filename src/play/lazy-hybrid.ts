@@ -1,7 +1,7 @@
 /**
  * The evaluator of a ground game's lazy part that the simulators use: the term-table evaluator
  * (lazy-eval.ts) while it can, the Tau-Prolog one (lazy.ts) once the term-table one meets what
- * it does not do (a recursive call meeting itself, no term table): from then on, for the rest
+ * it does not do (a recursive call meeting itself): from then on, for the rest
  * of the run, the Tau-Prolog evaluator is given the current state and joint move and answers
  * everything. `engine` says which one answers now (stats, docs/lazy.md).
  */

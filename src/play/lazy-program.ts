@@ -7,7 +7,7 @@
  */
 import type { Atom, Term } from '../gdl/ast.js';
 import { type Pattern, compileTerm, patternVars } from '../datalog/pattern.js';
-import type { TermTable } from '../datalog/terms.js';
+import type { TermWriter } from '../datalog/terms.js';
 import type { GroundGame } from '../ground/types.js';
 import { type Literal, type NormalRule, asRule } from '../normalize/types.js';
 import { dependents, relationGraph } from '../gdl/relations.js';
@@ -48,7 +48,7 @@ function varsOf(patterns: readonly Pattern[]): number[] {
   return [...new Set(patterns.flatMap((p) => patternVars(p)))];
 }
 
-function compileLiteral(l: Literal, vars: Map<string, number>, table: TermTable): LazyLiteral {
+function compileLiteral(l: Literal, vars: Map<string, number>, table: TermWriter): LazyLiteral {
   if (l.kind === 'distinct') {
     const left = compileTerm(l.left, vars, table);
     const right = compileTerm(l.right, vars, table);
@@ -84,7 +84,7 @@ function order(body: readonly LazyLiteral[]): LazyLiteral[] {
   return [...out, ...waiting];
 }
 
-function compileRule(rule: NormalRule, table: TermTable): LazyRule {
+function compileRule(rule: NormalRule, table: TermWriter): LazyRule {
   const vars = new Map<string, number>();
   const head = rule.head.args.map((a) => compileTerm(a, vars, table));
   const body = rule.body.map((l) => compileLiteral(l, vars, table));
@@ -99,8 +99,8 @@ function dependOnDoes(rules: readonly NormalRule[]): Set<string> {
   return new Set(rules.filter((r) => onDoes.has(graph.key(r.head))).map((r) => atomKey(r.head)));
 }
 
-/** Compiles `game.lazy` (which must be present) over `table`, the game's own term table. */
-export function compileLazyProgram(game: GroundGame, table: TermTable): LazyProgram {
+/** Compiles `game.lazy` (which must be present) over `table`, the evaluator's overlay of the game's term table. */
+export function compileLazyProgram(game: GroundGame, table: TermWriter): LazyProgram {
   const lazy = game.lazy!;
   const rules = new Map<string, LazyRule[]>();
   for (const r of lazy.rules) {

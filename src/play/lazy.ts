@@ -6,6 +6,7 @@
  * asked one at a time, only when a ground rule's other literals hold (demand), and remembered
  * until the state or the joint move changes.
  */
+import type { OutputKeyword } from '../gdl/keywords.js';
 import { Deadline } from '../deadline.js';
 import type { Atom, Term } from '../gdl/ast.js';
 import { NO_POS } from '../gdl/ast.js';
@@ -25,7 +26,7 @@ export interface LazyEvaluator {
   /** Whether the ground lazy atom with term id `atom` holds now. */
   holds(atom: number): boolean;
   /** Term ids of the atoms of keyword relation `rel` (`next`, `legal`, `goal`, `terminal`) that lazy rules make now. */
-  heads(rel: 'next' | 'legal' | 'goal' | 'terminal'): number[];
+  heads(rel: OutputKeyword): number[];
 }
 
 function atomOf(term: Term): Atom {

@@ -66,14 +66,14 @@ type KeyOf = (atom: Atom) => string;
  * (the plain name by default): a name used with several arities names one predicate per arity,
  * `'gdl_p/2'`, because the engine's tables are keyed by functor name alone.
  */
-export function atomText(atom: Atom, vars: Map<string, string>, key: KeyOf = (a) => a.rel): string {
+function prologAtomText(atom: Atom, vars: Map<string, string>, key: KeyOf = (a) => a.rel): string {
   if (atom.args.length === 0) return predicate(key(atom));
   return `${predicate(key(atom))}(${atom.args.map((a) => termText(a, vars)).join(',')})`;
 }
 
 function literalText(l: Literal, vars: Map<string, string>, key: KeyOf): string {
-  if (l.kind === 'pos') return atomText(l.atom, vars, key);
-  if (l.kind === 'neg') return `\\+ ${atomText(l.atom, vars, key)}`;
+  if (l.kind === 'pos') return prologAtomText(l.atom, vars, key);
+  if (l.kind === 'neg') return `\\+ ${prologAtomText(l.atom, vars, key)}`;
   // Both sides are ground here: the normalizer puts `distinct` after the literals binding it.
   return `${termText(l.left, vars)} \\== ${termText(l.right, vars)}`;
 }
@@ -85,7 +85,7 @@ function bodyText(body: readonly Literal[], vars: Map<string, string>, key: KeyO
 /** The clauses of one rule: a plain clause, or the saturation clauses of a recursive component. */
 function clauseTexts(rule: NormalRule, component: number | undefined, inComponent: (atom: Atom) => boolean, key: KeyOf): string[] {
   const vars = new Map<string, string>();
-  const head = atomText(rule.head, vars, key);
+  const head = prologAtomText(rule.head, vars, key);
   if (component === undefined) return [rule.body.length === 0 ? `${head}.` : `${head} :- ${bodyText(rule.body, vars, key)}.`];
   const own = rule.body.flatMap((l, i) => (l.kind === 'pos' && inComponent(l.atom) ? [i] : []));
   const ck = componentKey(component);

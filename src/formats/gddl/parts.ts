@@ -54,13 +54,13 @@ export function gameParts(game: FormulaGame, deadline: Deadline): GameParts {
   const definition = new Map<number, Formula>();
   for (const [head, list] of bodies) definition.set(head, table.or(list));
   const roleIndex = new Map(game.roles.map((r, i) => [r, i]));
-  const doesOf = new Map<string, number>();
+  // The does atom of each legal atom, and which atoms are does atoms: the game's vocabulary.
+  const doesOf = new Int32Array(game.atoms.length).fill(-1);
   const isDoes = new Uint8Array(game.atoms.length);
-  game.atoms.forEach((a, i) => {
-    if (atomKind(game, i) !== 'does') return;
-    isDoes[i] = 1;
-    doesOf.set(`${a.args[0]} ${a.args[1]}`, i);
-  });
+  for (const m of game.vocabulary.moves) {
+    if (m.legalId >= 0) doesOf[m.legalId] = m.doesId;
+    if (m.doesId >= 0) isDoes[m.doesId] = 1;
+  }
   const moves: GameMove[][] = game.roles.map(() => []);
   const next: number[] = [];
   const goals: number[] = [];
@@ -71,7 +71,7 @@ export function gameParts(game: FormulaGame, deadline: Deadline): GameParts {
     const kind = atomKind(game, i);
     if (kind === 'legal') {
       const role = roleIndex.get(a.args[0]!);
-      if (role !== undefined) moves[role]!.push({ legal: i, does: doesOf.get(`${a.args[0]} ${a.args[1]}`) ?? -1, term: a.args[1]! });
+      if (role !== undefined) moves[role]!.push({ legal: i, does: doesOf[i]!, term: a.args[1]! });
     } else if (kind === 'next') next.push(i);
     else if (kind === 'goal') goals.push(i);
     else if (kind === 'terminal') terminal = i;

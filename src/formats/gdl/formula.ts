@@ -5,14 +5,14 @@
  * and other GGP tools read. Deterministic byte for byte. Past the run's deadline (checked per
  * rule and every few thousand nodes) it throws a limit `GdlError`.
  */
-import { argText, atomText } from '../../axioms/atoms.js';
+import { argText } from '../../axioms/atoms.js';
+import { atomText } from '../../ground/atoms.js';
 import { type Formula, type Step, postOrder } from '../../axioms/formula.js';
 import type { FormulaGame } from '../../axioms/types.js';
 import { deadlineError } from '../../gdl/diagnostics.js';
 import { NO_POS } from '../../gdl/ast.js';
 import { Deadline } from '../../deadline.js';
 import { type GdlEmitOptions, DEFAULT_GDL_EMIT_OPTIONS } from './write.js';
-import { vocabulary } from '../../ground/vocabulary.js';
 
 /**
  * KIF text of the formulas reachable from `roots`, by node id; built children first, without
@@ -42,10 +42,10 @@ export function emitFormulaGdlLines(game: FormulaGame, options: GdlEmitOptions =
   const lines = ['; ground game without axioms, written by gdl-grounder'];
   for (const role of game.roles) lines.push(`(role ${game.terms.text(role)})`);
   if (options.baseInput) {
-    // vocabulary() reads only the atoms.
-    const vocab = vocabulary({ ...game, rules: [] });
-    for (const f of vocab.fluents) lines.push(`(base ${f.term})`);
-    for (const m of vocab.moves) lines.push(`(input ${m.role} ${m.action})`);
+    const { fluents, moves } = game.vocabulary;
+    const text = (t: number): string => game.terms.text(t);
+    for (const f of fluents) lines.push(`(base ${text(f.term)})`);
+    for (const m of moves) lines.push(`(input ${text(m.role)} ${text(m.action)})`);
   }
   for (const id of game.init) lines.push(`(init ${argText(game, id, 0)})`);
   for (const r of game.rules) {

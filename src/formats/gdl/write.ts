@@ -7,7 +7,6 @@ import { Deadline } from '../../deadline.js';
 import { deadlineTicker } from '../../gdl/diagnostics.js';
 import { atomText } from '../../ground/atoms.js';
 import type { GroundGame, GroundRule } from '../../ground/types.js';
-import { vocabulary } from '../../ground/vocabulary.js';
 import { lazyLines } from './lazy.js';
 
 /** Options of the GDL output. */
@@ -36,9 +35,10 @@ function* gdlLines(game: GroundGame, options: GdlEmitOptions, deadline: Deadline
   yield '; ground game written by gdl-grounder';
   for (const role of game.roles) yield `(role ${game.terms.text(role)})`;
   if (options.baseInput) {
-    const vocab = vocabulary(game);
-    for (const f of vocab.fluents) yield `(base ${f.term})`;
-    for (const m of vocab.moves) yield `(input ${m.role} ${m.action})`;
+    const { fluents, moves } = game.vocabulary;
+    const text = (t: number): string => game.terms.text(t);
+    for (const f of fluents) yield `(base ${text(f.term)})`;
+    for (const m of moves) yield `(input ${text(m.role)} ${text(m.action)})`;
   }
   for (const id of game.init) {
     yield `(init ${game.terms.text(game.atoms[id]!.args[0]!)})`;

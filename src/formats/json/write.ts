@@ -6,7 +6,6 @@
 import { Deadline } from '../../deadline.js';
 import { deadlineTicker } from '../../gdl/diagnostics.js';
 import type { GroundGame } from '../../ground/types.js';
-import { vocabulary } from '../../ground/vocabulary.js';
 import { lazyJson } from '../gdl/lazy.js';
 
 /** Version of the JSON layout; bumped on any incompatible change. */
@@ -34,7 +33,8 @@ function block(name: string, items: readonly unknown[], tick: () => void, last =
  */
 export function emitJson(game: GroundGame, deadline = Deadline.never()): string {
   const tick = deadlineTicker(deadline, game.file, 'writing the ground game');
-  const vocab = vocabulary(game);
+  const vocab = game.vocabulary;
+  const text = (t: number): string => game.terms.text(t);
   const parts = [
     '{',
     `  "format": ${JSON.stringify(JSON_FORMAT)},`,
@@ -42,9 +42,9 @@ export function emitJson(game: GroundGame, deadline = Deadline.never()): string 
     block('atoms', game.atoms.map((a) => game.terms.text(a.term)), tick),
     `  "init": ${JSON.stringify(game.init)},`,
     `  "terminal": ${JSON.stringify(id(vocab.terminal))},`,
-    block('fluents', vocab.fluents.map((f) => ({ term: f.term, true: id(f.trueId), next: id(f.nextId) })), tick),
-    block('moves', vocab.moves.map((m) => ({ role: m.role, action: m.action, does: id(m.doesId), legal: id(m.legalId) })), tick),
-    block('goals', vocab.goals.map((g) => ({ role: g.role, value: goalValue(g.value), atom: g.id })), tick),
+    block('fluents', vocab.fluents.map((f) => ({ term: text(f.term), true: id(f.trueId), next: id(f.nextId) })), tick),
+    block('moves', vocab.moves.map((m) => ({ role: text(m.role), action: text(m.action), does: id(m.doesId), legal: id(m.legalId) })), tick),
+    block('goals', vocab.goals.map((g) => ({ role: text(g.role), value: goalValue(text(g.value)), atom: g.id })), tick),
     block('rules', game.rules.map((r) => [r.head, r.pos, r.neg]), tick, game.lazy === undefined),
     // With lazy axioms (docs/lazy.md) only: the non-ground part, as text.
     ...(game.lazy === undefined ? [] : [`  "lazy": ${JSON.stringify(lazyJson(game))}`]),

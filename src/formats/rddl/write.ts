@@ -3,14 +3,16 @@
  * RDDL domain and instance, after Brand's design (section 3.2) on the ground game; the mapping
  * rule by rule is in docs/rddl.md. Deterministic byte for byte.
  */
-import { atomKind, atomText } from '../../axioms/atoms.js';
+import { atomKind } from '../../axioms/atoms.js';
+import { READ_KEYWORDS } from '../../gdl/keywords.js';
+import { atomText } from '../../ground/atoms.js';
 import { type Formula, type Step } from '../../axioms/formula.js';
 import type { FormulaGame } from '../../axioms/types.js';
 import { Deadline } from '../../deadline.js';
 import { NO_POS } from '../../gdl/ast.js';
 import { GdlError, deadlineError, diag } from '../../gdl/diagnostics.js';
 import { stronglyConnectedComponents } from '../../gdl/scc.js';
-import { type Vocabulary, vocabulary } from '../../ground/vocabulary.js';
+import type { Vocabulary } from '../../ground/vocabulary.js';
 import { type AtomExpr, balanced, definitionText, definitionValue } from './expr.js';
 import { defaultHorizon } from './horizon.js';
 import { TERMINAL_ACTION, TERMINAL_STATE, rddlIdentifier, rddlName } from './names.js';
@@ -37,10 +39,7 @@ function invalid(game: FormulaGame, message: string): GdlError {
 }
 
 /** `legal`, `goal` and `terminal` atoms read in rule bodies are written as their definition. */
-const isInlined = (game: FormulaGame, a: number): boolean => {
-  const kind = atomKind(game, a);
-  return kind === 'legal' || kind === 'goal' || kind === 'terminal';
-};
+const isInlined = (game: FormulaGame, a: number): boolean => READ_KEYWORDS.has(atomKind(game, a));
 
 /**
  * The axioms with rules, written as derived fluents, dependencies first, each marked
@@ -141,14 +140,19 @@ function goalValue(game: FormulaGame, text: string): number {
   return v;
 }
 
+/** KIF text of term `t` of the game (vocabulary entries hold term ids). */
+function termText(m: Model, t: number): string {
+  return m.game.terms.text(t);
+}
+
 function pvariables(m: Model): string[] {
   const lines = ['  pvariables {', `    ${TERMINAL_STATE} : { state-fluent, bool, default = false };`];
-  for (const f of m.vocab.fluents) lines.push(`    ${rddlName('fluent', f.term)} : { state-fluent, bool, default = false };`);
+  for (const f of m.vocab.fluents) lines.push(`    ${rddlName('fluent', termText(m, f.term))} : { state-fluent, bool, default = false };`);
   for (const a of m.order) {
     const kind = m.interm.has(a) ? `interm-fluent, bool, level = ${m.interm.get(a)!}` : 'state-fluent, bool, default = false';
     lines.push(`    ${rddlName('derived', atomText(m.game, a))} : { ${kind} };`);
   }
-  for (const mv of m.vocab.moves) lines.push(`    ${rddlName('action', mv.action)} : { action-fluent, bool, default = false };`);
+  for (const mv of m.vocab.moves) lines.push(`    ${rddlName('action', termText(m, mv.action))} : { action-fluent, bool, default = false };`);
   lines.push(`    ${TERMINAL_ACTION} : { action-fluent, bool, default = false };`, '  };');
   return lines;
 }
@@ -160,7 +164,7 @@ function cpfs(m: Model): string[] {
   // taking it is what freezes the state.
   const lines = ['  cpfs {', `    ${TERMINAL_STATE}' = (${TERMINAL_STATE} | ${TERMINAL_ACTION});`];
   for (const f of m.vocab.fluents) {
-    const name = rddlName('fluent', f.term);
+    const name = rddlName('fluent', termText(m, f.term));
     const update = f.nextId < 0 ? 'false' : definitionText(m.rulesOf[f.nextId]!, now, m.step);
     lines.push(`    ${name}' = if (${TERMINAL_ACTION}) then ${name} else (${update});`);
   }
@@ -183,10 +187,10 @@ function reward(m: Model): string[] {
   const role = m.game.terms.text(m.game.roles[0]!);
   let goals = '0';
   // Tested in reverse so that the text reads in goal order: the first goal that holds is paid.
-  const mine = m.vocab.goals.filter((g) => g.role === role);
+  const mine = m.vocab.goals.filter((g) => termText(m, g.role) === role);
   for (let i = mine.length - 1; i >= 0; i--) {
     const g = mine[i]!;
-    goals = `if (${definitionText(m.rulesOf[g.id]!, now, m.step)}) then ${goalValue(m.game, g.value)} else ${goals}`;
+    goals = `if (${definitionText(m.rulesOf[g.id]!, now, m.step)}) then ${goalValue(m.game, termText(m, g.value))} else ${goals}`;
   }
   return [`  reward = if (${TERMINAL_STATE}) then 0 else if (${terminalText(m)}) then (${goals}) else 0;`];
 }
@@ -194,10 +198,10 @@ function reward(m: Model): string[] {
 function preconditions(m: Model): string[] {
   const now = atomExpr(m, false);
   const lines = ['  action-preconditions {'];
-  const moves = m.vocab.moves.map((mv) => rddlName('action', mv.action));
+  const moves = m.vocab.moves.map((mv) => rddlName('action', termText(m, mv.action)));
   for (const mv of m.vocab.moves) {
     const legal = mv.legalId < 0 ? 'false' : definitionText(m.rulesOf[mv.legalId]!, now, m.step);
-    lines.push(`    ${rddlName('action', mv.action)} => (${legal});`);
+    lines.push(`    ${rddlName('action', termText(m, mv.action))} => (${legal});`);
   }
   // The terminal test is written twice, not once per move.
   const terminal = terminalText(m);
@@ -219,10 +223,10 @@ function initState(m: Model): string[] {
     value.set(a, v);
     if (v) derived.push(rddlName('derived', atomText(m.game, a)));
   }
-  const fluents = m.vocab.fluents.filter((f) => f.trueId >= 0 && get(f.trueId)).map((f) => rddlName('fluent', f.term));
+  const fluents = m.vocab.fluents.filter((f) => f.trueId >= 0 && get(f.trueId)).map((f) => rddlName('fluent', termText(m, f.term)));
   // Fluents without a true atom are never read; those in init still hold initially.
   const initSet = new Set(m.game.init.map((id) => m.game.terms.text(m.game.atoms[id]!.args[0]!)));
-  const unread = m.vocab.fluents.filter((f) => f.trueId < 0 && initSet.has(f.term)).map((f) => rddlName('fluent', f.term));
+  const unread = m.vocab.fluents.filter((f) => f.trueId < 0 && initSet.has(termText(m, f.term))).map((f) => rddlName('fluent', termText(m, f.term)));
   return [...fluents, ...unread, ...derived].sort();
 }
 
@@ -237,7 +241,7 @@ export function emitRddl(game: FormulaGame, base: string, options: RddlOptions =
   const step: Step = () => {
     if (deadline.tick()) throw deadlineError(deadline, game.file, NO_POS, 'writing RDDL');
   };
-  const vocab = vocabulary({ ...game, rules: [] });
+  const vocab = game.vocabulary;
   const rulesOf: Formula[][][] = game.atoms.map(() => []);
   for (const r of game.rules) rulesOf[r.head]!.push([...r.body]);
   const { order, interm } = orderAxioms(game, rulesOf);

@@ -9,6 +9,7 @@
  * enter the net as support from outside: legal, goal and terminal ones per state, next ones
  * once the joint move is set.
  */
+import type { OutputKeyword } from '../../gdl/keywords.js';
 import { Deadline } from '../../deadline.js';
 import { lazyInputAtoms } from '../../ground/atoms.js';
 import type { GroundGame } from '../../ground/types.js';
@@ -107,7 +108,7 @@ export function fastLazy(game: GroundGame, net: Net, prop: Propagator, opaque: U
   let nextHeads: number[] = [];
   for (let a = 0; a < opaque.length; a++) if (opaque[a] === 1) prop.setInput(a, 1);
 
-  const support = (rel: 'next' | 'legal' | 'goal' | 'terminal', into: number[]): void => {
+  const support = (rel: OutputKeyword, into: number[]): void => {
     for (const t of evaluator.heads(rel)) {
       const a = atomOf.get(t);
       if (a !== undefined) prop.addSupport(a, 1), into.push(a);

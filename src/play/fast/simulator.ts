@@ -6,9 +6,8 @@
  * only the `true` atoms that differ from the state loaded before; legal moves and the next
  * state are kept up to date as atoms change, so a step costs what changes, not the game's size.
  */
-import { keywordSymbols, partnerAtoms } from '../../ground/atoms.js';
 import type { GroundGame } from '../../ground/types.js';
-import { type GroundState, byRole, fluentsOf, groundText, holding, initialBits } from '../ground-sim.js';
+import { type GroundState, fluentsOf, groundText, holding, initialBits, roleAtoms } from '../ground-sim.js';
 import type { Random } from '../random.js';
 import type { GameSimulator, StateInfo } from '../types.js';
 import { Deadline } from '../../deadline.js';
@@ -66,13 +65,9 @@ function outputsOf(game: GroundGame, legal: readonly Int32Array[], nextAtoms: In
  * a lazy part (docs/lazy.md) has its lazy atoms decided on demand (fast/lazy.ts), under `deadline`.
  */
 export function createFastSimulator(game: GroundGame, deadline = Deadline.never()): FastSimulator {
-  const kw = keywordSymbols(game.terms);
   const fluents = fluentsOf(game);
   const words = (fluents.terms.length + 31) >>> 5;
-  const legal = byRole(game, kw.legal);
-  const goals = byRole(game, kw.goal);
-  const doesOf = partnerAtoms(game, [[kw.legal, kw.does]]);
-  const terminal = game.atoms.findIndex((a) => a.rel === kw.terminal && a.args.length === 0);
+  const { legal, goals, doesOf, terminal } = roleAtoms(game);
   const out = outputsOf(game, legal, fluents.nextAtoms, fluents.nextFluent, words);
   // Lazy axioms: absent for other games, whose net and steps are exactly as without them.
   const opaque = game.lazy === undefined ? undefined : opaqueAtoms(game);
