@@ -76,7 +76,7 @@ function mutex(file: string, flags: MutexFlags): number {
   const loaded = loadRun(ctx, readGameFile(file));
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
   // The groups of the game `ground` writes (unused instances removed), the game GDDL partitions.
-  const all = mutexRecipe(ctx, loaded, settings);
+  const all = mutexRecipe(ctx, loaded, settings).mutex;
   const result = shown(all, flags.observed === true);
   const json = { fluents: result.fluents, bits: result.bits, groups: result.groups };
   writeOutput(flags.output, flags.json === true ? `${JSON.stringify(json, null, 2)}\n` : formatMutex(result, all.groups.length - result.groups.length));

@@ -12,7 +12,7 @@ import {
 import { StageTimer } from '../../timer.js';
 import { runContext } from '../context.js';
 import type { Diagnostic } from '../../gdl/diagnostics.js';
-import { groundWritten } from './game.js';
+import { type GroundRun, groundWritten } from './game.js';
 
 /** What `verify` plays the original game against. */
 export type VerifyTarget =
@@ -21,10 +21,12 @@ export type VerifyTarget =
   | { readonly kind: 'gddl'; readonly files: GddlFiles; readonly dir: string }
   | { readonly kind: 'rddl'; readonly domain: RddlSource; readonly instance: RddlSource };
 
-/** The verdict of `verify`, and the warnings of a ground file read for it. */
+/** The verdict of `verify`, the warnings of a ground file read for it, the grounding made now. */
 export interface VerifyRun {
   readonly result: VerifyResult;
   readonly warnings: readonly Diagnostic[];
+  /** Against the grounding made now: that grounding (the game `ground` writes). */
+  readonly run?: GroundRun;
 }
 
 /**
@@ -43,25 +45,27 @@ export function verifyRecipe(ctx: RunContext, loaded: LoadedGame, target: Verify
       return { result: verifyAgainst(loaded.normal, other.normal, ctx.options, verify), warnings: other.warnings };
     }
     case 'grounding': {
-      const { game } = groundWritten(ctx, loaded, target.keepUnused);
-      const groups = target.mutex ? mutexGroups(game, ctx.options, DEFAULT_MUTEX_SETTINGS, ctx.timer).groups.filter((g) => g.proven) : undefined;
-      return { result: verifyGrounding(loaded.normal, game, ctx.options, groups === undefined ? verify : { ...verify, groups }), warnings: none };
+      const run = groundWritten(ctx, loaded, target.keepUnused);
+      const groups = target.mutex ? mutexGroups(run.game, ctx.options, DEFAULT_MUTEX_SETTINGS, ctx.timer).groups.filter((g) => g.proven) : undefined;
+      return { result: verifyGrounding(loaded.normal, run.game, ctx.options, groups === undefined ? verify : { ...verify, groups }), warnings: none, run };
     }
   }
 }
 
-/** `mutex`: the mutex groups of the game `ground` writes. */
-export function mutexRecipe(ctx: RunContext, loaded: LoadedGame, settings: MutexSettings): MutexResult {
-  return mutexGroups(groundWritten(ctx, loaded, false).game, ctx.options, settings, ctx.timer);
+/** `mutex`: the mutex groups of the game `ground` writes (and that game). */
+export function mutexRecipe(ctx: RunContext, loaded: LoadedGame, settings: MutexSettings): { run: GroundRun; mutex: MutexResult } {
+  const run = groundWritten(ctx, loaded, false);
+  return { run, mutex: mutexGroups(run.game, ctx.options, settings, ctx.timer) };
 }
 
 /** Which engines `play` runs. */
 export type PlayEngine = 'ground' | 'prolog' | 'both';
 
-/** One engine's playouts and the timer of its preparation and play. */
+/** One engine's playouts and the timer of its preparation and play (the ground engine: and the game played). */
 export interface EngineRun {
   readonly result: PlayoutResult;
   readonly timer: StageTimer;
+  readonly run?: GroundRun;
 }
 
 /**
@@ -72,8 +76,8 @@ export function playRecipe(ctx: RunContext, loaded: LoadedGame, engine: PlayEngi
   const out: { ground?: EngineRun; prolog?: EngineRun } = {};
   if (engine !== 'prolog') {
     const own = runContext(ctx.file, ctx.options, new StageTimer());
-    const { game } = groundWritten(own, loaded, false);
-    out.ground = { result: playGroundGame(game, own.options, playouts, own.timer), timer: own.timer };
+    const run = groundWritten(own, loaded, false);
+    out.ground = { result: playGroundGame(run.game, own.options, playouts, own.timer), timer: own.timer, run };
   }
   if (engine !== 'ground') {
     const timer = new StageTimer();
