@@ -26,6 +26,7 @@ const dist = resolve(option('--dist', join(root, 'dist')));
 const seconds = Number(option('--seconds', '5'));
 const load = (p) => import(pathToFileURL(join(dist, p)).href);
 const { runGrounding, DEFAULT_PIPELINE_OPTIONS } = await load('pipeline/stages.js');
+const { StageTimer } = await load('timer.js');
 const { createGroundSimulator } = await load('play/ground-sim.js');
 
 /** Seeded generator (mulberry32), so both builds play the same kind of matches. */
@@ -40,7 +41,7 @@ function random(seed) {
 }
 
 for (const file of args) {
-  const { ground } = runGrounding(readFileSync(file, 'utf8'), file, DEFAULT_PIPELINE_OPTIONS);
+  const { ground } = runGrounding(readFileSync(file, 'utf8'), file, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
   const sim = createGroundSimulator(ground);
   const pick = random(1);
   let playouts = 0;

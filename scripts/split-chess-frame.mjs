@@ -18,10 +18,11 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const D = resolve(root, 'dist');
 const { loadGame, DEFAULT_PIPELINE_OPTIONS } = await import(`${D}/pipeline.js`);
+const { StageTimer } = await import(`${D}/timer.js`);
 const { instantiateGame, DEFAULT_INSTANTIATE_LIMITS } = await import(`${D}/ground/instantiate.js`);
 const { parseGdl } = await import(`${D}/gdl/parser.js`);
 const file = resolve(root, '../shared/games/ggp-repository-base/chess.kif');
-const game = loadGame(readFileSync(file, 'utf8'), file, DEFAULT_PIPELINE_OPTIONS).normal;
+const game = loadGame(readFileSync(file, 'utf8'), file, DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal;
 const line = Number(process.argv[3] ?? 118);
 const frame = game.rules.filter((r) => r.pos.line === line);
 // Relations the frame rule needs, transitively (not true/does).

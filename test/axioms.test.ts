@@ -24,6 +24,7 @@ import { createReasoner } from '../src/play/reasoner.js';
 import type { GameSimulator } from '../src/play/types.js';
 import { formatDifference, verifyGame } from '../src/play/verify.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
+import { StageTimer } from '../src/timer.js';
 
 /** Options to read a game without axioms: large ground subformulas become named relations. */
 const READ_BACK: PipelineOptions = { ...DEFAULT_PIPELINE_OPTIONS, normalize: { ...DEFAULT_PIPELINE_OPTIONS.normalize, splitGround: true } };
@@ -35,7 +36,7 @@ const example = (name: string): string => readFileSync(join(EXAMPLES_DIR, name),
 type AnySimulator = GameSimulator<any, any, any>;
 
 function ground(text: string, file: string): { original: AnySimulator; game: GroundGame } {
-  const { loaded, ground: game } = runGrounding(text, file);
+  const { loaded, ground: game } = runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
   return { original: createReasoner(loaded.normal), game };
 }
 
@@ -71,7 +72,7 @@ function roundTrip(text: string, file: string, playouts: number, run = (g: Groun
   const result = run(removeUnused(game).game);
   const out = emitFormulaGdl(result.game);
   expect(strayAxioms(out, result.stats.kept.map((k) => k.atom))).toEqual([]);
-  expectSame(original, createReasoner(loadGame(out, `${file} (no axioms)`, READ_BACK).normal), playouts);
+  expectSame(original, createReasoner(loadGame(out, `${file} (no axioms)`, READ_BACK, new StageTimer()).normal), playouts);
   return { ...result, text: out };
 }
 
@@ -231,8 +232,8 @@ describe('reading formula bodies back', () => {
   const text = `${draw} (<= (goal p 100) (true (c 1)) ${big('x')} ${big('y')})`;
 
   it('refuses a DNF beyond the limit by default, and names ground subformulas with splitGround', () => {
-    expect(() => loadGame(text, 'big.kif', DEFAULT_PIPELINE_OPTIONS)).toThrow(GdlError);
-    const normal = loadGame(text, 'big.kif', READ_BACK).normal;
+    expect(() => loadGame(text, 'big.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer())).toThrow(GdlError);
+    const normal = loadGame(text, 'big.kif', READ_BACK, new StageTimer()).normal;
     expect(normal.rules.some((r) => r.head.rel.startsWith('split_'))).toBe(true);
     const state = createReasoner(normal);
     const after = state.successor(state.initialState(), [state.info(state.initialState()).legal[0]![0]!]);
@@ -254,7 +255,7 @@ const CORPUS: readonly [string, number][] = [
 
 describe.skipIf(!HAVE_CORPUS)('axiom removal on a large game (atariGo 7x7: 152,504 rules)', () => {
   let game: GroundGame | undefined;
-  const atari = (): GroundGame => (game ??= runGrounding(readGame('ggp-repository-base/atariGo_7x7.kif'), 'atariGo_7x7.kif').ground);
+  const atari = (): GroundGame => (game ??= runGrounding(readGame('ggp-repository-base/atariGo_7x7.kif'), 'atariGo_7x7.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer()).ground);
 
   it('stops within a fraction of a second of the deadline, with a limit error', () => {
     const g = atari();

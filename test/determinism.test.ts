@@ -11,14 +11,16 @@ import { shuffleSentences } from '../scripts/fuzz-mutate.mjs';
 import { GdlError } from '../src/gdl/diagnostics.js';
 import { type ReachMethod, emitGround, removeUnusedInstances, resolvePipelineOptions, runGrounding } from '../src/pipeline/stages.js';
 import { GAMES_DIR, HAVE_CORPUS, listGames, readGame } from './corpus.js';
+import { StageTimer } from '../src/timer.js';
+import { DEFAULT_PIPELINE_OPTIONS } from '../src/pipeline/options.js';
 
 /** The ground game as `gdl-ground ground` writes it, or undefined when a limit is reached. */
 function groundText(text: string, method: ReachMethod, frameAbove?: number, large = false): string | undefined {
   const limits = large ? { method, timeoutSeconds: 300 } : { method, timeoutSeconds: 5, maxReachAtoms: 200_000, maxGroundAtoms: 200_000, maxGroundRules: 200_000 };
   const options = resolvePipelineOptions(frameAbove === undefined ? limits : { ...limits, frameAbove });
   try {
-    const { ground } = runGrounding(text, 'game.kif', options);
-    return emitGround(removeUnusedInstances(ground).game, 'gdl', { baseInput: true });
+    const { ground } = runGrounding(text, 'game.kif', options, new StageTimer());
+    return emitGround(removeUnusedInstances(ground, new StageTimer(), DEFAULT_PIPELINE_OPTIONS).game, 'gdl', { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS);
   } catch (err) {
     if (err instanceof GdlError && err.code === 'limit') return undefined;
     throw err;

@@ -8,6 +8,7 @@ import { JSON_FORMAT, emitJson } from '../src/formats/json/write.js';
 import type { GroundGame } from '../src/ground/types.js';
 import { DEFAULT_PIPELINE_OPTIONS, runGrounding } from '../src/pipeline/stages.js';
 import { HAVE_CORPUS, readGame } from './corpus.js';
+import { StageTimer } from '../src/timer.js';
 
 const SMALL = `
 (role x) (role o)
@@ -24,7 +25,7 @@ const SMALL = `
 `;
 
 function groundOf(text: string, file = 'small.kif'): GroundGame {
-  return runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS).ground;
+  return runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer()).ground;
 }
 
 function expectValidGdl(out: string): void {

@@ -16,6 +16,7 @@ import { createReasoner } from '../src/play/reasoner.js';
 import { verifyGame } from '../src/play/verify.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 import { CLI, ROOT, ensureBuilt } from './support/cli.js';
+import { StageTimer } from '../src/timer.js';
 
 /** Games with recursion over the state, simultaneous moves, many rules per does atom, 1-4 roles. */
 const CORPUS_GAMES = [
@@ -38,7 +39,7 @@ const CORPUS_GAMES = [
 const EXAMPLE = join(EXAMPLES_DIR, 'fast-sim.kif');
 
 function ground(text: string, file: string): ReturnType<typeof runGrounding> {
-  return runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS);
+  return runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
 }
 
 /** Whether some joint move leads from `from` to `to` in the ground simulator of `verify`. */

@@ -22,6 +22,7 @@ import { NO_ACTION, createRddlSimulator, asEpisode } from '../src/formats/rddl/s
 import { createReasoner } from '../src/play/reasoner.js';
 import { formatDifference, verifyGame } from '../src/play/verify.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
+import { StageTimer } from '../src/timer.js';
 
 const example = (name: string): string => readFileSync(join(EXAMPLES_DIR, name), 'utf8');
 
@@ -30,7 +31,7 @@ const RDDL_IDENT = /^[A-Za-z](?:[A-Za-z0-9_-]*[A-Za-z0-9])?$/;
 
 /** The game without axioms and its reasoner. */
 function prepare(text: string, file: string): { formula: FormulaGame; reasoner: ReturnType<typeof createReasoner> } {
-  const { loaded, ground } = runGrounding(text, file);
+  const { loaded, ground } = runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
   const formula = removeAxioms(removeUnused(ground).game).game;
   return { formula, reasoner: createReasoner(loaded.normal) };
 }
@@ -84,8 +85,8 @@ describe('unrolling recursive axioms', () => {
       expect(cyclic).toEqual([]);
       // The unrolled game, written as GDL and read back, plays like the original.
       const readBack: PipelineOptions = { ...DEFAULT_PIPELINE_OPTIONS, normalize: { ...DEFAULT_PIPELINE_OPTIONS.normalize, splitGround: true } };
-      const other = loadGame(emitFormulaGdl(game), `${name}.unrolled`, readBack);
-      const original = loadGame(example(name), name, DEFAULT_PIPELINE_OPTIONS);
+      const other = loadGame(emitFormulaGdl(game), `${name}.unrolled`, readBack, new StageTimer());
+      const original = loadGame(example(name), name, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
       const result = verifyGame(createReasoner(original.normal), createReasoner(other.normal), { playouts: 15, seed: 2, maxSteps: 30 });
       if (result.kind === 'different') expect.fail(formatDifference(result.difference));
     }
@@ -112,7 +113,7 @@ describe('RDDL writer, reader and simulator', () => {
     playRddl(example('rddl-chain.kif'), 'rddl-chain.kif', 30);
   });
   it('writes kept axioms as interm-fluents (move-dependent) and state fluents one step ahead', () => {
-    const { loaded, ground } = runGrounding(example('rddl-interm.kif'), 'rddl-interm.kif');
+    const { loaded, ground } = runGrounding(example('rddl-interm.kif'), 'rddl-interm.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer());
     const kept = removeAxioms(removeUnused(ground).game, { maxFormula: 1 });
     expect(kept.stats.kept.map((k) => k.atom)).toEqual(expect.arrayContaining(['(lit2 1)', 'bright']));
     const files = emitRddl(unrollRecursion(kept.game).game, 'rddl-interm');

@@ -13,6 +13,7 @@ import { instantiateGame } from '../src/ground/instantiate.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { computeSupersetsDG } from '../src/reach/dg/index.js';
 import { handMadeGame } from './support/ground-game.js';
+import { StageTimer } from '../src/timer.js';
 
 /** A ground game over the given atom texts with rules written as texts (role r). */
 function game(init: string[], rules: { head: string; pos?: string[]; neg?: string[] }[]): GroundGame {
@@ -81,7 +82,7 @@ describe('instantiation with dg supersets, then reachability, equals the prolog 
       (<= (legal robot (move ?x ?y)) (true (at ?x)) (adjacent ?x ?y))
       (<= (next (at ?y)) (does robot (move ?x ?y)))
       (<= terminal (true (at 3))) (<= (goal robot 100) (not (true (at 6))))`;
-    const normal = loadGame(text, 'ring.kif', DEFAULT_PIPELINE_OPTIONS).normal;
+    const normal = loadGame(text, 'ring.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal;
     const limits = { deadline: Deadline.never(), maxAtoms: 100_000 };
     const fromDg = instantiateGame(normal, computeSupersetsDG(normal, limits).supersets);
     const fromProlog = instantiateGame(normal, computeSupersetsProlog(normal, limits).supersets);

@@ -7,6 +7,7 @@ import { formulaToString } from '../src/gdl/terms.js';
 import { normalizeGame } from '../src/normalize/normalize.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
 import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
+import { StageTimer } from '../src/timer.js';
 
 /** The frame every test game shares, so that only the rules under test can cause problems. */
 const FRAME = '(role robot)\n(init p)\n(legal robot go)\n(<= terminal (true p))\n(goal robot 100)\n';
@@ -26,7 +27,7 @@ function load(rules: string, frame = FRAME): string[] {
   const offset = frame.split('\n').length - 1;
   const line = (d: Diagnostic): string => `${d.line - offset}:${d.col} ${d.severity}: ${d.message}`;
   try {
-    return loadGame(frame + rules, 'g.kif', DEFAULT_PIPELINE_OPTIONS).warnings.map(line);
+    return loadGame(frame + rules, 'g.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer()).warnings.map(line);
   } catch (err) {
     if (err instanceof GdlError) return err.diagnostics.map(line);
     throw err;

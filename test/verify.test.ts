@@ -12,6 +12,7 @@ import { createReasoner } from '../src/play/reasoner.js';
 import { type VerifyResult, formatDifference, verifyGame } from '../src/play/verify.js';
 import { EXAMPLES_DIR, GAMES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 import { findAtom } from './support/ground-game.js';
+import { StageTimer } from '../src/timer.js';
 
 const EXAMPLES = ['ring.kif', 'buttons.kif', 'nim.kif', 'tictactoe.kif'];
 
@@ -27,7 +28,7 @@ const CORPUS = [
 ];
 
 function run(text: string, file: string, method: ReachMethod, playouts: number, damage?: (g: GroundGame) => GroundGame): VerifyResult {
-  const { loaded, ground } = runGrounding(text, file, { ...DEFAULT_PIPELINE_OPTIONS, method });
+  const { loaded, ground } = runGrounding(text, file, { ...DEFAULT_PIPELINE_OPTIONS, method }, new StageTimer());
   const game = damage === undefined ? ground : damage(ground);
   return verifyGame(createReasoner(loaded.normal), createGroundSimulator(game), { playouts, seed: 7, maxSteps: 100 });
 }
