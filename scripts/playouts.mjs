@@ -42,7 +42,7 @@ function random(seed) {
 
 for (const file of args) {
   const { ground } = runGrounding(readFileSync(file, 'utf8'), file, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
-  const sim = createGroundSimulator(ground);
+  const sim = createGroundSimulator(ground, DEFAULT_PIPELINE_OPTIONS.deadline);
   const pick = random(1);
   let playouts = 0;
   let steps = 0;

@@ -48,7 +48,7 @@ for (const m of ['(m white (move wk e 1 g 1))', '(m white (move wk e 1 c 1))', '
 const pieces = ['b', 'wp', 'wn', 'wb', 'wr', 'wq', 'wk', 'bp', 'bn', 'bb', 'br', 'bq', 'bk'];
 const fl = []; for (const [x, y] of sq) for (const p of pieces) fl.push(`(f (cell ${X[x]} ${y} ${p}))`);
 for (const x of X) for (const p of ['wp', 'bp']) fl.push(`(f (pawn_moved_two ${p} ${x}))`);
-const facts = parseGdl([...fl, ...moves].join('\n'), 'sup.kif').game.rules.map((r) => r.head);
+const facts = parseGdl([...fl, ...moves].join('\n'), 'sup.kif', DEFAULT_PIPELINE_OPTIONS.deadline).game.rules.map((r) => r.head);
 const supersets = { fluents: facts.filter((a) => a.rel === 'f').map((a) => a.args[0]), moves: facts.filter((a) => a.rel === 'm').map((a) => ({ role: a.args[0], action: a.args[1] })), axioms: [] };
 const splitAbove = process.argv[2] === 'plain' ? Infinity : Number(process.argv[2] ?? 4e6);
 // Without a fourth argument the frame rewrite has its default threshold; `plain` turns it off.

@@ -73,10 +73,10 @@ describe('the stages under a passed deadline', () => {
 
   it('changes nothing when no limit is reached', () => {
     const never = Deadline.never();
-    expect(pruneUnreachable(ground, never)).toEqual(pruneUnreachable(ground));
-    expect(emitGdl(ground, undefined, never)).toBe(emitGdl(ground));
-    expect(emitJson(ground, never)).toBe(emitJson(ground));
-    expect(removeUnused(ground, never)).toEqual(removeUnused(ground));
+    expect(pruneUnreachable(ground, never)).toEqual(pruneUnreachable(ground, Deadline.never()));
+    expect(emitGdl(ground, undefined, never)).toBe(emitGdl(ground, undefined, Deadline.never()));
+    expect(emitJson(ground, never)).toBe(emitJson(ground, Deadline.never()));
+    expect(removeUnused(ground, never)).toEqual(removeUnused(ground, Deadline.never()));
   });
 });
 

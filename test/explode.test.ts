@@ -128,7 +128,7 @@ function bothWays(text: string, file: string): { full: string; relevant: string;
   expect(relevantSets.moves).toEqual(fullSets.moves);
   // The same relevant model on the Datalog core: fluents, moves and axioms, in the same order.
   expect(supersetSentences(relevantSupersets(normal).supersets)).toEqual(supersetSentences(relevantSets));
-  const emit = (sets: typeof fullSets): string => emitGdl(groundGame(normal, sets, options, new StageTimer()), { baseInput: true });
+  const emit = (sets: typeof fullSets): string => emitGdl(groundGame(normal, sets, options, new StageTimer()), { baseInput: true }, Deadline.never());
   return { full: emit(fullSets), relevant: emit(relevantSets), fullAxioms: fullSets.axioms.length, relevantAxioms: relevantSets.axioms.length };
 }
 

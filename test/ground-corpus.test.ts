@@ -93,9 +93,9 @@ function groundOne(file: string, deadline: number): { normal: NormalGame; sets: 
 }
 
 function checkOutput(g: GroundGame): void {
-  const parsed = parseGdl(emitGdl(g), 'ground.kif');
+  const parsed = parseGdl(emitGdl(g, undefined, Deadline.never()), 'ground.kif', Deadline.never());
   expect(parsed.diagnostics).toEqual([]);
-  expect(validateGame(parsed.game).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  expect(validateGame(parsed.game, undefined, undefined, Deadline.never()).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
 }
 
 describe.skipIf(!HAVE_CORPUS || FULL)('grounding a varied subset of the corpus', () => {
@@ -117,7 +117,7 @@ describe.skipIf(!HAVE_CORPUS || FULL)('both superset methods give the same groun
       const text = readGame(file);
       const prolog = runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer()).ground;
       const dg = runGrounding(text, file, { ...DEFAULT_PIPELINE_OPTIONS, method: 'dg' }, new StageTimer()).ground;
-      expect(emitGdl(dg)).toBe(emitGdl(prolog));
+      expect(emitGdl(dg, undefined, Deadline.never())).toBe(emitGdl(prolog, undefined, Deadline.never()));
     });
   }
 });

@@ -13,6 +13,7 @@ import { createGroundSimulator } from '../src/play/ground-sim.js';
 import { createRandom } from '../src/play/random.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 import { StageTimer } from '../src/timer.js';
+import { Deadline } from '../src/deadline.js';
 
 function ground(text: string, file: string, options: PipelineOptions): GroundGame {
   const loaded = loadGame(text, file, options, new StageTimer());
@@ -27,8 +28,8 @@ function example(file: string, lazy: string[]): GroundGame {
 
 /** Plays `playouts` seeded random playouts of at most `steps` joint moves on both simulators; returns the states compared. */
 function compare(game: GroundGame, playouts: number, steps: number, engine: 'terms' | 'prolog', seed = 1): number {
-  const fast = createFastSimulator(game);
-  const slow = createGroundSimulator(game);
+  const fast = createFastSimulator(game, Deadline.never());
+  const slow = createGroundSimulator(game, Deadline.never());
   const random = createRandom(seed);
   let states = 0;
   for (let p = 0; p < playouts; p++) {

@@ -17,6 +17,7 @@ import { EXAMPLES_DIR } from './corpus.js';
 import { StageTimer } from '../src/timer.js';
 import { DEFAULT_PIPELINE_OPTIONS } from '../src/pipeline/options.js';
 import { DEFAULT_AXIOM_OPTIONS } from '../src/axioms/types.js';
+import { Deadline } from '../src/deadline.js';
 
 const FILE = 'lazy-walk.kif';
 const TEXT = readFileSync(join(EXAMPLES_DIR, FILE), 'utf8');
@@ -178,7 +179,7 @@ describe('the evaluator of the lazy part', () => {
 
   it('agrees with a direct computation of path and of the walker moves on 13 wall sets', () => {
     const { game } = ground(LAZY);
-    const ev = createLazyEvaluator(game);
+    const ev = createLazyEvaluator(game, Deadline.never());
     const t = game.terms;
     const fluent = (text: string): number => {
       const id = game.atoms.find((a) => t.text(a.term) === `(true ${text})`)?.args[0];

@@ -80,7 +80,7 @@ describe.skipIf(!HAVE_CORPUS)('proven groups hold under an independent reasoner'
       const { loaded, ground } = runGrounding(readGame(game), game, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
       const r = mutexOf(ground, 20);
       const proven = r.groups.filter((g) => g.proven);
-      const result = verifyGame(createReasoner(loaded.normal), createGroundSimulator(ground), {
+      const result = verifyGame(createReasoner(loaded.normal, { deadline: Deadline.never() }), createGroundSimulator(ground, Deadline.never()), {
         playouts: 15, seed: 11, maxSteps: 200, groups: proven,
       });
       if (result.kind === 'different') expect.fail(formatDifference(result.difference));
@@ -92,7 +92,7 @@ describe.skipIf(!HAVE_CORPUS)('proven groups hold under an independent reasoner'
     const game = 'ggp-repository-base/ticTacToe.kif';
     const { loaded, ground } = runGrounding(readGame(game), game, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
     const fake = { members: ['(cell 1 1 b)', '(cell 2 2 b)'], exactlyOne: false };
-    const result = verifyGame(createReasoner(loaded.normal), createGroundSimulator(ground), { playouts: 1, seed: 1, maxSteps: 5, groups: [fake] });
+    const result = verifyGame(createReasoner(loaded.normal, { deadline: Deadline.never() }), createGroundSimulator(ground, Deadline.never()), { playouts: 1, seed: 1, maxSteps: 5, groups: [fake] });
     expect(result.kind).toBe('different');
     if (result.kind === 'different') {
       expect(result.difference.kind).toBe('mutex');

@@ -5,6 +5,7 @@ import { parseGdl } from '../src/gdl/parser.js';
 import { atomToString, termToString } from '../src/gdl/terms.js';
 import { normalizeGame } from '../src/normalize/normalize.js';
 import type { Literal, NormalRule } from '../src/normalize/types.js';
+import { Deadline } from '../src/deadline.js';
 
 function lit(l: Literal): string {
   if (l.kind === 'distinct') return `(distinct ${termToString(l.left)} ${termToString(l.right)})`;
@@ -16,7 +17,7 @@ function show(rules: readonly NormalRule[]): string[] {
 }
 
 function norm(text: string, maxDisjuncts = 4096): string[] {
-  const parsed = parseGdl(text, 't.kif');
+  const parsed = parseGdl(text, 't.kif', Deadline.never());
   expect(parsed.diagnostics).toEqual([]);
   return show(normalizeGame(parsed.game, { maxDisjuncts }).rules);
 }
@@ -53,7 +54,7 @@ describe('normalizeGame', () => {
 
   it('refuses a DNF blow-up with an error naming the rule', () => {
     const body = Array.from({ length: 20 }, (_, i) => `(or (a${i}) (b${i}))`).join(' ');
-    const parsed = parseGdl(`(role r)\n(<= (big ?x) ${body})`, 'blow.kif');
+    const parsed = parseGdl(`(role r)\n(<= (big ?x) ${body})`, 'blow.kif', Deadline.never());
     expect(() => normalizeGame(parsed.game, { maxDisjuncts: 4096 })).toThrow(GdlError);
     try {
       normalizeGame(parsed.game, { maxDisjuncts: 4096 });

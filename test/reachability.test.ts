@@ -33,7 +33,7 @@ describe('reachableAtoms', () => {
       { head: '(next c)', pos: ['(true b)', '(true z)'] },
       { head: 'win', pos: ['(true b)'] },
     ]);
-    const reached = reachableAtoms(g);
+    const reached = reachableAtoms(g, Deadline.never());
     const reachedTexts = texts(g).filter((_, i) => reached[i] === 1);
     expect(reachedTexts).toEqual(['(does r go)', '(legal r go)', '(next b)', '(true a)', '(true b)', 'win']);
   });
@@ -48,7 +48,7 @@ describe('pruneUnreachable', () => {
       { head: 'terminal', pos: ['(true b)'], neg: ['(true y)'] },
       { head: 'terminal', pos: ['(true b)'] },
     ]);
-    const p = pruneUnreachable(g);
+    const p = pruneUnreachable(g, Deadline.never());
     expect(texts(p)).toEqual(['(does r go)', '(legal r go)', '(next b)', '(true a)', '(true b)', 'terminal']);
     expect(ruleTexts(p)).toEqual([
       '(legal r go) <= (true a) <= (not (true b))',
@@ -57,7 +57,7 @@ describe('pruneUnreachable', () => {
       'terminal <= (true b)',
     ]);
     expect(p.init).toEqual([3]);
-    expect(pruneUnreachable(p)).toEqual(p);
+    expect(pruneUnreachable(p, Deadline.never())).toEqual(p);
   });
 
   it('reads the final supersets off a ground game, static axioms added', () => {
@@ -67,7 +67,7 @@ describe('pruneUnreachable', () => {
       { head: '(ok 1)', pos: ['(true a)'] },
       { head: '(ok 2)', pos: ['(true q)'] },
     ]);
-    const s = groundSupersets(g, [parseGdl('(adj 1 2)').game.rules[0]!.head]);
+    const s = groundSupersets(g, [parseGdl('(adj 1 2)', undefined, Deadline.never()).game.rules[0]!.head], Deadline.never());
     expect(s.fluents.map(termToString)).toEqual(['a', 'b']);
     expect(s.moves.map((m) => `${termToString(m.role)} ${termToString(m.action)}`)).toEqual(['r go']);
     expect(s.axioms.map(atomToString)).toEqual(['(adj 1 2)', '(ok 1)']);
@@ -86,9 +86,9 @@ describe('instantiation with dg supersets, then reachability, equals the prolog 
     const limits = { deadline: Deadline.never(), maxAtoms: 100_000 };
     const fromDg = instantiateGame(normal, computeSupersetsDG(normal, limits).supersets);
     const fromProlog = instantiateGame(normal, computeSupersetsProlog(normal, limits).supersets);
-    expect(fromDg.rules.length).toBeGreaterThan(pruneUnreachable(fromDg).rules.length);
+    expect(fromDg.rules.length).toBeGreaterThan(pruneUnreachable(fromDg, Deadline.never()).rules.length);
     // The two runs have term tables of their own: the games compare through their text.
-    expect(emitGdl(pruneUnreachable(fromDg))).toBe(emitGdl(pruneUnreachable(fromProlog)));
-    expect(ruleTexts(pruneUnreachable(fromDg))).toContain('(goal robot 100)');
+    expect(emitGdl(pruneUnreachable(fromDg, Deadline.never()), undefined, Deadline.never())).toBe(emitGdl(pruneUnreachable(fromProlog, Deadline.never()), undefined, Deadline.never()));
+    expect(ruleTexts(pruneUnreachable(fromDg, Deadline.never()))).toContain('(goal robot 100)');
   });
 });

@@ -18,7 +18,7 @@ function reasonerFor(text: string, deadline = Deadline.never()): ItemSimulator {
 }
 
 const texts = (items: readonly GroundItem[]): string[] => items.map((i) => i.text);
-const item = (text: string): GroundItem => ({ text, term: parseGdl(`(x ${text})`).game.rules[0]!.head.args[0]! });
+const item = (text: string): GroundItem => ({ text, term: parseGdl(`(x ${text})`, undefined, Deadline.never()).game.rules[0]!.head.args[0]! });
 
 describe('reasoner', () => {
   it('keeps 1, 01 and + distinct constants and survives relations named like Prolog built-ins', () => {

@@ -15,6 +15,7 @@ import { EXAMPLES_DIR } from './corpus.js';
 import { runCli, ensureBuilt } from './support/cli.js';
 import { StageTimer } from '../src/timer.js';
 import { DEFAULT_PIPELINE_OPTIONS } from '../src/pipeline/options.js';
+import { Deadline } from '../src/deadline.js';
 
 const TICTACTOE = join(EXAMPLES_DIR, 'tictactoe.kif');
 
@@ -23,10 +24,10 @@ describe('emitGdlChunks', () => {
 
   it('chunks of whole lines that concatenate to emitGdl, with and without base/input', () => {
     for (const baseInput of [true, false]) {
-      const chunks = [...emitGdlChunks(game, { baseInput }, undefined, 200)];
+      const chunks = [...emitGdlChunks(game, { baseInput }, Deadline.never(), 200)];
       expect(chunks.length).toBeGreaterThan(10);
       for (const c of chunks) expect(c.endsWith('\n')).toBe(true);
-      expect(chunks.join('')).toBe(emitGdl(game, { baseInput }));
+      expect(chunks.join('')).toBe(emitGdl(game, { baseInput }, Deadline.never()));
     }
   });
 
@@ -84,6 +85,6 @@ describe('ground: file and stdout', () => {
     expect(stdout.code).toBe(0);
     expect(readFileSync(out, 'utf8')).toBe(stdout.stdout);
     const game = runGrounding(readFileSync(TICTACTOE, 'utf8'), 'tictactoe.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer()).ground;
-    expect(stdout.stdout).toBe(emitGdl(removeUnusedInstances(game, new StageTimer(), DEFAULT_PIPELINE_OPTIONS).game, { baseInput: true }));
+    expect(stdout.stdout).toBe(emitGdl(removeUnusedInstances(game, new StageTimer(), DEFAULT_PIPELINE_OPTIONS).game, { baseInput: true }, Deadline.never()));
   });
 });

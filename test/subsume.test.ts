@@ -14,6 +14,7 @@ import { groundGame, loadGame, resolvePipelineOptions } from '../src/pipeline/st
 import { emitGdl } from '../src/formats/gdl/write.js';
 import { EXAMPLES_DIR } from './corpus.js';
 import { StageTimer } from '../src/timer.js';
+import { Deadline } from '../src/deadline.js';
 
 /** The relaxed rules of a game text (subsumed ones dropped). */
 const relaxed = (text: string) => relaxRules(game(`(role p) ${text}`));
@@ -90,7 +91,7 @@ describe('games/relaxed-subsume.kif', () => {
     const relevant = computeSupersetsProlog(normal, undefined, { relevantOnly: true }).supersets;
     expect(full.axioms.some((a) => a.rel === 'between')).toBe(true);
     expect(relevant.axioms.some((a) => a.rel === 'between' || a.rel === 'pinned')).toBe(false);
-    const emit = (sets: typeof full): string => emitGdl(groundGame(normal, sets, options, new StageTimer()), { baseInput: true });
+    const emit = (sets: typeof full): string => emitGdl(groundGame(normal, sets, options, new StageTimer()), { baseInput: true }, Deadline.never());
     expect(emit(relevant)).toBe(emit(full));
   });
 });

@@ -8,14 +8,15 @@ import { normalizeGame } from '../src/normalize/normalize.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
 import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
 import { StageTimer } from '../src/timer.js';
+import { Deadline } from '../src/deadline.js';
 
 /** The frame every test game shares, so that only the rules under test can cause problems. */
 const FRAME = '(role robot)\n(init p)\n(legal robot go)\n(<= terminal (true p))\n(goal robot 100)\n';
 
 function validate(rules: string, frame = FRAME): { lines: string[]; result: ReturnType<typeof validateGame> } {
-  const parsed = parseGdl(frame + rules, 'g.kif');
+  const parsed = parseGdl(frame + rules, 'g.kif', Deadline.never());
   expect(parsed.diagnostics).toEqual([]);
-  const result = validateGame(parsed.game);
+  const result = validateGame(parsed.game, undefined, undefined, Deadline.never());
   // Line numbers below count from the first rule under test.
   const offset = frame.split('\n').length - 1;
   const lines = result.diagnostics.map((d: Diagnostic) => `${d.line - offset}:${d.col} ${d.severity}: ${d.message}`);
@@ -166,7 +167,7 @@ describe('validateGame: errors', () => {
       "1:1 error: no legal moves: the game has no rules or facts for 'legal'",
       "1:1 error: no roles: the game has no (role ...) facts",
     ]);
-    expect(validateGame(parseGdl('; nothing', 'e.kif').game).diagnostics.map(formatDiagnostic)).toEqual([
+    expect(validateGame(parseGdl('; nothing', 'e.kif', Deadline.never()).game, undefined, undefined, Deadline.never()).diagnostics.map(formatDiagnostic)).toEqual([
       'e.kif:1:1: error: empty game: the file holds no rules or facts',
     ]);
   });

@@ -96,7 +96,7 @@ function describeChar(ch: string): string {
  * open one is reported and dropped: real games begin every sentence in column 1 and indent
  * the rest). A sentence holding a bad character is dropped too: its meaning is not defined.
  */
-export function readSExprs(text: string, file: string, deadline = Deadline.never()): { exprs: SExpr[]; diagnostics: Diagnostic[] } {
+export function readSExprs(text: string, file: string, deadline: Deadline): { exprs: SExpr[]; diagnostics: Diagnostic[] } {
   const first = readOnce(text, file, false, deadline);
   return first.unclosed ? readOnce(text, file, true, deadline) : first;
 }

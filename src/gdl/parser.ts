@@ -120,7 +120,7 @@ function toRule(e: SExpr, warn: Warn): Rule {
 }
 
 /** Parses KIF text; `file` names the source in diagnostics. Never throws on bad input. */
-export function parseGdl(text: string, file = '<input>', deadline = Deadline.never()): ParseResult {
+export function parseGdl(text: string, file = '<input>', deadline: Deadline): ParseResult {
   const { exprs, diagnostics } = readSExprs(text, file, deadline);
   const problems = [...diagnostics];
   const rules: Rule[] = [];

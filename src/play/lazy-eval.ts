@@ -80,7 +80,7 @@ export interface TermEvaluatorStats {
 export type TermEvaluator = LazyEvaluator & { readonly stats: TermEvaluatorStats };
 
 /** Creates the term-table evaluator of `game.lazy`; throws {@link LazyUnsupported} when the game's table cannot take new terms. */
-export function createTermEvaluator(game: GroundGame, deadline = Deadline.never()): TermEvaluator {
+export function createTermEvaluator(game: GroundGame, deadline: Deadline): TermEvaluator {
   if (!(game.terms instanceof TermTable)) throw new LazyUnsupported('the game has no term table to evaluate on');
   const table = game.terms;
   const program: LazyProgram = compileLazyProgram(game, table);

@@ -12,6 +12,7 @@ import { emitGround, loadGroundFile, runGrounding, verifyGrounding } from '../..
 import { shuffleSentences } from '../../scripts/fuzz-mutate.mjs';
 import { StageTimer } from '../../src/timer.js';
 import { DEFAULT_PIPELINE_OPTIONS } from '../../src/pipeline/options.js';
+import { Deadline } from '../../src/deadline.js';
 
 /**
  * Grounds `text` under `options` and checks the result: `verify` against the original over
@@ -32,7 +33,7 @@ export function groundAndCheck(text: string, file: string, options: PipelineOpti
 
 /** The first rule of `text`, normalized. */
 export function ruleOf(text: string): NormalRule {
-  return normalizeGame(parseGdl(text, 't.kif').game).rules[0]!;
+  return normalizeGame(parseGdl(text, 't.kif', Deadline.never()).game).rules[0]!;
 }
 
 /** A normalized rule as text: `head <= literal ...`. */
