@@ -11,6 +11,7 @@ export async function loadLib() {
     io: await import(new URL('cli/io.js', dist).href),
     diagnostics: await import(new URL('index.js', dist).href),
     runtime: await import(new URL('runtime.js', dist).href),
+    timer: await import(new URL('timer.js', dist).href),
   };
   lib.runtime.tuneForShortRuns();
   return lib;
@@ -99,7 +100,7 @@ function options(lib, method, limits) {
 export function runMutant(lib, text, file, limits) {
   const p = lib.pipeline;
   const check = timed(lib, 'check', '-', file, limits, () => {
-    const loaded = p.loadGame(text, file, options(lib, 'prolog', limits));
+    const loaded = p.loadGame(text, file, options(lib, 'prolog', limits), new lib.timer.StageTimer());
     p.formatSummary(p.summarizeLoaded(loaded));
     return loaded;
   });
@@ -110,10 +111,11 @@ export function runMutant(lib, text, file, limits) {
   for (const method of ['prolog', 'dg']) {
     const o = options(lib, method, limits);
     const reach = timed(lib, 'reach', method, file, limits, () => {
-      const r = p.reachGame(normal, o);
+      const t = new lib.timer.StageTimer();
+      const r = p.reachGame(normal, o, t);
       if (method === 'prolog') return { supersets: r.supersets, text: p.formatSupersets(r.supersets) };
-      const full = p.groundGame(normal, r.supersets, o);
-      return { full, text: p.formatSupersets(p.readBackSupersets(normal, r.supersets, full)) };
+      const full = p.groundGame(normal, r.supersets, o, t);
+      return { full, text: p.formatSupersets(p.readBackSupersets(normal, r.supersets, full, o)) };
     });
     runs.push(reach.outcome);
     if (reach.value === undefined) {
@@ -121,8 +123,9 @@ export function runMutant(lib, text, file, limits) {
       continue;
     }
     const ground = timed(lib, 'ground', method, file, { ...limits, timeoutSeconds: Infinity }, () => {
-      const full = reach.value.full ?? p.groundGame(normal, reach.value.supersets, o);
-      return p.emitGround(p.removeUnusedInstances(full).game, 'gdl', { baseInput: true });
+      const t = new lib.timer.StageTimer();
+      const full = reach.value.full ?? p.groundGame(normal, reach.value.supersets, o, t);
+      return p.emitGround(p.removeUnusedInstances(full, t, o).game, 'gdl', { baseInput: true }, t, o);
     });
     const cpuMs = ground.outcome.cpuMs + reach.outcome.cpuMs;
     const late = overrun('ground', cpuMs, limits);

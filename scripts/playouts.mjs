@@ -26,7 +26,7 @@ const dist = resolve(option('--dist', join(root, 'dist')));
 const seconds = Number(option('--seconds', '5'));
 const load = (p) => import(pathToFileURL(join(dist, p)).href);
 const { runGrounding, DEFAULT_PIPELINE_OPTIONS } = await load('pipeline/stages.js');
-const { createGroundSimulator } = await load('index.js');
+const { StageTimer, createGroundSimulator } = await load('index.js');
 
 /** Seeded generator (mulberry32), so both builds play the same kind of matches. */
 function random(seed) {
@@ -40,8 +40,8 @@ function random(seed) {
 }
 
 for (const file of args) {
-  const { ground } = runGrounding(readFileSync(file, 'utf8'), file, DEFAULT_PIPELINE_OPTIONS);
-  const sim = createGroundSimulator(ground);
+  const { ground } = runGrounding(readFileSync(file, 'utf8'), file, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
+  const sim = createGroundSimulator(ground, DEFAULT_PIPELINE_OPTIONS.deadline);
   const pick = random(1);
   let playouts = 0;
   let steps = 0;

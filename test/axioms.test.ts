@@ -24,6 +24,7 @@ import { createReasoner } from '../src/play/reasoner.js';
 import type { GameSimulator } from '../src/play/types.js';
 import { formatDifference, verifyGame } from '../src/play/verify.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
+import { StageTimer } from '../src/timer.js';
 
 /** Options to read a game without axioms: large ground subformulas become named relations. */
 const READ_BACK: PipelineOptions = { ...DEFAULT_PIPELINE_OPTIONS, normalize: { ...DEFAULT_PIPELINE_OPTIONS.normalize, splitGround: true } };
@@ -35,8 +36,8 @@ const example = (name: string): string => readFileSync(join(EXAMPLES_DIR, name),
 type AnySimulator = GameSimulator<any, any, any>;
 
 function ground(text: string, file: string): { original: AnySimulator; game: GroundGame } {
-  const { loaded, ground: game } = runGrounding(text, file);
-  return { original: createReasoner(loaded.normal), game };
+  const { loaded, ground: game } = runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
+  return { original: createReasoner(loaded.normal, { deadline: Deadline.never() }), game };
 }
 
 function expectSame(a: AnySimulator, b: AnySimulator, playouts: number): void {
@@ -61,17 +62,17 @@ function bodyAtoms(body: readonly AstFormula[]): { rel: string; text: string }[]
 /** Non-keyword atoms that rule bodies of `text` mention outside `kept`. */
 function strayAxioms(text: string, kept: readonly string[]): string[] {
   const allowed = new Set(kept);
-  const parsed = parseGdl(text, 'out.kif');
+  const parsed = parseGdl(text, 'out.kif', Deadline.never());
   return parsed.game.rules.flatMap((r) => bodyAtoms(r.body)).filter((a) => !KEYWORDS.has(a.rel) && !allowed.has(a.text)).map((a) => a.text);
 }
 
 /** Removes unused instances and axioms, writes GDL, reads it back and plays it against the original. */
-function roundTrip(text: string, file: string, playouts: number, run = (g: GroundGame): AxiomResult => removeAxioms(g)): AxiomResult & { text: string } {
+function roundTrip(text: string, file: string, playouts: number, run = (g: GroundGame): AxiomResult => removeAxioms(g, undefined, Deadline.never())): AxiomResult & { text: string } {
   const { original, game } = ground(text, file);
-  const result = run(removeUnused(game).game);
-  const out = emitFormulaGdl(result.game);
+  const result = run(removeUnused(game, Deadline.never()).game);
+  const out = emitFormulaGdl(result.game, undefined, Deadline.never());
   expect(strayAxioms(out, result.stats.kept.map((k) => k.atom))).toEqual([]);
-  expectSame(original, createReasoner(loadGame(out, `${file} (no axioms)`, READ_BACK).normal), playouts);
+  expectSame(original, createReasoner(loadGame(out, `${file} (no axioms)`, READ_BACK, new StageTimer()).normal, { deadline: Deadline.never() }), playouts);
   return { ...result, text: out };
 }
 
@@ -120,7 +121,7 @@ describe('formula constructors', () => {
 describe('unused instances', () => {
   it('drops the instances no output needs, and only those', () => {
     const { original, game } = ground(example('linkpath.kif'), 'linkpath.kif');
-    const { game: used, stats } = removeUnused(game);
+    const { game: used, stats } = removeUnused(game, Deadline.never());
     const rel = (g: GroundGame, x: { rel: number }): string => g.terms.symbolName(x.rel);
     const text = (g: GroundGame, id: number): string => g.terms.text(g.atoms[id]!.term);
     expect(game.atoms.some((x) => rel(game, x) === 'shadow')).toBe(true);
@@ -134,16 +135,16 @@ describe('unused instances', () => {
     expect(stats.rulesAfter).toBe(game.rules.length - dropped.length);
     expect(used.rules.length).toBe(stats.rulesAfter);
     // Idempotent, and everything left is needed.
-    expect(removeUnused(used).game).toEqual(used);
-    const needed = neededAtoms(used);
+    expect(removeUnused(used, Deadline.never()).game).toEqual(used);
+    const needed = neededAtoms(used, Deadline.never());
     expect(used.rules.every((r) => needed[r.head] === 1)).toBe(true);
-    expectSame(original, createGroundSimulator(used), 10);
+    expectSame(original, createGroundSimulator(used, Deadline.never()), 10);
   });
 
   for (const name of ['tictactoe.kif', 'nim.kif', 'buttons.kif', 'ring.kif']) {
     it(`plays ${name} identically`, () => {
       const { original, game } = ground(example(name), name);
-      expectSame(original, createGroundSimulator(removeUnused(game).game), 3);
+      expectSame(original, createGroundSimulator(removeUnused(game, Deadline.never()).game, Deadline.never()), 3);
     });
   }
 });
@@ -172,33 +173,33 @@ describe('axiom removal', () => {
   });
 
   it('keeps axioms whose substitution exceeds maxFormula, with a warning', () => {
-    const r = roundTrip(example('tictactoe.kif'), 'tictactoe.kif', 4, (g) => removeAxioms(g, { maxFormula: 12 }));
+    const r = roundTrip(example('tictactoe.kif'), 'tictactoe.kif', 4, (g) => removeAxioms(g, { maxFormula: 12 }, Deadline.never()));
     expect(r.stats.keptByReason.size).toBeGreaterThan(0);
     expect(r.stats.largestAfter).toBeLessThanOrEqual(12);
     expect(r.warnings.join('\n')).toContain('exceed the formula size limit of 12 nodes');
   });
 
   it('keeps axioms whose substitution would pass the growth budget, with a warning', () => {
-    const all = removeAxioms(removeUnused(ground(example('tictactoe.kif'), 't').game).game);
+    const all = removeAxioms(removeUnused(ground(example('tictactoe.kif'), 't').game, Deadline.never()).game, undefined, Deadline.never());
     // Default: the floor, far above tic-tac-toe's 900 nodes.
     expect(all.stats.budget).toBe(defaultGrowthBudget(all.stats.sizeBefore));
     expect(all.stats.budget).toBe(GROWTH_FLOOR);
     expect(all.stats.keptByReason.growth).toBe(0);
     // A budget between the input's size and the full substitution's keeps some, not all.
     const budget = all.stats.sizeBefore + 100;
-    const r = roundTrip(example('tictactoe.kif'), 'tictactoe.kif', 4, (g) => removeAxioms(g, { maxFormula: 2000, maxTotal: budget }));
+    const r = roundTrip(example('tictactoe.kif'), 'tictactoe.kif', 4, (g) => removeAxioms(g, { maxFormula: 2000, maxTotal: budget }, Deadline.never()));
     expect(r.stats.budget).toBe(budget);
     expect(r.stats.keptByReason.growth).toBeGreaterThan(0);
     expect(r.stats.removed).toBeGreaterThan(0);
     expect(r.stats.sizeAfter).toBeLessThanOrEqual(budget);
     expect(r.warnings.join('\n')).toContain(`push the total body size over the budget of ${budget} nodes`);
     // Deterministic: the same text twice.
-    const again = removeAxioms(removeUnused(ground(example('tictactoe.kif'), 't').game).game, { maxFormula: 2000, maxTotal: budget });
-    expect(emitFormulaGdl(again.game)).toBe(r.text);
+    const again = removeAxioms(removeUnused(ground(example('tictactoe.kif'), 't').game, Deadline.never()).game, { maxFormula: 2000, maxTotal: budget }, Deadline.never());
+    expect(emitFormulaGdl(again.game, undefined, Deadline.never())).toBe(r.text);
   });
 
   it('throws a limit error when the deadline has passed, in removal and in writing', () => {
-    const game = removeUnused(ground(example('tictactoe.kif'), 't').game).game;
+    const game = removeUnused(ground(example('tictactoe.kif'), 't').game, Deadline.never()).game;
     const limit = (f: () => unknown): void => {
       try {
         f();
@@ -210,12 +211,12 @@ describe('axiom removal', () => {
       }
     };
     limit(() => removeAxioms(game, undefined, new Deadline(0)));
-    limit(() => emitFormulaGdl(removeAxioms(game).game, undefined, new Deadline(0)));
+    limit(() => emitFormulaGdl(removeAxioms(game, undefined, Deadline.never()).game, undefined, new Deadline(0)));
   });
 
   it('writes the same text twice', () => {
-    const game = removeUnused(ground(example('tictactoe.kif'), 't').game).game;
-    expect(emitFormulaGdl(removeAxioms(game).game)).toBe(emitFormulaGdl(removeAxioms(game).game));
+    const game = removeUnused(ground(example('tictactoe.kif'), 't').game, Deadline.never()).game;
+    expect(emitFormulaGdl(removeAxioms(game, undefined, Deadline.never()).game, undefined, Deadline.never())).toBe(emitFormulaGdl(removeAxioms(game, undefined, Deadline.never()).game, undefined, Deadline.never()));
   });
 
   it('leaves games without axioms as they are', () => {
@@ -231,10 +232,10 @@ describe('reading formula bodies back', () => {
   const text = `${draw} (<= (goal p 100) (true (c 1)) ${big('x')} ${big('y')})`;
 
   it('refuses a DNF beyond the limit by default, and names ground subformulas with splitGround', () => {
-    expect(() => loadGame(text, 'big.kif', DEFAULT_PIPELINE_OPTIONS)).toThrow(GdlError);
-    const normal = loadGame(text, 'big.kif', READ_BACK).normal;
+    expect(() => loadGame(text, 'big.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer())).toThrow(GdlError);
+    const normal = loadGame(text, 'big.kif', READ_BACK, new StageTimer()).normal;
     expect(normal.rules.some((r) => r.head.rel.startsWith('split_'))).toBe(true);
-    const state = createReasoner(normal);
+    const state = createReasoner(normal, { deadline: Deadline.never() });
     const after = state.successor(state.initialState(), [state.info(state.initialState()).legal[0]![0]!]);
     expect(state.info(after).goals[0]).toEqual(['100']);
   });
@@ -254,7 +255,7 @@ const CORPUS: readonly [string, number][] = [
 
 describe.skipIf(!HAVE_CORPUS)('axiom removal on a large game (atariGo 7x7: 152,504 rules)', () => {
   let game: GroundGame | undefined;
-  const atari = (): GroundGame => (game ??= runGrounding(readGame('ggp-repository-base/atariGo_7x7.kif'), 'atariGo_7x7.kif').ground);
+  const atari = (): GroundGame => (game ??= runGrounding(readGame('ggp-repository-base/atariGo_7x7.kif'), 'atariGo_7x7.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer()).ground);
 
   it('stops within a fraction of a second of the deadline, with a limit error', () => {
     const g = atari();
@@ -268,7 +269,7 @@ describe.skipIf(!HAVE_CORPUS)('axiom removal on a large game (atariGo 7x7: 152,5
   }, 120_000);
 
   it('keeps the output within the default growth budget (4 times the input)', () => {
-    const r = removeAxioms(atari());
+    const r = removeAxioms(atari(), undefined, Deadline.never());
     expect(r.stats.budget).toBe(4 * r.stats.sizeBefore);
     expect(r.stats.keptByReason.growth).toBeGreaterThan(0);
     expect(r.stats.sizeAfter).toBeLessThanOrEqual(r.stats.budget);

@@ -16,6 +16,7 @@ import { measurementRow } from '../src/bench/report-row.js';
 import { parseGdl } from '../src/gdl/parser.js';
 import { GAMES_DIR, HAVE_CORPUS } from './corpus.js';
 import { CLI, ROOT, ensureBuilt } from './support/cli.js';
+import { Deadline } from '../src/deadline.js';
 
 function run(args: readonly string[]): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
@@ -215,7 +216,7 @@ describe.skipIf(!HAVE_CORPUS)('gdl-ground batch on corpus games', () => {
     expect(filesUnder(out)).toEqual(['sub/buttons.gdl', 'ticTacToe.gdl']);
     const text = readFileSync(join(out, 'ticTacToe.gdl'), 'utf8');
     expect(Buffer.byteLength(text)).toBe(ttt.outputBytes);
-    expect(parseGdl(text).diagnostics).toEqual([]);
+    expect(parseGdl(text, undefined, Deadline.never()).diagnostics).toEqual([]);
     expect(readdirSync(dir).sort()).toEqual(['games', 'out', 'report.json']);
   });
 

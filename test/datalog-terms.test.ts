@@ -4,9 +4,10 @@ import { TermTable } from '../src/datalog/terms.js';
 import { parseGdl } from '../src/gdl/parser.js';
 import { termToString } from '../src/gdl/terms.js';
 import type { Term } from '../src/gdl/ast.js';
+import { Deadline } from '../src/deadline.js';
 
 function terms(kif: string): Term[] {
-  const { game } = parseGdl(`(p ${kif})`, 't.kif');
+  const { game } = parseGdl(`(p ${kif})`, 't.kif', Deadline.never());
   return game.rules[0]!.head.args as Term[];
 }
 

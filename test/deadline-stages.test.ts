@@ -19,6 +19,7 @@ import { DEFAULT_PIPELINE_OPTIONS, runGrounding, verifyGrounding } from '../src/
 import { GAMES_DIR, HAVE_CORPUS } from './corpus.js';
 import { limitError } from './support/limits.js';
 import { CLI, ROOT, ensureBuilt } from './support/cli.js';
+import { StageTimer } from '../src/timer.js';
 
 /**
  * A game with a 100 x 100 grid of moves: 10,000 legal facts and 10,000 next rules, enough for
@@ -36,7 +37,7 @@ function gridGame(): string {
   return lines.join('\n');
 }
 
-const { loaded, reach, ground } = runGrounding(gridGame(), 'grid.kif');
+const { loaded, reach, ground } = runGrounding(gridGame(), 'grid.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer());
 const PASSED = (): Deadline => new Deadline(0);
 const NO_HEAP = (): Deadline => new Deadline(Infinity, 1);
 
@@ -72,10 +73,10 @@ describe('the stages under a passed deadline', () => {
 
   it('changes nothing when no limit is reached', () => {
     const never = Deadline.never();
-    expect(pruneUnreachable(ground, never)).toEqual(pruneUnreachable(ground));
-    expect(emitGdl(ground, undefined, never)).toBe(emitGdl(ground));
-    expect(emitJson(ground, never)).toBe(emitJson(ground));
-    expect(removeUnused(ground, never)).toEqual(removeUnused(ground));
+    expect(pruneUnreachable(ground, never)).toEqual(pruneUnreachable(ground, Deadline.never()));
+    expect(emitGdl(ground, undefined, never)).toBe(emitGdl(ground, undefined, Deadline.never()));
+    expect(emitJson(ground, never)).toBe(emitJson(ground, Deadline.never()));
+    expect(removeUnused(ground, never)).toEqual(removeUnused(ground, Deadline.never()));
   });
 });
 

@@ -35,7 +35,7 @@ describe('reading and validating a large game look at the deadline', () => {
   it('stops parsing with a limit error once the deadline has passed', async () => {
     const { parseGdl } = await import('../src/gdl/parser.js');
     const { GdlError } = await import('../src/gdl/diagnostics.js');
-    expect(parseGdl(big, 'big.kif').game.rules.length).toBe(3 * TICKS_PER_CLOCK_READ);
+    expect(parseGdl(big, 'big.kif', Deadline.never()).game.rules.length).toBe(3 * TICKS_PER_CLOCK_READ);
     let caught: unknown;
     try {
       parseGdl(big, 'big.kif', new Deadline(Date.now() - 1));
@@ -50,9 +50,9 @@ describe('reading and validating a large game look at the deadline', () => {
   it('stops validating with a limit error once the deadline has passed', async () => {
     const { parseGdl } = await import('../src/gdl/parser.js');
     const { validateGame } = await import('../src/normalize/validate.js');
-    const game = parseGdl(big, 'big.kif').game;
+    const game = parseGdl(big, 'big.kif', Deadline.never()).game;
     expect(() => validateGame(game, undefined, true, new Deadline(Date.now() - 1))).toThrow(/validating the game: time limit reached/);
     // Without a deadline it runs through (the game lacks roles and the rest: only those errors).
-    expect(validateGame(game).diagnostics.length).toBeGreaterThan(0);
+    expect(validateGame(game, undefined, undefined, Deadline.never()).diagnostics.length).toBeGreaterThan(0);
   });
 });

@@ -18,17 +18,19 @@ import type { Supersets } from '../src/reach/types.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 import { relevantSupersets } from './support/relaxed-model.js';
 import { ensureBuilt, runCli } from './support/cli.js';
+import { StageTimer } from '../src/timer.js';
+import { DEFAULT_PIPELINE_OPTIONS } from '../src/pipeline/options.js';
 
 const limits = (maxAtoms = 2_000_000) => ({ deadline: Deadline.never(), maxAtoms });
 
 function load(file: string, text = readFileSync(file, 'utf8'), options: PipelineOptions = resolvePipelineOptions()): NormalGame {
-  return loadGame(text, file, options).normal;
+  return loadGame(text, file, options, new StageTimer()).normal;
 }
 
 /** The ground game as `ground` writes it (unused instances removed), from `sets`. */
 function groundText(normal: NormalGame, sets: Supersets): string {
   const options = resolvePipelineOptions();
-  return emitGround(removeUnusedInstances(groundGame(normal, sets, options), undefined, options).game, 'gdl', { baseInput: false }, undefined, options);
+  return emitGround(removeUnusedInstances(groundGame(normal, sets, options, new StageTimer()), new StageTimer(), options).game, 'gdl', { baseInput: false }, new StageTimer(), options);
 }
 
 /** Plain and demand-driven supersets agree on fluents and moves; demand's axioms are a subset; the ground game is the same. */
@@ -111,8 +113,8 @@ describe('demand: grounding under an atom budget', () => {
       expect(supersetSentences({ ...r.supersets, axioms: [] })).toEqual(supersetSentences({ ...full, axioms: [] }));
     }
     const options = resolvePipelineOptions({ maxReachAtoms: 3000 });
-    const ground = groundNormalGame(load(DEMAND, undefined, options), options).ground;
-    const written = emitGround(removeUnusedInstances(ground, undefined, options).game, 'gdl', { baseInput: false });
+    const ground = groundNormalGame(load(DEMAND, undefined, options), options, new StageTimer()).ground;
+    const written = emitGround(removeUnusedInstances(ground, new StageTimer(), options).game, 'gdl', { baseInput: false }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS);
     expect(written).toBe(groundText(normal, full));
     const verdict = verifyGrounding(normal, ground, options, { playouts: 20, seed: 3, maxSteps: 20 });
     expect(verdict.kind).toBe('same');

@@ -10,13 +10,14 @@ import { describe, expect, it } from 'vitest';
 import { shuffleSentences } from '../scripts/fuzz-mutate.mjs';
 import { type ReachMethod, emitGround, removeUnusedInstances, resolvePipelineOptions, runGrounding } from '../src/pipeline/stages.js';
 import { HAVE_CORPUS, readGame } from './corpus.js';
+import { StageTimer } from '../src/timer.js';
 
 /** The ground game as `gdl-ground ground` writes it; a limit or an invalid game throws. */
 function groundText(text: string, method: ReachMethod, frameAbove?: number, large = false): string {
   const limits = large ? { method, timeoutSeconds: 300 } : { method, timeoutSeconds: 60, maxReachAtoms: 200_000, maxGroundAtoms: 200_000, maxGroundRules: 200_000 };
   const options = resolvePipelineOptions(frameAbove === undefined ? limits : { ...limits, frameAbove });
-  const { ground } = runGrounding(text, 'game.kif', options);
-  return emitGround(removeUnusedInstances(ground).game, 'gdl', { baseInput: true });
+  const { ground } = runGrounding(text, 'game.kif', options, new StageTimer());
+  return emitGround(removeUnusedInstances(ground, new StageTimer(), options).game, 'gdl', { baseInput: true }, new StageTimer(), options);
 }
 
 /** Corpus games that ground within the limits above by both methods (measured: 0.02 to 5 s a run). */

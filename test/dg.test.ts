@@ -10,11 +10,12 @@ import { analyzeDG, computeSupersetsDG, dependencyGraph } from '../src/reach/dg/
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import type { Supersets } from '../src/reach/types.js';
 import { HAVE_CORPUS, readGame } from './corpus.js';
+import { StageTimer } from '../src/timer.js';
 
 const LIMITS = { deadline: Deadline.never(), maxAtoms: 2_000_000 };
 
 function normal(text: string, file = 'test.kif') {
-  return loadGame(text, file, DEFAULT_PIPELINE_OPTIONS).normal;
+  return loadGame(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal;
 }
 
 const texts = (s: Supersets) => ({

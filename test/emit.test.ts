@@ -8,6 +8,8 @@ import { JSON_FORMAT, emitJson } from '../src/formats/json/write.js';
 import type { GroundGame } from '../src/ground/types.js';
 import { DEFAULT_PIPELINE_OPTIONS, runGrounding } from '../src/pipeline/stages.js';
 import { HAVE_CORPUS, readGame } from './corpus.js';
+import { StageTimer } from '../src/timer.js';
+import { Deadline } from '../src/deadline.js';
 
 const SMALL = `
 (role x) (role o)
@@ -24,20 +26,20 @@ const SMALL = `
 `;
 
 function groundOf(text: string, file = 'small.kif'): GroundGame {
-  return runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS).ground;
+  return runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer()).ground;
 }
 
 function expectValidGdl(out: string): void {
-  const parsed = parseGdl(out, 'out.kif');
+  const parsed = parseGdl(out, 'out.kif', Deadline.never());
   expect(parsed.diagnostics).toEqual([]);
-  const errors = validateGame(parsed.game).diagnostics.filter((d) => d.severity === 'error');
+  const errors = validateGame(parsed.game, undefined, undefined, Deadline.never()).diagnostics.filter((d) => d.severity === 'error');
   expect(errors).toEqual([]);
 }
 
 describe('emitGdl', () => {
   it('writes roles, declarations, init and sorted ground rules that parse and validate', () => {
     const g = groundOf(SMALL);
-    const out = emitGdl(g);
+    const out = emitGdl(g, undefined, Deadline.never());
     expectValidGdl(out);
     const lines = out.trimEnd().split('\n');
     expect(lines.slice(1, 3)).toEqual(['(role x)', '(role o)']);
@@ -49,30 +51,30 @@ describe('emitGdl', () => {
     expect(lines).toContain('(goal x 50)');
     expect(out).not.toContain('?');
     // Emitting the same game twice, or grounding it again, gives the same bytes.
-    expect(emitGdl(groundOf(SMALL))).toBe(out);
+    expect(emitGdl(groundOf(SMALL), undefined, Deadline.never())).toBe(out);
   });
 
   it('leaves out base and input when asked, without changing the rules', () => {
     const g = groundOf(SMALL);
-    const without = emitGdl(g, { baseInput: false });
+    const without = emitGdl(g, { baseInput: false }, Deadline.never());
     expect(without).not.toMatch(/^\((base|input) /m);
     const strip = (s: string): string => s.split('\n').filter((l) => !/^\((base|input) /.test(l)).join('\n');
-    expect(without).toBe(strip(emitGdl(g)));
+    expect(without).toBe(strip(emitGdl(g, undefined, Deadline.never())));
   });
 
   it.skipIf(!HAVE_CORPUS)('re-grounding the ground output of tic-tac-toe gives the same rules', () => {
     const file = 'ggp-repository-base/ticTacToe.kif';
-    const out = emitGdl(groundOf(readGame(file), file));
+    const out = emitGdl(groundOf(readGame(file), file), undefined, Deadline.never());
     expectValidGdl(out);
     // A ground game is its own instantiation: grounding the output again changes nothing.
-    expect(emitGdl(groundOf(out, 'ground.kif'))).toBe(out);
+    expect(emitGdl(groundOf(out, 'ground.kif'), undefined, Deadline.never())).toBe(out);
   });
 });
 
 describe('emitJson', () => {
   it('lists atoms once and refers to them by consistent integer ids', () => {
     const g = groundOf(SMALL);
-    const data = JSON.parse(emitJson(g)) as {
+    const data = JSON.parse(emitJson(g, Deadline.never())) as {
       format: string; roles: string[]; atoms: string[]; init: number[]; terminal: number | null;
       fluents: { term: string; true: number | null; next: number | null }[];
       moves: { role: string; action: string; does: number | null; legal: number | null }[];
@@ -96,6 +98,6 @@ describe('emitJson', () => {
       { role: 'o', value: 50, atom: data.atoms.indexOf('(goal o 50)') },
       { role: 'x', value: 50, atom: data.atoms.indexOf('(goal x 50)') },
     ]);
-    expect(emitJson(groundOf(SMALL))).toBe(emitJson(g));
+    expect(emitJson(groundOf(SMALL), Deadline.never())).toBe(emitJson(g, Deadline.never()));
   });
 });

@@ -107,7 +107,7 @@ function isGroundText(t: TauTerm): boolean {
 
 describe('engine steps', () => {
   it('enumerates a table of 1,000 facts fully, in insertion order', () => {
-    const engine = createEngine();
+    const engine = createEngine({ deadline: Deadline.never() });
     engine.defineTable('n', 2);
     for (let i = 0; i < 1000; i++) engine.addToTable('n', [makeTerm(`k${i % 7}`, []), makeTerm(`v${i}`, [])]);
     engine.addClause(makeTerm('q', [makeVar('K'), makeVar('V')]), makeTerm('n', [makeVar('K'), makeVar('V')]));
@@ -117,7 +117,7 @@ describe('engine steps', () => {
   });
 
   it('keeps a projection of a table: each distinct tuple once, as the table grows and is cleared', () => {
-    const engine = createEngine();
+    const engine = createEngine({ deadline: Deadline.never() });
     engine.defineTable('t', 3);
     const add = (...xs: string[]) => engine.addToTable('t', xs.map((x) => makeTerm(x, [])));
     add('a', '1', 'x');

@@ -15,6 +15,7 @@ import { relevantSupersets } from './support/relaxed-model.js';
 import { supersetSentences } from '../src/reach/format.js';
 import { groundGame, groundNormalGame, loadGame, resolvePipelineOptions } from '../src/pipeline/stages.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
+import { StageTimer } from '../src/timer.js';
 
 function rel(arity: number, tuples: number[][]): Relation {
   const r = new Relation(arity);
@@ -71,10 +72,10 @@ const example = (name: string): string => readFileSync(joinPath(EXAMPLES_DIR, na
 describe('refusal before enumerating', () => {
   it('refuses code/9 of games/explode.kif at once, naming relation, position and estimate', () => {
     const options = resolvePipelineOptions({ timeoutSeconds: 60 });
-    const loaded = loadGame(example('explode.kif'), 'explode.kif', options);
+    const loaded = loadGame(example('explode.kif'), 'explode.kif', options, new StageTimer());
     let error: unknown;
     try {
-      groundNormalGame(loaded.normal, options);
+      groundNormalGame(loaded.normal, options, new StageTimer());
     } catch (e) {
       error = e;
     }
@@ -88,7 +89,7 @@ describe('refusal before enumerating', () => {
     // Four digits instead of ten: 4^9 = 262,144 codes, within the default budget.
     const small = example('explode.kif').replace(/\(digit [4-9]\) ?/g, '');
     const options = resolvePipelineOptions();
-    const { ground } = groundNormalGame(loadGame(small, 'small.kif', options).normal, options);
+    const { ground } = groundNormalGame(loadGame(small, 'small.kif', options, new StageTimer()).normal, options, new StageTimer());
     expect(ground.rules.length).toBeGreaterThan(0);
   });
 
@@ -97,7 +98,7 @@ describe('refusal before enumerating', () => {
     const message = (maxGroundAtoms: number): string => {
       const options = resolvePipelineOptions({ maxGroundAtoms });
       try {
-        groundNormalGame(loadGame(small, 'small.kif', options).normal, options);
+        groundNormalGame(loadGame(small, 'small.kif', options, new StageTimer()).normal, options, new StageTimer());
       } catch (e) {
         return (e as GdlError).message;
       }
@@ -110,7 +111,7 @@ describe('refusal before enumerating', () => {
   it('names the estimate of a rule stopped by the clock too', () => {
     const small = example('explode.kif').replace(/\(digit [4-9]\) ?/g, '');
     const options = resolvePipelineOptions();
-    const { normal } = loadGame(small, 'small.kif', options);
+    const { normal } = loadGame(small, 'small.kif', options, new StageTimer());
     const sets = relevantSupersets(normal).supersets;
     const passed = { ...DEFAULT_INSTANTIATE_LIMITS, deadline: new Deadline(0) };
     expect(() => instantiateGame(normal, sets, passed)).toThrow(/'code' stopped: .*; its join was estimated at about 262144 bindings/);
@@ -120,14 +121,14 @@ describe('refusal before enumerating', () => {
 /** The ground game as GDL text from the full supersets and from the relevant ones. */
 function bothWays(text: string, file: string): { full: string; relevant: string; fullAxioms: number; relevantAxioms: number } {
   const options = resolvePipelineOptions();
-  const { normal } = loadGame(text, file, options);
+  const { normal } = loadGame(text, file, options, new StageTimer());
   const fullSets = computeSupersetsProlog(normal).supersets;
   const relevantSets = computeSupersetsProlog(normal, undefined, { relevantOnly: true }).supersets;
   expect(relevantSets.fluents).toEqual(fullSets.fluents);
   expect(relevantSets.moves).toEqual(fullSets.moves);
   // The same relevant model on the Datalog core: fluents, moves and axioms, in the same order.
   expect(supersetSentences(relevantSupersets(normal).supersets)).toEqual(supersetSentences(relevantSets));
-  const emit = (sets: typeof fullSets): string => emitGdl(groundGame(normal, sets, options), { baseInput: true });
+  const emit = (sets: typeof fullSets): string => emitGdl(groundGame(normal, sets, options, new StageTimer()), { baseInput: true }, Deadline.never());
   return { full: emit(fullSets), relevant: emit(relevantSets), fullAxioms: fullSets.axioms.length, relevantAxioms: relevantSets.axioms.length };
 }
 
@@ -149,7 +150,7 @@ describe('relevance first', () => {
 
   it('never evaluates code/9 of games/explode.kif for grounding', () => {
     const options = resolvePipelineOptions();
-    const { normal } = loadGame(example('explode.kif'), 'explode.kif', options);
+    const { normal } = loadGame(example('explode.kif'), 'explode.kif', options, new StageTimer());
     for (const sets of [computeSupersetsProlog(normal, undefined, { relevantOnly: true }).supersets, relevantSupersets(normal).supersets]) {
       expect(sets.moves.length).toBe(10);
       expect(sets.axioms.some((a) => a.rel === 'code')).toBe(false);
@@ -159,7 +160,7 @@ describe('relevance first', () => {
   it('refuses an infinite relaxed game by the depth of its terms', () => {
     const counter = '(role r) (init (c z)) (<= (legal r go) (true (c ?x))) (<= (next (c (s ?x))) (true (c ?x))) (<= terminal (true (c z))) (goal r 0)';
     const options = resolvePipelineOptions();
-    const { normal } = loadGame(counter, 'counter.kif', options);
+    const { normal } = loadGame(counter, 'counter.kif', options, new StageTimer());
     expect(() => relevantSupersets(normal, undefined, 20)).toThrow(/nested deeper than 20 levels: the relaxed game is infinite/);
   });
 });

@@ -9,6 +9,7 @@ import { frameRule } from '../src/ground/frame.js';
 import { DEFAULT_PIPELINE_OPTIONS, emitGround, runGrounding } from '../src/pipeline/stages.js';
 import { expectSameGdl, groundAndCheck, groundGdl, ruleOf, show } from './support/rewrite.js';
 import { EXAMPLES_DIR } from './examples.js';
+import { StageTimer } from '../src/timer.js';
 
 /** The rewrite with `static*` relations static, `lazy*` lazy, and names aux1, aux2, ...: dom, moved, touched..., head. */
 function frame(text: string): string[] | null {
@@ -100,7 +101,7 @@ describe('a rewrite that does not pay', () => {
     (<= (goal p 100) (true (e 1))) (<= terminal (true (e 2)))`;
   it('leaves the output as it is without the rewrite, auxiliary names included', () => {
     const ground = (frameAbove: number): string =>
-      emitGround(runGrounding(text, 't.kif', { ...DEFAULT_PIPELINE_OPTIONS, frameAbove, splitAbove: 1 }).ground, 'gdl', { baseInput: true });
+      emitGround(runGrounding(text, 't.kif', { ...DEFAULT_PIPELINE_OPTIONS, frameAbove, splitAbove: 1 }, new StageTimer()).ground, 'gdl', { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS);
     const tried = ground(1);
     expect(tried).toBe(ground(Infinity));
     expect(tried).toContain('(<= split-1 (true (d 1 1)))');

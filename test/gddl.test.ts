@@ -18,6 +18,7 @@ import {
 } from '../src/pipeline/stages.js';
 import { DEFAULT_GDDL_OPTIONS, type GddlOutput, groundToGddl, readGddlFiles, verifyGddl } from '../src/pipeline/formats.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
+import { StageTimer } from '../src/timer.js';
 
 const example = (name: string): string => readFileSync(join(EXAMPLES_DIR, name), 'utf8');
 
@@ -25,8 +26,8 @@ const SETTINGS = { gddl: DEFAULT_GDDL_OPTIONS, axioms: DEFAULT_AXIOM_OPTIONS, mu
 
 /** Writes the GDDL files of a game, reads them back and plays them against the original. */
 function roundTrip(text: string, file: string, playouts: number, settings = SETTINGS): GddlOutput {
-  const { loaded, ground } = runGrounding(text, file);
-  const out = groundToGddl(removeUnusedInstances(ground).game, DEFAULT_PIPELINE_OPTIONS, settings);
+  const { loaded, ground } = runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
+  const out = groundToGddl(removeUnusedInstances(ground, new StageTimer(), DEFAULT_PIPELINE_OPTIONS).game, DEFAULT_PIPELINE_OPTIONS, settings, new StageTimer());
   const game = readGddlFiles(out.files, 'out');
   const result = verifyGddl(loaded.normal, game, DEFAULT_PIPELINE_OPTIONS, { playouts, seed: 5, maxSteps: 80 });
   if (result.kind === 'different') expect.fail(formatDifference(result.difference));

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseGdl } from '../src/gdl/parser.js';
 import { GAMES_DIR, HAVE_CORPUS } from './corpus.js';
 import { CLI, ROOT, ensureBuilt } from './support/cli.js';
+import { Deadline } from '../src/deadline.js';
 
 const GAME = `
 (role x) (role o)
@@ -45,7 +46,7 @@ describe('gdl-ground ground', () => {
     const a = run(['ground', game]);
     expect(a.code).toBe(0);
     expect(a.stderr).toBe('');
-    expect(parseGdl(a.stdout).diagnostics).toEqual([]);
+    expect(parseGdl(a.stdout, undefined, Deadline.never()).diagnostics).toEqual([]);
     expect(a.stdout).toContain('(<= (legal x (mark 1)) (true (cell 1 b)) (true (control x)))');
     expect(run(['ground', game]).stdout).toBe(a.stdout);
   });

@@ -21,6 +21,7 @@ import { DEFAULT_PIPELINE_OPTIONS, loadGame, reachGame, runGrounding } from '../
 import type { Supersets } from '../src/reach/types.js';
 import { HAVE_CORPUS, listGames, readGame } from './corpus.js';
 import { readExpectations } from './support/expectations.js';
+import { StageTimer } from '../src/timer.js';
 
 const FULL = process.env.GDL_GROUND_FULL === '1';
 /** Seconds per game in the full run. */
@@ -82,9 +83,9 @@ function groundOne(file: string, deadline: number): { normal: NormalGame; sets: 
   const text = readGame(file);
   const options = { ...DEFAULT_PIPELINE_OPTIONS, deadline: new Deadline(deadline) };
   const t0 = performance.now();
-  const loaded = loadGame(text, file, options);
+  const loaded = loadGame(text, file, options, new StageTimer());
   const t1 = performance.now();
-  const reach = reachGame(loaded.normal, options);
+  const reach = reachGame(loaded.normal, options, new StageTimer());
   const t2 = performance.now();
   const g = instantiateGame(loaded.normal, reach.supersets, { ...DEFAULT_INSTANTIATE_LIMITS, deadline: options.deadline });
   const t3 = performance.now();
@@ -92,9 +93,9 @@ function groundOne(file: string, deadline: number): { normal: NormalGame; sets: 
 }
 
 function checkOutput(g: GroundGame): void {
-  const parsed = parseGdl(emitGdl(g), 'ground.kif');
+  const parsed = parseGdl(emitGdl(g, undefined, Deadline.never()), 'ground.kif', Deadline.never());
   expect(parsed.diagnostics).toEqual([]);
-  expect(validateGame(parsed.game).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  expect(validateGame(parsed.game, undefined, undefined, Deadline.never()).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
 }
 
 describe.skipIf(!HAVE_CORPUS || FULL)('grounding a varied subset of the corpus', () => {
@@ -114,9 +115,9 @@ describe.skipIf(!HAVE_CORPUS || FULL)('both superset methods give the same groun
   for (const file of ['ggp-repository-base/ticTacToe.kif', 'ggp-repository-base/blocker.kif', 'ggp-repository-base/coins.kif']) {
     it(file, () => {
       const text = readGame(file);
-      const prolog = runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS).ground;
-      const dg = runGrounding(text, file, { ...DEFAULT_PIPELINE_OPTIONS, method: 'dg' }).ground;
-      expect(emitGdl(dg)).toBe(emitGdl(prolog));
+      const prolog = runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer()).ground;
+      const dg = runGrounding(text, file, { ...DEFAULT_PIPELINE_OPTIONS, method: 'dg' }, new StageTimer()).ground;
+      expect(emitGdl(dg, undefined, Deadline.never())).toBe(emitGdl(prolog, undefined, Deadline.never()));
     });
   }
 });

@@ -13,7 +13,7 @@ import { normalizeGame } from '../src/normalize/normalize.js';
 import type { Supersets } from '../src/reach/types.js';
 
 function sentences(texts: readonly string[]): Atom[] {
-  const r = parseGdl(texts.join('\n'));
+  const r = parseGdl(texts.join('\n'), undefined, Deadline.never());
   expect(r.diagnostics).toEqual([]);
   return r.game.rules.map((x) => x.head);
 }
@@ -26,14 +26,14 @@ function supersets(fluents: string[], moves: string[], axioms: string[] = []): S
 }
 
 function ground(text: string, sets: Supersets, limits = DEFAULT_INSTANTIATE_LIMITS): GroundGame {
-  const parsed = parseGdl(text, 't.kif');
+  const parsed = parseGdl(text, 't.kif', Deadline.never());
   expect(parsed.diagnostics).toEqual([]);
   return instantiateGame(normalizeGame(parsed.game), sets, limits);
 }
 
 /** The rule lines of the GDL output (everything after the declarations). */
 function ruleLines(g: GroundGame): string[] {
-  return emitGdl(g, { baseInput: false })
+  return emitGdl(g, { baseInput: false }, Deadline.never())
     .split('\n')
     .filter((l) => l !== '' && !l.startsWith(';') && !l.startsWith('(role ') && !l.startsWith('(init '));
 }
@@ -217,8 +217,8 @@ describe('instantiateGame', () => {
   it('gives the same ground game whatever the order of the rules', () => {
     const lines = STEPS.trim().split('\n');
     const sets = supersets(['(pos 4)', '(pos 3)', '(pos 1)', '(pos 2)'], ['(r (go 4))', '(r (go 2))', '(r (go 3))']);
-    const a = emitGdl(ground(lines.join('\n'), sets));
-    const b = emitGdl(ground([lines[0]!, ...lines.slice(1).reverse()].join('\n'), sets));
+    const a = emitGdl(ground(lines.join('\n'), sets), undefined, Deadline.never());
+    const b = emitGdl(ground([lines[0]!, ...lines.slice(1).reverse()].join('\n'), sets), undefined, Deadline.never());
     expect(b).toBe(a);
   });
 
@@ -230,8 +230,8 @@ describe('instantiateGame', () => {
     const g = ground(text, supersets([fluent(depth), fluent(depth + 1)], ['(r tick)']));
     // One legal rule per fluent; one next rule (the successor of the deeper fluent is not a fluent).
     expect(g.rules.length).toBe(3);
-    const out = emitGdl(g);
+    const out = emitGdl(g, undefined, Deadline.never());
     expect(out).toContain(`(<= (next ${fluent(depth + 1)}) (does r tick) (true ${fluent(depth)}))`);
-    expect(parseGdl(out).diagnostics).toEqual([]);
+    expect(parseGdl(out, undefined, Deadline.never()).diagnostics).toEqual([]);
   });
 });

@@ -12,11 +12,13 @@ import { createFastSimulator } from '../src/play/fast/simulator.js';
 import { createGroundSimulator } from '../src/play/ground-sim.js';
 import { createRandom } from '../src/play/random.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
+import { StageTimer } from '../src/timer.js';
+import { Deadline } from '../src/deadline.js';
 
 function ground(text: string, file: string, options: PipelineOptions): GroundGame {
-  const loaded = loadGame(text, file, options);
-  const full = groundNormalGame(loaded.normal, options).ground;
-  return removeUnusedInstances(full, undefined, options).game;
+  const loaded = loadGame(text, file, options, new StageTimer());
+  const full = groundNormalGame(loaded.normal, options, new StageTimer()).ground;
+  return removeUnusedInstances(full, new StageTimer(), options).game;
 }
 
 /** Reads an example game of games/ and grounds it with `lazy` forced lazy. */
@@ -26,8 +28,8 @@ function example(file: string, lazy: string[]): GroundGame {
 
 /** Plays `playouts` seeded random playouts of at most `steps` joint moves on both simulators; returns the states compared. */
 function compare(game: GroundGame, playouts: number, steps: number, engine: 'terms' | 'prolog', seed = 1): number {
-  const fast = createFastSimulator(game);
-  const slow = createGroundSimulator(game);
+  const fast = createFastSimulator(game, Deadline.never());
+  const slow = createGroundSimulator(game, Deadline.never());
   const random = createRandom(seed);
   let states = 0;
   for (let p = 0; p < playouts; p++) {
@@ -102,11 +104,11 @@ describe('play on a game with lazy axioms', () => {
   it('plays depth charges on the fast simulator and says which evaluator decided the lazy part', () => {
     const options = { seconds: 60, seed: 3, maxSteps: 50, maxPlayouts: 20 };
     const run = resolvePipelineOptions();
-    const board = playGroundGame(example('lazy-board.kif', ['right', 'left']), run, options);
+    const board = playGroundGame(example('lazy-board.kif', ['right', 'left']), run, options, new StageTimer());
     expect(board.playouts).toBe(20);
     expect(board.states).toBeGreaterThan(20);
     expect(board.lazyEngine).toBe('terms');
-    expect(playGroundGame(example('lazy-walk.kif', ['path']), run, options).lazyEngine).toBe('prolog');
+    expect(playGroundGame(example('lazy-walk.kif', ['path']), run, options, new StageTimer()).lazyEngine).toBe('prolog');
   });
 
   it('stops at the deadline of the run inside a query of the lazy part, with a limit error', () => {
@@ -117,7 +119,7 @@ describe('play on a game with lazy axioms', () => {
     const past = resolvePipelineOptions({ timeoutSeconds: 0.001, startedAt: Date.now() - 1000 });
     let err: unknown;
     try {
-      playGroundGame(game, past, options);
+      playGroundGame(game, past, options, new StageTimer());
     } catch (e) {
       err = e;
     }

@@ -14,14 +14,18 @@ import {
 import { createLazyEvaluator } from '../src/play/lazy.js';
 import type { VerifyResult } from '../src/play/verify.js';
 import { EXAMPLES_DIR } from './examples.js';
+import { StageTimer } from '../src/timer.js';
+import { DEFAULT_PIPELINE_OPTIONS } from '../src/pipeline/options.js';
+import { DEFAULT_AXIOM_OPTIONS } from '../src/axioms/types.js';
+import { Deadline } from '../src/deadline.js';
 
 const FILE = 'lazy-walk.kif';
 const TEXT = readFileSync(join(EXAMPLES_DIR, FILE), 'utf8');
 
 function ground(options: PipelineOptions, text = TEXT): { normal: ReturnType<typeof loadGame>['normal']; game: GroundGame } {
-  const loaded = loadGame(text, FILE, options);
-  const full = groundNormalGame(loaded.normal, options).ground;
-  return { normal: loaded.normal, game: removeUnusedInstances(full, undefined, options).game };
+  const loaded = loadGame(text, FILE, options, new StageTimer());
+  const full = groundNormalGame(loaded.normal, options, new StageTimer()).ground;
+  return { normal: loaded.normal, game: removeUnusedInstances(full, new StageTimer(), options).game };
 }
 
 const LAZY = resolvePipelineOptions({ lazyRelations: ['path'] });
@@ -33,7 +37,7 @@ function expectSame(result: VerifyResult): void {
 
 describe('planning', () => {
   it('makes path lazy, with the rules that read it positively under a keyword head', () => {
-    const plan = planLazy(loadGame(TEXT, FILE, LAZY).normal, ['path']);
+    const plan = planLazy(loadGame(TEXT, FILE, LAZY, new StageTimer()).normal, ['path']);
     expect(plan.relations).toEqual(['path']);
     expect(plan.lazyRules.map((r) => `${r.head.rel}@${r.pos.line}`)).toEqual(['legal@14', 'goal@27']);
     expect(plan.statics).toEqual(['cell', 'succ']);
@@ -67,7 +71,7 @@ describe('planning', () => {
 
   it('keeps a lazy literal in the relaxed game where it alone binds a head variable, and plays like the original', () => {
     const text = TEXT.replace('(true (at ?x)) (cell ?y) (path ?x ?y)', '(true (at ?x)) (path ?x ?y)');
-    const loaded = loadGame(text, FILE, LAZY);
+    const loaded = loadGame(text, FILE, LAZY, new StageTimer());
     const plan = planLazy(loaded.normal, ['path']);
     const relaxed = plan.relaxed.rules.find((r) => r.head.rel === 'legal' && r.body.some((l) => l.kind === 'pos' && l.atom.rel === 'path'));
     expect(relaxed).toBeDefined();
@@ -84,17 +88,17 @@ describe('a lazy program that reads a keyword, beside a relation read with the j
   const text = readFileSync(join(EXAMPLES_DIR, file), 'utf8');
 
   it('reads legal through its own copy and keeps free ground and non-ground, and plays like the original', () => {
-    const loaded = loadGame(text, file, LAZY);
+    const loaded = loadGame(text, file, LAZY, new StageTimer());
     const plan = planLazy(loaded.normal, ['path']);
     expect(plan.relations).toEqual(['canmove', 'legal_read', 'path']);
     // free stays out of L: making it lazy would make moving (which reads does) lazy too.
     expect(plan.program).toContain('free');
     // A keyword is never taken for a static relation of the lazy program (its facts would be wrong).
     expect(plan.statics).toEqual(['cell', 'succ']);
-    const full = groundNormalGame(loaded.normal, LAZY).ground;
-    const game = removeUnusedInstances(full, undefined, LAZY).game;
+    const full = groundNormalGame(loaded.normal, LAZY, new StageTimer()).ground;
+    const game = removeUnusedInstances(full, new StageTimer(), LAZY).game;
     expectSame(verifyGrounding(loaded.normal, game, LAZY, { playouts: 20, seed: 3, maxSteps: 50 }));
-    const back = loadGroundFile(emitGround(game, 'gdl', { baseInput: true }), 'out.gdl', LAZY);
+    const back = loadGroundFile(emitGround(game, 'gdl', { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS), 'out.gdl', LAZY, new StageTimer());
     expectSame(verifyAgainst(loaded.normal, back.normal, LAZY, { playouts: 8, seed: 5, maxSteps: 50 }));
   });
 });
@@ -111,16 +115,16 @@ describe('the ground game', () => {
   it('without lazy axioms has no lazy part and its output says nothing of one', () => {
     const { game } = ground(resolvePipelineOptions({}));
     expect('lazy' in game).toBe(false);
-    const gdl = emitGround(game, 'gdl', { baseInput: true });
+    const gdl = emitGround(game, 'gdl', { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS);
     expect(gdl).not.toContain('lazy');
     expect(gdl).toContain('(path 1 6)');
-    expect(emitGround(game, 'json', { baseInput: true })).not.toContain('"lazy"');
+    expect(emitGround(game, 'json', { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS)).not.toContain('"lazy"');
   });
 
   it('with path lazy keeps its atoms negated and opaque, and writes the non-ground part', () => {
     const { game } = ground(LAZY);
     expect(game.lazy?.relations).toEqual(['path']);
-    const gdl = emitGround(game, 'gdl', { baseInput: false });
+    const gdl = emitGround(game, 'gdl', { baseInput: false }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS);
     expect(gdl).toContain('(<= (goal walker 0) (true (at 1)) (not (path 1 6)))');
     expect(gdl).toContain('; lazy axioms: path stay non-ground (4 rules, 11 static facts follow)');
     expect(gdl).toContain('(<= (path ?x ?z) (path ?x ?y) (succ ?y ?z) (not (true (wall ?z))))');
@@ -129,15 +133,15 @@ describe('the ground game', () => {
     // The heads lazy rules may make are atoms of the game: walker's moves and goal 50.
     expect(game.lazy!.heads.map((t) => game.terms.text(t))).toContain('(legal walker (go 6))');
     expect(game.lazy!.heads.map((t) => game.terms.text(t))).toContain('(goal walker 50)');
-    const json = JSON.parse(emitGround(game, 'json', { baseInput: true })) as { lazy: { relations: string[]; rules: string[] } };
+    const json = JSON.parse(emitGround(game, 'json', { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS)) as { lazy: { relations: string[]; rules: string[] } };
     expect(json.lazy.relations).toEqual(['path']);
     expect(json.lazy.rules).toHaveLength(4);
   });
 
   it('is refused by the stages that need every rule ground', () => {
     const { game } = ground(LAZY);
-    expect(() => mutexGroups(game, LAZY, DEFAULT_MUTEX_SETTINGS)).toThrow(GdlError);
-    expect(() => removeGameAxioms(game, LAZY)).toThrow(/lazy axioms \(path\)/);
+    expect(() => mutexGroups(game, LAZY, DEFAULT_MUTEX_SETTINGS, new StageTimer())).toThrow(GdlError);
+    expect(() => removeGameAxioms(game, LAZY, DEFAULT_AXIOM_OPTIONS, new StageTimer())).toThrow(/lazy axioms \(path\)/);
   });
 
   it('makes a keyword rule over the rule budget lazy as a whole, automatically', () => {
@@ -157,10 +161,10 @@ describe('a wide rule over a lazy relation', () => {
 
   it('is refused by its estimate, and stays non-ground as a whole with --lazy-axioms', () => {
     const forced = resolvePipelineOptions({ lazyRelations: ['blocked'] });
-    expect(() => groundNormalGame(loadGame(WIDE, 'lazy-wide.kif', forced).normal, forced)).toThrow(/about 146410 ground rules with lazy atoms/);
+    expect(() => groundNormalGame(loadGame(WIDE, 'lazy-wide.kif', forced, new StageTimer()).normal, forced, new StageTimer())).toThrow(/about 146410 ground rules with lazy atoms/);
     const options = resolvePipelineOptions({ lazyRelations: ['blocked'], lazyAxioms: true });
-    const loaded = loadGame(WIDE, 'lazy-wide.kif', options);
-    const { ground: game } = groundNormalGame(loaded.normal, options);
+    const loaded = loadGame(WIDE, 'lazy-wide.kif', options, new StageTimer());
+    const { ground: game } = groundNormalGame(loaded.normal, options, new StageTimer());
     expect(game.lazy?.rules.filter((r) => r.head.rel === 'legal')).toHaveLength(1);
   });
 });
@@ -175,7 +179,7 @@ describe('the evaluator of the lazy part', () => {
 
   it('agrees with a direct computation of path and of the walker moves on 13 wall sets', () => {
     const { game } = ground(LAZY);
-    const ev = createLazyEvaluator(game);
+    const ev = createLazyEvaluator(game, Deadline.never());
     const t = game.terms;
     const fluent = (text: string): number => {
       const id = game.atoms.find((a) => t.text(a.term) === `(true ${text})`)?.args[0];
@@ -209,7 +213,7 @@ describe('verify', () => {
 
   it('plays the written lazy game, read back as GDL, like the original', () => {
     const { normal, game } = ground(LAZY);
-    const back = loadGroundFile(emitGround(game, 'gdl', { baseInput: true }), 'out.gdl', LAZY);
+    const back = loadGroundFile(emitGround(game, 'gdl', { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS), 'out.gdl', LAZY, new StageTimer());
     expectSame(verifyAgainst(normal, back.normal, LAZY, { playouts: 8, seed: 5, maxSteps: 50 }));
   });
 

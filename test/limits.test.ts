@@ -9,6 +9,7 @@ import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { DEFAULT_REACH_LIMITS } from '../src/reach/types.js';
 import { EXAMPLES_DIR } from './examples.js';
+import { StageTimer } from '../src/timer.js';
 
 /** A deadline that passes after `limit` ticks of work, wherever they happen (no clock). */
 class TickDeadline extends Deadline {
@@ -25,7 +26,7 @@ class TickDeadline extends Deadline {
 }
 
 function load(file: string) {
-  return loadGame(readFileSync(join(EXAMPLES_DIR, file), 'utf8'), file, DEFAULT_PIPELINE_OPTIONS).normal;
+  return loadGame(readFileSync(join(EXAMPLES_DIR, file), 'utf8'), file, DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal;
 }
 
 function limitOf(run: () => unknown): GdlError {

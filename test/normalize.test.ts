@@ -5,6 +5,7 @@ import { parseGdl } from '../src/gdl/parser.js';
 import { atomToString, termToString } from '../src/gdl/terms.js';
 import { normalizeGame } from '../src/normalize/normalize.js';
 import type { Literal, NormalRule } from '../src/normalize/types.js';
+import { Deadline } from '../src/deadline.js';
 
 function lit(l: Literal): string {
   if (l.kind === 'distinct') return `(distinct ${termToString(l.left)} ${termToString(l.right)})`;
@@ -16,7 +17,7 @@ function show(rules: readonly NormalRule[]): string[] {
 }
 
 function norm(text: string, maxDisjuncts = 4096): string[] {
-  const parsed = parseGdl(text, 't.kif');
+  const parsed = parseGdl(text, 't.kif', Deadline.never());
   expect(parsed.diagnostics).toEqual([]);
   return show(normalizeGame(parsed.game, { maxDisjuncts }).rules);
 }
@@ -57,17 +58,17 @@ describe('normalizeGame', () => {
       '(<= (q ?x) (r ?x) (s ?x))', '(<= (q ?x) (s ?x) (r ?x))', '(<= (q ?x) (r ?x) (not (s ?x)))', '(<= (q ?x) (r ?x) (distinct ?x a))',
     ];
     const text = [...rules, ...rules].join('\n');
-    const parsed = parseGdl(text, 't.kif');
+    const parsed = parseGdl(text, 't.kif', Deadline.never());
     const kept = normalizeGame(parsed.game, { maxDisjuncts: 4096 }).rules;
     expect(kept).toHaveLength(rules.length - 1);
-    expect(show(kept)).toEqual(show(normalizeGame(parseGdl(rules.join('\n'), 't.kif').game, { maxDisjuncts: 4096 }).rules));
+    expect(show(kept)).toEqual(show(normalizeGame(parseGdl(rules.join('\n'), 't.kif', Deadline.never()).game, { maxDisjuncts: 4096 }).rules));
     // Facts are kept once each, in the order of their first occurrence.
     expect(show(kept).slice(0, 7)).toEqual(['(p a)', '(p ?a)', '(p a b)', '(p (f a))', '(p (f a b))', '(p (f (g a)))', '(p (f (g b)))']);
   });
 
   it('refuses a DNF blow-up with an error naming the rule', () => {
     const body = Array.from({ length: 20 }, (_, i) => `(or (a${i}) (b${i}))`).join(' ');
-    const parsed = parseGdl(`(role r)\n(<= (big ?x) ${body})`, 'blow.kif');
+    const parsed = parseGdl(`(role r)\n(<= (big ?x) ${body})`, 'blow.kif', Deadline.never());
     expect(() => normalizeGame(parsed.game, { maxDisjuncts: 4096 })).toThrow(GdlError);
     try {
       normalizeGame(parsed.game, { maxDisjuncts: 4096 });

@@ -16,6 +16,8 @@ import { createReasoner } from '../src/play/reasoner.js';
 import { verifyGame } from '../src/play/verify.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 import { CLI, ROOT, ensureBuilt } from './support/cli.js';
+import { StageTimer } from '../src/timer.js';
+import { Deadline } from '../src/deadline.js';
 
 /** Games with recursion over the state, simultaneous moves, many rules per does atom, 1-4 roles. */
 const CORPUS_GAMES = [
@@ -38,12 +40,12 @@ const CORPUS_GAMES = [
 const EXAMPLE = join(EXAMPLES_DIR, 'fast-sim.kif');
 
 function ground(text: string, file: string): ReturnType<typeof runGrounding> {
-  return runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS);
+  return runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
 }
 
 /** Whether some joint move leads from `from` to `to` in the ground simulator of `verify`. */
 function someMoveLeads(game: GroundGame, from: GroundState, to: GroundState): boolean {
-  const sim = createGroundSimulator(game);
+  const sim = createGroundSimulator(game, Deadline.never());
   const target = sim.text.state(to).join('\n');
   let joint: number[][] = [[]];
   for (const moves of sim.info(from).legal) joint = joint.flatMap((j) => moves.map((m) => [...j, m]));
@@ -52,8 +54,8 @@ function someMoveLeads(game: GroundGame, from: GroundState, to: GroundState): bo
 
 /** Plays depth charges and checks each visited state against the simulator of `verify`. */
 function checkDepthCharges(game: GroundGame, charges: number, seed: number): void {
-  const fast = createFastSimulator(game);
-  const slow = createGroundSimulator(game);
+  const fast = createFastSimulator(game, Deadline.never());
+  const slow = createGroundSimulator(game, Deadline.never());
   const random = createRandom(seed);
   for (let c = 0; c < charges; c++) {
     const states: GroundState[] = [];
@@ -71,9 +73,9 @@ describe('fast simulator on the example game', () => {
   const { loaded, ground: game } = ground(text, EXAMPLE);
 
   it('agrees with the simulator of verify and with the reasoner', () => {
-    const fast = createFastSimulator(game);
-    expect(verifyGame(createGroundSimulator(game), fast, { playouts: 30, seed: 5, maxSteps: 50 }).kind).toBe('same');
-    expect(verifyGame(createReasoner(loaded.normal), createFastSimulator(game), { playouts: 5, seed: 2, maxSteps: 50 }).kind).toBe('same');
+    const fast = createFastSimulator(game, Deadline.never());
+    expect(verifyGame(createGroundSimulator(game, Deadline.never()), fast, { playouts: 30, seed: 5, maxSteps: 50 }).kind).toBe('same');
+    expect(verifyGame(createReasoner(loaded.normal, { deadline: Deadline.never() }), createFastSimulator(game, Deadline.never()), { playouts: 5, seed: 2, maxSteps: 50 }).kind).toBe('same');
   });
 
   it('plays depth charges through legal successors to the end', () => {
@@ -82,12 +84,12 @@ describe('fast simulator on the example game', () => {
 
   it('replays the same playouts from the same seed', () => {
     const options = { seconds: 1e6, seed: 42, maxSteps: 1000, maxPlayouts: 200 };
-    const a = fastPlayouts(createFastSimulator(game), options);
-    const b = fastPlayouts(createFastSimulator(game), options);
+    const a = fastPlayouts(createFastSimulator(game, Deadline.never()), options);
+    const b = fastPlayouts(createFastSimulator(game, Deadline.never()), options);
     expect(a.playouts).toBe(200);
     expect(b.depthSum).toBe(a.depthSum);
     const record = (seed: number): string => {
-      const sim = createFastSimulator(game);
+      const sim = createFastSimulator(game, Deadline.never());
       const random = createRandom(seed);
       const seen: string[] = [];
       for (let i = 0; i < 20; i++) sim.depthCharge(random, 100, (s) => seen.push(sim.text.state(s).join(' ')));
@@ -102,7 +104,7 @@ describe.skipIf(!HAVE_CORPUS)('fast simulator on corpus games', () => {
   for (const rel of CORPUS_GAMES) {
     it(`${rel}: same as the simulator of verify, depth charges legal`, () => {
       const { ground: game } = ground(readGame(rel), rel);
-      const result = verifyGame(createGroundSimulator(game), createFastSimulator(game), { playouts: 10, seed: 3, maxSteps: 200 });
+      const result = verifyGame(createGroundSimulator(game, Deadline.never()), createFastSimulator(game, Deadline.never()), { playouts: 10, seed: 3, maxSteps: 200 });
       if (result.kind !== 'same') expect(result.difference).toBeUndefined();
       checkDepthCharges(game, 3, 11);
     });
@@ -111,7 +113,7 @@ describe.skipIf(!HAVE_CORPUS)('fast simulator on corpus games', () => {
   for (const rel of ['ggp-repository-base/ticTacToe.kif', 'ggp-repository-base/chomp.kif']) {
     it(`${rel}: same as the reasoner on the original game`, () => {
       const { loaded, ground: game } = ground(readGame(rel), rel);
-      const result = verifyGame(createReasoner(loaded.normal), createFastSimulator(game), { playouts: 3, seed: 4, maxSteps: 100 });
+      const result = verifyGame(createReasoner(loaded.normal, { deadline: Deadline.never() }), createFastSimulator(game, Deadline.never()), { playouts: 3, seed: 4, maxSteps: 100 });
       if (result.kind !== 'same') expect(result.difference).toBeUndefined();
     });
   }
@@ -120,8 +122,8 @@ describe.skipIf(!HAVE_CORPUS)('fast simulator on corpus games', () => {
     const rel = 'ggp-repository-base/ticTacToe.kif';
     const { loaded } = ground(readGame(rel), rel);
     const options = { seconds: 1e6, seed: 3, maxSteps: 100, maxPlayouts: 3 };
-    const a = simulatorPlayouts(createReasoner(loaded.normal), options);
-    const b = simulatorPlayouts(createReasoner(loaded.normal), options);
+    const a = simulatorPlayouts(createReasoner(loaded.normal, { deadline: Deadline.never() }), options);
+    const b = simulatorPlayouts(createReasoner(loaded.normal, { deadline: Deadline.never() }), options);
     expect(a.playouts).toBe(3);
     expect(b.depthSum).toBe(a.depthSum);
     expect(b.states).toBe(a.states);

@@ -13,6 +13,7 @@ import { planLazy } from '../src/ground/lazy.js';
 import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
 import { relevantSupersets } from './support/relaxed-model.js';
 import { HAVE_CORPUS, readGame } from './corpus.js';
+import { StageTimer } from '../src/timer.js';
 
 
 
@@ -61,7 +62,7 @@ describe('projected variants leave the least model unchanged', () => {
 
   it.skipIf(!HAVE_CORPUS)("on chess's relaxed game with its threat relations lazy", () => {
     const file = 'ggp-repository-base/chess.kif';
-    const { normal } = loadGame(readGame(file), file, DEFAULT_PIPELINE_OPTIONS);
+    const { normal } = loadGame(readGame(file), file, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
     const plan = planLazy(normal, ['queen_threatens']);
     expect(plan.relations).toContain('threatened_with_capture');
     const tau = computeSupersetsProlog(plan.relaxed, undefined, { relevantOnly: true }).supersets;

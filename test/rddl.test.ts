@@ -22,6 +22,8 @@ import { NO_ACTION, createRddlSimulator, asEpisode } from '../src/formats/rddl/s
 import { createReasoner } from '../src/play/reasoner.js';
 import { formatDifference, verifyGame } from '../src/play/verify.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
+import { StageTimer } from '../src/timer.js';
+import { Deadline } from '../src/deadline.js';
 
 const example = (name: string): string => readFileSync(join(EXAMPLES_DIR, name), 'utf8');
 
@@ -30,15 +32,15 @@ const RDDL_IDENT = /^[A-Za-z](?:[A-Za-z0-9_-]*[A-Za-z0-9])?$/;
 
 /** The game without axioms and its reasoner. */
 function prepare(text: string, file: string): { formula: FormulaGame; reasoner: ReturnType<typeof createReasoner> } {
-  const { loaded, ground } = runGrounding(text, file);
-  const formula = removeAxioms(removeUnused(ground).game).game;
-  return { formula, reasoner: createReasoner(loaded.normal) };
+  const { loaded, ground } = runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
+  const formula = removeAxioms(removeUnused(ground, Deadline.never()).game, undefined, Deadline.never()).game;
+  return { formula, reasoner: createReasoner(loaded.normal, { deadline: Deadline.never() }) };
 }
 
 /** Writes the RDDL files of `text`, reads them back, and plays them against the original. */
 function playRddl(text: string, file: string, playouts: number, maxSteps = 60): RddlFiles {
   const { formula, reasoner } = prepare(text, file);
-  const files = emitRddl(unrollRecursion(formula).game, file.replace(/.*\//, '').replace('.kif', ''));
+  const files = emitRddl(unrollRecursion(formula, undefined, Deadline.never()).game, file.replace(/.*\//, '').replace('.kif', ''), undefined, Deadline.never());
   const model = readRddl({ text: files.domain, file: 'domain.rddl' }, { text: files.instance, file: 'inst.rddl' });
   const result = verifyGame(asEpisode(reasoner), createRddlSimulator(model, reasoner.roles), { playouts, seed: 5, maxSteps });
   if (result.kind === 'different') expect.fail(formatDifference(result.difference));
@@ -71,7 +73,7 @@ describe('unrolling recursive axioms', () => {
   it('leaves no recursive axiom and plays like the original (linkpath, rddl-chain)', () => {
     for (const name of ['linkpath.kif', 'rddl-chain.kif']) {
       const { formula } = prepare(example(name), name);
-      const { game, stats } = unrollRecursion(formula);
+      const { game, stats } = unrollRecursion(formula, undefined, Deadline.never());
       expect(stats.components).toBeGreaterThan(0);
       const deps: number[][] = game.atoms.map(() => []);
       for (const r of game.rules) {
@@ -84,22 +86,22 @@ describe('unrolling recursive axioms', () => {
       expect(cyclic).toEqual([]);
       // The unrolled game, written as GDL and read back, plays like the original.
       const readBack: PipelineOptions = { ...DEFAULT_PIPELINE_OPTIONS, normalize: { ...DEFAULT_PIPELINE_OPTIONS.normalize, splitGround: true } };
-      const other = loadGame(emitFormulaGdl(game), `${name}.unrolled`, readBack);
-      const original = loadGame(example(name), name, DEFAULT_PIPELINE_OPTIONS);
-      const result = verifyGame(createReasoner(original.normal), createReasoner(other.normal), { playouts: 15, seed: 2, maxSteps: 30 });
+      const other = loadGame(emitFormulaGdl(game, undefined, Deadline.never()), `${name}.unrolled`, readBack, new StageTimer());
+      const original = loadGame(example(name), name, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
+      const result = verifyGame(createReasoner(original.normal, { deadline: Deadline.never() }), createReasoner(other.normal, { deadline: Deadline.never() }), { playouts: 15, seed: 2, maxSteps: 30 });
       if (result.kind === 'different') expect.fail(formatDifference(result.difference));
     }
   });
   it('uses as many layers as the component has atoms, and leaves games without recursion alone', () => {
     const { formula } = prepare(example('rddl-chain.kif'), 'rddl-chain.kif');
-    const { stats } = unrollRecursion(formula);
+    const { stats } = unrollRecursion(formula, undefined, Deadline.never());
     expect(stats.maxLayers).toBe(stats.atoms);
     const plain = prepare(example('tictactoe.kif'), 'tictactoe.kif').formula;
-    expect(unrollRecursion(plain).game).toBe(plain);
+    expect(unrollRecursion(plain, undefined, Deadline.never()).game).toBe(plain);
   });
   it('refuses to add more layer rules than its limit', () => {
     const { formula } = prepare(example('rddl-chain.kif'), 'rddl-chain.kif');
-    expect(() => unrollRecursion(formula, { maxRules: 3 })).toThrow(/would add \d+ rules/);
+    expect(() => unrollRecursion(formula, { maxRules: 3 }, Deadline.never())).toThrow(/would add \d+ rules/);
   });
 });
 
@@ -112,20 +114,20 @@ describe('RDDL writer, reader and simulator', () => {
     playRddl(example('rddl-chain.kif'), 'rddl-chain.kif', 30);
   });
   it('writes kept axioms as interm-fluents (move-dependent) and state fluents one step ahead', () => {
-    const { loaded, ground } = runGrounding(example('rddl-interm.kif'), 'rddl-interm.kif');
-    const kept = removeAxioms(removeUnused(ground).game, { maxFormula: 1 });
+    const { loaded, ground } = runGrounding(example('rddl-interm.kif'), 'rddl-interm.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer());
+    const kept = removeAxioms(removeUnused(ground, Deadline.never()).game, { maxFormula: 1 }, Deadline.never());
     expect(kept.stats.kept.map((k) => k.atom)).toEqual(expect.arrayContaining(['(lit2 1)', 'bright']));
-    const files = emitRddl(unrollRecursion(kept.game).game, 'rddl-interm');
+    const files = emitRddl(unrollRecursion(kept.game, undefined, Deadline.never()).game, 'rddl-interm', undefined, Deadline.never());
     expect(files.domain).toContain('d-lit2-1 : { interm-fluent, bool, level = 1 };');
     expect(files.domain).toContain("d-bright' = (f-on-1' ^ f-on-2');");
-    const reasoner = createReasoner(loaded.normal);
+    const reasoner = createReasoner(loaded.normal, { deadline: Deadline.never() });
     const model = readRddl({ text: files.domain, file: 'd' }, { text: files.instance, file: 'i' });
     const result = verifyGame(asEpisode(reasoner), createRddlSimulator(model, reasoner.roles), { playouts: 20, seed: 4, maxSteps: 20 });
     if (result.kind === 'different') expect.fail(formatDifference(result.difference));
   });
   it('pays 100 after the plan that links 1 to 6, once', () => {
     const { formula, reasoner } = prepare(example('rddl-chain.kif'), 'rddl-chain.kif');
-    const files = emitRddl(unrollRecursion(formula).game, 'rddl-chain');
+    const files = emitRddl(unrollRecursion(formula, undefined, Deadline.never()).game, 'rddl-chain', undefined, Deadline.never());
     const sim = createRddlSimulator(readRddl({ text: files.domain, file: 'd' }, { text: files.instance, file: 'i' }), reasoner.roles);
     let state = sim.initialState();
     for (const want of ['(add 2 3)', '(add 4 5)']) {
@@ -140,12 +142,12 @@ describe('RDDL writer, reader and simulator', () => {
   });
   it('tic-tac-toe has two roles: an invalid-input error naming them', () => {
     const { formula } = prepare(example('tictactoe.kif'), 'tictactoe.kif');
-    expect(() => emitRddl(formula, 'tictactoe')).toThrow(GdlError);
-    expect(() => emitRddl(formula, 'tictactoe')).toThrow(/one agent; this game has 2 roles/);
+    expect(() => emitRddl(formula, 'tictactoe', undefined, Deadline.never())).toThrow(GdlError);
+    expect(() => emitRddl(formula, 'tictactoe', undefined, Deadline.never())).toThrow(/one agent; this game has 2 roles/);
   });
   it('finds a wrong reward, a wrong precondition and a missing exactly-one constraint', () => {
     const { formula, reasoner } = prepare(example('linkpath.kif'), 'linkpath.kif');
-    const files = emitRddl(unrollRecursion(formula).game, 'linkpath');
+    const files = emitRddl(unrollRecursion(formula, undefined, Deadline.never()).game, 'linkpath', undefined, Deadline.never());
     const play = (domain: string): string => {
       const model = readRddl({ text: domain, file: 'd' }, { text: files.instance, file: 'i' });
       const r = verifyGame(asEpisode(reasoner), createRddlSimulator(model, reasoner.roles), { playouts: 20, seed: 5, maxSteps: 60 });

@@ -11,6 +11,7 @@ import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
 import { supersetSentences } from '../src/reach/format.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { HAVE_CORPUS, readGame } from './corpus.js';
+import { StageTimer } from '../src/timer.js';
 
 /** Small games of every folder, chosen for variety (recursion, or, distinct, counters, many roles). */
 const GAMES = [
@@ -107,7 +108,7 @@ function naiveLeastModel(game: NormalGame): { fluents: string[]; moves: string[]
 
 describe.skipIf(!HAVE_CORPUS)('Prolog supersets equal the least model of the relaxed game', () => {
   it.each(GAMES)('%s', (game) => {
-    const { normal } = loadGame(readGame(game), game, DEFAULT_PIPELINE_OPTIONS);
+    const { normal } = loadGame(readGame(game), game, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
     const got = supersetSentences(computeSupersetsProlog(normal).supersets);
     const want = naiveLeastModel(normal);
     // Compared as sorted sets; the output's own code-point order is checked separately below.
@@ -124,7 +125,7 @@ const PLAIN_STEPS = ['ggp-repository-base/nim1.kif', 'ggp-repository-base/3pConn
 
 describe.skipIf(!HAVE_CORPUS)('direct steps change nothing but speed', () => {
   it.each(PLAIN_STEPS)('%s', (game) => {
-    const { normal } = loadGame(readGame(game), game, DEFAULT_PIPELINE_OPTIONS);
+    const { normal } = loadGame(readGame(game), game, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
     const direct = computeSupersetsProlog(normal);
     const plain = computeSupersetsProlog(normal, undefined, { directSteps: false });
     expect(supersetSentences(direct.supersets)).toEqual(supersetSentences(plain.supersets));

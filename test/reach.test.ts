@@ -14,7 +14,7 @@ import { limitError } from './support/limits.js';
 
 // Parsed and normalized without validation, so that small fragments need no goal or terminal.
 function reach(text: string, limits: ReachLimits = DEFAULT_REACH_LIMITS, maxTermDepth?: number) {
-  const parsed = parseGdl(text, 't.kif');
+  const parsed = parseGdl(text, 't.kif', Deadline.never());
   expect(parsed.diagnostics).toEqual([]);
   return computeSupersetsProlog(normalizeGame(parsed.game), limits, maxTermDepth === undefined ? {} : { maxTermDepth });
 }

@@ -13,6 +13,7 @@ import { instantiateGame } from '../src/ground/instantiate.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { computeSupersetsDG } from '../src/reach/dg/index.js';
 import { handMadeGame } from './support/ground-game.js';
+import { StageTimer } from '../src/timer.js';
 
 /** A ground game over the given atom texts with rules written as texts (role r). */
 function game(init: string[], rules: { head: string; pos?: string[]; neg?: string[] }[]): GroundGame {
@@ -32,7 +33,7 @@ describe('reachableAtoms', () => {
       { head: '(next c)', pos: ['(true b)', '(true z)'] },
       { head: 'win', pos: ['(true b)'] },
     ]);
-    const reached = reachableAtoms(g);
+    const reached = reachableAtoms(g, Deadline.never());
     const reachedTexts = texts(g).filter((_, i) => reached[i] === 1);
     expect(reachedTexts).toEqual(['(does r go)', '(legal r go)', '(next b)', '(true a)', '(true b)', 'win']);
   });
@@ -47,7 +48,7 @@ describe('pruneUnreachable', () => {
       { head: 'terminal', pos: ['(true b)'], neg: ['(true y)'] },
       { head: 'terminal', pos: ['(true b)'] },
     ]);
-    const p = pruneUnreachable(g);
+    const p = pruneUnreachable(g, Deadline.never());
     expect(texts(p)).toEqual(['(does r go)', '(legal r go)', '(next b)', '(true a)', '(true b)', 'terminal']);
     expect(ruleTexts(p)).toEqual([
       '(legal r go) <= (true a) <= (not (true b))',
@@ -56,7 +57,7 @@ describe('pruneUnreachable', () => {
       'terminal <= (true b)',
     ]);
     expect(p.init).toEqual([3]);
-    expect(pruneUnreachable(p)).toEqual(p);
+    expect(pruneUnreachable(p, Deadline.never())).toEqual(p);
   });
 
   it('reads the final supersets off a ground game, static axioms added', () => {
@@ -66,7 +67,7 @@ describe('pruneUnreachable', () => {
       { head: '(ok 1)', pos: ['(true a)'] },
       { head: '(ok 2)', pos: ['(true q)'] },
     ]);
-    const s = groundSupersets(g, [parseGdl('(adj 1 2)').game.rules[0]!.head]);
+    const s = groundSupersets(g, [parseGdl('(adj 1 2)', undefined, Deadline.never()).game.rules[0]!.head], Deadline.never());
     expect(s.fluents.map(termToString)).toEqual(['a', 'b']);
     expect(s.moves.map((m) => `${termToString(m.role)} ${termToString(m.action)}`)).toEqual(['r go']);
     expect(s.axioms.map(atomToString)).toEqual(['(adj 1 2)', '(ok 1)']);
@@ -81,13 +82,13 @@ describe('instantiation with dg supersets, then reachability, equals the prolog 
       (<= (legal robot (move ?x ?y)) (true (at ?x)) (adjacent ?x ?y))
       (<= (next (at ?y)) (does robot (move ?x ?y)))
       (<= terminal (true (at 3))) (<= (goal robot 100) (not (true (at 6))))`;
-    const normal = loadGame(text, 'ring.kif', DEFAULT_PIPELINE_OPTIONS).normal;
+    const normal = loadGame(text, 'ring.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal;
     const limits = { deadline: Deadline.never(), maxAtoms: 100_000 };
     const fromDg = instantiateGame(normal, computeSupersetsDG(normal, limits).supersets);
     const fromProlog = instantiateGame(normal, computeSupersetsProlog(normal, limits).supersets);
-    expect(fromDg.rules.length).toBeGreaterThan(pruneUnreachable(fromDg).rules.length);
+    expect(fromDg.rules.length).toBeGreaterThan(pruneUnreachable(fromDg, Deadline.never()).rules.length);
     // The two runs have term tables of their own: the games compare through their text.
-    expect(emitGdl(pruneUnreachable(fromDg))).toBe(emitGdl(pruneUnreachable(fromProlog)));
-    expect(ruleTexts(pruneUnreachable(fromDg))).toContain('(goal robot 100)');
+    expect(emitGdl(pruneUnreachable(fromDg, Deadline.never()), undefined, Deadline.never())).toBe(emitGdl(pruneUnreachable(fromProlog, Deadline.never()), undefined, Deadline.never()));
+    expect(ruleTexts(pruneUnreachable(fromDg, Deadline.never()))).toContain('(goal robot 100)');
   });
 });

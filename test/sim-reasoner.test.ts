@@ -11,13 +11,14 @@ import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
 import { createReasoner } from '../src/play/reasoner.js';
 import type { GameState, GroundItem, ItemSimulator } from '../src/play/types.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
+import { StageTimer } from '../src/timer.js';
 
 function reasonerFor(text: string, deadline = Deadline.never()): ItemSimulator {
-  return createReasoner(loadGame(text, 'test.kif', DEFAULT_PIPELINE_OPTIONS).normal, { deadline });
+  return createReasoner(loadGame(text, 'test.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal, { deadline });
 }
 
 const texts = (items: readonly GroundItem[]): string[] => items.map((i) => i.text);
-const item = (text: string): GroundItem => ({ text, term: parseGdl(`(x ${text})`).game.rules[0]!.head.args[0]! });
+const item = (text: string): GroundItem => ({ text, term: parseGdl(`(x ${text})`, undefined, Deadline.never()).game.rules[0]!.head.args[0]! });
 
 describe('reasoner', () => {
   it('keeps 1, 01 and + distinct constants and survives relations named like Prolog built-ins', () => {

@@ -5,6 +5,7 @@ import { GdlError } from '../src/gdl/diagnostics.js';
 import { type GroundSimulator, type GroundState, createGroundSimulator } from '../src/play/ground-sim.js';
 import { createRandom } from '../src/play/random.js';
 import { type RuleTexts, handMadeGame } from './support/ground-game.js';
+import { Deadline } from '../src/deadline.js';
 
 const groundGame = (roles: string[], init: string[], rules: RuleTexts[]) => handMadeGame(roles, init, rules);
 
@@ -40,7 +41,7 @@ describe('ground simulator', () => {
   ]);
 
   it('evaluates positive cycles to their least fixpoint and negation after it', () => {
-    const sim = createGroundSimulator(ring);
+    const sim = createGroundSimulator(ring, Deadline.never());
     const s0 = sim.initialState();
     expect(sim.text.state(s0)).toEqual(['(at a)', '(edge a b)', '(edge b c)', '(edge c a)']);
     const info = sim.info(s0);
@@ -59,7 +60,7 @@ describe('ground simulator', () => {
   });
 
   it('applies the joint move to does-dependent rules only, and forgets the previous move', () => {
-    const sim = createGroundSimulator(ring);
+    const sim = createGroundSimulator(ring, Deadline.never());
     const s0 = sim.initialState();
     const s1 = sim.successor(s0, [move(sim, s0, '(cut b c)')]);
     expect(sim.text.state(s1)).toEqual(['(at a)', '(edge a b)', '(edge c a)']);
@@ -78,6 +79,7 @@ describe('ground simulator', () => {
         ['(next (seen 0))', ['(true (n 0))'], []],
         ['terminal', ['(true (n 1))'], []],
       ]),
+      Deadline.never(),
     );
     const s0 = sim.initialState();
     const idle = sim.successor(s0, [move(sim, s0, 'idle')]);
@@ -105,6 +107,7 @@ describe('ground simulator', () => {
         ['r', ['(does b x)'], []],
         ['(next (p 0))', ['(does a y)', 'r'], []],
       ]),
+      Deadline.never(),
     );
     const s0 = sim.initialState();
     const [moveA, moveB] = sim.info(s0).legal;
@@ -118,7 +121,7 @@ describe('ground simulator', () => {
       ['p', ['q'], []],
       ['q', [], ['p']],
     ]);
-    expect(() => createGroundSimulator(bad)).toThrow(GdlError);
+    expect(() => createGroundSimulator(bad, Deadline.never())).toThrow(GdlError);
   });
 
   it('evaluates a long chain of ground atoms without recursion', () => {
@@ -126,7 +129,7 @@ describe('ground simulator', () => {
     const rules: [string, string[], string[]][] = [['(c 0)', ['(true s)'], []]];
     for (let i = 1; i < n; i++) rules.push([`(c ${i})`, [`(c ${i - 1})`], []]);
     rules.push(['terminal', [`(c ${n - 1})`], []]);
-    const sim = createGroundSimulator(groundGame(['r'], ['s'], rules));
+    const sim = createGroundSimulator(groundGame(['r'], ['s'], rules), Deadline.never());
     expect(sim.info(sim.initialState()).terminal).toBe(true);
   });
 });

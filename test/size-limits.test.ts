@@ -1,6 +1,7 @@
 // The size limits of loading and of the superset computation are limits (exit 3), each with its
 // flag; `check` takes --timeout; stray top-level words are warned about; and big inputs (a few
 // MB of facts, the same on one line) are read with every sentence counted once.
+import { Deadline } from '../src/deadline.js';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,21 +55,21 @@ function thrown(fn: () => unknown): GdlError {
 
 describe('size limits', () => {
   it('a DNF beyond --max-disjuncts is a limit, not invalid input, and the setting raises it', () => {
-    const err = thrown(() => loadGame(BLOWUP, 'blowup.kif', resolvePipelineOptions()));
+    const err = thrown(() => loadGame(BLOWUP, 'blowup.kif', resolvePipelineOptions(), new StageTimer()));
     expect(err.code).toBe('limit');
     expect(err.message).toBe("blowup.kif:7:1: error: rule for 'goal' splits into more than 4096 rules in disjunctive normal form");
-    expect(loadGame(BLOWUP, 'blowup.kif', resolvePipelineOptions({ maxDisjuncts: 10_000 })).normal.rules.length).toBeGreaterThan(8000);
-    expect(thrown(() => loadGame(BLOWUP, 'blowup.kif', resolvePipelineOptions({ maxDisjuncts: 100 }))).message).toMatch(/more than 100 rules/);
+    expect(loadGame(BLOWUP, 'blowup.kif', resolvePipelineOptions({ maxDisjuncts: 10_000 }), new StageTimer()).normal.rules.length).toBeGreaterThan(8000);
+    expect(thrown(() => loadGame(BLOWUP, 'blowup.kif', resolvePipelineOptions({ maxDisjuncts: 100 }), new StageTimer())).message).toMatch(/more than 100 rules/);
   });
 
   it('the term depth of both superset methods follows maxTermDepth', () => {
-    const normal = loadGame(deep(300), 'deep.kif', resolvePipelineOptions()).normal;
+    const normal = loadGame(deep(300), 'deep.kif', resolvePipelineOptions(), new StageTimer()).normal;
     for (const method of ['prolog', 'dg'] as const) {
-      const err = thrown(() => reachGame(normal, resolvePipelineOptions({ method })));
+      const err = thrown(() => reachGame(normal, resolvePipelineOptions({ method }), new StageTimer()));
       expect(err.code).toBe('limit');
       expect(err.message).toMatch(/nested deeper than 256 levels/);
-      expect(thrown(() => reachGame(normal, resolvePipelineOptions({ method, maxTermDepth: 100 }))).message).toMatch(/nested deeper than 100 levels/);
-      const reached = reachGame(normal, resolvePipelineOptions({ method, maxTermDepth: 400 }));
+      expect(thrown(() => reachGame(normal, resolvePipelineOptions({ method, maxTermDepth: 100 }), new StageTimer())).message).toMatch(/nested deeper than 100 levels/);
+      const reached = reachGame(normal, resolvePipelineOptions({ method, maxTermDepth: 400 }), new StageTimer());
       expect(reached.supersets.fluents.length).toBe(3);
     }
   });
@@ -100,7 +101,7 @@ describe('size limits', () => {
 
 describe('top-level words', () => {
   it('warns about each word outside parentheses, at its position, and reads it as a fact', () => {
-    const r = parseGdl('npm ERR!\n(role a)\n  oops', 'log.kif');
+    const r = parseGdl('npm ERR!\n(role a)\n  oops', 'log.kif', Deadline.never());
     expect(r.diagnostics.map((d) => `${d.severity} ${d.line}:${d.col} ${d.message}`)).toEqual([
       "warning 1:1 top-level word 'npm' is not a sentence in parentheses; read as the fact (npm)",
       "warning 1:5 top-level word 'err!' is not a sentence in parentheses; read as the fact (err!)",
@@ -110,10 +111,10 @@ describe('top-level words', () => {
   });
 
   it('stops after 20 words and counts them all; words inside sentences are no concern', () => {
-    const r = parseGdl(`${'word '.repeat(30)}(role a) (<= (p x) (q x))`, 'log.kif');
+    const r = parseGdl(`${'word '.repeat(30)}(role a) (<= (p x) (q x))`, 'log.kif', Deadline.never());
     expect(r.diagnostics).toHaveLength(21);
     expect(r.diagnostics[20]!.message).toBe('30 top-level words in all: is this a game description?');
-    expect(parseGdl(GAME, 'g.kif').diagnostics).toEqual([]);
+    expect(parseGdl(GAME, 'g.kif', Deadline.never()).diagnostics).toEqual([]);
   });
 });
 
@@ -134,7 +135,7 @@ describe('big inputs', () => {
     expect(counts).toMatchObject({ parse: { rules: n + 6 }, validate: { problems: 0 }, normalize: { rules: n + 6 } });
     expect(summarizeLoaded(loaded).facts).toBe(n + 2);
     // A stray ')' at the very end: its position says the reader kept count to the last byte.
-    const err = thrown(() => loadGame(`${text})`, 'big.kif', resolvePipelineOptions()));
+    const err = thrown(() => loadGame(`${text})`, 'big.kif', resolvePipelineOptions(), new StageTimer()));
     const lines = `${text})`.split('\n');
     expect(err.diagnostics.map((d) => `${d.line}:${d.col}`)).toEqual([`${lines.length}:${lines[lines.length - 1]!.length}`]);
   }, 120_000);

@@ -12,6 +12,7 @@ import { expectSameGdl, groundAndCheck, groundGdl, ruleOf, show } from './suppor
 import { EXAMPLES_DIR } from './examples.js';
 import { limitSettings } from '../src/cli/options.js';
 import { PROJECT_SHARE } from '../src/ground/split-run.js';
+import { Deadline } from '../src/deadline.js';
 
 /** The splitter with `static*` relations static and names aux1, aux2, ... */
 function split(text: string): string[] | null {
@@ -82,7 +83,7 @@ describe('auxiliary names', () => {
   it('use a prefix no symbol of the game starts with', () => {
     expect(auxPrefix(['cell', 'next'])).toBe('split');
     expect(auxPrefix(['split-1', 'splitx'])).toBe('splitxx');
-    const game = normalizeGame(parseGdl('(role splitter) (<= (next (f ?x)) (true (f ?x)))', 't.kif').game);
+    const game = normalizeGame(parseGdl('(role splitter) (<= (next (f ?x)) (true (f ?x)))', 't.kif', Deadline.never()).game);
     expect([...gameSymbols(game)].sort()).toEqual(['f', 'next', 'role', 'splitter', 'true']);
     expect(auxPrefix(gameSymbols(game))).toBe('splitx');
   });

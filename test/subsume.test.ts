@@ -13,6 +13,8 @@ import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { groundGame, loadGame, resolvePipelineOptions } from '../src/pipeline/stages.js';
 import { emitGdl } from '../src/formats/gdl/write.js';
 import { EXAMPLES_DIR } from './examples.js';
+import { StageTimer } from '../src/timer.js';
+import { Deadline } from '../src/deadline.js';
 
 /** The relaxed rules of a game text (subsumed ones dropped). */
 const relaxed = (text: string) => relaxRules(game(`(role p) ${text}`));
@@ -75,7 +77,7 @@ describe('games/relaxed-subsume.kif', () => {
   const file = 'relaxed-subsume.kif';
   const text = readFileSync(join(EXAMPLES_DIR, file), 'utf8');
   const options = resolvePipelineOptions();
-  const { normal } = loadGame(text, file, options);
+  const { normal } = loadGame(text, file, options, new StageTimer());
 
   it('has the least model clingo computes from the rules as written', async () => {
     const fromClingo = await clingoSupersets(normal, 20000);
@@ -89,7 +91,7 @@ describe('games/relaxed-subsume.kif', () => {
     const relevant = computeSupersetsProlog(normal, undefined, { relevantOnly: true }).supersets;
     expect(full.axioms.some((a) => a.rel === 'between')).toBe(true);
     expect(relevant.axioms.some((a) => a.rel === 'between' || a.rel === 'pinned')).toBe(false);
-    const emit = (sets: typeof full): string => emitGdl(groundGame(normal, sets, options), { baseInput: true });
+    const emit = (sets: typeof full): string => emitGdl(groundGame(normal, sets, options, new StageTimer()), { baseInput: true }, Deadline.never());
     expect(emit(relevant)).toBe(emit(full));
   });
 });
@@ -112,7 +114,7 @@ describe('deferredParts (head first)', () => {
   });
 
   it('gives the least model clingo computes', async () => {
-    const { normal } = loadGame(text, 'head-first.kif', resolvePipelineOptions());
+    const { normal } = loadGame(text, 'head-first.kif', resolvePipelineOptions(), new StageTimer());
     const fromClingo = await clingoSupersets(normal, 20000);
     expect(fromClingo.kind).toBe('model');
     if (fromClingo.kind !== 'model') return;

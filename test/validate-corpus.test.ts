@@ -5,6 +5,7 @@ import { parseGdl } from '../src/gdl/parser.js';
 import { validateGame } from '../src/normalize/validate.js';
 import { normalizeGame } from '../src/normalize/normalize.js';
 import { HAVE_CORPUS, listGames, readGame } from './corpus.js';
+import { Deadline } from '../src/deadline.js';
 
 /** Games rejected, with the error that rejects them. */
 const REJECTED: Record<string, RegExp> = {
@@ -33,15 +34,15 @@ describe.skipIf(!HAVE_CORPUS)('validator on the corpus', () => {
   const outcome = new Map<string, { lines: string[]; error: boolean }>();
   const revalidated = new Map<string, string[]>();
   for (const rel of games) {
-    const parsed = parseGdl(readGame(rel), rel);
-    const validated = validateGame(parsed.game);
+    const parsed = parseGdl(readGame(rel), rel, Deadline.never());
+    const validated = validateGame(parsed.game, undefined, undefined, Deadline.never());
     // Positions are relative to the file; the file name is the same on every line.
     const lines = validated.diagnostics.map((d) => formatDiagnostic(d).slice(rel.length + 1));
     outcome.set(rel, { lines, error: hasErrors(parsed.diagnostics) || hasErrors(validated.diagnostics) });
     if (!hasErrors(validated.diagnostics)) {
       normalizeGame(validated.game);
       // The repaired game needs no further repair and has no errors.
-      const again = validateGame(validated.game).diagnostics.filter((d) => d.severity === 'error' || d.message.includes('repaired'));
+      const again = validateGame(validated.game, undefined, undefined, Deadline.never()).diagnostics.filter((d) => d.severity === 'error' || d.message.includes('repaired'));
       revalidated.set(rel, again.map(formatDiagnostic));
     }
   }

@@ -7,14 +7,16 @@ import { formulaToString } from '../src/gdl/terms.js';
 import { normalizeGame } from '../src/normalize/normalize.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
 import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
+import { StageTimer } from '../src/timer.js';
+import { Deadline } from '../src/deadline.js';
 
 /** The frame every test game shares, so that only the rules under test can cause problems. */
 const FRAME = '(role robot)\n(init p)\n(legal robot go)\n(<= terminal (true p))\n(goal robot 100)\n';
 
 function validate(rules: string, frame = FRAME): { lines: string[]; result: ReturnType<typeof validateGame> } {
-  const parsed = parseGdl(frame + rules, 'g.kif');
+  const parsed = parseGdl(frame + rules, 'g.kif', Deadline.never());
   expect(parsed.diagnostics).toEqual([]);
-  const result = validateGame(parsed.game);
+  const result = validateGame(parsed.game, undefined, undefined, Deadline.never());
   // Line numbers below count from the first rule under test.
   const offset = frame.split('\n').length - 1;
   const lines = result.diagnostics.map((d: Diagnostic) => `${d.line - offset}:${d.col} ${d.severity}: ${d.message}`);
@@ -26,7 +28,7 @@ function load(rules: string, frame = FRAME): string[] {
   const offset = frame.split('\n').length - 1;
   const line = (d: Diagnostic): string => `${d.line - offset}:${d.col} ${d.severity}: ${d.message}`;
   try {
-    return loadGame(frame + rules, 'g.kif', DEFAULT_PIPELINE_OPTIONS).warnings.map(line);
+    return loadGame(frame + rules, 'g.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer()).warnings.map(line);
   } catch (err) {
     if (err instanceof GdlError) return err.diagnostics.map(line);
     throw err;
@@ -165,7 +167,7 @@ describe('validateGame: errors', () => {
       "1:1 error: no legal moves: the game has no rules or facts for 'legal'",
       "1:1 error: no roles: the game has no (role ...) facts",
     ]);
-    expect(validateGame(parseGdl('; nothing', 'e.kif').game).diagnostics.map(formatDiagnostic)).toEqual([
+    expect(validateGame(parseGdl('; nothing', 'e.kif', Deadline.never()).game, undefined, undefined, Deadline.never()).diagnostics.map(formatDiagnostic)).toEqual([
       'e.kif:1:1: error: empty game: the file holds no rules or facts',
     ]);
   });

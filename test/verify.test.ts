@@ -12,6 +12,8 @@ import { createReasoner } from '../src/play/reasoner.js';
 import { type VerifyResult, formatDifference, verifyGame } from '../src/play/verify.js';
 import { EXAMPLES_DIR, GAMES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 import { findAtom } from './support/ground-game.js';
+import { StageTimer } from '../src/timer.js';
+import { Deadline } from '../src/deadline.js';
 
 const EXAMPLES = ['ring.kif', 'buttons.kif', 'nim.kif', 'tictactoe.kif'];
 
@@ -27,9 +29,9 @@ const CORPUS = [
 ];
 
 function run(text: string, file: string, method: ReachMethod, playouts: number, damage?: (g: GroundGame) => GroundGame): VerifyResult {
-  const { loaded, ground } = runGrounding(text, file, { ...DEFAULT_PIPELINE_OPTIONS, method });
+  const { loaded, ground } = runGrounding(text, file, { ...DEFAULT_PIPELINE_OPTIONS, method }, new StageTimer());
   const game = damage === undefined ? ground : damage(ground);
-  return verifyGame(createReasoner(loaded.normal), createGroundSimulator(game), { playouts, seed: 7, maxSteps: 100 });
+  return verifyGame(createReasoner(loaded.normal, { deadline: Deadline.never() }), createGroundSimulator(game, Deadline.never()), { playouts, seed: 7, maxSteps: 100 });
 }
 
 const example = (name: string): string => readFileSync(join(EXAMPLES_DIR, name), 'utf8');

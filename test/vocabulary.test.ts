@@ -1,6 +1,7 @@
 // The ground vocabulary (src/ground/vocabulary.ts): made once with the ground game, carried by
 // every game made from it (renumbered, or made again where the atoms are new), and the one
 // place the writers, the simulators and the mutex stage read fluents, moves and goals from.
+import { StageTimer } from '../src/timer.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { removeAxioms } from '../src/axioms/remove.js';
@@ -57,7 +58,7 @@ describe('ground vocabulary', () => {
 
   it('is renumbered with the atoms: pruning, unused instances, axiom removal, unrolling', () => {
     const text = readFileSync('games/rddl-chain.kif', 'utf8');
-    const { ground } = runGrounding(text, 'rddl-chain.kif', DEFAULT_PIPELINE_OPTIONS);
+    const { ground } = runGrounding(text, 'rddl-chain.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer());
     const pruned = pruneUnreachable(smallGame(), never);
     const unused = removeUnused(ground, never).game;
     const removed = removeAxioms(unused, DEFAULT_AXIOM_OPTIONS, never).game;

@@ -263,7 +263,7 @@ function warnings(game: GroundGame, run: Removal, options: AxiomOptions): string
  * (`code: 'limit'`) once `deadline` has passed; it is checked per rule body built and every
  * few thousand formula nodes renumbered.
  */
-export function removeAxioms(game: GroundGame, options: AxiomOptions = DEFAULT_AXIOM_OPTIONS, deadline = Deadline.never()): AxiomResult {
+export function removeAxioms(game: GroundGame, options: AxiomOptions = DEFAULT_AXIOM_OPTIONS, deadline: Deadline): AxiomResult {
   const run = new Removal(game, options, deadline);
   run.check();
   run.defineAxioms();

@@ -84,7 +84,7 @@ function checkPositive(game: FormulaGame, members: ReadonlySet<number>, rules: r
  * GroundGame contract again (sorted by text, renumbered); a component whose layers would add
  * more than `options.maxRules` rules is a limit error, and so is the deadline (checked per layer).
  */
-export function unrollRecursion(game: FormulaGame, options: UnrollOptions = DEFAULT_UNROLL_OPTIONS, deadline = Deadline.never()): { game: FormulaGame; stats: UnrollStats } {
+export function unrollRecursion(game: FormulaGame, options: UnrollOptions = DEFAULT_UNROLL_OPTIONS, deadline: Deadline): { game: FormulaGame; stats: UnrollStats } {
   const rulesOf: FormulaRule[][] = game.atoms.map(() => []);
   for (const r of game.rules) rulesOf[r.head]!.push(r);
   const components = recursiveComponents(game, rulesOf);

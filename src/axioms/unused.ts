@@ -25,7 +25,7 @@ export function rulesByHead(game: GroundGame): number[][] {
  *   needed(H) :- rule(H, _), output(H).
  *   needed(B) :- needed(H), rule(H, Body), B in Body.
  */
-export function neededAtoms(game: GroundGame, deadline = Deadline.never()): Uint8Array {
+export function neededAtoms(game: GroundGame, deadline: Deadline): Uint8Array {
   const tick = deadlineTicker(deadline, game.file, 'dropping unused instances');
   const byHead = rulesByHead(game);
   const needed = new Uint8Array(game.atoms.length);
@@ -84,7 +84,7 @@ export interface UnusedStats {
  * ascending, rules sorted by {@link compareRules}). Play is unchanged: only atoms that no
  * output depends on lose their rules. Past a limit of `deadline` it throws a limit error.
  */
-export function removeUnused(game: GroundGame, deadline = Deadline.never()): { game: GroundGame; stats: UnusedStats } {
+export function removeUnused(game: GroundGame, deadline: Deadline): { game: GroundGame; stats: UnusedStats } {
   const needed = neededAtoms(game, deadline);
   checkDeadline(deadline, game.file, 'dropping unused instances');
   const rules = game.rules.filter((r) => needed[r.head] === 1);

@@ -6,11 +6,9 @@
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { GdlError } from '../gdl/diagnostics.js';
-import {
-  type PipelineOptions, groundNormalGame, loadGame, readBackSupersets, removeUnusedInstances, resolvePipelineOptions,
-} from '../pipeline/stages.js';
+import { type PipelineOptions, resolvePipelineOptions } from '../pipeline/stages.js';
+import { type OutputFile, batchRecipe, loadRun, runContext } from '../pipeline/recipes/index.js';
 import { StageTimer } from '../timer.js';
-import { BATCH_FORMATS, type OutputFile } from './outputs.js';
 import type { GameFigures, WorkerJob, WorkerReply } from './types.js';
 
 /** The pipeline options of a job: its limits, and one deadline with the heap limit beside the clock. */
@@ -84,15 +82,14 @@ function writeFiles(dir: string, files: readonly OutputFile[]): void {
  */
 export function groundOne(job: WorkerJob): WorkerReply {
   const options = jobOptions(job);
-  const timer = new StageTimer();
+  const ctx = runContext(job.file, options, new StageTimer());
+  const timer = ctx.timer;
   const figures = (): GameFigures => ({ stages: stageTimes(timer), peakMiB: peakMiB() });
   try {
     const text = readFileSync(job.file, 'utf8');
-    const loaded = loadGame(text, job.file, options, timer);
-    const { reach, ground } = groundNormalGame(loaded.normal, options, timer);
-    const final = readBackSupersets(loaded.normal, reach.supersets, ground);
-    const game = removeUnusedInstances(ground, timer, options).game;
-    const files = BATCH_FORMATS[job.format](game, job.name, timer, options);
+    // The ground recipe: the game `ground` writes, its supersets read back under the job's deadline.
+    const { run, final, files } = batchRecipe(ctx, loadRun(ctx, text), job.format, job.name);
+    const game = run.game;
     if (job.tmpDir !== undefined) writeFiles(job.tmpDir, files);
     return {
       ...figures(),

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { GdlError } from '../gdl/diagnostics.js';
-import { DEFAULT_PIPELINE_OPTIONS, type NormalGame, loadGame, reachGame, resolvePipelineOptions } from '../pipeline/stages.js';
+import { type NormalGame, loadGame, reachGame, resolvePipelineOptions } from '../pipeline/stages.js';
 import { StageTimer } from '../timer.js';
 import { type MethodColumns, measureMethods } from './dg-column.js';
 import { type SwiOutcome, runSwi } from './swi.js';
@@ -40,7 +40,7 @@ export interface Measurement {
 async function measure(file: string, timeout: number, maxAtoms: number, swi: boolean, methods: boolean, clingo: boolean, mutex: boolean): Promise<Measurement> {
   let loaded;
   try {
-    loaded = loadGame(readFileSync(file, 'utf8'), file, DEFAULT_PIPELINE_OPTIONS);
+    loaded = loadGame(readFileSync(file, 'utf8'), file, resolvePipelineOptions({ timeoutSeconds: timeout }), new StageTimer());
   } catch (err) {
     return failed(err, 0);
   }

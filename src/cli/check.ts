@@ -6,7 +6,9 @@
  */
 import type { Command } from 'commander';
 import { type Diagnostic, GdlError, formatDiagnostic } from '../gdl/diagnostics.js';
-import { type GameSummary, formatSummary, loadGame, summarizeLoaded } from '../pipeline/stages.js';
+import { type GameSummary, formatSummary } from '../pipeline/stages.js';
+import { checkRecipe, loadRun, runContext } from '../pipeline/recipes/index.js';
+import { StageTimer } from '../timer.js';
 import { EXIT, gameName, readGameFile, runCommand } from './io.js';
 import { addLoadOptions, addMemoryOption, addTermDepthOption, resolveFlags } from './options.js';
 
@@ -36,9 +38,9 @@ function check(file: string, options: CheckOptions): number {
   const pipeline = resolveFlags({ timeout, maxMemory, maxDisjuncts, maxTermDepth });
   const text = readGameFile(file);
   try {
-    const loaded = loadGame(text, gameName(file), pipeline);
+    const loaded = loadRun(runContext(gameName(file), pipeline, new StageTimer()), text);
     printDiagnostics(loaded.warnings);
-    const summary = summarizeLoaded(loaded);
+    const summary = checkRecipe(loaded);
     const report: CheckReport = { file: gameName(file), valid: true, diagnostics: loaded.warnings, summary };
     process.stdout.write(options.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatSummary(summary));
     return EXIT.ok;

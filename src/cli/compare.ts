@@ -6,11 +6,13 @@
  * Exit 0 identical, 1 different (or invalid game), 2 usage error, 3 a method reached a limit.
  */
 import type { Command } from 'commander';
-import { type Comparison, type MethodRun, compareMethods } from '../pipeline/compare.js';
+import type { Comparison, MethodRun } from '../pipeline/compare.js';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
-import { type SupersetSizes, DEFAULT_PIPELINE_OPTIONS, loadGame } from '../pipeline/stages.js';
+import type { SupersetSizes } from '../pipeline/stages.js';
+import { compareRecipe, loadRun, runContext } from '../pipeline/recipes/index.js';
+import { StageTimer } from '../timer.js';
 import { EXIT, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput } from './io.js';
-import { type LimitFlags, addLimitOptions, addSplitOption, limitSettings } from './options.js';
+import { type LimitFlags, addLimitOptions, addSplitOption, limitSettings, resolveFlags } from './options.js';
 
 /** Options of `compare`, as commander parses them. */
 interface CompareOptions extends LimitFlags {
@@ -92,9 +94,11 @@ function compare(file: string, options: CompareOptions): number {
   // Each method resolves its own options (and deadline) from these settings when it starts.
   const settings = limitSettings(options);
   checkOutputTarget(options.output);
-  const loaded = loadGame(readGameFile(file), gameName(file), DEFAULT_PIPELINE_OPTIONS);
+  // Loading and repair run under the flags' limits too: --timeout covers them.
+  const ctx = runContext(gameName(file), resolveFlags(options), new StageTimer());
+  const loaded = loadRun(ctx, readGameFile(file));
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
-  const c = compareMethods(loaded.normal, settings);
+  const c = compareRecipe(loaded, settings);
   writeOutput(options.output, options.json === true ? comparisonJson(gameName(file), c) : formatComparison(gameName(file), c));
   return exitCode(c);
 }

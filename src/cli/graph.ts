@@ -7,7 +7,8 @@
  */
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
-import { drawDependencyGraph, loadGame } from '../pipeline/stages.js';
+import { graphRecipe, loadRun, runContext } from '../pipeline/recipes/index.js';
+import { StageTimer } from '../timer.js';
 import { EXIT, UsageError, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput } from './io.js';
 import { type LimitFlags, addLimitOptions, parseChoice, resolveFlags } from './options.js';
 
@@ -22,9 +23,10 @@ function graph(file: string, options: GraphOptions): number {
   const format = parseChoice(options.format, '--format', ['dot', 'text'] as const);
   const pipeline = resolveFlags({ ...options, method: 'dg' });
   checkOutputTarget(options.output);
-  const loaded = loadGame(readGameFile(file), gameName(file), pipeline);
+  const ctx = runContext(gameName(file), pipeline, new StageTimer());
+  const loaded = loadRun(ctx, readGameFile(file));
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
-  const out = drawDependencyGraph(loaded.normal, pipeline, format, options.relation);
+  const out = graphRecipe(ctx, loaded, format, options.relation);
   if (out === undefined) throw new UsageError(`no relation '${options.relation}' in the argument dependency graph of '${file}'`);
   writeOutput(options.output, out);
   return EXIT.ok;

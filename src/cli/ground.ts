@@ -14,10 +14,11 @@
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
 import {
-  DEFAULT_MUTEX_SETTINGS, type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR, type GroundFormat, type PipelineOptions, type UnusedStats, emitFormulaGround, emitGroundStream, lazyStatsLine, groundNormalGame, loadGame, removeGameAxioms, removeUnusedInstances,
+  DEFAULT_MUTEX_SETTINGS, type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR, type GroundFormat, type PipelineOptions, type UnusedStats, lazyStatsLine,
 } from '../pipeline/stages.js';
-import { type GddlOptions, groundToGddl } from '../pipeline/formats.js';
-import { type RddlFlags, checkRddlFlags, writeRddl } from './rddl.js';
+import type { GddlOptions } from '../pipeline/formats.js';
+import { gddlRecipe, groundRecipe, loadRun, rddlRecipe, runContext } from '../pipeline/recipes/index.js';
+import { type RddlFlags, checkRddlFlags, gameBase, writeRddl } from './rddl.js';
 import { StageTimer, formatStages } from '../timer.js';
 import { GDDL_FLAG_HELP, formatGddlStats, resolveGddlFlags, writeGddlOutput } from './gddl.js';
 import { EXIT, UsageError, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput, writeOutputChunks } from './io.js';
@@ -71,35 +72,32 @@ function ground(file: string, options: GroundOptions): number {
   const resolved = resolveOptions(options);
   checkOutputTarget(options.output, options.format === 'rddl' ? 'folders' : resolved.format === 'gddl' ? 'folder' : 'file');
   const text = readGameFile(file);
-  const timer = new StageTimer();
-  const loaded = loadGame(text, gameName(file), resolved.pipeline, timer);
+  const ctx = runContext(gameName(file), resolved.pipeline, new StageTimer());
+  const loaded = loadRun(ctx, text);
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
-  const full = groundNormalGame(loaded.normal, resolved.pipeline, timer).ground;
-  // Unused instances go by default: dropping them cannot change play (docs/axioms.md).
-  const unused = options.keepUnused === true ? undefined : removeUnusedInstances(full, timer, resolved.pipeline);
-  const game = unused?.game ?? full;
-  if (options.format === 'rddl') return writeRddl(file, options, game, resolved.pipeline, resolved.axioms, timer);
+  const keepUnused = options.keepUnused === true;
+  if (options.format === 'rddl') {
+    const horizon = options.horizon === undefined ? undefined : parseWhole(options.horizon, '--horizon');
+    const out = rddlRecipe(ctx, loaded, { keepUnused, axioms: resolved.axioms, base: gameBase(file), rddl: horizon === undefined ? {} : { horizon } });
+    return writeRddl(file, options, out, ctx.timer);
+  }
   if (resolved.format === 'gddl') {
-    const out = groundToGddl(game, resolved.pipeline, { gddl: resolved.gddl, axioms: resolved.axioms, mutex: DEFAULT_MUTEX_SETTINGS }, timer);
-    for (const w of out.axioms.warnings) process.stderr.write(`${file}: warning: ${w}\n`);
-    writeGddlOutput(options.output, out.files);
-    if (options.stats === true) process.stderr.write(`${formatStages(timer.list(), timer.peakRss())}\n${formatReductions(unused?.stats, out.axioms)}${formatGddlStats(out)}`);
+    const { run, output } = gddlRecipe(ctx, loaded, { keepUnused, gddl: resolved.gddl, axioms: resolved.axioms, mutex: DEFAULT_MUTEX_SETTINGS });
+    for (const w of output.axioms.warnings) process.stderr.write(`${file}: warning: ${w}\n`);
+    writeGddlOutput(options.output, output.files);
+    if (options.stats === true) process.stderr.write(`${formatStages(ctx.timer.list(), ctx.timer.peakRss())}\n${formatReductions(run.unused, output.axioms)}${formatGddlStats(output)}`);
     return EXIT.ok;
   }
-  const gdl = { baseInput: options.baseInput };
-  let axioms: AxiomResult | undefined;
-  if (options.removeAxioms === true) {
-    axioms = removeGameAxioms(game, resolved.pipeline, resolved.axioms, timer);
-    for (const w of axioms.warnings) process.stderr.write(`${file}: warning: ${w}\n`);
-    const out = emitFormulaGround(axioms.game, gdl, resolved.pipeline, timer);
-    writeOutput(options.output, out);
-  } else {
-    // Streamed in chunks (racer's 4.7M rules are too large for one string), byte-identical.
-    writeOutputChunks(options.output, (write) => emitGroundStream(game, resolved.format === 'json' ? 'json' : 'gdl', gdl, write, timer, resolved.pipeline));
-  }
-  if (options.stats === true) process.stderr.write(`${formatStages(timer.list(), timer.peakRss())}\n${formatReductions(unused?.stats, axioms)}`);
+  const removeAxioms = options.removeAxioms === true ? resolved.axioms : undefined;
+  const out = groundRecipe(ctx, loaded, { keepUnused, format: resolved.format === 'json' ? 'json' : 'gdl', gdl: { baseInput: options.baseInput }, ...(removeAxioms === undefined ? {} : { removeAxioms }) });
+  const axioms = out.kind === 'text' ? out.axioms : undefined;
+  if (out.kind === 'text') {
+    for (const w of out.axioms.warnings) process.stderr.write(`${file}: warning: ${w}\n`);
+    writeOutput(options.output, out.text);
+  } else writeOutputChunks(options.output, out.emit);
+  if (options.stats === true) process.stderr.write(`${formatStages(ctx.timer.list(), ctx.timer.peakRss())}\n${formatReductions(out.run.unused, axioms)}`);
   // With --lazy-axioms: which relations stayed non-ground (docs/lazy.md).
-  const lazy = lazyStatsLine(game);
+  const lazy = lazyStatsLine(out.run.game);
   if (options.stats === true && lazy !== undefined) process.stderr.write(`${lazy}\n`);
   return EXIT.ok;
 }

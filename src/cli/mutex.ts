@@ -9,7 +9,8 @@
  */
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
-import { DEFAULT_MUTEX_SETTINGS, type MutexResult, type MutexSettings, groundNormalGame, loadGame, mutexGroups } from '../pipeline/stages.js';
+import { DEFAULT_MUTEX_SETTINGS, type MutexResult, type MutexSettings } from '../pipeline/stages.js';
+import { loadRun, mutexRecipe, runContext } from '../pipeline/recipes/index.js';
 import { StageTimer, formatStages } from '../timer.js';
 import { EXIT, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput } from './io.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, parseWhole, resolveFlags } from './options.js';
@@ -71,11 +72,12 @@ function mutex(file: string, flags: MutexFlags): number {
   const pipeline = resolveFlags(flags);
   checkOutputTarget(flags.output);
   const settings = settingsOf(flags);
-  const timer = new StageTimer();
-  const loaded = loadGame(readGameFile(file), gameName(file), pipeline, timer);
+  const ctx = runContext(gameName(file), pipeline, new StageTimer());
+  const timer = ctx.timer;
+  const loaded = loadRun(ctx, readGameFile(file));
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
-  const { ground } = groundNormalGame(loaded.normal, pipeline, timer);
-  const all = mutexGroups(ground, pipeline, settings, timer);
+  // The groups of the game `ground` writes (unused instances removed), the game GDDL partitions.
+  const all = mutexRecipe(ctx, loaded, settings).mutex;
   const result = shown(all, flags.observed === true);
   const json = { fluents: result.fluents, bits: result.bits, groups: result.groups };
   writeOutput(flags.output, flags.json === true ? `${JSON.stringify(json, null, 2)}\n` : formatMutex(result, all.groups.length - result.groups.length));

@@ -12,7 +12,8 @@
  */
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
-import { type PlayoutOptions, type PlayoutResult, groundNormalGame, loadGame, playGroundGame, playOriginalGame, removeUnusedInstances } from '../pipeline/stages.js';
+import type { PlayoutOptions, PlayoutResult } from '../pipeline/stages.js';
+import { loadRun, playRecipe, runContext } from '../pipeline/recipes/index.js';
 import { StageTimer } from '../timer.js';
 import { EXIT, readGameFile, runCommand } from './io.js';
 import { type LimitFlags, addLazyOption, addLimitOptions, addMethodOption, parseChoice, parseSeconds, parseWhole, resolveFlags } from './options.js';
@@ -66,23 +67,18 @@ function play(file: string, options: PlayCliOptions): number {
     maxSteps: parseWhole(options.maxSteps, '--max-steps'),
     maxPlayouts: Infinity,
   };
-  const loadTimer = new StageTimer();
-  const loaded = loadGame(readGameFile(file), file, pipeline, loadTimer);
+  const ctx = runContext(file, pipeline, new StageTimer());
+  const loaded = loadRun(ctx, readGameFile(file));
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
+  const runs = playRecipe(ctx, loaded, engine, playouts);
   const engines: Record<string, EngineReport> = {};
-  if (engine !== 'prolog') {
-    const timer = new StageTimer();
-    const { ground } = groundNormalGame(loaded.normal, pipeline, timer);
-    const used = removeUnusedInstances(ground, timer).game;
-    const groundingSeconds = seconds(loadTimer) + seconds(timer);
-    const result = playGroundGame(used, pipeline, playouts, timer);
+  const loading = seconds(ctx.timer);
+  if (runs.ground !== undefined) {
+    const { result, timer } = runs.ground;
+    const groundingSeconds = loading + seconds(timer) - seconds(timer, ['compile-sim', 'play-ground']);
     engines.ground = report(result, groundingSeconds + seconds(timer, ['compile-sim']), groundingSeconds);
   }
-  if (engine !== 'ground') {
-    const timer = new StageTimer();
-    const result = playOriginalGame(loaded.normal, pipeline, playouts, timer);
-    engines.prolog = report(result, seconds(loadTimer) + seconds(timer, ['reasoner']));
-  }
+  if (runs.prolog !== undefined) engines.prolog = report(runs.prolog.result, loading + seconds(runs.prolog.timer, ['reasoner']));
   const g = engines.ground;
   const p = engines.prolog;
   const factor = g !== undefined && p !== undefined && p.statesPerSecond > 0 ? g.statesPerSecond / p.statesPerSecond : null;

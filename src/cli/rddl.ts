@@ -7,10 +7,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import {
-  type AxiomOptions, type GroundGame, type NormalGame, type PipelineOptions, type VerifyOptions, type VerifyResult, removeGameAxioms,
-} from '../pipeline/stages.js';
-import { emitRddlGround, verifyRddl } from '../pipeline/formats.js';
+import type { RddlSource } from '../pipeline/formats.js';
+import type { RddlOutput } from '../pipeline/recipes/index.js';
 import { type StageTimer, formatStages } from '../timer.js';
 import { EXIT, UsageError, readGameFile, writeAtomic } from './io.js';
 import { parseWhole } from './options.js';
@@ -39,15 +37,9 @@ export function rddlPaths(dir: string, game: string): { domain: string; instance
   return { domain: join(dir, `${base}_mdp.rddl`), instance: join(dir, `${base}_inst.rddl`) };
 }
 
-/**
- * `ground --format rddl`, after `ground` has loaded, ground and pruned the game: removes axioms,
- * unrolls recursion, writes both files.
- */
-export function writeRddl(file: string, flags: RddlFlags, game: GroundGame, pipeline: PipelineOptions, axiomOptions: AxiomOptions, timer: StageTimer): number {
-  const axioms = removeGameAxioms(game, pipeline, axiomOptions, timer);
-  for (const w of axioms.warnings) process.stderr.write(`${file}: warning: ${w}\n`);
-  const horizon = flags.horizon === undefined ? undefined : parseWhole(flags.horizon, '--horizon');
-  const out = emitRddlGround(axioms.game, gameBase(file), horizon === undefined ? {} : { horizon }, pipeline, timer);
+/** `ground --format rddl`: writes the domain and instance texts the recipe made into the directory of `-o`. */
+export function writeRddl(file: string, flags: RddlFlags, out: RddlOutput, timer: StageTimer): number {
+  for (const w of out.axioms.warnings) process.stderr.write(`${file}: warning: ${w}\n`);
   const dir = flags.output!;
   const paths = rddlPaths(dir, file);
   try {
@@ -55,20 +47,18 @@ export function writeRddl(file: string, flags: RddlFlags, game: GroundGame, pipe
   } catch (err) {
     throw new UsageError(`cannot create '${dir}': ${(err as Error).message}`);
   }
-  writeAtomic(paths.domain, out.domain);
-  writeAtomic(paths.instance, out.instance);
+  writeAtomic(paths.domain, out.files.domain);
+  writeAtomic(paths.instance, out.files.instance);
   if (flags.stats === true) {
-    const u = out.unroll;
+    const u = out.files.unroll;
     process.stderr.write(`${formatStages(timer.list(), timer.peakRss())}\n`);
-    process.stderr.write(`rddl: horizon ${out.horizon}${out.horizonDetected ? ' (from a step counter)' : ''}; unrolled ${u.components} recursive components (${u.atoms} axioms, at most ${u.maxLayers} layers, ${u.rulesAdded} rules added)\n`);
+    process.stderr.write(`rddl: horizon ${out.files.horizon}${out.files.horizonDetected ? ' (from a step counter)' : ''}; unrolled ${u.components} recursive components (${u.atoms} axioms, at most ${u.maxLayers} layers, ${u.rulesAdded} rules added)\n`);
   }
   return EXIT.ok;
 }
 
-/** `verify --rddl DIR`: the original game against DIR/<game>_mdp.rddl and _inst.rddl. */
-export function verifyAgainstRddl(normal: NormalGame, file: string, dir: string, pipeline: PipelineOptions, verify: VerifyOptions): VerifyResult {
+/** `verify --rddl DIR`: the domain and instance texts of DIR/<game>_mdp.rddl and _inst.rddl. */
+export function readRddlDir(file: string, dir: string): { domain: RddlSource; instance: RddlSource } {
   const paths = rddlPaths(dir, file);
-  const domain = { text: readGameFile(paths.domain), file: paths.domain };
-  const instance = { text: readGameFile(paths.instance), file: paths.instance };
-  return verifyRddl(normal, domain, instance, pipeline, verify);
+  return { domain: { text: readGameFile(paths.domain), file: paths.domain }, instance: { text: readGameFile(paths.instance), file: paths.instance } };
 }

@@ -7,9 +7,9 @@
  */
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
-import {
-  type ReachProgress, type ReachResult, type ReachStats, formatSupersets, loadGame, postProcessedSupersets, reachGame, supersetSentences,
-} from '../pipeline/stages.js';
+import { type ReachProgress, type ReachResult, type ReachStats, formatSupersets, supersetSentences } from '../pipeline/stages.js';
+import { loadRun, reachRecipe, runContext } from '../pipeline/recipes/index.js';
+import { StageTimer } from '../timer.js';
 import { EXIT, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput } from './io.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, resolveFlags } from './options.js';
 
@@ -61,19 +61,16 @@ function reach(file: string, options: ReachOptions): number {
   const pipeline = resolveFlags(options);
   checkOutputTarget(options.output);
   const text = readGameFile(file);
-  const loaded = loadGame(text, gameName(file), pipeline);
+  const ctx = runContext(gameName(file), pipeline, new StageTimer());
+  const loaded = loadRun(ctx, text);
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
+  // Progress lines are the Prolog method's only.
+  const progress = pipeline.method === 'prolog' ? progressReporter(start) : undefined;
   let result: ReachResult;
-  if (pipeline.method === 'prolog') {
-    const progress = progressReporter(start);
-    try {
-      result = reachGame(loaded.normal, pipeline, undefined, progress.report);
-    } finally {
-      progress.done();
-    }
-  } else {
-    // The dependency-graph supersets are only final after instantiation and pruning (9.1.3).
-    result = postProcessedSupersets(loaded.normal, pipeline);
+  try {
+    result = reachRecipe(ctx, loaded, progress?.report);
+  } finally {
+    progress?.done();
   }
   const out = options.json === true ? `${JSON.stringify(supersetSentences(result.supersets), null, 2)}\n` : formatSupersets(result.supersets);
   writeOutput(options.output, out);

@@ -12,13 +12,12 @@
  */
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
-import {
-  DEFAULT_MUTEX_SETTINGS, type NormalGame, type PipelineOptions, type VerifyOptions, type VerifyResult, formatDifference, groundNormalGame, loadGame, loadGroundFile, mutexGroups, verifyAgainst, verifyGrounding,
-} from '../pipeline/stages.js';
-import { readGddlFiles, verifyGddl } from '../pipeline/formats.js';
+import { type PipelineOptions, type VerifyOptions, formatDifference } from '../pipeline/stages.js';
+import { type VerifyTarget, loadRun, runContext, verifyRecipe } from '../pipeline/recipes/index.js';
+import { StageTimer } from '../timer.js';
 import { readGddlDir } from './gddl.js';
 import { EXIT, UsageError, gameName, readGameFile, runCommand } from './io.js';
-import { verifyAgainstRddl } from './rddl.js';
+import { readRddlDir } from './rddl.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, addLazyOption, addSplitOption, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `verify`, as commander parses them. */
@@ -53,15 +52,13 @@ function resolveOptions(options: VerifyCliOptions): Resolved {
 function verify(file: string, options: VerifyCliOptions): number {
   const resolved = resolveOptions(options);
   if (options.ground !== undefined && options.mutex === true) throw new UsageError('--mutex checks a grounding made now; it cannot be combined with --ground');
-  const loaded = loadGame(readGameFile(file), gameName(file), resolved.pipeline);
+  const ctx = runContext(gameName(file), resolved.pipeline, new StageTimer());
+  const loaded = loadRun(ctx, readGameFile(file));
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
   const other = [options.gddl, options.rddl, options.ground].filter((o) => o !== undefined).length + (options.mutex === true ? 1 : 0);
   if ((options.gddl !== undefined || options.rddl !== undefined) && other > 1) throw new UsageError('--gddl and --rddl cannot be combined with each other, --ground or --mutex');
-  const result = options.gddl !== undefined
-    ? verifyGddl(loaded.normal, readGddlFiles(readGddlDir(options.gddl), options.gddl), resolved.pipeline, resolved.verify)
-    : options.rddl !== undefined
-    ? verifyAgainstRddl(loaded.normal, file, options.rddl, resolved.pipeline, resolved.verify)
-    : options.ground !== undefined ? againstFile(loaded.normal, options.ground, resolved) : againstGrounding(loaded.normal, options, resolved);
+  const { result, warnings } = verifyRecipe(ctx, loaded, target(file, options), resolved.verify);
+  for (const d of warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
   const s = result.stats;
   const summary = `${s.playouts} playouts, ${s.states} states, ${s.transitions} joint moves compared (${s.terminals} reached terminal, ${s.stuck} stuck)`;
   if (result.kind === 'same') {
@@ -72,20 +69,12 @@ function verify(file: string, options: VerifyCliOptions): number {
   return EXIT.invalid;
 }
 
-/** The original against a ground game read from `path` (written by `ground`, axioms removed or not). */
-function againstFile(normal: NormalGame, path: string, resolved: Resolved): VerifyResult {
-  const other = loadGroundFile(readGameFile(path), gameName(path), resolved.pipeline);
-  for (const d of other.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
-  return verifyAgainst(normal, other.normal, resolved.pipeline, resolved.verify);
-}
-
-/** The original against its grounding made now, held to the proven mutex groups with --mutex. */
-function againstGrounding(normal: NormalGame, options: VerifyCliOptions, resolved: Resolved): VerifyResult {
-  const { ground } = groundNormalGame(normal, resolved.pipeline);
-  // With --mutex, every visited state must also satisfy every proven mutex group.
-  const groups = options.mutex === true ? mutexGroups(ground, resolved.pipeline, DEFAULT_MUTEX_SETTINGS).groups.filter((g) => g.proven) : undefined;
-  const verifyOptions = groups === undefined ? resolved.verify : { ...resolved.verify, groups };
-  return verifyGrounding(normal, ground, resolved.pipeline, verifyOptions);
+/** What the flags ask the original to be played against; the files named are read here. */
+function target(file: string, options: VerifyCliOptions): VerifyTarget {
+  if (options.gddl !== undefined) return { kind: 'gddl', files: readGddlDir(options.gddl), dir: options.gddl };
+  if (options.rddl !== undefined) return { kind: 'rddl', ...readRddlDir(file, options.rddl) };
+  if (options.ground !== undefined) return { kind: 'ground-file', text: readGameFile(options.ground), file: gameName(options.ground) };
+  return { kind: 'grounding', keepUnused: false, mutex: options.mutex === true };
 }
 
 /** Registers `gdl-ground verify`. */

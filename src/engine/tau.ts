@@ -179,7 +179,7 @@ export interface EngineOptions {
 }
 
 /** Creates a fresh engine. */
-export function createEngine(limits: EngineLimits = { deadline: Deadline.never() }, options: EngineOptions = {}): PrologEngine {
+export function createEngine(limits: EngineLimits, options: EngineOptions = {}): PrologEngine {
   const directSteps = options.directSteps ?? true;
   // A huge step limit: we enforce our own budget and deadline while stepping.
   const session = pl.create(Number.MAX_SAFE_INTEGER);

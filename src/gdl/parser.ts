@@ -123,7 +123,7 @@ function toRule(e: SExpr, warn: Warn): Rule {
  * Parses KIF text; `file` names the source in diagnostics. Never throws on bad input (only on
  * a limit of `deadline`). Each sentence becomes a rule as soon as the reader closes it.
  */
-export function parseGdl(text: string, file = '<input>', deadline = Deadline.never()): ParseResult {
+export function parseGdl(text: string, file = '<input>', deadline: Deadline): ParseResult {
   const read = (e: SExpr, problems: Diagnostic[]): Rule | undefined => {
     try {
       return toRule(e, (at, message) => problems.push(diag('warning', file, at.pos, message)));

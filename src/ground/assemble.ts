@@ -59,7 +59,7 @@ function ascending(ids: readonly number[], index: (key: number) => number): read
  * The canonical ground game of a draft whose atoms are already in text order; past a limit of
  * `deadline` (looked at per atom and rule, and after the sort) it throws a limit error.
  */
-export function canonicalGame(draft: GameDraft, deadline = Deadline.never()): GroundGame {
+export function canonicalGame(draft: GameDraft, deadline: Deadline): GroundGame {
   const { terms, index } = draft;
   const tick = deadlineTicker(deadline, draft.file, 'building the ground game');
   const atoms: GroundAtom[] = draft.atomTerms.map((term) => {
@@ -91,7 +91,7 @@ export function assembleGame(
   roles: readonly number[],
   init: readonly number[],
   drafts: readonly RuleDraft[],
-  deadline = Deadline.never(),
+  deadline: Deadline,
   lazy?: LazyPart,
 ): GroundGame {
   const tick = deadlineTicker(deadline, file, 'building the ground game');

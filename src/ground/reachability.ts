@@ -26,7 +26,7 @@ import type { GroundGame } from './types.js';
  *   reach((true F)) <= reach((next F))      reach((does R M)) <= reach((legal R M))
  * Past a limit of `deadline` (looked at per rule and per atom) it throws a limit error.
  */
-export function reachableAtoms(game: GroundGame, deadline = Deadline.never()): Uint8Array {
+export function reachableAtoms(game: GroundGame, deadline: Deadline): Uint8Array {
   const tick = deadlineTicker(deadline, game.file, 'ground reachability');
   const n = game.atoms.length;
   const bridge = relaxedBridges(game.vocabulary, n);
@@ -67,7 +67,7 @@ export function reachableAtoms(game: GroundGame, deadline = Deadline.never()): U
  * so the same game gives the same result byte for byte, whatever the superset method.
  * Past a limit of `deadline` it throws a limit error.
  */
-export function pruneUnreachable(game: GroundGame, deadline = Deadline.never()): GroundGame {
+export function pruneUnreachable(game: GroundGame, deadline: Deadline): GroundGame {
   const reached = reachableAtoms(game, deadline);
   const tick = deadlineTicker(deadline, game.file, 'pruning');
   const kept: RuleDraft[] = [];
@@ -100,7 +100,7 @@ function byText<T>(items: Iterable<[string, T]>): T[] {
  * Identity is by term id; text is made only to sort the output (its contract). Past a limit of
  * `deadline` it throws a limit error.
  */
-export function groundSupersets(game: GroundGame, staticAxioms: readonly Atom[], deadline = Deadline.never()): Supersets {
+export function groundSupersets(game: GroundGame, staticAxioms: readonly Atom[], deadline: Deadline): Supersets {
   const { terms, vocabulary } = game;
   const reached = reachableAtoms(game, deadline);
   const tick = deadlineTicker(deadline, game.file, 'reading the supersets back');
@@ -130,7 +130,7 @@ export function groundSupersets(game: GroundGame, staticAxioms: readonly Atom[],
  * static relations' instances from the method's own supersets (the ground game has none;
  * both methods compute them exactly). Past a limit of `deadline` it throws a limit error.
  */
-export function finalSupersets(game: NormalGame, supersets: Supersets, ground: GroundGame, deadline = Deadline.never()): Supersets {
+export function finalSupersets(game: NormalGame, supersets: Supersets, ground: GroundGame, deadline: Deadline): Supersets {
   const plain = game.rules.map(asRule);
   const dependent = stateDependent(plain);
   const key = relationKeys(plain);

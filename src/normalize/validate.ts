@@ -74,7 +74,7 @@ function normalFormsOf(game: GameDescription, options: NormalizeOptions, deadlin
  * safety is checked (and repaired) on the result, and keyword placement, stratification and
  * the recursion restriction are checked on the repaired game, which is what later stages see.
  */
-export function validateGame(game: GameDescription, options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS, complete = true, deadline = Deadline.never()): ValidationResult {
+export function validateGame(game: GameDescription, options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS, complete = true, deadline: Deadline): ValidationResult {
   // Each pass reads every rule once; on a ground game of hundreds of thousands of rules a pass
   // takes seconds, so the run's clock is read between passes.
   const clock = (): void => checkDeadline(deadline, game.file, 'validating the game');

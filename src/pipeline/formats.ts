@@ -46,7 +46,7 @@ export function groundToGddl(
   game: GroundGame,
   options: PipelineOptions,
   settings: { readonly gddl: GddlOptions; readonly axioms: AxiomOptions; readonly mutex: MutexSettings },
-  timer = new StageTimer(),
+  timer: StageTimer,
 ): GddlOutput {
   const mutex = mutexGroups(game, options, settings.mutex, timer);
   const axioms = removeGameAxioms(game, options, settings.axioms, timer);
@@ -86,7 +86,7 @@ export function verifyGddl(normal: NormalGame, game: GddlGame, options: Pipeline
  * (`src/axioms/unroll.ts`), as an RDDL domain and instance named after `base`. One role only
  * (an invalid-input error otherwise); past the run's deadline a limit error.
  */
-export function emitRddlGround(game: AxiomResult['game'], base: string, rddl: RddlOptions, options: PipelineOptions, timer = new StageTimer()): RddlFiles & { unroll: UnrollStats } {
+export function emitRddlGround(game: AxiomResult['game'], base: string, rddl: RddlOptions, options: PipelineOptions, timer: StageTimer): RddlFiles & { unroll: UnrollStats } {
   const unrolled = timer.run('unroll', () => unrollRecursion(game, DEFAULT_UNROLL_OPTIONS, options.deadline), (r) => ({ layers: r.stats.maxLayers, rules: r.stats.rulesAdded }));
   const files = timer.run('emit-rddl', () => {
     try {

@@ -39,7 +39,7 @@ import { type LazyPlan, lazyRounds, refuseLazy } from '../ground/lazy.js';
 import { createFastSimulator } from '../play/fast/simulator.js';
 import { type PlayoutOptions, type PlayoutResult, fastPlayouts, simulatorPlayouts } from '../play/playouts.js';
 
-import { type PipelineOptions, DEFAULT_PIPELINE_OPTIONS, instantiateLimits, reachLimits } from './options.js';
+import { type PipelineOptions, instantiateLimits, reachLimits } from './options.js';
 
 // The options of a run, resolved once (src/pipeline/options.ts).
 export { type PipelineOptions, type PipelineSettings, type ReachMethod, DEFAULT_PIPELINE_OPTIONS, resolvePipelineOptions } from './options.js';
@@ -72,7 +72,7 @@ export interface LoadedGame {
  * error. Validation normalizes each rule once, with `options.normalize`, and normalization
  * assembles those normal forms.
  */
-export function loadGame(text: string, file: string, options: PipelineOptions, timer = new StageTimer()): LoadedGame {
+export function loadGame(text: string, file: string, options: PipelineOptions, timer: StageTimer): LoadedGame {
   const parsed = timer.run('parse', () => parseGdl(text, file, options.deadline), (r) => ({ rules: r.game.rules.length }));
   // Syntax and meaning together: with syntax errors, the sentences that were read completely
   // are still validated (the checks that need the whole file left out), all sorted by position.
@@ -99,7 +99,7 @@ export function summarizeLoaded(loaded: LoadedGame): GameSummary {
 export function reachGame(
   normal: NormalGame,
   options: PipelineOptions,
-  timer = new StageTimer(),
+  timer: StageTimer,
   onProgress?: (p: ReachProgress) => void,
 ): ReachResult {
   const limits = reachLimits(options);
@@ -117,7 +117,7 @@ export function reachGame(
  * Step 3 by the dependency-graph method with every intermediate result (the graph, its
  * domains, the product sizes before reduction), for the comparison of the two methods.
  */
-export function analyzeDependencyGraph(normal: NormalGame, options: PipelineOptions, timer = new StageTimer()): DGAnalysis {
+export function analyzeDependencyGraph(normal: NormalGame, options: PipelineOptions, timer: StageTimer): DGAnalysis {
   return timer.run('reach-dg', () => analyzeDG(normal, reachLimits(options)), (a) => ({
     fluents: a.supersets.fluents.length,
     moves: a.supersets.moves.length,
@@ -138,14 +138,14 @@ export function drawDependencyGraph(
   options: PipelineOptions,
   format: GraphFormat,
   relation: string | undefined,
-  timer = new StageTimer(),
+  timer: StageTimer,
 ): string | undefined {
   const { graph, domains } = timer.run('graph', () => dependencyGraph(normal, reachLimits(options)));
   return (format === 'dot' ? argGraphToDot : argGraphToText)(graph, domains, { relation });
 }
 
 /** Steps 4 and 5: instantiation, then reachability on the ground rules. */
-export function groundGame(normal: NormalGame, supersets: Supersets, options: PipelineOptions, timer = new StageTimer(), lazy?: LazyPlan): GroundGame {
+export function groundGame(normal: NormalGame, supersets: Supersets, options: PipelineOptions, timer: StageTimer, lazy?: LazyPlan): GroundGame {
   const counts = (g: GroundGame): Record<string, number> => ({ rules: g.rules.length, atoms: g.atoms.length, init: g.init.length });
   // Frame rules rewritten with move mutexes (docs/ground.md): how many, estimated rules before and after.
   const frame = (g: GroundGame): Record<string, number> => (g.frame === undefined || g.frame.rules === 0 ? {} : { frameRules: g.frame.rules, frameFrom: Math.round(g.frame.estimated), frameTo: Math.round(g.frame.made) });
@@ -165,7 +165,7 @@ export function groundGame(normal: NormalGame, supersets: Supersets, options: Pi
  * The supersets read back from a pruned ground game: what is reachable once the ground rules
  * are pruned (end of 9.1.3); a limit error past the run's deadline (`options`).
  */
-export function readBackSupersets(normal: NormalGame, supersets: Supersets, ground: GroundGame, options = DEFAULT_PIPELINE_OPTIONS): Supersets {
+export function readBackSupersets(normal: NormalGame, supersets: Supersets, ground: GroundGame, options: PipelineOptions): Supersets {
   return gameRelationsOnly(normal, finalSupersets(normal, supersets, ground, options.deadline));
 }
 
@@ -189,7 +189,7 @@ function gameRelationsOnly(normal: NormalGame, supersets: Supersets): Supersets 
 export function groundNormalGame(
   normal: NormalGame,
   options: PipelineOptions,
-  timer = new StageTimer(),
+  timer: StageTimer,
 ): { reach: ReachResult; ground: GroundGame } {
   if (options.lazyAxioms === true || options.lazyRelations !== undefined) return groundLazily(normal, options, timer);
   const reach = reachForGrounding(normal, options, timer);
@@ -232,7 +232,7 @@ function reachForGrounding(normal: NormalGame, options: PipelineOptions, timer: 
  * This is how the dependency-graph method ends (end of 9.1.3), and it equals the Prolog
  * method's supersets after the same post-processing.
  */
-export function postProcessedSupersets(normal: NormalGame, options: PipelineOptions, timer = new StageTimer()): ReachResult {
+export function postProcessedSupersets(normal: NormalGame, options: PipelineOptions, timer: StageTimer): ReachResult {
   // The full supersets: the static axioms read back come from them.
   const reach = reachGame(normal, options, timer);
   const ground = groundGame(normal, reach.supersets, options, timer);
@@ -243,8 +243,8 @@ export function postProcessedSupersets(normal: NormalGame, options: PipelineOpti
 export function runGrounding(
   text: string,
   file: string,
-  options: PipelineOptions = DEFAULT_PIPELINE_OPTIONS,
-  timer = new StageTimer(),
+  options: PipelineOptions,
+  timer: StageTimer,
 ): { loaded: LoadedGame; reach: ReachResult; ground: GroundGame; timer: StageTimer } {
   const loaded = loadGame(text, file, options, timer);
   return { loaded, ...groundNormalGame(loaded.normal, options, timer), timer };
@@ -257,7 +257,7 @@ export type GroundFormat = 'gdl' | 'json';
  * Step 6: the ground game as text; a game too large for one string is reported as a limit, and
  * so is the run's deadline (`options`).
  */
-export function emitGround(game: GroundGame, format: GroundFormat, gdl: GdlEmitOptions, timer = new StageTimer(), options = DEFAULT_PIPELINE_OPTIONS): string {
+export function emitGround(game: GroundGame, format: GroundFormat, gdl: GdlEmitOptions, timer: StageTimer, options: PipelineOptions): string {
   return timer.run('emit', () => {
     try {
       return format === 'json' ? emitJson(game, options.deadline) : emitGdl(game, gdl, options.deadline);
@@ -273,7 +273,7 @@ export function emitGround(game: GroundGame, format: GroundFormat, gdl: GdlEmitO
  * {@link emitGround}'s text byte for byte (GDL in chunks of whole lines, so no string holds a
  * game too large for one; JSON as one chunk). The `emit` time includes the writing.
  */
-export function emitGroundStream(game: GroundGame, format: GroundFormat, gdl: GdlEmitOptions, write: (chunk: string) => void, timer = new StageTimer(), options = DEFAULT_PIPELINE_OPTIONS): void {
+export function emitGroundStream(game: GroundGame, format: GroundFormat, gdl: GdlEmitOptions, write: (chunk: string) => void, timer: StageTimer, options: PipelineOptions): void {
   if (format === 'json') {
     write(emitGround(game, format, gdl, timer, options));
     return;
@@ -314,7 +314,7 @@ export const DEFAULT_MUTEX_SETTINGS: MutexSettings = { playouts: 100, seed: 1, m
  * the ground simulator; the mutex stage refutes candidates on them, proves the survivors
  * inductively and chooses the encoding with the fewest bits (docs/mutex.md).
  */
-export function mutexGroups(ground: GroundGame, options: PipelineOptions, settings: MutexSettings, timer = new StageTimer()): MutexResult {
+export function mutexGroups(ground: GroundGame, options: PipelineOptions, settings: MutexSettings, timer: StageTimer): MutexResult {
   refuseLazy(ground, 'mutex groups');
   const states = timer.run('sample', () => sampleStates(ground, { ...settings, deadline: options.deadline }), (s) => ({ states: s.length }));
   return timer.run('mutex', () => {
@@ -332,7 +332,7 @@ export function mutexGroups(ground: GroundGame, options: PipelineOptions, settin
  * on (GGP book 14.4). Play is unchanged, so `ground` does this by default. A limit error past
  * the run's deadline (`options`).
  */
-export function removeUnusedInstances(game: GroundGame, timer = new StageTimer(), options = DEFAULT_PIPELINE_OPTIONS): { game: GroundGame; stats: UnusedStats } {
+export function removeUnusedInstances(game: GroundGame, timer: StageTimer, options: PipelineOptions): { game: GroundGame; stats: UnusedStats } {
   return timer.run('unused', () => removeUnused(game, options.deadline), (r) => ({ rules: r.game.rules.length, atoms: r.game.atoms.length }));
 }
 
@@ -342,7 +342,7 @@ export function removeUnusedInstances(game: GroundGame, timer = new StageTimer()
  * those that would push the total body size over the growth budget stay rules. Past the run's
  * deadline it throws a limit error (the CLI exits with 3).
  */
-export function removeGameAxioms(game: GroundGame, options: PipelineOptions, axioms: AxiomOptions = DEFAULT_AXIOM_OPTIONS, timer = new StageTimer()): AxiomResult {
+export function removeGameAxioms(game: GroundGame, options: PipelineOptions, axioms: AxiomOptions = DEFAULT_AXIOM_OPTIONS, timer: StageTimer): AxiomResult {
   refuseLazy(game, 'axiom removal (and GDDL, RDDL)');
   return timer.run('axioms', () => removeAxioms(game, axioms, options.deadline), (r) => ({
     removed: r.stats.removed, kept: r.stats.kept.length, rules: r.game.rules.length, size: r.stats.sizeAfter,
@@ -353,7 +353,7 @@ export function removeGameAxioms(game: GroundGame, options: PipelineOptions, axi
  * Step 8 for a game without axioms: GDL with `(or ...)`, `(and ...)`, `(not ...)` bodies; a
  * limit error past the run's deadline.
  */
-export function emitFormulaGround(game: AxiomResult['game'], gdl: GdlEmitOptions, options: PipelineOptions, timer = new StageTimer()): string {
+export function emitFormulaGround(game: AxiomResult['game'], gdl: GdlEmitOptions, options: PipelineOptions, timer: StageTimer): string {
   return timer.run('emit', () => {
     try {
       return emitFormulaGdl(game, gdl, options.deadline);
@@ -369,7 +369,7 @@ export function emitFormulaGround(game: AxiomResult['game'], gdl: GdlEmitOptions
  * played against its original: large variable-free subformulas of `(not (or ...))` bodies are
  * named rather than expanded to disjunctive normal form.
  */
-export function loadGroundFile(text: string, file: string, options: PipelineOptions, timer = new StageTimer()): LoadedGame {
+export function loadGroundFile(text: string, file: string, options: PipelineOptions, timer: StageTimer): LoadedGame {
   return loadGame(text, file, { ...options, normalize: { ...options.normalize, splitGround: true } }, timer);
 }
 
@@ -387,7 +387,7 @@ export type { PlayoutOptions, PlayoutResult } from '../play/playouts.js';
  * Depth charges of a ground game with the fast simulator (src/play/fast/): its network is
  * compiled first (stage `compile-sim`), then the playouts run (stage `play-ground`).
  */
-export function playGroundGame(ground: GroundGame, options: PipelineOptions, playouts: PlayoutOptions, timer = new StageTimer()): PlayoutResult {
+export function playGroundGame(ground: GroundGame, options: PipelineOptions, playouts: PlayoutOptions, timer: StageTimer): PlayoutResult {
   // A game with lazy axioms plays here too, its lazy part decided on demand (src/play/fast/lazy.ts)
   // under the run's deadline: one query of the lazy part can take longer than the playing time.
   const sim = timer.run('compile-sim', () => createFastSimulator(ground, options.deadline));
@@ -398,7 +398,7 @@ export function playGroundGame(ground: GroundGame, options: PipelineOptions, pla
  * Depth charges of the original game with the Prolog reasoner (stage `play-prolog`), its
  * queries under the run's deadline (a limit error past it).
  */
-export function playOriginalGame(normal: NormalGame, options: PipelineOptions, playouts: PlayoutOptions, timer = new StageTimer()): PlayoutResult {
+export function playOriginalGame(normal: NormalGame, options: PipelineOptions, playouts: PlayoutOptions, timer: StageTimer): PlayoutResult {
   const sim = timer.run('reasoner', () => createReasoner(normal, { deadline: options.deadline }));
   return timer.run('play-prolog', () => simulatorPlayouts(sim, playouts), (r) => ({ playouts: r.playouts, states: r.states }));
 }

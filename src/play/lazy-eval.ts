@@ -85,7 +85,7 @@ export type TermEvaluator = LazyEvaluator & { readonly stats: TermEvaluatorStats
  * Creates the term-table evaluator of `game.lazy`. The terms it makes go to a table of its own,
  * an overlay over the game's read-only one (lazy-terms.ts): the ground game is never changed.
  */
-export function createTermEvaluator(game: GroundGame, deadline = Deadline.never()): TermEvaluator {
+export function createTermEvaluator(game: GroundGame, deadline: Deadline): TermEvaluator {
   const table = overlayTerms(game.terms);
   const program: LazyProgram = compileLazyProgram(game, table);
   const facts = new Map([...program.facts].map(([k, ids]) => [k, factIndex(ids)]));

@@ -32,7 +32,7 @@ export interface LazyHooks {
 }
 
 /** The hooks for `game` (with a lazy part), over the simulator's valuation `val`. */
-export function lazyHooks(game: GroundGame, fluents: FluentTerms, val: Uint8Array, deadline = Deadline.never()): LazyHooks {
+export function lazyHooks(game: GroundGame, fluents: FluentTerms, val: Uint8Array, deadline: Deadline): LazyHooks {
   const evaluator = createLazyEvaluator(game, deadline);
   const kw = keywordSymbols(game.terms);
   const atomOf = new Map(game.atoms.map((a, i) => [a.term, i]));

@@ -19,7 +19,7 @@ export type HybridEvaluator = LazyEvaluator & {
 };
 
 /** Creates the evaluator of `game.lazy` (which must be present). */
-export function createHybridEvaluator(game: GroundGame, deadline = Deadline.never()): HybridEvaluator {
+export function createHybridEvaluator(game: GroundGame, deadline: Deadline): HybridEvaluator {
   let reason: string | undefined;
   let current: LazyEvaluator;
   try {

@@ -50,7 +50,7 @@ function withinLimit<T>(file: string, fn: () => T): T {
 }
 
 /** Creates the evaluator of `game.lazy` (which must be present); consults its program once. */
-export function createLazyEvaluator(game: GroundGame, deadline = Deadline.never()): LazyEvaluator {
+export function createLazyEvaluator(game: GroundGame, deadline: Deadline): LazyEvaluator {
   const program = compileReasonerProgram(lazyGame(game, game.lazy!));
   const engine = createEngine({ deadline });
   const { terms } = game;

@@ -120,7 +120,7 @@ function queryRoles(engine: PrologEngine): GroundItem[] {
  * Creates a reasoner for `game` (validated, then normalized). Consulting the program and
  * saturating the static recursive relations happen here, once.
  */
-export function createReasoner(game: NormalGame, options: ReasonerOptions = { deadline: Deadline.never() }): ItemSimulator {
+export function createReasoner(game: NormalGame, options: ReasonerOptions): ItemSimulator {
   const program = compileReasonerProgram(game);
   const engine = createEngine({ deadline: options.deadline });
   const run = <T>(fn: () => T): T => withinLimit(game.file, fn);

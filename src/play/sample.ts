@@ -23,7 +23,7 @@ export interface SampleOptions {
  * after `maxSteps` joint moves.
  */
 export function sampleStates(game: GroundGame, options: SampleOptions): number[][] {
-  const sim = createGroundSimulator(game);
+  const sim = createGroundSimulator(game, options.deadline);
   const random = createRandom(options.seed);
   const out: number[][] = [sim.fluentTerms(sim.initialState())];
   for (let p = 0; p < options.playouts && !options.deadline.passed(); p++) {

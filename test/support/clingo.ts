@@ -20,6 +20,7 @@ import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../../src/pipeline/stages.js
 import { GdlError } from '../../src/gdl/diagnostics.js';
 import { computeSupersetsProlog } from '../../src/reach/prolog.js';
 import { DEFAULT_REACH_LIMITS, type Move, type Supersets } from '../../src/reach/types.js';
+import { StageTimer } from '../../src/timer.js';
 
 function unescapeAsp(body: string): string {
   return body.replace(/\\(.)/g, (_m, c: string) => (c === 'n' ? '\n' : c));
@@ -209,7 +210,7 @@ function runProlog(game: NormalGame, prologMs: number): PrologOutcome {
 export async function compareWithClingo(text: string, file: string, limits: CompareLimits): Promise<Verdict> {
   let game: NormalGame;
   try {
-    game = loadGame(text, file, DEFAULT_PIPELINE_OPTIONS).normal;
+    game = loadGame(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal;
   } catch (err) {
     if (err instanceof GdlError) return { kind: 'invalid', reason: firstLine(err.message) };
     throw err;

@@ -3,13 +3,14 @@ import { TermTable } from '../../src/datalog/terms.js';
 import { parseGdl } from '../../src/gdl/parser.js';
 import { assembleGame } from '../../src/ground/assemble.js';
 import type { GroundGame } from '../../src/ground/types.js';
+import { Deadline } from '../../src/deadline.js';
 
 /** A ground rule as [head, positive body, negative body] atom texts. */
 export type RuleTexts = readonly [string, readonly string[], readonly string[]];
 
 /** The term id of an atom written as KIF text, such as `(true (cell 1 b))` or `terminal`. */
 export function atomId(table: TermTable, text: string): number {
-  const atom = parseGdl(text).game.rules[0]!.head;
+  const atom = parseGdl(text, undefined, Deadline.never()).game.rules[0]!.head;
   return table.compound(atom.rel, atom.args.map((a) => table.fromTerm(a)));
 }
 
@@ -23,7 +24,7 @@ export function handMadeGame(roles: readonly string[], init: readonly string[], 
   const roleIds = roles.map((r) => table.constant(r));
   const initIds = init.map((f) => id(`(true ${f})`));
   const drafts = rules.map(([h, p, n]) => ({ head: id(h), pos: p.map(id), neg: n.map(id) }));
-  return assembleGame(file, table, roleIds, initIds, drafts);
+  return assembleGame(file, table, roleIds, initIds, drafts, Deadline.never());
 }
 
 /** The id in `game` of the atom with KIF text `text`, -1 when absent. */

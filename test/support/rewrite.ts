@@ -10,6 +10,9 @@ import type { GroundGame } from '../../src/ground/types.js';
 import type { PipelineOptions } from '../../src/pipeline/options.js';
 import { emitGround, loadGroundFile, runGrounding, verifyGrounding } from '../../src/pipeline/stages.js';
 import { shuffleSentences } from '../../scripts/fuzz-mutate.mjs';
+import { StageTimer } from '../../src/timer.js';
+import { DEFAULT_PIPELINE_OPTIONS } from '../../src/pipeline/options.js';
+import { Deadline } from '../../src/deadline.js';
 
 /**
  * Grounds `text` under `options` and checks the result: `verify` against the original over
@@ -17,20 +20,20 @@ import { shuffleSentences } from '../../scripts/fuzz-mutate.mjs';
  * the sentences shuffled. Returns the ground game and its GDL for further checks.
  */
 export function groundAndCheck(text: string, file: string, options: PipelineOptions, playouts: { playouts: number; seed: number; maxSteps: number }): { ground: GroundGame; gdl: string } {
-  const { loaded, ground } = runGrounding(text, file, options);
-  const gdl = emitGround(ground, 'gdl', { baseInput: true });
+  const { loaded, ground } = runGrounding(text, file, options, new StageTimer());
+  const gdl = emitGround(ground, 'gdl', { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS);
   expect(verifyGrounding(loaded.normal, ground, options, playouts).kind).toBe('same');
   // The written game, auxiliary relations included, reads back as a valid game.
-  expect(loadGroundFile(gdl, `${file}.ground`, options).normal.rules.length).toBeGreaterThan(0);
+  expect(loadGroundFile(gdl, `${file}.ground`, options, new StageTimer()).normal.rules.length).toBeGreaterThan(0);
   // Auxiliary names do not depend on the order of the sentences.
-  const shuffled = runGrounding(shuffleSentences(text, 2), file, options).ground;
-  expect(emitGround(shuffled, 'gdl', { baseInput: true })).toBe(gdl);
+  const shuffled = runGrounding(shuffleSentences(text, 2), file, options, new StageTimer()).ground;
+  expect(emitGround(shuffled, 'gdl', { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS)).toBe(gdl);
   return { ground, gdl };
 }
 
 /** The first rule of `text`, normalized. */
 export function ruleOf(text: string): NormalRule {
-  return normalizeGame(parseGdl(text, 't.kif').game).rules[0]!;
+  return normalizeGame(parseGdl(text, 't.kif', Deadline.never()).game).rules[0]!;
 }
 
 /** A normalized rule as text: `head <= literal ...`. */
@@ -41,8 +44,8 @@ export function show(r: NormalRule): string {
 
 /** The GDL of `text` grounded under `options`, and the ground game. */
 export function groundGdl(text: string, file: string, options: PipelineOptions): { ground: GroundGame; gdl: string } {
-  const ground = runGrounding(text, file, options).ground;
-  return { ground, gdl: emitGround(ground, 'gdl', { baseInput: true }) };
+  const ground = runGrounding(text, file, options, new StageTimer()).ground;
+  return { ground, gdl: emitGround(ground, 'gdl', { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS) };
 }
 
 /** Checks that `text` grounds to the same GDL, without auxiliary relations, under `a` and `b`. */

@@ -4,10 +4,11 @@ import { parseGdl } from '../../src/gdl/parser.js';
 import { normalizeGame } from '../../src/normalize/normalize.js';
 import { type RuleShape, ruleShape } from '../../src/reach/plan.js';
 import { planRelaxedGame } from '../../src/reach/relaxed.js';
+import { Deadline } from '../../src/deadline.js';
 
 /** `text` parsed (without diagnostics) and normalized. */
 export function game(text: string) {
-  const parsed = parseGdl(text, 't.kif');
+  const parsed = parseGdl(text, 't.kif', Deadline.never());
   expect(parsed.diagnostics).toEqual([]);
   return normalizeGame(parsed.game);
 }

@@ -89,7 +89,7 @@ function partitionLines(model: GddlModel, file: string): string[] {
 }
 
 /** The three files of `model`, each ending with a line end. `file` is the game's file, for the comments. */
-export function writeGddl(model: GddlModel, file: string, deadline = Deadline.never()): GddlFiles {
+export function writeGddl(model: GddlModel, file: string, deadline: Deadline): GddlFiles {
   const step: Step = () => {
     if (deadline.tick()) throw deadlineError(deadline, file, NO_POS, 'writing GDDL');
   };

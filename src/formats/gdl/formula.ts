@@ -35,7 +35,7 @@ function formulaTexts(game: FormulaGame, roots: readonly Formula[], step: Step):
 }
 
 /** The lines of the GDL output, without line ends. */
-export function emitFormulaGdlLines(game: FormulaGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline = Deadline.never()): string[] {
+export function emitFormulaGdlLines(game: FormulaGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline: Deadline): string[] {
   const step: Step = () => {
     if (deadline.tick()) throw deadlineError(deadline, game.file, NO_POS, 'writing the game without axioms');
   };
@@ -62,6 +62,6 @@ export function emitFormulaGdlLines(game: FormulaGame, options: GdlEmitOptions =
 }
 
 /** The game as GDL text, deterministic byte for byte; every line ends with `\n`. */
-export function emitFormulaGdl(game: FormulaGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline = Deadline.never()): string {
+export function emitFormulaGdl(game: FormulaGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline: Deadline): string {
   return `${emitFormulaGdlLines(game, options, deadline).join('\n')}\n`;
 }

@@ -55,7 +55,7 @@ function* gdlLines(game: GroundGame, options: GdlEmitOptions, deadline: Deadline
  * The lines of the GDL output, without line ends (for writing large games piecewise); past a
  * limit of `deadline` (looked at per line) it throws a limit error.
  */
-export function emitGdlLines(game: GroundGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline = Deadline.never()): string[] {
+export function emitGdlLines(game: GroundGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline: Deadline): string[] {
   return [...gdlLines(game, options, deadline)];
 }
 
@@ -67,7 +67,7 @@ export const GDL_CHUNK_CHARS = 1 << 20;
  * line end), made as they are consumed: their concatenation is {@link emitGdl}'s text byte for
  * byte, but no string holds all of it, so games too large for one string can be written.
  */
-export function* emitGdlChunks(game: GroundGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline = Deadline.never(), chunkChars = GDL_CHUNK_CHARS): Generator<string> {
+export function* emitGdlChunks(game: GroundGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline: Deadline, chunkChars = GDL_CHUNK_CHARS): Generator<string> {
   let lines: string[] = [];
   let size = 0;
   for (const line of gdlLines(game, options, deadline)) {
@@ -83,6 +83,6 @@ export function* emitGdlChunks(game: GroundGame, options: GdlEmitOptions = DEFAU
 }
 
 /** The ground game as GDL text, deterministic byte for byte; every line ends with `\n`. */
-export function emitGdl(game: GroundGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline = Deadline.never()): string {
+export function emitGdl(game: GroundGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline: Deadline): string {
   return `${emitGdlLines(game, options, deadline).join('\n')}\n`;
 }

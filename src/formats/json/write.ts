@@ -31,7 +31,7 @@ function block(name: string, items: readonly unknown[], tick: () => void, last =
  * The ground game as JSON with integer ids, for programs; ends with `\n`. Past a limit of
  * `deadline` (looked at per item) it throws a limit error.
  */
-export function emitJson(game: GroundGame, deadline = Deadline.never()): string {
+export function emitJson(game: GroundGame, deadline: Deadline): string {
   const tick = deadlineTicker(deadline, game.file, 'writing the ground game');
   const vocab = game.vocabulary;
   const text = (t: number): string => game.terms.text(t);

@@ -234,7 +234,7 @@ function initState(m: Model): string[] {
  * The RDDL domain and instance of `game` (one role, no recursive axioms), named after `base`
  * (the game file's base name). Past the deadline it throws a limit error.
  */
-export function emitRddl(game: FormulaGame, base: string, options: RddlOptions = {}, deadline = Deadline.never()): RddlFiles {
+export function emitRddl(game: FormulaGame, base: string, options: RddlOptions = {}, deadline: Deadline): RddlFiles {
   if (game.roles.length !== 1) {
     throw invalid(game, `RDDL describes one agent; this game has ${game.roles.length} roles (${game.roles.map((r) => game.terms.text(r)).join(', ')})`);
   }

@@ -92,7 +92,7 @@ function groupByKey(net: Net, counted: Int32Array): { keys: Int32Array; start: I
 }
 
 /** The lazy side of the fast simulator over `net` and its propagator (whose opaque atoms are all still 0). */
-export function fastLazy(game: GroundGame, net: Net, prop: Propagator, opaque: Uint8Array, deadline = Deadline.never()): FastLazy {
+export function fastLazy(game: GroundGame, net: Net, prop: Propagator, opaque: Uint8Array, deadline: Deadline): FastLazy {
   const evaluator = createHybridEvaluator(game, deadline);
   const atomOf = new Map(game.atoms.map((a, i) => [a.term, i]));
   const { counted, other, opaqueCount, byAtomStart, byAtom } = readersOf(net, opaque);

@@ -64,7 +64,7 @@ function outputsOf(game: GroundGame, legal: readonly Int32Array[], nextAtoms: In
  * Creates the fast simulator of a ground game; the network is compiled here, once. A game with
  * a lazy part (docs/lazy.md) has its lazy atoms decided on demand (fast/lazy.ts), under `deadline`.
  */
-export function createFastSimulator(game: GroundGame, deadline = Deadline.never()): FastSimulator {
+export function createFastSimulator(game: GroundGame, deadline: Deadline): FastSimulator {
   const fluents = fluentsOf(game);
   const words = (fluents.terms.length + 31) >>> 5;
   const { legal, goals, doesOf, terminal } = roleAtoms(game);

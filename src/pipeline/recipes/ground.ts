@@ -1,0 +1,131 @@
+/**
+ * The recipes that write the ground game: `ground` (GDL, JSON, `--remove-axioms`), `ground
+ * --format gddl`, `ground --format rddl` and the batch job. Each starts from
+ * {@link groundWritten} and returns what to write; the caller writes it.
+ */
+import type { GdlEmitOptions } from '../../formats/gdl/write.js';
+import type { RunContext } from '../context.js';
+import { type GddlOptions, type GddlOutput, type RddlFiles, type RddlOptions, type UnrollStats, GDDL_FILE_NAMES, DEFAULT_GDDL_OPTIONS, emitRddlGround, groundToGddl } from '../formats.js';
+import {
+  type AxiomOptions, type AxiomResult, type GroundFormat, type GroundGame, type LoadedGame, type MutexSettings, type Supersets,
+  DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS, emitFormulaGround, emitGround, emitGroundStream, readBackSupersets, removeGameAxioms,
+} from '../stages.js';
+import { type GroundRun, groundWritten } from './game.js';
+
+/** What `ground` writes as GDL or JSON. */
+export interface GroundSettings {
+  readonly keepUnused: boolean;
+  readonly format: GroundFormat;
+  readonly gdl: GdlEmitOptions;
+  /** With `--remove-axioms`: the limits of axiom removal (GDL with formula bodies). */
+  readonly removeAxioms?: AxiomOptions;
+}
+
+/** The output of `ground`: the game streamed in chunks, or the game without axioms as one text. */
+export type GroundOutput =
+  | { readonly kind: 'chunks'; readonly run: GroundRun; readonly emit: (write: (chunk: string) => void) => void }
+  | { readonly kind: 'text'; readonly run: GroundRun; readonly axioms: AxiomResult; readonly text: string };
+
+/**
+ * `ground` as GDL or JSON. Without `--remove-axioms` the text is streamed: `emit` hands it to
+ * `write` in chunks (racer's 4.7M rules are too large for one string), timed as `emit`.
+ */
+export function groundRecipe(ctx: RunContext, loaded: LoadedGame, settings: GroundSettings): GroundOutput {
+  const run = groundWritten(ctx, loaded, settings.keepUnused);
+  if (settings.removeAxioms === undefined) {
+    return { kind: 'chunks', run, emit: (write) => emitGroundStream(run.game, settings.format, settings.gdl, write, ctx.timer, ctx.options) };
+  }
+  const axioms = removeGameAxioms(run.game, ctx.options, settings.removeAxioms, ctx.timer);
+  return { kind: 'text', run, axioms, text: emitFormulaGround(axioms.game, settings.gdl, ctx.options, ctx.timer) };
+}
+
+/** What `ground --format gddl` needs besides the run. */
+export interface GddlSettings {
+  readonly keepUnused: boolean;
+  readonly gddl: GddlOptions;
+  readonly axioms: AxiomOptions;
+  readonly mutex: MutexSettings;
+}
+
+/** `ground --format gddl`: the written game's mutex groups, axioms removed, the three files. */
+export function gddlRecipe(ctx: RunContext, loaded: LoadedGame, settings: GddlSettings): { run: GroundRun; output: GddlOutput } {
+  const run = groundWritten(ctx, loaded, settings.keepUnused);
+  return { run, output: groundToGddl(run.game, ctx.options, settings, ctx.timer) };
+}
+
+/** What `ground --format rddl` needs besides the run. */
+export interface RddlSettings {
+  readonly keepUnused: boolean;
+  readonly axioms: AxiomOptions;
+  /** `<game>` of the file names. */
+  readonly base: string;
+  readonly rddl: RddlOptions;
+}
+
+/** The RDDL translation of a run: axioms removed, recursion unrolled, domain and instance. */
+export interface RddlOutput {
+  readonly run: GroundRun;
+  readonly axioms: AxiomResult;
+  readonly files: RddlFiles & { unroll: UnrollStats };
+}
+
+/** `ground --format rddl`: the written game without axioms, unrolled, as RDDL texts. */
+export function rddlRecipe(ctx: RunContext, loaded: LoadedGame, settings: RddlSettings): RddlOutput {
+  const run = groundWritten(ctx, loaded, settings.keepUnused);
+  return { run, ...rddlOf(ctx, run.game, settings.axioms, settings.base, settings.rddl) };
+}
+
+function rddlOf(ctx: RunContext, game: GroundGame, axiomOptions: AxiomOptions, base: string, rddl: RddlOptions): Omit<RddlOutput, 'run'> {
+  const axioms = removeGameAxioms(game, ctx.options, axiomOptions, ctx.timer);
+  return { axioms, files: emitRddlGround(axioms.game, base, rddl, ctx.options, ctx.timer) };
+}
+
+// ---- the batch job ----------------------------------------------------------------------
+
+/** The formats a batch writes. */
+export type BatchOutputFormat = 'gdl' | 'json' | 'gddl' | 'rddl';
+
+/** One output file of a batch: its path relative to `--out`, and its text (GDL: in chunks). */
+export interface OutputFile {
+  readonly name: string;
+  readonly text: string | readonly string[];
+}
+
+/** The batch job's result: the run, the supersets read back, the files to write. */
+export interface BatchResult {
+  readonly run: GroundRun;
+  readonly final: Supersets;
+  readonly files: readonly OutputFile[];
+}
+
+/**
+ * One game of a batch: the game `ground` writes, the supersets read back from the pruned
+ * game (under the run's deadline), and its files in `format`, named after `name`, with the
+ * default limits of each format.
+ */
+export function batchRecipe(ctx: RunContext, loaded: LoadedGame, format: BatchOutputFormat, name: string): BatchResult {
+  const run = groundWritten(ctx, loaded, false);
+  const final = readBackSupersets(loaded.normal, run.reach.supersets, run.full, ctx.options);
+  return { run, final, files: batchFiles(ctx, run.game, format, name) };
+}
+
+function batchFiles(ctx: RunContext, game: GroundGame, format: BatchOutputFormat, name: string): OutputFile[] {
+  const gdl = { baseInput: true };
+  if (format === 'gdl') {
+    const chunks: string[] = [];
+    emitGroundStream(game, 'gdl', gdl, (c) => chunks.push(c), ctx.timer, ctx.options);
+    return [{ name: `${name}.gdl`, text: chunks }];
+  }
+  if (format === 'json') return [{ name: `${name}.json`, text: emitGround(game, 'json', gdl, ctx.timer, ctx.options) }];
+  if (format === 'rddl') {
+    const files = rddlOf(ctx, game, DEFAULT_AXIOM_OPTIONS, name, {}).files;
+    return [{ name: `${name}_mdp.rddl`, text: files.domain }, { name: `${name}_inst.rddl`, text: files.instance }];
+  }
+  const settings = { gddl: DEFAULT_GDDL_OPTIONS, axioms: DEFAULT_AXIOM_OPTIONS, mutex: DEFAULT_MUTEX_SETTINGS };
+  const files = groundToGddl(game, ctx.options, settings, ctx.timer).files;
+  return [
+    { name: `${name}/${GDDL_FILE_NAMES.domain}`, text: files.domain },
+    { name: `${name}/${GDDL_FILE_NAMES.problem}`, text: files.problem },
+    { name: `${name}/${GDDL_FILE_NAMES.partition}`, text: files.partition },
+  ];
+}
