@@ -30,6 +30,8 @@ export interface ChildSpec {
    * it the child has no IPC channel.
    */
   readonly message?: (startedAt: number) => unknown;
+  /** An IPC channel even without a first message (a child that is sent jobs later, as the fuzzer's). */
+  readonly ipc?: boolean;
   readonly stdout?: StdoutUse;
   /** Characters of stderr kept: the first and the last half (default 8192). */
   readonly stderrCap?: number;
@@ -89,11 +91,12 @@ function boundedText(cap: number): { add(s: string): void; text(): string } {
  * stdio slot when a message is to be sent). Callers that keep a child for many jobs (the
  * fuzzer) use it directly; the others go through {@link runChild}.
  */
-export function startChild(spec: Pick<ChildSpec, 'args' | 'command' | 'execArgv' | 'message' | 'stdout'>): ChildProcess {
+export function startChild(spec: Pick<ChildSpec, 'args' | 'command' | 'execArgv' | 'message' | 'ipc' | 'stdout'>): ChildProcess {
   const command = spec.command ?? process.execPath;
   const args = spec.command === undefined ? [...(spec.execArgv ?? []), ...spec.args] : [...spec.args];
   const out = (spec.stdout ?? 'ignore') === 'ignore' ? 'ignore' : 'pipe';
-  const stdio: StdioOptions = spec.message === undefined ? ['ignore', out, 'pipe'] : ['ignore', out, 'pipe', 'ipc'];
+  const ipc = spec.ipc === true || spec.message !== undefined;
+  const stdio: StdioOptions = ipc ? ['ignore', out, 'pipe', 'ipc'] : ['ignore', out, 'pipe'];
   return spawn(command, args, { stdio });
 }
 
