@@ -9,9 +9,12 @@
  * Build first (`npx tsc -p .`): it runs dist/cli/main.js. One line per game, tab-separated:
  *   game  load  load-message  ground  ground-message
  * load is `ok` or `invalid` (with the first error, `line:col: error: ...`, file name removed);
- * ground (the Prolog method, default limits, `--timeout` seconds) is `ok`, `invalid`, `limit`
- * (an atom, rule or literal limit: the same on every machine, with its message) or `timeout`
- * (the time limit: a faster machine may finish), or `-` for a game that does not load.
+ * ground (the Prolog method, default limits, `--timeout` seconds, as `gdl-ground ground` and
+ * `gdl-ground batch` ground) is `ok`, `invalid`, `limit` (an atom, rule or literal limit: the
+ * same on every machine, with its message) or `timeout` (the time limit: a faster machine may
+ * finish), or `-` for a game that does not load. Games are ground by the batch runner
+ * (dist/batch/run.js, one worker each): which limit stopped a game is the error's data
+ * (`GdlError.limit`), never read from its message.
  * With --load-only the ground columns of an existing file are kept.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,6 +22,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gamesDir, listGames } from './corpus.mjs';
 import { runCli } from './spawn-cli.mjs';
+import { defaultMaxMemoryMb, runBatch } from '../dist/batch/run.js';
+import { runAll } from '../dist/batch/runner.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(root, 'dist/cli/main.js');
@@ -46,17 +51,23 @@ async function loadOutcome(file) {
   throw new Error(`check ${file}: exit ${r.code}: ${r.stderr.slice(0, 300)}`);
 }
 
-async function groundOutcome(file, timeoutS) {
-  // The CLI stops itself at --timeout; the kill is only a backstop.
-  const r = await run(['ground', file, '--timeout', String(timeoutS), '-o', '/dev/null'], timeoutS * 1000 + 60_000);
-  if (r.code === 0) return ['ok', ''];
-  if (r.code === 1) return ['invalid', firstError(r.stderr, file)];
-  if (r.code === 'killed') return ['timeout', ''];
-  if (r.code === 3) {
-    const message = firstError(r.stderr, file);
-    return /time limit/.test(message) ? ['timeout', ''] : ['limit', message];
-  }
-  throw new Error(`ground ${file}: exit ${r.code}: ${r.stderr.slice(0, 300)}`);
+/** The ground column of a batch row: a stop on the clock is a `timeout`, another limit a `limit` with its message. */
+function groundOutcome(row) {
+  const message = () => firstError(row.message, row.game);
+  if (row.status === 'ok') return ['ok', ''];
+  if (row.status === 'invalid') return ['invalid', message()];
+  if (row.status === 'limit' || row.status === 'memory') return row.limit?.kind === 'time' ? ['timeout', ''] : ['limit', message()];
+  throw new Error(`ground ${row.game}: ${row.message}`);
+}
+
+/** Grounds `files` with the batch runner, `jobs` at a time; the rows by file. */
+async function groundAll(files, timeoutS, jobs) {
+  const options = { jobs, timeoutSeconds: timeoutS, maxMemoryMb: defaultMaxMemoryMb(1), method: 'prolog', format: 'gdl', out: undefined };
+  const found = files.map((file) => ({ file, name: file }));
+  const { rows } = await runBatch(found, options, new AbortController().signal, {
+    onDone: (row) => process.stderr.write(`ground ${row.game}: ${row.status}\n`),
+  });
+  return new Map(rows.map((r) => [r.game, r]));
 }
 
 async function main() {
@@ -73,19 +84,20 @@ async function main() {
     }
   }
   const games = listGames(gamesDir());
+  const file = (game) => join(gamesDir(), game);
+  const loads = new Map();
+  await runAll(games, jobs, async (game) => {
+    loads.set(game, await loadOutcome(file(game)));
+    process.stderr.write(`${loads.size}/${games.length} ${game}: ${loads.get(game)[0]}\n`);
+    return true;
+  });
+  const loaded = games.filter((g) => loads.get(g)[0] === 'ok');
+  const grounds = loadOnly ? new Map() : await groundAll(loaded.map(file), timeoutS, jobs);
   const rows = new Map();
-  let next = 0;
-  const worker = async () => {
-    while (next < games.length) {
-      const game = games[next++];
-      const file = join(gamesDir(), game);
-      const load = await loadOutcome(file);
-      const ground = load[0] !== 'ok' ? ['-', ''] : loadOnly ? (previous.get(game) ?? ['-', '']) : await groundOutcome(file, timeoutS);
-      rows.set(game, [game, ...load, ...ground]);
-      process.stderr.write(`${rows.size}/${games.length} ${game}: ${load[0]} ${ground[0]}\n`);
-    }
-  };
-  await Promise.all(Array.from({ length: jobs }, worker));
+  for (const game of games) {
+    const ground = loads.get(game)[0] !== 'ok' ? ['-', ''] : loadOnly ? (previous.get(game) ?? ['-', '']) : groundOutcome(grounds.get(file(game)));
+    rows.set(game, [game, ...loads.get(game), ...ground]);
+  }
   const header = ['game', 'load', 'load-message', 'ground', 'ground-message'].join('\t');
   const lines = games.map((g) => rows.get(g).join('\t'));
   mkdirSync(dirname(out), { recursive: true });

@@ -43,7 +43,7 @@ export function classify(lib, command, method, ms, err, file, limits, cpuMs = 0)
     const exit = err.code === 'limit' ? 3 : 1;
     const d = err.diagnostics[0];
     const message = d === undefined ? '(no message)' : lib.diagnostics.formatDiagnostic(d);
-    const finding = late ?? badMessage(err.diagnostics, exit, file);
+    const finding = late ?? badMessage(err, exit, file);
     return { ...base, exit, message, ...(finding === undefined ? {} : { finding }) };
   }
   if (err instanceof lib.io.UsageError) return { ...base, exit: 2, message: err.message, finding: 'usage error from a game' };
@@ -51,15 +51,16 @@ export function classify(lib, command, method, ms, err, file, limits, cpuMs = 0)
   return { ...base, exit: 70, message: `${e.name}: ${e.message}`.slice(0, 300), stack: (e.stack ?? '').split('\n').slice(0, 8).join('\n'), finding: 'internal error' };
 }
 
-/** What is wrong with the messages of an exit-1 or exit-3 outcome, if anything. */
-function badMessage(diagnostics, exit, file) {
+/** What is wrong with the messages (or, for a limit, the limit data) of an exit-1 or exit-3 outcome, if anything. */
+function badMessage(err, exit, file) {
+  const diagnostics = err.diagnostics;
   if (diagnostics.length === 0) return 'no message';
   for (const d of diagnostics) {
     if (d.file !== file) return `message names '${d.file}', not the file`;
     if (exit === 1 && d.severity === 'error' && !(d.line >= 1 && d.col >= 1)) return 'invalid-input message without a position';
   }
-  const first = diagnostics.find((d) => d.severity === 'error') ?? diagnostics[0];
-  if (exit === 3 && !/limit|too large|deeper than|more than|exceeded/.test(first.message)) return 'limit message does not name the limit';
+  // Which limit is data (GdlError.limit), set where the error is made; its words are not read.
+  if (exit === 3 && err.limit === undefined) return 'limit error without its limit data';
   return undefined;
 }
 

@@ -6,7 +6,6 @@
 // signal) or hangs is restarted; the mutant it was running is saved under --out, as is every
 // mutant with a finding, so that it can be replayed with the command line. Exit 0 when nothing
 // was found, 1 otherwise, 2 on bad arguments.
-import { fork } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { gamesDir, haveCorpus, listGames } from './corpus.mjs';
 import { mutate, rng } from './fuzz-mutate.mjs';
 import { loadLib, runMutant } from './fuzz-run.mjs';
+import { startChild } from '../dist/batch/runner.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const USAGE = `usage: npm run fuzz -- [--count N] [--seed S] [--timeout SECONDS] [--max-atoms N] [--max-memory MB]
@@ -80,7 +80,8 @@ function childCpuMs(pid) {
 class Worker {
   constructor(onMessage, onDeath) {
     // The heap limit sits above the memory limit of the runs, as the command line sets it.
-    this.child = fork(join(here, 'fuzz-worker.mjs'), [], { execArgv: ['--max-old-space-size=2048'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    // Started by the corpus runner's one spawn; it stays up for many mutants, so the fuzzer keeps its own watchdog.
+    this.child = startChild({ args: [join(here, 'fuzz-worker.mjs')], execArgv: ['--max-old-space-size=2048'], ipc: true });
     this.stderr = '';
     this.child.stderr.on('data', (d) => {
       this.stderr = (this.stderr + d).slice(-4000);

@@ -13,11 +13,11 @@
  * The game file is the last argument of each run. Stdout is counted, not kept. Exits 1 when
  * any game crashed, 0 otherwise (time-outs and limit exits are reported, not failures).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { gamesDir, listGames } from './corpus.mjs';
 import { fileURLToPath } from 'node:url';
+import { runAll, runChild } from '../dist/batch/runner.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(root, 'dist/cli/main.js');
@@ -71,50 +71,11 @@ function parseArgs(argv) {
   return opts;
 }
 
-/** Counts a stream's characters and keeps at most `cap` of them: the first and the last half. */
-function boundedCollector(cap) {
-  let head = '';
-  let tail = '';
-  let total = 0;
-  const half = cap / 2;
-  return {
-    add(s) {
-      total += s.length;
-      if (cap === 0) return;
-      const room = half - head.length;
-      if (room > 0) {
-        head += s.slice(0, room);
-        tail = (tail + s.slice(room)).slice(-half);
-      } else tail = (tail + s).slice(-half);
-    },
-    text: () => (total > head.length + tail.length ? `${head}\n[...]\n${tail}` : head + tail),
-    size: () => total,
-  };
-}
-
-/** Runs the CLI on one game; resolves with its exit code or signal, time and outputs. */
-function runGame(opts, dir, game) {
-  return new Promise((resolvePromise) => {
-    const start = performance.now();
-    const args = [CLI, opts.command, ...opts.extra, join(dir, game)];
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    const stdout = boundedCollector(0);
-    const stderr = boundedCollector(64 * 1024);
-    child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
-    child.stdout.on('data', (c) => stdout.add(c));
-    child.stderr.on('data', (c) => stderr.add(c));
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, opts.timeoutMs);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      const ms = performance.now() - start;
-      resolvePromise({ game, code, signal, timedOut, ms, stdoutChars: stdout.size(), stderr: stderr.text() });
-    });
-  });
+/** Runs the CLI on one game through the corpus runner; resolves with its exit code or signal, time and outputs. */
+async function runGame(opts, dir, game) {
+  const args = [CLI, opts.command, ...opts.extra, join(dir, game)];
+  const e = await runChild({ args, stdout: 'count', stderrCap: 64 * 1024, killAfterMs: opts.timeoutMs });
+  return { game, code: e.code, signal: e.signal, timedOut: e.timedOut, ms: e.seconds * 1000, stdoutBytes: e.stdoutBytes, stderr: e.stderr };
 }
 
 /** Names what happened in one run, and whether it counts as a crash. */
@@ -168,19 +129,15 @@ async function main() {
   const dir = gamesDir();
   if (!existsSync(join(dir, 'INDEX.tsv'))) usage(`no corpus at ${dir} (set GDL_GAMES_DIR)`);
   const games = listGames(dir).filter((g) => g.includes(opts.only));
-  const results = [];
-  let next = 0;
-  const lane = async () => {
-    while (next < games.length) {
-      const game = games[next++];
-      const r = { ...(await runGame(opts, dir, game)) };
-      Object.assign(r, classify(r));
-      results.push(r);
-      const flag = r.crash ? '  CRASH' : '';
-      process.stdout.write(`[${results.length}/${games.length}] ${r.outcome.padEnd(9)} ${seconds(r.ms).padStart(7)}  ${game}${flag}\n`);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(opts.jobs, games.length) }, lane));
+  let finished = 0;
+  const results = await runAll(games, opts.jobs, async (game) => {
+    const r = { ...(await runGame(opts, dir, game)) };
+    Object.assign(r, classify(r));
+    finished += 1;
+    const flag = r.crash ? '  CRASH' : '';
+    process.stdout.write(`[${finished}/${games.length}] ${r.outcome.padEnd(9)} ${seconds(r.ms).padStart(7)}  ${game}${flag}\n`);
+    return r;
+  });
   results.sort((a, b) => (a.game < b.game ? -1 : a.game > b.game ? 1 : 0));
   printSummary(opts, results);
   if (opts.json) writeFileSync(opts.json, `${JSON.stringify(results, null, 1)}\n`);

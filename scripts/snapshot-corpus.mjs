@@ -14,12 +14,12 @@
  * runs only the runs that finished in snapshot DIR0 (the others cannot be compared). `diff` reports, per command: identical, different, finished in one only,
  * over the limit in both; it exits 1 when any output differs or an exit code changed.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gamesDir, listGames } from './corpus.mjs';
+import { runAll, runChild } from '../dist/batch/runner.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // GDL_CLI: the build to snapshot (another checkout's dist/cli/main.js), by default this one's.
@@ -53,19 +53,10 @@ function dropTimes(text) {
   }
 }
 
-function run(args, timeoutMs) {
-  return new Promise((done) => {
-    const start = Date.now();
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const out = [];
-    child.stdout.on('data', (d) => out.push(d));
-    child.stderr.on('data', () => {});
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      done({ code: signal ? `killed` : String(code), ms: Date.now() - start, stdout: Buffer.concat(out).toString('utf8') });
-    });
-  });
+/** Runs the CLI once through the corpus runner: exit code (or `killed`), milliseconds, stdout. */
+async function run(args, timeoutMs) {
+  const e = await runChild({ args: [CLI, ...args], stdout: 'keep', killAfterMs: timeoutMs });
+  return { code: e.signal ? 'killed' : String(e.code), ms: Math.round(e.seconds * 1000), stdout: e.stdout };
 }
 
 async function take(dir, opts) {
@@ -85,24 +76,20 @@ async function take(dir, opts) {
     const keep = new Set(opts.commands.split(','));
     jobs.splice(0, jobs.length, ...jobs.filter((j) => keep.has(j.c.name)));
   }
-  let next = 0;
-  const worker = async () => {
-    while (next < jobs.length) {
-      const { g, c } = jobs[next++];
-      // The ground-based commands need --timeout so a slow game ends by itself with exit 3.
-      const out = c.outDir ? mkdtempSync(join(tmpdir(), 'snap-')) : undefined;
-      const r = await run([...c.args, ...(out ? ['-o', out] : []), join(gamesDir(), g)], opts.timeoutMs);
-      if (out) {
-        r.stdout += readdirSync(out).sort().map((f) => `; file: ${f}\n${readFileSync(join(out, f), 'utf8')}`).join('');
-        rmSync(out, { recursive: true, force: true });
-      }
-      const file = join(dir, c.name, `${g}.out`);
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, c.normalize ? c.normalize(r.stdout) : r.stdout);
-      rows.push([c.name, g, r.code, r.ms]);
+  await runAll(jobs, opts.jobs, async ({ g, c }) => {
+    // The ground-based commands need --timeout so a slow game ends by itself with exit 3.
+    const out = c.outDir ? mkdtempSync(join(tmpdir(), 'snap-')) : undefined;
+    const r = await run([...c.args, ...(out ? ['-o', out] : []), join(gamesDir(), g)], opts.timeoutMs);
+    if (out) {
+      r.stdout += readdirSync(out).sort().map((f) => `; file: ${f}\n${readFileSync(join(out, f), 'utf8')}`).join('');
+      rmSync(out, { recursive: true, force: true });
     }
-  };
-  await Promise.all(Array.from({ length: opts.jobs }, worker));
+    const file = join(dir, c.name, `${g}.out`);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, c.normalize ? c.normalize(r.stdout) : r.stdout);
+    rows.push([c.name, g, r.code, r.ms]);
+    return true;
+  });
   rows.sort((a, b) => (a[0] + a[1] < b[0] + b[1] ? -1 : 1));
   writeFileSync(join(dir, 'index.tsv'), rows.map((r) => r.join('\t')).join('\n') + '\n');
   process.stdout.write(`${rows.length} runs written to ${dir}\n`);

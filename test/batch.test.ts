@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverGames } from '../src/batch/discover.js';
 import { Progress } from '../src/batch/progress.js';
 import { csvReport, jsonReport, markdownReport, quantile, reportFormatOf, summarize } from '../src/batch/report.js';
-import { type Ending, deadRow, defaultMaxMemoryMb } from '../src/batch/run.js';
+import { deadRow, defaultMaxMemoryMb } from '../src/batch/run.js';
+import type { Ending } from '../src/batch/runner.js';
 import { jobOptions } from '../src/batch/ground-one.js';
 import type { GameRow } from '../src/batch/types.js';
 import { measurementRow } from '../src/bench/report-row.js';
@@ -144,13 +145,13 @@ describe('batch: the benchmark writes the same report', () => {
 
 describe('batch: workers that die', () => {
   const options = { jobs: 1, timeoutSeconds: 10, maxMemoryMb: 100, method: 'prolog' as const, format: 'gdl' as const, out: undefined };
-  const ending = (e: Partial<Ending>): Ending => ({ reply: undefined, code: null, signal: null, stderr: '', timedOut: false, aborted: false, seconds: 1, ...e });
+  const ending = (e: Partial<Ending>): Ending => ({ reply: undefined, code: null, signal: null, stdout: '', stdoutBytes: 0, stderr: '', timedOut: false, aborted: false, seconds: 1, startedAt: 0, ...e });
   const game = { file: 'g.kif', name: 'g' };
 
   it('tells a kill at the time limit, a V8 heap abort and a crash apart', () => {
-    expect(deadRow(game, ending({ timedOut: true, signal: 'SIGKILL' }), options)).toMatchObject({ status: 'limit', exitCode: 3 });
+    expect(deadRow(game, ending({ timedOut: true, signal: 'SIGKILL' }), options)).toMatchObject({ status: 'limit', exitCode: 3, limit: { kind: 'time' } });
     const heap = 'FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory';
-    expect(deadRow(game, ending({ code: 134, stderr: heap }), options)).toMatchObject({ status: 'memory', exitCode: 3 });
+    expect(deadRow(game, ending({ code: 134, stderr: heap }), options)).toMatchObject({ status: 'memory', exitCode: 3, limit: { kind: 'memory' } });
     expect(deadRow(game, ending({ signal: 'SIGSEGV' }), options)).toMatchObject({ status: 'crash', exitCode: null, message: 'worker killed by SIGSEGV' });
     expect(deadRow(game, ending({ code: 70, stderr: 'internal error: boom\n' }), options)).toMatchObject({ status: 'crash', exitCode: 70, message: 'worker exit code 70: internal error: boom' });
   });

@@ -91,7 +91,7 @@ export function unrollRecursion(game: FormulaGame, options: UnrollOptions = DEFA
   if (components.length === 0) return { game, stats: { components: 0, atoms: 0, maxLayers: 0, rulesAdded: 0 } };
   const rulesAdded = components.reduce((n, c) => n + (c.length - 1) * c.reduce((m, a) => m + rulesOf[a]!.length, 0), 0);
   if (rulesAdded > options.maxRules) {
-    throw new GdlError([diag('error', game.file, NO_POS, `unrolling the recursive axioms would add ${rulesAdded} rules (limit ${options.maxRules})`)], 'limit');
+    throw new GdlError([diag('error', game.file, NO_POS, `unrolling the recursive axioms would add ${rulesAdded} rules (limit ${options.maxRules})`)], 'limit', { kind: 'rules' });
   }
   // A new term table holding the game's atoms and the layer atoms (the game's table is read only).
   const terms = new TermTable();

@@ -42,12 +42,13 @@ function peakMiB(): number {
   return process.resourceUsage().maxRSS / 1024;
 }
 
-/** A failure as a reply: the kind of limit the deadline saw decides between limit and memory. */
-function failure(err: unknown, options: PipelineOptions, figures: GameFigures): WorkerReply {
+/** A failure as a reply: the error's limit data decides between limit and memory, and travels with the reply. */
+function failure(err: unknown, figures: GameFigures): WorkerReply {
   if (!(err instanceof GdlError)) throw err;
   const message = err.message.split('\n')[0] ?? '';
   if (err.code === 'invalid') return { ...figures, status: 'invalid', message, outputs: [] };
-  return { ...figures, status: options.deadline.exceeded() === 'memory' ? 'memory' : 'limit', message, outputs: [] };
+  const limit = err.limit === undefined ? {} : { limit: err.limit };
+  return { ...figures, status: err.limit?.kind === 'memory' ? 'memory' : 'limit', message, outputs: [], ...limit };
 }
 
 /** Bytes of a text, whole or in chunks. */
@@ -103,6 +104,6 @@ export function groundOne(job: WorkerJob): WorkerReply {
       ...(game.lazy === undefined ? {} : { lazyRelations: game.lazy.relations.length, lazyRules: game.lazy.rules.length }),
     };
   } catch (err) {
-    return failure(err, options, figures());
+    return failure(err, figures());
   }
 }

@@ -1,16 +1,15 @@
 /**
  * The scheduler of a batch: every game in its own worker process (so that a game over its
- * memory, or one that crashes V8, takes only itself down), at most `jobs` at a time through
- * p-limit. A worker past its time limit plus a grace is killed; an abort (Ctrl-C) kills every
+ * memory, or one that crashes V8, takes only itself down), at most `jobs` at a time, through
+ * the corpus runner (runner.ts). A worker past its time limit plus a grace is killed; an abort (Ctrl-C) kills every
  * worker and leaves no temporary file. Rows come back in the order of the games.
  */
-import { type ChildProcess, fork } from 'node:child_process';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pLimit from 'p-limit';
 import { DEFAULT_MEMORY_SHARE } from '../runtime.js';
+import { type Ending, heapAborted, runAll, runChild } from './runner.js';
 import type { BatchFormat, FoundGame, GameRow, WorkerJob, WorkerReply } from './types.js';
 
 const WORKER = join(dirname(fileURLToPath(import.meta.url)), 'worker.js');
@@ -59,85 +58,28 @@ export interface BatchResult {
   readonly interrupted: boolean;
 }
 
-/** How a worker ended, as the parent saw it. */
-export interface Ending {
-  readonly reply: WorkerReply | undefined;
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly stderr: string;
-  readonly timedOut: boolean;
-  readonly aborted: boolean;
-  readonly seconds: number;
-}
-
-/** Keeps the last `max` characters of a stream: enough for V8's out-of-memory message. */
-function tail(child: ChildProcess, max = 4096): () => string {
-  let text = '';
-  child.stderr?.setEncoding('utf8');
-  child.stderr?.on('data', (s: string) => {
-    text = (text + s).slice(-max);
-  });
-  return () => text;
-}
-
-/** Runs one job in a fresh worker; resolves when the worker has exited (never rejects). */
+/** Runs one job in a fresh worker through the corpus runner; resolves when the worker has exited (never rejects). */
 function runWorker(job: WorkerJob, options: BatchOptions, signal: AbortSignal): Promise<Ending> {
-  const start = performance.now();
-  const startedAt = Date.now();
-  return new Promise((done) => {
-    const child = fork(WORKER, [String(process.pid)], { execArgv: [`--max-old-space-size=${options.maxMemoryMb}`], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
-    const stderr = tail(child);
-    let reply: WorkerReply | undefined;
-    let timedOut = false;
-    let aborted = false;
-    const kill = (): void => {
-      child.kill('SIGKILL');
-    };
-    const onAbort = (): void => {
-      aborted = true;
-      kill();
-    };
-    const timer = options.timeoutSeconds === undefined ? undefined : setTimeout(() => {
-      timedOut = true;
-      kill();
-    }, (options.timeoutSeconds + GRACE_SECONDS) * 1000);
-    signal.addEventListener('abort', onAbort, { once: true });
-    child.on('message', (m) => {
-      reply = m as WorkerReply;
-    });
-    const finish = (code: number | null, sig: NodeJS.Signals | null, extra = ''): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      done({ reply, code, signal: sig, stderr: stderr() + extra, timedOut, aborted, seconds: (performance.now() - start) / 1000 });
-    };
-    // 'error' when the process could not be started (no 'exit' follows) or could not be sent to (then it is killed).
-    child.on('error', (err) => {
-      if (child.pid === undefined) finish(null, null, `cannot start the worker: ${err.message}`);
-      else kill();
-    });
-    // stderr may still hold bytes after 'exit'; 'close' waits for them.
-    child.on('close', (code, sig) => finish(code, sig));
-    child.send({ ...job, startedAt }, (err) => {
-      if (err) kill();
-    });
-    if (signal.aborted) onAbort();
-  });
+  return runChild({
+    // The worker watches this process id and dies when its parent is gone (worker.ts).
+    args: [WORKER, String(process.pid)],
+    execArgv: [`--max-old-space-size=${options.maxMemoryMb}`],
+    message: (startedAt) => ({ ...job, startedAt }),
+    ...(options.timeoutSeconds === undefined ? {} : { killAfterMs: (options.timeoutSeconds + GRACE_SECONDS) * 1000 }),
+  }, signal);
 }
 
 /** The exit code `gdl-ground ground` gives each outcome of a worker that replied. */
 const EXIT_OF: Readonly<Record<WorkerReply['status'], number>> = { ok: 0, invalid: 1, limit: 3, memory: 3 };
 
-/** V8's words when a heap limit aborts the process. */
-const HEAP_ABORT = /heap out of memory|Reached heap limit|Allocation failed/i;
-
 /** The row of a worker that ended without replying: killed at the time limit, out of heap, or crashed. */
 export function deadRow(game: FoundGame, e: Ending, options: BatchOptions): GameRow {
   const base = { game: game.file, seconds: e.seconds, outputs: [], stages: {} };
   if (e.timedOut) {
-    return { ...base, status: 'limit', exitCode: 3, message: `killed ${GRACE_SECONDS} s after the time limit of ${options.timeoutSeconds} s` };
+    return { ...base, status: 'limit', exitCode: 3, message: `killed ${GRACE_SECONDS} s after the time limit of ${options.timeoutSeconds} s`, limit: { kind: 'time' } };
   }
-  if (HEAP_ABORT.test(e.stderr)) {
-    return { ...base, status: 'memory', exitCode: 3, message: `worker ran out of its ${options.maxMemoryMb} MB heap` };
+  if (heapAborted(e)) {
+    return { ...base, status: 'memory', exitCode: 3, message: `worker ran out of its ${options.maxMemoryMb} MB heap`, limit: { kind: 'memory' } };
   }
   const last = e.stderr.trim().split('\n').pop() ?? '';
   const how = e.signal !== null ? `killed by ${e.signal}` : `exit code ${e.code}`;
@@ -178,7 +120,7 @@ async function runGame(game: FoundGame, index: number, options: BatchOptions, si
     const e = await runWorker(job, options, signal);
     if (e.aborted) return undefined;
     if (e.reply === undefined) return deadRow(game, e, options);
-    const { status, message, outputs, ...figures } = e.reply;
+    const { status, message, outputs, ...figures } = e.reply as WorkerReply;
     const row: GameRow = { ...figures, game: game.file, status, exitCode: EXIT_OF[status], message: message ?? '', seconds: e.seconds, outputs };
     if (status !== 'ok' || job.tmpDir === undefined || options.out === undefined) return row;
     try {
@@ -198,13 +140,11 @@ async function runGame(game: FoundGame, index: number, options: BatchOptions, si
  */
 export async function runBatch(games: readonly FoundGame[], options: BatchOptions, signal: AbortSignal, hooks: BatchHooks = {}): Promise<BatchResult> {
   if (options.out !== undefined) mkdirSync(options.out, { recursive: true });
-  const limit = pLimit(options.jobs);
-  const rows = await limit.map(games, async (game, index) => {
-    if (signal.aborted) return undefined;
+  const rows = await runAll(games, options.jobs, async (game, index) => {
     hooks.onStart?.(game);
     const row = await runGame(game, index, options, signal);
     if (row !== undefined) hooks.onDone?.(row);
     return row;
-  });
-  return { rows: rows.filter((r): r is GameRow => r !== undefined), interrupted: signal.aborted };
+  }, signal);
+  return { rows, interrupted: signal.aborted };
 }

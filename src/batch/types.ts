@@ -3,6 +3,8 @@
  * what it sends back, and the report row every game gets (`gdl-ground batch`, `npm run bench`).
  */
 
+import type { LimitInfo } from '../gdl/diagnostics.js';
+
 /** How one game ended: ground, refused, over its time or memory limit, or its worker died. */
 export type GameStatus = 'ok' | 'invalid' | 'limit' | 'memory' | 'crash';
 
@@ -62,6 +64,8 @@ export interface GameFigures {
   readonly lazyRelations?: number;
   /** Non-ground rules of the lazy part (lazy keyword rules and lazy relations' rules); absent when none. */
   readonly lazyRules?: number;
+  /** For a game stopped by a limit of the pipeline: which one, as the `GdlError` carried it (never read from the message). */
+  readonly limit?: LimitInfo;
 }
 
 /** What a worker sends back before it exits. */

@@ -6,11 +6,11 @@
  * I-th (0-based), to spread a run over several processes. Exit 1 when any game differs.
  * GDL_GAMES_DIR overrides the corpus location (default ../shared/games beside the checkout).
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gamesDir, listGames } from '../../scripts/corpus.mjs';
+import { runAll, runChild } from '../batch/runner.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CLI = join(here, '..', 'cli', 'main.js');
@@ -45,20 +45,19 @@ function arg(argv: readonly string[], name: string): string | undefined {
 }
 
 /** Runs `compare` on one game in its own process (a crash or hang is reported, never fatal). */
-function runGame(root: string, game: string, timeout: number): GameResult {
-  const r = spawnSync(process.execPath, [CLI, 'compare', join(root, game), '--json', '--timeout', String(timeout)], {
-    encoding: 'utf8', timeout: (2 * timeout + 60) * 1000, maxBuffer: 1 << 26,
-  });
+async function runGame(root: string, game: string, timeout: number): Promise<GameResult> {
+  const e = await runChild({ args: [CLI, 'compare', join(root, game), '--json', '--timeout', String(timeout)], stdout: 'keep', killAfterMs: (2 * timeout + 60) * 1000 });
   try {
-    const j = JSON.parse(r.stdout) as { identical: boolean | null; differences: string[]; prolog: RunJson; dg: RunJson };
+    const j = JSON.parse(e.stdout) as { identical: boolean | null; differences: string[]; prolog: RunJson; dg: RunJson };
     const statuses = [j.prolog.status, j.dg.status];
     const verdict = j.identical === true ? 'identical' : j.identical === false ? 'different'
       : statuses.includes('error') ? 'error' : statuses.includes('limit') ? 'limit' : 'invalid';
     return { game, verdict, prolog: j.prolog, dg: j.dg, differences: j.differences };
   } catch {
-    const first = (r.stderr ?? '').split('\n')[0] ?? '';
-    const verdict = r.status === 3 ? 'limit' : r.status === 1 ? 'invalid' : 'error';
-    return { game, verdict, message: r.error?.message ?? first };
+    // The exit code says which (the CLI's codes); the message is the first line of stderr, or the kill.
+    const first = e.stderr.split('\n')[0] ?? '';
+    const verdict = e.code === 3 ? 'limit' : e.code === 1 ? 'invalid' : 'error';
+    return { game, verdict, message: e.timedOut ? `killed after ${e.seconds.toFixed(0)} s` : first };
   }
 }
 
@@ -79,7 +78,7 @@ function line(r: GameResult): string {
   return cells.join(' ');
 }
 
-function main(argv: readonly string[]): number {
+async function main(argv: readonly string[]): Promise<number> {
   const root = gamesDir();
   if (!existsSync(root)) {
     process.stderr.write(`compare-corpus: no corpus at ${root} (set GDL_GAMES_DIR)\n`);
@@ -92,13 +91,12 @@ function main(argv: readonly string[]): number {
   const header = ['game'.padEnd(52), 'verdict'.padEnd(10), 'exact F/M/A'.padStart(20), 'dg products F/M/A'.padStart(24),
     'dg reduced F/M/A'.padStart(20), 'pl-reach'.padStart(8), 'pl-total'.padStart(8), 'dg-reach'.padStart(8), 'dg-total'.padStart(8)];
   process.stdout.write(`${header.join(' ')}\n`);
-  const results: GameResult[] = [];
-  for (const game of games) {
-    const r = runGame(root, game, timeout);
-    results.push(r);
+  const results = await runAll(games, 1, async (game) => {
+    const r = await runGame(root, game, timeout);
     process.stdout.write(`${line(r)}\n`);
     for (const d of r.differences ?? []) process.stdout.write(`    ${d}\n`);
-  }
+    return r;
+  });
   const count = (v: GameResult['verdict']): number => results.filter((r) => r.verdict === v).length;
   const faster = results.filter((r) => r.verdict === 'identical' && Number(ms(r.dg)) < Number(ms(r.prolog))).length;
   process.stdout.write(
@@ -110,4 +108,4 @@ function main(argv: readonly string[]): number {
   return count('different') > 0 ? 1 : 0;
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

@@ -39,16 +39,14 @@ export function lazyRelations(row: GameRow): number {
   return row.lazyRelations ?? 0;
 }
 
-/** A limit message that names an estimate ("about 3.9×10⁸ ground atoms"). */
-const ESTIMATE = /\babout\b/i;
-
 /** The outcome of one row. */
 export function outcomeOf(row: GameRow): CorpusOutcome {
   switch (row.status) {
     case 'ok':
       return lazyRelations(row) > 0 || (row.lazyRules ?? 0) > 0 ? 'lazy' : 'ground';
     case 'limit':
-      return ESTIMATE.test(row.message) ? 'estimate' : 'limit';
+      // The error's data, not its words: a limit that carries an estimate ("about 3.9×10⁸ ground atoms").
+      return row.limit?.estimate !== undefined ? 'estimate' : 'limit';
     case 'memory':
       return 'limit';
     case 'invalid':

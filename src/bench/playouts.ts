@@ -6,12 +6,12 @@
  * `--ggpbase`, the TSV that GGP-Base's bench.sh printed (measured in the same session) adds
  * its propnet's playouts/s, our ratio to it, and its prover's playouts/s.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gamesDir } from '../../scripts/corpus.mjs';
+import { failureText, runAll, runChild } from '../batch/runner.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CLI = join(here, '..', 'cli', 'main.js');
@@ -80,16 +80,15 @@ function parse(argv: readonly string[]): Options {
 }
 
 /** Runs `play` on one game in its own process, killed after the grounding limit and both engines' time. */
-function runPlay(path: string, o: Options, lazy = false): PlayRun {
+async function runPlay(path: string, o: Options, lazy = false): Promise<PlayRun> {
   const args = [CLI, 'play', path, '--engine', 'both', '--seconds', String(o.seconds), '--timeout', String(o.timeout), '--json'];
   if (lazy) args.push('--lazy-axioms');
-  const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: (o.timeout + 2 * o.seconds + 60) * 1000, maxBuffer: 1 << 24 });
+  const e = await runChild({ args, stdout: 'keep', killAfterMs: (o.timeout + 2 * o.seconds + 60) * 1000 });
   try {
-    const json = JSON.parse((r.stdout ?? '').trim().split('\n').pop() ?? '') as { engines: { ground?: Engine; prolog?: Engine }; factor: number | null };
+    const json = JSON.parse(e.stdout.trim().split('\n').pop() ?? '') as { engines: { ground?: Engine; prolog?: Engine }; factor: number | null };
     return { kind: 'ok', engines: json.engines, factor: json.factor };
   } catch {
-    const why = r.error !== undefined ? r.error.message : `exit ${r.status ?? r.signal}: ${(r.stderr ?? '').trim().split('\n')[0] ?? ''}`;
-    return { kind: 'failed', why };
+    return { kind: 'failed', why: failureText(e) };
   }
 }
 
@@ -126,7 +125,7 @@ function row(name: string, slide: number | undefined, run: PlayRun, ggp: Map<str
 }
 
 /** Runs the playout benchmark; returns the exit code. */
-export function runPlayoutBench(argv: readonly string[]): number {
+export async function runPlayoutBench(argv: readonly string[]): Promise<number> {
   const o = parse(argv);
   const root = join(gamesDir(), 'ggp-repository-base');
   const ggp = readGgpBase(o.ggpbase);
@@ -137,14 +136,14 @@ export function runPlayoutBench(argv: readonly string[]): number {
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-  for (const game of PLAYOUT_GAMES) {
-    if (o.games.length > 0 && !o.games.includes(game.name)) continue;
-    const path = join(root, `${game.name}.kif`);
-    if (!existsSync(path)) continue;
-    const line = row(game.name, game.slide, runPlay(path, o, game.lazy), ggp);
+  const chosen = PLAYOUT_GAMES.filter((g) => (o.games.length === 0 || o.games.includes(g.name)) && existsSync(join(root, `${g.name}.kif`)));
+  // One game at a time: playouts per second are what is measured.
+  await runAll(chosen, 1, async (game) => {
+    const line = row(game.name, game.slide, await runPlay(join(root, `${game.name}.kif`), o, game.lazy), ggp);
     lines.push(line);
     process.stdout.write(`${line}\n`);
-  }
+    return line;
+  });
   if (o.out !== undefined) writeFileSync(o.out, `${lines.join('\n')}\n`);
   return 0;
 }

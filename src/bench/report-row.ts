@@ -28,6 +28,7 @@ export function measurementRow(game: string, m: Measurement, extra: Readonly<Rec
     ...defined('fluents', m.fluents),
     ...defined('moves', m.moves),
     ...defined('axioms', m.axioms),
+    ...(m.limit === undefined ? {} : { limit: m.limit }),
     extra: { it: String(m.iterations ?? ''), answers: String(m.answers ?? ''), ...extra },
   };
 }

@@ -24,7 +24,6 @@
  *   --corpus          instead: the corpus table of issue 17 (src/bench/corpus.ts, docs/corpus.md)
  * GDL_GAMES_DIR overrides the corpus location (default ../shared/games beside the checkout).
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +38,7 @@ import { formatReport, markdownReport, reportFormatOf } from '../batch/report.js
 import { runPlayoutBench } from './playouts.js';
 import { runCorpusBench } from './corpus.js';
 import { argValue, positiveArg } from './args.js';
+import { failureText, runAll, runChild } from '../batch/runner.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const WORKER = join(here, 'worker.js');
@@ -74,18 +74,17 @@ function parseArgs(argv: readonly string[]): BenchOptions {
   };
 }
 
-/** Runs one game in a worker; a worker that dies or hangs is reported, never fatal. */
-function runOne(root: string, game: string, o: BenchOptions): Measurement {
+/** Runs one game in a worker (through the corpus runner); a worker that dies or hangs is reported, never fatal. */
+async function runOne(root: string, game: string, o: BenchOptions): Promise<Measurement> {
   const args = [WORKER, join(root, game), String(o.timeout), String(o.maxAtoms), ...(o.swi ? ['swi'] : []), ...(o.methods ? ['methods'] : []), ...(o.clingo ? ['clingo'] : []), ...(o.mutex ? ['mutex'] : [])];
   // Room for the worker's own limit plus SWI-Prolog's and both methods', then it is killed.
   const runs = 1 + (o.swi ? 1 : 0) + (o.methods ? 2 : 0) + (o.clingo ? 1 : 0) + (o.mutex ? 1 : 0);
-  const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: (o.timeout * runs + 30) * 1000, maxBuffer: 1 << 24 });
-  const line = (r.stdout ?? '').trim().split('\n').pop() ?? '';
+  const e = await runChild({ args, stdout: 'keep', killAfterMs: (o.timeout * runs + 30) * 1000 });
+  const line = e.stdout.trim().split('\n').pop() ?? '';
   try {
     return JSON.parse(line) as Measurement;
   } catch {
-    const why = r.error !== undefined ? r.error.message : `exit ${r.status ?? r.signal}: ${(r.stderr ?? '').split('\n')[0]}`;
-    return { status: 'error', message: why, seconds: 0, peakMiB: 0 };
+    return { status: 'error', message: failureText(e), seconds: 0, peakMiB: 0 };
   }
 }
 
@@ -165,7 +164,7 @@ function mutexSummary(results: readonly { game: string; m: Measurement }[]): str
   ];
 }
 
-function main(): number {
+async function main(): Promise<number> {
   const o = parseArgs(process.argv.slice(2));
   const root = gamesDir();
   if (!existsSync(root)) {
@@ -177,12 +176,12 @@ function main(): number {
     return 2;
   }
   const games = listGames(root, { folder: o.dir, filter: o.games });
-  const results: { game: string; m: Measurement }[] = [];
-  for (const game of games) {
-    const m = runOne(root, game, o);
-    results.push({ game, m });
+  // One game at a time: the benchmark measures time and peak memory, which parallel games would disturb.
+  const results = await runAll(games, 1, async (game) => {
+    const m = await runOne(root, game, o);
     process.stderr.write(`${game.padEnd(50)} ${m.status} ${m.seconds.toFixed(2)} s\n`);
-  }
+    return { game, m };
+  });
   // The per-game table is the batch report's (Markdown on stdout; --report FILE.md|csv|json too).
   const rows = results.map((r) => measurementRow(r.game, r.m, extraCells(r.m, o)));
   process.stdout.write(markdownReport(rows));
@@ -195,4 +194,4 @@ function main(): number {
 // `--playouts`: the Monte-Carlo table of slide 4 (src/bench/playouts.ts), a mode of its own.
 // `--corpus`: the corpus table of issue 17 (src/bench/corpus.ts), asynchronous (the batch runner).
 if (process.argv.includes('--corpus')) process.exitCode = await runCorpusBench(process.argv.slice(2));
-else process.exitCode = process.argv.includes('--playouts') ? runPlayoutBench(process.argv.slice(2)) : main();
+else process.exitCode = process.argv.includes('--playouts') ? await runPlayoutBench(process.argv.slice(2)) : await main();

@@ -5,7 +5,7 @@
  * instantiation, `clingo` clingo's time for the relaxed game's least model.
  */
 import { readFileSync } from 'node:fs';
-import { GdlError } from '../gdl/diagnostics.js';
+import { GdlError, type LimitInfo } from '../gdl/diagnostics.js';
 import { type NormalGame, loadGame, reachGame, resolvePipelineOptions } from '../pipeline/stages.js';
 import { StageTimer } from '../timer.js';
 import { type MethodColumns, measureMethods } from './dg-column.js';
@@ -18,6 +18,8 @@ import { tuneForShortRuns } from '../runtime.js';
 export interface Measurement {
   readonly status: 'ok' | 'limit' | 'invalid' | 'error';
   readonly message?: string;
+  /** For a limit: which one, from the error's data. */
+  readonly limit?: LimitInfo;
   readonly fluents?: number;
   readonly moves?: number;
   readonly axioms?: number;
@@ -57,7 +59,8 @@ const peakMiB = (): number => process.resourceUsage().maxRSS / 1024;
 
 function failed(err: unknown, seconds: number): Measurement {
   if (err instanceof GdlError) {
-    return { status: err.code === 'limit' ? 'limit' : 'invalid', message: err.message.split('\n')[0], seconds, peakMiB: peakMiB() };
+    const limit = err.limit === undefined ? {} : { limit: err.limit };
+    return { status: err.code === 'limit' ? 'limit' : 'invalid', message: err.message.split('\n')[0], ...limit, seconds, peakMiB: peakMiB() };
   }
   return { status: 'error', message: String((err as Error)?.message ?? err).slice(0, 300), seconds, peakMiB: peakMiB() };
 }

@@ -1,5 +1,5 @@
 /** Problems found in a game description, reported as `FILE:LINE:COL: severity: message`. */
-import type { Deadline } from '../deadline.js';
+import type { Deadline, LimitKind } from '../deadline.js';
 import { NO_POS, type Pos } from './ast.js';
 
 /** One problem, at a position of the file. */
@@ -54,11 +54,39 @@ export function formatEstimate(n: number): string {
 }
 
 /**
+ * Which limit stopped a run, as data beside the message, so that callers (the lazy rounds, the
+ * demand fallback, the corpus runner's rows) classify a limit error without reading its words:
+ * the deadline's clock or heap (`time`, `memory`), or a size limit of a stage: `atoms` (the
+ * superset computation's atom budget), `ground-atoms`, `rules`, `literals` (instantiation),
+ * `depth` (terms nested too deep), `body` (too many body literals), `terms` (a domain of the
+ * dependency graph), `steps` (the Prolog engine's), `output` (a text too large to write),
+ * `search` (GDDL's search for joint moves), `lazy` (a rule left non-ground by lazy axioms).
+ */
+export type LimitCause = LimitKind | 'atoms' | 'ground-atoms' | 'rules' | 'literals' | 'depth' | 'body' | 'terms' | 'steps' | 'output' | 'search' | 'lazy';
+
+/** The data of a limit error: its cause and, when the message names one, the estimated size ("about 3.9×10⁸"). */
+export interface LimitInfo {
+  readonly kind: LimitCause;
+  readonly estimate?: number;
+}
+
+/**
  * A limit error (exit 3) at `pos` whose message names `relation` (a name without arity, or the
  * head of the rule at `pos`): the relation is also carried as data, in the diagnostic.
  */
-export function relationLimitError(file: string, pos: Pos, relation: string, message: string): GdlError {
-  return new GdlError([{ ...diag('error', file, pos, message), relation }], 'limit');
+export function relationLimitError(file: string, pos: Pos, relation: string, message: string, limit: LimitInfo): GdlError {
+  return new GdlError([{ ...diag('error', file, pos, message), relation }], 'limit', limit);
+}
+
+/** A limit error (exit 3) of `file` with one message at `pos`, and its {@link LimitInfo}. */
+export function limitErrorAt(file: string, pos: Pos, message: string, limit: LimitInfo): GdlError {
+  return new GdlError([diag('error', file, pos, message)], 'limit', limit);
+}
+
+/** The limit info of a stop by `deadline` (which limit it reached; the clock's when it cannot tell). */
+export function deadlineLimit(deadline: Deadline, estimate?: number): LimitInfo {
+  const kind = deadline.exceeded() ?? 'time';
+  return estimate === undefined ? { kind } : { kind, estimate };
 }
 
 /**
@@ -70,6 +98,8 @@ export class GdlError extends Error {
     readonly diagnostics: readonly Diagnostic[],
     /** Which kind of failure: invalid input (exit 1) or a resource limit (exit 3). */
     readonly code: 'invalid' | 'limit' = 'invalid',
+    /** For a limit error: which limit, as data (every limit error made in `src/` sets it). */
+    readonly limit?: LimitInfo,
   ) {
     super(diagnostics.map(formatDiagnostic).join('\n'));
     this.name = 'GdlError';
@@ -82,7 +112,7 @@ export class GdlError extends Error {
  * ("time limit reached", "memory limit of 512 MB reached"), so every stage words it alike.
  */
 export function deadlineError(deadline: Deadline, file: string, pos: Pos, what: string): GdlError {
-  return new GdlError([diag('error', file, pos, `${what}: ${deadline.describe()}`)], 'limit');
+  return new GdlError([diag('error', file, pos, `${what}: ${deadline.describe()}`)], 'limit', deadlineLimit(deadline));
 }
 
 /**

@@ -10,7 +10,7 @@
  *   negated atom outside its store         -> always true, dropped
  *   negated atom equal to a positive one   -> the ground rule dies (p and not p)
  */
-import { GdlError, formatEstimate, relationLimitError } from '../gdl/diagnostics.js';
+import { GdlError, type LimitInfo, deadlineLimit, formatEstimate, relationLimitError } from '../gdl/diagnostics.js';
 import { isOutputKeyword } from '../gdl/keywords.js';
 import { Deadline } from '../deadline.js';
 import { semiNaive } from '../datalog/fixpoint.js';
@@ -98,8 +98,8 @@ export function storeOf(ctx: Context, rel: string): Store {
   return s;
 }
 
-function limitError(ctx: Context, rule: JoinRule, what: string): GdlError {
-  return relationLimitError(ctx.file, rule.source.pos, rule.head.rel, `instantiating this rule for '${rule.head.rel}' ${what}`);
+function limitError(ctx: Context, rule: JoinRule, what: string, limit: LimitInfo): GdlError {
+  return relationLimitError(ctx.file, rule.source.pos, rule.head.rel, `instantiating this rule for '${rule.head.rel}' ${what}`, limit);
 }
 
 /**
@@ -122,7 +122,7 @@ function checkEstimate(ctx: Context, rule: JoinRule, estimate: number, isStatic:
   const what = isStatic ? `ground atoms (limit ${maxAtoms})` : `ground rules (limit ${maxRules})`;
   const rel = `${rule.head.rel}/${rule.source.head.args.length}`;
   throw relationLimitError(ctx.file, rule.source.pos, rule.head.rel,
-    `instantiating this rule for '${rel}' would make about ${formatEstimate(estimate)} ${what}, estimated before enumerating`);
+    `instantiating this rule for '${rel}' would make about ${formatEstimate(estimate)} ${what}, estimated before enumerating`, { kind: isStatic ? 'ground-atoms' : 'rules', estimate });
 }
 
 /**
@@ -140,14 +140,14 @@ function checkLazyEstimate(ctx: Context, rule: JoinRule, estimate: number): void
   if (!rule.negatives.some((n) => lazy.has(n.rel))) return;
   const rel = `${rule.head.rel}/${rule.source.head.args.length}`;
   throw relationLimitError(ctx.file, rule.source.pos, rule.head.rel,
-    `instantiating this rule for '${rel}' would make about ${formatEstimate(estimate)} ground rules with lazy atoms, more than ${LAZY_RULE_ESTIMATE} (lazy axioms)`);
+    `instantiating this rule for '${rel}' would make about ${formatEstimate(estimate)} ground rules with lazy atoms, more than ${LAZY_RULE_ESTIMATE} (lazy axioms)`, { kind: 'lazy', estimate });
 }
 
 function makeTick(ctx: Context, rule: JoinRule, estimate: number): Tick {
   // A rule stopped by the clock or the heap names the size its join was estimated at too.
   const size = `; its join was estimated at about ${formatEstimate(estimate)} bindings`;
   return () => {
-    if (ctx.limits.deadline.tick()) throw limitError(ctx, rule, `stopped: ${ctx.limits.deadline.describe()}${size}`);
+    if (ctx.limits.deadline.tick()) throw limitError(ctx, rule, `stopped: ${ctx.limits.deadline.describe()}${size}`, deadlineLimit(ctx.limits.deadline, estimate));
   };
 }
 
@@ -355,12 +355,12 @@ function runRule(
       const draft = groundRule(ctx, rule, blocks, b, rows, head, rels);
       if (draft === null) return;
       if (!addRule(ctx, draft)) return;
-      if (ctx.rules.length > maxRules) throw limitError(ctx, rule, `exceeded ${maxRules} ground rules`);
-      if (ctx.counters.literals > maxLiterals) throw limitError(ctx, rule, `exceeded ${maxLiterals} ground literals`);
+      if (ctx.rules.length > maxRules) throw limitError(ctx, rule, `exceeded ${maxRules} ground rules`, { kind: 'rules' });
+      if (ctx.counters.literals > maxLiterals) throw limitError(ctx, rule, `exceeded ${maxLiterals} ground literals`, { kind: 'literals' });
     }
     if (!inStore(headStore, head) && !pending.has(head)) {
       pending.add(head);
-      if (++ctx.counters.atoms > maxAtoms) throw limitError(ctx, rule, `exceeded ${maxAtoms} ground atoms`);
+      if (++ctx.counters.atoms > maxAtoms) throw limitError(ctx, rule, `exceeded ${maxAtoms} ground atoms`, { kind: 'ground-atoms' });
     }
   });
 }

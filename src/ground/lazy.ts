@@ -319,7 +319,7 @@ function planOrRefuse(game: NormalGame, seeds: readonly string[], cause: GdlErro
     if (!(err instanceof LazyRefusal)) throw err;
     const first = cause?.diagnostics[0];
     if (first === undefined) throw new GdlError([diag('error', game.file, NO_POS, `lazy axioms: ${err.message}`)]);
-    throw new GdlError([{ ...first, message: `${first.message}; it cannot be lazy: ${err.message}` }, ...cause!.diagnostics.slice(1)], 'limit');
+    throw new GdlError([{ ...first, message: `${first.message}; it cannot be lazy: ${err.message}` }, ...cause!.diagnostics.slice(1)], 'limit', cause!.limit);
   }
 }
 

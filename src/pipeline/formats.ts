@@ -56,7 +56,7 @@ export function groundToGddl(
       return writeGddl(model, game.file, options.deadline);
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
-      throw new GdlError([diag('error', game.file, NO_POS, `the GDDL domain is too large to write (${model.actions.length} multi-actions)`)], 'limit');
+      throw new GdlError([diag('error', game.file, NO_POS, `the GDDL domain is too large to write (${model.actions.length} multi-actions)`)], 'limit', { kind: 'output' });
     }
   }, (f) => ({ bytes: Buffer.byteLength(f.domain) + Buffer.byteLength(f.problem) + Buffer.byteLength(f.partition) }));
   return { mutex, axioms, model, files };
@@ -93,7 +93,7 @@ export function emitRddlGround(game: AxiomResult['game'], base: string, rddl: Rd
       return emitRddl(unrolled.game, base, rddl, options.deadline);
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
-      throw new GdlError([diag('error', game.file, NO_POS, `the RDDL translation is too large to write (${game.rules.length} rules)`)], 'limit');
+      throw new GdlError([diag('error', game.file, NO_POS, `the RDDL translation is too large to write (${game.rules.length} rules)`)], 'limit', { kind: 'output' });
     }
   }, (f) => ({ bytes: f.domain.length + f.instance.length }));
   return { ...files, unroll: unrolled.stats };

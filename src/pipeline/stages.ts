@@ -263,7 +263,7 @@ export function emitGround(game: GroundGame, format: GroundFormat, gdl: GdlEmitO
       return format === 'json' ? emitJson(game, options.deadline) : emitGdl(game, gdl, options.deadline);
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
-      throw new GdlError([diag('error', game.file, NO_POS, `the ground game is too large to write (${game.rules.length} rules)`)], 'limit');
+      throw new GdlError([diag('error', game.file, NO_POS, `the ground game is too large to write (${game.rules.length} rules)`)], 'limit', { kind: 'output' });
     }
   }, (s) => ({ bytes: Buffer.byteLength(s) }));
 }
@@ -359,7 +359,7 @@ export function emitFormulaGround(game: AxiomResult['game'], gdl: GdlEmitOptions
       return emitFormulaGdl(game, gdl, options.deadline);
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
-      throw new GdlError([diag('error', game.file, NO_POS, `the game without axioms is too large to write (${game.rules.length} rules)`)], 'limit');
+      throw new GdlError([diag('error', game.file, NO_POS, `the game without axioms is too large to write (${game.rules.length} rules)`)], 'limit', { kind: 'output' });
     }
   }, (s) => ({ bytes: Buffer.byteLength(s) }));
 }

@@ -36,8 +36,10 @@ export function createHybridEvaluator(game: GroundGame, deadline: Deadline): Hyb
     try {
       return fn(current);
     } catch (err) {
-      // A stack overflow (RangeError) is the term-table evaluator's too: its recursion is JavaScript's.
-      const unsupported = err instanceof LazyUnsupported || (err instanceof RangeError && /call stack/.test(err.message));
+      // A RangeError is JavaScript's own limit reached by the term-table evaluator (its recursion
+      // is JavaScript's: the call stack; or an array's or a string's length), which the Tau-Prolog
+      // evaluator does not share; V8 gives it no data beyond the class, so the class decides.
+      const unsupported = err instanceof LazyUnsupported || err instanceof RangeError;
       if (!unsupported || reason !== undefined) throw err;
       reason = (err as Error).message;
       current = createLazyEvaluator(game, deadline);

@@ -44,7 +44,7 @@ function withinLimit<T>(file: string, fn: () => T): T {
   try {
     return fn();
   } catch (err) {
-    if (err instanceof EngineLimitError) throw new GdlError([diag('error', file, NO_POS, `lazy axioms: ${err.message}`)], 'limit');
+    if (err instanceof EngineLimitError) throw new GdlError([diag('error', file, NO_POS, `lazy axioms: ${err.message}`)], 'limit', { kind: err.reason });
     throw err;
   }
 }

@@ -33,7 +33,7 @@ function withinLimit<T>(file: string, fn: () => T): T {
     return fn();
   } catch (err) {
     if (err instanceof EngineLimitError) {
-      throw new GdlError([diag('error', file, NO_POS, `reasoner: ${err.message}`)], 'limit');
+      throw new GdlError([diag('error', file, NO_POS, `reasoner: ${err.message}`)], 'limit', { kind: err.reason });
     }
     throw err;
   }

@@ -13,7 +13,7 @@ export function refuseDeepTerms(game: NormalGame, maxDepth: number): void {
   for (const r of game.rules) {
     const terms = [...r.head.args, ...r.body.flatMap((l) => (l.kind === 'distinct' ? [l.left, l.right] : l.atom.args))];
     if (terms.some((t) => termDepth(t) > maxDepth)) {
-      throw relationLimitError(game.file, r.pos, r.head.rel, `rule for '${r.head.rel}' has a term nested deeper than ${maxDepth} levels`);
+      throw relationLimitError(game.file, r.pos, r.head.rel, `rule for '${r.head.rel}' has a term nested deeper than ${maxDepth} levels`, { kind: 'depth' });
     }
   }
 }

@@ -9,7 +9,7 @@
  * and the loop ends when a round finds nothing new (line 9).
  */
 import type { Atom } from '../gdl/ast.js';
-import { formatEstimate } from '../gdl/diagnostics.js';
+import { type LimitInfo, deadlineLimit, formatEstimate } from '../gdl/diagnostics.js';
 import { EngineError, EngineLimitError, type TauTerm, tauName, toTau } from '../engine/tau.js';
 import { splitPosition, variantName } from './clauses.js';
 import { invalidError, largestRelation, limitError } from './failures.js';
@@ -32,7 +32,7 @@ export function evaluateComponent(run: Run, comp: Component): void {
     fixpoint(run, comp);
   } catch (err) {
     if (err instanceof EngineLimitError) {
-      throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; ${run.limits.deadline.describe()}${running(run)}`);
+      throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; ${run.limits.deadline.describe()}${running(run)}`, runningLimit(run));
     }
     throw err;
   }
@@ -161,7 +161,7 @@ function keep(run: Run, fresh: Fresh, key: string, args: readonly unknown[], rul
       const split = splitPosition(r.rel, r.arity);
       const what = split === undefined ? '' : ` (${r.rel === 'legal' || r.rel === 'does' ? 'move' : 'fluent'} '${tauName((args as TauTerm[])[split]!)}')`;
       const message = `has instances${what} with terms nested deeper than ${run.maxDepth} levels: the relaxed game is infinite`;
-      throw limitError(run.game.file, run.plan, key, message, rule?.pos);
+      throw limitError(run.game.file, run.plan, key, message, { kind: 'depth' }, rule?.pos);
     }
     return;
   }
@@ -177,7 +177,7 @@ function keep(run: Run, fresh: Fresh, key: string, args: readonly unknown[], rul
   // Long single queries report too, not only rounds (the reporter throttles by time).
   if ((run.store.size & 0x3fff) === 0) run.onProgress?.({ round: run.rounds, atoms: run.store.size, largest: largestRelation(run.store).key });
   if (run.store.size > run.limits.maxAtoms) {
-    throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; more than ${run.limits.maxAtoms} ground atoms in all`);
+    throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; more than ${run.limits.maxAtoms} ground atoms in all`, { kind: 'atoms' });
   }
 }
 
@@ -194,8 +194,13 @@ function commit(run: Run, members: ReadonlySet<string>, fresh: Fresh, delta: boo
 /** Throws the limit error once a limit of the run's deadline is reached (reads the clock). */
 function checkDeadline(run: Run): void {
   if (run.limits.deadline.passed()) {
-    throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; ${run.limits.deadline.describe()}${running(run)}`);
+    throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; ${run.limits.deadline.describe()}${running(run)}`, runningLimit(run));
   }
+}
+
+/** The limit data of a stop on the clock or the heap: with the estimate {@link running} names, when it names one. */
+function runningLimit(run: Run): LimitInfo {
+  return deadlineLimit(run.limits.deadline, run.at === undefined ? undefined : run.estimate);
 }
 
 /** The relation to blame: the largest one, which is what grew. */

@@ -3,7 +3,7 @@
  * relation that grew and points at its first rule; an unsafe rule (exit 1) points at itself.
  */
 import type { Pos } from '../gdl/ast.js';
-import { GdlError, diag, relationLimitError } from '../gdl/diagnostics.js';
+import { GdlError, type LimitInfo, diag, relationLimitError } from '../gdl/diagnostics.js';
 import type { RelaxedPlan } from './relaxed.js';
 import type { FactStore } from './store.js';
 
@@ -27,9 +27,9 @@ export function positionOf(plan: RelaxedPlan, key: string): Pos {
 }
 
 /** A limit error (exit 3) about relation `key`. */
-export function limitError(file: string, plan: RelaxedPlan, key: string, message: string, pos?: Pos): GdlError {
+export function limitError(file: string, plan: RelaxedPlan, key: string, message: string, limit: LimitInfo, pos?: Pos): GdlError {
   const name = key.slice(0, key.lastIndexOf('/'));
-  return relationLimitError(file, pos ?? positionOf(plan, key), name, `relation '${name}' ${message}`);
+  return relationLimitError(file, pos ?? positionOf(plan, key), name, `relation '${name}' ${message}`, limit);
 }
 
 /** An invalid-game error (exit 1) at a rule. */

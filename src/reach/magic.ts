@@ -173,7 +173,7 @@ export function undemand(s: Supersets): Supersets {
 
 /** True for the superset stage's atom budget (not its clock): the case demand may rescue. */
 export function isAtomBudget(err: unknown): boolean {
-  return err instanceof GdlError && err.code === 'limit' && /more than \d+ ground atoms in all/.test(err.message);
+  return err instanceof GdlError && err.code === 'limit' && err.limit?.kind === 'atoms';
 }
 
 /** Arguments of a recursive call made in the body, past which a relation counts as an accumulator. */

@@ -125,11 +125,11 @@ function refuseDeepRules(file: string, rules: readonly RelaxedRule[], maxDepth: 
   for (const r of rules) {
     const terms = [...r.head.args, ...r.body.flatMap((l) => (l.kind === 'pos' ? l.atom.args : [l.left, l.right]))];
     if (terms.some((t) => termDepth(t) > maxDepth)) {
-      throw relationLimitError(file, r.pos, r.head.rel, `rule for '${r.head.rel}' has a term nested deeper than ${maxDepth} levels`);
+      throw relationLimitError(file, r.pos, r.head.rel, `rule for '${r.head.rel}' has a term nested deeper than ${maxDepth} levels`, { kind: 'depth' });
     }
     // A body is one right-nested conjunction term, which Tau-Prolog also walks recursively.
     if (r.body.length > MAX_BODY_LITERALS) {
-      throw relationLimitError(file, r.pos, r.head.rel, `rule for '${r.head.rel}' has more than ${MAX_BODY_LITERALS} body literals`);
+      throw relationLimitError(file, r.pos, r.head.rel, `rule for '${r.head.rel}' has more than ${MAX_BODY_LITERALS} body literals`, { kind: 'body' });
     }
   }
 }

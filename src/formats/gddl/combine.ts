@@ -8,7 +8,7 @@
  * limit on the combinations kept ends the run with a limit error naming the sizes.
  */
 import { NO_POS } from '../../gdl/ast.js';
-import { GdlError, diag } from '../../gdl/diagnostics.js';
+import { GdlError, type LimitInfo, deadlineLimit, diag } from '../../gdl/diagnostics.js';
 import type { Deadline } from '../../deadline.js';
 import { type Literal, literalAtom } from './literals.js';
 
@@ -52,8 +52,8 @@ function crossProduct(roles: readonly RoleMoves[]): bigint {
   return roles.reduce((p, r) => p * BigInt(r.literals.length), 1n);
 }
 
-function limitError(file: string, message: string): GdlError {
-  return new GdlError([diag('error', file, NO_POS, message)], 'limit');
+function limitError(file: string, message: string, limit: LimitInfo): GdlError {
+  return new GdlError([diag('error', file, NO_POS, message)], 'limit', limit);
 }
 
 /** The literals held by the moves chosen so far, with counts so that a move can be taken back. */
@@ -114,8 +114,8 @@ export function combinations(roles: readonly RoleMoves[], groupOf: ReadonlyMap<n
     if (choice[depth]! >= 0) held.add(options[choice[depth]!]!, -1);
     let m = choice[depth]! + 1;
     for (; m < options.length; m++) {
-      if (++tests > budget) throw limitError(limits.file, `GDDL: the search for compatible joint moves passed its budget of ${budget} tests: ${describeSizes(roles)}`);
-      if (limits.deadline.tick()) throw limitError(limits.file, 'writing GDDL reached the time limit');
+      if (++tests > budget) throw limitError(limits.file, `GDDL: the search for compatible joint moves passed its budget of ${budget} tests: ${describeSizes(roles)}`, { kind: 'search' });
+      if (limits.deadline.tick()) throw limitError(limits.file, 'writing GDDL reached the time limit', deadlineLimit(limits.deadline));
       const lits = options[m];
       if (lits !== null && lits !== undefined && held.fits(lits)) break;
     }
@@ -132,7 +132,7 @@ export function combinations(roles: readonly RoleMoves[], groupOf: ReadonlyMap<n
     }
     combos.push(choice.slice());
     if (combos.length > limits.maxActions) {
-      throw limitError(limits.file, `GDDL: more than ${limits.maxActions} multi-actions (--max-actions): ${describeSizes(roles)}`);
+      throw limitError(limits.file, `GDDL: more than ${limits.maxActions} multi-actions (--max-actions): ${describeSizes(roles)}`, { kind: 'output' });
     }
   }
   return { combos, crossProduct: product, tests };

@@ -116,7 +116,7 @@ export interface GddlModel {
 }
 
 function formatError(file: string, message: string): GdlError {
-  return new GdlError([diag('error', file, NO_POS, message)], 'limit');
+  return new GdlError([diag('error', file, NO_POS, message)], 'limit', { kind: 'output' });
 }
 
 /** Names of atoms in formulas: `(true F)` is F's name, a kept axiom `_ax-` and its name. */

@@ -117,7 +117,7 @@ export function resolveDomains(graph: ArgGraph): Domains {
     const cached = posTerms.get(pos);
     if (cached !== undefined) return cached;
     const n = count(pos);
-    if (n > maxTerms) guard.fail(`the domain of argument ${pos} has ${n === Infinity ? 'infinitely many' : n} terms`);
+    if (n > maxTerms) guard.fail(`the domain of argument ${pos} has ${n === Infinity ? 'infinitely many' : n} terms`, { kind: 'terms' });
     // Function symbols are finished innermost first; the stack only ever holds finite ones.
     const stack = [...(fns.get(pos) ?? EMPTY)].filter((f) => counts.get(f)! > 0);
     while (stack.length > 0) {

@@ -2,7 +2,7 @@
  * The guard of a dependency-graph computation: the run's deadline, the atom budget, and the
  * relation being worked on, named in every limit message.
  */
-import { GdlError, diag } from '../../gdl/diagnostics.js';
+import { GdlError, type LimitInfo, deadlineLimit, diag } from '../../gdl/diagnostics.js';
 import type { Pos } from '../../gdl/ast.js';
 import type { ReachLimits } from '../types.js';
 
@@ -16,8 +16,8 @@ export interface Guard {
   tick(): void;
   /** Counts `n` new ground atoms; throws a limit error beyond `maxAtoms`. */
   addAtoms(n: number): void;
-  /** Throws a limit error with `message` (about the current relation). */
-  fail(message: string): never;
+  /** Throws a limit error with `message` (about the current relation) and its limit data. */
+  fail(message: string, limit: LimitInfo): never;
 }
 
 /** Creates the guard of one computation over `file`; `method` starts its messages. */
@@ -28,15 +28,15 @@ export function createGuard(file: string, limits: ReachLimits, method = 'depende
     what: '',
     pos: { line: 1, col: 1 },
     tick() {
-      if (deadline.tick()) guard.fail(deadline.describe());
+      if (deadline.tick()) guard.fail(deadline.describe(), deadlineLimit(deadline));
     },
     addAtoms(n: number) {
       atoms += n;
-      if (atoms > limits.maxAtoms) guard.fail(`more than ${limits.maxAtoms} ground atoms`);
+      if (atoms > limits.maxAtoms) guard.fail(`more than ${limits.maxAtoms} ground atoms`, { kind: 'atoms' });
     },
-    fail(message: string): never {
+    fail(message: string, limit: LimitInfo): never {
       const where = guard.what === '' ? '' : ` while computing '${guard.what}'`;
-      throw new GdlError([diag('error', file, guard.pos, `${method}: ${message}${where}`)], 'limit');
+      throw new GdlError([diag('error', file, guard.pos, `${method}: ${message}${where}`)], 'limit', limit);
     },
   };
   return guard;
