@@ -14,7 +14,7 @@ import { EngineError, EngineLimitError, type PrologEngine, type TauTerm, tauName
 import type { NormalGame } from '../normalize/types.js';
 import { splitPosition, variantName } from './clauses.js';
 import { invalidError, largestRelation, limitError } from './failures.js';
-import { type Component, type RelaxedPlan, type RelaxedRule, keyOf } from './relaxed.js';
+import { type Component, type RelationKey, type RelaxedPlan, type RelaxedRule, keyOf } from './relaxed.js';
 import { type FactStore, type StoredFact, clearDelta, mirrorFacts, recordFact } from './store.js';
 import { type CompiledComponent, type CompiledRule, type DeltaVariant, type TableStats, type VariantRun, compileComponent, replanIfGrown, variantClause } from './compile.js';
 import type { ReachLimits } from './types.js';
@@ -45,8 +45,8 @@ export interface Run {
   iterations: number;
   /** Rounds of all recursive components. */
   rounds: number;
-  /** Relation whose rules are being evaluated, for messages. */
-  current: string;
+  /** Relation whose rules are being evaluated, for messages ({@link NO_RELATION} before the first). */
+  current: RelationKey;
   /** The plan's estimate of join states of the last query planned (read while `at` is set), for messages. */
   estimate: number;
   /** Position of the rule whose query is running now, for messages. */
@@ -56,6 +56,9 @@ export interface Run {
   /** Table statistics for join planning, by table name. */
   readonly stats: Map<string, TableStats>;
 }
+
+/** The `current` relation of a run before any rule ran: no name, so messages name none. */
+export const NO_RELATION: RelationKey = { rel: '', arity: 0 };
 
 /** New facts of a round, by relation key. */
 type Fresh = Map<string, StoredFact[]>;
@@ -141,7 +144,7 @@ function allMayMatch(run: Run, c: CompiledRule): boolean {
 /** Runs one variant and records its answers (line 11 / 16 / 23 of Algorithm 9.2). */
 function derive(run: Run, fresh: Fresh, compiled: CompiledComponent, rule: RelaxedRule, deltaAt: number | null, deltaRows: number): void {
   const key = keyOf(rule.head);
-  run.current = key;
+  run.current = { rel: rule.head.rel, arity: rule.head.args.length };
   const v = variantClause(run, compiled, rule, deltaAt, deltaRows);
   const onAnswer = (values: TauTerm[]): void => keep(run, fresh, key, values, rule);
   run.at = rule.pos;
@@ -182,7 +185,7 @@ function deriveProjected(run: Run, v: Extract<VariantRun, { kind: 'projected' }>
 
 /** Adds a ground fact of the game directly, without a query. */
 function addFact(run: Run, fresh: Fresh, rule: RelaxedRule, head: Atom): void {
-  run.current = keyOf(head);
+  run.current = { rel: head.rel, arity: head.args.length };
   keep(run, fresh, keyOf(head), head.args.map(toTau), rule);
 }
 
@@ -195,7 +198,7 @@ function keep(run: Run, fresh: Fresh, key: string, args: readonly unknown[], rul
       const split = splitPosition(r.rel, r.arity);
       const what = split === undefined ? '' : ` (${r.rel === 'legal' || r.rel === 'does' ? 'move' : 'fluent'} '${tauName((args as TauTerm[])[split]!)}')`;
       const message = `has instances${what} with terms nested deeper than ${run.maxDepth} levels: the relaxed game is infinite`;
-      throw limitError(run.game.file, run.plan, key, message, rule?.pos);
+      throw limitError(run.game.file, run.plan, r, message, rule?.pos);
     }
     return;
   }
@@ -233,9 +236,9 @@ function checkDeadline(run: Run): void {
 }
 
 /** The relation to blame: the largest one, which is what grew. */
-function largestOrCurrent(run: Run): string {
+function largestOrCurrent(run: Run): RelationKey {
   const largest = largestRelation(run.store);
-  return largest.count > 0 ? largest.key : run.current;
+  return largest.count > 0 && largest.relation !== undefined ? largest.relation : run.current;
 }
 
 /**
@@ -245,11 +248,11 @@ function largestOrCurrent(run: Run): string {
  */
 function running(run: Run): string {
   if (run.at === undefined) return '';
-  return `, in the query for '${run.current.slice(0, run.current.lastIndexOf('/'))}' (rule at line ${run.at.line}), estimated at about ${formatEstimate(run.estimate)} join states`;
+  return `, in the query for '${run.current.rel}' (rule at line ${run.at.line}), estimated at about ${formatEstimate(run.estimate)} join states`;
 }
 
 function describe(run: Run): string {
   const largest = largestRelation(run.store);
   const count = largest.count > 0 ? largest.count : 0;
-  return `grew to ${count} instances after ${run.rounds} rounds (${run.store.size} ground atoms in all, while evaluating '${run.current.slice(0, run.current.lastIndexOf('/'))}')`;
+  return `grew to ${count} instances after ${run.rounds} rounds (${run.store.size} ground atoms in all, while evaluating '${run.current.rel}')`;
 }
