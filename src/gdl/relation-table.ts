@@ -46,11 +46,6 @@ export class RelationTable {
     return this.ids.get(name)?.get(arity);
   }
 
-  /** The ids interned under `name`, whatever their arity, in the order they were made. */
-  withName(name: string): number[] {
-    return [...(this.ids.get(name)?.values() ?? [])].sort((a, b) => a - b);
-  }
-
   /** The name of `id`. */
   name(id: number): string {
     return this.names[id]!;
@@ -61,18 +56,8 @@ export class RelationTable {
     return this.arities[id]!;
   }
 
-  /** The signature of `id`. */
-  signature(id: number): Signature {
-    return { name: this.names[id]!, arity: this.arities[id]! };
-  }
-
   /** The text `name/arity` of `id` (made from the parts, for messages and outputs). */
   key(id: number): string {
     return `${this.names[id]!}/${this.arities[id]!}`;
-  }
-
-  /** Number of ids interned. */
-  get size(): number {
-    return this.names.length;
   }
 }
