@@ -24,6 +24,8 @@ export function signatureText(s: Signature): string {
 export class RelationTable {
   private readonly names: string[] = [];
   private readonly arities: number[] = [];
+  /** The texts `name/arity`, made once per id (messages name relations in hot loops). */
+  private readonly keys: string[] = [];
   /** name -> arity -> id. */
   private readonly ids = new Map<string, Map<number, number>>();
 
@@ -36,6 +38,7 @@ export class RelationTable {
       id = this.names.length;
       this.names.push(name);
       this.arities.push(arity);
+      this.keys.push(`${name}/${arity}`);
       byArity.set(arity, id);
     }
     return id;
@@ -58,6 +61,6 @@ export class RelationTable {
 
   /** The text `name/arity` of `id` (made from the parts, for messages and outputs). */
   key(id: number): string {
-    return `${this.names[id]!}/${this.arities[id]!}`;
+    return this.keys[id]!;
   }
 }
