@@ -7,6 +7,7 @@ import { atomToString, termToString } from '../src/gdl/terms.js';
 import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
 import { argGraphToDot, argGraphToText } from '../src/reach/dg/dot.js';
 import { analyzeDG, computeSupersetsDG, dependencyGraph } from '../src/reach/dg/index.js';
+import { findPosition } from '../src/reach/dg/graph.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import type { Supersets } from '../src/reach/types.js';
 import { HAVE_CORPUS, readGame } from './corpus.js';
@@ -53,12 +54,19 @@ const RING = ringGame([1, 2, 3, 4, 5, 6].map((i) => `(adjacent ${i} ${(i % 6) + 
 describe('argument dependency graph and domains (Algorithm 9.3)', () => {
   it('builds the edges of Figure 9.2 for the step example', () => {
     const { graph, domains } = dependencyGraph(normal(STEP_GAME));
-    expect([...graph.edges.get('fn:step/1[1]')!]).toEqual(['succ/2[2]']);
-    expect([...graph.constants.get('fn:step/1[1]')!]).toEqual(['0']);
-    expect([...graph.functors.get('next/1[1]')!]).toEqual(['step/1']);
-    expect(domains.constants('fn:step/1[1]')).toEqual(['0', '1', '10', '2', '3', '4', '5', '6', '7', '8', '9']);
-    expect(domains.count('true/1[1]')).toBe(11);
-    expect(domains.count('succ/2[1]')).toBe(10);
+    // Positions are structured values: found by their parts, shown by their text.
+    const at = (kind: 'rel' | 'fn', name: string, arity: number, index: number): number => findPosition(graph, { kind, name, arity, index })!;
+    const text = (pos: number): string => graph.byId[pos]!.text;
+    const step = at('fn', 'step', 1, 1);
+    expect(text(step)).toBe('fn:step/1[1]');
+    expect(graph.byId[step]).toMatchObject({ kind: 'fn', name: 'step', arity: 1, index: 1, symbol: graph.functions.find('step', 1) });
+    expect([...graph.edges.get(step)!].map(text)).toEqual(['succ/2[2]']);
+    expect([...graph.constants.get(step)!]).toEqual(['0']);
+    expect([...graph.functors.get(at('rel', 'next', 1, 1))!].map((f) => graph.functions.key(f))).toEqual(['step/1']);
+    expect(domains.constants(step)).toEqual(['0', '1', '10', '2', '3', '4', '5', '6', '7', '8', '9']);
+    expect(domains.count(at('rel', 'true', 1, 1))).toBe(11);
+    expect(domains.count(at('rel', 'succ', 2, 1))).toBe(10);
+    expect(findPosition(graph, { kind: 'rel', name: 'succ', arity: 3, index: 1 })).toBeUndefined();
   });
 
   it('keeps the exact instances of relations given by facts, products elsewhere', () => {

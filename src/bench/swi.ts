@@ -12,7 +12,7 @@ import { KEYWORDS } from '../gdl/ast.js';
 import { quoteAtom } from '../engine/tau.js';
 import type { NormalGame } from '../normalize/types.js';
 import { renderTerm } from '../reach/clauses.js';
-import { keyOf, planRelaxedGame } from '../reach/relaxed.js';
+import { type RelationKey, keyOf, planRelaxedGame, relationKeyText } from '../reach/relaxed.js';
 
 const DRIVER = fileURLToPath(new URL('../../prolog/alg92-swi.pl', import.meta.url));
 
@@ -38,15 +38,16 @@ export function swiProgram(game: NormalGame): { text: string; axioms: string } {
     for (const r of comp.rules) defined.add(keyOf(r.head));
     if (!comp.recursive) continue;
     for (const k of comp.relations) {
-      const [name, arity] = [k.slice(0, k.lastIndexOf('/')), k.slice(k.lastIndexOf('/') + 1)];
+      // The plan keeps each relation's name and arity beside its key: read, never split.
+      const { rel: name, arity } = plan.relations.get(k)!;
       if (name !== 'true' && name !== 'does') lines.push(`:- table ${rel(name)}/${arity}.`);
     }
   }
   // Relations without rules (and the driver's init, legal, next when the game has none) must
   // fail quietly instead of raising existence errors.
-  const keys = new Set([...plan.relations.keys(), 'init/1', 'legal/2', 'next/1']);
-  for (const k of keys) {
-    const [name, arity] = [k.slice(0, k.lastIndexOf('/')), k.slice(k.lastIndexOf('/') + 1)];
+  const all: RelationKey[] = [...plan.relations.values(), { rel: 'init', arity: 1 }, { rel: 'legal', arity: 2 }, { rel: 'next', arity: 1 }];
+  const keys = new Map(all.map((r) => [relationKeyText(r), r] as const));
+  for (const [k, { rel: name, arity }] of keys) {
     if (!defined.has(k) && name !== 'true' && name !== 'does') lines.push(`:- dynamic(${rel(name)}/${arity}).`);
   }
   for (const comp of plan.components) {

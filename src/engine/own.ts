@@ -36,12 +36,17 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   const { bind, state } = binder(pl);
   // Predicates implemented here, by functor name, for stepDirect.
   const direct = new Map<string, OwnPredicate>();
-  /** Installs a predicate implemented in JavaScript. */
-  const install = (indicator: string, handler: OwnPredicate): void => {
+  /**
+   * Installs predicate `name`/`arity` implemented in JavaScript. Tau-Prolog keys its
+   * predicates by the Prolog predicate indicator `name/arity` (Prolog syntax, not a relation
+   * key of ours), made here from the parts; `direct` is keyed by the name.
+   */
+  const install = (name: string, arity: number, handler: OwnPredicate): void => {
+    const indicator = `${name}/${arity}`;
     user.rules[indicator] = handler;
     user.public_predicates[indicator] = true;
     user.src_predicates[indicator] = '$gdl';
-    direct.set(indicator.slice(0, indicator.lastIndexOf('/')), handler);
+    direct.set(name, handler);
   };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   direct.set('\\==', (thr: any, point: any, atom: any) => {
@@ -55,8 +60,7 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     if (tables.has(name)) return;
     const table: JsTable = { arity, facts: [], indexes: new Map(), projections: [] };
     tables.set(name, table);
-    const indicator = `${name}/${arity}`;
-    install(indicator, (thr, point, atom) => lookup(table, thr, point, atom));
+    install(name, arity, (thr, point, atom) => lookup(table, thr, point, atom));
   }
 
   /** Answers a call on a table: the facts agreeing with its bound arguments, as new states. */
@@ -121,14 +125,14 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     thr.prepend([new pl.type.State(goal, point.substitution, point)]);
   });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  install(`${CUT}/0`, (thr: any, point: any, cut: any) => {
+  install(CUT, 0, (thr: any, point: any, cut: any) => {
     thr.points.length = Math.min(thr.points.length, cut.height);
     thr.success(point);
   });
   // '$gdl_absent'(Call): Call is a ground call of a table, which has no such fact (a table not
   // defined yet has none). One hash lookup, where \+ would take several generic steps.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  install('$gdl_absent/1', (thr: any, point: any, atom: any) => {
+  install('$gdl_absent', 1, (thr: any, point: any, atom: any) => {
     const call = atom.args[0];
     const table = tables.get(call.id);
     // Past MAX_INDEXED arguments the index cannot tell facts apart: then assume absent.
@@ -136,7 +140,7 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   });
   // The resumption step: `more` carries its cursor; the state's own parent is the calling state.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  install(`${MORE}/0`, (thr: unknown, point: any, more: any) => {
+  install(MORE, 0, (thr: unknown, point: any, more: any) => {
     const c = more.cursor as Cursor;
     enumerate(thr, c.atom, c.candidates, c.next, c.end, point.goal.replace(null), point.substitution, point.parent, c.chunk);
   });

@@ -35,7 +35,9 @@ export interface RelationUse {
  * The key of a relation in graphs and stores: its name, or `name/arity` when the game uses the
  * non-keyword name with several numbers of arguments, which are then distinct relations (read
  * as Prolog reasoners read them; the validator warns). Names used with one arity keep their
- * plain name, so keys, messages and outputs of ordinary games do not change.
+ * plain name, so keys, messages and outputs of ordinary games do not change. A key is an
+ * opaque map key and text for output: it is never cut apart again (where name and arity are
+ * needed, they are kept as parts, or as ids of a `RelationTable`, src/gdl/relation-table.ts).
  */
 export function relationKey(atom: RelationUse, several: ReadonlySet<string>): string {
   return several.has(atom.rel) ? `${atom.rel}/${atom.args.length}` : atom.rel;

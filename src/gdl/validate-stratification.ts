@@ -32,34 +32,35 @@ function patternsMeet(a: readonly string[], b: readonly string[]): boolean {
 function refinedCycles(all: readonly Rule[]): Set<Atom> {
   // Facts feed nothing, so they lie on no cycle; leaving them out keeps the graph small.
   const rules = all.filter((r) => r.body.length > 0);
-  const keys: string[] = [];
+  // The head patterns, each once; the text key only finds a pattern again, it is never split.
+  const patterns: string[][] = [];
   const index = new Map<string, number>();
   const headNode = rules.map((r) => {
     const p = pattern(r.head);
     const key = p.join(' ');
     if (!index.has(key)) {
-      index.set(key, keys.length);
-      keys.push(key);
+      index.set(key, patterns.length);
+      patterns.push(p);
     }
     return index.get(key)!;
   });
   const byRel = new Map<string, number[]>();
-  keys.forEach((k, i) => {
-    const rel = k.split(' ')[0]!;
+  patterns.forEach((p, i) => {
+    const rel = p[0]!;
     const list = byRel.get(rel);
     if (list === undefined) byRel.set(rel, [i]);
     else list.push(i);
   });
   const matches = (atom: Atom): number[] => {
     const p = pattern(atom);
-    return (byRel.get(atom.rel) ?? []).filter((i) => patternsMeet(keys[i]!.split(' '), p));
+    return (byRel.get(atom.rel) ?? []).filter((i) => patternsMeet(patterns[i]!, p));
   };
-  const succ: number[][] = keys.map(() => []);
+  const succ: number[][] = patterns.map(() => []);
   rules.forEach((r, ri) => {
     for (const b of r.body) forEachBodyAtom(b, false, (atom) => { for (const m of matches(atom)) succ[m]!.push(headNode[ri]!); });
   });
-  const comp = new Int32Array(keys.length);
-  stronglyConnectedComponents(keys.length, (v) => succ[v]!).forEach((c, ci) => { for (const v of c) comp[v] = ci; });
+  const comp = new Int32Array(patterns.length);
+  stronglyConnectedComponents(patterns.length, (v) => succ[v]!).forEach((c, ci) => { for (const v of c) comp[v] = ci; });
   const out = new Set<Atom>();
   rules.forEach((r, ri) => {
     for (const b of r.body) {

@@ -183,7 +183,7 @@ export function createTermEvaluator(game: GroundGame, deadline: Deadline): TermE
     if (rel === 'does/2') return moves.some(([r, a]) => r === args[0] && a === args[1]);
     const index = facts.get(rel);
     if (index !== undefined) {
-      const sym = table.findSymbol(rel.slice(0, rel.lastIndexOf('/')));
+      const sym = table.functor(index.all[0]!); // the relation's symbol, read off one of its facts (never empty), not parsed from the key
       const id = sym < 0 ? -1 : table.find(sym, args);
       if (id >= 0 && index.set.has(id)) return true;
     }

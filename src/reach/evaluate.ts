@@ -13,7 +13,7 @@ import { type LimitInfo, deadlineLimit, formatEstimate } from '../gdl/diagnostic
 import { EngineError, EngineLimitError, type TauTerm, tauName, toTau } from '../engine/tau.js';
 import { splitPosition, variantName } from './clauses.js';
 import { invalidError, largestRelation, limitError } from './failures.js';
-import { type Component, type RelaxedRule, keyOf } from './relaxed.js';
+import { type Component, type RelationKey, type RelaxedRule, keyOf } from './relaxed.js';
 import { type StoredFact, clearDelta, mirrorFacts, recordFact } from './store.js';
 import { type CompiledComponent, type CompiledRule, type DeltaVariant, type VariantRun, compileComponent, replanIfGrown, variantClause } from './compile.js';
 import type { Run } from './run.js';
@@ -22,6 +22,9 @@ import { semiNaive } from '../datalog/fixpoint.js';
 export type { ReachProgress, Run } from './run.js';
 
 
+
+/** The `current` relation of a run before any rule ran: no name, so messages name none. */
+export const NO_RELATION: RelationKey = { rel: '', arity: 0 };
 
 /** New facts of a round, by relation key. */
 type Fresh = Map<string, StoredFact[]>;
@@ -107,7 +110,7 @@ function allMayMatch(run: Run, c: CompiledRule): boolean {
 /** Runs one variant and records its answers (line 11 / 16 / 23 of Algorithm 9.2). */
 function derive(run: Run, fresh: Fresh, compiled: CompiledComponent, rule: RelaxedRule, deltaAt: number | null, deltaRows: number): void {
   const key = keyOf(rule.head);
-  run.current = key;
+  run.current = { rel: rule.head.rel, arity: rule.head.args.length };
   const v = variantClause(run, compiled, rule, deltaAt, deltaRows);
   const onAnswer = (values: TauTerm[]): void => keep(run, fresh, key, values, rule);
   run.at = rule.pos;
@@ -148,7 +151,7 @@ function deriveProjected(run: Run, v: Extract<VariantRun, { kind: 'projected' }>
 
 /** Adds a ground fact of the game directly, without a query. */
 function addFact(run: Run, fresh: Fresh, rule: RelaxedRule, head: Atom): void {
-  run.current = keyOf(head);
+  run.current = { rel: head.rel, arity: head.args.length };
   keep(run, fresh, keyOf(head), head.args.map(toTau), rule);
 }
 
@@ -161,7 +164,7 @@ function keep(run: Run, fresh: Fresh, key: string, args: readonly unknown[], rul
       const split = splitPosition(r.rel, r.arity);
       const what = split === undefined ? '' : ` (${r.rel === 'legal' || r.rel === 'does' ? 'move' : 'fluent'} '${tauName((args as TauTerm[])[split]!)}')`;
       const message = `has instances${what} with terms nested deeper than ${run.maxDepth} levels: the relaxed game is infinite`;
-      throw limitError(run.game.file, run.plan, key, message, { kind: 'depth' }, rule?.pos);
+      throw limitError(run.game.file, run.plan, r, message, { kind: 'depth' }, rule?.pos);
     }
     return;
   }
@@ -204,9 +207,9 @@ function runningLimit(run: Run): LimitInfo {
 }
 
 /** The relation to blame: the largest one, which is what grew. */
-function largestOrCurrent(run: Run): string {
+function largestOrCurrent(run: Run): RelationKey {
   const largest = largestRelation(run.store);
-  return largest.count > 0 ? largest.key : run.current;
+  return largest.count > 0 && largest.relation !== undefined ? largest.relation : run.current;
 }
 
 /**
@@ -216,11 +219,11 @@ function largestOrCurrent(run: Run): string {
  */
 function running(run: Run): string {
   if (run.at === undefined) return '';
-  return `, in the query for '${run.current.slice(0, run.current.lastIndexOf('/'))}' (rule at line ${run.at.line}), estimated at about ${formatEstimate(run.estimate)} join states`;
+  return `, in the query for '${run.current.rel}' (rule at line ${run.at.line}), estimated at about ${formatEstimate(run.estimate)} join states`;
 }
 
 function describe(run: Run): string {
   const largest = largestRelation(run.store);
   const count = largest.count > 0 ? largest.count : 0;
-  return `grew to ${count} instances after ${run.rounds} rounds (${run.store.size} ground atoms in all, while evaluating '${run.current.slice(0, run.current.lastIndexOf('/'))}')`;
+  return `grew to ${count} instances after ${run.rounds} rounds (${run.store.size} ground atoms in all, while evaluating '${run.current.rel}')`;
 }

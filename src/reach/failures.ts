@@ -4,20 +4,22 @@
  */
 import type { Pos } from '../gdl/ast.js';
 import { GdlError, type LimitInfo, diag, relationLimitError } from '../gdl/diagnostics.js';
-import type { RelaxedPlan } from './relaxed.js';
+import { type RelationKey, type RelaxedPlan, relationKeyText } from './relaxed.js';
 import type { FactStore } from './store.js';
 
-/** The relation with the most facts, as `rel/arity`, and its count. */
-export function largestRelation(store: FactStore): { readonly key: string; readonly count: number } {
+/** The relation with the most facts: its key text `rel/arity` (for display), the relation, and its count. */
+export function largestRelation(store: FactStore): { readonly key: string; readonly relation: RelationKey | undefined; readonly count: number } {
   let key = '';
+  let relation: RelationKey | undefined;
   let count = -1;
   for (const [k, r] of store.relations) {
     if (r.facts.length > count || (r.facts.length === count && k < key)) {
       key = k;
+      relation = r;
       count = r.facts.length;
     }
   }
-  return { key, count: Math.max(count, 0) };
+  return { key, relation, count: Math.max(count, 0) };
 }
 
 /** Position to blame for relation `key`: its first rule, or the rule that feeds it. */
@@ -26,10 +28,10 @@ export function positionOf(plan: RelaxedPlan, key: string): Pos {
   return plan.firstRule.get(key) ?? plan.firstRule.get(feeder) ?? plan.firstRule.get('init/1') ?? { line: 1, col: 1 };
 }
 
-/** A limit error (exit 3) about relation `key`. */
-export function limitError(file: string, plan: RelaxedPlan, key: string, message: string, limit: LimitInfo, pos?: Pos): GdlError {
-  const name = key.slice(0, key.lastIndexOf('/'));
-  return relationLimitError(file, pos ?? positionOf(plan, key), name, `relation '${name}' ${message}`, limit);
+/** A limit error (exit 3) about `relation` (named by its name; its first rule is blamed unless `pos`). */
+export function limitError(file: string, plan: RelaxedPlan, relation: RelationKey, message: string, limit: LimitInfo, pos?: Pos): GdlError {
+  const name = relation.rel;
+  return relationLimitError(file, pos ?? positionOf(plan, relationKeyText(relation)), name, `relation '${name}' ${message}`, limit);
 }
 
 /** An invalid-game error (exit 1) at a rule. */

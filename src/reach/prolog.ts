@@ -16,7 +16,7 @@ import { type TauTerm, createEngine, fromTau } from '../engine/tau.js';
 import { sortByCodePoints, termDepth } from '../gdl/terms.js';
 import { checkDeadline, relationLimitError } from '../gdl/diagnostics.js';
 import type { NormalGame } from '../normalize/types.js';
-import { type ReachProgress, type Run, evaluateComponent } from './evaluate.js';
+import { NO_RELATION, type ReachProgress, type Run, evaluateComponent } from './evaluate.js';
 import { type RelaxedRule, planRelaxedGame, relevantComponents } from './relaxed.js';
 import { type FactStore, createStore, ensureTable, relationFacts } from './store.js';
 import { StageTimer } from '../timer.js';
@@ -113,7 +113,7 @@ function load(game: NormalGame, limits: ReachLimits, options: PrologReachOptions
     game, plan, engine, store, limits, maxDepth,
     onProgress: options.onProgress,
     bridges: new Map(plan.components.flatMap((c) => c.bridges.map((b) => [b.from, b.to] as const))),
-    answers: 0, iterations: 0, rounds: 0, current: '', estimate: 0, at: undefined, nextId: 0, stats: new Map(),
+    answers: 0, iterations: 0, rounds: 0, current: NO_RELATION, estimate: 0, at: undefined, nextId: 0, stats: new Map(),
   };
 }
 

@@ -9,28 +9,29 @@
  */
 import type { Atom, Term } from '../gdl/ast.js';
 import { NO_POS, mkAtom } from '../gdl/ast.js';
+import type { Signature } from '../gdl/relation-table.js';
 import type { Literal, NormalRule } from '../normalize/types.js';
 
-/** One bridge rule `to(X..) <= from(X..)`: relation keys `name/arity` (same arity). */
+/** One bridge rule `to(X..) <= from(X..)` between two relations of the same arity. */
 export interface Bridge {
-  readonly from: string;
-  readonly to: string;
+  readonly from: Signature;
+  readonly to: Signature;
 }
 
-/** The bridge rules, by relation key. */
+const sig = (name: string, arity: number): Signature => ({ name, arity });
+
+/** The bridge rules. */
 export const BRIDGES: readonly Bridge[] = [
-  { from: 'init/1', to: 'true/1' },
-  { from: 'next/1', to: 'true/1' },
-  { from: 'legal/2', to: 'does/2' },
+  { from: sig('init', 1), to: sig('true', 1) },
+  { from: sig('next', 1), to: sig('true', 1) },
+  { from: sig('legal', 2), to: sig('does', 2) },
 ];
 
 const v = (name: string): Term => ({ kind: 'var', name, pos: NO_POS });
 
 function bridgeRule(b: Bridge): NormalRule {
-  const arity = Number(b.from.slice(b.from.lastIndexOf('/') + 1));
-  const args = Array.from({ length: arity }, (_, i) => v(`?x${i}`));
-  const name = (key: string): string => key.slice(0, key.lastIndexOf('/'));
-  return { head: mkAtom(name(b.to), args), body: [{ kind: 'pos', atom: mkAtom(name(b.from), args) }], pos: NO_POS };
+  const args = Array.from({ length: b.from.arity }, (_, i) => v(`?x${i}`));
+  return { head: mkAtom(b.to.name, args), body: [{ kind: 'pos', atom: mkAtom(b.from.name, args) }], pos: NO_POS };
 }
 
 /** The bridge rules as normalized rules. */

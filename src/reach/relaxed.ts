@@ -8,7 +8,8 @@
 import type { Atom, Pos } from '../gdl/ast.js';
 import { relationComponents } from '../gdl/relations.js';
 import type { NormalGame } from '../normalize/types.js';
-import { BRIDGES, type Bridge, neededRules } from './relaxation.js';
+import { signatureText } from '../gdl/relation-table.js';
+import { BRIDGES, neededRules } from './relaxation.js';
 import { dropSubsumed } from './subsume.js';
 import { type RelaxedLiteral, type RelaxedRule, keyOf } from './relaxed-rule.js';
 
@@ -20,8 +21,19 @@ export interface RelationKey {
   readonly arity: number;
 }
 
-/** `true(F) <= init(F)`, `true(F) <= next(F)`, `does(R, M) <= legal(R, M)`: copies of facts. */
-export type BridgeRule = Bridge;
+/** The key text `rel/arity` of a relation (made from its parts; the same text as {@link keyOf}). */
+export function relationKeyText(r: RelationKey): string {
+  return `${r.rel}/${r.arity}`;
+}
+
+/**
+ * `true(F) <= init(F)`, `true(F) <= next(F)`, `does(R, M) <= legal(R, M)`: copies of facts,
+ * between the relation keys `from` and `to` (`next/1` -> `true/1`).
+ */
+export interface BridgeRule {
+  readonly from: string;
+  readonly to: string;
+}
 
 /** One strongly connected component of the relaxed program, evaluated as a unit. */
 export interface Component {
@@ -74,9 +86,10 @@ export function planRelaxedGame(game: NormalGame): RelaxedPlan {
     for (const l of r.body) if (l.kind === 'pos') note(l.atom);
   }
   const bridges: BridgeRule[] = [];
-  for (const { from, to } of BRIDGES) {
+  for (const b of BRIDGES) {
+    const [from, to] = [signatureText(b.from), signatureText(b.to)];
     if (!relations.has(from)) continue;
-    if (!relations.has(to)) relations.set(to, { rel: to.slice(0, -2), arity: Number(to.slice(-1)) });
+    if (!relations.has(to)) relations.set(to, { rel: b.to.name, arity: b.to.arity });
     bridges.push({ from, to });
   }
   return { components: orderComponents(rules, bridges, relations), relations, firstRule };

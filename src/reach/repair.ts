@@ -19,7 +19,7 @@ import { atomVars, compareCodePoints } from '../gdl/terms.js';
 import { TermTable } from '../datalog/terms.js';
 import type { NormalGame, NormalRule } from '../normalize/types.js';
 import { createGuard } from './dg/guard.js';
-import { fnPositionId, relPositionId } from './dg/graph.js';
+import { type ArgumentRef, findPosition, positionText } from './dg/graph.js';
 import { dependencyGraph } from './dg/index.js';
 import { DEFAULT_REACH_LIMITS, type ReachLimits } from './types.js';
 
@@ -36,13 +36,14 @@ function unboundHeadVars(rule: NormalRule): string[] {
   return [...atomVars(rule.head)].filter((v) => !bound.has(v)).sort(compareCodePoints);
 }
 
-/** The argument position (dependency-graph id) of the first occurrence of `variable` in `head`, depth first. */
-function positionOf(head: Atom, variable: string): string {
-  const stack: [Term, string][] = head.args.map((t, i) => [t, relPositionId(head.rel, head.args.length, i + 1)] as [Term, string]).reverse();
+/** The argument position of the first occurrence of `variable` in `head`, depth first. */
+function positionOf(head: Atom, variable: string): ArgumentRef {
+  const at = (kind: 'rel' | 'fn', name: string, arity: number, index: number): ArgumentRef => ({ kind, name, arity, index });
+  const stack: [Term, ArgumentRef][] = head.args.map((t, i) => [t, at('rel', head.rel, head.args.length, i + 1)] as [Term, ArgumentRef]).reverse();
   while (stack.length > 0) {
     const [t, pos] = stack.pop()!;
     if (t.kind === 'var' && t.name === variable) return pos;
-    if (t.kind === 'fn') for (let i = t.args.length - 1; i >= 0; i--) stack.push([t.args[i]!, fnPositionId(t.name, t.args.length, i + 1)]);
+    if (t.kind === 'fn') for (let i = t.args.length - 1; i >= 0; i--) stack.push([t.args[i]!, at('fn', t.name, t.args.length, i + 1)]);
   }
   throw new Error(`variable ${variable} is not in the head`);
 }
@@ -59,6 +60,7 @@ function relationNames(rules: readonly NormalRule[]): Set<string> {
 
 /** Facts of the fresh domain relations, made once per position however many rules use it. */
 interface DomainRelations {
+  /** Domain relation by the text of its position. */
   readonly names: Map<string, string>;
   readonly facts: NormalRule[];
 }
@@ -74,7 +76,7 @@ export function repairUnsafeHeads(game: NormalGame, limits: ReachLimits = DEFAUL
   const unsafe = new Map(game.rules.map((r) => [r, unboundHeadVars(r)] as const).filter(([, vs]) => vs.length > 0));
   if (unsafe.size === 0) return { game, diagnostics: [] };
   const safe: NormalGame = { file: game.file, rules: game.rules.filter((r) => !unsafe.has(r)) };
-  const { domains } = dependencyGraph(safe, limits);
+  const { graph, domains } = dependencyGraph(safe, limits);
   const table = new TermTable();
   const guard = createGuard(game.file, limits);
   const used = relationNames(game.rules);
@@ -91,21 +93,24 @@ export function repairUnsafeHeads(game: NormalGame, limits: ReachLimits = DEFAUL
     const prefix = `unsafe rule for '${rule.head.rel}': variable`;
     const binders: NormalRule['body'][number][] = [];
     for (const v of vars) {
-      const pos = positionOf(rule.head, v);
-      const n = domains.count(pos);
+      const ref = positionOf(rule.head, v);
+      // A position the rest of the game never fills (not in the graph) has an empty domain.
+      const pos = findPosition(graph, ref);
+      const n = pos === undefined ? 0 : domains.count(pos);
       if (n === Infinity) {
-        report(diag('error', game.file, rule.pos, `${prefix} ${v} of the head is bound by no positive literal, and the domain of its position (${describePosition(pos)}) is infinite, so it cannot be bound over it`));
+        report(diag('error', game.file, rule.pos, `${prefix} ${v} of the head is bound by no positive literal, and the domain of its position (${describePosition(ref)}) is infinite, so it cannot be bound over it`));
         continue;
       }
       guard.pos = rule.pos;
       guard.what = rule.head.rel;
-      let name = made.names.get(pos);
+      const key = positionText(ref);
+      let name = made.names.get(key);
       if (name === undefined) {
         name = freshName(used);
-        made.names.set(pos, name);
-        for (const id of domains.terms(pos, table, guard, limits.maxAtoms)) made.facts.push({ head: mkAtom(name, [table.toTerm(id)]), body: [], pos: rule.pos });
+        made.names.set(key, name);
+        for (const id of pos === undefined ? [] : domains.terms(pos, table, guard, limits.maxAtoms)) made.facts.push({ head: mkAtom(name, [table.toTerm(id)]), body: [], pos: rule.pos });
       }
-      report(diag('warning', game.file, rule.pos, `${prefix} ${v} of the head is bound by no positive literal; repaired by binding it over the ${n} value${n === 1 ? '' : 's'} the dependency graph gives its position (${describePosition(pos)}; relation '${name}')`));
+      report(diag('warning', game.file, rule.pos, `${prefix} ${v} of the head is bound by no positive literal; repaired by binding it over the ${n} value${n === 1 ? '' : 's'} the dependency graph gives its position (${describePosition(ref)}; relation '${name}')`));
       binders.push({ kind: 'pos', atom: mkAtom(name, [{ kind: 'var', name: v, pos: rule.pos }], rule.pos) });
     }
     return { ...rule, body: [...binders, ...rule.body] };
@@ -113,11 +118,9 @@ export function repairUnsafeHeads(game: NormalGame, limits: ReachLimits = DEFAUL
   return { game: { file: game.file, rules: [...rules, ...made.facts] }, diagnostics };
 }
 
-/** A position id in words: `fn:cell/3[2]` -> `argument 2 of function cell/3`. */
-function describePosition(id: string): string {
-  const fn = id.startsWith('fn:');
-  const m = /^(.*)\[(\d+)\]$/.exec(fn ? id.slice(3) : id);
-  return m === null ? id : `argument ${m[2]} of ${fn ? 'function' : 'relation'} ${m[1]}`;
+/** A position in words: `argument 2 of function cell/3`. */
+function describePosition(p: ArgumentRef): string {
+  return `argument ${p.index} of ${p.kind === 'fn' ? 'function' : 'relation'} ${p.name}/${p.arity}`;
 }
 
 /** A relation name the game does not use: `domain_1`, `domain_2`, ... */

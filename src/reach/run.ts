@@ -6,7 +6,7 @@
 import type { Pos } from '../gdl/ast.js';
 import type { PrologEngine } from '../engine/tau.js';
 import type { NormalGame } from '../normalize/types.js';
-import type { RelaxedPlan } from './relaxed.js';
+import type { RelationKey, RelaxedPlan } from './relaxed.js';
 import type { FactStore } from './store.js';
 import type { ReachLimits } from './types.js';
 
@@ -41,8 +41,8 @@ export interface Run {
   iterations: number;
   /** Rounds of all recursive components. */
   rounds: number;
-  /** Relation whose rules are being evaluated, for messages. */
-  current: string;
+  /** Relation whose rules are being evaluated, for messages (NO_RELATION of evaluate.ts before the first). */
+  current: RelationKey;
   /** The plan's estimate of join states of the last query planned (read while `at` is set), for messages. */
   estimate: number;
   /** Position of the rule whose query is running now, for messages. */

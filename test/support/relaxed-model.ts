@@ -20,12 +20,12 @@ import type { NormalGame, NormalRule } from '../../src/normalize/types.js';
 import { TermTable } from '../../src/datalog/terms.js';
 import { StageTimer } from '../../src/timer.js';
 import { collectSupersets } from '../../src/reach/dg/index.js';
-import { evalContext, relKey } from '../../src/reach/dg/eval.js';
+import { evalContext } from '../../src/reach/dg/eval.js';
 import { createGuard } from '../../src/reach/dg/guard.js';
 import { evaluateStatics } from '../../src/reach/dg/statics.js';
 import { DEFAULT_MAX_TERM_DEPTH } from '../../src/reach/prolog.js';
 import { BRIDGE_RULES } from '../../src/reach/relaxation.js';
-import { planRelaxedGame, relevantComponents } from '../../src/reach/relaxed.js';
+import { keyOf, planRelaxedGame, relevantComponents } from '../../src/reach/relaxed.js';
 import { type ReachLimits, type ReachResult, DEFAULT_REACH_LIMITS } from '../../src/reach/types.js';
 
 /** The relaxed rules of the components fluents and moves depend on, with their bridges. */
@@ -39,7 +39,7 @@ function relevantRules(game: NormalGame): NormalRule[] {
     rules.push(...c.rules);
     for (const k of c.relations) keys.add(k);
   });
-  return [...rules, ...BRIDGE_RULES.filter((b) => keys.has(relKey(b.head.rel, b.head.args.length)))];
+  return [...rules, ...BRIDGE_RULES.filter((b) => keys.has(keyOf(b.head)))];
 }
 
 /**
@@ -83,7 +83,7 @@ export function relevantSupersets(game: NormalGame, limits: ReachLimits = DEFAUL
     const message = `has instances with terms nested deeper than ${maxTermDepth} levels: the relaxed game is infinite`;
     throw new GdlError([diag('error', game.file, guard.pos, `relation '${guard.what}' ${message}`)], 'limit');
   }));
-  const supersets = timer.run('collect', () => collectSupersets(table, model));
+  const supersets = timer.run('collect', () => collectSupersets(ctx, model));
   const kept = supersets.fluents.length + supersets.moves.length + supersets.axioms.length;
   return { supersets, stats: { method: 'prolog', iterations: 0, answers: kept, kept, times: timer.list().map((r) => ({ step: r.stage, ms: r.ms })) } };
 }

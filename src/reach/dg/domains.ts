@@ -6,39 +6,39 @@
  */
 import { stronglyConnectedComponents } from '../../gdl/scc.js';
 import { compareCodePoints } from '../../gdl/terms.js';
-import type { ArgGraph } from './graph.js';
-import { fnPositionId } from './graph.js';
+import { type ArgGraph, functionArguments } from './graph.js';
 import type { Guard } from './guard.js';
 import type { TermTable } from '../../datalog/terms.js';
 
-/** The resolved domains of a graph. */
+/** The resolved domains of a graph; positions are the graph's position numbers. */
 export interface Domains {
   /** Object constants in the domain of a position, sorted. */
-  constants(pos: string): readonly string[];
-  /** Function symbols `name/arity` in the domain of a position, sorted. */
-  functors(pos: string): readonly string[];
+  constants(pos: number): readonly string[];
+  /** Function symbols (ids of the graph's `functions`) in the domain of a position, sorted by text. */
+  functors(pos: number): readonly number[];
   /** Number of ground terms in the domain (Infinity when function symbols nest without end). */
-  count(pos: string): number;
+  count(pos: number): number;
   /** Ids of the ground terms of the domain; fails through `guard` when there are too many. */
-  terms(pos: string, table: TermTable, guard: Guard, maxTerms: number): readonly number[];
+  terms(pos: number, table: TermTable, guard: Guard, maxTerms: number): readonly number[];
 }
 
-const EMPTY: readonly string[] = [];
+const EMPTY: readonly never[] = [];
 
 /** Unions each position's own constants and functors with those of every position it reaches. */
-function closeDomains(graph: ArgGraph): { consts: Map<string, string[]>; fns: Map<string, string[]> } {
+function closeDomains(graph: ArgGraph): { consts: Map<number, string[]>; fns: Map<number, number[]> } {
   const ids = graph.positions.map((p) => p.id);
   const index = new Map(ids.map((id, i) => [id, i]));
   const succ = ids.map((id) => [...(graph.edges.get(id) ?? [])].map((t) => index.get(t)!));
-  const consts = new Map<string, string[]>();
-  const fns = new Map<string, string[]>();
+  const consts = new Map<number, string[]>();
+  const fns = new Map<number, number[]>();
   const compOf = new Int32Array(ids.length);
   const compConsts: Set<string>[] = [];
-  const compFns: Set<string>[] = [];
+  const compFns: Set<number>[] = [];
+  const byText = (a: number, b: number): number => compareCodePoints(graph.functions.key(a), graph.functions.key(b));
   // Components come successors first, so every target outside a component is already done.
   stronglyConnectedComponents(ids.length, (v) => succ[v]!).forEach((comp, c) => {
     const cs = new Set<string>();
-    const fs = new Set<string>();
+    const fs = new Set<number>();
     for (const v of comp) compOf[v] = c;
     for (const v of comp) {
       for (const x of graph.constants.get(ids[v]!) ?? []) cs.add(x);
@@ -53,7 +53,7 @@ function closeDomains(graph: ArgGraph): { consts: Map<string, string[]>; fns: Ma
     compConsts[c] = cs;
     compFns[c] = fs;
     const sortedC = [...cs].sort(compareCodePoints);
-    const sortedF = [...fs].sort(compareCodePoints);
+    const sortedF = [...fs].sort(byText);
     for (const v of comp) {
       consts.set(ids[v]!, sortedC);
       fns.set(ids[v]!, sortedF);
@@ -62,22 +62,15 @@ function closeDomains(graph: ArgGraph): { consts: Map<string, string[]>; fns: Ma
   return { consts, fns };
 }
 
-function argPositions(functor: string): string[] {
-  const slash = functor.lastIndexOf('/');
-  const name = functor.slice(0, slash);
-  const arity = Number(functor.slice(slash + 1));
-  return Array.from({ length: arity }, (_, i) => fnPositionId(name, arity, i + 1));
-}
-
 /**
  * Term counts per function symbol: 0 when it has no finite term, Infinity when it can nest
  * inside itself (its domain is then infinite), else the product of its argument domain sizes.
  */
-function functorCounts(consts: Map<string, string[]>, fns: Map<string, string[]>): Map<string, number> {
-  const all = [...new Set([...fns.values()].flat())].sort(compareCodePoints);
-  const args = new Map(all.map((f) => [f, argPositions(f)]));
+function functorCounts(graph: ArgGraph, consts: Map<number, string[]>, fns: Map<number, number[]>): Map<number, number> {
+  const all = [...new Set([...fns.values()].flat())].sort((a, b) => compareCodePoints(graph.functions.key(a), graph.functions.key(b)));
+  const args = new Map(all.map((f) => [f, functionArguments(graph, f)]));
   // Inhabited: every argument domain holds a constant or an inhabited symbol (a least fixpoint).
-  const inhabited = new Set<string>();
+  const inhabited = new Set<number>();
   for (let changed = true; changed; ) {
     changed = false;
     for (const f of all) {
@@ -92,8 +85,8 @@ function functorCounts(consts: Map<string, string[]>, fns: Map<string, string[]>
   const live = all.filter((f) => inhabited.has(f));
   const index = new Map(live.map((f, i) => [f, i]));
   const succ = live.map((f) => [...new Set(args.get(f)!.flatMap((p) => (fns.get(p) ?? EMPTY).filter((g) => inhabited.has(g))))].map((g) => index.get(g)!));
-  const counts = new Map<string, number>(all.map((f) => [f, 0]));
-  const posCount = (p: string): number => (consts.get(p) ?? EMPTY).length + (fns.get(p) ?? EMPTY).reduce((s, g) => s + counts.get(g)!, 0);
+  const counts = new Map<number, number>(all.map((f) => [f, 0]));
+  const posCount = (p: number): number => (consts.get(p) ?? EMPTY).length + (fns.get(p) ?? EMPTY).reduce((s, g) => s + counts.get(g)!, 0);
   for (const comp of stronglyConnectedComponents(live.length, (v) => succ[v]!)) {
     const cyclic = comp.length > 1 || succ[comp[0]!]!.includes(comp[0]!);
     for (const v of comp) {
@@ -107,17 +100,17 @@ function functorCounts(consts: Map<string, string[]>, fns: Map<string, string[]>
 /** Resolves the domains of every position of `graph`. */
 export function resolveDomains(graph: ArgGraph): Domains {
   const { consts, fns } = closeDomains(graph);
-  const counts = functorCounts(consts, fns);
-  const fnTerms = new Map<string, readonly number[]>();
-  const posTerms = new Map<string, readonly number[]>();
-  const count = (pos: string): number =>
+  const counts = functorCounts(graph, consts, fns);
+  const fnTerms = new Map<number, readonly number[]>();
+  const posTerms = new Map<number, readonly number[]>();
+  const count = (pos: number): number =>
     (consts.get(pos) ?? EMPTY).length + (fns.get(pos) ?? EMPTY).reduce((s, f) => s + (counts.get(f) ?? 0), 0);
 
-  function terms(pos: string, table: TermTable, guard: Guard, maxTerms: number): readonly number[] {
+  function terms(pos: number, table: TermTable, guard: Guard, maxTerms: number): readonly number[] {
     const cached = posTerms.get(pos);
     if (cached !== undefined) return cached;
     const n = count(pos);
-    if (n > maxTerms) guard.fail(`the domain of argument ${pos} has ${n === Infinity ? 'infinitely many' : n} terms`, { kind: 'terms' });
+    if (n > maxTerms) guard.fail(`the domain of argument ${graph.byId[pos]!.text} has ${n === Infinity ? 'infinitely many' : n} terms`, { kind: 'terms' });
     // Function symbols are finished innermost first; the stack only ever holds finite ones.
     const stack = [...(fns.get(pos) ?? EMPTY)].filter((f) => counts.get(f)! > 0);
     while (stack.length > 0) {
@@ -126,7 +119,7 @@ export function resolveDomains(graph: ArgGraph): Domains {
         stack.pop();
         continue;
       }
-      const argPos = argPositions(f);
+      const argPos = functionArguments(graph, f);
       const missing = argPos.flatMap((p) => (fns.get(p) ?? EMPTY).filter((g) => counts.get(g)! > 0 && !fnTerms.has(g)));
       if (missing.length > 0) {
         stack.push(...missing);
@@ -138,7 +131,7 @@ export function resolveDomains(graph: ArgGraph): Domains {
         ...(fns.get(p) ?? EMPTY).flatMap((g) => fnTerms.get(g) ?? []),
       ]);
       const out: number[] = [];
-      const name = f.slice(0, f.lastIndexOf('/'));
+      const name = graph.functions.name(f);
       // Odometer over the argument domains: the product, one tuple at a time.
       const digits = argTerms.map(() => 0);
       if (argTerms.every((a) => a.length > 0)) {

@@ -6,7 +6,7 @@
  */
 import { compareCodePoints } from '../../gdl/terms.js';
 import type { Domains } from './domains.js';
-import { type ArgGraph, fnPositionId } from './graph.js';
+import { type ArgGraph, functionArguments } from './graph.js';
 
 /** Options of the DOT output. */
 export interface DotOptions {
@@ -22,29 +22,23 @@ function quote(s: string): string {
   return `"${escape(s)}"`;
 }
 
-function functorPositions(functor: string): string[] {
-  const slash = functor.lastIndexOf('/');
-  const arity = Number(functor.slice(slash + 1));
-  return Array.from({ length: arity }, (_, i) => fnPositionId(functor.slice(0, slash), arity, i + 1));
-}
-
-/** Position ids of `relation`, or undefined when the graph has none. */
-export function relationPositions(graph: ArgGraph, relation: string): string[] | undefined {
-  const slash = relation.lastIndexOf('/');
-  const byArity = slash > 0 && /^\d+$/.test(relation.slice(slash + 1));
-  const found = graph.positions.filter((p) =>
-    p.kind === 'rel' && (byArity ? `${p.name}/${p.arity}` === relation : p.name === relation),
-  );
+/**
+ * Positions of `relation`, or undefined when the graph has none. `relation` is what the user
+ * typed after `--relation` (`name`, or `name/arity` for one arity): it is matched against the
+ * texts made from the graph's relations, not split.
+ */
+export function relationPositions(graph: ArgGraph, relation: string): number[] | undefined {
+  const found = graph.positions.filter((p) => p.kind === 'rel' && (p.name === relation || graph.relations.key(p.symbol) === relation));
   return found.length === 0 ? undefined : found.map((p) => p.id);
 }
 
 /** Positions reachable from `roots` through edges and function symbols' argument positions. */
-function reachable(graph: ArgGraph, roots: readonly string[]): Set<string> {
-  const seen = new Set<string>(roots);
+function reachable(graph: ArgGraph, roots: readonly number[]): Set<number> {
+  const seen = new Set<number>(roots);
   const stack = [...roots];
   while (stack.length > 0) {
     const p = stack.pop()!;
-    const next = [...(graph.edges.get(p) ?? []), ...[...(graph.functors.get(p) ?? [])].flatMap(functorPositions)];
+    const next = [...(graph.edges.get(p) ?? []), ...[...(graph.functors.get(p) ?? [])].flatMap((f) => functionArguments(graph, f))];
     for (const q of next) {
       if (!seen.has(q)) {
         seen.add(q);
@@ -65,7 +59,7 @@ function countText(n: number): string {
  * names no relation of the graph.
  */
 export function argGraphToDot(graph: ArgGraph, domains: Domains, options: DotOptions = {}): string | undefined {
-  let keep: Set<string>;
+  let keep: Set<number>;
   if (options.relation === undefined) keep = new Set(graph.positions.map((p) => p.id));
   else {
     const roots = relationPositions(graph, options.relation);
@@ -74,27 +68,29 @@ export function argGraphToDot(graph: ArgGraph, domains: Domains, options: DotOpt
   }
   const lines = ['digraph argument_dependencies {', '  rankdir=LR;', '  node [fontname="Helvetica"];'];
   const consts = new Set<string>();
-  const fns = new Set<string>();
+  const fns = new Set<number>();
   const edges: string[] = [];
+  const fnNode = (f: number): string => `f:${graph.functions.key(f)}`;
   for (const p of graph.positions) {
     if (!keep.has(p.id)) continue;
     // `\n` is DOT's line break inside a label; the rest of the label is escaped text.
     const label = `"${escape(`${p.name}/${p.arity}[${p.index}]`)}\\n|D|=${countText(domains.count(p.id))}"`;
-    lines.push(`  ${quote(p.id)} [shape=${p.kind === 'rel' ? 'box' : 'ellipse'}, label=${label}];`);
-    for (const q of graph.edges.get(p.id) ?? []) edges.push(`  ${quote(p.id)} -> ${quote(q)};`);
+    lines.push(`  ${quote(p.text)} [shape=${p.kind === 'rel' ? 'box' : 'ellipse'}, label=${label}];`);
+    for (const q of graph.edges.get(p.id) ?? []) edges.push(`  ${quote(p.text)} -> ${quote(graph.byId[q]!.text)};`);
     for (const c of graph.constants.get(p.id) ?? []) {
       consts.add(c);
-      edges.push(`  ${quote(p.id)} -> ${quote(`c:${c}`)};`);
+      edges.push(`  ${quote(p.text)} -> ${quote(`c:${c}`)};`);
     }
     for (const f of graph.functors.get(p.id) ?? []) {
       fns.add(f);
-      edges.push(`  ${quote(p.id)} -> ${quote(`f:${f}`)};`);
+      edges.push(`  ${quote(p.text)} -> ${quote(fnNode(f))};`);
     }
   }
   for (const c of [...consts].sort(compareCodePoints)) lines.push(`  ${quote(`c:${c}`)} [shape=plaintext, label=${quote(c)}];`);
-  for (const f of [...fns].sort(compareCodePoints)) {
-    lines.push(`  ${quote(`f:${f}`)} [shape=diamond, label=${quote(f)}];`);
-    for (const q of functorPositions(f)) if (keep.has(q)) edges.push(`  ${quote(`f:${f}`)} -> ${quote(q)} [style=dashed];`);
+  const fnText = (f: number): string => graph.functions.key(f);
+  for (const f of [...fns].sort((a, b) => compareCodePoints(fnText(a), fnText(b)))) {
+    lines.push(`  ${quote(fnNode(f))} [shape=diamond, label=${quote(fnText(f))}];`);
+    for (const q of functionArguments(graph, f)) if (keep.has(q)) edges.push(`  ${quote(fnNode(f))} -> ${quote(graph.byId[q]!.text)} [style=dashed];`);
   }
   lines.push(...[...new Set(edges)].sort(compareCodePoints), '}');
   return `${lines.join('\n')}\n`;
@@ -102,16 +98,16 @@ export function argGraphToDot(graph: ArgGraph, domains: Domains, options: DotOpt
 
 /** One line per position: id, domain size, constants and function symbols (for `--format text`). */
 export function argGraphToText(graph: ArgGraph, domains: Domains, options: DotOptions = {}): string | undefined {
-  let ids = graph.positions.map((p) => p.id);
+  let shown = graph.positions;
   if (options.relation !== undefined) {
     const roots = relationPositions(graph, options.relation);
     if (roots === undefined) return undefined;
     const keep = reachable(graph, roots);
-    ids = ids.filter((id) => keep.has(id));
+    shown = shown.filter((p) => keep.has(p.id));
   }
-  const lines = ids.map((id) => {
-    const parts = [...domains.constants(id), ...domains.functors(id).map((f) => `(${f})`)];
-    return `${id}\t${countText(domains.count(id))}\t${parts.join(' ')}`;
+  const lines = shown.map((p) => {
+    const parts = [...domains.constants(p.id), ...domains.functors(p.id).map((f) => `(${graph.functions.key(f)})`)];
+    return `${p.text}\t${countText(domains.count(p.id))}\t${parts.join(' ')}`;
   });
   return `${lines.join('\n')}\n`;
 }

@@ -5,6 +5,7 @@
  * argument domains (never enumerated: each argument is matched against its domain alone).
  */
 import type { Atom } from '../../gdl/ast.js';
+import { RelationTable } from '../../gdl/relation-table.js';
 import type { NormalRule } from '../../normalize/types.js';
 import { type Block, type Store, createBlock, syncBlock } from '../../datalog/block.js';
 import { type JoinAtom, type JoinCheck, join } from '../../datalog/join.js';
@@ -12,14 +13,12 @@ import { type Pattern, canonicalKey, compileAtom, compileTerm, instantiatePatter
 import type { TermTable } from '../../datalog/terms.js';
 import type { Guard } from './guard.js';
 
-/** Key of a relation: name and arity, since GDL allows one name with several arities. */
-export function relKey(name: string, arity: number): string {
-  return `${name}/${arity}`;
-}
-
-/** Key of an atom's relation. */
-export function atomRel(atom: Atom): string {
-  return relKey(atom.rel, atom.args.length);
+/**
+ * Id of an atom's relation in `rels`: name and arity, since GDL allows one name with several
+ * arities (`rels.key(id)` is the text `name/arity` of messages).
+ */
+export function atomRel(rels: RelationTable, atom: Atom): number {
+  return rels.intern(atom.rel, atom.args.length);
 }
 
 /** How a body relation is seen during evaluation. */
@@ -29,11 +28,12 @@ export type RelationView =
   | { readonly kind: 'product'; readonly domains: readonly Store[] };
 
 /** The view of every relation; undefined means the relation has no instances. */
-export type Views = (rel: string) => RelationView | undefined;
+export type Views = (rel: number) => RelationView | undefined;
 
 /** A positive body atom, compiled. */
 interface BodyAtom {
-  readonly rel: string;
+  /** Relation id (in the context's `rels`). */
+  readonly rel: number;
   readonly pattern: Pattern;
   readonly args: readonly Pattern[];
 }
@@ -41,6 +41,8 @@ interface BodyAtom {
 /** A rule compiled for evaluation: numbered variables, patterns; negative literals dropped. */
 export interface DGRule {
   readonly source: NormalRule;
+  /** Relation id of the head (in the context's `rels`). */
+  readonly headRel: number;
   readonly nVars: number;
   readonly head: Pattern;
   readonly headVars: ReadonlySet<number>;
@@ -51,13 +53,14 @@ export interface DGRule {
 }
 
 /** Compiles a rule (negative literals are relaxed away). */
-export function compileDGRule(table: TermTable, rule: NormalRule): DGRule {
+export function compileDGRule(ctx: EvalContext, rule: NormalRule): DGRule {
+  const { table, rels } = ctx;
   const vars = new Map<string, number>();
   const atoms: BodyAtom[] = [];
   for (const l of rule.body) {
     if (l.kind !== 'pos') continue;
     const args = l.atom.args.map((a) => compileTerm(a, vars, table));
-    atoms.push({ rel: atomRel(l.atom), pattern: compileAtom(l.atom, vars, table), args });
+    atoms.push({ rel: atomRel(rels, l.atom), pattern: compileAtom(l.atom, vars, table), args });
   }
   const bodyVars = new Set(vars.values());
   const head = compileAtom(rule.head, vars, table);
@@ -67,12 +70,14 @@ export function compileDGRule(table: TermTable, rule: NormalRule): DGRule {
     const right = compileTerm(l.right, vars, table);
     return [{ left, right, vars: [...new Set([...patternVars(left), ...patternVars(right)])] }];
   });
-  return { source: rule, nVars: vars.size, head, headVars: new Set(patternVars(head)), bodyVars, atoms, distincts };
+  return { source: rule, headRel: atomRel(rels, rule.head), nVars: vars.size, head, headVars: new Set(patternVars(head)), bodyVars, atoms, distincts };
 }
 
-/** What rule evaluation needs besides the rule: the table, the guard, the cache of blocks. */
+/** What rule evaluation needs besides the rule: the tables, the guard, the cache of blocks. */
 export interface EvalContext {
   readonly table: TermTable;
+  /** The relations, as interned ids: every map of the method is keyed by them. */
+  readonly rels: RelationTable;
   readonly guard: Guard;
   /** Blocks per store, by pattern and kept columns (a store replaced drops its blocks). */
   readonly blocks: WeakMap<Store, Map<string, Block>>;
@@ -80,7 +85,7 @@ export interface EvalContext {
 
 /** A new evaluation context. */
 export function evalContext(table: TermTable, guard: Guard): EvalContext {
-  return { table, guard, blocks: new WeakMap() };
+  return { table, rels: new RelationTable(), guard, blocks: new WeakMap() };
 }
 
 /**

@@ -16,8 +16,8 @@ import { type ReachLimits, type ReachResult, type ReachStats, type Supersets, DE
 import { BRIDGE_RULES, neededRules } from '../relaxation.js';
 import { resolveDomains, type Domains } from './domains.js';
 import { type Store, storeIds, storeSize } from '../../datalog/block.js';
-import { type EvalContext, evalContext, relKey } from './eval.js';
-import { type ArgGraph, buildArgGraph, relPositionId } from './graph.js';
+import { type EvalContext, atomRel, evalContext } from './eval.js';
+import { type ArgGraph, buildArgGraph, relationArguments } from './graph.js';
 import { createGuard } from './guard.js';
 import { reduceSupersetsDG } from './reduce.js';
 import { evaluateStatics } from './statics.js';
@@ -36,7 +36,7 @@ export interface DGAnalysis {
   readonly domains: Domains;
   /** Sizes of the products of Algorithm 9.3, line 13 (static relations exact). */
   readonly productSizes: SupersetSizes;
-  /** Product size per relation key (`cell/3`), sorted by key. */
+  /** Product size per relation, named by its text `name/arity` (`cell/3`), sorted by that text. */
   readonly productByRelation: readonly { readonly rel: string; readonly size: number }[];
   /** The supersets after reduceSupersetsDG: what instantiation receives. */
   readonly supersets: Supersets;
@@ -47,38 +47,37 @@ export interface DGAnalysis {
   readonly stats: ReachStats;
 }
 
-function nameOf(rel: string): string {
-  return rel.slice(0, rel.lastIndexOf('/'));
-}
-
 /** The static relations' instances as facts, so that the graph sees their exact values. */
-function staticFacts(table: TermTable, statics: ReadonlyMap<string, Store>, tick: () => void): NormalRule[] {
+function staticFacts(ctx: EvalContext, statics: ReadonlyMap<number, Store>, tick: () => void): NormalRule[] {
+  const { table, rels } = ctx;
   const out: NormalRule[] = [];
-  for (const [rel, store] of [...statics].sort((a, b) => compareCodePoints(a[0], b[0]))) {
+  for (const [rel, store] of [...statics].sort((a, b) => compareCodePoints(rels.key(a[0]), rels.key(b[0])))) {
     for (const id of storeIds(store)) {
       tick();
-      out.push({ head: mkAtom(nameOf(rel), table.args(id).map((a) => table.toTerm(a))), body: [], pos: NO_POS });
+      out.push({ head: mkAtom(rels.name(rel), table.args(id).map((a) => table.toTerm(a))), body: [], pos: NO_POS });
     }
   }
   return out;
 }
 
 /** Reads the sorted supersets off the relation sets (terms are built only after sorting). */
-export function collectSupersets(table: TermTable, sets: ReadonlyMap<string, Store>): Supersets {
+export function collectSupersets(ctx: Pick<EvalContext, 'table' | 'rels'>, sets: ReadonlyMap<number, Store>): Supersets {
+  const { table, rels } = ctx;
   const byText = <T>(items: number[], text: (id: number) => string, value: (id: number) => T): T[] =>
     sortByCodePoints(items, text).map(value);
-  const atoms = (rel: string): number[] => {
-    const s = sets.get(rel);
+  const atoms = (name: string, arity: number): number[] => {
+    const rel = rels.find(name, arity);
+    const s = rel === undefined ? undefined : sets.get(rel);
     return s === undefined ? [] : storeIds(s);
   };
-  const fluents = byText(atoms('true/1'), (id) => table.text(table.arg(id, 0)), (id) => table.toTerm(table.arg(id, 0)));
+  const fluents = byText(atoms('true', 1), (id) => table.text(table.arg(id, 0)), (id) => table.toTerm(table.arg(id, 0)));
   const moves = byText(
-    atoms('does/2'),
+    atoms('does', 2),
     (id) => `${table.text(table.arg(id, 0))} ${table.text(table.arg(id, 1))}`,
     (id) => ({ role: table.toTerm(table.arg(id, 0)), action: table.toTerm(table.arg(id, 1)) }),
   );
   const axioms: number[] = [];
-  for (const [rel, store] of sets) if (!KEYWORDS.has(nameOf(rel))) for (const id of storeIds(store)) axioms.push(id);
+  for (const [rel, store] of sets) if (!KEYWORDS.has(rels.name(rel))) for (const id of storeIds(store)) axioms.push(id);
   // An atom's text is the relation's KIF text with its arguments: `(cell 1 2 b)`, or `p`.
   const axiomTerms = byText(axioms, (id) => table.text(id), (id) => mkAtom(table.name(id), table.args(id).map((a) => table.toTerm(a))));
   return { fluents, moves, axioms: axiomTerms };
@@ -86,25 +85,27 @@ export function collectSupersets(table: TermTable, sets: ReadonlyMap<string, Sto
 
 /** Product sizes of Algorithm 9.3 for every needed relation. */
 function productSizes(
+  graph: ArgGraph,
   domains: Domains,
-  rels: readonly string[],
-  statics: ReadonlyMap<string, Store>,
+  needed: readonly number[],
+  statics: ReadonlyMap<number, Store>,
 ): { sizes: SupersetSizes; byRelation: { rel: string; size: number }[] } {
-  const byRelation = [...rels].sort(compareCodePoints).map((rel) => {
+  const rels = graph.relations;
+  const sized = [...needed].sort((a, b) => compareCodePoints(rels.key(a), rels.key(b))).map((rel) => {
     const s = statics.get(rel);
     if (s !== undefined) return { rel, size: storeSize(s) };
-    const n = Number(rel.slice(rel.lastIndexOf('/') + 1));
     let size = 1;
-    for (let i = 1; i <= n; i++) {
-      const c = domains.count(relPositionId(nameOf(rel), n, i));
+    for (const pos of relationArguments(graph, rel)) {
+      const c = pos === undefined ? 0 : domains.count(pos);
       size = c === 0 ? 0 : size * c;
       if (size === 0) break;
     }
     return { rel, size };
   });
-  const get = (rel: string): number => byRelation.find((r) => r.rel === rel)?.size ?? 0;
-  const axioms = byRelation.filter((r) => !KEYWORDS.has(nameOf(r.rel))).reduce((s, r) => s + r.size, 0);
-  return { sizes: { fluents: get('true/1'), moves: get('does/2'), axioms }, byRelation };
+  const get = (name: string, arity: number): number => sized.find((r) => r.rel === rels.find(name, arity))?.size ?? 0;
+  const axioms = sized.filter((r) => !KEYWORDS.has(rels.name(r.rel))).reduce((s, r) => s + r.size, 0);
+  const byRelation = sized.map((r) => ({ rel: rels.key(r.rel), size: r.size }));
+  return { sizes: { fluents: get('true', 1), moves: get('does', 2), axioms }, byRelation };
 }
 
 type Timed = <T>(step: string, fn: () => T) => T;
@@ -115,7 +116,7 @@ function graphStage(
   ctx: EvalContext,
   timed: Timed,
   complete = false,
-): { statics: Map<string, Store>; dynamicRules: NormalRule[]; graph: ArgGraph; domains: Domains } {
+): { statics: Map<number, Store>; dynamicRules: NormalRule[]; graph: ArgGraph; domains: Domains } {
   const plain = game.rules.map(asRule);
   const dependent = stateDependent(plain);
   const key = relationKeys(plain);
@@ -128,7 +129,7 @@ function graphStage(
   // `complete`: goal and terminal rules too, for display, though the supersets do not need them.
   const shown = complete ? game.rules.filter((r) => dependent.has(key(r.head))) : dynamicRules;
   const tick = (): void => ctx.guard.tick();
-  const graph = timed('graph', () => buildArgGraph([...shown, ...BRIDGE_RULES, ...staticFacts(ctx.table, statics, tick)], tick));
+  const graph = timed('graph', () => buildArgGraph([...shown, ...BRIDGE_RULES, ...staticFacts(ctx, statics, tick)], ctx.rels, tick));
   const domains = timed('domains', () => resolveDomains(graph));
   return { statics, dynamicRules, graph, domains };
 }
@@ -157,12 +158,12 @@ export function analyzeDG(game: NormalGame, limits: ReachLimits = DEFAULT_REACH_
   const ctx = evalContext(table, createGuard(game.file, limits));
   const { statics, dynamicRules, graph, domains } = graphStage(game, ctx, timed);
   const reduceRules = [...dynamicRules, ...BRIDGE_RULES];
-  const neededRels = [...new Set([...reduceRules.map((r) => relKey(r.head.rel, r.head.args.length)), ...statics.keys()])];
-  const products = productSizes(domains, neededRels, statics);
-  const reduced = timed('reduce', () => reduceSupersetsDG(ctx, reduceRules, statics, domains, limits.maxAtoms));
-  const all = new Map<string, Store>([...statics, ...reduced.sets]);
-  const supersets = timed('collect', () => collectSupersets(table, all));
-  const staticAxioms = collectSupersets(table, statics).axioms;
+  const neededRels = [...new Set([...reduceRules.map((r) => atomRel(ctx.rels, r.head)), ...statics.keys()])];
+  const products = productSizes(graph, domains, neededRels, statics);
+  const reduced = timed('reduce', () => reduceSupersetsDG(ctx, reduceRules, statics, graph, domains, limits.maxAtoms));
+  const all = new Map<number, Store>([...statics, ...reduced.sets]);
+  const supersets = timed('collect', () => collectSupersets(ctx, all));
+  const staticAxioms = collectSupersets(ctx, statics).axioms;
   const kept = supersets.fluents.length + supersets.moves.length + supersets.axioms.length;
   return {
     graph,

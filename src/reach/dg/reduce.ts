@@ -13,8 +13,8 @@
 import { type Store, addToStore, createStore, storeSize } from '../../datalog/block.js';
 import type { NormalRule } from '../../normalize/types.js';
 import type { Domains } from './domains.js';
-import { type DGRule, type EvalContext, type RelationView, type Views, atomRel, compileDGRule, evalRule } from './eval.js';
-import { relPositionId } from './graph.js';
+import { type DGRule, type EvalContext, type RelationView, type Views, compileDGRule, evalRule } from './eval.js';
+import { type ArgGraph, relationArguments } from './graph.js';
 import { headComponents, rulesByHead } from './statics.js';
 
 /** Counters of a reduction. */
@@ -31,24 +31,17 @@ export interface ReduceStats {
  * True when the products of `rels` together hold at most `max` instances: only then can the
  * greatest fixpoint, which may keep most of a product, stay within the atom budget.
  */
-function productsFit(rels: readonly string[], domains: Domains, max: number): boolean {
+function productsFit(rels: readonly number[], graph: ArgGraph, domains: Domains, max: number): boolean {
   let total = 0;
   for (const rel of rels) {
-    const n = arityOf(rel);
     let size = 1;
-    for (let i = 1; i <= n && size > 0; i++) size *= domains.count(relPositionId(nameOf(rel), n, i));
+    for (const pos of relationArguments(graph, rel)) {
+      if (size === 0) break;
+      size *= pos === undefined ? 0 : domains.count(pos);
+    }
     total += size;
   }
   return total <= max;
-}
-
-/** Arity of a relation key `name/arity`. */
-function arityOf(rel: string): number {
-  return Number(rel.slice(rel.lastIndexOf('/') + 1));
-}
-
-function nameOf(rel: string): string {
-  return rel.slice(0, rel.lastIndexOf('/'));
 }
 
 /**
@@ -57,23 +50,23 @@ function nameOf(rel: string): string {
  */
 class Versions {
   private clock = 0;
-  private readonly changedAt = new Map<string, number>();
-  private readonly computedAt = new Map<string, number>();
+  private readonly changedAt = new Map<number, number>();
+  private readonly computedAt = new Map<number, number>();
 
   /** True when `rel` was never computed or a body relation of `rules` changed since. */
-  stale(rel: string, rules: readonly DGRule[]): boolean {
+  stale(rel: number, rules: readonly DGRule[]): boolean {
     const at = this.computedAt.get(rel);
     if (at === undefined) return true;
     return rules.some((r) => r.atoms.some((a) => (this.changedAt.get(a.rel) ?? 0) > at));
   }
 
   /** `rel` is being computed from the sets as they are now. */
-  computed(rel: string): void {
+  computed(rel: number): void {
     this.computedAt.set(rel, this.clock);
   }
 
   /** The set of `rel` changed (its first computation replacing its product included). */
-  changed(rel: string): void {
+  changed(rel: number): void {
     this.changedAt.set(rel, ++this.clock);
   }
 }
@@ -81,8 +74,8 @@ class Versions {
 /** The heads supported by the rules of `rel` over `views`:
  *    h^I stays  iff  some rule h <= b1..bn with h^I = h.sigma has, for every positive b_i,
  *                    an instance compatible with b_i.sigma  (and its ground distincts hold). */
-function supported(ctx: EvalContext, rel: string, rules: readonly DGRule[], views: Views, counter: { answers: number }): Store {
-  const out = createStore(rel);
+function supported(ctx: EvalContext, rel: number, rules: readonly DGRule[], views: Views, counter: { answers: number }): Store {
+  const out = createStore(ctx.rels.key(rel));
   for (const rule of rules) {
     ctx.guard.pos = rule.source.pos;
     counter.answers += evalRule(ctx, rule, views, false, (id) => {
@@ -100,33 +93,32 @@ function supported(ctx: EvalContext, rel: string, rules: readonly DGRule[], view
 export function reduceSupersetsDG(
   ctx: EvalContext,
   rules: readonly NormalRule[],
-  fixed: ReadonlyMap<string, Store>,
+  fixed: ReadonlyMap<number, Store>,
+  graph: ArgGraph,
   domains: Domains,
   maxTerms: number,
-): { sets: Map<string, Store>; stats: ReduceStats } {
-  const { table, guard } = ctx;
-  const sets = new Map<string, Store>();
-  const products = new Map<string, RelationView>();
+): { sets: Map<number, Store>; stats: ReduceStats } {
+  const { table, guard, rels } = ctx;
+  const sets = new Map<number, Store>();
+  const products = new Map<number, RelationView>();
   const views: Views = (rel) => {
     const s = sets.get(rel) ?? fixed.get(rel);
     if (s !== undefined) return { kind: 'set', store: s };
     return products.get(rel);
   };
-  const byHead = rulesByHead(rules.map((r) => compileDGRule(table, r)), (r) => atomRel(r.source.head));
+  const byHead = rulesByHead(rules.map((r) => compileDGRule(ctx, r)), (r) => r.headRel);
   const counter = { answers: 0 };
   const versions = new Versions();
   let rounds = 0;
   let upward = 0;
-  for (const comp of headComponents(rules)) {
-    if (comp.recursive && productsFit(comp.rels, domains, maxTerms)) {
+  for (const comp of headComponents(rels, rules)) {
+    if (comp.recursive && productsFit(comp.rels, graph, domains, maxTerms)) {
       // Algorithm 9.3, line 13, seen lazily: each member starts as the product of its domains.
       for (const rel of comp.rels) {
-        guard.what = rel;
-        const n = arityOf(rel);
-        const doms = Array.from({ length: n }, (_, i) => {
-          const pos = relPositionId(nameOf(rel), n, i + 1);
-          const store = createStore(pos);
-          for (const id of domains.terms(pos, table, guard, maxTerms)) addToStore(store, id);
+        guard.what = rels.key(rel);
+        const doms = relationArguments(graph, rel).map((pos, i) => {
+          const store = createStore(pos === undefined ? `${rels.key(rel)}[${i + 1}]` : graph.byId[pos]!.text);
+          if (pos !== undefined) for (const id of domains.terms(pos, table, guard, maxTerms)) addToStore(store, id);
           return store;
         });
         products.set(rel, { kind: 'product', domains: doms });
@@ -136,7 +128,7 @@ export function reduceSupersetsDG(
       // nothing (the least instead of the greatest fixpoint: smaller, still a superset of the
       // exact model).
       upward++;
-      for (const rel of comp.rels) sets.set(rel, createStore(rel));
+      for (const rel of comp.rels) sets.set(rel, createStore(rels.key(rel)));
     }
     // Algorithm 9.4, lines 2-11: recompute every member from the current sets until a whole
     // round leaves all sizes unchanged (each round only removes instances, or only adds them
@@ -148,7 +140,7 @@ export function reduceSupersetsDG(
         // The support test reads only the body relations: none changed, the same set again.
         const rules = byHead.get(rel)!;
         if (!versions.stale(rel, rules)) continue;
-        guard.what = rel;
+        guard.what = rels.key(rel);
         const before = sets.get(rel);
         versions.computed(rel);
         const next = supported(ctx, rel, rules, views, counter);

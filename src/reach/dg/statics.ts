@@ -7,6 +7,7 @@
  */
 import { type Store, addToStore, advanceRound, createStore, inStore } from '../../datalog/block.js';
 import { semiNaive } from '../../datalog/fixpoint.js';
+import type { RelationTable } from '../../gdl/relation-table.js';
 import { relationComponents } from '../../gdl/relations.js';
 import type { NormalRule } from '../../normalize/types.js';
 import { type DGRule, type EvalContext, type Views, atomRel, compileDGRule, evalRule } from './eval.js';
@@ -15,17 +16,20 @@ import { type DGRule, type EvalContext, type Views, atomRel, compileDGRule, eval
  * Components of the positive dependency relation among the heads of `rules`, bodies first,
  * with whether each is recursive.
  */
-export function headComponents(rules: readonly NormalRule[]): { rels: string[]; recursive: boolean }[] {
-  const heads = new Set(rules.map((r) => atomRel(r.head)));
+export function headComponents(rels: RelationTable, rules: readonly NormalRule[]): { rels: number[]; recursive: boolean }[] {
+  const heads = new Set(rules.map((r) => atomRel(rels, r.head)));
+  // The components are found over the texts `name/arity`, so that their order stays the order
+  // of the texts; each text is mapped back to its id by lookup, never split.
+  const byKey = new Map([...heads].map((id) => [rels.key(id), id]));
   const edges = rules.flatMap((r) =>
-    r.body.flatMap((l) => (l.kind === 'pos' && heads.has(atomRel(l.atom)) ? [{ from: atomRel(l.atom), to: atomRel(r.head) }] : [])),
+    r.body.flatMap((l) => (l.kind === 'pos' && heads.has(atomRel(rels, l.atom)) ? [{ from: rels.key(atomRel(rels, l.atom)), to: rels.key(atomRel(rels, r.head)) }] : [])),
   );
-  return relationComponents([...heads], edges).map((c) => ({ rels: c.members, recursive: c.recursive }));
+  return relationComponents(byKey.keys(), edges).map((c) => ({ rels: c.members.map((k) => byKey.get(k)!), recursive: c.recursive }));
 }
 
 /** Groups rules by the key of their head relation. */
-export function rulesByHead<R extends NormalRule | DGRule>(rules: readonly R[], head: (r: R) => string): Map<string, R[]> {
-  const out = new Map<string, R[]>();
+export function rulesByHead<R extends NormalRule | DGRule>(rules: readonly R[], head: (r: R) => number): Map<number, R[]> {
+  const out = new Map<number, R[]>();
   for (const r of rules) {
     const k = head(r);
     const list = out.get(k);
@@ -40,18 +44,18 @@ export function rulesByHead<R extends NormalRule | DGRule>(rules: readonly R[], 
  * component in dependency order, each with the core's semi-naive fixpoint:
  *   p(X) <= b1, ..., bn  adds every instance whose positive body atoms are all in the model.
  */
-export function evaluateStatics(ctx: EvalContext, rules: readonly NormalRule[], onNew?: (id: number) => void): Map<string, Store> {
-  const stores = new Map<string, Store>();
-  const compiled = rules.map((r) => compileDGRule(ctx.table, r));
-  const byHead = rulesByHead(compiled, (r) => atomRel(r.source.head));
+export function evaluateStatics(ctx: EvalContext, rules: readonly NormalRule[], onNew?: (id: number) => void): Map<number, Store> {
+  const stores = new Map<number, Store>();
+  const compiled = rules.map((r) => compileDGRule(ctx, r));
+  const byHead = rulesByHead(compiled, (r) => r.headRel);
   const views: Views = (rel) => {
     const s = stores.get(rel);
     return s === undefined ? undefined : { kind: 'set', store: s };
   };
-  const { guard, table } = ctx;
-  for (const comp of headComponents(rules)) {
+  const { guard, table, rels } = ctx;
+  for (const comp of headComponents(rels, rules)) {
     const members = new Set(comp.rels);
-    for (const rel of comp.rels) stores.set(rel, createStore(rel));
+    for (const rel of comp.rels) stores.set(rel, createStore(rels.key(rel)));
     const compRules = comp.rels.flatMap((rel) => byHead.get(rel)!);
     // New atoms and, beside each, the store it goes to (no relation key text per atom).
     let pending: number[] = [];
@@ -61,8 +65,8 @@ export function evaluateStatics(ctx: EvalContext, rules: readonly NormalRule[], 
       rules: compRules,
       recursiveAtoms: (rule) => (comp.recursive ? rule.atoms.flatMap((a, i) => (members.has(a.rel) ? [i] : [])) : []),
       fire: (rule, delta) => {
-        const rel = atomRel(rule.source.head);
-        guard.what = rel;
+        const rel = rule.headRel;
+        guard.what = rels.key(rel);
         guard.pos = rule.source.pos;
         const store = stores.get(rel)!;
         evalRule(ctx, rule, views, true, (id) => {
