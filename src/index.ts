@@ -82,3 +82,7 @@ export { writeGddl, GDDL_FILE_NAMES, type GddlFiles } from './formats/gddl/write
 export { termName, nameToKif, TRUE_NAME, DERIVED_PREFIX } from './formats/gddl/names.js';
 export { readGddl, type GddlGame, type GddlTexts } from './formats/gddl/read.js';
 export { createGddlSimulator, GddlPlayError, type GddlState } from './formats/gddl/sim.js';
+
+// Recipes (docs/architecture.md): one per command, each sequencing the stages after loading over
+// one run context; every recipe that grounds works on the game `ground` writes (groundWritten).
+export * from './pipeline/recipes/index.js';
