@@ -4,7 +4,7 @@
  * process, which may be someone else's.
  */
 import { totalmem } from 'node:os';
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { setFlagsFromString } from 'node:v8';
 import { isMainThread, workerData } from 'node:worker_threads';
 
 /**
@@ -48,11 +48,6 @@ export function defaultMaxMemoryMb(): number {
  */
 export function heapForMemoryLimit(maxMemoryMb: number): number {
   return Math.ceil(maxMemoryMb + Math.max(512, maxMemoryMb / 2));
-}
-
-/** The heap limit V8 was started with, in MB. */
-export function currentHeapLimitMb(): number {
-  return getHeapStatistics().heap_size_limit / 1048576;
 }
 
 /** What the command line's main thread hands the thread that runs the command (src/cli/thread.ts). */

@@ -7,7 +7,7 @@ import { PLAY_KEYWORDS, isOutputKeyword } from '../gdl/keywords.js';
 import type { GroundGame } from '../ground/types.js';
 
 /** What the functions here read of a game: its atoms and terms (a GroundGame or a game made from one). */
-export type AtomSource = Pick<GroundGame, 'atoms' | 'terms'>;
+type AtomSource = Pick<GroundGame, 'atoms' | 'terms'>;
 
 /**
  * The role of a ground atom in play: the state and move inputs (`true`, `does`), the four

@@ -25,7 +25,7 @@ export type Formula =
   | (Common & { readonly kind: 'and' | 'or'; readonly args: readonly Formula[] });
 
 /** Junctions with more arguments than this skip the pairwise subsumption test (quadratic). */
-export const SUBSUMPTION_LIMIT = 200;
+const SUBSUMPTION_LIMIT = 200;
 
 type Junction = 'and' | 'or';
 

@@ -8,7 +8,7 @@ import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import type { FoundGame } from './types.js';
 
 /** File endings of game descriptions looked for in folders. */
-export const GAME_EXTENSIONS: readonly string[] = ['.kif', '.gdl'];
+const GAME_EXTENSIONS: readonly string[] = ['.kif', '.gdl'];
 
 /** A path that does not exist or cannot be read. */
 export class MissingPathError extends Error {}

@@ -4,7 +4,6 @@
  */
 import type { BatchFormat } from './types.js';
 
-export type { OutputFile } from '../pipeline/recipes/index.js';
 
 /** The names of the formats, for the option parser. */
 export const BATCH_FORMAT_NAMES: readonly BatchFormat[] = ['gdl', 'json', 'gddl', 'rddl'];

@@ -9,7 +9,7 @@ import { STATUSES } from './types.js';
 const ALWAYS: readonly GameStatus[] = ['ok', 'invalid', 'limit'];
 
 /** A terminal stream the line is drawn on. */
-export interface ProgressStream {
+interface ProgressStream {
   readonly isTTY?: boolean;
   write(text: string): unknown;
 }

@@ -18,7 +18,7 @@ export function reportFormatOf(path: string): ReportFormat | undefined {
 }
 
 /** Counts by status, and the median and 90th percentile of the games' seconds (every game, whatever its status). */
-export interface ReportSummary {
+interface ReportSummary {
   readonly games: number;
   readonly counts: Readonly<Record<GameStatus, number>>;
   readonly medianSeconds: number | null;

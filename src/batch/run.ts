@@ -15,7 +15,7 @@ import type { BatchFormat, FoundGame, GameRow, WorkerJob, WorkerReply } from './
 const WORKER = join(dirname(fileURLToPath(import.meta.url)), 'worker.js');
 
 /** Seconds a worker gets past its time limit (its own deadline should stop it first) before it is killed. */
-export const GRACE_SECONDS = 5;
+const GRACE_SECONDS = 5;
 
 /** Share of a worker's V8 heap at which the pipeline's own memory check stops the game cleanly. */
 const HEAP_CHECK_SHARE = 0.9;
@@ -47,13 +47,13 @@ export interface BatchOptions {
 }
 
 /** Called as games start and end (for the progress line). */
-export interface BatchHooks {
+interface BatchHooks {
   readonly onStart?: (game: FoundGame) => void;
   readonly onDone?: (row: GameRow) => void;
 }
 
 /** The rows of the games that ended, in game order; `interrupted` when aborted. */
-export interface BatchResult {
+interface BatchResult {
   readonly rows: readonly GameRow[];
   readonly interrupted: boolean;
 }

@@ -14,10 +14,10 @@ import { type ChildProcess, type StdioOptions, spawn } from 'node:child_process'
 import pLimit from 'p-limit';
 
 /** What to do with a child's stdout: nothing, count its bytes, or keep them. */
-export type StdoutUse = 'ignore' | 'count' | 'keep';
+type StdoutUse = 'ignore' | 'count' | 'keep';
 
 /** How to run one child process. */
-export interface ChildSpec {
+interface ChildSpec {
   /** Arguments of Node (a script first), or of `command` when given. */
   readonly args: readonly string[];
   /** Executable to start instead of this Node (e.g. GNU time, which then starts Node); default `process.execPath`. */

@@ -7,10 +7,10 @@
 import type { GameRow } from '../batch/types.js';
 
 /** How a corpus game ended, for the table. */
-export type CorpusOutcome = 'ground' | 'lazy' | 'estimate' | 'limit' | 'invalid' | 'crash';
+type CorpusOutcome = 'ground' | 'lazy' | 'estimate' | 'limit' | 'invalid' | 'crash';
 
 /** Every outcome, in the order the table counts them, with its label. */
-export const OUTCOMES: readonly (readonly [CorpusOutcome, string])[] = [
+const OUTCOMES: readonly (readonly [CorpusOutcome, string])[] = [
   ['ground', 'grounded'],
   ['lazy', 'grounded with lazy axioms'],
   ['estimate', 'refused with an estimate'],
@@ -20,7 +20,7 @@ export const OUTCOMES: readonly (readonly [CorpusOutcome, string])[] = [
 ];
 
 /** Seconds past the time limit after which a run counts as an overshoot. */
-export const OVERSHOOT_SECONDS = 1;
+const OVERSHOOT_SECONDS = 1;
 
 /** How many of the largest ground games the table lists. */
 export const LARGEST = 20;

@@ -8,7 +8,7 @@ import { type MethodRun, compareMethods } from '../pipeline/compare.js';
 import type { NormalGame } from '../pipeline/stages.js';
 
 /** One method's figures for one game. */
-export interface MethodColumn {
+interface MethodColumn {
   readonly status: MethodRun['status'];
   /** Seconds of the superset computation alone. */
   readonly reachSeconds: number;

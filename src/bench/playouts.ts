@@ -20,7 +20,7 @@ const CLI = join(here, '..', 'cli', 'main.js');
  * The slide's games (its factor, Prolog against the instantiated game), then the issue's others;
  * `lazy`: ground with `--lazy-axioms` (docs/lazy.md), the only way chess grounds.
  */
-export const PLAYOUT_GAMES: readonly { readonly name: string; readonly slide?: number; readonly lazy?: boolean }[] = [
+const PLAYOUT_GAMES: readonly { readonly name: string; readonly slide?: number; readonly lazy?: boolean }[] = [
   { name: 'asteroidsSerial', slide: 3.7 },
   { name: 'beatMania', slide: 109.11 },
   { name: 'chomp', slide: 69.32 },

@@ -30,7 +30,7 @@ export function haveSwipl(): boolean {
 const rel = (name: string): string => quoteAtom(`r:${name}`);
 
 /** The relaxed game as SWI-Prolog text: relations renamed `r:NAME`, recursive ones tabled. */
-export function swiProgram(game: NormalGame): { text: string; axioms: string } {
+function swiProgram(game: NormalGame): { text: string; axioms: string } {
   const plan = planRelaxedGame(game);
   const lines: string[] = [':- style_check(-singleton).', ':- style_check(-discontiguous).'];
   const defined = new Set<string>();

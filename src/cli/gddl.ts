@@ -11,7 +11,7 @@ import { UsageError, announceTemp, readGameFile } from './io.js';
 import { parseWhole } from './options.js';
 
 /** The GDDL flags as commander parses them. */
-export interface GddlFlags {
+interface GddlFlags {
   readonly maxActions?: string;
   readonly maxEffects?: string;
 }

@@ -46,7 +46,7 @@ export function announceTemp(path: string, made: boolean): void {
 export class UsageError extends Error {}
 
 /** The name messages give a game read from standard input (the path `-`). */
-export const STDIN_NAME = '<stdin>';
+const STDIN_NAME = '<stdin>';
 
 /** Bytes of a game as text: bytes that are not UTF-8 become U+FFFD, which the lexer reports with its position. */
 export function decodeGame(bytes: Uint8Array): string {

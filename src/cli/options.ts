@@ -25,7 +25,7 @@ export interface LimitFlags {
 }
 
 /** Which limits a command takes: the superset computation's, and instantiation's too. */
-export type LimitSet = 'reach' | 'ground';
+type LimitSet = 'reach' | 'ground';
 
 /** A positive number of seconds (fractions allowed). */
 export function parseSeconds(value: string, option: string): number {

@@ -32,7 +32,7 @@ export function gameBase(file: string): string {
 }
 
 /** The two file paths of the RDDL translation of `game` in `dir`. */
-export function rddlPaths(dir: string, game: string): { domain: string; instance: string } {
+function rddlPaths(dir: string, game: string): { domain: string; instance: string } {
   const base = gameBase(game);
   return { domain: join(dir, `${base}_mdp.rddl`), instance: join(dir, `${base}_inst.rddl`) };
 }

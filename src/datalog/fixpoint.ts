@@ -12,7 +12,7 @@
  */
 
 /** A component to saturate. */
-export interface SemiNaiveComponent<R> {
+interface SemiNaiveComponent<R> {
   readonly rules: readonly R[];
   /** Positions of the body atoms of `rule` that read relations of the component. */
   recursiveAtoms(rule: R): readonly number[];

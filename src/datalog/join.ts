@@ -85,7 +85,7 @@ function makeStep(atom: JoinAtom, at: number, bound: Set<number>, checks: JoinCh
  * The plan: atoms in the core's greedy order (src/datalog/plan.ts: fully bound atoms first, then
  * the fewest estimated rows), each test right after the step that binds its last variable.
  */
-export function planJoin(atoms: readonly JoinAtom[], checks: readonly JoinCheck[]): { pre: JoinCheck[]; steps: Step[] } {
+function planJoin(atoms: readonly JoinAtom[], checks: readonly JoinCheck[]): { pre: JoinCheck[]; steps: Step[] } {
   const bound = new Set<number>();
   const steps: Step[] = [];
   let pending = [...checks];

@@ -7,7 +7,7 @@
  */
 
 /** One candidate of the greedy order. */
-export interface GreedyItem<V> {
+interface GreedyItem<V> {
   /** The variables the atom binds or tests. */
   readonly vars: readonly V[];
 }

@@ -7,13 +7,13 @@
  */
 
 /** Bindings of variables by name: what a table call's unifier holds. */
-export type Links = Record<string, unknown>;
+type Links = Record<string, unknown>;
 
 /** A ground fact of a table: its arguments. */
-export type FactArgs = readonly unknown[];
+type FactArgs = readonly unknown[];
 
 /** The binding operations, made for one tau-prolog library object. */
-export interface Binder {
+interface Binder {
   /**
    * The unifier of a table call with one of its candidate facts, or null when they do not
    * unify. The call's bound arguments (up to `indexed` of them) already agree with the fact.

@@ -9,10 +9,10 @@ import { binder } from './bind.js';
 import type { TauTerm } from './term.js';
 
 /** A predicate implemented here: it pops nothing and pushes the states the call leads to. */
-export type OwnPredicate = (thr: unknown, point: unknown, atom: unknown) => void;
+type OwnPredicate = (thr: unknown, point: unknown, atom: unknown) => void;
 
 /** The engine's own predicates: by functor name for direct stepping, and the table operations. */
-export interface OwnPredicates {
+interface OwnPredicates {
   /**
    * Handlers by functor name. Every name here has one arity in the programs the engine runs
    * (table names carry theirs), or the handler takes any arity: keying by the name string, which

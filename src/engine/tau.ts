@@ -35,7 +35,7 @@ export class EngineError extends Error {
 }
 
 /** Limits on one engine; checked while stepping. */
-export interface EngineLimits {
+interface EngineLimits {
   /** The run's deadline (time and heap), looked at every few thousand steps. */
   readonly deadline: Deadline;
 }
@@ -86,7 +86,7 @@ export interface PrologEngine {
 }
 
 /** KIF text of a ground term and its nesting depth (1 for a constant). */
-export interface TermText {
+interface TermText {
   readonly text: string;
   readonly depth: number;
 }
@@ -169,7 +169,7 @@ export function toTau(root: Term): TauTerm {
 }
 
 /** How an engine steps. */
-export interface EngineOptions {
+interface EngineOptions {
   /**
    * Step calls of this module's own predicates (tables, `\\==`, `once`) directly (default
    * true). False sends every goal through Tau-Prolog's own step: the reference that tests

@@ -4,10 +4,7 @@
  */
 
 /** The relation constants with a fixed meaning in GDL. */
-export const KEYWORD_LIST = ['role', 'init', 'true', 'next', 'legal', 'does', 'goal', 'terminal', 'base', 'input', 'distinct'] as const;
-
-/** A GDL keyword. */
-export type Keyword = (typeof KEYWORD_LIST)[number];
+const KEYWORD_LIST = ['role', 'init', 'true', 'next', 'legal', 'does', 'goal', 'terminal', 'base', 'input', 'distinct'] as const;
 
 /** {@link KEYWORD_LIST} as a set, for membership tests by name. */
 export const KEYWORDS: ReadonlySet<string> = new Set(KEYWORD_LIST);

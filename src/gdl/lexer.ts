@@ -33,10 +33,10 @@ export type SExpr = SymNode | ListNode;
  * Turns one complete top-level sentence into the caller's value (undefined: nothing to keep);
  * problems it finds go into `problems`.
  */
-export type SentenceReader<T> = (e: SExpr, problems: Diagnostic[]) => T | undefined;
+type SentenceReader<T> = (e: SExpr, problems: Diagnostic[]) => T | undefined;
 
 /** What {@link readSentences} gives: the values of the sentences read, and every problem. */
-export interface SentencesRead<T> {
+interface SentencesRead<T> {
   readonly items: T[];
   /** The reader's own problems (parentheses, characters), then the sentence reader's, each in file order. */
   readonly diagnostics: Diagnostic[];

@@ -8,7 +8,7 @@ import { KEYWORDS } from './ast.js';
 import { stronglyConnectedComponents } from './scc.js';
 
 /** One body occurrence: relation `from` feeds the head relation of the rule. */
-export interface DependencyEdge {
+interface DependencyEdge {
   readonly from: string;
   readonly to: string;
   readonly negative: boolean;
@@ -26,7 +26,7 @@ export interface RelationGraph {
 }
 
 /** A relation atom as far as its key goes: name and number of arguments. */
-export interface RelationUse {
+interface RelationUse {
   readonly rel: string;
   readonly args: readonly unknown[];
 }
@@ -77,7 +77,7 @@ export function forEachBodyAtom(f: Formula, negated: boolean, visit: (atom: Atom
 }
 
 /** One strongly connected component of a relation graph. */
-export interface RelationComponent {
+interface RelationComponent {
   /** Its relations, sorted. */
   readonly members: string[];
   /** True when some edge stays inside the component (a cycle, or a relation using itself). */
@@ -133,7 +133,7 @@ export function relationGraph(rules: readonly Rule[]): RelationGraph {
 }
 
 /** The kinds of relation the summary of `check` reports. */
-export interface RelationClasses {
+interface RelationClasses {
   /** Functors of fluents: names of the terms under init, true and next. */
   readonly fluents: readonly string[];
   /** Functors of moves: names of the action terms under legal and does. */

@@ -16,7 +16,7 @@ import { type Diagnostic, diag } from './diagnostics.js';
 import { forEachBodyAtom } from './relations.js';
 
 /** The fixed arities of the GDL keywords (`distinct` is checked by the parser). */
-export const KEYWORD_ARITY: ReadonlyMap<string, number> = new Map([
+const KEYWORD_ARITY: ReadonlyMap<string, number> = new Map([
   ['role', 1], ['init', 1], ['true', 1], ['next', 1], ['legal', 2], ['does', 2],
   ['goal', 2], ['terminal', 0], ['base', 1], ['input', 2],
 ]);

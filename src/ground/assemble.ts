@@ -29,7 +29,7 @@ export function compareRules(a: GroundRule, b: GroundRule): number {
 }
 
 /** What {@link canonicalGame} builds from: rules and init over some atom keys. */
-export interface GameDraft {
+interface GameDraft {
   readonly file: string;
   readonly terms: TermReader;
   /** Role term ids, in description order. */

@@ -12,7 +12,7 @@ export function atomText(game: Pick<GroundGame, 'atoms' | 'terms'>, id: number):
 }
 
 /** Symbol ids of the GDL keywords a ground game is read by; -1 for one the game never uses. */
-export interface KeywordSymbols {
+interface KeywordSymbols {
   readonly true: number;
   readonly next: number;
   readonly does: number;

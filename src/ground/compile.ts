@@ -20,7 +20,7 @@ export interface CompiledAtom {
 }
 
 /** `(distinct left right)`, compiled. */
-export interface CompiledDistinct {
+interface CompiledDistinct {
   readonly left: Pattern;
   readonly right: Pattern;
   readonly vars: readonly number[];

@@ -108,7 +108,7 @@ function limitError(ctx: Context, rule: JoinRule, what: string, limit: LimitInfo
  * On the corpus games that ground, the worst overestimate seen was 416 times (pancakes88's
  * `base` rule, 8^8 rows cut to 8! by its distincts), for a rule far below this threshold.
  */
-export const ESTIMATE_MARGIN = 20;
+const ESTIMATE_MARGIN = 20;
 
 /**
  * Refuses a rule before its join starts when the join's own estimate of what it would produce
@@ -132,7 +132,7 @@ function checkEstimate(ctx: Context, rule: JoinRule, estimate: number, isStatic:
  * lazy atom that the simulator decides in Prolog anyway (chess's legal rules, one instance per
  * move and king square).
  */
-export const LAZY_RULE_ESTIMATE = 100_000;
+const LAZY_RULE_ESTIMATE = 100_000;
 
 function checkLazyEstimate(ctx: Context, rule: JoinRule, estimate: number): void {
   const lazy = ctx.lazy;
@@ -241,7 +241,7 @@ function sameList(a: readonly number[], b: readonly number[]): boolean {
  * The ground rules made so far by hash: rows (hash, index in `rules`) and the index on the
  * hash. Typed-array rows, not a Map: millions of Map entries cost more than the join.
  */
-export interface RuleHashes {
+interface RuleHashes {
   readonly rows: Relation;
   readonly byHash: RelationIndex;
 }

@@ -30,7 +30,7 @@ import type { FrameStats, SplitEnv } from './split-env.js';
 export const DEFAULT_FRAME_ABOVE = 10_000;
 
 /** A rewrite is kept only when it makes at least this many times fewer ground rules. */
-export const FRAME_GAIN = 4;
+const FRAME_GAIN = 4;
 
 
 /**

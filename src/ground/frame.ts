@@ -43,7 +43,7 @@ import type { Literal, NormalRule } from '../normalize/types.js';
 import { atomVarSet, auxAtom, components, literalVars, type SplitContext } from './split.js';
 
 /** What the frame rewrite needs besides {@link SplitContext}. */
-export interface FrameContext extends SplitContext {
+interface FrameContext extends SplitContext {
   /** True for an atom of a lazy relation (docs/lazy.md): it may stay negated only. */
   readonly isLazy: (atom: Atom) => boolean;
 }
@@ -179,7 +179,7 @@ function touchedBody(t: Literal, part: FramePart, dom: Atom | null, statics: rea
 }
 
 /** A frame rule rewritten (see the module comment); every relation but `head`'s is new. */
-export interface FrameRewrite {
+interface FrameRewrite {
   /** The cell's domain, a static relation: dom(Xc) <= the positive static tests, renamed apart. */
   readonly dom: NormalRule | null;
   /** moved(R) <= does(R, M), P(M) */

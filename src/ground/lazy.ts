@@ -50,7 +50,7 @@ export interface LazyPlan {
 }
 
 /** The seed that makes the keyword rule at `pos` lazy as a whole: `@line:col`. */
-export function ruleSeed(pos: { readonly line: number; readonly col: number }): string {
+function ruleSeed(pos: { readonly line: number; readonly col: number }): string {
   return `@${pos.line}:${pos.col}`;
 }
 
@@ -286,7 +286,7 @@ export function matchesPattern(p: Term, t: Term): boolean {
 }
 
 /** Rounds of lazy grounding at most: each makes one more relation lazy. */
-export const MAX_LAZY_ROUNDS = 6;
+const MAX_LAZY_ROUNDS = 6;
 
 /**
  * Runs `attempt` with the plan for `seeds` (none while `seeds` is empty); when `retry` is set

@@ -34,7 +34,7 @@ export const DEFAULT_SPLIT_ABOVE = 4_000_000;
  * "a lot", yet low enough for checkers' frame rules (10 kept them whole; with 4 and
  * `--split-above 100000` checkers falls from 262,113 to 100,775 ground rules).
  */
-export const SPLIT_GAIN = 4;
+const SPLIT_GAIN = 4;
 
 /**
  * Projection pays from a lower threshold: a rule estimated above `--split-above` divided by this
@@ -48,7 +48,7 @@ export const SPLIT_GAIN = 4;
 export const PROJECT_SHARE = 40;
 
 /** A projection below `--split-above` is kept only when it makes this many times fewer ground rules (estimated). */
-export const PROJECT_GAIN = 16;
+const PROJECT_GAIN = 16;
 
 /**
  * Auxiliary rules are split again (projection, components) above this estimate: they are new

@@ -10,10 +10,10 @@ import type { TermReader } from '../datalog/terms.js';
 import { compareCodePoints } from '../gdl/terms.js';
 import type { FluentEntry, GoalEntry, GroundAtom, MoveEntry, Vocabulary } from './types.js';
 
-export type { FluentEntry, GoalEntry, MoveEntry, Vocabulary };
+export type { Vocabulary };
 
 /** What the vocabulary is read from: the atoms of a ground game and their term table. */
-export interface VocabularySource {
+interface VocabularySource {
   readonly terms: TermReader;
   readonly atoms: readonly GroundAtom[];
 }

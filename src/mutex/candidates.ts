@@ -9,7 +9,7 @@
 import type { MutexView } from './view.js';
 
 /** Widest relation whose input/output splits are all tried (2^n splits per relation). */
-export const MAX_SPLIT_ARITY = 8;
+const MAX_SPLIT_ARITY = 8;
 
 /** One hypothesis: a relation, its input positions (output = the rest), and its groups. */
 export interface Hypothesis {

@@ -11,7 +11,7 @@ import type { Candidate, Hypothesis } from './candidates.js';
 import type { MutexView } from './view.js';
 
 /** A candidate with the proof's verdict. */
-export interface JudgedCandidate extends Candidate {
+interface JudgedCandidate extends Candidate {
   readonly proven: boolean;
   readonly exactlyOne: boolean;
 }
@@ -31,10 +31,10 @@ export interface EncodedGroup<Member> {
 }
 
 /** A group of the chosen encoding over fluent indexes. */
-export type ChosenGroup = EncodedGroup<number>;
+type ChosenGroup = EncodedGroup<number>;
 
 /** Bits to encode a group of `n` members. */
-export function groupBits(n: number, exactlyOne: boolean): number {
+function groupBits(n: number, exactlyOne: boolean): number {
   const codes = exactlyOne ? n : n + 1;
   return codes <= 1 ? 0 : Math.ceil(Math.log2(codes));
 }

@@ -126,7 +126,7 @@ export interface RuleIndex {
  * the last row, 130 rules) helps its proofs; checkers' ("a player cannot move", tens of
  * thousands) would make each query cost as much as the whole game, for little gain.
  */
-export const MAX_TERMINAL_CONE_RULES = 5000;
+const MAX_TERMINAL_CONE_RULES = 5000;
 
 /** Builds the rule index of a view. */
 export function ruleIndex(view: MutexView): RuleIndex {

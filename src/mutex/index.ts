@@ -18,7 +18,7 @@ import { mutexView } from './view.js';
 export type MutexGroup = EncodedGroup<string>;
 
 /** Counts for `--stats`. */
-export interface MutexStats {
+interface MutexStats {
   readonly hypotheses: number;
   readonly candidates: number;
   readonly refutedBySimulation: number;
@@ -45,7 +45,7 @@ export interface MutexResult {
 }
 
 /** Options, resolved by the caller. */
-export interface MutexOptions {
+interface MutexOptions {
   readonly deadline: Deadline;
   /** Conflicts per SAT query before it counts as failed. */
   readonly maxConflicts: number;

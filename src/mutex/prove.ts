@@ -31,7 +31,7 @@ export interface Claim {
 }
 
 /** The outcome per claim, aligned with the input; `unrefutedPairs` for failed AMO claims. */
-export interface ProofResult {
+interface ProofResult {
   readonly proven: readonly boolean[];
   /** For each failed AMO claim: how many member pairs the proof could not rule out (capped). */
   readonly unrefutedPairs: ReadonlyMap<number, { readonly pairs: number; readonly capped: boolean }>;
@@ -43,7 +43,7 @@ export interface ProofResult {
 }
 
 /** Limits of the proof. */
-export interface ProofLimits {
+interface ProofLimits {
   readonly deadline: Deadline;
   /** Conflicts one SAT query may take before it counts as failed. */
   readonly maxConflicts: number;

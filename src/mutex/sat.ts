@@ -6,7 +6,7 @@
  */
 
 /** The answer of {@link SatSolver.solve}; 'unknown' when the conflict budget ran out. */
-export type SatResult = 'sat' | 'unsat' | 'unknown';
+type SatResult = 'sat' | 'unsat' | 'unknown';
 
 const UNDEF = 0;
 const TRUE = 1;

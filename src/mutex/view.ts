@@ -8,7 +8,7 @@ import { compareCodePoints } from '../gdl/terms.js';
 import type { GroundRule } from '../ground/types.js';
 
 /** One fluent F: its `(true F)` and `(next F)` atoms and its shape. */
-export interface FluentInfo {
+interface FluentInfo {
   /** Term id of F. */
   readonly term: number;
   /** KIF text of F, as `ground` prints fluents. */

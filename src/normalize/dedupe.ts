@@ -10,7 +10,7 @@ import { termEquals } from '../gdl/terms.js';
 import type { Literal, NormalRule } from './types.js';
 
 /** Adds rules; `add` says whether the rule was new. */
-export interface RuleSet {
+interface RuleSet {
   add(rule: NormalRule): boolean;
 }
 

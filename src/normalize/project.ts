@@ -16,7 +16,7 @@ import { type Diagnostic, diag } from '../gdl/diagnostics.js';
 import { atomVars, collectVars, formulaToString } from '../gdl/terms.js';
 
 /** A rule with its free negations projected, the helper rules it needs, and a warning per literal. */
-export interface Projection {
+interface Projection {
   readonly rule: Rule;
   readonly helpers: readonly Rule[];
   readonly warnings: readonly Diagnostic[];

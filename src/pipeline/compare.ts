@@ -14,7 +14,7 @@ import {
 import { StageTimer } from '../timer.js';
 
 /** How a method's run ended. */
-export type RunStatus = 'ok' | 'limit' | 'invalid' | 'error';
+type RunStatus = 'ok' | 'limit' | 'invalid' | 'error';
 
 /** One method's run on one game. */
 export interface MethodRun {
@@ -132,7 +132,7 @@ function diffSupersets(what: string, sa: Supersets, sb: Supersets, out: string[]
  * Differences between the Prolog method's run `a` and the DG method's run `b` after
  * post-processing (final supersets and ground games); empty when they are identical.
  */
-export function diffResults(a: MethodRun, b: MethodRun): string[] {
+function diffResults(a: MethodRun, b: MethodRun): string[] {
   const out: string[] = [];
   diffSupersets('final ', a.supersets!, b.supersets!, out);
   const ga = a.ground!;

@@ -26,7 +26,7 @@ export type { RddlSource } from '../formats/rddl/read.js';
 
 // ---- GDDL output and read-back (issue 14, docs/gddl.md) ----
 
-export { DEFAULT_GDDL_OPTIONS, type GddlModel, type GddlOptions, type GddlStats } from '../formats/gddl/model.js';
+export { DEFAULT_GDDL_OPTIONS, type GddlOptions } from '../formats/gddl/model.js';
 export { GDDL_FILE_NAMES, type GddlFiles } from '../formats/gddl/write.js';
 
 /** What the GDDL output of a ground game is made of: its mutex groups, its axioms removed, the model, the files. */

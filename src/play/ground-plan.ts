@@ -18,7 +18,7 @@ import { atomText, keywordSymbols } from '../ground/atoms.js';
 import type { GroundGame, GroundRule } from '../ground/types.js';
 
 /** The compiled rules; rule `k` is the k-th in evaluation order. */
-export interface CompiledRules {
+interface CompiledRules {
   /** Number of atoms (the length of a valuation). */
   readonly atoms: number;
   readonly head: Int32Array;
@@ -179,7 +179,7 @@ function fileUnderTriggers(game: GroundGame, rules: readonly GroundRule[], range
 }
 
 /** Scratch space of an evaluation, allocated once per simulator. */
-export interface Scratch {
+interface Scratch {
   readonly missing: Int32Array;
   readonly stack: Int32Array;
   /** Room for the triggered rules of a joint move. */
@@ -233,7 +233,7 @@ function evaluateCyclic(p: CompiledRules, from: number, to: number, c: number, v
 }
 
 /** What the count-down of a cyclic component reads: rule heads, and per atom the rules of its own component that read it positively. */
-export interface Watches {
+interface Watches {
   readonly head: Int32Array;
   readonly watchStart: Int32Array;
   readonly watch: Int32Array;

@@ -21,7 +21,7 @@ export type GroundSimulator = GameSimulator<GroundState, number, number> & {
 };
 
 /** The fluents of a ground game and the atoms that read and make them. */
-export interface Fluents {
+interface Fluents {
   /** Term ids of the fluents, in text order: fluent f is `terms[f]`. */
   readonly terms: readonly number[];
   /** Atom id of `(true F)` per fluent, -1 when the game has none. */
@@ -49,7 +49,7 @@ export function fluentsOf(game: GroundGame): Fluents {
 }
 
 /** The atoms the simulators read per role, and the does atom of each legal atom, from the game's vocabulary. */
-export interface RoleAtoms {
+interface RoleAtoms {
   /** Per role (in role order), the ids of its `(legal R M)` atoms, ascending. */
   readonly legal: Int32Array[];
   /** Per role, the ids of its `(goal R V)` atoms, ascending. */

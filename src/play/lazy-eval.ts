@@ -74,12 +74,12 @@ function factsMatching(index: FactIndex, table: TermWriter, mask: number, key: s
 }
 
 /** Counters of the evaluator's work, for stats. */
-export interface TermEvaluatorStats {
+interface TermEvaluatorStats {
   calls: number;
 }
 
 /** The evaluator, for the ground simulators; `stats` counts its calls. */
-export type TermEvaluator = LazyEvaluator & { readonly stats: TermEvaluatorStats };
+type TermEvaluator = LazyEvaluator & { readonly stats: TermEvaluatorStats };
 
 /**
  * Creates the term-table evaluator of `game.lazy`. The terms it makes go to a table of its own,

@@ -36,7 +36,7 @@ export interface Table {
 }
 
 /** The compiled program and the order in which its recursive components are saturated. */
-export interface ReasonerProgram {
+interface ReasonerProgram {
   readonly text: string;
   /** Recursive components in dependency order (a component's bodies only read earlier ones). */
   readonly components: readonly Component[];

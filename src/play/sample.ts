@@ -8,7 +8,7 @@ import { createGroundSimulator } from './ground-sim.js';
 import { createRandom } from './random.js';
 
 /** Options of a sampling run, resolved by the caller. */
-export interface SampleOptions {
+interface SampleOptions {
   readonly playouts: number;
   readonly seed: number;
   /** Joint moves per playout before it is cut off. */

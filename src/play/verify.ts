@@ -34,7 +34,7 @@ export interface VerifyOptions {
 }
 
 /** A group whose members (fluent texts) are never true together; exactly one when `exactlyOne`. */
-export interface MutexCheck {
+interface MutexCheck {
   readonly members: readonly string[];
   readonly exactlyOne: boolean;
 }

@@ -14,7 +14,7 @@ import type { PlannedClause, PlannedGoal } from './planned.js';
 import { type RelaxedLiteral, type RelaxedRule, keyOf } from './relaxed.js';
 
 /** Which copy of a table a literal reads: all facts, or only those new in the last round. */
-export type TableMode = 'F' | 'D';
+type TableMode = 'F' | 'D';
 
 /** The argument by whose functor a relation's facts are split, if any. */
 export function splitPosition(rel: string, arity: number): number | undefined {
@@ -74,7 +74,7 @@ export function tableArgs(lit: PosLiteral): { table: string | undefined; args: r
 }
 
 /** A positive literal of the relaxed game. */
-export type PosLiteral = Extract<RelaxedLiteral, { kind: 'pos' }>;
+type PosLiteral = Extract<RelaxedLiteral, { kind: 'pos' }>;
 
 /** A positive literal as a call to the table (a split part, or a split relation's whole table) of `mode`. */
 export function atomCall(lit: PosLiteral, mode: TableMode): { name: string; args: Term[] } {

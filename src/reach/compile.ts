@@ -30,7 +30,7 @@ export interface CompiledRule {
 }
 
 /** What a positive literal reads from a full table (`F|…`): its ground arguments, null elsewhere. */
-export interface TableRead {
+interface TableRead {
   readonly table: string;
   readonly pattern: readonly (TauTerm | null)[];
 }

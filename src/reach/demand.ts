@@ -27,7 +27,7 @@ import type { ReachLimits, ReachResult } from './types.js';
  * (`accumulatorRelations`); `fallback`: after the plain run passes the atom budget, time-boxed
  * to the plain run's time; `always`; `never`.
  */
-export type DemandMode = 'auto' | 'fallback' | 'always' | 'never';
+type DemandMode = 'auto' | 'fallback' | 'always' | 'never';
 
 /** The shortest time box of a demand run after a plain one (a small game's plain run takes milliseconds). */
 const MIN_BOX_MS = 5000;

@@ -23,7 +23,7 @@ export function largestRelation(store: FactStore): { readonly key: string; reado
 }
 
 /** Position to blame for relation `key`: its first rule, or the rule that feeds it. */
-export function positionOf(plan: RelaxedPlan, key: string): Pos {
+function positionOf(plan: RelaxedPlan, key: string): Pos {
   const feeder = key === 'true/1' ? 'next/1' : key === 'does/2' ? 'legal/2' : key;
   return plan.firstRule.get(key) ?? plan.firstRule.get(feeder) ?? plan.firstRule.get('init/1') ?? { line: 1, col: 1 };
 }

@@ -28,7 +28,7 @@ export type RowEstimate = (relKey: string, table: string | undefined, boundArgs:
 const NOMINAL_ESTIMATE: RowEstimate = (_r, _t, boundArgs) => 1000 / 10 ** boundArgs.filter((b) => b).length;
 
 /** Which variant of a rule to plan. */
-export interface VariantSpec {
+interface VariantSpec {
   /** The positive literal that reads the delta table (null: every literal reads the full tables). */
   readonly deltaAt: number | null;
   /**
@@ -229,7 +229,7 @@ export function existentialPart(shape: RuleShape, delta: LiteralShape): Set<Lite
 }
 
 /** A table projection a plan reads: table `table` (without copy prefix) onto positions `keep`. */
-export interface ProjectionUse {
+interface ProjectionUse {
   readonly table: string;
   readonly keep: readonly number[];
   /** Its predicate name, `P|table|keep`. */
@@ -277,7 +277,7 @@ export function planDistinctHeads(id: number, shape: RuleShape, estimates: Estim
 const rows = (l: LiteralShape, bound: ReadonlySet<string>, estimate: RowEstimate): number =>
   estimate(l.read!.relKey, l.read!.table, l.read!.argVars.map((vs) => vs.every((v) => bound.has(v))));
 
-export const NOMINAL: Estimates = { order: NOMINAL_ESTIMATE, cost: NOMINAL_ESTIMATE };
+const NOMINAL: Estimates = { order: NOMINAL_ESTIMATE, cost: NOMINAL_ESTIMATE };
 
 /**
  * Where a run of goals starting at the positive literal `body[start]` ends if its new

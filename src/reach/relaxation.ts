@@ -13,7 +13,7 @@ import type { Signature } from '../gdl/relation-table.js';
 import type { Literal, NormalRule } from '../normalize/types.js';
 
 /** One bridge rule `to(X..) <= from(X..)` between two relations of the same arity. */
-export interface Bridge {
+interface Bridge {
   readonly from: Signature;
   readonly to: Signature;
 }

@@ -30,7 +30,7 @@ export function relationKeyText(r: RelationKey): string {
  * `true(F) <= init(F)`, `true(F) <= next(F)`, `does(R, M) <= legal(R, M)`: copies of facts,
  * between the relation keys `from` and `to` (`next/1` -> `true/1`).
  */
-export interface BridgeRule {
+interface BridgeRule {
   readonly from: string;
   readonly to: string;
 }

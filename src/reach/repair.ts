@@ -24,7 +24,7 @@ import { dependencyGraph } from './dg/index.js';
 import { DEFAULT_REACH_LIMITS, type ReachLimits } from './types.js';
 
 /** The game with its unsafe head variables bound, the warnings of the repairs and the errors of refusals. */
-export interface UnsafeRepair {
+interface UnsafeRepair {
   readonly game: NormalGame;
   readonly diagnostics: readonly Diagnostic[];
 }

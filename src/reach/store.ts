@@ -13,7 +13,7 @@ export interface StoredFact {
 }
 
 /** The facts of one relation. */
-export interface RelationFacts {
+interface RelationFacts {
   readonly rel: string;
   readonly arity: number;
   readonly keys: Set<string>;
@@ -25,7 +25,7 @@ export interface RelationFacts {
 }
 
 /** One table of the engine (without copy prefix): `cell/3`, `true/1:cell/3`. */
-export interface TableFacts {
+interface TableFacts {
   readonly name: string;
   /** Names of its full and delta copies in the engine. */
   readonly fullName: string;
@@ -38,7 +38,7 @@ export interface TableFacts {
 }
 
 /** Why a fact was refused. */
-export type Refusal = { readonly kind: 'duplicate' } | { readonly kind: 'too-deep'; readonly depth: number };
+type Refusal = { readonly kind: 'duplicate' } | { readonly kind: 'too-deep'; readonly depth: number };
 
 /** All facts, by relation key and by table. */
 export interface FactStore {

@@ -21,7 +21,7 @@ export interface RoleMoves {
 }
 
 /** Limits of the enumeration, resolved by the caller. */
-export interface CombineLimits {
+interface CombineLimits {
   /** Largest number of combinations kept. */
   readonly maxActions: number;
   readonly deadline: Deadline;

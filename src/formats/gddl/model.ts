@@ -42,7 +42,7 @@ export interface GddlOptions {
 export const DEFAULT_GDDL_OPTIONS: GddlOptions = { maxActions: 50_000, maxEffects: 1_000_000 };
 
 /** A precondition/effect pair: `fluent` holds after the multi-action when `condition` holds before. */
-export interface GddlEffect {
+interface GddlEffect {
   readonly condition: Formula;
   readonly fluent: string;
 }
@@ -56,21 +56,21 @@ export interface MultiAction {
 }
 
 /** A derived predicate (an axiom kept as a rule) with its stratum (1 first). */
-export interface GddlDerived {
+interface GddlDerived {
   readonly name: string;
   readonly stratum: number;
   readonly condition: Formula;
 }
 
 /** A reward: `role` gets `value` in states where `condition` holds. */
-export interface GddlReward {
+interface GddlReward {
   readonly role: string;
   readonly value: string;
   readonly condition: Formula;
 }
 
 /** A group of the partition: proven or observed mutex group, or a singleton. */
-export interface GddlGroup {
+interface GddlGroup {
   readonly status: 'proven' | 'observed' | 'singleton';
   readonly exactlyOne: boolean;
   readonly members: readonly string[];

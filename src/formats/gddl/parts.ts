@@ -12,7 +12,7 @@ import { NO_POS } from '../../gdl/ast.js';
 import { deadlineError } from '../../gdl/diagnostics.js';
 
 /** A move of a role: its legal atom, its does atom (-1 when no rule mentions it), the move term. */
-export interface GameMove {
+interface GameMove {
   readonly legal: number;
   readonly does: number;
   readonly term: number;

@@ -9,7 +9,7 @@ import { type Program, compileFormula } from './read-formula.js';
 import { type SNode, parseSexprs, syntaxError } from '../sexpr.js';
 
 /** A multi-action as read: one move name per role (in role order), its precondition and effects. */
-export interface GddlAction {
+interface GddlAction {
   readonly moves: readonly string[];
   readonly precondition: Program;
   readonly effects: readonly { readonly condition: Program; readonly fluent: number }[];

@@ -15,13 +15,13 @@ function literalText(l: Literal): string {
 }
 
 /** A normalized rule as KIF text on one line. */
-export function normalRuleText(r: NormalRule): string {
+function normalRuleText(r: NormalRule): string {
   const head = atomToString(r.head);
   return r.body.length === 0 ? head : `(<= ${head} ${r.body.map(literalText).join(' ')})`;
 }
 
 /** The comment line that says which relations are lazy. */
-export function lazyComment(lazy: LazyPart): string {
+function lazyComment(lazy: LazyPart): string {
   return `; lazy axioms: ${lazy.relations.join(' ')} stay non-ground (${lazy.rules.length} rules, ${lazy.facts.length} static facts follow)`;
 }
 

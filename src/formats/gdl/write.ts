@@ -60,7 +60,7 @@ export function emitGdlLines(game: GroundGame, options: GdlEmitOptions = DEFAULT
 }
 
 /** Characters per chunk of {@link emitGdlChunks}: large enough to write efficiently, far below V8's string limit. */
-export const GDL_CHUNK_CHARS = 1 << 20;
+const GDL_CHUNK_CHARS = 1 << 20;
 
 /**
  * The GDL output in chunks of whole lines (each about `chunkChars` long, each ending with a

@@ -23,7 +23,7 @@ export function balanced(items: readonly string[], op: '^' | '|', empty: string)
 }
 
 /** The text of every formula reachable from `roots`, by node id (children first, shared once). */
-export function formulaTexts(roots: readonly Formula[], atom: AtomExpr, step?: Step): Map<number, string> {
+function formulaTexts(roots: readonly Formula[], atom: AtomExpr, step?: Step): Map<number, string> {
   const text = new Map<number, string>();
   postOrder(roots, (f) => {
     let s: string;
@@ -47,7 +47,7 @@ export function definitionText(bodies: readonly (readonly Formula[])[], atom: At
 }
 
 /** The value of each formula reachable from `roots` when atom `a` has the value `value(a)`. */
-export function formulaValues(roots: readonly Formula[], value: (atom: number) => boolean): Map<number, boolean> {
+function formulaValues(roots: readonly Formula[], value: (atom: number) => boolean): Map<number, boolean> {
   const out = new Map<number, boolean>();
   postOrder(roots, (f) => {
     let v: boolean;

@@ -16,7 +16,7 @@ import type { FormulaGame } from '../../axioms/types.js';
 import type { Vocabulary } from '../../ground/vocabulary.js';
 
 /** Horizon used when no step counter bounds the game. */
-export const FALLBACK_HORIZON = 100;
+const FALLBACK_HORIZON = 100;
 
 /** Steps looked at before the search for a counter gives up. */
 const MAX_COUNTER_STEPS = 100_000;
@@ -30,7 +30,7 @@ function singleAtom(body: readonly Formula[]): number {
  * The number of joint moves after which the game is certainly terminal, found from a step
  * counter as described above; undefined when there is none.
  */
-export function detectGameLength(game: FormulaGame, vocab: Vocabulary): number | undefined {
+function detectGameLength(game: FormulaGame, vocab: Vocabulary): number | undefined {
   // trueId -> the true ids of its certain successors.
   const nextToTrue = new Map<number, number>();
   for (const f of vocab.fluents) if (f.nextId >= 0) nextToTrue.set(f.nextId, f.trueId);

@@ -29,7 +29,7 @@ export type Expr =
   | { readonly kind: 'if'; readonly cond: Expr; readonly then: Expr; readonly else: Expr };
 
 /** What a pvariable is. */
-export type VariableKind = 'state-fluent' | 'action-fluent' | 'interm-fluent' | 'derived-fluent' | 'non-fluent' | 'observ-fluent';
+type VariableKind = 'state-fluent' | 'action-fluent' | 'interm-fluent' | 'derived-fluent' | 'non-fluent' | 'observ-fluent';
 
 /** A pvariable declaration. */
 export interface Variable {
@@ -60,7 +60,7 @@ export interface RddlModel {
 }
 
 /** Nesting depth (parentheses, `~`, `if`) past which an expression is refused. */
-export const MAX_NESTING = 2000;
+const MAX_NESTING = 2000;
 
 const LEVELS: readonly (readonly string[])[] = [['<=>'], ['=>'], ['|'], ['^', '&'], ['~'], ['==', '~=', '<', '<=', '>', '>='], ['+', '-'], ['*', '/']];
 const NOT_LEVEL = 4;

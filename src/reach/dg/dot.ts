@@ -9,7 +9,7 @@ import type { Domains } from './domains.js';
 import { type ArgGraph, functionArguments } from './graph.js';
 
 /** Options of the DOT output. */
-export interface DotOptions {
+interface DotOptions {
   /** Only what the positions of this relation (`name` or `name/arity`) depend on. */
   readonly relation?: string;
 }

@@ -92,7 +92,7 @@ export function evalContext(table: TermTable, guard: Guard): EvalContext {
  * The block of `pattern` over `store`, its columns the variables of `keep` in the pattern,
  * and the rule variable of each column. Blocks are shared and caught up on every use.
  */
-export function blockOf(ctx: EvalContext, store: Store, pattern: Pattern, keep: ReadonlySet<number>): { block: Block; vars: number[] } {
+function blockOf(ctx: EvalContext, store: Store, pattern: Pattern, keep: ReadonlySet<number>): { block: Block; vars: number[] } {
   const { key, order } = canonicalKey(pattern);
   const cols = order.flatMap((v, i) => (keep.has(v) ? [i] : []));
   const full = `${key}|${cols.join(',')}`;

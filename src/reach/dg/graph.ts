@@ -22,7 +22,7 @@ export interface ArgumentRef {
 }
 
 /** A position of a graph: its parts, its number in the graph and its symbol's id. */
-export interface Position extends ArgumentRef {
+interface Position extends ArgumentRef {
   /** Number of the position in its graph (the key of every map of the graph). */
   readonly id: number;
   /** Id of the relation (`kind` 'rel', in `relations`) or function symbol (in `functions`). */

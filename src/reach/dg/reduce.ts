@@ -18,7 +18,7 @@ import { type ArgGraph, relationArguments } from './graph.js';
 import { headComponents, rulesByHead } from './statics.js';
 
 /** Counters of a reduction. */
-export interface ReduceStats {
+interface ReduceStats {
   /** Rounds over recursive components, all components together. */
   readonly rounds: number;
   /** Join solutions found (supported head instances, duplicates included). */
