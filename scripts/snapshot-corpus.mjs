@@ -14,7 +14,7 @@
  * runs only the runs that finished in snapshot DIR0 (the others cannot be compared). `diff` reports, per command: identical, different, finished in one only,
  * over the limit in both; it exits 1 when any output differs or an exit code changed.
  */
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,6 +88,8 @@ async function take(dir, opts) {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, c.normalize ? c.normalize(r.stdout) : r.stdout);
     rows.push([c.name, g, r.code, r.ms]);
+    // Appended as each run ends, so that an interrupted snapshot can still be compared.
+    appendFileSync(join(dir, 'index.partial.tsv'), `${[c.name, g, r.code, r.ms].join('\t')}\n`);
     return true;
   });
   rows.sort((a, b) => (a[0] + a[1] < b[0] + b[1] ? -1 : 1));
@@ -97,7 +99,7 @@ async function take(dir, opts) {
 
 function readIndex(dir) {
   const m = new Map();
-  for (const line of readFileSync(join(dir, 'index.tsv'), 'utf8').split('\n')) {
+  for (const line of readFileSync(join(dir, existsSync(join(dir, 'index.tsv')) ? 'index.tsv' : 'index.partial.tsv'), 'utf8').split('\n')) {
     if (line === '') continue;
     const [cmd, game, code, ms] = line.split('\t');
     m.set(`${cmd}\t${game}`, { cmd, game, code, ms: Number(ms) });
