@@ -4,6 +4,7 @@
 // Deadline.describe(); given no deadline, the output is what it always was. The command line is
 // checked on big corpus games with tiny timeouts: exit 3, a positioned message, no output file.
 // No wall-clock assertions: how far runs overshoot is measured by scripts/overshoot.mjs.
+import { TEST_INSTANTIATE_LIMITS } from './support/context.js';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ import { removeUnused } from '../src/axioms/unused.js';
 import { Deadline } from '../src/deadline.js';
 import { emitGdl } from '../src/formats/gdl/write.js';
 import { emitJson } from '../src/formats/json/write.js';
-import { DEFAULT_INSTANTIATE_LIMITS, instantiateGame } from '../src/ground/instantiate.js';
+import { instantiateGame } from '../src/ground/instantiate.js';
 import { pruneUnreachable, reachableAtoms } from '../src/ground/reachability.js';
 import { DEFAULT_PIPELINE_OPTIONS, runGrounding, verifyGrounding } from '../src/pipeline/stages.js';
 import { GAMES_DIR, HAVE_CORPUS } from './corpus.js';
@@ -48,7 +49,7 @@ describe('the stages under a passed deadline', () => {
   });
 
   it('instantiation stops with a limit error naming the rule', () => {
-    const err = limitError(() => instantiateGame(loaded.normal, reach.supersets, { ...DEFAULT_INSTANTIATE_LIMITS, deadline: PASSED() }));
+    const err = limitError(() => instantiateGame(loaded.normal, reach.supersets, { ...TEST_INSTANTIATE_LIMITS, deadline: PASSED() }));
     expect(err.message).toMatch(/grid\.kif:\d+:\d+: error: instantiating this rule for '\w+' stopped: time limit reached/);
   });
 

@@ -1,5 +1,6 @@
 // The dependency-graph method: graph (Definition 9.3), domains, products (Algorithm 9.3),
 // reduceSupersetsDG (Algorithm 9.4), limits and DOT output, on small games and corpus games.
+import { TEST_REACH_LIMITS } from './support/context.js';
 import { Deadline } from '../src/deadline.js';
 import { describe, expect, it } from 'vitest';
 import { GdlError } from '../src/gdl/diagnostics.js';
@@ -53,7 +54,7 @@ const RING = ringGame([1, 2, 3, 4, 5, 6].map((i) => `(adjacent ${i} ${(i % 6) + 
 
 describe('argument dependency graph and domains (Algorithm 9.3)', () => {
   it('builds the edges of Figure 9.2 for the step example', () => {
-    const { graph, domains } = dependencyGraph(normal(STEP_GAME));
+    const { graph, domains } = dependencyGraph(normal(STEP_GAME), TEST_REACH_LIMITS);
     // Positions are structured values: found by their parts, shown by their text.
     const at = (kind: 'rel' | 'fn', name: string, arity: number, index: number): number => findPosition(graph, { kind, name, arity, index })!;
     const text = (pos: number): string => graph.byId[pos]!.text;
@@ -164,7 +165,7 @@ describe('limits', () => {
 
 describe('DOT output (Figure 9.2)', () => {
   it('prints positions with domain sizes, constants and function symbols, sorted', () => {
-    const { graph, domains } = dependencyGraph(normal(STEP_GAME));
+    const { graph, domains } = dependencyGraph(normal(STEP_GAME), TEST_REACH_LIMITS);
     const dot = argGraphToDot(graph, domains)!;
     expect(dot.startsWith('digraph argument_dependencies {')).toBe(true);
     expect(dot).toContain('"fn:step/1[1]" [shape=ellipse, label="step/1[1]\\n|D|=11"];');
@@ -175,7 +176,7 @@ describe('DOT output (Figure 9.2)', () => {
   });
 
   it('restricts to what one relation depends on, and reports unknown relations', () => {
-    const { graph, domains } = dependencyGraph(normal(RING));
+    const { graph, domains } = dependencyGraph(normal(RING), TEST_REACH_LIMITS);
     const dot = argGraphToDot(graph, domains, { relation: 'legal' })!;
     expect(dot).toContain('"legal/2[2]"');
     expect(dot).toContain('"adjacent/2[2]"');

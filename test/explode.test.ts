@@ -1,13 +1,14 @@
 // Games that explode (issue 17): the join estimate before enumerating, the early refusal that
 // names the relation and its estimated size, and relevance first (grounding computes only the
 // fluents, the moves and what they depend on, and gets the same ground game).
+import { TEST_REACH_LIMITS, TEST_INSTANTIATE_LIMITS } from './support/context.js';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join as joinPath } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Relation } from '../src/datalog/relation.js';
 import { type JoinAtom, estimateJoin, join } from '../src/datalog/join.js';
 import { GdlError, formatEstimate } from '../src/gdl/diagnostics.js';
-import { DEFAULT_INSTANTIATE_LIMITS, instantiateGame } from '../src/ground/instantiate.js';
+import { instantiateGame } from '../src/ground/instantiate.js';
 import { Deadline } from '../src/deadline.js';
 import { emitGdl } from '../src/formats/gdl/write.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
@@ -113,7 +114,7 @@ describe('refusal before enumerating', () => {
     const options = resolvePipelineOptions();
     const { normal } = loadGame(small, 'small.kif', options, new StageTimer());
     const sets = relevantSupersets(normal).supersets;
-    const passed = { ...DEFAULT_INSTANTIATE_LIMITS, deadline: new Deadline(0) };
+    const passed = { ...TEST_INSTANTIATE_LIMITS, deadline: new Deadline(0) };
     expect(() => instantiateGame(normal, sets, passed)).toThrow(/'code' stopped: .*; its join was estimated at about 262144 bindings/);
   });
 });
@@ -122,8 +123,8 @@ describe('refusal before enumerating', () => {
 function bothWays(text: string, file: string): { full: string; relevant: string; fullAxioms: number; relevantAxioms: number } {
   const options = resolvePipelineOptions();
   const { normal } = loadGame(text, file, options, new StageTimer());
-  const fullSets = computeSupersetsProlog(normal).supersets;
-  const relevantSets = computeSupersetsProlog(normal, undefined, { relevantOnly: true }).supersets;
+  const fullSets = computeSupersetsProlog(normal, TEST_REACH_LIMITS).supersets;
+  const relevantSets = computeSupersetsProlog(normal, TEST_REACH_LIMITS, { relevantOnly: true }).supersets;
   expect(relevantSets.fluents).toEqual(fullSets.fluents);
   expect(relevantSets.moves).toEqual(fullSets.moves);
   // The same relevant model on the Datalog core: fluents, moves and axioms, in the same order.
@@ -151,7 +152,7 @@ describe('relevance first', () => {
   it('never evaluates code/9 of games/explode.kif for grounding', () => {
     const options = resolvePipelineOptions();
     const { normal } = loadGame(example('explode.kif'), 'explode.kif', options, new StageTimer());
-    for (const sets of [computeSupersetsProlog(normal, undefined, { relevantOnly: true }).supersets, relevantSupersets(normal).supersets]) {
+    for (const sets of [computeSupersetsProlog(normal, TEST_REACH_LIMITS, { relevantOnly: true }).supersets, relevantSupersets(normal).supersets]) {
       expect(sets.moves.length).toBe(10);
       expect(sets.axioms.some((a) => a.rel === 'code')).toBe(false);
     }

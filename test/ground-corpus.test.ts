@@ -3,6 +3,7 @@
 // covers a fixed, varied subset; `GDL_GROUND_FULL=1` runs the whole corpus, each game expected
 // to end as test/expectations/corpus.tsv records (ok, invalid or a limit, with its message; a
 // game recorded as out of time may also finish), and prints per-stage figures.
+import { TEST_INSTANTIATE_LIMITS } from './support/context.js';
 import { describe, expect, it } from 'vitest';
 import { GdlError, formatDiagnostic } from '../src/gdl/diagnostics.js';
 import { parseGdl } from '../src/gdl/parser.js';
@@ -12,7 +13,7 @@ import { validateGame } from '../src/normalize/validate.js';
 import { emitGdl } from '../src/formats/gdl/write.js';
 import { compareRules } from '../src/ground/assemble.js';
 import { Deadline } from '../src/deadline.js';
-import { DEFAULT_INSTANTIATE_LIMITS, instantiateGame } from '../src/ground/instantiate.js';
+import { instantiateGame } from '../src/ground/instantiate.js';
 import type { GroundGame } from '../src/ground/types.js';
 import { atomText } from '../src/ground/atoms.js';
 import { auxPrefix, gameSymbols } from '../src/ground/split.js';
@@ -87,7 +88,7 @@ function groundOne(file: string, deadline: number): { normal: NormalGame; sets: 
   const t1 = performance.now();
   const reach = reachGame(loaded.normal, options, new StageTimer());
   const t2 = performance.now();
-  const g = instantiateGame(loaded.normal, reach.supersets, { ...DEFAULT_INSTANTIATE_LIMITS, deadline: options.deadline });
+  const g = instantiateGame(loaded.normal, reach.supersets, { ...TEST_INSTANTIATE_LIMITS, deadline: options.deadline });
   const t3 = performance.now();
   return { normal: loaded.normal, sets: reach.supersets, g, ms: { load: t1 - t0, reach: t2 - t1, instantiate: t3 - t2 } };
 }

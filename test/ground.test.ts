@@ -1,12 +1,13 @@
 // Instantiation on small hand-made games with hand-written supersets: statics, negation,
 // recursion, distinct, simplification, limits, determinism and deep terms.
+import { TEST_INSTANTIATE_LIMITS } from './support/context.js';
 import { Deadline } from '../src/deadline.js';
 import { describe, expect, it } from 'vitest';
 import type { Atom } from '../src/gdl/ast.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
 import { parseGdl } from '../src/gdl/parser.js';
 import { emitGdl } from '../src/formats/gdl/write.js';
-import { DEFAULT_INSTANTIATE_LIMITS, instantiateGame } from '../src/ground/instantiate.js';
+import { instantiateGame } from '../src/ground/instantiate.js';
 import type { GroundGame } from '../src/ground/types.js';
 import { atomText } from '../src/ground/atoms.js';
 import { normalizeGame } from '../src/normalize/normalize.js';
@@ -25,7 +26,7 @@ function supersets(fluents: string[], moves: string[], axioms: string[] = []): S
   return { fluents: f, moves: m, axioms: sentences(axioms) };
 }
 
-function ground(text: string, sets: Supersets, limits = DEFAULT_INSTANTIATE_LIMITS): GroundGame {
+function ground(text: string, sets: Supersets, limits = TEST_INSTANTIATE_LIMITS): GroundGame {
   const parsed = parseGdl(text, 't.kif', Deadline.never());
   expect(parsed.diagnostics).toEqual([]);
   return instantiateGame(normalizeGame(parsed.game), sets, limits);
@@ -188,7 +189,7 @@ describe('instantiateGame', () => {
     expect(ground(text, sets).rules.length).toBe(9);
     let err: unknown;
     try {
-      ground(text, sets, { ...DEFAULT_INSTANTIATE_LIMITS, maxRules: 4 });
+      ground(text, sets, { ...TEST_INSTANTIATE_LIMITS, maxRules: 4 });
     } catch (e) {
       err = e;
     }
@@ -202,7 +203,7 @@ describe('instantiateGame', () => {
     const nums = Array.from({ length: 30 }, (_, i) => `(n ${i})`).join(' ');
     const text = `(role r) ${nums}\n(<= (score ?x ?y ?z) (n ?x) (n ?y) (n ?z) (true (on ?w)))`;
     const sets = supersets(['(on 1)'], []);
-    expect(() => ground(text, sets, { ...DEFAULT_INSTANTIATE_LIMITS, deadline: new Deadline(Date.now() - 1) })).toThrowError(/time limit/);
+    expect(() => ground(text, sets, { ...TEST_INSTANTIATE_LIMITS, deadline: new Deadline(Date.now() - 1) })).toThrowError(/time limit/);
     expect(ground(text, sets).rules.length).toBe(30 ** 3);
   });
 

@@ -1,6 +1,7 @@
 // Join plans of the semi-naive variants: goal order, once around existential runs, and the
 // core-first plan of a delta literal that only tests existence. Plans change speed, never
 // answers, so each case also checks the supersets against the expected least model.
+import { TEST_REACH_LIMITS } from './support/context.js';
 import { describe, expect, it } from 'vitest';
 import { game, shapeOf } from './support/shapes.js';
 import { clauseText } from '../src/reach/clauses.js';
@@ -68,7 +69,7 @@ describe('planVariant', () => {
   });
 
   it('leaves the least model unchanged whichever plan runs', () => {
-    const result = computeSupersetsProlog(game(NIM));
+    const result = computeSupersetsProlog(game(NIM), TEST_REACH_LIMITS);
     expect(formatSupersets(result.supersets).trim().split('\n')).toEqual([
       '(base (control a))', '(base (control b))',
       '(base (heap x 0))', '(base (heap x 1))', '(base (heap x 2))', '(base (heap x 3))',

@@ -3,6 +3,7 @@
 // variables once each, then the rest of the body. Plans change speed, never answers: the
 // least model is checked against the Datalog core's, on a small game and on chess's relaxed
 // game with lazy axioms, where the projection takes the fixpoint from about a minute to seconds.
+import { TEST_REACH_LIMITS } from './support/context.js';
 import { describe, expect, it } from 'vitest';
 import { game, shapeOf } from './support/shapes.js';
 import { clauseText } from '../src/reach/clauses.js';
@@ -56,7 +57,7 @@ describe('planProjected', () => {
 describe('projected variants leave the least model unchanged', () => {
   it('on a game whose legal rule reads a king on any cell', () => {
     const g = game(KINGS);
-    expect(supersetSentences(computeSupersetsProlog(g, undefined, { relevantOnly: true }).supersets))
+    expect(supersetSentences(computeSupersetsProlog(g, TEST_REACH_LIMITS, { relevantOnly: true }).supersets))
       .toEqual(supersetSentences(relevantSupersets(g).supersets));
   });
 
@@ -65,7 +66,7 @@ describe('projected variants leave the least model unchanged', () => {
     const { normal } = loadGame(readGame(file), file, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
     const plan = planLazy(normal, ['queen_threatens']);
     expect(plan.relations).toContain('threatened_with_capture');
-    const tau = computeSupersetsProlog(plan.relaxed, undefined, { relevantOnly: true }).supersets;
+    const tau = computeSupersetsProlog(plan.relaxed, TEST_REACH_LIMITS, { relevantOnly: true }).supersets;
     expect(tau.fluents.length).toBe(1617);
     expect(tau.moves.length).toBe(7622);
     expect(supersetSentences(tau)).toEqual(supersetSentences(relevantSupersets(plan.relaxed).supersets));

@@ -2,6 +2,7 @@
 // relaxed game. The reference here is a deliberately naive evaluator written independently of
 // src/reach (its own relaxation, matching and fixpoint; no Prolog), run on a fixed, varied
 // subset of small corpus games; the clingo cross-check (test/clingo*.test.ts) covers more.
+import { TEST_REACH_LIMITS } from './support/context.js';
 import { describe, expect, it } from 'vitest';
 import type { Atom, Term } from '../src/gdl/ast.js';
 import { KEYWORDS } from '../src/gdl/ast.js';
@@ -109,7 +110,7 @@ function naiveLeastModel(game: NormalGame): { fluents: string[]; moves: string[]
 describe.skipIf(!HAVE_CORPUS)('Prolog supersets equal the least model of the relaxed game', () => {
   it.each(GAMES)('%s', (game) => {
     const { normal } = loadGame(readGame(game), game, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
-    const got = supersetSentences(computeSupersetsProlog(normal).supersets);
+    const got = supersetSentences(computeSupersetsProlog(normal, TEST_REACH_LIMITS).supersets);
     const want = naiveLeastModel(normal);
     // Compared as sorted sets; the output's own code-point order is checked separately below.
     expect([...got.fluents].sort()).toEqual(want.fluents);
@@ -126,8 +127,8 @@ const PLAIN_STEPS = ['ggp-repository-base/nim1.kif', 'ggp-repository-base/3pConn
 describe.skipIf(!HAVE_CORPUS)('direct steps change nothing but speed', () => {
   it.each(PLAIN_STEPS)('%s', (game) => {
     const { normal } = loadGame(readGame(game), game, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
-    const direct = computeSupersetsProlog(normal);
-    const plain = computeSupersetsProlog(normal, undefined, { directSteps: false });
+    const direct = computeSupersetsProlog(normal, TEST_REACH_LIMITS);
+    const plain = computeSupersetsProlog(normal, TEST_REACH_LIMITS, { directSteps: false });
     expect(supersetSentences(direct.supersets)).toEqual(supersetSentences(plain.supersets));
     expect(direct.stats.answers).toBe(plain.stats.answers);
   });

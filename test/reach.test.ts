@@ -1,5 +1,6 @@
 // Supersets by Algorithm 9.2 on Tau-Prolog: exact least models of small relaxed games, corner
 // cases of the translation (quoting, recursion, variables in split positions), and limits.
+import { TEST_REACH_LIMITS } from './support/context.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,12 +9,12 @@ import { parseGdl } from '../src/gdl/parser.js';
 import { normalizeGame } from '../src/normalize/normalize.js';
 import { formatSupersets, supersetSentences } from '../src/reach/format.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
-import { DEFAULT_REACH_LIMITS, type ReachLimits } from '../src/reach/types.js';
+import { type ReachLimits } from '../src/reach/types.js';
 import { EXAMPLES_DIR } from './examples.js';
 import { limitError } from './support/limits.js';
 
 // Parsed and normalized without validation, so that small fragments need no goal or terminal.
-function reach(text: string, limits: ReachLimits = DEFAULT_REACH_LIMITS, maxTermDepth?: number) {
+function reach(text: string, limits: ReachLimits = TEST_REACH_LIMITS, maxTermDepth?: number) {
   const parsed = parseGdl(text, 't.kif', Deadline.never());
   expect(parsed.diagnostics).toEqual([]);
   return computeSupersetsProlog(normalizeGame(parsed.game), limits, maxTermDepth === undefined ? {} : { maxTermDepth });
@@ -103,13 +104,13 @@ describe('computeSupersetsProlog', () => {
     const game = `(role r) (init (count 0))
       (<= (next (count (s ?x))) (true (count ?x)) (not (true (count (s (s (s 0)))))))
       (<= (legal r noop) (true (count ?x)))`;
-    const err = limitError(() => reach(game, DEFAULT_REACH_LIMITS, 50));
+    const err = limitError(() => reach(game, TEST_REACH_LIMITS, 50));
     expect(err.message).toMatch(/t\.kif:2:7: error: relation 'next' has instances \(fluent 'count'\) with terms nested deeper than 50 levels/);
   });
 
   it('refuses a rule whose own terms are nested deeper than the limit, and over-long bodies', () => {
     const deep = `(role r) (init (c ${'(s '.repeat(20)}0${')'.repeat(20)}))`;
-    expect(limitError(() => reach(deep, DEFAULT_REACH_LIMITS, 10)).message).toMatch(/t\.kif:1:10: error: rule for 'init' has a term nested deeper than 10 levels/);
+    expect(limitError(() => reach(deep, TEST_REACH_LIMITS, 10)).message).toMatch(/t\.kif:1:10: error: rule for 'init' has a term nested deeper than 10 levels/);
     const long = `(role r) (init (c 0)) (<= (legal r a) ${Array.from({ length: 2100 }, (_, i) => `(true (c ${i}))`).join(' ')})`;
     expect(limitError(() => reach(long)).message).toMatch(/rule for 'legal' has more than 2000 body literals/);
   });

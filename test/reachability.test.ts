@@ -1,5 +1,6 @@
 // Ground reachability (end of 9.1.3): relaxed forward chaining from init over ground rules,
 // pruning, renumbering, and the final supersets read off a ground game.
+import { TEST_INSTANTIATE_LIMITS } from './support/context.js';
 import { Deadline } from '../src/deadline.js';
 import { describe, expect, it } from 'vitest';
 import { atomToString, termToString } from '../src/gdl/terms.js';
@@ -84,8 +85,8 @@ describe('instantiation with dg supersets, then reachability, equals the prolog 
       (<= terminal (true (at 3))) (<= (goal robot 100) (not (true (at 6))))`;
     const normal = loadGame(text, 'ring.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal;
     const limits = { deadline: Deadline.never(), maxAtoms: 100_000 };
-    const fromDg = instantiateGame(normal, computeSupersetsDG(normal, limits).supersets);
-    const fromProlog = instantiateGame(normal, computeSupersetsProlog(normal, limits).supersets);
+    const fromDg = instantiateGame(normal, computeSupersetsDG(normal, limits).supersets, TEST_INSTANTIATE_LIMITS);
+    const fromProlog = instantiateGame(normal, computeSupersetsProlog(normal, limits).supersets, TEST_INSTANTIATE_LIMITS);
     expect(fromDg.rules.length).toBeGreaterThan(pruneUnreachable(fromDg, Deadline.never()).rules.length);
     // The two runs have term tables of their own: the games compare through their text.
     expect(emitGdl(pruneUnreachable(fromDg, Deadline.never()), undefined, Deadline.never())).toBe(emitGdl(pruneUnreachable(fromProlog, Deadline.never()), undefined, Deadline.never()));

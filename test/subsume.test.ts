@@ -1,6 +1,7 @@
 // Rules of the relaxed game that another rule makes redundant (src/reach/subsume.ts), and
 // head-first plans (src/reach/head-first.ts): both change what the superset stage evaluates,
 // never the least model, which each case checks against clingo's.
+import { TEST_REACH_LIMITS } from './support/context.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -83,12 +84,12 @@ describe('games/relaxed-subsume.kif', () => {
     const fromClingo = await clingoSupersets(normal, 20000);
     expect(fromClingo.kind).toBe('model');
     if (fromClingo.kind !== 'model') return;
-    expect(supersetLines(computeSupersetsProlog(normal).supersets)).toEqual(supersetLines(fromClingo.supersets));
+    expect(supersetLines(computeSupersetsProlog(normal, TEST_REACH_LIMITS).supersets)).toEqual(supersetLines(fromClingo.supersets));
   });
 
   it('never evaluates pinned and between for grounding, and gets the ground game of the full supersets', () => {
-    const full = computeSupersetsProlog(normal).supersets;
-    const relevant = computeSupersetsProlog(normal, undefined, { relevantOnly: true }).supersets;
+    const full = computeSupersetsProlog(normal, TEST_REACH_LIMITS).supersets;
+    const relevant = computeSupersetsProlog(normal, TEST_REACH_LIMITS, { relevantOnly: true }).supersets;
     expect(full.axioms.some((a) => a.rel === 'between')).toBe(true);
     expect(relevant.axioms.some((a) => a.rel === 'between' || a.rel === 'pinned')).toBe(false);
     const emit = (sets: typeof full): string => emitGdl(groundGame(normal, sets, options, new StageTimer()), { baseInput: true }, Deadline.never());
@@ -118,6 +119,6 @@ describe('deferredParts (head first)', () => {
     const fromClingo = await clingoSupersets(normal, 20000);
     expect(fromClingo.kind).toBe('model');
     if (fromClingo.kind !== 'model') return;
-    expect(supersetLines(computeSupersetsProlog(normal).supersets)).toEqual(supersetLines(fromClingo.supersets));
+    expect(supersetLines(computeSupersetsProlog(normal, TEST_REACH_LIMITS).supersets)).toEqual(supersetLines(fromClingo.supersets));
   });
 });

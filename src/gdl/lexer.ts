@@ -64,6 +64,8 @@ interface Cursor {
   /** The token's text (symbols: folded and interned; bad and space: the character). */
   tokText: string;
   readonly interned: Map<string, string>;
+  /** KIF folds symbols to lower case; the planner formats keep them as written. */
+  readonly fold: boolean;
 }
 
 function isSpace(c: number): boolean {
@@ -103,7 +105,7 @@ function skipBlank(cur: Cursor): boolean {
   return false;
 }
 
-/** The symbol starting at the cursor, folded to lower case and interned; moves past it. */
+/** The symbol starting at the cursor, folded to lower case (in KIF) and interned; moves past it. */
 function readSymbol(cur: Cursor): string {
   const { text } = cur;
   const start = cur.i;
@@ -116,7 +118,7 @@ function readSymbol(cur: Cursor): string {
     cur.i++;
   }
   const raw = text.slice(start, cur.i);
-  const word = fold ? raw.toLowerCase() : raw;
+  const word = fold && cur.fold ? raw.toLowerCase() : raw;
   const known = cur.interned.get(word);
   if (known !== undefined) return known;
   cur.interned.set(word, word);
@@ -196,7 +198,7 @@ function readOnce<T>(text: string, file: string, recover: boolean, deadline: Dea
     }
     pass.tainted = false;
   };
-  const cur: Cursor = { text, i: 0, line: 1, lineStart: 0, kind: 'end', tokLine: 1, tokCol: 1, tokText: '', interned: new Map() };
+  const cur: Cursor = { text, i: 0, line: 1, lineStart: 0, kind: 'end', tokLine: 1, tokCol: 1, tokText: '', interned: new Map(), fold: true };
   for (nextToken(cur); cur.kind !== 'end'; nextToken(cur)) {
     // A ground game written by `ground` can be tens of megabytes: the run's clock is read as it goes.
     if (deadline.tick()) checkDeadline(deadline, file, 'reading the game');
@@ -261,4 +263,39 @@ function finish<T>(pass: Pass<T>): SentencesRead<T> & { unclosed: boolean } {
     diagnostics.push(diag('error', file, open[0]!.pos, `unbalanced '(': not closed before the end of the file${more}`));
   }
   return { items: pass.items, diagnostics: [...diagnostics, ...pass.problems], unclosed: open.length > 0 };
+}
+
+/** Where a strict read stopped: the first unbalanced parenthesis or character that is not text. */
+interface StrictError {
+  readonly kind: 'error';
+  readonly pos: Pos;
+  readonly message: string;
+}
+
+/**
+ * Reads every top-level S-expression of `text` with the scanner KIF is read with (the one
+ * S-expression reader of the project), strictly, for the planner formats (GDDL): the first
+ * problem ends the read, and symbols keep their case unless `foldCase`. Iterative, like KIF's.
+ */
+export function readStrict(text: string, foldCase: boolean): { readonly kind: 'ok'; readonly exprs: SExpr[] } | StrictError {
+  const cur: Cursor = { text, i: 0, line: 1, lineStart: 0, kind: 'end', tokLine: 1, tokCol: 1, tokText: '', interned: new Map(), fold: foldCase };
+  const top: SExpr[] = [];
+  const open: { pos: Pos; items: SExpr[] }[] = [];
+  const add = (e: SExpr): void => {
+    (open.length > 0 ? open[open.length - 1]!.items : top).push(e);
+  };
+  for (nextToken(cur); cur.kind !== 'end'; nextToken(cur)) {
+    const pos = { line: cur.tokLine, col: cur.tokCol };
+    if (cur.kind === 'sym') add({ kind: 'sym', text: cur.tokText, pos });
+    else if (cur.kind === '(') open.push({ pos, items: [] });
+    else if (cur.kind === 'bad') return { kind: 'error', pos, message: `unexpected ${describeChar(cur.tokText)}` };
+    else if (cur.kind === ')') {
+      const frame = open.pop();
+      if (frame === undefined) return { kind: 'error', pos, message: "unbalanced ')': no '(' is open here" };
+      add({ kind: 'list', items: frame.items, pos: frame.pos });
+    }
+    // 'space' (a non-breaking space or a byte-order mark) separates words, as in KIF.
+  }
+  if (open.length > 0) return { kind: 'error', pos: open[0]!.pos, message: "unbalanced '(': not closed before the end of the file" };
+  return { kind: 'ok', exprs: top };
 }

@@ -12,7 +12,7 @@
  */
 import { GdlError, type LimitInfo, deadlineLimit, formatEstimate, relationLimitError } from '../gdl/diagnostics.js';
 import { isOutputKeyword } from '../gdl/keywords.js';
-import { Deadline } from '../deadline.js';
+import type { Deadline } from '../deadline.js';
 import { semiNaive } from '../datalog/fixpoint.js';
 import { type JoinAtom, type JoinCheck, type Tick, UNBOUND, estimateJoin, join } from '../datalog/join.js';
 import type { TermTable } from '../datalog/terms.js';
@@ -47,11 +47,11 @@ export interface InstantiateLimits {
 }
 
 /**
- * Defaults: no deadline; five million rules, atoms and forty million literals, about 2 GB of
- * memory at most, within Node's default heap.
+ * Defaults besides the deadline, which every run brings (its run context's): five million rules,
+ * atoms and forty million literals, about 2 GB of memory at most, within Node's default heap.
  */
-export const DEFAULT_INSTANTIATE_LIMITS: InstantiateLimits = {
-  deadline: Deadline.never(), maxRules: 5_000_000, maxAtoms: 5_000_000, maxLiterals: 40_000_000,
+export const DEFAULT_INSTANTIATE_LIMITS: Omit<InstantiateLimits, 'deadline'> = {
+  maxRules: 5_000_000, maxAtoms: 5_000_000, maxLiterals: 40_000_000,
 };
 
 /** A ground rule over the run's internal atom ids; `pos` and `neg` ascending. */

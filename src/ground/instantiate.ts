@@ -18,7 +18,7 @@ import type { Supersets } from '../reach/types.js';
 import { assembleGame } from './assemble.js';
 import { addToStore, inStore, storeIds } from '../datalog/block.js';
 import { type JoinRule, compileRule } from './compile.js';
-import { type Context, DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits, evaluateComponent, ruleHashes, storeOf } from './evaluate.js';
+import { type Context, type InstantiateLimits, evaluateComponent, ruleHashes, storeOf } from './evaluate.js';
 import { TermTable } from '../datalog/terms.js';
 import type { GroundGame } from './types.js';
 import { auxPrefix, gameSymbols } from './split.js';
@@ -138,7 +138,7 @@ function initAtoms(table: TermTable, ctx: Context): number[] {
  * gone). Throws {@link GdlError}: 'invalid' for an unsafe rule, a rule for `true` or `does`,
  * or `role`/`init` depending on the state; 'limit' when a limit of `limits` is exceeded.
  */
-export function instantiateGame(whole: NormalGame, supersets: Supersets, limits: InstantiateLimits = DEFAULT_INSTANTIATE_LIMITS, lazy?: LazyPlan): GroundGame {
+export function instantiateGame(whole: NormalGame, supersets: Supersets, limits: InstantiateLimits, lazy?: LazyPlan): GroundGame {
   // With lazy axioms (docs/lazy.md) only the ground part is instantiated; what uses a lazy
   // relation depends on the state through it.
   const game = lazy?.ground ?? whole;

@@ -20,7 +20,7 @@ import { NO_RELATION, type ReachProgress, type Run, evaluateComponent } from './
 import { type RelaxedRule, planRelaxedGame, relevantComponents } from './relaxed.js';
 import { type FactStore, createStore, ensureTable, relationFacts } from './store.js';
 import { StageTimer } from '../timer.js';
-import { type ReachLimits, type ReachResult, type Supersets, DEFAULT_REACH_LIMITS } from './types.js';
+import { type ReachLimits, type ReachResult, type Supersets } from './types.js';
 
 export type { ReachProgress } from './evaluate.js';
 
@@ -73,7 +73,7 @@ export interface PrologReachOptions {
  */
 export function computeSupersetsProlog(
   game: NormalGame,
-  limits: ReachLimits = DEFAULT_REACH_LIMITS,
+  limits: ReachLimits,
   options: PrologReachOptions = {},
 ): ReachResult {
   const timer = new StageTimer();

@@ -21,7 +21,7 @@ import type { NormalGame, NormalRule } from '../normalize/types.js';
 import { createGuard } from './dg/guard.js';
 import { type ArgumentRef, findPosition, positionText } from './dg/graph.js';
 import { dependencyGraph } from './dg/index.js';
-import { DEFAULT_REACH_LIMITS, type ReachLimits } from './types.js';
+import type { ReachLimits } from './types.js';
 
 /** The game with its unsafe head variables bound, the warnings of the repairs and the errors of refusals. */
 interface UnsafeRepair {
@@ -72,7 +72,7 @@ interface DomainRelations {
  * Rules without such variables are returned unchanged (and then no graph is computed). Throws
  * nothing for an infinite domain: that rule gets an error, and the caller refuses the game.
  */
-export function repairUnsafeHeads(game: NormalGame, limits: ReachLimits = DEFAULT_REACH_LIMITS): UnsafeRepair {
+export function repairUnsafeHeads(game: NormalGame, limits: ReachLimits): UnsafeRepair {
   const unsafe = new Map(game.rules.map((r) => [r, unboundHeadVars(r)] as const).filter(([, vs]) => vs.length > 0));
   if (unsafe.size === 0) return { game, diagnostics: [] };
   const safe: NormalGame = { file: game.file, rules: game.rules.filter((r) => !unsafe.has(r)) };

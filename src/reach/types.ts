@@ -1,5 +1,5 @@
 /** Supersets of reachable fluents, moves and axioms (section 9.1.2): the output of `reach`. */
-import { Deadline } from '../deadline.js';
+import type { Deadline } from '../deadline.js';
 import type { Atom, Term } from '../gdl/ast.js';
 
 /** A move `(does R M)` as a pair of ground terms. */
@@ -43,8 +43,8 @@ export interface ReachLimits {
   readonly maxTermDepth?: number;
 }
 
-/** Default limits: no deadline, two million atoms. */
-export const DEFAULT_REACH_LIMITS: ReachLimits = { deadline: Deadline.never(), maxAtoms: 2_000_000 };
+/** Default limits besides the deadline, which every run brings (its run context's): two million atoms. */
+export const DEFAULT_REACH_LIMITS: Omit<ReachLimits, 'deadline'> = { maxAtoms: 2_000_000 };
 
 /** The result of a superset computation. */
 export interface ReachResult {

@@ -15,6 +15,7 @@
  * relations it evaluates. A term nested deeper than the limit means the relaxed game is
  * infinite, as in the Prolog method.
  */
+import { TEST_REACH_LIMITS } from './context.js';
 import { GdlError, diag } from '../../src/gdl/diagnostics.js';
 import type { NormalGame, NormalRule } from '../../src/normalize/types.js';
 import { TermTable } from '../../src/datalog/terms.js';
@@ -26,7 +27,7 @@ import { evaluateStatics } from '../../src/reach/dg/statics.js';
 import { DEFAULT_MAX_TERM_DEPTH } from '../../src/reach/prolog.js';
 import { BRIDGE_RULES } from '../../src/reach/relaxation.js';
 import { keyOf, planRelaxedGame, relevantComponents } from '../../src/reach/relaxed.js';
-import { type ReachLimits, type ReachResult, DEFAULT_REACH_LIMITS } from '../../src/reach/types.js';
+import { type ReachLimits, type ReachResult } from '../../src/reach/types.js';
 
 /** The relaxed rules of the components fluents and moves depend on, with their bridges. */
 function relevantRules(game: NormalGame): NormalRule[] {
@@ -70,7 +71,7 @@ function depthOf(table: TermTable, memo: Map<number, number>, id: number): numbe
  * them (the relations it leaves out are missing from `axioms`). Throws GdlError 'limit' when
  * `limits` are exceeded or a term nests deeper than `maxTermDepth`.
  */
-export function relevantSupersets(game: NormalGame, limits: ReachLimits = DEFAULT_REACH_LIMITS, maxTermDepth = DEFAULT_MAX_TERM_DEPTH): ReachResult {
+export function relevantSupersets(game: NormalGame, limits: ReachLimits = TEST_REACH_LIMITS, maxTermDepth = DEFAULT_MAX_TERM_DEPTH): ReachResult {
   const timer = new StageTimer();
   const table = new TermTable();
   const guard = createGuard(game.file, limits, 'relaxed game');

@@ -23,9 +23,9 @@ export function compileFormula(node: SNode, index: ReadonlyMap<string, number>, 
   while (stack.length > 0) {
     const top = stack.pop()!;
     const n = top.node;
-    if (n.kind === 'word') throw syntaxError(file, n.pos, `expected a formula, found '${n.text}'`);
+    if (n.kind === 'sym') throw syntaxError(file, n.pos, `expected a formula, found '${n.text}'`);
     const head = n.items[0];
-    if (head === undefined || head.kind !== 'word') throw syntaxError(file, n.pos, 'expected a formula: (NAME), (not F), (and F...) or (or F...)');
+    if (head === undefined || head.kind !== 'sym') throw syntaxError(file, n.pos, 'expected a formula: (NAME), (not F), (and F...) or (or F...)');
     if (n.items.length === 1) {
       if (head.text === TRUE_NAME) code.push(TRUE, 0);
       else {

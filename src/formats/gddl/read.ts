@@ -48,7 +48,7 @@ class Reader {
   }
   peekWord(): string | undefined {
     const n = this.list.items[this.i];
-    return n?.kind === 'word' ? n.text : undefined;
+    return n?.kind === 'sym' ? n.text : undefined;
   }
   any(what: string): SNode {
     const n = this.list.items[this.i++];
@@ -57,18 +57,18 @@ class Reader {
   }
   word(what: string): string {
     const n = this.any(what);
-    if (n.kind !== 'word') throw syntaxError(this.file, n.pos, `expected ${what}`);
+    if (n.kind !== 'sym') throw syntaxError(this.file, n.pos, `expected ${what}`);
     return n.text;
   }
   key(key: string): void {
     const n = this.any(key);
-    if (n.kind !== 'word' || n.text !== key) throw syntaxError(this.file, n.pos, `expected ${key}`);
+    if (n.kind !== 'sym' || n.text !== key) throw syntaxError(this.file, n.pos, `expected ${key}`);
   }
 }
 
 /** `(NAME)`: the name of a predicate written as an atom. */
 function atomName(n: SNode, file: string): string {
-  if (n.kind !== 'list' || n.items.length !== 1 || n.items[0]!.kind !== 'word') throw syntaxError(file, n.pos, 'expected a predicate (NAME)');
+  if (n.kind !== 'list' || n.items.length !== 1 || n.items[0]!.kind !== 'sym') throw syntaxError(file, n.pos, 'expected a predicate (NAME)');
   return n.items[0].text;
 }
 
@@ -78,11 +78,11 @@ function sections(text: string, file: string, kind: string): List[] {
   const def = top[0];
   if (top.length !== 1 || def === undefined || def.kind !== 'list') throw syntaxError(file, def?.pos ?? { line: 1, col: 1 }, `expected one (define (${kind} NAME) ...)`);
   const head = def.items[1];
-  if (def.items[0]?.kind !== 'word' || def.items[0].text !== 'define' || head?.kind !== 'list' || head.items[0]?.kind !== 'word' || head.items[0].text !== kind) {
+  if (def.items[0]?.kind !== 'sym' || def.items[0].text !== 'define' || head?.kind !== 'list' || head.items[0]?.kind !== 'sym' || head.items[0].text !== kind) {
     throw syntaxError(file, def.pos, `expected (define (${kind} NAME) ...)`);
   }
   return def.items.slice(2).map((s) => {
-    if (s.kind !== 'list' || s.items[0]?.kind !== 'word' || !s.items[0].text.startsWith(':')) throw syntaxError(file, s.pos, 'expected a section (:KEYWORD ...)');
+    if (s.kind !== 'list' || s.items[0]?.kind !== 'sym' || !s.items[0].text.startsWith(':')) throw syntaxError(file, s.pos, 'expected a section (:KEYWORD ...)');
     return s;
   });
 }
@@ -117,7 +117,7 @@ function declarations(domain: readonly List[], file: string): Names {
 }
 
 function atomWord(n: SNode, file: string): string {
-  if (n.kind !== 'word') throw syntaxError(file, n.pos, 'expected a name');
+  if (n.kind !== 'sym') throw syntaxError(file, n.pos, 'expected a name');
   return n.text;
 }
 
@@ -202,9 +202,9 @@ function readProblem(problem: readonly List[], names: Names, file: string): Pick
 function readPartition(partition: readonly List[], names: Names, file: string): GddlGame['groups'] {
   const seen = new Uint8Array(names.fluents.length);
   const groups = partition.filter((s) => keyOf(s) === ':group').map((s) => {
-    const status = s.items[1]?.kind === 'word' ? s.items[1].text.slice(1) : '';
+    const status = s.items[1]?.kind === 'sym' ? s.items[1].text.slice(1) : '';
     if (!['proven', 'observed', 'singleton'].includes(status)) throw syntaxError(file, s.pos, 'a group is :proven, :observed or :singleton');
-    const exactlyOne = s.items[2]?.kind === 'word' && s.items[2].text === ':exactly-one';
+    const exactlyOne = s.items[2]?.kind === 'sym' && s.items[2].text === ':exactly-one';
     const members = s.items.slice(exactlyOne ? 3 : 2).map((n) => {
       const i = names.index.get(atomName(n, file));
       if (i === undefined || i >= names.fluents.length) throw syntaxError(file, n.pos, 'a group holds declared fluents only');

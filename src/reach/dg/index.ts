@@ -12,7 +12,7 @@ import { relationKeys, stateDependent } from '../../gdl/relations.js';
 import { compareCodePoints, sortByCodePoints } from '../../gdl/terms.js';
 import { type NormalGame, type NormalRule, asRule } from '../../normalize/types.js';
 import { StageTimer } from '../../timer.js';
-import { type ReachLimits, type ReachResult, type ReachStats, type Supersets, DEFAULT_REACH_LIMITS } from '../types.js';
+import { type ReachLimits, type ReachResult, type ReachStats, type Supersets } from '../types.js';
 import { BRIDGE_RULES, neededRules } from '../relaxation.js';
 import { resolveDomains, type Domains } from './domains.js';
 import { type Store, storeIds, storeSize } from '../../datalog/block.js';
@@ -138,7 +138,7 @@ function graphStage(
  * The argument dependency graph of a game and its resolved domains, without the reduction
  * (for `gdl-ground graph`). Static relations are evaluated first and enter as facts.
  */
-export function dependencyGraph(game: NormalGame, limits: ReachLimits = DEFAULT_REACH_LIMITS): { graph: ArgGraph; domains: Domains } {
+export function dependencyGraph(game: NormalGame, limits: ReachLimits): { graph: ArgGraph; domains: Domains } {
   refuseDeepTerms(game, limits.maxTermDepth ?? DEFAULT_MAX_TERM_DEPTH);
   const ctx = evalContext(new TermTable(), createGuard(game.file, limits));
   const { graph, domains } = graphStage(game, ctx, (_s, fn) => fn(), true);
@@ -149,7 +149,7 @@ export function dependencyGraph(game: NormalGame, limits: ReachLimits = DEFAULT_
  * Runs Algorithms 9.3 and 9.4 and keeps every intermediate result. Throws GdlError with code
  * 'limit' naming the relation when `limits` are exceeded or a domain it needs is infinite.
  */
-export function analyzeDG(game: NormalGame, limits: ReachLimits = DEFAULT_REACH_LIMITS): DGAnalysis {
+export function analyzeDG(game: NormalGame, limits: ReachLimits): DGAnalysis {
   // Terms as deep as the Prolog method refuses would fill the heap with positions.
   refuseDeepTerms(game, limits.maxTermDepth ?? DEFAULT_MAX_TERM_DEPTH);
   const timer = new StageTimer();
@@ -178,7 +178,7 @@ export function analyzeDG(game: NormalGame, limits: ReachLimits = DEFAULT_REACH_
 }
 
 /** Algorithms 9.3 and 9.4: supersets from the argument dependency graph, reduced to a fixpoint. */
-export function computeSupersetsDG(game: NormalGame, limits: ReachLimits = DEFAULT_REACH_LIMITS): ReachResult {
+export function computeSupersetsDG(game: NormalGame, limits: ReachLimits): ReachResult {
   const a = analyzeDG(game, limits);
   return { supersets: a.supersets, stats: a.stats };
 }
