@@ -99,7 +99,6 @@ export interface Vocabulary {
   readonly terminal: number;
 }
 
-
 /** The non-ground part of a game ground with lazy axioms. */
 export interface LazyPart {
   /** Keys of the lazy relations (their atoms in `rules` are opaque inputs), sorted. */
