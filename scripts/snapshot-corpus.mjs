@@ -3,7 +3,7 @@
  * Snapshots what the CLI prints for every corpus game, so that a refactor can show its outputs
  * are byte-identical before and after ("a refactor proves itself"). Build first (`npx tsc -p .`).
  *
- *   node scripts/snapshot-corpus.mjs take DIR [--timeout-ms 10000] [--jobs 2] [--only S] [--commands a,b] [--retake-killed] [--like DIR0]
+ *   node scripts/snapshot-corpus.mjs take DIR [--timeout-ms 10000] [--jobs 2] [--only S] [--commands a,b] [--reverse] [--retake-killed] [--like DIR0]
  *   (GDL_CLI=OTHER/dist/cli/main.js snapshots another build with this script)
  *   node scripts/snapshot-corpus.mjs diff DIR_BEFORE DIR_AFTER
  *
@@ -72,6 +72,8 @@ async function take(dir, opts) {
     // Only the runs that finished in an earlier snapshot: the others cannot be compared anyway.
     for (const r of readIndex(opts.like).values()) if (r.code !== 'killed' && r.game.includes(opts.only)) jobs.push({ g: r.game, c: COMMANDS.find((c) => c.name === r.cmd) });
   } else for (const g of games) for (const c of COMMANDS) jobs.push({ g, c });
+  // --reverse: last game first, so that a second process can take the same snapshot from the other end.
+  if (opts.reverse) jobs.reverse();
   if (opts.commands !== '') {
     const keep = new Set(opts.commands.split(','));
     jobs.splice(0, jobs.length, ...jobs.filter((j) => keep.has(j.c.name)));
@@ -138,13 +140,14 @@ function diff(a, b) {
 }
 
 const [mode, ...rest] = process.argv.slice(2);
-const opts = { timeoutMs: 10000, jobs: 2, only: '', retake: false, like: '', commands: '' };
+const opts = { timeoutMs: 10000, jobs: 2, only: '', retake: false, like: '', commands: '', reverse: false };
 const positional = [];
 for (let i = 0; i < rest.length; i++) {
   if (rest[i] === '--timeout-ms') opts.timeoutMs = Number(rest[++i]);
   else if (rest[i] === '--jobs') opts.jobs = Number(rest[++i]);
   else if (rest[i] === '--only') opts.only = rest[++i];
   else if (rest[i] === '--commands') opts.commands = rest[++i];
+  else if (rest[i] === '--reverse') opts.reverse = true;
   else if (rest[i] === '--retake-killed') opts.retake = true;
   else if (rest[i] === '--like') opts.like = rest[++i];
   else positional.push(rest[i]);
