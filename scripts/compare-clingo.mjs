@@ -88,11 +88,11 @@ async function runOne({ supportUrl, dir, game, opts }) {
   let verdict;
   try {
     if (opts.clingoOnly) {
-      const { loadGame, DEFAULT_PIPELINE_OPTIONS } = await import(pathToFileURL(join(root, 'dist/pipeline/stages.js')).href);
+      const { loadGame, defaultPipelineOptions } = await import(pathToFileURL(join(root, 'dist/pipeline/stages.js')).href);
       const { StageTimer } = await import(pathToFileURL(join(root, 'dist/timer.js')).href);
       let normal;
       try {
-        normal = loadGame(text, game, DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal;
+        normal = loadGame(text, game, defaultPipelineOptions(), new StageTimer()).normal;
       } catch (err) {
         if (err?.name !== 'GdlError') throw err;
         normal = null;

@@ -30,7 +30,7 @@ const out = { game: file };
 
 let game;
 try {
-  game = P.loadGame(readFileSync(file, 'utf8'), file, P.DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal;
+  game = P.loadGame(readFileSync(file, 'utf8'), file, P.defaultPipelineOptions(), new StageTimer()).normal;
 } catch (err) {
   out.status = `invalid: ${String(err.message).split('\n')[0]}`;
   console.log(JSON.stringify(out));

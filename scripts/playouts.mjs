@@ -25,7 +25,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = resolve(option('--dist', join(root, 'dist')));
 const seconds = Number(option('--seconds', '5'));
 const load = (p) => import(pathToFileURL(join(dist, p)).href);
-const { runGrounding, DEFAULT_PIPELINE_OPTIONS } = await load('pipeline/stages.js');
+const { runGrounding, defaultPipelineOptions } = await load('pipeline/stages.js');
 const { StageTimer, createGroundSimulator } = await load('index.js');
 
 /** Seeded generator (mulberry32), so both builds play the same kind of matches. */
@@ -40,8 +40,8 @@ function random(seed) {
 }
 
 for (const file of args) {
-  const { ground } = runGrounding(readFileSync(file, 'utf8'), file, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
-  const sim = createGroundSimulator(ground, DEFAULT_PIPELINE_OPTIONS.deadline);
+  const { ground } = runGrounding(readFileSync(file, 'utf8'), file, defaultPipelineOptions(), new StageTimer());
+  const sim = createGroundSimulator(ground, defaultPipelineOptions().deadline);
   const pick = random(1);
   let playouts = 0;
   let steps = 0;

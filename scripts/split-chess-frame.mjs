@@ -17,11 +17,11 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const D = resolve(root, 'dist');
-const { loadGame, DEFAULT_PIPELINE_OPTIONS } = await import(`${D}/pipeline/stages.js`);
+const { loadGame, defaultPipelineOptions } = await import(`${D}/pipeline/stages.js`);
 const { instantiateGame, DEFAULT_INSTANTIATE_LIMITS } = await import(`${D}/index.js`);
 const { parseGdl, StageTimer } = await import(`${D}/index.js`);
 const file = resolve(root, '../shared/games/ggp-repository-base/chess.kif');
-const game = loadGame(readFileSync(file, 'utf8'), file, DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal;
+const game = loadGame(readFileSync(file, 'utf8'), file, defaultPipelineOptions(), new StageTimer()).normal;
 const line = Number(process.argv[3] ?? 118);
 const frame = game.rules.filter((r) => r.pos.line === line);
 // Relations the frame rule needs, transitively (not true/does).
@@ -47,7 +47,7 @@ for (const m of ['(m white (move wk e 1 g 1))', '(m white (move wk e 1 c 1))', '
 const pieces = ['b', 'wp', 'wn', 'wb', 'wr', 'wq', 'wk', 'bp', 'bn', 'bb', 'br', 'bq', 'bk'];
 const fl = []; for (const [x, y] of sq) for (const p of pieces) fl.push(`(f (cell ${X[x]} ${y} ${p}))`);
 for (const x of X) for (const p of ['wp', 'bp']) fl.push(`(f (pawn_moved_two ${p} ${x}))`);
-const facts = parseGdl([...fl, ...moves].join('\n'), 'sup.kif', DEFAULT_PIPELINE_OPTIONS.deadline).game.rules.map((r) => r.head);
+const facts = parseGdl([...fl, ...moves].join('\n'), 'sup.kif', defaultPipelineOptions().deadline).game.rules.map((r) => r.head);
 const supersets = { fluents: facts.filter((a) => a.rel === 'f').map((a) => a.args[0]), moves: facts.filter((a) => a.rel === 'm').map((a) => ({ role: a.args[0], action: a.args[1] })), axioms: [] };
 const splitAbove = process.argv[2] === 'plain' ? Infinity : Number(process.argv[2] ?? 4e6);
 // Without a fourth argument the frame rewrite has its default threshold; `plain` turns it off.

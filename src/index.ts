@@ -8,7 +8,7 @@
 export {
   runGrounding, loadGame, reachGame, groundGame, groundNormalGame, postProcessedSupersets, readBackSupersets,
   analyzeDependencyGraph, drawDependencyGraph, emitGround, verifyGrounding, summarizeLoaded, resolvePipelineOptions,
-  DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, type PipelineSettings, type LoadedGame, type ReachMethod,
+  defaultPipelineOptions, type PipelineOptions, type PipelineSettings, type LoadedGame, type ReachMethod,
   type GroundFormat, type GraphFormat,
 } from './pipeline/stages.js';
 export { Deadline } from './deadline.js';

@@ -18,7 +18,7 @@ import { GdlError } from '../src/gdl/diagnostics.js';
 import { parseGdl } from '../src/gdl/parser.js';
 import { atomToString } from '../src/gdl/terms.js';
 import type { GroundGame } from '../src/ground/types.js';
-import { DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, loadGame, runGrounding } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions, type PipelineOptions, loadGame, runGrounding } from '../src/pipeline/stages.js';
 import { createGroundSimulator } from '../src/play/ground-sim.js';
 import { createReasoner } from '../src/play/reasoner.js';
 import type { GameSimulator } from '../src/play/types.js';
@@ -27,7 +27,7 @@ import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 import { StageTimer } from '../src/timer.js';
 
 /** Options to read a game without axioms: large ground subformulas become named relations. */
-const READ_BACK: PipelineOptions = { ...DEFAULT_PIPELINE_OPTIONS, normalize: { ...DEFAULT_PIPELINE_OPTIONS.normalize, splitGround: true } };
+const READ_BACK: PipelineOptions = { ...defaultPipelineOptions(), normalize: { ...defaultPipelineOptions().normalize, splitGround: true } };
 
 const example = (name: string): string => readFileSync(join(EXAMPLES_DIR, name), 'utf8');
 
@@ -36,7 +36,7 @@ const example = (name: string): string => readFileSync(join(EXAMPLES_DIR, name),
 type AnySimulator = GameSimulator<any, any, any>;
 
 function ground(text: string, file: string): { original: AnySimulator; game: GroundGame } {
-  const { loaded, ground: game } = runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
+  const { loaded, ground: game } = runGrounding(text, file, defaultPipelineOptions(), new StageTimer());
   return { original: createReasoner(loaded.normal, { deadline: Deadline.never() }), game };
 }
 
@@ -232,7 +232,7 @@ describe('reading formula bodies back', () => {
   const text = `${draw} (<= (goal p 100) (true (c 1)) ${big('x')} ${big('y')})`;
 
   it('refuses a DNF beyond the limit by default, and names ground subformulas with splitGround', () => {
-    expect(() => loadGame(text, 'big.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer())).toThrow(GdlError);
+    expect(() => loadGame(text, 'big.kif', defaultPipelineOptions(), new StageTimer())).toThrow(GdlError);
     const normal = loadGame(text, 'big.kif', READ_BACK, new StageTimer()).normal;
     expect(normal.rules.some((r) => r.head.rel.startsWith('split_'))).toBe(true);
     const state = createReasoner(normal, { deadline: Deadline.never() });
@@ -255,7 +255,7 @@ const CORPUS: readonly [string, number][] = [
 
 describe.skipIf(!HAVE_CORPUS)('axiom removal on a large game (atariGo 7x7: 152,504 rules)', () => {
   let game: GroundGame | undefined;
-  const atari = (): GroundGame => (game ??= runGrounding(readGame('ggp-repository-base/atariGo_7x7.kif'), 'atariGo_7x7.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer()).ground);
+  const atari = (): GroundGame => (game ??= runGrounding(readGame('ggp-repository-base/atariGo_7x7.kif'), 'atariGo_7x7.kif', defaultPipelineOptions(), new StageTimer()).ground);
 
   it('stops within a fraction of a second of the deadline, with a limit error', () => {
     const g = atari();

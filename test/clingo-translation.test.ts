@@ -9,7 +9,7 @@ import type { Term } from '../src/gdl/ast.js';
 import { mkAtom, mkConst, mkFn } from '../src/gdl/ast.js';
 import { termToString } from '../src/gdl/terms.js';
 import type { NormalGame } from '../src/normalize/types.js';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions, loadGame } from '../src/pipeline/stages.js';
 import {
   clingoSupersets,
   compareWithClingo,
@@ -40,7 +40,7 @@ vi.mock('../src/reach/prolog.js', async (importOriginal) => {
 });
 
 async function modelLines(text: string, file = 'inline.kif'): Promise<string[]> {
-  const game = loadGame(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal;
+  const game = loadGame(text, file, defaultPipelineOptions(), new StageTimer()).normal;
   const r = await clingoSupersets(game, 20_000);
   if (r.kind !== 'model') throw new Error(`clingo gave no model: ${JSON.stringify(r)}`);
   return supersetLines(r.supersets);
@@ -121,7 +121,7 @@ describe('least model of the relaxed game', () => {
   });
 
   it('leaves goal and terminal rules out of the program', () => {
-    const program = relaxedProgram(loadGame(RELAXED, 'inline.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal);
+    const program = relaxedProgram(loadGame(RELAXED, 'inline.kif', defaultPipelineOptions(), new StageTimer()).normal);
     expect(program).not.toMatch(/^p_goal/m);
     expect(program).not.toMatch(/^p_terminal/m);
     expect(program).toMatch(/^p_won :- p_true\(f_cell\("\+"\)\)\.$/m);
@@ -149,7 +149,7 @@ describe('clingo failures are reported, not thrown', () => {
   it('times out on an infinite model and then works again', async () => {
     const counter = `(role r) (init (n 0)) (<= (next (n (s ?x))) (true (n ?x))) (<= (legal r go) (true (n 0)))
       (<= terminal (true (n 5))) (goal r 0)`;
-    const game = loadGame(counter, 'counter.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal;
+    const game = loadGame(counter, 'counter.kif', defaultPipelineOptions(), new StageTimer()).normal;
     const r = await clingoSupersets(game, 1_000);
     expect(r.kind).toBe('timeout');
     const small = '(role r) (init on) (<= (legal r go) (true on)) (<= terminal (true on)) (goal r 0)';

@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions, loadGame } from '../src/pipeline/stages.js';
 import { compareMethods } from '../src/pipeline/compare.js';
 import { GAMES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 import { CLI, ensureBuilt } from './support/cli.js';
@@ -27,7 +27,7 @@ const RING = `
 
 describe('compareMethods', () => {
   it('finds identical final results on a game whose dg supersets are larger', () => {
-    const c = compareMethods(loadGame(RING, 'ring.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal, LIMITS);
+    const c = compareMethods(loadGame(RING, 'ring.kif', defaultPipelineOptions(), new StageTimer()).normal, LIMITS);
     expect(c.differences).toEqual([]);
     expect(c.identical).toBe(true);
     expect(c.prolog.before).toEqual({ fluents: 3, moves: 4, axioms: 8 });
@@ -43,7 +43,7 @@ describe('compareMethods', () => {
       (<= (legal r (go ?x ?y)) (true (at ?x)) (adj ?x ?y) (not (back ?x ?y)))
       (<= (next (at ?y)) (does r (go ?x ?y)))
       (<= terminal (true (at 2))) (goal r 100)`;
-    const c = compareMethods(loadGame(text, 'back.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal, LIMITS);
+    const c = compareMethods(loadGame(text, 'back.kif', defaultPipelineOptions(), new StageTimer()).normal, LIMITS);
     expect(c.identical).toBe(true);
     expect(c.prolog.reach!.moves).toHaveLength(2);
     expect(c.dg.supersets!.moves).toHaveLength(1);
@@ -51,7 +51,7 @@ describe('compareMethods', () => {
   });
 
   it('reports limits instead of a verdict', () => {
-    const c = compareMethods(loadGame(RING, 'ring.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal, { ...LIMITS, maxReachAtoms: 5 });
+    const c = compareMethods(loadGame(RING, 'ring.kif', defaultPipelineOptions(), new StageTimer()).normal, { ...LIMITS, maxReachAtoms: 5 });
     expect(c.identical).toBeUndefined();
     expect(c.dg.status).toBe('limit');
     expect(c.dg.message).toMatch(/ring\.kif:\d+:\d+: error: .*more than 5 ground atoms/);
@@ -76,7 +76,7 @@ const CORPUS = [
 describe.skipIf(!HAVE_CORPUS)('corpus: both methods give identical final results', () => {
   for (const rel of CORPUS) {
     it(rel, () => {
-      const c = compareMethods(loadGame(readGame(rel), rel, DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal, LIMITS);
+      const c = compareMethods(loadGame(readGame(rel), rel, defaultPipelineOptions(), new StageTimer()).normal, LIMITS);
       expect([c.prolog.status, c.dg.status, c.prolog.message, c.dg.message]).toEqual(['ok', 'ok', '', '']);
       expect(c.differences).toEqual([]);
       expect(c.identical).toBe(true);

@@ -3,7 +3,7 @@
 // or removed from the corpus fails too, until scripts/corpus-expectations.mjs is run again.
 import { describe, expect, it } from 'vitest';
 import { GdlError, formatDiagnostic } from '../src/gdl/diagnostics.js';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions, loadGame } from '../src/pipeline/stages.js';
 import { HAVE_CORPUS, listGames, readGame } from './corpus.js';
 import { readExpectations } from './support/expectations.js';
 import { StageTimer } from '../src/timer.js';
@@ -11,7 +11,7 @@ import { StageTimer } from '../src/timer.js';
 /** How loading `rel` ends: ok, or invalid with its first error (file name removed). */
 function loadOutcome(rel: string): { load: string; loadMessage: string } {
   try {
-    loadGame(readGame(rel), rel, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
+    loadGame(readGame(rel), rel, defaultPipelineOptions(), new StageTimer());
     return { load: 'ok', loadMessage: '' };
   } catch (err) {
     if (!(err instanceof GdlError)) throw err;

@@ -16,7 +16,7 @@ import { emitGdl } from '../src/formats/gdl/write.js';
 import { emitJson } from '../src/formats/json/write.js';
 import { instantiateGame } from '../src/ground/instantiate.js';
 import { pruneUnreachable, reachableAtoms } from '../src/ground/reachability.js';
-import { DEFAULT_PIPELINE_OPTIONS, runGrounding, verifyGrounding } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions, runGrounding, verifyGrounding } from '../src/pipeline/stages.js';
 import { GAMES_DIR, HAVE_CORPUS } from './corpus.js';
 import { limitError } from './support/limits.js';
 import { CLI, ROOT, ensureBuilt } from './support/cli.js';
@@ -38,7 +38,7 @@ function gridGame(): string {
   return lines.join('\n');
 }
 
-const { loaded, reach, ground } = runGrounding(gridGame(), 'grid.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer());
+const { loaded, reach, ground } = runGrounding(gridGame(), 'grid.kif', defaultPipelineOptions(), new StageTimer());
 const PASSED = (): Deadline => new Deadline(0);
 const NO_HEAP = (): Deadline => new Deadline(Infinity, 1);
 
@@ -67,7 +67,7 @@ describe('the stages under a passed deadline', () => {
   });
 
   it('verify stops at the deadline instead of playing on', () => {
-    const options = { ...DEFAULT_PIPELINE_OPTIONS, deadline: PASSED() };
+    const options = { ...defaultPipelineOptions(), deadline: PASSED() };
     const err = limitError(() => verifyGrounding(loaded.normal, ground, options, { playouts: 5, seed: 1, maxSteps: 10 }));
     expect(err.message).toMatch(/time limit reached/);
   });

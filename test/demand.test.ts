@@ -19,7 +19,7 @@ import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 import { relevantSupersets } from './support/relaxed-model.js';
 import { ensureBuilt, runCli } from './support/cli.js';
 import { StageTimer } from '../src/timer.js';
-import { DEFAULT_PIPELINE_OPTIONS } from '../src/pipeline/options.js';
+import { defaultPipelineOptions } from '../src/pipeline/options.js';
 
 const limits = (maxAtoms = 2_000_000) => ({ deadline: Deadline.never(), maxAtoms });
 
@@ -114,7 +114,7 @@ describe('demand: grounding under an atom budget', () => {
     }
     const options = resolvePipelineOptions({ maxReachAtoms: 3000 });
     const ground = groundNormalGame(load(DEMAND, undefined, options), options, new StageTimer()).ground;
-    const written = emitGround(removeUnusedInstances(ground, new StageTimer(), options).game, 'gdl', { baseInput: false }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS);
+    const written = emitGround(removeUnusedInstances(ground, new StageTimer(), options).game, 'gdl', { baseInput: false }, new StageTimer(), defaultPipelineOptions());
     expect(written).toBe(groundText(normal, full));
     const verdict = verifyGrounding(normal, ground, options, { playouts: 20, seed: 3, maxSteps: 20 });
     expect(verdict.kind).toBe('same');

@@ -5,7 +5,7 @@ import { Deadline } from '../src/deadline.js';
 import { describe, expect, it } from 'vitest';
 import { GdlError } from '../src/gdl/diagnostics.js';
 import { atomToString, termToString } from '../src/gdl/terms.js';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions, loadGame } from '../src/pipeline/stages.js';
 import { argGraphToDot, argGraphToText } from '../src/reach/dg/dot.js';
 import { analyzeDG, computeSupersetsDG, dependencyGraph } from '../src/reach/dg/index.js';
 import { findPosition } from '../src/reach/dg/graph.js';
@@ -17,7 +17,7 @@ import { StageTimer } from '../src/timer.js';
 const LIMITS = { deadline: Deadline.never(), maxAtoms: 2_000_000 };
 
 function normal(text: string, file = 'test.kif') {
-  return loadGame(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal;
+  return loadGame(text, file, defaultPipelineOptions(), new StageTimer()).normal;
 }
 
 const texts = (s: Supersets) => ({

@@ -6,7 +6,7 @@ import { validateGame } from '../src/normalize/validate.js';
 import { emitGdl } from '../src/formats/gdl/write.js';
 import { JSON_FORMAT, emitJson } from '../src/formats/json/write.js';
 import type { GroundGame } from '../src/ground/types.js';
-import { DEFAULT_PIPELINE_OPTIONS, runGrounding } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions, runGrounding } from '../src/pipeline/stages.js';
 import { HAVE_CORPUS, readGame } from './corpus.js';
 import { StageTimer } from '../src/timer.js';
 import { Deadline } from '../src/deadline.js';
@@ -26,7 +26,7 @@ const SMALL = `
 `;
 
 function groundOf(text: string, file = 'small.kif'): GroundGame {
-  return runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer()).ground;
+  return runGrounding(text, file, defaultPipelineOptions(), new StageTimer()).ground;
 }
 
 function expectValidGdl(out: string): void {

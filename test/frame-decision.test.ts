@@ -12,14 +12,14 @@ import { instantiateGame } from '../src/ground/instantiate.js';
 import { finalSupersets, pruneUnreachable } from '../src/ground/reachability.js';
 import type { Supersets } from '../src/reach/types.js';
 import { instantiateLimits } from '../src/pipeline/options.js';
-import { DEFAULT_PIPELINE_OPTIONS, emitGround, groundGame, loadGame, reachGame, readBackSupersets, resolvePipelineOptions, runGrounding } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions, emitGround, groundGame, loadGame, reachGame, readBackSupersets, resolvePipelineOptions, runGrounding } from '../src/pipeline/stages.js';
 import { ruleOf } from './support/rewrite.js';
 import { StageTimer } from '../src/timer.js';
 import { EXAMPLES_DIR } from './examples.js';
 
 const file = join(EXAMPLES_DIR, 'frame.kif');
 const text = readFileSync(file, 'utf8');
-const normal = loadGame(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal;
+const normal = loadGame(text, file, defaultPipelineOptions(), new StageTimer()).normal;
 
 /**
  * Supersets of a variant where every role may make every `move` whenever it is not in control:
@@ -27,16 +27,16 @@ const normal = loadGame(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer()).
  */
 function looseSupersets(): Supersets {
   const extra = '(<= (legal ?r (move ?a ?b ?c ?d)) (role ?r) (index ?a) (index ?b) (index ?c) (index ?d) (not (true (control ?r))))';
-  const variant = loadGame(`${text}\n${extra}`, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal;
-  return reachGame(variant, DEFAULT_PIPELINE_OPTIONS, new StageTimer()).supersets;
+  const variant = loadGame(`${text}\n${extra}`, file, defaultPipelineOptions(), new StageTimer()).normal;
+  return reachGame(variant, defaultPipelineOptions(), new StageTimer()).supersets;
 }
 
-const tight = reachGame(normal, DEFAULT_PIPELINE_OPTIONS, new StageTimer()).supersets;
+const tight = reachGame(normal, defaultPipelineOptions(), new StageTimer()).supersets;
 const loose = looseSupersets();
 
 function grounded(supersets: Supersets, frameAbove: number): string {
   const options = resolvePipelineOptions({ frameAbove });
-  return emitGround(groundGame(normal, supersets, options, new StageTimer()), 'gdl', { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS);
+  return emitGround(groundGame(normal, supersets, options, new StageTimer()), 'gdl', { baseInput: true }, new StageTimer(), defaultPipelineOptions());
 }
 
 /** Rules rewritten by the instantiation alone (no recheck), over `supersets`. */
@@ -126,7 +126,7 @@ describe('frame rules whose rewrite could reach other fluents', () => {
   const run = (method: 'prolog' | 'dg') => {
     const timer = new StageTimer();
     const { ground } = runGrounding(game, 'd.kif', resolvePipelineOptions({ method, frameAbove: 100 }), timer);
-    return { gdl: emitGround(ground, 'gdl', { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS), stages: timer.list() };
+    return { gdl: emitGround(ground, 'gdl', { baseInput: true }, new StageTimer(), defaultPipelineOptions()), stages: timer.list() };
   };
 
   it('are rewritten only in the run over the read-back supersets, made for them', () => {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { frameRule } from '../src/ground/frame.js';
-import { DEFAULT_PIPELINE_OPTIONS, emitGround, runGrounding } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions, emitGround, runGrounding } from '../src/pipeline/stages.js';
 import { expectSameGdl, groundAndCheck, groundGdl, ruleOf, show } from './support/rewrite.js';
 import { EXAMPLES_DIR } from './examples.js';
 import { StageTimer } from '../src/timer.js';
@@ -73,13 +73,13 @@ describe('frameRule conditions', () => {
 describe('frame rules while grounding', () => {
   const file = join(EXAMPLES_DIR, 'frame.kif');
   const text = readFileSync(file, 'utf8');
-  const off = { ...DEFAULT_PIPELINE_OPTIONS, frameAbove: Infinity };
+  const off = { ...defaultPipelineOptions(), frameAbove: Infinity };
   const plain = groundGdl(text, file, off).ground;
 
-  it('leaves games whose rules stay under the threshold as they were', () => expectSameGdl(text, file, off, DEFAULT_PIPELINE_OPTIONS));
+  it('leaves games whose rules stay under the threshold as they were', () => expectSameGdl(text, file, off, defaultPipelineOptions()));
 
   it('rewrites the frame rules, with far fewer ground rules, into a game that plays like the original', () => {
-    const options = { ...DEFAULT_PIPELINE_OPTIONS, frameAbove: 100 };
+    const options = { ...defaultPipelineOptions(), frameAbove: 100 };
     const { ground, gdl } = groundAndCheck(text, file, options, { playouts: 12, seed: 3, maxSteps: 12 });
     // The cell (2, 2) keeps its piece when the move made does not touch it.
     expect(gdl).toMatch(/\n\(<= \(next \(cell 2 2 black\)\) \(split-\d+ white\) \(true \(cell 2 2 black\)\) \(not \(split-\d+ white 2 2\)\)\)\n/);
@@ -101,7 +101,7 @@ describe('a rewrite that does not pay', () => {
     (<= (goal p 100) (true (e 1))) (<= terminal (true (e 2)))`;
   it('leaves the output as it is without the rewrite, auxiliary names included', () => {
     const ground = (frameAbove: number): string =>
-      emitGround(runGrounding(text, 't.kif', { ...DEFAULT_PIPELINE_OPTIONS, frameAbove, splitAbove: 1 }, new StageTimer()).ground, 'gdl', { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS);
+      emitGround(runGrounding(text, 't.kif', { ...defaultPipelineOptions(), frameAbove, splitAbove: 1 }, new StageTimer()).ground, 'gdl', { baseInput: true }, new StageTimer(), defaultPipelineOptions());
     const tried = ground(1);
     expect(tried).toBe(ground(Infinity));
     expect(tried).toContain('(<= split-1 (true (d 1 1)))');

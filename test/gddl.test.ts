@@ -14,7 +14,7 @@ import { escapeSymbol, nameToKif, termName, unescapeSymbol } from '../src/format
 import { GdlError } from '../src/gdl/diagnostics.js';
 import { readGddl } from '../src/formats/gddl/read.js';
 import {
-  DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS, DEFAULT_PIPELINE_OPTIONS, formatDifference, removeUnusedInstances, runGrounding,
+  DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS, defaultPipelineOptions, formatDifference, removeUnusedInstances, runGrounding,
 } from '../src/pipeline/stages.js';
 import { DEFAULT_GDDL_OPTIONS, type GddlOutput, groundToGddl, readGddlFiles, verifyGddl } from '../src/pipeline/formats.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
@@ -26,10 +26,10 @@ const SETTINGS = { gddl: DEFAULT_GDDL_OPTIONS, axioms: DEFAULT_AXIOM_OPTIONS, mu
 
 /** Writes the GDDL files of a game, reads them back and plays them against the original. */
 function roundTrip(text: string, file: string, playouts: number, settings = SETTINGS): GddlOutput {
-  const { loaded, ground } = runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
-  const out = groundToGddl(removeUnusedInstances(ground, new StageTimer(), DEFAULT_PIPELINE_OPTIONS).game, DEFAULT_PIPELINE_OPTIONS, settings, new StageTimer());
+  const { loaded, ground } = runGrounding(text, file, defaultPipelineOptions(), new StageTimer());
+  const out = groundToGddl(removeUnusedInstances(ground, new StageTimer(), defaultPipelineOptions()).game, defaultPipelineOptions(), settings, new StageTimer());
   const game = readGddlFiles(out.files, 'out');
-  const result = verifyGddl(loaded.normal, game, DEFAULT_PIPELINE_OPTIONS, { playouts, seed: 5, maxSteps: 80 });
+  const result = verifyGddl(loaded.normal, game, defaultPipelineOptions(), { playouts, seed: 5, maxSteps: 80 });
   if (result.kind === 'different') expect.fail(formatDifference(result.difference));
   expect(result.stats.transitions).toBeGreaterThan(0);
   return out;

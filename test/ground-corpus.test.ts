@@ -18,7 +18,7 @@ import type { GroundGame } from '../src/ground/types.js';
 import { atomText } from '../src/ground/atoms.js';
 import { auxPrefix, gameSymbols } from '../src/ground/split.js';
 import { asRule, type NormalGame } from '../src/normalize/types.js';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame, reachGame, runGrounding } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions, loadGame, reachGame, runGrounding } from '../src/pipeline/stages.js';
 import type { Supersets } from '../src/reach/types.js';
 import { HAVE_CORPUS, listGames, readGame } from './corpus.js';
 import { readExpectations } from './support/expectations.js';
@@ -82,7 +82,7 @@ function checkGroundGame(normal: NormalGame, sets: Supersets, g: GroundGame): vo
 
 function groundOne(file: string, deadline: number): { normal: NormalGame; sets: Supersets; g: GroundGame; ms: Record<string, number> } {
   const text = readGame(file);
-  const options = { ...DEFAULT_PIPELINE_OPTIONS, deadline: new Deadline(deadline) };
+  const options = { ...defaultPipelineOptions(), deadline: new Deadline(deadline) };
   const t0 = performance.now();
   const loaded = loadGame(text, file, options, new StageTimer());
   const t1 = performance.now();
@@ -116,8 +116,8 @@ describe.skipIf(!HAVE_CORPUS || FULL)('both superset methods give the same groun
   for (const file of ['ggp-repository-base/ticTacToe.kif', 'ggp-repository-base/blocker.kif', 'ggp-repository-base/coins.kif']) {
     it(file, () => {
       const text = readGame(file);
-      const prolog = runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer()).ground;
-      const dg = runGrounding(text, file, { ...DEFAULT_PIPELINE_OPTIONS, method: 'dg' }, new StageTimer()).ground;
+      const prolog = runGrounding(text, file, defaultPipelineOptions(), new StageTimer()).ground;
+      const dg = runGrounding(text, file, { ...defaultPipelineOptions(), method: 'dg' }, new StageTimer()).ground;
       expect(emitGdl(dg, undefined, Deadline.never())).toBe(emitGdl(prolog, undefined, Deadline.never()));
     });
   }

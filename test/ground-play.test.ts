@@ -8,7 +8,7 @@ import { relationGraph } from '../src/gdl/relations.js';
 import { atomToString, substitute, substituteAtom, termToString } from '../src/gdl/terms.js';
 import type { GroundGame, GroundRule } from '../src/ground/types.js';
 import { asRule, type NormalGame, type NormalRule } from '../src/normalize/types.js';
-import { DEFAULT_PIPELINE_OPTIONS, runGrounding } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions, runGrounding } from '../src/pipeline/stages.js';
 import { HAVE_CORPUS, readGame } from './corpus.js';
 import { StageTimer } from '../src/timer.js';
 
@@ -200,7 +200,7 @@ describe.skipIf(!HAVE_CORPUS)('ground game plays like the original', () => {
   for (const file of GAMES) {
     it(file, () => {
       const text = readGame(file);
-      const { loaded, ground } = runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
+      const { loaded, ground } = runGrounding(text, file, defaultPipelineOptions(), new StageTimer());
       let states = 0;
       for (let seed = 1; seed <= 3; seed++) states += playAndCompare(loaded.normal, ground, seed, 12);
       expect(states).toBeGreaterThan(3);

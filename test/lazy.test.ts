@@ -15,7 +15,7 @@ import { createLazyEvaluator } from '../src/play/lazy.js';
 import type { VerifyResult } from '../src/play/verify.js';
 import { EXAMPLES_DIR } from './examples.js';
 import { StageTimer } from '../src/timer.js';
-import { DEFAULT_PIPELINE_OPTIONS } from '../src/pipeline/options.js';
+import { defaultPipelineOptions } from '../src/pipeline/options.js';
 import { DEFAULT_AXIOM_OPTIONS } from '../src/axioms/types.js';
 import { Deadline } from '../src/deadline.js';
 
@@ -98,7 +98,7 @@ describe('a lazy program that reads a keyword, beside a relation read with the j
     const full = groundNormalGame(loaded.normal, LAZY, new StageTimer()).ground;
     const game = removeUnusedInstances(full, new StageTimer(), LAZY).game;
     expectSame(verifyGrounding(loaded.normal, game, LAZY, { playouts: 20, seed: 3, maxSteps: 50 }));
-    const back = loadGroundFile(emitGround(game, 'gdl', { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS), 'out.gdl', LAZY, new StageTimer());
+    const back = loadGroundFile(emitGround(game, 'gdl', { baseInput: true }, new StageTimer(), defaultPipelineOptions()), 'out.gdl', LAZY, new StageTimer());
     expectSame(verifyAgainst(loaded.normal, back.normal, LAZY, { playouts: 8, seed: 5, maxSteps: 50 }));
   });
 });
@@ -115,16 +115,16 @@ describe('the ground game', () => {
   it('without lazy axioms has no lazy part and its output says nothing of one', () => {
     const { game } = ground(resolvePipelineOptions({}));
     expect('lazy' in game).toBe(false);
-    const gdl = emitGround(game, 'gdl', { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS);
+    const gdl = emitGround(game, 'gdl', { baseInput: true }, new StageTimer(), defaultPipelineOptions());
     expect(gdl).not.toContain('lazy');
     expect(gdl).toContain('(path 1 6)');
-    expect(emitGround(game, 'json', { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS)).not.toContain('"lazy"');
+    expect(emitGround(game, 'json', { baseInput: true }, new StageTimer(), defaultPipelineOptions())).not.toContain('"lazy"');
   });
 
   it('with path lazy keeps its atoms negated and opaque, and writes the non-ground part', () => {
     const { game } = ground(LAZY);
     expect(game.lazy?.relations).toEqual(['path']);
-    const gdl = emitGround(game, 'gdl', { baseInput: false }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS);
+    const gdl = emitGround(game, 'gdl', { baseInput: false }, new StageTimer(), defaultPipelineOptions());
     expect(gdl).toContain('(<= (goal walker 0) (true (at 1)) (not (path 1 6)))');
     expect(gdl).toContain('; lazy axioms: path stay non-ground (4 rules, 11 static facts follow)');
     expect(gdl).toContain('(<= (path ?x ?z) (path ?x ?y) (succ ?y ?z) (not (true (wall ?z))))');
@@ -133,7 +133,7 @@ describe('the ground game', () => {
     // The heads lazy rules may make are atoms of the game: walker's moves and goal 50.
     expect(game.lazy!.heads.map((t) => game.terms.text(t))).toContain('(legal walker (go 6))');
     expect(game.lazy!.heads.map((t) => game.terms.text(t))).toContain('(goal walker 50)');
-    const json = JSON.parse(emitGround(game, 'json', { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS)) as { lazy: { relations: string[]; rules: string[] } };
+    const json = JSON.parse(emitGround(game, 'json', { baseInput: true }, new StageTimer(), defaultPipelineOptions())) as { lazy: { relations: string[]; rules: string[] } };
     expect(json.lazy.relations).toEqual(['path']);
     expect(json.lazy.rules).toHaveLength(4);
   });
@@ -213,7 +213,7 @@ describe('verify', () => {
 
   it('plays the written lazy game, read back as GDL, like the original', () => {
     const { normal, game } = ground(LAZY);
-    const back = loadGroundFile(emitGround(game, 'gdl', { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS), 'out.gdl', LAZY, new StageTimer());
+    const back = loadGroundFile(emitGround(game, 'gdl', { baseInput: true }, new StageTimer(), defaultPipelineOptions()), 'out.gdl', LAZY, new StageTimer());
     expectSame(verifyAgainst(normal, back.normal, LAZY, { playouts: 8, seed: 5, maxSteps: 50 }));
   });
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostic } from '../src/gdl/diagnostics.js';
-import { DEFAULT_PIPELINE_OPTIONS, type ReachMethod, emitGround, loadGame, loadGroundFile, runGrounding, verifyAgainst, verifyGrounding } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions, type ReachMethod, emitGround, loadGame, loadGroundFile, runGrounding, verifyAgainst, verifyGrounding } from '../src/pipeline/stages.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 import { ROOT } from './support/cli.js';
@@ -27,17 +27,17 @@ const WARNINGS: Record<string, string[]> = {
 };
 
 function warningsOf(text: string, file: string): string[] {
-  return loadGame(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer()).warnings.map((d) => formatDiagnostic(d).slice(file.length + 1));
+  return loadGame(text, file, defaultPipelineOptions(), new StageTimer()).warnings.map((d) => formatDiagnostic(d).slice(file.length + 1));
 }
 
 /** Grounds with `method`, plays the ground game against the original, and the emitted text read back against the original. */
 function expectPlaysIdentically(text: string, file: string, method: ReachMethod): void {
-  const options = { ...DEFAULT_PIPELINE_OPTIONS, method };
+  const options = { ...defaultPipelineOptions(), method };
   const { loaded, ground } = runGrounding(text, file, options, new StageTimer());
   const verify = { playouts: 10, seed: 3, maxSteps: 50 };
   const direct = verifyGrounding(loaded.normal, ground, options, verify);
   expect(direct.kind, JSON.stringify(direct)).toBe('same');
-  const reread = loadGroundFile(emitGround(ground, 'gdl', { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS), `${file}.ground`, options, new StageTimer());
+  const reread = loadGroundFile(emitGround(ground, 'gdl', { baseInput: true }, new StageTimer(), defaultPipelineOptions()), `${file}.ground`, options, new StageTimer());
   const back = verifyAgainst(loaded.normal, reread.normal, options, verify);
   expect(back.kind, JSON.stringify(back)).toBe('same');
 }
@@ -67,10 +67,10 @@ describe('several arities of one name are distinct symbols', () => {
   });
 
   it('grounds with both methods to the same game, writing the original names, and plays identically', () => {
-    const a = runGrounding(text, 'arities.kif', { ...DEFAULT_PIPELINE_OPTIONS, method: 'prolog' }, new StageTimer());
-    const b = runGrounding(text, 'arities.kif', { ...DEFAULT_PIPELINE_OPTIONS, method: 'dg' }, new StageTimer());
-    const out = emitGround(a.ground, 'gdl', { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS);
-    expect(emitGround(b.ground, 'gdl', { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS)).toBe(out);
+    const a = runGrounding(text, 'arities.kif', { ...defaultPipelineOptions(), method: 'prolog' }, new StageTimer());
+    const b = runGrounding(text, 'arities.kif', { ...defaultPipelineOptions(), method: 'dg' }, new StageTimer());
+    const out = emitGround(a.ground, 'gdl', { baseInput: true }, new StageTimer(), defaultPipelineOptions());
+    expect(emitGround(b.ground, 'gdl', { baseInput: true }, new StageTimer(), defaultPipelineOptions())).toBe(out);
     // near/3 is state-dependent and stays as rules; near/2 and path/2 are static and evaluated away.
     expect(out).toContain('(<= (near (cell 1 1) x 2) (true (cell 1 1 x)))');
     expect(out).toContain('(<= (path (cell 2 1)) (true (cell 2 1 x)))');
@@ -80,7 +80,7 @@ describe('several arities of one name are distinct symbols', () => {
   });
 
   it('keeps a keyword with a wrong arity an error', () => {
-    expect(() => loadGame('(role r)\n(legal r a b)\n(goal r 100)\n(<= terminal (true p))', 'k.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer())).toThrow(/'legal' takes 2 arguments, not 3/);
+    expect(() => loadGame('(role r)\n(legal r a b)\n(goal r 100)\n(<= terminal (true p))', 'k.kif', defaultPipelineOptions(), new StageTimer())).toThrow(/'legal' takes 2 arguments, not 3/);
   });
 });
 
@@ -97,7 +97,7 @@ describe('white space beyond ASCII', () => {
 describe('syntax and meaning together', () => {
   function errorsOf(text: string): string[] {
     try {
-      loadGame(text, 's.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer());
+      loadGame(text, 's.kif', defaultPipelineOptions(), new StageTimer());
     } catch (err) {
       if (err instanceof GdlError) return err.diagnostics.map((d) => formatDiagnostic(d).slice('s.kif'.length + 1));
       throw err;

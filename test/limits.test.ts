@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Deadline, type LimitKind } from '../src/deadline.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
-import { DEFAULT_PIPELINE_OPTIONS, groundGame, groundNormalGame, loadGame, reachGame, resolvePipelineOptions } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions, groundGame, groundNormalGame, loadGame, reachGame, resolvePipelineOptions } from '../src/pipeline/stages.js';
 import { computeSupersetsDG } from '../src/reach/dg/index.js';
 import { isAtomBudget } from '../src/reach/magic.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
@@ -31,7 +31,7 @@ class TickDeadline extends Deadline {
 }
 
 function load(file: string) {
-  return loadGame(readFileSync(join(EXAMPLES_DIR, file), 'utf8'), file, DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal;
+  return loadGame(readFileSync(join(EXAMPLES_DIR, file), 'utf8'), file, defaultPipelineOptions(), new StageTimer()).normal;
 }
 
 function limitOf(run: () => unknown): GdlError {

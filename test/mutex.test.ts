@@ -15,7 +15,7 @@ import { sampleStates } from '../src/play/sample.js';
 import { formatDifference, verifyGame } from '../src/play/verify.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 import { StageTimer } from '../src/timer.js';
-import { DEFAULT_PIPELINE_OPTIONS } from '../src/pipeline/options.js';
+import { defaultPipelineOptions } from '../src/pipeline/options.js';
 
 function mutexOf(ground: GroundGame, playouts: number, maxSteps = 200): MutexResult {
   const states = sampleStates(ground, { playouts, seed: 3, maxSteps, deadline: Deadline.never() });
@@ -26,7 +26,7 @@ const example = (name: string): string => readFileSync(join(EXAMPLES_DIR, name),
 
 describe('mutex groups of small games', () => {
   it('tic-tac-toe: nine exactly-one squares and the control group, all proven, 19 bits for 29 fluents', () => {
-    const { ground } = runGrounding(example('tictactoe.kif'), 'tictactoe.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer());
+    const { ground } = runGrounding(example('tictactoe.kif'), 'tictactoe.kif', defaultPipelineOptions(), new StageTimer());
     const r = mutexOf(ground, 30);
     expect(r.fluents).toBe(29);
     expect(r.bits).toBe(19);
@@ -39,7 +39,7 @@ describe('mutex groups of small games', () => {
   });
 
   it('a true group that needs more than the groups to be proven is reported as observed', () => {
-    const { ground } = runGrounding(example('mutex-observed.kif'), 'mutex-observed.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer());
+    const { ground } = runGrounding(example('mutex-observed.kif'), 'mutex-observed.kif', defaultPipelineOptions(), new StageTimer());
     const r = mutexOf(ground, 10);
     const s = r.groups.find((g) => g.relation === 's')!;
     expect(s).toMatchObject({ members: ['(s 1)', '(s 2)'], proven: false });
@@ -48,7 +48,7 @@ describe('mutex groups of small games', () => {
   });
 
   it('a false group that survives short playouts is not proven; long playouts refute it', () => {
-    const { ground } = runGrounding(example('mutex-late.kif'), 'mutex-late.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer());
+    const { ground } = runGrounding(example('mutex-late.kif'), 'mutex-late.kif', defaultPipelineOptions(), new StageTimer());
     const short = mutexOf(ground, 5, 5);
     const lamp = short.groups.find((g) => g.relation === 'lamp');
     expect(lamp).toMatchObject({ proven: false });
@@ -77,7 +77,7 @@ const CORPUS = [
 describe.skipIf(!HAVE_CORPUS)('proven groups hold under an independent reasoner', () => {
   for (const game of CORPUS) {
     it(game, () => {
-      const { loaded, ground } = runGrounding(readGame(game), game, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
+      const { loaded, ground } = runGrounding(readGame(game), game, defaultPipelineOptions(), new StageTimer());
       const r = mutexOf(ground, 20);
       const proven = r.groups.filter((g) => g.proven);
       const result = verifyGame(createReasoner(loaded.normal, { deadline: Deadline.never() }), createGroundSimulator(ground, Deadline.never()), {
@@ -90,7 +90,7 @@ describe.skipIf(!HAVE_CORPUS)('proven groups hold under an independent reasoner'
 
   it('verify reports a group that is violated', () => {
     const game = 'ggp-repository-base/ticTacToe.kif';
-    const { loaded, ground } = runGrounding(readGame(game), game, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
+    const { loaded, ground } = runGrounding(readGame(game), game, defaultPipelineOptions(), new StageTimer());
     const fake = { members: ['(cell 1 1 b)', '(cell 2 2 b)'], exactlyOne: false };
     const result = verifyGame(createReasoner(loaded.normal, { deadline: Deadline.never() }), createGroundSimulator(ground, Deadline.never()), { playouts: 1, seed: 1, maxSteps: 5, groups: [fake] });
     expect(result.kind).toBe('different');

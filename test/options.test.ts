@@ -6,7 +6,7 @@ import { totalmem } from 'node:os';
 import { requestedMemoryMb } from '../src/cli/thread.js';
 import { defaultMaxMemoryMb, heapForMemoryLimit } from '../src/runtime.js';
 import { limitSettings, parseChoice, parseSeconds, parseWhole, resolveFlags } from '../src/cli/options.js';
-import { DEFAULT_PIPELINE_OPTIONS, resolvePipelineOptions } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions, resolvePipelineOptions } from '../src/pipeline/stages.js';
 
 describe('cli options', () => {
   it('takes counts only as whole numbers', () => {
@@ -33,7 +33,7 @@ describe('cli options', () => {
     expect(limitSettings({ maxGroundAtoms: '8', maxRules: '9' })).toEqual({ maxGroundAtoms: 8, maxGroundRules: 9, ...memory });
     const o = resolveFlags({ method: 'dg', maxAtoms: '7' });
     expect([o.method, o.maxReachAtoms, o.maxGroundAtoms, o.maxGroundRules])
-      .toEqual(['dg', 7, DEFAULT_PIPELINE_OPTIONS.maxGroundAtoms, DEFAULT_PIPELINE_OPTIONS.maxGroundRules]);
+      .toEqual(['dg', 7, defaultPipelineOptions().maxGroundAtoms, defaultPipelineOptions().maxGroundRules]);
   });
 
   it('puts --max-memory (default: half the machine) into the run\'s deadline', () => {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GroundGame } from '../src/ground/types.js';
-import { DEFAULT_PIPELINE_OPTIONS, runGrounding } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions, runGrounding } from '../src/pipeline/stages.js';
 import { createFastSimulator } from '../src/play/fast/simulator.js';
 import { type GroundState, createGroundSimulator } from '../src/play/ground-sim.js';
 import { fastPlayouts, simulatorPlayouts } from '../src/play/playouts.js';
@@ -40,7 +40,7 @@ const CORPUS_GAMES = [
 const EXAMPLE = join(EXAMPLES_DIR, 'fast-sim.kif');
 
 function ground(text: string, file: string): ReturnType<typeof runGrounding> {
-  return runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
+  return runGrounding(text, file, defaultPipelineOptions(), new StageTimer());
 }
 
 /** Whether some joint move leads from `from` to `to` in the ground simulator of `verify`. */

@@ -11,7 +11,7 @@ import { planProjected } from '../src/reach/project.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { supersetSentences } from '../src/reach/format.js';
 import { planLazy } from '../src/ground/lazy.js';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions, loadGame } from '../src/pipeline/stages.js';
 import { relevantSupersets } from './support/relaxed-model.js';
 import { HAVE_CORPUS, readGame } from './corpus.js';
 import { StageTimer } from '../src/timer.js';
@@ -63,7 +63,7 @@ describe('projected variants leave the least model unchanged', () => {
 
   it.skipIf(!HAVE_CORPUS)("on chess's relaxed game with its threat relations lazy", () => {
     const file = 'ggp-repository-base/chess.kif';
-    const { normal } = loadGame(readGame(file), file, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
+    const { normal } = loadGame(readGame(file), file, defaultPipelineOptions(), new StageTimer());
     const plan = planLazy(normal, ['queen_threatens']);
     expect(plan.relations).toContain('threatened_with_capture');
     const tau = computeSupersetsProlog(plan.relaxed, TEST_REACH_LIMITS, { relevantOnly: true }).supersets;

@@ -16,7 +16,7 @@ import { escapeText, parseRddlName, rddlName, unescapeText } from '../src/format
 import { type RddlFiles, emitRddl } from '../src/formats/rddl/write.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
 import { stronglyConnectedComponents } from '../src/gdl/scc.js';
-import { DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, loadGame, runGrounding } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions, type PipelineOptions, loadGame, runGrounding } from '../src/pipeline/stages.js';
 import { readRddl } from '../src/formats/rddl/read.js';
 import { NO_ACTION, createRddlSimulator, asEpisode } from '../src/formats/rddl/sim.js';
 import { createReasoner } from '../src/play/reasoner.js';
@@ -32,7 +32,7 @@ const RDDL_IDENT = /^[A-Za-z](?:[A-Za-z0-9_-]*[A-Za-z0-9])?$/;
 
 /** The game without axioms and its reasoner. */
 function prepare(text: string, file: string): { formula: FormulaGame; reasoner: ReturnType<typeof createReasoner> } {
-  const { loaded, ground } = runGrounding(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
+  const { loaded, ground } = runGrounding(text, file, defaultPipelineOptions(), new StageTimer());
   const formula = removeAxioms(removeUnused(ground, Deadline.never()).game, undefined, Deadline.never()).game;
   return { formula, reasoner: createReasoner(loaded.normal, { deadline: Deadline.never() }) };
 }
@@ -85,9 +85,9 @@ describe('unrolling recursive axioms', () => {
       const cyclic = stronglyConnectedComponents(game.atoms.length, (v) => deps[v]!).filter((c) => c.length > 1 || deps[c[0]!]!.includes(c[0]!));
       expect(cyclic).toEqual([]);
       // The unrolled game, written as GDL and read back, plays like the original.
-      const readBack: PipelineOptions = { ...DEFAULT_PIPELINE_OPTIONS, normalize: { ...DEFAULT_PIPELINE_OPTIONS.normalize, splitGround: true } };
+      const readBack: PipelineOptions = { ...defaultPipelineOptions(), normalize: { ...defaultPipelineOptions().normalize, splitGround: true } };
       const other = loadGame(emitFormulaGdl(game, undefined, Deadline.never()), `${name}.unrolled`, readBack, new StageTimer());
-      const original = loadGame(example(name), name, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
+      const original = loadGame(example(name), name, defaultPipelineOptions(), new StageTimer());
       const result = verifyGame(createReasoner(original.normal, { deadline: Deadline.never() }), createReasoner(other.normal, { deadline: Deadline.never() }), { playouts: 15, seed: 2, maxSteps: 30 });
       if (result.kind === 'different') expect.fail(formatDifference(result.difference));
     }
@@ -114,7 +114,7 @@ describe('RDDL writer, reader and simulator', () => {
     playRddl(example('rddl-chain.kif'), 'rddl-chain.kif', 30);
   });
   it('writes kept axioms as interm-fluents (move-dependent) and state fluents one step ahead', () => {
-    const { loaded, ground } = runGrounding(example('rddl-interm.kif'), 'rddl-interm.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer());
+    const { loaded, ground } = runGrounding(example('rddl-interm.kif'), 'rddl-interm.kif', defaultPipelineOptions(), new StageTimer());
     const kept = removeAxioms(removeUnused(ground, Deadline.never()).game, { maxFormula: 1 }, Deadline.never());
     expect(kept.stats.kept.map((k) => k.atom)).toEqual(expect.arrayContaining(['(lit2 1)', 'bright']));
     const files = emitRddl(unrollRecursion(kept.game, undefined, Deadline.never()).game, 'rddl-interm', undefined, Deadline.never());

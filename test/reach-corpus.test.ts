@@ -8,7 +8,7 @@ import type { Atom, Term } from '../src/gdl/ast.js';
 import { KEYWORDS } from '../src/gdl/ast.js';
 import { atomToString, substitute, termToString } from '../src/gdl/terms.js';
 import type { NormalGame } from '../src/normalize/types.js';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions, loadGame } from '../src/pipeline/stages.js';
 import { supersetSentences } from '../src/reach/format.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { HAVE_CORPUS, readGame } from './corpus.js';
@@ -109,7 +109,7 @@ function naiveLeastModel(game: NormalGame): { fluents: string[]; moves: string[]
 
 describe.skipIf(!HAVE_CORPUS)('Prolog supersets equal the least model of the relaxed game', () => {
   it.each(GAMES)('%s', (game) => {
-    const { normal } = loadGame(readGame(game), game, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
+    const { normal } = loadGame(readGame(game), game, defaultPipelineOptions(), new StageTimer());
     const got = supersetSentences(computeSupersetsProlog(normal, TEST_REACH_LIMITS).supersets);
     const want = naiveLeastModel(normal);
     // Compared as sorted sets; the output's own code-point order is checked separately below.
@@ -126,7 +126,7 @@ const PLAIN_STEPS = ['ggp-repository-base/nim1.kif', 'ggp-repository-base/3pConn
 
 describe.skipIf(!HAVE_CORPUS)('direct steps change nothing but speed', () => {
   it.each(PLAIN_STEPS)('%s', (game) => {
-    const { normal } = loadGame(readGame(game), game, DEFAULT_PIPELINE_OPTIONS, new StageTimer());
+    const { normal } = loadGame(readGame(game), game, defaultPipelineOptions(), new StageTimer());
     const direct = computeSupersetsProlog(normal, TEST_REACH_LIMITS);
     const plain = computeSupersetsProlog(normal, TEST_REACH_LIMITS, { directSteps: false });
     expect(supersetSentences(direct.supersets)).toEqual(supersetSentences(plain.supersets));

@@ -9,7 +9,7 @@ import type { GroundGame } from '../src/ground/types.js';
 import { atomText } from '../src/ground/atoms.js';
 import { parseGdl } from '../src/gdl/parser.js';
 import { emitGdl } from '../src/formats/gdl/write.js';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions, loadGame } from '../src/pipeline/stages.js';
 import { instantiateGame } from '../src/ground/instantiate.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { computeSupersetsDG } from '../src/reach/dg/index.js';
@@ -83,7 +83,7 @@ describe('instantiation with dg supersets, then reachability, equals the prolog 
       (<= (legal robot (move ?x ?y)) (true (at ?x)) (adjacent ?x ?y))
       (<= (next (at ?y)) (does robot (move ?x ?y)))
       (<= terminal (true (at 3))) (<= (goal robot 100) (not (true (at 6))))`;
-    const normal = loadGame(text, 'ring.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal;
+    const normal = loadGame(text, 'ring.kif', defaultPipelineOptions(), new StageTimer()).normal;
     const limits = { deadline: Deadline.never(), maxAtoms: 100_000 };
     const fromDg = instantiateGame(normal, computeSupersetsDG(normal, limits).supersets, TEST_INSTANTIATE_LIMITS);
     const fromProlog = instantiateGame(normal, computeSupersetsProlog(normal, limits).supersets, TEST_INSTANTIATE_LIMITS);

@@ -9,13 +9,13 @@ import { Deadline } from '../src/deadline.js';
 import { StageTimer } from '../src/timer.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
 import { RelationTable, signatureText } from '../src/gdl/relation-table.js';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions, loadGame } from '../src/pipeline/stages.js';
 import { relationPositions } from '../src/reach/dg/dot.js';
 import { findPosition } from '../src/reach/dg/graph.js';
 import { dependencyGraph } from '../src/reach/dg/index.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 
-const normal = (text: string) => loadGame(text, 'test.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal;
+const normal = (text: string) => loadGame(text, 'test.kif', defaultPipelineOptions(), new StageTimer()).normal;
 const LIMITS = { deadline: Deadline.never(), maxAtoms: 2_000_000 };
 
 describe('RelationTable', () => {

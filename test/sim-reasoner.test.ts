@@ -7,14 +7,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseGdl } from '../src/gdl/parser.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions, loadGame } from '../src/pipeline/stages.js';
 import { createReasoner } from '../src/play/reasoner.js';
 import type { GameState, GroundItem, ItemSimulator } from '../src/play/types.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 import { StageTimer } from '../src/timer.js';
 
 function reasonerFor(text: string, deadline = Deadline.never()): ItemSimulator {
-  return createReasoner(loadGame(text, 'test.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal, { deadline });
+  return createReasoner(loadGame(text, 'test.kif', defaultPipelineOptions(), new StageTimer()).normal, { deadline });
 }
 
 const texts = (items: readonly GroundItem[]): string[] => items.map((i) => i.text);

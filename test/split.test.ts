@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseGdl } from '../src/gdl/parser.js';
 import { normalizeGame } from '../src/normalize/normalize.js';
 import { auxKey, auxPrefix, eliminate, gameSymbols, splitRule } from '../src/ground/split.js';
-import { DEFAULT_PIPELINE_OPTIONS } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions } from '../src/pipeline/stages.js';
 import { expectSameGdl, groundAndCheck, groundGdl, ruleOf, show } from './support/rewrite.js';
 import { EXAMPLES_DIR } from './examples.js';
 import { limitSettings } from '../src/cli/options.js';
@@ -93,7 +93,7 @@ describe('splitting while grounding', () => {
   const file = join(EXAMPLES_DIR, 'split.kif');
   const text = readFileSync(file, 'utf8');
   // Splitting alone: the frame rewrite (test/frame.test.ts) would take split.kif's frame rule first.
-  const base = { ...DEFAULT_PIPELINE_OPTIONS, frameAbove: Infinity };
+  const base = { ...defaultPipelineOptions(), frameAbove: Infinity };
   const plain = groundGdl(text, file, { ...base, splitAbove: Infinity }).ground;
 
   it('leaves games whose rules stay under the threshold as they were', () => expectSameGdl(text, file, { ...base, splitAbove: Infinity }, base));
@@ -109,7 +109,7 @@ describe('splitting while grounding', () => {
 describe('projection below --split-above (PROJECT_SHARE, PROJECT_GAIN)', () => {
   const file = join(EXAMPLES_DIR, 'projection.kif');
   const text = readFileSync(file, 'utf8');
-  const base = { ...DEFAULT_PIPELINE_OPTIONS, frameAbove: Infinity };
+  const base = { ...defaultPipelineOptions(), frameAbove: Infinity };
   // The rule for (next (posx ...)) is estimated at 12,640 bindings: under 40,000 (the old rule,
   // splitting only above --split-above, kept it whole) but over 40,000 / PROJECT_SHARE.
   const splitAbove = 40_000;

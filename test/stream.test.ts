@@ -14,13 +14,13 @@ import { emitGround, emitGroundStream, removeUnusedInstances, runGrounding } fro
 import { EXAMPLES_DIR } from './examples.js';
 import { runCli, ensureBuilt } from './support/cli.js';
 import { StageTimer } from '../src/timer.js';
-import { DEFAULT_PIPELINE_OPTIONS } from '../src/pipeline/options.js';
+import { defaultPipelineOptions } from '../src/pipeline/options.js';
 import { Deadline } from '../src/deadline.js';
 
 const TICTACTOE = join(EXAMPLES_DIR, 'tictactoe.kif');
 
 describe('emitGdlChunks', () => {
-  const game = runGrounding(readFileSync(TICTACTOE, 'utf8'), TICTACTOE, DEFAULT_PIPELINE_OPTIONS, new StageTimer()).ground;
+  const game = runGrounding(readFileSync(TICTACTOE, 'utf8'), TICTACTOE, defaultPipelineOptions(), new StageTimer()).ground;
 
   it('chunks of whole lines that concatenate to emitGdl, with and without base/input', () => {
     for (const baseInput of [true, false]) {
@@ -34,8 +34,8 @@ describe('emitGdlChunks', () => {
   it('emitGroundStream hands over emitGround text, in GDL and in JSON', () => {
     for (const format of ['gdl', 'json'] as const) {
       const parts: string[] = [];
-      emitGroundStream(game, format, { baseInput: true }, (c) => parts.push(c), new StageTimer(), DEFAULT_PIPELINE_OPTIONS);
-      expect(parts.join('')).toBe(emitGround(game, format, { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS));
+      emitGroundStream(game, format, { baseInput: true }, (c) => parts.push(c), new StageTimer(), defaultPipelineOptions());
+      expect(parts.join('')).toBe(emitGround(game, format, { baseInput: true }, new StageTimer(), defaultPipelineOptions()));
     }
   });
 });
@@ -84,7 +84,7 @@ describe('ground: file and stdout', () => {
     const stdout = runCli(['ground', TICTACTOE]);
     expect(stdout.code).toBe(0);
     expect(readFileSync(out, 'utf8')).toBe(stdout.stdout);
-    const game = runGrounding(readFileSync(TICTACTOE, 'utf8'), 'tictactoe.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer()).ground;
-    expect(stdout.stdout).toBe(emitGdl(removeUnusedInstances(game, new StageTimer(), DEFAULT_PIPELINE_OPTIONS).game, { baseInput: true }, Deadline.never()));
+    const game = runGrounding(readFileSync(TICTACTOE, 'utf8'), 'tictactoe.kif', defaultPipelineOptions(), new StageTimer()).ground;
+    expect(stdout.stdout).toBe(emitGdl(removeUnusedInstances(game, new StageTimer(), defaultPipelineOptions()).game, { baseInput: true }, Deadline.never()));
   });
 });

@@ -6,7 +6,7 @@ import { type Diagnostic, formatDiagnostic, sortDiagnostics } from '../src/gdl/d
 import { formulaToString } from '../src/gdl/terms.js';
 import { normalizeGame } from '../src/normalize/normalize.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions, loadGame } from '../src/pipeline/stages.js';
 import { StageTimer } from '../src/timer.js';
 import { Deadline } from '../src/deadline.js';
 
@@ -28,7 +28,7 @@ function load(rules: string, frame = FRAME): string[] {
   const offset = frame.split('\n').length - 1;
   const line = (d: Diagnostic): string => `${d.line - offset}:${d.col} ${d.severity}: ${d.message}`;
   try {
-    return loadGame(frame + rules, 'g.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer()).warnings.map(line);
+    return loadGame(frame + rules, 'g.kif', defaultPipelineOptions(), new StageTimer()).warnings.map(line);
   } catch (err) {
     if (err instanceof GdlError) return err.diagnostics.map(line);
     throw err;

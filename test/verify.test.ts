@@ -6,7 +6,7 @@ import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { registerVerify } from '../src/cli/verify.js';
 import type { GroundGame } from '../src/ground/types.js';
-import { DEFAULT_PIPELINE_OPTIONS, type ReachMethod, runGrounding } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions, type ReachMethod, runGrounding } from '../src/pipeline/stages.js';
 import { createGroundSimulator } from '../src/play/ground-sim.js';
 import { createReasoner } from '../src/play/reasoner.js';
 import { type VerifyResult, formatDifference, verifyGame } from '../src/play/verify.js';
@@ -29,7 +29,7 @@ const CORPUS = [
 ];
 
 function run(text: string, file: string, method: ReachMethod, playouts: number, damage?: (g: GroundGame) => GroundGame): VerifyResult {
-  const { loaded, ground } = runGrounding(text, file, { ...DEFAULT_PIPELINE_OPTIONS, method }, new StageTimer());
+  const { loaded, ground } = runGrounding(text, file, { ...defaultPipelineOptions(), method }, new StageTimer());
   const game = damage === undefined ? ground : damage(ground);
   return verifyGame(createReasoner(loaded.normal, { deadline: Deadline.never() }), createGroundSimulator(game, Deadline.never()), { playouts, seed: 7, maxSteps: 100 });
 }

@@ -15,7 +15,7 @@ import type { GroundGame, Vocabulary } from '../src/ground/types.js';
 import { groundVocabulary } from '../src/ground/vocabulary.js';
 import { mutexView } from '../src/mutex/view.js';
 import { fluentsOf, roleAtoms } from '../src/play/ground-sim.js';
-import { DEFAULT_PIPELINE_OPTIONS, runGrounding } from '../src/pipeline/stages.js';
+import { defaultPipelineOptions, runGrounding } from '../src/pipeline/stages.js';
 import { findAtom, handMadeGame } from './support/ground-game.js';
 
 const never = Deadline.never();
@@ -58,7 +58,7 @@ describe('ground vocabulary', () => {
 
   it('is renumbered with the atoms: pruning, unused instances, axiom removal, unrolling', () => {
     const text = readFileSync('games/rddl-chain.kif', 'utf8');
-    const { ground } = runGrounding(text, 'rddl-chain.kif', DEFAULT_PIPELINE_OPTIONS, new StageTimer());
+    const { ground } = runGrounding(text, 'rddl-chain.kif', defaultPipelineOptions(), new StageTimer());
     const pruned = pruneUnreachable(smallGame(), never);
     const unused = removeUnused(ground, never).game;
     const removed = removeAxioms(unused, DEFAULT_AXIOM_OPTIONS, never).game;

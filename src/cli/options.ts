@@ -5,7 +5,7 @@
  * checked as whole numbers; only seconds may be fractional.
  */
 import type { Command } from 'commander';
-import { DEFAULT_PIPELINE_OPTIONS, type PipelineOptions, type PipelineSettings, type ReachMethod, resolvePipelineOptions } from '../pipeline/stages.js';
+import { defaultPipelineOptions, type PipelineOptions, type PipelineSettings, type ReachMethod, resolvePipelineOptions } from '../pipeline/stages.js';
 import { defaultMaxMemoryMb, processStartedAt } from '../runtime.js';
 import { UsageError } from './io.js';
 
@@ -65,7 +65,7 @@ export function addMethodOption(command: Command): Command {
  * meaning, per worker) and the atom and rule limits of `set`, with their defaults in the help.
  */
 export function addLimitOptions(command: Command, set: LimitSet, memory = true): Command {
-  const d = DEFAULT_PIPELINE_OPTIONS;
+  const d = defaultPipelineOptions();
   command
     .option('--timeout <seconds>', 'stop with exit 3 after this many seconds')
     .option('--max-atoms <n>', `stop with exit 3 when the superset computation derives more atoms (default ${d.maxReachAtoms})`);
@@ -90,13 +90,13 @@ export function addLoadOptions(command: Command): Command {
 
 /** Registers `--max-disjuncts`: the size of one rule in disjunctive normal form. */
 function addSizeOptions(command: Command): Command {
-  const d = DEFAULT_PIPELINE_OPTIONS;
+  const d = defaultPipelineOptions();
   return command.option('--max-disjuncts <n>', `stop with exit 3 when one rule's body splits into more rules in disjunctive normal form (default ${d.normalize.maxDisjuncts})`);
 }
 
 /** Registers `--max-term-depth`: terms nested deeper stop the run with exit 3. */
 export function addTermDepthOption(command: Command): Command {
-  return command.option('--max-term-depth <n>', `stop with exit 3 on terms nested deeper than this in the rules or the supersets (default ${DEFAULT_PIPELINE_OPTIONS.maxTermDepth})`);
+  return command.option('--max-term-depth <n>', `stop with exit 3 on terms nested deeper than this in the rules or the supersets (default ${defaultPipelineOptions().maxTermDepth})`);
 }
 
 /** Registers `--lazy-axioms` (docs/lazy.md), for the commands that ground and play or write the result. */

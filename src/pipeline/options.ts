@@ -115,7 +115,13 @@ export function resolvePipelineOptions(settings: PipelineSettings = {}): Pipelin
  * Defaults: the Prolog method, no deadline, default limits. Its deadline never passes, so
  * sharing it between runs shares no state that matters.
  */
-export const DEFAULT_PIPELINE_OPTIONS: PipelineOptions = resolvePipelineOptions();
+/**
+ * The default options, made anew at each call: options hold the run's `Deadline`, which counts
+ * its ticks, so one shared object would be state kept between runs.
+ */
+export function defaultPipelineOptions(): PipelineOptions {
+  return resolvePipelineOptions();
+}
 
 /** The superset computation's limits under `options`. */
 export function reachLimits(options: PipelineOptions): ReachLimits {

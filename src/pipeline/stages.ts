@@ -42,7 +42,7 @@ import { type PlayoutOptions, type PlayoutResult, fastPlayouts, simulatorPlayout
 import { type PipelineOptions, instantiateLimits, reachLimits } from './options.js';
 
 // The options of a run, resolved once (src/pipeline/options.ts).
-export { type PipelineOptions, type PipelineSettings, type ReachMethod, DEFAULT_PIPELINE_OPTIONS, resolvePipelineOptions } from './options.js';
+export { type PipelineOptions, type PipelineSettings, type ReachMethod, defaultPipelineOptions, resolvePipelineOptions } from './options.js';
 
 // What the command line prints, re-exported so that it reaches the library only through here.
 export { formatSupersets, supersetSentences } from '../reach/format.js';

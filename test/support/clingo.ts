@@ -16,7 +16,7 @@ import type { Atom, Term } from '../../src/gdl/ast.js';
 import { KEYWORDS, NO_POS } from '../../src/gdl/ast.js';
 import { atomToString, compareCodePoints, termToString } from '../../src/gdl/terms.js';
 import type { NormalGame } from '../../src/normalize/types.js';
-import { DEFAULT_PIPELINE_OPTIONS, loadGame } from '../../src/pipeline/stages.js';
+import { defaultPipelineOptions, loadGame } from '../../src/pipeline/stages.js';
 import { GdlError } from '../../src/gdl/diagnostics.js';
 import { computeSupersetsProlog } from '../../src/reach/prolog.js';
 import { DEFAULT_REACH_LIMITS, type Move, type Supersets } from '../../src/reach/types.js';
@@ -210,7 +210,7 @@ function runProlog(game: NormalGame, prologMs: number): PrologOutcome {
 export async function compareWithClingo(text: string, file: string, limits: CompareLimits): Promise<Verdict> {
   let game: NormalGame;
   try {
-    game = loadGame(text, file, DEFAULT_PIPELINE_OPTIONS, new StageTimer()).normal;
+    game = loadGame(text, file, defaultPipelineOptions(), new StageTimer()).normal;
   } catch (err) {
     if (err instanceof GdlError) return { kind: 'invalid', reason: firstLine(err.message) };
     throw err;

@@ -11,7 +11,7 @@ import type { PipelineOptions } from '../../src/pipeline/options.js';
 import { emitGround, loadGroundFile, runGrounding, verifyGrounding } from '../../src/pipeline/stages.js';
 import { shuffleSentences } from '../../scripts/fuzz-mutate.mjs';
 import { StageTimer } from '../../src/timer.js';
-import { DEFAULT_PIPELINE_OPTIONS } from '../../src/pipeline/options.js';
+import { defaultPipelineOptions } from '../../src/pipeline/options.js';
 import { Deadline } from '../../src/deadline.js';
 
 /**
@@ -21,13 +21,13 @@ import { Deadline } from '../../src/deadline.js';
  */
 export function groundAndCheck(text: string, file: string, options: PipelineOptions, playouts: { playouts: number; seed: number; maxSteps: number }): { ground: GroundGame; gdl: string } {
   const { loaded, ground } = runGrounding(text, file, options, new StageTimer());
-  const gdl = emitGround(ground, 'gdl', { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS);
+  const gdl = emitGround(ground, 'gdl', { baseInput: true }, new StageTimer(), defaultPipelineOptions());
   expect(verifyGrounding(loaded.normal, ground, options, playouts).kind).toBe('same');
   // The written game, auxiliary relations included, reads back as a valid game.
   expect(loadGroundFile(gdl, `${file}.ground`, options, new StageTimer()).normal.rules.length).toBeGreaterThan(0);
   // Auxiliary names do not depend on the order of the sentences.
   const shuffled = runGrounding(shuffleSentences(text, 2), file, options, new StageTimer()).ground;
-  expect(emitGround(shuffled, 'gdl', { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS)).toBe(gdl);
+  expect(emitGround(shuffled, 'gdl', { baseInput: true }, new StageTimer(), defaultPipelineOptions())).toBe(gdl);
   return { ground, gdl };
 }
 
@@ -45,7 +45,7 @@ export function show(r: NormalRule): string {
 /** The GDL of `text` grounded under `options`, and the ground game. */
 export function groundGdl(text: string, file: string, options: PipelineOptions): { ground: GroundGame; gdl: string } {
   const ground = runGrounding(text, file, options, new StageTimer()).ground;
-  return { ground, gdl: emitGround(ground, 'gdl', { baseInput: true }, new StageTimer(), DEFAULT_PIPELINE_OPTIONS) };
+  return { ground, gdl: emitGround(ground, 'gdl', { baseInput: true }, new StageTimer(), defaultPipelineOptions()) };
 }
 
 /** Checks that `text` grounds to the same GDL, without auxiliary relations, under `a` and `b`. */
