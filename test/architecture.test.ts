@@ -233,10 +233,11 @@ describe('architecture: the declared module graph', () => {
       { from: 'cli/ground.ts', to: 'ground/instantiate.ts' },
       { from: 'cli/ground.ts', to: 'gdl/terms.ts' },
       { from: 'bench/run.ts', to: 'reach/relaxed.ts' },
+      { from: 'bench/swi.ts', to: 'reach/relaxed.ts' },
       { from: 'reach/dg/index.ts', to: '/scripts/corpus.mjs' },
     ];
     expect(undeclared(made)).toHaveLength(made.length);
-    expect(undeclared([{ from: 'bench/swi.ts', to: 'reach/relaxed.ts' }, { from: 'cli/ground.ts', to: 'gdl/diagnostics.ts' }])).toEqual([]);
+    expect(undeclared([{ from: 'bench/swi.ts', to: 'pipeline/stages.ts' }, { from: 'cli/ground.ts', to: 'gdl/diagnostics.ts' }])).toEqual([]);
     expect(cycles([{ from: 'reach/a.ts', to: 'reach/b.ts' }, { from: 'reach/b.ts', to: 'reach/c.ts' }, { from: 'reach/c.ts', to: 'reach/a.ts' }])).toEqual([['reach/a.ts', 'reach/b.ts', 'reach/c.ts']]);
     expect(cycles([{ from: 'reach/a.ts', to: 'reach/b.ts' }])).toEqual([]);
     const named = scriptTargets("await import(`${dist}/ground/instantiate.js`); load('index.js'); join(root, 'dist/cli/main.js'); import('./corpus.mjs')");

@@ -49,6 +49,8 @@ export { formatSupersets, supersetSentences } from '../reach/format.js';
 export { formatSummary, type GameSummary } from '../normalize/summary.js';
 export { formatDifference, type VerifyOptions, type VerifyResult } from '../play/verify.js';
 export type { ReachProgress } from '../reach/prolog.js';
+// The relaxed game for the benchmark's SWI-Prolog baseline (src/bench/swi.ts).
+export { swiProgram } from '../reach/swi-program.js';
 export type { ReachResult, ReachStats, Supersets } from '../reach/types.js';
 export type { SupersetSizes } from '../reach/dg/index.js';
 export type { GroundGame } from '../ground/types.js';
