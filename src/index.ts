@@ -70,13 +70,13 @@ export { emitRddl, type RddlFiles, type RddlOptions } from './formats/rddl/write
 export { rddlName, parseRddlName, type NameKind } from './formats/rddl/names.js';
 export { readRddl, type RddlModel, type RddlSource } from './formats/rddl/read.js';
 export { createRddlSimulator, asEpisode, type RddlState, type RddlMove } from './formats/rddl/sim.js';
-export { emitRddlGround, verifyRddl } from './pipeline/formats.js';
+export { rddlFiles, unrollForRddl, verifyRddl } from './pipeline/formats.js';
 
 // Above the pipeline: both superset methods side by side.
 export { compareMethods, type Comparison, type MethodRun, type CompareSettings } from './pipeline/compare.js';
 
 // GDDL (docs/gddl.md): the model and its three files, the reader and the simulator.
-export { groundToGddl, readGddlFiles, verifyGddl, type GddlOutput } from './pipeline/formats.js';
+export { gddlFiles, gddlModel, readGddlFiles, verifyGddl } from './pipeline/formats.js';
 export { buildGddl, DEFAULT_GDDL_OPTIONS, type GddlModel, type GddlOptions, type GddlStats, type MultiAction } from './formats/gddl/model.js';
 export { writeGddl, GDDL_FILE_NAMES, type GddlFiles } from './formats/gddl/write.js';
 export { termName, nameToKif, TRUE_NAME, DERIVED_PREFIX } from './formats/gddl/names.js';

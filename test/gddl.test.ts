@@ -14,11 +14,12 @@ import { escapeSymbol, nameToKif, termName, unescapeSymbol } from '../src/format
 import { GdlError } from '../src/gdl/diagnostics.js';
 import { readGddl } from '../src/formats/gddl/read.js';
 import {
-  DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS, defaultPipelineOptions, formatDifference, removeUnusedInstances, runGrounding,
+  DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS, defaultPipelineOptions, formatDifference,
 } from '../src/pipeline/stages.js';
-import { DEFAULT_GDDL_OPTIONS, type GddlOutput, groundToGddl, readGddlFiles, verifyGddl } from '../src/pipeline/formats.js';
+import { DEFAULT_GDDL_OPTIONS, readGddlFiles, verifyGddl } from '../src/pipeline/formats.js';
+import { type GddlOutput, gddlRecipe, loadRun } from '../src/pipeline/recipes/index.js';
+import { testContext } from './support/context.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
-import { StageTimer } from '../src/timer.js';
 
 const example = (name: string): string => readFileSync(join(EXAMPLES_DIR, name), 'utf8');
 
@@ -26,8 +27,9 @@ const SETTINGS = { gddl: DEFAULT_GDDL_OPTIONS, axioms: DEFAULT_AXIOM_OPTIONS, mu
 
 /** Writes the GDDL files of a game, reads them back and plays them against the original. */
 function roundTrip(text: string, file: string, playouts: number, settings = SETTINGS): GddlOutput {
-  const { loaded, ground } = runGrounding(text, file, defaultPipelineOptions(), new StageTimer());
-  const out = groundToGddl(removeUnusedInstances(ground, new StageTimer(), defaultPipelineOptions()).game, defaultPipelineOptions(), settings, new StageTimer());
+  const ctx = testContext(file);
+  const loaded = loadRun(ctx, text);
+  const out = gddlRecipe(ctx, loaded, { keepUnused: false, ...settings }).output;
   const game = readGddlFiles(out.files, 'out');
   const result = verifyGddl(loaded.normal, game, defaultPipelineOptions(), { playouts, seed: 5, maxSteps: 80 });
   if (result.kind === 'different') expect.fail(formatDifference(result.difference));

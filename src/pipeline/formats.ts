@@ -4,8 +4,8 @@
  * pipeline, like compare.ts: it strings together the pipeline's stages (mutex groups, axiom
  * removal) and the writers, readers and simulators of the two formats.
  */
-import { type AxiomOptions, type AxiomResult, type MutexResult, type MutexSettings, type NormalGame, type PipelineOptions, mutexGroups, removeGameAxioms } from './stages.js';
-import { DEFAULT_UNROLL_OPTIONS, type UnrollStats, unrollRecursion } from '../axioms/unroll.js';
+import type { AxiomResult, MutexResult, NormalGame, PipelineOptions } from './stages.js';
+import { DEFAULT_UNROLL_OPTIONS, unrollRecursion } from '../axioms/unroll.js';
 import { type GddlModel, type GddlOptions, buildGddl } from '../formats/gddl/model.js';
 import { type GddlFiles, writeGddl } from '../formats/gddl/write.js';
 import { type RddlFiles, type RddlOptions, emitRddl } from '../formats/rddl/write.js';
@@ -13,7 +13,6 @@ import { NO_POS } from '../gdl/ast.js';
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import { type GddlGame, readGddl } from '../formats/gddl/read.js';
 import { GddlPlayError, createGddlSimulator } from '../formats/gddl/sim.js';
-import type { GroundGame } from '../ground/types.js';
 import { type RddlSource, readRddl } from '../formats/rddl/read.js';
 import { asEpisode, createRddlSimulator } from '../formats/rddl/sim.js';
 import { createReasoner } from '../play/reasoner.js';
@@ -26,40 +25,29 @@ export type { RddlSource } from '../formats/rddl/read.js';
 
 // ---- GDDL output and read-back (issue 14, docs/gddl.md) ----
 
-export { DEFAULT_GDDL_OPTIONS, type GddlOptions } from '../formats/gddl/model.js';
+export { DEFAULT_GDDL_OPTIONS, type GddlModel, type GddlOptions } from '../formats/gddl/model.js';
 export { GDDL_FILE_NAMES, type GddlFiles } from '../formats/gddl/write.js';
 
-/** What the GDDL output of a ground game is made of: its mutex groups, its axioms removed, the model, the files. */
-export interface GddlOutput {
-  readonly mutex: MutexResult;
-  readonly axioms: AxiomResult;
-  readonly model: GddlModel;
-  readonly files: GddlFiles;
-}
 
 /**
- * Steps 6 to 8 for GDDL (slides 44-49): mutex groups of `game` (unused instances already
- * removed), axiom removal, the GDDL model (multi-actions, rewards, partition) and its three
- * files. Limit errors beyond `gddl.maxActions` multi-actions and past the run's deadline.
+ * Step 8 for GDDL, the model (slides 44-49): multi-actions, rewards and the partition, of a game
+ * without axioms and its mutex groups; a limit error beyond `gddl.maxActions` multi-actions and
+ * past the run's deadline. The recipes sequence it after mutex groups and axiom removal.
  */
-export function groundToGddl(
-  game: GroundGame,
-  options: PipelineOptions,
-  settings: { readonly gddl: GddlOptions; readonly axioms: AxiomOptions; readonly mutex: MutexSettings },
-  timer: StageTimer,
-): GddlOutput {
-  const mutex = mutexGroups(game, options, settings.mutex, timer);
-  const axioms = removeGameAxioms(game, options, settings.axioms, timer);
-  const model = timer.run('gddl', () => buildGddl(axioms.game, mutex.groups, settings.gddl, options.deadline), (m) => ({ actions: m.actions.length }));
-  const files = timer.run('emit', () => {
+export function gddlModel(axioms: AxiomResult, groups: MutexResult['groups'], gddl: GddlOptions, options: PipelineOptions, timer: StageTimer): GddlModel {
+  return timer.run('gddl', () => buildGddl(axioms.game, groups, gddl, options.deadline), (m) => ({ actions: m.actions.length }));
+}
+
+/** The three GDDL files of `model` (`file` names the game in the domain); a limit past the deadline or when too large. */
+export function gddlFiles(model: GddlModel, file: string, options: PipelineOptions, timer: StageTimer): GddlFiles {
+  return timer.run('emit', () => {
     try {
-      return writeGddl(model, game.file, options.deadline);
+      return writeGddl(model, file, options.deadline);
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
-      throw new GdlError([diag('error', game.file, NO_POS, `the GDDL domain is too large to write (${model.actions.length} multi-actions)`)], 'limit', { kind: 'output' });
+      throw new GdlError([diag('error', file, NO_POS, `the GDDL domain is too large to write (${model.actions.length} multi-actions)`)], 'limit', { kind: 'output' });
     }
   }, (f) => ({ bytes: Buffer.byteLength(f.domain) + Buffer.byteLength(f.problem) + Buffer.byteLength(f.partition) }));
-  return { mutex, axioms, model, files };
 }
 
 /** Reads the three GDDL files (texts; `dir` names them in messages) into a playable game. */
@@ -82,21 +70,26 @@ export function verifyGddl(normal: NormalGame, game: GddlGame, options: Pipeline
 // --- RDDL output (issue 15) ---
 
 /**
- * Step 8 for RDDL: the game without axioms, its recursive axioms unrolled into layers
- * (`src/axioms/unroll.ts`), as an RDDL domain and instance named after `base`. One role only
- * (an invalid-input error otherwise); past the run's deadline a limit error.
+ * Step 8b for RDDL: the recursive axioms of a game without axioms unrolled into layers
+ * (`src/axioms/unroll.ts`); past the run's deadline a limit error.
  */
-export function emitRddlGround(game: AxiomResult['game'], base: string, rddl: RddlOptions, options: PipelineOptions, timer: StageTimer): RddlFiles & { unroll: UnrollStats } {
-  const unrolled = timer.run('unroll', () => unrollRecursion(game, DEFAULT_UNROLL_OPTIONS, options.deadline), (r) => ({ layers: r.stats.maxLayers, rules: r.stats.rulesAdded }));
-  const files = timer.run('emit-rddl', () => {
+export function unrollForRddl(game: AxiomResult['game'], options: PipelineOptions, timer: StageTimer): ReturnType<typeof unrollRecursion> {
+  return timer.run('unroll', () => unrollRecursion(game, DEFAULT_UNROLL_OPTIONS, options.deadline), (r) => ({ layers: r.stats.maxLayers, rules: r.stats.rulesAdded }));
+}
+
+/**
+ * Step 8 for RDDL: an unrolled game as an RDDL domain and instance named after `base`. One role
+ * only (an invalid-input error otherwise); past the run's deadline, or too large, a limit error.
+ */
+export function rddlFiles(unrolled: AxiomResult['game'], base: string, rddl: RddlOptions, options: PipelineOptions, timer: StageTimer): RddlFiles {
+  return timer.run('emit-rddl', () => {
     try {
-      return emitRddl(unrolled.game, base, rddl, options.deadline);
+      return emitRddl(unrolled, base, rddl, options.deadline);
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
-      throw new GdlError([diag('error', game.file, NO_POS, `the RDDL translation is too large to write (${game.rules.length} rules)`)], 'limit', { kind: 'output' });
+      throw new GdlError([diag('error', unrolled.file, NO_POS, `the RDDL translation is too large to write (${unrolled.rules.length} rules)`)], 'limit', { kind: 'output' });
     }
   }, (f) => ({ bytes: f.domain.length + f.instance.length }));
-  return { ...files, unroll: unrolled.stats };
 }
 
 /**

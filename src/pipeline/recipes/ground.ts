@@ -5,10 +5,10 @@
  */
 import type { GdlEmitOptions } from '../../formats/gdl/write.js';
 import type { RunContext } from '../context.js';
-import { type GddlOptions, type GddlOutput, type RddlFiles, type RddlOptions, type UnrollStats, GDDL_FILE_NAMES, DEFAULT_GDDL_OPTIONS, emitRddlGround, groundToGddl } from '../formats.js';
+import { type GddlFiles, type GddlModel, type GddlOptions, type RddlFiles, type RddlOptions, type UnrollStats, GDDL_FILE_NAMES, DEFAULT_GDDL_OPTIONS, gddlFiles, gddlModel, rddlFiles, unrollForRddl } from '../formats.js';
 import {
-  type AxiomOptions, type AxiomResult, type GroundFormat, type GroundGame, type LoadedGame, type MutexSettings, type Supersets,
-  DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS, emitFormulaGround, emitGround, emitGroundStream, readBackSupersets, removeGameAxioms,
+  type AxiomOptions, type AxiomResult, type GroundFormat, type GroundGame, type LoadedGame, type MutexResult, type MutexSettings, type Supersets,
+  DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS, emitFormulaGround, emitGround, emitGroundStream, mutexGroups, readBackSupersets, removeGameAxioms,
 } from '../stages.js';
 import { type GroundRun, groundWritten } from './game.js';
 
@@ -50,7 +50,7 @@ export interface GddlSettings {
 /** `ground --format gddl`: the written game's mutex groups, axioms removed, the three files. */
 export function gddlRecipe(ctx: RunContext, loaded: LoadedGame, settings: GddlSettings): { run: GroundRun; output: GddlOutput } {
   const run = groundWritten(ctx, loaded, settings.keepUnused);
-  return { run, output: groundToGddl(run.game, ctx.options, settings, ctx.timer) };
+  return { run, output: gddlOf(ctx, run.game, settings) };
 }
 
 /** What `ground --format rddl` needs besides the run. */
@@ -77,7 +77,8 @@ export function rddlRecipe(ctx: RunContext, loaded: LoadedGame, settings: RddlSe
 
 function rddlOf(ctx: RunContext, game: GroundGame, axiomOptions: AxiomOptions, base: string, rddl: RddlOptions): Omit<RddlOutput, 'run'> {
   const axioms = removeGameAxioms(game, ctx.options, axiomOptions, ctx.timer);
-  return { axioms, files: emitRddlGround(axioms.game, base, rddl, ctx.options, ctx.timer) };
+  const unrolled = unrollForRddl(axioms.game, ctx.options, ctx.timer);
+  return { axioms, files: { ...rddlFiles(unrolled.game, base, rddl, ctx.options, ctx.timer), unroll: unrolled.stats } };
 }
 
 // ---- the batch job ----------------------------------------------------------------------
@@ -122,10 +123,29 @@ function batchFiles(ctx: RunContext, game: GroundGame, format: BatchOutputFormat
     return [{ name: `${name}_mdp.rddl`, text: files.domain }, { name: `${name}_inst.rddl`, text: files.instance }];
   }
   const settings = { gddl: DEFAULT_GDDL_OPTIONS, axioms: DEFAULT_AXIOM_OPTIONS, mutex: DEFAULT_MUTEX_SETTINGS };
-  const files = groundToGddl(game, ctx.options, settings, ctx.timer).files;
+  const files = gddlOf(ctx, game, settings).files;
   return [
     { name: `${name}/${GDDL_FILE_NAMES.domain}`, text: files.domain },
     { name: `${name}/${GDDL_FILE_NAMES.problem}`, text: files.problem },
     { name: `${name}/${GDDL_FILE_NAMES.partition}`, text: files.partition },
   ];
+}
+
+/** What the GDDL output of a ground game is made of: its mutex groups, its axioms removed, the model, the files. */
+export interface GddlOutput {
+  readonly mutex: MutexResult;
+  readonly axioms: AxiomResult;
+  readonly model: GddlModel;
+  readonly files: GddlFiles;
+}
+
+/**
+ * Steps 6 to 8 for GDDL (slides 44-49) on the written game: its mutex groups, axiom removal,
+ * the model (multi-actions, rewards, partition) and its three files.
+ */
+function gddlOf(ctx: RunContext, game: GroundGame, settings: Omit<GddlSettings, 'keepUnused'>): GddlOutput {
+  const mutex = mutexGroups(game, ctx.options, settings.mutex, ctx.timer);
+  const axioms = removeGameAxioms(game, ctx.options, settings.axioms, ctx.timer);
+  const model = gddlModel(axioms, mutex.groups, settings.gddl, ctx.options, ctx.timer);
+  return { mutex, axioms, model, files: gddlFiles(model, game.file, ctx.options, ctx.timer) };
 }

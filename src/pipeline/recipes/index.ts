@@ -6,7 +6,7 @@
 export { type RunContext, contextFromSettings, runContext } from '../context.js';
 export { type GroundRun, groundWritten, loadRun } from './game.js';
 export {
-  type BatchOutputFormat, type BatchResult, type GddlSettings, type GroundOutput, type GroundSettings, type OutputFile, type RddlOutput, type RddlSettings,
+  type BatchOutputFormat, type BatchResult, type GddlOutput, type GddlSettings, type GroundOutput, type GroundSettings, type OutputFile, type RddlOutput, type RddlSettings,
   batchRecipe, gddlRecipe, groundRecipe, rddlRecipe,
 } from './ground.js';
 export { type EngineRun, type PlayEngine, type VerifyRun, type VerifyTarget, mutexRecipe, playRecipe, verifyRecipe } from './play.js';
