@@ -5,8 +5,7 @@
  * live here, so that playing never adds to the game's terms. Each evaluator has its own.
  */
 import type { TermReader, TermWriter } from '../datalog/terms.js';
-import type { Term } from '../gdl/ast.js';
-import { NO_POS } from '../gdl/ast.js';
+import { NO_POS, type Term } from '../gdl/ast.js';
 import { foldTerm } from '../gdl/fold.js';
 
 const NO_ARGS: readonly number[] = Object.freeze([]);

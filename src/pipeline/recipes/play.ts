@@ -3,14 +3,13 @@
  * a ground file, a GDDL or an RDDL translation), `mutex` and `play`. The grounding made now is
  * always {@link groundWritten}'s: the very game `ground GAME` writes.
  */
-import type { RunContext } from '../context.js';
+import { type RunContext, runContext } from '../context.js';
 import { type GddlFiles, type RddlSource, readGddlFiles, verifyGddl, verifyRddl } from '../formats.js';
 import {
   type LoadedGame, type MutexResult, type MutexSettings, type PlayoutOptions, type PlayoutResult, type VerifyOptions, type VerifyResult,
   DEFAULT_MUTEX_SETTINGS, loadGroundFile, mutexGroups, playGroundGame, playOriginalGame, verifyAgainst, verifyGrounding,
 } from '../stages.js';
 import { StageTimer } from '../../timer.js';
-import { runContext } from '../context.js';
 import type { Diagnostic } from '../../gdl/diagnostics.js';
 import { type GroundRun, groundWritten } from './game.js';
 
