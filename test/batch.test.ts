@@ -293,3 +293,37 @@ describe('a worker\'s time limit', () => {
     expect(jobOptions({ ...job, timeoutSeconds: null, startedAt: 0 }).deadline.passed()).toBe(false);
   });
 });
+
+describe('gdl-ground batch reports warnings, and refuses a folder without games', () => {
+  let dir = '';
+  beforeAll(() => {
+    ensureBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'gdl-batch-warn-'));
+    mkdirSync(join(dir, 'games'));
+    mkdirSync(join(dir, 'empty'));
+    copyFileSync(join(ROOT, 'test/fixtures/lenient/unsafe-head-callers.kif'), join(dir, 'games/callers.kif'));
+    copyFileSync(join(ROOT, 'games/tictactoe.kif'), join(dir, 'games/tictactoe.kif'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('lists each game\'s warnings in the JSON report and counts them in the table', () => {
+    const report = join(dir, 'report.json');
+    expect(run(['batch', join(dir, 'games'), '--report', report]).code).toBe(0);
+    const data = JSON.parse(readFileSync(report, 'utf8')) as { games: GameRow[] };
+    const callers = data.games.find((g) => g.game.endsWith('callers.kif'))!;
+    expect(callers.warningCount).toBe(1);
+    expect(callers.warnings![0]).toMatch(/callers\.kif:11:1: warning: unsafe rule for 'placeable'/);
+    expect(data.games.find((g) => g.game.endsWith('tictactoe.kif'))!.warnings).toBeUndefined();
+    const md = run(['batch', join(dir, 'games')]).stdout;
+    expect(md.split('\n')[0]).toContain('| warnings |');
+    expect(md).toMatch(/\| 1: [^|]*callers\.kif:11:1: warning: unsafe rule for 'placeable'/);
+  });
+
+  it('exits 2 naming a folder that holds no game, and writes no report', () => {
+    const report = join(dir, 'empty.md');
+    const r = run(['batch', join(dir, 'empty'), '--report', report]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`no games (.kif or .gdl files) found under '${join(dir, 'empty')}'`);
+    expect(existsSync(report)).toBe(false);
+  });
+});

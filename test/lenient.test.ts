@@ -23,6 +23,7 @@ const WARNINGS: Record<string, string[]> = {
   'unsafe-or.kif': ["5:1: warning: unsafe rule for 'next': variable ?x of the head is bound by no positive literal; repaired by binding it over the 1 value"],
   'unsafe-distinct.kif': ["5:1: warning: unsafe rule for 'next': variable ?y of the head is bound by no positive literal; repaired by binding it over the 1 value"],
   'unsafe-negation.kif': ["5:1: warning: unsafe rule for 'next': variable ?x of (not (true (cell ?x))) is bound by no positive literal; repaired by reading it as Prolog-based players do, \"no such ?x at all\": (not some_true) with (<= some_true (true (cell ?x)))"],
+  'unsafe-head-callers.kif': ["11:1: warning: unsafe rule for 'placeable': variable ?c of the head is bound by no positive literal; repaired by binding it over the 2 values its calls can ask for (0 values the dependency graph gives its position, 2 more passed by callers) (argument 2 of relation placeable/2; relation 'domain_1')"],
   'compound-connectives.kif': ["5:1: warning: 'and' in a rule body is not strict GDL", "5:1: warning: 'not' of a compound formula is not strict GDL"],
 };
 
@@ -52,6 +53,54 @@ describe('lenient acceptances are positioned warnings', () => {
       for (const method of ['prolog', 'dg'] as const) expectPlaysIdentically(text, name, method);
     });
   }
+});
+
+describe('repair 4 keeps the game: unsafe head arguments range over what their calls ask for', () => {
+  it('keeps white\'s three opening moves in unsafe-head-callers.kif (binding over the graph\'s empty domain deleted them)', () => {
+    const text = readFileSync(join(LENIENT, 'unsafe-head-callers.kif'), 'utf8');
+    const { ground } = runGrounding(text, 'unsafe-head-callers.kif', defaultPipelineOptions(), new StageTimer());
+    const out = emitGround(ground, 'gdl', { baseInput: true }, new StageTimer(), defaultPipelineOptions());
+    for (const x of [1, 2, 3]) expect(out).toContain(`(legal white (place ${x}))`);
+    expect(out).toContain('(legal black (place 1))');
+  });
+
+  it('follows a caller whose own argument is an unsafe head variable (demand passes through)', () => {
+    const text = [
+      '(role r) (init (cell 1 blank)) (init (turn r))',
+      '(<= (free ?x ?c) (true (cell ?x blank)))',
+      '(<= (canput ?x ?c) (free ?x ?c) (true (cell ?x blank)))',
+      '(<= (wants ?x ?c) (true (cell ?x blank)) (canput ?x ?c))',
+      '(<= (legal ?r (put ?x)) (true (turn ?r)) (true (cell ?x blank)) (canput ?x ?r))',
+      '(<= (next (cell ?x ?r)) (does ?r (put ?x)))',
+      '(<= terminal (true (cell 1 r)))',
+      '(goal r 100)',
+    ].join('\n');
+    const loaded = loadGame(text, 'through.kif', defaultPipelineOptions(), new StageTimer());
+    expect(loaded.warnings.map((d) => d.message).join('\n')).toContain("unsafe rule for 'free'");
+    const { ground } = runGrounding(text, 'through.kif', defaultPipelineOptions(), new StageTimer());
+    expect(emitGround(ground, 'gdl', { baseInput: true }, new StageTimer(), defaultPipelineOptions())).toContain('(legal r (put 1))');
+  });
+
+  it('refuses, with its position, a rule that no call passes a value to and no rule fills', () => {
+    const text = [
+      '(role r) (init (cell 1 blank))',
+      '(<= (free ?x ?c) (true (cell ?x blank)))',
+      '(<= any (free ?x ?c))',
+      '(<= (legal r go) any)',
+      '(<= (next (cell 1 done)) (does r go))',
+      '(<= terminal (true (cell 1 done)))',
+      '(goal r 100)',
+    ].join('\n');
+    let error: unknown;
+    try {
+      runGrounding(text, 'free-call.kif', defaultPipelineOptions(), new StageTimer());
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(GdlError);
+    const lines = (error as GdlError).diagnostics.map((d) => formatDiagnostic(d));
+    expect(lines.join('\n')).toContain("free-call.kif:2:1: error: unsafe rule for 'free': variable ?c of the head is bound by no positive literal, no call of 'free' passes a value");
+  });
 });
 
 describe('several arities of one name are distinct symbols', () => {

@@ -119,6 +119,14 @@ describe('gdl-ground verify', () => {
     expect((await cli([join(GAMES_DIR, 'no-such-game.kif')])).code).toBe(2);
   });
 
+  it('says when both sides played a game repaired at loading, and only then', async () => {
+    const repaired = await cli([join(EXAMPLES_DIR, '..', 'test/fixtures/lenient/unsafe-head-callers.kif'), '--playouts', '3']);
+    expect(repaired.code).toBe(0);
+    expect(repaired.out).toContain('unsafe-head-callers.kif: played the repaired game: 1 repair at loading (1 unsafe-head; warnings above), on both sides');
+    const plain = await cli([join(EXAMPLES_DIR, 'tictactoe.kif'), '--playouts', '2']);
+    expect(plain.out).not.toContain('repaired');
+  });
+
   it('exits 1 on an invalid game', async () => {
     const r = await cli([join(EXAMPLES_DIR, '..', 'package.json')]);
     expect(r.code).toBe(1);

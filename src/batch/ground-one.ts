@@ -5,11 +5,14 @@
  */
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { GdlError } from '../gdl/diagnostics.js';
+import { GdlError, formatDiagnostic } from '../gdl/diagnostics.js';
 import { type PipelineOptions, resolvePipelineOptions } from '../pipeline/stages.js';
 import { type OutputFile, batchRecipe, loadRun, runContext } from '../pipeline/recipes/index.js';
 import { StageTimer } from '../timer.js';
 import type { GameFigures, WorkerJob, WorkerReply } from './types.js';
+
+/** Warnings a reply lists in full; the count says how many there were. */
+const MAX_WARNINGS = 100;
 
 /** The pipeline options of a job: its limits, and one deadline with the heap limit beside the clock. */
 export function jobOptions(job: WorkerJob): PipelineOptions {
@@ -89,7 +92,8 @@ export function groundOne(job: WorkerJob): WorkerReply {
   try {
     const text = readFileSync(job.file, 'utf8');
     // The ground recipe: the game `ground` writes, its supersets read back under the job's deadline.
-    const { run, final, files } = batchRecipe(ctx, loadRun(ctx, text), job.format, job.name);
+    const loaded = loadRun(ctx, text);
+    const { run, final, files } = batchRecipe(ctx, loaded, job.format, job.name);
     const game = run.game;
     if (job.tmpDir !== undefined) writeFiles(job.tmpDir, files);
     return {
@@ -101,6 +105,7 @@ export function groundOne(job: WorkerJob): WorkerReply {
       rules: game.rules.length,
       outputBytes: files.reduce((n, f) => n + textBytes(f.text), 0),
       outputs: files.map((f) => f.name),
+      ...(loaded.warnings.length === 0 ? {} : { warningCount: loaded.warnings.length, warnings: loaded.warnings.slice(0, MAX_WARNINGS).map(formatDiagnostic) }),
       ...(game.lazy === undefined ? {} : { lazyRelations: game.lazy.relations.length, lazyRules: game.lazy.rules.length }),
     };
   } catch (err) {

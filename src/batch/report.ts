@@ -78,9 +78,22 @@ function columns(rows: readonly GameRow[]): Column[] {
     { header: 'axioms', cell: (r) => r.axioms },
     { header: 'ground rules', cell: (r) => r.rules },
     { header: 'output bytes', cell: (r) => r.outputBytes },
+    { header: 'warnings', cell: warningsCell },
     ...extraNames(rows).map((h): Column => ({ header: h, cell: (r) => r.extra?.[h] })),
     { header: 'message', cell: (r) => r.message },
   ];
+}
+
+/** Warnings shown in a table cell; the JSON report lists them all. */
+const CELL_WARNINGS = 3;
+
+/** The warnings cell: how many, then the first few (`2: a.kif:3:1: warning: ... / ...`); empty when none. */
+function warningsCell(r: GameRow): Cell {
+  const n = r.warningCount ?? r.warnings?.length ?? 0;
+  if (n === 0) return undefined;
+  const shown = (r.warnings ?? []).slice(0, CELL_WARNINGS);
+  const more = n > shown.length ? ` / (${n - shown.length} more)` : '';
+  return `${n}: ${shown.join(' / ')}${more}`;
 }
 
 /** A Markdown table cell: no line breaks, pipes escaped. */
@@ -99,7 +112,7 @@ export function summaryLines(s: ReportSummary): string[] {
 export function markdownReport(rows: readonly GameRow[]): string {
   const cols = columns(rows);
   const line = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
-  const numeric = (c: Column): boolean => !['game', 'status', 'message'].includes(c.header);
+  const numeric = (c: Column): boolean => !['game', 'status', 'warnings', 'message'].includes(c.header);
   const out = [
     line(cols.map((c) => c.header)),
     line(cols.map((c) => (numeric(c) ? '---:' : '---'))),

@@ -64,6 +64,10 @@ export interface GameFigures {
   readonly lazyRelations?: number;
   /** Non-ground rules of the lazy part (lazy keyword rules and lazy relations' rules); absent when none. */
   readonly lazyRules?: number;
+  /** The game's warnings (repairs, lenient readings), formatted `file:line:col: warning: ...`, at most 100. */
+  readonly warnings?: readonly string[];
+  /** How many warnings the game had (more than `warnings` lists when over 100). */
+  readonly warningCount?: number;
   /** For a game stopped by a limit of the pipeline: which one, as the `GdlError` carried it (never read from the message). */
   readonly limit?: LimitInfo;
 }

@@ -80,6 +80,8 @@ async function batch(paths: readonly string[], flags: BatchFlags): Promise<numbe
     if (err instanceof MissingPathError) throw new UsageError(err.message);
     throw err;
   }
+  // An empty batch would write an empty report and exit 0: a wrong folder would pass unseen.
+  if (games.length === 0) throw new UsageError(`no games (.kif or .gdl files) found under ${paths.map((p) => `'${p}'`).join(', ')}`);
   const controller = new AbortController();
   let stoppedBy: 'SIGINT' | 'SIGTERM' | undefined;
   const stop = (sig: 'SIGINT' | 'SIGTERM') => (): void => {

@@ -11,7 +11,7 @@
  * game), 2 usage error, 3 time limit.
  */
 import type { Command } from 'commander';
-import { formatDiagnostic } from '../gdl/diagnostics.js';
+import { type Diagnostic, formatDiagnostic } from '../gdl/diagnostics.js';
 import { type PipelineOptions, type VerifyOptions, formatDifference } from '../pipeline/stages.js';
 import { type VerifyTarget, loadRun, runContext, verifyRecipe } from '../pipeline/recipes/index.js';
 import { StageTimer } from '../timer.js';
@@ -57,8 +57,9 @@ function verify(file: string, options: VerifyCliOptions): number {
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
   const other = [options.gddl, options.rddl, options.ground].filter((o) => o !== undefined).length + (options.mutex === true ? 1 : 0);
   if ((options.gddl !== undefined || options.rddl !== undefined) && other > 1) throw new UsageError('--gddl and --rddl cannot be combined with each other, --ground or --mutex');
-  const { result, warnings } = verifyRecipe(ctx, loaded, target(file, options), resolved.verify);
+  const { result, warnings, repairs } = verifyRecipe(ctx, loaded, target(file, options), resolved.verify);
   for (const d of warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
+  if (repairs.length > 0) process.stdout.write(`${gameName(file)}: ${repairNote(repairs)}\n`);
   const s = result.stats;
   const summary = `${s.playouts} playouts, ${s.states} states, ${s.transitions} joint moves compared (${s.terminals} reached terminal, ${s.stuck} stuck)`;
   if (result.kind === 'same') {
@@ -67,6 +68,14 @@ function verify(file: string, options: VerifyCliOptions): number {
   }
   process.stdout.write(`${gameName(file)}: ${formatDifference(result.difference)}\n`);
   return EXIT.invalid;
+}
+
+/** The line saying that both sides played the game as repaired at loading, with the repairs by kind. */
+function repairNote(repairs: readonly Diagnostic[]): string {
+  const kinds = new Map<string, number>();
+  for (const d of repairs) kinds.set(d.repair!, (kinds.get(d.repair!) ?? 0) + 1);
+  const list = [...kinds].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, n]) => `${n} ${k}`).join(', ');
+  return `played the repaired game: ${repairs.length} repair${repairs.length === 1 ? '' : 's'} at loading (${list}; warnings above), on both sides; docs/validation.md says why each keeps the game`;
 }
 
 /** What the flags ask the original to be played against; the files named are read here. */

@@ -15,6 +15,19 @@ export interface Diagnostic {
    * relation's first rule). Data for the lazy rounds, so they never parse the message.
    */
   readonly relation?: string;
+  /**
+   * For a warning that repaired a rule (docs/validation.md, repairs 1-5): which repair. The
+   * game later stages use is the repaired one, and `verify` says so.
+   */
+  readonly repair?: RepairKind;
+}
+
+/** The repairs of docs/validation.md, in its order. */
+export type RepairKind = 'role-variable' | 'distinct-only' | 'distinct-inline' | 'unsafe-head' | 'free-negation';
+
+/** `d` marked as the warning of repair `kind`. */
+export function asRepair(d: Diagnostic, kind: RepairKind): Diagnostic {
+  return { ...d, repair: kind };
 }
 
 /** Makes a diagnostic at `pos` of `file`. */

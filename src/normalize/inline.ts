@@ -9,7 +9,7 @@
  */
 import type { Atom, Formula, Rule, Term } from '../gdl/ast.js';
 import { KEYWORDS } from '../gdl/ast.js';
-import { type Diagnostic, diag } from '../gdl/diagnostics.js';
+import { type Diagnostic, asRepair, diag } from '../gdl/diagnostics.js';
 import { relationKeys } from '../gdl/relations.js';
 import { collectVars, isGround, substituteFormula } from '../gdl/terms.js';
 import type { NormalRule } from './types.js';
@@ -108,7 +108,7 @@ export function inlineDistinctHelpers(rules: readonly Rule[], file: string, spli
   for (const r of rules) {
     const defs = helpers.get(key(r.head));
     if (defs !== undefined) {
-      diagnostics.push(diag('warning', file, r.pos, `unsafe rule for '${r.head.rel}': its head variables are bound by no positive literal, and its body holds only 'distinct'; repaired by inlining '${r.head.rel}' into the rules that use it`));
+      diagnostics.push(asRepair(diag('warning', file, r.pos, `unsafe rule for '${r.head.rel}': its head variables are bound by no positive literal, and its body holds only 'distinct'; repaired by inlining '${r.head.rel}' into the rules that use it`), 'distinct-inline'));
     } else {
       out.push({ ...r, body: r.body.map((b) => inlineFormula(b, helpers, key)) });
     }

@@ -12,7 +12,7 @@
  */
 import type { Atom, Formula, Rule, Term } from '../gdl/ast.js';
 import { mkAtom } from '../gdl/ast.js';
-import { type Diagnostic, diag } from '../gdl/diagnostics.js';
+import { type Diagnostic, asRepair, diag } from '../gdl/diagnostics.js';
 import { atomVars, collectVars, formulaToString } from '../gdl/terms.js';
 
 /** A rule with its free negations projected, the helper rules it needs, and a warning per literal. */
@@ -81,8 +81,8 @@ export function projectFreeNegations(rule: Rule, file: string, used: Set<string>
     const kept = vars.filter((v) => bound.has(v)).map((v): Term => ({ kind: 'var', name: v, pos: atom.pos }));
     const helperHead = mkAtom(name, kept, atom.pos);
     helpers.push({ head: helperHead, body: [atom], pos: rule.pos });
-    warnings.push(diag('warning', file, rule.pos,
-      `unsafe rule for '${rule.head.rel}': ${free.length === 1 ? 'variable' : 'variables'} ${free.join(', ')} of ${formulaToString(f)} ${free.length === 1 ? 'is' : 'are'} bound by no positive literal; repaired by reading it as Prolog-based players do, "no such ${free.join(', ')} at all": (not ${formulaToString(helperHead)}) with (<= ${formulaToString(helperHead)} ${formulaToString(atom)})`));
+    warnings.push(asRepair(diag('warning', file, rule.pos,
+      `unsafe rule for '${rule.head.rel}': ${free.length === 1 ? 'variable' : 'variables'} ${free.join(', ')} of ${formulaToString(f)} ${free.length === 1 ? 'is' : 'are'} bound by no positive literal; repaired by reading it as Prolog-based players do, "no such ${free.join(', ')} at all": (not ${formulaToString(helperHead)}) with (<= ${formulaToString(helperHead)} ${formulaToString(atom)})`), 'free-negation'));
     return { kind: 'not', arg: helperHead, pos: f.pos };
   });
   return helpers.length === 0 ? null : { rule: { ...rule, body }, helpers, warnings };

@@ -19,7 +19,7 @@
  */
 import type { Atom, Formula, Rule, Term } from '../gdl/ast.js';
 import { mkAtom } from '../gdl/ast.js';
-import { type Diagnostic, diag } from '../gdl/diagnostics.js';
+import { type Diagnostic, asRepair, diag } from '../gdl/diagnostics.js';
 import { atomVars, collectVars, compareCodePoints, formulaToString, isGround, substituteFormula } from '../gdl/terms.js';
 import type { SplitRule } from './inline.js';
 import { projectFreeNegations, relationNames } from './project.js';
@@ -123,14 +123,14 @@ function repair(rule: Rule, parts: readonly NormalRule[], file: string, used: Se
   const head = rule.head.rel;
   const sortedRoles = [...roles].sort(compareCodePoints);
   for (const v of sortedRoles) {
-    warnings.push(diag('warning', file, rule.pos, `unsafe rule for '${head}': role variable ${v} is bound by no positive literal; repaired by adding (role ${v}) to the body`));
+    warnings.push(asRepair(diag('warning', file, rule.pos, `unsafe rule for '${head}': role variable ${v} is bound by no positive literal; repaired by adding (role ${v}) to the body`), 'role-variable'));
   }
   const binding = new Map<string, Term>();
   for (const v of [...free].sort(compareCodePoints)) {
     const name = freshConstant(v, used);
     used.add(name);
     binding.set(v, { kind: 'const', name, pos: rule.pos });
-    warnings.push(diag('warning', file, rule.pos, `unsafe rule for '${head}': variable ${v} occurs only in 'distinct'; repaired by replacing it with the fresh constant '${name}', which equals nothing else, as in the syntactic comparison of Prolog-based players`));
+    warnings.push(asRepair(diag('warning', file, rule.pos, `unsafe rule for '${head}': variable ${v} occurs only in 'distinct'; repaired by replacing it with the fresh constant '${name}', which equals nothing else, as in the syntactic comparison of Prolog-based players`), 'distinct-only'));
   }
   const roleAtoms = sortedRoles.map((v): Formula => mkAtom('role', [{ kind: 'var', name: v, pos: rule.head.pos }], rule.head.pos));
   const body = binding.size > 0 ? rule.body.map((f) => substituteFormula(f, binding)) : rule.body;

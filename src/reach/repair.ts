@@ -13,13 +13,15 @@
  * It lives in src/reach/ because the domains are computed here; normalize must not import reach.
  */
 import { mkAtom } from '../gdl/ast.js';
-import type { Atom, Term } from '../gdl/ast.js';
-import { type Diagnostic, diag } from '../gdl/diagnostics.js';
+import { type Diagnostic, asRepair, diag } from '../gdl/diagnostics.js';
 import { atomVars, compareCodePoints } from '../gdl/terms.js';
 import { TermTable } from '../datalog/terms.js';
 import type { NormalGame, NormalRule } from '../normalize/types.js';
 import { createGuard } from './dg/guard.js';
-import { type ArgumentRef, findPosition, positionText } from './dg/graph.js';
+import { argumentOf, callerDemand, type Demand } from './repair-demand.js';
+import { type ArgumentRef, type ArgGraph, findPosition, positionText } from './dg/graph.js';
+import type { Domains } from './dg/domains.js';
+import type { Guard } from './dg/guard.js';
 import { dependencyGraph } from './dg/index.js';
 import type { ReachLimits } from './types.js';
 
@@ -34,18 +36,6 @@ function unboundHeadVars(rule: NormalRule): string[] {
   const bound = new Set<string>();
   for (const l of rule.body) if (l.kind === 'pos') atomVars(l.atom, bound);
   return [...atomVars(rule.head)].filter((v) => !bound.has(v)).sort(compareCodePoints);
-}
-
-/** The argument position of the first occurrence of `variable` in `head`, depth first. */
-function positionOf(head: Atom, variable: string): ArgumentRef {
-  const at = (kind: 'rel' | 'fn', name: string, arity: number, index: number): ArgumentRef => ({ kind, name, arity, index });
-  const stack: [Term, ArgumentRef][] = head.args.map((t, i) => [t, at('rel', head.rel, head.args.length, i + 1)] as [Term, ArgumentRef]).reverse();
-  while (stack.length > 0) {
-    const [t, pos] = stack.pop()!;
-    if (t.kind === 'var' && t.name === variable) return pos;
-    if (t.kind === 'fn') for (let i = t.args.length - 1; i >= 0; i--) stack.push([t.args[i]!, at('fn', t.name, t.args.length, i + 1)]);
-  }
-  throw new Error(`variable ${variable} is not in the head`);
 }
 
 /** Every relation name of the game, so that the domain relations are fresh. */
@@ -66,11 +56,13 @@ interface DomainRelations {
 }
 
 /**
- * Binds the unbound head variables of every unsafe rule of `game` over their domains:
+ * Binds the unbound head variables of every unsafe rule of `game` over their values:
  *   p(..V..) <= body        (V in no positive literal of body)
- *   ->  p(..V..) <= dom_k(V), body        dom_k(c) for each c in the domain of V's position
+ *   ->  p(..V..) <= dom_k(V), body        dom_k(c) for each c in values(V's argument)
+ *   values(arg) = the graph's domain of arg ∪ what the calls of p pass there (repair-demand.ts)
  * Rules without such variables are returned unchanged (and then no graph is computed). Throws
- * nothing for an infinite domain: that rule gets an error, and the caller refuses the game.
+ * nothing where the values cannot be listed: that rule gets an error, and the caller refuses
+ * the game.
  */
 export function repairUnsafeHeads(game: NormalGame, limits: ReachLimits): UnsafeRepair {
   const unsafe = new Map(game.rules.map((r) => [r, unboundHeadVars(r)] as const).filter(([, vs]) => vs.length > 0));
@@ -79,6 +71,8 @@ export function repairUnsafeHeads(game: NormalGame, limits: ReachLimits): Unsafe
   const { graph, domains } = dependencyGraph(safe, limits);
   const table = new TermTable();
   const guard = createGuard(game.file, limits);
+  const heads = new Map([...unsafe].map(([r, vs]) => [r, new Map(vs.map((v) => [v, argumentOf(r.head, v)!]))] as const));
+  const demand = callerDemand(game, heads, { graph, domains, table, guard, maxAtoms: limits.maxAtoms });
   const used = relationNames(game.rules);
   const made: DomainRelations = { names: new Map(), facts: [] };
   const seen = new Set<string>();
@@ -88,34 +82,59 @@ export function repairUnsafeHeads(game: NormalGame, limits: ReachLimits): Unsafe
     if (!seen.has(key)) (seen.add(key), diagnostics.push(d));
   };
   const rules = game.rules.map((rule) => {
-    const vars = unsafe.get(rule);
+    const vars = heads.get(rule);
     if (vars === undefined) return rule;
-    const prefix = `unsafe rule for '${rule.head.rel}': variable`;
     const binders: NormalRule['body'][number][] = [];
-    for (const v of vars) {
-      const ref = positionOf(rule.head, v);
-      // A position the rest of the game never fills (not in the graph) has an empty domain.
-      const pos = findPosition(graph, ref);
-      const n = pos === undefined ? 0 : domains.count(pos);
-      if (n === Infinity) {
-        report(diag('error', game.file, rule.pos, `${prefix} ${v} of the head is bound by no positive literal, and the domain of its position (${describePosition(ref)}) is infinite, so it cannot be bound over it`));
-        continue;
-      }
+    for (const [v, ref] of vars) {
       guard.pos = rule.pos;
       guard.what = rule.head.rel;
+      const bound = bindingFor(rule, v, ref, { graph, domains, table, guard, limits, demand });
+      if (bound.kind === 'error') {
+        report(diag('error', game.file, rule.pos, `unsafe rule for '${rule.head.rel}': variable ${v} of the head is bound by no positive literal, ${bound.why}`));
+        continue;
+      }
       const key = positionText(ref);
       let name = made.names.get(key);
       if (name === undefined) {
         name = freshName(used);
         made.names.set(key, name);
-        for (const id of pos === undefined ? [] : domains.terms(pos, table, guard, limits.maxAtoms)) made.facts.push({ head: mkAtom(name, [table.toTerm(id)]), body: [], pos: rule.pos });
+        for (const id of bound.values) made.facts.push({ head: mkAtom(name, [table.toTerm(id)]), body: [], pos: rule.pos });
       }
-      report(diag('warning', game.file, rule.pos, `${prefix} ${v} of the head is bound by no positive literal; repaired by binding it over the ${n} value${n === 1 ? '' : 's'} the dependency graph gives its position (${describePosition(ref)}; relation '${name}')`));
+      report(asRepair(diag('warning', game.file, rule.pos, `unsafe rule for '${rule.head.rel}': variable ${v} of the head is bound by no positive literal; repaired by binding it over ${bound.how} (${describePosition(ref)}; relation '${name}')`), 'unsafe-head'));
       binders.push({ kind: 'pos', atom: mkAtom(name, [{ kind: 'var', name: v, pos: rule.pos }], rule.pos) });
     }
     return { ...rule, body: [...binders, ...rule.body] };
   });
   return { game: { file: game.file, rules: [...rules, ...made.facts] }, diagnostics };
+}
+
+/** What binding one unsafe head variable needs: its values and how to say where they come from, or why not. */
+type Binding = { kind: 'bound'; values: readonly number[]; how: string } | { kind: 'error'; why: string };
+
+/** The values of unsafe argument `ref`: the graph's domain, then what callers ask for beyond it. */
+function bindingFor(
+  rule: NormalRule, v: string, ref: ArgumentRef,
+  ctx: { graph: ArgGraph; domains: Domains; table: TermTable; guard: Guard; limits: ReachLimits; demand: Demand },
+): Binding {
+  const where = describePosition(ref);
+  const key = positionText(ref);
+  // A position the rest of the game never fills (not in the graph) has an empty domain.
+  const pos = findPosition(ctx.graph, ref);
+  const n = pos === undefined ? 0 : ctx.domains.count(pos);
+  if (n === Infinity) return { kind: 'error', why: `and the domain of its position (${where}) is infinite, so it cannot be bound over it` };
+  if (ctx.demand.infinite.has(key)) return { kind: 'error', why: `and a call of '${rule.head.rel}' passes a variable with infinitely many values to ${where}, so it cannot be bound over them` };
+  const fromGraph = pos === undefined ? [] : ctx.domains.terms(pos, ctx.table, ctx.guard, ctx.limits.maxAtoms);
+  const inGraph = new Set(fromGraph);
+  const more = [...(ctx.demand.values.get(key) ?? [])].filter((id) => !inGraph.has(id));
+  const total = fromGraph.length + more.length;
+  if (total === 0 && ctx.demand.free.has(key)) {
+    return { kind: 'error', why: `no call of '${rule.head.rel}' passes a value to ${where}, and no rule puts one there: binding it over nothing would delete the rule, which Prolog reads as true for any value` };
+  }
+  const values = (k: number): string => `${k} value${k === 1 ? '' : 's'}`;
+  const how = more.length === 0
+    ? `the ${values(n)} the dependency graph gives its position`
+    : `the ${values(total)} its calls can ask for (${values(fromGraph.length)} the dependency graph gives its position, ${more.length} more passed by callers)`;
+  return { kind: 'bound', values: [...fromGraph, ...more], how };
 }
 
 /** A position in words: `argument 2 of function cell/3`. */

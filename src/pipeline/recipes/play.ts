@@ -26,6 +26,12 @@ export interface VerifyRun {
   readonly warnings: readonly Diagnostic[];
   /** Against the grounding made now: that grounding (the game `ground` writes). */
   readonly run?: GroundRun;
+  /**
+   * The repairs made at loading (warnings with `repair` set). Both sides play the repaired
+   * rules: the original's side is the loaded game, so a repair that changed the game would go
+   * unseen here; the repairs read rules as Prolog-based players do (docs/validation.md).
+   */
+  readonly repairs: readonly Diagnostic[];
 }
 
 /**
@@ -33,6 +39,11 @@ export interface VerifyRun {
  * now, with `mutex` every visited state must also satisfy every proven mutex group of it.
  */
 export function verifyRecipe(ctx: RunContext, loaded: LoadedGame, target: VerifyTarget, verify: VerifyOptions): VerifyRun {
+  return { ...verifyTarget(ctx, loaded, target, verify), repairs: loaded.warnings.filter((d) => d.repair !== undefined) };
+}
+
+/** The comparison `verifyRecipe` makes, by target. */
+function verifyTarget(ctx: RunContext, loaded: LoadedGame, target: VerifyTarget, verify: VerifyOptions): Omit<VerifyRun, 'repairs'> {
   const none: readonly Diagnostic[] = [];
   switch (target.kind) {
     case 'gddl':
