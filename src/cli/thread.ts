@@ -36,16 +36,44 @@ export function requestedMemoryMb(args: readonly string[]): number {
   return defaultMaxMemoryMb();
 }
 
+/**
+ * The `--timeout` value in `args` in seconds if it is a positive number, else undefined (no
+ * limit, or a malformed value that the options parser refuses).
+ */
+export function requestedTimeoutSeconds(args: readonly string[]): number | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') break;
+    const value = a === '--timeout' ? args[i + 1] : a.startsWith('--timeout=') ? a.slice('--timeout='.length) : undefined;
+    if (value !== undefined && /^\d+(\.\d+)?$/.test(value) && Number(value) > 0) return Number(value);
+  }
+  return undefined;
+}
+
+/**
+ * How long past `--timeout` the main thread lets the command thread run before it stops it. The
+ * stages check the run's deadline themselves and end with their own message well inside this;
+ * the backstop is for work between two checks that runs long (a lazy round, one huge join), so
+ * that no run outlives its limit by more than a second, counted from the process's start.
+ */
+const BACKSTOP_GRACE_MS = 700;
+
 /** How the command thread ended, as the main thread saw it. */
 interface ThreadEnd {
   readonly code: number;
   readonly signal: NodeJS.Signals | undefined;
   readonly outOfHeap: boolean;
+  /** The main thread stopped it at the backstop, past `--timeout`. */
+  readonly overTime: number | undefined;
 }
 
 /** The exit code of the run, with the message of an end the thread could not report itself. */
 function exitCodeOf(end: ThreadEnd, maxMemoryMb: number): number {
   if (end.signal !== undefined) return signalExitCode(end.signal);
+  if (end.overTime !== undefined) {
+    process.stderr.write(`gdl-ground: time limit of ${end.overTime} s reached (the run was stopped between two of its own checks)\n`);
+    return EXIT.limit;
+  }
   if (end.outOfHeap) {
     process.stderr.write(`gdl-ground: memory limit of ${maxMemoryMb} MB reached (V8 heap full)\n`);
     return EXIT.limit;
@@ -71,6 +99,13 @@ export function runInThread(entry: URL, args: readonly string[]): Promise<number
     void worker.terminate();
   };
   for (const s of TERMINATING_SIGNALS) process.on(s, stop);
+  const timeout = requestedTimeoutSeconds(args);
+  let overTime: number | undefined;
+  // Counted from the process's start, as the run's own deadline is (runtime.ts: processStartedAt).
+  const backstop = timeout === undefined ? undefined : setTimeout(() => {
+    overTime = timeout;
+    void worker.terminate();
+  }, Math.max(0, timeout * 1000 + BACKSTOP_GRACE_MS - performance.now()));
   worker.on('message', (m: TempFileMessage) => {
     if (m.made) temps.add(m.path);
     else temps.delete(m.path);
@@ -86,9 +121,10 @@ export function runInThread(entry: URL, args: readonly string[]): Promise<number
   return new Promise((resolve) => {
     // Node delivers the thread's last messages before 'exit', so every announced file is known here.
     worker.on('exit', (code) => {
+      if (backstop !== undefined) clearTimeout(backstop);
       for (const s of TERMINATING_SIGNALS) process.off(s, stop);
       for (const path of temps) rmSync(path, { force: true });
-      resolve(exitCodeOf({ code: crashed ? EXIT.internal : code, signal, outOfHeap }, maxMemoryMb));
+      resolve(exitCodeOf({ code: crashed ? EXIT.internal : code, signal, outOfHeap, overTime }, maxMemoryMb));
     });
   });
 }

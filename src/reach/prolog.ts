@@ -14,7 +14,7 @@ import type { Atom } from '../gdl/ast.js';
 import { KEYWORDS, NO_POS } from '../gdl/ast.js';
 import { type TauTerm, createEngine, fromTau } from '../engine/tau.js';
 import { sortByCodePoints, termDepth } from '../gdl/terms.js';
-import { checkDeadline, relationLimitError } from '../gdl/diagnostics.js';
+import { checkDeadline, deadlineTicker, relationLimitError } from '../gdl/diagnostics.js';
 import type { NormalGame } from '../normalize/types.js';
 import { NO_RELATION, type ReachProgress, type Run, evaluateComponent } from './evaluate.js';
 import { type RelaxedRule, planRelaxedGame, relevantComponents } from './relaxed.js';
@@ -87,10 +87,13 @@ export function computeSupersetsProlog(
     const phase = !comp.stateDependent ? 'static' : i <= trueAt ? 'fixpoint' : 'axioms';
     timed(phase, () => evaluateComponent(run, comp));
   });
-  // Sorting up to maxAtoms texts is not interruptible: the deadline is read before and after.
-  checkDeadline(limits.deadline, game.file, 'Prolog method: collecting the supersets');
-  const supersets = timed('collect', () => collect(run.store));
-  checkDeadline(limits.deadline, game.file, 'Prolog method: collecting the supersets');
+  // The engine's sort of up to maxAtoms texts cannot be interrupted; everything around it ticks
+  // (a game with millions of atoms spent seconds here past its limit), and the CLI's backstop
+  // stops what is left.
+  const what = 'Prolog method: collecting the supersets';
+  checkDeadline(limits.deadline, game.file, what);
+  const supersets = timed('collect', () => collect(run.store, deadlineTicker(limits.deadline, game.file, what)));
+  checkDeadline(limits.deadline, game.file, what);
   return {
     supersets,
     stats: { method: 'prolog', iterations: run.iterations, answers: run.answers, kept: run.store.size, times: timer.steps() },
@@ -135,15 +138,16 @@ function refuseDeepRules(file: string, rules: readonly RelaxedRule[], maxDepth: 
 }
 
 /** Lines 21-26: the three supersets, read off the fact store and sorted by KIF text. */
-function collect(store: FactStore): Supersets {
+function collect(store: FactStore, tick: () => void): Supersets {
   // Sorted by text first, converted after: only what is kept is converted, once.
-  const byText = <S, T>(items: S[], text: (s: S) => string, value: (s: S) => T): T[] => sortByCodePoints(items, text).map(value);
+  const byText = <S, T>(items: S[], text: (s: S) => string, value: (s: S) => T): T[] =>
+    sortByCodePoints(items, (s) => (tick(), text(s))).map((s) => (tick(), value(s)));
   const fluents = byText(store.relations.get('true/1')?.facts ?? [], (f) => f.text, (f) => fromTau(f.args[0]!));
   const moves = byText(store.relations.get('does/2')?.facts ?? [], (f) => f.text, (f) => ({ role: fromTau(f.args[0]!), action: fromTau(f.args[1]!) }));
   const found: { text: string; rel: string; args: readonly TauTerm[] }[] = [];
   for (const r of store.relations.values()) {
     if (KEYWORDS.has(r.rel)) continue;
-    for (const f of r.facts) found.push({ text: r.arity === 0 ? r.rel : `(${r.rel} ${f.text})`, rel: r.rel, args: f.args });
+    for (const f of r.facts) tick(), found.push({ text: r.arity === 0 ? r.rel : `(${r.rel} ${f.text})`, rel: r.rel, args: f.args });
   }
   const axioms = byText(found, (a) => a.text, (a): Atom => ({ kind: 'atom', rel: a.rel, args: a.args.map(fromTau), pos: NO_POS }));
   return { fluents, moves, axioms };
