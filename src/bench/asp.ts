@@ -100,3 +100,26 @@ export function relaxedProgram(game: NormalGame): string {
   return `${lines.join('\n')}\n`;
 }
 
+
+/** ASP text of a literal of the whole game: negative literals as `not`. */
+function fullLiteralToAsp(lit: Literal): string {
+  return lit.kind === 'neg' ? `not ${atomToAsp(lit.atom)}` : literalToAsp(lit)!;
+}
+
+/**
+ * The whole game as an ASP program for gringo, the reference grounder of `npm run bench --
+ * --scale`: every rule, negative literals as `not`, with `true` and `does` declared `#external`
+ * over the given supersets (the relaxed game's, which instantiation joins over too), so that
+ * gringo instantiates the same rules over the same domains. No rule defines `true` or `does`:
+ * the externals are what their instances can be.
+ */
+export function groundingProgram(game: NormalGame, fluents: readonly Term[], moves: readonly { role: Term; action: Term }[]): string {
+  const lines = ['% the whole game; true and does range over the supersets'];
+  for (const f of fluents) lines.push(`#external p_true(${termToAsp(f)}).`);
+  for (const m of moves) lines.push(`#external p_does(${termToAsp(m.role)},${termToAsp(m.action)}).`);
+  for (const rule of game.rules) {
+    const body = rule.body.map(fullLiteralToAsp);
+    lines.push(body.length === 0 ? `${atomToAsp(rule.head)}.` : `${atomToAsp(rule.head)} :- ${body.join(', ')}.`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -22,6 +22,8 @@
  *   --report FILE     also write the per-game table as the batch report: .md, .csv or .json
  *   --playouts        instead: the Monte-Carlo table of slide 4 (src/bench/playouts.ts)
  *   --corpus          instead: the corpus table of issue 17 (src/bench/corpus.ts, docs/corpus.md)
+ *   --scale           instead: seconds and MiB per million rules written on the ten largest
+ *                     ground games, beside gringo on the same rules (src/bench/scale.ts)
  * GDL_GAMES_DIR overrides the corpus location (default ../shared/games beside the checkout).
  */
 import { existsSync, writeFileSync } from 'node:fs';
@@ -37,6 +39,7 @@ import { measurementRow } from './report-row.js';
 import { formatReport, markdownReport, reportFormatOf } from '../batch/report.js';
 import { runPlayoutBench } from './playouts.js';
 import { runCorpusBench } from './corpus.js';
+import { runScaleBench } from './scale.js';
 import { argValue, positiveArg } from './args.js';
 import { failureText, runAll, runChild } from '../batch/runner.js';
 
@@ -194,4 +197,5 @@ async function main(): Promise<number> {
 // `--playouts`: the Monte-Carlo table of slide 4 (src/bench/playouts.ts), a mode of its own.
 // `--corpus`: the corpus table of issue 17 (src/bench/corpus.ts), asynchronous (the batch runner).
 if (process.argv.includes('--corpus')) process.exitCode = await runCorpusBench(process.argv.slice(2));
+else if (process.argv.includes('--scale')) process.exitCode = await runScaleBench(process.argv.slice(2));
 else process.exitCode = process.argv.includes('--playouts') ? await runPlayoutBench(process.argv.slice(2)) : await main();

@@ -1,0 +1,139 @@
+/**
+ * `npm run bench -- --scale [--games A,B] [--timeout S]`: grounding cost per million rules
+ * written, on the largest ground games of the corpus, side by side with gringo (issue 27).
+ *
+ * Per game, one after the other (time and peak memory are measured, so nothing runs beside):
+ * - ours: `gdl-ground ground GAME -o FILE --stats` in its own process under GNU time: processor
+ *   seconds (user + system), peak resident memory, the wall time of each stage (`--stats`), and
+ *   the rules written (lines of the output);
+ * - gringo: the whole game as an ASP program (bench/asp.ts, `groundingProgram`: every rule,
+ *   negation as `not`, `true`/`does` declared `#external` over our relaxed supersets, which
+ *   instantiation joins over too) ground by Debian's `gringo --text`, under GNU time; its rules
+ *   are the lines of its output that are not directives.
+ * Rule counts differ by design and the table shows both: we drop what reachability on the ground
+ * rules and unused-instance removal prove useless, gringo keeps every instance its (relaxed)
+ * reasoning cannot rule out, and evaluates facts away as we do.
+ */
+import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gamesDir } from '../../scripts/corpus.mjs';
+import { loadGame, reachGame, resolvePipelineOptions } from '../pipeline/stages.js';
+import { StageTimer } from '../timer.js';
+import { failureText, runChild } from '../batch/runner.js';
+import { argValue, positiveArg } from './args.js';
+import { groundingProgram } from './asp.js';
+
+const CLI = join(dirname(fileURLToPath(import.meta.url)), '../cli/main.js');
+const GNU_TIME = '/usr/bin/time';
+const GRINGO = '/usr/bin/gringo';
+
+/**
+ * The ten largest ground games of the corpus by rules written (docs/corpus.md, "The 20 largest
+ * ground games"), copies of the same game (gt_attrition, amazonsSuicide, libgdl's amazons and
+ * hex) left out.
+ */
+const SCALE_GAMES: readonly string[] = [
+  'ggp-repository-base/attritionWar.kif', 'ggp-repository-base/amazonsTorus.kif', 'ggp-repository-base/amazons.kif',
+  'libgdl/madness.kif', 'ggp-repository-base/hexPie.kif', 'ggp-repository-base/racer4.kif', 'ggp-repository-base/hex.kif',
+  'ggp-repository-base/gt_two_thirds_6p.kif', 'ggp-repository-base/shogi_ctk.kif', 'ggp-repository-base/kalaha_2009.kif',
+];
+
+/** Processor seconds and peak resident memory of a run under GNU time, or why there are none. */
+type Measured = { kind: 'ok'; cpu: number; peakMiB: number; rules: number; stages: Record<string, number> } | { kind: 'failed'; why: string };
+
+/** GNU time's closing line, written by `-f` below: `SCALE user system maxKiB`. */
+const TIME_LINE = /SCALE ([\d.]+) ([\d.]+) (\d+)\s*$/;
+
+/** Lines of `path` for which `keep` holds, read as a stream (outputs reach hundreds of megabytes). */
+async function countLines(path: string, keep: (line: string) => boolean): Promise<number> {
+  let n = 0;
+  let rest = '';
+  for await (const chunk of createReadStream(path, { encoding: 'utf8' })) {
+    const lines = (rest + (chunk as string)).split('\n');
+    rest = lines.pop()!;
+    for (const l of lines) if (keep(l)) n++;
+  }
+  return rest !== '' && keep(rest) ? n + 1 : n;
+}
+
+/** Stage wall times from `--stats` lines: `instantiate    1234.5 ms  rules=...`. */
+function stageTimes(stderr: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const m of stderr.matchAll(/^([a-z][a-z0-9-]*)\s+([\d.]+) ms/gm)) out[m[1]!] = Number(m[2]) / 1000;
+  return out;
+}
+
+/** Runs `args` under GNU time with a limit; the measured figures once `rules` are counted. */
+async function timed(args: readonly string[], timeoutS: number, rules: () => Promise<number>): Promise<Measured> {
+  const e = await runChild({ command: GNU_TIME, args: ['-f', 'SCALE %U %S %M', ...args], killAfterMs: timeoutS * 1000 });
+  const t = TIME_LINE.exec(e.stderr);
+  if (e.timedOut) return { kind: 'failed', why: `over ${timeoutS} s` };
+  if (e.code !== 0 || t === null) return { kind: 'failed', why: failureText(e).split('\n')[0] ?? `exit ${e.code}` };
+  return { kind: 'ok', cpu: Number(t[1]) + Number(t[2]), peakMiB: Number(t[3]) / 1024, rules: await rules(), stages: stageTimes(e.stderr) };
+}
+
+/** Our grounding of `file`, written to `out`. */
+function ours(file: string, out: string, timeoutS: number): Promise<Measured> {
+  const args = [process.execPath, CLI, 'ground', file, '-o', out, '--stats', '--timeout', String(timeoutS), '--max-memory', '8000'];
+  return timed(args, timeoutS + 10, () => countLines(out, (l) => l !== '' && !l.startsWith(';')));
+}
+
+/** gringo's grounding of the ASP program of `file` over our supersets, written to `out`. */
+function gringo(file: string, work: string, out: string, timeoutS: number): Promise<Measured> {
+  const options = resolvePipelineOptions({ timeoutSeconds: timeoutS });
+  const loaded = loadGame(readFileSync(file, 'utf8'), file, options, new StageTimer());
+  const { supersets } = reachGame(loaded.normal, options, new StageTimer());
+  const program = join(work, 'game.lp');
+  writeFileSync(program, groundingProgram(loaded.normal, supersets.fluents, supersets.moves));
+  // A shell only to send gringo's text to a file; GNU time counts the shell's children too.
+  const args = ['sh', '-c', `exec ${GRINGO} --text "$0" > "$1"`, program, out];
+  return timed(args, timeoutS, () => countLines(out, (l) => l !== '' && !l.startsWith('#')));
+}
+
+/** Table cells of one game. */
+function row(game: string, a: Measured, b: Measured): string[] {
+  const f = (x: number, d = 2): string => x.toFixed(d);
+  const mine = a.kind === 'ok' ? [String(a.rules), f(a.cpu), f(a.peakMiB, 0), f(a.cpu / (a.rules / 1e6)), f(a.peakMiB / (a.rules / 1e6), 0), stageCells(a.stages)] : [a.why, '', '', '', '', ''];
+  const theirs = b.kind === 'ok' ? [String(b.rules), f(b.cpu), f(b.peakMiB, 0)] : [b.why, '', ''];
+  const ratio = a.kind === 'ok' && b.kind === 'ok' ? f(a.cpu / Math.max(b.cpu, 0.01)) : '';
+  return [game, ...mine, ...theirs, ratio];
+}
+
+/** The stages that took longest, in seconds of wall time: `instantiate 3.1, reach 2.0, emit 1.2`. */
+function stageCells(stages: Record<string, number>): string {
+  return Object.entries(stages).filter(([s]) => s !== 'peak').sort((x, y) => y[1] - x[1]).slice(0, 4).map(([s, v]) => `${s} ${v.toFixed(1)}`).join(', ');
+}
+
+/** Runs the scale benchmark; the exit code. */
+export async function runScaleBench(argv: readonly string[]): Promise<number> {
+  const root = gamesDir();
+  if (!existsSync(root)) return (process.stderr.write(`bench: no game corpus at ${root} (set GDL_GAMES_DIR)\n`), 2);
+  const haveGringo = existsSync(GRINGO) && existsSync(GNU_TIME);
+  if (!haveGringo) return (process.stderr.write('bench --scale: needs gringo and GNU time (apt-get install gringo time); skipped\n'), 0);
+  const filter = (argValue(argv, '--games') ?? '').split(',').filter((g) => g !== '');
+  const timeoutS = positiveArg(argv, '--timeout', 300);
+  const games = SCALE_GAMES.filter((g) => filter.length === 0 || filter.some((f) => g.includes(f)));
+  const header = ['game', 'rules', 'cpu s', 'peak MiB', 's / M rules', 'MiB / M rules', 'longest stages (wall s)', 'gringo rules', 'gringo cpu s', 'gringo MiB', 'ours / gringo cpu'];
+  const lines = [`| ${header.join(' | ')} |`, `| ${header.map((h, i) => (i === 0 || i === 6 ? '---' : '---:')).join(' | ')} |`];
+  const ratios: number[] = [];
+  for (const game of games) {
+    const work = mkdtempSync(join(tmpdir(), 'gdl-scale-'));
+    try {
+      const a = await ours(join(root, game), join(work, 'ours.gdl'), timeoutS);
+      rmSync(join(work, 'ours.gdl'), { force: true });
+      const b = await gringo(join(root, game), work, join(work, 'gringo.txt'), timeoutS).catch((err: unknown): Measured => ({ kind: 'failed', why: String(err).split('\n')[0]! }));
+      if (a.kind === 'ok' && b.kind === 'ok') ratios.push(a.cpu / Math.max(b.cpu, 0.01));
+      lines.push(`| ${row(game, a, b).join(' | ')} |`);
+      process.stderr.write(`${game}: ${a.kind === 'ok' ? `${a.rules} rules, ${a.cpu.toFixed(1)} s` : a.why}; gringo ${b.kind === 'ok' ? `${b.rules} rules, ${b.cpu.toFixed(1)} s` : b.why}\n`);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }
+  const sorted = [...ratios].sort((x, y) => x - y);
+  const median = sorted.length === 0 ? NaN : sorted.length % 2 === 1 ? sorted[sorted.length >> 1]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+  lines.push('', `ours / gringo in processor seconds, median over the ${ratios.length} games both ground: ${median.toFixed(2)}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}
