@@ -6,7 +6,7 @@
  * per second of the fast simulator beside Tau-Prolog's reasoner.
  */
 import { instance as vizInstance } from '@viz-js/viz';
-import type { EngineRate, GroundRequest, WebDiagnostic, WorkerMessage } from './protocol.js';
+import type { EngineRate, GroundRequest, OutputFile, WebDiagnostic, WorkerMessage } from './protocol.js';
 import { diagnosticsView, downloadLink, downloadsView, el, mutexView, playoutView, statsView } from './views.js';
 
 /** Above this many characters of DOT the graph is offered as a file, not drawn (Graphviz would take long). */
@@ -17,6 +17,7 @@ const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) 
 const ui = {
   select: $<HTMLSelectElement>('game-select'),
   name: $<HTMLInputElement>('game-name'),
+  file: $<HTMLInputElement>('game-file'),
   text: $<HTMLTextAreaElement>('game-text'),
   method: $<HTMLSelectElement>('method'),
   lazy: $<HTMLInputElement>('lazy'),
@@ -39,8 +40,14 @@ interface Run {
   readonly started: number;
   readonly name: string;
   stage: string;
-  grounded: boolean;
+  /** Seconds the grounding took, once the ground game is there. */
+  grounded?: number;
   readonly rates: EngineRate[];
+  readonly files: OutputFile[];
+  /** The download link of each file, kept when the list is drawn again. */
+  readonly links: Map<string, HTMLAnchorElement>;
+  summary: readonly string[];
+  readonly skipped: { format: string; reason: string }[];
   readonly ticker: number;
 }
 
@@ -101,33 +108,58 @@ function baseName(name: string): string {
   return name.replace(/\.(kif|gdl|txt)$/i, '');
 }
 
+/** The progress line: the stage under way and the time since the start. */
+function progress(run: Run): void {
+  if (ui.status.dataset.state === 'error') return;
+  if (run.grounded === undefined) setStatus('running', `grounding: ${run.stage} (${seconds(run)})`);
+  else setStatus('grounded', `grounded in ${run.grounded.toFixed(2)} s; working: ${run.stage} (${seconds(run)})`);
+}
+
+function showDownloads(run: Run, pending: readonly string[]): void {
+  ui.outputs.querySelector('#downloads')?.remove();
+  const link = (f: OutputFile): HTMLAnchorElement => {
+    const a = run.links.get(f.name) ?? downloadLink(f, session.urls);
+    run.links.set(f.name, a);
+    return a;
+  };
+  ui.outputs.prepend(downloadsView(run.files, run.skipped, pending, link));
+}
+
 /** Handles one message of the current run's worker. */
 function onMessage(run: Run, m: WorkerMessage): void {
   if (session.run !== run) return;
   if (m.kind === 'stage') {
     if (m.phase === 'start') run.stage = m.stage;
-    setStatus('running', `${run.grounded ? 'playing' : 'grounding'}: ${run.stage} (${seconds(run)})`);
+    progress(run);
   } else if (m.kind === 'warnings') showDiagnostics(m.diagnostics, run.name);
   else if (m.kind === 'error') {
     if (m.diagnostics.length > 0) showDiagnostics(m.diagnostics, run.name);
     else ui.diagnostics.append(el('pre', m.message, { class: 'error' }));
     setStatus('error', `${m.limit ? 'limit reached' : 'error'} after ${seconds(run)}: ${m.message.split('\n')[0]}`);
   } else if (m.kind === 'grounded') onGrounded(run, m);
+  else if (m.kind === 'stats') ui.stats.replaceChildren(statsView(m.stages, run.summary));
+  else if (m.kind === 'graph') drawGraph(m.dot, baseName(run.name)).catch((err: unknown) => ui.graph.replaceChildren(el('pre', String(err), { class: 'error' })));
   else if (m.kind === 'playout') {
     run.rates.push(m.rate);
     ui.playouts.replaceChildren(playoutView(run.rates));
+  } else if (m.kind === 'mutex') ui.mutex.replaceChildren(m.mutex === undefined ? el('div', `no mutex groups: ${m.failed ?? ''}`, { class: 'note' }) : mutexView(m.mutex));
+  else if (m.kind === 'files') {
+    run.files.push(...m.files);
+    run.skipped.push(...m.skipped);
+    showDownloads(run, []);
   } else finish(run);
 }
 
 function onGrounded(run: Run, m: Extract<WorkerMessage, { kind: 'grounded' }>): void {
-  run.grounded = true;
-  ui.stats.replaceChildren(statsView(m.stages, m.summary, m.ms));
-  ui.outputs.replaceChildren(downloadsView(m.files, m.skipped, session.urls));
+  run.grounded = m.ms / 1000;
+  run.summary = m.summary;
+  run.files.push(...m.files);
+  ui.outputs.replaceChildren();
   const gdl = m.files.find((f) => f.format === 'gdl');
   if (gdl !== undefined) ui.outputs.append(el('pre', gdl.text.length > 20_000 ? `${gdl.text.slice(0, 20_000)}\n...` : gdl.text, { id: 'gdl-preview' }));
-  ui.mutex.replaceChildren(m.mutex === undefined ? el('div', 'no mutex groups', { class: 'note' }) : mutexView(m.mutex));
-  setStatus('grounded', `grounded in ${(m.ms / 1000).toFixed(2)} s${Number(ui.play.value) > 0 ? '; playing' : ''}`);
-  drawGraph(m.dot, baseName(run.name)).catch((err: unknown) => ui.graph.replaceChildren(el('pre', String(err), { class: 'error' })));
+  showDownloads(run, ['gddl', 'rddl']);
+  ui.mutex.replaceChildren(el('div', 'working…', { class: 'note' }));
+  progress(run);
 }
 
 function finish(run: Run): void {
@@ -135,7 +167,7 @@ function finish(run: Run): void {
   run.worker.terminate();
   session.run = undefined;
   ui.cancel.disabled = true;
-  if (ui.status.dataset.state !== 'error') setStatus('done', `done in ${seconds(run)}${run.grounded ? '' : ' (nothing ground)'}`);
+  if (ui.status.dataset.state !== 'error') setStatus('done', `done in ${seconds(run)}${run.grounded === undefined ? ' (nothing ground)' : `, grounded in ${run.grounded.toFixed(2)} s`}`);
 }
 
 /** Starts a run in a fresh worker (a run already under way is stopped first). */
@@ -153,9 +185,9 @@ function ground(): void {
     playSeconds: Math.max(0, Number(ui.play.value) || 0),
   };
   const worker = new Worker('worker.js');
-  const run: Run = { worker, started: performance.now(), name: req.name, stage: 'starting', grounded: false, rates: [], ticker: 0 };
+  const run: Run = { worker, started: performance.now(), name: req.name, stage: 'starting', rates: [], files: [], links: new Map(), skipped: [], summary: [], ticker: 0 };
   (run as { ticker: number }).ticker = window.setInterval(() => {
-    if (session.run === run && !run.grounded) setStatus('running', `grounding: ${run.stage} (${seconds(run)})`);
+    if (session.run === run) progress(run);
   }, 200);
   session.run = run;
   worker.onmessage = (e: MessageEvent<WorkerMessage>) => onMessage(run, e.data);
@@ -176,7 +208,7 @@ function stop(state: 'cancelled'): void {
   run.worker.terminate();
   session.run = undefined;
   ui.cancel.disabled = true;
-  setStatus(state, `cancelled after ${seconds(run)}${run.grounded ? ' (while playing)' : ` (during ${run.stage})`}`);
+  setStatus(state, `cancelled after ${seconds(run)} (during ${run.stage}${run.grounded === undefined ? '' : ', after the grounding'})`);
 }
 
 function pickGame(): void {
@@ -191,6 +223,16 @@ function pickGame(): void {
   ui.name.value = name;
 }
 
+/** Reads a game file as the command line does: UTF-8, bytes that are not UTF-8 become U+FFFD. */
+async function openFile(): Promise<void> {
+  const file = ui.file.files?.[0];
+  if (file === undefined) return;
+  ui.text.value = new TextDecoder('utf-8', { fatal: false }).decode(await file.arrayBuffer());
+  ui.name.value = file.name;
+  ui.select.value = '';
+  ui.file.value = '';
+}
+
 async function init(): Promise<void> {
   session.games = (await (await fetch('games.json')).json()) as Record<string, string>;
   ui.select.replaceChildren(el('option', '(paste a game)', { value: '' }));
@@ -198,6 +240,7 @@ async function init(): Promise<void> {
   ui.select.value = 'tictactoe.kif' in session.games ? 'tictactoe.kif' : '';
   pickGame();
   ui.select.addEventListener('change', pickGame);
+  ui.file.addEventListener('change', () => void openFile());
   ui.ground.addEventListener('click', ground);
   ui.cancel.addEventListener('click', () => stop('cancelled'));
   ui.text.addEventListener('keydown', (e) => {

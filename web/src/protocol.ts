@@ -59,21 +59,28 @@ export interface EngineRate {
   readonly elapsed: number;
 }
 
-/** What the worker tells the page, in order: stages, then the result or an error, then playouts. */
+/** The mutex groups of the ground game and the bits per state of their encoding. */
+export interface WebMutex {
+  readonly fluents: number;
+  readonly bits: number;
+  readonly groups: readonly WebMutexGroup[];
+}
+
+/**
+ * What the worker tells the page, in order: stages as they run; the warnings; the ground game
+ * (GDL and JSON) as soon as it is written; then the graph, the playouts, the mutex groups and
+ * the planner formats, each when it is ready (the last two can take long); the stats of every
+ * stage; done. An error ends the run early.
+ */
 export type WorkerMessage =
   | { readonly kind: 'stage'; readonly stage: string; readonly phase: 'start' | 'end'; readonly ms: number }
   | { readonly kind: 'warnings'; readonly diagnostics: readonly WebDiagnostic[] }
   | { readonly kind: 'error'; readonly message: string; readonly limit: boolean; readonly diagnostics: readonly WebDiagnostic[] }
-  | {
-    readonly kind: 'grounded';
-    readonly ms: number;
-    readonly stages: readonly StageRow[];
-    readonly summary: readonly string[];
-    readonly files: readonly OutputFile[];
-    /** Formats that could not be written, with the reason (e.g. rddl for several roles). */
-    readonly skipped: readonly { readonly format: string; readonly reason: string }[];
-    readonly mutex?: { readonly fluents: number; readonly bits: number; readonly groups: readonly WebMutexGroup[] };
-    readonly dot: string;
-  }
+  | { readonly kind: 'grounded'; readonly ms: number; readonly summary: readonly string[]; readonly files: readonly OutputFile[] }
+  | { readonly kind: 'graph'; readonly dot: string }
   | { readonly kind: 'playout'; readonly rate: EngineRate }
+  | { readonly kind: 'mutex'; readonly mutex?: WebMutex; readonly failed?: string }
+  /** Files of the planner formats; `skipped`: formats not written, with the reason (rddl for several roles). */
+  | { readonly kind: 'files'; readonly files: readonly OutputFile[]; readonly skipped: readonly { readonly format: string; readonly reason: string }[] }
+  | { readonly kind: 'stats'; readonly stages: readonly StageRow[] }
   | { readonly kind: 'done' };

@@ -2,7 +2,7 @@
  * The playground's result views: plain DOM built from the worker's messages (stats table,
  * downloads, mutex groups, playout rates, diagnostics).
  */
-import type { EngineRate, OutputFile, StageRow, WebDiagnostic, WebMutexGroup } from './protocol.js';
+import type { EngineRate, OutputFile, StageRow, WebDiagnostic, WebMutex } from './protocol.js';
 
 /** An element with text and optional attributes. */
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, text = '', attrs: Record<string, string> = {}): HTMLElementTagNameMap[K] {
@@ -29,11 +29,11 @@ function table(head: readonly string[], rows: readonly (readonly string[])[], nu
   return t;
 }
 
-/** The `--stats` table: one row per stage, a total line, then the summary lines. */
-export function statsView(stages: readonly StageRow[], summary: readonly string[], totalMs: number): HTMLElement {
+/** The `--stats` table: one row per stage, a total line (the stages' sum), then the summary lines. */
+export function statsView(stages: readonly StageRow[], summary: readonly string[]): HTMLElement {
   const box = el('div');
   const rows = stages.map((s) => [s.stage, s.ms.toFixed(1), Object.entries(s.counts).map(([k, v]) => `${k}=${v}`).join(' ')]);
-  rows.push(['total (wall clock)', totalMs.toFixed(1), '']);
+  rows.push(['total', stages.reduce((n, s) => n + s.ms, 0).toFixed(1), '']);
   const t = table(['stage', 'ms', 'counts'], rows, [1]);
   t.id = 'stats-table';
   box.append(t);
@@ -56,21 +56,25 @@ export function downloadLink(file: OutputFile, urls: string[]): HTMLAnchorElemen
   return a;
 }
 
-/** The downloads, one line per format, and the reasons a format was not written. */
-export function downloadsView(files: readonly OutputFile[], skipped: readonly { format: string; reason: string }[], urls: string[]): HTMLElement {
+/**
+ * The downloads, one line per format, the reasons a format was not written, and `working…` for
+ * the formats still being made (`pending`). `link` makes (or finds again) each file's link.
+ */
+export function downloadsView(files: readonly OutputFile[], skipped: readonly { format: string; reason: string }[], pending: readonly string[], link: (f: OutputFile) => HTMLAnchorElement): HTMLElement {
   const box = el('div', '', { id: 'downloads' });
   for (const format of ['gdl', 'json', 'gddl', 'rddl']) {
     const line = el('div', '', { class: 'download-line' });
     line.append(el('span', format.toUpperCase(), { class: 'format' }));
-    for (const f of files.filter((x) => x.format === format)) line.append(downloadLink(f, urls), el('span', size(f.text), { class: 'size' }));
+    for (const f of files.filter((x) => x.format === format)) line.append(link(f), el('span', size(f.text), { class: 'size' }));
     for (const s of skipped.filter((x) => x.format === format)) line.append(el('span', s.reason, { class: 'skipped' }));
+    if (pending.includes(format)) line.append(el('span', 'working…', { class: 'skipped' }));
     box.append(line);
   }
   return box;
 }
 
 /** The mutex groups with the bits per state of their encoding. */
-export function mutexView(m: { fluents: number; bits: number; groups: readonly WebMutexGroup[] }): HTMLElement {
+export function mutexView(m: WebMutex): HTMLElement {
   const box = el('div', '', { id: 'mutex' });
   const proven = m.groups.filter((g) => g.proven).length;
   box.append(el('div', `bits per state: ${m.bits} (fluents: ${m.fluents}); ${m.groups.length} groups, ${proven} proven`, { class: 'headline', id: 'mutex-bits' }));

@@ -14,7 +14,7 @@ import {
   drawDependencyGraph, emitGroundStream, mutexGroups, playGroundGame, playOriginalGame, removeGameAxioms, resolvePipelineOptions,
 } from '../../src/pipeline/stages.js';
 import { StageTimer } from '../../src/timer.js';
-import type { GroundRequest, OutputFile, WebDiagnostic, WorkerMessage } from './protocol.js';
+import type { GroundRequest, OutputFile, WebDiagnostic, WebMutex, WorkerMessage } from './protocol.js';
 
 /** The worker's side of postMessage (the page's DOM types describe the window, not a worker). */
 const scope = self as unknown as { postMessage(m: WorkerMessage): void; onmessage: ((e: MessageEvent<GroundRequest>) => void) | null };
@@ -93,7 +93,7 @@ function plannerFiles(ctx: RunContext, run: GroundRun, mutex: MutexResult, base:
 }
 
 /** The mutex groups as the page shows them. */
-function mutexView(m: MutexResult): NonNullable<Extract<WorkerMessage, { kind: 'grounded' }>['mutex']> {
+function mutexView(m: MutexResult): WebMutex {
   return {
     fluents: m.fluents,
     bits: m.bits,
@@ -109,27 +109,26 @@ function summary(run: GroundRun): string[] {
   return lines;
 }
 
-/** Grounds, writes every format, finds the mutex groups and draws the graph; posts the result. */
+function postStats(ctx: RunContext): void {
+  post({ kind: 'stats', stages: ctx.timer.list().map((r) => ({ stage: r.stage, ms: r.ms, counts: r.counts })) });
+}
+
+/**
+ * Grounds and posts GDL and JSON at once; then the graph and the playouts (quick), then the
+ * mutex groups and the planner formats, which can take far longer than the grounding.
+ */
 function groundAll(req: GroundRequest, ctx: RunContext, loaded: LoadedGame, started: number): void {
   const base = baseOf(req.name);
   const run = groundWritten(ctx, loaded, false);
-  const files = groundFiles(ctx, run, base);
-  const mutex = attempt(() => mutexGroups(run.game, ctx.options, DEFAULT_MUTEX_SETTINGS, ctx.timer));
-  const planner = failed(mutex)
-    ? { files: [], skipped: [{ format: 'gddl', reason: mutex.failed }] }
-    : plannerFiles(ctx, run, mutex, base);
+  post({ kind: 'grounded', ms: performance.now() - started, summary: summary(run), files: groundFiles(ctx, run, base) });
+  postStats(ctx);
   const dot = attempt(() => drawDependencyGraph(loaded.normal, ctx.options, 'dot', undefined, ctx.timer) ?? '');
-  post({
-    kind: 'grounded',
-    ms: performance.now() - started,
-    stages: ctx.timer.list().map((r) => ({ stage: r.stage, ms: r.ms, counts: r.counts })),
-    summary: summary(run),
-    files: [...files, ...planner.files],
-    skipped: planner.skipped,
-    ...(failed(mutex) ? {} : { mutex: mutexView(mutex) }),
-    dot: failed(dot) ? '' : dot,
-  });
+  post({ kind: 'graph', dot: failed(dot) ? '' : dot });
   playouts(req, ctx, run, loaded);
+  const mutex = attempt(() => mutexGroups(run.game, ctx.options, DEFAULT_MUTEX_SETTINGS, ctx.timer));
+  post(failed(mutex) ? { kind: 'mutex', failed: mutex.failed } : { kind: 'mutex', mutex: mutexView(mutex) });
+  post(failed(mutex) ? { kind: 'files', files: [], skipped: [{ format: 'gddl', reason: mutex.failed }] } : { kind: 'files', ...plannerFiles(ctx, run, mutex, base) });
+  postStats(ctx);
 }
 
 /** Random playouts of the fast simulator on the ground game, then of Tau-Prolog's reasoner on the rules. */
@@ -137,10 +136,11 @@ function playouts(req: GroundRequest, ctx: RunContext, run: GroundRun, loaded: L
   if (req.playSeconds <= 0) return;
   const options: PlayoutOptions = { seconds: req.playSeconds, seed: 1, maxSteps: 10_000, maxPlayouts: Infinity };
   const engines = [
-    ['fast simulator (ground game)', () => playGroundGame(run.game, ctx.options, options, new StageTimer())],
-    ['Tau-Prolog reasoner (rules)', () => playOriginalGame(loaded.normal, ctx.options, options, new StageTimer())],
+    ['fast simulator (ground game)', 'play-ground', () => playGroundGame(run.game, ctx.options, options, new StageTimer())],
+    ['Tau-Prolog reasoner (rules)', 'play-prolog', () => playOriginalGame(loaded.normal, ctx.options, options, new StageTimer())],
   ] as const;
-  for (const [engine, play] of engines) {
+  for (const [engine, stage, play] of engines) {
+    post({ kind: 'stage', stage, phase: 'start', ms: 0 });
     const r = attempt(play);
     if (failed(r)) continue;
     post({ kind: 'playout', rate: { engine, playouts: r.playouts, playoutsPerSecond: r.playoutsPerSecond, statesPerSecond: r.statesPerSecond, averageDepth: r.averageDepth, elapsed: r.elapsed } });
