@@ -25,7 +25,7 @@ export async function buildPlayground(out = join(WEB, 'dist')) {
     ...common,
     entryPoints: [join(WEB, 'src/worker.ts')],
     outfile: join(out, 'worker.js'),
-    // The core reads Node's `process` and `Buffer` globals in a few places (stats, playouts).
+    // Tau-Prolog looks for `window`, which a worker lacks.
     inject: [join(WEB, 'src/shim.ts')],
     // Tau-Prolog requires these only in its Node file system and console, which the grounder never uses.
     external: ['fs', 'path', 'readline-sync'],
