@@ -135,7 +135,8 @@ function onMessage(run: Run, m: WorkerMessage): void {
   else if (m.kind === 'error') {
     if (m.diagnostics.length > 0) showDiagnostics(m.diagnostics, run.name);
     else ui.diagnostics.append(el('pre', m.message, { class: 'error' }));
-    setStatus('error', `${m.limit ? 'limit reached' : 'error'} after ${seconds(run)}: ${m.message.split('\n')[0]}`);
+    const first = m.diagnostics[0]?.message ?? m.message.split('\n')[0];
+    setStatus('error', `${m.limit ? 'limit reached' : 'error'} after ${seconds(run)}: ${first}`);
   } else if (m.kind === 'grounded') onGrounded(run, m);
   else if (m.kind === 'stats') ui.stats.replaceChildren(statsView(m.stages, run.summary));
   else if (m.kind === 'graph') drawGraph(m.dot, baseName(run.name)).catch((err: unknown) => ui.graph.replaceChildren(el('pre', String(err), { class: 'error' })));
