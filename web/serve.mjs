@@ -3,7 +3,7 @@
 // 0 picks a free one.
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { extname, join, normalize, resolve } from 'node:path';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildPlayground } from './build.mjs';
 
@@ -20,7 +20,7 @@ export function serve(dir, port = 0) {
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
     const file = normalize(join(dir, path === '/' ? 'index.html' : path));
-    if (!file.startsWith(dir)) {
+    if (!file.startsWith(dir + sep)) {
       res.writeHead(403).end();
       return;
     }
