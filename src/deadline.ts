@@ -34,7 +34,8 @@ export class Deadline {
   exceeded(): LimitKind | undefined {
     if (this.reached !== undefined) return this.reached;
     if (this.at !== Infinity && Date.now() > this.at) this.reached = 'time';
-    else if (this.maxHeapBytes !== Infinity && process.memoryUsage().heapUsed > this.maxHeapBytes) this.reached = 'memory';
+    // Only Node reports the heap used; in a browser (no `process`) a heap limit is not checked.
+    else if (this.maxHeapBytes !== Infinity && typeof process !== 'undefined' && process.memoryUsage().heapUsed > this.maxHeapBytes) this.reached = 'memory';
     return this.reached;
   }
 

@@ -13,6 +13,20 @@ export interface StageRecord {
   readonly rss: number;
 }
 
+/**
+ * Bytes of `text` in UTF-8, as the stats count outputs: Node's `Buffer.byteLength` where there is
+ * a `Buffer`, else a `TextEncoder` (the library runs in browsers too, where Node's globals are absent).
+ */
+export function utf8Length(text: string): number {
+  return typeof Buffer === 'undefined' ? new TextEncoder().encode(text).length : Buffer.byteLength(text);
+}
+
+/** The resident set size in bytes where the host reports one (Node), else 0 (a browser). */
+function residentBytes(): number {
+  // memoryUsage.rss() reads only the resident set size, much cheaper than memoryUsage().
+  return typeof process === 'undefined' ? 0 : process.memoryUsage.rss();
+}
+
 /** Collects stage records; one per pipeline run, never shared. */
 export class StageTimer {
   private readonly records: StageRecord[] = [];
@@ -37,8 +51,7 @@ export class StageTimer {
   }
 
   private record(stage: string, ms: number, counts: Record<string, number>): void {
-    // memoryUsage.rss() reads only the resident set size, much cheaper than memoryUsage().
-    const rss = process.memoryUsage.rss();
+    const rss = residentBytes();
     this.peak = Math.max(this.peak, rss);
     this.records.push({ stage, ms, counts, rss });
   }

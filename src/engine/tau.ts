@@ -3,7 +3,11 @@
  * synchronously: Tau-Prolog's own `answer` API hands every answer through `setTimeout`,
  * which costs about a millisecond each, so this module steps the machine itself.
  */
-import { createRequire } from 'node:module';
+// tau-prolog ships CommonJS without types; only this module sees its shape. A default import
+// is what both Node's ESM loader (module.exports) and a browser bundler (esbuild's CommonJS
+// interop) give, so the core needs no createRequire from node:module.
+// @ts-expect-error tau-prolog has no type declarations
+import tauProlog from 'tau-prolog';
 import type { Term } from '../gdl/ast.js';
 import { NO_POS } from '../gdl/ast.js';
 import { foldTerm, foldTree } from '../gdl/fold.js';
@@ -11,10 +15,8 @@ import { ownPredicates } from './own.js';
 import type { TauTerm } from './term.js';
 import { Deadline, type LimitKind } from '../deadline.js';
 
-const require = createRequire(import.meta.url);
-// tau-prolog ships CommonJS without types; only this module sees its shape.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-const pl: any = require('tau-prolog');
+const pl: any = tauProlog;
 
 export type { TauTerm } from './term.js';
 

@@ -77,11 +77,14 @@ function stepTimes(timer: StageTimer): { step: string; ms: number }[] {
 function runMethod(game: NormalGame, method: 'prolog' | 'dg', settings: CompareSettings): MethodRun {
   const options = resolvePipelineOptions({ ...settings, method });
   const timer = new StageTimer();
-  const cpuStart = process.cpuUsage();
-  const cpuSeconds = (): number => {
-    const used = process.cpuUsage(cpuStart);
+  // Node counts the process's CPU time; a browser has no such count, and the wall clock stands in.
+  const cpuNow = (): number => {
+    if (typeof process === 'undefined') return performance.now() / 1000;
+    const used = process.cpuUsage();
     return (used.user + used.system) / 1e6;
   };
+  const cpuStart = cpuNow();
+  const cpuSeconds = (): number => cpuNow() - cpuStart;
   let before: SupersetSizes | undefined;
   let reduced: SupersetSizes | undefined;
   let upward: number | undefined;

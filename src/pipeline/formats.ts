@@ -17,7 +17,7 @@ import { type RddlSource, readRddl } from '../formats/rddl/read.js';
 import { asEpisode, createRddlSimulator } from '../formats/rddl/sim.js';
 import { createReasoner } from '../play/reasoner.js';
 import { type VerifyOptions, type VerifyResult, verifyGame } from '../play/verify.js';
-import { StageTimer } from '../timer.js';
+import { StageTimer, utf8Length } from '../timer.js';
 
 export type { RddlFiles, RddlOptions } from '../formats/rddl/write.js';
 export type { UnrollStats } from '../axioms/unroll.js';
@@ -47,7 +47,7 @@ export function gddlFiles(model: GddlModel, file: string, options: PipelineOptio
       if (!(err instanceof RangeError)) throw err;
       throw new GdlError([diag('error', file, NO_POS, `the GDDL domain is too large to write (${model.actions.length} multi-actions)`)], 'limit', { kind: 'output' });
     }
-  }, (f) => ({ bytes: Buffer.byteLength(f.domain) + Buffer.byteLength(f.problem) + Buffer.byteLength(f.partition) }));
+  }, (f) => ({ bytes: utf8Length(f.domain) + utf8Length(f.problem) + utf8Length(f.partition) }));
 }
 
 /** Reads the three GDDL files (texts; `dir` names them in messages) into a playable game. */

@@ -34,7 +34,7 @@ import { createGroundSimulator } from '../play/ground-sim.js';
 import { sampleStates } from '../play/sample.js';
 import { createReasoner } from '../play/reasoner.js';
 import { type VerifyOptions, type VerifyResult, verifyGame } from '../play/verify.js';
-import { StageTimer } from '../timer.js';
+import { StageTimer, utf8Length } from '../timer.js';
 import { type LazyPlan, lazyRounds, refuseLazy } from '../ground/lazy.js';
 import { createFastSimulator } from '../play/fast/simulator.js';
 import { type PlayoutOptions, type PlayoutResult, fastPlayouts, simulatorPlayouts } from '../play/playouts.js';
@@ -267,7 +267,7 @@ export function emitGround(game: GroundGame, format: GroundFormat, gdl: GdlEmitO
       if (!(err instanceof RangeError)) throw err;
       throw new GdlError([diag('error', game.file, NO_POS, `the ground game is too large to write (${game.rules.length} rules)`)], 'limit', { kind: 'output' });
     }
-  }, (s) => ({ bytes: Buffer.byteLength(s) }));
+  }, (s) => ({ bytes: utf8Length(s) }));
 }
 
 /**
@@ -283,7 +283,7 @@ export function emitGroundStream(game: GroundGame, format: GroundFormat, gdl: Gd
   timer.run('emit', () => {
     let bytes = 0;
     for (const chunk of emitGdlChunks(game, gdl, options.deadline)) {
-      bytes += Buffer.byteLength(chunk);
+      bytes += utf8Length(chunk);
       write(chunk);
     }
     return bytes;
@@ -363,7 +363,7 @@ export function emitFormulaGround(game: AxiomResult['game'], gdl: GdlEmitOptions
       if (!(err instanceof RangeError)) throw err;
       throw new GdlError([diag('error', game.file, NO_POS, `the game without axioms is too large to write (${game.rules.length} rules)`)], 'limit', { kind: 'output' });
     }
-  }, (s) => ({ bytes: Buffer.byteLength(s) }));
+  }, (s) => ({ bytes: utf8Length(s) }));
 }
 
 /**

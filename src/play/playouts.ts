@@ -51,10 +51,16 @@ export interface PlayoutResult {
   readonly lazyEngine?: 'terms' | 'prolog';
 }
 
-function result(playouts: number, states: number, depthSum: number, elapsedMs: number, cpuStart: NodeJS.CpuUsage): PlayoutResult {
+/** CPU microseconds (user and system) the process has used; in a browser, which has no such count, the wall clock. */
+function cpuMicros(): number {
+  if (typeof process === 'undefined') return performance.now() * 1000;
+  const cpu = process.cpuUsage();
+  return cpu.user + cpu.system;
+}
+
+function result(playouts: number, states: number, depthSum: number, elapsedMs: number, cpuStart: number): PlayoutResult {
   const elapsed = elapsedMs / 1000;
-  const cpu = process.cpuUsage(cpuStart);
-  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  const cpuSeconds = (cpuMicros() - cpuStart) / 1e6;
   const perSecond = (x: number): number => (elapsed > 0 ? x / elapsed : 0);
   return {
     playouts,
@@ -70,10 +76,10 @@ function result(playouts: number, states: number, depthSum: number, elapsedMs: n
 }
 
 /** The clock, the seeded generator and the time window of a measurement starting now. */
-function begin(options: PlayoutOptions): { now: () => number; random: Random; start: number; end: number; cpu: NodeJS.CpuUsage } {
+function begin(options: PlayoutOptions): { now: () => number; random: Random; start: number; end: number; cpu: number } {
   const now = options.now ?? (() => performance.now());
   const start = now();
-  return { now, random: createRandom(options.seed), start, end: start + options.seconds * 1000, cpu: process.cpuUsage() };
+  return { now, random: createRandom(options.seed), start, end: start + options.seconds * 1000, cpu: cpuMicros() };
 }
 
 /** Depth charges with the fast simulator; the clock is read once per playout. */

@@ -7,7 +7,6 @@
  * evaluated stratum by stratum, except those over `does`, which are substituted into the
  * specialized effects. Everything is sorted: the output is deterministic.
  */
-import { basename } from 'node:path';
 import { atomsOf, gameParts, type GameParts } from './parts.js';
 import type { Formula, Step } from '../../axioms/formula.js';
 import type { FormulaGame } from '../../axioms/types.js';
@@ -270,7 +269,7 @@ export function buildGddl(game: FormulaGame, groups: readonly MutexGroup[], opti
   rewards.sort((x, y) => roleOrder.get(x.role)! - roleOrder.get(y.role)! || compareCodePoints(x.value, y.value));
   const tt = turnTaking(parts, actions, spec);
   return {
-    name: escapeSymbol(basename(game.file).replace(/\.[^.]*$/, '') || 'game'),
+    name: escapeSymbol(baseName(game.file).replace(/\.[^.]*$/, '') || 'game'),
     roles,
     moves: parts.moves.map((ms) => ms.map((m) => termName(game.terms, m.term))),
     fluents: [...byText.values()].sort(compareCodePoints),
@@ -291,4 +290,9 @@ export function buildGddl(game: FormulaGame, groups: readonly MutexGroup[], opti
       tests: combos.tests,
     },
   };
+}
+
+/** The last segment of a `/`-separated path, as node:path's posix `basename` (the core imports no `node:` module). */
+function baseName(file: string): string {
+  return file.replace(/\/+$/, '').split('/').pop() ?? '';
 }

@@ -1,0 +1,57 @@
+// The library's main entry runs in browsers (issue 29): no module that src/index.ts reaches
+// through static imports and re-exports may import a `node:` module or a bare Node built-in.
+// The command line, the batch and the benchmarks sit behind their own entries and may.
+import { existsSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SRC = join(ROOT, 'src');
+
+/** Static specifiers of a module (imports, re-exports, side-effect imports; type-only ones are erased and left out). */
+function runtimeSpecifiers(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/^\s*(import|export)\s+(type\s)?[^'";]*?from\s*'([^']+)'/gm)) if (m[2] === undefined) out.push(m[3]!);
+  for (const m of text.matchAll(/^\s*import\s*'([^']+)'/gm)) out.push(m[1]!);
+  for (const m of text.matchAll(/\b(?:import|require)\(\s*'([^']+)'\s*\)/g)) out.push(m[1]!);
+  return out;
+}
+
+/** Whether a specifier names a Node built-in (`node:fs`, or `fs` as Node also accepts). */
+function isNodeBuiltin(spec: string): boolean {
+  return spec.startsWith('node:') || builtinModules.includes(spec.split('/')[0]!);
+}
+
+/** Every `node:` or built-in import reachable from `entry` (a path relative to src/), as `module: specifier`. */
+function nodeImportsFrom(entry: string): { reached: number; offending: string[] } {
+  const seen = new Set<string>([entry]);
+  const work = [entry];
+  const offending: string[] = [];
+  while (work.length > 0) {
+    const file = work.pop()!;
+    for (const spec of runtimeSpecifiers(readFileSync(join(SRC, file), 'utf8'))) {
+      if (isNodeBuiltin(spec)) offending.push(`${file}: ${spec}`);
+      if (!spec.startsWith('.')) continue;
+      const next = relative(SRC, resolve(dirname(join(SRC, file)), spec)).replace(/\.js$/, '.ts');
+      if (!seen.has(next) && existsSync(join(SRC, next))) {
+        seen.add(next);
+        work.push(next);
+      }
+    }
+  }
+  return { reached: seen.size, offending: offending.sort() };
+}
+
+describe('the library core imports nothing from node:', () => {
+  it('no module reached from src/index.ts imports a Node built-in', () => {
+    const { reached, offending } = nodeImportsFrom('index.ts');
+    expect(reached).toBeGreaterThan(50);
+    expect(offending).toEqual([]);
+  });
+
+  it('the walk finds a node: import where there is one (the command line)', () => {
+    expect(nodeImportsFrom('cli/main.ts').offending.length).toBeGreaterThan(0);
+  });
+});
