@@ -22,6 +22,21 @@ describe('writeAtomic', () => {
     expect(readdirSync(dir)).toEqual(['out.txt']);
   });
 
+  it('removes the temporary file a killed run left (its process is gone), and keeps a live run\'s', () => {
+    const path = join(dir, 'game.gdl');
+    const dead = spawnSync(process.execPath, ['-e', '']).pid!; // exited: its pid names no process now
+    const stale = `.game.gdl.${dead}-0123456789ab.tmp`;
+    const live = `.game.gdl.${process.ppid}-ba9876543210.tmp`;
+    const other = '.game.gdl.notours.tmp';
+    for (const f of [stale, live, other]) writeFileSync(join(dir, f), 'partial');
+    writeAtomic(path, 'whole');
+    const left = readdirSync(dir);
+    expect(left).not.toContain(stale);
+    expect(left).toContain(live);
+    expect(left).toContain(other);
+    for (const f of [live, other, 'game.gdl']) rmSync(join(dir, f));
+  });
+
   it.skipIf(spawnSync('mkfifo', ['--version']).status !== 0)('writes into a named pipe instead of renaming over it', async () => {
     const fifo = join(dir, 'pipe');
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);

@@ -3,7 +3,7 @@
  * failures into messages and exit codes. Only the CLI sets exit codes; the library throws.
  */
 import { randomBytes } from 'node:crypto';
-import { type Stats, accessSync, closeSync, constants as fsConstants, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { type Stats, accessSync, closeSync, constants as fsConstants, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parentPort } from 'node:worker_threads';
@@ -145,7 +145,7 @@ export function writeAtomic(path: string, text: string): void {
  */
 export function writeAtomicChunks(path: string, produce: (write: (chunk: string) => void) => void): void {
   const special = isSpecial(path);
-  const target = special ? path : join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const target = special ? path : tempPath(path);
   const cannot = (err: unknown): UsageError => new UsageError(`cannot write '${path}': ${(err as Error).message}`);
   const stopHere = special ? undefined : cleanUpOnSignal(target);
   let fd: number | undefined;
@@ -176,6 +176,80 @@ export function writeAtomicChunks(path: string, produce: (write: (chunk: string)
     throw err;
   } finally {
     stopHere?.();
+  }
+}
+
+/**
+ * Writes several files so that they appear together: each goes to its temporary file first, and
+ * the temporary files are renamed into place only once every one is whole (the two files of
+ * `--format rddl`). A terminating signal or an error before the renames leaves the old files, or
+ * none, and no temporary file.
+ */
+export function writeAtomicFiles(files: readonly (readonly [path: string, text: string])[]): void {
+  const temps = files.map(([path]) => tempPath(path));
+  const stops = temps.map((t) => cleanUpOnSignal(t));
+  const cannot = (path: string, err: unknown): UsageError => new UsageError(`cannot write '${path}': ${(err as Error).message}`);
+  try {
+    files.forEach(([path, text], i) => {
+      try {
+        writeFileSync(temps[i]!, text);
+      } catch (err) {
+        throw cannot(path, err);
+      }
+    });
+    files.forEach(([path], i) => {
+      try {
+        renameSync(temps[i]!, path);
+      } catch (err) {
+        throw cannot(path, err);
+      }
+    });
+  } catch (err) {
+    for (const t of temps) rmSync(t, { force: true });
+    throw err;
+  } finally {
+    for (const stop of stops) stop();
+  }
+}
+
+/**
+ * The temporary file beside `path` that a write goes to before its rename:
+ * `.NAME.PID-HEX.tmp`. The process id lets a later run tell a file left by a killed run (SIGKILL
+ * cannot be caught, so nothing removed it) from one a live run is writing: see
+ * {@link removeStaleTemps}.
+ */
+function tempPath(path: string): string {
+  removeStaleTemps(path);
+  return join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+}
+
+/** Whether process `pid` is alive (signal 0 checks without sending; EPERM: alive, not ours). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporary files of `path` that runs killed with SIGKILL left beside it (their
+ * process is gone), so that at most the last such run's file is ever seen, and only until the
+ * next write to the same target. Nothing else is touched: the name must be exactly ours.
+ */
+function removeStaleTemps(path: string): void {
+  const prefix = `.${basename(path)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const m = /^(\d+)-[0-9a-f]{12}\.tmp$/.exec(name.slice(prefix.length));
+    if (m !== null && Number(m[1]) !== process.pid && !alive(Number(m[1]))) rmSync(join(dirname(path), name), { force: true });
   }
 }
 

@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import type { RddlSource } from '../pipeline/formats.js';
 import type { RddlOutput } from '../pipeline/recipes/index.js';
 import { type StageTimer, formatStages } from '../timer.js';
-import { EXIT, UsageError, readGameFile, writeAtomic } from './io.js';
+import { EXIT, UsageError, readGameFile, writeAtomicFiles } from './io.js';
 import { parseWhole } from './options.js';
 
 /** The flags of `ground` that RDDL output reads. */
@@ -47,8 +47,8 @@ export function writeRddl(file: string, flags: RddlFlags, out: RddlOutput, timer
   } catch (err) {
     throw new UsageError(`cannot create '${dir}': ${(err as Error).message}`);
   }
-  writeAtomic(paths.domain, out.files.domain);
-  writeAtomic(paths.instance, out.files.instance);
+  // Both files or neither: a signal between two separate writes left a new domain beside an old instance.
+  writeAtomicFiles([[paths.domain, out.files.domain], [paths.instance, out.files.instance]]);
   if (flags.stats === true) {
     const u = out.files.unroll;
     process.stderr.write(`${formatStages(timer.list(), timer.peakRss())}\n`);
