@@ -95,9 +95,10 @@ export function rddlFiles(unrolled: AxiomResult['game'], base: string, rddl: Rdd
 /**
  * Plays random matches of the original game (the reasoner) and of an RDDL translation (its
  * domain and instance texts, through this project's RDDL reader and simulator) side by side;
- * goal values are compared at terminal states only, against the reward the RDDL game pays.
+ * goal values are compared at terminal states only, against the reward the RDDL game pays:
+ * the original's one value, 0 where it defines none, one of them where several (docs/rddl.md).
  */
 export function verifyRddl(normal: NormalGame, domain: RddlSource, instance: RddlSource, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
   const original = createReasoner(normal, { deadline: options.deadline });
-  return verifyGame(asEpisode(original), createRddlSimulator(readRddl(domain, instance), original.roles, domain.file), verify);
+  return verifyGame(asEpisode(original), createRddlSimulator(readRddl(domain, instance), original.roles, domain.file), { ...verify, oneGoalValue: true });
 }

@@ -29,6 +29,12 @@ export interface VerifyOptions {
    * game: a game of joint moves (GDDL multi-actions) knows no legal move of one role alone.
    */
   readonly jointMovesOnly?: boolean;
+  /**
+   * The ground game pays one number per role (RDDL, docs/rddl.md): where the original defines
+   * exactly one goal value it must be that one, where it defines none the ground must pay 0,
+   * where several (GDL requires one, some games break it) one of them.
+   */
+  readonly oneGoalValue?: boolean;
   /** The run's deadline, looked at every step of a playout (past it: a limit error about `file`). */
   readonly limit?: { readonly deadline: Deadline; readonly file: string };
 }
@@ -123,8 +129,14 @@ function checkGroups(state: readonly string[], groups: readonly MutexCheck[]): F
   return null;
 }
 
+/** The goal a game paying one number must pay (see {@link VerifyOptions.oneGoalValue}); null when it does. */
+function compareOneGoal(a: readonly string[], b: readonly string[], role: string): Found | null {
+  if (a.length > 1 && b.length === 1 && a.includes(b[0]!)) return null;
+  return compareSets('goal', a.length === 0 && b.length > 0 ? ['0'] : a, b, role);
+}
+
 /** Compares what holds in one state. */
-function compareInfo(roles: readonly string[], a: InfoTexts, b: InfoTexts, jointMovesOnly = false): Found | null {
+function compareInfo(roles: readonly string[], a: InfoTexts, b: InfoTexts, jointMovesOnly = false, oneGoalValue = false): Found | null {
   const playable = !a.terminal && a.legal.every((ms) => ms.length > 0);
   for (let i = 0; i < roles.length && (playable || !jointMovesOnly); i++) {
     const d = compareSets('legal', a.legal[i]!, b.legal[i]!, roles[i]!);
@@ -134,7 +146,7 @@ function compareInfo(roles: readonly string[], a: InfoTexts, b: InfoTexts, joint
     return { kind: 'terminal', onlyOriginal: a.terminal ? ['terminal'] : [], onlyGround: b.terminal ? ['terminal'] : [] };
   }
   for (let i = 0; i < roles.length; i++) {
-    const d = compareSets('goal', a.goals[i]!, b.goals[i]!, roles[i]!);
+    const d = oneGoalValue ? compareOneGoal(a.goals[i]!, b.goals[i]!, roles[i]!) : compareSets('goal', a.goals[i]!, b.goals[i]!, roles[i]!);
     if (d !== null) return d;
   }
   return null;
@@ -171,7 +183,7 @@ function playout<SA, MA, VA, SB, MB, VB>(
     const infoA = original.info(stateA);
     const infoB = ground.info(stateB);
     count.states++;
-    const d = compareInfo(original.roles, infoTexts(infoA, ta), infoTexts(infoB, tb), options.jointMovesOnly);
+    const d = compareInfo(original.roles, infoTexts(infoA, ta), infoTexts(infoB, tb), options.jointMovesOnly, options.oneGoalValue);
     if (d !== null) return { difference: { ...d, step, state: ta.state(stateA) } };
     if (infoA.terminal) return { ended: 'terminal' };
     if (infoA.legal.some((ms) => ms.length === 0)) return { ended: 'stuck' };

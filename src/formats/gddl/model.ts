@@ -261,11 +261,14 @@ export function buildGddl(game: FormulaGame, groups: readonly MutexGroup[], opti
   }
   const { actions, falsePreconditions } = multiActions(parts, combos, spec, step);
   const byText = fluentNames(parts);
-  const rewards = parts.goals.map((g) => {
-    const a = game.atoms[g]!;
-    return { role: termName(game.terms, a.args[0]!), value: termName(game.terms, a.args[1]!), condition: parts.definition.get(g)! };
-  });
   const roleOrder = new Map(roles.map((r, i) => [r, i]));
+  // Only roles get rewards: a goal atom of something else (a relaxed game can let the role
+  // argument range over cell contents) is no reward; where a rule reads it, it was inlined.
+  const rewards = parts.goals.flatMap((g) => {
+    const a = game.atoms[g]!;
+    const role = termName(game.terms, a.args[0]!);
+    return roleOrder.has(role) ? [{ role, value: termName(game.terms, a.args[1]!), condition: parts.definition.get(g)! }] : [];
+  });
   rewards.sort((x, y) => roleOrder.get(x.role)! - roleOrder.get(y.role)! || compareCodePoints(x.value, y.value));
   const tt = turnTaking(parts, actions, spec);
   return {

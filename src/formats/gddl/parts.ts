@@ -5,11 +5,12 @@
  * build on them with shared, simplified subformulas.
  */
 import { atomKind } from '../../axioms/atoms.js';
-import { type Formula, FormulaTable, mapAtoms } from '../../axioms/formula.js';
+import { type Formula, FormulaTable, type Step, mapAtoms, substituteAtoms } from '../../axioms/formula.js';
 import type { FormulaGame } from '../../axioms/types.js';
 import type { Deadline } from '../../deadline.js';
 import { NO_POS } from '../../gdl/ast.js';
-import { deadlineError } from '../../gdl/diagnostics.js';
+import { GdlError, deadlineError, diag } from '../../gdl/diagnostics.js';
+import { stronglyConnectedComponents } from '../../gdl/scc.js';
 
 /** A move of a role: its legal atom, its does atom (-1 when no rule mentions it), the move term. */
 interface GameMove {
@@ -53,6 +54,7 @@ export function gameParts(game: FormulaGame, deadline: Deadline): GameParts {
   }
   const definition = new Map<number, Formula>();
   for (const [head, list] of bodies) definition.set(head, table.or(list));
+  inlineOutputReads(game, table, definition, step);
   const roleIndex = new Map(game.roles.map((r, i) => [r, i]));
   // The does atom of each legal atom, and which atoms are does atoms: the game's vocabulary.
   const doesOf = new Int32Array(game.atoms.length).fill(-1);
@@ -78,6 +80,39 @@ export function gameParts(game: FormulaGame, deadline: Deadline): GameParts {
     else if (kind === 'axiom') kept.push(i);
   });
   return { game, table, definition, moves, next, goals, terminal, kept, isDoes };
+}
+
+const READ_OUTPUTS = new Set(['legal', 'goal', 'terminal']);
+
+/**
+ * Replaces, in every definition, each `legal`, `goal` or `terminal` atom a body reads (some
+ * games test `(goal red 100)` or `terminal` in other rules) by that atom's definition (false
+ * without rules), as the RDDL writer does: these atoms have no GDDL name, and once axioms are
+ * removed their definitions are formulas over the state. The definitions of the atoms read are
+ * resolved dependencies first; a cycle among them (GDL's stratification allows a positive one)
+ * is a limit error. Definitions that read no such atom keep their formula, so their output is
+ * unchanged.
+ */
+function inlineOutputReads(game: FormulaGame, table: FormulaTable, definition: Map<number, Formula>, step: Step): void {
+  const isRead = (a: number): boolean => READ_OUTPUTS.has(atomKind(game, a));
+  const heads = [...definition.keys()];
+  const reads = heads.map((h) => atomsOf(definition.get(h)!).filter(isRead));
+  if (reads.every((r) => r.length === 0)) return;
+  const node = new Map(heads.map((h, i) => [h, i]));
+  const succ = reads.map((r) => r.flatMap((a) => (node.has(a) ? [node.get(a)!] : [])));
+  const resolved = new Map<number, Formula>();
+  const lookup = (a: number): Formula => (isRead(a) ? resolved.get(a) ?? table.FALSE : table.atom(a));
+  for (const component of stronglyConnectedComponents(heads.length, (v) => succ[v]!)) {
+    const v = component[0]!;
+    if (component.length > 1 || succ[v]!.includes(v)) {
+      const text = game.terms.text(game.atoms[heads[v]!]!.term);
+      throw new GdlError([diag('error', game.file, NO_POS, `GDDL: ${text} reads itself through legal, goal or terminal atoms, which cannot be inlined`)], 'limit', { kind: 'output' });
+    }
+    const h = heads[v]!;
+    const f = reads[v]!.length === 0 ? definition.get(h)! : substituteAtoms([definition.get(h)!], table, lookup, step)[0]!;
+    definition.set(h, f);
+    resolved.set(h, f);
+  }
 }
 
 /** The atom ids a formula mentions, ascending, each once. */
