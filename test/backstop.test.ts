@@ -29,6 +29,6 @@ describe('the --timeout backstop of the command thread', () => {
     expect(code).toBe(3);
     expect(err).toContain(`time limit of ${limit.toFixed(3)} s reached`);
     expect(over).toBeGreaterThan(0);
-    expect(over).toBeLessThan(2); // 0.7 s by design; room for a loaded machine
+    expect(over).toBeLessThan(1); // 0.3 s by design, then at most 0.15 s for the thread to end
   });
 });
