@@ -57,7 +57,7 @@ export function requestedTimeoutSeconds(args: readonly string[]): number | undef
  * that no run outlives its limit by more than a second, counted from the process's start (the
  * start of the process and its end take a few tenths of a second of that second).
  */
-const BACKSTOP_GRACE_MS = 300;
+const BACKSTOP_GRACE_MS = 500;
 
 /**
  * How long the main thread waits for a stopped thread to end before it ends the run without it:
@@ -92,9 +92,11 @@ function exitCodeOf(end: ThreadEnd, maxMemoryMb: number): number {
 /**
  * Runs the command of `args` in a worker thread started from `entry` (the command line's own
  * module) and resolves to the run's exit code. Standard output and error of the thread reach the
- * process's own, in order, before it resolves.
+ * process's own, in order, before it resolves. When the backstop has stopped a thread that does
+ * not end, `abandon` gets the exit code (by default the process exits with it: Node's own exit
+ * waits for every thread, and one stuck in an uninterruptible step would hold the process).
  */
-export function runInThread(entry: URL, args: readonly string[]): Promise<number> {
+export function runInThread(entry: URL, args: readonly string[], abandon: (code: number) => void = (code) => process.exit(code)): Promise<number> {
   const maxMemoryMb = requestedMemoryMb(args);
   const data: CommandThreadData = { args, processStartedAt: performance.timeOrigin, stderrIsTTY: process.stderr.isTTY === true };
   const worker = new Worker(entry, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: heapForMemoryLimit(maxMemoryMb) } });
@@ -110,15 +112,18 @@ export function runInThread(entry: URL, args: readonly string[]): Promise<number
   const timeout = requestedTimeoutSeconds(args);
   let overTime: number | undefined;
   let settle: ((end: ThreadEnd) => void) | undefined;
+  let settled = false;
   // Counted from the process's start, as the run's own deadline is (runtime.ts: processStartedAt).
   const backstop = timeout === undefined ? undefined : setTimeout(() => {
     overTime = timeout;
     void worker.terminate();
-    // A thread that does not end at once is left behind: unreferenced, it no longer keeps the
-    // process alive, and the process's exit ends it.
+    // A thread that does not end at once is left behind (urmAdd ended 10 s past its limit while
+    // the main thread waited for its thread to end).
     setTimeout(() => {
+      if (settled) return;
       worker.unref();
       settle?.({ code: EXIT.limit, signal, outOfHeap, overTime });
+      abandon(EXIT.limit);
     }, BACKSTOP_EXIT_WAIT_MS).unref();
   }, Math.max(0, timeout * 1000 + BACKSTOP_GRACE_MS - performance.now()));
   worker.on('message', (m: TempFileMessage) => {
@@ -134,7 +139,6 @@ export function runInThread(entry: URL, args: readonly string[]): Promise<number
     }
   });
   return new Promise((resolve) => {
-    let settled = false;
     settle = (end) => {
       if (settled) return;
       settled = true;
