@@ -93,8 +93,8 @@ function exitCodeOf(end: ThreadEnd, maxMemoryMb: number): number {
  * Runs the command of `args` in a worker thread started from `entry` (the command line's own
  * module) and resolves to the run's exit code. Standard output and error of the thread reach the
  * process's own, in order, before it resolves. When the backstop has stopped a thread that does
- * not end, `abandon` gets the exit code (by default the process exits with it: Node's own exit
- * waits for every thread, and one stuck in an uninterruptible step would hold the process).
+ * not end, `abandon` gets the exit code (by default the process exits with it rather than wait
+ * for the thread's 'exit' event, which once came 10 s late).
  */
 export function runInThread(entry: URL, args: readonly string[], abandon: (code: number) => void = (code) => process.exit(code)): Promise<number> {
   const maxMemoryMb = requestedMemoryMb(args);
