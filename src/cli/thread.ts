@@ -54,9 +54,17 @@ export function requestedTimeoutSeconds(args: readonly string[]): number | undef
  * How long past `--timeout` the main thread lets the command thread run before it stops it. The
  * stages check the run's deadline themselves and end with their own message well inside this;
  * the backstop is for work between two checks that runs long (a lazy round, one huge join), so
- * that no run outlives its limit by more than a second, counted from the process's start.
+ * that no run outlives its limit by more than a second, counted from the process's start (the
+ * start of the process and its end take a few tenths of a second of that second).
  */
-const BACKSTOP_GRACE_MS = 700;
+const BACKSTOP_GRACE_MS = 500;
+
+/**
+ * How long the main thread waits for a stopped thread to end before it ends the run without it:
+ * on a loaded machine terminating a thread busy in one long join took up to half a second, and
+ * a run stopped at 60.7 s ended 1.27 s past its limit.
+ */
+const BACKSTOP_EXIT_WAIT_MS = 150;
 
 /** How the command thread ended, as the main thread saw it. */
 interface ThreadEnd {
@@ -84,9 +92,11 @@ function exitCodeOf(end: ThreadEnd, maxMemoryMb: number): number {
 /**
  * Runs the command of `args` in a worker thread started from `entry` (the command line's own
  * module) and resolves to the run's exit code. Standard output and error of the thread reach the
- * process's own, in order, before it resolves.
+ * process's own, in order, before it resolves. When the backstop has stopped a thread that does
+ * not end, `abandon` gets the exit code (by default the process exits with it rather than wait
+ * for the thread's 'exit' event, which once came 10 s late).
  */
-export function runInThread(entry: URL, args: readonly string[]): Promise<number> {
+export function runInThread(entry: URL, args: readonly string[], abandon: (code: number) => void = (code) => process.exit(code)): Promise<number> {
   const maxMemoryMb = requestedMemoryMb(args);
   const data: CommandThreadData = { args, processStartedAt: performance.timeOrigin, stderrIsTTY: process.stderr.isTTY === true };
   const worker = new Worker(entry, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: heapForMemoryLimit(maxMemoryMb) } });
@@ -101,10 +111,20 @@ export function runInThread(entry: URL, args: readonly string[]): Promise<number
   for (const s of TERMINATING_SIGNALS) process.on(s, stop);
   const timeout = requestedTimeoutSeconds(args);
   let overTime: number | undefined;
+  let settle: ((end: ThreadEnd) => void) | undefined;
+  let settled = false;
   // Counted from the process's start, as the run's own deadline is (runtime.ts: processStartedAt).
   const backstop = timeout === undefined ? undefined : setTimeout(() => {
     overTime = timeout;
     void worker.terminate();
+    // A thread that does not end at once is left behind (urmAdd ended 10 s past its limit while
+    // the main thread waited for its thread to end).
+    setTimeout(() => {
+      if (settled) return;
+      worker.unref();
+      settle?.({ code: EXIT.limit, signal, outOfHeap, overTime });
+      abandon(EXIT.limit);
+    }, BACKSTOP_EXIT_WAIT_MS).unref();
   }, Math.max(0, timeout * 1000 + BACKSTOP_GRACE_MS - performance.now()));
   worker.on('message', (m: TempFileMessage) => {
     if (m.made) temps.add(m.path);
@@ -119,12 +139,15 @@ export function runInThread(entry: URL, args: readonly string[]): Promise<number
     }
   });
   return new Promise((resolve) => {
-    // Node delivers the thread's last messages before 'exit', so every announced file is known here.
-    worker.on('exit', (code) => {
+    settle = (end) => {
+      if (settled) return;
+      settled = true;
       if (backstop !== undefined) clearTimeout(backstop);
       for (const s of TERMINATING_SIGNALS) process.off(s, stop);
       for (const path of temps) rmSync(path, { force: true });
-      resolve(exitCodeOf({ code: crashed ? EXIT.internal : code, signal, outOfHeap, overTime }, maxMemoryMb));
-    });
+      resolve(exitCodeOf(end, maxMemoryMb));
+    };
+    // Node delivers the thread's last messages before 'exit', so every announced file is known here.
+    worker.on('exit', (code) => settle?.({ code: crashed ? EXIT.internal : code, signal, outOfHeap, overTime }));
   });
 }
