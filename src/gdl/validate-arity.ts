@@ -18,7 +18,7 @@ import { forEachBodyAtom } from './relations.js';
 /** The fixed arities of the GDL keywords (`distinct` is checked by the parser). */
 const KEYWORD_ARITY: ReadonlyMap<string, number> = new Map([
   ['role', 1], ['init', 1], ['true', 1], ['next', 1], ['legal', 2], ['does', 2],
-  ['goal', 2], ['terminal', 0], ['base', 1], ['input', 2],
+  ['goal', 2], ['terminal', 0], ['base', 1], ['input', 2], ['sees', 2],
 ]);
 
 /** One use of a symbol with a number of arguments. */
