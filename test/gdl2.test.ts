@@ -18,7 +18,7 @@ import { StageTimer } from '../src/timer.js';
 import { EXAMPLES_DIR } from './corpus.js';
 import { runCli } from './support/cli.js';
 
-const GAMES = ['montyhall.kif', 'blind-ttt.kif', 'sees-axiom.kif'];
+const GAMES = ['montyhall.kif', 'blind-ttt.kif', 'sees-axiom.kif', 'sees-does.kif'];
 const text = (name: string): string => readFileSync(join(EXAMPLES_DIR, name), 'utf8');
 
 function ground(name: string, method: ReachMethod = 'prolog'): ReturnType<typeof runGrounding> {
@@ -140,6 +140,10 @@ describe('GDL-II validation', () => {
 
   it('accepts sees depending on true and does', () => {
     expect(load('(<= (sees robot seen) (true p) (does robot go))\n')).toEqual([]);
+  });
+  it('accepts a percept naming a move, (does R M), but no keyword function elsewhere', () => {
+    expect(load('(<= (sees ?r (does ?r ?m)) (does ?r ?m))\n')).toEqual([]);
+    expect(load('(<= (sees robot x) (true (does robot go)))\n')).toContain("1:26 error: keyword 'does' is used as a function inside a term");
   });
   it('refuses sees in a body', () => {
     expect(load('(<= q (sees robot x))\n(<= (sees robot x) (true p))\n')).toContain("1:7 error: 'sees' cannot stand in the body of a rule");
