@@ -4,16 +4,23 @@
  */
 
 /** The relation constants with a fixed meaning in GDL. */
-const KEYWORD_LIST = ['role', 'init', 'true', 'next', 'legal', 'does', 'goal', 'terminal', 'base', 'input', 'distinct'] as const;
+const KEYWORD_LIST = ['role', 'init', 'true', 'next', 'legal', 'does', 'goal', 'terminal', 'base', 'input', 'distinct', 'sees'] as const;
 
 /** {@link KEYWORD_LIST} as a set, for membership tests by name. */
 export const KEYWORDS: ReadonlySet<string> = new Set(KEYWORD_LIST);
 
 /**
  * The output keywords: what the rules tell the players about a state (`legal`, `goal`,
- * `terminal`) and the state that follows (`next`). Their rules are the ones play needs.
+ * `terminal`), the state that follows (`next`) and, in GDL-II, what each role perceives of a
+ * joint move (`sees`, docs/gdl2.md). Their rules are the ones play needs.
  */
-export const OUTPUT_KEYWORDS = ['next', 'legal', 'goal', 'terminal'] as const;
+export const OUTPUT_KEYWORDS = ['next', 'legal', 'goal', 'terminal', 'sees'] as const;
+
+/** The GDL-II keyword (docs/gdl2.md): `(sees R P)`, role R perceives P after a joint move. */
+export const SEES = 'sees';
+
+/** The reserved GDL-II role whose moves are chosen uniformly at random (docs/gdl2.md). */
+export const RANDOM_ROLE = 'random';
 
 /** An output keyword. */
 export type OutputKeyword = (typeof OUTPUT_KEYWORDS)[number];

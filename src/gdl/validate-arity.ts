@@ -18,7 +18,7 @@ import { forEachBodyAtom } from './relations.js';
 /** The fixed arities of the GDL keywords (`distinct` is checked by the parser). */
 const KEYWORD_ARITY: ReadonlyMap<string, number> = new Map([
   ['role', 1], ['init', 1], ['true', 1], ['next', 1], ['legal', 2], ['does', 2],
-  ['goal', 2], ['terminal', 0], ['base', 1], ['input', 2],
+  ['goal', 2], ['terminal', 0], ['base', 1], ['input', 2], ['sees', 2],
 ]);
 
 /** One use of a symbol with a number of arguments. */
@@ -26,6 +26,8 @@ interface Use {
   readonly name: string;
   readonly arity: number;
   readonly pos: Pos;
+  /** Inside the percept of a `sees` head (GDL-II), where `(does R M)` is a usual percept. */
+  readonly percept?: boolean;
 }
 
 function comparePos(a: Pos, b: Pos): number {
@@ -33,12 +35,12 @@ function comparePos(a: Pos, b: Pos): number {
 }
 
 /** Adds every function use inside `root` to `out` (iteratively: terms are deep). */
-function collectTermUses(root: Term, out: Use[]): void {
+function collectTermUses(root: Term, out: Use[], percept = false): void {
   const stack: Term[] = [root];
   while (stack.length > 0) {
     const t = stack.pop()!;
     if (t.kind === 'fn') {
-      out.push({ name: t.name, arity: t.args.length, pos: t.pos });
+      out.push({ name: t.name, arity: t.args.length, pos: t.pos, ...(percept ? { percept } : {}) });
       for (const a of t.args) stack.push(a);
     }
   }
@@ -47,12 +49,12 @@ function collectTermUses(root: Term, out: Use[]): void {
 function collectUses(rules: readonly Rule[]): { relations: Use[]; functions: Use[] } {
   const relations: Use[] = [];
   const functions: Use[] = [];
-  const noteAtom = (a: Atom): void => {
+  const noteAtom = (a: Atom, head = false): void => {
     relations.push({ name: a.rel, arity: a.args.length, pos: a.pos });
-    for (const t of a.args) collectTermUses(t, functions);
+    a.args.forEach((t, i) => collectTermUses(t, functions, head && a.rel === 'sees' && i === 1));
   };
   for (const r of rules) {
-    noteAtom(r.head);
+    noteAtom(r.head, true);
     for (const b of r.body) {
       forEachBodyAtom(b, false, noteAtom);
       // `distinct` is no atom, but its terms use functions too.
@@ -112,7 +114,8 @@ export function checkArities(rules: readonly Rule[], file: string): Diagnostic[]
   const keywordFns = new Set<string>();
   for (const u of functions) {
     // A keyword inside a term is almost always a misplaced parenthesis, e.g. (true (true p)).
-    if (KEYWORD_ARITY.has(u.name) && !keywordFns.has(u.name)) {
+    // GDL-II percepts are terms that often name a move: (sees ?p (does ?q ?m)) is allowed.
+    if (KEYWORD_ARITY.has(u.name) && u.percept !== true && !keywordFns.has(u.name)) {
       keywordFns.add(u.name);
       out.push(diag('error', file, u.pos, `keyword '${u.name}' is used as a function inside a term`));
     }

@@ -1,7 +1,7 @@
 /**
  * Where the GDL keywords may stand, and what they may depend on (GDL specification of 2008,
  * section 3, as GGP-Base's StaticValidator enforces it): `true` and `does` only in bodies,
- * `init`, `next`, `base` and `input` only in heads, `role` only in facts; `legal`, `goal` and
+ * `init`, `next`, `base`, `input` and GDL-II's `sees` only in heads, `role` only in facts; `legal`, `goal` and
  * `terminal` never depend on `does`, and `init`, `base` and `input` never on the state
  * (`true`, `does`, `next`, `legal`, `goal`, `terminal`); a game has roles, legal, goal and
  * terminal rules.
@@ -9,6 +9,7 @@
 import type { Pos, Rule } from './ast.js';
 import { type Diagnostic, diag } from './diagnostics.js';
 import { forEachBodyAtom, relationKeys } from './relations.js';
+import { isGround } from './terms.js';
 
 /** An edge of the dependency graph with the rule that makes it. */
 interface Edge {
@@ -16,7 +17,7 @@ interface Edge {
   readonly rule: Rule;
 }
 
-const HEAD_ONLY: readonly string[] = ['init', 'next', 'base', 'input'];
+const HEAD_ONLY: readonly string[] = ['init', 'next', 'base', 'input', 'sees'];
 const BODY_ONLY: readonly string[] = ['true', 'does'];
 
 /** Edges between relation keys (name, or name/arity for a name with several arities). */
@@ -84,6 +85,20 @@ function checkPlacement(rules: readonly Rule[], file: string, out: Diagnostic[])
 }
 
 /**
+ * GDL-II facts for `sees` must be ground (a fact with variables names no role and percept in
+ * particular). Run on the rules as written: the safety repair would give such a fact a body.
+ */
+export function checkSeesFacts(rules: readonly Rule[], file: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const rule of rules) {
+    if (rule.head.rel === 'sees' && rule.body.length === 0 && !rule.head.args.every(isGround)) {
+      out.push(diag('error', file, rule.head.pos, "a 'sees' fact must be ground: what a role perceives is given by rules on 'true' and 'does'"));
+    }
+  }
+  return out;
+}
+
+/**
  * Keyword dependencies, on the transitive closure of the dependency graph:
  *   error <- depends*(K, does), K in {legal, goal, terminal}
  *   error <- depends*(K, S), K in {init, base, input}, S in {true, does, next, legal, goal, terminal}
@@ -97,7 +112,7 @@ function checkDependencies(rules: readonly Rule[], file: string, out: Diagnostic
       out.push(diag('error', file, hit.rule.pos, `'${k}' must not depend on 'does' (the moves of the current step), but it does: ${pathTo(k, fromDoes)}`));
     }
   }
-  const fromState = downstream(edges, ['true', 'does', 'next', 'legal', 'goal', 'terminal']);
+  const fromState = downstream(edges, ['true', 'does', 'next', 'legal', 'goal', 'terminal', 'sees']);
   for (const k of ['init', 'base', 'input']) {
     const hit = fromState.get(k);
     if (hit !== undefined) {

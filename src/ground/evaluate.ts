@@ -11,7 +11,7 @@
  *   negated atom equal to a positive one   -> the ground rule dies (p and not p)
  */
 import { GdlError, type LimitInfo, deadlineLimit, formatEstimate, relationLimitError } from '../gdl/diagnostics.js';
-import { isOutputKeyword } from '../gdl/keywords.js';
+import { SEES, isOutputKeyword } from '../gdl/keywords.js';
 import type { Deadline } from '../deadline.js';
 import { semiNaive } from '../datalog/fixpoint.js';
 import { type JoinAtom, type JoinCheck, type Tick, UNBOUND, estimateJoin, join } from '../datalog/join.js';
@@ -136,7 +136,7 @@ const LAZY_RULE_ESTIMATE = 100_000;
 
 function checkLazyEstimate(ctx: Context, rule: JoinRule, estimate: number): void {
   const lazy = ctx.lazy;
-  if (lazy === undefined || estimate <= LAZY_RULE_ESTIMATE || !isOutputKeyword(rule.head.rel)) return;
+  if (lazy === undefined || estimate <= LAZY_RULE_ESTIMATE || !isOutputKeyword(rule.head.rel) || rule.head.rel === SEES) return;
   if (!rule.negatives.some((n) => lazy.has(n.rel))) return;
   const rel = `${rule.head.rel}/${rule.source.head.args.length}`;
   throw relationLimitError(ctx.file, rule.source.pos, rule.head.rel,

@@ -17,7 +17,7 @@
  */
 import type { Atom, Rule, Term } from '../gdl/ast.js';
 import { KEYWORDS, NO_POS } from '../gdl/ast.js';
-import { OUTPUT_KEYWORD_SET } from '../gdl/keywords.js';
+import { OUTPUT_KEYWORD_SET, SEES } from '../gdl/keywords.js';
 import type { Deadline } from '../deadline.js';
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import { atomVars, matchTerm } from '../gdl/terms.js';
@@ -25,8 +25,12 @@ import { dependents, relationGraph, relationKeys, rulesByHead, stateDependent } 
 import { type Literal, type NormalGame, type NormalRule, asRule } from '../normalize/types.js';
 import { keywordsRead, renameKeywordReads } from './lazy-keywords.js';
 
-/** Keyword heads whose rules may stay non-ground as a whole: the output keywords. */
-const LAZY_HEADS = OUTPUT_KEYWORD_SET;
+/**
+ * Keyword heads whose rules may stay non-ground as a whole: the output keywords but GDL-II's
+ * `sees`, which stays ground (its lazy heads would need the simulators to ask for them after
+ * every move): a sees rule reading a lazy relation refuses the lazy part like other keywords.
+ */
+const LAZY_HEADS: ReadonlySet<string> = new Set([...OUTPUT_KEYWORD_SET].filter((k) => k !== SEES));
 
 /** Why a relation cannot be made lazy (the caller words the error). */
 export class LazyRefusal extends Error {}

@@ -25,8 +25,8 @@ import type { SplitRule } from './inline.js';
 import { projectFreeNegations, relationNames } from './project.js';
 import type { NormalRule } from './types.js';
 
-/** Argument 0 of these relations is a role. */
-const ROLE_POSITION: ReadonlySet<string> = new Set(['legal', 'goal', 'input']);
+/** Argument 0 of these relations is a role (GDL-II's `sees` too, docs/gdl2.md). */
+const ROLE_POSITION: ReadonlySet<string> = new Set(['legal', 'goal', 'input', 'sees']);
 
 /** The unsafe variables of one normalized rule, by where they occur. */
 interface Unsafe {
@@ -64,7 +64,7 @@ function unsafeVars(rule: NormalRule): Unsafe {
   return { head, negative, distinctOnly, distinctWith };
 }
 
-/** Head variables standing alone as the role argument of legal, goal or input. */
+/** Head variables standing alone as the role argument of legal, goal, input or sees. */
 function roleVars(head: Atom): Set<string> {
   const arg = head.args[0];
   return ROLE_POSITION.has(head.rel) && arg !== undefined && arg.kind === 'var' ? new Set([arg.name]) : new Set();

@@ -13,7 +13,7 @@ import type { GameDescription, Rule } from '../gdl/ast.js';
 import { type Diagnostic, checkDeadline, formatDiagnostic, sortDiagnostics } from '../gdl/diagnostics.js';
 import { Deadline } from '../deadline.js';
 import { checkArities } from '../gdl/validate-arity.js';
-import { checkKeywords } from '../gdl/validate-keywords.js';
+import { checkKeywords, checkSeesFacts } from '../gdl/validate-keywords.js';
 import { checkLenient } from '../gdl/validate-lenient.js';
 import { checkStratification } from '../gdl/validate-stratification.js';
 import { inlineDistinctHelpers } from './inline.js';
@@ -79,7 +79,7 @@ export function validateGame(game: GameDescription, options: NormalizeOptions = 
   // takes seconds, so the run's clock is read between passes.
   const clock = (): void => checkDeadline(deadline, game.file, 'validating the game');
   const { form, split } = normalFormsOf(game, options, deadline);
-  const arity = checkArities(game.rules, game.file);
+  const arity = [...checkArities(game.rules, game.file), ...checkSeesFacts(game.rules, game.file)];
   clock();
   const lenient = checkLenient(game.rules, game.file);
   const inlined = inlineDistinctHelpers(game.rules, game.file, split);

@@ -11,6 +11,8 @@ import { type GddlFiles, writeGddl } from '../formats/gddl/write.js';
 import { type RddlFiles, type RddlOptions, emitRddl } from '../formats/rddl/write.js';
 import { NO_POS } from '../gdl/ast.js';
 import { GdlError, diag } from '../gdl/diagnostics.js';
+import type { GameDescription } from '../gdl/ast.js';
+import { firstGdl2Feature } from '../gdl/gdl2.js';
 import { type GddlGame, readGddl } from '../formats/gddl/read.js';
 import { GddlPlayError, createGddlSimulator } from '../formats/gddl/sim.js';
 import { type RddlSource, readRddl } from '../formats/rddl/read.js';
@@ -22,6 +24,17 @@ import { StageTimer, utf8Length } from '../timer.js';
 export type { RddlFiles, RddlOptions } from '../formats/rddl/write.js';
 export type { UnrollStats } from '../axioms/unroll.js';
 export type { RddlSource } from '../formats/rddl/read.js';
+
+/**
+ * GDDL and RDDL have no percepts and no chance player: a GDL-II game (docs/gdl2.md) is refused
+ * before any work, as an invalid input naming its first `sees` rule or its `random` role.
+ */
+export function refuseGdl2(game: GameDescription, format: 'GDDL' | 'RDDL'): void {
+  const hit = firstGdl2Feature(game);
+  if (hit === undefined) return;
+  const what = hit.kind === 'sees' ? "a 'sees' rule (what a role perceives)" : "the role 'random' (moves chosen by chance)";
+  throw new GdlError([diag('error', game.file, hit.pos, `${format} cannot describe GDL-II games: this game has ${what}; use --format gdl or json`)]);
+}
 
 // ---- GDDL output and read-back (issue 14, docs/gddl.md) ----
 

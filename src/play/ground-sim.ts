@@ -6,6 +6,8 @@
  * {@link SimulatorText} renders states and moves for `verify` and reports only.
  */
 import { Deadline } from '../deadline.js';
+import { SEES } from '../gdl/keywords.js';
+import { compareCodePoints } from '../gdl/terms.js';
 import type { GroundGame } from '../ground/types.js';
 import { compileRules, evaluateMove, evaluateState, scratchFor } from './ground-plan.js';
 import { type LazyHooks, lazyHooks } from './lazy-hooks.js';
@@ -77,6 +79,18 @@ export function roleAtoms(game: GroundGame): RoleAtoms {
   return { legal: perRole(moves.map((m) => ({ role: m.role, id: m.legalId }))), goals: perRole(goals), doesOf, terminal };
 }
 
+/** The ids of the `(sees R P)` atoms (GDL-II) of each role of `game`, in role order, ascending. */
+export function perceptAtoms(game: GroundGame): Int32Array[] {
+  const sees = game.terms.findSymbol(SEES);
+  const roleIndex = new Map(game.roles.map((r, i) => [r, i]));
+  const out = game.roles.map((): number[] => []);
+  game.atoms.forEach((a, id) => {
+    const i = a.rel === sees && a.args.length === 2 ? roleIndex.get(a.args[0]!) : undefined;
+    if (i !== undefined) out[i]!.push(id);
+  });
+  return out.map((ids) => Int32Array.from(ids));
+}
+
 /** The ids in `ids` whose atom holds. */
 export function holding(ids: Int32Array, val: Uint8Array): number[] {
   const out: number[] = [];
@@ -124,7 +138,8 @@ export function createGroundSimulator(game: GroundGame, deadline: Deadline): Gro
     };
   };
 
-  const successor = (state: GroundState, moves: readonly number[]): GroundState => {
+  // Loads `state`, sets the does atoms of the joint move `moves` and evaluates what follows.
+  const play = (state: GroundState, moves: readonly number[]): void => {
     load(state);
     for (const h of rules.moveHeads) val[h] = 0;
     for (const d of doesSet) val[d] = 0;
@@ -137,6 +152,10 @@ export function createGroundSimulator(game: GroundGame, deadline: Deadline): Gro
     lazy?.loadMoves(moves);
     evaluateMove(rules, doesSet, val, scratch, lazy?.resolve);
     lazy?.nextHeads();
+  };
+
+  const successor = (state: GroundState, moves: readonly number[]): GroundState => {
+    play(state, moves);
     const next = new Uint32Array(words);
     const { nextAtoms, nextFluent } = fluents;
     for (let i = 0; i < nextAtoms.length; i++) {
@@ -148,7 +167,13 @@ export function createGroundSimulator(game: GroundGame, deadline: Deadline): Gro
 
   const initialState = (): GroundState => initialBits(fluents);
 
-  return { roles: game.roles.map((r) => terms.text(r)), initialState, info, successor, ...groundText(game, fluents) };
+  const seesIds = perceptAtoms(game);
+  const percepts = (state: GroundState, moves: readonly number[]): string[][] => {
+    play(state, moves);
+    return seesIds.map((ids) => holding(ids, val).map((id) => terms.text(game.atoms[id]!.args[1]!)).sort(compareCodePoints));
+  };
+
+  return { roles: game.roles.map((r) => terms.text(r)), initialState, info, successor, percepts, ...groundText(game, fluents) };
 }
 
 /** The initial state as a bitset over the fluents. */

@@ -269,7 +269,7 @@ export function createTermEvaluator(game: GroundGame, deadline: Deadline): TermE
     return id;
   };
   const headIds = (rel: OutputKeyword): number[] => {
-    const arity = { next: 1, legal: 2, goal: 2, terminal: 0 }[rel];
+    const arity = { next: 1, legal: 2, goal: 2, terminal: 0, sees: 2 }[rel];
     const sym = table.findSymbol(rel);
     const answers = call(relKey(rel, arity), new Array<number>(arity).fill(UNBOUND));
     if (arity === 0) return answers.count > 0 ? [known(sym < 0 ? -1 : table.find(sym, []))] : [];

@@ -95,7 +95,7 @@ export function createLazyEvaluator(game: GroundGame, deadline: Deadline): LazyE
     },
     heads: (rel) => run(() => {
       const sym = terms.findSymbol(rel);
-      const arity = { next: 1, legal: 2, goal: 2, terminal: 0 }[rel];
+      const arity = { next: 1, legal: 2, goal: 2, terminal: 0, sees: 2 }[rel];
       if (arity === 0) return engine.solve(`once(${predicate(rel)})`, [], () => undefined) > 0 ? [known(terms.find(sym, []))] : [];
       const out: number[] = [];
       engine.solveCall(`gdl_${rel}`, arity, (values) => {

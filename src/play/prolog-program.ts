@@ -139,7 +139,7 @@ export function compileReasonerProgram(game: NormalGame): ReasonerProgram {
   // Every relation and arity is declared dynamic, so that one used but never defined fails
   // instead of raising an existence error; so are the keyword relations the reasoner queries,
   // which a game may lack (no init, no terminal rule).
-  const queried: [string, number][] = [['true', 1], ['does', 2], ['role', 1], ['init', 1], ['legal', 2], ['next', 1], ['goal', 2], ['terminal', 0]];
+  const queried: [string, number][] = [['true', 1], ['does', 2], ['role', 1], ['init', 1], ['legal', 2], ['next', 1], ['goal', 2], ['terminal', 0], ['sees', 2]];
   const arities = new Map<string, Set<number>>(queried.map(([rel, n]) => [rel, new Set([n])]));
   // Per relation key (name, or name/arity for a name with several arities): its Prolog tables.
   const tables = new Map<string, Table[]>();

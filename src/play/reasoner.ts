@@ -15,6 +15,7 @@ import { Deadline } from '../deadline.js';
 import { NO_POS, type Term } from '../gdl/ast.js';
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import { termToString } from '../gdl/terms.js';
+import { SEES } from '../gdl/keywords.js';
 import { EngineLimitError, type PrologEngine, type TauTerm, createEngine, fromTau, makeTerm, tauArgs, tauKif, tauName, toTau } from '../engine/tau.js';
 import type { NormalGame } from '../normalize/types.js';
 import { semiNaive } from '../datalog/fixpoint.js';
@@ -160,17 +161,31 @@ export function createReasoner(game: NormalGame, options: ReasonerOptions): Item
       };
     });
 
+  // Loads `state` and the joint move `moves` and saturates what depends on the move.
+  const play = (state: GameState, moves: readonly GroundItem[]): void => {
+    setState(state);
+    engine.clearTable(DOES.name);
+    moves.forEach((m, i) => engine.addToTable(DOES.name, [toTau(roles[i]!.term), toTau(m.term)]));
+    saturate('move');
+  };
+
   const successor = (state: GameState, moves: readonly GroundItem[]): GameState =>
     run(() => {
-      setState(state);
-      engine.clearTable(DOES.name);
-      moves.forEach((m, i) => engine.addToTable(DOES.name, [toTau(roles[i]!.term), toTau(m.term)]));
-      saturate('move');
+      play(state, moves);
       return toItems(answers(engine, `${predicate('next')}(F)`, ['F']).map(([f]) => f!), termToString);
+    });
+
+  const percepts = (state: GameState, moves: readonly GroundItem[]): string[][] =>
+    run(() => {
+      play(state, moves);
+      const seen = byRole(roles, answers(engine, `${predicate('sees')}(R,P)`, ['R', 'P']));
+      return seen.map((ps) => toItems(ps, termToString).map((p) => p.text));
     });
 
   const initialState = (): GameState =>
     run(() => toItems(answers(engine, `${predicate('init')}(F)`, ['F']).map(([f]) => f!), termToString));
 
-  return { roles: roles.map((r) => r.text), initialState, info, successor, text: ITEM_TEXT };
+  // Only a GDL-II game has percepts to compare (docs/gdl2.md); others skip the extra queries.
+  const gdl2 = game.rules.some((r) => r.head.rel === SEES);
+  return { roles: roles.map((r) => r.text), initialState, info, successor, ...(gdl2 ? { percepts } : {}), text: ITEM_TEXT };
 }

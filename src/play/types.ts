@@ -37,6 +37,12 @@ export interface GameSimulator<State, Move, Value> {
   info(state: State): StateInfo<Move, Value>;
   /** The successor of `state` after the joint move `moves` (one move per role, in role order). */
   successor(state: State, moves: readonly Move[]): State;
+  /**
+   * GDL-II (docs/gdl2.md): what each role perceives, `(sees R P)`, after the joint move `moves`
+   * in `state`, as the texts of the percepts P per role in role order, sorted (code point
+   * order), each once. Absent for simulators of formats without percepts (GDDL, RDDL).
+   */
+  percepts?(state: State, moves: readonly Move[]): readonly (readonly string[])[];
   /** Text of states, moves and values, for comparison and reports only. */
   readonly text: SimulatorText<State, Move, Value>;
 }

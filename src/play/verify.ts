@@ -45,8 +45,11 @@ interface MutexCheck {
   readonly exactlyOne: boolean;
 }
 
-/** What differs: roles, the initial state, or one of the four things compared per state. */
-export type DifferenceKind = 'roles' | 'init' | 'legal' | 'terminal' | 'goal' | 'next' | 'mutex';
+/**
+ * What differs: roles, the initial state, one of the four things compared per state, or what a
+ * role perceives after a joint move (`sees`, GDL-II: docs/gdl2.md).
+ */
+export type DifferenceKind = 'roles' | 'init' | 'legal' | 'terminal' | 'goal' | 'next' | 'sees' | 'mutex';
 
 /** The first difference found, located precisely. */
 export interface Difference {
@@ -57,9 +60,9 @@ export interface Difference {
   readonly step: number;
   /** The state (fluent texts) in which it was seen; the predecessor state for 'next'. */
   readonly state: readonly string[];
-  /** The joint move taken, for 'next' (one move text per role). */
+  /** The joint move taken, for 'next' and 'sees' (one move text per role). */
   readonly moves?: readonly string[];
-  /** The role concerned, for 'legal' and 'goal'. */
+  /** The role concerned, for 'legal', 'goal' and 'sees'. */
   readonly role?: string;
   /** Elements only the original game (reasoner) has. */
   readonly onlyOriginal: readonly string[];
@@ -160,6 +163,27 @@ function sameMoves<MA, MB>(chosen: readonly MA[], a: SimulatorText<unknown, MA, 
   });
 }
 
+/**
+ * GDL-II: what each role perceives after the same joint move, when the original game has
+ * percepts (a ground simulator without them is taken to perceive nothing, so a ground game
+ * that lost its `sees` rules differs).
+ */
+function comparePercepts<SA, MA, SB, MB>(
+  original: GameSimulator<SA, MA, unknown>,
+  ground: GameSimulator<SB, MB, unknown>,
+  [stateA, movesA]: [SA, readonly MA[]],
+  [stateB, movesB]: [SB, readonly MB[]],
+): Found | null {
+  if (original.percepts === undefined) return null;
+  const a = original.percepts(stateA, movesA);
+  const b = ground.percepts?.(stateB, movesB) ?? [];
+  for (let i = 0; i < original.roles.length; i++) {
+    const d = compareSets('sees', a[i] ?? [], b[i] ?? [], original.roles[i]!);
+    if (d !== null) return d;
+  }
+  return null;
+}
+
 /** Plays one playout; returns a difference or how it ended. */
 function playout<SA, MA, VA, SB, MB, VB>(
   original: GameSimulator<SA, MA, VA>,
@@ -190,9 +214,10 @@ function playout<SA, MA, VA, SB, MB, VB>(
     if (step >= options.maxSteps) return { ended: 'cut' };
     const moves = infoA.legal.map((ms) => ms[pick(ms.length)]!);
     const nextA = original.successor(stateA, moves);
-    const nextB = ground.successor(stateB, sameMoves(moves, ta, infoB.legal, tb));
+    const movesB = sameMoves(moves, ta, infoB.legal, tb);
+    const nextB = ground.successor(stateB, movesB);
     count.transitions++;
-    const n = compareSets('next', ta.state(nextA), tb.state(nextB));
+    const n = compareSets('next', ta.state(nextA), tb.state(nextB)) ?? comparePercepts(original, ground, [stateA, moves], [stateB, movesB]);
     if (n !== null) return { difference: { ...n, moves: moves.map((m) => ta.move(m)), step, state: ta.state(stateA) } };
     stateA = nextA;
     stateB = nextB;
@@ -239,7 +264,8 @@ export function formatDifference(d: Difference): string {
       `  members that hold: ${d.onlyOriginal.length === 0 ? '(none)' : d.onlyOriginal.join(' ')}`,
     ].join('\n');
   }
-  const lines = [`difference in ${d.kind === 'next' ? 'successor state' : d.kind}: playout ${d.playout}, step ${d.step}`];
+  const what = d.kind === 'next' ? 'successor state' : d.kind === 'sees' ? 'percepts (sees)' : d.kind;
+  const lines = [`difference in ${what}: playout ${d.playout}, step ${d.step}`];
   if (d.role !== undefined) lines.push(`  role: ${d.role}`);
   lines.push(`  state: ${d.state.length === 0 ? '(initial)' : d.state.join(' ')}`);
   if (d.moves !== undefined) lines.push(`  joint move: ${d.moves.join(' ')}`);

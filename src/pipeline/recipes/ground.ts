@@ -5,7 +5,7 @@
  */
 import type { GdlEmitOptions } from '../../formats/gdl/write.js';
 import type { RunContext } from '../context.js';
-import { type GddlFiles, type GddlModel, type GddlOptions, type RddlFiles, type RddlOptions, type UnrollStats, GDDL_FILE_NAMES, DEFAULT_GDDL_OPTIONS, gddlFiles, gddlModel, rddlFiles, unrollForRddl } from '../formats.js';
+import { type GddlFiles, type GddlModel, type GddlOptions, type RddlFiles, type RddlOptions, type UnrollStats, GDDL_FILE_NAMES, DEFAULT_GDDL_OPTIONS, gddlFiles, gddlModel, rddlFiles, refuseGdl2, unrollForRddl } from '../formats.js';
 import {
   type AxiomOptions, type AxiomResult, type GroundFormat, type GroundGame, type LoadedGame, type MutexResult, type MutexSettings, type Supersets,
   DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS, emitFormulaGround, emitGround, emitGroundStream, mutexGroups, readBackSupersets, removeGameAxioms,
@@ -49,6 +49,7 @@ export interface GddlSettings {
 
 /** `ground --format gddl`: the written game's mutex groups, axioms removed, the three files. */
 export function gddlRecipe(ctx: RunContext, loaded: LoadedGame, settings: GddlSettings): { run: GroundRun; output: GddlOutput } {
+  refuseGdl2(loaded.game, 'GDDL');
   const run = groundWritten(ctx, loaded, settings.keepUnused);
   return { run, output: gddlOf(ctx, run.game, settings) };
 }
@@ -71,6 +72,7 @@ export interface RddlOutput {
 
 /** `ground --format rddl`: the written game without axioms, unrolled, as RDDL texts. */
 export function rddlRecipe(ctx: RunContext, loaded: LoadedGame, settings: RddlSettings): RddlOutput {
+  refuseGdl2(loaded.game, 'RDDL');
   const run = groundWritten(ctx, loaded, settings.keepUnused);
   return { run, ...rddlOf(ctx, run.game, settings.axioms, settings.base, settings.rddl) };
 }
@@ -105,6 +107,7 @@ export interface BatchResult {
  * default limits of each format.
  */
 export function batchRecipe(ctx: RunContext, loaded: LoadedGame, format: BatchOutputFormat, name: string): BatchResult {
+  if (format === 'gddl' || format === 'rddl') refuseGdl2(loaded.game, format === 'gddl' ? 'GDDL' : 'RDDL');
   const run = groundWritten(ctx, loaded, false);
   const final = readBackSupersets(loaded.normal, run.reach.supersets, run.full, ctx.options);
   return { run, final, files: batchFiles(ctx, run.game, format, name) };

@@ -7,7 +7,8 @@
  * state are kept up to date as atoms change, so a step costs what changes, not the game's size.
  */
 import type { GroundGame } from '../../ground/types.js';
-import { type GroundState, fluentsOf, groundText, holding, initialBits, roleAtoms } from '../ground-sim.js';
+import { type GroundState, fluentsOf, groundText, holding, initialBits, perceptAtoms, roleAtoms } from '../ground-sim.js';
+import { compareCodePoints } from '../../gdl/terms.js';
 import type { Random } from '../random.js';
 import type { GameSimulator, StateInfo } from '../types.js';
 import { Deadline } from '../../deadline.js';
@@ -148,6 +149,14 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline): FastS
     return ids;
   };
 
+  // GDL-II percepts (docs/gdl2.md): the sees atoms that hold once the joint move is played.
+  const seesIds = perceptAtoms(game);
+  const percepts = (state: GroundState, moves: readonly number[]): string[][] => {
+    load(state);
+    play(moves);
+    return seesIds.map((ids) => holding(ids, val).map((id) => game.terms.text(game.atoms[id]!.args[1]!)).sort(compareCodePoints));
+  };
+
   const chosen = new Int32Array(roles);
   const depthCharge = (random: Random, maxSteps: number, visit?: (state: GroundState) => void): number => {
     load(init);
@@ -173,6 +182,7 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline): FastS
     initialState: () => init.slice(),
     info,
     successor,
+    percepts,
     depthCharge,
     lazyEngine: () => lazy?.evaluator.engine(),
     ...groundText(game, fluents),
