@@ -7,7 +7,7 @@ import type { GameDescription, Pos } from './ast.js';
 import { RANDOM_ROLE, SEES } from './keywords.js';
 
 /** The first GDL-II construct of a game, by position: a `sees` rule or the `random` role. */
-export interface Gdl2Feature {
+interface Gdl2Feature {
   readonly kind: 'sees' | 'random';
   readonly pos: Pos;
 }
@@ -25,9 +25,4 @@ export function firstGdl2Feature(game: GameDescription): Gdl2Feature | undefined
     }
   }
   return first;
-}
-
-/** Whether `game` is a GDL-II game (a `sees` rule or the `random` role). */
-export function isGdl2(game: GameDescription): boolean {
-  return firstGdl2Feature(game) !== undefined;
 }
