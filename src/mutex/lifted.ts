@@ -155,11 +155,21 @@ function truePairs(a: Atom, b: Atom, s: Subst, assumed: Assumed): [Term, Term][]
   return [];
 }
 
+/** What a pair check reads besides the two rules. */
+interface Context {
+  readonly assumed: Assumed;
+  /** The `legal` rules of the game, each `legal(R, A)` with its body. */
+  readonly legal: readonly NormalRule[];
+}
+
+/** Most cases (one `legal` rule per `does` fact of the pair) a pair check splits into. */
+const MAX_LEGAL_CASES = 256;
+
 /**
  * Whether two `next` rules with head relation f cannot both fire for one key with different
  * outputs in a state satisfying the assumed claims (true: refuted; false: unknown).
  */
-function pairRefuted(r1: NormalRule, r2: NormalRule, input: readonly number[], assumed: Assumed): boolean {
+function pairRefuted(r1: NormalRule, r2: NormalRule, input: readonly number[], ctx: Context): boolean {
   const a = renameRule(r1, '1');
   const b = renameRule(r2, '2');
   const t1 = a.head.args[0]!;
@@ -170,12 +180,42 @@ function pairRefuted(r1: NormalRule, r2: NormalRule, input: readonly number[], a
   const outputs = [...t1.args.keys()].filter((i) => !input.includes(i));
   const goal: [Term[], Term[]] = [outputs.map((i) => t1.args[i]!), outputs.map((i) => t2.args[i]!)];
   const body = [...a.body, ...b.body];
+  return closes(body, s, goal, ctx.assumed) || legalCasesClose(body, s, goal, ctx);
+}
+
+/** Forces equalities until a contradiction (true) or nothing more to force (false). */
+function closes(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]], assumed: Assumed): boolean {
   for (;;) {
     if (contradicts(body, s, goal)) return true;
     const step = force(body, s, assumed);
     if (step === 'conflict') return true;
     if (step === 'same') return false;
   }
+}
+
+/**
+ * A joint move is legal: every `does(R, A)` of the bodies needs some `legal` rule with a head
+ * unifying with `legal(R, A)` whose body holds in the same state. Splits into one case per
+ * choice of such rules (renamed apart); the pair is refuted when every case closes.
+ */
+function legalCasesClose(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]], ctx: Context): boolean {
+  const does = body.flatMap((l) => (l.kind === 'pos' && l.atom.rel === 'does' && l.atom.args.length === 2 ? [l.atom] : []));
+  if (does.length === 0) return false;
+  const cases = does.reduce((n) => n * ctx.legal.length, 1);
+  if (cases > MAX_LEGAL_CASES) return false;
+  for (let c = 0; c < cases; c++) {
+    const t: Subst = new Map(s);
+    const extra: Literal[] = [];
+    let possible = true;
+    for (let k = 0, rest = c; k < does.length && possible; k++, rest = Math.floor(rest / ctx.legal.length)) {
+      const r = renameRule(ctx.legal[rest % ctx.legal.length]!, `L${k}`);
+      possible = unify(does[k]!.args[0]!, r.head.args[0]!, t) && unify(does[k]!.args[1]!, r.head.args[1]!, t);
+      extra.push(...r.body);
+    }
+    // A choice whose heads do not fit the moves is no case at all.
+    if (possible && !closes([...body, ...extra], t, goal, ctx.assumed)) return false;
+  }
+  return true;
 }
 
 /** Per hypothesis, whether the initial state has at most one member in each of its groups. */
@@ -199,6 +239,7 @@ export function proveLifted(normal: NormalGame, view: MutexView, hyps: readonly 
     const rel = `${t.name}/${t.kind === 'fn' ? t.args.length : 0}`;
     byRelation.set(rel, [...(byRelation.get(rel) ?? []), r]);
   }
+  const legal = normal.rules.filter((r) => r.head.rel === 'legal' && r.head.args.length === 2);
   const init = initiallyAmo(view, hyps);
   const active = hyps.map((h, i) => candidate[i] === true && init[i] === true && !h.relation.endsWith('/0'));
   let pairs = 0;
@@ -212,7 +253,7 @@ export function proveLifted(normal: NormalGame, view: MutexView, hyps: readonly 
       pairs += (rules.length * (rules.length + 1)) / 2;
       if (pairs > limits.maxPairs) return { proven: none.proven, pairs };
       if (limits.deadline.passed()) return { proven: none.proven, pairs };
-      if (!allPairsRefuted(rules, hyps[i]!.input, assumed)) {
+      if (!allPairsRefuted(rules, hyps[i]!.input, { assumed, legal })) {
         active[i] = false;
         changed = true;
       }
@@ -222,9 +263,9 @@ export function proveLifted(normal: NormalGame, view: MutexView, hyps: readonly 
 }
 
 /** Whether every unordered pair of the rules (a rule with itself included) is refuted. */
-function allPairsRefuted(rules: readonly NormalRule[], input: readonly number[], assumed: Assumed): boolean {
+function allPairsRefuted(rules: readonly NormalRule[], input: readonly number[], ctx: Context): boolean {
   for (let x = 0; x < rules.length; x++) {
-    for (let y = x; y < rules.length; y++) if (!pairRefuted(rules[x]!, rules[y]!, input, assumed)) return false;
+    for (let y = x; y < rules.length; y++) if (!pairRefuted(rules[x]!, rules[y]!, input, ctx)) return false;
   }
   return true;
 }
