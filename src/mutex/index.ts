@@ -9,8 +9,10 @@
  */
 import type { Deadline } from '../deadline.js';
 import type { GroundGame } from '../ground/types.js';
+import type { NormalGame } from '../normalize/types.js';
 import { type Candidate, hypotheses, refute } from './candidates.js';
 import { type EncodedGroup, chooseEncoding } from './choose.js';
+import { proveLifted } from './lifted.js';
 import { type Claim, proveClaims } from './prove.js';
 import { mutexView } from './view.js';
 
@@ -23,6 +25,11 @@ interface MutexStats {
   readonly candidates: number;
   readonly refutedBySimulation: number;
   readonly proven: number;
+  /** Of the proven groups, those whose "at most one" was proven on the rules with variables. */
+  readonly provenLifted: number;
+  /** Milliseconds spent on the lifted proof, and the rule pairs it checked. */
+  readonly liftedMs: number;
+  readonly liftedPairs: number;
   readonly failedProof: number;
   /** Failed AMO candidates of two or more members, with their unrefuted pair counts. */
   readonly failures: readonly { readonly members: readonly string[]; readonly unrefutedPairs: number; readonly capped: boolean }[];
@@ -53,6 +60,10 @@ interface MutexOptions {
   readonly maxPairQueries: number;
   /** Work budget of the proof (clause literals built plus clause visits), see prove.ts. */
   readonly maxWork: number;
+  /** Rule pairs the lifted proof may check before it gives up (lifted.ts). */
+  readonly maxLiftedPairs: number;
+  /** The normalized game the ground game came from: when given, lifted proofs come first. */
+  readonly lifted?: NormalGame;
 }
 
 /**
@@ -60,9 +71,10 @@ interface MutexOptions {
  * queries per failed candidate, and a work budget of 100 million clause literals and visits.
  * Measured at 4 to 6 million a second on this project's 2-core machine (sheepAndWolf 14M in
  * 3.5 s, kalaha5x2x3 554M in 100 s), so the proof of the largest games stops after about 20 s
- * with what it has proven; typical games need under a million.
+ * with what it has proven; typical games need under a million. The lifted proof checks at most
+ * two million pairs of rule schemas (each a few microseconds).
  */
-export const DEFAULT_MUTEX_OPTIONS: Omit<MutexOptions, 'deadline'> = { maxConflicts: 20_000, maxPairQueries: 64, maxWork: 100_000_000 };
+export const DEFAULT_MUTEX_OPTIONS: Omit<MutexOptions, 'deadline'> = { maxConflicts: 20_000, maxPairQueries: 64, maxWork: 100_000_000, maxLiftedPairs: 2_000_000 };
 
 /**
  * Finds, proves and chooses mutex groups. `states` are sampled reachable states, each as the
@@ -83,7 +95,15 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
     const alo = c.atMostOne && c.atLeastOne ? claims.push({ kind: 'alo', batch: 2 * c.hypothesis + 1, members: c.members }) - 1 : -1;
     return { amo, alo };
   });
-  const proof = proveClaims(view, claims, options);
+  // Lifted first: a hypothesis none of whose groups was refuted by sampling may hold per key.
+  const liftedStart = Date.now();
+  const sampledAmo = hyps.map(() => true);
+  candidates.forEach((c) => c.atMostOne || (sampledAmo[c.hypothesis] = false));
+  const lifted = options.lifted === undefined ? { proven: hyps.map(() => false), pairs: 0 }
+    : proveLifted(options.lifted, view, hyps, sampledAmo, { deadline: options.deadline, maxPairs: options.maxLiftedPairs });
+  const liftedMs = Date.now() - liftedStart;
+  const provenLifted = claims.map((c) => c.kind === 'amo' && lifted.proven[c.batch >> 1] === true);
+  const proof = proveClaims(view, claims, options, provenLifted);
   const judged = candidates.map((c: Candidate, i) => {
     const { amo, alo } = claimOf[i]!;
     const amoProven = c.members.length === 1 || (amo >= 0 && proof.proven[amo] === true);
@@ -108,6 +128,9 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
       candidates: candidates.length,
       refutedBySimulation: candidates.filter((c) => !c.atMostOne).length,
       proven: judged.filter((c) => c.proven && c.members.length > 1).length,
+      provenLifted: judged.filter((c) => c.proven && c.members.length > 1 && lifted.proven[c.hypothesis] === true).length,
+      liftedMs,
+      liftedPairs: lifted.pairs,
       failedProof: judged.filter((c) => c.atMostOne && !c.proven).length,
       failures,
       satQueries: proof.queries,

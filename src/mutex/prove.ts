@@ -176,14 +176,18 @@ export class ProofTimeout extends Error {
   }
 }
 
-/** Proves claims batch by batch, then retries the failures together (see the module comment). */
-export function proveClaims(view: MutexView, claims: readonly Claim[], limits: ProofLimits): ProofResult {
+/**
+ * Proves claims batch by batch, then retries the failures together (see the module comment).
+ * `proven` marks claims already proven elsewhere (lifted.ts): they are assumed from the start.
+ */
+export function proveClaims(view: MutexView, claims: readonly Claim[], limits: ProofLimits, proven: readonly boolean[] = []): ProofResult {
   const index = ruleIndex(view);
   const initially = holdInitially(view, claims);
-  const active = claims.map(() => false);
+  // Claims proven already (on the lifted rules) hold in every reachable state: assumed, not asked.
+  const active = claims.map((_, i) => proven[i] === true);
   const meter: Meter = { queries: 0, work: 0 };
   const batches = new Map<number, number[]>();
-  claims.forEach((c, i) => batches.set(c.batch, [...(batches.get(c.batch) ?? []), i]));
+  claims.forEach((c, i) => active[i] || batches.set(c.batch, [...(batches.get(c.batch) ?? []), i]));
   let complete = true;
   // "At most one" batches first, small ones first: when the budget runs out, as many claims as
   // possible are settled.

@@ -314,14 +314,15 @@ export const DEFAULT_MUTEX_SETTINGS: MutexSettings = { playouts: 100, seed: 1, m
 /**
  * Step 6: mutex groups of the ground game's fluents. States are sampled by random playouts of
  * the ground simulator; the mutex stage refutes candidates on them, proves the survivors
- * inductively and chooses the encoding with the fewest bits (docs/mutex.md).
+ * inductively and chooses the encoding with the fewest bits (docs/mutex.md). `lifted`, the
+ * normalized game `ground` came from, lets the proof try the rules with variables first.
  */
-export function mutexGroups(ground: GroundGame, options: PipelineOptions, settings: MutexSettings, timer: StageTimer): MutexResult {
+export function mutexGroups(ground: GroundGame, options: PipelineOptions, settings: MutexSettings, timer: StageTimer, lifted?: NormalGame): MutexResult {
   refuseLazy(ground, 'mutex groups');
   const states = timer.run('sample', () => sampleStates(ground, { ...settings, deadline: options.deadline }), (s) => ({ states: s.length }));
   return timer.run('mutex', () => {
     try {
-      return findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: options.deadline });
+      return findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: options.deadline, ...(lifted === undefined ? {} : { lifted }) });
     } catch (err) {
       if (!(err instanceof ProofTimeout)) throw err;
       throw deadlineError(options.deadline, ground.file, NO_POS, 'mutex groups: proving');

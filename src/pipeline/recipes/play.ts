@@ -65,7 +65,7 @@ function verifyTarget(ctx: RunContext, loaded: LoadedGame, target: VerifyTarget,
 /** `mutex`: the mutex groups of the game `ground` writes (and that game). */
 export function mutexRecipe(ctx: RunContext, loaded: LoadedGame, settings: MutexSettings): { run: GroundRun; mutex: MutexResult } {
   const run = groundWritten(ctx, loaded, false);
-  return { run, mutex: mutexGroups(run.game, ctx.options, settings, ctx.timer) };
+  return { run, mutex: mutexGroups(run.game, ctx.options, settings, ctx.timer, loaded.normal) };
 }
 
 /** Which engines `play` runs. */
