@@ -81,12 +81,40 @@ export class StageTimer {
   }
 }
 
-/** Human-readable lines for stderr: `parse      12.3 ms  rules=40`. */
+/** Sum of the stages' milliseconds: the `total` of `--stats` and `--stats-json`. */
+function totalMs(records: readonly StageRecord[]): number {
+  let total = 0;
+  for (const r of records) total += r.ms;
+  return total;
+}
+
+/**
+ * Human-readable lines for stderr: `parse      12.3 ms  rules=40`, one per stage, then the
+ * total of the stages and the peak memory.
+ */
 export function formatStages(records: readonly StageRecord[], peakRss: number): string {
   const lines = records.map((r) => {
     const counts = Object.entries(r.counts).map(([k, v]) => `${k}=${v}`).join(' ');
     return `${r.stage.padEnd(12)} ${r.ms.toFixed(1).padStart(9)} ms  ${counts}`;
   });
+  lines.push(`${'total'.padEnd(12)} ${totalMs(records).toFixed(1).padStart(9)} ms`);
   lines.push(`${'peak memory'.padEnd(12)} ${(peakRss / 2 ** 20).toFixed(1).padStart(9)} MiB`);
   return lines.join('\n');
+}
+
+/** The machine-readable form of a run's stages (`--stats-json`, docs in README.md). */
+interface StagesJson {
+  /** Format version; changes when fields change meaning. */
+  readonly version: 1;
+  readonly stages: readonly StageRecord[];
+  /** Sum of the stages' milliseconds. */
+  readonly totalMs: number;
+  /** Highest resident set size seen after any stage, in bytes. */
+  readonly peakRss: number;
+}
+
+/** The stages of a run as one JSON text (with a final newline), for `--stats-json`. */
+export function stagesJson(records: readonly StageRecord[], peakRss: number): string {
+  const out: StagesJson = { version: 1, stages: records, totalMs: totalMs(records), peakRss };
+  return `${JSON.stringify(out, null, 2)}\n`;
 }

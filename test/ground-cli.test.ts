@@ -64,6 +64,25 @@ describe('gdl-ground ground', () => {
     expect(run(['ground', game, '--format', 'json']).stdout).toBe(readFileSync(out, 'utf8'));
   });
 
+  it('--stats ends with the total of the stages; --stats-json writes them as JSON, stdout unchanged', () => {
+    const r = run(['ground', game, '--stats']);
+    const total = /^total +([0-9.]+) ms$/m.exec(r.stderr);
+    expect(total).not.toBeNull();
+    const file = join(dir, 'stats.json');
+    const j = run(['ground', game, '--stats-json', file]);
+    expect(j.code).toBe(0);
+    expect(j.stdout).toBe(r.stdout);
+    expect(j.stderr).toBe('');
+    const stats = JSON.parse(readFileSync(file, 'utf8')) as { version: number; stages: { stage: string; ms: number; counts: Record<string, number> }[]; totalMs: number; peakRss: number };
+    expect(stats.version).toBe(1);
+    expect(stats.stages.map((s) => s.stage)).toEqual(expect.arrayContaining(['parse', 'instantiate', 'emit']));
+    expect(stats.stages.find((s) => s.stage === 'instantiate')!.counts.rules).toBeGreaterThan(0);
+    expect(stats.totalMs).toBeCloseTo(stats.stages.reduce((n, s) => n + s.ms, 0), 6);
+    expect(stats.peakRss).toBeGreaterThan(0);
+    const dash = run(['ground', game, '--stats-json', '-']);
+    expect((JSON.parse(dash.stderr) as { version: number }).version).toBe(1);
+  });
+
   it('leaves no file, not even a partial one, when a limit is hit (exit 3)', () => {
     const out = join(dir, 'limited.kif');
     const r = run(['ground', game, '--max-rules', '2', '-o', out]);

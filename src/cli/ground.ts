@@ -8,7 +8,8 @@
  * `--keep-unused`; `--remove-axioms` substitutes the axioms away (GDL with formula bodies). The output file is
  * written atomically: after an error or a limit no file (and no partial file) is left.
  * `--format gddl` writes the three GDDL files (docs/gddl.md) into the directory of `-o`, all or none.
- * `--stats` prints per-stage time, counts and peak memory on stderr. Exit 0 ok, 1 invalid
+ * `--stats` prints per-stage time, counts, their total and peak memory on stderr; `--stats-json FILE`
+ * writes them as JSON (src/timer.ts StagesJson) to FILE, or to stderr for `-`. Exit 0 ok, 1 invalid
  * game, 2 usage error, 3 limit reached.
  */
 import type { Command } from 'commander';
@@ -21,7 +22,7 @@ import { gddlRecipe, groundRecipe, loadRun, rddlRecipe, runContext } from '../pi
 import { type RddlFlags, checkRddlFlags, gameBase, writeRddl } from './rddl.js';
 import { StageTimer, formatStages } from '../timer.js';
 import { GDDL_FLAG_HELP, formatGddlStats, resolveGddlFlags, writeGddlOutput } from './gddl.js';
-import { EXIT, UsageError, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput, writeOutputChunks } from './io.js';
+import { EXIT, UsageError, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput, writeOutputChunks, writeStatsJson } from './io.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, addLazyOption, addSplitOption, parseChoice, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `ground`, as commander parses them. */
@@ -31,6 +32,7 @@ interface GroundOptions extends LimitFlags, RddlFlags {
   readonly format?: string;
   readonly json?: boolean;
   readonly stats?: boolean;
+  readonly statsJson?: string;
   readonly baseInput: boolean;
   readonly keepUnused?: boolean;
   readonly removeAxioms?: boolean;
@@ -69,10 +71,18 @@ function resolveOptions(options: GroundOptions): Resolved {
 }
 
 function ground(file: string, options: GroundOptions): number {
+  const timer = new StageTimer();
+  const code = groundWith(file, options, timer);
+  if (options.statsJson !== undefined) writeStatsJson(options.statsJson, timer);
+  return code;
+}
+
+function groundWith(file: string, options: GroundOptions, timer: StageTimer): number {
   const resolved = resolveOptions(options);
   checkOutputTarget(options.output, options.format === 'rddl' ? 'folders' : resolved.format === 'gddl' ? 'folder' : 'file');
+  if (options.statsJson !== undefined && options.statsJson !== '-') checkOutputTarget(options.statsJson);
   const text = readGameFile(file);
-  const ctx = runContext(gameName(file), resolved.pipeline, new StageTimer());
+  const ctx = runContext(gameName(file), resolved.pipeline, timer);
   const loaded = loadRun(ctx, text);
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
   const keepUnused = options.keepUnused === true;
@@ -127,7 +137,8 @@ export function registerGround(program: Command): void {
     .option('--format <format>', 'gdl (default), json, gddl (three files: domain, problem, partition; -o names a directory) or rddl (single-player games; -o names a directory)')
     .option('--horizon <n>', 'RDDL horizon (default: the game length from a step counter + 1, else 100)')
     .option('--json', 'same as --format json')
-    .option('--stats', 'print per-stage time, counts and peak memory on stderr');
+    .option('--stats', 'print per-stage time, counts, their total and peak memory on stderr')
+    .option('--stats-json <file>', 'write the per-stage times and counts, their total and peak memory as JSON to a file (atomically; - for stderr) after a successful run');
   addLazyOption(addSplitOption(addLimitOptions(command, 'ground')))
     .option('--no-base-input', 'leave out the (base F) and (input R M) declarations of the GDL output')
     .option('--keep-unused', 'keep ground rules and atoms that no legal, next, goal or terminal rule depends on')

@@ -8,6 +8,7 @@ import { constants } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { GdlError, formatDiagnostic } from '../gdl/diagnostics.js';
+import { type StageTimer, stagesJson } from '../timer.js';
 
 /**
  * Exit codes of `gdl-ground` (the table in README.md): 130 is Ctrl-C (128 + SIGINT), and 70
@@ -135,6 +136,13 @@ export function readGameFile(path: string): string {
  */
 export function writeAtomic(path: string, text: string): void {
   writeAtomicChunks(path, (write) => write(text));
+}
+
+/** `--stats-json PATH`: the run's stages as JSON, written atomically to PATH, or to stderr for `-`. */
+export function writeStatsJson(path: string, timer: StageTimer): void {
+  const text = stagesJson(timer.list(), timer.peakRss());
+  if (path === '-') process.stderr.write(text);
+  else writeAtomic(path, text);
 }
 
 /**

@@ -12,7 +12,7 @@ import { formatDiagnostic } from '../gdl/diagnostics.js';
 import { DEFAULT_MUTEX_SETTINGS, type MutexResult, type MutexSettings } from '../pipeline/stages.js';
 import { loadRun, mutexRecipe, runContext } from '../pipeline/recipes/index.js';
 import { StageTimer, formatStages } from '../timer.js';
-import { EXIT, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput } from './io.js';
+import { EXIT, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput, writeStatsJson } from './io.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `mutex`, as commander parses them. */
@@ -21,6 +21,7 @@ interface MutexFlags extends LimitFlags {
   readonly method: string;
   readonly json?: boolean;
   readonly stats?: boolean;
+  readonly statsJson?: string;
   readonly playouts?: string;
   readonly seed?: string;
   readonly maxSteps?: string;
@@ -72,6 +73,7 @@ function formatMutexStats(r: MutexResult): string {
 function mutex(file: string, flags: MutexFlags): number {
   const pipeline = resolveFlags(flags);
   checkOutputTarget(flags.output);
+  if (flags.statsJson !== undefined && flags.statsJson !== '-') checkOutputTarget(flags.statsJson);
   const settings = settingsOf(flags);
   const ctx = runContext(gameName(file), pipeline, new StageTimer());
   const timer = ctx.timer;
@@ -83,6 +85,7 @@ function mutex(file: string, flags: MutexFlags): number {
   const json = { fluents: result.fluents, bits: result.bits, groups: result.groups };
   writeOutput(flags.output, flags.json === true ? `${JSON.stringify(json, null, 2)}\n` : formatMutex(result, all.groups.length - result.groups.length));
   if (flags.stats === true) process.stderr.write(`${formatStages(timer.list(), timer.peakRss())}\n${formatMutexStats(all)}`);
+  if (flags.statsJson !== undefined) writeStatsJson(flags.statsJson, timer);
   return EXIT.ok;
 }
 
@@ -99,6 +102,7 @@ export function registerMutex(program: Command): void {
     .option('--seed <n>', `seed of the playouts (default ${DEFAULT_MUTEX_SETTINGS.seed})`)
     .option('--max-steps <n>', `joint moves per playout (default ${DEFAULT_MUTEX_SETTINGS.maxSteps})`)
     .option('--observed', 'also print the groups that only survived the playouts (marked "proven": false)')
-    .option('--stats', 'print per-stage time, counts and the proof counts on stderr');
+    .option('--stats', 'print per-stage time, counts and the proof counts on stderr')
+    .option('--stats-json <file>', 'write the per-stage times and counts, their total and peak memory as JSON to a file (atomically; - for stderr)');
   addLimitOptions(command, 'ground').action((file: string, flags: MutexFlags) => runCommand(() => mutex(file, flags)));
 }
