@@ -1,6 +1,7 @@
 // The library's main entry runs in browsers (issue 29): no module that src/index.ts reaches
 // through static imports and re-exports may import a `node:` module or a bare Node built-in.
-// The command line, the batch and the benchmarks sit behind their own entries and may.
+// The command line, the batch and the benchmarks sit behind their own entries and may; the core
+// may not import them (nor src/runtime.ts) either.
 import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -19,6 +20,9 @@ function runtimeSpecifiers(text: string): string[] {
   return out;
 }
 
+/** Folders and files of src/ that only Node may load. */
+const NODE_ONLY = ['cli/', 'batch/', 'bench/', 'runtime.ts'];
+
 /** Whether a specifier names a Node built-in (`node:fs`, or `fs` as Node also accepts). */
 function isNodeBuiltin(spec: string): boolean {
   return spec.startsWith('node:') || builtinModules.includes(spec.split('/')[0]!);
@@ -35,6 +39,7 @@ function nodeImportsFrom(entry: string): { reached: number; offending: string[] 
       if (isNodeBuiltin(spec)) offending.push(`${file}: ${spec}`);
       if (!spec.startsWith('.')) continue;
       const next = relative(SRC, resolve(dirname(join(SRC, file)), spec)).replace(/\.js$/, '.ts');
+      if (NODE_ONLY.some((p) => next === p || next.startsWith(p))) offending.push(`${file}: ${spec}`);
       if (!seen.has(next) && existsSync(join(SRC, next))) {
         seen.add(next);
         work.push(next);
@@ -53,5 +58,9 @@ describe('the library core imports nothing from node:', () => {
 
   it('the walk finds a node: import where there is one (the command line)', () => {
     expect(nodeImportsFrom('cli/main.ts').offending.length).toBeGreaterThan(0);
+  });
+
+  it('the walk finds an import of a Node-only part of src/ (the benchmark imports the batch runner)', () => {
+    expect(nodeImportsFrom('bench/scale.ts').offending).toContain("bench/scale.ts: ../batch/runner.js");
   });
 });
