@@ -23,7 +23,7 @@ export interface Supersets {
 
 /** Counters and timings of a superset computation, for `--stats`. */
 export interface ReachStats {
-  readonly method: 'prolog' | 'dg';
+  readonly method: 'prolog' | 'prolog-plain' | 'dg';
   readonly iterations: number;
   /** Answers returned by the engine's queries, duplicates included. */
   readonly answers: number;
