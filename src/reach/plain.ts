@@ -20,32 +20,18 @@ import { refuseDeepTerms } from './depth.js';
 import { invalidError, limitError } from './failures.js';
 import { DEFAULT_MAX_TERM_DEPTH } from './prolog.js';
 import { type RelaxedPlan, type RelaxedRule, keyOf, planRelaxedGame } from './relaxed.js';
-import type { ReachLimits, ReachResult, Supersets } from './types.js';
+import type { PlainCounts, ReachLimits, ReachResult, Supersets } from './types.js';
 
 /** Prefix of every GDL relation in the loaded program, so that none clashes with a builtin. */
 const PREFIX = 'r:';
 const rel = (name: string): string => quoteAtom(`${PREFIX}${name}`);
-
-/** The counts of one run of prolog/alg92.pl, for `--stats`. */
-export interface PlainCounts {
-  /** Iterations of the loop of lines 9-20. */
-  readonly iterations: number;
-  /** Facts `does` asserted (line 14). */
-  readonly moves: number;
-  /** Facts `true` asserted (lines 6 and 19). */
-  readonly fluents: number;
-  /** Axiom instances found (lines 22-25). */
-  readonly axioms: number;
-  /** Rounds of the bottom-up closure of recursive relations, over all its calls. */
-  readonly closureRounds: number;
-}
 
 /**
  * Algorithm 9.2 by prolog/alg92.pl on Tau-Prolog: supersets equal to the least model of the
  * relaxed game (those of the `prolog` method). Throws GdlError with code 'limit' when the
  * deadline, the atom budget or the term depth is exceeded, 'invalid' on a non-ground fact.
  */
-export function computeSupersetsPlain(game: NormalGame, limits: ReachLimits): ReachResult & { readonly counts: PlainCounts } {
+export function computeSupersetsPlain(game: NormalGame, limits: ReachLimits): ReachResult {
   const timer = new StageTimer();
   const maxDepth = limits.maxTermDepth ?? DEFAULT_MAX_TERM_DEPTH;
   refuseDeepTerms(game, maxDepth);
@@ -58,7 +44,10 @@ export function computeSupersetsPlain(game: NormalGame, limits: ReachLimits): Re
   });
   const counts = timer.run('alg92', () => runAlgorithm(game, plan, engine, limits));
   const supersets = timer.run('collect', () => collect(engine));
-  return { supersets, counts, stats: { method: 'prolog-plain', iterations: counts.iterations, answers: counts.moves + counts.fluents + counts.axioms, kept: counts.moves + counts.fluents + counts.axioms, times: timer.steps() } };
+  // Answers: what the queries of lines 11, 16 and 23 kept after sort/2 (the plain program does
+  // not count duplicates); kept: the facts asserted, the same.
+  const kept = counts.moves + counts.fluents + counts.axioms;
+  return { supersets, stats: { method: 'prolog-plain', iterations: counts.iterations, answers: kept, kept, times: timer.steps(), plain: counts } };
 }
 
 /**
@@ -110,6 +99,11 @@ function runAlgorithm(game: NormalGame, plan: RelaxedPlan, engine: PrologEngine,
   } catch (err) {
     if (err instanceof EngineLimitError) {
       throw relationLimitError(game.file, NO_POS, '', `Algorithm 9.2 (plain): ${limits.deadline.describe()}`, deadlineLimit(limits.deadline));
+    }
+    // Tau-Prolog walks lists recursively in JavaScript: findall over some 10^5 answers
+    // overflows its stack. A limit of the plain method, as memory, not a bug of the game.
+    if (err instanceof RangeError) {
+      throw relationLimitError(game.file, NO_POS, '', `Algorithm 9.2 (plain): Tau-Prolog's stack overflowed (${err.message}): a query has too many answers for findall`, { kind: 'memory' });
     }
     let stopped: TauTerm | undefined;
     engine.solve('alg92_stopped(E)', ['E'], ([e]) => { stopped = e; });
