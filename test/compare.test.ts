@@ -136,7 +136,7 @@ describe('gdl-ground compare and graph (built CLI)', () => {
     // nim3's frame rule was rewritten by the dg method only at 10,000 before the decision was
     // made on the supersets both methods share.
     const nim3 = join(GAMES_DIR, 'ggp-repository-base/nim3.kif');
-    const r = cli(['compare', nim3, '--frame-above', '10000']);
+    const r = cli(['compare', nim3, '--no-plain', '--frame-above', '10000']);
     expect(r.stdout).toContain('result: identical');
     expect(r.code).toBe(0);
     expect(cli(['compare', nim3, '--frame-above', 'many']).code).toBe(2);
