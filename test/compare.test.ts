@@ -105,8 +105,17 @@ describe('gdl-ground compare and graph (built CLI)', () => {
   it('prints sizes and times side by side and exits 0 when identical', () => {
     const r = cli(['compare', ring]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/supersets before post-processing\n {2}fluents +3 +5\n {2}moves +4 +26/);
+    // Three columns: prolog-plain (exact, like prolog), prolog, dg (products before reduction).
+    expect(r.stdout).toMatch(/ +prolog-plain +prolog +dg\n/);
+    expect(r.stdout).toMatch(/supersets before post-processing\n {2}fluents +3 +3 +5\n {2}moves +4 +4 +26/);
     expect(r.stdout).toContain('result: identical');
+  });
+
+  it('prints the two old columns with --no-plain', () => {
+    const r = cli(['compare', '--no-plain', ring]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/supersets before post-processing\n {2}fluents +3 +5\n {2}moves +4 +26/);
+    expect(r.stdout).not.toContain('prolog-plain');
   });
 
   it('exits 3 on a limit and 2 on a usage error', () => {
@@ -127,7 +136,7 @@ describe('gdl-ground compare and graph (built CLI)', () => {
     // nim3's frame rule was rewritten by the dg method only at 10,000 before the decision was
     // made on the supersets both methods share.
     const nim3 = join(GAMES_DIR, 'ggp-repository-base/nim3.kif');
-    const r = cli(['compare', nim3, '--frame-above', '10000']);
+    const r = cli(['compare', nim3, '--no-plain', '--frame-above', '10000']);
     expect(r.stdout).toContain('result: identical');
     expect(r.code).toBe(0);
     expect(cli(['compare', nim3, '--frame-above', 'many']).code).toBe(2);

@@ -35,7 +35,7 @@ export interface BatchOptions {
   readonly timeoutSeconds: number | undefined;
   /** V8 heap size of each worker (`--max-old-space-size`), MB. */
   readonly maxMemoryMb: number;
-  readonly method: 'prolog' | 'dg';
+  readonly method: 'prolog' | 'prolog-plain' | 'dg';
   readonly format: BatchFormat;
   /** Folder of the output files; undefined: games are ground and measured but not written. */
   readonly out: string | undefined;

@@ -27,7 +27,7 @@ export interface WorkerJob {
   readonly file: string;
   readonly name: string;
   readonly format: BatchFormat;
-  readonly method: 'prolog' | 'dg';
+  readonly method: 'prolog' | 'prolog-plain' | 'dg';
   /** Seconds for the whole game (Infinity is sent as null). */
   readonly timeoutSeconds: number | null;
   /** Heap size (MB) past which the pipeline stops with a memory limit; below V8's own. */

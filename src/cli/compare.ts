@@ -1,9 +1,11 @@
 /**
  * `gdl-ground compare GAME [--timeout S] [--max-atoms N] [--max-ground-atoms N] [--max-rules N]
- * [--json]`: runs the Prolog method and the dependency-graph method, each followed by
+ * [--json] [--no-plain]`: runs Algorithm 9.2 as the thesis writes it (prolog-plain; not with
+ * --no-plain), the optimized Prolog method and the dependency-graph method, each followed by
  * instantiation and ground reachability, and prints side by side the superset sizes before post-processing, the time of
  * each step and whether the final supersets and ground games are identical.
- * Exit 0 identical, 1 different (or invalid game), 2 usage error, 3 a method reached a limit.
+ * Exit 0 identical, 1 different (or invalid game), 2 usage error, 3 prolog or dg reached a
+ * limit (prolog-plain reaching one is reported, but the verdict is then the other two's).
  */
 import type { Command } from 'commander';
 import type { Comparison, MethodRun } from '../pipeline/compare.js';
@@ -18,6 +20,8 @@ import { type LimitFlags, addLimitOptions, addSplitOption, limitSettings, resolv
 interface CompareOptions extends LimitFlags {
   readonly json?: boolean;
   readonly output?: string;
+  /** False with `--no-plain`: only prolog and dg, as before the plain method existed. */
+  readonly plain?: boolean;
 }
 
 function num(n: number | undefined): string {
@@ -25,12 +29,13 @@ function num(n: number | undefined): string {
   return n === Infinity ? 'infinite' : n >= 1e15 ? n.toExponential(2) : String(n);
 }
 
-function sizeRows(title: string, a: SupersetSizes | undefined, b: SupersetSizes | undefined): string[] {
-  return [title, ...(['fluents', 'moves', 'axioms'] as const).map((k) => row(`  ${k}`, num(a?.[k]), num(b?.[k])))];
+function sizeRows(title: string, runs: readonly (SupersetSizes | undefined)[]): string[] {
+  return [title, ...(['fluents', 'moves', 'axioms'] as const).map((k) => row(`  ${k}`, ...runs.map((r) => num(r?.[k]))))];
 }
 
-function row(label: string, a: string, b: string): string {
-  return `${label.padEnd(30)}${a.padStart(14)}${b.padStart(14)}`;
+/** A line of the report: a label, then one column per method. */
+function row(label: string, ...cells: string[]): string {
+  return `${label.padEnd(30)}${cells.map((c) => c.padStart(14)).join('')}`;
 }
 
 function stepMs(run: MethodRun, step: string): string {
@@ -49,21 +54,23 @@ function finalSizes(run: MethodRun): SupersetSizes | undefined {
 
 /** The side-by-side report. */
 function formatComparison(file: string, c: Comparison): string {
-  const { prolog, dg } = c;
+  // Plain Algorithm 9.2 first when it ran: the reproduction, then the improvements.
+  const runs = [...(c.plain === undefined ? [] : [c.plain]), c.prolog, c.dg];
+  const cells = (f: (r: MethodRun) => string): string[] => runs.map(f);
   const lines = [
     `game ${file}`,
-    row('', 'prolog', 'dg'),
-    row('status', prolog.status, dg.status),
-    ...sizeRows('supersets before post-processing', prolog.before, dg.before),
-    ...sizeRows('supersets given to instantiation', prolog.reduced, dg.reduced),
-    ...(dg.upward ? [row('dg components reduced upward', '', String(dg.upward))] : []),
+    row('', ...cells((r) => r.method)),
+    row('status', ...cells((r) => r.status)),
+    ...sizeRows('supersets before post-processing', runs.map((r) => r.before)),
+    ...sizeRows('supersets given to instantiation', runs.map((r) => r.reduced)),
+    ...(c.dg.upward ? [row('dg components reduced upward', ...cells((r) => (r.method === 'dg' ? String(c.dg.upward) : '')))] : []),
     'time (ms)',
-    ...['reach', 'instantiate', 'prune'].map((s) => row(`  ${s}`, stepMs(prolog, s), stepMs(dg, s))),
-    row('  total', totalMs(prolog).toFixed(1), totalMs(dg).toFixed(1)),
-    row('ground rules', num(prolog.ground?.rules.length), num(dg.ground?.rules.length)),
-    ...sizeRows('final supersets', finalSizes(prolog), finalSizes(dg)),
+    ...['reach', 'instantiate', 'prune'].map((s) => row(`  ${s}`, ...cells((r) => stepMs(r, s)))),
+    row('  total', ...cells((r) => totalMs(r).toFixed(1))),
+    row('ground rules', ...cells((r) => num(r.ground?.rules.length))),
+    ...sizeRows('final supersets', runs.map(finalSizes)),
   ];
-  for (const run of [prolog, dg]) if (run.status !== 'ok') lines.push(`${run.method}: ${run.message}`);
+  for (const run of runs) if (run.status !== 'ok') lines.push(`${run.method}: ${run.message}`);
   for (const n of c.notes) lines.push(`note: ${n}`);
   if (c.identical === true) lines.push('result: identical');
   else if (c.identical === false) lines.push('result: different', ...c.differences.map((d) => `  ${d}`));
@@ -77,7 +84,8 @@ function comparisonJson(file: string, c: Comparison): string {
     status: r.status, message: r.message, times: r.times, before: r.before, reduced: r.reduced, upward: r.upward,
     final: finalSizes(r), groundRules: r.ground?.rules.length,
   });
-  const json = { file, identical: c.identical ?? null, differences: c.differences, notes: c.notes, prolog: strip(c.prolog), dg: strip(c.dg) };
+  const plain = c.plain === undefined ? {} : { 'prolog-plain': strip(c.plain) };
+  const json = { file, identical: c.identical ?? null, differences: c.differences, notes: c.notes, prolog: strip(c.prolog), dg: strip(c.dg), ...plain };
   return `${JSON.stringify(json, null, 2)}\n`;
 }
 
@@ -98,7 +106,7 @@ function compare(file: string, options: CompareOptions): number {
   const ctx = runContext(gameName(file), resolveFlags(options), new StageTimer());
   const loaded = loadRun(ctx, readGameFile(file));
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
-  const c = compareRecipe(loaded, settings);
+  const c = compareRecipe(loaded, settings, options.plain !== false);
   writeOutput(options.output, options.json === true ? comparisonJson(gameName(file), c) : formatComparison(gameName(file), c));
   return exitCode(c);
 }
@@ -107,12 +115,13 @@ function compare(file: string, options: CompareOptions): number {
 export function registerCompare(program: Command): void {
   const command = program
     .command('compare')
-    .description('run the prolog and dg methods side by side and check that their results are identical')
+    .description('run prolog-plain, prolog and dg side by side and check that their results are identical')
     .argument('<game>', 'game description in KIF');
   // The limits apply to each method separately: each gets the whole budget for itself.
   // --split-above and --frame-above: both methods must agree at any threshold (docs/ground.md).
   addSplitOption(addLimitOptions(command, 'ground'))
     .option('--json', 'print the comparison as JSON')
+    .option('--no-plain', 'leave out prolog-plain (Algorithm 9.2 as the thesis writes it), which gives up on larger games')
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
     .action((file: string, options: CompareOptions) => runCommand(() => compare(file, options)));
 }

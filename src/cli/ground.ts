@@ -1,5 +1,5 @@
 /**
- * `gdl-ground ground GAME [-o FILE] [--method prolog|dg] [--format gdl|json|rddl] [--horizon N] [--json] [--stats]
+ * `gdl-ground ground GAME [-o FILE] [--method prolog|prolog-plain|dg] [--format gdl|json|rddl] [--horizon N] [--json] [--stats]
  * [--timeout S] [--max-atoms N] [--max-ground-atoms N] [--max-rules N] [--no-base-input]
  * [--keep-unused] [--remove-axioms [--max-formula N] [--max-total N]]`: instantiates a game and writes the
  * ground game as GDL (default) or JSON, or a single-player game as RDDL into the directory -o

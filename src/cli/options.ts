@@ -52,12 +52,12 @@ export function parseChoice<T extends string>(value: string, option: string, cho
 
 /** The superset method of `--method`. */
 export function parseMethod(value: string): ReachMethod {
-  return parseChoice(value, '--method', ['prolog', 'dg'] as const);
+  return parseChoice(value, '--method', ['prolog', 'prolog-plain', 'dg'] as const);
 }
 
 /** Registers `--method` with the Prolog method as default. */
 export function addMethodOption(command: Command): Command {
-  return command.option('--method <method>', 'supersets by prolog (Algorithm 9.2) or dg (argument dependency graph)', 'prolog');
+  return command.option('--method <method>', 'supersets by prolog (Algorithm 9.2, optimized), prolog-plain (Algorithm 9.2 as the thesis writes it, prolog/alg92.pl) or dg (argument dependency graph)', 'prolog');
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * `gdl-ground reach GAME [--method prolog|dg] [--json] [--stats] [--timeout S] [--max-atoms N]
+ * `gdl-ground reach GAME [--method prolog|prolog-plain|dg] [--json] [--stats] [--timeout S] [--max-atoms N]
  * [--max-ground-atoms N] [--max-rules N]`:
  * prints the supersets of reachable fluents, moves and axioms (step 3, section 9.1.2) as GDL
  * sentences, one a line, sorted by code point; `--json` prints the three lists as arrays.
@@ -51,6 +51,12 @@ function formatStats(stats: ReachStats, result: ReachResult): string {
     `iterations  ${stats.iterations}`,
     `answers     ${stats.answers}`,
     `kept        ${stats.kept}`,
+    ...(stats.plain === undefined ? [] : [
+      `asserted does   ${stats.plain.moves}`,
+      `asserted true   ${stats.plain.fluents}`,
+      `axiom facts     ${stats.plain.axioms}`,
+      `closure rounds  ${stats.plain.closureRounds}`,
+    ]),
     ...stats.times.map((t) => `${t.step.padEnd(11)} ${t.ms.toFixed(1)} ms`),
   ];
   return `${lines.join('\n')}\n`;

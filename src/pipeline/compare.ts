@@ -1,5 +1,6 @@
 /**
- * The comparison of section 9.1.2: both superset methods on one game, each followed by
+ * The comparison of section 9.1.2: the superset methods on one game (the optimized Prolog
+ * method, the dependency graph and, when asked, Algorithm 9.2 as the thesis writes it), each followed by
  * instantiation and ground reachability, with the time of every step, the superset sizes
  * before post-processing, and whether the final supersets and ground games are identical.
  * It stands above the pipeline and runs the stages only through the pipeline's entry functions.
@@ -12,13 +13,14 @@ import {
   analyzeDependencyGraph, groundGame, reachGame, readBackSupersets, resolvePipelineOptions,
 } from './stages.js';
 import { StageTimer } from '../timer.js';
+import type { ReachMethod } from './options.js';
 
 /** How a method's run ended. */
 type RunStatus = 'ok' | 'limit' | 'invalid' | 'error';
 
 /** One method's run on one game. */
 export interface MethodRun {
-  readonly method: 'prolog' | 'dg';
+  readonly method: ReachMethod;
   readonly status: RunStatus;
   /** The first line of the failure, when `status` is not ok. */
   readonly message: string;
@@ -39,11 +41,17 @@ export interface MethodRun {
   readonly ground?: GroundGame;
 }
 
-/** Both runs and their verdict. */
+/** The runs and their verdict. */
 export interface Comparison {
   readonly prolog: MethodRun;
   readonly dg: MethodRun;
-  /** True when both ran and agree, false when both ran and differ, undefined otherwise. */
+  /**
+   * Algorithm 9.2 as the thesis writes it (`prolog-plain`), when asked for. It is held to the
+   * optimized method's results when it finishes; when it stops on a limit, the verdict is the
+   * other two's (the plain method is expected to give up on larger games).
+   */
+  readonly plain?: MethodRun;
+  /** True when prolog and dg ran and agree (and plain, if it finished), false when some differ, undefined otherwise. */
   readonly identical: boolean | undefined;
   /** Human-readable differences (at most a few per kind). */
   readonly differences: readonly string[];
@@ -74,7 +82,7 @@ function stepTimes(timer: StageTimer): { step: string; ms: number }[] {
 }
 
 /** Runs one method through reach, instantiate and prune, recording times and sizes. */
-function runMethod(game: NormalGame, method: 'prolog' | 'dg', settings: CompareSettings): MethodRun {
+function runMethod(game: NormalGame, method: ReachMethod, settings: CompareSettings): MethodRun {
   const options = resolvePipelineOptions({ ...settings, method });
   const timer = new StageTimer();
   // Node counts the process's CPU time; a browser has no such count, and the wall clock stands in.
@@ -90,7 +98,7 @@ function runMethod(game: NormalGame, method: 'prolog' | 'dg', settings: CompareS
   let upward: number | undefined;
   try {
     let supersets: Supersets;
-    if (method === 'prolog') {
+    if (method !== 'dg') {
       supersets = reachGame(game, options, timer).supersets;
       before = sizesOf(supersets);
     } else {
@@ -108,13 +116,21 @@ function runMethod(game: NormalGame, method: 'prolog' | 'dg', settings: CompareS
   }
 }
 
-function diffLists(kind: string, a: readonly string[], b: readonly string[], out: string[]): void {
+/** The names of the two runs a difference is about, for messages. */
+interface Names {
+  readonly a: string;
+  readonly b: string;
+}
+
+const PROLOG_DG: Names = { a: 'prolog', b: 'dg' };
+
+function diffLists(kind: string, a: readonly string[], b: readonly string[], out: string[], names: Names = PROLOG_DG): void {
   const sa = new Set(a);
   const sb = new Set(b);
   const onlyA = a.filter((x) => !sb.has(x));
   const onlyB = b.filter((x) => !sa.has(x));
-  if (onlyA.length > 0) out.push(`${kind}: ${onlyA.length} only with prolog, e.g. ${onlyA.slice(0, 3).join(', ')}`);
-  if (onlyB.length > 0) out.push(`${kind}: ${onlyB.length} only with dg, e.g. ${onlyB.slice(0, 3).join(', ')}`);
+  if (onlyA.length > 0) out.push(`${kind}: ${onlyA.length} only with ${names.a}, e.g. ${onlyA.slice(0, 3).join(', ')}`);
+  if (onlyB.length > 0) out.push(`${kind}: ${onlyB.length} only with ${names.b}, e.g. ${onlyB.slice(0, 3).join(', ')}`);
   if (onlyA.length === 0 && onlyB.length === 0 && a.join('\n') !== b.join('\n')) out.push(`${kind}: same elements in a different order`);
 }
 
@@ -124,36 +140,50 @@ function ruleTexts(g: GroundGame): string[] {
   return g.rules.map((r) => [t(r.head), ...r.pos.map(t), ...r.neg.map((n) => `(not ${t(n)})`)].join(' '));
 }
 
-function diffSupersets(what: string, sa: Supersets, sb: Supersets, out: string[]): void {
+function diffSupersets(what: string, sa: Supersets, sb: Supersets, out: string[], names: Names = PROLOG_DG): void {
   const move = (m: Supersets['moves'][number]): string => `(does ${termToString(m.role)} ${termToString(m.action)})`;
-  diffLists(`${what}fluents`, sa.fluents.map(termToString), sb.fluents.map(termToString), out);
-  diffLists(`${what}moves`, sa.moves.map(move), sb.moves.map(move), out);
-  diffLists(`${what}axioms`, sa.axioms.map(atomToString), sb.axioms.map(atomToString), out);
+  diffLists(`${what}fluents`, sa.fluents.map(termToString), sb.fluents.map(termToString), out, names);
+  diffLists(`${what}moves`, sa.moves.map(move), sb.moves.map(move), out, names);
+  diffLists(`${what}axioms`, sa.axioms.map(atomToString), sb.axioms.map(atomToString), out, names);
 }
 
 /**
- * Differences between the Prolog method's run `a` and the DG method's run `b` after
- * post-processing (final supersets and ground games); empty when they are identical.
+ * Differences between run `a` and run `b` after post-processing (final supersets and ground
+ * games); empty when they are identical.
  */
-function diffResults(a: MethodRun, b: MethodRun): string[] {
+function diffResults(a: MethodRun, b: MethodRun, names: Names = PROLOG_DG): string[] {
   const out: string[] = [];
-  diffSupersets('final ', a.supersets!, b.supersets!, out);
+  diffSupersets('final ', a.supersets!, b.supersets!, out, names);
   const ga = a.ground!;
   const gb = b.ground!;
-  diffLists('roles', ga.roles.map((r) => ga.terms.text(r)), gb.roles.map((r) => gb.terms.text(r)), out);
-  diffLists('ground atoms', ga.atoms.map((_, i) => atomText(ga, i)), gb.atoms.map((_, i) => atomText(gb, i)), out);
-  diffLists('init', ga.init.map((i) => atomText(ga, i)), gb.init.map((i) => atomText(gb, i)), out);
-  diffLists('ground rules', ruleTexts(ga), ruleTexts(gb), out);
+  diffLists('roles', ga.roles.map((r) => ga.terms.text(r)), gb.roles.map((r) => gb.terms.text(r)), out, names);
+  diffLists('ground atoms', ga.atoms.map((_, i) => atomText(ga, i)), gb.atoms.map((_, i) => atomText(gb, i)), out, names);
+  diffLists('init', ga.init.map((i) => atomText(ga, i)), gb.init.map((i) => atomText(gb, i)), out, names);
+  diffLists('ground rules', ruleTexts(ga), ruleTexts(gb), out, names);
   return out;
 }
 
-/** Runs both methods on a normalized game and compares their final results. */
-export function compareMethods(game: NormalGame, settings: CompareSettings): Comparison {
+/** What the plain method's finished run differs in from the optimized one (relaxed models included). */
+function diffPlain(plain: MethodRun | undefined, prolog: MethodRun): string[] {
+  if (plain?.status !== 'ok' || prolog.status !== 'ok') return [];
+  const names = { a: 'prolog-plain', b: 'prolog' };
+  const out: string[] = [];
+  diffSupersets('relaxed-model ', plain.reach!, prolog.reach!, out, names);
+  return [...out, ...diffResults(plain, prolog, names)];
+}
+
+/**
+ * Runs the methods on a normalized game and compares their final results: prolog and dg, and
+ * with `withPlain` also Algorithm 9.2 as the thesis writes it (run first, each method with
+ * its own budget).
+ */
+export function compareMethods(game: NormalGame, settings: CompareSettings, withPlain = false): Comparison {
+  const plain = withPlain ? { plain: runMethod(game, 'prolog-plain', settings) } : {};
   const prolog = runMethod(game, 'prolog', settings);
   const dg = runMethod(game, 'dg', settings);
-  if (prolog.status !== 'ok' || dg.status !== 'ok') return { prolog, dg, identical: undefined, differences: [], notes: [] };
-  const differences = diffResults(prolog, dg);
+  if (prolog.status !== 'ok' || dg.status !== 'ok') return { prolog, dg, ...plain, identical: undefined, differences: [], notes: [] };
+  const differences = [...diffResults(prolog, dg), ...diffPlain(plain.plain, prolog)];
   const notes: string[] = [];
   diffSupersets('relaxed-model ', prolog.reach!, prolog.supersets!, notes);
-  return { prolog, dg, identical: differences.length === 0, differences, notes: notes.map((n) => n.replace('only with dg', 'only in the final supersets').replace('only with prolog', 'only in the relaxed model')) };
+  return { prolog, dg, ...plain, identical: differences.length === 0, differences, notes: notes.map((n) => n.replace('only with dg', 'only in the final supersets').replace('only with prolog', 'only in the relaxed model')) };
 }

@@ -10,8 +10,11 @@ import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions } from '../normalize/n
 import { DEFAULT_MAX_TERM_DEPTH } from '../reach/prolog.js';
 import { DEFAULT_REACH_LIMITS, type ReachLimits } from '../reach/types.js';
 
-/** How supersets are computed: Algorithm 9.2 (Prolog) or 9.3/9.4 (dependency graph). */
-export type ReachMethod = 'prolog' | 'dg';
+/**
+ * How supersets are computed: Algorithm 9.2 optimized (Prolog), Algorithm 9.2 as the thesis
+ * writes it (prolog/alg92.pl, prolog-plain) or 9.3/9.4 (dependency graph).
+ */
+export type ReachMethod = 'prolog' | 'prolog-plain' | 'dg';
 
 /**
  * Options of a pipeline run, resolved once (by {@link resolvePipelineOptions}) and handed to

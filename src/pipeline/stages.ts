@@ -21,6 +21,7 @@ import { validateGame } from '../normalize/validate.js';
 import { argGraphToDot, argGraphToText } from '../reach/dg/dot.js';
 import { type DGAnalysis, analyzeDG, computeSupersetsDG, dependencyGraph } from '../reach/dg/index.js';
 import { type ReachProgress, computeSupersetsProlog } from '../reach/prolog.js';
+import { computeSupersetsPlain } from '../reach/plain.js';
 import { repairUnsafeHeads } from '../reach/repair.js';
 import { supersetsForGrounding } from '../reach/demand.js';
 import type { ReachResult, Supersets } from '../reach/types.js';
@@ -107,7 +108,7 @@ export function reachGame(
   const limits = reachLimits(options);
   const compute = (): ReachResult => options.method === 'prolog'
     ? computeSupersetsProlog(normal, limits, onProgress === undefined ? {} : { onProgress })
-    : computeSupersetsDG(normal, limits);
+    : options.method === 'prolog-plain' ? computeSupersetsPlain(normal, limits) : computeSupersetsDG(normal, limits);
   return timer.run(`reach-${options.method}`, compute, (r) => ({
     fluents: r.supersets.fluents.length,
     moves: r.supersets.moves.length,

@@ -23,7 +23,7 @@ export interface Supersets {
 
 /** Counters and timings of a superset computation, for `--stats`. */
 export interface ReachStats {
-  readonly method: 'prolog' | 'dg';
+  readonly method: 'prolog' | 'prolog-plain' | 'dg';
   readonly iterations: number;
   /** Answers returned by the engine's queries, duplicates included. */
   readonly answers: number;
@@ -31,6 +31,22 @@ export interface ReachStats {
   readonly kept: number;
   /** Milliseconds per named step, in order. */
   readonly times: readonly { readonly step: string; readonly ms: number }[];
+  /** The plain method's own counts (prolog/alg92.pl); absent for the other methods. */
+  readonly plain?: PlainCounts;
+}
+
+/** The counts of one run of prolog/alg92.pl (`--method prolog-plain`), for `--stats`. */
+export interface PlainCounts {
+  /** Iterations of the loop of lines 9-20. */
+  readonly iterations: number;
+  /** Facts `does` asserted (line 14). */
+  readonly moves: number;
+  /** Facts `true` asserted (lines 6 and 19). */
+  readonly fluents: number;
+  /** Axiom instances found (lines 22-25). */
+  readonly axioms: number;
+  /** Rounds of the bottom-up closure of recursive relations, over all its calls. */
+  readonly closureRounds: number;
 }
 
 /** Limits of a superset computation; exceeding one raises a GdlError with code 'limit'. */

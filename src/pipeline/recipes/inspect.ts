@@ -32,6 +32,6 @@ export function graphRecipe(ctx: RunContext, loaded: LoadedGame, format: GraphFo
  * `compare`: both superset methods on the loaded game, each with the whole budget of
  * `settings` and its own deadline (section 9.1.2); the load itself ran under `ctx`'s.
  */
-export function compareRecipe(loaded: LoadedGame, settings: CompareSettings): Comparison {
-  return compareMethods(loaded.normal, settings);
+export function compareRecipe(loaded: LoadedGame, settings: CompareSettings, withPlain = false): Comparison {
+  return compareMethods(loaded.normal, settings, withPlain);
 }
