@@ -68,6 +68,9 @@ export interface Comparison {
  */
 export type CompareSettings = Omit<PipelineSettings, 'method'>;
 
+/** Seconds the plain method (Algorithm 9.2 as written) gets in `compare` when no --timeout is given. */
+const PLAIN_DEFAULT_SECONDS = 30;
+
 const sizesOf = (s: Supersets): SupersetSizes => ({ fluents: s.fluents.length, moves: s.moves.length, axioms: s.axioms.length });
 
 function failure(err: unknown): { status: RunStatus; message: string } {
@@ -178,7 +181,10 @@ function diffPlain(plain: MethodRun | undefined, prolog: MethodRun): string[] {
  * its own budget).
  */
 export function compareMethods(game: NormalGame, settings: CompareSettings, withPlain = false): Comparison {
-  const plain = withPlain ? { plain: runMethod(game, 'prolog-plain', settings) } : {};
+  // Without --timeout the plain method gets a budget of its own: on large games it runs for
+  // hours (it is the baseline, not the method), and compare must still give its verdict.
+  const plainSettings = (settings.timeoutSeconds ?? Infinity) === Infinity ? { ...settings, timeoutSeconds: PLAIN_DEFAULT_SECONDS } : settings;
+  const plain = withPlain ? { plain: runMethod(game, 'prolog-plain', plainSettings) } : {};
   const prolog = runMethod(game, 'prolog', settings);
   const dg = runMethod(game, 'dg', settings);
   if (prolog.status !== 'ok' || dg.status !== 'ok') return { prolog, dg, ...plain, identical: undefined, differences: [], notes: [] };
