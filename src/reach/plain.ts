@@ -54,7 +54,7 @@ export function computeSupersetsPlain(game: NormalGame, limits: ReachLimits): Re
  * The relaxed game for prolog/alg92.pl: clauses of non-recursive relations, `alg92_rule`
  * facts for the recursive ones, one `alg92_axiom_goal` per non-keyword relation, the limits.
  */
-export function gameProgram(plan: RelaxedPlan, maxDepth: number, maxAtoms: number): string {
+function gameProgram(plan: RelaxedPlan, maxDepth: number, maxAtoms: number): string {
   const recursive = recursiveRelations(plan);
   const lines: string[] = [`alg92_limits(${maxDepth}, ${maxAtoms}).`];
   for (const comp of plan.components) {
