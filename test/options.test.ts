@@ -64,6 +64,6 @@ describe('cli options', () => {
     expect(p.deadline.at).toBeGreaterThanOrEqual(before + 2000);
     expect(p.deadline.at).toBeLessThanOrEqual(Date.now() + 2000);
     expect(resolveFlags({}).deadline.at).toBe(Infinity);
-    expect(() => resolveFlags({ method: 'fast' })).toThrow("--method must be 'prolog' or 'dg', not 'fast'");
+    expect(() => resolveFlags({ method: 'fast' })).toThrow("--method must be 'prolog', 'prolog-plain' or 'dg', not 'fast'");
   });
 });
