@@ -23,17 +23,23 @@ export function runsInThread(args: readonly string[]): boolean {
 }
 
 /**
- * The `--max-memory` value in `args` (command-line words after the script) if it is a whole
- * number, else the default; a malformed value is left for the options parser to refuse.
+ * The value of flag `name` in `args` (command-line words after the script), written
+ * `--name value` or `--name=value`, the first that `valid` accepts; words after `--` are not
+ * flags. A malformed value is left for the options parser to refuse.
  */
-export function requestedMemoryMb(args: readonly string[]): number {
+function flagValue(args: readonly string[], name: string, valid: RegExp): number | undefined {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--') break;
-    const value = a === '--max-memory' ? args[i + 1] : a.startsWith('--max-memory=') ? a.slice('--max-memory='.length) : undefined;
-    if (value !== undefined && /^\d+$/.test(value) && Number(value) > 0) return Number(value);
+    const value = a === name ? args[i + 1] : a.startsWith(`${name}=`) ? a.slice(name.length + 1) : undefined;
+    if (value !== undefined && valid.test(value) && Number(value) > 0) return Number(value);
   }
-  return defaultMaxMemoryMb();
+  return undefined;
+}
+
+/** The `--max-memory` value in `args` if it is a positive whole number, else the default. */
+export function requestedMemoryMb(args: readonly string[]): number {
+  return flagValue(args, '--max-memory', /^\d+$/) ?? defaultMaxMemoryMb();
 }
 
 /**
@@ -41,13 +47,7 @@ export function requestedMemoryMb(args: readonly string[]): number {
  * limit, or a malformed value that the options parser refuses).
  */
 export function requestedTimeoutSeconds(args: readonly string[]): number | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--') break;
-    const value = a === '--timeout' ? args[i + 1] : a.startsWith('--timeout=') ? a.slice('--timeout='.length) : undefined;
-    if (value !== undefined && /^\d+(\.\d+)?$/.test(value) && Number(value) > 0) return Number(value);
-  }
-  return undefined;
+  return flagValue(args, '--timeout', /^\d+(\.\d+)?$/);
 }
 
 /**
