@@ -54,6 +54,28 @@ export function renderTerm(root: Term, vars: Map<string, string>): string {
   return prologText(root, vars, 'V');
 }
 
+/** Prefix of every GDL relation in the plain programs, so that none clashes with a builtin or a driver's predicate. */
+export const PLAIN_PREFIX = 'r:';
+
+/** A relation of the relaxed game as a Prolog name of the plain programs: `'r:NAME'`. */
+export function plainRelation(name: string): string {
+  return quoteAtom(`${PLAIN_PREFIX}${name}`);
+}
+
+/**
+ * A relaxed rule as the text of a plain Prolog clause's head and body goals (the SWI-Prolog
+ * baseline and the plain Algorithm 9.2 on Tau-Prolog): relations renamed by
+ * {@link plainRelation}, `distinct` as `\==`, terms written by `render` with one variable map.
+ */
+export function plainClauseParts(r: RelaxedRule, render: (t: Term, vars: Map<string, string>) => string): { head: string; body: string[] } {
+  const vars = new Map<string, string>();
+  const call = (name: string, args: readonly Term[]): string =>
+    args.length === 0 ? plainRelation(name) : `${plainRelation(name)}(${args.map((a) => render(a, vars)).join(',')})`;
+  const head = call(r.head.rel, r.head.args);
+  const body = r.body.map((l) => (l.kind === 'pos' ? call(l.atom.rel, l.atom.args) : `${render(l.left, vars)} \\== ${render(l.right, vars)}`));
+  return { head, body };
+}
+
 /** `name(a,b)` or `name` for no arguments, with `name` quoted. */
 function call(name: string, args: readonly string[]): string {
   return args.length === 0 ? quoteAtom(name) : `${quoteAtom(name)}(${args.join(',')})`;

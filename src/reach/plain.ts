@@ -7,24 +7,22 @@
  * `prolog` method (prolog.ts) is used beyond the relaxed rules themselves; the supersets are
  * the same least model, reached more slowly.
  */
-import type { Atom, Term } from '../gdl/ast.js';
+import type { Atom } from '../gdl/ast.js';
 import { KEYWORDS, NO_POS } from '../gdl/ast.js';
-import { EngineLimitError, type PrologEngine, type TauTerm, createEngine, fromTau, prologText, quoteAtom, tauArgs, tauName } from '../engine/tau.js';
+import { EngineLimitError, type PrologEngine, type TauTerm, createEngine, fromTau, prologText, tauArgs, tauName } from '../engine/tau.js';
 import { deadlineLimit, relationLimitError } from '../gdl/diagnostics.js';
 import { relationComponents } from '../gdl/relations.js';
 import { sortByCodePoints } from '../gdl/terms.js';
 import type { NormalGame } from '../normalize/types.js';
 import { StageTimer } from '../timer.js';
 import { ALG92_PROLOG } from './alg92-text.js';
+import { PLAIN_PREFIX, plainClauseParts, plainRelation } from './clauses.js';
 import { refuseDeepTerms } from './depth.js';
 import { invalidError, limitError } from './failures.js';
 import { DEFAULT_MAX_TERM_DEPTH } from './prolog.js';
 import { type RelaxedPlan, type RelaxedRule, keyOf, planRelaxedGame } from './relaxed.js';
 import type { PlainCounts, ReachLimits, ReachResult, Supersets } from './types.js';
 
-/** Prefix of every GDL relation in the loaded program, so that none clashes with a builtin. */
-const PREFIX = 'r:';
-const rel = (name: string): string => quoteAtom(`${PREFIX}${name}`);
 
 /**
  * Algorithm 9.2 by prolog/alg92.pl on Tau-Prolog: supersets equal to the least model of the
@@ -63,7 +61,7 @@ function gameProgram(plan: RelaxedPlan, maxDepth: number, maxAtoms: number): str
   for (const r of plan.relations.values()) {
     if (KEYWORDS.has(r.rel)) continue;
     const vars = Array.from({ length: r.arity }, () => '_');
-    lines.push(`alg92_axiom_goal(${r.arity === 0 ? rel(r.rel) : `${rel(r.rel)}(${vars.join(',')})`}).`);
+    lines.push(`alg92_axiom_goal(${r.arity === 0 ? plainRelation(r.rel) : `${plainRelation(r.rel)}(${vars.join(',')})`}).`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -80,13 +78,7 @@ function recursiveRelations(plan: RelaxedPlan): Set<string> {
 /** A rule as a clause (`head :- body.`) or, for a recursive relation, an `alg92_rule` fact. */
 function ruleText(r: RelaxedRule, recursive: boolean): string {
   // Variables named _V0, _V1, ...: Tau-Prolog warns of singletons unless a name starts with _.
-  const vars = new Map<string, string>();
-  const renderTerm = (t: Term, v: Map<string, string>): string => prologText(t, v, '_V');
-  const call = (name: string, args: string[]): string => (args.length === 0 ? rel(name) : `${rel(name)}(${args.join(',')})`);
-  const head = call(r.head.rel, r.head.args.map((a) => renderTerm(a, vars)));
-  const body = r.body.map((l) =>
-    l.kind === 'pos' ? call(l.atom.rel, l.atom.args.map((a) => renderTerm(a, vars))) : `${renderTerm(l.left, vars)} \\== ${renderTerm(l.right, vars)}`,
-  );
+  const { head, body } = plainClauseParts(r, (t, v) => prologText(t, v, '_V'));
   if (recursive) return `alg92_rule(${head}, (${body.length === 0 ? 'true' : body.join(', ')})).`;
   return body.length === 0 ? `${head}.` : `${head} :- ${body.join(', ')}.`;
 }
@@ -118,7 +110,7 @@ function runAlgorithm(game: NormalGame, plan: RelaxedPlan, engine: PrologEngine,
 function failure(game: NormalGame, plan: RelaxedPlan, thrown: TauTerm, limits: ReachLimits): Error {
   const [first, second] = tauArgs(thrown);
   if (tauName(thrown) === 'alg92_nonground') {
-    return invalidError(game.file, NO_POS, `Algorithm 9.2 (plain): a rule derives the non-ground fact ${tauName(first!).slice(PREFIX.length)}`);
+    return invalidError(game.file, NO_POS, `Algorithm 9.2 (plain): a rule derives the non-ground fact ${tauName(first!).slice(PLAIN_PREFIX.length)}`);
   }
   const kind = tauName(first!) === 'depth' ? 'depth' : 'atoms';
   const name = tauName(second!).replace(/^r:/, '').replace(/^alg92_reach_axiom$/, '');
@@ -129,18 +121,18 @@ function failure(game: NormalGame, plan: RelaxedPlan, thrown: TauTerm, limits: R
 /** Line 26: the three supersets, read off the asserted facts and sorted by KIF text. */
 function collect(engine: PrologEngine): Supersets {
   const fluents: { text: string; t: TauTerm }[] = [];
-  engine.solve(`${rel('true')}(X)`, ['X'], ([x]) => fluents.push({ text: engine.kif(x!).text, t: x! }));
+  engine.solve(`${plainRelation('true')}(X)`, ['X'], ([x]) => fluents.push({ text: engine.kif(x!).text, t: x! }));
   const moves: { text: string; r: TauTerm; m: TauTerm }[] = [];
-  engine.solve(`${rel('does')}(R, M)`, ['R', 'M'], ([r, m]) => moves.push({ text: `${engine.kif(r!).text} ${engine.kif(m!).text}`, r: r!, m: m! }));
+  engine.solve(`${plainRelation('does')}(R, M)`, ['R', 'M'], ([r, m]) => moves.push({ text: `${engine.kif(r!).text} ${engine.kif(m!).text}`, r: r!, m: m! }));
   const axioms: { text: string; a: TauTerm }[] = [];
   engine.solve('alg92_reach_axiom(A)', ['A'], ([a]) => {
     const args = tauArgs(a!);
-    const name = tauName(a!).slice(PREFIX.length);
+    const name = tauName(a!).slice(PLAIN_PREFIX.length);
     axioms.push({ text: args.length === 0 ? name : `(${name} ${args.map((x) => engine.kif(x).text).join(' ')})`, a: a! });
   });
   return {
     fluents: sortByCodePoints(fluents, (f) => f.text).map((f) => fromTau(f.t)),
     moves: sortByCodePoints(moves, (m) => m.text).map((m) => ({ role: fromTau(m.r), action: fromTau(m.m) })),
-    axioms: sortByCodePoints(axioms, (x) => x.text).map((x): Atom => ({ kind: 'atom', rel: tauName(x.a).slice(PREFIX.length), args: tauArgs(x.a).map(fromTau), pos: NO_POS })),
+    axioms: sortByCodePoints(axioms, (x) => x.text).map((x): Atom => ({ kind: 'atom', rel: tauName(x.a).slice(PLAIN_PREFIX.length), args: tauArgs(x.a).map(fromTau), pos: NO_POS })),
   };
 }

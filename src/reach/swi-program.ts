@@ -3,12 +3,9 @@
  * relaxed plan the Prolog method runs on Tau-Prolog, in SWI's syntax.
  */
 import { KEYWORDS } from '../gdl/ast.js';
-import { quoteAtom } from '../engine/tau.js';
 import type { NormalGame } from '../normalize/types.js';
-import { renderTerm } from './clauses.js';
+import { plainClauseParts, plainRelation as rel, renderTerm } from './clauses.js';
 import { type RelationKey, keyOf, planRelaxedGame, relationKeyText } from './relaxed.js';
-
-const rel = (name: string): string => quoteAtom(`r:${name}`);
 
 /**
  * The relaxed game as SWI-Prolog text, for the benchmark's plain Algorithm 9.2 in SWI-Prolog
@@ -37,14 +34,7 @@ export function swiProgram(game: NormalGame): { text: string; axioms: string } {
   }
   for (const comp of plan.components) {
     for (const r of comp.rules) {
-      const vars = new Map<string, string>();
-      const call = (name: string, args: string[]): string => (args.length === 0 ? rel(name) : `${rel(name)}(${args.join(',')})`);
-      const head = call(r.head.rel, r.head.args.map((a) => renderTerm(a, vars)));
-      const body = r.body.map((l) =>
-        l.kind === 'pos'
-          ? call(l.atom.rel, l.atom.args.map((a) => renderTerm(a, vars)))
-          : `${renderTerm(l.left, vars)} \\== ${renderTerm(l.right, vars)}`,
-      );
+      const { head, body } = plainClauseParts(r, renderTerm);
       lines.push(body.length === 0 ? `${head}.` : `${head} :- ${body.join(', ')}.`);
     }
   }
