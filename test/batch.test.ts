@@ -163,7 +163,7 @@ describe('batch: workers that die', () => {
 });
 
 describe('batch: progress line', () => {
-  it('draws on a terminal and stays silent otherwise', () => {
+  it('draws on a terminal and appends one line per finished game otherwise', () => {
     const written: string[] = [];
     const tty = new Progress(2, { isTTY: true, write: (t: string) => written.push(t) });
     tty.started({ file: 'a.kif', name: 'a' });
@@ -174,8 +174,12 @@ describe('batch: progress line', () => {
     const quiet: string[] = [];
     const pipe = new Progress(1, { isTTY: false, write: (t: string) => quiet.push(t) });
     pipe.started({ file: 'a.kif', name: 'a' });
+    expect(quiet).toEqual([]); // nothing redrawn while games run
+    pipe.finished(row('a.kif', 'limit', 1));
     pipe.stop();
-    expect(quiet).toEqual([]);
+    expect(quiet).toHaveLength(1);
+    expect(quiet[0]).toMatch(/^\[1\/1\] limit a\.kif \(\d+\.\d s\)/);
+    expect(quiet[0]).not.toContain('\r');
   });
 });
 
@@ -199,7 +203,8 @@ describe.skipIf(!HAVE_CORPUS)('gdl-ground batch on corpus games', () => {
     const out = join(dir, 'out');
     const report = join(dir, 'report.json');
     const r = run(['batch', games, '--jobs', '2', '--max-rules', '300', '--timeout', '60', '--out', out, '--report', report]);
-    expect(r.stderr).not.toContain('\r'); // no progress line: stderr is not a terminal
+    expect(r.stderr).not.toContain('\r'); // no redrawn line: stderr is not a terminal
+    expect(r.stderr.split('\n').filter((l) => /^\[\d\/4\] /.test(l))).toHaveLength(4); // one line per game
     expect(r.code).toBe(1); // an invalid game
     const data = JSON.parse(readFileSync(report, 'utf8')) as { summary: { counts: Record<string, number> }; games: GameRow[] };
     const status = Object.fromEntries(data.games.map((g) => [relative(games, g.game), g.status]));

@@ -1,6 +1,7 @@
 /**
- * The progress line of a batch on stderr, redrawn in place when stderr is a terminal and
- * silent otherwise: games done/total, running, counts by status, elapsed seconds.
+ * The progress of a batch on stderr. On a terminal one line, redrawn in place: games done/total,
+ * running, counts by status, elapsed seconds. Elsewhere (a log file, CI) one line per finished
+ * game, appended: a redrawn line would be noise there, and silence for minutes looks like a hang.
  */
 import type { FoundGame, GameRow, GameStatus } from './types.js';
 import { STATUSES } from './types.js';
@@ -14,7 +15,7 @@ interface ProgressStream {
   write(text: string): unknown;
 }
 
-/** Tracks the batch and draws the line; every method does nothing when the stream is not a terminal. */
+/** Tracks the batch: draws the line on a terminal, appends a line per finished game elsewhere. */
 export class Progress {
   private done = 0;
   private running = 0;
@@ -39,7 +40,14 @@ export class Progress {
     this.running--;
     this.done++;
     this.counts.set(row.status, (this.counts.get(row.status) ?? 0) + 1);
-    this.draw();
+    if (this.stream.isTTY === true) this.draw();
+    else this.stream.write(`${this.finishedLine(row)}\n`);
+  }
+
+  /** The line appended for a finished game when the stream is not a terminal. */
+  finishedLine(row: GameRow): string {
+    const why = row.message === '' ? '' : `: ${row.message.split('\n')[0]}`;
+    return `[${this.done}/${this.total}] ${row.status} ${row.game} (${row.seconds.toFixed(1)} s)${why}`;
   }
 
   /** The line as it is drawn. */
