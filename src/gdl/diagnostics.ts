@@ -48,7 +48,10 @@ export function sortDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
 
 /** One line of a report: `game.kif:3:7: error: unbalanced ')'`. */
 export function formatDiagnostic(d: Diagnostic): string {
-  return `${d.file}:${d.line}:${d.col}: ${d.severity}: ${d.message}`;
+  // Line 0 is "no position" (a limit reached between rules, a whole-game property): `file:0:0`
+  // would send an editor to a line that does not exist, so the file alone is named.
+  const where = d.line === 0 ? d.file : `${d.file}:${d.line}:${d.col}`;
+  return `${where}: ${d.severity}: ${d.message}`;
 }
 
 /** True when the list holds at least one error. */
