@@ -7,7 +7,7 @@
  * its superset (next by fluents, legal by moves, axioms by their instances). Ground rules
  * therefore only ever have heads that are reachable in the relaxed game.
  */
-import { GdlError, diag } from '../gdl/diagnostics.js';
+import { GdlError, deadlineTicker, diag } from '../gdl/diagnostics.js';
 import { OUTPUT_KEYWORDS } from '../gdl/keywords.js';
 import { compareCodePoints, termToString } from '../gdl/terms.js';
 import { relationComponents, relationGraph, relationKey, severalArities, stateDependent } from '../gdl/relations.js';
@@ -185,7 +185,8 @@ export function instantiateGame(whole: NormalGame, supersets: Supersets, limits:
     if (!statics.has(rel)) continue;
     for (const id of storeIds(storeOf(run, rel))) run.rules.push({ head: id, pos: [], neg: [] });
   }
-  const part = lazy === undefined ? undefined : lazyPart(lazy, supersets, table, (rel) => storeIds(storeOf(run, rel)));
+  const tick = deadlineTicker(limits.deadline, game.file, 'making the lazy part');
+  const part = lazy === undefined ? undefined : lazyPart(lazy, supersets, table, (rel) => storeIds(storeOf(run, rel)), tick);
   const ground = assembleGame(game.file, table, orderedRoles(game, run), initAtoms(table, run), run.rules, limits.deadline, part);
   return split.frame.rules === 0 && split.frame.candidates === 0 ? ground : { ...ground, frame: { ...split.frame } };
 }

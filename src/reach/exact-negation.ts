@@ -40,7 +40,7 @@ import { evaluateStatics } from './dg/statics.js';
 import type { ReachLimits, Supersets } from './types.js';
 
 /** Prefix of the fresh relations (the space keeps them apart from every game symbol). */
-export const KEPT = 'kept ';
+const KEPT = 'kept ';
 
 /** Most ground atoms the evaluation of the static part may make before the refinement is given up. */
 const MAX_STATIC_ATOMS = 500_000;
