@@ -75,6 +75,11 @@ describe('kept negations: the refined run after the atom budget', () => {
     expect(verdict.kind).toBe('same');
   });
 
+  it('where the refined run passes its quarter of the budget too, the plain run\'s error stands, with a note', () => {
+    const normal = load(GAME);
+    expect(() => supersetsForGrounding(normal, limits(1000))).toThrow(/^\S+:14:1: error: relation 'lt' grew to .*more than 1000 ground atoms in all; kept negations and demand did not bound it either \(more than 250 atoms\)$/);
+  });
+
   it('demanded static relations: seeded from their instances, the same ground game as evaluated whole', () => {
     const normal = load(GAME);
     const refined = supersetsForGrounding(normal, limits(6000)).supersets;

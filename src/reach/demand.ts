@@ -56,8 +56,8 @@ function refinedRun(game: NormalGame, limits: ReachLimits, err: unknown, plainMs
   const refined = keepExactNegations(game, limits);
   if (refined === undefined) throw err;
   const box = new Deadline(Math.min(limits.deadline.at, Date.now() + Math.max(plainMs, MIN_BOX_MS)), limits.deadline.maxHeapBytes);
+  const maxAtoms = Math.ceil(limits.maxAtoms / REFINED_SHARE);
   try {
-    const maxAtoms = Math.ceil(limits.maxAtoms / REFINED_SHARE);
     const r = computeSupersetsProlog(magicGame(refined), { ...limits, maxAtoms, deadline: box }, { relevantOnly: true });
     const stats = { ...r.stats, times: [{ step: 'plain run (over budget)', ms: plainMs }, ...r.stats.times] };
     // Every caller of a demandable relation is positive and relevant in the original game too.
@@ -65,9 +65,19 @@ function refinedRun(game: NormalGame, limits: ReachLimits, err: unknown, plainMs
     return { supersets: { ...undemand(withoutKept(r.supersets)), demandedStatics }, stats };
   } catch (again) {
     // The plain run's message names the game's own relation; the run's own limits win.
-    if (again instanceof GdlError && again.code === 'limit' && !limits.deadline.passed()) throw err;
+    if (again instanceof GdlError && again.code === 'limit' && !limits.deadline.passed()) {
+      const why = isAtomBudget(again) ? `more than ${maxAtoms} atoms` : 'more than the time the plain run took';
+      throw withNote(err, `; kept negations and demand did not bound it either (${why})`);
+    }
     throw again;
   }
+}
+
+/** `err` (a GdlError) with `note` added to its first message; the relation and the limit stay data. */
+function withNote(err: unknown, note: string): unknown {
+  if (!(err instanceof GdlError) || err.diagnostics.length === 0) return err;
+  const [first, ...rest] = err.diagnostics;
+  return new GdlError([{ ...first!, message: `${first!.message}${note}` }, ...rest], err.code, err.limit);
 }
 
 /**
