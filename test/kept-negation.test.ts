@@ -52,6 +52,18 @@ describe('kept negations: which', () => {
     expect(facts('kept 1')).not.toContain('(kept 1 6)');
   });
 
+  it('a fluent is invariant only when frames alone make it: not with a conditional frame, nor beside a next rule with a variable fluent', () => {
+    const base = `(role r) (init (wall 1)) (init (p 0)) (succ 0 1) (succ 1 2) (succ 2 3) (legal r go) (goal r 100) (<= terminal (true (p 3)))
+      (<= (next (p ?y)) (true (p ?x)) (succ ?x ?y) (not (true (wall ?x))))`;
+    const kept = (extra: string) => keepExactNegations(load('inline.kif', `${base} ${extra}`), limits()) !== undefined;
+    expect(kept('(<= (next (wall ?x)) (true (wall ?x)))')).toBe(true);
+    expect(kept('(<= (next (wall ?x)) (true (wall ?x)) (not (true (p 2))))')).toBe(false);
+    expect(kept('(<= (next (wall ?x)) (true (wall ?x))) (<= (next ?f) (true (p 3)) (true ?f))')).toBe(false);
+    expect(kept('(<= (next (wall ?x)) (true (wall ?x))) (<= (next (wall 2)) (true (p 2)))')).toBe(false);
+    // Without any next rule the wall is gone after the first step: not invariant either.
+    expect(kept('')).toBe(false);
+  });
+
   it('keeps nothing in tic-tac-toe (its negations read fluents that change)', () => {
     expect(keepExactNegations(load(join(EXAMPLES_DIR, 'tictactoe.kif')), limits())).toBeUndefined();
   });
