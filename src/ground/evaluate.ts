@@ -72,6 +72,12 @@ export interface Context {
   readonly statics: Set<string>;
   /** For relations covered by the supersets: the atom ids a head may take. */
   readonly headFilter: ReadonlyMap<string, ReadonlySet<number>>;
+  /**
+   * Demanded static relations (`Supersets.demandedStatics`): their filter as a store, which
+   * each of their rules joins as one more atom (the head), so that the join enumerates only
+   * bindings with a wanted head instead of the whole relation.
+   */
+  readonly headSeeds?: ReadonlyMap<string, Store>;
   readonly rules: RuleDraft[];
   /** The rules made so far by hash (see {@link RuleHashes}); replaced by {@link rollBack}. */
   ruleHashes: RuleHashes;
@@ -165,6 +171,19 @@ function blockFor(ctx: Context, atom: CompiledAtom): { block: Block; vars: reado
   }
   syncBlock(block, ctx.table);
   return { block, vars: [...order, UNBOUND] };
+}
+
+/** The rule's head as one more join atom over `seed` (after the positives: ground rules read rows by their index). */
+function seedJoin(ctx: Context, rule: JoinRule, seed: Store): JoinAtom {
+  const { key, order } = canonicalKey(rule.head.pattern);
+  const cacheKey = `seed|${key}`;
+  let block = ctx.blocks.get(cacheKey);
+  if (block === undefined) {
+    block = createBlock(seed, renumber(rule.head.pattern, new Map(order.map((v, i) => [v, i]))), order.length);
+    ctx.blocks.set(cacheKey, block);
+  }
+  syncBlock(block, ctx.table);
+  return { rel: block.rows, vars: [...order, UNBOUND], lo: 0, hi: block.rows.size };
 }
 
 /** Tests of a rule that only prune: `distinct`, and negated static atoms (which must not hold). */
@@ -311,6 +330,8 @@ function prepareRule(ctx: Context, rule: JoinRule, delta: number) {
     const range = i === delta ? block.rows.delta() : undefined;
     return { rel: block.rows, vars, lo: range?.[0] ?? 0, hi: range?.[1] ?? block.rows.size };
   });
+  const seed = ctx.headSeeds?.get(rule.head.rel);
+  if (seed !== undefined) joins.push(seedJoin(ctx, rule, seed));
   const isStatic = ctx.statics.has(rule.head.rel);
   return { blocks, joins, isStatic, checks: checksOf(ctx, rule), outputs: outputsOf(ctx, rule, isStatic) };
 }

@@ -7,7 +7,7 @@
  * its superset (next by fluents, legal by moves, axioms by their instances). Ground rules
  * therefore only ever have heads that are reachable in the relaxed game.
  */
-import { GdlError, diag } from '../gdl/diagnostics.js';
+import { GdlError, deadlineTicker, diag } from '../gdl/diagnostics.js';
 import { OUTPUT_KEYWORDS } from '../gdl/keywords.js';
 import { compareCodePoints, termToString } from '../gdl/terms.js';
 import { relationComponents, relationGraph, relationKey, severalArities, stateDependent } from '../gdl/relations.js';
@@ -16,7 +16,7 @@ import type { NormalGame } from '../normalize/types.js';
 import { asRule } from '../normalize/types.js';
 import type { Supersets } from '../reach/types.js';
 import { assembleGame } from './assemble.js';
-import { addToStore, inStore, storeIds } from '../datalog/block.js';
+import { type Store, addToStore, createStore, inStore, storeIds } from '../datalog/block.js';
 import { type JoinRule, compileRule } from './compile.js';
 import { type Context, type InstantiateLimits, evaluateComponent, ruleHashes, storeOf } from './evaluate.js';
 import { TermTable } from '../datalog/terms.js';
@@ -47,7 +47,9 @@ function checkHeads(game: NormalGame, dynamic: ReadonlySet<string>): void {
 }
 
 /** Interns the supersets: stores for `true` and `does`, head filters for covered relations. */
-function loadSupersets(ctx: Context, supersets: Supersets, statics: ReadonlySet<string>, filter: Map<string, Set<number>>, key: (atom: Atom) => string): void {
+function loadSupersets(
+  ctx: Context, supersets: Supersets, statics: ReadonlySet<string>, filter: Map<string, Set<number>>, seeds: Map<string, Store>, key: (atom: Atom) => string,
+): void {
   const t = ctx.table;
   filter.set('next', new Set());
   filter.set('legal', new Set());
@@ -61,14 +63,28 @@ function loadSupersets(ctx: Context, supersets: Supersets, statics: ReadonlySet<
     addToStore(storeOf(ctx, 'does'), t.compound('does', args));
     filter.get('legal')!.add(t.compound('legal', args));
   }
+  // Static relations are evaluated exactly instead; their superset may be larger (dg method).
+  // Demanded static relations (a refined superset run) are filtered, and their rules seeded.
+  const demanded = new Set(supersets.demandedStatics ?? []);
+  const kept = (a: Atom): boolean => !statics.has(key(a)) || demanded.has(`${a.rel}/${a.args.length}`);
   for (const a of supersets.axioms) {
-    // Static relations are evaluated exactly instead; their superset may be larger (dg method).
     const rel = key(a);
-    if (statics.has(rel)) continue;
+    if (!kept(a)) continue;
     if (!filter.has(rel)) filter.set(rel, new Set());
     filter.get(rel)!.add(t.compound(a.rel, a.args.map((x) => t.fromTerm(x))));
   }
-  for (const rel of [...filter.keys()]) if (statics.has(rel)) filter.delete(rel);
+  for (const rel of [...filter.keys()]) {
+    if (!statics.has(rel)) continue;
+    if (demanded.size === 0) filter.delete(rel);
+    else seeds.set(rel, storeOfIds(rel, filter.get(rel)!));
+  }
+}
+
+/** A store holding `ids` (the seed of a demanded static relation's rules). */
+function storeOfIds(rel: string, ids: ReadonlySet<number>): Store {
+  const store = createStore(rel);
+  for (const id of ids) addToStore(store, id);
+  return store;
 }
 
 /** Rules grouped by component of the relation graph, in evaluation order (bodies before heads). */
@@ -148,13 +164,16 @@ export function instantiateGame(whole: NormalGame, supersets: Supersets, limits:
   const statics = staticRelations(game, plain, dynamic);
   const table = new TermTable();
   const headFilter = new Map<string, Set<number>>();
+  const headSeeds = new Map<string, Store>();
   const run: Context = {
-    file: game.file, table, limits, stores: new Map(), blocks: new Map(), statics, headFilter,
+    file: game.file, table, limits, stores: new Map(), blocks: new Map(), statics, headFilter, headSeeds,
     rules: [], ruleHashes: ruleHashes(), counters: { atoms: 0, literals: 0 }, several: severalArities(plain),
     ...(lazy === undefined ? {} : { lazy: new Set(lazy.relations) }),
   };
   const key = (atom: Atom): string => relationKey(atom, run.several);
-  loadSupersets(run, supersets, statics, headFilter, key);
+  // With a lazy part, its static facts come from the stores: demanded ones would be incomplete.
+  const loaded = lazy === undefined ? supersets : { ...supersets, demandedStatics: undefined };
+  loadSupersets(run, loaded, statics, headFilter, headSeeds, key);
   const compiled = game.rules.map((r) => compileRule(r, game.file, table, key));
   // Rule splitting (docs/ground.md): only rules estimated above the threshold are touched.
   const split = splitEnv(limits.splitAbove ?? DEFAULT_SPLIT_ABOVE, auxPrefix(gameSymbols(game)), key, limits.frameAbove, limits.frameShared === true);
@@ -166,7 +185,8 @@ export function instantiateGame(whole: NormalGame, supersets: Supersets, limits:
     if (!statics.has(rel)) continue;
     for (const id of storeIds(storeOf(run, rel))) run.rules.push({ head: id, pos: [], neg: [] });
   }
-  const part = lazy === undefined ? undefined : lazyPart(lazy, supersets, table, (rel) => storeIds(storeOf(run, rel)));
+  const tick = deadlineTicker(limits.deadline, game.file, 'making the lazy part');
+  const part = lazy === undefined ? undefined : lazyPart(lazy, supersets, table, (rel) => storeIds(storeOf(run, rel)), tick);
   const ground = assembleGame(game.file, table, orderedRoles(game, run), initAtoms(table, run), run.rules, limits.deadline, part);
   return split.frame.rules === 0 && split.frame.candidates === 0 ? ground : { ...ground, frame: { ...split.frame } };
 }

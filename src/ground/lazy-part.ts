@@ -34,13 +34,17 @@ function fn(name: string, args: readonly Term[]): Term {
 }
 
 /** Term ids of the atoms lazy keyword rule head `head` may make, over the supersets. */
-function headsOf(head: Atom, supersets: Supersets, table: TermTable, roles: readonly number[]): number[] {
+function headsOf(head: Atom, supersets: Supersets, table: TermTable, roles: readonly number[], tick: () => void): number[] {
   const pattern = fn(head.rel, head.args);
   const out: number[] = [];
   if (head.rel === 'next') {
-    for (const f of supersets.fluents) if (matchesPattern(pattern, fn('next', [f]))) out.push(table.compound('next', [table.fromTerm(f)]));
+    for (const f of supersets.fluents) {
+      tick();
+      if (matchesPattern(pattern, fn('next', [f]))) out.push(table.compound('next', [table.fromTerm(f)]));
+    }
   } else if (head.rel === 'legal') {
     for (const m of supersets.moves) {
+      tick();
       if (matchesPattern(pattern, fn('legal', [m.role, m.action]))) out.push(table.compound('legal', [table.fromTerm(m.role), table.fromTerm(m.action)]));
     }
   } else if (head.args.every((a) => a.kind === 'const')) {
@@ -62,11 +66,12 @@ function byText(table: TermTable, ids: Iterable<number>): number[] {
 /**
  * The lazy part of the ground game: the plan's non-ground rules, the facts of the static
  * relations they read (`factsOf` gives a static relation's exact instances as term ids), and
- * the heads their keyword rules may make.
+ * the heads their keyword rules may make. `tick` looks at the run's deadline: each lazy keyword
+ * rule is matched against every fluent or move (amazons has 173,962 moves).
  */
-export function lazyPart(plan: LazyPlan, supersets: Supersets, table: TermTable, factsOf: (rel: string) => readonly number[]): LazyPart {
+export function lazyPart(plan: LazyPlan, supersets: Supersets, table: TermTable, factsOf: (rel: string) => readonly number[], tick: () => void): LazyPart {
   const roles = factsOf('role').map((r) => table.args(r)[0]!);
-  const heads = plan.lazyRules.flatMap((r) => headsOf(r.head, supersets, table, roles));
+  const heads = plan.lazyRules.flatMap((r) => headsOf(r.head, supersets, table, roles, tick));
   return {
     relations: plan.relations,
     rules: plan.rules,

@@ -114,10 +114,12 @@ export function mirrorFacts(
   r: RelationFacts,
   facts: readonly StoredFact[],
   delta: boolean,
+  tick: () => void = () => {},
 ): void {
   const split = splitPosition(r.rel, r.arity);
   const whole = ensureTable(engine, store, relKey, r);
   for (const f of facts) {
+    tick();
     put(engine, whole, f.args, delta);
     if (split === undefined) continue;
     const at = f.args[split]!;

@@ -19,6 +19,14 @@ export interface Supersets {
   readonly moves: readonly Move[];
   /** Ground instances of every relation that is not a GDL keyword, static facts included. */
   readonly axioms: readonly Atom[];
+  /**
+   * Static relations (keys `name/arity`) whose instances in `axioms` are only those their
+   * callers can ask for (the refined run of src/reach/demand.ts), every caller positive and in
+   * a rule of a relevant relation: instantiation filters them by `axioms` and starts their rules
+   * from those instances, instead of evaluating them whole. Absent: static relations are
+   * evaluated whole, as always.
+   */
+  readonly demandedStatics?: readonly string[];
 }
 
 /** Counters and timings of a superset computation, for `--stats`. */
