@@ -32,6 +32,9 @@ export class StageTimer {
   private readonly records: StageRecord[] = [];
   private peak = 0;
 
+  /** `onStage`, when given, is told of each stage as it ends (failed ones too): the library's progress callback. */
+  constructor(private readonly onStage?: (record: StageRecord) => void) {}
+
   /**
    * Runs `fn`, records its time and the counts `count` reads off its result. A stage that
    * throws is recorded too (without counts), so that a run cut short by a limit still shows
@@ -53,7 +56,9 @@ export class StageTimer {
   private record(stage: string, ms: number, counts: Record<string, number>): void {
     const rss = residentBytes();
     this.peak = Math.max(this.peak, rss);
-    this.records.push({ stage, ms, counts, rss });
+    const record = { stage, ms, counts, rss };
+    this.records.push(record);
+    this.onStage?.(record);
   }
 
   /** The records so far, in order. */
