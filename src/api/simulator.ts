@@ -130,19 +130,29 @@ export function createSimulator(grounding: Grounding, options: SimulatorOptions 
   };
 }
 
-/** The states one simulator made: each a frozen token whose bitset only this table knows. */
+/** Where a {@link State} keeps its bitset and the simulator that made it (not exported from the index). */
+const BITS: unique symbol = Symbol('state bits');
+const OWNER: unique symbol = Symbol('state owner');
+
+/** A state as the simulator made it: frozen, its bitset under a symbol the API does not export. */
+interface StateBox extends State {
+  readonly [BITS]: GroundState;
+  readonly [OWNER]: object;
+}
+
+/**
+ * The states of one simulator: frozen boxes, each marked with this simulator's token, so a state
+ * of another simulator is refused (a WeakMap from states to bitsets made every step cost the
+ * garbage collector more as a match went on).
+ */
 function stateTable(): { wrap(bits: GroundState): State; bits(state: State): GroundState } {
-  const table = new WeakMap<State, GroundState>();
+  const owner = Object.freeze({});
   return {
-    wrap: (bits) => {
-      const state: State = Object.freeze({ kind: 'state' as const });
-      table.set(state, bits);
-      return state;
-    },
+    wrap: (bits) => Object.freeze({ kind: 'state' as const, [BITS]: bits, [OWNER]: owner }),
     bits: (state) => {
-      const bits = table.get(state);
-      if (bits === undefined) throw new Error('not a state of this simulator');
-      return bits;
+      const box = state as Partial<StateBox>;
+      if (box[OWNER] !== owner || box[BITS] === undefined) throw new Error('not a state of this simulator');
+      return box[BITS];
     },
   };
 }
