@@ -34,8 +34,8 @@ export function groundFile(path: string, options: Omit<LoadOptions, 'file'> & Gr
   const { keepUnused, ...load } = options;
   const loaded = loadGameFile(path, load);
   if (!loaded.ok) throw new GdlError(loaded.diagnostics, loaded.limit ? 'limit' : 'invalid');
-  const { signal, onProgress } = options;
-  return groundGame(loaded.game, { ...(keepUnused === undefined ? {} : { keepUnused }), ...(signal === undefined ? {} : { signal }), ...(onProgress === undefined ? {} : { onProgress }) });
+  const { signal, onProgress, onStageStart } = options;
+  return groundGame(loaded.game, { keepUnused, signal, onProgress, onStageStart });
 }
 
 /**

@@ -32,8 +32,11 @@ export class StageTimer {
   private readonly records: StageRecord[] = [];
   private peak = 0;
 
-  /** `onStage`, when given, is told of each stage as it ends (failed ones too): the library's progress callback. */
-  constructor(private readonly onStage?: (record: StageRecord) => void) {}
+  /**
+   * `onStage`, when given, is told of each stage as it ends (failed ones too), and `onStart` of
+   * each as it starts: the library's progress callbacks.
+   */
+  constructor(private readonly onStage?: (record: StageRecord) => void, private readonly onStart?: (stage: string) => void) {}
 
   /**
    * Runs `fn`, records its time and the counts `count` reads off its result. A stage that
@@ -41,6 +44,7 @@ export class StageTimer {
    * where its time went.
    */
   run<T>(stage: string, fn: () => T, count: (result: T) => Record<string, number> = () => ({})): T {
+    this.onStart?.(stage);
     const start = performance.now();
     let result: T;
     try {

@@ -40,7 +40,7 @@ export interface Grounding {
 
 /** The settings of `options` over the game's, without the call's control. */
 function settingsOf(game: Game, options: GroundOptions): Settings {
-  const { keepUnused: _keep, signal: _signal, onProgress: _progress, ...settings } = options;
+  const { keepUnused: _keep, signal: _signal, onProgress: _progress, onStageStart: _start, ...settings } = options;
   return { ...game.settings, ...settings };
 }
 

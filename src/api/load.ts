@@ -44,7 +44,7 @@ export interface LoadOptions extends Settings, RunControl {
 
 /** The control part of `options` (a Game keeps only the settings). */
 function settingsOf(options: LoadOptions): Settings {
-  const { file: _file, signal: _signal, onProgress: _progress, ...settings } = options;
+  const { file: _file, signal: _signal, onProgress: _progress, onStageStart: _start, ...settings } = options;
   return settings;
 }
 

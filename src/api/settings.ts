@@ -51,6 +51,8 @@ export interface RunControl {
   readonly signal?: AbortFlag;
   /** Told of each stage as it ends (failed stages too): its name, milliseconds and counts. */
   readonly onProgress?: (stage: StageRecord) => void;
+  /** Told of each stage's name as it starts (for a progress line that names the stage running). */
+  readonly onStageStart?: (stage: string) => void;
 }
 
 /** The pipeline's settings of `settings` and `control`: only the fields the API documents. */
@@ -66,7 +68,7 @@ function pipelineSettings(settings: Settings, control: RunControl): PipelineSett
  * is already aborted.
  */
 export function callContext(file: string, settings: Settings, control: RunControl): RunContext {
-  const ctx = runContext(file, resolvePipelineOptions(pipelineSettings(settings, control)), new StageTimer(control.onProgress));
+  const ctx = runContext(file, resolvePipelineOptions(pipelineSettings(settings, control)), new StageTimer(control.onProgress, control.onStageStart));
   if (ctx.deadline.exceeded() === 'aborted') throw abortError(ctx, 'before starting');
   return ctx;
 }
