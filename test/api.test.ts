@@ -96,10 +96,12 @@ describe('groundGame and emitGame write what gdl-ground ground writes', () => {
 });
 
 describe('abort and progress', () => {
-  it('reports each stage as it ends, the same stages as the grounding lists', () => {
+  it('reports each stage as it starts and ends, the same stages as the grounding lists', () => {
     const seen: StageRecord[] = [];
-    const g = groundGame(game('tictactoe.kif'), { onProgress: (s) => seen.push(s) });
+    const started: string[] = [];
+    const g = groundGame(game('tictactoe.kif'), { onProgress: (s) => seen.push(s), onStageStart: (s) => started.push(s) });
     expect(seen.map((s) => s.stage)).toEqual(['reach-prolog', 'instantiate', 'prune', 'unused']);
+    expect(started).toEqual(['reach-prolog', 'instantiate', 'prune', 'unused']);
     expect(seen).toEqual(g.stats);
   });
 
