@@ -8,17 +8,28 @@
 /** Calls of {@link Deadline.tick} per clock read: about a millisecond of join work. */
 export const TICKS_PER_CLOCK_READ = 4096;
 
-/** Which limit of a {@link Deadline} was reached. */
-export type LimitKind = 'time' | 'memory';
+/** Which limit of a {@link Deadline} was reached: its time, its heap, or its caller's abort signal. */
+export type LimitKind = 'time' | 'memory' | 'aborted';
 
-/** A wall-clock deadline (ms since the epoch; Infinity for none) and a heap limit (bytes). */
+/**
+ * What a {@link Deadline} reads of an abort signal: `AbortSignal` (browsers and Node) fits.
+ * Structural, so that the core names no host's type.
+ */
+export interface AbortFlag {
+  readonly aborted: boolean;
+}
+
+/**
+ * A wall-clock deadline (ms since the epoch; Infinity for none), a heap limit (bytes) and, for
+ * library callers, an abort signal, read with the clock: an aborted signal is a limit reached.
+ */
 export class Deadline {
   private ticks = 0;
   /** The first limit found reached; once reached, a limit stays reached. */
   private reached: LimitKind | undefined;
 
-  /** `at`: ms since the epoch, Infinity for no deadline; `maxHeapBytes`: Infinity for no limit. */
-  constructor(readonly at: number, readonly maxHeapBytes = Infinity) {}
+  /** `at`: ms since the epoch, Infinity for no deadline; `maxHeapBytes`: Infinity for no limit; `signal`: none by default. */
+  constructor(readonly at: number, readonly maxHeapBytes = Infinity, readonly signal?: AbortFlag) {}
 
   /** No deadline and no memory limit. */
   static never(): Deadline {
@@ -26,14 +37,15 @@ export class Deadline {
   }
 
   /** A deadline `seconds` from now (Infinity for none), and a heap limit in MB (default none). */
-  static in(seconds: number, maxHeapMb = Infinity): Deadline {
-    return new Deadline(seconds === Infinity ? Infinity : Date.now() + seconds * 1000, maxHeapMb * 1024 * 1024);
+  static in(seconds: number, maxHeapMb = Infinity, signal?: AbortFlag): Deadline {
+    return new Deadline(seconds === Infinity ? Infinity : Date.now() + seconds * 1000, maxHeapMb * 1024 * 1024, signal);
   }
 
   /** Which limit has been reached, if any (reads the clock and the heap size). */
   exceeded(): LimitKind | undefined {
     if (this.reached !== undefined) return this.reached;
-    if (this.at !== Infinity && Date.now() > this.at) this.reached = 'time';
+    if (this.signal?.aborted === true) this.reached = 'aborted';
+    else if (this.at !== Infinity && Date.now() > this.at) this.reached = 'time';
     // Only Node reports the heap used; in a browser (no `process`) a heap limit is not checked.
     else if (this.maxHeapBytes !== Infinity && typeof process !== 'undefined' && process.memoryUsage().heapUsed > this.maxHeapBytes) this.reached = 'memory';
     return this.reached;
@@ -49,8 +61,9 @@ export class Deadline {
     return (++this.ticks & (TICKS_PER_CLOCK_READ - 1)) === 0 && this.passed();
   }
 
-  /** Words for a message about the limit reached: "time limit reached", "memory limit of 512 MB reached". */
+  /** Words for a message about the limit reached: "time limit reached", "memory limit of 512 MB reached", "aborted by the caller". */
   describe(): string {
+    if (this.exceeded() === 'aborted') return 'aborted by the caller';
     if (this.exceeded() === 'memory') return `memory limit of ${Math.round(this.maxHeapBytes / 1048576)} MB reached`;
     return 'time limit reached';
   }

@@ -33,11 +33,18 @@ export class StageTimer {
   private peak = 0;
 
   /**
+   * `onStage`, when given, is told of each stage as it ends (failed ones too), and `onStart` of
+   * each as it starts: the library's progress callbacks.
+   */
+  constructor(private readonly onStage?: (record: StageRecord) => void, private readonly onStart?: (stage: string) => void) {}
+
+  /**
    * Runs `fn`, records its time and the counts `count` reads off its result. A stage that
    * throws is recorded too (without counts), so that a run cut short by a limit still shows
    * where its time went.
    */
   run<T>(stage: string, fn: () => T, count: (result: T) => Record<string, number> = () => ({})): T {
+    this.onStart?.(stage);
     const start = performance.now();
     let result: T;
     try {
@@ -53,7 +60,9 @@ export class StageTimer {
   private record(stage: string, ms: number, counts: Record<string, number>): void {
     const rss = residentBytes();
     this.peak = Math.max(this.peak, rss);
-    this.records.push({ stage, ms, counts, rss });
+    const record = { stage, ms, counts, rss };
+    this.records.push(record);
+    this.onStage?.(record);
   }
 
   /** The records so far, in order. */

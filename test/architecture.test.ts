@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { specifiers } from './support/imports.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = join(ROOT, 'src');
@@ -65,20 +66,6 @@ function sourceFiles(dir: string, ext: string): string[] {
     else if (e.name.endsWith(ext)) out.push(p);
   }
   return out.sort();
-}
-
-/** Every module specifier of a source file: static imports, re-exports and dynamic imports. */
-function specifiers(text: string): string[] {
-  const out: string[] = [];
-  const patterns = [
-    /^\s*(?:import|export)\s[^'";]*?from\s*'([^']+)'/gm,
-    /^\s*import\s*'([^']+)'/gm,
-    /\bimport\(\s*'([^']+)'\s*\)/g,
-    // tau-prolog is CommonJS and is loaded with require().
-    /\brequire\(\s*'([^']+)'\s*\)/g,
-  ];
-  for (const re of patterns) for (const m of text.matchAll(re)) out.push(m[1]!);
-  return out;
 }
 
 interface Edge {

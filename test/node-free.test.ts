@@ -2,36 +2,28 @@
 // through static imports and re-exports may import a `node:` module or a bare Node built-in.
 // The command line, the batch and the benchmarks sit behind their own entries and may; the core
 // may not import them (nor src/runtime.ts) either.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runtimeSpecifiers } from './support/imports.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = join(ROOT, 'src');
 
-/** Static specifiers of a module (imports, re-exports, side-effect imports; type-only ones are erased and left out). */
-function runtimeSpecifiers(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(/^\s*(import|export)\s+(type\s)?[^'";]*?from\s*'([^']+)'/gm)) if (m[2] === undefined) out.push(m[3]!);
-  for (const m of text.matchAll(/^\s*import\s*'([^']+)'/gm)) out.push(m[1]!);
-  for (const m of text.matchAll(/\b(?:import|require)\(\s*'([^']+)'\s*\)/g)) out.push(m[1]!);
-  return out;
-}
-
 /** Folders and files of src/ that only Node may load. */
-const NODE_ONLY = ['cli/', 'batch/', 'bench/', 'runtime.ts'];
+const NODE_ONLY = ['cli/', 'batch/', 'bench/', 'runtime.ts', 'node.ts'];
 
 /** Whether a specifier names a Node built-in (`node:fs`, or `fs` as Node also accepts). */
 function isNodeBuiltin(spec: string): boolean {
   return spec.startsWith('node:') || builtinModules.includes(spec.split('/')[0]!);
 }
 
-/** Every `node:` or built-in import reachable from `entry` (a path relative to src/), as `module: specifier`. */
-function nodeImportsFrom(entry: string): { reached: number; offending: string[] } {
-  const seen = new Set<string>([entry]);
-  const work = [entry];
+/** Every `node:` or built-in import reachable from `entries` (paths relative to src/), as `module: specifier`. */
+function nodeImportsFrom(...entries: string[]): { reached: number; offending: string[] } {
+  const seen = new Set<string>(entries);
+  const work = [...entries];
   const offending: string[] = [];
   while (work.length > 0) {
     const file = work.pop()!;
@@ -54,6 +46,16 @@ describe('the library core imports nothing from node:', () => {
     const { reached, offending } = nodeImportsFrom('index.ts');
     expect(reached).toBeGreaterThan(50);
     expect(offending).toEqual([]);
+  });
+
+  it('no module of src/api/ (the API, reached from the index or not) reaches a Node built-in', () => {
+    const api = readdirSync(join(SRC, 'api')).filter((f) => f.endsWith('.ts')).map((f) => `api/${f}`);
+    expect(api.length).toBeGreaterThanOrEqual(5);
+    expect(nodeImportsFrom(...api).offending).toEqual([]);
+  });
+
+  it('the walk finds the node: imports of the ./node entry (src/node.ts)', () => {
+    expect(nodeImportsFrom('node.ts').offending).toEqual(expect.arrayContaining(['node.ts: node:fs', 'node.ts: ./cli/io.js']));
   });
 
   it('the walk finds a node: import where there is one (the command line)', () => {

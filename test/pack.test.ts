@@ -1,5 +1,5 @@
 // The published package: `npm pack` of this checkout installs into a fresh folder, without the
-// network, and its `gdl-ground` runs. The dependencies are packed from node_modules, so the test
+// network, its `gdl-ground` runs, and a program there imports `gdl-grounder` and `gdl-grounder/node`. The dependencies are packed from node_modules, so the test
 // needs neither the registry nor npm's cache. It needs npm; without npm it is skipped with a
 // message saying so (and fails under CI=true, where npm is always there).
 import { spawnSync } from 'node:child_process';
@@ -41,6 +41,22 @@ function runtimeDependencies(): string[] {
   return [...seen].sort().map((name) => join(ROOT, 'node_modules', name));
 }
 
+/**
+ * A small program of a fresh project: the main entry (diagnostics of an invalid game, a simulator)
+ * and `gdl-grounder/node` (a game file ground), writing the GDL that `gdl-ground ground` writes.
+ */
+const LIBRARY_EXAMPLE = `
+import { createSimulator, emitGame, loadGame } from 'gdl-grounder';
+import { groundFile } from 'gdl-grounder/node';
+const bad = loadGame('(role', { file: 'bad.kif' });
+console.log(\`invalid: \${bad.diagnostics[0].line}:\${bad.diagnostics[0].col} \${bad.ok ? 'ok' : bad.diagnostics[0].severity}\`);
+const grounding = groundFile(process.argv[2]);
+const sim = createSimulator(grounding);
+console.log(\`roles: \${sim.roles.join(' ')}\`);
+console.log(\`legal: \${sim.legalMoves(sim.initialState(), 0).length}\`);
+process.stdout.write(emitGame(grounding, 'gdl').files[0].text);
+`;
+
 const work: string[] = [];
 afterAll(() => {
   for (const dir of work) rmSync(dir, { recursive: true, force: true });
@@ -59,7 +75,7 @@ describe('npm pack', () => {
     });
   }
 
-  it.skipIf(!HAVE_NPM)(`installs into a fresh folder and runs gdl-ground check${HAVE_NPM ? '' : ' (SKIPPED: npm is not on PATH)'}`, () => {
+  it.skipIf(!HAVE_NPM)(`installs into a fresh folder, runs gdl-ground check and imports both library entries${HAVE_NPM ? '' : ' (SKIPPED: npm is not on PATH)'}`, () => {
     ensureBuilt();
     const packs = tempDir('gdl-pack-');
     // --ignore-scripts: `prepare` would build again; ensureBuilt has just made dist/ current.
@@ -79,5 +95,13 @@ describe('npm pack', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/tictactoe\.kif: valid GDL\nroles: xplayer oplayer\n/);
+
+    // The library from the installed package, both entries, as a new project imports them.
+    writeFileSync(join(app, 'example.mjs'), LIBRARY_EXAMPLE);
+    const lib = spawnSync(process.execPath, ['example.mjs', join(ROOT, 'games/tictactoe.kif')], { cwd: app, encoding: 'utf8' });
+    expect(lib.stderr).toBe('');
+    expect(lib.status).toBe(0);
+    const cli = spawnSync(NPM, ['exec', '--offline', '--no', '--', 'gdl-ground', 'ground', join(ROOT, 'games/tictactoe.kif')], { cwd: app, encoding: 'utf8' });
+    expect(lib.stdout).toBe(`invalid: 1:1 error\nroles: xplayer oplayer\nlegal: 9\n${cli.stdout}`);
   }, 300_000);
 });

@@ -3,29 +3,30 @@
 // test fails when the README and this copy part.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_GDL_EMIT_OPTIONS, contextFromSettings, emitGdl, groundWritten, loadRun } from '../src/index.js';
+import { emitGame, formatDiagnostic, groundGame, loadGame } from '../src/index.js';
 import { runCli } from './support/cli.js';
 
 const EXAMPLE = [
-  "const ctx = contextFromSettings('game.kif', { method: 'prolog', timeoutSeconds: 60 });",
-  "const loaded = loadRun(ctx, readFileSync('game.kif', 'utf8'));",
-  'const { game } = groundWritten(ctx, loaded, false);',
-  'process.stdout.write(emitGdl(game, DEFAULT_GDL_EMIT_OPTIONS, ctx.deadline));',
+  "const loaded = loadGame(readFileSync('game.kif', 'utf8'), { file: 'game.kif', method: 'prolog', timeoutSeconds: 60 });",
+  "if (!loaded.ok) throw new Error(loaded.diagnostics.map(formatDiagnostic).join('\\n'));",
+  'const grounding = groundGame(loaded.game);',
+  "process.stdout.write(emitGame(grounding, 'gdl').files[0]!.text);",
 ];
 
 /** The example's lines, on games/tictactoe.kif, returning what it writes. */
 function example(): string {
-  const ctx = contextFromSettings('game.kif', { method: 'prolog', timeoutSeconds: 60 });
-  const loaded = loadRun(ctx, readFileSync('games/tictactoe.kif', 'utf8'));
-  const { game } = groundWritten(ctx, loaded, false);
-  return emitGdl(game, DEFAULT_GDL_EMIT_OPTIONS, ctx.deadline);
+  const loaded = loadGame(readFileSync('games/tictactoe.kif', 'utf8'), { file: 'game.kif', method: 'prolog', timeoutSeconds: 60 });
+  if (!loaded.ok) throw new Error(loaded.diagnostics.map(formatDiagnostic).join('\n'));
+  const grounding = groundGame(loaded.game);
+  return emitGame(grounding, 'gdl').files[0]!.text;
 }
 
 describe('the README library example', () => {
   it('is the code this test runs', () => {
     const readme = readFileSync('README.md', 'utf8');
-    expect(readme).toContain("import { DEFAULT_GDL_EMIT_OPTIONS, contextFromSettings, emitGdl, groundWritten, loadRun } from 'gdl-grounder';");
+    expect(readme).toContain("import { emitGame, formatDiagnostic, groundGame, loadGame } from 'gdl-grounder';");
     expect(readme).toContain(EXAMPLE.join('\n'));
+    expect(readme).toContain('docs/library.md');
   });
 
   it('writes the game the command line writes', () => {

@@ -1,6 +1,6 @@
 // No dead exports: every export of a module of src/ is imported somewhere in src/, test/ or
-// scripts/ (a script names a built module and the export's name), or re-exported by src/index.ts,
-// the library API. The exports unused today are listed in test/expectations/unused-exports.txt,
+// scripts/ (a script names a built module and the export's name), or exported by a package
+// entry (src/index.ts, src/node.ts), the library API. The exports unused today are listed in test/expectations/unused-exports.txt,
 // each a debt to pay off: the test fails on an unused export not in the list, and on a listed one
 // that is used again or gone, so the list only shrinks. It reads the syntax only (TypeScript's
 // parser, no type checker), which keeps it fast.
@@ -78,6 +78,12 @@ export function readModule(path: string, text: string): { exports: string[]; use
   return { exports, uses };
 }
 
+/** The modules of src/ that package.json's `exports` publishes (`./dist/node.js` is `node.ts`). */
+function packageEntries(): string[] {
+  const exports = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).exports as Record<string, { default: string }>;
+  return Object.values(exports).map((e) => e.default.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts'));
+}
+
 /** The exports of src/ nobody uses, as `module: name`, sorted. */
 function unusedExports(): string[] {
   const exported = new Map<string, string[]>();
@@ -88,8 +94,9 @@ function unusedExports(): string[] {
     if (f.startsWith(SRC + '/')) exported.set(relative(SRC, f), exports);
     uses.forEach(mark);
   }
-  // The API: what src/index.ts re-exports is used by definition; its own exports are not checked.
-  exported.delete('index.ts');
+  // The API: the package's entries (package.json `exports`: src/index.ts, src/node.ts) are used by
+  // definition, and so is what they re-export; their own exports are not checked.
+  for (const entry of packageEntries()) exported.delete(entry);
   // Scripts reach built modules by path (dist/pipeline/stages.js) and use names from them, at
   // times in another script than the one that loads the module (fuzz-run.mjs loads, fuzz-worker.mjs
   // calls): a module some script names may have any name some script uses.
@@ -121,6 +128,10 @@ describe('no export nobody imports', () => {
 
   it('lists no export that is used again or gone (the list only shrinks)', () => {
     expect(known.filter((k) => !unused.includes(k))).toEqual([]);
+  });
+
+  it('takes the package entries from package.json', () => {
+    expect(packageEntries()).toEqual(['index.ts', 'node.ts']);
   });
 
   it('would see an export nobody imports, and the imports that use one', () => {

@@ -63,7 +63,7 @@ export const MAX_FORMULA_DEPTH = 200;
 export type KeptReason = 'recursive' | 'size' | 'growth';
 
 /** An axiom that stayed a rule. */
-export interface KeptAxiom {
+interface KeptAxiom {
   /** KIF text of the ground atom. */
   readonly atom: string;
   readonly reason: KeptReason;

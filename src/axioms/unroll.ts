@@ -36,7 +36,7 @@ export interface UnrollStats {
 }
 
 /** Options of unrolling, resolved by the caller. */
-export interface UnrollOptions {
+interface UnrollOptions {
   /** Largest number of layer rules the unrolling may add (guards against quadratic blow-up). */
   readonly maxRules: number;
 }

@@ -14,21 +14,21 @@ export interface Pos {
 export const NO_POS: Pos = Object.freeze({ line: 0, col: 0 });
 
 /** An object constant, such as `x`, `1` or `+`. Names are folded to lower case. */
-export interface Const {
+interface Const {
   readonly kind: 'const';
   readonly name: string;
   readonly pos: Pos;
 }
 
 /** A variable; `name` keeps the leading `?`, folded to lower case. */
-export interface Var {
+interface Var {
   readonly kind: 'var';
   readonly name: string;
   readonly pos: Pos;
 }
 
 /** A function constant applied to at least one argument, such as `(cell 1 2 b)`. */
-export interface Fn {
+interface Fn {
   readonly kind: 'fn';
   readonly name: string;
   readonly args: readonly Term[];
@@ -47,21 +47,21 @@ export interface Atom {
 }
 
 /** `(not F)` in a rule body. */
-export interface Not {
+interface Not {
   readonly kind: 'not';
   readonly arg: Formula;
   readonly pos: Pos;
 }
 
 /** `(and F ...)` or `(or F ...)` in a rule body. */
-export interface Junction {
+interface Junction {
   readonly kind: 'and' | 'or';
   readonly args: readonly Formula[];
   readonly pos: Pos;
 }
 
 /** `(distinct s t)`: true when the two ground terms differ. */
-export interface Distinct {
+interface Distinct {
   readonly kind: 'distinct';
   readonly left: Term;
   readonly right: Term;

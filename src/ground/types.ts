@@ -110,11 +110,3 @@ export interface LazyPart {
   /** Term ids of the next, legal, goal and terminal atoms the lazy keyword rules may make, sorted by text. */
   readonly heads: readonly number[];
 }
-
-/** Counts of a ground game, for `--stats` and benchmarks. */
-export interface GroundStats {
-  readonly rules: number;
-  readonly fluents: number;
-  readonly moves: number;
-  readonly atoms: number;
-}

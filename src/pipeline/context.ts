@@ -6,8 +6,8 @@
  * {@link StageTimer}, the resolved options.
  */
 import type { Deadline } from '../deadline.js';
-import { StageTimer } from '../timer.js';
-import { type PipelineOptions, type PipelineSettings, resolvePipelineOptions } from './options.js';
+import type { StageTimer } from '../timer.js';
+import type { PipelineOptions } from './options.js';
 
 /** One run of one game: its file name (for messages), its options and deadline, its timer. */
 export interface RunContext {
@@ -23,12 +23,4 @@ export interface RunContext {
 /** The context of a run over resolved options, timed by `timer`. */
 export function runContext(file: string, options: PipelineOptions, timer: StageTimer): RunContext {
   return { file, options, deadline: options.deadline, timer };
-}
-
-/**
- * The context of a run from settings, for library callers: the settings are resolved here, so
- * the deadline starts now. The command line and the batch build theirs from their own flags.
- */
-export function contextFromSettings(file: string, settings: PipelineSettings): RunContext {
-  return runContext(file, resolvePipelineOptions(settings), new StageTimer());
 }

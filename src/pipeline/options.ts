@@ -4,7 +4,7 @@
  * stages' limits derived from them. Kept apart from src/pipeline/stages.ts, which re-exports it, so
  * that the orchestrator reads as the order of the stages.
  */
-import { Deadline } from '../deadline.js';
+import { type AbortFlag, Deadline } from '../deadline.js';
 import { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from '../ground/instantiate.js';
 import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions } from '../normalize/normalize.js';
 import { DEFAULT_MAX_TERM_DEPTH } from '../reach/prolog.js';
@@ -78,14 +78,16 @@ export interface PipelineSettings {
   readonly lazyAxioms?: boolean;
   /** See {@link PipelineOptions.lazyRelations}. */
   readonly lazyRelations?: readonly string[];
+  /** The library's callers: an abort signal the run's deadline reads with its clock (an abort is a limit reached). */
+  readonly signal?: AbortFlag;
 }
 
 /** The deadline `settings.timeoutSeconds` after `settings.startedAt` (default now). */
 function runDeadline(settings: PipelineSettings): Deadline {
   const seconds = settings.timeoutSeconds ?? Infinity;
   const memory = settings.maxMemoryMb ?? Infinity;
-  if (seconds === Infinity || settings.startedAt === undefined) return Deadline.in(seconds, memory);
-  return new Deadline(settings.startedAt + seconds * 1000, memory * 1024 * 1024);
+  if (seconds === Infinity || settings.startedAt === undefined) return Deadline.in(seconds, memory, settings.signal);
+  return new Deadline(settings.startedAt + seconds * 1000, memory * 1024 * 1024, settings.signal);
 }
 
 /** The normalizer's options: `settings.normalize` (or the defaults) with `maxDisjuncts` applied. */

@@ -23,7 +23,7 @@ import { type Component, type Phase, type Table, compileReasonerProgram, compone
 import { type GameState, type GroundItem, ITEM_TEXT, type ItemSimulator, type StateInfo, toItems } from './types.js';
 
 /** Options of the reasoner. */
-export interface ReasonerOptions {
+interface ReasonerOptions {
   /** The run's deadline (time and heap) for all its queries. */
   readonly deadline: Deadline;
 }

@@ -49,10 +49,10 @@ interface MutexCheck {
  * What differs: roles, the initial state, one of the four things compared per state, or what a
  * role perceives after a joint move (`sees`, GDL-II: docs/gdl2.md).
  */
-export type DifferenceKind = 'roles' | 'init' | 'legal' | 'terminal' | 'goal' | 'next' | 'sees' | 'mutex';
+type DifferenceKind = 'roles' | 'init' | 'legal' | 'terminal' | 'goal' | 'next' | 'sees' | 'mutex';
 
 /** The first difference found, located precisely. */
-export interface Difference {
+interface Difference {
   readonly kind: DifferenceKind;
   /** 1-based playout number. */
   readonly playout: number;
@@ -71,7 +71,7 @@ export interface Difference {
 }
 
 /** Counters of a run. */
-export interface VerifyStats {
+interface VerifyStats {
   readonly playouts: number;
   /** States in which legal moves, terminal and goals were compared. */
   readonly states: number;

@@ -6,7 +6,7 @@ import { atomToString, compareCodePoints, termToString } from '../gdl/terms.js';
 import type { Supersets } from './types.js';
 
 /** The sentences of each superset, each list sorted by code point. */
-export interface SupersetSentences {
+interface SupersetSentences {
   readonly fluents: readonly string[];
   readonly moves: readonly string[];
   readonly axioms: readonly string[];

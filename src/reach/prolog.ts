@@ -47,7 +47,7 @@ export const DEFAULT_MAX_TERM_DEPTH = 256;
 const MAX_BODY_LITERALS = 2000;
 
 /** Options beyond the limits. */
-export interface PrologReachOptions {
+interface PrologReachOptions {
   /** Called after every round of a recursive component (for progress display). */
   readonly onProgress?: (p: ReachProgress) => void;
   /** Deepest term nesting accepted (default {@link DEFAULT_MAX_TERM_DEPTH}). */

@@ -11,7 +11,7 @@ export interface GroundRequest {
   readonly text: string;
   readonly method: 'prolog' | 'dg';
   readonly lazyAxioms: boolean;
-  /** Seconds for the whole run, or undefined for none. */
+  /** Seconds each step of the run may take (loading, grounding, each output, the mutex groups: the library counts per call), or undefined for none. */
   readonly timeoutSeconds?: number;
   /** Seconds of random playouts per engine after grounding (0: none). */
   readonly playSeconds: number;

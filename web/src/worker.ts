@@ -1,18 +1,17 @@
 /**
- * The playground's worker: grounds one game with the pipeline of src/ (the same stages, in the
- * same order, as `gdl-ground ground`, `--format gddl`, `--format rddl`, `mutex`, `graph` and
- * `play`), and posts each stage as it starts and ends, the outputs, then the playouts. The page
- * cancels a run by terminating the worker, so nothing here needs to look for a cancel.
+ * The playground's worker: grounds one game with the library API (src/index.ts, docs/library.md:
+ * the same recipes, hence the same outputs, as `gdl-ground ground`, `--format gddl`, `--format
+ * rddl`, `mutex` and `play`), and posts each stage as it starts and ends, the outputs, then the
+ * playouts. Two views are no part of the API, the dependency graph (`graph`) and the Tau-Prolog
+ * reasoner's playouts, and come from the pipeline's entry functions over the loaded game. The
+ * page cancels a run by terminating the worker, so nothing here needs to look for a cancel.
  */
-import { type Diagnostic, GdlError } from '../../src/gdl/diagnostics.js';
 import {
-  DEFAULT_GDDL_OPTIONS, GDDL_FILE_NAMES, gddlFiles, gddlModel, rddlFiles, unrollForRddl,
-} from '../../src/pipeline/formats.js';
-import { groundWritten, loadRun, runContext, type GroundRun, type RunContext } from '../../src/pipeline/recipes/index.js';
-import {
-  DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS, type LoadedGame, type MutexResult, type PlayoutOptions,
-  drawDependencyGraph, emitGroundStream, mutexGroups, playGroundGame, playOriginalGame, removeGameAxioms, resolvePipelineOptions,
-} from '../../src/pipeline/stages.js';
+  type Diagnostic, type Game, type Grounding, type OutputFile as LibraryFile, type RunControl, type StageRecord,
+  GdlError, createSimulator, emitGame, findMutexGroups, formatDiagnostic, groundGame, loadGame,
+} from '../../src/index.js';
+import { LOADED } from '../../src/api/load.js';
+import { type PipelineOptions, drawDependencyGraph, playOriginalGame, resolvePipelineOptions } from '../../src/pipeline/stages.js';
 import { StageTimer } from '../../src/timer.js';
 import type { GroundRequest, OutputFile, WebDiagnostic, WebMutex, WorkerMessage } from './protocol.js';
 
@@ -21,17 +20,15 @@ const scope = self as unknown as { postMessage(m: WorkerMessage): void; onmessag
 
 const post = (m: WorkerMessage): void => scope.postMessage(m);
 
-/** The stage timer of the run, telling the page when each stage starts and ends. */
-class ProgressTimer extends StageTimer {
-  override run<T>(stage: string, fn: () => T, count?: (result: T) => Record<string, number>): T {
-    post({ kind: 'stage', stage, phase: 'start', ms: 0 });
-    const start = performance.now();
-    try {
-      return super.run(stage, fn, count);
-    } finally {
-      post({ kind: 'stage', stage, phase: 'end', ms: performance.now() - start });
-    }
-  }
+/** The progress callbacks of every call of one run: each stage posted as it starts and ends, and kept for the stats table. */
+function control(stages: StageRecord[]): RunControl {
+  return {
+    onStageStart: (stage) => post({ kind: 'stage', stage, phase: 'start', ms: 0 }),
+    onProgress: (s) => {
+      stages.push(s);
+      post({ kind: 'stage', stage: s.stage, phase: 'end', ms: s.ms });
+    },
+  };
 }
 
 function webDiagnostic(d: Diagnostic): WebDiagnostic {
@@ -43,21 +40,9 @@ function baseOf(name: string): string {
   return (name.split('/').pop() ?? name).replace(/\.(kif|gdl|txt)$/i, '');
 }
 
-/** Text of a stream of chunks. */
-function collect(emit: (write: (chunk: string) => void) => void): string {
-  const chunks: string[] = [];
-  emit((c) => chunks.push(c));
-  return chunks.join('');
-}
-
-/** The ground game as GDL and JSON, byte for byte what `gdl-ground ground [--json]` writes. */
-function groundFiles(ctx: RunContext, run: GroundRun, base: string): OutputFile[] {
-  const gdl = { baseInput: true };
-  return (['gdl', 'json'] as const).map((format) => ({
-    format,
-    name: `${base}.${format === 'gdl' ? 'gdl' : 'json'}`,
-    text: collect((write) => emitGroundStream(run.game, format, gdl, write, ctx.timer, ctx.options)),
-  }));
+/** The page's file of one library file: GDDL's three under a folder named after the game. */
+function pageFile(format: string, base: string, f: LibraryFile): OutputFile {
+  return { format, name: format === 'gddl' ? `${base}/${f.name}` : f.name, text: f.text };
 }
 
 /** What a later step that failed says, or its result. */
@@ -74,70 +59,67 @@ function failed(x: unknown): x is { failed: string } {
 }
 
 /** The planner formats of `ground --format gddl` and (one role) `--format rddl`. */
-function plannerFiles(ctx: RunContext, run: GroundRun, mutex: MutexResult, base: string): { files: OutputFile[]; skipped: { format: string; reason: string }[] } {
+function plannerFiles(g: Grounding, ctl: RunControl, base: string): { files: OutputFile[]; skipped: { format: string; reason: string }[] } {
   const files: OutputFile[] = [];
   const skipped: { format: string; reason: string }[] = [];
-  const axioms = attempt(() => removeGameAxioms(run.game, ctx.options, DEFAULT_AXIOM_OPTIONS, ctx.timer));
-  if (failed(axioms)) return { files, skipped: [{ format: 'gddl', reason: axioms.failed }, { format: 'rddl', reason: axioms.failed }] };
-  const gddl = attempt(() => gddlFiles(gddlModel(axioms, mutex.groups, DEFAULT_GDDL_OPTIONS, ctx.options, ctx.timer), ctx.file, ctx.options, ctx.timer));
-  if (failed(gddl)) skipped.push({ format: 'gddl', reason: gddl.failed });
-  else for (const part of ['domain', 'problem', 'partition'] as const) files.push({ format: 'gddl', name: `${base}/${GDDL_FILE_NAMES[part]}`, text: gddl[part] });
-  if (run.game.roles.length !== 1) {
-    skipped.push({ format: 'rddl', reason: `RDDL describes one agent; this game has ${run.game.roles.length} roles` });
-    return { files, skipped };
+  for (const format of ['gddl', 'rddl'] as const) {
+    if (format === 'rddl' && g.roles.length !== 1) {
+      skipped.push({ format, reason: `RDDL describes one agent; this game has ${g.roles.length} roles` });
+      continue;
+    }
+    const out = attempt(() => emitGame(g, format, ctl));
+    if (failed(out)) skipped.push({ format, reason: out.failed });
+    else files.push(...out.files.map((f) => pageFile(format, base, f)));
   }
-  const rddl = attempt(() => rddlFiles(unrollForRddl(axioms.game, ctx.options, ctx.timer).game, base, {}, ctx.options, ctx.timer));
-  if (failed(rddl)) skipped.push({ format: 'rddl', reason: rddl.failed });
-  else files.push({ format: 'rddl', name: `${base}_mdp.rddl`, text: rddl.domain }, { format: 'rddl', name: `${base}_inst.rddl`, text: rddl.instance });
   return { files, skipped };
 }
 
-/** The mutex groups as the page shows them. */
-function mutexView(m: MutexResult): WebMutex {
-  return {
-    fluents: m.fluents,
-    bits: m.bits,
-    groups: m.groups.map((g) => ({ proven: g.proven, exactlyOne: g.exactlyOne, relation: g.relation, members: [...g.members] })),
-  };
-}
-
-/** The `--stats` lines beside the table: what unused-instance removal dropped. */
-function summary(run: GroundRun): string[] {
-  const u = run.unused;
-  const lines = [`roles ${run.game.roles.length}`];
-  if (u !== undefined) lines.push(`unused: rules ${u.rulesBefore} -> ${u.rulesAfter}, atoms ${u.atomsBefore} -> ${u.atomsAfter}`);
+/** The `--stats` lines beside the table: what unused-instance removal dropped (from the stages' counts). */
+function summary(g: Grounding): string[] {
+  const lines = [`roles ${g.roles.length}`];
+  const pruned = g.stats.filter((s) => s.stage === 'prune').pop();
+  const unused = g.stats.find((s) => s.stage === 'unused');
+  if (pruned !== undefined && unused !== undefined) {
+    lines.push(`unused: rules ${pruned.counts.rules} -> ${unused.counts.rules}, atoms ${pruned.counts.atoms} -> ${unused.counts.atoms}`);
+  }
   return lines;
 }
 
-function postStats(ctx: RunContext): void {
-  post({ kind: 'stats', stages: ctx.timer.list().map((r) => ({ stage: r.stage, ms: r.ms, counts: r.counts })) });
+function postStats(stages: readonly StageRecord[]): void {
+  post({ kind: 'stats', stages: stages.map((r) => ({ stage: r.stage, ms: r.ms, counts: r.counts })) });
 }
 
 /**
  * Grounds and posts GDL and JSON at once; then the graph and the playouts (quick), then the
  * mutex groups and the planner formats, which can take far longer than the grounding.
  */
-function groundAll(req: GroundRequest, ctx: RunContext, loaded: LoadedGame, started: number): void {
+function groundAll(req: GroundRequest, game: Game, options: PipelineOptions, stages: StageRecord[], started: number): void {
   const base = baseOf(req.name);
-  const run = groundWritten(ctx, loaded, false);
-  post({ kind: 'grounded', ms: performance.now() - started, summary: summary(run), files: groundFiles(ctx, run, base) });
-  postStats(ctx);
-  const dot = attempt(() => drawDependencyGraph(loaded.normal, ctx.options, 'dot', undefined, ctx.timer) ?? '');
+  const ctl = control(stages);
+  const g = groundGame(game, ctl);
+  const files = (['gdl', 'json'] as const).flatMap((format) => emitGame(g, format, ctl).files.map((f) => pageFile(format, base, f)));
+  post({ kind: 'grounded', ms: performance.now() - started, summary: summary(g), files });
+  postStats(stages);
+  const dot = attempt(() => drawDependencyGraph(game[LOADED].normal, options, 'dot', undefined, new StageTimer(ctl.onProgress, ctl.onStageStart)) ?? '');
   post({ kind: 'graph', dot: failed(dot) ? '' : dot });
-  playouts(req, ctx, run, loaded);
-  const mutex = attempt(() => mutexGroups(run.game, ctx.options, DEFAULT_MUTEX_SETTINGS, ctx.timer));
+  playouts(req, g, game, options);
+  const mutex = attempt(() => findMutexGroups(g, ctl));
   post(failed(mutex) ? { kind: 'mutex', failed: mutex.failed } : { kind: 'mutex', mutex: mutexView(mutex) });
-  post(failed(mutex) ? { kind: 'files', files: [], skipped: [{ format: 'gddl', reason: mutex.failed }] } : { kind: 'files', ...plannerFiles(ctx, run, mutex, base) });
-  postStats(ctx);
+  post(failed(mutex) ? { kind: 'files', files: [], skipped: [{ format: 'gddl', reason: mutex.failed }] } : { kind: 'files', ...plannerFiles(g, ctl, base) });
+  postStats(stages);
+}
+
+/** The mutex groups as the page shows them. */
+function mutexView(m: ReturnType<typeof findMutexGroups>): WebMutex {
+  return { fluents: m.fluents, bits: m.bits, groups: m.groups.map((g) => ({ proven: g.proven, exactlyOne: g.exactlyOne, relation: g.relation, members: [...g.members] })) };
 }
 
 /** Random playouts of the fast simulator on the ground game, then of Tau-Prolog's reasoner on the rules. */
-function playouts(req: GroundRequest, ctx: RunContext, run: GroundRun, loaded: LoadedGame): void {
+function playouts(req: GroundRequest, g: Grounding, game: Game, options: PipelineOptions): void {
   if (req.playSeconds <= 0) return;
-  const options: PlayoutOptions = { seconds: req.playSeconds, seed: 1, maxSteps: 10_000, maxPlayouts: Infinity };
   const engines = [
-    ['fast simulator (ground game)', 'play-ground', () => playGroundGame(run.game, ctx.options, options, new StageTimer())],
-    ['Tau-Prolog reasoner (rules)', 'play-prolog', () => playOriginalGame(loaded.normal, ctx.options, options, new StageTimer())],
+    ['fast simulator (ground game)', 'play-ground', () => createSimulator(g).playouts({ seconds: req.playSeconds, seed: 1, maxDepth: 10_000 })],
+    ['Tau-Prolog reasoner (rules)', 'play-prolog', () => playOriginalGame(game[LOADED].normal, options, { seconds: req.playSeconds, seed: 1, maxSteps: 10_000, maxPlayouts: Infinity }, new StageTimer())],
   ] as const;
   for (const [engine, stage, play] of engines) {
     post({ kind: 'stage', stage, phase: 'start', ms: 0 });
@@ -147,27 +129,30 @@ function playouts(req: GroundRequest, ctx: RunContext, run: GroundRun, loaded: L
   }
 }
 
-/** One request: load (warnings posted), then everything else; errors posted with their positions. */
+/** The error message of a run that stopped: its diagnostics, with their positions. */
+function postError(message: string, limit: boolean, diagnostics: readonly Diagnostic[]): void {
+  post({ kind: 'error', message, limit, diagnostics: diagnostics.map(webDiagnostic) });
+}
+
+/** One request: load (warnings posted, or the diagnostics of an invalid game), then everything else. */
 function handle(req: GroundRequest): void {
   const started = performance.now();
+  const stages: StageRecord[] = [];
+  const settings = {
+    method: req.method,
+    ...(req.lazyAxioms ? { lazyAxioms: true } : {}),
+    ...(req.timeoutSeconds === undefined ? {} : { timeoutSeconds: req.timeoutSeconds }),
+  };
   try {
-    const options = resolvePipelineOptions({
-      method: req.method,
-      ...(req.lazyAxioms ? { lazyAxioms: true } : {}),
-      ...(req.timeoutSeconds === undefined ? {} : { timeoutSeconds: req.timeoutSeconds }),
-    });
-    const ctx = runContext(req.name, options, new ProgressTimer());
-    const loaded = loadRun(ctx, req.text);
-    post({ kind: 'warnings', diagnostics: loaded.warnings.map(webDiagnostic) });
-    groundAll(req, ctx, loaded, started);
+    const loaded = loadGame(req.text, { file: req.name, ...settings, ...control(stages) });
+    if (!loaded.ok) postError(loaded.diagnostics.map(formatDiagnostic).join('\n'), loaded.limit, loaded.diagnostics);
+    else {
+      post({ kind: 'warnings', diagnostics: loaded.diagnostics.map(webDiagnostic) });
+      groundAll(req, loaded.game, resolvePipelineOptions(settings), stages, started);
+    }
   } catch (err) {
     const gdl = err instanceof GdlError;
-    post({
-      kind: 'error',
-      message: err instanceof Error ? err.message : String(err),
-      limit: gdl && err.code === 'limit',
-      diagnostics: gdl ? err.diagnostics.map(webDiagnostic) : [],
-    });
+    postError(err instanceof Error ? err.message : String(err), gdl && err.code === 'limit', gdl ? err.diagnostics : []);
   }
   post({ kind: 'done' });
 }

@@ -47,7 +47,7 @@ interface GddlEffect {
 }
 
 /** One multi-action: a move per role (index into {@link GddlModel.moves}), its preconditions and effects. */
-export interface MultiAction {
+interface MultiAction {
   readonly moves: Int32Array;
   readonly precondition: Formula;
   /** Sorted by fluent name; fluents whose condition simplified to false are left out. */
@@ -76,7 +76,7 @@ interface GddlGroup {
 }
 
 /** Sizes for `--stats`. */
-export interface GddlStats {
+interface GddlStats {
   readonly movesPerRole: readonly number[];
   /** The product of the roles' move counts. */
   readonly crossProduct: bigint;

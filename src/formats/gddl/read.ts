@@ -30,7 +30,7 @@ export interface GddlGame {
 }
 
 /** The texts of the three files. */
-export interface GddlTexts {
+interface GddlTexts {
   readonly domain: string;
   readonly problem: string;
   readonly partition: string;

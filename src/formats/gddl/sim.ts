@@ -14,7 +14,7 @@ import { evaluate } from './read-formula.js';
 import type { GddlGame } from './read.js';
 
 /** A state of a GDDL game: 1 for each fluent (by index) that holds. */
-export type GddlState = Uint8Array;
+type GddlState = Uint8Array;
 
 /** An error while playing: a joint move no multi-action describes, or one not applicable. */
 export class GddlPlayError extends Error {}

@@ -35,7 +35,7 @@ function formulaTexts(game: FormulaGame, roots: readonly Formula[], step: Step):
 }
 
 /** The lines of the GDL output, without line ends. */
-export function emitFormulaGdlLines(game: FormulaGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline: Deadline): string[] {
+function emitFormulaGdlLines(game: FormulaGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline: Deadline): string[] {
   const step: Step = () => {
     if (deadline.tick()) throw deadlineError(deadline, game.file, NO_POS, 'writing the game without axioms');
   };

@@ -15,7 +15,7 @@
  */
 
 /** What a name stands for: a state fluent, an action (move), or a derived fluent (axiom). */
-export type NameKind = 'fluent' | 'action' | 'derived';
+type NameKind = 'fluent' | 'action' | 'derived';
 
 const PREFIX: Readonly<Record<NameKind, string>> = { fluent: 'f-', action: 'a-', derived: 'd-' };
 

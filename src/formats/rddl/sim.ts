@@ -21,14 +21,14 @@ import { type Bound, bind, evaluate } from './eval.js';
 import type { RddlModel, Variable } from './read.js';
 
 /** A state of the RDDL game: state fluent values, reward paid so far, steps taken. */
-export interface RddlState {
+interface RddlState {
   readonly values: Float64Array;
   readonly paid: number;
   readonly step: number;
 }
 
 /** A move: an action fluent's index among the actions, or -1 for the empty action. */
-export type RddlMove = number;
+type RddlMove = number;
 
 /** Text of the empty action as a move. */
 export const NO_ACTION = '(no action)';

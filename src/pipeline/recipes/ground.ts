@@ -13,7 +13,7 @@ import {
 import { type GroundRun, groundWritten } from './game.js';
 
 /** What `ground` writes as GDL or JSON. */
-export interface GroundSettings {
+interface GroundSettings {
   readonly keepUnused: boolean;
   readonly format: GroundFormat;
   readonly gdl: GdlEmitOptions;
@@ -22,7 +22,7 @@ export interface GroundSettings {
 }
 
 /** The output of `ground`: the game streamed in chunks, or the game without axioms as one text. */
-export type GroundOutput =
+type GroundOutput =
   | { readonly kind: 'chunks'; readonly run: GroundRun; readonly emit: (write: (chunk: string) => void) => void }
   | { readonly kind: 'text'; readonly run: GroundRun; readonly axioms: AxiomResult; readonly text: string };
 
@@ -31,7 +31,14 @@ export type GroundOutput =
  * `write` in chunks (racer's 4.7M rules are too large for one string), timed as `emit`.
  */
 export function groundRecipe(ctx: RunContext, loaded: LoadedGame, settings: GroundSettings): GroundOutput {
-  const run = groundWritten(ctx, loaded, settings.keepUnused);
+  return groundOutput(ctx, groundWritten(ctx, loaded, settings.keepUnused), settings);
+}
+
+/**
+ * {@link groundRecipe} on a grounding made already (by {@link groundWritten}): the library emits
+ * several formats of one grounding without grounding again.
+ */
+export function groundOutput(ctx: RunContext, run: GroundRun, settings: Omit<GroundSettings, 'keepUnused'>): GroundOutput {
   if (settings.removeAxioms === undefined) {
     return { kind: 'chunks', run, emit: (write) => emitGroundStream(run.game, settings.format, settings.gdl, write, ctx.timer, ctx.options) };
   }
@@ -40,7 +47,7 @@ export function groundRecipe(ctx: RunContext, loaded: LoadedGame, settings: Grou
 }
 
 /** What `ground --format gddl` needs besides the run. */
-export interface GddlSettings {
+interface GddlSettings {
   readonly keepUnused: boolean;
   readonly gddl: GddlOptions;
   readonly axioms: AxiomOptions;
@@ -54,8 +61,14 @@ export function gddlRecipe(ctx: RunContext, loaded: LoadedGame, settings: GddlSe
   return { run, output: gddlOf(ctx, run.game, settings) };
 }
 
+/** {@link gddlRecipe} on a grounding made already (by {@link groundWritten}) of `loaded`. */
+export function gddlOutput(ctx: RunContext, loaded: LoadedGame, run: GroundRun, settings: Omit<GddlSettings, 'keepUnused'>): GddlOutput {
+  refuseGdl2(loaded.game, 'GDDL');
+  return gddlOf(ctx, run.game, settings);
+}
+
 /** What `ground --format rddl` needs besides the run. */
-export interface RddlSettings {
+interface RddlSettings {
   readonly keepUnused: boolean;
   readonly axioms: AxiomOptions;
   /** `<game>` of the file names. */
@@ -77,6 +90,12 @@ export function rddlRecipe(ctx: RunContext, loaded: LoadedGame, settings: RddlSe
   return { run, ...rddlOf(ctx, run.game, settings.axioms, settings.base, settings.rddl) };
 }
 
+/** {@link rddlRecipe} on a grounding made already (by {@link groundWritten}) of `loaded`. */
+export function rddlOutput(ctx: RunContext, loaded: LoadedGame, run: GroundRun, settings: Omit<RddlSettings, 'keepUnused'>): RddlOutput {
+  refuseGdl2(loaded.game, 'RDDL');
+  return { run, ...rddlOf(ctx, run.game, settings.axioms, settings.base, settings.rddl) };
+}
+
 function rddlOf(ctx: RunContext, game: GroundGame, axiomOptions: AxiomOptions, base: string, rddl: RddlOptions): Omit<RddlOutput, 'run'> {
   const axioms = removeGameAxioms(game, ctx.options, axiomOptions, ctx.timer);
   const unrolled = unrollForRddl(axioms.game, ctx.options, ctx.timer);
@@ -86,7 +105,7 @@ function rddlOf(ctx: RunContext, game: GroundGame, axiomOptions: AxiomOptions, b
 // ---- the batch job ----------------------------------------------------------------------
 
 /** The formats a batch writes. */
-export type BatchOutputFormat = 'gdl' | 'json' | 'gddl' | 'rddl';
+type BatchOutputFormat = 'gdl' | 'json' | 'gddl' | 'rddl';
 
 /** One output file of a batch: its path relative to `--out`, and its text (GDL: in chunks). */
 export interface OutputFile {
@@ -95,7 +114,7 @@ export interface OutputFile {
 }
 
 /** The batch job's result: the run, the supersets read back, the files to write. */
-export interface BatchResult {
+interface BatchResult {
   readonly run: GroundRun;
   readonly final: Supersets;
   readonly files: readonly OutputFile[];

@@ -3,11 +3,11 @@
  * recipe takes the run's context and the loaded game and returns data (texts or chunks to
  * write, results, statistics, warnings); the command line parses flags, calls it and writes.
  */
-export { type RunContext, contextFromSettings, runContext } from '../context.js';
+export { type RunContext, runContext } from '../context.js';
 export { type GroundRun, groundWritten, loadRun } from './game.js';
 export {
-  type BatchOutputFormat, type BatchResult, type GddlOutput, type GddlSettings, type GroundOutput, type GroundSettings, type OutputFile, type RddlOutput, type RddlSettings,
-  batchRecipe, gddlRecipe, groundRecipe, rddlRecipe,
+  type GddlOutput, type OutputFile, type RddlOutput,
+  batchRecipe, gddlOutput, gddlRecipe, groundOutput, groundRecipe, rddlOutput, rddlRecipe,
 } from './ground.js';
-export { type EngineRun, type PlayEngine, type VerifyRun, type VerifyTarget, mutexRecipe, playRecipe, verifyRecipe } from './play.js';
+export { type VerifyTarget, mutexOfRun, mutexRecipe, playRecipe, verifyRecipe } from './play.js';
 export { checkRecipe, compareRecipe, graphRecipe, reachRecipe } from './inspect.js';

@@ -21,7 +21,7 @@ export type VerifyTarget =
   | { readonly kind: 'rddl'; readonly domain: RddlSource; readonly instance: RddlSource };
 
 /** The verdict of `verify`, the warnings of a ground file read for it, the grounding made now. */
-export interface VerifyRun {
+interface VerifyRun {
   readonly result: VerifyResult;
   readonly warnings: readonly Diagnostic[];
   /** Against the grounding made now: that grounding (the game `ground` writes). */
@@ -65,14 +65,19 @@ function verifyTarget(ctx: RunContext, loaded: LoadedGame, target: VerifyTarget,
 /** `mutex`: the mutex groups of the game `ground` writes (and that game). */
 export function mutexRecipe(ctx: RunContext, loaded: LoadedGame, settings: MutexSettings): { run: GroundRun; mutex: MutexResult } {
   const run = groundWritten(ctx, loaded, false);
-  return { run, mutex: mutexGroups(run.game, ctx.options, settings, ctx.timer, loaded.normal) };
+  return { run, mutex: mutexOfRun(ctx, loaded, run, settings) };
+}
+
+/** {@link mutexRecipe} on a grounding made already (by {@link groundWritten}) of `loaded`. */
+export function mutexOfRun(ctx: RunContext, loaded: LoadedGame, run: GroundRun, settings: MutexSettings): MutexResult {
+  return mutexGroups(run.game, ctx.options, settings, ctx.timer, loaded.normal);
 }
 
 /** Which engines `play` runs. */
-export type PlayEngine = 'ground' | 'prolog' | 'both';
+type PlayEngine = 'ground' | 'prolog' | 'both';
 
 /** One engine's playouts and the timer of its preparation and play (the ground engine: and the game played). */
-export interface EngineRun {
+interface EngineRun {
   readonly result: PlayoutResult;
   readonly timer: StageTimer;
   readonly run?: GroundRun;
