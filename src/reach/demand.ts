@@ -55,7 +55,7 @@ function demandRun(game: NormalGame, limits: ReachLimits): ReachResult {
 function refinedRun(game: NormalGame, limits: ReachLimits, err: unknown, plainMs: number): ReachResult {
   const refined = keepExactNegations(game, limits);
   if (refined === undefined) throw err;
-  const box = new Deadline(Math.min(limits.deadline.at, Date.now() + Math.max(plainMs, MIN_BOX_MS)), limits.deadline.maxHeapBytes);
+  const box = timeBox(limits.deadline, plainMs);
   const maxAtoms = Math.ceil(limits.maxAtoms / REFINED_SHARE);
   try {
     const r = computeSupersetsProlog(magicGame(refined), { ...limits, maxAtoms, deadline: box }, { relevantOnly: true });
@@ -71,6 +71,15 @@ function refinedRun(game: NormalGame, limits: ReachLimits, err: unknown, plainMs
     }
     throw again;
   }
+}
+
+/**
+ * The deadline of a second run after a plain one that took `plainMs`: at most that long again (at
+ * least five seconds), within the run's own deadline, with its heap limit and its caller's abort
+ * signal (a library caller's cancel must reach the second run too).
+ */
+function timeBox(deadline: Deadline, plainMs: number): Deadline {
+  return new Deadline(Math.min(deadline.at, Date.now() + Math.max(plainMs, MIN_BOX_MS)), deadline.maxHeapBytes, deadline.signal);
 }
 
 /** `err` (a GdlError) with `note` added to its first message; the relation and the limit stay data. */
@@ -105,7 +114,7 @@ function demandFallback(game: NormalGame, limits: ReachLimits, err: unknown, pla
   // The demand run gets at most the time the plain run took (at least five seconds): where demand pays it is much
   // faster (merrills: 17 s against 38 s); where callers ask for nearly everything
   // (mummymaze1p's direction-from) it would otherwise take longer and end the same way.
-  const box = new Deadline(Math.min(limits.deadline.at, Date.now() + Math.max(plainMs, MIN_BOX_MS)), limits.deadline.maxHeapBytes);
+  const box = timeBox(limits.deadline, plainMs);
   try {
     const r = demandRun(game, { ...limits, deadline: box });
     return { ...r, stats: { ...r.stats, times: [{ step: 'plain run (over budget)', ms: plainMs }, ...r.stats.times] } };
