@@ -24,6 +24,9 @@
  *   --corpus          instead: the corpus table of issue 17 (src/bench/corpus.ts, docs/corpus.md)
  *   --scale           instead: seconds and MiB per million rules written on the ten largest
  *                     ground games, beside gringo on the same rules (src/bench/scale.ts)
+ *   --reach-ablation  instead: processor seconds of reach by plain Algorithm 9.2, the optimized
+ *                     method, and the optimized method with each optimization switched off in
+ *                     turn, supersets asserted equal (src/bench/ablation.ts, docs/reach.md)
  * GDL_GAMES_DIR overrides the corpus location (default ../shared/games beside the checkout).
  */
 import { existsSync, writeFileSync } from 'node:fs';
@@ -40,6 +43,7 @@ import { formatReport, markdownReport, reportFormatOf } from '../batch/report.js
 import { runPlayoutBench } from './playouts.js';
 import { runCorpusBench } from './corpus.js';
 import { runScaleBench } from './scale.js';
+import { runAblationBench } from './ablation.js';
 import { argValue, positiveArg } from './args.js';
 import { failureText, runAll, runChild } from '../batch/runner.js';
 
@@ -196,6 +200,8 @@ async function main(): Promise<number> {
 
 // `--playouts`: the Monte-Carlo table of slide 4 (src/bench/playouts.ts), a mode of its own.
 // `--corpus`: the corpus table of issue 17 (src/bench/corpus.ts), asynchronous (the batch runner).
-if (process.argv.includes('--corpus')) process.exitCode = await runCorpusBench(process.argv.slice(2));
+// `--reach-ablation`: the share of each optimization of the prolog method (src/bench/ablation.ts).
+if (process.argv.includes('--reach-ablation')) process.exitCode = await runAblationBench(process.argv.slice(2));
+else if (process.argv.includes('--corpus')) process.exitCode = await runCorpusBench(process.argv.slice(2));
 else if (process.argv.includes('--scale')) process.exitCode = await runScaleBench(process.argv.slice(2));
 else process.exitCode = process.argv.includes('--playouts') ? await runPlayoutBench(process.argv.slice(2)) : await main();
