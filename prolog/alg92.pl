@@ -8,7 +8,9 @@
 % every GDL relation r renamed 'r:r' so that none clashes with a builtin:
 %   - rules of non-recursive relations as ordinary clauses, evaluated top-down, as in the thesis;
 %   - rules of relations in a recursive component (of the rules' dependency graph, without the
-%     next->true and legal->does copies of the loop) as facts alg92_rule(Head, Body), see below;
+%     next->true and legal->does copies of the loop) as facts alg92_rule(Kind, Head, Body), Kind
+%     `state` when the relation depends on true or does, `static` otherwise, and one fact
+%     alg92_delta_rule(Head, Literal, Rest) per body literal of a recursive relation (below);
 %   - alg92_axiom_goal(G) for every relation that is not a GDL keyword (line 22);
 %   - alg92_limits(MaxDepth, MaxAtoms): the optimized method's term depth and atom budgets.
 % Then it runs alg92(Stats) and reads alg92_reach_axiom/1, 'r:true'/1 and 'r:does'/2.
@@ -17,11 +19,16 @@
 % tabling) answers them top-down; Tau-Prolog has no tabling, and plain top-down resolution of a
 % left-recursive rule (connected(X, Z) :- connected(X, Y), edge(Y, Z)) loops forever. So the
 % relations of recursive components are not clauses but facts, filled by an iterated bottom-up
-% closure written here (alg92_close): each round queries the body of every such rule against
-% the facts asserted so far (findall), asserts the new heads, until a round finds none. The
-% closure runs wherever the algorithm queries (before lines 3, 11, 16 and 22), since recursive
-% relations may read true and does. All relations are monotone in the facts (no negation), so
-% this is the least model the tabled top-down queries would give.
+% closure written here (alg92_close), semi-naively: its first round queries the body of every
+% such rule against the facts asserted so far (findall) and asserts the new heads; each later
+% round queries only the variants alg92_delta_rule(Head, Literal, Rest), with Literal read from
+% the facts the round before asserted (alg92_delta/1) and Rest from all facts, until a round
+% finds none (a derivation that uses no new fact was made before). The closure runs wherever
+% the algorithm queries (before lines 3, 11, 16 and 22), since recursive relations may read
+% true and does; but only when true or does has grown since it last ran, and then only the
+% `state` rules in its first round (`static` relations were closed by the first call and
+% cannot change). All relations are monotone in the facts (no negation), so this is the least
+% model the tabled top-down queries would give.
 %
 % Where it cannot terminate: when the relaxed game is infinite (a counter (s (s ...)) in next,
 % or in a recursive axiom) the loop or the closure would run forever. Every new fact is held
@@ -34,13 +41,16 @@
 :- dynamic('r:does'/2).
 :- dynamic(alg92_reach_axiom/1).
 :- dynamic(alg92_count/2).
-:- dynamic(alg92_rule/2).
+:- dynamic(alg92_rule/3).
+:- dynamic(alg92_delta_rule/3).
+:- dynamic(alg92_delta/1).
+:- dynamic(alg92_new/1).
 :- dynamic(alg92_axiom_goal/1).
 :- dynamic(alg92_stopped/1).
 
 % The whole algorithm; Stats = stats(Iterations, Moves, Fluents, Axioms, ClosureRounds).
 alg92(stats(I, M, F, A, R)) :-
-    alg92_set(rounds, 0), alg92_set(atoms, 0),
+    alg92_set(rounds, 0), alg92_set(atoms, 0), alg92_set(state, 0), alg92_set(closed, -1),
     alg92_set(moves, 0), alg92_set(fluents, 0), alg92_set(axioms, 0),
     % Line 1 (load the description) is done by the caller; lines 2-8:
     alg92_init,
@@ -53,88 +63,101 @@ alg92(stats(I, M, F, A, R)) :-
 alg92_init :-
     alg92_close,
     findall(F, 'r:init'(F), Fs0), sort(Fs0, Fs),
-    alg92_new_true(Fs, _).
+    forall(alg92_member(F1, Fs), alg92_new_true(F1)).
 
-% Lines 9-20: while new fluents or moves were found (line 9) ...
+% Lines 9-20: while the number of fluents or moves changed (line 9) ...
 alg92_loop(I0, I) :-
     I1 is I0 + 1,
+    alg92_get(moves, M0), alg92_get(fluents, F0),
     % Lines 11-15: query legal(P, M); assert does(p, m) for every new move.
     alg92_close,
     findall(P-Mv, 'r:legal'(P, Mv), Ms0), sort(Ms0, Ms),
-    alg92_new_does(Ms, NewMs),
+    forall(alg92_member(P1-Mv1, Ms), alg92_new_does(P1, Mv1)),
     % Lines 16-20: query next(F); assert true(f) for every new fluent.
     alg92_close,
     findall(F, 'r:next'(F), Fs0), sort(Fs0, Fs),
-    alg92_new_true(Fs, NewFs),
-    (   NewMs == [], NewFs == []
+    forall(alg92_member(F1, Fs), alg92_new_true(F1)),
+    alg92_get(moves, M), alg92_get(fluents, F2),
+    (   M =:= M0, F2 =:= F0
     ->  I = I1
     ;   alg92_loop(I1, I)
     ).
 
-% Lines 12-14: the moves not asserted yet are asserted (and counted).
-alg92_new_does([], []).
-alg92_new_does([P-Mv|Ms], New) :-
-    (   'r:does'(P, Mv)
-    ->  New = New1
-    ;   alg92_check('r:does'(P, Mv)), assertz('r:does'(P, Mv)), alg92_add(moves, 1), New = [P-Mv|New1]
-    ),
-    alg92_new_does(Ms, New1).
+% Lists of answers are walked by forall/2 rather than by recursion. Tau-Prolog compares each
+% goal it selects with the goals of the states before it (Term.search, before every step and
+% in every cut), so a step costs the size of the goals still pending: in a recursion over a
+% list that includes the rest of the list at every step of every element. Under forall the
+% rest is held once per element (nim3: 10.0 s -> 5.7 s of processor time). Two other ways
+% were measured and are slower still: answers stored as facts and walked by forall over
+% them (25.6 s: each cut then visits every pending alternative, one per answer) or by index
+% (69.8 s: the recursion's chain of states is walked by every cut).
 
-% Lines 17-19 (and 4-6): the fluents not asserted yet are asserted (and counted).
-alg92_new_true([], []).
-alg92_new_true([F|Fs], New) :-
+% Lines 12-14: a move not asserted yet is asserted (and counted).
+alg92_new_does(P, Mv) :-
+    (   'r:does'(P, Mv)
+    ->  true
+    ;   alg92_check('r:does'(P, Mv)), assertz('r:does'(P, Mv)), alg92_add(moves, 1), alg92_add(state, 1)
+    ).
+
+% Lines 17-19 (and 4-6): a fluent not asserted yet is asserted (and counted).
+alg92_new_true(F) :-
     (   'r:true'(F)
-    ->  New = New1
-    ;   alg92_check('r:true'(F)), assertz('r:true'(F)), alg92_add(fluents, 1), New = [F|New1]
-    ),
-    alg92_new_true(Fs, New1).
+    ->  true
+    ;   alg92_check('r:true'(F)), assertz('r:true'(F)), alg92_add(fluents, 1), alg92_add(state, 1)
+    ).
 
 % Lines 22-25: for every axiom relation ax/n, the answers of ax(V1, ..., Vn).
 alg92_axioms :-
     alg92_close,
-    findall(G, alg92_axiom_goal(G), Goals),
-    alg92_axioms(Goals).
+    forall(alg92_axiom_goal(G), alg92_axiom(G)).
 
-alg92_axioms([]).
-alg92_axioms([G|Gs]) :-
+alg92_axiom(G) :-
     findall(G, G, As0), sort(As0, As),
-    alg92_store_axioms(As),
-    alg92_axioms(Gs).
+    forall(alg92_member(A, As), alg92_store_axiom(A)).
 
-alg92_store_axioms([]).
-alg92_store_axioms([A|As]) :-
-    alg92_check(A), assertz(alg92_reach_axiom(A)), alg92_add(axioms, 1),
-    alg92_store_axioms(As).
+alg92_store_axiom(A) :-
+    alg92_check(A), assertz(alg92_reach_axiom(A)), alg92_add(axioms, 1).
 
 % The bottom-up closure of the recursive relations (not in the thesis: see the header).
-% One round fires every rule alg92_rule(Head, Body) against the facts asserted so far; rounds
-% repeat until one asserts nothing.
+% Nothing to do when true and does are as they were at the last closure; otherwise a first
+% round fires the rules (all of them the first time, then the `state` ones) against the facts
+% asserted so far, and semi-naive rounds follow until one asserts nothing. alg92_new/1 holds
+% the facts the current round asserted.
 alg92_close :-
-    findall(H-B, alg92_rule(H, B), Rules),
-    alg92_close(Rules).
-
-alg92_close([]) :- !.
-alg92_close(Rules) :-
-    alg92_add(rounds, 1),
-    alg92_round(Rules, 0, N),
-    (   N =:= 0
+    alg92_get(state, S), alg92_get(closed, C),
+    (   S =:= C
     ->  true
-    ;   alg92_close(Rules)
+    ;   alg92_set(closed, S),
+        (   C < 0 -> Kinds = [static, state] ; Kinds = [state] ),
+        retractall(alg92_new(_)),
+        (   alg92_rule(_, _, _) -> alg92_add(rounds, 1) ; true ),
+        forall((alg92_member(K, Kinds), alg92_rule(K, H, B)), alg92_fire(H, B)),
+        alg92_close_delta
     ).
 
-alg92_round([], N, N).
-alg92_round([H-B|Rules], N0, N) :-
-    findall(H, B, Hs0), sort(Hs0, Hs),
-    alg92_new_facts(Hs, N0, N1),
-    alg92_round(Rules, N1, N).
+% Asserts the answers H of Body that are new.
+alg92_fire(H, Body) :-
+    findall(H, Body, Hs0), sort(Hs0, Hs),
+    forall(alg92_member(F, Hs), alg92_new_fact(F)).
 
-alg92_new_facts([], N, N).
-alg92_new_facts([H|Hs], N0, N) :-
+alg92_new_fact(H) :-
     (   call(H)
-    ->  N1 = N0
-    ;   alg92_check(H), assertz(H), N1 is N0 + 1
-    ),
-    alg92_new_facts(Hs, N1, N).
+    ->  true
+    ;   alg92_check(H), assertz(H), assertz(alg92_new(H))
+    ).
+
+% One semi-naive round per call while the last round asserted something: its facts become
+% alg92_delta/1, and every variant alg92_delta_rule(Head, Literal, Rest) reads Literal from them.
+alg92_close_delta :-
+    (   alg92_new(_)
+    ->  alg92_add(rounds, 1),
+        retractall(alg92_delta(_)),
+        forall(alg92_new(F), assertz(alg92_delta(F))),
+        retractall(alg92_new(_)),
+        forall(alg92_delta_rule(H, D, R), alg92_fire(H, (alg92_delta(D), R))),
+        alg92_close_delta
+    ;   true
+    ).
 
 % The budgets, for every new fact: ground, no deeper than MaxDepth, at most MaxAtoms in all.
 alg92_check(Fact) :-

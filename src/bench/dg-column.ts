@@ -1,7 +1,8 @@
 /**
  * Benchmark columns per superset method: for one game, the Prolog method and the
- * dependency-graph method each run through reach, instantiation and ground reachability, and
- * the benchmark table gains, per method, its status and seconds, plus the DG superset size
+ * dependency-graph method (and with `--plain` Algorithm 9.2 as the thesis writes it,
+ * `prolog-plain`) each run through reach, instantiation and ground reachability, and the
+ * benchmark table gains, per method, its status and seconds, plus the DG superset size
  * before post-processing and whether the final results are identical.
  */
 import { type MethodRun, compareMethods } from '../pipeline/compare.js';
@@ -23,10 +24,12 @@ interface MethodColumn {
   readonly message?: string;
 }
 
-/** Both methods' figures for one game. */
+/** The methods' figures for one game. */
 export interface MethodColumns {
   readonly prolog: MethodColumn;
   readonly dg: MethodColumn;
+  /** Algorithm 9.2 as the thesis writes it, when asked for (`--plain`). */
+  readonly plain?: MethodColumn;
   /** True/false when both finished, undefined otherwise. */
   readonly identical?: boolean;
 }
@@ -45,16 +48,23 @@ function column(run: MethodRun): MethodColumn {
   };
 }
 
-/** Runs both methods on a game, each with `timeoutS` seconds and `maxAtoms` atoms. */
-export function measureMethods(game: NormalGame, timeoutS: number, maxAtoms: number): MethodColumns {
+/**
+ * Runs the methods on a game, each with `timeoutS` seconds and `maxAtoms` atoms; `plain`
+ * adds Algorithm 9.2 as the thesis writes it (its results, when it finishes, count in `identical`).
+ */
+export function measureMethods(game: NormalGame, timeoutS: number, maxAtoms: number, plain = false): MethodColumns {
   // The benchmark's one atom budget bounds every count, as it always has, so that figures stay comparable.
-  const c = compareMethods(game, { timeoutSeconds: timeoutS, maxReachAtoms: maxAtoms, maxGroundAtoms: maxAtoms, maxGroundRules: maxAtoms });
-  return { prolog: column(c.prolog), dg: column(c.dg), ...(c.identical === undefined ? {} : { identical: c.identical }) };
+  const c = compareMethods(game, { timeoutSeconds: timeoutS, maxReachAtoms: maxAtoms, maxGroundAtoms: maxAtoms, maxGroundRules: maxAtoms }, plain);
+  return {
+    prolog: column(c.prolog), dg: column(c.dg),
+    ...(c.plain === undefined ? {} : { plain: column(c.plain) }),
+    ...(c.identical === undefined ? {} : { identical: c.identical }),
+  };
 }
 
-/** Header cells of the method columns, matching {@link methodCells}. */
-export function methodHeaders(): string[] {
-  return ['pl-total-s', 'dg-reach-s', 'dg-total-s', 'dg-before', 'same'];
+/** Header cells of the method columns, matching {@link methodCells} (the plain ones with `plain`). */
+export function methodHeaders(plain = false): string[] {
+  return [...(plain ? ['plain-reach-s', 'plain-total-s'] : []), 'pl-total-s', 'dg-reach-s', 'dg-total-s', 'dg-before', 'same'];
 }
 
 function seconds(c: MethodColumn): string {
@@ -66,9 +76,14 @@ function count(n: number | undefined): string {
   return n === Infinity ? 'inf' : n >= 1e9 ? n.toExponential(1) : String(n);
 }
 
+/** The seconds of a method's superset computation, or its status when it failed before any. */
+function reachCell(c: MethodColumn): string {
+  return c.status === 'ok' || c.reachSeconds > 0 ? c.reachSeconds.toFixed(2) : c.status;
+}
+
 /** Cells of the method columns for one game (a status word replaces the time of a failed run). */
-export function methodCells(m: MethodColumns | undefined): string[] {
-  if (m === undefined) return ['-', '-', '-', '-', '-'];
-  const dgReach = m.dg.status === 'ok' || m.dg.reachSeconds > 0 ? m.dg.reachSeconds.toFixed(2) : m.dg.status;
-  return [seconds(m.prolog), dgReach, seconds(m.dg), count(m.dg.before), m.identical === undefined ? '-' : m.identical ? 'yes' : 'NO'];
+export function methodCells(m: MethodColumns | undefined, plain = false): string[] {
+  if (m === undefined) return methodHeaders(plain).map(() => '-');
+  const plainCells = !plain ? [] : m.plain === undefined ? ['-', '-'] : [m.plain.status === 'ok' ? m.plain.reachSeconds.toFixed(2) : m.plain.status, seconds(m.plain)];
+  return [...plainCells, seconds(m.prolog), reachCell(m.dg), seconds(m.dg), count(m.dg.before), m.identical === undefined ? '-' : m.identical ? 'yes' : 'NO'];
 }

@@ -9,9 +9,13 @@
  *   --timeout S       per-game time limit in seconds (default 60)
  *   --max-atoms N     per-game atom limit (default 2000000)
  *   --swi             also time SWI-Prolog running plain Algorithm 9.2 (needs `swipl`)
+ *   --method M        the superset method timed in the main columns: prolog (default),
+ *                     prolog-plain (Algorithm 9.2 as the thesis writes it) or dg
  *   --methods         also run both superset methods (prolog, dg) through instantiation and
  *                     ground reachability: seconds per method, DG size before post-processing,
  *                     and whether the final results are identical
+ *   --plain           also run prolog-plain beside them (implies --methods): its reach and
+ *                     total seconds, and its results count in `same` when it finishes
  *   --clingo          also time clingo on the relaxed game's least model, and show the ratio
  *                     dg-total / clingo per game and its median (implies --methods), in
  *                     elapsed time (`dg/cl`) and in processor time (`dg/cl cpu`, steadier
@@ -24,6 +28,9 @@
  *   --corpus          instead: the corpus table of issue 17 (src/bench/corpus.ts, docs/corpus.md)
  *   --scale           instead: seconds and MiB per million rules written on the ten largest
  *                     ground games, beside gringo on the same rules (src/bench/scale.ts)
+ *   --reach-ablation  instead: processor seconds of reach by plain Algorithm 9.2, the optimized
+ *                     method, and the optimized method with each optimization switched off in
+ *                     turn, supersets asserted equal (src/bench/ablation.ts, docs/reach.md)
  * GDL_GAMES_DIR overrides the corpus location (default ../shared/games beside the checkout).
  */
 import { existsSync, writeFileSync } from 'node:fs';
@@ -40,8 +47,10 @@ import { formatReport, markdownReport, reportFormatOf } from '../batch/report.js
 import { runPlayoutBench } from './playouts.js';
 import { runCorpusBench } from './corpus.js';
 import { runScaleBench } from './scale.js';
+import { runAblationBench } from './ablation.js';
 import { argValue, positiveArg } from './args.js';
 import { failureText, runAll, runChild } from '../batch/runner.js';
+import type { ReachMethod } from '../pipeline/stages.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const WORKER = join(here, 'worker.js');
@@ -54,10 +63,18 @@ interface BenchOptions {
   readonly maxAtoms: number;
   readonly swi: boolean;
   readonly methods: boolean;
+  readonly plain: boolean;
+  readonly method: ReachMethod;
   readonly clingo: boolean;
   readonly mutex: boolean;
   readonly json: string | undefined;
   readonly report: string | undefined;
+}
+
+/** The `--method` of the main columns (prolog when absent); throws with a message on another word. */
+function methodArg(value: string | undefined): ReachMethod {
+  if (value === undefined || value === 'prolog' || value === 'prolog-plain' || value === 'dg') return value ?? 'prolog';
+  throw new Error(`--method needs prolog, prolog-plain or dg, not '${value}'`);
 }
 
 function parseArgs(argv: readonly string[]): BenchOptions {
@@ -69,7 +86,9 @@ function parseArgs(argv: readonly string[]): BenchOptions {
     timeout: number('--timeout', 60),
     maxAtoms: number('--max-atoms', 2_000_000),
     swi: argv.includes('--swi'),
-    methods: argv.includes('--methods') || argv.includes('--clingo'),
+    methods: argv.includes('--methods') || argv.includes('--clingo') || argv.includes('--plain'),
+    plain: argv.includes('--plain'),
+    method: methodArg(get('--method')),
     clingo: argv.includes('--clingo'),
     mutex: argv.includes('--mutex'),
     json: get('--json'),
@@ -79,9 +98,10 @@ function parseArgs(argv: readonly string[]): BenchOptions {
 
 /** Runs one game in a worker (through the corpus runner); a worker that dies or hangs is reported, never fatal. */
 async function runOne(root: string, game: string, o: BenchOptions): Promise<Measurement> {
-  const args = [WORKER, join(root, game), String(o.timeout), String(o.maxAtoms), ...(o.swi ? ['swi'] : []), ...(o.methods ? ['methods'] : []), ...(o.clingo ? ['clingo'] : []), ...(o.mutex ? ['mutex'] : [])];
-  // Room for the worker's own limit plus SWI-Prolog's and both methods', then it is killed.
-  const runs = 1 + (o.swi ? 1 : 0) + (o.methods ? 2 : 0) + (o.clingo ? 1 : 0) + (o.mutex ? 1 : 0);
+  const flags = [...(o.swi ? ['swi'] : []), ...(o.methods ? ['methods'] : []), ...(o.plain ? ['plain'] : []), ...(o.clingo ? ['clingo'] : []), ...(o.mutex ? ['mutex'] : []), `method=${o.method}`];
+  const args = [WORKER, join(root, game), String(o.timeout), String(o.maxAtoms), ...flags];
+  // Room for the worker's own limit plus SWI-Prolog's and the methods', then it is killed.
+  const runs = 1 + (o.swi ? 1 : 0) + (o.methods ? 2 : 0) + (o.plain ? 1 : 0) + (o.clingo ? 1 : 0) + (o.mutex ? 1 : 0);
   const e = await runChild({ args, stdout: 'keep', killAfterMs: (o.timeout * runs + 30) * 1000 });
   const line = e.stdout.trim().split('\n').pop() ?? '';
   try {
@@ -96,7 +116,7 @@ function extraCells(m: Measurement, o: BenchOptions): Record<string, string> {
   const out: Record<string, string> = {};
   if (m.swi !== undefined) out['swi s'] = m.swi.kind === 'ok' ? m.swi.seconds.toFixed(2) : m.swi.kind;
   if (m.swi?.kind === 'ok' && m.status === 'ok' && (m.swi.fluents !== m.fluents || m.swi.moves !== m.moves || m.swi.axioms !== m.axioms)) out['swi agrees'] = 'DIFFERS';
-  if (o.methods) methodHeaders().forEach((h, i) => { out[h] = methodCells(m.methods)[i]!; });
+  if (o.methods) methodHeaders(o.plain).forEach((h, i) => { out[h] = methodCells(m.methods, o.plain)[i]!; });
   if (o.clingo) {
     out['clingo-s'] = m.clingo === undefined ? '-' : m.clingo.kind === 'ok' ? m.clingo.seconds.toFixed(2) : m.clingo.kind;
     out['dg/cl'] = ratioCell(dgTotal(m), m.clingo);
@@ -168,7 +188,13 @@ function mutexSummary(results: readonly { game: string; m: Measurement }[]): str
 }
 
 async function main(): Promise<number> {
-  const o = parseArgs(process.argv.slice(2));
+  let o: BenchOptions;
+  try {
+    o = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`bench: ${(err as Error).message}\n`);
+    return 2;
+  }
   const root = gamesDir();
   if (!existsSync(root)) {
     process.stderr.write(`bench: no game corpus at ${root} (set GDL_GAMES_DIR)\n`);
@@ -196,6 +222,8 @@ async function main(): Promise<number> {
 
 // `--playouts`: the Monte-Carlo table of slide 4 (src/bench/playouts.ts), a mode of its own.
 // `--corpus`: the corpus table of issue 17 (src/bench/corpus.ts), asynchronous (the batch runner).
-if (process.argv.includes('--corpus')) process.exitCode = await runCorpusBench(process.argv.slice(2));
+// `--reach-ablation`: the share of each optimization of the prolog method (src/bench/ablation.ts).
+if (process.argv.includes('--reach-ablation')) process.exitCode = await runAblationBench(process.argv.slice(2));
+else if (process.argv.includes('--corpus')) process.exitCode = await runCorpusBench(process.argv.slice(2));
 else if (process.argv.includes('--scale')) process.exitCode = await runScaleBench(process.argv.slice(2));
 else process.exitCode = process.argv.includes('--playouts') ? await runPlayoutBench(process.argv.slice(2)) : await main();

@@ -1,12 +1,14 @@
 /**
  * One benchmark measurement, in its own process so that peak memory and crashes stay per game:
- * `node dist/bench/worker.js GAME TIMEOUT_S MAX_ATOMS [swi] [methods] [clingo] [mutex]` prints one JSON
- * line (a {@link Measurement}) on stdout. `methods` adds both superset methods through
- * instantiation, `clingo` clingo's time for the relaxed game's least model.
+ * `node dist/bench/worker.js GAME TIMEOUT_S MAX_ATOMS [swi] [methods] [plain] [clingo] [mutex] [method=M]`
+ * prints one JSON line (a {@link Measurement}) on stdout. `methods` adds both superset methods
+ * through instantiation (`plain` also prolog-plain), `clingo` clingo's time for the relaxed
+ * game's least model; `method=M` measures the superset method M (prolog, prolog-plain, dg;
+ * default prolog) in the main columns.
  */
 import { readFileSync } from 'node:fs';
 import { GdlError, type LimitInfo } from '../gdl/diagnostics.js';
-import { type NormalGame, loadGame, reachGame, resolvePipelineOptions } from '../pipeline/stages.js';
+import { type NormalGame, type ReachMethod, loadGame, reachGame, resolvePipelineOptions } from '../pipeline/stages.js';
 import { StageTimer } from '../timer.js';
 import { type MethodColumns, measureMethods } from './dg-column.js';
 import { type SwiOutcome, runSwi } from './swi.js';
@@ -39,18 +41,40 @@ export interface Measurement {
   readonly mutex?: MutexColumn;
 }
 
-async function measure(file: string, timeout: number, maxAtoms: number, swi: boolean, methods: boolean, clingo: boolean, mutex: boolean): Promise<Measurement> {
+/** What the worker is asked to measure beyond the superset computation. */
+interface WorkerFlags {
+  readonly swi: boolean;
+  readonly methods: boolean;
+  readonly plain: boolean;
+  readonly clingo: boolean;
+  readonly mutex: boolean;
+  /** The superset method of the main columns. */
+  readonly method: ReachMethod;
+}
+
+/** The flags of the worker's command line (the words after MAX_ATOMS). */
+function workerFlags(words: readonly string[]): WorkerFlags {
+  const method = words.find((w) => w.startsWith('method='))?.slice('method='.length);
+  return {
+    swi: words.includes('swi'), methods: words.includes('methods'), plain: words.includes('plain'),
+    clingo: words.includes('clingo'), mutex: words.includes('mutex'),
+    method: method === 'prolog-plain' || method === 'dg' ? method : 'prolog',
+  };
+}
+
+async function measure(file: string, timeout: number, maxAtoms: number, f: WorkerFlags): Promise<Measurement> {
+  const { swi, methods, clingo, mutex } = f;
   let loaded;
   try {
     loaded = loadGame(readFileSync(file, 'utf8'), file, resolvePipelineOptions({ timeoutSeconds: timeout }), new StageTimer());
   } catch (err) {
     return failed(err, 0);
   }
-  const ours = measureTau(loaded.normal, timeout, maxAtoms);
+  const ours = measureTau(loaded.normal, timeout, maxAtoms, f.method);
   // SWI-Prolog and the method columns run after Tau-Prolog's own measurement, so the peak
   // memory reported is that of the superset computation.
   const withSwi = swi ? { ...ours, swi: runSwi(loaded.normal, timeout) } : ours;
-  const withMethods = methods ? { ...withSwi, methods: measureMethods(loaded.normal, timeout, maxAtoms) } : withSwi;
+  const withMethods = methods ? { ...withSwi, methods: measureMethods(loaded.normal, timeout, maxAtoms, f.plain) } : withSwi;
   const withMutex = mutex ? { ...withMethods, mutex: measureMutex(loaded.normal, timeout, maxAtoms) } : withMethods;
   return clingo ? { ...withMutex, clingo: await timeClingo(loaded.normal, timeout) } : withMutex;
 }
@@ -65,11 +89,11 @@ function failed(err: unknown, seconds: number): Measurement {
   return { status: 'error', message: String((err as Error)?.message ?? err).slice(0, 300), seconds, peakMiB: peakMiB() };
 }
 
-function measureTau(normal: NormalGame, timeout: number, maxAtoms: number): Measurement {
+function measureTau(normal: NormalGame, timeout: number, maxAtoms: number, method: ReachMethod): Measurement {
   const timer = new StageTimer();
   const seconds = (): number => timer.list().reduce((sum, r) => sum + r.ms, 0) / 1000;
   try {
-    const options = resolvePipelineOptions({ method: 'prolog', timeoutSeconds: timeout, maxReachAtoms: maxAtoms });
+    const options = resolvePipelineOptions({ method, timeoutSeconds: timeout, maxReachAtoms: maxAtoms });
     const { supersets: s, stats } = reachGame(normal, options, timer);
     return {
       status: 'ok' as const, fluents: s.fluents.length, moves: s.moves.length, axioms: s.axioms.length,
@@ -83,10 +107,10 @@ function measureTau(normal: NormalGame, timeout: number, maxAtoms: number): Meas
 tuneForShortRuns();
 const [file, timeout, maxAtoms, ...flags] = process.argv.slice(2);
 if (file === undefined) {
-  process.stderr.write('usage: worker GAME TIMEOUT_S MAX_ATOMS [swi] [methods] [clingo] [mutex]\n');
+  process.stderr.write('usage: worker GAME TIMEOUT_S MAX_ATOMS [swi] [methods] [plain] [clingo] [mutex] [method=M]\n');
   process.exitCode = 2;
 } else {
-  const result = await measure(file, Number(timeout ?? 60), Number(maxAtoms ?? 2_000_000), flags.includes('swi'), flags.includes('methods'), flags.includes('clingo'), flags.includes('mutex'));
+  const result = await measure(file, Number(timeout ?? 60), Number(maxAtoms ?? 2_000_000), workerFlags(flags));
   process.stdout.write(`${JSON.stringify(result)}\n`);
   // clingo-wasm keeps a worker thread alive: end the process once the line is written.
   process.exit(0);

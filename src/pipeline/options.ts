@@ -9,6 +9,7 @@ import { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from '../ground/in
 import { DEFAULT_NORMALIZE_OPTIONS, type NormalizeOptions } from '../normalize/normalize.js';
 import { DEFAULT_MAX_TERM_DEPTH } from '../reach/prolog.js';
 import { DEFAULT_REACH_LIMITS, type ReachLimits } from '../reach/types.js';
+import type { Optimization } from '../reach/ablation.js';
 
 /**
  * How supersets are computed: Algorithm 9.2 optimized (Prolog), Algorithm 9.2 as the thesis
@@ -50,6 +51,12 @@ export interface PipelineOptions {
   readonly lazyAxioms?: boolean;
   /** Relations made lazy from the start (tests and the library; implies lazy axioms). */
   readonly lazyRelations?: readonly string[];
+  /**
+   * Optimizations of the `prolog` method's `reach` switched off, to measure each one's share
+   * (src/reach/ablation.ts, `npm run bench -- --reach-ablation`); the supersets stay the same.
+   * No CLI flag. Absent: all on.
+   */
+  readonly reachOff?: readonly Optimization[];
 }
 
 /** What a caller may set; everything left out takes its default. */
@@ -80,6 +87,8 @@ export interface PipelineSettings {
   readonly lazyRelations?: readonly string[];
   /** The library's callers: an abort signal the run's deadline reads with its clock (an abort is a limit reached). */
   readonly signal?: AbortFlag;
+  /** See {@link PipelineOptions.reachOff}. */
+  readonly reachOff?: readonly Optimization[];
 }
 
 /** The deadline `settings.timeoutSeconds` after `settings.startedAt` (default now). */
@@ -113,6 +122,7 @@ export function resolvePipelineOptions(settings: PipelineSettings = {}): Pipelin
     ...(settings.frameAbove === undefined ? {} : { frameAbove: settings.frameAbove }),
     ...(settings.lazyAxioms === true ? { lazyAxioms: true } : {}),
     ...(settings.lazyRelations === undefined ? {} : { lazyRelations: settings.lazyRelations }),
+    ...(settings.reachOff === undefined || settings.reachOff.length === 0 ? {} : { reachOff: settings.reachOff }),
   };
 }
 

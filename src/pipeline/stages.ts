@@ -50,6 +50,7 @@ export { formatSupersets, supersetSentences } from '../reach/format.js';
 export { formatSummary, type GameSummary } from '../normalize/summary.js';
 export { formatDifference, type VerifyOptions, type VerifyResult } from '../play/verify.js';
 export type { ReachProgress } from '../reach/prolog.js';
+export { OPTIMIZATIONS, type Optimization, isOptimization } from '../reach/ablation.js';
 // The relaxed game for the benchmark's SWI-Prolog baseline (src/bench/swi.ts).
 export { swiProgram } from '../reach/swi-program.js';
 export type { ReachResult, ReachStats, Supersets } from '../reach/types.js';
@@ -107,7 +108,7 @@ export function reachGame(
 ): ReachResult {
   const limits = reachLimits(options);
   const compute = (): ReachResult => options.method === 'prolog'
-    ? computeSupersetsProlog(normal, limits, onProgress === undefined ? {} : { onProgress })
+    ? computeSupersetsProlog(normal, limits, { ...(onProgress === undefined ? {} : { onProgress }), ...(options.reachOff === undefined ? {} : { off: options.reachOff }) })
     : options.method === 'prolog-plain' ? computeSupersetsPlain(normal, limits) : computeSupersetsDG(normal, limits);
   return timer.run(`reach-${options.method}`, compute, (r) => ({
     fluents: r.supersets.fluents.length,

@@ -14,6 +14,8 @@ import { type ProjectedPlan, planProjected } from './project.js';
 import { deferredParts } from './head-first.js';
 import type { Run, TableStats } from './run.js';
 import { type Component, type RelaxedRule, keyOf } from './relaxed.js';
+import { uses } from './ablation.js';
+import type { PlannedGoal } from './planned.js';
 
 
 /** A rule with its semi-naive variants; each is planned and loaded only when first run. */
@@ -142,14 +144,15 @@ export function variantClause(run: Run, compiled: CompiledComponent, rule: Relax
   // The others can only pay where delta first is costly; each is planned the first time it is.
   if (run.estimate < CORE_FIRST_WORTH) return main;
   if (v.headFirst === undefined) {
-    const deferred = deferredParts(shape, deltaAt === null ? undefined : shape.positives[deltaAt], v.estimates.order);
+    const deferred = uses(run.switches, 'head-first') ? deferredParts(shape, deltaAt === null ? undefined : shape.positives[deltaAt], v.estimates.order) : [];
     v.headFirst = deferred.length === 0 ? null : { plan: planVariant(run.nextId, shape, { deltaAt, deferred }, v.estimates) };
   }
   const headFirst = v.headFirst === null ? [] : [{ cost: v.headFirst.plan.cost(deltaRows), run: (): VariantRun => ({ kind: 'clause', id: (v.headFirst!.id ??= load(run, v.headFirst!.plan)) }) }];
   if (deltaAt === null) return cheapest(run, [{ cost: run.estimate, run: () => main }, ...headFirst]);
   if (v.coreFirst === undefined) {
-    v.coreFirst = coreFirstApplies(shape, deltaAt) ? { plan: planVariant(run.nextId, shape, { deltaAt, coreFirst: true }, v.estimates) } : null;
+    v.coreFirst = uses(run.switches, 'core-first') && coreFirstApplies(shape, deltaAt) ? { plan: planVariant(run.nextId, shape, { deltaAt, coreFirst: true }, v.estimates) } : null;
   }
+  if (v.projected === undefined && !uses(run.switches, 'projected')) v.projected = null;
   if (v.projected === undefined) {
     // The table's name takes an id of its own: ids are unique in the engine.
     const plan = planProjected(shape, deltaAt, `T|${run.nextId++}`, v.estimates);
@@ -195,7 +198,7 @@ const CORE_FIRST_WORTH = 64;
  * estimated at most half as costly; the table projection it reads is defined on the way.
  */
 function withDistinctHeads(run: Run, shape: RuleShape, deltaAt: number | null, plan: PlannedClause, estimates: Estimates): PlannedClause {
-  if (deltaAt !== null) return plan;
+  if (deltaAt !== null || !uses(run.switches, 'distinct-heads')) return plan;
   const distinct = planDistinctHeads(run.nextId, shape, estimates);
   if (distinct === undefined || 2 * distinct.plan.cost(0) > plan.cost(0)) return plan;
   const p = distinct.projection;
@@ -207,8 +210,9 @@ function withDistinctHeads(run: Run, shape: RuleShape, deltaAt: number | null, p
  * first, if still without facts: a call of an undefined predicate would fail too, but through
  * Tau-Prolog's slow generic step (games call move tables nobody has made a move of for rounds).
  */
-function load(run: Run, plan: PlannedClause): number {
+function load(run: Run, planned: PlannedClause): number {
   const id = run.nextId++;
+  const plan = uses(run.switches, 'existence') ? planned : { ...planned, goals: withoutExistence(planned.goals) };
   const calls = [...plan.goals];
   while (calls.length > 0) {
     const g = calls.pop()!;
@@ -222,10 +226,19 @@ function load(run: Run, plan: PlannedClause): number {
 }
 
 /**
+ * The goals with every `once` opened and every `'$gdl_absent'` test dropped: each existence
+ * test then enumerates all its bindings (the ablation of `existence`, src/reach/ablation.ts).
+ */
+function withoutExistence(goals: readonly PlannedGoal[]): PlannedGoal[] {
+  return goals.flatMap((g) => (g.kind === 'once' ? withoutExistence(g.goals) : g.kind === 'absent' ? [] : [g]));
+}
+
+/**
  * Forgets the loaded clauses when a member relation has grown at least fourfold (to at least
  * {@link REPLAN_FROM} facts) since they were planned: the next use plans them again.
  */
 export function replanIfGrown(run: Run, compiled: CompiledComponent): void {
+  if (!uses(run.switches, 'replan')) return;
   for (const [key, was] of compiled.planned) {
     const now = run.store.relations.get(key)?.facts.length ?? 0;
     if (now >= 4 * Math.max(was, REPLAN_FROM / 4)) {
@@ -255,6 +268,7 @@ function sizes(run: Run, keys: readonly string[]): Map<string, number> {
  * once it has filled up.
  */
 function estimator(run: Run, members: ReadonlySet<string>, useFloor: boolean): RowEstimate {
+  if (!uses(run.switches, 'join-order')) return NOMINAL_ROWS;
   return (relKey, table, boundArgs) => {
     const floor = useFloor && members.has(relKey) ? GROWING_FLOOR : 0;
     if (table === undefined) {
@@ -269,6 +283,13 @@ function estimator(run: Run, members: ReadonlySet<string>, useFloor: boolean): R
     return rows;
   };
 }
+
+/**
+ * Rows of a literal without statistics (the ablation of `join-order`, src/reach/ablation.ts):
+ * each bound argument divides a nominal 1000 by 10, so only the number of bound arguments
+ * orders a body, as plan.ts does where no statistics are given.
+ */
+const NOMINAL_ROWS: RowEstimate = (_r, _t, boundArgs) => 1000 / 10 ** boundArgs.filter((b) => b).length;
 
 /**
  * Size assumed at least for a relation of the component being evaluated. 1000 is above the

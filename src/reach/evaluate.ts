@@ -18,6 +18,7 @@ import { type StoredFact, clearDelta, mirrorFacts, recordFact } from './store.js
 import { type CompiledComponent, type CompiledRule, type DeltaVariant, type VariantRun, compileComponent, replanIfGrown, variantClause } from './compile.js';
 import type { Run } from './run.js';
 import { semiNaive } from '../datalog/fixpoint.js';
+import { uses } from './ablation.js';
 
 export type { ReachProgress, Run } from './run.js';
 
@@ -51,7 +52,8 @@ function fixpoint(run: Run, comp: Component): void {
   const compiled = compileComponent(run, comp);
   let fresh: Fresh = new Map();
   let delta: Fresh = new Map();
-  semiNaive<RelaxedRule>({
+  const naive = !uses(run.switches, 'semi-naive');
+  rounds<RelaxedRule>(naive, {
     rules: comp.rules,
     recursiveAtoms: (rule) => compiled.rules.get(rule)!.deltas.map((_, i) => i),
     fire: (rule, j) => {
@@ -83,6 +85,24 @@ function fixpoint(run: Run, comp: Component): void {
   });
 }
 
+/** The driver's interface (src/datalog/fixpoint.ts), which the naive rounds share. */
+type Rounds<R> = Parameters<typeof semiNaive<R>>[0];
+
+/**
+ * The rounds: semi-naive (the Datalog core's driver), or, with `semi-naive` switched off
+ * (src/reach/ablation.ts), naive: every round fires every rule over the full tables, until a
+ * round finds nothing new. Both reach the same fixpoint; naive re-derives every known fact
+ * in every round, which is what the semi-naive rounds save.
+ */
+function rounds<R>(naive: boolean, c: Rounds<R>): void {
+  if (!naive) {
+    semiNaive(c);
+    return;
+  }
+  do for (const rule of c.rules) c.fire(rule, -1);
+  while (c.commit());
+}
+
 /**
  * False when the variant's delta literal cannot match a new fact: its relation got none, or
  * its table has none agreeing with the literal's ground arguments (a hash probe). Skipping
@@ -91,7 +111,7 @@ function fixpoint(run: Run, comp: Component): void {
  */
 function mayMatch(run: Run, d: DeltaVariant, delta: Fresh): boolean {
   if (!delta.has(d.relKey)) return false;
-  return d.deltaTable === undefined || run.engine.probe(d.deltaTable, d.pattern!);
+  return d.deltaTable === undefined || !uses(run.switches, 'probes') || run.engine.probe(d.deltaTable, d.pattern!);
 }
 
 /**
@@ -103,6 +123,7 @@ function mayMatch(run: Run, d: DeltaVariant, delta: Fresh): boolean {
  * `prereqN`, 2^N bindings of `bit` ahead of an empty `prereqN+1`) spent seconds per rule.
  */
 function allMayMatch(run: Run, c: CompiledRule): boolean {
+  if (!uses(run.switches, 'probes')) return true;
   for (const r of c.reads) if (!run.engine.probe(r.table, r.pattern)) return false;
   return true;
 }

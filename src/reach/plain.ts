@@ -56,7 +56,10 @@ function gameProgram(plan: RelaxedPlan, maxDepth: number, maxAtoms: number): str
   const recursive = recursiveRelations(plan);
   const lines: string[] = [`alg92_limits(${maxDepth}, ${maxAtoms}).`];
   for (const comp of plan.components) {
-    for (const r of comp.rules) lines.push(ruleText(r, recursive.has(keyOf(r.head))));
+    for (const r of comp.rules) {
+      if (recursive.has(keyOf(r.head))) lines.push(...closureRuleTexts(r, comp.stateDependent, recursive));
+      else lines.push(clauseText(r));
+    }
   }
   for (const r of plan.relations.values()) {
     if (KEYWORDS.has(r.rel)) continue;
@@ -75,12 +78,34 @@ function recursiveRelations(plan: RelaxedPlan): Set<string> {
   return new Set(relationComponents(plan.relations.keys(), edges).filter((c) => c.recursive).flatMap((c) => c.members));
 }
 
-/** A rule as a clause (`head :- body.`) or, for a recursive relation, an `alg92_rule` fact. */
-function ruleText(r: RelaxedRule, recursive: boolean): string {
+/** The head and body goals of a rule as Prolog text. */
+function ruleParts(r: RelaxedRule): { head: string; body: string[] } {
   // Variables named _V0, _V1, ...: Tau-Prolog warns of singletons unless a name starts with _.
-  const { head, body } = plainClauseParts(r, (t, v) => prologText(t, v, '_V'));
-  if (recursive) return `alg92_rule(${head}, (${body.length === 0 ? 'true' : body.join(', ')})).`;
+  return plainClauseParts(r, (t, v) => prologText(t, v, '_V'));
+}
+
+/** A rule of a relation that is not recursive, as a clause `head :- body.` */
+function clauseText(r: RelaxedRule): string {
+  const { head, body } = ruleParts(r);
   return body.length === 0 ? `${head}.` : `${head} :- ${body.join(', ')}.`;
+}
+
+/**
+ * A rule of a recursive relation for the closure of prolog/alg92.pl: `alg92_rule(Kind, Head,
+ * Body)` (Kind `state` when its component depends on true or does), and one
+ * `alg92_delta_rule(Head, Literal, Rest)` per body literal of a recursive relation: the
+ * semi-naive variant that reads that literal from the last round's new facts, the rest (in the
+ * rule's order) from all facts.
+ */
+function closureRuleTexts(r: RelaxedRule, stateDependent: boolean, recursive: ReadonlySet<string>): string[] {
+  const { head, body } = ruleParts(r);
+  const conj = (goals: readonly string[]): string => (goals.length === 0 ? 'true' : goals.join(', '));
+  const lines = [`alg92_rule(${stateDependent ? 'state' : 'static'}, ${head}, (${conj(body)})).`];
+  r.body.forEach((l, i) => {
+    if (l.kind !== 'pos' || !recursive.has(keyOf(l.atom))) return;
+    lines.push(`alg92_delta_rule(${head}, ${body[i]}, (${conj(body.filter((_, j) => j !== i))})).`);
+  });
+  return lines;
 }
 
 /** Runs `alg92(Stats)`; its stops (alg92_stopped/1) and the deadline become GdlErrors. */

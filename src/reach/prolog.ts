@@ -17,7 +17,8 @@ import { sortByCodePoints, termDepth } from '../gdl/terms.js';
 import { checkDeadline, deadlineTicker, relationLimitError } from '../gdl/diagnostics.js';
 import type { NormalGame } from '../normalize/types.js';
 import { NO_RELATION, type ReachProgress, type Run, evaluateComponent } from './evaluate.js';
-import { type RelaxedRule, planRelaxedGame, relevantComponents } from './relaxed.js';
+import { type RelaxedRule, asOneComponent, planRelaxedGame, relevantComponents } from './relaxed.js';
+import { type Optimization, switches, uses } from './ablation.js';
 import { type FactStore, createStore, ensureTable, relationFacts } from './store.js';
 import { StageTimer } from '../timer.js';
 import { type ReachLimits, type ReachResult, type Supersets } from './types.js';
@@ -64,6 +65,12 @@ interface PrologReachOptions {
    * fluents and moves, a subset of the relaxed model, so the ground game is the same.
    */
   readonly relevantOnly?: boolean;
+  /**
+   * Optimizations switched off, to measure what each contributes (src/reach/ablation.ts,
+   * docs/reach.md); the supersets stay the same. Absent: all on. `direct-steps` here is the
+   * same as `directSteps: false`.
+   */
+  readonly off?: readonly Optimization[];
 }
 
 /**
@@ -102,10 +109,12 @@ export function computeSupersetsProlog(
 
 /** Line 1 of Algorithm 9.2: a fresh engine with the driver loaded (clauses come per component). */
 function load(game: NormalGame, limits: ReachLimits, options: PrologReachOptions): Run {
-  const plan = planRelaxedGame(game);
+  const on = switches(options.off);
+  const relaxed = planRelaxedGame(game, !uses(on, 'subsumption'));
+  const plan = uses(on, 'components') ? relaxed : asOneComponent(relaxed);
   const maxDepth = options.maxTermDepth ?? limits.maxTermDepth ?? DEFAULT_MAX_TERM_DEPTH;
   refuseDeepRules(game.file, plan.components.flatMap((c) => c.rules), maxDepth);
-  const engine = createEngine({ deadline: limits.deadline }, { directSteps: options.directSteps ?? true });
+  const engine = createEngine({ deadline: limits.deadline }, { directSteps: (options.directSteps ?? true) && uses(on, 'direct-steps') });
   engine.consult(REACH_DRIVER);
   const store = createStore();
   for (const [key, r] of plan.relations) {
@@ -115,6 +124,7 @@ function load(game: NormalGame, limits: ReachLimits, options: PrologReachOptions
   return {
     game, plan, engine, store, limits, maxDepth,
     onProgress: options.onProgress,
+    switches: on,
     bridges: new Map(plan.components.flatMap((c) => c.bridges.map((b) => [b.from, b.to] as const))),
     answers: 0, iterations: 0, rounds: 0, current: NO_RELATION, estimate: 0, at: undefined, nextId: 0, stats: new Map(),
   };

@@ -60,19 +60,21 @@ export interface RelaxedPlan {
 
 /**
  * Drops negative literals; keeps goal/terminal/base/input rules only if some kept rule uses
- * them; leaves out rules another rule makes redundant (src/reach/subsume.ts: same least model).
+ * them; leaves out rules another rule makes redundant (src/reach/subsume.ts: same least model),
+ * unless `keepSubsumed` (the ablation of docs/reach.md measures what dropping them saves).
  */
-export function relaxRules(game: NormalGame): RelaxedRule[] {
-  return dropSubsumed(neededRules(game.rules).map((r): RelaxedRule => ({
+export function relaxRules(game: NormalGame, keepSubsumed = false): RelaxedRule[] {
+  const relaxed = neededRules(game.rules).map((r): RelaxedRule => ({
     head: r.head,
     body: r.body.filter((l): l is RelaxedLiteral => l.kind !== 'neg'),
     pos: r.pos,
-  })));
+  }));
+  return keepSubsumed ? relaxed : dropSubsumed(relaxed);
 }
 
-/** Builds the evaluation plan of the relaxed game. */
-export function planRelaxedGame(game: NormalGame): RelaxedPlan {
-  const rules = relaxRules(game);
+/** Builds the evaluation plan of the relaxed game (`keepSubsumed`: see {@link relaxRules}). */
+export function planRelaxedGame(game: NormalGame, keepSubsumed = false): RelaxedPlan {
+  const rules = relaxRules(game, keepSubsumed);
   const relations = new Map<string, RelationKey>();
   const firstRule = new Map<string, Pos>();
   const note = (a: Atom): string => {
@@ -131,6 +133,23 @@ function orderComponents(rules: readonly RelaxedRule[], bridges: readonly Bridge
       containsTrue: members.has('true/1'),
     };
   });
+}
+
+/**
+ * The whole program as one recursive component (the ablation of docs/reach.md: evaluation
+ * without the dependency order, every relation read from its delta in every round).
+ */
+export function asOneComponent(plan: RelaxedPlan): RelaxedPlan {
+  const all = plan.components;
+  const one: Component = {
+    relations: all.flatMap((c) => c.relations),
+    rules: all.flatMap((c) => c.rules),
+    bridges: all.flatMap((c) => c.bridges),
+    recursive: true,
+    stateDependent: all.some((c) => c.stateDependent),
+    containsTrue: all.some((c) => c.containsTrue),
+  };
+  return { ...plan, components: all.length === 0 ? [] : [one] };
 }
 
 /** The relations whose facts are the fluents and moves, and the rules that make them. */

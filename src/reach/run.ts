@@ -9,6 +9,7 @@ import type { NormalGame } from '../normalize/types.js';
 import type { RelationKey, RelaxedPlan } from './relaxed.js';
 import type { FactStore } from './store.js';
 import type { ReachLimits } from './types.js';
+import type { Switches } from './ablation.js';
 
 /** Size and number of distinct values per argument of a table, when last measured. */
 export interface TableStats {
@@ -33,6 +34,8 @@ export interface Run {
   readonly limits: ReachLimits;
   readonly maxDepth: number;
   readonly onProgress: ((p: ReachProgress) => void) | undefined;
+  /** The optimizations switched off for this run (src/reach/ablation.ts; none by default). */
+  readonly switches: Switches;
   /** Bridge targets by source relation key: `next/1` -> `true/1`, `legal/2` -> `does/2`. */
   readonly bridges: ReadonlyMap<string, string>;
   /** Answers returned by queries, duplicates included. */
