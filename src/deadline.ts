@@ -30,6 +30,15 @@ export class Deadline {
     return new Deadline(seconds === Infinity ? Infinity : Date.now() + seconds * 1000, maxHeapMb * 1024 * 1024);
   }
 
+  /**
+   * A budget for one stage inside this one: `seconds` from now, never past this deadline, the
+   * same heap limit. A stage that stops at its budget keeps what it has; the run's own deadline
+   * still decides whether the run failed (the mutex stage's time budget, docs/mutex.md).
+   */
+  within(seconds: number): Deadline {
+    return new Deadline(Math.min(this.at, seconds === Infinity ? Infinity : Date.now() + seconds * 1000), this.maxHeapBytes);
+  }
+
   /** Which limit has been reached, if any (reads the clock and the heap size). */
   exceeded(): LimitKind | undefined {
     if (this.reached !== undefined) return this.reached;

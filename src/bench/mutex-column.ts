@@ -28,7 +28,7 @@ export function measureMutex(game: NormalGame, timeoutS: number, maxAtoms: numbe
   const seconds = (): number => timer.list().filter((r) => r.stage === 'sample' || r.stage === 'mutex').reduce((s, r) => s + r.ms, 0) / 1000;
   try {
     const { ground } = groundNormalGame(game, options, timer);
-    const r = mutexGroups(ground, options, DEFAULT_MUTEX_SETTINGS, timer);
+    const r = mutexGroups(ground, game, options, DEFAULT_MUTEX_SETTINGS, timer);
     const proven = r.groups.filter((g) => g.proven);
     return {
       status: 'ok', fluents: r.fluents, bits: r.bits, groups: r.groups.length, provenGroups: proven.length,

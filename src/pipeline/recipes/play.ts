@@ -56,7 +56,7 @@ function verifyTarget(ctx: RunContext, loaded: LoadedGame, target: VerifyTarget,
     }
     case 'grounding': {
       const run = groundWritten(ctx, loaded, target.keepUnused);
-      const groups = target.mutex ? mutexGroups(run.game, ctx.options, DEFAULT_MUTEX_SETTINGS, ctx.timer).groups.filter((g) => g.proven) : undefined;
+      const groups = target.mutex ? mutexGroups(run.game, loaded.normal, ctx.options, DEFAULT_MUTEX_SETTINGS, ctx.timer).groups.filter((g) => g.proven) : undefined;
       return { result: verifyGrounding(loaded.normal, run.game, ctx.options, groups === undefined ? verify : { ...verify, groups }), warnings: none, run };
     }
   }
@@ -65,7 +65,7 @@ function verifyTarget(ctx: RunContext, loaded: LoadedGame, target: VerifyTarget,
 /** `mutex`: the mutex groups of the game `ground` writes (and that game). */
 export function mutexRecipe(ctx: RunContext, loaded: LoadedGame, settings: MutexSettings): { run: GroundRun; mutex: MutexResult } {
   const run = groundWritten(ctx, loaded, false);
-  return { run, mutex: mutexGroups(run.game, ctx.options, settings, ctx.timer, loaded.normal) };
+  return { run, mutex: mutexGroups(run.game, loaded.normal, ctx.options, settings, ctx.timer) };
 }
 
 /** Which engines `play` runs. */
