@@ -30,7 +30,7 @@ describe('gdl-ground mutex', () => {
     expect(json.fluents).toBe(29);
     expect(json.bits).toBe(19);
     expect(json.groups[0]).toEqual({
-      members: ['(cell 1 1 b)', '(cell 1 1 o)', '(cell 1 1 x)'], exactlyOne: true, proven: true, proof: 'ground', relation: 'cell', input: [0, 1], output: [2],
+      members: ['(cell 1 1 b)', '(cell 1 1 o)', '(cell 1 1 x)'], exactlyOne: true, proven: true, proof: 'lifted', relation: 'cell', input: [0, 1], output: [2],
     });
   });
 

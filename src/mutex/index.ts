@@ -10,11 +10,12 @@
 import type { Deadline } from '../deadline.js';
 import type { GroundGame } from '../ground/types.js';
 import type { NormalGame } from '../normalize/types.js';
-import { type Candidate, hypotheses, refute } from './candidates.js';
+import { type Candidate, type Hypothesis, hypotheses, refute } from './candidates.js';
 import { type EncodedGroup, type GroupProof, chooseEncoding } from './choose.js';
 import { proveLifted } from './lifted.js';
+import { proveLiftedAlo } from './lifted-alo.js';
 import { type Claim, type ClaimVerdict, proveClaims } from './prove.js';
-import { mutexView } from './view.js';
+import { type MutexView, mutexView } from './view.js';
 
 /** One group of the chosen encoding, members as fluent texts exactly as `ground` prints them. */
 export type MutexGroup = EncodedGroup<string>;
@@ -124,8 +125,9 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   candidates.forEach((c) => c.atMostOne || (sampledAmo[c.hypothesis] = false));
   const lifted = options.lifted === undefined ? { proven: hyps.map(() => false), pairs: 0 }
     : proveLifted(options.lifted, view, hyps, sampledAmo, { deadline: options.deadline, maxPairs: options.maxLiftedPairs });
+  const aloLifted = options.lifted === undefined ? hyps.map(() => false) : liftedAlo(game, options.lifted, view, hyps, candidates, lifted.proven, options.deadline);
   const liftedMs = Date.now() - liftedStart;
-  const provenLifted = claims.map((c) => c.kind === 'amo' && lifted.proven[c.batch >> 1] === true);
+  const provenLifted = claims.map((c) => (c.kind === 'amo' ? lifted.proven : aloLifted)[c.batch >> 1] === true);
   const proof = proveClaims(view, claims, options, provenLifted);
   const verdict = (k: number): ClaimVerdict | 'none' => (k < 0 ? 'none' : proof.verdicts[k]!);
   const judged = candidates.map((c: Candidate, i) => {
@@ -170,6 +172,29 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
       proofComplete: proof.complete,
     },
   };
+}
+
+/**
+ * Per hypothesis, whether "at least one per key" is proven lifted (lifted-alo.ts). Tried on the
+ * hypotheses whose "at most one" is proven lifted, whose every group is an exactly-one
+ * candidate with a member in the initial state, and whose relation's every fluent is in the
+ * view (has a `true` atom), so that a fluent a rule makes true is a member of its group.
+ */
+function liftedAlo(
+  game: GroundGame, normal: NormalGame, view: MutexView, hyps: readonly Hypothesis[], candidates: readonly Candidate[], amo: readonly boolean[], deadline: Deadline,
+): boolean[] {
+  const init = new Set(view.init);
+  const everyAlo = hyps.map(() => true);
+  candidates.forEach((c) => (c.atMostOne && c.atLeastOne && c.members.some((f) => init.has(f))) || (everyAlo[c.hypothesis] = false));
+  const hidden = new Set(game.vocabulary.fluents.filter((f) => f.trueId < 0).map((f) => `${game.terms.name(f.term)}/${game.terms.args(f.term).length}`));
+  const tried = hyps.flatMap((h, i) => (amo[i] === true && everyAlo[i] && !hidden.has(h.relation) ? [i] : []));
+  const assumed = new Map<string, number[][]>();
+  hyps.forEach((h, i) => amo[i] === true && assumed.set(h.relation, [...(assumed.get(h.relation) ?? []), [...h.input]]));
+  const tasks = tried.map((i) => ({ hypothesis: hyps[i]!, groups: hyps[i]!.groups.map((g) => g.map((f) => game.terms.toTerm(view.fluents[f]!.term))) }));
+  const proven = proveLiftedAlo(normal, tasks, assumed, deadline);
+  const out = hyps.map(() => false);
+  tried.forEach((h, j) => (out[h] = proven[j] === true));
+  return out;
 }
 
 /** Groups and their fluents per {@link GroupProof}. */

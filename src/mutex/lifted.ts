@@ -18,8 +18,8 @@ import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
 import type { MutexView } from './view.js';
 
-/** Variable bindings of one pair check. */
-type Subst = Map<string, Term>;
+/** Variable bindings of one pair check (or one branch of lifted-alo.ts). */
+export type Subst = Map<string, Term>;
 
 /** Limits of the lifted proof. */
 interface LiftedLimits {
@@ -35,7 +35,7 @@ interface LiftedResult {
 }
 
 /** Follows variable bindings to the term a variable stands for. */
-function walk(t: Term, s: Subst): Term {
+export function walk(t: Term, s: Subst): Term {
   let u = t;
   while (u.kind === 'var') {
     const b = s.get(u.name);
@@ -46,7 +46,7 @@ function walk(t: Term, s: Subst): Term {
 }
 
 /** Canonical text of a term under `s`; identical texts mean identical terms. */
-function key(t: Term, s: Subst): string {
+export function key(t: Term, s: Subst): string {
   const u = walk(t, s);
   if (u.kind === 'var') return u.name;
   if (u.kind === 'const') return u.name;
@@ -61,7 +61,7 @@ function occurs(v: string, t: Term, s: Subst): boolean {
 }
 
 /** Unifies a and b, extending `s`; false when they cannot be made equal (s is then spoiled). */
-function unify(a: Term, b: Term, s: Subst): boolean {
+export function unify(a: Term, b: Term, s: Subst): boolean {
   const stack: [Term, Term][] = [[a, b]];
   while (stack.length > 0) {
     const [x0, y0] = stack.pop()!;
@@ -94,17 +94,21 @@ function renameAtom(a: Atom, tag: string): Atom {
   return { ...a, args: a.args.map((t) => renameTerm(t, tag)) };
 }
 
-function renameRule(r: NormalRule, tag: string): NormalRule {
+/** The rule with every variable renamed apart by `tag`. */
+export function renameRule(r: NormalRule, tag: string): NormalRule {
   const body = r.body.map((l): Literal => (l.kind === 'distinct' ? { ...l, left: renameTerm(l.left, tag), right: renameTerm(l.right, tag) } : { ...l, atom: renameAtom(l.atom, tag) }));
   return { head: renameAtom(r.head, tag), body, pos: r.pos };
 }
 
 /** The claims assumed of the current state: per `name/arity`, the input position lists. */
-type Assumed = ReadonlyMap<string, readonly (readonly number[])[]>;
+export type Assumed = ReadonlyMap<string, readonly (readonly number[])[]>;
 
-/** Whether a required fact, a forbidden one or a `distinct` already contradict each other. */
-function contradicts(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]]): boolean {
-  if (goal[0].map((t) => key(t, s)).join(' ') === goal[1].map((t) => key(t, s)).join(' ')) return true;
+/**
+ * Whether a required fact, a forbidden one or a `distinct` already contradict each other, or
+ * the goal's two output lists became identical (no goal: lifted-alo.ts's branches).
+ */
+function contradicts(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]] | undefined): boolean {
+  if (goal !== undefined && goal[0].map((t) => key(t, s)).join(' ') === goal[1].map((t) => key(t, s)).join(' ')) return true;
   const pos = new Set<string>();
   for (const l of body) {
     if (l.kind === 'distinct' && key(l.left, s) === key(l.right, s)) return true;
@@ -183,8 +187,8 @@ function pairRefuted(r1: NormalRule, r2: NormalRule, input: readonly number[], c
   return closes(body, s, goal, ctx.assumed) || legalCasesClose(body, s, goal, ctx);
 }
 
-/** Forces equalities until a contradiction (true) or nothing more to force (false). */
-function closes(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]], assumed: Assumed): boolean {
+/** Forces equalities until a contradiction (true) or nothing more to force (false); extends `s`. */
+export function closes(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]] | undefined, assumed: Assumed): boolean {
   for (;;) {
     if (contradicts(body, s, goal)) return true;
     const step = force(body, s, assumed);
