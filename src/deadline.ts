@@ -11,14 +11,24 @@ export const TICKS_PER_CLOCK_READ = 4096;
 /** Which limit of a {@link Deadline} was reached. */
 export type LimitKind = 'time' | 'memory';
 
-/** A wall-clock deadline (ms since the epoch; Infinity for none) and a heap limit (bytes). */
+/** Processor time (user and system) of the process in ms, where the runtime reports it (Node). */
+function cpuMs(): number | undefined {
+  if (typeof process === 'undefined' || typeof process.cpuUsage !== 'function') return undefined;
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/**
+ * A wall-clock deadline (ms since the epoch; Infinity for none), a heap limit (bytes) and, for
+ * a stage's budget made by {@link Deadline.within}, a limit on the process's processor time (ms).
+ */
 export class Deadline {
   private ticks = 0;
   /** The first limit found reached; once reached, a limit stays reached. */
   private reached: LimitKind | undefined;
 
   /** `at`: ms since the epoch, Infinity for no deadline; `maxHeapBytes`: Infinity for no limit. */
-  constructor(readonly at: number, readonly maxHeapBytes = Infinity) {}
+  constructor(readonly at: number, readonly maxHeapBytes = Infinity, readonly cpuAt = Infinity) {}
 
   /** No deadline and no memory limit. */
   static never(): Deadline {
@@ -31,18 +41,24 @@ export class Deadline {
   }
 
   /**
-   * A budget for one stage inside this one: `seconds` from now, never past this deadline, the
-   * same heap limit. A stage that stops at its budget keeps what it has; the run's own deadline
-   * still decides whether the run failed (the mutex stage's time budget, docs/mutex.md).
+   * A budget for one stage inside this one: `seconds` of processor time from now (of wall-clock
+   * time where the runtime reports no processor time), never past this deadline, the same heap
+   * limit. Processor time, so that a machine busy with other jobs does not change what the stage
+   * finds. A stage that stops at its budget keeps what it has; the run's own deadline still
+   * decides whether the run failed (the mutex stage's time budget, docs/mutex.md).
    */
   within(seconds: number): Deadline {
-    return new Deadline(Math.min(this.at, seconds === Infinity ? Infinity : Date.now() + seconds * 1000), this.maxHeapBytes);
+    if (seconds === Infinity) return new Deadline(this.at, this.maxHeapBytes, this.cpuAt);
+    const cpu = cpuMs();
+    if (cpu === undefined) return new Deadline(Math.min(this.at, Date.now() + seconds * 1000), this.maxHeapBytes, this.cpuAt);
+    return new Deadline(this.at, this.maxHeapBytes, Math.min(this.cpuAt, cpu + seconds * 1000));
   }
 
   /** Which limit has been reached, if any (reads the clock and the heap size). */
   exceeded(): LimitKind | undefined {
     if (this.reached !== undefined) return this.reached;
     if (this.at !== Infinity && Date.now() > this.at) this.reached = 'time';
+    else if (this.cpuAt !== Infinity && (cpuMs() ?? 0) > this.cpuAt) this.reached = 'time';
     // Only Node reports the heap used; in a browser (no `process`) a heap limit is not checked.
     else if (this.maxHeapBytes !== Infinity && typeof process !== 'undefined' && process.memoryUsage().heapUsed > this.maxHeapBytes) this.reached = 'memory';
     return this.reached;
