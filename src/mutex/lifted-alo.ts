@@ -26,7 +26,7 @@
  * by the caller). Node and depth limits make the search give up ("unknown"), never conclude.
  */
 import type { Deadline } from '../deadline.js';
-import type { Atom, Term } from '../gdl/ast.js';
+import { type Atom, type Term, NO_POS } from '../gdl/ast.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
 import { type Assumed, type Subst, closes, key, renameRule, unify, walk } from './lifted.js';
@@ -104,6 +104,9 @@ function resolveLit(l: Literal, s: Subst): Literal {
 
 const atomKey = (a: Atom, s: Subst): string => `${a.rel} ${a.args.map((t) => key(t, s)).join(' ')}`;
 
+/** Rank of an open literal for splitting: equalities first, then negations, then facts. */
+const rank = (l: Literal): number => (l.kind === 'distinct' ? 0 : l.kind === 'neg' ? 1 : 2);
+
 /** A rule body matched against a branch: the literals left unmatched (resolved), if any. */
 type Match = { readonly kind: 'covered' } | { readonly kind: 'partial'; readonly open: readonly Literal[] };
 
@@ -161,7 +164,8 @@ function matches(br: Branch, input: readonly number[], k: readonly Term[], ctx: 
     const bindable = ofTag(tag);
     const s: Subst = new Map(br.s);
     if (head.kind !== 'fn' || !input.every((i, j) => unifyOneWay(head.args[i]!, k[j]!, s, bindable))) continue;
-    matchBody(r.body, 0, br, s, bindable, [], out);
+    // Positive literals first: they bind the variables the others read.
+    matchBody([...r.body].sort((a, b) => rank(b) - rank(a)), 0, br, s, bindable, [], out);
     if (out.some((m) => m.kind === 'covered')) return out;
   }
   return out;
@@ -178,7 +182,7 @@ function extend(br: Branch, lits: readonly Literal[], s: Subst, moved: ReadonlyS
 /** The cases of one role's move: one per `legal` rule whose head can name the role. */
 function moveCases(br: Branch, role: string, ctx: AloContext): (Branch | undefined)[] {
   const moved = new Set([...br.moved, role]);
-  const roleTerm: Term = { kind: 'const', name: role, pos: br.lits[0]!.kind === 'distinct' ? br.lits[0]!.pos : br.lits[0]!.atom.pos };
+  const roleTerm: Term = { kind: 'const', name: role, pos: NO_POS };
   return ctx.legal.flatMap((rule) => {
     const r = renameRule(rule, `l${ctx.counter.tag++}`);
     const s: Subst = new Map(br.s);
@@ -199,8 +203,6 @@ function literalCases(br: Branch, l: Literal, ctx: AloContext): (Branch | undefi
   return [extend(br, [l], br.s, br.moved, ctx), extend(br, [other], br.s, br.moved, ctx)];
 }
 
-/** Rank of an open literal for splitting: equalities first, then negations, then facts. */
-const rank = (l: Literal): number => (l.kind === 'distinct' ? 0 : l.kind === 'neg' ? 1 : 2);
 
 /** Whether every real transition of the branch makes a `next` rule of f fire with key `k`. */
 function covered(root: Branch, input: readonly number[], k: readonly Term[], ctx: AloContext): boolean {
