@@ -12,7 +12,8 @@ import type { GroundGame } from '../ground/types.js';
 import type { NormalGame } from '../normalize/types.js';
 import { type Candidate, type Hypothesis, hypotheses, refute } from './candidates.js';
 import { type EncodedGroup, type GroupProof, chooseEncoding } from './choose.js';
-import { proveLifted } from './lifted.js';
+import { type Assumed, type KeyedGroup, proveLifted } from './lifted.js';
+import type { Term } from '../gdl/ast.js';
 import { proveLiftedAlo } from './lifted-alo.js';
 import { type Claim, type ClaimVerdict, proveClaims } from './prove.js';
 import { type MutexView, mutexView } from './view.js';
@@ -123,9 +124,14 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   const liftedStart = Date.now();
   const sampledAmo = hyps.map(() => true);
   candidates.forEach((c) => c.atMostOne || (sampledAmo[c.hypothesis] = false));
-  const lifted = options.lifted === undefined ? { proven: hyps.map(() => false), pairs: 0 }
-    : proveLifted(options.lifted, view, hyps, sampledAmo, { deadline: options.deadline, maxPairs: options.maxLiftedPairs });
-  const aloLifted = options.lifted === undefined ? hyps.map(() => false) : liftedAlo(game, options.lifted, view, hyps, candidates, lifted.proven, options.deadline);
+  // A hypothesis with a refuted group is still tried lifted for the keys of its surviving ones.
+  const partial = hyps.map((): KeyedGroup[] => []);
+  for (const c of candidates) {
+    if (c.atMostOne && c.members.length > 1) partial[c.hypothesis]!.push({ key: keyTerms(game, view, hyps[c.hypothesis]!, c.members[0]!), members: c.members });
+  }
+  const lifted = options.lifted === undefined ? { proven: hyps.map(() => false), assumed: new Map(), pairs: 0 }
+    : proveLifted(options.lifted, view, hyps, sampledAmo, { deadline: options.deadline, maxPairs: options.maxLiftedPairs }, partial);
+  const aloLifted = options.lifted === undefined ? hyps.map(() => false) : liftedAlo(game, options.lifted, view, hyps, candidates, lifted, options.deadline);
   const liftedMs = Date.now() - liftedStart;
   const provenLifted = claims.map((c) => (c.kind === 'amo' ? lifted.proven : aloLifted)[c.batch >> 1] === true);
   const proof = proveClaims(view, claims, options, provenLifted);
@@ -181,20 +187,25 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
  * view (has a `true` atom), so that a fluent a rule makes true is a member of its group.
  */
 function liftedAlo(
-  game: GroundGame, normal: NormalGame, view: MutexView, hyps: readonly Hypothesis[], candidates: readonly Candidate[], amo: readonly boolean[], deadline: Deadline,
+  game: GroundGame, normal: NormalGame, view: MutexView, hyps: readonly Hypothesis[], candidates: readonly Candidate[],
+  { proven: amo, assumed }: { readonly proven: readonly boolean[]; readonly assumed: Assumed }, deadline: Deadline,
 ): boolean[] {
   const init = new Set(view.init);
   const everyAlo = hyps.map(() => true);
   candidates.forEach((c) => (c.atMostOne && c.atLeastOne && c.members.some((f) => init.has(f))) || (everyAlo[c.hypothesis] = false));
   const hidden = new Set(game.vocabulary.fluents.filter((f) => f.trueId < 0).map((f) => `${game.terms.name(f.term)}/${game.terms.args(f.term).length}`));
   const tried = hyps.flatMap((h, i) => (amo[i] === true && everyAlo[i] && !hidden.has(h.relation) ? [i] : []));
-  const assumed = new Map<string, number[][]>();
-  hyps.forEach((h, i) => amo[i] === true && assumed.set(h.relation, [...(assumed.get(h.relation) ?? []), [...h.input]]));
   const tasks = tried.map((i) => ({ hypothesis: hyps[i]!, groups: hyps[i]!.groups.map((g) => g.map((f) => game.terms.toTerm(view.fluents[f]!.term))) }));
   const proven = proveLiftedAlo(normal, tasks, assumed, deadline);
   const out = hyps.map(() => false);
   tried.forEach((h, j) => (out[h] = proven[j] === true));
   return out;
+}
+
+/** The input arguments of fluent `f` under hypothesis `h`, as terms: the key of its group. */
+function keyTerms(game: GroundGame, view: MutexView, h: Hypothesis, f: number): Term[] {
+  const t = game.terms.toTerm(view.fluents[f]!.term);
+  return t.kind === 'fn' ? h.input.map((i) => t.args[i]!) : [];
 }
 
 /** Groups and their fluents per {@link GroupProof}. */

@@ -28,9 +28,14 @@ interface LiftedLimits {
   readonly maxPairs: number;
 }
 
-/** Per hypothesis whether "at most one per key" is proven, and the rule pairs checked. */
+/**
+ * Per hypothesis whether "at most one per key" is proven (for every key, or for the keys of
+ * `partial` when the hypothesis was offered only for those), the proven claims as assumptions
+ * for lifted-alo.ts, and the rule pairs checked.
+ */
 interface LiftedResult {
   readonly proven: readonly boolean[];
+  readonly assumed: Assumed;
   readonly pairs: number;
 }
 
@@ -51,6 +56,12 @@ export function key(t: Term, s: Subst): string {
   if (u.kind === 'var') return u.name;
   if (u.kind === 'const') return u.name;
   return `(${u.name} ${u.args.map((a) => key(a, s)).join(' ')})`;
+}
+
+/** Whether `t` under `s` has no variable. */
+function ground(t: Term, s: Subst): boolean {
+  const u = walk(t, s);
+  return u.kind === 'const' || (u.kind === 'fn' && u.args.every((a) => ground(a, s)));
 }
 
 /** Whether variable `v` occurs in `t` under `s`. */
@@ -100,8 +111,17 @@ export function renameRule(r: NormalRule, tag: string): NormalRule {
   return { head: renameAtom(r.head, tag), body, pos: r.pos };
 }
 
-/** The claims assumed of the current state: per `name/arity`, the input position lists. */
-export type Assumed = ReadonlyMap<string, readonly (readonly number[])[]>;
+/**
+ * A claim assumed of the current state: "at most one per key" over the input positions, for
+ * every key or only the keys (canonical texts of the ground input arguments) in `keys`.
+ */
+interface AssumedClaim {
+  readonly input: readonly number[];
+  readonly keys?: ReadonlySet<string>;
+}
+
+/** The claims assumed of the current state, per `name/arity`. */
+export type Assumed = ReadonlyMap<string, readonly AssumedClaim[]>;
 
 /**
  * Whether a required fact, a forbidden one or a `distinct` already contradict each other, or
@@ -150,8 +170,10 @@ function truePairs(a: Atom, b: Atom, s: Subst, assumed: Assumed): [Term, Term][]
   const x = walk(a.args[0]!, s);
   const y = walk(b.args[0]!, s);
   if (x.kind !== 'fn' || y.kind !== 'fn' || x.name !== y.name || x.args.length !== y.args.length) return [];
-  for (const input of assumed.get(`${x.name}/${x.args.length}`) ?? []) {
+  for (const { input, keys } of assumed.get(`${x.name}/${x.args.length}`) ?? []) {
     if (!input.every((i) => key(x.args[i]!, s) === key(y.args[i]!, s))) continue;
+    // A claim on some keys only: the key must be ground and one of them.
+    if (keys !== undefined && !(input.every((i) => ground(x.args[i]!, s)) && keys.has(input.map((i) => key(x.args[i]!, s)).join(' ')))) continue;
     const out: [Term, Term][] = [];
     x.args.forEach((xa, i) => (input.includes(i) ? undefined : out.push([xa, y.args[i]!])));
     return out;
@@ -173,7 +195,7 @@ const MAX_LEGAL_CASES = 256;
  * Whether two `next` rules with head relation f cannot both fire for one key with different
  * outputs in a state satisfying the assumed claims (true: refuted; false: unknown).
  */
-function pairRefuted(r1: NormalRule, r2: NormalRule, input: readonly number[], ctx: Context): boolean {
+function pairRefuted(r1: NormalRule, r2: NormalRule, input: readonly number[], ctx: Context, at?: readonly Term[]): boolean {
   const a = renameRule(r1, '1');
   const b = renameRule(r2, '2');
   const t1 = a.head.args[0]!;
@@ -181,6 +203,8 @@ function pairRefuted(r1: NormalRule, r2: NormalRule, input: readonly number[], c
   if (t1.kind !== 'fn' || t2.kind !== 'fn') return false;
   const s: Subst = new Map();
   if (!input.every((i) => unify(t1.args[i]!, t2.args[i]!, s))) return true;
+  // A claim on one key only: both heads have that key.
+  if (at !== undefined && !input.every((i, j) => unify(t1.args[i]!, at[j]!, s))) return true;
   const outputs = [...t1.args.keys()].filter((i) => !input.includes(i));
   const goal: [Term[], Term[]] = [outputs.map((i) => t1.args[i]!), outputs.map((i) => t2.args[i]!)];
   const body = [...a.body, ...b.body];
@@ -228,13 +252,24 @@ function initiallyAmo(view: MutexView, hyps: readonly Hypothesis[]): boolean[] {
   return hyps.map((h) => h.groups.every((g) => g.filter((f) => init.has(f)).length <= 1));
 }
 
+/** One group offered alone: its key (the input arguments as terms) and its members (fluent indexes). */
+export interface KeyedGroup {
+  readonly key: readonly Term[];
+  readonly members: readonly number[];
+}
+
 /**
  * Proves "at most one per key" for the hypotheses marked `candidate` (those no sampled state
- * refuted): the greatest subset whose every rule pair is refuted assuming the subset.
+ * refuted): the greatest subset whose every rule pair is refuted assuming the subset. A
+ * hypothesis not a candidate but with `partial` keys (the input arguments of its groups that
+ * survived the sampling) is tried for those keys only, each pair with the heads' key fixed.
  */
-export function proveLifted(normal: NormalGame, view: MutexView, hyps: readonly Hypothesis[], candidate: readonly boolean[], limits: LiftedLimits): LiftedResult {
+export function proveLifted(
+  normal: NormalGame, view: MutexView, hyps: readonly Hypothesis[], candidate: readonly boolean[], limits: LiftedLimits,
+  partial: readonly (readonly KeyedGroup[] | undefined)[] = [],
+): LiftedResult {
   const nexts = normal.rules.filter((r) => r.head.rel === 'next' && r.head.args.length === 1);
-  const none = { proven: hyps.map(() => false), pairs: 0 };
+  const none = { proven: hyps.map(() => false), assumed: new Map(), pairs: 0 };
   // A `next` rule whose fluent is not a compound term could make any relation true: give up.
   if (nexts.some((r) => r.head.args[0]!.kind !== 'fn' && r.head.args[0]!.kind !== 'const')) return none;
   const byRelation = new Map<string, NormalRule[]>();
@@ -245,31 +280,49 @@ export function proveLifted(normal: NormalGame, view: MutexView, hyps: readonly 
   }
   const legal = normal.rules.filter((r) => r.head.rel === 'legal' && r.head.args.length === 2);
   const init = initiallyAmo(view, hyps);
-  const active = hyps.map((h, i) => candidate[i] === true && init[i] === true && !h.relation.endsWith('/0'));
+  // Keys of a partial claim: the sampled states (the initial one included) had at most one member.
+  // The base case of a partial claim: the initial state has at most one member of each group.
+  const initSet = new Set(view.init);
+  const keysOf = hyps.map((h, i) => (candidate[i] === true || h.relation.endsWith('/0') ? undefined
+    : partial[i]?.filter((g) => g.members.filter((f) => initSet.has(f)).length <= 1).map((g) => g.key)));
+  const active = hyps.map((h, i) => ((candidate[i] === true && init[i] === true) || (keysOf[i]?.length ?? 0) > 0) && !h.relation.endsWith('/0'));
   let pairs = 0;
-  for (let changed = true; changed; ) {
+  let assumed = assumedOf(hyps, active, keysOf);
+  for (let changed = true; changed; assumed = assumedOf(hyps, active, keysOf)) {
     changed = false;
-    const assumed = new Map<string, number[][]>();
-    hyps.forEach((h, i) => active[i] && assumed.set(h.relation, [...(assumed.get(h.relation) ?? []), [...h.input]]));
     for (let i = 0; i < hyps.length; i++) {
       if (!active[i]) continue;
       const rules = byRelation.get(hyps[i]!.relation) ?? [];
-      pairs += (rules.length * (rules.length + 1)) / 2;
-      if (pairs > limits.maxPairs) return { proven: none.proven, pairs };
-      if (limits.deadline.passed()) return { proven: none.proven, pairs };
-      if (!allPairsRefuted(rules, hyps[i]!.input, { assumed, legal })) {
+      pairs += ((rules.length * (rules.length + 1)) / 2) * (keysOf[i]?.length ?? 1);
+      if (pairs > limits.maxPairs || limits.deadline.passed()) return { ...none, pairs };
+      if (!allPairsRefuted(rules, hyps[i]!.input, { assumed, legal }, keysOf[i])) {
         active[i] = false;
         changed = true;
       }
     }
   }
-  return { proven: active, pairs };
+  return { proven: active, assumed, pairs };
 }
 
-/** Whether every unordered pair of the rules (a rule with itself included) is refuted. */
-function allPairsRefuted(rules: readonly NormalRule[], input: readonly number[], ctx: Context): boolean {
-  for (let x = 0; x < rules.length; x++) {
-    for (let y = x; y < rules.length; y++) if (!pairRefuted(rules[x]!, rules[y]!, input, ctx)) return false;
+/** The active claims as assumptions: per relation, input positions and the keys of partial ones. */
+function assumedOf(hyps: readonly Hypothesis[], active: readonly boolean[], keysOf: readonly (readonly (readonly Term[])[] | undefined)[]): Assumed {
+  const out = new Map<string, AssumedClaim[]>();
+  const empty: Subst = new Map();
+  hyps.forEach((h, i) => {
+    if (!active[i]) return;
+    const ks = keysOf[i];
+    const claim = ks === undefined ? { input: h.input } : { input: h.input, keys: new Set(ks.map((k) => k.map((t) => key(t, empty)).join(' '))) };
+    out.set(h.relation, [...(out.get(h.relation) ?? []), claim]);
+  });
+  return out;
+}
+
+/** Whether every unordered pair of the rules (a rule with itself included) is refuted, for every key of `keys` when given. */
+function allPairsRefuted(rules: readonly NormalRule[], input: readonly number[], ctx: Context, keys?: readonly (readonly Term[])[]): boolean {
+  for (const at of keys ?? [undefined]) {
+    for (let x = 0; x < rules.length; x++) {
+      for (let y = x; y < rules.length; y++) if (!pairRefuted(rules[x]!, rules[y]!, input, ctx, at)) return false;
+    }
   }
   return true;
 }
