@@ -82,6 +82,21 @@ describe('lifted mutex proofs', () => {
     expect(r.get('cell/3 [2]')).toBe(false);
   });
 
+  it('a step counter through a static successor relation: proven when it is functional, not when a number has two successors', () => {
+    const game = (extra: string): string => `
+(role r)
+(init (step 1))
+(<= (legal r tick) (true (step ?n)))
+(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
+(succ 1 2) (succ 2 3) (succ 3 4) ${extra}
+(<= terminal (true (step 4)))
+(<= (goal r 100) (true (step 4)))
+`;
+    expect(lifted(game('')).get('step/1 []')).toBe(true);
+    // (succ 1 3) too: from step 1 both 2 and 3 hold next.
+    expect(lifted(game('(succ 1 3)')).get('step/1 []')).toBe(false);
+  });
+
   it('two next rules that fire together for one key: not proven (the group is false)', () => {
     // From the initial state both (p a) and (p b) hold next.
     expect(lifted(FALSE_GROUP).get('p/1 []')).toBe(false);

@@ -118,7 +118,12 @@ export function renameRule(r: NormalRule, tag: string): NormalRule {
 interface AssumedClaim {
   readonly input: readonly number[];
   readonly keys?: ReadonlySet<string>;
+  /** The positions two atoms with equal inputs agree on (default: every other position). */
+  readonly output?: readonly number[];
 }
+
+/** Key of {@link Assumed} under which a static relation's functional dependencies are kept. */
+const staticKey = (rel: string, arity: number): string => `static ${rel}/${arity}`;
 
 /** The claims assumed of the current state, per `name/arity`. */
 export type Assumed = ReadonlyMap<string, readonly AssumedClaim[]>;
@@ -143,13 +148,13 @@ function contradicts(body: readonly Literal[], s: Subst, goal: readonly [Term[],
  * get those arguments unified. 'changed', 'same' (nothing to force) or 'conflict'.
  */
 function force(body: readonly Literal[], s: Subst, assumed: Assumed): 'changed' | 'same' | 'conflict' {
-  const facts = body.filter((l) => l.kind === 'pos' && (l.atom.rel === 'true' || l.atom.rel === 'does'));
+  const facts = body.filter((l) => l.kind === 'pos' && (l.atom.rel === 'true' || l.atom.rel === 'does' || assumed.has(staticKey(l.atom.rel, l.atom.args.length))));
   for (let i = 0; i < facts.length; i++) {
     for (let j = i + 1; j < facts.length; j++) {
       const a = (facts[i] as { atom: Atom }).atom;
       const b = (facts[j] as { atom: Atom }).atom;
       if (a.rel !== b.rel || a.args.length !== b.args.length) continue;
-      const pairs = a.rel === 'does' ? doesPairs(a, b, s) : truePairs(a, b, s, assumed);
+      const pairs = a.rel === 'does' ? doesPairs(a, b, s) : a.rel === 'true' ? truePairs(a, b, s, assumed) : functionalPairs(a, b, s, assumed);
       for (const [x, y] of pairs) {
         if (key(x, s) === key(y, s)) continue;
         return unify(x, y, s) ? 'changed' : 'conflict';
@@ -163,6 +168,47 @@ function force(body: readonly Literal[], s: Subst, assumed: Assumed): 'changed' 
 function doesPairs(a: Atom, b: Atom, s: Subst): [Term, Term][] {
   if (a.args.length !== 2 || key(a.args[0]!, s) !== key(b.args[0]!, s)) return [];
   return [[a.args[1]!, b.args[1]!]];
+}
+
+/** A static relation functional from one position to another: two facts with identical inputs have equal outputs. */
+function functionalPairs(a: Atom, b: Atom, s: Subst, assumed: Assumed): [Term, Term][] {
+  for (const { input, output } of assumed.get(staticKey(a.rel, a.args.length)) ?? []) {
+    if (input.every((i) => key(a.args[i]!, s) === key(b.args[i]!, s))) return (output ?? []).map((j) => [a.args[j]!, b.args[j]!]);
+  }
+  return [];
+}
+
+/**
+ * The functional dependencies of the static relations (defined by ground facts only): position
+ * i determines position j when no two facts agree at i and differ at j (`succ`: the successor
+ * of a number is one number). Such relations mean the same in every state, so two of their
+ * atoms with equal inputs have equal outputs in any state, as forcing assumes.
+ */
+function functionalStatics(normal: NormalGame): Map<string, AssumedClaim[]> {
+  const facts = new Map<string, Term[][]>();
+  const derived = new Set<string>();
+  for (const r of normal.rules) {
+    const k = staticKey(r.head.rel, r.head.args.length);
+    const isFact = r.body.length === 0 && r.head.args.every((t) => ground(t, new Map()));
+    if (!isFact || ['true', 'does', 'next', 'init', 'legal', 'goal', 'terminal', 'role'].includes(r.head.rel)) derived.add(k);
+    else facts.set(k, [...(facts.get(k) ?? []), [...r.head.args]]);
+  }
+  const out = new Map<string, AssumedClaim[]>();
+  for (const [k, rows] of facts) {
+    if (derived.has(k) || rows[0]!.length < 2) continue;
+    const n = rows[0]!.length;
+    const texts = rows.map((row) => row.map((t) => key(t, new Map())));
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) {
+        if (i === j) continue;
+        const seen = new Map<string, string>();
+        if (texts.every((row) => seen.get(row[i]!) === undefined ? (seen.set(row[i]!, row[j]!), true) : seen.get(row[i]!) === row[j]!)) {
+          out.set(k, [...(out.get(k) ?? []), { input: [i], output: [j] }]);
+        }
+      }
+    }
+  }
+  return out;
 }
 
 /** An assumed claim: two `true` fluents of its relation with identical inputs have equal outputs. */
@@ -287,8 +333,9 @@ export function proveLifted(
     : partial[i]?.filter((g) => g.members.filter((f) => initSet.has(f)).length <= 1).map((g) => g.key)));
   const active = hyps.map((h, i) => ((candidate[i] === true && init[i] === true) || (keysOf[i]?.length ?? 0) > 0) && !h.relation.endsWith('/0'));
   let pairs = 0;
-  let assumed = assumedOf(hyps, active, keysOf);
-  for (let changed = true; changed; assumed = assumedOf(hyps, active, keysOf)) {
+  const statics = functionalStatics(normal);
+  let assumed = assumedOf(hyps, active, keysOf, statics);
+  for (let changed = true; changed; assumed = assumedOf(hyps, active, keysOf, statics)) {
     changed = false;
     for (let i = 0; i < hyps.length; i++) {
       if (!active[i]) continue;
@@ -305,8 +352,10 @@ export function proveLifted(
 }
 
 /** The active claims as assumptions: per relation, input positions and the keys of partial ones. */
-function assumedOf(hyps: readonly Hypothesis[], active: readonly boolean[], keysOf: readonly (readonly (readonly Term[])[] | undefined)[]): Assumed {
-  const out = new Map<string, AssumedClaim[]>();
+function assumedOf(
+  hyps: readonly Hypothesis[], active: readonly boolean[], keysOf: readonly (readonly (readonly Term[])[] | undefined)[], statics: ReadonlyMap<string, AssumedClaim[]>,
+): Assumed {
+  const out = new Map<string, AssumedClaim[]>(statics);
   const empty: Subst = new Map();
   hyps.forEach((h, i) => {
     if (!active[i]) return;
