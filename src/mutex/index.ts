@@ -134,13 +134,8 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   const aloLifted = options.lifted === undefined ? hyps.map(() => false) : liftedAlo(game, options.lifted, view, hyps, candidates, lifted, options.deadline);
   const liftedMs = Date.now() - liftedStart;
   const provenLifted = claims.map((c) => (c.kind === 'amo' ? lifted.proven : aloLifted)[c.batch >> 1] === true);
-  // The ground SAT assumes the AMO claims proven lifted; "at least one" claims proven lifted are
-  // neither asked nor assumed: assumed, they change its search and so what its work budget
-  // reaches (checkers' piece counts, proven before, would then be left unproven).
-  const forSat = claims.flatMap((c, i) => (c.kind === 'alo' && provenLifted[i] ? [] : [i]));
-  const proof = proveClaims(view, forSat.map((i) => claims[i]!), options, forSat.map((i) => provenLifted[i]!));
-  const satVerdict = new Map(forSat.map((i, j) => [i, proof.verdicts[j]!]));
-  const verdict = (k: number): ClaimVerdict | 'none' => (k < 0 ? 'none' : satVerdict.get(k) ?? 'proven');
+  const proof = proveClaims(view, claims, options, provenLifted);
+  const verdict = (k: number): ClaimVerdict | 'none' => (k < 0 ? 'none' : proof.verdicts[k]!);
   const judged = candidates.map((c: Candidate, i) => {
     const { amo, alo } = claimOf[i]!;
     const amoProven = c.members.length === 1 || verdict(amo) === 'proven';
@@ -155,9 +150,9 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   });
   const chosen = chooseEncoding(view, hyps, judged);
   const texts = (ms: readonly number[]): string[] => ms.map((f) => view.fluents[f]!.text);
-  const failures = forSat.flatMap((i, j) => {
-    const u = proof.unrefutedPairs.get(j);
-    return u === undefined ? [] : [{ members: texts(claims[i]!.members), unrefutedPairs: u.pairs, capped: u.capped }];
+  const failures = claims.flatMap((c, i) => {
+    const u = proof.unrefutedPairs.get(i);
+    return u === undefined ? [] : [{ members: texts(c.members), unrefutedPairs: u.pairs, capped: u.capped }];
   });
   return {
     fluents: view.fluents.length,

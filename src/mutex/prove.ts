@@ -74,12 +74,17 @@ function holdInitially(view: MutexView, claims: readonly Claim[]): boolean[] {
   });
 }
 
-/** The claims of `active` as constraints on the cone's current state, weakened to the cone. */
-function assumeInvariants(enc: ConeEncoding, view: MutexView, claims: readonly Claim[], active: readonly boolean[]): void {
+/**
+ * The claims of `active` as constraints on the cone's current state, weakened to the cone. An
+ * "at most one" query assumes no "at least one" claim: those proven lifted are active from the
+ * start, and assumed there they would change the search of the AMO queries, and so what the
+ * work budget reaches (checkers' piece counts); the ground proof never had them there before.
+ */
+function assumeInvariants(enc: ConeEncoding, view: MutexView, claims: readonly Claim[], active: readonly boolean[], query: Claim['kind']): void {
   const inCone = new Set(enc.fluents);
   const now = (f: number): number => enc.atom(view.fluents[f]!.trueAtom);
   claims.forEach((c, i) => {
-    if (!active[i]) return;
+    if (!active[i] || (query === 'amo' && c.kind === 'alo')) return;
     const members = c.members.filter((f) => inCone.has(f));
     // At most one of a subset is implied; at least one only holds when no member is missing.
     if (c.kind === 'amo') atMostOne(enc.solver, members.map(now));
@@ -116,7 +121,7 @@ function canViolate(
   const nexts = claim.members.map((f) => view.fluents[f]!.nextAtom);
   // "Some member stays or becomes true" usually rests on every role making some move.
   const enc = encode(view, index, nexts, claim.kind === 'alo', limits);
-  assumeInvariants(enc, view, claims, active);
+  assumeInvariants(enc, view, claims, active, claim.kind);
   // A fluent no rule makes true stays false in the successor.
   const next = nexts.filter((a) => a >= 0).map(enc.atom);
   const assumptions = claim.kind === 'amo' ? [atLeastTwo(enc.solver, next)] : next.map((v) => -v);
@@ -136,7 +141,7 @@ function unrefuted(
 ): { pairs: number; capped: boolean } {
   const nexts = claim.members.map((f) => view.fluents[f]!.nextAtom);
   const enc = encode(view, index, nexts, false, limits);
-  assumeInvariants(enc, view, claims, active);
+  assumeInvariants(enc, view, claims, active, 'amo');
   let pairs = 0;
   let asked = 0;
   let capped = false;
