@@ -125,7 +125,7 @@ function groundAll(req: GroundRequest, ctx: RunContext, loaded: LoadedGame, star
   const dot = attempt(() => drawDependencyGraph(loaded.normal, ctx.options, 'dot', undefined, ctx.timer) ?? '');
   post({ kind: 'graph', dot: failed(dot) ? '' : dot });
   playouts(req, ctx, run, loaded);
-  const mutex = attempt(() => mutexGroups(run.game, ctx.options, DEFAULT_MUTEX_SETTINGS, ctx.timer));
+  const mutex = attempt(() => mutexGroups(run.game, loaded.normal, ctx.options, DEFAULT_MUTEX_SETTINGS, ctx.timer));
   post(failed(mutex) ? { kind: 'mutex', failed: mutex.failed } : { kind: 'mutex', mutex: mutexView(mutex) });
   post(failed(mutex) ? { kind: 'files', files: [], skipped: [{ format: 'gddl', reason: mutex.failed }] } : { kind: 'files', ...plannerFiles(ctx, run, mutex, base) });
   postStats(ctx);
