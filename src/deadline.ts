@@ -19,17 +19,25 @@ export interface AbortFlag {
   readonly aborted: boolean;
 }
 
+/** Processor time (user and system) of the process in ms, where the runtime reports it (Node). */
+function cpuMs(): number | undefined {
+  if (typeof process === 'undefined' || typeof process.cpuUsage !== 'function') return undefined;
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
 /**
  * A wall-clock deadline (ms since the epoch; Infinity for none), a heap limit (bytes) and, for
- * library callers, an abort signal, read with the clock: an aborted signal is a limit reached.
+ * library callers, an abort signal, read with the clock: an aborted signal is a limit reached; and
+ * for a stage's budget made by {@link Deadline.within}, a limit on the process's processor time (ms).
  */
 export class Deadline {
   private ticks = 0;
   /** The first limit found reached; once reached, a limit stays reached. */
   private reached: LimitKind | undefined;
 
-  /** `at`: ms since the epoch, Infinity for no deadline; `maxHeapBytes`: Infinity for no limit; `signal`: none by default. */
-  constructor(readonly at: number, readonly maxHeapBytes = Infinity, readonly signal?: AbortFlag) {}
+  /** `at`: ms since the epoch, Infinity for no deadline; `maxHeapBytes`: Infinity for no limit; `signal`: none by default; `cpuAt`: processor-time limit (ms), Infinity for none. */
+  constructor(readonly at: number, readonly maxHeapBytes = Infinity, readonly signal?: AbortFlag, readonly cpuAt = Infinity) {}
 
   /** No deadline and no memory limit. */
   static never(): Deadline {
@@ -41,11 +49,26 @@ export class Deadline {
     return new Deadline(seconds === Infinity ? Infinity : Date.now() + seconds * 1000, maxHeapMb * 1024 * 1024, signal);
   }
 
+  /**
+   * A budget for one stage inside this one: `seconds` of processor time from now (of wall-clock
+   * time where the runtime reports no processor time), never past this deadline, the same heap
+   * limit. Processor time, so that a machine busy with other jobs does not change what the stage
+   * finds. A stage that stops at its budget keeps what it has; the run's own deadline still
+   * decides whether the run failed (the mutex stage's time budget, docs/mutex.md).
+   */
+  within(seconds: number): Deadline {
+    if (seconds === Infinity) return new Deadline(this.at, this.maxHeapBytes, this.signal, this.cpuAt);
+    const cpu = cpuMs();
+    if (cpu === undefined) return new Deadline(Math.min(this.at, Date.now() + seconds * 1000), this.maxHeapBytes, this.signal, this.cpuAt);
+    return new Deadline(this.at, this.maxHeapBytes, this.signal, Math.min(this.cpuAt, cpu + seconds * 1000));
+  }
+
   /** Which limit has been reached, if any (reads the clock and the heap size). */
   exceeded(): LimitKind | undefined {
     if (this.reached !== undefined) return this.reached;
     if (this.signal?.aborted === true) this.reached = 'aborted';
     else if (this.at !== Infinity && Date.now() > this.at) this.reached = 'time';
+    else if (this.cpuAt !== Infinity && (cpuMs() ?? 0) > this.cpuAt) this.reached = 'time';
     // Only Node reports the heap used; in a browser (no `process`) a heap limit is not checked.
     else if (this.maxHeapBytes !== Infinity && typeof process !== 'undefined' && process.memoryUsage().heapUsed > this.maxHeapBytes) this.reached = 'memory';
     return this.reached;

@@ -25,6 +25,23 @@ describe('Deadline', () => {
     for (let i = 1; i <= TICKS_PER_CLOCK_READ && first < 0; i++) if (d.tick()) first = i;
     expect(first).toBe(TICKS_PER_CLOCK_READ);
   });
+  it('within: a stage budget in processor time, never past the run deadline, the parent unaffected', () => {
+    const run = Deadline.never();
+    const budget = run.within(0.05);
+    expect(budget.passed()).toBe(false);
+    // Burn processor time past the budget: the budget passes, the run's deadline does not.
+    const end = Date.now() + 2000;
+    let x = 0;
+    while (!budget.passed() && Date.now() < end) for (let i = 0; i < 100_000; i++) x += i;
+    expect(x).toBeGreaterThan(0);
+    expect(budget.passed()).toBe(true);
+    expect(run.passed()).toBe(false);
+    expect(Deadline.never().within(Infinity).cpuAt).toBe(Infinity);
+    // The run's own instant and heap limit are kept.
+    const past = new Deadline(Date.now() - 1, 1e12).within(100);
+    expect(past.passed()).toBe(true);
+    expect(past.maxHeapBytes).toBe(1e12);
+  });
 });
 
 describe('reading and validating a large game look at the deadline', () => {

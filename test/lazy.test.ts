@@ -139,8 +139,8 @@ describe('the ground game', () => {
   });
 
   it('is refused by the stages that need every rule ground', () => {
-    const { game } = ground(LAZY);
-    expect(() => mutexGroups(game, LAZY, DEFAULT_MUTEX_SETTINGS, new StageTimer())).toThrow(GdlError);
+    const { game, normal } = ground(LAZY);
+    expect(() => mutexGroups(game, normal, LAZY, DEFAULT_MUTEX_SETTINGS, new StageTimer())).toThrow(GdlError);
     expect(() => removeGameAxioms(game, LAZY, DEFAULT_AXIOM_OPTIONS, new StageTimer())).toThrow(/lazy axioms \(path\)/);
   });
 

@@ -24,11 +24,13 @@ describe('gdl-ground mutex', () => {
     const r = run(['mutex', 'games/tictactoe.kif', '--json']);
     expect(r.code).toBe(0);
     const json = JSON.parse(r.stdout);
-    expect(Object.keys(json)).toEqual(['fluents', 'bits', 'groups']);
+    expect(Object.keys(json)).toEqual(['fluents', 'bits', 'proof', 'budgetReached', 'groups']);
+    expect(json.proof.observed).toEqual({ groups: 0, fluents: 0 });
+    expect(json.proof.lifted.fluents + json.proof.ground.fluents).toBe(29);
     expect(json.fluents).toBe(29);
     expect(json.bits).toBe(19);
     expect(json.groups[0]).toEqual({
-      members: ['(cell 1 1 b)', '(cell 1 1 o)', '(cell 1 1 x)'], exactlyOne: true, proven: true, relation: 'cell', input: [0, 1], output: [2],
+      members: ['(cell 1 1 b)', '(cell 1 1 o)', '(cell 1 1 x)'], exactlyOne: true, proven: true, proof: 'lifted', relation: 'cell', input: [0, 1], output: [2],
     });
   });
 

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
+import { NO_POS } from '../src/gdl/ast.js';
 import { hypotheses } from '../src/mutex/candidates.js';
 import { DEFAULT_MUTEX_OPTIONS, findMutexGroups } from '../src/mutex/index.js';
 import { proveLifted } from '../src/mutex/lifted.js';
@@ -36,7 +37,42 @@ const FALSE_GROUP = `
 (<= (goal r 100) (true (p a)))
 `;
 
+/** Whether `relation [input]` is proven lifted for the one key `piece` only (the other groups not offered). */
+function liftedForKey(text: string, hypothesis: string, piece: string): boolean {
+  const { loaded, ground } = runGrounding(text, 'game.kif', defaultPipelineOptions(), new StageTimer());
+  const view = mutexView(ground);
+  const hyps = hypotheses(view);
+  const i = hyps.findIndex((h) => `${h.relation} [${h.input.join(',')}]` === hypothesis);
+  expect(i).toBeGreaterThanOrEqual(0);
+  const members = hyps[i]!.groups.find((g) => view.fluents[g[0]!]!.args[1] === piece)!;
+  const partial = hyps.map((_, j) => (j === i ? [{ key: [{ kind: 'const' as const, name: piece, pos: NO_POS }], members }] : undefined));
+  return proveLifted(loaded.normal, view, hyps, hyps.map(() => false), { deadline: Deadline.never(), maxPairs: 1e6 }, partial).proven[i]!;
+}
+
+/** A piece wp moving on blank squares; with `copy`, a move that puts a second wp down. */
+function pieceGame(copy: boolean): string {
+  return `
+(role r)
+(init (at 1 wp)) (init (at 2 b)) (init (at 3 b))
+(<= (legal r (go ?x ?y)) (true (at ?x wp)) (true (at ?y b)))
+(<= (next (at ?y wp)) (does r (go ?x ?y)))
+(<= (next (at ?x b)) (does r (go ?x ?y)))
+(<= (next (at ?z ?p)) (true (at ?z ?p)) (does r (go ?x ?y)) (distinct ?z ?x) (distinct ?z ?y))
+${copy ? '(<= (legal r (copy ?y)) (true (at ?y b))) (<= (next (at ?y wp)) (does r (copy ?y))) (<= (next (at ?z ?p)) (true (at ?z ?p)) (does r (copy ?y)) (distinct ?z ?y))' : ''}
+(<= terminal (true (at 3 wp)))
+(<= (goal r 100) (true (at 3 wp)))
+`;
+}
+
 describe('lifted mutex proofs', () => {
+  it('a hypothesis with a false group is proven for the keys of its true ones (the piece, not the blanks)', () => {
+    expect(liftedForKey(pieceGame(false), 'at/2 [1]', 'wp')).toBe(true);
+    // Where a move can put a second wp down, the claim for wp is false and not proven.
+    expect(liftedForKey(pieceGame(true), 'at/2 [1]', 'wp')).toBe(false);
+    // The blanks' group is false in both: never proven.
+    expect(liftedForKey(pieceGame(false), 'at/2 [1]', 'b')).toBe(false);
+  });
+
   it('tic-tac-toe: cell by square and control are proven on the rules with variables', () => {
     const r = lifted(readFileSync(join(EXAMPLES_DIR, 'tictactoe.kif'), 'utf8'));
     expect(r.get('cell/3 [0,1]')).toBe(true);
@@ -44,6 +80,21 @@ describe('lifted mutex proofs', () => {
     // False hypotheses: a row holds several marks, a mark several squares.
     expect(r.get('cell/3 [0]')).toBe(false);
     expect(r.get('cell/3 [2]')).toBe(false);
+  });
+
+  it('a step counter through a static successor relation: proven when it is functional, not when a number has two successors', () => {
+    const game = (extra: string): string => `
+(role r)
+(init (step 1))
+(<= (legal r tick) (true (step ?n)))
+(<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))
+(succ 1 2) (succ 2 3) (succ 3 4) ${extra}
+(<= terminal (true (step 4)))
+(<= (goal r 100) (true (step 4)))
+`;
+    expect(lifted(game('')).get('step/1 []')).toBe(true);
+    // (succ 1 3) too: from step 1 both 2 and 3 hold next.
+    expect(lifted(game('(succ 1 3)')).get('step/1 []')).toBe(false);
   });
 
   it('two next rules that fire together for one key: not proven (the group is false)', () => {
@@ -96,7 +147,11 @@ describe('lifted mutex proofs', () => {
     const without = findMutexGroups(ground, states, options);
     expect(withLifted.stats.provenLifted).toBe(10);
     expect(without.stats.provenLifted).toBe(0);
-    expect(withLifted.groups).toEqual(without.groups);
+    // The same groups; only how they were proven differs.
+    const plain = (r: typeof without): unknown[] => r.groups.map(({ proof: _proof, ...g }) => g);
+    expect(plain(withLifted)).toEqual(plain(without));
+    expect(withLifted.groups.every((g) => g.proof === 'lifted')).toBe(true);
+    expect(without.groups.every((g) => g.proof === 'ground')).toBe(true);
     expect(withLifted.stats.satQueries).toBeLessThan(without.stats.satQueries);
   });
 });

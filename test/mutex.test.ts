@@ -33,7 +33,7 @@ describe('mutex groups of small games', () => {
     expect(r.groups).toHaveLength(10);
     expect(r.groups.every((g) => g.proven && g.exactlyOne)).toBe(true);
     expect(r.groups[0]).toEqual({
-      members: ['(cell 1 1 b)', '(cell 1 1 o)', '(cell 1 1 x)'], exactlyOne: true, proven: true, relation: 'cell', input: [0, 1], output: [2],
+      members: ['(cell 1 1 b)', '(cell 1 1 o)', '(cell 1 1 x)'], exactlyOne: true, proven: true, proof: 'ground', relation: 'cell', input: [0, 1], output: [2],
     });
     expect(r.groups[9]!.members).toEqual(['(control oplayer)', '(control xplayer)']);
   });

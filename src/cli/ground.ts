@@ -15,7 +15,7 @@
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
 import {
-  DEFAULT_MUTEX_SETTINGS, type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR, type GroundFormat, type PipelineOptions, type UnusedStats, lazyStatsLine,
+  DEFAULT_MUTEX_SETTINGS, MUTEX_EXTRA_SECONDS, type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR, type GroundFormat, type PipelineOptions, type UnusedStats, lazyStatsLine,
 } from '../pipeline/stages.js';
 import type { GddlOptions } from '../pipeline/formats.js';
 import { gddlRecipe, groundRecipe, loadRun, rddlRecipe, runContext } from '../pipeline/recipes/index.js';
@@ -40,6 +40,7 @@ interface GroundOptions extends LimitFlags, RddlFlags {
   readonly maxTotal?: string;
   readonly maxActions?: string;
   readonly maxEffects?: string;
+  readonly mutexSeconds?: string;
 }
 
 /** Everything `ground` needs, resolved once from the command line. */
@@ -57,6 +58,7 @@ function resolveOptions(options: GroundOptions): Resolved {
   const format = options.format === undefined ? undefined : parseChoice(options.format, '--format', ['gdl', 'json', 'gddl', 'rddl'] as const);
   if (format === 'rddl') checkRddlFlags(options);
   else if (options.horizon !== undefined) throw new UsageError('--horizon needs --format rddl');
+  if (options.mutexSeconds !== undefined && format !== 'gddl') throw new UsageError('--mutex-seconds needs --format gddl');
   if (options.json === true && format !== undefined && format !== 'json') throw new UsageError(`--json contradicts --format ${format}`);
   const json = options.json === true || format === 'json';
   const gddl = format === 'gddl';
@@ -92,7 +94,8 @@ function groundWith(file: string, options: GroundOptions, timer: StageTimer): nu
     return writeRddl(file, options, out, ctx.timer);
   }
   if (resolved.format === 'gddl') {
-    const { run, output } = gddlRecipe(ctx, loaded, { keepUnused, gddl: resolved.gddl, axioms: resolved.axioms, mutex: DEFAULT_MUTEX_SETTINGS });
+    const seconds = options.mutexSeconds === undefined ? {} : { seconds: parseWhole(options.mutexSeconds, '--mutex-seconds', true) };
+    const { run, output } = gddlRecipe(ctx, loaded, { keepUnused, gddl: resolved.gddl, axioms: resolved.axioms, mutex: { ...DEFAULT_MUTEX_SETTINGS, ...seconds } });
     for (const w of output.axioms.warnings) process.stderr.write(`${file}: warning: ${w}\n`);
     writeGddlOutput(options.output, output.files);
     if (options.stats === true) process.stderr.write(`${formatStages(ctx.timer.list(), ctx.timer.peakRss())}\n${formatReductions(run.unused, output.axioms)}${formatGddlStats(output)}`);
@@ -147,5 +150,6 @@ export function registerGround(program: Command): void {
     .option('--max-total <n>', `largest total size of all rule bodies (nodes) axiom removal may reach; axioms that would pass it are kept (default ${GROWTH_FACTOR} times the input's, at least ${GROWTH_FLOOR})`)
     .option('--max-actions <n>', GDDL_FLAG_HELP.maxActions)
     .option('--max-effects <n>', GDDL_FLAG_HELP.maxEffects)
+    .option('--mutex-seconds <n>', `GDDL: time budget of the mutex groups' sampling and proofs (default: the grounding's time + ${MUTEX_EXTRA_SECONDS})`)
     .action((file: string, options: GroundOptions) => runCommand(() => ground(file, options)));
 }

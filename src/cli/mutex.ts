@@ -4,12 +4,12 @@
  * its fluents (docs/mutex.md). Prints the proven groups of the chosen encoding (with
  * `--observed` also those that only survived the playouts) and the bits per state against the
  * number of fluents; `--json` prints
- * `{"fluents", "bits", "groups": [{"members", "exactlyOne", "proven", "relation", "input", "output"}]}`.
+ * `{"fluents", "bits", "proof", "budgetReached", "groups": [{"members", "exactlyOne", "proven", "proof", "relation", "input", "output"}]}`.
  * `--stats` adds per-stage times and the proof's counts on stderr. Exit codes as `ground`.
  */
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
-import { DEFAULT_MUTEX_SETTINGS, type MutexResult, type MutexSettings } from '../pipeline/stages.js';
+import { DEFAULT_MUTEX_SETTINGS, MUTEX_EXTRA_SECONDS, type MutexResult, type MutexSettings } from '../pipeline/stages.js';
 import { loadRun, mutexRecipe, runContext } from '../pipeline/recipes/index.js';
 import { StageTimer, formatStages } from '../timer.js';
 import { EXIT, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput, writeStatsJson } from './io.js';
@@ -26,6 +26,7 @@ interface MutexFlags extends LimitFlags {
   readonly seed?: string;
   readonly maxSteps?: string;
   readonly observed?: boolean;
+  readonly mutexSeconds?: string;
 }
 
 function settingsOf(flags: MutexFlags): MutexSettings {
@@ -34,6 +35,7 @@ function settingsOf(flags: MutexFlags): MutexSettings {
     playouts: flags.playouts === undefined ? d.playouts : parseWhole(flags.playouts, '--playouts', true),
     seed: flags.seed === undefined ? d.seed : parseWhole(flags.seed, '--seed', true),
     maxSteps: flags.maxSteps === undefined ? d.maxSteps : parseWhole(flags.maxSteps, '--max-steps'),
+    ...(flags.mutexSeconds === undefined ? {} : { seconds: parseWhole(flags.mutexSeconds, '--mutex-seconds', true) }),
   };
 }
 
@@ -53,16 +55,27 @@ function formatMutex(r: MutexResult, hidden: number): string {
   });
   const covered = r.groups.filter((g) => g.proven).reduce((n, g) => n + g.members.length, 0);
   lines.push(`${r.groups.length} groups (${r.groups.filter((g) => g.proven).length} proven), proven groups cover ${covered} of ${r.fluents} fluents`);
+  lines.push(proofLine(r));
   if (hidden > 0) lines.push(`${hidden} observed groups (survived the playouts, not proven) not shown; --observed shows them`);
   lines.push(`bits per state: ${r.bits} (fluents: ${r.fluents})`);
   return `${lines.join('\n')}\n`;
 }
 
+/** How the chosen encoding's groups (shown or not) stand: proven lifted, ground, observed, unproven. */
+function proofLine(r: MutexResult): string {
+  const c = r.stats.chosen;
+  const part = (n: { groups: number; fluents: number }, what: string): string => `${n.groups} ${what} (${n.fluents} fluents)`;
+  const budget = r.stats.budgetReached ? ', time budget reached' : '';
+  return `proofs: ${part(c.lifted, 'lifted')}, ${part(c.ground, 'ground')}, ${part(c.observed, 'observed only')}, ${part(c.unproven, 'unproven for lack of budget')}${budget}`;
+}
+
 function formatMutexStats(r: MutexResult): string {
   const s = r.stats;
+  const v = s.surviving;
   const lines = [
     `mutex: ${s.hypotheses} hypotheses, ${s.candidates} candidate groups over ${s.sampledStates} sampled states`,
-    `mutex: ${s.refutedBySimulation} refuted by simulation, ${s.proven} proven, ${s.failedProof} failed the proof`,
+    `mutex: ${s.refutedBySimulation} refuted by simulation, ${s.proven} proven, ${s.notInductive} not inductive (observed only), ${s.unprovenForBudget} unproven for lack of budget`,
+    `mutex: surviving groups of 2+: ${v.lifted.groups} proven lifted, ${v.ground.groups} proven ground, ${v.observed.groups} observed only, ${v.unproven.groups} unproven for lack of budget${s.budgetReached ? ' (time budget reached)' : ''}`,
     `mutex: ${s.provenLifted} proven lifted (${s.liftedPairs} rule pairs, ${s.liftedMs} ms), ${s.proven - s.provenLifted} proven by ground SAT`,
     `mutex: ${s.satQueries} SAT queries, work ${s.proofWork}${s.proofComplete ? '' : ' (budget reached: later candidates not tried)'}`,
     ...s.failures.map((f) => `mutex: not proven: {${f.members.join(' ')}}: ${f.unrefutedPairs}${f.capped ? '+' : ''} member pairs could not be refuted`),
@@ -82,7 +95,7 @@ function mutex(file: string, flags: MutexFlags): number {
   // The groups of the game `ground` writes (unused instances removed), the game GDDL partitions.
   const all = mutexRecipe(ctx, loaded, settings).mutex;
   const result = shown(all, flags.observed === true);
-  const json = { fluents: result.fluents, bits: result.bits, groups: result.groups };
+  const json = { fluents: result.fluents, bits: result.bits, proof: all.stats.chosen, budgetReached: all.stats.budgetReached, groups: result.groups };
   writeOutput(flags.output, flags.json === true ? `${JSON.stringify(json, null, 2)}\n` : formatMutex(result, all.groups.length - result.groups.length));
   if (flags.stats === true) process.stderr.write(`${formatStages(timer.list(), timer.peakRss())}\n${formatMutexStats(all)}`);
   if (flags.statsJson !== undefined) writeStatsJson(flags.statsJson, timer);
@@ -102,6 +115,7 @@ export function registerMutex(program: Command): void {
     .option('--seed <n>', `seed of the playouts (default ${DEFAULT_MUTEX_SETTINGS.seed})`)
     .option('--max-steps <n>', `joint moves per playout (default ${DEFAULT_MUTEX_SETTINGS.maxSteps})`)
     .option('--observed', 'also print the groups that only survived the playouts (marked "proven": false)')
+    .option('--mutex-seconds <n>', `time budget of sampling and proofs, after which the groups not yet proven are reported unproven (default: the grounding's time + ${MUTEX_EXTRA_SECONDS})`)
     .option('--stats', 'print per-stage time, counts and the proof counts on stderr')
     .option('--stats-json <file>', 'write the per-stage times and counts, their total and peak memory as JSON to a file (atomically; - for stderr)');
   addLimitOptions(command, 'ground').action((file: string, flags: MutexFlags) => runCommand(() => mutex(file, flags)));

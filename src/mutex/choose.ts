@@ -10,10 +10,19 @@
 import type { Candidate, Hypothesis } from './candidates.js';
 import type { MutexView } from './view.js';
 
+/**
+ * How a group's claim stands: proven on the rules with variables (`lifted`: every claim the
+ * group rests on, "at most one" and, when it says so, "exactly one"), proven with ground SAT
+ * for at least one of them (`ground`), shown not inductive by the SAT proof and so only
+ * `observed` in the sampled states, or `unproven` because the budget ran out first.
+ */
+export type GroupProof = 'lifted' | 'ground' | 'observed' | 'unproven';
+
 /** A candidate with the proof's verdict. */
 interface JudgedCandidate extends Candidate {
   readonly proven: boolean;
   readonly exactlyOne: boolean;
+  readonly proof: GroupProof;
 }
 
 /** A group of the chosen encoding; members as fluent indexes here, as texts in the stage's output. */
@@ -22,8 +31,10 @@ export interface EncodedGroup<Member> {
   readonly members: readonly Member[];
   /** Exactly one member holds in every reachable state (proven when `proven`, else observed). */
   readonly exactlyOne: boolean;
-  /** Proven inductively on the ground rules; otherwise only no sampled state violated it. */
+  /** Proven inductively (lifted or ground); otherwise only no sampled state violated it. */
   readonly proven: boolean;
+  /** How it was proven, or why not (`proven` is `proof` lifted or ground). */
+  readonly proof: GroupProof;
   /** The fluent relation (its name) and the hypothesis' input and output positions (0-based). */
   readonly relation: string;
   readonly input: readonly number[];
@@ -92,7 +103,7 @@ export function chooseEncoding(
     for (const c of byHyp.get(option.hypothesis) ?? []) {
       if (!c.atMostOne || (c.members.length < 2 && !c.exactlyOne)) continue;
       const relation = view.fluents[c.members[0]!]!.name;
-      groups.push({ members: c.members, exactlyOne: c.exactlyOne, proven: c.proven, relation, input: h.input, output: h.output });
+      groups.push({ members: c.members, exactlyOne: c.exactlyOne, proven: c.proven, proof: c.proof, relation, input: h.input, output: h.output });
     }
   }
   // Fluent indexes follow text order, so sorting by first member sorts groups by text.

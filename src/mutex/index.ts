@@ -10,17 +10,34 @@
 import type { Deadline } from '../deadline.js';
 import type { GroundGame } from '../ground/types.js';
 import type { NormalGame } from '../normalize/types.js';
-import { type Candidate, hypotheses, refute } from './candidates.js';
-import { type EncodedGroup, chooseEncoding } from './choose.js';
-import { proveLifted } from './lifted.js';
-import { type Claim, proveClaims } from './prove.js';
-import { mutexView } from './view.js';
+import { type Candidate, type Hypothesis, hypotheses, refute } from './candidates.js';
+import { type EncodedGroup, type GroupProof, chooseEncoding } from './choose.js';
+import { type Assumed, type KeyedGroup, proveLifted } from './lifted.js';
+import type { Term } from '../gdl/ast.js';
+import { proveLiftedAlo } from './lifted-alo.js';
+import { type Claim, type ClaimVerdict, proveClaims } from './prove.js';
+import { type MutexView, mutexView } from './view.js';
 
 /** One group of the chosen encoding, members as fluent texts exactly as `ground` prints them. */
 export type MutexGroup = EncodedGroup<string>;
 
+/** Groups (of two or more members, or exactly-one) and the fluents in them. */
+interface ProofCount {
+  readonly groups: number;
+  readonly fluents: number;
+}
+
+/** Per {@link GroupProof}: how many groups and fluents. */
+type ProofCounts = Readonly<Record<GroupProof, ProofCount>>;
+
 /** Counts for `--stats`. */
 interface MutexStats {
+  /** The groups of the chosen encoding (those `--observed` prints) by how they stand. */
+  readonly chosen: ProofCounts;
+  /** Every candidate of two or more members that no sampled state refuted, by how it stands. */
+  readonly surviving: ProofCounts;
+  /** The stage's time budget ran out before the proof was done. */
+  readonly budgetReached: boolean;
   readonly hypotheses: number;
   readonly candidates: number;
   readonly refutedBySimulation: number;
@@ -30,7 +47,10 @@ interface MutexStats {
   /** Milliseconds spent on the lifted proof, and the rule pairs it checked. */
   readonly liftedMs: number;
   readonly liftedPairs: number;
-  readonly failedProof: number;
+  /** Candidates the SAT proof showed not inductive (observed only). */
+  readonly notInductive: number;
+  /** Candidates left unproven because the work, conflict or time budget ran out first. */
+  readonly unprovenForBudget: number;
   /** Failed AMO candidates of two or more members, with their unrefuted pair counts. */
   readonly failures: readonly { readonly members: readonly string[]; readonly unrefutedPairs: number; readonly capped: boolean }[];
   readonly satQueries: number;
@@ -53,6 +73,11 @@ export interface MutexResult {
 
 /** Options, resolved by the caller. */
 interface MutexOptions {
+  /**
+   * The stage's time budget (a sub-deadline of the run's, `Deadline.within`): once passed, the
+   * proofs stop and what they have not decided is reported unproven, never failed. The caller
+   * decides whether the run's own deadline passed too.
+   */
   readonly deadline: Deadline;
   /** Conflicts per SAT query before it counts as failed. */
   readonly maxConflicts: number;
@@ -99,19 +124,29 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   const liftedStart = Date.now();
   const sampledAmo = hyps.map(() => true);
   candidates.forEach((c) => c.atMostOne || (sampledAmo[c.hypothesis] = false));
-  const lifted = options.lifted === undefined ? { proven: hyps.map(() => false), pairs: 0 }
-    : proveLifted(options.lifted, view, hyps, sampledAmo, { deadline: options.deadline, maxPairs: options.maxLiftedPairs });
+  // A hypothesis with a refuted group is still tried lifted for the keys of its surviving ones.
+  const partial = hyps.map((): KeyedGroup[] => []);
+  for (const c of candidates) {
+    if (c.atMostOne && c.members.length > 1) partial[c.hypothesis]!.push({ key: keyTerms(game, view, hyps[c.hypothesis]!, c.members[0]!), members: c.members });
+  }
+  const lifted = options.lifted === undefined ? { proven: hyps.map(() => false), assumed: new Map(), pairs: 0 }
+    : proveLifted(options.lifted, view, hyps, sampledAmo, { deadline: options.deadline, maxPairs: options.maxLiftedPairs }, partial);
+  const aloLifted = options.lifted === undefined ? hyps.map(() => false) : liftedAlo(game, options.lifted, view, hyps, candidates, lifted, options.deadline);
   const liftedMs = Date.now() - liftedStart;
-  const provenLifted = claims.map((c) => c.kind === 'amo' && lifted.proven[c.batch >> 1] === true);
+  const provenLifted = claims.map((c) => (c.kind === 'amo' ? lifted.proven : aloLifted)[c.batch >> 1] === true);
   const proof = proveClaims(view, claims, options, provenLifted);
+  const verdict = (k: number): ClaimVerdict | 'none' => (k < 0 ? 'none' : proof.verdicts[k]!);
   const judged = candidates.map((c: Candidate, i) => {
     const { amo, alo } = claimOf[i]!;
-    const amoProven = c.members.length === 1 || (amo >= 0 && proof.proven[amo] === true);
-    const aloProven = alo >= 0 && proof.proven[alo] === true;
+    const amoProven = c.members.length === 1 || verdict(amo) === 'proven';
+    const aloProven = verdict(alo) === 'proven';
     // A proven group claims exactly-one only when that is proven too; an observed one as observed.
     const proven = c.atMostOne && amoProven;
     const exactlyOne = proven ? aloProven : c.atLeastOne;
-    return { ...c, proven, exactlyOne };
+    const viaSat = (k: number): boolean => k >= 0 && !provenLifted[k];
+    const rests = c.members.length > 1 ? [amo, ...(exactlyOne ? [alo] : [])] : [alo];
+    const how: GroupProof = proven ? (rests.some(viaSat) ? 'ground' : 'lifted') : verdict(amo) === 'unproven' ? 'unproven' : 'observed';
+    return { ...c, proven, exactlyOne, proof: how };
   });
   const chosen = chooseEncoding(view, hyps, judged);
   const texts = (ms: readonly number[]): string[] => ms.map((f) => view.fluents[f]!.text);
@@ -131,7 +166,11 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
       provenLifted: judged.filter((c) => c.proven && c.members.length > 1 && lifted.proven[c.hypothesis] === true).length,
       liftedMs,
       liftedPairs: lifted.pairs,
-      failedProof: judged.filter((c) => c.atMostOne && !c.proven).length,
+      notInductive: judged.filter((c) => c.atMostOne && c.proof === 'observed').length,
+      unprovenForBudget: judged.filter((c) => c.atMostOne && c.proof === 'unproven').length,
+      chosen: countByProof(chosen.groups),
+      surviving: countByProof(judged.filter((c) => c.atMostOne && c.members.length > 1)),
+      budgetReached: options.deadline.passed(),
       failures,
       satQueries: proof.queries,
       sampledStates: states.length,
@@ -139,4 +178,42 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
       proofComplete: proof.complete,
     },
   };
+}
+
+/**
+ * Per hypothesis, whether "at least one per key" is proven lifted (lifted-alo.ts). Tried on the
+ * hypotheses whose "at most one" is proven lifted, whose every group is an exactly-one
+ * candidate with a member in the initial state, and whose relation's every fluent is in the
+ * view (has a `true` atom), so that a fluent a rule makes true is a member of its group.
+ */
+function liftedAlo(
+  game: GroundGame, normal: NormalGame, view: MutexView, hyps: readonly Hypothesis[], candidates: readonly Candidate[],
+  { proven: amo, assumed }: { readonly proven: readonly boolean[]; readonly assumed: Assumed }, deadline: Deadline,
+): boolean[] {
+  const init = new Set(view.init);
+  const everyAlo = hyps.map(() => true);
+  candidates.forEach((c) => (c.atMostOne && c.atLeastOne && c.members.some((f) => init.has(f))) || (everyAlo[c.hypothesis] = false));
+  const hidden = new Set(game.vocabulary.fluents.filter((f) => f.trueId < 0).map((f) => `${game.terms.name(f.term)}/${game.terms.args(f.term).length}`));
+  const tried = hyps.flatMap((h, i) => (amo[i] === true && everyAlo[i] && !hidden.has(h.relation) ? [i] : []));
+  const tasks = tried.map((i) => ({ hypothesis: hyps[i]!, groups: hyps[i]!.groups.map((g) => g.map((f) => game.terms.toTerm(view.fluents[f]!.term))) }));
+  const proven = proveLiftedAlo(normal, tasks, assumed, deadline);
+  const out = hyps.map(() => false);
+  tried.forEach((h, j) => (out[h] = proven[j] === true));
+  return out;
+}
+
+/** The input arguments of fluent `f` under hypothesis `h`, as terms: the key of its group. */
+function keyTerms(game: GroundGame, view: MutexView, h: Hypothesis, f: number): Term[] {
+  const t = game.terms.toTerm(view.fluents[f]!.term);
+  return t.kind === 'fn' ? h.input.map((i) => t.args[i]!) : [];
+}
+
+/** Groups and their fluents per {@link GroupProof}. */
+function countByProof(groups: readonly { readonly members: readonly unknown[]; readonly proof: GroupProof }[]): ProofCounts {
+  const out = { lifted: { groups: 0, fluents: 0 }, ground: { groups: 0, fluents: 0 }, observed: { groups: 0, fluents: 0 }, unproven: { groups: 0, fluents: 0 } };
+  for (const g of groups) {
+    out[g.proof].groups++;
+    out[g.proof].fluents += g.members.length;
+  }
+  return out;
 }

@@ -18,8 +18,8 @@ import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
 import type { MutexView } from './view.js';
 
-/** Variable bindings of one pair check. */
-type Subst = Map<string, Term>;
+/** Variable bindings of one pair check (or one branch of lifted-alo.ts). */
+export type Subst = Map<string, Term>;
 
 /** Limits of the lifted proof. */
 interface LiftedLimits {
@@ -28,14 +28,19 @@ interface LiftedLimits {
   readonly maxPairs: number;
 }
 
-/** Per hypothesis whether "at most one per key" is proven, and the rule pairs checked. */
+/**
+ * Per hypothesis whether "at most one per key" is proven (for every key, or for the keys of
+ * `partial` when the hypothesis was offered only for those), the proven claims as assumptions
+ * for lifted-alo.ts, and the rule pairs checked.
+ */
 interface LiftedResult {
   readonly proven: readonly boolean[];
+  readonly assumed: Assumed;
   readonly pairs: number;
 }
 
 /** Follows variable bindings to the term a variable stands for. */
-function walk(t: Term, s: Subst): Term {
+export function walk(t: Term, s: Subst): Term {
   let u = t;
   while (u.kind === 'var') {
     const b = s.get(u.name);
@@ -46,11 +51,17 @@ function walk(t: Term, s: Subst): Term {
 }
 
 /** Canonical text of a term under `s`; identical texts mean identical terms. */
-function key(t: Term, s: Subst): string {
+export function key(t: Term, s: Subst): string {
   const u = walk(t, s);
   if (u.kind === 'var') return u.name;
   if (u.kind === 'const') return u.name;
   return `(${u.name} ${u.args.map((a) => key(a, s)).join(' ')})`;
+}
+
+/** Whether `t` under `s` has no variable. */
+function ground(t: Term, s: Subst): boolean {
+  const u = walk(t, s);
+  return u.kind === 'const' || (u.kind === 'fn' && u.args.every((a) => ground(a, s)));
 }
 
 /** Whether variable `v` occurs in `t` under `s`. */
@@ -61,7 +72,7 @@ function occurs(v: string, t: Term, s: Subst): boolean {
 }
 
 /** Unifies a and b, extending `s`; false when they cannot be made equal (s is then spoiled). */
-function unify(a: Term, b: Term, s: Subst): boolean {
+export function unify(a: Term, b: Term, s: Subst): boolean {
   const stack: [Term, Term][] = [[a, b]];
   while (stack.length > 0) {
     const [x0, y0] = stack.pop()!;
@@ -94,17 +105,35 @@ function renameAtom(a: Atom, tag: string): Atom {
   return { ...a, args: a.args.map((t) => renameTerm(t, tag)) };
 }
 
-function renameRule(r: NormalRule, tag: string): NormalRule {
+/** The rule with every variable renamed apart by `tag`. */
+export function renameRule(r: NormalRule, tag: string): NormalRule {
   const body = r.body.map((l): Literal => (l.kind === 'distinct' ? { ...l, left: renameTerm(l.left, tag), right: renameTerm(l.right, tag) } : { ...l, atom: renameAtom(l.atom, tag) }));
   return { head: renameAtom(r.head, tag), body, pos: r.pos };
 }
 
-/** The claims assumed of the current state: per `name/arity`, the input position lists. */
-type Assumed = ReadonlyMap<string, readonly (readonly number[])[]>;
+/**
+ * A claim assumed of the current state: "at most one per key" over the input positions, for
+ * every key or only the keys (canonical texts of the ground input arguments) in `keys`.
+ */
+interface AssumedClaim {
+  readonly input: readonly number[];
+  readonly keys?: ReadonlySet<string>;
+  /** The positions two atoms with equal inputs agree on (default: every other position). */
+  readonly output?: readonly number[];
+}
 
-/** Whether a required fact, a forbidden one or a `distinct` already contradict each other. */
-function contradicts(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]]): boolean {
-  if (goal[0].map((t) => key(t, s)).join(' ') === goal[1].map((t) => key(t, s)).join(' ')) return true;
+/** Key of {@link Assumed} under which a static relation's functional dependencies are kept. */
+const staticKey = (rel: string, arity: number): string => `static ${rel}/${arity}`;
+
+/** The claims assumed of the current state, per `name/arity`. */
+export type Assumed = ReadonlyMap<string, readonly AssumedClaim[]>;
+
+/**
+ * Whether a required fact, a forbidden one or a `distinct` already contradict each other, or
+ * the goal's two output lists became identical (no goal: lifted-alo.ts's branches).
+ */
+function contradicts(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]] | undefined): boolean {
+  if (goal !== undefined && goal[0].map((t) => key(t, s)).join(' ') === goal[1].map((t) => key(t, s)).join(' ')) return true;
   const pos = new Set<string>();
   for (const l of body) {
     if (l.kind === 'distinct' && key(l.left, s) === key(l.right, s)) return true;
@@ -119,13 +148,13 @@ function contradicts(body: readonly Literal[], s: Subst, goal: readonly [Term[],
  * get those arguments unified. 'changed', 'same' (nothing to force) or 'conflict'.
  */
 function force(body: readonly Literal[], s: Subst, assumed: Assumed): 'changed' | 'same' | 'conflict' {
-  const facts = body.filter((l) => l.kind === 'pos' && (l.atom.rel === 'true' || l.atom.rel === 'does'));
+  const facts = body.filter((l) => l.kind === 'pos' && (l.atom.rel === 'true' || l.atom.rel === 'does' || assumed.has(staticKey(l.atom.rel, l.atom.args.length))));
   for (let i = 0; i < facts.length; i++) {
     for (let j = i + 1; j < facts.length; j++) {
       const a = (facts[i] as { atom: Atom }).atom;
       const b = (facts[j] as { atom: Atom }).atom;
       if (a.rel !== b.rel || a.args.length !== b.args.length) continue;
-      const pairs = a.rel === 'does' ? doesPairs(a, b, s) : truePairs(a, b, s, assumed);
+      const pairs = a.rel === 'does' ? doesPairs(a, b, s) : a.rel === 'true' ? truePairs(a, b, s, assumed) : functionalPairs(a, b, s, assumed);
       for (const [x, y] of pairs) {
         if (key(x, s) === key(y, s)) continue;
         return unify(x, y, s) ? 'changed' : 'conflict';
@@ -141,13 +170,56 @@ function doesPairs(a: Atom, b: Atom, s: Subst): [Term, Term][] {
   return [[a.args[1]!, b.args[1]!]];
 }
 
+/** A static relation functional from one position to another: two facts with identical inputs have equal outputs. */
+function functionalPairs(a: Atom, b: Atom, s: Subst, assumed: Assumed): [Term, Term][] {
+  for (const { input, output } of assumed.get(staticKey(a.rel, a.args.length)) ?? []) {
+    if (input.every((i) => key(a.args[i]!, s) === key(b.args[i]!, s))) return (output ?? []).map((j) => [a.args[j]!, b.args[j]!]);
+  }
+  return [];
+}
+
+/**
+ * The functional dependencies of the static relations (defined by ground facts only): position
+ * i determines position j when no two facts agree at i and differ at j (`succ`: the successor
+ * of a number is one number). Such relations mean the same in every state, so two of their
+ * atoms with equal inputs have equal outputs in any state, as forcing assumes.
+ */
+function functionalStatics(normal: NormalGame): Map<string, AssumedClaim[]> {
+  const facts = new Map<string, Term[][]>();
+  const derived = new Set<string>();
+  for (const r of normal.rules) {
+    const k = staticKey(r.head.rel, r.head.args.length);
+    const isFact = r.body.length === 0 && r.head.args.every((t) => ground(t, new Map()));
+    if (!isFact || ['true', 'does', 'next', 'init', 'legal', 'goal', 'terminal', 'role'].includes(r.head.rel)) derived.add(k);
+    else facts.set(k, [...(facts.get(k) ?? []), [...r.head.args]]);
+  }
+  const out = new Map<string, AssumedClaim[]>();
+  for (const [k, rows] of facts) {
+    if (derived.has(k) || rows[0]!.length < 2) continue;
+    const n = rows[0]!.length;
+    const texts = rows.map((row) => row.map((t) => key(t, new Map())));
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) {
+        if (i === j) continue;
+        const seen = new Map<string, string>();
+        if (texts.every((row) => seen.get(row[i]!) === undefined ? (seen.set(row[i]!, row[j]!), true) : seen.get(row[i]!) === row[j]!)) {
+          out.set(k, [...(out.get(k) ?? []), { input: [i], output: [j] }]);
+        }
+      }
+    }
+  }
+  return out;
+}
+
 /** An assumed claim: two `true` fluents of its relation with identical inputs have equal outputs. */
 function truePairs(a: Atom, b: Atom, s: Subst, assumed: Assumed): [Term, Term][] {
   const x = walk(a.args[0]!, s);
   const y = walk(b.args[0]!, s);
   if (x.kind !== 'fn' || y.kind !== 'fn' || x.name !== y.name || x.args.length !== y.args.length) return [];
-  for (const input of assumed.get(`${x.name}/${x.args.length}`) ?? []) {
+  for (const { input, keys } of assumed.get(`${x.name}/${x.args.length}`) ?? []) {
     if (!input.every((i) => key(x.args[i]!, s) === key(y.args[i]!, s))) continue;
+    // A claim on some keys only: the key must be ground and one of them.
+    if (keys !== undefined && !(input.every((i) => ground(x.args[i]!, s)) && keys.has(input.map((i) => key(x.args[i]!, s)).join(' ')))) continue;
     const out: [Term, Term][] = [];
     x.args.forEach((xa, i) => (input.includes(i) ? undefined : out.push([xa, y.args[i]!])));
     return out;
@@ -169,7 +241,7 @@ const MAX_LEGAL_CASES = 256;
  * Whether two `next` rules with head relation f cannot both fire for one key with different
  * outputs in a state satisfying the assumed claims (true: refuted; false: unknown).
  */
-function pairRefuted(r1: NormalRule, r2: NormalRule, input: readonly number[], ctx: Context): boolean {
+function pairRefuted(r1: NormalRule, r2: NormalRule, input: readonly number[], ctx: Context, at?: readonly Term[]): boolean {
   const a = renameRule(r1, '1');
   const b = renameRule(r2, '2');
   const t1 = a.head.args[0]!;
@@ -177,14 +249,16 @@ function pairRefuted(r1: NormalRule, r2: NormalRule, input: readonly number[], c
   if (t1.kind !== 'fn' || t2.kind !== 'fn') return false;
   const s: Subst = new Map();
   if (!input.every((i) => unify(t1.args[i]!, t2.args[i]!, s))) return true;
+  // A claim on one key only: both heads have that key.
+  if (at !== undefined && !input.every((i, j) => unify(t1.args[i]!, at[j]!, s))) return true;
   const outputs = [...t1.args.keys()].filter((i) => !input.includes(i));
   const goal: [Term[], Term[]] = [outputs.map((i) => t1.args[i]!), outputs.map((i) => t2.args[i]!)];
   const body = [...a.body, ...b.body];
   return closes(body, s, goal, ctx.assumed) || legalCasesClose(body, s, goal, ctx);
 }
 
-/** Forces equalities until a contradiction (true) or nothing more to force (false). */
-function closes(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]], assumed: Assumed): boolean {
+/** Forces equalities until a contradiction (true) or nothing more to force (false); extends `s`. */
+export function closes(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]] | undefined, assumed: Assumed): boolean {
   for (;;) {
     if (contradicts(body, s, goal)) return true;
     const step = force(body, s, assumed);
@@ -224,13 +298,24 @@ function initiallyAmo(view: MutexView, hyps: readonly Hypothesis[]): boolean[] {
   return hyps.map((h) => h.groups.every((g) => g.filter((f) => init.has(f)).length <= 1));
 }
 
+/** One group offered alone: its key (the input arguments as terms) and its members (fluent indexes). */
+export interface KeyedGroup {
+  readonly key: readonly Term[];
+  readonly members: readonly number[];
+}
+
 /**
  * Proves "at most one per key" for the hypotheses marked `candidate` (those no sampled state
- * refuted): the greatest subset whose every rule pair is refuted assuming the subset.
+ * refuted): the greatest subset whose every rule pair is refuted assuming the subset. A
+ * hypothesis not a candidate but with `partial` keys (the input arguments of its groups that
+ * survived the sampling) is tried for those keys only, each pair with the heads' key fixed.
  */
-export function proveLifted(normal: NormalGame, view: MutexView, hyps: readonly Hypothesis[], candidate: readonly boolean[], limits: LiftedLimits): LiftedResult {
+export function proveLifted(
+  normal: NormalGame, view: MutexView, hyps: readonly Hypothesis[], candidate: readonly boolean[], limits: LiftedLimits,
+  partial: readonly (readonly KeyedGroup[] | undefined)[] = [],
+): LiftedResult {
   const nexts = normal.rules.filter((r) => r.head.rel === 'next' && r.head.args.length === 1);
-  const none = { proven: hyps.map(() => false), pairs: 0 };
+  const none = { proven: hyps.map(() => false), assumed: new Map(), pairs: 0 };
   // A `next` rule whose fluent is not a compound term could make any relation true: give up.
   if (nexts.some((r) => r.head.args[0]!.kind !== 'fn' && r.head.args[0]!.kind !== 'const')) return none;
   const byRelation = new Map<string, NormalRule[]>();
@@ -241,31 +326,52 @@ export function proveLifted(normal: NormalGame, view: MutexView, hyps: readonly 
   }
   const legal = normal.rules.filter((r) => r.head.rel === 'legal' && r.head.args.length === 2);
   const init = initiallyAmo(view, hyps);
-  const active = hyps.map((h, i) => candidate[i] === true && init[i] === true && !h.relation.endsWith('/0'));
+  // Keys of a partial claim: the sampled states (the initial one included) had at most one member.
+  // The base case of a partial claim: the initial state has at most one member of each group.
+  const initSet = new Set(view.init);
+  const keysOf = hyps.map((h, i) => (candidate[i] === true || h.relation.endsWith('/0') ? undefined
+    : partial[i]?.filter((g) => g.members.filter((f) => initSet.has(f)).length <= 1).map((g) => g.key)));
+  const active = hyps.map((h, i) => ((candidate[i] === true && init[i] === true) || (keysOf[i]?.length ?? 0) > 0) && !h.relation.endsWith('/0'));
   let pairs = 0;
-  for (let changed = true; changed; ) {
+  const statics = functionalStatics(normal);
+  let assumed = assumedOf(hyps, active, keysOf, statics);
+  for (let changed = true; changed; assumed = assumedOf(hyps, active, keysOf, statics)) {
     changed = false;
-    const assumed = new Map<string, number[][]>();
-    hyps.forEach((h, i) => active[i] && assumed.set(h.relation, [...(assumed.get(h.relation) ?? []), [...h.input]]));
     for (let i = 0; i < hyps.length; i++) {
       if (!active[i]) continue;
       const rules = byRelation.get(hyps[i]!.relation) ?? [];
-      pairs += (rules.length * (rules.length + 1)) / 2;
-      if (pairs > limits.maxPairs) return { proven: none.proven, pairs };
-      if (limits.deadline.passed()) return { proven: none.proven, pairs };
-      if (!allPairsRefuted(rules, hyps[i]!.input, { assumed, legal })) {
+      pairs += ((rules.length * (rules.length + 1)) / 2) * (keysOf[i]?.length ?? 1);
+      if (pairs > limits.maxPairs || limits.deadline.passed()) return { ...none, pairs };
+      if (!allPairsRefuted(rules, hyps[i]!.input, { assumed, legal }, keysOf[i])) {
         active[i] = false;
         changed = true;
       }
     }
   }
-  return { proven: active, pairs };
+  return { proven: active, assumed, pairs };
 }
 
-/** Whether every unordered pair of the rules (a rule with itself included) is refuted. */
-function allPairsRefuted(rules: readonly NormalRule[], input: readonly number[], ctx: Context): boolean {
-  for (let x = 0; x < rules.length; x++) {
-    for (let y = x; y < rules.length; y++) if (!pairRefuted(rules[x]!, rules[y]!, input, ctx)) return false;
+/** The active claims as assumptions: per relation, input positions and the keys of partial ones. */
+function assumedOf(
+  hyps: readonly Hypothesis[], active: readonly boolean[], keysOf: readonly (readonly (readonly Term[])[] | undefined)[], statics: ReadonlyMap<string, AssumedClaim[]>,
+): Assumed {
+  const out = new Map<string, AssumedClaim[]>(statics);
+  const empty: Subst = new Map();
+  hyps.forEach((h, i) => {
+    if (!active[i]) return;
+    const ks = keysOf[i];
+    const claim = ks === undefined ? { input: h.input } : { input: h.input, keys: new Set(ks.map((k) => k.map((t) => key(t, empty)).join(' '))) };
+    out.set(h.relation, [...(out.get(h.relation) ?? []), claim]);
+  });
+  return out;
+}
+
+/** Whether every unordered pair of the rules (a rule with itself included) is refuted, for every key of `keys` when given. */
+function allPairsRefuted(rules: readonly NormalRule[], input: readonly number[], ctx: Context, keys?: readonly (readonly Term[])[]): boolean {
+  for (const at of keys ?? [undefined]) {
+    for (let x = 0; x < rules.length; x++) {
+      for (let y = x; y < rules.length; y++) if (!pairRefuted(rules[x]!, rules[y]!, input, ctx, at)) return false;
+    }
   }
   return true;
 }

@@ -15,7 +15,9 @@
  * stay proven, since more assumptions never break an induction step. A final batch retries
  * every claim that failed, so claims that need each other across batches still meet. The work
  * (literals of the clauses built plus clause visits of unit propagation) has a budget, so large games stop early with what
- * is proven so far, deterministically, rather than by the clock.
+ * is proven so far, deterministically; the stage's time budget (a Deadline of its own) stops it
+ * the same way when the clock runs out first. Claims the proof never decided are reported as
+ * unproven for lack of budget, apart from those a SAT query showed not inductive.
  */
 import type { Deadline } from '../deadline.js';
 import { type ConeEncoding, EncodingStopped, type RuleIndex, atLeastTwo, atMostOne, encodeCone, ruleIndex } from './encode.js';
@@ -30,20 +32,30 @@ export interface Claim {
   readonly members: readonly number[];
 }
 
+/**
+ * What the proof says of one claim: proven; not inductive (a SAT query found a transition from
+ * a state satisfying the proven claims to one violating it, or the initial state violates it);
+ * or unproven for lack of budget (never asked, asked in a batch the budget cut short, or its
+ * query undecided within the conflict budget).
+ */
+export type ClaimVerdict = 'proven' | 'not-inductive' | 'unproven';
+
 /** The outcome per claim, aligned with the input; `unrefutedPairs` for failed AMO claims. */
 interface ProofResult {
   readonly proven: readonly boolean[];
+  readonly verdicts: readonly ClaimVerdict[];
   /** For each failed AMO claim: how many member pairs the proof could not rule out (capped). */
   readonly unrefutedPairs: ReadonlyMap<number, { readonly pairs: number; readonly capped: boolean }>;
   readonly queries: number;
   /** Literals of the clauses built plus clause visits, the measure of {@link ProofLimits.maxWork}. */
   readonly work: number;
-  /** False when the work budget stopped the proof before every batch was tried. */
+  /** False when the work budget or the time budget stopped the proof before every batch was tried. */
   readonly complete: boolean;
 }
 
 /** Limits of the proof. */
 interface ProofLimits {
+  /** The stage's time budget: once passed, the proof stops and keeps what it has proven. */
   readonly deadline: Deadline;
   /** Conflicts one SAT query may take before it counts as failed. */
   readonly maxConflicts: number;
@@ -62,12 +74,17 @@ function holdInitially(view: MutexView, claims: readonly Claim[]): boolean[] {
   });
 }
 
-/** The claims of `active` as constraints on the cone's current state, weakened to the cone. */
-function assumeInvariants(enc: ConeEncoding, view: MutexView, claims: readonly Claim[], active: readonly boolean[]): void {
+/**
+ * The claims of `active` as constraints on the cone's current state, weakened to the cone. An
+ * "at most one" query assumes no "at least one" claim: those proven lifted are active from the
+ * start, and assumed there they would change the search of the AMO queries, and so what the
+ * work budget reaches (checkers' piece counts); the ground proof never had them there before.
+ */
+function assumeInvariants(enc: ConeEncoding, view: MutexView, claims: readonly Claim[], active: readonly boolean[], query: Claim['kind']): void {
   const inCone = new Set(enc.fluents);
   const now = (f: number): number => enc.atom(view.fluents[f]!.trueAtom);
   claims.forEach((c, i) => {
-    if (!active[i]) return;
+    if (!active[i] || (query === 'amo' && c.kind === 'alo')) return;
     const members = c.members.filter((f) => inCone.has(f));
     // At most one of a subset is implied; at least one only holds when no member is missing.
     if (c.kind === 'amo') atMostOne(enc.solver, members.map(now));
@@ -75,15 +92,18 @@ function assumeInvariants(enc: ConeEncoding, view: MutexView, claims: readonly C
   });
 }
 
-/** {@link encodeCone} under the run's deadline: past it, the proof ends with {@link ProofTimeout}. */
+/** {@link encodeCone} under the stage's budget: past it, the proof stops with {@link ProofStopped}. */
 function encode(view: MutexView, index: RuleIndex, roots: readonly number[], allMoves: boolean, limits: ProofLimits): ConeEncoding {
   try {
     return encodeCone(view, index, roots, allMoves, () => limits.deadline.tick());
   } catch (err) {
-    if (err instanceof EncodingStopped) throw new ProofTimeout();
+    if (err instanceof EncodingStopped) throw new ProofStopped();
     throw err;
   }
 }
+
+/** Raised inside the proof when the time budget has passed; {@link proveBatch} catches it. */
+class ProofStopped extends Error {}
 
 /** Counts the work of the proof: literals of the clauses built and clause visits of the SAT solver. */
 interface Meter {
@@ -91,22 +111,25 @@ interface Meter {
   work: number;
 }
 
-/** Whether the successor can violate `claim` from a state satisfying the active claims. */
+/**
+ * Whether the successor can violate `claim` from a state satisfying the active claims: 'sat'
+ * (it can), 'unsat' (it cannot) or 'unknown' (the conflict budget ran out first).
+ */
 function canViolate(
   view: MutexView, index: RuleIndex, claims: readonly Claim[], active: readonly boolean[], claim: Claim, limits: ProofLimits, meter: Meter,
-): boolean {
+): 'sat' | 'unsat' | 'unknown' {
   const nexts = claim.members.map((f) => view.fluents[f]!.nextAtom);
   // "Some member stays or becomes true" usually rests on every role making some move.
   const enc = encode(view, index, nexts, claim.kind === 'alo', limits);
-  assumeInvariants(enc, view, claims, active);
+  assumeInvariants(enc, view, claims, active, claim.kind);
   // A fluent no rule makes true stays false in the successor.
   const next = nexts.filter((a) => a >= 0).map(enc.atom);
   const assumptions = claim.kind === 'amo' ? [atLeastTwo(enc.solver, next)] : next.map((v) => -v);
   const answer = enc.solver.solve(assumptions, limits.maxConflicts, () => limits.deadline.passed());
-  if (answer === 'unknown' && limits.deadline.passed()) throw new ProofTimeout();
+  if (answer === 'unknown' && limits.deadline.passed()) throw new ProofStopped();
   meter.queries++;
   meter.work += enc.solver.literalCount + enc.solver.visitCount;
-  return answer !== 'unsat';
+  return answer;
 }
 
 /**
@@ -118,7 +141,7 @@ function unrefuted(
 ): { pairs: number; capped: boolean } {
   const nexts = claim.members.map((f) => view.fluents[f]!.nextAtom);
   const enc = encode(view, index, nexts, false, limits);
-  assumeInvariants(enc, view, claims, active);
+  assumeInvariants(enc, view, claims, active, 'amo');
   let pairs = 0;
   let asked = 0;
   let capped = false;
@@ -132,7 +155,7 @@ function unrefuted(
       }
       meter.queries++;
       const answer = enc.solver.solve([enc.atom(nexts[x]!), enc.atom(nexts[y]!)], limits.maxConflicts, () => limits.deadline.passed());
-      if (answer === 'unknown' && limits.deadline.passed()) throw new ProofTimeout();
+      if (answer === 'unknown' && limits.deadline.passed()) throw new ProofStopped();
       if (answer !== 'unsat') pairs++;
     }
   }
@@ -140,40 +163,45 @@ function unrefuted(
   return { pairs, capped };
 }
 
-/**
- * Greatest fixpoint over the claims in `batch` (indexes), with the claims already `active`
- * outside it assumed: a claim leaves when its violation is satisfiable; repeat until stable.
- */
-function proveBatch(
-  view: MutexView, index: RuleIndex, claims: readonly Claim[], initially: readonly boolean[], active: boolean[], batch: readonly number[],
-  limits: ProofLimits, meter: Meter,
-): boolean {
-  for (const i of batch) active[i] = initially[i]!;
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const i of batch) {
-      if (!active[i]) continue;
-      if (limits.deadline.passed()) throw new ProofTimeout();
-      if (meter.work > limits.maxWork) {
-        // Claims of an unfinished batch were proven assuming batch-mates not yet checked:
-        // none of them may count.
-        for (const j of batch) active[j] = false;
-        return false;
-      }
-      if (canViolate(view, index, claims, active, claims[i]!, limits, meter)) {
-        active[i] = false;
-        changed = true;
-      }
-    }
-  }
-  return true;
+/** What the proof has found so far: which claims are active, and why the others left. */
+interface ProofState {
+  readonly active: boolean[];
+  /** Per claim that left S: 'sat' (not inductive) or 'unknown' (undecided within the conflict budget). */
+  readonly left: ('sat' | 'unknown' | undefined)[];
 }
 
-/** Raised when a limit of the run's deadline is reached during the proof; the caller reports it. */
-export class ProofTimeout extends Error {
-  constructor() {
-    super('a limit of the run was reached while proving mutex groups');
+/**
+ * Greatest fixpoint over the claims in `batch` (indexes), with the claims already `active`
+ * outside it assumed: a claim leaves when its violation is satisfiable (or undecided); repeat
+ * until stable. False when the work or time budget cut the batch short: then none of its
+ * claims counts, since they were proven assuming batch-mates not yet checked.
+ */
+function proveBatch(
+  view: MutexView, index: RuleIndex, claims: readonly Claim[], initially: readonly boolean[], st: ProofState, batch: readonly number[],
+  limits: ProofLimits, meter: Meter,
+): boolean {
+  const { active, left } = st;
+  for (const i of batch) active[i] = initially[i]!;
+  try {
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const i of batch) {
+        if (!active[i]) continue;
+        if (limits.deadline.passed() || meter.work > limits.maxWork) throw new ProofStopped();
+        const answer = canViolate(view, index, claims, active, claims[i]!, limits, meter);
+        if (answer !== 'unsat') {
+          active[i] = false;
+          left[i] = answer;
+          changed = true;
+        }
+      }
+    }
+  } catch (err) {
+    if (!(err instanceof ProofStopped)) throw err;
+    for (const j of batch) active[j] = false;
+    return false;
   }
+  return true;
 }
 
 /**
@@ -185,6 +213,7 @@ export function proveClaims(view: MutexView, claims: readonly Claim[], limits: P
   const initially = holdInitially(view, claims);
   // Claims proven already (on the lifted rules) hold in every reachable state: assumed, not asked.
   const active = claims.map((_, i) => proven[i] === true);
+  const st: ProofState = { active, left: claims.map(() => undefined) };
   const meter: Meter = { queries: 0, work: 0 };
   const batches = new Map<number, number[]>();
   claims.forEach((c, i) => active[i] || batches.set(c.batch, [...(batches.get(c.batch) ?? []), i]));
@@ -194,11 +223,11 @@ export function proveClaims(view: MutexView, claims: readonly Claim[], limits: P
   const kind = (b: number): number => (claims[batches.get(b)![0]!]!.kind === 'amo' ? 0 : 1);
   const order = [...batches.keys()].sort((a, b) => kind(a) - kind(b) || batches.get(a)!.length - batches.get(b)!.length || a - b);
   for (const batch of order) {
-    if (meter.work > limits.maxWork) {
+    if (meter.work > limits.maxWork || limits.deadline.passed()) {
       complete = false;
       break;
     }
-    if (!proveBatch(view, index, claims, initially, active, batches.get(batch)!, limits, meter)) {
+    if (!proveBatch(view, index, claims, initially, st, batches.get(batch)!, limits, meter)) {
       complete = false;
       break;
     }
@@ -207,12 +236,29 @@ export function proveClaims(view: MutexView, claims: readonly Claim[], limits: P
   if (complete && failed.length > 0 && meter.work <= limits.maxWork) {
     // The retry batch only adds claims: if it runs out of budget, the earlier proofs stand.
     const before = [...active];
-    if (!proveBatch(view, index, claims, initially, active, failed, limits, meter)) before.forEach((v, i) => (active[i] = v));
+    const leftBefore = [...st.left];
+    if (!proveBatch(view, index, claims, initially, st, failed, limits, meter)) {
+      before.forEach((v, i) => (active[i] = v));
+      leftBefore.forEach((v, i) => (st.left[i] = v));
+    }
   }
-  const unrefutedPairs = new Map<number, { pairs: number; capped: boolean }>();
-  claims.forEach((c, i) => {
-    if (active[i] || c.kind !== 'amo' || !initially[i] || meter.work > limits.maxWork) return;
-    unrefutedPairs.set(i, unrefuted(view, index, claims, active, c, limits, meter));
-  });
-  return { proven: active, unrefutedPairs, queries: meter.queries, work: meter.work, complete };
+  const verdicts = claims.map((_, i): ClaimVerdict => (active[i] ? 'proven' : !initially[i] || st.left[i] === 'sat' ? 'not-inductive' : 'unproven'));
+  return { proven: active, verdicts, unrefutedPairs: explainFailures(view, index, claims, st, initially, limits, meter), queries: meter.queries, work: meter.work, complete };
+}
+
+/** Unrefuted member pairs of each AMO claim shown not inductive, while budget remains. */
+function explainFailures(
+  view: MutexView, index: RuleIndex, claims: readonly Claim[], st: ProofState, initially: readonly boolean[], limits: ProofLimits, meter: Meter,
+): Map<number, { pairs: number; capped: boolean }> {
+  const out = new Map<number, { pairs: number; capped: boolean }>();
+  try {
+    claims.forEach((c, i) => {
+      if (st.active[i] || c.kind !== 'amo' || !initially[i] || st.left[i] !== 'sat') return;
+      if (meter.work > limits.maxWork || limits.deadline.passed()) throw new ProofStopped();
+      out.set(i, unrefuted(view, index, claims, st.active, c, limits, meter));
+    });
+  } catch (err) {
+    if (!(err instanceof ProofStopped)) throw err;
+  }
+  return out;
 }

@@ -7,7 +7,7 @@
 import { type GdlEmitOptions, emitGdl, emitGdlChunks } from '../formats/gdl/write.js';
 import { emitJson } from '../formats/json/write.js';
 import { type GameDescription, NO_POS } from '../gdl/ast.js';
-import { type Diagnostic, GdlError, checkDeadline, deadlineError, diag, hasErrors, sortDiagnostics } from '../gdl/diagnostics.js';
+import { type Diagnostic, GdlError, checkDeadline, diag, hasErrors, sortDiagnostics } from '../gdl/diagnostics.js';
 import { parseGdl } from '../gdl/parser.js';
 import { instantiateGame } from '../ground/instantiate.js';
 import { keepsFluentsAndMoves, sharedSupersets } from '../ground/frame-run.js';
@@ -30,7 +30,6 @@ import { type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS } from '../a
 import { type UnusedStats, removeUnused } from '../axioms/unused.js';
 import { emitFormulaGdl } from '../formats/gdl/formula.js';
 import { DEFAULT_MUTEX_OPTIONS, type MutexResult, findMutexGroups } from '../mutex/index.js';
-import { ProofTimeout } from '../mutex/prove.js';
 import { createGroundSimulator } from '../play/ground-sim.js';
 import { sampleStates } from '../play/sample.js';
 import { createReasoner } from '../play/reasoner.js';
@@ -308,27 +307,42 @@ export interface MutexSettings {
   readonly seed: number;
   /** Joint moves per playout before it is cut off. */
   readonly maxSteps: number;
+  /**
+   * Seconds the stage (sampling and proofs) may take before it stops with what it has proven;
+   * absent: the time the run took so far (loading and grounding) plus {@link MUTEX_EXTRA_SECONDS}.
+   * CLI flag `--mutex-seconds`.
+   */
+  readonly seconds?: number;
 }
 
-/** Defaults: 100 playouts of at most 500 joint moves each, seed 1. */
+/** Defaults: 100 playouts of at most 500 joint moves each, seed 1, the default time budget. */
 export const DEFAULT_MUTEX_SETTINGS: MutexSettings = { playouts: 100, seed: 1, maxSteps: 500 };
+
+/** The default budget of the mutex stage is the grounding's time plus this many seconds. */
+export const MUTEX_EXTRA_SECONDS = 10;
 
 /**
  * Step 6: mutex groups of the ground game's fluents. States are sampled by random playouts of
- * the ground simulator; the mutex stage refutes candidates on them, proves the survivors
- * inductively and chooses the encoding with the fewest bits (docs/mutex.md). `lifted`, the
- * normalized game `ground` came from, lets the proof try the rules with variables first.
+ * the ground simulator; the mutex stage refutes candidates on them, proves the survivors on
+ * `normal`'s rules with variables first (the game `ground` came from), then inductively on the
+ * ground rules, and chooses the encoding with the fewest bits (docs/mutex.md). Every command
+ * that needs mutex groups comes here, so they are the same groups proven the same way.
+ *
+ * The stage has a time budget of its own (`settings.seconds`, by default the time `timer` has
+ * recorded so far plus {@link MUTEX_EXTRA_SECONDS}), sampling at most half of it: when it runs
+ * out, the stage returns what it has proven. Only the run's deadline makes it fail.
  */
-export function mutexGroups(ground: GroundGame, options: PipelineOptions, settings: MutexSettings, timer: StageTimer, lifted?: NormalGame): MutexResult {
+export function mutexGroups(ground: GroundGame, normal: NormalGame, options: PipelineOptions, settings: MutexSettings, timer: StageTimer): MutexResult {
   refuseLazy(ground, 'mutex groups');
-  const states = timer.run('sample', () => sampleStates(ground, { ...settings, deadline: options.deadline }), (s) => ({ states: s.length }));
+  const seconds = settings.seconds ?? timer.list().reduce((n, r) => n + r.ms, 0) / 1000 + MUTEX_EXTRA_SECONDS;
+  const budget = options.deadline.within(seconds);
+  const sampling = options.deadline.within(seconds / 2);
+  const states = timer.run('sample', () => sampleStates(ground, { ...settings, deadline: sampling }), (s) => ({ states: s.length }));
+  checkDeadline(options.deadline, ground.file, 'mutex groups: sampling');
   return timer.run('mutex', () => {
-    try {
-      return findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: options.deadline, ...(lifted === undefined ? {} : { lifted }) });
-    } catch (err) {
-      if (!(err instanceof ProofTimeout)) throw err;
-      throw deadlineError(options.deadline, ground.file, NO_POS, 'mutex groups: proving');
-    }
+    const r = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: budget, lifted: normal });
+    checkDeadline(options.deadline, ground.file, 'mutex groups: proving');
+    return r;
   }, (r) => ({ fluents: r.fluents, bits: r.bits, groups: r.groups.length, proven: r.groups.filter((g) => g.proven).length }));
 }
 

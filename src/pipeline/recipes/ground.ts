@@ -7,7 +7,7 @@ import type { GdlEmitOptions } from '../../formats/gdl/write.js';
 import type { RunContext } from '../context.js';
 import { type GddlFiles, type GddlModel, type GddlOptions, type RddlFiles, type RddlOptions, type UnrollStats, GDDL_FILE_NAMES, DEFAULT_GDDL_OPTIONS, gddlFiles, gddlModel, rddlFiles, refuseGdl2, unrollForRddl } from '../formats.js';
 import {
-  type AxiomOptions, type AxiomResult, type GroundFormat, type GroundGame, type LoadedGame, type MutexResult, type MutexSettings, type Supersets,
+  type AxiomOptions, type AxiomResult, type GroundFormat, type GroundGame, type LoadedGame, type MutexResult, type MutexSettings, type NormalGame, type Supersets,
   DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS, emitFormulaGround, emitGround, emitGroundStream, mutexGroups, readBackSupersets, removeGameAxioms,
 } from '../stages.js';
 import { type GroundRun, groundWritten } from './game.js';
@@ -58,13 +58,13 @@ interface GddlSettings {
 export function gddlRecipe(ctx: RunContext, loaded: LoadedGame, settings: GddlSettings): { run: GroundRun; output: GddlOutput } {
   refuseGdl2(loaded.game, 'GDDL');
   const run = groundWritten(ctx, loaded, settings.keepUnused);
-  return { run, output: gddlOf(ctx, run.game, settings) };
+  return { run, output: gddlOf(ctx, run.game, loaded.normal, settings) };
 }
 
 /** {@link gddlRecipe} on a grounding made already (by {@link groundWritten}) of `loaded`. */
 export function gddlOutput(ctx: RunContext, loaded: LoadedGame, run: GroundRun, settings: Omit<GddlSettings, 'keepUnused'>): GddlOutput {
   refuseGdl2(loaded.game, 'GDDL');
-  return gddlOf(ctx, run.game, settings);
+  return gddlOf(ctx, run.game, loaded.normal, settings);
 }
 
 /** What `ground --format rddl` needs besides the run. */
@@ -129,10 +129,10 @@ export function batchRecipe(ctx: RunContext, loaded: LoadedGame, format: BatchOu
   if (format === 'gddl' || format === 'rddl') refuseGdl2(loaded.game, format === 'gddl' ? 'GDDL' : 'RDDL');
   const run = groundWritten(ctx, loaded, false);
   const final = readBackSupersets(loaded.normal, run.reach.supersets, run.full, ctx.options);
-  return { run, final, files: batchFiles(ctx, run.game, format, name) };
+  return { run, final, files: batchFiles(ctx, run.game, loaded.normal, format, name) };
 }
 
-function batchFiles(ctx: RunContext, game: GroundGame, format: BatchOutputFormat, name: string): OutputFile[] {
+function batchFiles(ctx: RunContext, game: GroundGame, normal: NormalGame, format: BatchOutputFormat, name: string): OutputFile[] {
   const gdl = { baseInput: true };
   if (format === 'gdl') {
     const chunks: string[] = [];
@@ -145,7 +145,7 @@ function batchFiles(ctx: RunContext, game: GroundGame, format: BatchOutputFormat
     return [{ name: `${name}_mdp.rddl`, text: files.domain }, { name: `${name}_inst.rddl`, text: files.instance }];
   }
   const settings = { gddl: DEFAULT_GDDL_OPTIONS, axioms: DEFAULT_AXIOM_OPTIONS, mutex: DEFAULT_MUTEX_SETTINGS };
-  const files = gddlOf(ctx, game, settings).files;
+  const files = gddlOf(ctx, game, normal, settings).files;
   return [
     { name: `${name}/${GDDL_FILE_NAMES.domain}`, text: files.domain },
     { name: `${name}/${GDDL_FILE_NAMES.problem}`, text: files.problem },
@@ -162,11 +162,12 @@ export interface GddlOutput {
 }
 
 /**
- * Steps 6 to 8 for GDDL (slides 44-49) on the written game: its mutex groups, axiom removal,
- * the model (multi-actions, rewards, partition) and its three files.
+ * Steps 6 to 8 for GDDL (slides 44-49) on the written game: its mutex groups (proven on
+ * `normal`'s rules first, as `mutex` proves them), axiom removal, the model (multi-actions,
+ * rewards, partition) and its three files.
  */
-function gddlOf(ctx: RunContext, game: GroundGame, settings: Omit<GddlSettings, 'keepUnused'>): GddlOutput {
-  const mutex = mutexGroups(game, ctx.options, settings.mutex, ctx.timer);
+function gddlOf(ctx: RunContext, game: GroundGame, normal: NormalGame, settings: Omit<GddlSettings, 'keepUnused'>): GddlOutput {
+  const mutex = mutexGroups(game, normal, ctx.options, settings.mutex, ctx.timer);
   const axioms = removeGameAxioms(game, ctx.options, settings.axioms, ctx.timer);
   const model = gddlModel(axioms, mutex.groups, settings.gddl, ctx.options, ctx.timer);
   return { mutex, axioms, model, files: gddlFiles(model, game.file, ctx.options, ctx.timer) };

@@ -56,7 +56,7 @@ function verifyTarget(ctx: RunContext, loaded: LoadedGame, target: VerifyTarget,
     }
     case 'grounding': {
       const run = groundWritten(ctx, loaded, target.keepUnused);
-      const groups = target.mutex ? mutexGroups(run.game, ctx.options, DEFAULT_MUTEX_SETTINGS, ctx.timer).groups.filter((g) => g.proven) : undefined;
+      const groups = target.mutex ? mutexGroups(run.game, loaded.normal, ctx.options, DEFAULT_MUTEX_SETTINGS, ctx.timer).groups.filter((g) => g.proven) : undefined;
       return { result: verifyGrounding(loaded.normal, run.game, ctx.options, groups === undefined ? verify : { ...verify, groups }), warnings: none, run };
     }
   }
@@ -70,7 +70,7 @@ export function mutexRecipe(ctx: RunContext, loaded: LoadedGame, settings: Mutex
 
 /** {@link mutexRecipe} on a grounding made already (by {@link groundWritten}) of `loaded`. */
 export function mutexOfRun(ctx: RunContext, loaded: LoadedGame, run: GroundRun, settings: MutexSettings): MutexResult {
-  return mutexGroups(run.game, ctx.options, settings, ctx.timer, loaded.normal);
+  return mutexGroups(run.game, loaded.normal, ctx.options, settings, ctx.timer);
 }
 
 /** Which engines `play` runs. */

@@ -1,0 +1,259 @@
+/**
+ * "At least one per key" proven on the rules with variables (docs/mutex.md, section 2b). A
+ * hypothesis (relation f, input positions I) whose groups are all exactly-one candidates claims:
+ * in every reachable state, every group (every key k of its ground fluents) has a true member.
+ * The initial state is checked on the ground groups; for the step, each member g = f(k, o) of
+ * each group is taken in turn as the fluent that holds now (the induction hypothesis says one
+ * does), and the successor must hold a member of the same group: some `next` rule of f with key
+ * k must fire. That is shown by a case analysis (a small tableau) over one transition:
+ *
+ * - a *branch* is a set of literals over variables that all hold, for some values of the
+ *   variables, in the current state under the joint move: at first only `(true g)`;
+ * - a branch is *closed* (impossible) when forcing equalities reaches a contradiction, exactly
+ *   as the lifted "at most one" proof does (lifted.ts), with the proven AMO claims assumed;
+ * - a branch is *covered* when some `next` rule of f, its head's key unified with k, has every
+ *   body literal entailed by the branch: a positive literal matched (binding only the rule's
+ *   variables) by one of the branch, a `distinct` between different ground terms or present,
+ *   a negative literal present;
+ * - otherwise the branch splits, and both or all cases must close or be covered: on a role's
+ *   move (one case per `legal` rule of that role: the joint move is legal, one move per role),
+ *   on a `distinct` of a rule body (its sides differ, or are unified), or on a literal of a rule
+ *   body (it holds, or its negation holds).
+ *
+ * Each split is a complete case distinction, so some case holds in every real transition; a
+ * covered case makes the rule fire with key k, whose head is then a fluent of the game with
+ * key k, a member of the group when every fluent of f has a `true` atom in the view (checked
+ * by the caller). Node and depth limits make the search give up ("unknown"), never conclude.
+ */
+import type { Deadline } from '../deadline.js';
+import { type Atom, type Term, NO_POS } from '../gdl/ast.js';
+import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
+import type { Hypothesis } from './candidates.js';
+import { type Assumed, type Subst, closes, key, renameRule, unify, walk } from './lifted.js';
+
+/** One branch of the case analysis: literals that hold together, and the equalities known. */
+interface Branch {
+  readonly lits: readonly Literal[];
+  readonly s: Subst;
+  /** Roles whose move has been split on. */
+  readonly moved: ReadonlySet<string>;
+  readonly depth: number;
+}
+
+/** Limits of one member's search. */
+const MAX_DEPTH = 12;
+const MAX_NODES = 2000;
+
+/** What the search reads: f's `next` rules, the roles and their `legal` rules, the assumed AMO claims. */
+interface AloContext {
+  readonly nexts: readonly NormalRule[];
+  readonly roles: readonly string[];
+  readonly legal: readonly NormalRule[];
+  readonly assumed: Assumed;
+  readonly mentionsDoes: boolean;
+  readonly deadline: Deadline;
+  /** Fresh tags for renaming rules apart; nodes visited for the node limit. */
+  counter: { tag: number; nodes: number };
+}
+
+/** Whether variable names belong to a rule renamed with the tag (`X#r12`). */
+const ofTag = (tag: string) => (name: string): boolean => name.endsWith(`#${tag}`);
+
+/** Unifies, binding only variables `bindable` says may be bound (the rule's); extends `s`. */
+function unifyOneWay(a: Term, b: Term, s: Subst, bindable: (name: string) => boolean): boolean {
+  const stack: [Term, Term][] = [[a, b]];
+  while (stack.length > 0) {
+    const [x0, y0] = stack.pop()!;
+    const x = walk(x0, s);
+    const y = walk(y0, s);
+    if (x.kind === 'var' && y.kind === 'var' && x.name === y.name) continue;
+    if (x.kind === 'var' && bindable(x.name)) s.set(x.name, y);
+    else if (y.kind === 'var' && bindable(y.name)) s.set(y.name, x);
+    else if (x.kind === 'var' || y.kind === 'var' || x.kind !== y.kind || x.name !== y.name) return false;
+    else if (x.kind === 'fn' && y.kind === 'fn') {
+      if (x.args.length !== y.args.length) return false;
+      x.args.forEach((xa, i) => stack.push([xa, y.args[i]!]));
+    }
+  }
+  return true;
+}
+
+/** Whether `t` under `s` still holds a variable `bindable` says is the rule's. */
+function hasRuleVar(t: Term, s: Subst, bindable: (name: string) => boolean): boolean {
+  const u = walk(t, s);
+  if (u.kind === 'var') return bindable(u.name);
+  return u.kind === 'fn' && u.args.some((a) => hasRuleVar(a, s, bindable));
+}
+
+/** Whether a term under `s` is ground (no variable at all). */
+function isGround(t: Term, s: Subst): boolean {
+  const u = walk(t, s);
+  return u.kind === 'const' || (u.kind === 'fn' && u.args.every((a) => isGround(a, s)));
+}
+
+/** The term with every bound variable replaced by its value. */
+function resolve(t: Term, s: Subst): Term {
+  const u = walk(t, s);
+  return u.kind === 'fn' ? { ...u, args: u.args.map((a) => resolve(a, s)) } : u;
+}
+
+function resolveLit(l: Literal, s: Subst): Literal {
+  if (l.kind === 'distinct') return { ...l, left: resolve(l.left, s), right: resolve(l.right, s) };
+  return { ...l, atom: { ...l.atom, args: l.atom.args.map((a) => resolve(a, s)) } };
+}
+
+const atomKey = (a: Atom, s: Subst): string => `${a.rel} ${a.args.map((t) => key(t, s)).join(' ')}`;
+
+/** Rank of an open literal for splitting: equalities first, then negations, then facts. */
+const rank = (l: Literal): number => (l.kind === 'distinct' ? 0 : l.kind === 'neg' ? 1 : 2);
+
+/** A rule body matched against a branch: the literals left unmatched (resolved), if any. */
+type Match = { readonly kind: 'covered' } | { readonly kind: 'partial'; readonly open: readonly Literal[] };
+
+/**
+ * Matches the body literals from `i` on against the branch, extending `s` (binding only the
+ * rule's variables); reports every way through to `found` (stops early once covered).
+ */
+function matchBody(body: readonly Literal[], i: number, br: Branch, s: Subst, bindable: (n: string) => boolean, open: Literal[], found: Match[]): void {
+  if (found.some((m) => m.kind === 'covered') || found.length > 16) return;
+  if (i === body.length) {
+    found.push(open.length === 0 ? { kind: 'covered' } : { kind: 'partial', open: open.map((l) => resolveLit(l, s)) });
+    return;
+  }
+  const l = body[i]!;
+  const next = (t: Subst, extra: Literal[]): void => matchBody(body, i + 1, br, t, bindable, extra, found);
+  if (l.kind === 'distinct') {
+    if (hasRuleVar(l.left, s, bindable) || hasRuleVar(l.right, s, bindable)) return;
+    const [a, b] = [key(l.left, s), key(l.right, s)];
+    if (a === b) return; // false: this way through fails
+    const known = (isGround(l.left, s) && isGround(l.right, s))
+      || br.lits.some((m) => m.kind === 'distinct' && [key(m.left, br.s), key(m.right, br.s)].sort().join('\u0000') === [a, b].sort().join('\u0000'));
+    next(s, known ? open : [...open, l]);
+    return;
+  }
+  if (l.kind === 'pos') {
+    let matched = false;
+    for (const m of br.lits) {
+      if (m.kind !== 'pos' || m.atom.rel !== l.atom.rel || m.atom.args.length !== l.atom.args.length) continue;
+      const t = new Map(s);
+      if (l.atom.args.every((a, k) => unifyOneWay(a, m.atom.args[k]!, t, bindable))) {
+        matched = true;
+        next(t, open);
+      }
+    }
+    // Unmatched: open, unless the branch already says it is false (then this way fails).
+    if (matched || l.atom.args.some((a) => hasRuleVar(a, s, bindable))) return;
+    const k = atomKey(l.atom, s);
+    if (!br.lits.some((m) => m.kind === 'neg' && atomKey(m.atom, br.s) === k)) next(s, [...open, l]);
+    return;
+  }
+  if (l.atom.args.some((a) => hasRuleVar(a, s, bindable))) return;
+  const k = atomKey(l.atom, s);
+  if (br.lits.some((m) => m.kind === 'pos' && atomKey(m.atom, br.s) === k)) return;
+  const present = br.lits.some((m) => m.kind === 'neg' && atomKey(m.atom, br.s) === k);
+  next(s, present ? open : [...open, l]);
+}
+
+/** The ways each `next` rule of f with key `k` (the input arguments) meets the branch. */
+function matches(br: Branch, input: readonly number[], k: readonly Term[], ctx: AloContext): Match[] {
+  const out: Match[] = [];
+  for (const rule of ctx.nexts) {
+    const tag = `r${ctx.counter.tag++}`;
+    const r = renameRule(rule, tag);
+    const head = r.head.args[0]!;
+    const bindable = ofTag(tag);
+    const s: Subst = new Map(br.s);
+    if (head.kind !== 'fn' || !input.every((i, j) => unifyOneWay(head.args[i]!, k[j]!, s, bindable))) continue;
+    // Positive literals first: they bind the variables the others read.
+    matchBody([...r.body].sort((a, b) => rank(b) - rank(a)), 0, br, s, bindable, [], out);
+    if (out.some((m) => m.kind === 'covered')) return out;
+  }
+  return out;
+}
+
+/** A branch with more literals (and equalities in `s`), or undefined when it closes. */
+function extend(br: Branch, lits: readonly Literal[], s: Subst, moved: ReadonlySet<string>, ctx: AloContext): Branch | undefined {
+  const all = [...br.lits, ...lits];
+  const t = new Map(s);
+  if (closes(all, t, undefined, ctx.assumed)) return undefined;
+  return { lits: all, s: t, moved, depth: br.depth + 1 };
+}
+
+/** The cases of one role's move: one per `legal` rule whose head can name the role. */
+function moveCases(br: Branch, role: string, ctx: AloContext): (Branch | undefined)[] {
+  const moved = new Set([...br.moved, role]);
+  const roleTerm: Term = { kind: 'const', name: role, pos: NO_POS };
+  return ctx.legal.flatMap((rule) => {
+    const r = renameRule(rule, `l${ctx.counter.tag++}`);
+    const s: Subst = new Map(br.s);
+    if (!unify(r.head.args[0]!, roleTerm, s)) return [];
+    const does: Literal = { kind: 'pos', atom: { kind: 'atom', rel: 'does', args: [roleTerm, r.head.args[1]!], pos: r.head.pos } };
+    return [extend(br, [does, ...r.body], s, moved, ctx)];
+  });
+}
+
+/** The two cases of an open literal: it holds, or it does not (a `distinct`: its sides are equal). */
+function literalCases(br: Branch, l: Literal, ctx: AloContext): (Branch | undefined)[] {
+  if (l.kind === 'distinct') {
+    const s = new Map(br.s);
+    const equal = unify(l.left, l.right, s) ? extend(br, [], s, br.moved, ctx) : undefined;
+    return [extend(br, [l], br.s, br.moved, ctx), equal];
+  }
+  const other: Literal = { kind: l.kind === 'pos' ? 'neg' : 'pos', atom: l.atom };
+  return [extend(br, [l], br.s, br.moved, ctx), extend(br, [other], br.s, br.moved, ctx)];
+}
+
+
+/** Whether every real transition of the branch makes a `next` rule of f fire with key `k`. */
+function covered(root: Branch, input: readonly number[], k: readonly Term[], ctx: AloContext): boolean {
+  const todo: Branch[] = [root];
+  while (todo.length > 0) {
+    const br = todo.pop()!;
+    if (++ctx.counter.nodes > MAX_NODES || br.depth > MAX_DEPTH || ctx.deadline.tick()) return false;
+    const found = matches(br, input, k, ctx);
+    if (found.some((m) => m.kind === 'covered')) continue;
+    const role = ctx.mentionsDoes ? ctx.roles.find((r) => !br.moved.has(r)) : undefined;
+    let cases: (Branch | undefined)[];
+    if (role !== undefined) cases = moveCases(br, role, ctx);
+    else {
+      const open = found.flatMap((m) => (m.kind === 'partial' ? [m.open] : [])).sort((a, b) => a.length - b.length)[0];
+      if (open === undefined) return false;
+      const l = [...open].sort((a, b) => rank(a) - rank(b))[0]!;
+      cases = literalCases(br, l, ctx);
+    }
+    for (const c of cases) if (c !== undefined) todo.push(c);
+  }
+  return true;
+}
+
+/** The ground members, as syntax-tree terms, of the hypothesis to prove, with its groups. */
+interface AloTask {
+  readonly hypothesis: Hypothesis;
+  /** The members of each group as terms (`f(k, o)`), every group with a member initially true. */
+  readonly groups: readonly (readonly Term[])[];
+}
+
+/**
+ * Per task, whether "at least one per key" is proven lifted. `assumed`: the AMO claims proven
+ * already (per relation, input positions), used to close branches.
+ */
+export function proveLiftedAlo(normal: NormalGame, tasks: readonly AloTask[], assumed: Assumed, deadline: Deadline): boolean[] {
+  const nexts = normal.rules.filter((r) => r.head.rel === 'next' && r.head.args.length === 1);
+  const legal = normal.rules.filter((r) => r.head.rel === 'legal' && r.head.args.length === 2);
+  const roles = normal.rules.flatMap((r) => (r.head.rel === 'role' && r.body.length === 0 && r.head.args[0]?.kind === 'const' ? [r.head.args[0].name] : []));
+  // A `next` rule whose fluent is a variable could make any fluent true: nothing is proven.
+  if (nexts.some((r) => r.head.args[0]!.kind === 'var')) return tasks.map(() => false);
+  return tasks.map((task) => {
+    const [name, arity] = [task.hypothesis.relation.slice(0, task.hypothesis.relation.lastIndexOf('/')), Number(task.hypothesis.relation.split('/').pop())];
+    const own = nexts.filter((r) => r.head.args[0]!.kind === 'fn' && r.head.args[0]!.name === name && (r.head.args[0] as { args: readonly Term[] }).args.length === arity);
+    const mentionsDoes = own.some((r) => r.body.some((l) => l.kind !== 'distinct' && l.atom.rel === 'does'));
+    const ctx: AloContext = { nexts: own, roles, legal, assumed, mentionsDoes, deadline, counter: { tag: 0, nodes: 0 } };
+    return task.groups.every((members) => members.every((g) => {
+      if (deadline.passed()) return false;
+      ctx.counter.nodes = 0;
+      const root: Branch = { lits: [{ kind: 'pos', atom: { kind: 'atom', rel: 'true', args: [g], pos: g.pos } }], s: new Map(), moved: new Set(), depth: 0 };
+      const k = task.hypothesis.input.map((i) => (g as { args: readonly Term[] }).args[i]!);
+      return covered(root, task.hypothesis.input, k, ctx);
+    }));
+  });
+}
