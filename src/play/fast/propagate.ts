@@ -112,7 +112,7 @@ function report(out: Outputs, a: number, v: number): void {
 
 /** Creates the propagator of `net` with every atom false, then settles the net (facts and rules with only negative bodies fire). */
 export function createPropagator(net: Net, out: Outputs): Propagator {
-  const { head, readStart, readers, cycleReadStart, cycleReaders, comp } = net;
+  const { head, readStart, readers, cycleReadStart, cycleReaders, comp, trigger, triggerStart } = net;
   const val = new Uint8Array(net.atoms);
   const unmet = new Int32Array(net.rules);
   const support = new Int32Array(net.atoms);
@@ -122,6 +122,23 @@ export function createPropagator(net: Net, out: Outputs): Propagator {
   const stack = new Int32Array(net.atoms);
   // The cyclic component being settled: changes inside it must not queue it again.
   let active = -1;
+
+  // The armed triggered rules of does atom d: `armed[triggerStart[d] .. + armedCount[d]-1]`, in no order.
+  const armed = new Int32Array(net.triggers.length);
+  const armedCount = new Int32Array(net.atoms);
+  const armedPos = new Int32Array(net.rules);
+  const arm = (k: number): void => {
+    const d = trigger[k]!;
+    armedPos[k] = armedCount[d]!;
+    armed[triggerStart[d]! + armedCount[d]!++] = k;
+  };
+  const disarm = (k: number): void => {
+    // Swap-remove: the last armed rule of d takes the place of the one leaving.
+    const d = trigger[k]!;
+    const last = armed[triggerStart[d]! + --armedCount[d]!]!;
+    armed[triggerStart[d]! + armedPos[k]!] = last;
+    armedPos[last] = armedPos[k]!;
+  };
 
   const schedule = (c: number): void => {
     if (queue.queued[c] === 0 && c !== active) push(queue, c);
@@ -155,12 +172,12 @@ export function createPropagator(net: Net, out: Outputs): Propagator {
       const k = r >> 1;
       if ((v ^ (r & 1)) === 1) {
         if (--unmet[k]! === 0) {
-          const h = head[k]!;
-          if (++support[h]! === 1) supportChanged(h);
+          if (trigger[k]! >= 0) arm(k);
+          else if (++support[head[k]!]! === 1) supportChanged(head[k]!);
         }
       } else if (unmet[k]!++ === 0) {
-        const h = head[k]!;
-        if (--support[h]! === 0) supportChanged(h);
+        if (trigger[k]! >= 0) disarm(k);
+        else if (--support[head[k]!]! === 0) supportChanged(head[k]!);
       }
     }
     for (let i = cycleReadStart[a]!, end = cycleReadStart[a + 1]!; i < end; i++) schedule(cycleReaders[i]!);
@@ -227,8 +244,9 @@ export function createPropagator(net: Net, out: Outputs): Propagator {
   };
 
   const fire = (d: number): void => {
-    for (let i = net.triggerStart[d]!; i < net.triggerStart[d + 1]!; i++) {
-      const k = net.triggers[i]!;
+    // Only armed rules can fire: their does-free literals all hold.
+    for (let i = triggerStart[d]!, end = i + armedCount[d]!; i < end; i++) {
+      const k = armed[i]!;
       if (!holds(k)) continue;
       fired[firedCount++] = k;
       const h = head[k]!;
@@ -251,10 +269,11 @@ export function createPropagator(net: Net, out: Outputs): Propagator {
   };
 
   // Every atom false: a rule's negative literals hold, its positive ones do not (a triggered
-  // rule has a positive does literal, so it does not fire).
+  // rule with no does-free positive literal is armed; it fires only once its does atom is set).
   for (let k = 0; k < net.rules; k++) {
-    unmet[k] = net.posStart[k + 1]! - net.posStart[k]!;
-    if (unmet[k] === 0) support[head[k]!]!++;
+    unmet[k] = net.countedPos[k]!;
+    if (unmet[k] === 0 && trigger[k]! >= 0) arm(k);
+    else if (unmet[k] === 0) support[head[k]!]!++;
   }
   for (let c = 0; c < net.components; c++) schedule(c);
   for (let a = 0; a < net.atoms; a++) if (sink[a] === 1 && support[a]! > 0) supportChanged(a);
