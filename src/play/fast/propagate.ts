@@ -58,60 +58,90 @@ interface Queue {
   size: number;
 }
 
-function push(q: Queue, c: number): void {
-  q.queued[c] = 1;
-  const h = q.heap;
-  let i = q.size++;
-  while (i > 0) {
-    const parent = (i - 1) >> 1;
-    if (h[parent]! <= c) break;
-    h[i] = h[parent]!;
-    i = parent;
-  }
-  h[i] = c;
-}
-
-function pop(q: Queue): number {
-  const h = q.heap;
-  const top = h[0]!;
-  const last = h[--q.size]!;
-  let i = 0;
-  for (;;) {
-    let child = 2 * i + 1;
-    if (child >= q.size) break;
-    if (child + 1 < q.size && h[child + 1]! < h[child]!) child++;
-    if (h[child]! >= last) break;
-    h[i] = h[child]!;
-    i = child;
-  }
-  h[i] = last;
-  q.queued[top] = 0;
-  return top;
-}
-
-/** Reports a change of a watched atom into `out`. */
-function report(out: Outputs, a: number, v: number): void {
-  if (out.kind[a] === 1) {
-    const r = out.legalRole[a]!;
-    const base = out.legalBase[r]!;
-    if (v === 1) {
-      out.legalPos[a] = out.legalCount[r]!;
-      out.legalList[base + out.legalCount[r]!++] = a;
-    } else {
-      // Swap-remove: the last move takes the place of the one leaving.
-      const at = out.legalPos[a]!;
-      const last = out.legalList[base + --out.legalCount[r]!]!;
-      out.legalList[base + at] = last;
-      out.legalPos[last] = at;
-    }
-  } else {
-    const f = out.nextFluent[a]!;
-    out.nextBits[f >>> 5]! ^= 1 << (f & 31);
-  }
-}
-
-/** Creates the propagator of `net` with every atom false, then settles the net (facts and rules with only negative bodies fire). */
+/**
+ * Creates the propagator of `net` with every atom false, then settles the net (facts and rules
+ * with only negative bodies fire). Its code is a fresh copy of {@link buildPropagator} per net
+ * when the platform allows (see `freshBuilder`).
+ */
 export function createPropagator(net: Net, out: Outputs): Propagator {
+  return freshBuilder()(net, out, countDown);
+}
+
+type Builder = typeof buildPropagator;
+
+/**
+ * A copy of {@link buildPropagator} made from its source text, so that V8 compiles and
+ * optimizes it for this net alone: the nets of one game (one per control fluent,
+ * specialize.ts) and of several games in one process would otherwise share one compiled
+ * function whose closures are specialized to none of them, which halves the speed of small
+ * games. The builder names nothing outside its parameters and the global typed arrays; when its
+ * text shows otherwise (a test runner's rewritten source) or `new Function` is refused (a
+ * browser's content security policy), the shared builder is used: same results, slower.
+ */
+function freshBuilder(): Builder {
+  const text = buildPropagator.toString();
+  if (!/^function buildPropagator\(/.test(text) || /__vi|__name|_js_1|require\(/.test(text)) return buildPropagator;
+  try {
+    return new Function(`return ${text}`)() as Builder;
+  } catch {
+    return buildPropagator;
+  }
+}
+
+/** The propagator's code: everything it calls is inside, or passed in (`countDownFn`), so that it can be copied by its text. */
+function buildPropagator(net: Net, out: Outputs, countDownFn: typeof countDown): Propagator {
+  function push(q: Queue, c: number): void {
+    q.queued[c] = 1;
+    const h = q.heap;
+    let i = q.size++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (h[parent]! <= c) break;
+      h[i] = h[parent]!;
+      i = parent;
+    }
+    h[i] = c;
+  }
+
+  function pop(q: Queue): number {
+    const h = q.heap;
+    const top = h[0]!;
+    const last = h[--q.size]!;
+    let i = 0;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= q.size) break;
+      if (child + 1 < q.size && h[child + 1]! < h[child]!) child++;
+      if (h[child]! >= last) break;
+      h[i] = h[child]!;
+      i = child;
+    }
+    h[i] = last;
+    q.queued[top] = 0;
+    return top;
+  }
+
+  /** Reports a change of a watched atom into `out`. */
+  function report(out: Outputs, a: number, v: number): void {
+    if (out.kind[a] === 1) {
+      const r = out.legalRole[a]!;
+      const base = out.legalBase[r]!;
+      if (v === 1) {
+        out.legalPos[a] = out.legalCount[r]!;
+        out.legalList[base + out.legalCount[r]!++] = a;
+      } else {
+        // Swap-remove: the last move takes the place of the one leaving.
+        const at = out.legalPos[a]!;
+        const last = out.legalList[base + --out.legalCount[r]!]!;
+        out.legalList[base + at] = last;
+        out.legalPos[last] = at;
+      }
+    } else {
+      const f = out.nextFluent[a]!;
+      out.nextBits[f >>> 5]! ^= 1 << (f & 31);
+    }
+  }
+
   const { head, readStart, readers, cycleReadStart, cycleReaders, comp, trigger, triggerStart } = net;
   const val = new Uint8Array(net.atoms);
   const unmet = new Int32Array(net.rules);
@@ -206,7 +236,7 @@ export function createPropagator(net: Net, out: Outputs): Propagator {
       const h = head[k]!;
       if (missing[k] === 0 && fresh[h] === 0) (fresh[h] = 1), (stack[top++] = h);
     }
-    countDown(net, missing, fresh, stack, top);
+    countDownFn(net, missing, fresh, stack, top);
     for (let i = net.compAtomStart[c]!; i < net.compAtomStart[c + 1]!; i++) {
       const a = net.compAtoms[i]!;
       if (fresh[a] !== val[a]) change(a, fresh[a]!);
