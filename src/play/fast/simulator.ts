@@ -17,6 +17,7 @@ import { type Net, compileNet } from './net.js';
 import { type Outputs, type Propagator, createPropagator } from './propagate.js';
 import { controlCycle, simplifyRules } from './specialize.js';
 import { type GoalSplit, evaluateGoals, splitGoals } from './goals.js';
+import { factorRules } from './factor.js';
 
 /** The fast simulator: the ground simulator's interface, and depth charges without allocation. */
 export type FastSimulator = GameSimulator<GroundState, number, number> & {
@@ -34,6 +35,12 @@ export type FastSimulator = GameSimulator<GroundState, number, number> & {
    * (Tau-Prolog, after a fallback); undefined for a game without one.
    */
   lazyEngine(): 'terms' | 'prolog' | undefined;
+  /**
+   * What the optimization passes made of the game (docs/play.md, "Specialized nets"): the
+   * control fluents' texts when there is a net per control fluent (else empty), whether goals
+   * are evaluated only when asked, and how many atoms factoring added to the net in use.
+   */
+  nets(): { readonly control: readonly string[]; readonly goalsOnDemand: boolean; readonly factoredAtoms: number };
 };
 
 /** The watched atoms of `game`: legal atoms by role, next atoms by fluent. */
@@ -62,6 +69,21 @@ function outputsOf(game: GroundGame, legal: readonly Int32Array[], nextAtoms: In
     nextBits: new Uint32Array(words),
   };
 }
+
+/** Which net optimization passes run (docs/play.md, "Specialized nets"); all by default. Tests turn them off to compare. */
+export interface FastOptions {
+  readonly passes?: Partial<Passes>;
+}
+
+/** The passes: constants simplified, nets per control fluent, goals on demand, common literals factored. */
+export interface Passes {
+  readonly constants: boolean;
+  readonly control: boolean;
+  readonly goals: boolean;
+  readonly factor: boolean;
+}
+
+const ALL_PASSES: Passes = { constants: true, control: true, goals: true, factor: true };
 
 /** One compiled net with its values, outputs and the state loaded into it. */
 interface Machine {
@@ -110,7 +132,8 @@ function worthSpecializing(net: Net, control: number[] | undefined, trueAtom: In
  * A turn-taking game (specialize.ts) gets one net per control fluent, each simplified with its
  * fluent true and the others false, and a general net only if a state outside that shape is asked for.
  */
-export function createFastSimulator(game: GroundGame, deadline: Deadline): FastSimulator {
+export function createFastSimulator(game: GroundGame, deadline: Deadline, options: FastOptions = {}): FastSimulator {
+  const passes = { ...ALL_PASSES, ...options.passes };
   const fluents = fluentsOf(game);
   const words = (fluents.terms.length + 31) >>> 5;
   const { legal, goals, doesOf, terminal } = roleAtoms(game);
@@ -119,17 +142,18 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline): FastS
   const opaque = game.lazy === undefined ? undefined : opaqueAtoms(game);
   let lazy: FastLazy | undefined;
   const machine = (all: GroundGame['rules']): Machine => {
-    const out = outputsOf(game, legal, fluents.nextAtoms, fluents.nextFluent, words);
     // The lazy part's evaluator reads the ground rules as they are: its games keep them all in the net.
-    const goalPart = opaque === undefined ? splitGoals(game, all) : undefined;
-    const rules = goalPart?.kept ?? all;
-    const compiled = compileNet(rules === game.rules ? game : { ...game, rules }, opaque);
+    const goalPart = opaque === undefined && passes.goals ? splitGoals(game, all) : undefined;
+    const kept = goalPart?.kept ?? all;
+    const netGame = opaque === undefined && passes.factor ? { ...game, ...factorRules(game, kept) } : kept === game.rules ? game : { ...game, rules: kept };
+    const out = outputsOf(netGame, legal, fluents.nextAtoms, fluents.nextFluent, words);
+    const compiled = compileNet(netGame, opaque);
     const net = createPropagator(compiled, out);
     if (opaque !== undefined) lazy = fastLazy(game, compiled, net, opaque, deadline);
     return { net, out, loaded: new Uint32Array(words), doesOn: new Int32Array(roles), doesCount: 0, goals: goalPart, compiled };
   };
-  let general: Machine | undefined = machine(opaque === undefined ? simplifyRules(game, new Map()) : game.rules);
-  const control = worthSpecializing(general.compiled, controlCycle(game, fluents), fluents.trueAtom);
+  let general: Machine | undefined = machine(opaque === undefined && passes.constants ? simplifyRules(game, new Map()) : game.rules);
+  const control = passes.control ? worthSpecializing(general.compiled, controlCycle(game, fluents), fluents.trueAtom) : [];
   const specialized = control.map((c) => machine(simplifyRules(game, new Map(control.map((f) => [fluents.trueAtom[f]!, f === c ? 1 : 0])))));
   if (control.length > 0) general = undefined;
   const pick = (state: GroundState): Machine => {
@@ -248,6 +272,7 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline): FastS
     percepts,
     depthCharge,
     lazyEngine: () => lazy?.evaluator.engine(),
+    nets: () => ({ control: control.map((f) => game.terms.text(fluents.terms[f]!)), goalsOnDemand: m.goals !== undefined, factoredAtoms: m.compiled.atoms - game.atoms.length }),
     ...groundText(game, fluents),
   };
 }
