@@ -51,10 +51,15 @@ export interface Propagator {
   addSupport(atom: number, delta: number): void;
 }
 
-/** A min-heap of component numbers, each at most once (`queued`). */
+/**
+ * The queued components as a bitset (`queued`, bit c for component c) with the lowest word that
+ * may hold a bit (`low`). Components are numbered in topological order and a settled component
+ * only queues later ones, so the lowest queued one is found by scanning forward from `low`:
+ * no ordering work per component, as a heap would need.
+ */
 interface Queue {
-  readonly heap: Int32Array;
-  readonly queued: Uint8Array;
+  readonly queued: Uint32Array;
+  low: number;
   size: number;
 }
 
@@ -91,34 +96,21 @@ function freshBuilder(): Builder {
 /** The propagator's code: everything it calls is inside, or passed in (`countDownFn`), so that it can be copied by its text. */
 function buildPropagator(net: Net, out: Outputs, countDownFn: typeof countDown): Propagator {
   function push(q: Queue, c: number): void {
-    q.queued[c] = 1;
-    const h = q.heap;
-    let i = q.size++;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (h[parent]! <= c) break;
-      h[i] = h[parent]!;
-      i = parent;
-    }
-    h[i] = c;
+    const w = c >>> 5;
+    q.queued[w]! |= 1 << (c & 31);
+    if (w < q.low) q.low = w;
+    q.size++;
   }
 
+  /** Removes and returns the lowest queued component (the queue is not empty). */
   function pop(q: Queue): number {
-    const h = q.heap;
-    const top = h[0]!;
-    const last = h[--q.size]!;
-    let i = 0;
-    for (;;) {
-      let child = 2 * i + 1;
-      if (child >= q.size) break;
-      if (child + 1 < q.size && h[child + 1]! < h[child]!) child++;
-      if (h[child]! >= last) break;
-      h[i] = h[child]!;
-      i = child;
-    }
-    h[i] = last;
-    q.queued[top] = 0;
-    return top;
+    let w = q.low;
+    while (q.queued[w] === 0) w++;
+    const bits = q.queued[w]!;
+    q.queued[w] = bits & (bits - 1);
+    q.low = w;
+    q.size--;
+    return (w << 5) | (31 - Math.clz32(bits & -bits));
   }
 
   /** Reports a change of a watched atom into `out`. */
@@ -146,7 +138,7 @@ function buildPropagator(net: Net, out: Outputs, countDownFn: typeof countDown):
   const val = new Uint8Array(net.atoms);
   const unmet = new Int32Array(net.rules);
   const support = new Int32Array(net.atoms);
-  const queue: Queue = { heap: new Int32Array(net.components), queued: new Uint8Array(net.components), size: 0 };
+  const queue: Queue = { queued: new Uint32Array((net.components + 31) >>> 5), low: 0, size: 0 };
   const fresh = new Uint8Array(net.atoms);
   const missing = new Int32Array(net.rules);
   const stack = new Int32Array(net.atoms);
@@ -171,7 +163,7 @@ function buildPropagator(net: Net, out: Outputs, countDownFn: typeof countDown):
   };
 
   const schedule = (c: number): void => {
-    if (queue.queued[c] === 0 && c !== active) push(queue, c);
+    if (((queue.queued[c >>> 5]! >>> (c & 31)) & 1) === 0 && c !== active) push(queue, c);
   };
 
   // An atom no counted rule reads (a legal, next, goal or terminal atom, mostly) is settled at
