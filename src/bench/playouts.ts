@@ -1,10 +1,11 @@
 /**
- * `npm run bench -- --playouts [--seconds S] [--games A,B] [--timeout S] [--ggpbase FILE.tsv] [--out FILE.md]`:
+ * `npm run bench -- --playouts [--seconds S] [--games A,B] [--timeout S] [--ggpbase FILE.tsv] [--ggplib DIR|none] [--sancho DIR|none] [--out FILE.md]`:
  * the Monte-Carlo table of slide 4 (instantiation lecture): per game, `gdl-ground play
  * --engine both --json` in its own process, then one Markdown row with both engines, the
  * factor (states/s ground / prolog) beside the slide's, and the grounding time. With
  * `--ggpbase`, the TSV that GGP-Base's bench.sh printed (measured in the same session) adds
- * its propnet's playouts/s, our ratio to it, and its prover's playouts/s.
+ * its propnet's playouts/s, our ratio to it, and its prover's playouts/s. When ggplib or Sancho
+ * is built (reference.ts), the table is instead ours side by side with them, alternating.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gamesDir } from '../../scripts/corpus.mjs';
 import { failureText, runAll, runChild } from '../batch/runner.js';
+import { type Reference, type ReferenceRun, builtReferences, loadAverage, referenceCell, referenceRatio, runReference } from './reference.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CLI = join(here, '..', 'cli', 'main.js');
@@ -35,6 +37,9 @@ const PLAYOUT_GAMES: readonly { readonly name: string; readonly slide?: number; 
   { name: 'breakthrough' },
   { name: 'checkers' },
   { name: 'chess', lazy: true },
+  { name: 'hex' },
+  { name: 'speedChess' },
+  { name: 'reversi' },
 ];
 
 /** One engine's part of `play --json`. */
@@ -55,6 +60,8 @@ interface Options {
   readonly games: readonly string[];
   readonly ggpbase: string | undefined;
   readonly out: string | undefined;
+  readonly ggplib: string | undefined;
+  readonly sancho: string | undefined;
 }
 
 /** The mode's flags, read with node's own parser (`--playouts` itself and unknown flags are ignored). */
@@ -62,7 +69,15 @@ function parse(argv: readonly string[]): Options {
   const { values } = parseArgs({
     args: [...argv],
     strict: false,
-    options: { seconds: { type: 'string' }, timeout: { type: 'string' }, games: { type: 'string' }, ggpbase: { type: 'string' }, out: { type: 'string' } },
+    options: {
+      seconds: { type: 'string' },
+      timeout: { type: 'string' },
+      games: { type: 'string' },
+      ggpbase: { type: 'string' },
+      out: { type: 'string' },
+      ggplib: { type: 'string' },
+      sancho: { type: 'string' },
+    },
   });
   const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
   const positive = (v: unknown, name: string, fallback: number): number => {
@@ -76,12 +91,14 @@ function parse(argv: readonly string[]): Options {
     games: (text(values.games) ?? '').split(',').filter((g) => g !== ''),
     ggpbase: text(values.ggpbase),
     out: text(values.out),
+    ggplib: text(values.ggplib),
+    sancho: text(values.sancho),
   };
 }
 
 /** Runs `play` on one game in its own process, killed after the grounding limit and both engines' time. */
-async function runPlay(path: string, o: Options, lazy = false): Promise<PlayRun> {
-  const args = [CLI, 'play', path, '--engine', 'both', '--seconds', String(o.seconds), '--timeout', String(o.timeout), '--json'];
+async function runPlay(path: string, o: Options, lazy = false, engine: 'both' | 'ground' = 'both'): Promise<PlayRun> {
+  const args = [CLI, 'play', path, '--engine', engine, '--seconds', String(o.seconds), '--timeout', String(o.timeout), '--json'];
   if (lazy) args.push('--lazy-axioms');
   const e = await runChild({ args, stdout: 'keep', killAfterMs: (o.timeout + 2 * o.seconds + 60) * 1000 });
   try {
@@ -124,10 +141,53 @@ function row(name: string, slide: number | undefined, run: PlayRun, ggp: Map<str
   return `| ${cells.join(' | ')} |`;
 }
 
+/** Ours, each reference engine, ours again, on one game: one row of the side-by-side table. */
+async function sideBySideRow(name: string, path: string, o: Options, refs: readonly Reference[], lazy: boolean): Promise<string> {
+  const load = loadAverage();
+  const ours: number[] = [];
+  const runOurs = async (): Promise<void> => {
+    const run = await runPlay(path, o, lazy, 'ground');
+    if (run.kind === 'ok' && run.engines.ground !== undefined) ours.push(run.engines.ground.playoutsPerSecond);
+  };
+  await runOurs();
+  const theirs = new Map<string, ReferenceRun>();
+  for (const ref of refs) theirs.set(ref.name, await runReference(ref, path, o.seconds, o.timeout));
+  await runOurs();
+  const cells = [name, load === undefined ? '–' : load.toFixed(2), ours.length === 0 ? 'failed' : ours.map((x) => x.toFixed(0)).join(', ')];
+  for (const ref of refs) cells.push(referenceCell(theirs.get(ref.name)), referenceRatio(ours, theirs.get(ref.name)));
+  return `| ${cells.join(' | ')} |`;
+}
+
+/** The side-by-side table with the built reference engines; returns its lines. */
+async function runSideBySide(o: Options, refs: readonly Reference[], chosen: readonly { name: string; lazy?: boolean }[], root: string): Promise<string[]> {
+  const heads = refs.flatMap((r) => [`${r.name} playouts/s`, `ours / ${r.name}`]);
+  const lines = [
+    `Random playouts per second, side by side: ours (\`play --engine ground\`), then ${refs.map((r) => r.name).join(', ')}, then ours again, ${o.seconds} s each (the references after their 2 s warm-up); load = 1-minute load average before the game.`,
+    '',
+    `| game | load | ours playouts/s (two runs) | ${heads.join(' | ')} |`,
+    `|---|---:|---:|${heads.map(() => '---:').join('|')}|`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  await runAll(chosen, 1, async (game) => {
+    const line = await sideBySideRow(game.name, join(root, `${game.name}.kif`), o, refs, game.lazy === true);
+    lines.push(line);
+    process.stdout.write(`${line}\n`);
+    return line;
+  });
+  return lines;
+}
+
 /** Runs the playout benchmark; returns the exit code. */
 export async function runPlayoutBench(argv: readonly string[]): Promise<number> {
   const o = parse(argv);
   const root = join(gamesDir(), 'ggp-repository-base');
+  const refs = builtReferences({ ggplib: o.ggplib, sancho: o.sancho });
+  if (refs.length > 0) {
+    const chosen = PLAYOUT_GAMES.filter((g) => (o.games.length === 0 || o.games.includes(g.name)) && existsSync(join(root, `${g.name}.kif`)));
+    const lines = await runSideBySide(o, refs, chosen, root);
+    if (o.out !== undefined) writeFileSync(o.out, `${lines.join('\n')}\n`);
+    return 0;
+  }
   const ggp = readGgpBase(o.ggpbase);
   const lines = [
     `Depth charges from the initial state, ${o.seconds} s per engine and game; factor = states/s ground / prolog.`,

@@ -53,6 +53,14 @@ export interface Net {
    */
   readonly triggerStart: Int32Array;
   readonly triggers: Int32Array;
+  /**
+   * Per rule, the does atom it is filed under, or -1 for a counted rule. A triggered rule is
+   * still counted over its literals that depend on no does atom (it is among their readers):
+   * when they all hold it is *armed*, and only armed rules are looked at when its does atom is set.
+   */
+  readonly trigger: Int32Array;
+  /** Per rule, its positive literals it is counted over (all of a counted or cyclic rule's, a triggered rule's does-free ones): its `unmet` when every atom is false. */
+  readonly countedPos: Int32Array;
 }
 
 /** Per atom, 1 when it is a does atom, 2 when it depends on one (and is not one). */
@@ -121,14 +129,23 @@ export function compileNet(game: GroundGame, opaque?: Uint8Array): Net {
   const watchPairs: number[] = [];
   const triggerPairs: number[] = [];
   const internal = new Int32Array(rules.length);
+  const triggerOfRule = new Int32Array(rules.length);
+  const countedPos = new Int32Array(rules.length);
   rules.forEach((r, k) => {
     const c = comp[r.head]!;
     const trigger = triggerOf(r, onDoes, cyclic[c] === 1, opaque);
+    triggerOfRule[k] = trigger;
     if (trigger >= 0) triggerPairs.push(trigger, k);
-    // Who hears of a change of a body atom: the rule's counter, its component, or no one.
+    // Who hears of a change of a body atom: the rule's counter, its component, or no one (the
+    // does literals of a triggered rule, checked when it fires).
     const read = (a: number, sign: number): void => {
-      if (cyclic[c] === 1) cycleReadPairs.push(a, c);
-      else if (trigger < 0) readPairs.push(a, 2 * k + sign);
+      if (cyclic[c] === 1) {
+        cycleReadPairs.push(a, c);
+        if (sign === 0) countedPos[k]!++;
+      } else if (trigger < 0 || onDoes[a] === 0) {
+        readPairs.push(a, 2 * k + sign);
+        if (sign === 0) countedPos[k]!++;
+      }
     };
     for (const p of r.pos) {
       posPairs.push(k, p);
@@ -184,5 +201,7 @@ export function compileNet(game: GroundGame, opaque?: Uint8Array): Net {
     watch: watchCsr.list,
     triggerStart: triggerCsr.start,
     triggers: triggerCsr.list,
+    trigger: triggerOfRule,
+    countedPos,
   };
 }

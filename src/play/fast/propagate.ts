@@ -51,80 +51,119 @@ export interface Propagator {
   addSupport(atom: number, delta: number): void;
 }
 
-/** A min-heap of component numbers, each at most once (`queued`). */
+/**
+ * The queued components as a bitset (`queued`, bit c for component c) with the lowest word that
+ * may hold a bit (`low`). Components are numbered in topological order and a settled component
+ * only queues later ones, so the lowest queued one is found by scanning forward from `low`:
+ * no ordering work per component, as a heap would need.
+ */
 interface Queue {
-  readonly heap: Int32Array;
-  readonly queued: Uint8Array;
+  readonly queued: Uint32Array;
+  low: number;
   size: number;
 }
 
-function push(q: Queue, c: number): void {
-  q.queued[c] = 1;
-  const h = q.heap;
-  let i = q.size++;
-  while (i > 0) {
-    const parent = (i - 1) >> 1;
-    if (h[parent]! <= c) break;
-    h[i] = h[parent]!;
-    i = parent;
-  }
-  h[i] = c;
-}
-
-function pop(q: Queue): number {
-  const h = q.heap;
-  const top = h[0]!;
-  const last = h[--q.size]!;
-  let i = 0;
-  for (;;) {
-    let child = 2 * i + 1;
-    if (child >= q.size) break;
-    if (child + 1 < q.size && h[child + 1]! < h[child]!) child++;
-    if (h[child]! >= last) break;
-    h[i] = h[child]!;
-    i = child;
-  }
-  h[i] = last;
-  q.queued[top] = 0;
-  return top;
-}
-
-/** Reports a change of a watched atom into `out`. */
-function report(out: Outputs, a: number, v: number): void {
-  if (out.kind[a] === 1) {
-    const r = out.legalRole[a]!;
-    const base = out.legalBase[r]!;
-    if (v === 1) {
-      out.legalPos[a] = out.legalCount[r]!;
-      out.legalList[base + out.legalCount[r]!++] = a;
-    } else {
-      // Swap-remove: the last move takes the place of the one leaving.
-      const at = out.legalPos[a]!;
-      const last = out.legalList[base + --out.legalCount[r]!]!;
-      out.legalList[base + at] = last;
-      out.legalPos[last] = at;
-    }
-  } else {
-    const f = out.nextFluent[a]!;
-    out.nextBits[f >>> 5]! ^= 1 << (f & 31);
-  }
-}
-
-/** Creates the propagator of `net` with every atom false, then settles the net (facts and rules with only negative bodies fire). */
+/**
+ * Creates the propagator of `net` with every atom false, then settles the net (facts and rules
+ * with only negative bodies fire). Its code is a fresh copy of {@link buildPropagator} per net
+ * when the platform allows (see `freshBuilder`).
+ */
 export function createPropagator(net: Net, out: Outputs): Propagator {
-  const { head, readStart, readers, cycleReadStart, cycleReaders, comp } = net;
+  return freshBuilder()(net, out, countDown);
+}
+
+type Builder = typeof buildPropagator;
+
+/**
+ * A copy of {@link buildPropagator} made from its source text, so that V8 compiles and
+ * optimizes it for this net alone: the nets of one game (one per control fluent,
+ * specialize.ts) and of several games in one process would otherwise share one compiled
+ * function whose closures are specialized to none of them, which halves the speed of small
+ * games. The builder names nothing outside its parameters and the global typed arrays; when its
+ * text shows otherwise (a test runner's rewritten source) or `new Function` is refused (a
+ * browser's content security policy), the shared builder is used: same results, slower.
+ */
+function freshBuilder(): Builder {
+  const text = buildPropagator.toString();
+  if (!/^function buildPropagator\(/.test(text) || /__vi|__name|_js_1|require\(/.test(text)) return buildPropagator;
+  try {
+    return new Function(`return ${text}`)() as Builder;
+  } catch {
+    return buildPropagator;
+  }
+}
+
+/** The propagator's code: everything it calls is inside, or passed in (`countDownFn`), so that it can be copied by its text. */
+function buildPropagator(net: Net, out: Outputs, countDownFn: typeof countDown): Propagator {
+  function push(q: Queue, c: number): void {
+    const w = c >>> 5;
+    q.queued[w]! |= 1 << (c & 31);
+    if (w < q.low) q.low = w;
+    q.size++;
+  }
+
+  /** Removes and returns the lowest queued component (the queue is not empty). */
+  function pop(q: Queue): number {
+    let w = q.low;
+    while (q.queued[w] === 0) w++;
+    const bits = q.queued[w]!;
+    q.queued[w] = bits & (bits - 1);
+    q.low = w;
+    q.size--;
+    return (w << 5) | (31 - Math.clz32(bits & -bits));
+  }
+
+  /** Reports a change of a watched atom into `out`. */
+  function report(out: Outputs, a: number, v: number): void {
+    if (out.kind[a] === 1) {
+      const r = out.legalRole[a]!;
+      const base = out.legalBase[r]!;
+      if (v === 1) {
+        out.legalPos[a] = out.legalCount[r]!;
+        out.legalList[base + out.legalCount[r]!++] = a;
+      } else {
+        // Swap-remove: the last move takes the place of the one leaving.
+        const at = out.legalPos[a]!;
+        const last = out.legalList[base + --out.legalCount[r]!]!;
+        out.legalList[base + at] = last;
+        out.legalPos[last] = at;
+      }
+    } else {
+      const f = out.nextFluent[a]!;
+      out.nextBits[f >>> 5]! ^= 1 << (f & 31);
+    }
+  }
+
+  const { head, readStart, readers, cycleReadStart, cycleReaders, comp, trigger, triggerStart } = net;
   const val = new Uint8Array(net.atoms);
   const unmet = new Int32Array(net.rules);
   const support = new Int32Array(net.atoms);
-  const queue: Queue = { heap: new Int32Array(net.components), queued: new Uint8Array(net.components), size: 0 };
+  const queue: Queue = { queued: new Uint32Array((net.components + 31) >>> 5), low: 0, size: 0 };
   const fresh = new Uint8Array(net.atoms);
   const missing = new Int32Array(net.rules);
   const stack = new Int32Array(net.atoms);
   // The cyclic component being settled: changes inside it must not queue it again.
   let active = -1;
 
+  // The armed triggered rules of does atom d: `armed[triggerStart[d] .. + armedCount[d]-1]`, in no order.
+  const armed = new Int32Array(net.triggers.length);
+  const armedCount = new Int32Array(net.atoms);
+  const armedPos = new Int32Array(net.rules);
+  const arm = (k: number): void => {
+    const d = trigger[k]!;
+    armedPos[k] = armedCount[d]!;
+    armed[triggerStart[d]! + armedCount[d]!++] = k;
+  };
+  const disarm = (k: number): void => {
+    // Swap-remove: the last armed rule of d takes the place of the one leaving.
+    const d = trigger[k]!;
+    const last = armed[triggerStart[d]! + --armedCount[d]!]!;
+    armed[triggerStart[d]! + armedPos[k]!] = last;
+    armedPos[last] = armedPos[k]!;
+  };
+
   const schedule = (c: number): void => {
-    if (queue.queued[c] === 0 && c !== active) push(queue, c);
+    if (((queue.queued[c >>> 5]! >>> (c & 31)) & 1) === 0 && c !== active) push(queue, c);
   };
 
   // An atom no counted rule reads (a legal, next, goal or terminal atom, mostly) is settled at
@@ -155,12 +194,12 @@ export function createPropagator(net: Net, out: Outputs): Propagator {
       const k = r >> 1;
       if ((v ^ (r & 1)) === 1) {
         if (--unmet[k]! === 0) {
-          const h = head[k]!;
-          if (++support[h]! === 1) supportChanged(h);
+          if (trigger[k]! >= 0) arm(k);
+          else if (++support[head[k]!]! === 1) supportChanged(head[k]!);
         }
       } else if (unmet[k]!++ === 0) {
-        const h = head[k]!;
-        if (--support[h]! === 0) supportChanged(h);
+        if (trigger[k]! >= 0) disarm(k);
+        else if (--support[head[k]!]! === 0) supportChanged(head[k]!);
       }
     }
     for (let i = cycleReadStart[a]!, end = cycleReadStart[a + 1]!; i < end; i++) schedule(cycleReaders[i]!);
@@ -189,7 +228,7 @@ export function createPropagator(net: Net, out: Outputs): Propagator {
       const h = head[k]!;
       if (missing[k] === 0 && fresh[h] === 0) (fresh[h] = 1), (stack[top++] = h);
     }
-    countDown(net, missing, fresh, stack, top);
+    countDownFn(net, missing, fresh, stack, top);
     for (let i = net.compAtomStart[c]!; i < net.compAtomStart[c + 1]!; i++) {
       const a = net.compAtoms[i]!;
       if (fresh[a] !== val[a]) change(a, fresh[a]!);
@@ -227,8 +266,9 @@ export function createPropagator(net: Net, out: Outputs): Propagator {
   };
 
   const fire = (d: number): void => {
-    for (let i = net.triggerStart[d]!; i < net.triggerStart[d + 1]!; i++) {
-      const k = net.triggers[i]!;
+    // Only armed rules can fire: their does-free literals all hold.
+    for (let i = triggerStart[d]!, end = i + armedCount[d]!; i < end; i++) {
+      const k = armed[i]!;
       if (!holds(k)) continue;
       fired[firedCount++] = k;
       const h = head[k]!;
@@ -251,10 +291,11 @@ export function createPropagator(net: Net, out: Outputs): Propagator {
   };
 
   // Every atom false: a rule's negative literals hold, its positive ones do not (a triggered
-  // rule has a positive does literal, so it does not fire).
+  // rule with no does-free positive literal is armed; it fires only once its does atom is set).
   for (let k = 0; k < net.rules; k++) {
-    unmet[k] = net.posStart[k + 1]! - net.posStart[k]!;
-    if (unmet[k] === 0) support[head[k]!]!++;
+    unmet[k] = net.countedPos[k]!;
+    if (unmet[k] === 0 && trigger[k]! >= 0) arm(k);
+    else if (unmet[k] === 0) support[head[k]!]!++;
   }
   for (let c = 0; c < net.components; c++) schedule(c);
   for (let a = 0; a < net.atoms; a++) if (sink[a] === 1 && support[a]! > 0) supportChanged(a);

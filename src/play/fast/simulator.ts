@@ -13,8 +13,11 @@ import type { Random } from '../random.js';
 import type { GameSimulator, StateInfo } from '../types.js';
 import { Deadline } from '../../deadline.js';
 import { type FastLazy, fastLazy, opaqueAtoms } from './lazy.js';
-import { compileNet } from './net.js';
-import { type Outputs, createPropagator } from './propagate.js';
+import { type Net, compileNet } from './net.js';
+import { type Outputs, type Propagator, createPropagator } from './propagate.js';
+import { controlCycle, simplifyRules } from './specialize.js';
+import { type GoalSplit, evaluateGoals, splitGoals } from './goals.js';
+import { factorRules } from './factor.js';
 
 /** The fast simulator: the ground simulator's interface, and depth charges without allocation. */
 export type FastSimulator = GameSimulator<GroundState, number, number> & {
@@ -32,6 +35,12 @@ export type FastSimulator = GameSimulator<GroundState, number, number> & {
    * (Tau-Prolog, after a fallback); undefined for a game without one.
    */
   lazyEngine(): 'terms' | 'prolog' | undefined;
+  /**
+   * What the optimization passes made of the game (docs/play.md, "Specialized nets"): the
+   * control fluents' texts when there is a net per control fluent (else empty), whether goals
+   * are evaluated only when asked, and how many atoms factoring added to the net in use.
+   */
+  nets(): { readonly control: readonly string[]; readonly goalsOnDemand: boolean; readonly factoredAtoms: number };
 };
 
 /** The watched atoms of `game`: legal atoms by role, next atoms by fluent. */
@@ -61,36 +70,108 @@ function outputsOf(game: GroundGame, legal: readonly Int32Array[], nextAtoms: In
   };
 }
 
+/** Which net optimization passes run (docs/play.md, "Specialized nets"); all by default. Tests turn them off to compare. */
+export interface FastOptions {
+  readonly passes?: Partial<Passes>;
+}
+
+/** The passes: constants simplified, nets per control fluent, goals on demand, common literals factored. */
+export interface Passes {
+  readonly constants: boolean;
+  readonly control: boolean;
+  readonly goals: boolean;
+  readonly factor: boolean;
+}
+
+const ALL_PASSES: Passes = { constants: true, control: true, goals: true, factor: true };
+
+/** One compiled net with its values, outputs and the state loaded into it. */
+interface Machine {
+  readonly net: Propagator;
+  readonly out: Outputs;
+  /** The state whose true atoms are set. */
+  readonly loaded: Uint32Array;
+  /** The does atoms set, `doesOn[0 .. doesCount-1]`. */
+  readonly doesOn: Int32Array;
+  doesCount: number;
+  /** The goal part, evaluated only when goals are asked for (goals.ts), if the game has one. */
+  readonly goals: GoalSplit | undefined;
+  readonly compiled: Net;
+}
+
+/** The fluent index of the one control fluent set in `state`, as its position in `control`, or -1 when not exactly one is. */
+function controlIndex(control: readonly number[], state: GroundState): number {
+  let found = -1;
+  for (let i = 0; i < control.length; i++) {
+    const f = control[i]!;
+    if (((state[f >>> 5]! >>> (f & 31)) & 1) === 0) continue;
+    if (found >= 0) return -1;
+    found = i;
+  }
+  return found;
+}
+
+/**
+ * The control fluents when the nets specialized to them pay, else none. Each specialized net
+ * takes in the changes of a whole round (one net per turn), so what does not depend on the
+ * turn is propagated as often as in the general net; what is saved is the work on the control
+ * atoms, every rule reading them touched at every turn. Measured on the corpus (docs/play.md),
+ * that pays when their readers are at least a tenth of the net's (breakthrough, speedChess),
+ * not at a few percent (connectFour, ticTacToe, reversi).
+ */
+function worthSpecializing(net: Net, control: number[] | undefined, trueAtom: Int32Array): number[] {
+  if (control === undefined) return [];
+  let readers = 0;
+  for (const f of control) readers += net.readStart[trueAtom[f]! + 1]! - net.readStart[trueAtom[f]!]!;
+  return readers * 10 >= net.readers.length ? control : [];
+}
+
 /**
  * Creates the fast simulator of a ground game; the network is compiled here, once. A game with
  * a lazy part (docs/lazy.md) has its lazy atoms decided on demand (fast/lazy.ts), under `deadline`.
+ * A turn-taking game (specialize.ts) gets one net per control fluent, each simplified with its
+ * fluent true and the others false, and a general net only if a state outside that shape is asked for.
  */
-export function createFastSimulator(game: GroundGame, deadline: Deadline): FastSimulator {
+export function createFastSimulator(game: GroundGame, deadline: Deadline, options: FastOptions = {}): FastSimulator {
+  const passes = { ...ALL_PASSES, ...options.passes };
   const fluents = fluentsOf(game);
   const words = (fluents.terms.length + 31) >>> 5;
   const { legal, goals, doesOf, terminal } = roleAtoms(game);
-  const out = outputsOf(game, legal, fluents.nextAtoms, fluents.nextFluent, words);
+  const roles = legal.length;
   // Lazy axioms: absent for other games, whose net and steps are exactly as without them.
   const opaque = game.lazy === undefined ? undefined : opaqueAtoms(game);
-  const compiled = compileNet(game, opaque);
-  const net = createPropagator(compiled, out);
-  const lazy: FastLazy | undefined = opaque === undefined ? undefined : fastLazy(game, compiled, net, opaque, deadline);
-  const { val } = net;
+  let lazy: FastLazy | undefined;
+  const machine = (all: GroundGame['rules']): Machine => {
+    // The lazy part's evaluator reads the ground rules as they are: its games keep them all in the net.
+    const goalPart = opaque === undefined && passes.goals ? splitGoals(game, all) : undefined;
+    const kept = goalPart?.kept ?? all;
+    const netGame = opaque === undefined && passes.factor ? { ...game, ...factorRules(game, kept) } : kept === game.rules ? game : { ...game, rules: kept };
+    const out = outputsOf(netGame, legal, fluents.nextAtoms, fluents.nextFluent, words);
+    const compiled = compileNet(netGame, opaque);
+    const net = createPropagator(compiled, out);
+    if (opaque !== undefined) lazy = fastLazy(game, compiled, net, opaque, deadline);
+    return { net, out, loaded: new Uint32Array(words), doesOn: new Int32Array(roles), doesCount: 0, goals: goalPart, compiled };
+  };
+  let general: Machine | undefined = machine(opaque === undefined && passes.constants ? simplifyRules(game, new Map()) : game.rules);
+  const control = passes.control ? worthSpecializing(general.compiled, controlCycle(game, fluents), fluents.trueAtom) : [];
+  const specialized = control.map((c) => machine(simplifyRules(game, new Map(control.map((f) => [fluents.trueAtom[f]!, f === c ? 1 : 0])))));
+  if (control.length > 0) general = undefined;
+  const pick = (state: GroundState): Machine => {
+    const i = controlIndex(control, state);
+    return i >= 0 ? specialized[i]! : (general ??= machine(simplifyRules(game, new Map())));
+  };
   const init = initialBits(fluents);
-  const roles = legal.length;
-
-  // The state whose true atoms are set, the does atoms set, and room for a successor.
-  const loaded = new Uint32Array(words);
-  const doesOn = new Int32Array(roles);
-  let doesCount = 0;
+  let m = pick(init);
   const scratch = new Uint32Array(words);
 
-  /** Makes `state` the loaded one (changing only the true atoms that differ) with no does atom set, and settles the net. */
+  /** Makes `state` the loaded one of its machine (changing only the true atoms that differ) with no does atom set, and settles the net. */
   let changed = true;
   const load = (state: GroundState): void => {
+    m = pick(state);
+    const { net, loaded } = m;
     net.unfire();
-    for (let i = 0; i < doesCount; i++) net.setInput(doesOn[i]!, 0);
-    doesCount = 0;
+    for (let i = 0; i < m.doesCount; i++) net.setInput(m.doesOn[i]!, 0);
+    m.doesCount = 0;
     for (let w = 0; w < words; w++) {
       const now = state[w]!;
       if (lazy !== undefined && loaded[w] !== now) changed = true;
@@ -109,35 +190,40 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline): FastS
 
   /** Sets the does atoms of the joint move (legal-atom ids) and settles the net: nextBits is the successor. */
   const play = (moves: ArrayLike<number>): void => {
+    const { net } = m;
+    const val = net.val;
     for (let i = 0; i < moves.length; i++) {
       const d = doesOf[moves[i]!] ?? -1;
       // Each does atom once, even when a move is given twice.
-      if (d >= 0 && val[d] === 0) net.setInput(d, 1), (doesOn[doesCount++] = d);
+      if (d >= 0 && val[d] === 0) net.setInput(d, 1), (m.doesOn[m.doesCount++] = d);
     }
     // The triggered rules read the whole joint move, so they are looked at once it is all set.
-    for (let i = 0; i < doesCount; i++) net.fire(doesOn[i]!);
+    for (let i = 0; i < m.doesCount; i++) net.fire(m.doesOn[i]!);
     net.propagate();
     lazy?.loadMoves(moves);
   };
 
   const legalOf = (r: number): number[] => {
+    const { out } = m;
     const base = out.legalBase[r]!;
     return Array.from(out.legalList.subarray(base, base + out.legalCount[r]!)).sort((x, y) => x - y);
   };
 
   const info = (state: GroundState): StateInfo<number, number> => {
     load(state);
+    const val = m.net.val;
+    const goalVal = m.goals === undefined ? val : evaluateGoals(m.goals, val);
     return {
       legal: legal.map((_, r) => legalOf(r)),
       terminal: terminal >= 0 && val[terminal] === 1,
-      goals: goals.map((ids) => holding(ids, val)),
+      goals: goals.map((ids) => holding(ids, goalVal)),
     };
   };
 
   const successor = (state: GroundState, moves: readonly number[]): GroundState => {
     load(state);
     play(moves);
-    return out.nextBits.slice();
+    return m.out.nextBits.slice();
   };
 
   /** Term ids of the fluents set in `bits` (for the lazy part's evaluator). */
@@ -154,7 +240,7 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline): FastS
   const percepts = (state: GroundState, moves: readonly number[]): string[][] => {
     load(state);
     play(moves);
-    return seesIds.map((ids) => holding(ids, val).map((id) => game.terms.text(game.atoms[id]!.args[1]!)).sort(compareCodePoints));
+    return seesIds.map((ids) => holding(ids, m.net.val).map((id) => game.terms.text(game.atoms[id]!.args[1]!)).sort(compareCodePoints));
   };
 
   const chosen = new Int32Array(roles);
@@ -162,8 +248,9 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline): FastS
     load(init);
     let depth = 0;
     for (;;) {
-      if (visit !== undefined) visit(loaded);
-      if (depth >= maxSteps || (terminal >= 0 && val[terminal] === 1)) break;
+      if (visit !== undefined) visit(m.loaded);
+      if (depth >= maxSteps || (terminal >= 0 && m.net.val[terminal] === 1)) break;
+      const out = m.out;
       for (let r = 0; r < roles; r++) {
         const count = out.legalCount[r]!;
         if (count === 0) return depth;
@@ -185,6 +272,7 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline): FastS
     percepts,
     depthCharge,
     lazyEngine: () => lazy?.evaluator.engine(),
+    nets: () => ({ control: control.map((f) => game.terms.text(fluents.terms[f]!)), goalsOnDemand: m.goals !== undefined, factoredAtoms: m.compiled.atoms - game.atoms.length }),
     ...groundText(game, fluents),
   };
 }

@@ -1,0 +1,148 @@
+/**
+ * Net optimization passes of the fast simulator (docs/play.md, "Specialized nets"), on the
+ * ground rules before they are compiled. Each keeps the value of every atom in every state the
+ * net is used on, so the simulator stays equivalent to the ground game:
+ *
+ * - **constants** (`simplifyRules`): an atom fixed by assumption, or derived by no rule and not
+ *   an input (`true`, `does`), or by a fact, has a constant value; a literal that is true on
+ *   constants is dropped, a rule with a literal false on constants is dropped, until nothing
+ *   changes. A head left with a rule of empty body is constant true (it keeps that one rule).
+ * - **control** (`controlCycle`): the fluents that say whose turn it is, proved to rotate: each
+ *   one's `next` is derived only from the one before, so exactly one holds in every reachable
+ *   state. The simulator keeps one net per control fluent, specialized by `simplifyRules` with
+ *   that fluent true and the others false (ggplib's "combined" machine): a move of one role no
+ *   longer touches the other roles' legal rules, and the turn changing touches nothing.
+ */
+import { keywordSymbols } from '../../ground/atoms.js';
+import type { GroundGame, GroundRule } from '../../ground/types.js';
+
+/** At most this many control fluents: one net each. */
+const MAX_CONTROL = 4;
+
+/** The literal of atom a in a rule: 1 satisfied, 0 not, -1 unknown yet (values: 1, 0, -1 unknown). */
+function literal(value: Int8Array, a: number, positive: boolean): number {
+  const v = value[a]!;
+  return v < 0 ? -1 : positive ? v : 1 - v;
+}
+
+/** Whether rule k is dead (some literal false), satisfied on constants (every literal true), or open. */
+function ruleStatus(r: GroundRule, value: Int8Array): 'dead' | 'true' | 'open' {
+  let open = false;
+  for (const p of r.pos) {
+    const l = literal(value, p, true);
+    if (l === 0) return 'dead';
+    if (l < 0) open = true;
+  }
+  for (const q of r.neg) {
+    const l = literal(value, q, false);
+    if (l === 0) return 'dead';
+    if (l < 0) open = true;
+  }
+  return open ? 'open' : 'true';
+}
+
+/**
+ * Atom values known before any rule is looked at: `fixed` ones, and false for an atom that is
+ * no input and heads no rule.
+ */
+function initialValues(game: GroundGame, fixed: ReadonlyMap<number, 0 | 1>, live: Int32Array): Int8Array {
+  const { true: trueSym, does } = keywordSymbols(game.terms);
+  const value = new Int8Array(game.atoms.length).fill(-1);
+  game.atoms.forEach((a, i) => {
+    if (live[i] === 0 && a.rel !== trueSym && a.rel !== does) value[i] = 0;
+  });
+  for (const [a, v] of fixed) value[a] = v;
+  return value;
+}
+
+/**
+ * The rules of `game` simplified on constants, `fixed` (atom → value) assumed: every atom keeps
+ * its value in every state where the fixed atoms have theirs. Not for games with a lazy part
+ * (its opaque atoms are inputs the pass does not know).
+ */
+export function simplifyRules(game: GroundGame, fixed: ReadonlyMap<number, 0 | 1>): GroundRule[] {
+  const rules = game.rules;
+  const live = new Int32Array(game.atoms.length);
+  for (const r of rules) live[r.head]!++;
+  const value = initialValues(game, fixed, live);
+  const dead = new Uint8Array(rules.length);
+  // Passes until nothing changes; each settles what the constants found so far decide.
+  for (let changed = true; changed; ) {
+    changed = false;
+    rules.forEach((r, k) => {
+      if (dead[k] === 1 || value[r.head]! >= 0) return;
+      const status = ruleStatus(r, value);
+      if (status === 'true') (value[r.head] = 1), (changed = true);
+      else if (status === 'dead' && (dead[k] = 1) && --live[r.head]! === 0) (value[r.head] = 0), (changed = true);
+    });
+  }
+  const out: GroundRule[] = [];
+  const madeFact = new Uint8Array(game.atoms.length);
+  rules.forEach((r, k) => {
+    if (dead[k] === 1 || fixed.has(r.head)) return;
+    if (value[r.head] === 1) {
+      if (madeFact[r.head] === 0) (madeFact[r.head] = 1), out.push({ head: r.head, pos: [], neg: [] });
+      return;
+    }
+    if (value[r.head] === 0 || ruleStatus(r, value) === 'dead') return;
+    out.push({ head: r.head, pos: r.pos.filter((p) => value[p]! < 0), neg: r.neg.filter((q) => value[q]! < 0) });
+  });
+  return out;
+}
+
+/** Fluent indices (as `trueAtom` numbers them) with their `true` and `next` atoms. */
+interface FluentAtoms {
+  readonly trueAtom: Int32Array;
+  readonly nextAtoms: Int32Array;
+  readonly nextFluent: Int32Array;
+  readonly init: readonly number[];
+}
+
+/**
+ * Per fluent f, the fluent g such that `(next f)` is derived only by rules `(next f) <= (true g)`
+ * (g the same for all of them, one rule), or -1.
+ */
+function predecessors(game: GroundGame, fluents: FluentAtoms): Int32Array {
+  const fluentOfTrue = new Int32Array(game.atoms.length).fill(-1);
+  fluents.trueAtom.forEach((a, f) => {
+    if (a >= 0) fluentOfTrue[a] = f;
+  });
+  const fluentOfNext = new Int32Array(game.atoms.length).fill(-1);
+  fluents.nextAtoms.forEach((a, i) => (fluentOfNext[a] = fluents.nextFluent[i]!));
+  const pred = new Int32Array(fluents.trueAtom.length).fill(-1);
+  const rulesOf = new Int32Array(fluents.trueAtom.length);
+  for (const r of game.rules) {
+    const f = fluentOfNext[r.head]!;
+    if (f < 0) continue;
+    rulesOf[f]!++;
+    const g = r.pos.length === 1 && r.neg.length === 0 ? fluentOfTrue[r.pos[0]!]! : -1;
+    pred[f] = rulesOf[f] === 1 ? g : -1;
+  }
+  return pred;
+}
+
+/**
+ * The control fluents of `game`, in turn order from the initial one, or undefined: fluents
+ * c0 .. c(k-1), 2 ≤ k ≤ 4, where exactly c0 of them holds initially and `(next c(i+1 mod k))`
+ * is derived by the one rule `(next c(i+1)) <= (true c(i))`, each c(i) the body of that one
+ * rule alone among them. By induction exactly one of them holds in every reachable state.
+ */
+export function controlCycle(game: GroundGame, fluents: FluentAtoms): number[] | undefined {
+  if (game.lazy !== undefined) return undefined;
+  const pred = predecessors(game, fluents);
+  const succ = new Map<number, number>();
+  const shared = new Set<number>();
+  pred.forEach((g, f) => {
+    if (g < 0) return;
+    if (succ.has(g)) shared.add(g);
+    succ.set(g, f);
+  });
+  for (const start of fluents.init) {
+    const cycle = [start];
+    for (let f = succ.get(start); f !== undefined && f !== start && cycle.length <= MAX_CONTROL; f = succ.get(f)) cycle.push(f);
+    const closed = succ.get(cycle[cycle.length - 1]!) === start && cycle.length >= 2 && cycle.length <= MAX_CONTROL;
+    const initial = fluents.init.filter((f) => cycle.includes(f)).length === 1;
+    if (closed && initial && cycle.every((f) => !shared.has(f) && fluents.trueAtom[f]! >= 0)) return cycle;
+  }
+  return undefined;
+}
