@@ -7,6 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError, writeAtomicChunks } from '../src/cli/io.js';
+import { writeChunksWhenDone } from '../src/cli/output-chunks.js';
+import { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { emitGdl, emitGdlChunks } from '../src/formats/gdl/write.js';
 import { GdlError, diag } from '../src/gdl/diagnostics.js';
 import { NO_POS } from '../src/gdl/ast.js';
@@ -67,6 +70,42 @@ describe('writeAtomicChunks', () => {
   it('writes a device in place, and refuses an unwritable path as a usage error', () => {
     writeAtomicChunks('/dev/null', (write) => write('x\n'));
     expect(() => writeAtomicChunks(join(dir, 'no/such/dir/out.gdl'), (write) => write('x'))).toThrow(UsageError);
+  });
+});
+
+describe('writeChunksWhenDone (stdout)', () => {
+  /** A stream that keeps what it is given, asking for a drain after every write. */
+  const sink = (): { out: Writable; text: () => string } => {
+    const got: string[] = [];
+    const out = new Writable({ highWaterMark: 1, write(chunk: Buffer | string, _enc, done) {
+      got.push(chunk.toString());
+      setImmediate(done);
+    } });
+    return { out, text: () => got.join('') };
+  };
+  const ours = (): string[] => readdirSync(tmpdir()).filter((n) => n.startsWith(`gdl-ground-${process.pid}-`));
+  const lines = Array.from({ length: 2000 }, (_, i) => `(line ${i})\n`);
+
+  it('keeps small text in memory and spills larger text to a temporary file, the same bytes either way', async () => {
+    for (const [spill, where] of [[1 << 30, 'memory'], [100, 'file']] as const) {
+      const { out, text } = sink();
+      expect(await writeChunksWhenDone(out, (write) => lines.forEach(write), spill)).toBe(where);
+      out.end();
+      await finished(out);
+      expect(text()).toBe(lines.join(''));
+      expect(ours()).toEqual([]);
+    }
+  });
+
+  it('writes nothing and leaves no temporary file when emitting throws after a spill', async () => {
+    const { out, text } = sink();
+    const limit = new GdlError([diag('error', 'g.kif', NO_POS, 'time limit reached')], 'limit');
+    await expect(writeChunksWhenDone(out, (write) => {
+      lines.forEach(write);
+      throw limit;
+    }, 100)).rejects.toBe(limit);
+    expect(text()).toBe('');
+    expect(ours()).toEqual([]);
   });
 });
 

@@ -22,7 +22,8 @@ import { gddlRecipe, groundRecipe, loadRun, rddlRecipe, runContext } from '../pi
 import { type RddlFlags, checkRddlFlags, gameBase, writeRddl } from './rddl.js';
 import { StageTimer, formatStages } from '../timer.js';
 import { GDDL_FLAG_HELP, formatGddlStats, resolveGddlFlags, writeGddlOutput } from './gddl.js';
-import { EXIT, UsageError, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput, writeOutputChunks, writeStatsJson } from './io.js';
+import { EXIT, UsageError, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput, writeStatsJson } from './io.js';
+import { writeOutputChunks } from './output-chunks.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, addLazyOption, addSplitOption, parseChoice, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `ground`, as commander parses them. */
@@ -72,14 +73,14 @@ function resolveOptions(options: GroundOptions): Resolved {
   return { pipeline, format: json ? 'json' : gddl ? 'gddl' : 'gdl', axioms, gddl: resolveGddlFlags(options, gddl) };
 }
 
-function ground(file: string, options: GroundOptions): number {
+async function ground(file: string, options: GroundOptions): Promise<number> {
   const timer = new StageTimer();
-  const code = groundWith(file, options, timer);
+  const code = await groundWith(file, options, timer);
   if (options.statsJson !== undefined) writeStatsJson(options.statsJson, timer);
   return code;
 }
 
-function groundWith(file: string, options: GroundOptions, timer: StageTimer): number {
+async function groundWith(file: string, options: GroundOptions, timer: StageTimer): Promise<number> {
   const resolved = resolveOptions(options);
   checkOutputTarget(options.output, options.format === 'rddl' ? 'folders' : resolved.format === 'gddl' ? 'folder' : 'file');
   if (options.statsJson !== undefined && options.statsJson !== '-') checkOutputTarget(options.statsJson);
@@ -107,7 +108,7 @@ function groundWith(file: string, options: GroundOptions, timer: StageTimer): nu
   if (out.kind === 'text') {
     for (const w of out.axioms.warnings) process.stderr.write(`${file}: warning: ${w}\n`);
     writeOutput(options.output, out.text);
-  } else writeOutputChunks(options.output, out.emit);
+  } else await writeOutputChunks(options.output, out.emit);
   if (options.stats === true) process.stderr.write(`${formatStages(ctx.timer.list(), ctx.timer.peakRss())}\n${formatReductions(out.run.unused, axioms)}`);
   // With --lazy-axioms: which relations stayed non-ground (docs/lazy.md).
   const lazy = lazyStatsLine(out.run.game);

@@ -268,7 +268,7 @@ function removeStaleTemps(path: string): void {
  * the write (synchronous) ends first: then the file is whole, or absent with its temporary file
  * removed, and the process ends with 128 + the signal's number.
  */
-function cleanUpOnSignal(target: string): () => void {
+export function cleanUpOnSignal(target: string): () => void {
   if (parentPort !== null) {
     announceTemp(target, true);
     return () => announceTemp(target, false);
@@ -284,21 +284,6 @@ function cleanUpOnSignal(target: string): () => void {
   return () => {
     for (const [signal, handler] of handlers) process.off(signal, handler);
   };
-}
-
-/**
- * Like {@link writeOutput}, for text made in chunks: to `path` through {@link writeAtomicChunks},
- * or to stdout once every chunk is made (so that a limit reached while emitting leaves no
- * partial output there either), chunk by chunk.
- */
-export function writeOutputChunks(path: string | undefined, produce: (write: (chunk: string) => void) => void): void {
-  if (path !== undefined && path !== '-') {
-    writeAtomicChunks(path, produce);
-    return;
-  }
-  const chunks: string[] = [];
-  produce((chunk) => chunks.push(chunk));
-  for (const chunk of chunks) process.stdout.write(chunk);
 }
 
 /** Writes to `path` atomically, or to stdout when `path` is undefined or `-`. */

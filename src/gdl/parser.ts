@@ -38,31 +38,57 @@ type Warn = (at: SExpr, message: string) => void;
  */
 function toTerm(root: SExpr, warn: Warn): Term {
   const done: Term[] = [];
-  const stack: { e: SExpr; expanded: boolean }[] = [{ e: root, expanded: false }];
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!;
-    const e = frame.e;
+  // Nodes still to read, and whether each (a list) has had its arguments pushed: two stacks,
+  // no object per node (a large game has millions of terms).
+  const nodes: SExpr[] = [root];
+  const expanded: boolean[] = [false];
+  while (nodes.length > 0) {
+    const e = nodes[nodes.length - 1]!;
     if (e.kind === 'sym') {
-      stack.pop();
-      done.push(isVarSym(e) ? { kind: 'var', name: e.text, pos: e.pos } : { kind: 'const', name: e.text, pos: e.pos });
-    } else if (!frame.expanded) {
+      nodes.pop();
+      expanded.pop();
+      done.push(symTerm(e));
+    } else if (!expanded[expanded.length - 1]) {
       const head = functorOf(e, 'function');
       if (e.items.length === 1) {
         warn(e, `function term '(${head.text})' has no arguments; read as the constant '${head.text}'`);
-        stack.pop();
+        nodes.pop();
+        expanded.pop();
         done.push({ kind: 'const', name: head.text, pos: e.pos });
-        continue;
+      } else if (flat(e)) {
+        // Only symbols as arguments, the usual case: made at once.
+        nodes.pop();
+        expanded.pop();
+        const args: Term[] = [];
+        for (let i = 1; i < e.items.length; i++) args.push(symTerm(e.items[i] as SymNode));
+        done.push({ kind: 'fn', name: head.text, args, pos: e.pos });
+      } else {
+        expanded[expanded.length - 1] = true;
+        for (let i = e.items.length - 1; i >= 1; i--) {
+          nodes.push(e.items[i]!);
+          expanded.push(false);
+        }
       }
-      frame.expanded = true;
-      for (let i = e.items.length - 1; i >= 1; i--) stack.push({ e: e.items[i]!, expanded: false });
     } else {
-      stack.pop();
+      nodes.pop();
+      expanded.pop();
       const n = e.items.length - 1;
       const args = done.splice(done.length - n, n);
       done.push({ kind: 'fn', name: (e.items[0] as SymNode).text, args, pos: e.pos });
     }
   }
   return done[0]!;
+}
+
+/** A symbol as a term: a variable or a constant. */
+function symTerm(e: SymNode): Term {
+  return isVarSym(e) ? { kind: 'var', name: e.text, pos: e.pos } : { kind: 'const', name: e.text, pos: e.pos };
+}
+
+/** True when every argument of the list is a symbol. */
+function flat(e: ListNode): boolean {
+  for (let i = 1; i < e.items.length; i++) if (e.items[i]!.kind !== 'sym') return false;
+  return true;
 }
 
 /** The leading symbol of a list, which must be a constant naming a relation or function. */

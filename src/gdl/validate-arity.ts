@@ -26,32 +26,68 @@ interface Use {
   readonly name: string;
   readonly arity: number;
   readonly pos: Pos;
-  /** Inside the percept of a `sees` head (GDL-II), where `(does R M)` is a usual percept. */
-  readonly percept?: boolean;
 }
 
 function comparePos(a: Pos, b: Pos): number {
   return a.line - b.line || a.col - b.col;
 }
 
-/** Adds every function use inside `root` to `out` (iteratively: terms are deep). */
-function collectTermUses(root: Term, out: Use[], percept = false): void {
+/**
+ * The first use (in file order) of each name with each arity, and of each name whatever its
+ * arity. Every check here reports only first uses, so these are all it keeps: a file of facts
+ * has millions of uses, and an object per use sorted by position was most of its validation.
+ */
+interface FirstUses {
+  /** Name, then arity: the earliest use. */
+  readonly byArity: Map<string, Map<number, Pos>>;
+  /** Name: the arity and position of its earliest use. */
+  readonly first: Map<string, Use>;
+}
+
+function firstUses(): FirstUses {
+  return { byArity: new Map(), first: new Map() };
+}
+
+/** Records a use; kept only where it is earlier than the use recorded so far. */
+function note(uses: FirstUses, name: string, arity: number, pos: Pos): void {
+  let arities = uses.byArity.get(name);
+  if (arities === undefined) uses.byArity.set(name, (arities = new Map()));
+  const known = arities.get(arity);
+  if (known === undefined || comparePos(pos, known) < 0) arities.set(arity, pos);
+  const first = uses.first.get(name);
+  if (first === undefined || comparePos(pos, first.pos) < 0) uses.first.set(name, { name, arity, pos });
+}
+
+/** The uses of one kind of symbol, and where keyword names stand as functions outside percepts. */
+interface Collected {
+  readonly relations: FirstUses;
+  readonly functions: FirstUses;
+  /** Keyword name: its earliest use as a function, GDL-II percepts left out. */
+  readonly keywordFns: Map<string, Pos>;
+}
+
+/** Notes every function use inside `root` (iteratively: terms are deep). */
+function collectTermUses(root: Term, into: Collected, percept = false): void {
   const stack: Term[] = [root];
   while (stack.length > 0) {
     const t = stack.pop()!;
     if (t.kind === 'fn') {
-      out.push({ name: t.name, arity: t.args.length, pos: t.pos, ...(percept ? { percept } : {}) });
+      note(into.functions, t.name, t.args.length, t.pos);
+      if (!percept && KEYWORD_ARITY.has(t.name)) {
+        const known = into.keywordFns.get(t.name);
+        if (known === undefined || comparePos(t.pos, known) < 0) into.keywordFns.set(t.name, t.pos);
+      }
       for (const a of t.args) stack.push(a);
     }
   }
 }
 
-function collectUses(rules: readonly Rule[]): { relations: Use[]; functions: Use[] } {
-  const relations: Use[] = [];
-  const functions: Use[] = [];
-  const noteAtom = (a: Atom, head = false): void => {
-    relations.push({ name: a.rel, arity: a.args.length, pos: a.pos });
-    a.args.forEach((t, i) => collectTermUses(t, functions, head && a.rel === 'sees' && i === 1));
+function collectUses(rules: readonly Rule[]): Collected {
+  const into: Collected = { relations: firstUses(), functions: firstUses(), keywordFns: new Map() };
+  // `flag` is true for the head and for body atoms under an odd number of `not`s (as before).
+  const noteAtom = (a: Atom, flag = false): void => {
+    note(into.relations, a.rel, a.args.length, a.pos);
+    for (let i = 0; i < a.args.length; i++) collectTermUses(a.args[i]!, into, flag && a.rel === 'sees' && i === 1);
   };
   for (const r of rules) {
     noteAtom(r.head, true);
@@ -62,18 +98,23 @@ function collectUses(rules: readonly Rule[]): { relations: Use[]; functions: Use
       while (stack.length > 0) {
         const f = stack.pop()!;
         if (f.kind === 'distinct') {
-          collectTermUses(f.left, functions);
-          collectTermUses(f.right, functions);
+          collectTermUses(f.left, into);
+          collectTermUses(f.right, into);
         } else if (f.kind === 'not') stack.push(f.arg);
         else if (f.kind === 'and' || f.kind === 'or') for (const a of f.args) stack.push(a);
       }
     }
   }
-  return { relations: relations.sort((a, b) => comparePos(a.pos, b.pos)), functions: functions.sort((a, b) => comparePos(a.pos, b.pos)) };
+  return into;
 }
 
 function plural(n: number): string {
   return n === 1 ? '1 argument' : `${n} arguments`;
+}
+
+/** Diagnostics in the order of their positions (each check reports in file order). */
+function byPosition(list: { pos: Pos; d: Diagnostic }[]): Diagnostic[] {
+  return list.sort((a, b) => comparePos(a.pos, b.pos)).map((x) => x.d);
 }
 
 /**
@@ -81,45 +122,38 @@ function plural(n: number): string {
  * other arity is reported as a warning (the two are read as distinct symbols), naming where
  * the norm was set. One report per further arity, not per use.
  */
-function reportClashes(uses: readonly Use[], what: string, file: string, out: Diagnostic[]): void {
-  const first = new Map<string, Use>();
-  const reported = new Set<string>();
-  for (const u of uses) {
-    const norm = first.get(u.name);
-    if (norm === undefined) {
-      first.set(u.name, u);
-    } else if (norm.arity !== u.arity && !reported.has(`${u.name}/${u.arity}`)) {
-      reported.add(`${u.name}/${u.arity}`);
-      out.push(
-        diag('warning', file, u.pos,
-          `${what} '${u.name}' is used with ${plural(u.arity)} here but with ${plural(norm.arity)} at ${norm.pos.line}:${norm.pos.col}; read as distinct ${what}s ${u.name}/${norm.arity} and ${u.name}/${u.arity}`),
-      );
+function reportClashes(uses: FirstUses, skip: (name: string) => boolean, what: string, file: string, out: Diagnostic[]): void {
+  const found: { pos: Pos; d: Diagnostic }[] = [];
+  for (const [name, arities] of uses.byArity) {
+    if (arities.size < 2 || skip(name)) continue;
+    const norm = uses.first.get(name)!;
+    for (const [arity, pos] of arities) {
+      if (arity === norm.arity) continue;
+      found.push({
+        pos,
+        d: diag('warning', file, pos,
+          `${what} '${name}' is used with ${plural(arity)} here but with ${plural(norm.arity)} at ${norm.pos.line}:${norm.pos.col}; read as distinct ${what}s ${name}/${norm.arity} and ${name}/${arity}`),
+      });
     }
   }
+  out.push(...byPosition(found));
 }
 
 /** Checks the arities of relations, functions and keywords; errors for keywords, warnings for names with several arities. */
 export function checkArities(rules: readonly Rule[], file: string): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const { relations, functions } = collectUses(rules);
-  const keywordClash = new Set<string>();
-  for (const u of relations) {
-    const want = KEYWORD_ARITY.get(u.name);
-    if (want !== undefined && want !== u.arity && !keywordClash.has(`${u.name}/${u.arity}`)) {
-      keywordClash.add(`${u.name}/${u.arity}`);
-      out.push(diag('error', file, u.pos, `'${u.name}' takes ${plural(want)}, not ${u.arity}`));
+  const { relations, functions, keywordFns } = collectUses(rules);
+  const keywordClash: { pos: Pos; d: Diagnostic }[] = [];
+  for (const [name, want] of KEYWORD_ARITY) {
+    for (const [arity, pos] of relations.byArity.get(name) ?? []) {
+      if (arity !== want) keywordClash.push({ pos, d: diag('error', file, pos, `'${name}' takes ${plural(want)}, not ${arity}`) });
     }
   }
-  reportClashes(relations.filter((u) => !KEYWORD_ARITY.has(u.name)), 'relation', file, out);
-  const keywordFns = new Set<string>();
-  for (const u of functions) {
-    // A keyword inside a term is almost always a misplaced parenthesis, e.g. (true (true p)).
-    // GDL-II percepts are terms that often name a move: (sees ?p (does ?q ?m)) is allowed.
-    if (KEYWORD_ARITY.has(u.name) && u.percept !== true && !keywordFns.has(u.name)) {
-      keywordFns.add(u.name);
-      out.push(diag('error', file, u.pos, `keyword '${u.name}' is used as a function inside a term`));
-    }
-  }
-  reportClashes(functions, 'function', file, out);
+  out.push(...byPosition(keywordClash));
+  reportClashes(relations, (name) => KEYWORD_ARITY.has(name), 'relation', file, out);
+  // A keyword inside a term is almost always a misplaced parenthesis, e.g. (true (true p)).
+  // GDL-II percepts are terms that often name a move: (sees ?p (does ?q ?m)) is allowed.
+  out.push(...byPosition([...keywordFns].map(([name, pos]) => ({ pos, d: diag('error', file, pos, `keyword '${name}' is used as a function inside a term`) }))));
+  reportClashes(functions, () => false, 'function', file, out);
   return out;
 }

@@ -101,7 +101,7 @@ function usedNames(rules: readonly Rule[]): Set<string> {
 }
 
 /** Applies both repairs to one rule; returns the rule and the warnings, or null when none applies. */
-function repair(rule: Rule, parts: readonly NormalRule[], file: string, used: Set<string>): { rule: Rule; warnings: Diagnostic[] } | null {
+function repair(rule: Rule, parts: readonly NormalRule[], file: string, usedNow: () => Set<string>): { rule: Rule; warnings: Diagnostic[] } | null {
   const roles = new Set<string>();
   const free = new Set<string>();
   const candidates = roleVars(rule.head);
@@ -127,6 +127,7 @@ function repair(rule: Rule, parts: readonly NormalRule[], file: string, used: Se
   }
   const binding = new Map<string, Term>();
   for (const v of [...free].sort(compareCodePoints)) {
+    const used = usedNow();
     const name = freshConstant(v, used);
     used.add(name);
     binding.set(v, { kind: 'const', name, pos: rule.pos });
@@ -162,7 +163,10 @@ function errorsOf(rule: Rule, parts: readonly NormalRule[], file: string): Diagn
 export function checkSafety(rules: readonly Rule[], file: string, split: SplitRule): { rules: Rule[]; diagnostics: Diagnostic[] } {
   const out: Rule[] = [];
   const diagnostics: Diagnostic[] = [];
-  const used = usedNames(rules);
+  // The game's names are gathered only when a fresh constant is needed (most games need none;
+  // on a file of millions of facts the walk over every term was a large part of validation).
+  let used: Set<string> | undefined;
+  const usedNow = (): Set<string> => (used ??= usedNames(rules));
   const relations = relationNames(rules);
   for (const rule of rules) {
     // A ground fact binds nothing and needs nothing bound: safe as it stands.
@@ -184,7 +188,7 @@ export function checkSafety(rules: readonly Rule[], file: string, split: SplitRu
       out.push(...projected.helpers);
       parts = split(current) ?? parts;
     }
-    const fixed = repair(current, parts, file, used);
+    const fixed = repair(current, parts, file, usedNow);
     if (fixed !== null) {
       current = fixed.rule;
       diagnostics.push(...fixed.warnings);
