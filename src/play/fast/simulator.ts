@@ -71,12 +71,12 @@ function outputsOf(game: GroundGame, legal: readonly Int32Array[], nextAtoms: In
 }
 
 /** Which net optimization passes run (docs/play.md, "Specialized nets"); all by default. Tests turn them off to compare. */
-export interface FastOptions {
+interface FastOptions {
   readonly passes?: Partial<Passes>;
 }
 
 /** The passes: constants simplified, nets per control fluent, goals on demand, common literals factored. */
-export interface Passes {
+interface Passes {
   readonly constants: boolean;
   readonly control: boolean;
   readonly goals: boolean;
