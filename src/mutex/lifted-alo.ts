@@ -59,25 +59,6 @@ interface AloContext {
 /** Whether variable names belong to a rule renamed with the tag (`X#r12`). */
 const ofTag = (tag: string) => (name: string): boolean => name.endsWith(`#${tag}`);
 
-/** Unifies, binding only variables `bindable` says may be bound (the rule's); extends `s`. */
-function unifyOneWay(a: Term, b: Term, s: Subst, bindable: (name: string) => boolean): boolean {
-  const stack: [Term, Term][] = [[a, b]];
-  while (stack.length > 0) {
-    const [x0, y0] = stack.pop()!;
-    const x = walk(x0, s);
-    const y = walk(y0, s);
-    if (x.kind === 'var' && y.kind === 'var' && x.name === y.name) continue;
-    if (x.kind === 'var' && bindable(x.name)) s.set(x.name, y);
-    else if (y.kind === 'var' && bindable(y.name)) s.set(y.name, x);
-    else if (x.kind === 'var' || y.kind === 'var' || x.kind !== y.kind || x.name !== y.name) return false;
-    else if (x.kind === 'fn' && y.kind === 'fn') {
-      if (x.args.length !== y.args.length) return false;
-      x.args.forEach((xa, i) => stack.push([xa, y.args[i]!]));
-    }
-  }
-  return true;
-}
-
 /** Whether `t` under `s` still holds a variable `bindable` says is the rule's. */
 function hasRuleVar(t: Term, s: Subst, bindable: (name: string) => boolean): boolean {
   const u = walk(t, s);
@@ -136,7 +117,7 @@ function matchBody(body: readonly Literal[], i: number, br: Branch, s: Subst, bi
     for (const m of br.lits) {
       if (m.kind !== 'pos' || m.atom.rel !== l.atom.rel || m.atom.args.length !== l.atom.args.length) continue;
       const t = new Map(s);
-      if (l.atom.args.every((a, k) => unifyOneWay(a, m.atom.args[k]!, t, bindable))) {
+      if (l.atom.args.every((a, k) => unify(a, m.atom.args[k]!, t, bindable))) {
         matched = true;
         next(t, open);
       }
@@ -163,7 +144,7 @@ function matches(br: Branch, input: readonly number[], k: readonly Term[], ctx: 
     const head = r.head.args[0]!;
     const bindable = ofTag(tag);
     const s: Subst = new Map(br.s);
-    if (head.kind !== 'fn' || !input.every((i, j) => unifyOneWay(head.args[i]!, k[j]!, s, bindable))) continue;
+    if (head.kind !== 'fn' || !input.every((i, j) => unify(head.args[i]!, k[j]!, s, bindable))) continue;
     // Positive literals first: they bind the variables the others read.
     matchBody([...r.body].sort((a, b) => rank(b) - rank(a)), 0, br, s, bindable, [], out);
     if (out.some((m) => m.kind === 'covered')) return out;

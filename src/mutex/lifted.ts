@@ -71,21 +71,29 @@ function occurs(v: string, t: Term, s: Subst): boolean {
   return u.kind === 'fn' && u.args.some((a) => occurs(v, a, s));
 }
 
-/** Unifies a and b, extending `s`; false when they cannot be made equal (s is then spoiled). */
-export function unify(a: Term, b: Term, s: Subst): boolean {
+/** Every variable may be bound. */
+const ANY_VAR = (): boolean => true;
+
+/**
+ * Unifies a and b, extending `s`; false when they cannot be made equal (s is then spoiled).
+ * Only variables `bindable` accepts are bound (default all): the exactly-one proof matches a
+ * rule against a claim whose own variables must stay as they are.
+ */
+export function unify(a: Term, b: Term, s: Subst, bindable: (name: string) => boolean = ANY_VAR): boolean {
   const stack: [Term, Term][] = [[a, b]];
   while (stack.length > 0) {
     const [x0, y0] = stack.pop()!;
     const x = walk(x0, s);
     const y = walk(y0, s);
     if (x.kind === 'var' && y.kind === 'var' && x.name === y.name) continue;
-    if (x.kind === 'var' || y.kind === 'var') {
-      const [v, t] = x.kind === 'var' ? [x, y] : [y as Term & { kind: 'var' }, x];
+    const v = x.kind === 'var' && bindable(x.name) ? x : y.kind === 'var' && bindable(y.name) ? y : undefined;
+    if (v !== undefined) {
+      const t = v === x ? y : x;
       if (occurs(v.name, t, s)) return false;
       s.set(v.name, t);
       continue;
     }
-    if (x.kind !== y.kind || x.name !== y.name) return false;
+    if (x.kind === 'var' || y.kind === 'var' || x.kind !== y.kind || x.name !== y.name) return false;
     if (x.kind === 'fn' && y.kind === 'fn') {
       if (x.args.length !== y.args.length) return false;
       x.args.forEach((xa, i) => stack.push([xa, y.args[i]!]));
