@@ -29,6 +29,7 @@ import type { Atom, Term } from '../gdl/ast.js';
 import { NO_POS, mkAtom } from '../gdl/ast.js';
 import { atomToString, atomVars, substituteAtom } from '../gdl/terms.js';
 import { GdlError } from '../gdl/diagnostics.js';
+import { dependents } from '../gdl/relations.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import { TermTable } from '../datalog/terms.js';
 import { storeIds } from '../datalog/block.js';
@@ -58,31 +59,21 @@ interface Kept {
   readonly binders: readonly Atom[];
 }
 
-/** Relation keys that depend (through any literal) on `true` or `does`. */
-function stateDependentKeys(rules: readonly NormalRule[]): Set<string> {
-  const dependent = new Set(['true/1', 'does/2']);
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const r of rules) {
-      const k = keyOf(r.head);
-      if (dependent.has(k)) continue;
-      if (r.body.some((l) => l.kind !== 'distinct' && dependent.has(keyOf(l.atom)))) (dependent.add(k), (changed = true));
-    }
-  }
-  return dependent;
+/** Body-to-head edges between relation keys (`rel/arity`), through positive and negative literals. */
+function keyEdges(rules: readonly NormalRule[]): { from: string; to: string }[] {
+  return rules.flatMap((r) => r.body.flatMap((l) => (l.kind === 'distinct' ? [] : [{ from: keyOf(l.atom), to: keyOf(r.head) }])));
+}
+
+/** Relation keys that depend (through any literal) on `true` or `does`, and those two. */
+function stateDependentKeys(edges: readonly { from: string; to: string }[]): Set<string> {
+  const starts = ['true/1', 'does/2'];
+  return new Set([...starts, ...dependents(edges, starts)]);
 }
 
 /** Relation keys with a negative literal in their own rules or in those of any relation below them. */
-function negationBelow(rules: readonly NormalRule[]): Set<string> {
-  const out = new Set(rules.filter((r) => r.body.some((l) => l.kind === 'neg')).map((r) => keyOf(r.head)));
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const r of rules) {
-      const k = keyOf(r.head);
-      if (!out.has(k) && r.body.some((l) => l.kind !== 'distinct' && out.has(keyOf(l.atom)))) (out.add(k), (changed = true));
-    }
-  }
-  return out;
+function negationBelow(rules: readonly NormalRule[], edges: readonly { from: string; to: string }[]): Set<string> {
+  const starts = [...new Set(rules.filter((r) => r.body.some((l) => l.kind === 'neg')).map((r) => keyOf(r.head)))];
+  return new Set([...starts, ...dependents(edges, starts)]);
 }
 
 /** `name/arity` of a fluent term; undefined for a variable. */
@@ -136,8 +127,9 @@ function bindersOf(body: readonly Literal[], start: readonly string[], isStatic:
 
 /** The negative literals of the relaxed rules that can be kept (see the module comment). */
 function keptLiterals(rules: readonly NormalRule[]): Kept[] {
-  const dependent = stateDependentKeys(rules);
-  const negated = negationBelow(rules);
+  const edges = keyEdges(rules);
+  const dependent = stateDependentKeys(edges);
+  const negated = negationBelow(rules, edges);
   const invariant = invariantFluents(rules);
   const exactStatic = (k: string): boolean => !dependent.has(k) && !negated.has(k);
   const isStatic = (a: Atom): boolean => !dependent.has(keyOf(a));
