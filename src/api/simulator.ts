@@ -6,8 +6,8 @@
 import { Deadline } from '../deadline.js';
 import { createFastSimulator, type FastSimulator } from '../play/fast/simulator.js';
 import { type GroundState, roleAtoms } from '../play/ground-sim.js';
-import { type PlayoutResult, fastPlayouts } from '../play/playouts.js';
-import { type Random, createRandom } from '../play/random.js';
+import { type PlayoutResult, fastPlayouts, randomWalk } from '../play/playouts.js';
+import { createRandom } from '../play/random.js';
 import type { StateInfo } from '../play/types.js';
 import type { Grounding } from './ground.js';
 import type { RunControl } from './settings.js';
@@ -103,8 +103,8 @@ export function createSimulator(grounding: Grounding, options: SimulatorOptions 
   const goalsOf = (bits: GroundState): (number | undefined)[] => info(bits).goals.map((ids) => (ids.length === 0 ? undefined : Number(sim.text.value(ids[0]!))));
   const playout = (state: State, opts: { readonly maxDepth?: number; readonly seed?: number } = {}): PlayoutEnd => {
     if (opts.seed !== undefined) random = createRandom(opts.seed);
-    const end = randomPlayout(sim, info, states.bits(state), random, opts.maxDepth ?? 10_000);
-    return { state: states.wrap(end.bits), depth: end.depth, terminal: end.terminal, goals: goalsOf(end.bits) };
+    const end = randomWalk(sim, info, states.bits(state), random, opts.maxDepth ?? 10_000);
+    return { state: states.wrap(end.state), depth: end.depth, terminal: end.end === 'terminal', goals: goalsOf(end.state) };
   };
   return {
     roles: sim.roles,
@@ -186,15 +186,4 @@ function moveTable(grounding: Grounding, sim: FastSimulator): { text(id: number)
       return byRole[role]!.get(move);
     },
   };
-}
-
-/** A uniform random playout from `bits` through the common interface. */
-function randomPlayout(sim: FastSimulator, info: (bits: GroundState) => StateInfo<number, number>, bits: GroundState, random: Random, maxDepth: number): { bits: GroundState; depth: number; terminal: boolean } {
-  let state = bits;
-  for (let depth = 0; ; depth++) {
-    const here = info(state);
-    if (here.terminal) return { bits: state, depth, terminal: true };
-    if (depth >= maxDepth || here.legal.some((m) => m.length === 0)) return { bits: state, depth, terminal: false };
-    state = sim.successor(state, here.legal.map((m) => m[random.below(m.length)]!));
-  }
 }

@@ -7,7 +7,7 @@
  */
 import type { FastSimulator } from './fast/simulator.js';
 import { type Random, createRandom } from './random.js';
-import type { GameSimulator } from './types.js';
+import type { GameSimulator, StateInfo } from './types.js';
 
 /** Options of a measurement, resolved by the caller. */
 export interface PlayoutOptions {
@@ -96,19 +96,39 @@ export function fastPlayouts(sim: FastSimulator, options: PlayoutOptions): Playo
   return lazyEngine === undefined ? out : { ...out, lazyEngine };
 }
 
+/** Where a {@link randomWalk} ended: its last state, joint moves made, and why it ended. */
+interface WalkEnd<S> {
+  readonly state: S;
+  readonly depth: number;
+  /** `terminal`; `cut` (a role without a legal move, or `maxSteps` joint moves); `stopped` (`stop` said so). */
+  readonly end: 'terminal' | 'cut' | 'stopped';
+}
+
+/**
+ * Uniformly random joint moves from `state` until a terminal state, a role without a legal
+ * move, `maxSteps` joint moves, or `stop()` (asked before each step). `info` is the simulator's
+ * own or a caller's memo of it.
+ */
+export function randomWalk<S, M>(
+  sim: { successor(state: S, moves: readonly M[]): S }, info: (state: S) => StateInfo<M, unknown>,
+  state: S, random: Random, maxSteps: number, stop: () => boolean = () => false,
+): WalkEnd<S> {
+  for (let depth = 0; ; depth++) {
+    if (stop()) return { state, depth, end: 'stopped' };
+    const here = info(state);
+    if (here.terminal) return { state, depth, end: 'terminal' };
+    if (depth >= maxSteps || here.legal.some((moves) => moves.length === 0)) return { state, depth, end: 'cut' };
+    state = sim.successor(state, here.legal.map((moves) => moves[random.below(moves.length)]!));
+  }
+}
+
 /**
  * One depth charge through the common interface; returns its depth, or -(depth + 1) when the
  * time ran out before it finished.
  */
 function genericCharge<S, M, V>(sim: GameSimulator<S, M, V>, random: Random, options: PlayoutOptions, end: number, now: () => number): number {
-  let state = sim.initialState();
-  for (let depth = 0; depth < options.maxSteps; depth++) {
-    if (now() >= end) return -(depth + 1);
-    const info = sim.info(state);
-    if (info.terminal || info.legal.some((moves) => moves.length === 0)) return depth;
-    state = sim.successor(state, info.legal.map((moves) => moves[random.below(moves.length)]!));
-  }
-  return options.maxSteps;
+  const walk = randomWalk(sim, (s) => sim.info(s), sim.initialState(), random, options.maxSteps, () => now() >= end);
+  return walk.end === 'stopped' ? -(walk.depth + 1) : walk.depth;
 }
 
 /** Depth charges through the {@link GameSimulator} interface (the Prolog reasoner); the clock is read every step. */
