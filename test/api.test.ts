@@ -86,6 +86,21 @@ describe('groundGame and emitGame write what gdl-ground ground writes', () => {
     expect(m.groups.length).toBe(cli.groups.length);
   });
 
+  it('proves the mutex groups and removes the axioms once per grounding, with the same files', () => {
+    const stages = (s: readonly StageRecord[]): string[] => s.map((r) => r.stage);
+    const fresh = (format: 'gddl' | 'rddl') => emitGame(groundGame(game('buttons.kif')), format).files;
+    const g = groundGame(game('buttons.kif'));
+    expect(stages(findMutexGroups(g).stats)).toContain('mutex');
+    const gddl = emitGame(g, 'gddl');
+    expect(stages(gddl.stats)).not.toContain('mutex');
+    expect(stages(gddl.stats)).toContain('axioms');
+    expect(gddl.files).toEqual(fresh('gddl'));
+    const rddl = emitGame(g, 'rddl');
+    expect(stages(rddl.stats)).not.toContain('axioms');
+    expect(rddl.files).toEqual(fresh('rddl'));
+    expect(stages(emitGame(groundGame(game('buttons.kif')), 'rddl').stats)).toContain('axioms');
+  });
+
   it('the ./node entry grounds a file and writes an output, all files at once', () => {
     const dir = mkdtempSync(join(tmpdir(), 'api-node-'));
     dirs.push(dir);

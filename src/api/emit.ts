@@ -6,7 +6,7 @@
 import { NO_POS } from '../gdl/ast.js';
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import { DEFAULT_GDDL_OPTIONS, GDDL_FILE_NAMES } from '../pipeline/formats.js';
-import { type GroundRun, type RunContext, gddlOutput, groundOutput, rddlOutput } from '../pipeline/recipes/index.js';
+import { type FoundResults, type GroundRun, type RunContext, gddlOutput, groundOutput, rddlOutput } from '../pipeline/recipes/index.js';
 import { type AxiomOptions, DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS } from '../pipeline/stages.js';
 import type { StageRecord } from '../timer.js';
 import { GROUNDED, type Grounding, laterContext } from './ground.js';
@@ -71,11 +71,11 @@ function joined(chunks: readonly string[], file: string): string {
 }
 
 /** The GDL or JSON of `ground`, with or without axioms. */
-function groundFiles(ctx: RunContext, run: GroundRun, format: 'gdl' | 'json' | 'gdl-no-axioms', options: EmitOptions): Omit<Output, 'stats'> {
+function groundFiles(ctx: RunContext, run: GroundRun, format: 'gdl' | 'json' | 'gdl-no-axioms', options: EmitOptions, found: FoundResults): Omit<Output, 'stats'> {
   const base = baseName(ctx.file);
   const gdl = { baseInput: options.baseInput !== false };
   if (format === 'gdl-no-axioms') {
-    const out = groundOutput(ctx, run, { format: 'gdl', gdl, removeAxioms: axiomOptions(options) });
+    const out = groundOutput(ctx, run, { format: 'gdl', gdl, removeAxioms: axiomOptions(options) }, found);
     if (out.kind !== 'text') throw new Error('axiom removal gives one text');
     return { format, files: [{ name: `${base}-no-axioms.gdl`, text: out.text }], warnings: out.axioms.warnings };
   }
@@ -86,18 +86,37 @@ function groundFiles(ctx: RunContext, run: GroundRun, format: 'gdl' | 'json' | '
   return { format, files: [{ name: `${base}.${format}`, text: joined(chunks, ctx.file) }], warnings: [] };
 }
 
+/** The results made already on this grounding with these settings (see `FoundStore`). */
+function foundFor(grounding: Grounding, axioms: AxiomOptions): FoundResults {
+  const { found } = grounding[GROUNDED];
+  const mutex = found.mutex.get(JSON.stringify(DEFAULT_MUTEX_SETTINGS));
+  const removed = found.axioms.get(JSON.stringify(axioms));
+  return { ...(mutex === undefined ? {} : { mutex }), ...(removed === undefined ? {} : { axioms: removed }) };
+}
+
+/** Keeps what an output made for later calls on the same grounding. */
+function keep(grounding: Grounding, axioms: AxiomOptions, made: FoundResults): void {
+  const { found } = grounding[GROUNDED];
+  if (made.mutex !== undefined) found.mutex.set(JSON.stringify(DEFAULT_MUTEX_SETTINGS), made.mutex);
+  if (made.axioms !== undefined) found.axioms.set(JSON.stringify(axioms), made.axioms);
+}
+
 /** The files of `format` for a grounding, over the call's context. */
 function filesOf(ctx: RunContext, grounding: Grounding, format: OutputFormat, options: EmitOptions): Omit<Output, 'stats'> {
   const { game, run } = grounding[GROUNDED];
-  if (format === 'gdl' || format === 'json' || format === 'gdl-no-axioms') return groundFiles(ctx, run, format, options);
+  if (format === 'gdl' || format === 'json') return groundFiles(ctx, run, format, options, {});
   const axioms = axiomOptions(options);
+  const found = foundFor(grounding, axioms);
+  if (format === 'gdl-no-axioms') return groundFiles(ctx, run, format, options, found);
   if (format === 'rddl') {
     const base = baseName(ctx.file);
-    const out = rddlOutput(ctx, game[LOADED], run, { axioms, base, rddl: options.horizon === undefined ? {} : { horizon: options.horizon } });
+    const out = rddlOutput(ctx, game[LOADED], run, { axioms, base, rddl: options.horizon === undefined ? {} : { horizon: options.horizon } }, found);
+    keep(grounding, axioms, { axioms: out.axioms });
     return { format, files: [{ name: `${base}_mdp.rddl`, text: out.files.domain }, { name: `${base}_inst.rddl`, text: out.files.instance }], warnings: out.axioms.warnings };
   }
   const gddl = { maxActions: options.maxActions ?? DEFAULT_GDDL_OPTIONS.maxActions, maxEffects: options.maxEffects ?? DEFAULT_GDDL_OPTIONS.maxEffects };
-  const out = gddlOutput(ctx, game[LOADED], run, { gddl, axioms, mutex: DEFAULT_MUTEX_SETTINGS });
+  const out = gddlOutput(ctx, game[LOADED], run, { gddl, axioms, mutex: DEFAULT_MUTEX_SETTINGS }, found);
+  keep(grounding, axioms, { mutex: out.mutex, axioms: out.axioms });
   const parts = ['domain', 'problem', 'partition'] as const;
   return { format, files: parts.map((p) => ({ name: GDDL_FILE_NAMES[p], text: out.files[p] })), warnings: out.axioms.warnings };
 }

@@ -6,12 +6,23 @@
 import type { Diagnostic } from '../gdl/diagnostics.js';
 import type { GroundGame } from '../ground/types.js';
 import { type GroundRun, type RunContext, groundWritten } from '../pipeline/recipes/index.js';
+import type { AxiomResult, MutexResult } from '../pipeline/stages.js';
 import type { StageRecord } from '../timer.js';
 import { type Game, LOADED } from './load.js';
 import { type RunControl, type Settings, afterYield, callContext } from './settings.js';
 
 /** The key of a {@link Grounding}'s internals: what the recipes need to emit it. */
 export const GROUNDED: unique symbol = Symbol('gdl-grounder grounding');
+
+/**
+ * What later calls on one grounding made, by the JSON of the settings they were made with:
+ * the playground shows the mutex groups and then writes GDDL and RDDL, which need the same
+ * groups and the same game without axioms; kept here, each is made once per grounding.
+ */
+export interface FoundStore {
+  readonly mutex: Map<string, MutexResult>;
+  readonly axioms: Map<string, AxiomResult>;
+}
 
 /** How a game is ground: {@link Settings} (over those it was loaded with) and whether unused instances stay. */
 export interface GroundOptions extends Settings, RunControl {
@@ -35,7 +46,7 @@ export interface Grounding {
   /** The settings of the grounding (the game's, then the call's). */
   readonly settings: Settings;
   /** The run the recipes made (internal). */
-  readonly [GROUNDED]: { readonly game: Game; readonly run: GroundRun };
+  readonly [GROUNDED]: { readonly game: Game; readonly run: GroundRun; readonly found: FoundStore };
 }
 
 /** The settings of `options` over the game's, without the call's control. */
@@ -49,7 +60,7 @@ function grounding(ctx: RunContext, game: Game, settings: Settings, keepUnused: 
   const g = run.game;
   return {
     kind: 'grounding', file: game.file, roles: g.roles.map((r) => g.terms.text(r)), game: g, stats: ctx.timer.list(),
-    warnings: game.warnings, settings, [GROUNDED]: { game, run },
+    warnings: game.warnings, settings, [GROUNDED]: { game, run, found: { mutex: new Map(), axioms: new Map() } },
   };
 }
 

@@ -41,9 +41,11 @@ export interface MutexGroups {
 }
 
 function groupsOf(ctx: RunContext, grounding: Grounding, options: MutexOptions): MutexGroups {
-  const { game, run } = grounding[GROUNDED];
+  const { game, run, found } = grounding[GROUNDED];
   const settings = { playouts: options.playouts ?? DEFAULT_MUTEX_SETTINGS.playouts, seed: options.seed ?? DEFAULT_MUTEX_SETTINGS.seed, maxSteps: options.maxSteps ?? DEFAULT_MUTEX_SETTINGS.maxSteps };
-  const r: MutexResult = mutexOfRun(ctx, game[LOADED], run, settings);
+  const key = JSON.stringify(settings);
+  const r: MutexResult = found.mutex.get(key) ?? mutexOfRun(ctx, game[LOADED], run, settings);
+  found.mutex.set(key, r);
   const groups = r.groups.map((g) => ({ relation: g.relation, members: g.members, exactlyOne: g.exactlyOne, proven: g.proven }));
   return { fluents: r.fluents, bits: r.bits, groups, stats: ctx.timer.list() };
 }

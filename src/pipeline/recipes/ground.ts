@@ -27,6 +27,16 @@ type GroundOutput =
   | { readonly kind: 'text'; readonly run: GroundRun; readonly axioms: AxiomResult; readonly text: string };
 
 /**
+ * Results a caller made already on the same run with the same settings (the library's
+ * grounding keeps them): reused, so several outputs of one grounding prove the mutex groups
+ * and remove the axioms once.
+ */
+export interface FoundResults {
+  readonly mutex?: MutexResult;
+  readonly axioms?: AxiomResult;
+}
+
+/**
  * `ground` as GDL or JSON. Without `--remove-axioms` the text is streamed: `emit` hands it to
  * `write` in chunks (racer's 4.7M rules are too large for one string), timed as `emit`.
  */
@@ -38,11 +48,11 @@ export function groundRecipe(ctx: RunContext, loaded: LoadedGame, settings: Grou
  * {@link groundRecipe} on a grounding made already (by {@link groundWritten}): the library emits
  * several formats of one grounding without grounding again.
  */
-export function groundOutput(ctx: RunContext, run: GroundRun, settings: Omit<GroundSettings, 'keepUnused'>): GroundOutput {
+export function groundOutput(ctx: RunContext, run: GroundRun, settings: Omit<GroundSettings, 'keepUnused'>, found: FoundResults = {}): GroundOutput {
   if (settings.removeAxioms === undefined) {
     return { kind: 'chunks', run, emit: (write) => emitGroundStream(run.game, settings.format, settings.gdl, write, ctx.timer, ctx.options) };
   }
-  const axioms = removeGameAxioms(run.game, ctx.options, settings.removeAxioms, ctx.timer);
+  const axioms = found.axioms ?? removeGameAxioms(run.game, ctx.options, settings.removeAxioms, ctx.timer);
   return { kind: 'text', run, axioms, text: emitFormulaGround(axioms.game, settings.gdl, ctx.options, ctx.timer) };
 }
 
@@ -61,10 +71,11 @@ export function gddlRecipe(ctx: RunContext, loaded: LoadedGame, settings: GddlSe
   return { run, output: gddlOf(ctx, run.game, loaded.normal, settings) };
 }
 
+
 /** {@link gddlRecipe} on a grounding made already (by {@link groundWritten}) of `loaded`. */
-export function gddlOutput(ctx: RunContext, loaded: LoadedGame, run: GroundRun, settings: Omit<GddlSettings, 'keepUnused'>): GddlOutput {
+export function gddlOutput(ctx: RunContext, loaded: LoadedGame, run: GroundRun, settings: Omit<GddlSettings, 'keepUnused'>, found: FoundResults = {}): GddlOutput {
   refuseGdl2(loaded.game, 'GDDL');
-  return gddlOf(ctx, run.game, loaded.normal, settings);
+  return gddlOf(ctx, run.game, loaded.normal, settings, found);
 }
 
 /** What `ground --format rddl` needs besides the run. */
@@ -90,14 +101,14 @@ export function rddlRecipe(ctx: RunContext, loaded: LoadedGame, settings: RddlSe
   return { run, ...rddlOf(ctx, run.game, settings.axioms, settings.base, settings.rddl) };
 }
 
-/** {@link rddlRecipe} on a grounding made already (by {@link groundWritten}) of `loaded`. */
-export function rddlOutput(ctx: RunContext, loaded: LoadedGame, run: GroundRun, settings: Omit<RddlSettings, 'keepUnused'>): RddlOutput {
+/** {@link rddlRecipe} on a grounding made already (by {@link groundWritten}) of `loaded`; `found.axioms` is reused. */
+export function rddlOutput(ctx: RunContext, loaded: LoadedGame, run: GroundRun, settings: Omit<RddlSettings, 'keepUnused'>, found: FoundResults = {}): RddlOutput {
   refuseGdl2(loaded.game, 'RDDL');
-  return { run, ...rddlOf(ctx, run.game, settings.axioms, settings.base, settings.rddl) };
+  return { run, ...rddlOf(ctx, run.game, settings.axioms, settings.base, settings.rddl, found.axioms) };
 }
 
-function rddlOf(ctx: RunContext, game: GroundGame, axiomOptions: AxiomOptions, base: string, rddl: RddlOptions): Omit<RddlOutput, 'run'> {
-  const axioms = removeGameAxioms(game, ctx.options, axiomOptions, ctx.timer);
+function rddlOf(ctx: RunContext, game: GroundGame, axiomOptions: AxiomOptions, base: string, rddl: RddlOptions, found?: AxiomResult): Omit<RddlOutput, 'run'> {
+  const axioms = found ?? removeGameAxioms(game, ctx.options, axiomOptions, ctx.timer);
   const unrolled = unrollForRddl(axioms.game, ctx.options, ctx.timer);
   return { axioms, files: { ...rddlFiles(unrolled.game, base, rddl, ctx.options, ctx.timer), unroll: unrolled.stats } };
 }
@@ -166,9 +177,9 @@ export interface GddlOutput {
  * `normal`'s rules first, as `mutex` proves them), axiom removal, the model (multi-actions,
  * rewards, partition) and its three files.
  */
-function gddlOf(ctx: RunContext, game: GroundGame, normal: NormalGame, settings: Omit<GddlSettings, 'keepUnused'>): GddlOutput {
-  const mutex = mutexGroups(game, normal, ctx.options, settings.mutex, ctx.timer);
-  const axioms = removeGameAxioms(game, ctx.options, settings.axioms, ctx.timer);
+function gddlOf(ctx: RunContext, game: GroundGame, normal: NormalGame, settings: Omit<GddlSettings, 'keepUnused'>, found: FoundResults = {}): GddlOutput {
+  const mutex = found.mutex ?? mutexGroups(game, normal, ctx.options, settings.mutex, ctx.timer);
+  const axioms = found.axioms ?? removeGameAxioms(game, ctx.options, settings.axioms, ctx.timer);
   const model = gddlModel(axioms, mutex.groups, settings.gddl, ctx.options, ctx.timer);
   return { mutex, axioms, model, files: gddlFiles(model, game.file, ctx.options, ctx.timer) };
 }

@@ -6,7 +6,7 @@
 export { type RunContext, runContext } from '../context.js';
 export { type GroundRun, groundWritten, loadRun } from './game.js';
 export {
-  type GddlOutput, type OutputFile, type RddlOutput,
+  type FoundResults, type GddlOutput, type OutputFile, type RddlOutput,
   batchRecipe, gddlOutput, gddlRecipe, groundOutput, groundRecipe, rddlOutput, rddlRecipe,
 } from './ground.js';
 export { type VerifyTarget, mutexOfRun, mutexRecipe, playRecipe, verifyRecipe } from './play.js';
