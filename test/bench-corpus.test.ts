@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameRow } from '../src/batch/types.js';
-import { LARGEST, corpusMarkdown, largestGames, lazyRelations, outcomeOf, overshot } from '../src/bench/corpus-table.js';
+import { LARGEST, corpusMarkdown, largestGames, lazyRelations, outcomeOf, overshot, quantile } from '../src/bench/corpus-table.js';
 import { ROOT, ensureBuilt } from './support/cli.js';
 
 const row = (game: string, status: GameRow['status'], seconds: number, extra: Partial<GameRow> & { lazyRelations?: number } = {}): GameRow =>
@@ -71,6 +71,24 @@ describe('bench --corpus: outcomes', () => {
   });
 });
 
+describe('bench --corpus: time per game', () => {
+  it('takes quantiles by nearest rank', () => {
+    expect(quantile([], 0.5)).toBeUndefined();
+    expect(quantile([4, 1, 3, 2], 0.5)).toBe(2);
+    expect(quantile([5, 1, 9, 3, 7, 2, 8, 4, 6, 10], 0.9)).toBe(9);
+    expect(quantile([7], 0.9)).toBe(7);
+  });
+
+  it('writes median and 90th percentile of all games and of the ground ones, and a previous run beside', () => {
+    const rows = [row('a', 'ok', 1), row('b', 'ok', 3), row('c', 'limit', 60.5), row('d', 'invalid', 0.1)];
+    const previous = { name: 'old.json', rows: [row('a', 'ok', 2), row('b', 'ok', 6)] };
+    const md = corpusMarkdown(rows, settings, previous);
+    expect(md).toContain('| this run | 4 | 1.00 | 60.50 | 2 | 1.00 | 3.00 |');
+    expect(md).toContain('| previous (old.json) | 2 | 2.00 | 6.00 | 2 | 2.00 | 6.00 |');
+    expect(corpusMarkdown(rows, settings)).not.toContain('previous');
+  });
+});
+
 describe('bench --corpus: end to end on a tiny folder', () => {
   let dir = '';
   beforeAll(() => {
@@ -98,8 +116,18 @@ describe('bench --corpus: end to end on a tiny folder', () => {
     expect(md).toContain("'code/9'");
   });
 
-  it('grounds with lazy axioms by default: explode.kif is then ground lazily, not refused', () => {
+  it('grounds with lazy axioms by default: explode.kif is then ground lazily, not refused; keeps its rows and compares times with the first run', () => {
     const out = join(dir, 'corpus-lazy.md');
+    const first = join(dir, 'first.json');
+    const again = join(dir, 'again.json');
+    const bench = (extra: string[]) => spawnSync(process.execPath, [join(ROOT, 'dist/bench/run.js'), '--corpus', '--timeout', '30', '--max-memory', '1024', '--out', out, ...extra], {
+      cwd: ROOT, encoding: 'utf8', env: { ...process.env, GDL_GAMES_DIR: dir },
+    });
+    expect(bench(['--rows', first]).status).toBe(0);
+    const kept = JSON.parse(readFileSync(first, 'utf8')) as { games: GameRow[] };
+    expect(kept.games.map((g) => g.game).sort()).toEqual(['f/bad.kif', 'f/explode.kif', 'f/tictactoe.kif']);
+    expect(bench(['--rows', again, '--previous', first]).status).toBe(0);
+    expect(readFileSync(out, 'utf8')).toMatch(/\| previous \(first\.json\) \| 3 \| /);
     const r = spawnSync(process.execPath, [join(ROOT, 'dist/bench/run.js'), '--corpus', '--timeout', '30', '--max-memory', '1024', '--out', out], {
       cwd: ROOT, encoding: 'utf8', env: { ...process.env, GDL_GAMES_DIR: dir },
     });
@@ -110,9 +138,13 @@ describe('bench --corpus: end to end on a tiny folder', () => {
     expect(md).toContain('| refused with an estimate | 0 |');
   });
 
-  it('refuses a bad number with exit 2', () => {
+  it('refuses a bad number, and a previous run that is no batch report, with exit 2', () => {
     const r = spawnSync(process.execPath, [join(ROOT, 'dist/bench/run.js'), '--corpus', '--jobs', 'x'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, GDL_GAMES_DIR: dir } });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('--jobs');
+    writeFileSync(join(dir, 'not-a-report.json'), '{"rows": []}');
+    const p = spawnSync(process.execPath, [join(ROOT, 'dist/bench/run.js'), '--corpus', '--previous', join(dir, 'not-a-report.json')], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, GDL_GAMES_DIR: dir } });
+    expect(p.status).toBe(2);
+    expect(p.stderr).toContain('not a batch JSON report');
   });
 });

@@ -71,6 +71,8 @@ function table(headers: readonly string[], rows: readonly (readonly (string | nu
   return [line([...headers]), line(headers.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map((r) => line(r.map(cell)))];
 }
 
+const fixed = (x: number | undefined, d: number): string | undefined => (x === undefined ? undefined : x.toFixed(d));
+
 const pct = (n: number, of: number): string => (of === 0 ? '-' : `${((100 * n) / of).toFixed(1)}%`);
 
 /** The summary counts: one line per outcome, then valid games, ground share and overshoots. */
@@ -87,14 +89,39 @@ function countLines(rows: readonly GameRow[], s: CorpusSettings): string[] {
   ];
 }
 
+/** The value at quantile `q` (0..1) of `xs` by nearest rank (the median of 4 values is the 2nd); undefined when empty. */
+export function quantile(xs: readonly number[], q: number): number | undefined {
+  if (xs.length === 0) return undefined;
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)];
+}
+
+/** Median and 90th percentile of the seconds per game, of all games and of those ground. */
+function timeRow(label: string, rows: readonly GameRow[]): (string | number | undefined)[] {
+  const all = rows.map((r) => r.seconds);
+  const ground = rows.filter((r) => r.status === 'ok').map((r) => r.seconds);
+  const f = (x: number | undefined): string | undefined => fixed(x, 2);
+  return [label, rows.length, f(quantile(all, 0.5)), f(quantile(all, 0.9)), ground.length, f(quantile(ground, 0.5)), f(quantile(ground, 0.9))];
+}
+
+/** The time per game of this run, and of a previous run's rows (a batch JSON report) beside it. */
+function timeLines(rows: readonly GameRow[], previous: PreviousRun | undefined): string[] {
+  const body = [timeRow('this run', rows), ...(previous === undefined ? [] : [timeRow(`previous (${previous.name})`, previous.rows)])];
+  return ['', '## Time per game', '', ...table(['run', 'games', 'median s', '90th pct s', 'ground', 'median s (ground)', '90th pct s (ground)'], body)];
+}
+
+/** A previous run's rows to compare times with, and the name it is shown by. */
+export interface PreviousRun {
+  readonly name: string;
+  readonly rows: readonly GameRow[];
+}
+
 /** The {@link LARGEST} largest ground games by ground rules (then fluents, then name). */
 export function largestGames(rows: readonly GameRow[]): GameRow[] {
   const ground = rows.filter((r) => r.status === 'ok');
   const key = (r: GameRow): [number, number] => [r.rules ?? 0, r.fluents ?? 0];
   return [...ground].sort((a, b) => key(b)[0] - key(a)[0] || key(b)[1] - key(a)[1] || (a.game < b.game ? -1 : a.game > b.game ? 1 : 0)).slice(0, LARGEST);
 }
-
-const fixed = (x: number | undefined, d: number): string | undefined => (x === undefined ? undefined : x.toFixed(d));
 
 /** The rows `keep` accepts, as game, status, seconds and message, in game order. */
 function listed(rows: readonly GameRow[], keep: (r: GameRow) => boolean): (string | undefined)[][] {
@@ -106,8 +133,11 @@ function section(title: string, rows: (string | undefined)[][]): string[] {
   return ['', `## ${title} (${rows.length})`, '', ...(rows.length === 0 ? ['None.'] : table(['game', 'status', 'seconds', 'message'], rows))];
 }
 
-/** The whole Markdown page of a corpus run. `rows` in game order; `games` relative to the root. */
-export function corpusMarkdown(rows: readonly GameRow[], s: CorpusSettings): string {
+/**
+ * The whole Markdown page of a corpus run. `rows` in game order; `games` relative to the root;
+ * `previous`, when given, is shown beside this run's time per game.
+ */
+export function corpusMarkdown(rows: readonly GameRow[], s: CorpusSettings, previous?: PreviousRun): string {
   const big = largestGames(rows).map((r) => [r.game, r.rules, r.fluents, r.moves, fixed(r.seconds, 1), fixed(r.peakMiB, 0), lazyRelations(r) > 0 ? lazyRelations(r) : '']);
   const out = [
     '# Corpus table (issue 17)',
@@ -119,6 +149,7 @@ export function corpusMarkdown(rows: readonly GameRow[], s: CorpusSettings): str
     'whatever its outcome.',
     '',
     ...countLines(rows, s),
+    ...timeLines(rows, previous),
     '',
     `## The ${LARGEST} largest ground games`,
     '',
