@@ -6,7 +6,7 @@
 import { Deadline } from '../deadline.js';
 import { createFastSimulator, type FastSimulator } from '../play/fast/simulator.js';
 import { type GroundState, roleAtoms } from '../play/ground-sim.js';
-import { type PlayoutResult, fastPlayouts, randomWalk } from '../play/playouts.js';
+import { type PlayoutResult, fastPlayouts } from '../play/playouts.js';
 import { createRandom } from '../play/random.js';
 import type { StateInfo } from '../play/types.js';
 import type { Grounding } from './ground.js';
@@ -62,7 +62,11 @@ export interface Simulator {
   fluents(state: State): readonly string[];
   /** A string equal for equal states and different for different ones (for tables of states). */
   stateKey(state: State): string;
-  /** One random playout from `state` (uniform joint moves), until a terminal state or `maxDepth` (default 10,000). */
+  /**
+   * One random playout from `state` (uniform joint moves), until a terminal state, a role
+   * without a legal move, or `maxDepth` (default 10,000); played by the depth charges' loop, as
+   * fast per step as {@link Simulator.playouts}.
+   */
   playout(state: State, options?: { readonly maxDepth?: number; readonly seed?: number }): PlayoutEnd;
   /** Random playouts from the initial state, counted and timed: `gdl-ground play`'s depth charges. */
   playouts(options?: PlayoutOptions): PlayoutResult;
@@ -100,11 +104,13 @@ export function createSimulator(grounding: Grounding, options: SimulatorOptions 
       return id;
     });
   };
-  const goalsOf = (bits: GroundState): (number | undefined)[] => info(bits).goals.map((ids) => (ids.length === 0 ? undefined : Number(sim.text.value(ids[0]!))));
+  const goalValues = (atoms: readonly (readonly number[])[]): (number | undefined)[] => atoms.map((ids) => (ids.length === 0 ? undefined : Number(sim.text.value(ids[0]!))));
+  const goalsOf = (bits: GroundState): (number | undefined)[] => goalValues(info(bits).goals);
   const playout = (state: State, opts: { readonly maxDepth?: number; readonly seed?: number } = {}): PlayoutEnd => {
     if (opts.seed !== undefined) random = createRandom(opts.seed);
-    const end = randomWalk(sim, info, states.bits(state), random, opts.maxDepth ?? 10_000);
-    return { state: states.wrap(end.state), depth: end.depth, terminal: end.end === 'terminal', goals: goalsOf(end.state) };
+    // The depth charges' own loop (no allocation per step), from the given state.
+    const end = sim.walk(states.bits(state), random, opts.maxDepth ?? 10_000);
+    return { state: states.wrap(end.state), depth: end.depth, terminal: end.terminal, goals: goalValues(end.goals) };
   };
   return {
     roles: sim.roles,

@@ -14,10 +14,11 @@ import type { GameSimulator, StateInfo } from '../types.js';
 import { Deadline } from '../../deadline.js';
 import { type FastLazy, fastLazy, opaqueAtoms } from './lazy.js';
 import { type Net, compileNet } from './net.js';
-import { type Outputs, type Propagator, createPropagator } from './propagate.js';
+import { type Outputs, createPropagator } from './propagate.js';
 import { controlCycle, simplifyRules } from './specialize.js';
-import { type GoalSplit, evaluateGoals, splitGoals } from './goals.js';
+import { evaluateGoals, splitGoals } from './goals.js';
 import { factorRules } from './factor.js';
+import { type Machine, type Restart, chargeOneNet, copyIsCheaper, fluentCosts, restoreInitial, sameBits, saveRestart } from './charge.js';
 
 /** The fast simulator: the ground simulator's interface, and depth charges without allocation. */
 export type FastSimulator = GameSimulator<GroundState, number, number> & {
@@ -31,6 +32,11 @@ export type FastSimulator = GameSimulator<GroundState, number, number> & {
    */
   depthCharge(random: Random, maxSteps: number, visit?: (state: GroundState) => void): number;
   /**
+   * A random playout from `state`, as {@link depthCharge} plays it (the same loop, without
+   * allocation but for the last state returned): for players' simulations from any state.
+   */
+  walk(state: GroundState, random: Random, maxSteps: number): Walk;
+  /**
    * Which evaluator decides the lazy part (docs/lazy.md): `terms` (term-table) or `prolog`
    * (Tau-Prolog, after a fallback); undefined for a game without one.
    */
@@ -42,6 +48,14 @@ export type FastSimulator = GameSimulator<GroundState, number, number> & {
    */
   nets(): { readonly control: readonly string[]; readonly goalsOnDemand: boolean; readonly factoredAtoms: number };
 };
+
+/** Where a {@link FastSimulator.walk} ended: its last state (a copy), joint moves made, whether that state is terminal, its goal atoms per role. */
+export interface Walk {
+  readonly state: GroundState;
+  readonly depth: number;
+  readonly terminal: boolean;
+  readonly goals: readonly (readonly number[])[];
+}
 
 /** The watched atoms of `game`: legal atoms by role, next atoms by fluent. */
 function outputsOf(game: GroundGame, legal: readonly Int32Array[], nextAtoms: Int32Array, nextFluent: Int32Array, words: number): Outputs {
@@ -84,20 +98,6 @@ interface Passes {
 }
 
 const ALL_PASSES: Passes = { constants: true, control: true, goals: true, factor: true };
-
-/** One compiled net with its values, outputs and the state loaded into it. */
-interface Machine {
-  readonly net: Propagator;
-  readonly out: Outputs;
-  /** The state whose true atoms are set. */
-  readonly loaded: Uint32Array;
-  /** The does atoms set, `doesOn[0 .. doesCount-1]`. */
-  readonly doesOn: Int32Array;
-  doesCount: number;
-  /** The goal part, evaluated only when goals are asked for (goals.ts), if the game has one. */
-  readonly goals: GoalSplit | undefined;
-  readonly compiled: Net;
-}
 
 /** The fluent index of the one control fluent set in `state`, as its position in `control`, or -1 when not exactly one is. */
 function controlIndex(control: readonly number[], state: GroundState): number {
@@ -150,7 +150,7 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     const compiled = compileNet(netGame, opaque);
     const net = createPropagator(compiled, out);
     if (opaque !== undefined) lazy = fastLazy(game, compiled, net, opaque, deadline);
-    return { net, out, loaded: new Uint32Array(words), doesOn: new Int32Array(roles), doesCount: 0, goals: goalPart, compiled };
+    return { net, out, loaded: new Uint32Array(words), doesOn: new Int32Array(roles), doesCount: 0, goals: goalPart, compiled, fluentCost: fluentCosts(compiled, fluents.trueAtom) };
   };
   let general: Machine | undefined = machine(opaque === undefined && passes.constants ? simplifyRules(game, new Map()) : game.rules);
   const control = passes.control ? worthSpecializing(general.compiled, controlCycle(game, fluents), fluents.trueAtom) : [];
@@ -209,15 +209,16 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     return Array.from(out.legalList.subarray(base, base + out.legalCount[r]!)).sort((x, y) => x - y);
   };
 
-  const info = (state: GroundState): StateInfo<number, number> => {
-    load(state);
+  /** The goal atoms holding in the loaded state, per role. */
+  const goalsHere = (): number[][] => {
     const val = m.net.val;
     const goalVal = m.goals === undefined ? val : evaluateGoals(m.goals, val);
-    return {
-      legal: legal.map((_, r) => legalOf(r)),
-      terminal: terminal >= 0 && val[terminal] === 1,
-      goals: goals.map((ids) => holding(ids, goalVal)),
-    };
+    return goals.map((ids) => holding(ids, goalVal));
+  };
+
+  const info = (state: GroundState): StateInfo<number, number> => {
+    load(state);
+    return { legal: legal.map((_, r) => legalOf(r)), terminal: terminal >= 0 && m.net.val[terminal] === 1, goals: goalsHere() };
   };
 
   const successor = (state: GroundState, moves: readonly number[]): GroundState => {
@@ -244,12 +245,14 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
   };
 
   const chosen = new Int32Array(roles);
-  const depthCharge = (random: Random, maxSteps: number, visit?: (state: GroundState) => void): number => {
-    load(init);
+  /** Random joint moves from the loaded state until a terminal state, a role without moves, or `maxSteps`; returns the joint moves made. */
+  const oneNet = { roles, terminal, doesOf, trueAtom: fluents.trueAtom, chosen, scratch };
+  const charge = (random: Random, maxSteps: number, visit?: (state: GroundState) => void): number => {
+    if (control.length === 0 && lazy === undefined) return chargeOneNet(m, oneNet, random, maxSteps, visit);
     let depth = 0;
     for (;;) {
       if (visit !== undefined) visit(m.loaded);
-      if (depth >= maxSteps || (terminal >= 0 && m.net.val[terminal] === 1)) break;
+      if (depth >= maxSteps || (terminal >= 0 && m.net.val[terminal] === 1)) return depth;
       const out = m.out;
       for (let r = 0; r < roles; r++) {
         const count = out.legalCount[r]!;
@@ -261,7 +264,38 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
       load(scratch);
       depth++;
     }
-    return depth;
+  };
+
+  // Restarts by copying the initial state's saved values, when that is cheaper than undoing a
+  // playout's changes; not for a game with a lazy part, whose evaluator keeps values of its own.
+  let restart: Restart | undefined;
+  const toInitial = (): void => {
+    if (lazy === undefined) {
+      if (restart === undefined) {
+        load(init);
+        restart = saveRestart(m);
+        return;
+      }
+      if (copyIsCheaper(restart, init)) {
+        restoreInitial(restart, init);
+        m = restart.machine;
+        return;
+      }
+    }
+    load(init);
+  };
+
+  const depthCharge = (random: Random, maxSteps: number, visit?: (state: GroundState) => void): number => {
+    toInitial();
+    return charge(random, maxSteps, visit);
+  };
+
+  const walk = (state: GroundState, random: Random, maxSteps: number): Walk => {
+    // A search's simulations mostly start at the same few states; the initial one restarts by copying.
+    if (sameBits(state, init)) toInitial();
+    else load(state);
+    const depth = charge(random, maxSteps);
+    return { state: m.loaded.slice(), depth, terminal: terminal >= 0 && m.net.val[terminal] === 1, goals: goalsHere() };
   };
 
   return {
@@ -271,6 +305,7 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     successor,
     percepts,
     depthCharge,
+    walk,
     lazyEngine: () => lazy?.evaluator.engine(),
     nets: () => ({ control: control.map((f) => game.terms.text(fluents.terms[f]!)), goalsOnDemand: m.goals !== undefined, factoredAtoms: m.compiled.atoms - game.atoms.length }),
     ...groundText(game, fluents),

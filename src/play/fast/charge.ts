@@ -1,0 +1,155 @@
+/**
+ * The depth charges' step of the fast simulator (docs/play.md, "The step of a playout"): the
+ * compiled nets with the state loaded into each (`Machine`), the restart of a playout by copying
+ * the initial state's saved values, and the playout loop of a game played on one net.
+ */
+import type { Random } from '../random.js';
+import type { GroundState } from '../ground-sim.js';
+import type { GoalSplit } from './goals.js';
+import type { Net } from './net.js';
+import type { Outputs, Propagator } from './propagate.js';
+
+/** One compiled net with its values, outputs and the state loaded into it. */
+export interface Machine {
+  readonly net: Propagator;
+  readonly out: Outputs;
+  /** The state whose true atoms are set. */
+  readonly loaded: Uint32Array;
+  /** The does atoms set, `doesOn[0 .. doesCount-1]`. */
+  readonly doesOn: Int32Array;
+  doesCount: number;
+  /** The goal part, evaluated only when goals are asked for (goals.ts), if the game has one. */
+  readonly goals: GoalSplit | undefined;
+  readonly compiled: Net;
+  /** Per fluent, what changing its true atom costs (its readers), to weigh a restart by differences against a copy. */
+  readonly fluentCost: Int32Array;
+}
+
+/**
+ * The outputs of the initial state, copied when a playout restarts by copying (the net's own
+ * values are saved in the propagator), with what the copy costs in the units of `fluentCost`.
+ */
+export interface Restart {
+  readonly machine: Machine;
+  readonly legalCount: Int32Array;
+  readonly legalList: Int32Array;
+  readonly legalPos: Int32Array;
+  readonly nextBits: Uint32Array;
+  readonly cost: number;
+}
+
+/**
+ * Bytes copied per unit of `fluentCost` (one reader of a changed atom, a counter update):
+ * measured on chomp, ticTacToe and connectFour, a reader costs about as much as copying this
+ * many bytes.
+ */
+const BYTES_PER_READER = 64;
+
+/** Per fluent, the readers of its true atom in `net` plus one (the change itself). */
+export function fluentCosts(net: Net, trueAtom: Int32Array): Int32Array {
+  const cost = new Int32Array(trueAtom.length);
+  trueAtom.forEach((a, f) => {
+    if (a >= 0) cost[f] = 1 + net.readStart[a + 1]! - net.readStart[a]! + net.cycleReadStart[a + 1]! - net.cycleReadStart[a]!;
+  });
+  return cost;
+}
+
+/** Saves the initial state's values of `m` (just loaded) for restarts by copying. */
+export function saveRestart(m: Machine): Restart {
+  m.net.save();
+  const { legalCount, legalList, legalPos, nextBits } = m.out;
+  const bytes = m.net.savedBytes() + legalCount.byteLength + legalList.byteLength + legalPos.byteLength + nextBits.byteLength;
+  return { machine: m, legalCount: legalCount.slice(), legalList: legalList.slice(), legalPos: legalPos.slice(), nextBits: nextBits.slice(), cost: bytes / BYTES_PER_READER };
+}
+
+/** Whether two states are the same. */
+export function sameBits(a: GroundState, b: GroundState): boolean {
+  if (a.length !== b.length) return false;
+  for (let w = 0; w < a.length; w++) if (a[w] !== b[w]) return false;
+  return true;
+}
+
+/** Whether undoing the differences between `loaded` and `init` costs more than copying. */
+export function copyIsCheaper(restart: Restart, init: GroundState): boolean {
+  const { loaded, fluentCost } = restart.machine;
+  let cost = 0;
+  for (let w = 0; w < init.length; w++) {
+    for (let diff = loaded[w]! ^ init[w]!; diff !== 0; diff &= diff - 1) {
+      cost += fluentCost[(w << 5) | (31 - Math.clz32(diff & -diff))]!;
+      if (cost > restart.cost) return true;
+    }
+  }
+  return false;
+}
+
+/** Returns `restart.machine` to the initial state by copying its saved values and outputs. */
+export function restoreInitial(restart: Restart, init: GroundState): void {
+  const m = restart.machine;
+  m.net.restore();
+  m.out.legalCount.set(restart.legalCount);
+  m.out.legalList.set(restart.legalList);
+  m.out.legalPos.set(restart.legalPos);
+  m.out.nextBits.set(restart.nextBits);
+  m.loaded.set(init);
+  m.doesCount = 0;
+}
+
+
+/** What the loop of {@link chargeOneNet} reads besides its machine. */
+export interface ChargeGame {
+  readonly roles: number;
+  /** Id of the terminal atom, -1 when the game has none. */
+  readonly terminal: number;
+  /** Per legal atom, its does atom (-1 for none). */
+  readonly doesOf: Int32Array;
+  /** Per fluent, its true atom (-1 for none). */
+  readonly trueAtom: Int32Array;
+  /** Scratch: the joint move chosen, and the successor while it is loaded. */
+  readonly chosen: Int32Array;
+  readonly scratch: Uint32Array;
+}
+
+/**
+ * A depth charge from the state loaded into `m` (settled, no does atom set), for a game played
+ * on this one net (no net per control fluent, no lazy part): the step of the simulator's
+ * `play` then `load`, with the machine's arrays and operations held in locals, nothing looked
+ * up per step that cannot change. Returns the joint moves made; `m` holds the last state.
+ */
+export function chargeOneNet(m: Machine, g: ChargeGame, random: Random, maxSteps: number, visit?: (state: GroundState) => void): number {
+  const { val, setInput, fire, unfire, propagate } = m.net;
+  const { legalCount, legalList, legalBase, nextBits } = m.out;
+  const { loaded, doesOn } = m;
+  const { roles, terminal, doesOf, trueAtom, chosen, scratch } = g;
+  const words = loaded.length;
+  for (let depth = 0; ; depth++) {
+    if (visit !== undefined) visit(loaded);
+    if (depth >= maxSteps || (terminal >= 0 && val[terminal] === 1)) return depth;
+    for (let r = 0; r < roles; r++) {
+      const count = legalCount[r]!;
+      if (count === 0) return depth;
+      chosen[r] = legalList[legalBase[r]! + random.below(count)]!;
+    }
+    // The joint move: each does atom once, the triggered rules looked at once all are set.
+    let set = 0;
+    for (let r = 0; r < roles; r++) {
+      const d = doesOf[chosen[r]!]!;
+      if (d >= 0 && val[d] === 0) setInput(d, 1), (doesOn[set++] = d);
+    }
+    for (let i = 0; i < set; i++) fire(doesOn[i]!);
+    propagate();
+    // The successor, read before the move is withdrawn; then only the fluents that change set.
+    scratch.set(nextBits);
+    unfire();
+    for (let i = 0; i < set; i++) setInput(doesOn[i]!, 0);
+    for (let w = 0; w < words; w++) {
+      const now = scratch[w]!;
+      for (let diff = loaded[w]! ^ now; diff !== 0; diff &= diff - 1) {
+        const b = 31 - Math.clz32(diff & -diff);
+        const atom = trueAtom[(w << 5) | b]!;
+        if (atom >= 0) setInput(atom, (now >>> b) & 1);
+      }
+      loaded[w] = now;
+    }
+    propagate();
+  }
+}
