@@ -26,6 +26,8 @@ export type Optimization =
   | 'head-first'
   /** The distinct-heads plan of the variant reading full tables (item 6). */
   | 'distinct-heads'
+  /** The staged plan: a body cut where variables die (item 5d, src/reach/staged.ts). */
+  | 'staged'
   /** Queries skipped when a hash probe shows a literal cannot match (item 10). */
   | 'probes'
   /** Plans made again when a relation of the component has grown fourfold (item 8). */
@@ -36,7 +38,7 @@ export type Optimization =
 /** Every optimization that can be switched off, in the order of docs/reach.md. */
 export const OPTIMIZATIONS: readonly Optimization[] = [
   'semi-naive', 'components', 'subsumption', 'join-order', 'existence', 'core-first',
-  'projected', 'head-first', 'distinct-heads', 'probes', 'replan', 'direct-steps',
+  'projected', 'head-first', 'distinct-heads', 'staged', 'probes', 'replan', 'direct-steps',
 ];
 
 /** Which optimizations a run uses: a set of those switched off (empty: all on). */

@@ -149,16 +149,18 @@ function derive(run: Run, fresh: Fresh, compiled: CompiledComponent, rule: Relax
 }
 
 /**
- * A projected variant (src/reach/project.ts): the part's distinct bindings not run before go
- * into the table, the rest runs over them, and the table is emptied again.
+ * A projected variant (src/reach/project.ts) or a staged one (src/reach/staged.ts): the part's
+ * distinct bindings not run before go into the table, the rest runs over them, and the table
+ * is emptied again.
  */
 function deriveProjected(run: Run, v: Extract<VariantRun, { kind: 'projected' }>, rule: RelaxedRule, onAnswer: (values: TauTerm[]) => void): void {
   const bindings: TauTerm[][] = [];
+  const seen = v.seen ?? new Set<string>();
   run.answers += run.engine.solveCall(variantName(v.part), v.arity, (values) => {
     let text = '';
     for (const t of values) text += `${run.engine.kif(t).text} `;
-    if (v.seen.has(text)) return;
-    v.seen.add(text);
+    if (seen.has(text)) return;
+    seen.add(text);
     bindings.push(values);
   });
   if (bindings.length === 0) return;

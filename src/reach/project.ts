@@ -80,7 +80,7 @@ export function planProjected(shape: RuleShape, deltaAt: number, table: string, 
 }
 
 /** States at the end of a plan's steps (a once group counts as one). */
-function states(steps: readonly CostStep[], d: number): number {
+export function states(steps: readonly CostStep[], d: number): number {
   let n = 1;
   for (const s of steps) if (!s.once) n *= s.rows(d);
   return n;
@@ -90,7 +90,7 @@ function states(steps: readonly CostStep[], d: number): number {
  * At most how many distinct bindings of `shared` there are: per variable, the fewest distinct
  * values of a table argument it fills, multiplied (Infinity when a variable fills none).
  */
-function bindingsCap(positives: readonly LiteralShape[], shared: readonly string[], estimates: Estimates): number {
+export function bindingsCap(positives: readonly LiteralShape[], shared: readonly string[], estimates: Estimates): number {
   let cap = 1;
   for (const v of shared) {
     let fewest = Infinity;

@@ -12,14 +12,14 @@
  */
 import type { Atom } from '../gdl/ast.js';
 import { KEYWORDS, NO_POS } from '../gdl/ast.js';
-import { type TauTerm, createEngine, fromTau } from '../engine/tau.js';
+import { createEngine, fromTau } from '../engine/tau.js';
 import { sortByCodePoints, termDepth } from '../gdl/terms.js';
 import { checkDeadline, deadlineTicker, relationLimitError } from '../gdl/diagnostics.js';
 import type { NormalGame } from '../normalize/types.js';
 import { NO_RELATION, type ReachProgress, type Run, evaluateComponent } from './evaluate.js';
 import { type RelaxedRule, asOneComponent, planRelaxedGame, relevantComponents } from './relaxed.js';
 import { type Optimization, switches, uses } from './ablation.js';
-import { type FactStore, createStore, ensureTable, relationFacts } from './store.js';
+import { type FactStore, type StoredFact, createStore, ensureTable, relationFacts } from './store.js';
 import { StageTimer } from '../timer.js';
 import { type ReachLimits, type ReachResult, type Supersets } from './types.js';
 
@@ -154,11 +154,32 @@ function collect(store: FactStore, tick: () => void): Supersets {
     sortByCodePoints(items, (s) => (tick(), text(s))).map((s) => (tick(), value(s)));
   const fluents = byText(store.relations.get('true/1')?.facts ?? [], (f) => f.text, (f) => fromTau(f.args[0]!));
   const moves = byText(store.relations.get('does/2')?.facts ?? [], (f) => f.text, (f) => ({ role: fromTau(f.args[0]!), action: fromTau(f.args[1]!) }));
-  const found: { text: string; rel: string; args: readonly TauTerm[] }[] = [];
+  return { fluents, moves, axioms: axiomsByText(store, tick) };
+}
+
+/**
+ * The axioms sorted by their KIF text, `(rel args)` or `rel`, relation by relation: the texts of
+ * one name share the prefix `(rel ` and differ in the facts' own texts, and texts of different
+ * names are ordered by those prefixes (a name holds no space or parenthesis, so the prefix of
+ * one is never a prefix of another's text). Sorting the facts' shorter texts within each name
+ * spares building and comparing a text per instance (amazons: 752,469 axioms, and the sort
+ * took as long as the fixpoint). Arities of one name share a prefix, so they are sorted together.
+ */
+function axiomsByText(store: FactStore, tick: () => void): Atom[] {
+  const groups = new Map<string, { readonly prefix: string; readonly rel: string; readonly facts: StoredFact[] }>();
   for (const r of store.relations.values()) {
     if (KEYWORDS.has(r.rel)) continue;
-    for (const f of r.facts) tick(), found.push({ text: r.arity === 0 ? r.rel : `(${r.rel} ${f.text})`, rel: r.rel, args: f.args });
+    const prefix = r.arity === 0 ? r.rel : `(${r.rel} `;
+    let g = groups.get(prefix);
+    if (g === undefined) groups.set(prefix, (g = { prefix, rel: r.rel, facts: [] }));
+    for (const f of r.facts) tick(), g.facts.push(f);
   }
-  const axioms = byText(found, (a) => a.text, (a): Atom => ({ kind: 'atom', rel: a.rel, args: a.args.map(fromTau), pos: NO_POS }));
-  return { fluents, moves, axioms };
+  const axioms: Atom[] = [];
+  for (const g of sortByCodePoints([...groups.values()], (x) => x.prefix)) {
+    for (const f of sortByCodePoints(g.facts, (x) => (tick(), x.text))) {
+      tick();
+      axioms.push({ kind: 'atom', rel: g.rel, args: f.args.map(fromTau), pos: NO_POS });
+    }
+  }
+  return axioms;
 }
