@@ -29,7 +29,7 @@ import type { Deadline } from '../deadline.js';
 import { type Atom, type Term, NO_POS } from '../gdl/ast.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
-import { type Assumed, type Subst, closes, key, renameRule, unify, walk } from './lifted.js';
+import { type Assumed, type Subst, closes, key, renameRule, unify, walk } from './lifted-core.js';
 
 /** One branch of the case analysis: literals that hold together, and the equalities known. */
 interface Branch {
