@@ -22,7 +22,7 @@ export type { GroundGame } from './ground/types.js';
 export { emitGame, emitGameAsync, type EmitOptions, type Output, type OutputFile, type OutputFormat } from './api/emit.js';
 
 // 4. Mutex groups and the bits per state they give.
-export { findMutexGroups, findMutexGroupsAsync, type MutexGroup, type MutexGroups, type MutexOptions } from './api/mutex.js';
+export { findMutexGroups, findMutexGroupsAsync, type MutexGroup, type MutexGroups, type MutexOptions, type MutexProof } from './api/mutex.js';
 
 // 5. Play: the fast simulator, for players.
 export { createSimulator, type PlayoutEnd, type PlayoutOptions, type Simulator, type SimulatorOptions, type State } from './api/simulator.js';

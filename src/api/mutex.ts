@@ -21,6 +21,14 @@ export interface MutexOptions extends Pick<Settings, 'timeoutSeconds' | 'maxMemo
   readonly maxSteps?: number;
 }
 
+/**
+ * How a group stands (docs/mutex.md, 2c): proven on the rules with variables (`lifted`), proven
+ * with at least one claim by the ground SAT (`ground`), shown not inductive by the SAT
+ * (`observed`: it only survived the sampled states), or left unproven when the time budget ran
+ * out (`unproven`).
+ */
+export type MutexProof = 'lifted' | 'ground' | 'observed' | 'unproven';
+
 /** One group: its members (fluent KIF texts, as `ground` writes them). */
 export interface MutexGroup {
   /** The fluent relation of the members. */
@@ -30,6 +38,8 @@ export interface MutexGroup {
   readonly exactlyOne: boolean;
   /** Proven on the rules; otherwise only no sampled state broke it. */
   readonly proven: boolean;
+  /** How it was proven, or why not: `lifted` or `ground` exactly when `proven`. */
+  readonly proof: MutexProof;
 }
 
 /** The groups of the chosen encoding, the game's fluents and the bits per state of that encoding. */
@@ -46,7 +56,7 @@ function groupsOf(ctx: RunContext, grounding: Grounding, options: MutexOptions):
   const key = JSON.stringify(settings);
   const r: MutexResult = found.mutex.get(key) ?? mutexOfRun(ctx, game[LOADED], run, settings);
   found.mutex.set(key, r);
-  const groups = r.groups.map((g) => ({ relation: g.relation, members: g.members, exactlyOne: g.exactlyOne, proven: g.proven }));
+  const groups = r.groups.map((g) => ({ relation: g.relation, members: g.members, exactlyOne: g.exactlyOne, proven: g.proven, proof: g.proof }));
   return { fluents: r.fluents, bits: r.bits, groups, stats: ctx.timer.list() };
 }
 

@@ -12,7 +12,8 @@ import type { GroundGame } from '../ground/types.js';
 import type { NormalGame } from '../normalize/types.js';
 import { type Candidate, type Hypothesis, hypotheses, refute } from './candidates.js';
 import { type EncodedGroup, type GroupProof, chooseEncoding } from './choose.js';
-import { type Assumed, type KeyedGroup, proveLifted } from './lifted.js';
+import type { Assumed } from './lifted-core.js';
+import { type KeyedGroup, proveLifted } from './lifted.js';
 import type { Term } from '../gdl/ast.js';
 import { proveLiftedAlo } from './lifted-alo.js';
 import { type Claim, type ClaimVerdict, proveClaims } from './prove.js';
@@ -130,7 +131,7 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
     if (c.atMostOne && c.members.length > 1) partial[c.hypothesis]!.push({ key: keyTerms(game, view, hyps[c.hypothesis]!, c.members[0]!), members: c.members });
   }
   const lifted = options.lifted === undefined ? { proven: hyps.map(() => false), assumed: new Map(), pairs: 0 }
-    : proveLifted(options.lifted, view, hyps, sampledAmo, { deadline: options.deadline, maxPairs: options.maxLiftedPairs }, partial);
+    : proveLifted(options.lifted, view, hyps, sampledAmo, { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game) }, partial);
   const aloLifted = options.lifted === undefined ? hyps.map(() => false) : liftedAlo(game, options.lifted, view, hyps, candidates, lifted, options.deadline);
   const liftedMs = Date.now() - liftedStart;
   const provenLifted = claims.map((c) => (c.kind === 'amo' ? lifted.proven : aloLifted)[c.batch >> 1] === true);
@@ -206,6 +207,20 @@ function liftedAlo(
 function keyTerms(game: GroundGame, view: MutexView, h: Hypothesis, f: number): Term[] {
   const t = game.terms.toTerm(view.fluents[f]!.term);
   return t.kind === 'fn' ? h.input.map((i) => t.args[i]!) : [];
+}
+
+/** The arguments of every fluent of the ground game (with a `true` atom or not), per `name/arity`. */
+function fluentArgs(game: GroundGame): Map<string, Term[][]> {
+  const out = new Map<string, Term[][]>();
+  for (const f of game.vocabulary.fluents) {
+    const t = game.terms.toTerm(f.term);
+    const args = t.kind === 'fn' ? [...t.args] : [];
+    const k = `${t.kind === 'var' ? '' : t.name}/${args.length}`;
+    const rows = out.get(k) ?? [];
+    rows.push(args);
+    out.set(k, rows);
+  }
+  return out;
 }
 
 /** Groups and their fluents per {@link GroupProof}. */

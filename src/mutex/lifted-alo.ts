@@ -29,7 +29,7 @@ import type { Deadline } from '../deadline.js';
 import { type Atom, type Term, NO_POS } from '../gdl/ast.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
-import { type Assumed, type Subst, closes, key, renameRule, unify, walk } from './lifted.js';
+import { type Assumed, type Subst, closes, key, renameRule, unify, walk } from './lifted-core.js';
 
 /** One branch of the case analysis: literals that hold together, and the equalities known. */
 interface Branch {
@@ -190,7 +190,8 @@ function covered(root: Branch, input: readonly number[], k: readonly Term[], ctx
   const todo: Branch[] = [root];
   while (todo.length > 0) {
     const br = todo.pop()!;
-    if (++ctx.counter.nodes > MAX_NODES || br.depth > MAX_DEPTH || ctx.deadline.tick()) return false;
+    // A node costs far more than reading the processor time: the budget is read at every one.
+    if (++ctx.counter.nodes > MAX_NODES || br.depth > MAX_DEPTH || ctx.deadline.passed()) return false;
     const found = matches(br, input, k, ctx);
     if (found.some((m) => m.kind === 'covered')) continue;
     const role = ctx.mentionsDoes ? ctx.roles.find((r) => !br.moved.has(r)) : undefined;

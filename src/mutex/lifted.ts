@@ -13,19 +13,21 @@
  * counts as possible, so the answer is "proven" or "unknown", never wrong.
  */
 import type { Deadline } from '../deadline.js';
-import type { Atom, Term } from '../gdl/ast.js';
+import type { Term } from '../gdl/ast.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
+import { type Assumed, type AssumedClaim, type StaticFacts, type Subst, closes, ground, key, renameRule, staticKey, unify } from './lifted-core.js';
+import { type RuleBase, ruleBase, unfoldedCasesClose } from './lifted-unfold.js';
 import type { MutexView } from './view.js';
 
-/** Variable bindings of one pair check (or one branch of lifted-alo.ts). */
-export type Subst = Map<string, Term>;
 
 /** Limits of the lifted proof. */
 interface LiftedLimits {
   readonly deadline: Deadline;
   /** Rule pairs checked before the lifted proof gives up (every claim then counts as unknown). */
   readonly maxPairs: number;
+  /** Arguments of every fluent of the ground game, per `name/arity` (lifted-unfold.ts; default none known). */
+  readonly fluents?: StaticFacts;
 }
 
 /**
@@ -37,153 +39,6 @@ interface LiftedResult {
   readonly proven: readonly boolean[];
   readonly assumed: Assumed;
   readonly pairs: number;
-}
-
-/** Follows variable bindings to the term a variable stands for. */
-export function walk(t: Term, s: Subst): Term {
-  let u = t;
-  while (u.kind === 'var') {
-    const b = s.get(u.name);
-    if (b === undefined) return u;
-    u = b;
-  }
-  return u;
-}
-
-/** Canonical text of a term under `s`; identical texts mean identical terms. */
-export function key(t: Term, s: Subst): string {
-  const u = walk(t, s);
-  if (u.kind === 'var') return u.name;
-  if (u.kind === 'const') return u.name;
-  return `(${u.name} ${u.args.map((a) => key(a, s)).join(' ')})`;
-}
-
-/** Whether `t` under `s` has no variable. */
-function ground(t: Term, s: Subst): boolean {
-  const u = walk(t, s);
-  return u.kind === 'const' || (u.kind === 'fn' && u.args.every((a) => ground(a, s)));
-}
-
-/** Whether variable `v` occurs in `t` under `s`. */
-function occurs(v: string, t: Term, s: Subst): boolean {
-  const u = walk(t, s);
-  if (u.kind === 'var') return u.name === v;
-  return u.kind === 'fn' && u.args.some((a) => occurs(v, a, s));
-}
-
-/** Every variable may be bound. */
-const ANY_VAR = (): boolean => true;
-
-/**
- * Unifies a and b, extending `s`; false when they cannot be made equal (s is then spoiled).
- * Only variables `bindable` accepts are bound (default all): the exactly-one proof matches a
- * rule against a claim whose own variables must stay as they are.
- */
-export function unify(a: Term, b: Term, s: Subst, bindable: (name: string) => boolean = ANY_VAR): boolean {
-  const stack: [Term, Term][] = [[a, b]];
-  while (stack.length > 0) {
-    const [x0, y0] = stack.pop()!;
-    const x = walk(x0, s);
-    const y = walk(y0, s);
-    if (x.kind === 'var' && y.kind === 'var' && x.name === y.name) continue;
-    const v = x.kind === 'var' && bindable(x.name) ? x : y.kind === 'var' && bindable(y.name) ? y : undefined;
-    if (v !== undefined) {
-      const t = v === x ? y : x;
-      if (occurs(v.name, t, s)) return false;
-      s.set(v.name, t);
-      continue;
-    }
-    if (x.kind === 'var' || y.kind === 'var' || x.kind !== y.kind || x.name !== y.name) return false;
-    if (x.kind === 'fn' && y.kind === 'fn') {
-      if (x.args.length !== y.args.length) return false;
-      x.args.forEach((xa, i) => stack.push([xa, y.args[i]!]));
-    }
-  }
-  return true;
-}
-
-/** The term with every variable renamed apart by `tag`. */
-function renameTerm(t: Term, tag: string): Term {
-  if (t.kind === 'var') return { ...t, name: `${t.name}#${tag}` };
-  if (t.kind === 'const') return t;
-  return { ...t, args: t.args.map((a) => renameTerm(a, tag)) };
-}
-
-function renameAtom(a: Atom, tag: string): Atom {
-  return { ...a, args: a.args.map((t) => renameTerm(t, tag)) };
-}
-
-/** The rule with every variable renamed apart by `tag`. */
-export function renameRule(r: NormalRule, tag: string): NormalRule {
-  const body = r.body.map((l): Literal => (l.kind === 'distinct' ? { ...l, left: renameTerm(l.left, tag), right: renameTerm(l.right, tag) } : { ...l, atom: renameAtom(l.atom, tag) }));
-  return { head: renameAtom(r.head, tag), body, pos: r.pos };
-}
-
-/**
- * A claim assumed of the current state: "at most one per key" over the input positions, for
- * every key or only the keys (canonical texts of the ground input arguments) in `keys`.
- */
-interface AssumedClaim {
-  readonly input: readonly number[];
-  readonly keys?: ReadonlySet<string>;
-  /** The positions two atoms with equal inputs agree on (default: every other position). */
-  readonly output?: readonly number[];
-}
-
-/** Key of {@link Assumed} under which a static relation's functional dependencies are kept. */
-const staticKey = (rel: string, arity: number): string => `static ${rel}/${arity}`;
-
-/** The claims assumed of the current state, per `name/arity`. */
-export type Assumed = ReadonlyMap<string, readonly AssumedClaim[]>;
-
-/**
- * Whether a required fact, a forbidden one or a `distinct` already contradict each other, or
- * the goal's two output lists became identical (no goal: lifted-alo.ts's branches).
- */
-function contradicts(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]] | undefined): boolean {
-  if (goal !== undefined && goal[0].map((t) => key(t, s)).join(' ') === goal[1].map((t) => key(t, s)).join(' ')) return true;
-  const pos = new Set<string>();
-  for (const l of body) {
-    if (l.kind === 'distinct' && key(l.left, s) === key(l.right, s)) return true;
-    if (l.kind === 'pos') pos.add(`${l.atom.rel} ${l.atom.args.map((a) => key(a, s)).join(' ')}`);
-  }
-  return body.some((l) => l.kind === 'neg' && pos.has(`${l.atom.rel} ${l.atom.args.map((a) => key(a, s)).join(' ')}`));
-}
-
-/**
- * One forcing step: two facts that can only hold together when some of their arguments are
- * equal (two `does` of one role, two `true` atoms of an assumed claim with identical inputs)
- * get those arguments unified. 'changed', 'same' (nothing to force) or 'conflict'.
- */
-function force(body: readonly Literal[], s: Subst, assumed: Assumed): 'changed' | 'same' | 'conflict' {
-  const facts = body.filter((l) => l.kind === 'pos' && (l.atom.rel === 'true' || l.atom.rel === 'does' || assumed.has(staticKey(l.atom.rel, l.atom.args.length))));
-  for (let i = 0; i < facts.length; i++) {
-    for (let j = i + 1; j < facts.length; j++) {
-      const a = (facts[i] as { atom: Atom }).atom;
-      const b = (facts[j] as { atom: Atom }).atom;
-      if (a.rel !== b.rel || a.args.length !== b.args.length) continue;
-      const pairs = a.rel === 'does' ? doesPairs(a, b, s) : a.rel === 'true' ? truePairs(a, b, s, assumed) : functionalPairs(a, b, s, assumed);
-      for (const [x, y] of pairs) {
-        if (key(x, s) === key(y, s)) continue;
-        return unify(x, y, s) ? 'changed' : 'conflict';
-      }
-    }
-  }
-  return 'same';
-}
-
-/** One move per role: two `does` of an identical role name the same action. */
-function doesPairs(a: Atom, b: Atom, s: Subst): [Term, Term][] {
-  if (a.args.length !== 2 || key(a.args[0]!, s) !== key(b.args[0]!, s)) return [];
-  return [[a.args[1]!, b.args[1]!]];
-}
-
-/** A static relation functional from one position to another: two facts with identical inputs have equal outputs. */
-function functionalPairs(a: Atom, b: Atom, s: Subst, assumed: Assumed): [Term, Term][] {
-  for (const { input, output } of assumed.get(staticKey(a.rel, a.args.length)) ?? []) {
-    if (input.every((i) => key(a.args[i]!, s) === key(b.args[i]!, s))) return (output ?? []).map((j) => [a.args[j]!, b.args[j]!]);
-  }
-  return [];
 }
 
 /**
@@ -219,27 +74,16 @@ function functionalStatics(normal: NormalGame): Map<string, AssumedClaim[]> {
   return out;
 }
 
-/** An assumed claim: two `true` fluents of its relation with identical inputs have equal outputs. */
-function truePairs(a: Atom, b: Atom, s: Subst, assumed: Assumed): [Term, Term][] {
-  const x = walk(a.args[0]!, s);
-  const y = walk(b.args[0]!, s);
-  if (x.kind !== 'fn' || y.kind !== 'fn' || x.name !== y.name || x.args.length !== y.args.length) return [];
-  for (const { input, keys } of assumed.get(`${x.name}/${x.args.length}`) ?? []) {
-    if (!input.every((i) => key(x.args[i]!, s) === key(y.args[i]!, s))) continue;
-    // A claim on some keys only: the key must be ground and one of them.
-    if (keys !== undefined && !(input.every((i) => ground(x.args[i]!, s)) && keys.has(input.map((i) => key(x.args[i]!, s)).join(' ')))) continue;
-    const out: [Term, Term][] = [];
-    x.args.forEach((xa, i) => (input.includes(i) ? undefined : out.push([xa, y.args[i]!])));
-    return out;
-  }
-  return [];
-}
-
 /** What a pair check reads besides the two rules. */
 interface Context {
   readonly assumed: Assumed;
   /** The `legal` rules of the game, each `legal(R, A)` with its body. */
   readonly legal: readonly NormalRule[];
+  /** Static facts and unfoldable derived rules (lifted-unfold.ts). */
+  readonly base: RuleBase;
+  readonly deadline: Deadline;
+  /** Fresh tags for renaming unfolded rules apart. */
+  readonly counter: { tag: number };
 }
 
 /** Most cases (one `legal` rule per `does` fact of the pair) a pair check splits into. */
@@ -262,17 +106,8 @@ function pairRefuted(r1: NormalRule, r2: NormalRule, input: readonly number[], c
   const outputs = [...t1.args.keys()].filter((i) => !input.includes(i));
   const goal: [Term[], Term[]] = [outputs.map((i) => t1.args[i]!), outputs.map((i) => t2.args[i]!)];
   const body = [...a.body, ...b.body];
-  return closes(body, s, goal, ctx.assumed) || legalCasesClose(body, s, goal, ctx);
-}
-
-/** Forces equalities until a contradiction (true) or nothing more to force (false); extends `s`. */
-export function closes(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]] | undefined, assumed: Assumed): boolean {
-  for (;;) {
-    if (contradicts(body, s, goal)) return true;
-    const step = force(body, s, assumed);
-    if (step === 'conflict') return true;
-    if (step === 'same') return false;
-  }
+  // The cheap checks first (what the proof could always close), then the unfolding of derived relations.
+  return closes(body, s, goal, ctx.assumed, ctx.base.facts) || legalCasesClose(body, s, goal, ctx) || unfoldedCasesClose(body, s, goal, ctx);
 }
 
 /**
@@ -295,7 +130,7 @@ function legalCasesClose(body: readonly Literal[], s: Subst, goal: readonly [Ter
       extra.push(...r.body);
     }
     // A choice whose heads do not fit the moves is no case at all.
-    if (possible && !closes([...body, ...extra], t, goal, ctx.assumed)) return false;
+    if (possible && !closes([...body, ...extra], t, goal, ctx.assumed, ctx.base.facts)) return false;
   }
   return true;
 }
@@ -342,6 +177,7 @@ export function proveLifted(
   const active = hyps.map((h, i) => ((candidate[i] === true && init[i] === true) || (keysOf[i]?.length ?? 0) > 0) && !h.relation.endsWith('/0'));
   let pairs = 0;
   const statics = functionalStatics(normal);
+  const base = ruleBase(normal, limits.fluents ?? new Map());
   let assumed = assumedOf(hyps, active, keysOf, statics);
   for (let changed = true; changed; assumed = assumedOf(hyps, active, keysOf, statics)) {
     changed = false;
@@ -350,7 +186,7 @@ export function proveLifted(
       const rules = byRelation.get(hyps[i]!.relation) ?? [];
       pairs += ((rules.length * (rules.length + 1)) / 2) * (keysOf[i]?.length ?? 1);
       if (pairs > limits.maxPairs || limits.deadline.passed()) return { ...none, pairs };
-      if (!allPairsRefuted(rules, hyps[i]!.input, { assumed, legal }, keysOf[i])) {
+      if (!allPairsRefuted(rules, hyps[i]!.input, { assumed, legal, base, deadline: limits.deadline, counter: { tag: 0 } }, keysOf[i])) {
         active[i] = false;
         changed = true;
       }
@@ -383,3 +219,4 @@ function allPairsRefuted(rules: readonly NormalRule[], input: readonly number[],
   }
   return true;
 }
+

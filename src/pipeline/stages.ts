@@ -324,6 +324,13 @@ export const DEFAULT_MUTEX_SETTINGS: MutexSettings = { playouts: 100, seed: 1, m
 export const MUTEX_EXTRA_SECONDS = 10;
 
 /**
+ * Processor seconds of the stage's budget kept back for what follows its last look at the budget
+ * (the SAT steps or lifted case until the next look, choosing the encoding, the stats), so that
+ * the stage as a whole ends within its budget: the proofs stop this much before it.
+ */
+const MUTEX_RESERVE_SECONDS = 1;
+
+/**
  * Step 6: mutex groups of the ground game's fluents. States are sampled by random playouts of
  * the ground simulator; the mutex stage refutes candidates on them, proves the survivors on
  * `normal`'s rules with variables first (the game `ground` came from), then inductively on the
@@ -332,12 +339,14 @@ export const MUTEX_EXTRA_SECONDS = 10;
  *
  * The stage has a time budget of its own (`settings.seconds`, by default the time `timer` has
  * recorded so far plus {@link MUTEX_EXTRA_SECONDS}), sampling at most half of it: when it runs
- * out, the stage returns what it has proven. Only the run's deadline makes it fail.
+ * out, the stage returns what it has proven. Only the run's deadline makes it fail. The proofs
+ * stop {@link MUTEX_RESERVE_SECONDS} (at most a tenth of the budget) before it, for the work
+ * after their last look at the clock.
  */
 export function mutexGroups(ground: GroundGame, normal: NormalGame, options: PipelineOptions, settings: MutexSettings, timer: StageTimer): MutexResult {
   refuseLazy(ground, 'mutex groups');
   const seconds = settings.seconds ?? timer.list().reduce((n, r) => n + r.ms, 0) / 1000 + MUTEX_EXTRA_SECONDS;
-  const budget = options.deadline.within(seconds);
+  const budget = options.deadline.within(Math.max(0, seconds - Math.min(MUTEX_RESERVE_SECONDS, seconds / 10)));
   const sampling = options.deadline.within(seconds / 2);
   const states = timer.run('sample', () => sampleStates(ground, { ...settings, deadline: sampling }), (s) => ({ states: s.length }));
   checkDeadline(options.deadline, ground.file, 'mutex groups: sampling');

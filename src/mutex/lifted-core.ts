@@ -1,0 +1,318 @@
+/**
+ * The syntactic core of the lifted proofs (docs/mutex.md, 2a): terms under variable bindings,
+ * unification, renaming rules apart, and "closing" a conjunction of literals by forcing the
+ * equalities that must hold (one move per role, the assumed "at most one" claims, functional
+ * static relations) until a contradiction appears, the static facts held jointly against it.
+ */
+import type { Atom, Term } from '../gdl/ast.js';
+import type { Literal, NormalRule } from '../normalize/types.js';
+
+/** Variable bindings of one pair check (or one branch of lifted-alo.ts). */
+export type Subst = Map<string, Term>;
+
+/** Follows variable bindings to the term a variable stands for. */
+export function walk(t: Term, s: Subst): Term {
+  let u = t;
+  while (u.kind === 'var') {
+    const b = s.get(u.name);
+    if (b === undefined) return u;
+    u = b;
+  }
+  return u;
+}
+
+/** Canonical text of a term under `s`; identical texts mean identical terms. */
+export function key(t: Term, s: Subst): string {
+  const u = walk(t, s);
+  if (u.kind === 'var') return u.name;
+  if (u.kind === 'const') return u.name;
+  return `(${u.name} ${u.args.map((a) => key(a, s)).join(' ')})`;
+}
+
+/** Whether `t` under `s` has no variable. */
+export function ground(t: Term, s: Subst): boolean {
+  const u = walk(t, s);
+  return u.kind === 'const' || (u.kind === 'fn' && u.args.every((a) => ground(a, s)));
+}
+
+/** Whether variable `v` occurs in `t` under `s`. */
+function occurs(v: string, t: Term, s: Subst): boolean {
+  const u = walk(t, s);
+  if (u.kind === 'var') return u.name === v;
+  return u.kind === 'fn' && u.args.some((a) => occurs(v, a, s));
+}
+
+/** Every variable may be bound. */
+const ANY_VAR = (): boolean => true;
+
+/**
+ * Unifies a and b, extending `s`; false when they cannot be made equal (s is then spoiled).
+ * Only variables `bindable` accepts are bound (default all): the exactly-one proof matches a
+ * rule against a claim whose own variables must stay as they are.
+ */
+export function unify(a: Term, b: Term, s: Subst, bindable: (name: string) => boolean = ANY_VAR): boolean {
+  const stack: [Term, Term][] = [[a, b]];
+  while (stack.length > 0) {
+    const [x0, y0] = stack.pop()!;
+    const x = walk(x0, s);
+    const y = walk(y0, s);
+    if (x.kind === 'var' && y.kind === 'var' && x.name === y.name) continue;
+    const v = x.kind === 'var' && bindable(x.name) ? x : y.kind === 'var' && bindable(y.name) ? y : undefined;
+    if (v !== undefined) {
+      const t = v === x ? y : x;
+      if (occurs(v.name, t, s)) return false;
+      s.set(v.name, t);
+      continue;
+    }
+    if (x.kind === 'var' || y.kind === 'var' || x.kind !== y.kind || x.name !== y.name) return false;
+    if (x.kind === 'fn' && y.kind === 'fn') {
+      if (x.args.length !== y.args.length) return false;
+      x.args.forEach((xa, i) => stack.push([xa, y.args[i]!]));
+    }
+  }
+  return true;
+}
+
+/** The term with every variable renamed apart by `tag`. */
+function renameTerm(t: Term, tag: string): Term {
+  if (t.kind === 'var') return { ...t, name: `${t.name}#${tag}` };
+  if (t.kind === 'const') return t;
+  return { ...t, args: t.args.map((a) => renameTerm(a, tag)) };
+}
+
+function renameAtom(a: Atom, tag: string): Atom {
+  return { ...a, args: a.args.map((t) => renameTerm(t, tag)) };
+}
+
+/** The rule with every variable renamed apart by `tag`. */
+export function renameRule(r: NormalRule, tag: string): NormalRule {
+  const body = r.body.map((l): Literal => (l.kind === 'distinct' ? { ...l, left: renameTerm(l.left, tag), right: renameTerm(l.right, tag) } : { ...l, atom: renameAtom(l.atom, tag) }));
+  return { head: renameAtom(r.head, tag), body, pos: r.pos };
+}
+
+/**
+ * A claim assumed of the current state: "at most one per key" over the input positions, for
+ * every key or only the keys (canonical texts of the ground input arguments) in `keys`.
+ */
+export interface AssumedClaim {
+  readonly input: readonly number[];
+  readonly keys?: ReadonlySet<string>;
+  /** The positions two atoms with equal inputs agree on (default: every other position). */
+  readonly output?: readonly number[];
+}
+
+/** Key of {@link Assumed} under which a static relation's functional dependencies are kept. */
+export const staticKey = (rel: string, arity: number): string => `static ${rel}/${arity}`;
+
+/** The claims assumed of the current state, per `name/arity`. */
+export type Assumed = ReadonlyMap<string, readonly AssumedClaim[]>;
+
+/**
+ * Whether a required fact, a forbidden one or a `distinct` already contradict each other, or
+ * the goal's two output lists became identical (no goal: lifted-alo.ts's branches).
+ */
+function contradicts(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]] | undefined): boolean {
+  if (goal !== undefined && goal[0].map((t) => key(t, s)).join(' ') === goal[1].map((t) => key(t, s)).join(' ')) return true;
+  const pos = new Set<string>();
+  for (const l of body) {
+    if (l.kind === 'distinct' && key(l.left, s) === key(l.right, s)) return true;
+    if (l.kind === 'pos') pos.add(`${l.atom.rel} ${l.atom.args.map((a) => key(a, s)).join(' ')}`);
+  }
+  return body.some((l) => l.kind === 'neg' && pos.has(`${l.atom.rel} ${l.atom.args.map((a) => key(a, s)).join(' ')}`));
+}
+
+/**
+ * One forcing step: two facts that can only hold together when some of their arguments are
+ * equal (two `does` of one role, two `true` atoms of an assumed claim with identical inputs)
+ * get those arguments unified. 'changed', 'same' (nothing to force) or 'conflict'.
+ */
+function force(body: readonly Literal[], s: Subst, assumed: Assumed): 'changed' | 'same' | 'conflict' {
+  const facts = body.filter((l) => l.kind === 'pos' && (l.atom.rel === 'true' || l.atom.rel === 'does' || assumed.has(staticKey(l.atom.rel, l.atom.args.length))));
+  for (let i = 0; i < facts.length; i++) {
+    for (let j = i + 1; j < facts.length; j++) {
+      const a = (facts[i] as { atom: Atom }).atom;
+      const b = (facts[j] as { atom: Atom }).atom;
+      if (a.rel !== b.rel || a.args.length !== b.args.length) continue;
+      const pairs = a.rel === 'does' ? doesPairs(a, b, s) : a.rel === 'true' ? truePairs(a, b, s, assumed) : functionalPairs(a, b, s, assumed);
+      for (const [x, y] of pairs) {
+        if (key(x, s) === key(y, s)) continue;
+        return unify(x, y, s) ? 'changed' : 'conflict';
+      }
+    }
+  }
+  return 'same';
+}
+
+/** One move per role: two `does` of an identical role name the same action. */
+function doesPairs(a: Atom, b: Atom, s: Subst): [Term, Term][] {
+  if (a.args.length !== 2 || key(a.args[0]!, s) !== key(b.args[0]!, s)) return [];
+  return [[a.args[1]!, b.args[1]!]];
+}
+
+/** A static relation functional from one position to another: two facts with identical inputs have equal outputs. */
+function functionalPairs(a: Atom, b: Atom, s: Subst, assumed: Assumed): [Term, Term][] {
+  for (const { input, output } of assumed.get(staticKey(a.rel, a.args.length)) ?? []) {
+    if (input.every((i) => key(a.args[i]!, s) === key(b.args[i]!, s))) return (output ?? []).map((j) => [a.args[j]!, b.args[j]!]);
+  }
+  return [];
+}
+
+/** An assumed claim: two `true` fluents of its relation with identical inputs have equal outputs. */
+function truePairs(a: Atom, b: Atom, s: Subst, assumed: Assumed): [Term, Term][] {
+  const x = walk(a.args[0]!, s);
+  const y = walk(b.args[0]!, s);
+  if (x.kind !== 'fn' || y.kind !== 'fn' || x.name !== y.name || x.args.length !== y.args.length) return [];
+  for (const { input, keys } of assumed.get(`${x.name}/${x.args.length}`) ?? []) {
+    if (!input.every((i) => key(x.args[i]!, s) === key(y.args[i]!, s))) continue;
+    // A claim on some keys only: the key must be ground and one of them.
+    if (keys !== undefined && !(input.every((i) => ground(x.args[i]!, s)) && keys.has(input.map((i) => key(x.args[i]!, s)).join(' ')))) continue;
+    const out: [Term, Term][] = [];
+    x.args.forEach((xa, i) => (input.includes(i) ? undefined : out.push([xa, y.args[i]!])));
+    return out;
+  }
+  return [];
+}
+
+/** Rows of ground arguments of each static relation (defined by ground facts only), per `name/arity`. */
+export type StaticFacts = ReadonlyMap<string, readonly (readonly Term[])[]>;
+
+/**
+ * Forces equalities until a contradiction (true) or nothing more to force (false); extends `s`.
+ * With `facts`, a body whose static atoms no choice of facts fits closes too.
+ */
+export function closes(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]] | undefined, assumed: Assumed, facts?: StaticFacts): boolean {
+  for (;;) {
+    if (contradicts(body, s, goal)) return true;
+    const step = force(body, s, assumed);
+    if (step === 'conflict') return true;
+    if (step === 'same') return facts !== undefined && !staticsSatisfiable(body, s, goal, facts);
+  }
+}
+
+/** Steps of one search over static facts before it answers "satisfiable" (sound either way). */
+const MAX_FACT_STEPS = 2000;
+
+const relKey = (rel: string, arity: number): string => `${rel}/${arity}`;
+
+/**
+ * Whether the static atoms of the body, with the `distinct`s and the negative static atoms that
+ * become ground, can hold together under some extension of `s`, with the goal's two output lists
+ * different (a static relation means the same in every state). Each group of atoms and checks
+ * that share variables is searched alone (no choice in one group is retried for another's sake).
+ * False only when no choice of facts fits; a search stopped by its step limit counts as
+ * satisfiable.
+ */
+function staticsSatisfiable(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]] | undefined, facts: StaticFacts): boolean {
+  const isStatic = (l: Literal): boolean => l.kind !== 'distinct' && facts.has(relKey(l.atom.rel, l.atom.args.length));
+  const atoms = body.flatMap((l) => (l.kind === 'pos' && isStatic(l) ? [l.atom] : []));
+  if (atoms.length === 0) return true;
+  const checks: Check[] = body.flatMap((l): Check[] => {
+    if (l.kind === 'distinct') return [{ terms: [l.left, l.right], ok: (t) => key(l.left, t) !== key(l.right, t) }];
+    if (l.kind !== 'neg' || !isStatic(l)) return [];
+    const rows = facts.get(relKey(l.atom.rel, l.atom.args.length))!;
+    return [{ terms: l.atom.args, ok: (t) => !l.atom.args.every((x) => ground(x, t)) || !rows.some((row) => l.atom.args.every((x, j) => key(x, t) === key(row[j]!, t))) }];
+  });
+  if (goal !== undefined) checks.push({ terms: [...goal[0], ...goal[1]], ok: (t) => goal[0].some((x, i) => key(x, t) !== key(goal[1][i]!, t)) });
+  return components(atoms, checks, s).every(({ atoms: part, checks: tests }) => factSearch(part, s, facts, (t) => tests.every((k) => k.ok(t))));
+}
+
+/** A condition on the values of some terms, checked once the facts are chosen. */
+interface Check {
+  readonly terms: readonly Term[];
+  readonly ok: (t: Subst) => boolean;
+}
+
+/**
+ * The atoms and checks grouped by shared variables (under `s`): no variable is in two groups,
+ * so the whole holds when each group does.
+ */
+function components(atoms: readonly Atom[], checks: readonly Check[], s: Subst): { atoms: Atom[]; checks: Check[] }[] {
+  const items = [...atoms.map((a) => a.args), ...checks.map((k) => k.terms)];
+  const group = items.map((_, i) => i);
+  const find = (i: number): number => {
+    let r = i;
+    while (group[r] !== r) r = group[r]!;
+    return r;
+  };
+  const owner = new Map<string, number>();
+  items.forEach((terms, i) => {
+    for (const v of terms.flatMap((t) => varsOf(t, s))) {
+      const o = owner.get(v);
+      if (o === undefined) owner.set(v, i);
+      else group[find(i)] = find(o);
+    }
+  });
+  const out = new Map<number, { atoms: Atom[]; checks: Check[] }>();
+  items.forEach((_, i) => {
+    const part = out.get(find(i)) ?? { atoms: [], checks: [] };
+    if (i < atoms.length) part.atoms.push(atoms[i]!);
+    else part.checks.push(checks[i - atoms.length]!);
+    out.set(find(i), part);
+  });
+  return [...out.values()];
+}
+
+function varsOf(t: Term, s: Subst): string[] {
+  const u = walk(t, s);
+  if (u.kind === 'var') return [u.name];
+  return u.kind === 'fn' ? u.args.flatMap((a) => varsOf(a, s)) : [];
+}
+
+/**
+ * Backtracking over the facts, the atom with the fewest fitting facts first; true when some
+ * choice for every atom passes `leafOk`, or when the step limit is reached.
+ */
+function factSearch(atoms: readonly Atom[], s: Subst, facts: StaticFacts, leafOk: (t: Subst) => boolean): boolean {
+  const stack: { readonly left: readonly Atom[]; readonly t: Subst }[] = [{ left: atoms, t: s }];
+  for (let steps = 0; stack.length > 0; steps++) {
+    if (steps > MAX_FACT_STEPS) return true;
+    const { left, t } = stack.pop()!;
+    if (left.length === 0) {
+      if (leafOk(t)) return true;
+      continue;
+    }
+    // The atom with the fewest fitting facts; the bindings are copied only for the one chosen.
+    let best: { readonly i: number; readonly fits: (readonly Term[])[] } | undefined;
+    for (let i = 0; i < left.length && best?.fits.length !== 0; i++) {
+      const a = left[i]!;
+      const fits = facts.get(relKey(a.rel, a.args.length))!.filter((row) => {
+        const local = new Map<string, Term>();
+        return a.args.every((x, j) => matchesGround(x, row[j]!, t, local));
+      });
+      if (best === undefined || fits.length < best.fits.length) best = { i, fits };
+    }
+    const a = left[best!.i]!;
+    const rest = left.filter((_, i) => i !== best!.i);
+    for (const row of best!.fits) {
+      const u = new Map(t);
+      if (a.args.every((x, j) => unify(x, row[j]!, u))) stack.push({ left: rest, t: u });
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether `x` under `s` can be made equal to the ground term `g`, binding variables only in
+ * `local` (no copy of `s`): a variable bound twice must get equal terms.
+ */
+function matchesGround(x: Term, g: Term, s: Subst, local: Map<string, Term>): boolean {
+  const stack: [Term, Term][] = [[x, g]];
+  while (stack.length > 0) {
+    const [x0, h] = stack.pop()!;
+    let u = walk(x0, s);
+    if (u.kind === 'var') {
+      const b = local.get(u.name);
+      if (b === undefined) {
+        local.set(u.name, h);
+        continue;
+      }
+      u = b;
+    }
+    if (u.kind === 'var' || u.kind !== h.kind || u.name !== h.name) return false;
+    if (u.kind === 'fn' && h.kind === 'fn') {
+      if (u.args.length !== h.args.length) return false;
+      u.args.forEach((ua, i) => stack.push([ua, h.args[i]!]));
+    }
+  }
+  return true;
+}

@@ -1,0 +1,182 @@
+/**
+ * What the lifted proofs read of the rules besides `next` (docs/mutex.md, section 2a, "Seeing
+ * through derived relations"): the ground facts of the static relations, held jointly against
+ * the static atoms of a pair's bodies, and the rules of the non-recursive derived relations
+ * (and `legal` for `does`), unfolded into the bodies case by case. A positive atom of a derived
+ * relation holds in (s, m) only when some instance of one of its rules has its head equal to the
+ * atom and its body true (the perfect model is supported), so replacing the atom by "one of its
+ * rules' bodies holds" is a complete case distinction; the pair is refuted only when every case
+ * closes. Negative derived atoms stay opaque.
+ */
+import type { Deadline } from '../deadline.js';
+import type { Atom, Term } from '../gdl/ast.js';
+import { stronglyConnectedComponents } from '../gdl/scc.js';
+import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
+import { type Assumed, type StaticFacts, type Subst, closes, key, renameRule, unify, walk } from './lifted-core.js';
+
+/** The static facts and the unfoldable rules of a game, per `name/arity`. */
+export interface RuleBase {
+  /** Rows of ground arguments of each static relation (defined by ground facts only, `role` included). */
+  readonly facts: StaticFacts;
+  /** Rules of each non-recursive derived relation; `does/2` maps to the `legal` rules. */
+  readonly rules: ReadonlyMap<string, readonly NormalRule[]>;
+  /** Arguments of the game's fluents (every one the grounding found, a superset of the reachable ones), per `name/arity`. */
+  readonly fluents: StaticFacts;
+}
+
+/** Relations never unfolded: the state, the move, and what the rules define for the next state. */
+const OPAQUE = new Set(['true', 'does', 'next', 'init', 'base', 'input']);
+
+const atomText = (a: Atom, s: Subst): string => `${a.rel} ${a.args.map((t) => key(t, s)).join(' ')}`;
+
+const relKey = (rel: string, arity: number): string => `${rel}/${arity}`;
+
+function isGroundTerm(t: Term): boolean {
+  return t.kind === 'const' || (t.kind === 'fn' && t.args.every(isGroundTerm));
+}
+
+/** The static facts and the rules of the derived relations that are not recursive. */
+export function ruleBase(normal: NormalGame, fluents: StaticFacts): RuleBase {
+  const byHead = new Map<string, NormalRule[]>();
+  for (const r of normal.rules) {
+    const k = relKey(r.head.rel, r.head.args.length);
+    byHead.set(k, [...(byHead.get(k) ?? []), r]);
+  }
+  const facts = new Map<string, Term[][]>();
+  const derived: string[] = [];
+  for (const [k, rules] of byHead) {
+    if (OPAQUE.has(k.slice(0, k.lastIndexOf('/')))) continue;
+    if (rules.every((r) => r.body.length === 0 && r.head.args.every(isGroundTerm))) facts.set(k, rules.map((r) => [...r.head.args]));
+    else derived.push(k);
+  }
+  const index = new Map(derived.map((k, i) => [k, i]));
+  const succ = derived.map((k) => [...new Set(byHead.get(k)!.flatMap((r) => r.body.flatMap((l) => {
+    if (l.kind === 'distinct') return [];
+    const j = index.get(relKey(l.atom.rel, l.atom.args.length));
+    return j === undefined ? [] : [j];
+  })))]);
+  const rules = new Map<string, NormalRule[]>();
+  for (const comp of stronglyConnectedComponents(derived.length, (v) => succ[v]!)) {
+    if (comp.length > 1 || succ[comp[0]!]!.includes(comp[0]!)) continue;
+    rules.set(derived[comp[0]!]!, byHead.get(derived[comp[0]!]!)!);
+  }
+  const legal = rules.get('legal/2');
+  if (legal !== undefined) rules.set('does/2', legal);
+  return { facts, rules, fluents };
+}
+
+/** Limits of one pair's case analysis: nodes visited, splits along one branch, values of one split. */
+const MAX_CASE_NODES = 400;
+const MAX_UNFOLD_DEPTH = 16;
+const MAX_VALUE_CASES = 8;
+/** Rules a literal read by a `legal` rule may have to be looked at (it is unfolded only when at most one case stays open). */
+const MAX_SHALLOW_RULES = 8;
+
+/** One case: the literals that hold together, the equalities known, which literals were split on and how deep. */
+interface CaseNode {
+  readonly body: readonly Literal[];
+  readonly s: Subst;
+  /** Positions of the literals unfolded already. */
+  readonly done: ReadonlySet<number>;
+  /**
+   * Positions of the literals unfolded whenever that pays: those of the pair's bodies and of
+   * unfolded derived rules. The others (read by a `legal` rule) only when at most one case stays open.
+   */
+  readonly deep: ReadonlySet<number>;
+  readonly depth: number;
+}
+
+/** What the case analysis reads. */
+export interface UnfoldContext {
+  readonly assumed: Assumed;
+  readonly base: RuleBase;
+  readonly deadline: Deadline;
+  /** Fresh tags for renaming rules apart. */
+  readonly counter: { tag: number };
+}
+
+/**
+ * Whether every case of unfolding the body's positive derived atoms (and `does` into `legal`),
+ * and of splitting a `true` atom's open argument over the values the game's fluents have there,
+ * closes. Per case, the split with the fewest cases left open is taken (none: the case closes).
+ * True: refuted; false: unknown (a case stays open or a limit was reached).
+ */
+export function unfoldedCasesClose(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]], ctx: UnfoldContext): boolean {
+  // The root is open (the caller's checks did not close it); every node pushed is open too.
+  const todo: CaseNode[] = [{ body, s, done: new Set(), deep: new Set(body.keys()), depth: 0 }];
+  let nodes = 0;
+  while (todo.length > 0) {
+    const n = todo.pop()!;
+    // A node costs up to milliseconds: the budget is read at every one.
+    if (++nodes > MAX_CASE_NODES || ctx.deadline.passed() || n.depth >= MAX_UNFOLD_DEPTH) return false;
+    const children = bestSplit(n, goal, ctx);
+    if (children === undefined) return false;
+    todo.push(...children);
+  }
+  return true;
+}
+
+/** The open cases of the split with the fewest, or undefined when there is nothing left to split on. */
+function bestSplit(n: CaseNode, goal: readonly [Term[], Term[]], ctx: UnfoldContext): CaseNode[] | undefined {
+  let best: CaseNode[] | undefined;
+  const keep = (cases: CaseNode[] | undefined): void => {
+    if (cases !== undefined && (best === undefined || cases.length < best.length)) best = cases;
+  };
+  // An atom identical to one unfolded already (two `does` of one role, forced equal) adds nothing.
+  const unfolded = new Set([...n.done].map((i) => atomText((n.body[i] as { atom: Atom }).atom, n.s)));
+  // A split leaving at most one case open is taken at once: it only adds facts.
+  for (let i = 0; i < n.body.length && (best === undefined || best.length > 1); i++) {
+    const l = n.body[i]!;
+    if (l.kind !== 'pos') continue;
+    if (l.atom.rel === 'true') keep(n.deep.has(i) ? valueSplit(n, l.atom, goal, ctx) : undefined);
+    else if (!n.done.has(i) && !unfolded.has(atomText(l.atom, n.s))) keep(unfold(n, i, l.atom, goal, ctx));
+  }
+  return best;
+}
+
+/** The open cases of unfolding atom `i` by its relation's rules (undefined: not unfoldable here). */
+function unfold(n: CaseNode, i: number, atom: Atom, goal: readonly [Term[], Term[]], ctx: UnfoldContext): CaseNode[] | undefined {
+  const rules = ctx.base.rules.get(relKey(atom.rel, atom.args.length));
+  if (rules === undefined) return undefined;
+  const deep = n.deep.has(i);
+  const fitting = rules.flatMap((rule) => {
+    const r = renameRule(rule, `u${ctx.counter.tag++}`);
+    const t = new Map(n.s);
+    return atom.args.every((a, j) => unify(a, r.head.args[j]!, t)) ? [{ r, t }] : [];
+  });
+  if (!deep && fitting.length > MAX_SHALLOW_RULES) return undefined;
+  const done = new Set([...n.done, i]);
+  const cases = fitting.flatMap(({ r, t }) => {
+    const body = [...n.body, ...r.body];
+    // A move's legality is read, but what its `legal` rule reads is unfolded only when that is cheap.
+    const more = deep && atom.rel !== 'does' ? r.body.map((_, j) => n.body.length + j) : [];
+    return closes(body, t, goal, ctx.assumed, ctx.base.facts) ? [] : [{ body, s: t, done, deep: new Set([...n.deep, ...more]), depth: n.depth + 1 }];
+  });
+  return deep || cases.length <= 1 ? cases : undefined;
+}
+
+/**
+ * The open cases of a `true` atom's open argument (of a pair's body or an unfolded derived rule,
+ * not of a `legal` rule: cost) taking each value the game's fluents of its relation have there (among those agreeing with its ground arguments): the state holds only
+ * fluents of the game. Undefined when no argument has at most {@link MAX_VALUE_CASES} values.
+ */
+function valueSplit(n: CaseNode, atom: Atom, goal: readonly [Term[], Term[]], ctx: UnfoldContext): CaseNode[] | undefined {
+  const f = walk(atom.args[0]!, n.s);
+  if (f.kind !== 'fn') return undefined;
+  const args = f.args.map((a) => walk(a, n.s));
+  const all = ctx.base.fluents.get(relKey(f.name, args.length));
+  if (all === undefined) return undefined;
+  const rows = all.filter((row) => args.every((a, j) => a.kind !== 'const' || (row[j]!.kind === 'const' && row[j]!.name === a.name)));
+  let best: CaseNode[] | undefined;
+  for (let j = 0; j < args.length; j++) {
+    if (args[j]!.kind !== 'var') continue;
+    const values = new Map(rows.map((row) => [key(row[j]!, new Map()), row[j]!]));
+    if (values.size > MAX_VALUE_CASES) continue;
+    const cases = [...values.values()].flatMap((v) => {
+      const t = new Map(n.s);
+      return unify(args[j]!, v, t) && !closes(n.body, t, goal, ctx.assumed, ctx.base.facts) ? [{ ...n, s: t, depth: n.depth + 1 }] : [];
+    });
+    if (best === undefined || cases.length < best.length) best = cases;
+  }
+  return best;
+}
