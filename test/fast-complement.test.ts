@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { defaultPipelineOptions, runGrounding } from '../src/pipeline/stages.js';
 import { createFastSimulator } from '../src/play/fast/simulator.js';
 import { complementMoves } from '../src/play/fast/complement.js';
-import { createGroundSimulator } from '../src/play/ground-sim.js';
+import { createGroundSimulator, fluentsOf } from '../src/play/ground-sim.js';
+import { controlCycle, simplifyRules } from '../src/play/fast/specialize.js';
 import { verifyGame } from '../src/play/verify.js';
 import { HAVE_CORPUS, readGame } from './corpus.js';
 import { StageTimer } from '../src/timer.js';
@@ -73,6 +74,25 @@ describe('move complements', () => {
     const peg = ground(readGame(rel), rel);
     expect(complementMoves(peg, peg.rules, peg.atoms.length).added).toBeGreaterThan(0);
     const result = verifyGame(createGroundSimulator(peg, Deadline.never()), createFastSimulator(peg, Deadline.never()), { playouts: 5, seed: 9, maxSteps: 40 });
+    if (result.kind !== 'same') expect(result.difference).toBeUndefined();
+  }, 120_000);
+});
+
+describe.skipIf(!HAVE_CORPUS)('never-legal moves in a net per control fluent', () => {
+  it('breakthrough: the mover\'s "some move was made" becomes a fact, the other role\'s moves go', () => {
+    const rel = 'ggp-repository-base/breakthrough.kif';
+    const game = ground(readGame(rel), rel);
+    const fluents = fluentsOf(game);
+    const control = controlCycle(game, fluents)!;
+    const fixed = new Map(control.map((f, i) => [fluents.trueAtom[f]!, i === 0 ? 1 : 0] as [number, 0 | 1]));
+    const rules = simplifyRules(game, fixed);
+    const isDoesOf = (a: number, role: string): boolean => game.terms.text(game.atoms[a]!.term).startsWith(`(does ${role} (move`);
+    const other = game.terms.text(game.atoms[fluents.trueAtom[control[1]!]!]!.args[0]!).match(/\(control (\w+)\)/)![1]!;
+    const mover = other === 'white' ? 'black' : 'white';
+    expect(rules.some((r) => r.pos.some((a) => isDoesOf(a, other)))).toBe(false);
+    const done = complementMoves(game, rules, game.atoms.length).rules;
+    expect(done.some((r) => r.pos.some((a) => isDoesOf(a, mover)) && game.terms.text(game.atoms[r.head]!.term).startsWith('(split-2'))).toBe(false);
+    const result = verifyGame(createGroundSimulator(game, Deadline.never()), createFastSimulator(game, Deadline.never()), { playouts: 3, seed: 11, maxSteps: 80 });
     if (result.kind !== 'same') expect(result.difference).toBeUndefined();
   }, 120_000);
 });

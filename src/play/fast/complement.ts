@@ -5,9 +5,10 @@
  *   h <= B, (does r J1)   ...   h <= B, (does r Jn)      become      h <= B, (not y)
  *   y <= (does r K1)      ...   y <= (does r Km)
  *
- * where K1..Km are the role's other moves (its playable moves not among J1..Jn), when there are
- * fewer of them than of the Ji. A joint move sets exactly one does atom per role (the
- * simulator's contract: one move per role, each a legal atom whose does atom is in the game),
+ * where K1..Km are the role's other moves (its playable moves, those whose legal atom some rule
+ * derives, not among J1..Jn), when there are fewer of them than of the Ji. A joint move sets
+ * exactly one does atom per role (the simulator's contract: one legal move per role; the pass is
+ * used only for roles whose every playable move has a does atom in the game),
  * so "r made one of J1..Jn" is "r made none of K1..Km": h holds in the same states after every
  * joint move. Before the move is set (a state just loaded) h may differ, but nothing reads it
  * then: h depends on a does atom, and legal, terminal and goal atoms do not (the game is valid
@@ -31,18 +32,22 @@ interface Playable {
 }
 
 /**
- * The does atoms the simulator can set, by role. A role with a legal move whose does atom is
+ * The does atoms the simulator can set, by role: those of moves whose legal atom some rule
+ * derives (a joint move is made of legal moves). A role with such a move whose does atom is
  * not in the game (no rule reads it) has none: a joint move may set none of its does atoms, so
  * the complement of its moves would not be exact.
  */
-function playable(game: GroundGame): Playable {
+function playable(game: GroundGame, rules: readonly GroundRule[]): Playable {
   const roleIndex = new Map(game.roles.map((r, i) => [r, i]));
   const roleOf = new Int32Array(game.atoms.length).fill(-1);
   const moves: number[][] = game.roles.map(() => []);
   const broken = new Set<number>();
+  // A move whose legal atom no rule derives is never legal here (in a net per control fluent: the other roles' moves).
+  const derived = new Uint8Array(game.atoms.length);
+  for (const r of rules) if (r.head < derived.length) derived[r.head] = 1;
   for (const m of game.vocabulary.moves) {
     const r = roleIndex.get(m.role);
-    if (r === undefined || m.legalId < 0) continue;
+    if (r === undefined || m.legalId < 0 || derived[m.legalId] === 0) continue;
     if (m.doesId < 0) broken.add(r);
     else if (roleOf[m.doesId] !== r) (roleOf[m.doesId] = r), moves[r]!.push(m.doesId);
   }
@@ -90,7 +95,7 @@ function groups(rules: readonly GroundRule[], isDoes: (a: number) => boolean, p:
 export function complementMoves(game: GroundGame, rules: readonly GroundRule[], firstAtom: number): { rules: GroundRule[]; added: number } {
   const does = keywordSymbols(game.terms).does;
   const isDoes = (a: number): boolean => game.atoms[a]!.rel === does;
-  const p = playable(game);
+  const p = playable(game, rules);
   const dropped = new Uint8Array(rules.length);
   const made: GroundRule[] = [];
   const yOf = new Map<string, number>();
