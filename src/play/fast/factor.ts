@@ -12,6 +12,7 @@
  */
 import type { GroundAtom, GroundGame, GroundRule } from '../../ground/types.js';
 import { keywordSymbols } from '../../ground/atoms.js';
+import { complementMoves } from './complement.js';
 
 /** A head's rules sharing a literal are factored from this many on (fewer save too little). */
 const MIN_SHARED = 4;
@@ -88,10 +89,12 @@ function factorHead(f: Factoring, head: number, bodies: number[][]): void {
  */
 export function factorRules(game: GroundGame, rules: readonly GroundRule[]): { rules: GroundRule[]; atoms: readonly GroundAtom[] } {
   const does = keywordSymbols(game.terms).does;
-  const f: Factoring = { out: [], byKey: new Map(), atoms: game.atoms.length };
+  // Frame rules over most moves of a role first (complement.ts): what they leave has no does literal to factor.
+  const framed = complementMoves(game, rules, game.atoms.length);
+  const f: Factoring = { out: [], byKey: new Map(), atoms: game.atoms.length + framed.added };
   const byHead = new Map<number, number[][]>();
-  for (const r of rules) {
-    if ([...r.pos, ...r.neg].some((a) => game.atoms[a]!.rel === does)) {
+  for (const r of framed.rules) {
+    if ([...r.pos, ...r.neg].some((a) => game.atoms[a]?.rel === does)) {
       f.out.push(r);
       continue;
     }
@@ -103,7 +106,7 @@ export function factorRules(game: GroundGame, rules: readonly GroundRule[]): { r
     if (bodies.length < MIN_SHARED) for (const b of bodies) f.out.push(rule(head, b));
     else factorHead(f, head, bodies);
   }
-  if (f.atoms === game.atoms.length) return { rules: rules.slice(), atoms: game.atoms };
+  if (f.atoms === game.atoms.length && framed.rules.length === rules.length && framed.rules.every((r, i) => r === rules[i])) return { rules: rules.slice(), atoms: game.atoms };
   const placeholder: GroundAtom = { term: -1, rel: -1, args: [] };
   return { rules: f.out, atoms: [...game.atoms, ...Array.from({ length: f.atoms - game.atoms.length }, () => placeholder)] };
 }

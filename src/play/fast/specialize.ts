@@ -56,8 +56,24 @@ function initialValues(game: GroundGame, fixed: ReadonlyMap<number, 0 | 1>, live
 }
 
 /**
+ * Fixes to false the does atoms of moves that are never legal (their legal atom false on
+ * constants, or absent): a joint move is made of legal moves, so they are never set. In a net
+ * per control fluent these are the other roles' moves but their noop: their rules go, and a
+ * rule listing every move of the role to move becomes a fact (complement.ts). Whether it fixed any.
+ */
+function neverPlayed(game: GroundGame, value: Int8Array): boolean {
+  let changed = false;
+  for (const m of game.vocabulary.moves) {
+    if (m.doesId < 0 || value[m.doesId]! >= 0) continue;
+    if (m.legalId < 0 || value[m.legalId] === 0) (value[m.doesId] = 0), (changed = true);
+  }
+  return changed;
+}
+
+/**
  * The rules of `game` simplified on constants, `fixed` (atom → value) assumed: every atom keeps
- * its value in every state where the fixed atoms have theirs. Not for games with a lazy part
+ * its value in every state where the fixed atoms have theirs, after every joint move of legal
+ * moves (the simulator's contract: `successor` takes legal moves). Not for games with a lazy part
  * (its opaque atoms are inputs the pass does not know).
  */
 export function simplifyRules(game: GroundGame, fixed: ReadonlyMap<number, 0 | 1>): GroundRule[] {
@@ -75,6 +91,7 @@ export function simplifyRules(game: GroundGame, fixed: ReadonlyMap<number, 0 | 1
       if (status === 'true') (value[r.head] = 1), (changed = true);
       else if (status === 'dead' && (dead[k] = 1) && --live[r.head]! === 0) (value[r.head] = 0), (changed = true);
     });
+    changed = neverPlayed(game, value) || changed;
   }
   const out: GroundRule[] = [];
   const madeFact = new Uint8Array(game.atoms.length);
