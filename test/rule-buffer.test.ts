@@ -10,6 +10,7 @@ import { pruneUnreachable, reachableAtoms } from '../src/ground/reachability.js'
 import { removeUnused, neededAtoms } from '../src/axioms/unused.js';
 import { instantiateGame } from '../src/ground/instantiate.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
+import { computeSupersetsDG } from '../src/reach/dg/index.js';
 import { defaultPipelineOptions, loadGame } from '../src/pipeline/stages.js';
 import { atomText } from '../src/ground/atoms.js';
 import { groundVocabulary } from '../src/ground/vocabulary.js';
@@ -64,10 +65,14 @@ describe('rule buffer', () => {
   });
 });
 
-/** The pipeline's ground game of a file before pruning. */
-function instantiated(file: string): GroundGame {
+/**
+ * A file's ground game before pruning, over the supersets of either method (the dependency
+ * graph's are larger: pruning then drops rules and atoms, and the game is renumbered).
+ */
+function instantiated(file: string, method: 'prolog' | 'dg'): GroundGame {
   const normal = loadGame(readFileSync(file, 'utf8'), file, defaultPipelineOptions(), new StageTimer()).normal;
-  return instantiateGame(normal, computeSupersetsProlog(normal, TEST_REACH_LIMITS).supersets, TEST_INSTANTIATE_LIMITS);
+  const supersets = method === 'dg' ? computeSupersetsDG(normal, TEST_REACH_LIMITS).supersets : computeSupersetsProlog(normal, TEST_REACH_LIMITS).supersets;
+  return instantiateGame(normal, supersets, TEST_INSTANTIATE_LIMITS);
 }
 
 /** The rules of a game as texts, in its order. */
@@ -79,9 +84,14 @@ const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const GAMES = ['games/tictactoe.kif', 'games/buttons.kif', 'games/nim.kif', 'games/montyhall.kif', 'games/frame.kif'];
 
 describe('restricting a ground game (pruning, unused instances)', () => {
-  for (const file of GAMES) {
-    it(`prunes ${file} as the rules reached, with their atoms, in text order`, () => {
-      const g = instantiated(file);
+  it('drops atoms when pruning nim over the dependency graph\'s supersets (so renumbering is exercised below)', () => {
+    const g = instantiated('games/nim.kif', 'dg');
+    expect(pruneUnreachable(g, Deadline.never()).atoms.length).toBeLessThan(g.atoms.length);
+  });
+
+  for (const [file, method] of GAMES.flatMap((f) => [[f, 'prolog'], [f, 'dg']] as const)) {
+    it(`prunes ${file} (${method}) as the rules reached, with their atoms, in text order`, () => {
+      const g = instantiated(file, method);
       const reached = reachableAtoms(g, Deadline.never());
       // The reference, by text: the rules whose positive bodies are reached, unreached negations dropped.
       const expected = [...new Set(g.rules.filter((r) => r.pos.every((p) => reached[p] === 1))
@@ -97,8 +107,8 @@ describe('restricting a ground game (pruning, unused instances)', () => {
       expect(used.size).toBe(pruned.atoms.length);
     });
 
-    it(`keeps of ${file} the rules of needed heads, renumbered`, () => {
-      const pruned = pruneUnreachable(instantiated(file), Deadline.never());
+    it(`keeps of ${file} (${method}) the rules of needed heads, renumbered`, () => {
+      const pruned = pruneUnreachable(instantiated(file, method), Deadline.never());
       const needed = neededAtoms(pruned, Deadline.never());
       const { game } = removeUnused(pruned, Deadline.never());
       expect(ruleTexts(game)).toEqual(ruleTexts({ ...pruned, rules: pruned.rules.filter((r) => needed[r.head] === 1) }));
