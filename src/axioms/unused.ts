@@ -5,13 +5,9 @@
  */
 import { Deadline } from '../deadline.js';
 import { checkDeadline, deadlineTicker } from '../gdl/diagnostics.js';
-import { compareRules } from '../ground/assemble.js';
-import { lazyInputAtoms, usedAtoms } from '../ground/atoms.js';
-import type { GroundAtom, GroundGame, GroundRule } from '../ground/types.js';
-import { renumberVocabulary } from '../ground/vocabulary.js';
+import { restrictGame } from '../ground/restrict.js';
+import type { GroundAtom, GroundGame } from '../ground/types.js';
 import { atomKind, isOutput } from './atoms.js';
-
-const NONE: readonly number[] = Object.freeze([]);
 
 /** Rule indices per head atom. */
 export function rulesByHead(game: GroundGame): number[][] {
@@ -21,33 +17,48 @@ export function rulesByHead(game: GroundGame): number[][] {
 }
 
 /**
+ * Rule indices per head atom as one list with offsets per atom (`start[id]` to `start[id + 1]`):
+ * rules are sorted by head (the GroundGame contract), so they are the rules' own indices.
+ */
+function headRanges(game: GroundGame): Int32Array {
+  const start = new Int32Array(game.atoms.length + 1);
+  for (let i = 0; i < game.rules.length; i++) start[game.rules[i]!.head + 1]!++;
+  for (let a = 0; a < game.atoms.length; a++) start[a + 1]! += start[a]!;
+  return start;
+}
+
+/**
  * The atoms whose rules play needs: the outputs, then backwards through rule bodies.
  *   needed(H) :- rule(H, _), output(H).
  *   needed(B) :- needed(H), rule(H, Body), B in Body.
  */
 export function neededAtoms(game: GroundGame, deadline: Deadline): Uint8Array {
   const tick = deadlineTicker(deadline, game.file, 'dropping unused instances');
-  const byHead = rulesByHead(game);
+  const start = headRanges(game);
   const needed = new Uint8Array(game.atoms.length);
   const todo: number[] = [];
   for (let id = 0; id < game.atoms.length; id++) {
-    if (byHead[id]!.length > 0 && isOutput(atomKind(game, id))) {
+    if (start[id + 1]! > start[id]! && isOutput(atomKind(game, id))) {
       needed[id] = 1;
       todo.push(id);
     }
   }
-  const mark = (b: number): void => {
-    if (needed[b] === 0) {
-      needed[b] = 1;
-      todo.push(b);
+  const mark = (ids: readonly number[]): void => {
+    for (let j = 0; j < ids.length; j++) {
+      const b = ids[j]!;
+      if (needed[b] === 0) {
+        needed[b] = 1;
+        todo.push(b);
+      }
     }
   };
   while (todo.length > 0) {
-    for (const r of byHead[todo.pop()!]!) {
+    const h = todo.pop()!;
+    for (let r = start[h]!; r < start[h + 1]!; r++) {
       tick();
       const rule = game.rules[r]!;
-      rule.pos.forEach(mark);
-      rule.neg.forEach(mark);
+      mark(rule.pos);
+      mark(rule.neg);
     }
   }
   return needed;
@@ -81,22 +92,15 @@ export interface UnusedStats {
 /**
  * Drops every rule whose head is not needed and every atom no remaining rule or `init`
  * mentions; pure, and the result keeps the GroundGame contract (atoms in their order, bodies
- * ascending, rules sorted by {@link compareRules}). Play is unchanged: only atoms that no
+ * ascending, rules sorted by head, then bodies). Play is unchanged: only atoms that no
  * output depends on lose their rules. Past a limit of `deadline` it throws a limit error.
  */
 export function removeUnused(game: GroundGame, deadline: Deadline): { game: GroundGame; stats: UnusedStats } {
   const needed = neededAtoms(game, deadline);
   checkDeadline(deadline, game.file, 'dropping unused instances');
-  const rules = game.rules.filter((r) => needed[r.head] === 1);
-  const used = usedAtoms(game.atoms.length, game.init, rules);
-  // Lazy atoms and lazy rules' heads (docs/lazy.md) stay: the simulators read and make them.
-  for (const id of lazyInputAtoms(game)) used[id] = 1;
-  const { atoms, renumber } = restrictAtoms(game.atoms, used);
-  const map = (ids: readonly number[]): readonly number[] => (ids.length === 0 ? NONE : ids.map((id) => renumber[id]!));
-  const out: GroundRule[] = rules.map((r) => ({ head: renumber[r.head]!, pos: map(r.pos), neg: map(r.neg) }));
-  // Already in order (monotone renumbering); sorting again states the contract, not a hope.
-  out.sort(compareRules);
-  checkDeadline(deadline, game.file, 'dropping unused instances');
-  const stats = { rulesBefore: game.rules.length, rulesAfter: out.length, atomsBefore: game.atoms.length, atomsAfter: atoms.length };
-  return { game: { ...game, atoms, init: map(game.init), rules: out, vocabulary: renumberVocabulary(game.vocabulary, renumber) }, stats };
+  // Kept rules are a subsequence with bodies unchanged: restricting keeps them sorted.
+  const rules = game.rules.every((r) => needed[r.head] === 1) ? game.rules : game.rules.filter((r) => needed[r.head] === 1);
+  const out = restrictGame(game, rules, false, deadline, 'dropping unused instances');
+  const stats = { rulesBefore: game.rules.length, rulesAfter: out.rules.length, atomsBefore: game.atoms.length, atomsAfter: out.atoms.length };
+  return { game: out, stats };
 }

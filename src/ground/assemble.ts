@@ -2,15 +2,15 @@
  * The one canonicalization of a ground game (the contract of {@link GroundGame}): atoms in text
  * order (code point order) and renumbered, rule bodies ascending without duplicates, rules
  * sorted and unique, so that the same game always gives the same ground game, byte for byte.
- * Instantiation ends with it ({@link assembleGame}) and pruning ends with it again
- * (reachability.ts), each handing over atoms already in text order.
+ * Instantiation ends with it ({@link assembleGame}), reading its rules from the compact buffer
+ * it made them in (rule-buffer.ts); pruning and unused-instance removal only restrict a game
+ * already canonical (restrict.ts).
  */
 import { Deadline } from '../deadline.js';
 import { checkDeadline, deadlineTicker } from '../gdl/diagnostics.js';
 import { compareCodePoints } from '../gdl/terms.js';
 import type { TermReader, TermTable } from '../datalog/terms.js';
-import type { RuleDraft } from './evaluate.js';
-import { usedAtoms } from './atoms.js';
+import type { RuleBuffer } from './rule-buffer.js';
 import { groundVocabulary } from './vocabulary.js';
 import type { GroundAtom, GroundGame, GroundRule, LazyPart } from './types.js';
 
@@ -39,7 +39,7 @@ interface GameDraft {
   /** The new atom id (index into `atomTerms`) of an atom key used in `init` and `rules`. */
   readonly index: (key: number) => number;
   readonly init: readonly number[];
-  readonly rules: readonly RuleDraft[];
+  readonly rules: RuleBuffer;
   /** The lazy part (docs/lazy.md), handed on unchanged (its ids are term ids). */
   readonly lazy?: LazyPart;
 }
@@ -47,7 +47,13 @@ interface GameDraft {
 /** Maps keys to new ids, ascending, duplicates dropped. */
 function ascending(ids: readonly number[], index: (key: number) => number): readonly number[] {
   if (ids.length === 0) return NONE;
-  const out = ids.map(index).sort((x, y) => x - y);
+  return ascendingInPlace(ids.map(index));
+}
+
+/** `out` sorted ascending with duplicates dropped, in place (one array per body, not two). */
+function ascendingInPlace(out: number[]): readonly number[] {
+  if (out.length === 0) return NONE;
+  out.sort((x, y) => x - y);
   // Duplicates dropped in place: one new array per body, not two.
   let n = 1;
   for (let i = 1; i < out.length; i++) if (out[i] !== out[n - 1]) out[n++] = out[i]!;
@@ -55,21 +61,42 @@ function ascending(ids: readonly number[], index: (key: number) => number): read
   return out;
 }
 
+/** The rules of `buf` as ground rules over new ids (`index`), bodies ascending. */
+function groundRules(buf: RuleBuffer, index: (key: number) => number, tick: () => void): GroundRule[] {
+  const { heads, starts, lits } = buf;
+  const rules = new Array<GroundRule>(buf.count);
+  for (let i = 0; i < buf.count; i++) {
+    tick();
+    const pos: number[] = [];
+    const neg: number[] = [];
+    for (let k = starts[i]!; k < starts[i + 1]!; k++) (lits[k]! & 1 ? neg : pos).push(index(lits[k]! >> 1));
+    rules[i] = { head: index(heads[i]!), pos: ascendingInPlace(pos), neg: ascendingInPlace(neg) };
+  }
+  return rules;
+}
+
+/** Marks (1) every atom that `init` or a rule of `buf` mentions, over `count` atoms. */
+function usedInBuffer(count: number, init: readonly number[], buf: RuleBuffer): Uint8Array {
+  const used = new Uint8Array(count);
+  for (const id of init) used[id] = 1;
+  for (let i = 0; i < buf.count; i++) used[buf.heads[i]!] = 1;
+  const end = buf.starts[buf.count]!;
+  for (let k = 0; k < end; k++) used[buf.lits[k]! >> 1] = 1;
+  return used;
+}
+
 /**
  * The canonical ground game of a draft whose atoms are already in text order; past a limit of
  * `deadline` (looked at per atom and rule, and after the sort) it throws a limit error.
  */
-export function canonicalGame(draft: GameDraft, deadline: Deadline): GroundGame {
+function canonicalGame(draft: GameDraft, deadline: Deadline): GroundGame {
   const { terms, index } = draft;
   const tick = deadlineTicker(deadline, draft.file, 'building the ground game');
   const atoms: GroundAtom[] = draft.atomTerms.map((term) => {
     tick();
     return { term, rel: terms.functor(term), args: terms.args(term) };
   });
-  const rules: GroundRule[] = draft.rules.map((r) => {
-    tick();
-    return { head: index(r.head), pos: ascending(r.pos, index), neg: ascending(r.neg, index) };
-  });
+  const rules = groundRules(draft.rules, index, tick);
   rules.sort(compareRules);
   checkDeadline(deadline, draft.file, 'building the ground game');
   // Rules that became equal (negations resolved late, or dropped by pruning) are kept once.
@@ -90,13 +117,13 @@ export function assembleGame(
   table: TermTable,
   roles: readonly number[],
   init: readonly number[],
-  drafts: readonly RuleDraft[],
+  drafts: RuleBuffer,
   deadline: Deadline,
   lazy?: LazyPart,
 ): GroundGame {
   const tick = deadlineTicker(deadline, file, 'building the ground game');
   // Term ids are dense (0 .. table.size - 1): a byte per term marks the atoms used.
-  const used = usedAtoms(table.size, init, drafts);
+  const used = usedInBuffer(table.size, init, drafts);
   // The heads lazy rules may make are atoms of the game though no ground rule makes them.
   for (const h of lazy?.heads ?? []) used[h] = 1;
   const entries: { id: number; text: string }[] = [];

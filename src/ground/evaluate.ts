@@ -19,7 +19,7 @@ import type { TermTable } from '../datalog/terms.js';
 import { type Block, type Store, addToStore, advanceRound, blockAtom, createBlock, createStore, inStore, syncBlock } from '../datalog/block.js';
 import type { CompiledAtom, JoinRule } from './compile.js';
 import { canonicalKey, instantiatePattern, renumber } from '../datalog/pattern.js';
-import { Relation, type RelationIndex } from '../datalog/relation.js';
+import { type RuleBuffer, addGroundRule, dropNegatives, truncateRules } from './rule-buffer.js';
 
 /** Limits of instantiation, resolved with the run's options; exceeding one raises a GdlError 'limit'. */
 export interface InstantiateLimits {
@@ -54,8 +54,8 @@ export const DEFAULT_INSTANTIATE_LIMITS: Omit<InstantiateLimits, 'deadline'> = {
   maxRules: 5_000_000, maxAtoms: 5_000_000, maxLiterals: 40_000_000,
 };
 
-/** A ground rule over the run's internal atom ids; `pos` and `neg` ascending. */
-export interface RuleDraft {
+/** A ground rule over the run's internal atom ids while it is made; `pos` and `neg` ascending. */
+interface RuleDraft {
   readonly head: number;
   readonly pos: readonly number[];
   readonly neg: readonly number[];
@@ -78,9 +78,8 @@ export interface Context {
    * bindings with a wanted head instead of the whole relation.
    */
   readonly headSeeds?: ReadonlyMap<string, Store>;
-  readonly rules: RuleDraft[];
-  /** The rules made so far by hash (see {@link RuleHashes}); replaced by {@link rollBack}. */
-  ruleHashes: RuleHashes;
+  /** The ground rules made so far, compactly (rule-buffer.ts). */
+  readonly rules: RuleBuffer;
   readonly counters: { atoms: number; literals: number };
   /** Relation names used with several arities, whose stores are keyed by name/arity. */
   readonly several: ReadonlySet<string>;
@@ -104,7 +103,10 @@ export function storeOf(ctx: Context, rel: string): Store {
   return s;
 }
 
-function limitError(ctx: Context, rule: JoinRule, what: string, limit: LimitInfo): GdlError {
+/** What a limit error names: the rule's source and its head's relation. */
+type Where = Pick<JoinRule, 'source'> & { readonly head: { readonly rel: string } };
+
+function limitError(ctx: Context, rule: Where, what: string, limit: LimitInfo): GdlError {
   return relationLimitError(ctx.file, rule.source.pos, rule.head.rel, `instantiating this rule for '${rule.head.rel}' ${what}`, limit);
 }
 
@@ -123,7 +125,7 @@ const ESTIMATE_MARGIN = 20;
  */
 function checkEstimate(ctx: Context, rule: JoinRule, estimate: number, isStatic: boolean): void {
   const { maxRules, maxAtoms } = ctx.limits;
-  const left = isStatic ? maxAtoms - ctx.counters.atoms : maxRules - ctx.rules.length;
+  const left = isStatic ? maxAtoms - ctx.counters.atoms : maxRules - ctx.rules.count;
   if (estimate <= ESTIMATE_MARGIN * Math.max(left, 1)) return;
   const what = isStatic ? `ground atoms (limit ${maxAtoms})` : `ground rules (limit ${maxRules})`;
   const rel = `${rule.head.rel}/${rule.source.head.args.length}`;
@@ -252,34 +254,6 @@ function groundRule(
   return { head, pos: ascendingUnique(pos), neg: ascendingUnique(neg) };
 }
 
-function sameList(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-/**
- * The ground rules made so far by hash: rows (hash, index in `rules`) and the index on the
- * hash. Typed-array rows, not a Map: millions of Map entries cost more than the join.
- */
-interface RuleHashes {
-  readonly rows: Relation;
-  readonly byHash: RelationIndex;
-}
-
-/** An empty {@link RuleHashes}. */
-export function ruleHashes(): RuleHashes {
-  const rows = new Relation(2);
-  return { rows, byHash: rows.index([0]) };
-}
-
-/** The hash of a ground rule (integers only: no key strings). */
-function ruleHash(r: RuleDraft): number {
-  let h = Math.imul(r.head + 1, 0x9e3779b1);
-  for (const p of r.pos) h = Math.imul(h ^ p, 0x85ebca6b) + 1;
-  h = Math.imul(h ^ 0x7fffffff, 0xc2b2ae35);
-  for (const n of r.neg) h = Math.imul(h ^ n, 0x85ebca6b) + 7;
-  return h;
-}
-
 /** How far a run has got: ground rules and counters, to go back to with {@link rollBack}. */
 export interface Mark {
   readonly rules: number;
@@ -289,34 +263,22 @@ export interface Mark {
 
 /** The current {@link Mark} of `ctx`. */
 export function markOf(ctx: Context): Mark {
-  return { rules: ctx.rules.length, atoms: ctx.counters.atoms, literals: ctx.counters.literals };
+  return { rules: ctx.rules.count, atoms: ctx.counters.atoms, literals: ctx.counters.literals };
 }
 
 /**
  * Forgets the ground rules made since `mark` (a split that did not pay, src/ground/split-run.ts);
  * atoms derived for relations made meanwhile stay in their stores, which nothing else reads.
- * The hash rows cannot be deleted one by one, so they are rebuilt from the rules kept: a
- * rollback happens only after a split of a rule estimated in the millions, so this is rare.
  */
 export function rollBack(ctx: Context, mark: Mark): void {
-  ctx.rules.length = mark.rules;
+  truncateRules(ctx.rules, mark.rules);
   ctx.counters.atoms = mark.atoms;
   ctx.counters.literals = mark.literals;
-  const fresh = ruleHashes();
-  ctx.rules.forEach((r, i) => fresh.rows.append([ruleHash(r), i]));
-  ctx.ruleHashes = fresh;
 }
 
-/** Adds a ground rule unless it is already there (hashing integers: no key strings). */
+/** Adds a ground rule unless it is already there, counting its literals. */
 function addRule(ctx: Context, r: RuleDraft): boolean {
-  const h = ruleHash(r);
-  const { rows, byHash } = ctx.ruleHashes;
-  for (let row = byHash.firstOf([h]); row >= 0; row = byHash.nextRow(row)) {
-    const o = ctx.rules[rows.get(row, 1)]!;
-    if (o.head === r.head && sameList(o.pos, r.pos) && sameList(o.neg, r.neg)) return false;
-  }
-  rows.append([h, ctx.rules.length]);
-  ctx.rules.push(r);
+  if (!addGroundRule(ctx.rules, r.head, r.pos, r.neg)) return false;
   ctx.counters.literals += 1 + r.pos.length + r.neg.length;
   return true;
 }
@@ -376,7 +338,7 @@ function runRule(
       const draft = groundRule(ctx, rule, blocks, b, rows, head, rels);
       if (draft === null) return;
       if (!addRule(ctx, draft)) return;
-      if (ctx.rules.length > maxRules) throw limitError(ctx, rule, `exceeded ${maxRules} ground rules`, { kind: 'rules' });
+      if (ctx.rules.count > maxRules) throw limitError(ctx, rule, `exceeded ${maxRules} ground rules`, { kind: 'rules' });
       if (ctx.counters.literals > maxLiterals) throw limitError(ctx, rule, `exceeded ${maxLiterals} ground literals`, { kind: 'literals' });
     }
     if (!inStore(headStore, head) && !pending.has(head)) {
@@ -384,6 +346,40 @@ function runRule(
       if (++ctx.counters.atoms > maxAtoms) throw limitError(ctx, rule, `exceeded ${maxAtoms} ground atoms`, { kind: 'ground-atoms' });
     }
   });
+}
+
+/** A fact of the game (a rule with a ground head and no body): its relation's key and head term id. */
+export interface GroundFact {
+  readonly rel: string;
+  readonly head: number;
+  /** Where the fact is written, for the messages of the limits. */
+  readonly source: JoinRule['source'];
+}
+
+/**
+ * A fact, as {@link runRule} would treat the one binding of a rule with an empty body, without
+ * compiling a rule for it: its head filtered by the superset (or the seed of a demanded static
+ * relation), a ground rule with empty bodies unless the relation is static, and the head
+ * recorded in `pending`. Games with hundreds of thousands of static facts spent most of
+ * instantiation compiling and joining one rule per fact.
+ */
+function addFact(ctx: Context, fact: GroundFact, pending: Set<number>): void {
+  const { rel, head } = fact;
+  const filter = ctx.headFilter.get(rel);
+  if (filter !== undefined && !filter.has(head)) return;
+  const seed = ctx.headSeeds?.get(rel);
+  if (seed !== undefined && !inStore(seed, head)) return;
+  const where: Where = { source: fact.source, head: { rel } };
+  if (ctx.limits.deadline.tick()) throw limitError(ctx, where, `stopped: ${ctx.limits.deadline.describe()}`, deadlineLimit(ctx.limits.deadline, 1));
+  if (!ctx.statics.has(rel)) {
+    if (!addRule(ctx, { head, pos: NONE, neg: NONE })) return;
+    if (ctx.rules.count > ctx.limits.maxRules) throw limitError(ctx, where, `exceeded ${ctx.limits.maxRules} ground rules`, { kind: 'rules' });
+    if (ctx.counters.literals > ctx.limits.maxLiterals) throw limitError(ctx, where, `exceeded ${ctx.limits.maxLiterals} ground literals`, { kind: 'literals' });
+  }
+  if (!inStore(storeOf(ctx, rel), head) && !pending.has(head)) {
+    pending.add(head);
+    if (++ctx.counters.atoms > ctx.limits.maxAtoms) throw limitError(ctx, where, `exceeded ${ctx.limits.maxAtoms} ground atoms`, { kind: 'ground-atoms' });
+  }
 }
 
 /**
@@ -396,10 +392,7 @@ function dropUnderivedNegations(ctx: Context, start: number, rules: readonly Joi
   // rule made here changes, and the walk over them (a fifth of instantiation on some games) is saved.
   if (!rules.some((r) => r.negatives.some((n) => rels.has(n.rel)))) return;
   const derived = (id: number): boolean => !rels.has(keyOfId(ctx, id)) || inStore(storeOf(ctx, keyOfId(ctx, id)), id);
-  for (let i = start; i < ctx.rules.length; i++) {
-    const r = ctx.rules[i]!;
-    if (!r.neg.every(derived)) ctx.rules[i] = { head: r.head, pos: r.pos, neg: r.neg.filter(derived) };
-  }
+  dropNegatives(ctx.rules, start, derived);
 }
 
 /**
@@ -407,9 +400,11 @@ function dropUnderivedNegations(ctx: Context, start: number, rules: readonly Joi
  * core's semi-naive driver: a rule's body atom over a relation of the component reads, in its
  * delta round, only the block rows of the instances first derived in the previous round.
  */
-export function evaluateComponent(ctx: Context, rules: readonly JoinRule[], rels: ReadonlySet<string>): void {
+export function evaluateComponent(ctx: Context, rules: readonly JoinRule[], rels: ReadonlySet<string>, facts: readonly GroundFact[] = []): void {
   let pending = new Set<number>();
-  const start = ctx.rules.length;
+  const start = ctx.rules.count;
+  // Facts hold in the first round, as a rule with an empty body would fire there.
+  for (const f of facts) addFact(ctx, f, pending);
   const recursive = new Map(rules.map((r) => [r, r.positives.flatMap((p, i) => (rels.has(p.rel) ? [i] : []))]));
   semiNaive({
     rules,

@@ -84,12 +84,12 @@ export function tryFrame(ctx: Context, rule: JoinRule, estimate: number, env: Sp
     const e = compiled.reduce((sum, r) => sum + ruleEstimate(ctx, r), 0);
     // The estimate ignores the tests, which are most of a touched rule: only the budget is
     // checked before, what the rules made must pay after.
-    if (e > ctx.limits.maxRules - ctx.rules.length) return fail();
+    if (e > ctx.limits.maxRules - ctx.rules.count) return fail();
     evaluateComponent(ctx, compiled, new Set([compiled[0]!.head.rel]));
-    if ((ctx.rules.length - mark.rules) * FRAME_GAIN >= estimate) return fail();
+    if ((ctx.rules.count - mark.rules) * FRAME_GAIN >= estimate) return fail();
   }
   const head = compile(rewrite.head);
-  const total = ctx.rules.length - mark.rules + ruleEstimate(ctx, head);
+  const total = ctx.rules.count - mark.rules + ruleEstimate(ctx, head);
   if (total * FRAME_GAIN >= estimate) return fail();
   stats.rules++;
   stats.estimated += estimate;

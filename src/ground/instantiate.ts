@@ -9,7 +9,7 @@
  */
 import { GdlError, deadlineTicker, diag } from '../gdl/diagnostics.js';
 import { OUTPUT_KEYWORDS } from '../gdl/keywords.js';
-import { compareCodePoints, termToString } from '../gdl/terms.js';
+import { compareCodePoints, isGround, termToString } from '../gdl/terms.js';
 import { relationComponents, relationGraph, relationKey, severalArities, stateDependent } from '../gdl/relations.js';
 import type { Atom, Rule } from '../gdl/ast.js';
 import type { NormalGame } from '../normalize/types.js';
@@ -18,17 +18,18 @@ import type { Supersets } from '../reach/types.js';
 import { assembleGame } from './assemble.js';
 import { type Store, addToStore, createStore, inStore, storeIds } from '../datalog/block.js';
 import { type JoinRule, compileRule } from './compile.js';
-import { type Context, type InstantiateLimits, evaluateComponent, ruleHashes, storeOf } from './evaluate.js';
+import { type Context, type GroundFact, type InstantiateLimits, evaluateComponent, storeOf } from './evaluate.js';
 import { TermTable } from '../datalog/terms.js';
 import type { GroundGame } from './types.js';
-import { auxPrefix, gameSymbols } from './split.js';
+import { AUX_ROOT, auxPrefix, gameSymbols } from './split.js';
 import { DEFAULT_SPLIT_ABOVE, splitEnv, splitLargeRules } from './split-run.js';
 import type { LazyPlan } from './lazy.js';
 import { lazyDynamic, lazyPart } from './lazy-part.js';
+import { appendRule, createRuleBuffer } from './rule-buffer.js';
 
 export { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from './evaluate.js';
 
-/** Keyword relations that a static evaluation must still output as ground facts. */
+const NONE: readonly number[] = Object.freeze([]);
 
 /** Relations that only the game description may define, never a state. */
 const MUST_BE_STATIC = ['role', 'init', 'base', 'input'];
@@ -88,18 +89,48 @@ function storeOfIds(rel: string, ids: ReadonlySet<number>): Store {
 }
 
 /** Rules grouped by component of the relation graph, in evaluation order (bodies before heads). */
-function componentsInOrder(game: NormalGame, compiled: readonly JoinRule[]): { rels: Set<string>; rules: JoinRule[] }[] {
-  const graph = relationGraph(game.rules.map(asRule));
-  const byHead = new Map<string, JoinRule[]>();
-  for (const r of compiled) {
-    // Appended in place: copying the list per rule was quadratic in the rules of one head.
-    const list = byHead.get(r.head.rel);
-    if (list === undefined) byHead.set(r.head.rel, [r]);
-    else list.push(r);
-  }
+function componentsInOrder(plain: readonly Rule[], compiled: readonly JoinRule[], facts: readonly GroundFact[]): { rels: Set<string>; rules: JoinRule[]; facts: GroundFact[] }[] {
+  const graph = relationGraph(plain);
+  const byHead = groupBy(compiled, (r) => r.head.rel);
+  const factsOf = groupBy(facts, (f) => f.rel);
   return relationComponents(graph.relations, graph.edges)
-    .map((c) => ({ rels: new Set(c.members), rules: c.members.flatMap((rel) => byHead.get(rel) ?? []) }))
-    .filter((v) => v.rules.length > 0);
+    .map((c) => ({ rels: new Set(c.members), rules: c.members.flatMap((rel) => byHead.get(rel) ?? []), facts: c.members.flatMap((rel) => factsOf.get(rel) ?? []) }))
+    .filter((v) => v.rules.length > 0 || v.facts.length > 0);
+}
+
+/** `items` grouped by `key`, each group in the order of `items`. */
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const x of items) {
+    // Appended in place: copying the list per item was quadratic in the rules of one head.
+    const list = out.get(key(x));
+    if (list === undefined) out.set(key(x), [x]);
+    else list.push(x);
+  }
+  return out;
+}
+
+/**
+ * The game's facts (ground heads without a body), interned, and its other rules compiled for
+ * the join: a fact needs no compiling (games with hundreds of thousands of static facts spent
+ * most of instantiation there). Rules are compiled in source order, so their errors come first
+ * as before; facts are never unsafe.
+ */
+function compileGame(game: NormalGame, table: TermTable, key: (atom: Atom) => string): { compiled: JoinRule[]; facts: GroundFact[] } {
+  const compiled: JoinRule[] = [];
+  const facts: GroundFact[] = [];
+  for (const r of game.rules) {
+    if (r.body.length === 0 && r.head.args.every(isGround)) facts.push({ rel: key(r.head), head: internAtom(table, r.head), source: r });
+    else compiled.push(compileRule(r, game.file, table, key));
+  }
+  return { compiled, facts };
+}
+
+/** The term id of a ground atom, interned as compileAtom interns a ground head. */
+function internAtom(table: TermTable, atom: Atom): number {
+  const args = new Array<number>(atom.args.length);
+  for (let i = 0; i < args.length; i++) args[i] = table.fromTerm(atom.args[i]!);
+  return table.compound(atom.rel, args);
 }
 
 /**
@@ -167,23 +198,23 @@ export function instantiateGame(whole: NormalGame, supersets: Supersets, limits:
   const headSeeds = new Map<string, Store>();
   const run: Context = {
     file: game.file, table, limits, stores: new Map(), blocks: new Map(), statics, headFilter, headSeeds,
-    rules: [], ruleHashes: ruleHashes(), counters: { atoms: 0, literals: 0 }, several: severalArities(plain),
+    rules: createRuleBuffer(), counters: { atoms: 0, literals: 0 }, several: severalArities(plain),
     ...(lazy === undefined ? {} : { lazy: new Set(lazy.relations) }),
   };
   const key = (atom: Atom): string => relationKey(atom, run.several);
   // With a lazy part, its static facts come from the stores: demanded ones would be incomplete.
   const loaded = lazy === undefined ? supersets : { ...supersets, demandedStatics: undefined };
   loadSupersets(run, loaded, statics, headFilter, headSeeds, key);
-  const compiled = game.rules.map((r) => compileRule(r, game.file, table, key));
+  const { compiled, facts } = compileGame(game, table, key);
   // Rule splitting (docs/ground.md): only rules estimated above the threshold are touched.
-  const split = splitEnv(limits.splitAbove ?? DEFAULT_SPLIT_ABOVE, auxPrefix(gameSymbols(game)), key, limits.frameAbove, limits.frameShared === true);
-  for (const comp of componentsInOrder(game, compiled)) {
-    evaluateComponent(run, splitLargeRules(run, comp.rules, comp.rels, split), comp.rels);
+  const split = splitEnv(limits.splitAbove ?? DEFAULT_SPLIT_ABOVE, auxPrefix(gameSymbols(game, AUX_ROOT)), key, limits.frameAbove, limits.frameShared === true);
+  for (const comp of componentsInOrder(plain, compiled, facts)) {
+    evaluateComponent(run, splitLargeRules(run, comp.rules, comp.rels, split), comp.rels, comp.facts);
   }
   // Static keyword relations (a `goal` fact, `legal` from `role`) stay in the game as facts.
   for (const rel of OUTPUT_KEYWORDS) {
     if (!statics.has(rel)) continue;
-    for (const id of storeIds(storeOf(run, rel))) run.rules.push({ head: id, pos: [], neg: [] });
+    for (const id of storeIds(storeOf(run, rel))) appendRule(run.rules, id, NONE, NONE);
   }
   const tick = deadlineTicker(limits.deadline, game.file, 'making the lazy part');
   const part = lazy === undefined ? undefined : lazyPart(lazy, supersets, table, (rel) => storeIds(storeOf(run, rel)), tick);

@@ -13,11 +13,10 @@ import { type NormalGame, asRule } from '../normalize/types.js';
 import type { Move, Supersets } from '../reach/types.js';
 import { Deadline } from '../deadline.js';
 import { deadlineTicker } from '../gdl/diagnostics.js';
-import { canonicalGame } from './assemble.js';
-import { lazyInputAtoms, usedAtoms } from './atoms.js';
+import { lazyInputAtoms } from './atoms.js';
+import { restrictGame } from './restrict.js';
 import { relaxedBridges } from './vocabulary.js';
-import type { RuleDraft } from './evaluate.js';
-import type { GroundGame } from './types.js';
+import type { GroundGame, GroundRule } from './types.js';
 
 /**
  * The ids of the atoms reachable in the relaxed ground game (negative literals ignored), by
@@ -29,15 +28,10 @@ import type { GroundGame } from './types.js';
 export function reachableAtoms(game: GroundGame, deadline: Deadline): Uint8Array {
   const tick = deadlineTicker(deadline, game.file, 'ground reachability');
   const n = game.atoms.length;
+  const rules = game.rules;
   const bridge = relaxedBridges(game.vocabulary, n);
-  const waiting = new Int32Array(game.rules.length);
-  const watchers: number[][] = Array.from({ length: n }, () => []);
-  // Bodies are ascending without duplicates (the GroundGame contract): each atom counts once.
-  game.rules.forEach((r, i) => {
-    tick();
-    waiting[i] = r.pos.length;
-    for (const p of r.pos) watchers[p]!.push(i);
-  });
+  const waiting = new Int32Array(rules.length);
+  const watchers = positiveWatchers(rules, n, waiting);
   const reached = new Uint8Array(n);
   const todo: number[] = [];
   const reach = (id: number): void => {
@@ -48,44 +42,74 @@ export function reachableAtoms(game: GroundGame, deadline: Deadline): Uint8Array
   for (const id of game.init) reach(id);
   // Lazy atoms and the heads of lazy rules (docs/lazy.md) may hold in any state.
   for (const id of lazyInputAtoms(game)) reach(id);
-  game.rules.forEach((r, i) => {
-    if (waiting[i] === 0) reach(r.head);
-  });
+  for (let i = 0; i < rules.length; i++) if (waiting[i] === 0) reach(rules[i]!.head);
+  const { start, list } = watchers;
   while (todo.length > 0) {
     const id = todo.pop()!;
     tick();
     reach(bridge[id]!);
-    for (const ri of watchers[id]!) if (--waiting[ri]! === 0) reach(game.rules[ri]!.head);
+    for (let k = start[id]!; k < start[id + 1]!; k++) {
+      const ri = list[k]!;
+      if (--waiting[ri]! === 0) reach(rules[ri]!.head);
+    }
   }
   return reached;
 }
 
 /**
+ * Per atom, the rules whose positive body holds it, as one list of rule indices with offsets
+ * per atom (two typed arrays, not an array per atom); `waiting` gets each rule's body size.
+ * Bodies are ascending without duplicates (the GroundGame contract): each atom counts once.
+ */
+function positiveWatchers(rules: readonly GroundRule[], atoms: number, waiting: Int32Array): { start: Int32Array; list: Int32Array } {
+  const start = new Int32Array(atoms + 1);
+  let total = 0;
+  for (let i = 0; i < rules.length; i++) {
+    const pos = rules[i]!.pos;
+    waiting[i] = pos.length;
+    total += pos.length;
+    for (let j = 0; j < pos.length; j++) start[pos[j]! + 1]!++;
+  }
+  for (let a = 0; a < atoms; a++) start[a + 1]! += start[a]!;
+  const fill = start.slice(0, atoms);
+  const list = new Int32Array(total);
+  for (let i = 0; i < rules.length; i++) {
+    const pos = rules[i]!.pos;
+    for (let j = 0; j < pos.length; j++) list[fill[pos[j]!]!++] = i;
+  }
+  return { start, list };
+}
+
+/**
  * Keeps the rules whose positive body atoms are all reachable (their heads then are too), drops
- * negative literals over unreachable atoms (they are always true), and hands the rest to the
- * one canonicalization: the atoms left keep their relative order, which is text order already,
+ * negative literals over unreachable atoms (they are always true), and restricts the game to
+ * them (restrict.ts): the atoms left keep their relative order, which is text order already,
  * so the same game gives the same result byte for byte, whatever the superset method.
  * Past a limit of `deadline` it throws a limit error.
  */
 export function pruneUnreachable(game: GroundGame, deadline: Deadline): GroundGame {
   const reached = reachableAtoms(game, deadline);
   const tick = deadlineTicker(deadline, game.file, 'pruning');
-  const kept: RuleDraft[] = [];
+  const kept: GroundRule[] = [];
+  let changed = false;
   for (const r of game.rules) {
     tick();
-    if (r.pos.every((p) => reached[p] === 1)) kept.push({ head: r.head, pos: r.pos, neg: r.neg.length === 0 ? r.neg : r.neg.filter((x) => reached[x] === 1) });
+    if (!allReached(r.pos, reached)) continue;
+    // A rule whose literals all stay is kept as it is (no copy).
+    if (allReached(r.neg, reached)) kept.push(r);
+    else {
+      kept.push({ head: r.head, pos: r.pos, neg: r.neg.filter((x) => reached[x] === 1) });
+      changed = true;
+    }
   }
-  const used = usedAtoms(game.atoms.length, game.init, kept);
-  for (const id of lazyInputAtoms(game)) used[id] = 1;
-  const renumber = new Int32Array(game.atoms.length).fill(-1);
-  const atomTerms: number[] = [];
-  used.forEach((u, id) => {
-    if (u === 0) return;
-    renumber[id] = atomTerms.length;
-    atomTerms.push(game.atoms[id]!.term);
-  });
-  const { file, terms, roles, init, lazy } = game;
-  return canonicalGame({ file, terms, roles, atomTerms, index: (id) => renumber[id]!, init, rules: kept, ...(lazy === undefined ? {} : { lazy }) }, deadline);
+  // The frame statistics belong to the instantiation that made them, not to the pruned game.
+  const { frame: _frame, ...pruned } = restrictGame(game, kept, changed, deadline, 'pruning');
+  return pruned;
+}
+
+function allReached(ids: readonly number[], reached: Uint8Array): boolean {
+  for (let i = 0; i < ids.length; i++) if (reached[ids[i]!] !== 1) return false;
+  return true;
 }
 
 /** Sorts `items` by their text, dropping none (the texts are unique). */

@@ -85,7 +85,7 @@ function instantiateAux(ctx: Context, env: SplitEnv, rule: NormalRule, compiled:
 
 /** Ground rules the run may still make. */
 function budgetLeft(ctx: Context): number {
-  return ctx.limits.maxRules - ctx.rules.length;
+  return ctx.limits.maxRules - ctx.rules.count;
 }
 
 function recursive(rule: JoinRule, rels: ReadonlySet<string>): boolean {
@@ -147,7 +147,7 @@ function splitParts(ctx: Context, parts: readonly NormalRule[], estimate: number
     if (compiled !== plain) e = ruleEstimate(ctx, compiled);
     // What this part will make, with what the parts before it made, must already pay, and fit
     // the budget (else the rule as written is refused, under its own name, not the part's).
-    if ((ctx.rules.length - mark.rules + e) * SPLIT_GAIN > estimate || e > budgetLeft(ctx)) return null;
+    if ((ctx.rules.count - mark.rules + e) * SPLIT_GAIN > estimate || e > budgetLeft(ctx)) return null;
     instantiateAux(ctx, env, aux, compiled);
   }
   return compileRule(later[0]!, ctx.file, ctx.table, env.key);
@@ -167,7 +167,7 @@ function trySplit(ctx: Context, rule: JoinRule, estimate: number, env: SplitEnv,
   const parts = splitRule(rule.source, { isStatic: (a) => ctx.statics.has(env.key(a)), fresh });
   const head = parts === null ? eliminateGreedy(ctx, rule, estimate, env) : splitParts(ctx, parts, estimate, env, depth, mark);
   // A rule of the game must gain a lot; an auxiliary rule (no output to keep) just has to gain.
-  if (head !== null && head !== rule && (ctx.rules.length - mark.rules + ruleEstimate(ctx, head)) * gain < estimate) return head;
+  if (head !== null && head !== rule && (ctx.rules.count - mark.rules + ruleEstimate(ctx, head)) * gain < estimate) return head;
   rollBack(ctx, mark);
   env.made.count = count;
   for (const key of env.journal.splice(journal)) env.memo.delete(key);

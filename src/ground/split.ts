@@ -196,25 +196,33 @@ export function renameRelation(rule: NormalRule, from: string, to: string): Norm
   return { head: rule.head, body, pos: rule.pos };
 }
 
+/** The start of every auxiliary relation name. */
+export const AUX_ROOT = 'split';
+
 /**
  * The prefix of every auxiliary relation name: `split`, followed by as many `x` as needed so
  * that no symbol of the game (relation, function or object constant) starts with it; the
  * names `PREFIX-N` therefore cannot collide with the game's symbols.
  */
 export function auxPrefix(symbols: Iterable<string>): string {
+  // Every candidate starts with AUX_ROOT: symbols that do not are never looked at.
   const all = [...symbols];
-  let prefix = 'split';
+  let prefix = AUX_ROOT;
   while (all.some((s) => s.startsWith(prefix))) prefix += 'x';
   return prefix;
 }
 
-/** Every symbol of a normalized game: relation, function and object constant names. */
-export function gameSymbols(game: NormalGame): Set<string> {
+/**
+ * Every symbol of a normalized game: relation, function and object constant names; with
+ * `prefix`, only those starting with it (all {@link auxPrefix} needs: a set of every symbol of a
+ * game of half a million facts took seconds).
+ */
+export function gameSymbols(game: NormalGame, prefix = ''): Set<string> {
   const out = new Set<string>();
   const terms: Term[] = [];
   const atom = (a: Atom): void => {
-    out.add(a.rel);
-    terms.push(...a.args);
+    if (a.rel.startsWith(prefix)) out.add(a.rel);
+    for (const t of a.args) terms.push(t);
   };
   for (const r of game.rules) {
     atom(r.head);
@@ -227,8 +235,8 @@ export function gameSymbols(game: NormalGame): Set<string> {
   while (terms.length > 0) {
     const t = terms.pop()!;
     if (t.kind === 'var') continue;
-    out.add(t.name);
-    if (t.kind === 'fn') terms.push(...t.args);
+    if (t.name.startsWith(prefix)) out.add(t.name);
+    if (t.kind === 'fn') for (const a of t.args) terms.push(a);
   }
   return out;
 }

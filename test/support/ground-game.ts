@@ -2,6 +2,7 @@
 import { TermTable } from '../../src/datalog/terms.js';
 import { parseGdl } from '../../src/gdl/parser.js';
 import { assembleGame } from '../../src/ground/assemble.js';
+import { appendRule, createRuleBuffer } from '../../src/ground/rule-buffer.js';
 import type { GroundGame } from '../../src/ground/types.js';
 import { Deadline } from '../../src/deadline.js';
 
@@ -23,7 +24,8 @@ export function handMadeGame(roles: readonly string[], init: readonly string[], 
   const id = (t: string): number => atomId(table, t);
   const roleIds = roles.map((r) => table.constant(r));
   const initIds = init.map((f) => id(`(true ${f})`));
-  const drafts = rules.map(([h, p, n]) => ({ head: id(h), pos: p.map(id), neg: n.map(id) }));
+  const drafts = createRuleBuffer();
+  for (const [h, p, n] of rules) appendRule(drafts, id(h), p.map(id), n.map(id));
   return assembleGame(file, table, roleIds, initIds, drafts, Deadline.never());
 }
 

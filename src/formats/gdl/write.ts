@@ -21,31 +21,47 @@ export interface GdlEmitOptions {
 /** Default: with `base` and `input` facts. */
 export const DEFAULT_GDL_EMIT_OPTIONS: GdlEmitOptions = { baseInput: true };
 
-function ruleText(game: GroundGame, r: GroundRule): string {
-  const head = atomText(game, r.head);
+/**
+ * The text of every atom of `game`, made once: a ground game mentions each atom in many rules
+ * (millions of literals over thousands of atoms), so its rules are written from this array.
+ */
+function atomTexts(game: GroundGame): string[] {
+  const texts = new Array<string>(game.atoms.length);
+  for (let id = 0; id < texts.length; id++) texts[id] = atomText(game, id);
+  return texts;
+}
+
+function ruleText(texts: readonly string[], r: GroundRule): string {
+  const head = texts[r.head]!;
   if (r.pos.length === 0 && r.neg.length === 0) return head;
-  const body = r.pos.map((id) => atomText(game, id));
-  for (const id of r.neg) body.push(`(not ${atomText(game, id)})`);
-  return `(<= ${head} ${body.join(' ')})`;
+  let line = `(<= ${head}`;
+  for (let i = 0; i < r.pos.length; i++) line += ` ${texts[r.pos[i]!]!}`;
+  for (let i = 0; i < r.neg.length; i++) line += ` (not ${texts[r.neg[i]!]!})`;
+  return `${line})`;
+}
+
+/** The lines before the rules: the comment, roles, `base` and `input`, the initial state. */
+function headerLines(game: GroundGame, options: GdlEmitOptions): string[] {
+  const text = (t: number): string => game.terms.text(t);
+  const lines = ['; ground game written by gdl-grounder'];
+  for (const role of game.roles) lines.push(`(role ${text(role)})`);
+  if (options.baseInput) {
+    const { fluents, moves } = game.vocabulary;
+    for (const f of fluents) lines.push(`(base ${text(f.term)})`);
+    for (const m of moves) lines.push(`(input ${text(m.role)} ${text(m.action)})`);
+  }
+  for (const id of game.init) lines.push(`(init ${text(game.atoms[id]!.args[0]!)})`);
+  return lines;
 }
 
 /** The lines of the GDL output, one at a time; past a limit of `deadline` (looked at per rule) it throws a limit error. */
 function* gdlLines(game: GroundGame, options: GdlEmitOptions, deadline: Deadline): Generator<string> {
   const tick = deadlineTicker(deadline, game.file, 'writing the ground game');
-  yield '; ground game written by gdl-grounder';
-  for (const role of game.roles) yield `(role ${game.terms.text(role)})`;
-  if (options.baseInput) {
-    const { fluents, moves } = game.vocabulary;
-    const text = (t: number): string => game.terms.text(t);
-    for (const f of fluents) yield `(base ${text(f.term)})`;
-    for (const m of moves) yield `(input ${text(m.role)} ${text(m.action)})`;
-  }
-  for (const id of game.init) {
-    yield `(init ${game.terms.text(game.atoms[id]!.args[0]!)})`;
-  }
+  yield* headerLines(game, options);
+  const texts = atomTexts(game);
   for (const r of game.rules) {
     tick();
-    yield ruleText(game, r);
+    yield ruleText(texts, r);
   }
   // With lazy axioms, the non-ground part follows (absent otherwise: output unchanged).
   yield* lazyLines(game);
@@ -68,18 +84,16 @@ const GDL_CHUNK_CHARS = 1 << 20;
  * byte, but no string holds all of it, so games too large for one string can be written.
  */
 export function* emitGdlChunks(game: GroundGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline: Deadline, chunkChars = GDL_CHUNK_CHARS): Generator<string> {
-  let lines: string[] = [];
-  let size = 0;
+  // Lines are appended to the chunk as they are made (no array of lines, no join).
+  let chunk = '';
   for (const line of gdlLines(game, options, deadline)) {
-    lines.push(line);
-    size += line.length + 1;
-    if (size >= chunkChars) {
-      yield `${lines.join('\n')}\n`;
-      lines = [];
-      size = 0;
+    chunk += `${line}\n`;
+    if (chunk.length >= chunkChars) {
+      yield chunk;
+      chunk = '';
     }
   }
-  if (lines.length > 0) yield `${lines.join('\n')}\n`;
+  if (chunk.length > 0) yield chunk;
 }
 
 /** The ground game as GDL text, deterministic byte for byte; every line ends with `\n`. */

@@ -1,0 +1,118 @@
+// The compact forms of ground rules: instantiation's rule buffer (typed arrays of atom ids with
+// the sign in a bit), and the restriction that pruning and unused-instance removal share, which
+// reuses the game's own rules and atoms instead of canonicalizing a copy.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { TEST_INSTANTIATE_LIMITS, TEST_REACH_LIMITS } from './support/context.js';
+import { Deadline } from '../src/deadline.js';
+import { appendRule, addGroundRule, createRuleBuffer, dropNegatives, truncateRules, type RuleBuffer } from '../src/ground/rule-buffer.js';
+import { pruneUnreachable, reachableAtoms } from '../src/ground/reachability.js';
+import { removeUnused, neededAtoms } from '../src/axioms/unused.js';
+import { instantiateGame } from '../src/ground/instantiate.js';
+import { computeSupersetsProlog } from '../src/reach/prolog.js';
+import { computeSupersetsDG } from '../src/reach/dg/index.js';
+import { defaultPipelineOptions, loadGame } from '../src/pipeline/stages.js';
+import { atomText } from '../src/ground/atoms.js';
+import { groundVocabulary } from '../src/ground/vocabulary.js';
+import type { GroundGame } from '../src/ground/types.js';
+import { StageTimer } from '../src/timer.js';
+
+/** The rules of a buffer read back as [head, positive body, negative body]. */
+function readBack(buf: RuleBuffer): [number, number[], number[]][] {
+  const out: [number, number[], number[]][] = [];
+  for (let i = 0; i < buf.count; i++) {
+    const pos: number[] = [];
+    const neg: number[] = [];
+    for (let k = buf.starts[i]!; k < buf.starts[i + 1]!; k++) (buf.lits[k]! & 1 ? neg : pos).push(buf.lits[k]! >> 1);
+    out.push([buf.heads[i]!, pos, neg]);
+  }
+  return out;
+}
+
+describe('rule buffer', () => {
+  it('reads back what was added, keeps each rule once, and tells the sign of a literal', () => {
+    const buf = createRuleBuffer();
+    const rules: [number, number[], number[]][] = [];
+    // Many rules, so that the arrays grow several times.
+    for (let h = 0; h < 3000; h++) rules.push([h % 50, [h, h + 7], h % 3 === 0 ? [h + 1] : []]);
+    for (const [h, p, n] of rules) expect(addGroundRule(buf, h, p, n)).toBe(true);
+    for (const [h, p, n] of rules.slice(0, 100)) expect(addGroundRule(buf, h, p, n)).toBe(false);
+    // The same atoms with another sign, or split otherwise between the bodies, are other rules.
+    expect(addGroundRule(buf, 0, [0], [7])).toBe(true);
+    expect(addGroundRule(buf, 0, [], [0, 7])).toBe(true);
+    expect(addGroundRule(buf, 0, [0, 7], [1])).toBe(false);
+    expect(readBack(buf)).toEqual([...rules, [0, [0], [7]], [0, [], [0, 7]]]);
+  });
+
+  it('forgets the rules after a truncation, and finds the ones kept as duplicates', () => {
+    const buf = createRuleBuffer();
+    for (let h = 0; h < 10; h++) addGroundRule(buf, h, [h + 100], [h + 200]);
+    truncateRules(buf, 4);
+    expect(buf.count).toBe(4);
+    expect(addGroundRule(buf, 2, [102], [202])).toBe(false);
+    expect(addGroundRule(buf, 5, [105], [205])).toBe(true);
+    expect(readBack(buf).map((r) => r[0])).toEqual([0, 1, 2, 3, 5]);
+  });
+
+  it('drops refused negative literals from a rule on, moving the rest down', () => {
+    const buf = createRuleBuffer();
+    appendRule(buf, 1, [2], [3, 4]);
+    appendRule(buf, 5, [6], [7, 8]);
+    appendRule(buf, 9, [], [10, 11]);
+    appendRule(buf, 12, [13], []);
+    dropNegatives(buf, 1, (id) => id % 2 === 0);
+    expect(readBack(buf)).toEqual([[1, [2], [3, 4]], [5, [6], [8]], [9, [], [10]], [12, [13], []]]);
+  });
+});
+
+/**
+ * A file's ground game before pruning, over the supersets of either method (the dependency
+ * graph's are larger: pruning then drops rules and atoms, and the game is renumbered).
+ */
+function instantiated(file: string, method: 'prolog' | 'dg'): GroundGame {
+  const normal = loadGame(readFileSync(file, 'utf8'), file, defaultPipelineOptions(), new StageTimer()).normal;
+  const supersets = method === 'dg' ? computeSupersetsDG(normal, TEST_REACH_LIMITS).supersets : computeSupersetsProlog(normal, TEST_REACH_LIMITS).supersets;
+  return instantiateGame(normal, supersets, TEST_INSTANTIATE_LIMITS);
+}
+
+/** The rules of a game as texts, in its order. */
+const ruleTexts = (g: GroundGame): string[] =>
+  g.rules.map((r) => [atomText(g, r.head), ...r.pos.map((p) => atomText(g, p)), ...r.neg.map((n) => `(not ${atomText(g, n)})`)].join(' '));
+
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+const GAMES = ['games/tictactoe.kif', 'games/buttons.kif', 'games/nim.kif', 'games/montyhall.kif', 'games/frame.kif'];
+
+describe('restricting a ground game (pruning, unused instances)', () => {
+  it('drops atoms when pruning nim over the dependency graph\'s supersets (so renumbering is exercised below)', () => {
+    const g = instantiated('games/nim.kif', 'dg');
+    expect(pruneUnreachable(g, Deadline.never()).atoms.length).toBeLessThan(g.atoms.length);
+  });
+
+  for (const [file, method] of GAMES.flatMap((f) => [[f, 'prolog'], [f, 'dg']] as const)) {
+    it(`prunes ${file} (${method}) as the rules reached, with their atoms, in text order`, () => {
+      const g = instantiated(file, method);
+      const reached = reachableAtoms(g, Deadline.never());
+      // The reference, by text: the rules whose positive bodies are reached, unreached negations dropped.
+      const expected = [...new Set(g.rules.filter((r) => r.pos.every((p) => reached[p] === 1))
+        .map((r) => [atomText(g, r.head), ...r.pos.map((p) => atomText(g, p)), ...r.neg.filter((n) => reached[n] === 1).map((n) => `(not ${atomText(g, n)})`)].join(' ')))];
+      const pruned = pruneUnreachable(g, Deadline.never());
+      expect([...ruleTexts(pruned)].sort(compare)).toEqual([...expected].sort(compare));
+      // The contract: atoms sorted by text, bodies ascending, rules sorted, the vocabulary as if made anew.
+      const atomTexts = pruned.atoms.map((_, i) => atomText(pruned, i));
+      expect(atomTexts).toEqual([...atomTexts].sort(compare));
+      for (const r of pruned.rules) for (const body of [r.pos, r.neg]) expect(body).toEqual([...new Set(body)].sort((x, y) => x - y));
+      expect(pruned.vocabulary).toEqual(groundVocabulary(pruned));
+      const used = new Set(pruned.rules.flatMap((r) => [r.head, ...r.pos, ...r.neg]).concat(pruned.init));
+      expect(used.size).toBe(pruned.atoms.length);
+    });
+
+    it(`keeps of ${file} (${method}) the rules of needed heads, renumbered`, () => {
+      const pruned = pruneUnreachable(instantiated(file, method), Deadline.never());
+      const needed = neededAtoms(pruned, Deadline.never());
+      const { game } = removeUnused(pruned, Deadline.never());
+      expect(ruleTexts(game)).toEqual(ruleTexts({ ...pruned, rules: pruned.rules.filter((r) => needed[r.head] === 1) }));
+      expect(game.vocabulary).toEqual(groundVocabulary(game));
+    });
+  }
+});
