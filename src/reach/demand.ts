@@ -33,9 +33,11 @@ type DemandMode = 'auto' | 'fallback' | 'always' | 'never';
 /**
  * The shortest time box of a run after a plain one (a small game's plain run takes milliseconds,
  * and one refused early by its estimate, src/reach/growth.ts, a few seconds: mummymaze1p's
- * refined run needs 6-9 s after a plain run stopped at 2-4 s, so five seconds refused it).
+ * refined run needs 6-9 s after a plain run stopped at 2-4 s at load 11, so five seconds refused
+ * it, and at load 20 15 s did too). A refined run that does not bound the game mostly stops
+ * itself early now, on its own estimate.
  */
-const MIN_BOX_MS = 15000;
+const MIN_BOX_MS = 30000;
 
 /**
  * The refined run's share of the atom budget: where kept negations bound a game its supersets
