@@ -49,7 +49,7 @@ describe.skipIf(!HAVE_CORPUS)('corpus games end within a second of --timeout, la
   ];
   for (const [game, limit, lazy] of cases) {
     const flags = lazy ? ['--lazy-axioms'] : [];
-    it(`${game} ${flags.join(' ')} --timeout ${limit}`, () => {
+    it(`${[game, ...flags].join(' ')} --timeout ${limit}`, () => {
       ensureBuilt();
       const file = join(GAMES_DIR, 'ggp-repository-base', `${game}.kif`);
       const start = performance.now();
