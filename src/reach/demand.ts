@@ -30,8 +30,14 @@ import { keepExactNegations, withoutKept } from './exact-negation.js';
  */
 type DemandMode = 'auto' | 'fallback' | 'always' | 'never';
 
-/** The shortest time box of a demand run after a plain one (a small game's plain run takes milliseconds). */
-const MIN_BOX_MS = 5000;
+/**
+ * The shortest time box of a run after a plain one (a small game's plain run takes milliseconds,
+ * and one refused early by its estimate, src/reach/growth.ts, a few seconds: mummymaze1p's
+ * refined run needs 6-9 s after a plain run stopped at 2-4 s at load 11, so five seconds refused
+ * it, and at load 20 15 s did too). A refined run that does not bound the game mostly stops
+ * itself early now, on its own estimate.
+ */
+const MIN_BOX_MS = 30000;
 
 /**
  * The refined run's share of the atom budget: where kept negations bound a game its supersets
@@ -48,7 +54,7 @@ function demandRun(game: NormalGame, limits: ReachLimits): ReachResult {
 /**
  * The run after a plain one passed the atom budget with `err`: the negations the relaxation may
  * keep (src/reach/exact-negation.ts) kept, and demand on top, with a quarter of the atom budget,
- * time-boxed to the plain run's time (at least five seconds). Its supersets
+ * time-boxed to the plain run's time (at least `MIN_BOX_MS`). Its supersets
  * are still supersets of the reachable atoms, only smaller (docs/reach.md, "Kept negations").
  * Where nothing can be kept, or the refined run passes a limit of its own, `err` stands.
  */
@@ -75,7 +81,7 @@ function refinedRun(game: NormalGame, limits: ReachLimits, err: unknown, plainMs
 
 /**
  * The deadline of a second run after a plain one that took `plainMs`: at most that long again (at
- * least five seconds), within the run's own deadline, with its heap limit and its caller's abort
+ * least `MIN_BOX_MS`), within the run's own deadline, with its heap limit and its caller's abort
  * signal (a library caller's cancel must reach the second run too).
  */
 function timeBox(deadline: Deadline, plainMs: number): Deadline {
@@ -111,7 +117,7 @@ export function supersetsForGrounding(game: NormalGame, limits: ReachLimits, mod
 
 /** The `fallback` mode's run after the plain one passed the budget: demand alone, time-boxed like `refinedRun`. */
 function demandFallback(game: NormalGame, limits: ReachLimits, err: unknown, plainMs: number): ReachResult {
-  // The demand run gets at most the time the plain run took (at least five seconds): where demand pays it is much
+  // The demand run gets at most the time the plain run took (at least MIN_BOX_MS): where demand pays it is much
   // faster (merrills: 17 s against 38 s); where callers ask for nearly everything
   // (mummymaze1p's direction-from) it would otherwise take longer and end the same way.
   const box = timeBox(limits.deadline, plainMs);

@@ -9,7 +9,7 @@
  * and the loop ends when a round finds nothing new (line 9).
  */
 import type { Atom } from '../gdl/ast.js';
-import { type LimitInfo, deadlineLimit, formatEstimate } from '../gdl/diagnostics.js';
+import { type GdlError, type LimitInfo, deadlineLimit, formatEstimate } from '../gdl/diagnostics.js';
 import { EngineError, EngineLimitError, type TauTerm, tauName, toTau } from '../engine/tau.js';
 import { splitPosition, variantName } from './clauses.js';
 import { invalidError, largestRelation, limitError } from './failures.js';
@@ -18,6 +18,7 @@ import { type StoredFact, clearDelta, mirrorFacts, recordFact } from './store.js
 import { type CompiledComponent, type CompiledRule, type DeltaVariant, type VariantRun, compileComponent, replanIfGrown, variantClause } from './compile.js';
 import type { Run } from './run.js';
 import { semiNaive } from '../datalog/fixpoint.js';
+import { type GrowthEstimate, pastBudget } from './growth.js';
 import { uses } from './ablation.js';
 
 export type { ReachProgress, Run } from './run.js';
@@ -205,6 +206,19 @@ function keep(run: Run, fresh: Fresh, key: string, args: readonly unknown[], rul
   if (run.store.size > run.limits.maxAtoms) {
     throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; more than ${run.limits.maxAtoms} ground atoms in all`, { kind: 'atoms' });
   }
+  const past = pastBudget(run, key, r.facts.length);
+  if (past !== undefined) throw estimateError(run, r, past);
+}
+
+/**
+ * The atom budget's error, early: relation `r` is estimated past it (src/reach/growth.ts). It
+ * names the relation and the estimate, and says that it is one.
+ */
+function estimateError(run: Run, r: RelationKey, past: GrowthEstimate): GdlError {
+  const message =
+    `would grow to about ${formatEstimate(past.estimate)} instances (an estimate from its ${past.count} instances after ${run.rounds} rounds: ` +
+    `${past.how}), more than the budget of ${run.limits.maxAtoms} ground atoms in all (while evaluating '${run.current.rel}')`;
+  return limitError(run.game.file, run.plan, r, message, { kind: 'atoms', estimate: past.estimate });
 }
 
 /** Puts the round's new facts into the engine's tables; `D` replaces the previous delta. */

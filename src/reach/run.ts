@@ -17,6 +17,17 @@ export interface TableStats {
   readonly distinct: readonly number[];
 }
 
+/**
+ * Sizes of the argument domains of the game's dependency graph (src/reach/dg/), for the
+ * estimates of src/reach/growth.ts: the product over a relation's or function symbol's
+ * arguments, or one position's; 0 where the graph has no such symbol.
+ */
+export interface DomainSizes {
+  readonly relation: (rel: string, arity: number) => number;
+  readonly position: (rel: string, arity: number, index: number) => number;
+  readonly functor: (name: string, arity: number) => number;
+}
+
 /** A snapshot reported after every round, for progress display. */
 export interface ReachProgress {
   readonly round: number;
@@ -52,6 +63,8 @@ export interface Run {
   at: Pos | undefined;
   /** Next free variant clause id. */
   nextId: number;
+  /** The dependency graph's domain sizes, made when src/reach/growth.ts first needs them. */
+  domains?: DomainSizes;
   /** Table statistics for join planning, by table name. */
   readonly stats: Map<string, TableStats>;
 }

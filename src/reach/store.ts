@@ -22,6 +22,8 @@ interface RelationFacts {
   readonly tables: string[];
   /** Tables of a split relation by the functor's name and arity (the split part). */
   readonly parts: Map<string, Map<number, TableFacts>>;
+  /** The count at which src/reach/growth.ts looks at the relation next (0: at its first threshold). */
+  lookAt: number;
 }
 
 /** One table of the engine (without copy prefix): `cell/3`, `true/1:cell/3`. */
@@ -57,7 +59,7 @@ export function createStore(): FactStore {
 export function relationFacts(store: FactStore, relKey: string, rel: string, arity: number): RelationFacts {
   let r = store.relations.get(relKey);
   if (r === undefined) {
-    r = { rel, arity, keys: new Set(), facts: [], tables: [], parts: new Map() };
+    r = { rel, arity, keys: new Set(), facts: [], tables: [], parts: new Map(), lookAt: 0 };
     store.relations.set(relKey, r);
   }
   return r;

@@ -1,0 +1,152 @@
+/**
+ * Refusing a relaxed model early (issue 33): a relation whose model is on its way past the atom
+ * budget is stopped once it holds an eighth of the budget, with an **estimate** of its final
+ * size, instead of being derived up to the budget (mummymaze1p's static `direction-from` took
+ * 4-18 s to reach 2,000,000 atoms; urmAdd's `true` most of its minute on a loaded machine).
+ *
+ * The estimate, per table t of the relation (a split relation, `true`, `next`, `legal`, `does`,
+ * has one per functor of its fluent or move, so `(line ?n ?instr)` counts line numbers times
+ * instructions, not fluents times roles):
+ *
+ *   seen(t)   = Π over t's argument positions of the number of distinct values found there
+ *   domain(t) = Π over t's argument positions of the size of the position's domain in the
+ *               argument dependency graph of the game's rules (Definition 9.3, docs/dg.md:
+ *               every value that can flow there, statics not evaluated, so cheap)
+ *   E         = (count / Σ seen(t)) × Σ domain(t)
+ *
+ * i.e. the relation fills its domains as densely as it fills the combinations of the values seen
+ * so far (urmAdd's `line`: every instruction at every line number reached, density 1, over 52
+ * line numbers: 7×10⁶). For a relation of a non-recursive component whose query is running, E
+ * is instead its facts plus the query's plan estimate of join states, at most Σ domain(t): the
+ * order of a query's answers says little about its density (mummymaze1p's `direction-from`:
+ * 1.2×10⁷, against 6.5×10⁶ exactly). E is an estimate, not a bound either way
+ * (a density can fall as values come), which is why a refusal asks for both evidence of size (an
+ * eighth of the budget found) and an estimate of twice the budget. The error is the atom
+ * budget's (`kind: 'atoms'`), so what follows an atom-budget stop follows this one too: the
+ * refined run (src/reach/demand.ts), lazy axioms (docs/lazy.md).
+ */
+import { type TauTerm, tauArgs, tauName } from '../engine/tau.js';
+import { deadlineTicker } from '../gdl/diagnostics.js';
+import { RelationTable } from '../gdl/relation-table.js';
+import { BRIDGE_RULES } from './relaxation.js';
+import { buildArgGraph, functionArguments, relationArguments } from './dg/graph.js';
+import { resolveDomains } from './dg/domains.js';
+import { splitPosition } from './clauses.js';
+import type { DomainSizes, Run } from './run.js';
+
+/** A relation is looked at once it holds this share of the atom budget (and again at each 1.5 times that). */
+const EVIDENCE_SHARE = 8;
+
+/** ... and at least this many facts: below, densities and plans say too little (and small budgets are tests'). */
+const MIN_EVIDENCE = 10_000;
+
+/** The estimate must pass the budget this many times over for a refusal. */
+const MARGIN = 2;
+
+/** Growth of the count between two looks at one relation (each look reads all its facts once). */
+const STEP = 1.5;
+
+/** What the look at a relation found: its facts and the estimate of its final size. */
+export interface GrowthEstimate {
+  readonly count: number;
+  readonly estimate: number;
+  /** How the estimate was made, for the message. */
+  readonly how: string;
+}
+
+/**
+ * Relation `key` (with `count` facts) looked at when it has grown enough since the last look:
+ * its estimate when that passes the budget `MARGIN` times, else undefined.
+ */
+export function pastBudget(run: Run, key: string, count: number): GrowthEstimate | undefined {
+  const budget = run.limits.maxAtoms;
+  if (count < budget / EVIDENCE_SHARE || count < MIN_EVIDENCE) return undefined;
+  const r = run.store.relations.get(key)!;
+  if (count < r.lookAt) return undefined;
+  r.lookAt = count * STEP;
+  const found = sizes(run, r.rel, r.arity, r.facts);
+  // Stopped by the clock: the caller's next check words the stop as the stage's own.
+  if (found === undefined) return undefined;
+  const { seen, domain } = found;
+  let estimate = seen > 0 && domain > 0 && Number.isFinite(domain) ? (count / seen) * domain : count;
+  let how = `its density over the values found so far (${formatDensity(count / seen)}) times the product of its arguments' domains`;
+  if (queryCaps(run, key)) {
+    // What is left of a non-recursive relation is what its running query makes: its plan's
+    // estimate, within the domains.
+    estimate = Math.min(count + run.estimate, Number.isFinite(domain) && domain > 0 ? domain : Infinity);
+    how = `its running query's plan (rule at line ${run.at!.line}), within the product of its arguments' domains`;
+  }
+  return estimate > MARGIN * budget && !run.limits.deadline.passed() ? { count, estimate, how } : undefined;
+}
+
+function formatDensity(d: number): string {
+  return d >= 0.01 ? d.toFixed(2) : d.toExponential(1);
+}
+
+/**
+ * True when the running query derives relation `key` in a component that is not recursive:
+ * then the query's plan estimate covers what is left of the relation.
+ */
+function queryCaps(run: Run, key: string): boolean {
+  if (run.at === undefined) return false;
+  const comp = run.plan.components.find((c) => c.relations.includes(key));
+  return comp !== undefined && !comp.recursive;
+}
+
+/** Σ seen(t) and Σ domain(t) over the tables of a relation (see the module's comment); undefined once the deadline has passed. */
+function sizes(run: Run, rel: string, arity: number, facts: readonly { readonly args: readonly TauTerm[] }[]): { seen: number; domain: number } | undefined {
+  const split = splitPosition(rel, arity);
+  // Per table (functor of the split argument): the distinct texts at each position.
+  const tables = new Map<string, Set<string>[]>();
+  for (const f of facts) {
+    if (run.limits.deadline.tick()) return undefined;
+    const inner = split === undefined ? [] : tauArgs(f.args[split]!);
+    const name = split === undefined ? '' : `${tauName(f.args[split]!)}/${inner.length}`;
+    const args = split === undefined ? f.args : [...f.args.filter((_, i) => i !== split), ...inner];
+    let sets = tables.get(name);
+    if (sets === undefined) tables.set(name, (sets = args.map(() => new Set<string>())));
+    for (let i = 0; i < args.length; i++) sets[i]!.add(run.engine.kif(args[i]!).text);
+  }
+  const dom = domainSizes(run);
+  let seen = 0;
+  let domain = 0;
+  for (const [name, sets] of tables) {
+    seen += sets.reduce((p, s) => p * s.size, 1);
+    domain += split === undefined ? dom.relation(rel, arity) : splitDomain(dom, rel, arity, split, name);
+  }
+  return { seen, domain };
+}
+
+/** domain(t) of the table of a split relation's functor `name` (`cell/3`): its other arguments' domains times the functor's. */
+function splitDomain(dom: DomainSizes, rel: string, arity: number, split: number, name: string): number {
+  const slash = name.lastIndexOf('/');
+  const others = arity === 1 ? 1 : dom.position(rel, arity, 1 - split);
+  return others * dom.functor(name.slice(0, slash), Number(name.slice(slash + 1)));
+}
+
+/** The domain sizes of the game's dependency graph, made at the first look and kept on the run. */
+function domainSizes(run: Run): DomainSizes {
+  if (run.domains !== undefined) return run.domains;
+  const rels = new RelationTable();
+  const tick = deadlineTicker(run.limits.deadline, run.game.file, 'estimating a relation\'s size');
+  const graph = buildArgGraph([...run.game.rules, ...BRIDGE_RULES], rels, tick);
+  const domains = resolveDomains(graph);
+  const count = (pos: number | undefined): number => (pos === undefined ? 0 : domains.count(pos));
+  const product = (positions: readonly (number | undefined)[]): number => positions.reduce((p: number, pos) => p * count(pos), 1);
+  run.domains = {
+    relation: (rel, arity) => {
+      const id = rels.find(rel, arity);
+      return id === undefined ? 0 : product(relationArguments(graph, id));
+    },
+    position: (rel, arity, index) => {
+      const id = rels.find(rel, arity);
+      return id === undefined ? 0 : count(relationArguments(graph, id)[index]);
+    },
+    functor: (name, n) => {
+      if (n === 0) return 1;
+      const id = graph.functions.find(name, n);
+      return id === undefined ? 0 : product(functionArguments(graph, id));
+    },
+  };
+  return run.domains;
+}
