@@ -15,7 +15,7 @@ import { foldTerm } from '../gdl/fold.js';
 const NO_ARGS: readonly number[] = Object.freeze([]);
 
 /** Grows a typed array to at least `need` entries (doubling, so appends are amortized O(1)). */
-function grow(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
+export function grow(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
   if (need <= a.length) return a;
   let n = a.length * 2;
   while (n < need) n *= 2;

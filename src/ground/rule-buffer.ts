@@ -8,15 +8,16 @@
  * functions below. Duplicates are found by hash: rows (hash, rule) with an index on the hash.
  */
 import { Relation, type RelationIndex } from '../datalog/relation.js';
+import { grow } from '../datalog/terms.js';
 
 /** Ground rules over atom ids (see the module comment for the layout). */
 export interface RuleBuffer {
   /** Number of rules. */
   count: number;
-  heads: Int32Array;
+  heads: Int32Array<ArrayBuffer>;
   /** `count + 1` offsets into `lits`. */
-  starts: Int32Array;
-  lits: Int32Array;
+  starts: Int32Array<ArrayBuffer>;
+  lits: Int32Array<ArrayBuffer>;
   /** Rows (hash, rule index) of the rules added with {@link addGroundRule}, and the index on the hash. */
   hashes: Relation;
   byHash: RelationIndex;
@@ -26,16 +27,6 @@ export interface RuleBuffer {
 export function createRuleBuffer(): RuleBuffer {
   const hashes = new Relation(2);
   return { count: 0, heads: new Int32Array(1024), starts: new Int32Array(1025), lits: new Int32Array(4096), hashes, byHash: hashes.index([0]) };
-}
-
-/** Grows a typed array to at least `need` entries (doubling, so appends are amortized O(1)). */
-function grow(a: Int32Array, need: number): Int32Array {
-  if (need <= a.length) return a;
-  let n = a.length * 2;
-  while (n < need) n *= 2;
-  const b = new Int32Array(n);
-  b.set(a);
-  return b;
 }
 
 /** Mixes one literal into a rule hash (integers only: no key strings). */

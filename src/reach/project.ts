@@ -21,6 +21,7 @@ import {
   type CostStep, type Estimates, type LiteralShape, type PlannedClause, type RuleShape,
   existentialPart, orderBody, planCost, planGoals,
 } from './plan.js';
+import type { PlannedGoal } from './planned.js';
 
 /** The two clauses of a projected variant and the table between them. */
 export interface ProjectedPlan {
@@ -67,20 +68,32 @@ export function planProjected(shape: RuleShape, deltaAt: number, table: string, 
   const restBody = orderBody(restShape, undefined, false, estimates.order, bound);
   const r = planGoals(restShape, restBody, undefined, true, estimates, bound, [{ kind: 'call', name: table, args: sharedTerms }]);
 
-  const cap = bindingsCap(partPositives, shared, estimates);
+  return twoQueries(shape, p, r, table, shared, bindingsCap(partPositives, shared, estimates), shape.positives.findIndex((l) => part.has(l)));
+}
+
+/** One planned body: its goals and their cost steps (what `planGoals` returns). */
+type PlannedBody = { readonly goals: PlannedGoal[]; readonly steps: CostStep[] };
+
+/**
+ * The two clauses of a split body, `part(S...) :- p` and `rest(Head...) :- table(S...), r`
+ * (the projected and the staged plans), costed as the part's states, at most `cap` distinct
+ * bindings of S, each running the rest once.
+ */
+export function twoQueries(shape: RuleShape, p: PlannedBody, r: PlannedBody, table: string, shared: readonly string[], cap: number, partKey: number): ProjectedPlan {
+  const sharedTerms: Term[] = shared.map((name) => ({ kind: 'var', name, pos: NO_POS }));
   const cost = (d: number): number => planCost(p.steps, d) + Math.min(states(p.steps, d), cap) * (1 + planCost(r.steps, 0));
   return {
     part: { name: '', head: sharedTerms, goals: p.goals, rule: shape.rule, cost },
     rest: { name: '', head: shape.rule.head.args, goals: r.goals, rule: shape.rule, cost },
     table,
     shared,
-    partKey: shape.positives.findIndex((l) => part.has(l)),
+    partKey,
     cost,
   };
 }
 
 /** States at the end of a plan's steps (a once group counts as one). */
-export function states(steps: readonly CostStep[], d: number): number {
+function states(steps: readonly CostStep[], d: number): number {
   let n = 1;
   for (const s of steps) if (!s.once) n *= s.rows(d);
   return n;

@@ -19,8 +19,8 @@
  */
 import type { Term } from '../gdl/ast.js';
 import { NO_POS } from '../gdl/ast.js';
-import { type Estimates, type LiteralShape, type RuleShape, orderBody, planCost, planGoals } from './plan.js';
-import { type ProjectedPlan, bindingsCap, states } from './project.js';
+import { type Estimates, type LiteralShape, type RuleShape, orderBody, planGoals } from './plan.js';
+import { type ProjectedPlan, bindingsCap, twoQueries } from './project.js';
 
 /**
  * The staged plan of a variant (`deltaAt` null: the one reading full tables), with the live
@@ -67,14 +67,5 @@ function planCut(
   const restShape: RuleShape = { ...shape, literals: rest, positives: rest.filter((l) => l.read !== undefined) };
   const bound = new Set(live);
   const r = planGoals(restShape, rest, undefined, delta !== undefined, estimates, bound, [{ kind: 'call', name: table, args: liveTerms }]);
-  const cap = bindingsCap(prefixPositives, live, estimates);
-  const cost = (d: number): number => planCost(p.steps, d) + Math.min(states(p.steps, d), cap) * (1 + planCost(r.steps, 0));
-  return {
-    part: { name: '', head: liveTerms, goals: p.goals, rule: shape.rule, cost },
-    rest: { name: '', head: shape.rule.head.args, goals: r.goals, rule: shape.rule, cost },
-    table,
-    shared: live,
-    partKey: -1,
-    cost,
-  };
+  return twoQueries(shape, p, r, table, live, bindingsCap(prefixPositives, live, estimates), -1);
 }
