@@ -108,7 +108,9 @@ describe('one process per run', () => {
     mkdirSync(games);
     writeFileSync(join(games, 'a.kif'), wideGame(200));
     writeFileSync(join(games, 'b.kif'), wideGame(201));
-    const child = spawn(process.execPath, [CLI, 'batch', '--jobs', '2', '--out', out, games], { cwd: ROOT, stdio: 'ignore' });
+    // A budget of atoms far above the games' 8×10⁶ legal atoms: refused early by its estimate
+    // (docs/reach.md), a game would end before the workers are looked at.
+    const child = spawn(process.execPath, [CLI, 'batch', '--jobs', '2', '--max-atoms', '100000000', '--out', out, games], { cwd: ROOT, stdio: 'ignore' });
     await sleep(3000);
     const workers = readdirSync('/proc').filter((p) => /^\d+$/.test(p) && readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1] === String(child.pid));
     expect(workers.length).toBe(2);

@@ -19,7 +19,7 @@ export const GROUNDED: unique symbol = Symbol('gdl-grounder grounding');
  * the playground shows the mutex groups and then writes GDDL and RDDL, which need the same
  * groups and the same game without axioms; kept here, each is made once per grounding.
  */
-export interface FoundStore {
+interface FoundStore {
   readonly mutex: Map<string, MutexResult>;
   readonly axioms: Map<string, AxiomResult>;
 }

@@ -87,7 +87,7 @@ interface CaseNode {
 }
 
 /** What the case analysis reads. */
-export interface UnfoldContext {
+interface UnfoldContext {
   readonly assumed: Assumed;
   readonly base: RuleBase;
   readonly deadline: Deadline;

@@ -109,7 +109,7 @@ interface WalkEnd<S> {
  * move, `maxSteps` joint moves, or `stop()` (asked before each step). `info` is the simulator's
  * own or a caller's memo of it.
  */
-export function randomWalk<S, M>(
+function randomWalk<S, M>(
   sim: { successor(state: S, moves: readonly M[]): S }, info: (state: S) => StateInfo<M, unknown>,
   state: S, random: Random, maxSteps: number, stop: () => boolean = () => false,
 ): WalkEnd<S> {

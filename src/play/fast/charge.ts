@@ -96,7 +96,7 @@ export function restoreInitial(restart: Restart, init: GroundState): void {
 
 
 /** What the loop of {@link chargeOneNet} reads besides its machine. */
-export interface ChargeGame {
+interface ChargeGame {
   readonly roles: number;
   /** Id of the terminal atom, -1 when the game has none. */
   readonly terminal: number;

@@ -50,7 +50,7 @@ export type FastSimulator = GameSimulator<GroundState, number, number> & {
 };
 
 /** Where a {@link FastSimulator.walk} ended: its last state (a copy), joint moves made, whether that state is terminal, its goal atoms per role. */
-export interface Walk {
+interface Walk {
   readonly state: GroundState;
   readonly depth: number;
   readonly terminal: boolean;
