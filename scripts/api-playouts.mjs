@@ -14,15 +14,10 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { takeOption } from './options.mjs';
 
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  if (i < 0) return fallback;
-  const v = args[i + 1];
-  args.splice(i, 2);
-  return v;
-};
+const option = (name, fallback) => takeOption(args, name, fallback);
 const seconds = Number(option('--seconds', '2'));
 const rounds = Number(option('--rounds', '3'));
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
