@@ -9,7 +9,7 @@ import { DEFAULT_GDDL_OPTIONS, GDDL_FILE_NAMES } from '../pipeline/formats.js';
 import { type FoundResults, type GroundRun, type RunContext, gddlOutput, groundOutput, rddlOutput } from '../pipeline/recipes/index.js';
 import { type AxiomOptions, DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS } from '../pipeline/stages.js';
 import type { StageRecord } from '../timer.js';
-import { GROUNDED, type Grounding, laterContext } from './ground.js';
+import { GROUNDED, type Grounding, axiomKey, laterContext, mutexKey } from './ground.js';
 import { LOADED } from './load.js';
 import { type RunControl, type Settings, afterYield } from './settings.js';
 
@@ -89,16 +89,16 @@ function groundFiles(ctx: RunContext, run: GroundRun, format: 'gdl' | 'json' | '
 /** The results made already on this grounding with these settings (see `FoundStore`). */
 function foundFor(grounding: Grounding, axioms: AxiomOptions): FoundResults {
   const { found } = grounding[GROUNDED];
-  const mutex = found.mutex.get(JSON.stringify(DEFAULT_MUTEX_SETTINGS));
-  const removed = found.axioms.get(JSON.stringify(axioms));
+  const mutex = found.mutex.get(mutexKey(DEFAULT_MUTEX_SETTINGS));
+  const removed = found.axioms.get(axiomKey(axioms));
   return { ...(mutex === undefined ? {} : { mutex }), ...(removed === undefined ? {} : { axioms: removed }) };
 }
 
 /** Keeps what an output made for later calls on the same grounding. */
 function keep(grounding: Grounding, axioms: AxiomOptions, made: FoundResults): void {
   const { found } = grounding[GROUNDED];
-  if (made.mutex !== undefined) found.mutex.set(JSON.stringify(DEFAULT_MUTEX_SETTINGS), made.mutex);
-  if (made.axioms !== undefined) found.axioms.set(JSON.stringify(axioms), made.axioms);
+  if (made.mutex !== undefined) found.mutex.set(mutexKey(DEFAULT_MUTEX_SETTINGS), made.mutex);
+  if (made.axioms !== undefined) found.axioms.set(axiomKey(axioms), made.axioms);
 }
 
 /** The files of `format` for a grounding, over the call's context. */

@@ -6,7 +6,7 @@
 import type { Diagnostic } from '../gdl/diagnostics.js';
 import type { GroundGame } from '../ground/types.js';
 import { type GroundRun, type RunContext, groundWritten } from '../pipeline/recipes/index.js';
-import type { AxiomResult, MutexResult } from '../pipeline/stages.js';
+import type { AxiomOptions, AxiomResult, MutexResult, MutexSettings } from '../pipeline/stages.js';
 import type { StageRecord } from '../timer.js';
 import { type Game, LOADED } from './load.js';
 import { type RunControl, type Settings, afterYield, callContext } from './settings.js';
@@ -22,6 +22,19 @@ export const GROUNDED: unique symbol = Symbol('gdl-grounder grounding');
 interface FoundStore {
   readonly mutex: Map<string, MutexResult>;
   readonly axioms: Map<string, AxiomResult>;
+}
+
+/**
+ * The key of mutex settings in a {@link FoundStore}: field by field, so that settings built in
+ * another order (the defaults, or the caller's options) find the same entry.
+ */
+export function mutexKey(s: MutexSettings): string {
+  return JSON.stringify([s.playouts, s.seed, s.maxSteps, s.seconds ?? null]);
+}
+
+/** The key of axiom-removal limits in a {@link FoundStore}, field by field. */
+export function axiomKey(a: AxiomOptions): string {
+  return JSON.stringify([a.maxFormula, a.maxTotal ?? null]);
 }
 
 /** How a game is ground: {@link Settings} (over those it was loaded with) and whether unused instances stay. */

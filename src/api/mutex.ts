@@ -7,7 +7,7 @@ import { mutexOfRun } from '../pipeline/recipes/index.js';
 import { DEFAULT_MUTEX_SETTINGS, type MutexResult } from '../pipeline/stages.js';
 import type { RunContext } from '../pipeline/recipes/index.js';
 import type { StageRecord } from '../timer.js';
-import { GROUNDED, type Grounding, laterContext } from './ground.js';
+import { GROUNDED, type Grounding, laterContext, mutexKey } from './ground.js';
 import { LOADED } from './load.js';
 import { type RunControl, type Settings, afterYield } from './settings.js';
 
@@ -53,7 +53,7 @@ export interface MutexGroups {
 function groupsOf(ctx: RunContext, grounding: Grounding, options: MutexOptions): MutexGroups {
   const { game, run, found } = grounding[GROUNDED];
   const settings = { playouts: options.playouts ?? DEFAULT_MUTEX_SETTINGS.playouts, seed: options.seed ?? DEFAULT_MUTEX_SETTINGS.seed, maxSteps: options.maxSteps ?? DEFAULT_MUTEX_SETTINGS.maxSteps };
-  const key = JSON.stringify(settings);
+  const key = mutexKey(settings);
   const r: MutexResult = found.mutex.get(key) ?? mutexOfRun(ctx, game[LOADED], run, settings);
   found.mutex.set(key, r);
   const groups = r.groups.map((g) => ({ relation: g.relation, members: g.members, exactlyOne: g.exactlyOne, proven: g.proven, proof: g.proof }));
