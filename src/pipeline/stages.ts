@@ -29,15 +29,8 @@ import { removeAxioms } from '../axioms/remove.js';
 import { type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS } from '../axioms/types.js';
 import { type UnusedStats, removeUnused } from '../axioms/unused.js';
 import { emitFormulaGdl } from '../formats/gdl/formula.js';
-import { DEFAULT_MUTEX_OPTIONS, type MutexResult, findMutexGroups } from '../mutex/index.js';
-import { createGroundSimulator } from '../play/ground-sim.js';
-import { sampleStates } from '../play/sample.js';
-import { createReasoner } from '../play/reasoner.js';
-import { type VerifyOptions, type VerifyResult, verifyGame } from '../play/verify.js';
 import { StageTimer, utf8Length } from '../timer.js';
 import { type LazyPlan, lazyRounds, refuseLazy } from '../ground/lazy.js';
-import { createFastSimulator } from '../play/fast/simulator.js';
-import { type PlayoutOptions, type PlayoutResult, fastPlayouts, simulatorPlayouts } from '../play/playouts.js';
 
 import { type PipelineOptions, instantiateLimits, reachLimits } from './options.js';
 
@@ -61,6 +54,9 @@ export type { AxiomOptions, AxiomResult } from '../axioms/types.js';
 export type { UnusedStats } from '../axioms/unused.js';
 export { DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR } from '../axioms/types.js';
 export { lazyStatsLine } from '../formats/gdl/lazy.js';
+export {
+  type MutexSettings, type PlayoutOptions, type PlayoutResult, DEFAULT_MUTEX_SETTINGS, MUTEX_EXTRA_SECONDS, mutexGroups, playGroundGame, playOriginalGame, verifyAgainst, verifyGrounding,
+} from './stages-play.js';
 
 /** A game read, validated and normalized; warnings are kept for the caller to show. */
 export interface LoadedGame {
@@ -293,69 +289,6 @@ export function emitGroundStream(game: GroundGame, format: GroundFormat, gdl: Gd
   }, (bytes) => ({ bytes }));
 }
 
-/**
- * Plays random matches of the original game (the Prolog reasoner, under the run's deadline)
- * and of its ground game side by side.
- */
-export function verifyGrounding(normal: NormalGame, ground: GroundGame, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
-  const original = createReasoner(normal, { deadline: options.deadline });
-  return verifyGame(original, createGroundSimulator(ground, options.deadline), { ...verify, limit: { deadline: options.deadline, file: normal.file } });
-}
-
-/** How the mutex stage samples states; the rest of its options are the pipeline's. */
-export interface MutexSettings {
-  /** Random playouts of the ground game whose states refute candidate groups. */
-  readonly playouts: number;
-  readonly seed: number;
-  /** Joint moves per playout before it is cut off. */
-  readonly maxSteps: number;
-  /**
-   * Seconds the stage (sampling and proofs) may take before it stops with what it has proven;
-   * absent: the time the run took so far (loading and grounding) plus {@link MUTEX_EXTRA_SECONDS}.
-   * CLI flag `--mutex-seconds`.
-   */
-  readonly seconds?: number;
-}
-
-/** Defaults: 100 playouts of at most 500 joint moves each, seed 1, the default time budget. */
-export const DEFAULT_MUTEX_SETTINGS: MutexSettings = { playouts: 100, seed: 1, maxSteps: 500 };
-
-/** The default budget of the mutex stage is the grounding's time plus this many seconds. */
-export const MUTEX_EXTRA_SECONDS = 10;
-
-/**
- * Processor seconds of the stage's budget kept back for what follows its last look at the budget
- * (the SAT steps or lifted case until the next look, choosing the encoding, the stats), so that
- * the stage as a whole ends within its budget: the proofs stop this much before it.
- */
-const MUTEX_RESERVE_SECONDS = 1;
-
-/**
- * Step 6: mutex groups of the ground game's fluents. States are sampled by random playouts of
- * the ground simulator; the mutex stage refutes candidates on them, proves the survivors on
- * `normal`'s rules with variables first (the game `ground` came from), then inductively on the
- * ground rules, and chooses the encoding with the fewest bits (docs/mutex.md). Every command
- * that needs mutex groups comes here, so they are the same groups proven the same way.
- *
- * The stage has a time budget of its own (`settings.seconds`, by default the time `timer` has
- * recorded so far plus {@link MUTEX_EXTRA_SECONDS}), sampling at most half of it: when it runs
- * out, the stage returns what it has proven. Only the run's deadline makes it fail. The proofs
- * stop {@link MUTEX_RESERVE_SECONDS} (at most a tenth of the budget) before it, for the work
- * after their last look at the clock.
- */
-export function mutexGroups(ground: GroundGame, normal: NormalGame, options: PipelineOptions, settings: MutexSettings, timer: StageTimer): MutexResult {
-  refuseLazy(ground, 'mutex groups');
-  const seconds = settings.seconds ?? timer.list().reduce((n, r) => n + r.ms, 0) / 1000 + MUTEX_EXTRA_SECONDS;
-  const budget = options.deadline.within(Math.max(0, seconds - Math.min(MUTEX_RESERVE_SECONDS, seconds / 10)));
-  const sampling = options.deadline.within(seconds / 2);
-  const states = timer.run('sample', () => sampleStates(ground, { ...settings, deadline: sampling }), (s) => ({ states: s.length }));
-  checkDeadline(options.deadline, ground.file, 'mutex groups: sampling');
-  return timer.run('mutex', () => {
-    const r = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: budget, lifted: normal });
-    checkDeadline(options.deadline, ground.file, 'mutex groups: proving');
-    return r;
-  }, (r) => ({ fluents: r.fluents, bits: r.bits, groups: r.groups.length, proven: r.groups.filter((g) => g.proven).length }));
-}
 
 /**
  * Step 7a: drops every ground rule and atom that no legal, next, goal or terminal rule depends
@@ -401,34 +334,4 @@ export function emitFormulaGround(game: AxiomResult['game'], gdl: GdlEmitOptions
  */
 export function loadGroundFile(text: string, file: string, options: PipelineOptions, timer: StageTimer): LoadedGame {
   return loadGame(text, file, { ...options, normalize: { ...options.normalize, splitGround: true } }, timer);
-}
-
-/** Plays random matches of two games (each through the Prolog reasoner) side by side. */
-export function verifyAgainst(original: NormalGame, other: NormalGame, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
-  const limit = { deadline: options.deadline, file: original.file };
-  return verifyGame(createReasoner(original, { deadline: options.deadline }), createReasoner(other, { deadline: options.deadline }), { ...verify, limit });
-}
-
-// ---- play (issue 16): Monte-Carlo depth charges, ground game against the reasoner ----------
-
-export type { PlayoutOptions, PlayoutResult } from '../play/playouts.js';
-
-/**
- * Depth charges of a ground game with the fast simulator (src/play/fast/): its network is
- * compiled first (stage `compile-sim`), then the playouts run (stage `play-ground`).
- */
-export function playGroundGame(ground: GroundGame, options: PipelineOptions, playouts: PlayoutOptions, timer: StageTimer): PlayoutResult {
-  // A game with lazy axioms plays here too, its lazy part decided on demand (src/play/fast/lazy.ts)
-  // under the run's deadline: one query of the lazy part can take longer than the playing time.
-  const sim = timer.run('compile-sim', () => createFastSimulator(ground, options.deadline));
-  return timer.run('play-ground', () => fastPlayouts(sim, playouts), (r) => ({ playouts: r.playouts, states: r.states }));
-}
-
-/**
- * Depth charges of the original game with the Prolog reasoner (stage `play-prolog`), its
- * queries under the run's deadline (a limit error past it).
- */
-export function playOriginalGame(normal: NormalGame, options: PipelineOptions, playouts: PlayoutOptions, timer: StageTimer): PlayoutResult {
-  const sim = timer.run('reasoner', () => createReasoner(normal, { deadline: options.deadline }));
-  return timer.run('play-prolog', () => simulatorPlayouts(sim, playouts), (r) => ({ playouts: r.playouts, states: r.states }));
 }
