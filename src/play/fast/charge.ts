@@ -1,7 +1,8 @@
 /**
  * The depth charges' step of the fast simulator (docs/play.md, "The step of a playout"): the
  * compiled nets with the state loaded into each (`Machine`), the restart of a playout by copying
- * the initial state's saved values, and the playout loop of a game played on one net.
+ * the initial state's saved values, the playout loop of a game played on one net, and the loop
+ * of a turn-taking game played on one net per control fluent.
  */
 import type { Random } from '../random.js';
 import type { GroundState } from '../ground-sim.js';
@@ -151,5 +152,66 @@ export function chargeOneNet(m: Machine, g: ChargeGame, random: Random, maxSteps
       loaded[w] = now;
     }
     propagate();
+  }
+}
+
+/** What the loop of {@link chargeTurns} reads besides its {@link ChargeGame}: the nets, and the turn. */
+export interface TurnGame extends ChargeGame {
+  /** The net of each control fluent, in turn order: the successor of a state of net t is one of net t+1 (mod their number). */
+  readonly machines: readonly Machine[];
+  /** The net of the state loaded (the playout's first state before, its last after a charge). */
+  turn: number;
+}
+
+/**
+ * A depth charge from the state loaded into `g.machines[g.turn]`, for a game played on one net
+ * per control fluent (specialize.ts): the joint move is set in the net of the turn, the
+ * successor read, the move withdrawn, and the successor loaded into the next turn's net with
+ * only the fluents that differ from the state that net had (the round's changes). The turn
+ * comes from the proof of the control cycle (the successor of a state of control fluent c(i)
+ * has c(i+1)), so no state is searched for its control fluent. Returns the joint moves made;
+ * `g.turn` is the net of the last state.
+ */
+export function chargeTurns(g: TurnGame, random: Random, maxSteps: number, visit?: (state: GroundState) => void): number {
+  const { machines, roles, terminal, doesOf, trueAtom, chosen, scratch } = g;
+  const words = scratch.length;
+  let m = machines[g.turn]!;
+  for (let depth = 0; ; depth++) {
+    const { net, out, loaded, doesOn } = m;
+    const val = net.val;
+    if (visit !== undefined) visit(loaded);
+    if (depth >= maxSteps || (terminal >= 0 && val[terminal] === 1)) return depth;
+    for (let r = 0; r < roles; r++) {
+      const count = out.legalCount[r]!;
+      if (count === 0) return depth;
+      chosen[r] = out.legalList[out.legalBase[r]! + random.below(count)]!;
+    }
+    let set = 0;
+    for (let r = 0; r < roles; r++) {
+      const d = doesOf[chosen[r]!]!;
+      if (d >= 0 && val[d] === 0) net.setInput(d, 1), (doesOn[set++] = d);
+    }
+    m.doesCount = set;
+    for (let i = 0; i < set; i++) net.fire(doesOn[i]!);
+    net.propagate();
+    scratch.set(out.nextBits);
+    // The next turn's net: its last move withdrawn and the successor loaded, settled at once.
+    g.turn = g.turn + 1 === machines.length ? 0 : g.turn + 1;
+    m = machines[g.turn]!;
+    const next = m.net;
+    const into = m.loaded;
+    next.unfire();
+    for (let i = 0; i < m.doesCount; i++) next.setInput(m.doesOn[i]!, 0);
+    m.doesCount = 0;
+    for (let w = 0; w < words; w++) {
+      const now = scratch[w]!;
+      for (let diff = into[w]! ^ now; diff !== 0; diff &= diff - 1) {
+        const b = 31 - Math.clz32(diff & -diff);
+        const atom = trueAtom[(w << 5) | b]!;
+        if (atom >= 0) next.setInput(atom, (now >>> b) & 1);
+      }
+      into[w] = now;
+    }
+    next.propagate();
   }
 }

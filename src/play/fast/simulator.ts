@@ -18,7 +18,7 @@ import { type Outputs, createPropagator } from './propagate.js';
 import { controlCycle, simplifyRules } from './specialize.js';
 import { evaluateGoals, splitGoals } from './goals.js';
 import { factorRules } from './factor.js';
-import { type Machine, type Restart, chargeOneNet, copyIsCheaper, fluentCosts, restoreInitial, sameBits, saveRestart } from './charge.js';
+import { type Machine, type Restart, type TurnGame, chargeOneNet, chargeTurns, copyIsCheaper, fluentCosts, restoreInitial, sameBits, saveRestart } from './charge.js';
 
 /** The fast simulator: the ground simulator's interface, and depth charges without allocation. */
 export type FastSimulator = GameSimulator<GroundState, number, number> & {
@@ -164,14 +164,13 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
   let m = pick(init);
   const scratch = new Uint32Array(words);
 
-  /** Makes `state` the loaded one of its machine (changing only the true atoms that differ) with no does atom set, and settles the net. */
+  /** Makes `state` the loaded one of machine `into` (changing only the true atoms that differ) with no does atom set, and settles its net. */
   let changed = true;
-  const load = (state: GroundState): void => {
-    m = pick(state);
-    const { net, loaded } = m;
+  const loadInto = (into: Machine, state: GroundState): void => {
+    const { net, loaded } = into;
     net.unfire();
-    for (let i = 0; i < m.doesCount; i++) net.setInput(m.doesOn[i]!, 0);
-    m.doesCount = 0;
+    for (let i = 0; i < into.doesCount; i++) net.setInput(into.doesOn[i]!, 0);
+    into.doesCount = 0;
     for (let w = 0; w < words; w++) {
       const now = state[w]!;
       if (lazy !== undefined && loaded[w] !== now) changed = true;
@@ -186,6 +185,11 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
       lazy.loadState(fluentIds(loaded), changed);
       changed = false;
     } else net.propagate();
+  };
+  /** Makes `state` the loaded one of its machine. */
+  const load = (state: GroundState): void => {
+    m = pick(state);
+    loadInto(m, state);
   };
 
   /** Sets the does atoms of the joint move (legal-atom ids) and settles the net: nextBits is the successor. */
@@ -245,10 +249,19 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
   };
 
   const chosen = new Int32Array(roles);
-  /** Random joint moves from the loaded state until a terminal state, a role without moves, or `maxSteps`; returns the joint moves made. */
   const oneNet = { roles, terminal, doesOf, trueAtom: fluents.trueAtom, chosen, scratch };
+  const turns: TurnGame = { ...oneNet, machines: specialized, turn: 0 };
+  /** Random joint moves from the loaded state until a terminal state, a role without moves, or `maxSteps`; returns the joint moves made. */
   const charge = (random: Random, maxSteps: number, visit?: (state: GroundState) => void): number => {
-    if (control.length === 0 && lazy === undefined) return chargeOneNet(m, oneNet, random, maxSteps, visit);
+    if (lazy === undefined) {
+      if (control.length === 0) return chargeOneNet(m, oneNet, random, maxSteps, visit);
+      turns.turn = specialized.indexOf(m);
+      if (turns.turn >= 0) {
+        const depth = chargeTurns(turns, random, maxSteps, visit);
+        m = specialized[turns.turn]!;
+        return depth;
+      }
+    }
     let depth = 0;
     for (;;) {
       if (visit !== undefined) visit(m.loaded);
@@ -266,23 +279,25 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     }
   };
 
-  // Restarts by copying the initial state's saved values, when that is cheaper than undoing a
-  // playout's changes; not for a game with a lazy part, whose evaluator keeps values of its own.
-  let restart: Restart | undefined;
+  // Every net restarts from the initial state's values (the nets per control fluent too, each
+  // then loading the first state of its turn by differences from it), by copying them when that
+  // is cheaper than undoing a playout's changes; not for a game with a lazy part, whose
+  // evaluator keeps values of its own.
+  let restarts: Restart[] | undefined;
   const toInitial = (): void => {
-    if (lazy === undefined) {
-      if (restart === undefined) {
-        load(init);
-        restart = saveRestart(m);
-        return;
-      }
-      if (copyIsCheaper(restart, init)) {
-        restoreInitial(restart, init);
-        m = restart.machine;
-        return;
+    if (lazy !== undefined) return load(init);
+    if (restarts === undefined) {
+      restarts = (control.length > 0 ? specialized : [m]).map((each) => {
+        loadInto(each, init);
+        return saveRestart(each);
+      });
+    } else {
+      for (const restart of restarts) {
+        if (copyIsCheaper(restart, init)) restoreInitial(restart, init);
+        else loadInto(restart.machine, init);
       }
     }
-    load(init);
+    m = pick(init);
   };
 
   const depthCharge = (random: Random, maxSteps: number, visit?: (state: GroundState) => void): number => {
