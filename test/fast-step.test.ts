@@ -3,7 +3,8 @@
  * state by copying its saved values when that is cheaper, play on one net with a loop of their
  * own, and `walk` plays the same loop from any state. Every visited state must be the ground
  * simulator of `verify`'s successor of the one before, and the net must answer `info` as that
- * simulator does after any number of restarts.
+ * simulator does after any number of restarts. chomp is played on one net per control fluent
+ * (its roles not to move have only a noop, turns.ts), by the per-turn loop `chargeTurns`.
  */
 import { describe, expect, it } from 'vitest';
 import { defaultPipelineOptions, runGrounding } from '../src/pipeline/stages.js';
@@ -66,4 +67,18 @@ describe.skipIf(!HAVE_CORPUS)('the step of a playout', () => {
       }
     });
   }
+
+  it('plays noop turn-taking games on per-turn nets only when these read the fluents less, and replays a seed', () => {
+    const expected: [string, number][] = [['ggp-repository-base/chomp.kif', 2], ['ggp-repository-base/nim3.kif', 2], ['ggp-repository-base/ticTacToe.kif', 0]];
+    for (const [rel, nets] of expected) {
+      const game = runGrounding(readGame(rel), rel, defaultPipelineOptions(), new StageTimer()).ground;
+      const depths = (): number[] => {
+        const fast = createFastSimulator(game, Deadline.never());
+        expect(fast.nets().control.length, rel).toBe(nets);
+        const random = createRandom(3);
+        return Array.from({ length: 30 }, () => fast.depthCharge(random, 200));
+      };
+      expect(depths()).toEqual(depths());
+    }
+  });
 });

@@ -18,6 +18,7 @@ import { type Outputs, createPropagator } from './propagate.js';
 import { controlCycle, simplifyRules } from './specialize.js';
 import { evaluateGoals, splitGoals } from './goals.js';
 import { factorRules } from './factor.js';
+import { controlReadersPay, noopTurns, turnNetsPay } from './turns.js';
 import { type Machine, type Restart, type TurnGame, chargeOneNet, chargeTurns, copyIsCheaper, fluentCosts, restoreInitial, sameBits, saveRestart } from './charge.js';
 
 /** The fast simulator: the ground simulator's interface, and depth charges without allocation. */
@@ -112,25 +113,11 @@ function controlIndex(control: readonly number[], state: GroundState): number {
 }
 
 /**
- * The control fluents when the nets specialized to them pay, else none. Each specialized net
- * takes in the changes of a whole round (one net per turn), so what does not depend on the
- * turn is propagated as often as in the general net; what is saved is the work on the control
- * atoms, every rule reading them touched at every turn. Measured on the corpus (docs/play.md),
- * that pays when their readers are at least a tenth of the net's (breakthrough, speedChess),
- * not at a few percent (connectFour, ticTacToe, reversi).
- */
-function worthSpecializing(net: Net, control: number[] | undefined, trueAtom: Int32Array): number[] {
-  if (control === undefined) return [];
-  let readers = 0;
-  for (const f of control) readers += net.readStart[trueAtom[f]! + 1]! - net.readStart[trueAtom[f]!]!;
-  return readers * 10 >= net.readers.length ? control : [];
-}
-
-/**
  * Creates the fast simulator of a ground game; the network is compiled here, once. A game with
  * a lazy part (docs/lazy.md) has its lazy atoms decided on demand (fast/lazy.ts), under `deadline`.
- * A turn-taking game (specialize.ts) gets one net per control fluent, each simplified with its
- * fluent true and the others false, and a general net only if a state outside that shape is asked for.
+ * A turn-taking game (specialize.ts) gets one net per control fluent when that pays (turns.ts),
+ * each simplified with its fluent true and the others false, and a general net only if a state
+ * outside that shape is asked for.
  */
 export function createFastSimulator(game: GroundGame, deadline: Deadline, options: FastOptions = {}): FastSimulator {
   const passes = { ...ALL_PASSES, ...options.passes };
@@ -153,8 +140,18 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     return { net, out, loaded: new Uint32Array(words), doesOn: new Int32Array(roles), doesCount: 0, goals: goalPart, compiled, fluentCost: fluentCosts(compiled, fluents.trueAtom) };
   };
   let general: Machine | undefined = machine(opaque === undefined && passes.constants ? simplifyRules(game, new Map()) : game.rules);
-  const control = passes.control ? worthSpecializing(general.compiled, controlCycle(game, fluents), fluents.trueAtom) : [];
-  const specialized = control.map((c) => machine(simplifyRules(game, new Map(control.map((f) => [fluents.trueAtom[f]!, f === c ? 1 : 0])))));
+  /** The nets per control fluent when they pay (turns.ts), else none. */
+  const perTurn = (generalNet: Net): { control: number[]; specialized: Machine[] } => {
+    const none = { control: [], specialized: [] };
+    const cycle = controlCycle(game, fluents);
+    if (cycle === undefined) return none;
+    const rules = cycle.map((c) => simplifyRules(game, new Map(cycle.map((f) => [fluents.trueAtom[f]!, f === c ? 1 : 0]))));
+    if (controlReadersPay(generalNet, cycle, fluents.trueAtom)) return { control: cycle, specialized: rules.map((r) => machine(r)) };
+    if (!noopTurns(game, generalNet, rules)) return none;
+    const nets = rules.map((r) => machine(r));
+    return turnNetsPay(generalNet, nets.map((n) => n.compiled), cycle, fluents.trueAtom) ? { control: cycle, specialized: nets } : none;
+  };
+  const { control, specialized } = passes.control ? perTurn(general.compiled) : { control: [], specialized: [] };
   if (control.length > 0) general = undefined;
   const pick = (state: GroundState): Machine => {
     const i = controlIndex(control, state);
