@@ -125,10 +125,11 @@ export function chargeOneNet(m: Machine, g: ChargeGame, random: Random, maxSteps
   for (let depth = 0; ; depth++) {
     if (visit !== undefined) visit(loaded);
     if (depth >= maxSteps || (terminal >= 0 && val[terminal] === 1)) return depth;
+    // A role with one legal move (the noop of a role not to move) draws no random number.
     for (let r = 0; r < roles; r++) {
       const count = legalCount[r]!;
       if (count === 0) return depth;
-      chosen[r] = legalList[legalBase[r]! + random.below(count)]!;
+      chosen[r] = legalList[legalBase[r]! + (count === 1 ? 0 : random.below(count))]!;
     }
     // The joint move: each does atom once, the triggered rules looked at once all are set.
     let set = 0;
@@ -184,7 +185,7 @@ export function chargeTurns(g: TurnGame, random: Random, maxSteps: number, visit
     for (let r = 0; r < roles; r++) {
       const count = out.legalCount[r]!;
       if (count === 0) return depth;
-      chosen[r] = out.legalList[out.legalBase[r]! + random.below(count)]!;
+      chosen[r] = out.legalList[out.legalBase[r]! + (count === 1 ? 0 : random.below(count))]!;
     }
     let set = 0;
     for (let r = 0; r < roles; r++) {

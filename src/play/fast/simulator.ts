@@ -267,7 +267,7 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
       for (let r = 0; r < roles; r++) {
         const count = out.legalCount[r]!;
         if (count === 0) return depth;
-        chosen[r] = out.legalList[out.legalBase[r]! + random.below(count)]!;
+        chosen[r] = out.legalList[out.legalBase[r]! + (count === 1 ? 0 : random.below(count))]!;
       }
       play(chosen);
       scratch.set(out.nextBits);
