@@ -101,6 +101,17 @@ describe('groundGame and emitGame write what gdl-ground ground writes', () => {
     expect(stages(emitGame(groundGame(game('buttons.kif')), 'rddl').stats)).toContain('axioms');
   });
 
+  it('keeps the axiom removal of gdl-no-axioms for a later gddl or rddl of the same grounding', () => {
+    const stages = (s: readonly StageRecord[]): string[] => s.map((r) => r.stage);
+    const g = groundGame(game('buttons.kif'));
+    const plain = emitGame(g, 'gdl-no-axioms');
+    expect(stages(plain.stats)).toContain('axioms');
+    expect(stages(emitGame(g, 'gdl-no-axioms').stats)).not.toContain('axioms');
+    const rddl = emitGame(g, 'rddl');
+    expect(stages(rddl.stats)).not.toContain('axioms');
+    expect(rddl.files).toEqual(emitGame(groundGame(game('buttons.kif')), 'rddl').files);
+  });
+
   it('the ./node entry grounds a file and writes an output, all files at once', () => {
     const dir = mkdtempSync(join(tmpdir(), 'api-node-'));
     dirs.push(dir);

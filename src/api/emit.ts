@@ -70,20 +70,22 @@ function joined(chunks: readonly string[], file: string): string {
   }
 }
 
-/** The GDL or JSON of `ground`, with or without axioms. */
-function groundFiles(ctx: RunContext, run: GroundRun, format: 'gdl' | 'json' | 'gdl-no-axioms', options: EmitOptions, found: FoundResults): Omit<Output, 'stats'> {
-  const base = baseName(ctx.file);
-  const gdl = { baseInput: options.baseInput !== false };
-  if (format === 'gdl-no-axioms') {
-    const out = groundOutput(ctx, run, { format: 'gdl', gdl, removeAxioms: axiomOptions(options) }, found);
-    if (out.kind !== 'text') throw new Error('axiom removal gives one text');
-    return { format, files: [{ name: `${base}-no-axioms.gdl`, text: out.text }], warnings: out.axioms.warnings };
-  }
-  const out = groundOutput(ctx, run, { format, gdl });
+/** The GDL or JSON of `ground`, with its axioms. */
+function groundFiles(ctx: RunContext, run: GroundRun, format: 'gdl' | 'json', options: EmitOptions): Omit<Output, 'stats'> {
+  const out = groundOutput(ctx, run, { format, gdl: { baseInput: options.baseInput !== false } });
   if (out.kind !== 'chunks') throw new Error('the ground game is emitted in chunks');
   const chunks: string[] = [];
   out.emit((c) => chunks.push(c));
-  return { format, files: [{ name: `${base}.${format}`, text: joined(chunks, ctx.file) }], warnings: [] };
+  return { format, files: [{ name: `${baseName(ctx.file)}.${format}`, text: joined(chunks, ctx.file) }], warnings: [] };
+}
+
+/** The GDL of `ground --remove-axioms`, and the axiom removal it rests on (kept for later calls). */
+function noAxiomsFiles(ctx: RunContext, run: GroundRun, options: EmitOptions, found: FoundResults): { files: Omit<Output, 'stats'>; made: FoundResults } {
+  const gdl = { baseInput: options.baseInput !== false };
+  const out = groundOutput(ctx, run, { format: 'gdl', gdl, removeAxioms: axiomOptions(options) }, found);
+  if (out.kind !== 'text') throw new Error('axiom removal gives one text');
+  const files = { format: 'gdl-no-axioms' as const, files: [{ name: `${baseName(ctx.file)}-no-axioms.gdl`, text: out.text }], warnings: out.axioms.warnings };
+  return { files, made: { axioms: out.axioms } };
 }
 
 /** The results made already on this grounding with these settings (see `FoundStore`). */
@@ -104,10 +106,14 @@ function keep(grounding: Grounding, axioms: AxiomOptions, made: FoundResults): v
 /** The files of `format` for a grounding, over the call's context. */
 function filesOf(ctx: RunContext, grounding: Grounding, format: OutputFormat, options: EmitOptions): Omit<Output, 'stats'> {
   const { game, run } = grounding[GROUNDED];
-  if (format === 'gdl' || format === 'json') return groundFiles(ctx, run, format, options, {});
+  if (format === 'gdl' || format === 'json') return groundFiles(ctx, run, format, options);
   const axioms = axiomOptions(options);
   const found = foundFor(grounding, axioms);
-  if (format === 'gdl-no-axioms') return groundFiles(ctx, run, format, options, found);
+  if (format === 'gdl-no-axioms') {
+    const out = noAxiomsFiles(ctx, run, options, found);
+    keep(grounding, axioms, out.made);
+    return out.files;
+  }
   if (format === 'rddl') {
     const base = baseName(ctx.file);
     const out = rddlOutput(ctx, game[LOADED], run, { axioms, base, rddl: options.horizon === undefined ? {} : { horizon: options.horizon } }, found);

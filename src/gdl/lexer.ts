@@ -11,6 +11,7 @@
 import type { Pos } from './ast.js';
 import { type Diagnostic, checkDeadline, diag } from './diagnostics.js';
 import type { Deadline } from '../deadline.js';
+import { HASH_START, type SymbolTable, hashStep, internWord, newSymbolTable } from './symbol-table.js';
 
 /** A symbol, with its text folded to lower case. */
 export interface SymNode {
@@ -63,7 +64,7 @@ interface Cursor {
   tokCol: number;
   /** The token's text (symbols: folded and interned; bad and space: the character). */
   tokText: string;
-  readonly interned: Map<string, string>;
+  readonly symbols: SymbolTable;
   /** KIF folds symbols to lower case; the planner formats keep them as written. */
   readonly fold: boolean;
 }
@@ -109,20 +110,22 @@ function skipBlank(cur: Cursor): boolean {
 function readSymbol(cur: Cursor): string {
   const { text } = cur;
   const start = cur.i;
-  let fold = false;
+  let nonAscii = false;
+  let h = HASH_START;
   while (cur.i < text.length) {
     const c = text.charCodeAt(cur.i);
     if (endsSymbol(c)) break;
-    // Only upper case ASCII and non-ASCII text can change when folded.
-    if ((c >= 65 && c <= 90) || c > 127) fold = true;
+    if (c > 127) nonAscii = true;
+    // ASCII upper case folded here, as the table compares folded characters.
+    h = hashStep(h, cur.fold && c >= 65 && c <= 90 ? c + 32 : c);
     cur.i++;
   }
-  const raw = text.slice(start, cur.i);
-  const word = fold && cur.fold ? raw.toLowerCase() : raw;
-  const known = cur.interned.get(word);
-  if (known !== undefined) return known;
-  cur.interned.set(word, word);
-  return word;
+  if (!nonAscii || !cur.fold) return internWord(cur.symbols, text, start, cur.i, h, cur.fold);
+  // Non-ASCII text folds by Unicode's rules, which may change its length: hashed once folded.
+  const word = text.slice(start, cur.i).toLowerCase();
+  let hw = HASH_START;
+  for (let k = 0; k < word.length; k++) hw = hashStep(hw, word.charCodeAt(k));
+  return internWord(cur.symbols, word, 0, word.length, hw, false);
 }
 
 /** Moves to the next token and records it in the cursor. */
@@ -198,7 +201,7 @@ function readOnce<T>(text: string, file: string, recover: boolean, deadline: Dea
     }
     pass.tainted = false;
   };
-  const cur: Cursor = { text, i: 0, line: 1, lineStart: 0, kind: 'end', tokLine: 1, tokCol: 1, tokText: '', interned: new Map(), fold: true };
+  const cur: Cursor = { text, i: 0, line: 1, lineStart: 0, kind: 'end', tokLine: 1, tokCol: 1, tokText: '', symbols: newSymbolTable(), fold: true };
   for (nextToken(cur); cur.kind !== 'end'; nextToken(cur)) {
     // A ground game written by `ground` can be tens of megabytes: the run's clock is read as it goes.
     if (deadline.tick()) checkDeadline(deadline, file, 'reading the game');
@@ -278,7 +281,7 @@ interface StrictError {
  * problem ends the read, and symbols keep their case unless `foldCase`. Iterative, like KIF's.
  */
 export function readStrict(text: string, foldCase: boolean): { readonly kind: 'ok'; readonly exprs: SExpr[] } | StrictError {
-  const cur: Cursor = { text, i: 0, line: 1, lineStart: 0, kind: 'end', tokLine: 1, tokCol: 1, tokText: '', interned: new Map(), fold: foldCase };
+  const cur: Cursor = { text, i: 0, line: 1, lineStart: 0, kind: 'end', tokLine: 1, tokCol: 1, tokText: '', symbols: newSymbolTable(), fold: foldCase };
   const top: SExpr[] = [];
   const open: { pos: Pos; items: SExpr[] }[] = [];
   const add = (e: SExpr): void => {
