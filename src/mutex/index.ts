@@ -16,6 +16,7 @@ import type { Assumed } from './lifted-core.js';
 import { type KeyedGroup, proveLifted } from './lifted.js';
 import type { Term } from '../gdl/ast.js';
 import { proveLiftedAlo } from './lifted-alo.js';
+import { type Implication, impliedCandidates } from './implications.js';
 import { type Claim, type ClaimVerdict, proveClaims } from './prove.js';
 import { type MutexView, mutexView } from './view.js';
 
@@ -130,9 +131,13 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   for (const c of candidates) {
     if (c.atMostOne && c.members.length > 1) partial[c.hypothesis]!.push({ key: keyTerms(game, view, hyps[c.hypothesis]!, c.members[0]!), members: c.members });
   }
-  const lifted = options.lifted === undefined ? { proven: hyps.map(() => false), assumed: new Map(), pairs: 0 }
-    : proveLifted(options.lifted, view, hyps, sampledAmo, { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game) }, partial);
-  const aloLifted = options.lifted === undefined ? hyps.map(() => false) : liftedAlo(game, options.lifted, view, hyps, candidates, lifted, options.deadline);
+  const hidden = hiddenRelations(game);
+  // Implications from the relations tried lifted (a hypothesis with a surviving group) to others (section 2d).
+  const tried = new Set(hyps.flatMap((h, i) => (sampledAmo[i] || partial[i]!.length > 0 ? [h.relation] : [])));
+  const implications = options.lifted === undefined ? [] : impliedCandidates(view, options.lifted, tried, hidden, sampled);
+  const lifted = options.lifted === undefined ? { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0 }
+    : proveLifted(options.lifted, view, hyps, sampledAmo, { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game), implications }, partial);
+  const aloLifted = options.lifted === undefined ? hyps.map(() => false) : liftedAlo(game, options.lifted, view, hyps, candidates, lifted, hidden, options.deadline);
   const liftedMs = Date.now() - liftedStart;
   const provenLifted = claims.map((c) => (c.kind === 'amo' ? lifted.proven : aloLifted)[c.batch >> 1] === true);
   const proof = proveClaims(view, claims, options, provenLifted);
@@ -189,18 +194,23 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
  */
 function liftedAlo(
   game: GroundGame, normal: NormalGame, view: MutexView, hyps: readonly Hypothesis[], candidates: readonly Candidate[],
-  { proven: amo, assumed }: { readonly proven: readonly boolean[]; readonly assumed: Assumed }, deadline: Deadline,
+  { proven: amo, assumed, implied }: { readonly proven: readonly boolean[]; readonly assumed: Assumed; readonly implied: readonly Implication[] },
+  hidden: ReadonlySet<string>, deadline: Deadline,
 ): boolean[] {
   const init = new Set(view.init);
   const everyAlo = hyps.map(() => true);
   candidates.forEach((c) => (c.atMostOne && c.atLeastOne && c.members.some((f) => init.has(f))) || (everyAlo[c.hypothesis] = false));
-  const hidden = new Set(game.vocabulary.fluents.filter((f) => f.trueId < 0).map((f) => `${game.terms.name(f.term)}/${game.terms.args(f.term).length}`));
   const tried = hyps.flatMap((h, i) => (amo[i] === true && everyAlo[i] && !hidden.has(h.relation) ? [i] : []));
   const tasks = tried.map((i) => ({ hypothesis: hyps[i]!, groups: hyps[i]!.groups.map((g) => g.map((f) => game.terms.toTerm(view.fluents[f]!.term))) }));
-  const proven = proveLiftedAlo(normal, tasks, assumed, deadline);
+  const proven = proveLiftedAlo(normal, tasks, assumed, deadline, implied);
   const out = hyps.map(() => false);
   tried.forEach((h, j) => (out[h] = proven[j] === true));
   return out;
+}
+
+/** The relations (`name/arity`) with a fluent that has no `true` atom (outside the view: sampled states do not show it). */
+function hiddenRelations(game: GroundGame): Set<string> {
+  return new Set(game.vocabulary.fluents.filter((f) => f.trueId < 0).map((f) => `${game.terms.name(f.term)}/${game.terms.args(f.term).length}`));
 }
 
 /** The input arguments of fluent `f` under hypothesis `h`, as terms: the key of its group. */

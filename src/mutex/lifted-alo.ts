@@ -29,6 +29,7 @@ import type { Deadline } from '../deadline.js';
 import { type Atom, type Term, NO_POS } from '../gdl/ast.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
+import { type Implication, impliedAtoms } from './implications.js';
 import { type Assumed, type Subst, closes, key, renameRule, unify, walk } from './lifted-core.js';
 
 /** One branch of the case analysis: literals that hold together, and the equalities known. */
@@ -50,6 +51,8 @@ interface AloContext {
   readonly roles: readonly string[];
   readonly legal: readonly NormalRule[];
   readonly assumed: Assumed;
+  /** Implications proven (or assumed in the induction): their atoms are added beside every `true` atom of a branch. */
+  readonly implied: readonly Implication[];
   readonly mentionsDoes: boolean;
   readonly deadline: Deadline;
   /** Fresh tags for renaming rules apart; nodes visited for the node limit. */
@@ -154,7 +157,7 @@ function matches(br: Branch, input: readonly number[], k: readonly Term[], ctx: 
 
 /** A branch with more literals (and equalities in `s`), or undefined when it closes. */
 function extend(br: Branch, lits: readonly Literal[], s: Subst, moved: ReadonlySet<string>, ctx: AloContext): Branch | undefined {
-  const all = [...br.lits, ...lits];
+  const all = [...br.lits, ...lits, ...impliedAtoms(lits, s, ctx.implied, ctx.counter)];
   const t = new Map(s);
   if (closes(all, t, undefined, ctx.assumed)) return undefined;
   return { lits: all, s: t, moved, depth: br.depth + 1 };
@@ -219,7 +222,7 @@ interface AloTask {
  * Per task, whether "at least one per key" is proven lifted. `assumed`: the AMO claims proven
  * already (per relation, input positions), used to close branches.
  */
-export function proveLiftedAlo(normal: NormalGame, tasks: readonly AloTask[], assumed: Assumed, deadline: Deadline): boolean[] {
+export function proveLiftedAlo(normal: NormalGame, tasks: readonly AloTask[], assumed: Assumed, deadline: Deadline, implied: readonly Implication[] = []): boolean[] {
   const nexts = normal.rules.filter((r) => r.head.rel === 'next' && r.head.args.length === 1);
   const legal = normal.rules.filter((r) => r.head.rel === 'legal' && r.head.args.length === 2);
   const roles = normal.rules.flatMap((r) => (r.head.rel === 'role' && r.body.length === 0 && r.head.args[0]?.kind === 'const' ? [r.head.args[0].name] : []));
@@ -229,13 +232,64 @@ export function proveLiftedAlo(normal: NormalGame, tasks: readonly AloTask[], as
     const [name, arity] = [task.hypothesis.relation.slice(0, task.hypothesis.relation.lastIndexOf('/')), Number(task.hypothesis.relation.split('/').pop())];
     const own = nexts.filter((r) => r.head.args[0]!.kind === 'fn' && r.head.args[0]!.name === name && (r.head.args[0] as { args: readonly Term[] }).args.length === arity);
     const mentionsDoes = own.some((r) => r.body.some((l) => l.kind !== 'distinct' && l.atom.rel === 'does'));
-    const ctx: AloContext = { nexts: own, roles, legal, assumed, mentionsDoes, deadline, counter: { tag: 0, nodes: 0 } };
+    const ctx: AloContext = { nexts: own, roles, legal, assumed, implied, mentionsDoes, deadline, counter: { tag: 0, nodes: 0 } };
     return task.groups.every((members) => members.every((g) => {
       if (deadline.passed()) return false;
       ctx.counter.nodes = 0;
-      const root: Branch = { lits: [{ kind: 'pos', atom: { kind: 'atom', rel: 'true', args: [g], pos: g.pos } }], s: new Map(), moved: new Set(), depth: 0 };
+      const lits: Literal[] = [{ kind: 'pos', atom: { kind: 'atom', rel: 'true', args: [g], pos: g.pos } }];
+      const root: Branch = { lits: [...lits, ...impliedAtoms(lits, new Map(), implied, ctx.counter)], s: new Map(), moved: new Set(), depth: 0 };
       const k = task.hypothesis.input.map((i) => (g as { args: readonly Term[] }).args[i]!);
       return covered(root, task.hypothesis.input, k, ctx);
     }));
+  });
+}
+
+/** The `next` rules whose fluent is of relation `name/arity`. */
+function nextsOf(nexts: readonly NormalRule[], rel: string): NormalRule[] {
+  return nexts.filter((r) => {
+    const t = r.head.args[0]!;
+    return t.kind !== 'var' && `${t.name}/${t.kind === 'fn' ? t.args.length : 0}` === rel;
+  });
+}
+
+/** What the step of an implication's proof reads: the game's `next`, `legal` rules and roles. */
+interface ImplicationRules {
+  readonly nexts: readonly NormalRule[];
+  readonly legal: readonly NormalRule[];
+  readonly roles: readonly string[];
+}
+
+/** The rules {@link implicationStep} reads, once per game. */
+export function implicationRules(normal: NormalGame): ImplicationRules {
+  return {
+    nexts: normal.rules.filter((r) => r.head.rel === 'next' && r.head.args.length === 1),
+    legal: normal.rules.filter((r) => r.head.rel === 'legal' && r.head.args.length === 2),
+    roles: normal.rules.flatMap((r) => (r.head.rel === 'role' && r.body.length === 0 && r.head.args[0]?.kind === 'const' ? [r.head.args[0].name] : [])),
+  };
+}
+
+/**
+ * The step of an implication P => Q (docs/mutex.md, 2d): whenever a `next` rule of P fires, with
+ * head P(t), some `next` rule of Q fires with Q's mapped arguments those of t. Shown by the case
+ * analysis above with the rule's body (and what `implied` adds to it) as the first branch and the
+ * mapped arguments of t as the key. `implied` (the claim itself included) is assumed of the
+ * current state, as induction allows; the caller checks the initial state.
+ */
+export function implicationStep(rules: ImplicationRules, imp: Implication, assumed: Assumed, implied: readonly Implication[], deadline: Deadline): boolean {
+  if (rules.nexts.some((r) => r.head.args[0]!.kind === 'var')) return false;
+  const own = nextsOf(rules.nexts, imp.to);
+  const mentionsDoes = own.some((r) => r.body.some((l) => l.kind !== 'distinct' && l.atom.rel === 'does'));
+  const ctx: AloContext = { nexts: own, roles: rules.roles, legal: rules.legal, assumed, implied, mentionsDoes, deadline, counter: { tag: 0, nodes: 0 } };
+  const input = imp.map.flatMap((j, i) => (j === undefined ? [] : [i]));
+  return nextsOf(rules.nexts, imp.from).every((rule, n) => {
+    const r = renameRule(rule, `p${n}`);
+    const head = r.head.args[0]!;
+    if (head.kind !== 'fn' || deadline.passed()) return false;
+    ctx.counter.nodes = 0;
+    const s: Subst = new Map();
+    // A body that cannot hold at all: the rule never fires.
+    if (closes(r.body, s, undefined, assumed)) return true;
+    const root: Branch = { lits: [...r.body, ...impliedAtoms(r.body, s, implied, ctx.counter)], s, moved: new Set(), depth: 0 };
+    return covered(root, input, imp.map.flatMap((j) => (j === undefined ? [] : [head.args[j]!])), ctx);
   });
 }
