@@ -49,6 +49,10 @@ interface MutexStats {
   /** Milliseconds spent on the lifted proof, and the rule pairs it checked. */
   readonly liftedMs: number;
   readonly liftedPairs: number;
+  /** Implications between two relations held by the sampled states, and those proven lifted (section 2d). */
+  readonly implications: { readonly tried: number; readonly proven: number };
+  /** False for a game with lazy axioms: only the lifted proofs were taken (no ground SAT). */
+  readonly groundProof: boolean;
   /** Candidates the SAT proof showed not inductive (observed only). */
   readonly notInductive: number;
   /** Candidates left unproven because the work, conflict or time budget ran out first. */
@@ -140,7 +144,9 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   const aloLifted = options.lifted === undefined ? hyps.map(() => false) : liftedAlo(game, options.lifted, view, hyps, candidates, lifted, hidden, options.deadline);
   const liftedMs = Date.now() - liftedStart;
   const provenLifted = claims.map((c) => (c.kind === 'amo' ? lifted.proven : aloLifted)[c.batch >> 1] === true);
-  const proof = proveClaims(view, claims, options, provenLifted);
+  // A game with lazy axioms (docs/lazy.md) has no ground rules for its lazy part, whose Clark
+  // completion would then say "false": the ground SAT is not asked, only the lifted proofs count.
+  const proof = game.lazy === undefined ? proveClaims(view, claims, options, provenLifted) : liftedOnly(provenLifted);
   const verdict = (k: number): ClaimVerdict | 'none' => (k < 0 ? 'none' : proof.verdicts[k]!);
   const judged = candidates.map((c: Candidate, i) => {
     const { amo, alo } = claimOf[i]!;
@@ -172,6 +178,8 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
       provenLifted: judged.filter((c) => c.proven && c.members.length > 1 && lifted.proven[c.hypothesis] === true).length,
       liftedMs,
       liftedPairs: lifted.pairs,
+      implications: { tried: implications.length, proven: lifted.implied.length },
+      groundProof: game.lazy === undefined,
       notInductive: judged.filter((c) => c.atMostOne && c.proof === 'observed').length,
       unprovenForBudget: judged.filter((c) => c.atMostOne && c.proof === 'unproven').length,
       chosen: countByProof(chosen.groups),
@@ -206,6 +214,11 @@ function liftedAlo(
   const out = hyps.map(() => false);
   tried.forEach((h, j) => (out[h] = proven[j] === true));
   return out;
+}
+
+/** The proof's result when only the lifted proofs are taken: the rest never asked (unproven). */
+function liftedOnly(provenLifted: readonly boolean[]): ReturnType<typeof proveClaims> {
+  return { proven: provenLifted, verdicts: provenLifted.map((p) => (p ? 'proven' : 'unproven')), unrefutedPairs: new Map(), queries: 0, work: 0, complete: false };
 }
 
 /** The relations (`name/arity`) with a fluent that has no `true` atom (outside the view: sampled states do not show it). */
