@@ -141,9 +141,10 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   const implications = options.lifted === undefined ? [] : impliedCandidates(view, options.lifted, tried, hidden, sampled);
   const lifted = options.lifted === undefined ? { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0 }
     : proveLifted(options.lifted, view, hyps, sampledAmo, { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game), implications }, partial);
-  const aloLifted = options.lifted === undefined ? hyps.map(() => false) : liftedAlo(game, options.lifted, view, hyps, candidates, lifted, hidden, options.deadline);
+  const aloLifted = options.lifted === undefined ? new Set<number>() : liftedAlo(game, options.lifted, view, hyps, candidates, lifted, hidden, options.deadline);
   const liftedMs = Date.now() - liftedStart;
-  const provenLifted = claims.map((c) => (c.kind === 'amo' ? lifted.proven : aloLifted)[c.batch >> 1] === true);
+  const aloClaims = new Set(claimOf.flatMap(({ alo }, i) => (aloLifted.has(i) ? [alo] : [])));
+  const provenLifted = claims.map((c, k) => (c.kind === 'amo' ? lifted.proven[c.batch >> 1] === true : aloClaims.has(k)));
   // A game with lazy axioms (docs/lazy.md) has no ground rules for its lazy part, whose Clark
   // completion would then say "false": the ground SAT is not asked, only the lifted proofs count.
   const proof = game.lazy === undefined ? proveClaims(view, claims, options, provenLifted) : liftedOnly(provenLifted);
@@ -195,25 +196,33 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
 }
 
 /**
- * Per hypothesis, whether "at least one per key" is proven lifted (lifted-alo.ts). Tried on the
- * hypotheses whose "at most one" is proven lifted, whose every group is an exactly-one
- * candidate with a member in the initial state, and whose relation's every fluent is in the
- * view (has a `true` atom), so that a fluent a rule makes true is a member of its group.
+ * The candidates (indexes) whose "at least one" is proven lifted (lifted-alo.ts). Tried on the
+ * hypotheses whose "at most one" is proven lifted (for every key, or for the keys of their
+ * surviving groups) and whose relation's every fluent is in the view (has a `true` atom), so that
+ * a fluent a rule makes true is a member of its group; on the groups that are exactly-one
+ * candidates with a member in the initial state. A hypothesis all of whose groups are is one
+ * task (it stops at its first failure); of any other, each such group is a task of its own (the
+ * claim is per key: hallway's pawns, `(cell ?x ?y wp)`, beside the blanks).
  */
 function liftedAlo(
   game: GroundGame, normal: NormalGame, view: MutexView, hyps: readonly Hypothesis[], candidates: readonly Candidate[],
   { proven: amo, assumed, implied }: { readonly proven: readonly boolean[]; readonly assumed: Assumed; readonly implied: readonly Implication[] },
   hidden: ReadonlySet<string>, deadline: Deadline,
-): boolean[] {
+): Set<number> {
   const init = new Set(view.init);
+  const isAlo = (c: Candidate): boolean => c.atMostOne && c.atLeastOne && c.members.some((f) => init.has(f));
   const everyAlo = hyps.map(() => true);
-  candidates.forEach((c) => (c.atMostOne && c.atLeastOne && c.members.some((f) => init.has(f))) || (everyAlo[c.hypothesis] = false));
-  const tried = hyps.flatMap((h, i) => (amo[i] === true && everyAlo[i] && !hidden.has(h.relation) ? [i] : []));
-  const tasks = tried.map((i) => ({ hypothesis: hyps[i]!, groups: hyps[i]!.groups.map((g) => g.map((f) => game.terms.toTerm(view.fluents[f]!.term))) }));
+  candidates.forEach((c) => isAlo(c) || (everyAlo[c.hypothesis] = false));
+  const terms = (ms: readonly number[]): Term[] => ms.map((f) => game.terms.toTerm(view.fluents[f]!.term));
+  const tasks: { readonly hypothesis: Hypothesis; readonly groups: Term[][]; readonly of: number[] }[] = [];
+  hyps.forEach((h, i) => {
+    if (amo[i] !== true || hidden.has(h.relation)) return;
+    const own = candidates.flatMap((c, j) => (c.hypothesis === i && isAlo(c) ? [j] : []));
+    if (everyAlo[i]) tasks.push({ hypothesis: h, groups: h.groups.map(terms), of: own });
+    else own.forEach((j) => tasks.push({ hypothesis: h, groups: [terms(candidates[j]!.members)], of: [j] }));
+  });
   const proven = proveLiftedAlo(normal, tasks, assumed, deadline, implied);
-  const out = hyps.map(() => false);
-  tried.forEach((h, j) => (out[h] = proven[j] === true));
-  return out;
+  return new Set(tasks.flatMap((t, k) => (proven[k] === true ? t.of : [])));
 }
 
 /** The proof's result when only the lifted proofs are taken: the rest never asked (unproven). */
