@@ -1,6 +1,6 @@
 /**
  * `gdl-ground mutex GAME [--json] [--method prolog|dg] [--playouts N] [--seed S] [--observed]
- * [--stats] [-o FILE] [limits]`: grounds a game, then finds, proves and chooses mutex groups of
+ * [--lazy-axioms] [--stats] [-o FILE] [limits]`: grounds a game, then finds, proves and chooses mutex groups of
  * its fluents (docs/mutex.md). Prints the proven groups of the chosen encoding (with
  * `--observed` also those that only survived the playouts) and the bits per state against the
  * number of fluents; `--json` prints
