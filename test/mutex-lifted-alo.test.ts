@@ -101,3 +101,56 @@ describe('lifted exactly-one proofs', () => {
     expect(r.bits).toBe(29);
   });
 });
+
+/** Per hypothesis `relation [input]` of `wanted`, whether "at least one per key" is proven lifted, all offered in one call. */
+function aloLiftedAll(text: string, wanted: readonly string[]): boolean[] {
+  const { loaded, ground } = runGrounding(text, 'game.kif', defaultPipelineOptions(), new StageTimer());
+  const view = mutexView(ground);
+  const hyps = hypotheses(view);
+  const { assumed } = proveLifted(loaded.normal, view, hyps, hyps.map(() => true), { deadline: Deadline.never(), maxPairs: 1e6 });
+  const tasks = wanted.map((w) => {
+    const h = hyps.find((x) => `${x.relation} [${x.input.join(',')}]` === w)!;
+    expect(h).toBeDefined();
+    return { hypothesis: h, groups: h.groups.map((g) => g.map((f) => ground.terms.toTerm(view.fluents[f]!.term))) };
+  });
+  return proveLiftedAlo(loaded.normal, tasks, assumed, Deadline.never());
+}
+
+/** A step counter along static `succ` facts; the game ends at (s 3), or (with `end` 4) never. */
+const counterGame = (end: number): string => `
+(role r)
+(init (s 1))
+(<= (legal r go) (true (s ?n)))
+(<= (next (s ?m)) (true (s ?n)) (succ ?n ?m))
+(succ 1 2) (succ 2 3)
+(<= terminal (true (s ${end})))
+(<= (goal r 100) (true (s 3)))
+`;
+
+/** Both roles may always pass; the role in control keeps c by passing, or flips it. */
+const PASS_GAME = `
+(role a) (role b)
+(init (control a)) (init (c x))
+(<= (legal ?p noop) (role ?p))
+(<= (legal ?p flip) (true (control ?p)))
+(<= (next (control a)) (true (control b)))
+(<= (next (control b)) (true (control a)))
+(<= (next (c ?v)) (true (c ?v)) (true (control ?p)) (does ?p noop))
+(<= (next (c y)) (true (c x)) (does ?p flip))
+(<= (next (c x)) (true (c y)) (does ?p flip))
+(<= terminal (true (c z)))
+(<= (goal a 100) (true (c x)))
+(<= (goal b 100) (true (c y)))
+`;
+
+describe('lifted exactly-one proofs: static facts, terminal states, relations with one member always', () => {
+  it('a counter along succ facts that ends the game at its last value: proven; one that does not end it: not', () => {
+    expect(aloLifted(counterGame(3), 's/1 []')).toBe(true);
+    expect(aloLifted(counterGame(4), 's/1 []')).toBe(false);
+  });
+
+  it('c kept when the role in control passes: proven once control is proven exactly-one in the same call', () => {
+    expect(aloLiftedAll(PASS_GAME, ['control/1 []', 'c/1 []'])).toEqual([true, true]);
+    expect(aloLiftedAll(PASS_GAME, ['c/1 []'])).toEqual([false]);
+  });
+});

@@ -1,6 +1,6 @@
 /**
  * `gdl-ground mutex GAME [--json] [--method prolog|dg] [--playouts N] [--seed S] [--observed]
- * [--stats] [-o FILE] [limits]`: grounds a game, then finds, proves and chooses mutex groups of
+ * [--lazy-axioms] [--stats] [-o FILE] [limits]`: grounds a game, then finds, proves and chooses mutex groups of
  * its fluents (docs/mutex.md). Prints the proven groups of the chosen encoding (with
  * `--observed` also those that only survived the playouts) and the bits per state against the
  * number of fluents; `--json` prints
@@ -13,7 +13,7 @@ import { DEFAULT_MUTEX_SETTINGS, MUTEX_EXTRA_SECONDS, type MutexResult, type Mut
 import { loadRun, mutexRecipe, runContext } from '../pipeline/recipes/index.js';
 import { StageTimer, formatStages } from '../timer.js';
 import { EXIT, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput, writeStatsJson } from './io.js';
-import { type LimitFlags, addLimitOptions, addMethodOption, parseWhole, resolveFlags } from './options.js';
+import { type LimitFlags, addLazyOption, addLimitOptions, addMethodOption, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `mutex`, as commander parses them. */
 interface MutexFlags extends LimitFlags {
@@ -76,7 +76,8 @@ function formatMutexStats(r: MutexResult): string {
     `mutex: ${s.hypotheses} hypotheses, ${s.candidates} candidate groups over ${s.sampledStates} sampled states`,
     `mutex: ${s.refutedBySimulation} refuted by simulation, ${s.proven} proven, ${s.notInductive} not inductive (observed only), ${s.unprovenForBudget} unproven for lack of budget`,
     `mutex: surviving groups of 2+: ${v.lifted.groups} proven lifted, ${v.ground.groups} proven ground, ${v.observed.groups} observed only, ${v.unproven.groups} unproven for lack of budget${s.budgetReached ? ' (time budget reached)' : ''}`,
-    `mutex: ${s.provenLifted} proven lifted (${s.liftedPairs} rule pairs, ${s.liftedMs} ms), ${s.proven - s.provenLifted} proven by ground SAT`,
+    `mutex: ${s.provenLifted} proven lifted (${s.liftedPairs} rule pairs, ${s.liftedMs} ms), ${s.proven - s.provenLifted} proven by ground SAT${s.groundProof ? '' : ' (lazy axioms: no ground SAT)'}`,
+    ...(s.implications.tried > 0 ? [`mutex: implications between two relations: ${s.implications.proven} proven lifted of ${s.implications.tried} held by the sampled states`] : []),
     `mutex: ${s.satQueries} SAT queries, work ${s.proofWork}${s.proofComplete ? '' : ' (budget reached: later candidates not tried)'}`,
     ...s.failures.map((f) => `mutex: not proven: {${f.members.join(' ')}}: ${f.unrefutedPairs}${f.capped ? '+' : ''} member pairs could not be refuted`),
   ];
@@ -118,5 +119,5 @@ export function registerMutex(program: Command): void {
     .option('--mutex-seconds <n>', `time budget of sampling and proofs, after which the groups not yet proven are reported unproven (default: the grounding's time + ${MUTEX_EXTRA_SECONDS})`)
     .option('--stats', 'print per-stage time, counts and the proof counts on stderr')
     .option('--stats-json <file>', 'write the per-stage times and counts, their total and peak memory as JSON to a file (atomically; - for stderr)');
-  addLimitOptions(command, 'ground').action((file: string, flags: MutexFlags) => runCommand(() => mutex(file, flags)));
+  addLazyOption(addLimitOptions(command, 'ground')).action((file: string, flags: MutexFlags) => runCommand(() => mutex(file, flags)));
 }

@@ -16,6 +16,7 @@ import type { Assumed } from './lifted-core.js';
 import { type KeyedGroup, proveLifted } from './lifted.js';
 import type { Term } from '../gdl/ast.js';
 import { proveLiftedAlo } from './lifted-alo.js';
+import { type Implication, impliedCandidates } from './implications.js';
 import { type Claim, type ClaimVerdict, proveClaims } from './prove.js';
 import { type MutexView, mutexView } from './view.js';
 
@@ -48,6 +49,10 @@ interface MutexStats {
   /** Milliseconds spent on the lifted proof, and the rule pairs it checked. */
   readonly liftedMs: number;
   readonly liftedPairs: number;
+  /** Implications between two relations held by the sampled states, and those proven lifted (section 2d). */
+  readonly implications: { readonly tried: number; readonly proven: number };
+  /** False for a game with lazy axioms: only the lifted proofs were taken (no ground SAT). */
+  readonly groundProof: boolean;
   /** Candidates the SAT proof showed not inductive (observed only). */
   readonly notInductive: number;
   /** Candidates left unproven because the work, conflict or time budget ran out first. */
@@ -130,12 +135,19 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   for (const c of candidates) {
     if (c.atMostOne && c.members.length > 1) partial[c.hypothesis]!.push({ key: keyTerms(game, view, hyps[c.hypothesis]!, c.members[0]!), members: c.members });
   }
-  const lifted = options.lifted === undefined ? { proven: hyps.map(() => false), assumed: new Map(), pairs: 0 }
-    : proveLifted(options.lifted, view, hyps, sampledAmo, { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game) }, partial);
-  const aloLifted = options.lifted === undefined ? hyps.map(() => false) : liftedAlo(game, options.lifted, view, hyps, candidates, lifted, options.deadline);
+  const hidden = hiddenRelations(game);
+  // Implications from the relations tried lifted (a hypothesis with a surviving group) to others (section 2d).
+  const tried = new Set(hyps.flatMap((h, i) => (sampledAmo[i] || partial[i]!.length > 0 ? [h.relation] : [])));
+  const implications = options.lifted === undefined ? [] : impliedCandidates(view, options.lifted, tried, hidden, sampled);
+  const lifted = options.lifted === undefined ? { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0 }
+    : proveLifted(options.lifted, view, hyps, sampledAmo, { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game), implications }, partial);
+  const aloLifted = options.lifted === undefined ? new Set<number>() : liftedAlo(game, options.lifted, view, hyps, candidates, lifted, hidden, options.deadline);
   const liftedMs = Date.now() - liftedStart;
-  const provenLifted = claims.map((c) => (c.kind === 'amo' ? lifted.proven : aloLifted)[c.batch >> 1] === true);
-  const proof = proveClaims(view, claims, options, provenLifted);
+  const aloClaims = new Set(claimOf.flatMap(({ alo }, i) => (aloLifted.has(i) ? [alo] : [])));
+  const provenLifted = claims.map((c, k) => (c.kind === 'amo' ? lifted.proven[c.batch >> 1] === true : aloClaims.has(k)));
+  // A game with lazy axioms (docs/lazy.md) has no ground rules for its lazy part, whose Clark
+  // completion would then say "false": the ground SAT is not asked, only the lifted proofs count.
+  const proof = game.lazy === undefined ? proveClaims(view, claims, options, provenLifted) : liftedOnly(provenLifted);
   const verdict = (k: number): ClaimVerdict | 'none' => (k < 0 ? 'none' : proof.verdicts[k]!);
   const judged = candidates.map((c: Candidate, i) => {
     const { amo, alo } = claimOf[i]!;
@@ -167,6 +179,8 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
       provenLifted: judged.filter((c) => c.proven && c.members.length > 1 && lifted.proven[c.hypothesis] === true).length,
       liftedMs,
       liftedPairs: lifted.pairs,
+      implications: { tried: implications.length, proven: lifted.implied.length },
+      groundProof: game.lazy === undefined,
       notInductive: judged.filter((c) => c.atMostOne && c.proof === 'observed').length,
       unprovenForBudget: judged.filter((c) => c.atMostOne && c.proof === 'unproven').length,
       chosen: countByProof(chosen.groups),
@@ -182,25 +196,43 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
 }
 
 /**
- * Per hypothesis, whether "at least one per key" is proven lifted (lifted-alo.ts). Tried on the
- * hypotheses whose "at most one" is proven lifted, whose every group is an exactly-one
- * candidate with a member in the initial state, and whose relation's every fluent is in the
- * view (has a `true` atom), so that a fluent a rule makes true is a member of its group.
+ * The candidates (indexes) whose "at least one" is proven lifted (lifted-alo.ts). Tried on the
+ * hypotheses whose "at most one" is proven lifted (for every key, or for the keys of their
+ * surviving groups) and whose relation's every fluent is in the view (has a `true` atom), so that
+ * a fluent a rule makes true is a member of its group; on the groups that are exactly-one
+ * candidates with a member in the initial state. A hypothesis all of whose groups are is one
+ * task (it stops at its first failure); of any other, each such group is a task of its own (the
+ * claim is per key: hallway's pawns, `(cell ?x ?y wp)`, beside the blanks).
  */
 function liftedAlo(
   game: GroundGame, normal: NormalGame, view: MutexView, hyps: readonly Hypothesis[], candidates: readonly Candidate[],
-  { proven: amo, assumed }: { readonly proven: readonly boolean[]; readonly assumed: Assumed }, deadline: Deadline,
-): boolean[] {
+  { proven: amo, assumed, implied }: { readonly proven: readonly boolean[]; readonly assumed: Assumed; readonly implied: readonly Implication[] },
+  hidden: ReadonlySet<string>, deadline: Deadline,
+): Set<number> {
   const init = new Set(view.init);
+  const isAlo = (c: Candidate): boolean => c.atMostOne && c.atLeastOne && c.members.some((f) => init.has(f));
   const everyAlo = hyps.map(() => true);
-  candidates.forEach((c) => (c.atMostOne && c.atLeastOne && c.members.some((f) => init.has(f))) || (everyAlo[c.hypothesis] = false));
-  const hidden = new Set(game.vocabulary.fluents.filter((f) => f.trueId < 0).map((f) => `${game.terms.name(f.term)}/${game.terms.args(f.term).length}`));
-  const tried = hyps.flatMap((h, i) => (amo[i] === true && everyAlo[i] && !hidden.has(h.relation) ? [i] : []));
-  const tasks = tried.map((i) => ({ hypothesis: hyps[i]!, groups: hyps[i]!.groups.map((g) => g.map((f) => game.terms.toTerm(view.fluents[f]!.term))) }));
-  const proven = proveLiftedAlo(normal, tasks, assumed, deadline);
-  const out = hyps.map(() => false);
-  tried.forEach((h, j) => (out[h] = proven[j] === true));
-  return out;
+  candidates.forEach((c) => isAlo(c) || (everyAlo[c.hypothesis] = false));
+  const terms = (ms: readonly number[]): Term[] => ms.map((f) => game.terms.toTerm(view.fluents[f]!.term));
+  const tasks: { readonly hypothesis: Hypothesis; readonly groups: Term[][]; readonly of: number[] }[] = [];
+  hyps.forEach((h, i) => {
+    if (amo[i] !== true || hidden.has(h.relation)) return;
+    const own = candidates.flatMap((c, j) => (c.hypothesis === i && isAlo(c) ? [j] : []));
+    if (everyAlo[i]) tasks.push({ hypothesis: h, groups: h.groups.map(terms), of: own });
+    else own.forEach((j) => tasks.push({ hypothesis: h, groups: [terms(candidates[j]!.members)], of: [j] }));
+  });
+  const proven = proveLiftedAlo(normal, tasks, assumed, deadline, implied);
+  return new Set(tasks.flatMap((t, k) => (proven[k] === true ? t.of : [])));
+}
+
+/** The proof's result when only the lifted proofs are taken: the rest never asked (unproven). */
+function liftedOnly(provenLifted: readonly boolean[]): ReturnType<typeof proveClaims> {
+  return { proven: provenLifted, verdicts: provenLifted.map((p) => (p ? 'proven' : 'unproven')), unrefutedPairs: new Map(), queries: 0, work: 0, complete: false };
+}
+
+/** The relations (`name/arity`) with a fluent that has no `true` atom (outside the view: sampled states do not show it). */
+function hiddenRelations(game: GroundGame): Set<string> {
+  return new Set(game.vocabulary.fluents.filter((f) => f.trueId < 0).map((f) => `${game.terms.name(f.term)}/${game.terms.args(f.term).length}`));
 }
 
 /** The input arguments of fluent `f` under hypothesis `h`, as terms: the key of its group. */

@@ -29,7 +29,9 @@ import type { Deadline } from '../deadline.js';
 import { type Atom, type Term, NO_POS } from '../gdl/ast.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
-import { type Assumed, type Subst, closes, key, renameRule, unify, walk } from './lifted-core.js';
+import { type Implication, impliedAtoms } from './implications.js';
+import { type Assumed, type StaticFacts, type Subst, closes, key, renameRule, unify, walk } from './lifted-core.js';
+import { ruleBase } from './lifted-unfold.js';
 
 /** One branch of the case analysis: literals that hold together, and the equalities known. */
 interface Branch {
@@ -50,7 +52,13 @@ interface AloContext {
   readonly roles: readonly string[];
   readonly legal: readonly NormalRule[];
   readonly assumed: Assumed;
+  /** Implications proven (or assumed in the induction): their atoms are added beside every `true` atom of a branch. */
+  readonly implied: readonly Implication[];
   readonly mentionsDoes: boolean;
+  /** The static relations' facts (true in every state): a static literal of a rule is matched against them. */
+  readonly facts: StaticFacts;
+  /** The `terminal` rules: a branch where one fires is a terminal state, which has no successor. */
+  readonly terminal: readonly NormalRule[];
   readonly deadline: Deadline;
   /** Fresh tags for renaming rules apart; nodes visited for the node limit. */
   counter: { tag: number; nodes: number };
@@ -95,14 +103,14 @@ type Match = { readonly kind: 'covered' } | { readonly kind: 'partial'; readonly
  * Matches the body literals from `i` on against the branch, extending `s` (binding only the
  * rule's variables); reports every way through to `found` (stops early once covered).
  */
-function matchBody(body: readonly Literal[], i: number, br: Branch, s: Subst, bindable: (n: string) => boolean, open: Literal[], found: Match[]): void {
+function matchBody(body: readonly Literal[], i: number, br: Branch, s: Subst, bindable: (n: string) => boolean, open: Literal[], found: Match[], facts: StaticFacts): void {
   if (found.some((m) => m.kind === 'covered') || found.length > 16) return;
   if (i === body.length) {
     found.push(open.length === 0 ? { kind: 'covered' } : { kind: 'partial', open: open.map((l) => resolveLit(l, s)) });
     return;
   }
   const l = body[i]!;
-  const next = (t: Subst, extra: Literal[]): void => matchBody(body, i + 1, br, t, bindable, extra, found);
+  const next = (t: Subst, extra: Literal[]): void => matchBody(body, i + 1, br, t, bindable, extra, found, facts);
   if (l.kind === 'distinct') {
     if (hasRuleVar(l.left, s, bindable) || hasRuleVar(l.right, s, bindable)) return;
     const [a, b] = [key(l.left, s), key(l.right, s)];
@@ -114,6 +122,14 @@ function matchBody(body: readonly Literal[], i: number, br: Branch, s: Subst, bi
   }
   if (l.kind === 'pos') {
     let matched = false;
+    // A static literal holds in every state when a fact matches it (binding only the rule's variables).
+    for (const row of facts.get(`${l.atom.rel}/${l.atom.args.length}`) ?? []) {
+      const t = new Map(s);
+      if (l.atom.args.every((a, k) => unify(a, row[k]!, t, bindable))) {
+        matched = true;
+        next(t, open);
+      }
+    }
     for (const m of br.lits) {
       if (m.kind !== 'pos' || m.atom.rel !== l.atom.rel || m.atom.args.length !== l.atom.args.length) continue;
       const t = new Map(s);
@@ -146,7 +162,7 @@ function matches(br: Branch, input: readonly number[], k: readonly Term[], ctx: 
     const s: Subst = new Map(br.s);
     if (head.kind !== 'fn' || !input.every((i, j) => unify(head.args[i]!, k[j]!, s, bindable))) continue;
     // Positive literals first: they bind the variables the others read.
-    matchBody([...r.body].sort((a, b) => rank(b) - rank(a)), 0, br, s, bindable, [], out);
+    matchBody([...r.body].sort((a, b) => rank(b) - rank(a)), 0, br, s, bindable, [], out, ctx.facts);
     if (out.some((m) => m.kind === 'covered')) return out;
   }
   return out;
@@ -154,7 +170,7 @@ function matches(br: Branch, input: readonly number[], k: readonly Term[], ctx: 
 
 /** A branch with more literals (and equalities in `s`), or undefined when it closes. */
 function extend(br: Branch, lits: readonly Literal[], s: Subst, moved: ReadonlySet<string>, ctx: AloContext): Branch | undefined {
-  const all = [...br.lits, ...lits];
+  const all = [...br.lits, ...lits, ...impliedAtoms(lits, s, ctx.implied, ctx.counter)];
   const t = new Map(s);
   if (closes(all, t, undefined, ctx.assumed)) return undefined;
   return { lits: all, s: t, moved, depth: br.depth + 1 };
@@ -185,6 +201,16 @@ function literalCases(br: Branch, l: Literal, ctx: AloContext): (Branch | undefi
 }
 
 
+/** Whether some `terminal` rule's body is entailed by the branch: its state is terminal, so no transition leaves it. */
+function isTerminal(br: Branch, ctx: AloContext): boolean {
+  return ctx.terminal.some((rule) => {
+    const tag = `t${ctx.counter.tag++}`;
+    const out: Match[] = [];
+    matchBody([...renameRule(rule, tag).body].sort((a, b) => rank(b) - rank(a)), 0, br, new Map(br.s), ofTag(tag), [], out, ctx.facts);
+    return out.some((m) => m.kind === 'covered');
+  });
+}
+
 /** Whether every real transition of the branch makes a `next` rule of f fire with key `k`. */
 function covered(root: Branch, input: readonly number[], k: readonly Term[], ctx: AloContext): boolean {
   const todo: Branch[] = [root];
@@ -193,7 +219,7 @@ function covered(root: Branch, input: readonly number[], k: readonly Term[], ctx
     // A node costs far more than reading the processor time: the budget is read at every one.
     if (++ctx.counter.nodes > MAX_NODES || br.depth > MAX_DEPTH || ctx.deadline.passed()) return false;
     const found = matches(br, input, k, ctx);
-    if (found.some((m) => m.kind === 'covered')) continue;
+    if (found.some((m) => m.kind === 'covered') || isTerminal(br, ctx)) continue;
     const role = ctx.mentionsDoes ? ctx.roles.find((r) => !br.moved.has(r)) : undefined;
     let cases: (Branch | undefined)[];
     if (role !== undefined) cases = moveCases(br, role, ctx);
@@ -215,27 +241,101 @@ interface AloTask {
   readonly groups: readonly (readonly Term[])[];
 }
 
+/** Most cases the root of a member's search is split into by the exactly-one claims proven over whole relations. */
+const MAX_EXIST_CASES = 16;
+
 /**
  * Per task, whether "at least one per key" is proven lifted. `assumed`: the AMO claims proven
- * already (per relation, input positions), used to close branches.
+ * already (per relation, input positions), used to close branches. The tasks over a whole relation
+ * (no input) come first: once one is proven, some member of it holds in every reachable state, so
+ * the later tasks' first branch is split over which one (a complete case distinction).
  */
-export function proveLiftedAlo(normal: NormalGame, tasks: readonly AloTask[], assumed: Assumed, deadline: Deadline): boolean[] {
-  const nexts = normal.rules.filter((r) => r.head.rel === 'next' && r.head.args.length === 1);
-  const legal = normal.rules.filter((r) => r.head.rel === 'legal' && r.head.args.length === 2);
-  const roles = normal.rules.flatMap((r) => (r.head.rel === 'role' && r.body.length === 0 && r.head.args[0]?.kind === 'const' ? [r.head.args[0].name] : []));
+export function proveLiftedAlo(normal: NormalGame, tasks: readonly AloTask[], assumed: Assumed, deadline: Deadline, implied: readonly Implication[] = []): boolean[] {
+  const rules = implicationRules(normal);
   // A `next` rule whose fluent is a variable could make any fluent true: nothing is proven.
-  if (nexts.some((r) => r.head.args[0]!.kind === 'var')) return tasks.map(() => false);
-  return tasks.map((task) => {
-    const [name, arity] = [task.hypothesis.relation.slice(0, task.hypothesis.relation.lastIndexOf('/')), Number(task.hypothesis.relation.split('/').pop())];
-    const own = nexts.filter((r) => r.head.args[0]!.kind === 'fn' && r.head.args[0]!.name === name && (r.head.args[0] as { args: readonly Term[] }).args.length === arity);
-    const mentionsDoes = own.some((r) => r.body.some((l) => l.kind !== 'distinct' && l.atom.rel === 'does'));
-    const ctx: AloContext = { nexts: own, roles, legal, assumed, mentionsDoes, deadline, counter: { tag: 0, nodes: 0 } };
-    return task.groups.every((members) => members.every((g) => {
-      if (deadline.passed()) return false;
-      ctx.counter.nodes = 0;
-      const root: Branch = { lits: [{ kind: 'pos', atom: { kind: 'atom', rel: 'true', args: [g], pos: g.pos } }], s: new Map(), moved: new Set(), depth: 0 };
-      const k = task.hypothesis.input.map((i) => (g as { args: readonly Term[] }).args[i]!);
-      return covered(root, task.hypothesis.input, k, ctx);
-    }));
+  if (rules.nexts.some((r) => r.head.args[0]!.kind === 'var')) return tasks.map(() => false);
+  const out = tasks.map(() => false);
+  const exists: (readonly Term[])[] = [];
+  const order = [...tasks.keys()].sort((a, b) => Number(tasks[a]!.hypothesis.input.length > 0) - Number(tasks[b]!.hypothesis.input.length > 0) || a - b);
+  for (const i of order) {
+    const task = tasks[i]!;
+    out[i] = taskProven(rules, task, assumed, implied, exists, deadline);
+    if (out[i] && task.hypothesis.input.length === 0 && task.groups.length === 1) exists.push(task.groups[0]!);
+  }
+  return out;
+}
+
+/** Whether every member of every group of the task makes some `next` rule of its relation fire with its key. */
+function taskProven(
+  rules: ImplicationRules, task: AloTask, assumed: Assumed, implied: readonly Implication[], exists: readonly (readonly Term[])[], deadline: Deadline,
+): boolean {
+  const own = nextsOf(rules.nexts, task.hypothesis.relation);
+  const mentionsDoes = own.some((r) => r.body.some((l) => l.kind !== 'distinct' && l.atom.rel === 'does'));
+  const ctx: AloContext = { ...rules, nexts: own, assumed, implied, mentionsDoes, deadline, counter: { tag: 0, nodes: 0 } };
+  return task.groups.every((members) => members.every((g) => {
+    if (deadline.passed()) return false;
+    ctx.counter.nodes = 0;
+    const lits: Literal[] = [{ kind: 'pos', atom: { kind: 'atom', rel: 'true', args: [g], pos: g.pos } }];
+    let roots: Branch[] = [{ lits: [...lits, ...impliedAtoms(lits, new Map(), implied, ctx.counter)], s: new Map(), moved: new Set(), depth: 0 }];
+    for (const one of exists) {
+      if (roots.length * one.length > MAX_EXIST_CASES) continue;
+      roots = roots.flatMap((r) => one.flatMap((m) => extend(r, [{ kind: 'pos', atom: { kind: 'atom', rel: 'true', args: [m], pos: m.pos } }], r.s, r.moved, ctx) ?? []));
+    }
+    const k = task.hypothesis.input.map((i) => (g as { args: readonly Term[] }).args[i]!);
+    return roots.every((root) => covered(root, task.hypothesis.input, k, ctx));
+  }));
+}
+
+/** The `next` rules whose fluent is of relation `name/arity`. */
+function nextsOf(nexts: readonly NormalRule[], rel: string): NormalRule[] {
+  return nexts.filter((r) => {
+    const t = r.head.args[0]!;
+    return t.kind !== 'var' && `${t.name}/${t.kind === 'fn' ? t.args.length : 0}` === rel;
+  });
+}
+
+/** What the step of an implication's proof reads: the game's `next`, `legal` rules and roles. */
+interface ImplicationRules {
+  readonly nexts: readonly NormalRule[];
+  readonly legal: readonly NormalRule[];
+  readonly roles: readonly string[];
+  readonly facts: StaticFacts;
+  readonly terminal: readonly NormalRule[];
+}
+
+/** The rules {@link implicationStep} reads, once per game. */
+export function implicationRules(normal: NormalGame): ImplicationRules {
+  return {
+    nexts: normal.rules.filter((r) => r.head.rel === 'next' && r.head.args.length === 1),
+    legal: normal.rules.filter((r) => r.head.rel === 'legal' && r.head.args.length === 2),
+    roles: normal.rules.flatMap((r) => (r.head.rel === 'role' && r.body.length === 0 && r.head.args[0]?.kind === 'const' ? [r.head.args[0].name] : [])),
+    facts: ruleBase(normal, new Map()).facts,
+    terminal: normal.rules.filter((r) => r.head.rel === 'terminal' && r.head.args.length === 0),
+  };
+}
+
+/**
+ * The step of an implication P => Q (docs/mutex.md, 2d): whenever a `next` rule of P fires, with
+ * head P(t), some `next` rule of Q fires with Q's mapped arguments those of t. Shown by the case
+ * analysis above with the rule's body (and what `implied` adds to it) as the first branch and the
+ * mapped arguments of t as the key. `implied` (the claim itself included) is assumed of the
+ * current state, as induction allows; the caller checks the initial state.
+ */
+export function implicationStep(rules: ImplicationRules, imp: Implication, assumed: Assumed, implied: readonly Implication[], deadline: Deadline): boolean {
+  if (rules.nexts.some((r) => r.head.args[0]!.kind === 'var')) return false;
+  const own = nextsOf(rules.nexts, imp.to);
+  const mentionsDoes = own.some((r) => r.body.some((l) => l.kind !== 'distinct' && l.atom.rel === 'does'));
+  const ctx: AloContext = { ...rules, nexts: own, assumed, implied, mentionsDoes, deadline, counter: { tag: 0, nodes: 0 } };
+  const input = imp.map.flatMap((j, i) => (j === undefined ? [] : [i]));
+  return nextsOf(rules.nexts, imp.from).every((rule, n) => {
+    const r = renameRule(rule, `p${n}`);
+    const head = r.head.args[0]!;
+    if (head.kind !== 'fn' || deadline.passed()) return false;
+    ctx.counter.nodes = 0;
+    const s: Subst = new Map();
+    // A body that cannot hold at all: the rule never fires.
+    if (closes(r.body, s, undefined, assumed)) return true;
+    const root: Branch = { lits: [...r.body, ...impliedAtoms(r.body, s, implied, ctx.counter)], s, moved: new Set(), depth: 0 };
+    return covered(root, input, imp.map.flatMap((j) => (j === undefined ? [] : [head.args[j]!])), ctx);
   });
 }

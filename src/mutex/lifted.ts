@@ -18,6 +18,8 @@ import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
 import { type Assumed, type AssumedClaim, type StaticFacts, type Subst, closes, ground, key, renameRule, staticKey, unify } from './lifted-core.js';
 import { type RuleBase, ruleBase, unfoldedCasesClose } from './lifted-unfold.js';
+import { type Implication, impliedAtoms } from './implications.js';
+import { implicationRules, implicationStep } from './lifted-alo.js';
 import type { MutexView } from './view.js';
 
 
@@ -28,6 +30,11 @@ interface LiftedLimits {
   readonly maxPairs: number;
   /** Arguments of every fluent of the ground game, per `name/arity` (lifted-unfold.ts; default none known). */
   readonly fluents?: StaticFacts;
+  /**
+   * Implications between two relations that the sampled states (the initial one included, the
+   * base case) satisfy (implications.ts): proven in the same induction as the hypotheses.
+   */
+  readonly implications?: readonly Implication[];
 }
 
 /**
@@ -38,6 +45,8 @@ interface LiftedLimits {
 interface LiftedResult {
   readonly proven: readonly boolean[];
   readonly assumed: Assumed;
+  /** The implications proven (with the proven hypotheses). */
+  readonly implied: readonly Implication[];
   readonly pairs: number;
 }
 
@@ -77,6 +86,8 @@ function functionalStatics(normal: NormalGame): Map<string, AssumedClaim[]> {
 /** What a pair check reads besides the two rules. */
 interface Context {
   readonly assumed: Assumed;
+  /** The implications assumed of the current state. */
+  readonly implied: readonly Implication[];
   /** The `legal` rules of the game, each `legal(R, A)` with its body. */
   readonly legal: readonly NormalRule[];
   /** Static facts and unfoldable derived rules (lifted-unfold.ts). */
@@ -105,7 +116,9 @@ function pairRefuted(r1: NormalRule, r2: NormalRule, input: readonly number[], c
   if (at !== undefined && !input.every((i, j) => unify(t1.args[i]!, at[j]!, s))) return true;
   const outputs = [...t1.args.keys()].filter((i) => !input.includes(i));
   const goal: [Term[], Term[]] = [outputs.map((i) => t1.args[i]!), outputs.map((i) => t2.args[i]!)];
-  const body = [...a.body, ...b.body];
+  const both = [...a.body, ...b.body];
+  // The implied atoms of the current state's fluents hold too (assumed, as the `true` atoms' claims are).
+  const body = [...both, ...impliedAtoms(both, s, ctx.implied, ctx.counter)];
   // The cheap checks first (what the proof could always close), then the unfolding of derived relations.
   return closes(body, s, goal, ctx.assumed, ctx.base.facts) || legalCasesClose(body, s, goal, ctx) || unfoldedCasesClose(body, s, goal, ctx);
 }
@@ -158,7 +171,7 @@ export function proveLifted(
   partial: readonly (readonly KeyedGroup[] | undefined)[] = [],
 ): LiftedResult {
   const nexts = normal.rules.filter((r) => r.head.rel === 'next' && r.head.args.length === 1);
-  const none = { proven: hyps.map(() => false), assumed: new Map(), pairs: 0 };
+  const none = { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0 };
   // A `next` rule whose fluent is not a compound term could make any relation true: give up.
   if (nexts.some((r) => r.head.args[0]!.kind !== 'fn' && r.head.args[0]!.kind !== 'const')) return none;
   const byRelation = new Map<string, NormalRule[]>();
@@ -178,21 +191,31 @@ export function proveLifted(
   let pairs = 0;
   const statics = functionalStatics(normal);
   const base = ruleBase(normal, limits.fluents ?? new Map());
+  const imps = limits.implications ?? [];
+  const impActive = imps.map(() => true);
+  const stepRules = implicationRules(normal);
+  // One induction over the hypotheses and the implications: what fails leaves, and all are checked again.
   let assumed = assumedOf(hyps, active, keysOf, statics);
-  for (let changed = true; changed; assumed = assumedOf(hyps, active, keysOf, statics)) {
+  let implied = imps.filter((_, j) => impActive[j]);
+  for (let changed = true; changed; assumed = assumedOf(hyps, active, keysOf, statics), implied = imps.filter((_, j) => impActive[j])) {
     changed = false;
     for (let i = 0; i < hyps.length; i++) {
       if (!active[i]) continue;
       const rules = byRelation.get(hyps[i]!.relation) ?? [];
       pairs += ((rules.length * (rules.length + 1)) / 2) * (keysOf[i]?.length ?? 1);
       if (pairs > limits.maxPairs || limits.deadline.passed()) return { ...none, pairs };
-      if (!allPairsRefuted(rules, hyps[i]!.input, { assumed, legal, base, deadline: limits.deadline, counter: { tag: 0 } }, keysOf[i])) {
+      if (!allPairsRefuted(rules, hyps[i]!.input, { assumed, implied, legal, base, deadline: limits.deadline, counter: { tag: 0 } }, keysOf[i])) {
         active[i] = false;
         changed = true;
       }
     }
+    imps.forEach((imp, j) => {
+      if (!impActive[j] || implicationStep(stepRules, imp, assumed, implied, limits.deadline)) return;
+      impActive[j] = false;
+      changed = true;
+    });
   }
-  return { proven: active, assumed, pairs };
+  return { proven: active, assumed, implied, pairs };
 }
 
 /** The active claims as assumptions: per relation, input positions and the keys of partial ones. */

@@ -5,7 +5,6 @@
  */
 import { checkDeadline } from '../gdl/diagnostics.js';
 import type { GroundGame } from '../ground/types.js';
-import { refuseLazy } from '../ground/lazy.js';
 import { DEFAULT_MUTEX_OPTIONS, type MutexResult, findMutexGroups } from '../mutex/index.js';
 import type { NormalGame } from '../normalize/types.js';
 import { createFastSimulator } from '../play/fast/simulator.js';
@@ -58,7 +57,8 @@ const MUTEX_RESERVE_SECONDS = 1;
  * Step 6: mutex groups of the ground game's fluents. States are sampled by random playouts of
  * the ground simulator; the mutex stage refutes candidates on them, proves the survivors on
  * `normal`'s rules with variables first (the game `ground` came from), then inductively on the
- * ground rules, and chooses the encoding with the fewest bits (docs/mutex.md). Every command
+ * ground rules (not for a game with lazy axioms: lifted proofs only), and chooses the encoding
+ * with the fewest bits (docs/mutex.md). Every command
  * that needs mutex groups comes here, so they are the same groups proven the same way.
  *
  * The stage has a time budget of its own (`settings.seconds`, by default the time `timer` has
@@ -68,7 +68,6 @@ const MUTEX_RESERVE_SECONDS = 1;
  * after their last look at the clock.
  */
 export function mutexGroups(ground: GroundGame, normal: NormalGame, options: PipelineOptions, settings: MutexSettings, timer: StageTimer): MutexResult {
-  refuseLazy(ground, 'mutex groups');
   const seconds = settings.seconds ?? timer.list().reduce((n, r) => n + r.ms, 0) / 1000 + MUTEX_EXTRA_SECONDS;
   const budget = options.deadline.within(Math.max(0, seconds - Math.min(MUTEX_RESERVE_SECONDS, seconds / 10)));
   const sampling = options.deadline.within(seconds / 2);

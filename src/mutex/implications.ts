@@ -1,0 +1,115 @@
+/**
+ * Implications between two fluent relations (docs/mutex.md, section 2d): "whenever a fluent
+ * P(x1..xn) holds, some fluent Q holds whose arguments at the mapped positions are those of
+ * P": hex's `(connected ?k ?m ?n)` implies `(cell ?m ?n ?someone)` (a square joined to a chain
+ * has a stone). Such a claim is outside the input/output hypotheses of one relation, and some
+ * "at most one" claims need it: a stone is placed only on an empty square, so it cannot join a
+ * square that already has a `connected` fluent. Candidates are read off the sampled states
+ * here; lifted.ts proves them together with the "at most one" claims (one induction), by the
+ * case analysis of lifted-alo.ts, and both proofs assume the proven ones of the current state
+ * by adding the implied `true` atom (fresh variables at the unmapped positions) beside each
+ * `true` atom of P.
+ */
+import { NO_POS, type Term } from '../gdl/ast.js';
+import type { Literal, NormalGame } from '../normalize/types.js';
+import { type Subst, walk } from './lifted-core.js';
+import type { MutexView } from './view.js';
+
+/** One implication: a P fluent true means a Q fluent true with Q's argument i equal to P's `map[i]` (free where undefined). */
+export interface Implication {
+  /** `name/arity` of P and Q. */
+  readonly from: string;
+  readonly to: string;
+  /** Per position of Q, the position of P it equals, or undefined (any value). */
+  readonly map: readonly (number | undefined)[];
+}
+
+/** Widest Q whose position maps are enumerated ((arity of P + 1)^(arity of Q) maps). */
+const MAX_TO_ARITY = 4;
+/** Most implications kept (each costs one case analysis per `next` rule of P, and atoms in every body). */
+const MAX_IMPLICATIONS = 32;
+
+const relName = (rel: string): string => rel.slice(0, rel.lastIndexOf('/'));
+const relArity = (rel: string): number => Number(rel.slice(rel.lastIndexOf('/') + 1));
+
+/** The relations Q some rule reads as `(not (true (Q ...)))`: what an implied atom can contradict. */
+function negatedFluents(normal: NormalGame): Set<string> {
+  const out = new Set<string>();
+  for (const r of normal.rules) {
+    for (const l of r.body) {
+      if (l.kind !== 'neg' || l.atom.rel !== 'true' || l.atom.args.length !== 1) continue;
+      const f = l.atom.args[0]!;
+      if (f.kind === 'fn') out.add(`${f.name}/${f.args.length}`);
+    }
+  }
+  return out;
+}
+
+/** Every map of Q's positions to P's (injective, at least one position mapped). */
+function positionMaps(fromArity: number, toArity: number): (number | undefined)[][] {
+  let maps: (number | undefined)[][] = [[]];
+  for (let i = 0; i < toArity; i++) {
+    maps = maps.flatMap((m) => [undefined, ...Array(fromArity).keys()].filter((p) => p === undefined || !m.includes(p)).map((p) => [...m, p]));
+  }
+  return maps.filter((m) => m.some((p) => p !== undefined));
+}
+
+/**
+ * The implications P => Q that every sampled state (the initial one included) satisfies, for P
+ * among `from` (relations whose "at most one" is tried lifted) and Q among the relations some
+ * rule reads negated, P and Q both without hidden fluents (every fluent has a `true` atom, so
+ * the sampled states show them all). Implied by a kept one with more positions mapped: dropped.
+ */
+export function impliedCandidates(
+  view: MutexView, normal: NormalGame, from: ReadonlySet<string>, hidden: ReadonlySet<string>, states: readonly (readonly number[])[],
+): Implication[] {
+  const to = [...negatedFluents(normal)].filter((q) => !hidden.has(q) && relArity(q) <= MAX_TO_ARITY).sort();
+  const out: Implication[] = [];
+  for (const p of [...from].filter((x) => !hidden.has(x) && relArity(x) > 0).sort()) {
+    for (const q of to) {
+      if (q === p) continue;
+      const held = positionMaps(relArity(p), relArity(q)).filter((map) => holdsOnStates(view, p, q, map, [view.init, ...states]));
+      const strongest = held.filter((m) => !held.some((n) => n !== m && m.every((x, i) => x === undefined || n[i] === x)));
+      out.push(...strongest.map((map) => ({ from: p, to: q, map })));
+    }
+  }
+  return out.slice(0, MAX_IMPLICATIONS);
+}
+
+/** Whether every state has, for each true P fluent, a true Q fluent agreeing at the mapped positions. */
+function holdsOnStates(view: MutexView, p: string, q: string, map: readonly (number | undefined)[], states: readonly (readonly number[])[]): boolean {
+  const mapped = map.flatMap((x, i) => (x === undefined ? [] : [[i, x] as const]));
+  for (const state of states) {
+    const keys = new Set<string>();
+    for (const f of state) {
+      const info = view.fluents[f]!;
+      if (info.relation === q) keys.add(mapped.map(([i]) => info.args[i]).join('\u0000'));
+    }
+    for (const f of state) {
+      const info = view.fluents[f]!;
+      if (info.relation === p && !keys.has(mapped.map(([, j]) => info.args[j]).join('\u0000'))) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * The `true` atoms the implications add to literals that hold in a state satisfying them: for
+ * each positive `(true P(a))`, `(true Q(...))` with P's arguments at the mapped positions and
+ * fresh variables (named by `counter`) elsewhere.
+ */
+export function impliedAtoms(lits: readonly Literal[], s: Subst, implied: readonly Implication[], counter: { tag: number }): Literal[] {
+  if (implied.length === 0) return [];
+  const out: Literal[] = [];
+  for (const l of lits) {
+    if (l.kind !== 'pos' || l.atom.rel !== 'true' || l.atom.args.length !== 1) continue;
+    const f = walk(l.atom.args[0]!, s);
+    if (f.kind !== 'fn') continue;
+    for (const imp of implied) {
+      if (imp.from !== `${f.name}/${f.args.length}`) continue;
+      const args = imp.map.map((j): Term => (j === undefined ? { kind: 'var', name: `_I${counter.tag++}`, pos: NO_POS } : f.args[j]!));
+      out.push({ kind: 'pos', atom: { ...l.atom, args: [{ kind: 'fn', name: relName(imp.to), args, pos: NO_POS }] } });
+    }
+  }
+  return out;
+}
