@@ -8,7 +8,7 @@
  */
 import { Deadline } from '../deadline.js';
 import { checkDeadline, deadlineTicker } from '../gdl/diagnostics.js';
-import { compareCodePoints } from '../gdl/terms.js';
+import { sortByCodePoints } from '../gdl/terms.js';
 import type { TermReader, TermTable } from '../datalog/terms.js';
 import type { RuleBuffer } from './rule-buffer.js';
 import { groundVocabulary } from './vocabulary.js';
@@ -153,7 +153,8 @@ export function assembleGame(
     tick();
     entries.push({ id, text: table.text(id) });
   }
-  entries.sort((x, y) => compareCodePoints(x.text, y.text));
+  // Atom texts are unique, and mostly without surrogates: the engine's own string sort.
+  sortByCodePoints(entries, (e) => e.text);
   checkDeadline(deadline, file, 'building the ground game');
   const renumber = new Int32Array(table.size).fill(-1);
   entries.forEach((e, i) => (renumber[e.id] = i));

@@ -129,21 +129,55 @@ function isCanonical(c: CompactRules): boolean {
   return true;
 }
 
+/** Positive literals whose values key the counting passes of {@link canonicalRules}. */
+const KEYED_LITERALS = 2;
+
+/** The key of rule `i` by its `j`th positive literal: 0 when it has none (shorter bodies first), else the atom + 1. */
+function literalKey(c: CompactRules, i: number, j: number): number {
+  const k = c.starts[i]! + j;
+  return k < c.negAt[i]! ? c.lits[k]! + 1 : 0;
+}
+
+/** `order` sorted stably by `keys[rule]` (values `0 .. range - 1`): one counting pass. */
+function byKey(order: Int32Array, keys: Int32Array, range: number): Int32Array {
+  const begin = new Int32Array(range + 1);
+  for (let j = 0; j < order.length; j++) begin[keys[order[j]!]! + 1]!++;
+  for (let v = 0; v < range; v++) begin[v + 1]! += begin[v]!;
+  const out = new Int32Array(order.length);
+  for (let j = 0; j < order.length; j++) out[begin[keys[order[j]!]!]!++] = order[j]!;
+  return out;
+}
+
+/** Whether rules `x` and `y` of `c` agree in head and in the keyed literals. */
+function sameKeys(c: CompactRules, x: number, y: number): boolean {
+  if (c.heads[x] !== c.heads[y]) return false;
+  for (let j = 0; j < KEYED_LITERALS; j++) if (literalKey(c, x, j) !== literalKey(c, y, j)) return false;
+  return true;
+}
+
 /**
  * The rules of `c` (bodies ascending without duplicates, heads below `atoms`) sorted by head,
- * then bodies, without duplicates: a counting sort by head, then a sort of each head's rules
- * by their bodies (most heads have few), then one copy in that order. `tick` is called per rule.
+ * then bodies, without duplicates: stable counting passes by the first positive literals, then
+ * by head (a radix sort, no comparisons), then a comparison sort of each run that these keys
+ * leave tied (most runs are single rules), then one copy in that order. `tick` is called per rule.
  */
 export function canonicalRules(c: CompactRules, atoms: number, tick: () => void): CompactRules {
   if (isCanonical(c)) return c;
-  const begin = new Int32Array(atoms + 1);
-  for (let i = 0; i < c.count; i++) begin[c.heads[i]! + 1]!++;
-  for (let a = 0; a < atoms; a++) begin[a + 1]! += begin[a]!;
-  const fill = begin.slice(0, atoms);
-  const order = new Int32Array(c.count);
-  for (let i = 0; i < c.count; i++) order[fill[c.heads[i]!]!++] = i;
+  let order: Int32Array = new Int32Array(c.count);
+  for (let i = 0; i < c.count; i++) order[i] = i;
+  const keys = new Int32Array(c.count);
+  for (let j = KEYED_LITERALS - 1; j >= 0; j--) {
+    for (let i = 0; i < c.count; i++) keys[i] = literalKey(c, i, j);
+    order = byKey(order, keys, atoms + 1);
+  }
+  order = byKey(order, c.heads, atoms);
   const byBodies = (x: number, y: number): number => compareBodies(c, x, y);
-  for (let a = 0; a < atoms; a++) if (begin[a + 1]! - begin[a]! > 1) order.subarray(begin[a]!, begin[a + 1]!).sort(byBodies);
+  for (let from = 0; from < order.length; ) {
+    let to = from + 1;
+    while (to < order.length && sameKeys(c, order[from]!, order[to]!)) to++;
+    if (to - from > 1) order.subarray(from, to).sort(byBodies);
+    from = to;
+  }
   return copyUnique(c, order, tick);
 }
 

@@ -21,7 +21,10 @@ export interface RuleBuffer {
   lits: Int32Array<ArrayBuffer>;
   /** Per rule, the hash it was added with (0 for rules appended without one, never looked up). */
   hashes: Int32Array<ArrayBuffer>;
-  /** Open addressing on the hash: rule index + 1 per slot, 0 when empty; a power of two long. */
+  /**
+   * Open addressing on the hash: per slot two entries, rule index + 1 (0 when empty) and the
+   * rule's hash (so probing and growing read no other array); a power of two slots.
+   */
   slots: Int32Array<ArrayBuffer>;
   /** Rules in `slots`. */
   hashed: number;
@@ -29,7 +32,7 @@ export interface RuleBuffer {
 
 /** An empty {@link RuleBuffer}. */
 export function createRuleBuffer(): RuleBuffer {
-  return { count: 0, heads: new Int32Array(1024), starts: new Int32Array(1025), lits: new Int32Array(4096), hashes: new Int32Array(1024), slots: new Int32Array(2048), hashed: 0 };
+  return { count: 0, heads: new Int32Array(1024), starts: new Int32Array(1025), lits: new Int32Array(4096), hashes: new Int32Array(1024), slots: new Int32Array(2 * 2048), hashed: 0 };
 }
 
 /** Mixes one literal into a rule hash (integers only: no key strings). */
@@ -49,18 +52,6 @@ function hashOf(head: number, pos: ArrayLike<number>, npos: number, neg: ArrayLi
 /** The first slot to probe for hash `h` in a table of `mask + 1` slots. */
 function slotOf(h: number, mask: number): number {
   return (Math.imul(h ^ (h >>> 16), 0x45d9f3b) >>> 0) & mask;
-}
-
-/** The hash of rule `i` of `buf`, equal to {@link hashOf} of its parts. */
-function hashAt(buf: RuleBuffer, i: number): number {
-  const { lits } = buf;
-  let h = Math.imul(buf.heads[i]! + 1, 0x9e3779b1);
-  let k = buf.starts[i]!;
-  const end = buf.starts[i + 1]!;
-  for (; k < end && (lits[k]! & 1) === 0; k++) h = mix(h, lits[k]! >> 1, 1);
-  h = Math.imul(h ^ 0x7fffffff, 0xc2b2ae35);
-  for (; k < end; k++) h = mix(h, lits[k]! >> 1, 7);
-  return h;
 }
 
 /** Whether rule `i` of `buf` is `head <= pos[0 .. npos - 1], (not neg[0 .. nneg - 1])`. */
@@ -96,25 +87,28 @@ export function appendRule(buf: RuleBuffer, head: number, pos: readonly number[]
 
 /** Puts rule `i` (hash `buf.hashes[i]`) into the table, doubling it past half full. */
 function insertSlot(buf: RuleBuffer, i: number): void {
-  if (2 * (buf.hashed + 1) > buf.slots.length) rehash(buf, buf.slots.length * 2);
-  const mask = buf.slots.length - 1;
-  let s = slotOf(buf.hashes[i]!, mask);
-  while (buf.slots[s] !== 0) s = (s + 1) & mask;
-  buf.slots[s] = i + 1;
+  if (2 * (buf.hashed + 1) > buf.slots.length >> 1) rehash(buf, buf.slots.length);
+  const slots = buf.slots;
+  const mask = (slots.length >> 1) - 1;
+  const h = buf.hashes[i]!;
+  let s = slotOf(h, mask);
+  while (slots[2 * s] !== 0) s = (s + 1) & mask;
+  slots[2 * s] = i + 1;
+  slots[2 * s + 1] = h;
   buf.hashed++;
 }
 
 /** The table made anew with `size` slots over the rules it held. */
 function rehash(buf: RuleBuffer, size: number): void {
   const old = buf.slots;
-  const slots = new Int32Array(size);
+  const slots = new Int32Array(2 * size);
   const mask = size - 1;
-  for (let t = 0; t < old.length; t++) {
-    const i = old[t]! - 1;
-    if (i < 0) continue;
-    let s = slotOf(buf.hashes[i]!, mask);
-    while (slots[s] !== 0) s = (s + 1) & mask;
-    slots[s] = i + 1;
+  for (let t = 0; t < old.length; t += 2) {
+    if (old[t] === 0) continue;
+    let s = slotOf(old[t + 1]!, mask);
+    while (slots[2 * s] !== 0) s = (s + 1) & mask;
+    slots[2 * s] = old[t]!;
+    slots[2 * s + 1] = old[t + 1]!;
   }
   buf.slots = slots;
 }
@@ -128,10 +122,10 @@ export function addGroundRule(
   buf: RuleBuffer, head: number, pos: ArrayLike<number>, neg: ArrayLike<number>, npos = pos.length, nneg = neg.length,
 ): boolean {
   const h = hashOf(head, pos, npos, neg, nneg);
-  const mask = buf.slots.length - 1;
-  for (let s = slotOf(h, mask); buf.slots[s] !== 0; s = (s + 1) & mask) {
-    const i = buf.slots[s]! - 1;
-    if (buf.hashes[i] === h && sameRule(buf, i, head, pos, npos, neg, nneg)) return false;
+  const slots = buf.slots;
+  const mask = (slots.length >> 1) - 1;
+  for (let s = slotOf(h, mask); slots[2 * s] !== 0; s = (s + 1) & mask) {
+    if (slots[2 * s + 1] === h && sameRule(buf, slots[2 * s]! - 1, head, pos, npos, neg, nneg)) return false;
   }
   appendWith(buf, h, head, pos, npos, neg, nneg);
   insertSlot(buf, buf.count - 1);
@@ -139,19 +133,33 @@ export function addGroundRule(
 }
 
 /**
- * Forgets the rules from `count` on (a split that did not pay). Open addressing cannot delete
- * slots one by one, so the table is rebuilt from the rules kept, with their hashes taken anew
- * (as before: rules appended without looking are then found too): this happens only after a
- * split of a rule estimated in the millions, so it is rare.
+ * Forgets the rules from `count` on (a split that did not pay), taking their slots out of the
+ * table one by one (backward-shift deletion: no tombstones, the probe chains of the rules kept
+ * stay whole), so a roll-back costs what it forgets, not the size of the whole buffer.
  */
 export function truncateRules(buf: RuleBuffer, count: number): void {
+  for (let i = buf.count - 1; i >= count; i--) removeSlot(buf, i);
   buf.count = count;
-  buf.slots = new Int32Array(buf.slots.length);
-  buf.hashed = 0;
-  for (let i = 0; i < count; i++) {
-    buf.hashes[i] = hashAt(buf, i);
-    insertSlot(buf, i);
+}
+
+/** Takes rule `i` out of the table, if it is there (rules appended without looking are not). */
+function removeSlot(buf: RuleBuffer, i: number): void {
+  const { slots } = buf;
+  const mask = (slots.length >> 1) - 1;
+  let s = slotOf(buf.hashes[i]!, mask);
+  while (slots[2 * s] !== 0 && slots[2 * s] !== i + 1) s = (s + 1) & mask;
+  if (slots[2 * s] === 0) return;
+  // Later entries of the chain move into the hole unless their own slot lies after it.
+  for (let j = (s + 1) & mask; slots[2 * j] !== 0; j = (j + 1) & mask) {
+    const home = slotOf(slots[2 * j + 1]!, mask);
+    const stays = s <= j ? s < home && home <= j : s < home || home <= j;
+    if (stays) continue;
+    slots[2 * s] = slots[2 * j]!;
+    slots[2 * s + 1] = slots[2 * j + 1]!;
+    s = j;
   }
+  slots[2 * s] = 0;
+  buf.hashed--;
 }
 
 /**
