@@ -43,9 +43,10 @@ function plain(lits: Int32Array, from: number, to: number): readonly number[] {
 
 /** The rules as objects, in their order. */
 function ruleObjects(c: CompactRules): GroundRule[] {
-  const out = new Array<GroundRule>(c.count);
+  // Pushed: `new Array(n)` past 100,000 entries makes a dictionary, slow to index.
+  const out: GroundRule[] = [];
   for (let i = 0; i < c.count; i++) {
-    out[i] = { head: c.heads[i]!, pos: plain(c.lits, c.starts[i]!, c.negAt[i]!), neg: plain(c.lits, c.negAt[i]!, c.starts[i + 1]!) };
+    out.push({ head: c.heads[i]!, pos: plain(c.lits, c.starts[i]!, c.negAt[i]!), neg: plain(c.lits, c.negAt[i]!, c.starts[i + 1]!) });
   }
   return out;
 }

@@ -23,24 +23,28 @@ export interface GdlEmitOptions {
 export const DEFAULT_GDL_EMIT_OPTIONS: GdlEmitOptions = { baseInput: true };
 
 /**
- * The texts a rule line is made of, per atom, made once: a ground game mentions each atom in
- * many rules (millions of literals over thousands of atoms), so each literal is one string
- * appended, its leading space (and negation) included. The negated texts are made on first use.
+ * The texts a rule line is made of, per atom: a ground game mentions each atom in many rules
+ * (millions of literals over thousands of atoms), so each literal is one string appended, its
+ * leading space (and negation) included, made on its first use (games with many atoms use
+ * few of them in bodies).
  */
 interface LiteralTexts {
   readonly atom: readonly string[];
-  readonly pos: readonly string[];
+  readonly pos: (string | undefined)[];
   readonly neg: (string | undefined)[];
 }
 
 function literalTexts(game: GroundGame): LiteralTexts {
-  const atom = new Array<string>(game.atoms.length);
-  const pos = new Array<string>(game.atoms.length);
-  for (let id = 0; id < atom.length; id++) {
-    atom[id] = atomText(game, id);
-    pos[id] = ` ${atom[id]}`;
+  // Filled by push: `new Array(n)` past 100,000 entries makes a dictionary, slow to index.
+  const atom: string[] = [];
+  const pos: (string | undefined)[] = [];
+  const neg: (string | undefined)[] = [];
+  for (let id = 0; id < game.atoms.length; id++) {
+    atom.push(atomText(game, id));
+    pos.push(undefined);
+    neg.push(undefined);
   }
-  return { atom, pos, neg: new Array<string | undefined>(atom.length) };
+  return { atom, pos, neg };
 }
 
 /** The line of rule `i` of `rules`. */
@@ -51,7 +55,7 @@ function ruleText(texts: LiteralTexts, rules: CompactRules, i: number): string {
   if (starts[i] === end) return head;
   let line = `(<= ${head}`;
   const neg = negAt[i]!;
-  for (let k = starts[i]!; k < neg; k++) line += texts.pos[lits[k]!]!;
+  for (let k = starts[i]!; k < neg; k++) line += (texts.pos[lits[k]!] ??= ` ${texts.atom[lits[k]!]!}`);
   for (let k = neg; k < end; k++) line += (texts.neg[lits[k]!] ??= ` (not ${texts.atom[lits[k]!]!})`);
   return `${line})`;
 }
