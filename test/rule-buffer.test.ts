@@ -16,6 +16,8 @@ import { atomText } from '../src/ground/atoms.js';
 import { groundVocabulary } from '../src/ground/vocabulary.js';
 import type { GroundGame } from '../src/ground/types.js';
 import { StageTimer } from '../src/timer.js';
+import { emitGdl } from '../src/formats/gdl/write.js';
+import { ruleCount } from '../src/ground/compact.js';
 
 /** The rules of a buffer read back as [head, positive body, negative body]. */
 function readBack(buf: RuleBuffer): [number, number[], number[]][] {
@@ -52,6 +54,22 @@ describe('rule buffer', () => {
     expect(addGroundRule(buf, 2, [102], [202])).toBe(false);
     expect(addGroundRule(buf, 5, [105], [205])).toBe(true);
     expect(readBack(buf).map((r) => r[0])).toEqual([0, 1, 2, 3, 5]);
+  });
+
+  it('forgets exactly the rules after each of several truncations, and still finds every rule kept', () => {
+    const buf = createRuleBuffer();
+    // Many rules over few heads and atoms, so that the table grows and probe chains are long.
+    const rules: [number, number[], number[]][] = [];
+    for (let h = 0; h < 8100; h++) rules.push([h % 7, [h % 13, 20 + (h % 101)], h % 5 === 0 ? [200 + h] : []]);
+    for (const [h, p, n] of rules) addGroundRule(buf, h, p, n);
+    for (const keep of [7000, 3000, 2000, 1999, 17, 0]) {
+      truncateRules(buf, keep);
+      expect(buf.count).toBe(keep);
+      // The kept rules are found as duplicates; the forgotten ones are added again, in order.
+      for (const [h, p, n] of rules.slice(0, keep)) expect(addGroundRule(buf, h, p, n)).toBe(false);
+      for (const [h, p, n] of rules.slice(keep)) expect(addGroundRule(buf, h, p, n)).toBe(true);
+      expect(readBack(buf)).toEqual(rules);
+    }
   });
 
   it('drops refused negative literals from a rule on, moving the rest down', () => {
@@ -115,4 +133,27 @@ describe('restricting a ground game (pruning, unused instances)', () => {
       expect(game.vocabulary).toEqual(groundVocabulary(game));
     });
   }
+});
+
+describe('ground games on compact rules (src/ground/compact.ts)', () => {
+  it('gives a copy made by spreading the rules it was given, not the compact ones of the original', () => {
+    const g = pruneUnreachable(instantiated('games/tictactoe.kif', 'prolog'), Deadline.never());
+    const same: GroundGame = { ...g };
+    expect(emitGdl(same, undefined, Deadline.never())).toBe(emitGdl(g, undefined, Deadline.never()));
+    // One rule left out of the copy: every stage reading compact rules must see it gone.
+    const fewer: GroundGame = { ...g, rules: g.rules.slice(1) };
+    const lines = emitGdl(g, undefined, Deadline.never()).split('\n');
+    const first = ruleTexts(g)[0]!;
+    expect(emitGdl(fewer, undefined, Deadline.never()).split('\n')).toHaveLength(lines.length - 1);
+    expect(ruleTexts(pruneUnreachable(fewer, Deadline.never()))).not.toContain(first);
+    expect(ruleTexts(removeUnused(fewer, Deadline.never()).game)).toEqual(ruleTexts(removeUnused({ ...fewer }, Deadline.never()).game));
+  });
+
+  it('makes the same rule objects, once, when a reader asks for them', () => {
+    const g = instantiated('games/buttons.kif', 'dg');
+    const pruned = pruneUnreachable(g, Deadline.never());
+    expect(pruned.rules).toBe(pruned.rules);
+    expect(ruleCount(pruned)).toBe(pruned.rules.length);
+    expect(pruned.rules).toEqual(pruneUnreachable({ ...g }, Deadline.never()).rules);
+  });
 });

@@ -6,6 +6,7 @@
 import { Deadline } from '../deadline.js';
 import { checkDeadline, deadlineTicker } from '../gdl/diagnostics.js';
 import { restrictGame } from '../ground/restrict.js';
+import { type CompactRules, compactRules, ruleCount } from '../ground/compact.js';
 import type { GroundAtom, GroundGame } from '../ground/types.js';
 import { atomKind, isOutput } from './atoms.js';
 
@@ -20,10 +21,10 @@ export function rulesByHead(game: GroundGame): number[][] {
  * Rule indices per head atom as one list with offsets per atom (`start[id]` to `start[id + 1]`):
  * rules are sorted by head (the GroundGame contract), so they are the rules' own indices.
  */
-function headRanges(game: GroundGame): Int32Array {
-  const start = new Int32Array(game.atoms.length + 1);
-  for (let i = 0; i < game.rules.length; i++) start[game.rules[i]!.head + 1]!++;
-  for (let a = 0; a < game.atoms.length; a++) start[a + 1]! += start[a]!;
+function headRanges(heads: Int32Array, count: number, atoms: number): Int32Array {
+  const start = new Int32Array(atoms + 1);
+  for (let i = 0; i < count; i++) start[heads[i]! + 1]!++;
+  for (let a = 0; a < atoms; a++) start[a + 1]! += start[a]!;
   return start;
 }
 
@@ -34,7 +35,9 @@ function headRanges(game: GroundGame): Int32Array {
  */
 export function neededAtoms(game: GroundGame, deadline: Deadline): Uint8Array {
   const tick = deadlineTicker(deadline, game.file, 'dropping unused instances');
-  const start = headRanges(game);
+  const rules = compactRules(game);
+  const { starts, lits } = rules;
+  const start = headRanges(rules.heads, rules.count, game.atoms.length);
   const needed = new Uint8Array(game.atoms.length);
   const todo: number[] = [];
   for (let id = 0; id < game.atoms.length; id++) {
@@ -43,22 +46,18 @@ export function neededAtoms(game: GroundGame, deadline: Deadline): Uint8Array {
       todo.push(id);
     }
   }
-  const mark = (ids: readonly number[]): void => {
-    for (let j = 0; j < ids.length; j++) {
-      const b = ids[j]!;
-      if (needed[b] === 0) {
-        needed[b] = 1;
-        todo.push(b);
-      }
-    }
-  };
   while (todo.length > 0) {
     const h = todo.pop()!;
     for (let r = start[h]!; r < start[h + 1]!; r++) {
       tick();
-      const rule = game.rules[r]!;
-      mark(rule.pos);
-      mark(rule.neg);
+      // Both bodies: a rule's literals are one range, the positive ones first.
+      for (let k = starts[r]!; k < starts[r + 1]!; k++) {
+        const b = lits[k]!;
+        if (needed[b] === 0) {
+          needed[b] = 1;
+          todo.push(b);
+        }
+      }
     }
   }
   return needed;
@@ -99,8 +98,31 @@ export function removeUnused(game: GroundGame, deadline: Deadline): { game: Grou
   const needed = neededAtoms(game, deadline);
   checkDeadline(deadline, game.file, 'dropping unused instances');
   // Kept rules are a subsequence with bodies unchanged: restricting keeps them sorted.
-  const rules = game.rules.every((r) => needed[r.head] === 1) ? game.rules : game.rules.filter((r) => needed[r.head] === 1);
-  const out = restrictGame(game, rules, false, deadline, 'dropping unused instances');
-  const stats = { rulesBefore: game.rules.length, rulesAfter: out.rules.length, atomsBefore: game.atoms.length, atomsAfter: out.atoms.length };
+  const rules = compactRules(game);
+  const out = restrictGame(game, neededRules(rules, needed), false, deadline, 'dropping unused instances');
+  const stats = { rulesBefore: rules.count, rulesAfter: ruleCount(out), atomsBefore: game.atoms.length, atomsAfter: out.atoms.length };
   return { game: out, stats };
+}
+
+/** The rules of `rules` whose head is needed, in their order (`rules` itself when all are). */
+function neededRules(rules: CompactRules, needed: Uint8Array): CompactRules {
+  let kept = 0;
+  for (let i = 0; i < rules.count; i++) kept += needed[rules.heads[i]!]!;
+  if (kept === rules.count) return rules;
+  const heads = new Int32Array(kept);
+  const starts = new Int32Array(kept + 1);
+  const negAt = new Int32Array(kept);
+  const lits = new Int32Array(rules.starts[rules.count]!);
+  let n = 0;
+  let k = 0;
+  for (let i = 0; i < rules.count; i++) {
+    if (needed[rules.heads[i]!] === 0) continue;
+    heads[n] = rules.heads[i]!;
+    starts[n] = k;
+    negAt[n] = k + rules.negAt[i]! - rules.starts[i]!;
+    for (let m = rules.starts[i]!; m < rules.starts[i + 1]!; m++) lits[k++] = rules.lits[m]!;
+    n++;
+  }
+  starts[n] = k;
+  return { count: n, heads, starts, negAt, lits: lits.subarray(0, k) };
 }

@@ -8,10 +8,11 @@
  */
 import { Deadline } from '../deadline.js';
 import { checkDeadline, deadlineTicker } from '../gdl/diagnostics.js';
-import { compareCodePoints } from '../gdl/terms.js';
+import { sortByCodePoints } from '../gdl/terms.js';
 import type { TermReader, TermTable } from '../datalog/terms.js';
 import type { RuleBuffer } from './rule-buffer.js';
 import { groundVocabulary } from './vocabulary.js';
+import { type CompactRules, canonicalRules, gameWithRules } from './compact.js';
 import type { GroundAtom, GroundGame, GroundRule, LazyPart } from './types.js';
 
 const NONE: readonly number[] = Object.freeze([]);
@@ -36,8 +37,8 @@ interface GameDraft {
   readonly roles: readonly number[];
   /** The term ids of all atoms used, already in text order (code point order). */
   readonly atomTerms: readonly number[];
-  /** The new atom id (index into `atomTerms`) of an atom key used in `init` and `rules`. */
-  readonly index: (key: number) => number;
+  /** The new atom id (index into `atomTerms`) of each term id used in `init` and `rules`. */
+  readonly renumber: Int32Array;
   readonly init: readonly number[];
   readonly rules: RuleBuffer;
   /** The lazy part (docs/lazy.md), handed on unchanged (its ids are term ids). */
@@ -45,34 +46,56 @@ interface GameDraft {
 }
 
 /** Maps keys to new ids, ascending, duplicates dropped. */
-function ascending(ids: readonly number[], index: (key: number) => number): readonly number[] {
+function ascending(ids: readonly number[], renumber: Int32Array): readonly number[] {
   if (ids.length === 0) return NONE;
-  return ascendingInPlace(ids.map(index));
-}
-
-/** `out` sorted ascending with duplicates dropped, in place (one array per body, not two). */
-function ascendingInPlace(out: number[]): readonly number[] {
-  if (out.length === 0) return NONE;
+  const out = ids.map((id) => renumber[id]!);
   out.sort((x, y) => x - y);
-  // Duplicates dropped in place: one new array per body, not two.
   let n = 1;
   for (let i = 1; i < out.length; i++) if (out[i] !== out[n - 1]) out[n++] = out[i]!;
   out.length = n;
   return out;
 }
 
-/** The rules of `buf` as ground rules over new ids (`index`), bodies ascending. */
-function groundRules(buf: RuleBuffer, index: (key: number) => number, tick: () => void): GroundRule[] {
-  const { heads, starts, lits } = buf;
-  const rules = new Array<GroundRule>(buf.count);
-  for (let i = 0; i < buf.count; i++) {
-    tick();
-    const pos: number[] = [];
-    const neg: number[] = [];
-    for (let k = starts[i]!; k < starts[i + 1]!; k++) (lits[k]! & 1 ? neg : pos).push(index(lits[k]! >> 1));
-    rules[i] = { head: index(heads[i]!), pos: ascendingInPlace(pos), neg: ascendingInPlace(neg) };
+/**
+ * Sorts `lits[from .. to - 1]` ascending and drops duplicates in place; returns the new end.
+ * Bodies are short: an insertion sort, the typed array's own sort for long ones.
+ */
+function sortRange(lits: Int32Array, from: number, to: number): number {
+  if (to - from > 16) lits.subarray(from, to).sort();
+  else {
+    for (let i = from + 1; i < to; i++) {
+      const x = lits[i]!;
+      let j = i - 1;
+      for (; j >= from && lits[j]! > x; j--) lits[j + 1] = lits[j]!;
+      lits[j + 1] = x;
+    }
   }
-  return rules;
+  if (to - from < 2) return to;
+  let n = from + 1;
+  for (let i = from + 1; i < to; i++) if (lits[i] !== lits[n - 1]) lits[n++] = lits[i]!;
+  return n;
+}
+
+/** The rules of `buf` over new ids (`renumber`), bodies ascending, in the buffer's order. */
+function renumberedRules(buf: RuleBuffer, renumber: Int32Array, tick: () => void): CompactRules {
+  const { count, starts: from, lits: source } = buf;
+  const heads = new Int32Array(count);
+  const starts = new Int32Array(count + 1);
+  const negAt = new Int32Array(count);
+  const lits = new Int32Array(from[count]!);
+  let k = 0;
+  for (let i = 0; i < count; i++) {
+    tick();
+    heads[i] = renumber[buf.heads[i]!]!;
+    starts[i] = k;
+    for (let m = from[i]!; m < from[i + 1]!; m++) if ((source[m]! & 1) === 0) lits[k++] = renumber[source[m]! >> 1]!;
+    k = sortRange(lits, starts[i]!, k);
+    negAt[i] = k;
+    for (let m = from[i]!; m < from[i + 1]!; m++) if ((source[m]! & 1) === 1) lits[k++] = renumber[source[m]! >> 1]!;
+    k = sortRange(lits, negAt[i]!, k);
+  }
+  starts[count] = k;
+  return { count, heads, starts, negAt, lits };
 }
 
 /** Marks (1) every atom that `init` or a rule of `buf` mentions, over `count` atoms. */
@@ -90,21 +113,19 @@ function usedInBuffer(count: number, init: readonly number[], buf: RuleBuffer): 
  * `deadline` (looked at per atom and rule, and after the sort) it throws a limit error.
  */
 function canonicalGame(draft: GameDraft, deadline: Deadline): GroundGame {
-  const { terms, index } = draft;
+  const { terms, renumber } = draft;
   const tick = deadlineTicker(deadline, draft.file, 'building the ground game');
   const atoms: GroundAtom[] = draft.atomTerms.map((term) => {
     tick();
     return { term, rel: terms.functor(term), args: terms.args(term) };
   });
-  const rules = groundRules(draft.rules, index, tick);
-  rules.sort(compareRules);
+  // Rules that became equal (negations resolved late) are kept once.
+  const rules = canonicalRules(renumberedRules(draft.rules, renumber, tick), atoms.length, tick);
   checkDeadline(deadline, draft.file, 'building the ground game');
-  // Rules that became equal (negations resolved late, or dropped by pruning) are kept once.
-  const unique = rules.filter((r, i) => i === 0 || compareRules(rules[i - 1]!, r) !== 0);
   // The vocabulary is made here, once, so that no reader of the game classifies its atoms again.
   const vocabulary = groundVocabulary({ terms, atoms });
-  const game: GroundGame = { file: draft.file, terms, roles: draft.roles, atoms, init: ascending(draft.init, index), rules: unique, vocabulary };
-  return draft.lazy === undefined ? game : { ...game, lazy: draft.lazy };
+  const fields = { file: draft.file, terms, roles: draft.roles, atoms, init: ascending(draft.init, renumber), vocabulary };
+  return gameWithRules(draft.lazy === undefined ? fields : { ...fields, lazy: draft.lazy }, rules);
 }
 
 /**
@@ -132,10 +153,11 @@ export function assembleGame(
     tick();
     entries.push({ id, text: table.text(id) });
   }
-  entries.sort((x, y) => compareCodePoints(x.text, y.text));
+  // Atom texts are unique, and mostly without surrogates: the engine's own string sort.
+  sortByCodePoints(entries, (e) => e.text);
   checkDeadline(deadline, file, 'building the ground game');
   const renumber = new Int32Array(table.size).fill(-1);
   entries.forEach((e, i) => (renumber[e.id] = i));
   const atomTerms = entries.map((e) => e.id);
-  return canonicalGame({ file, terms: table, roles: [...roles], atomTerms, index: (id) => renumber[id]!, init, rules: drafts, ...(lazy === undefined ? {} : { lazy }) }, deadline);
+  return canonicalGame({ file, terms: table, roles: [...roles], atomTerms, renumber, init, rules: drafts, ...(lazy === undefined ? {} : { lazy }) }, deadline);
 }

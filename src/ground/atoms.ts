@@ -4,7 +4,7 @@
  * vocabulary (vocabulary.ts), made once with the game.
  */
 import type { TermReader } from '../datalog/terms.js';
-import type { GroundGame, GroundRule } from './types.js';
+import type { GroundGame } from './types.js';
 
 /** KIF text of atom `id` of `game` (a ground game or one made from it), for output and messages (never for identity). */
 export function atomText(game: Pick<GroundGame, 'atoms' | 'terms'>, id: number): string {
@@ -42,19 +42,4 @@ export function lazyInputAtoms(game: GroundGame): number[] {
     if (heads.has(a.term) || rels.has(name) || rels.has(`${name}/${a.args.length}`)) out.push(i);
   });
   return out;
-}
-
-/** Marks (1) every atom that `init` or a rule of `rules` mentions, over `count` atoms. */
-export function usedAtoms(count: number, init: readonly number[], rules: readonly GroundRule[]): Uint8Array {
-  const used = new Uint8Array(count);
-  for (const id of init) used[id] = 1;
-  // Indexed loops: bodies are frozen shared empty arrays or plain ones, and iterators over
-  // that mix were a tenth of instantiation on the largest games.
-  for (let i = 0; i < rules.length; i++) {
-    const r = rules[i]!;
-    used[r.head] = 1;
-    for (let j = 0; j < r.pos.length; j++) used[r.pos[j]!] = 1;
-    for (let j = 0; j < r.neg.length; j++) used[r.neg[j]!] = 1;
-  }
-  return used;
 }

@@ -80,6 +80,8 @@ export interface Context {
   readonly headSeeds?: ReadonlyMap<string, Store>;
   /** The ground rules made so far, compactly (rule-buffer.ts). */
   readonly rules: RuleBuffer;
+  /** Where the bodies of one binding's ground rule are made (grown as rules need). */
+  readonly scratch: { pos: Int32Array; neg: Int32Array };
   readonly counters: { atoms: number; literals: number };
   /** Relation names used with several arities, whose stores are keyed by name/arity. */
   readonly several: ReadonlySet<string>;
@@ -216,42 +218,62 @@ function outputsOf(ctx: Context, rule: JoinRule, isStatic: boolean): Set<number>
 
 const NONE: readonly number[] = Object.freeze([]);
 
-function ascendingUnique(ids: number[]): readonly number[] {
-  if (ids.length === 0) return NONE;
-  if (ids.length === 1) return ids;
-  ids.sort((x, y) => x - y);
-  // In place: one array per body, not two (ground rules number in the millions).
-  let n = 1;
-  for (let i = 1; i < ids.length; i++) if (ids[i] !== ids[n - 1]) ids[n++] = ids[i]!;
-  ids.length = n;
-  return ids;
+/** Sorts `ids[0 .. n - 1]` ascending (bodies are short: insertion) and drops duplicates; returns the new length. */
+function ascendingUnique(ids: Int32Array, n: number): number {
+  for (let i = 1; i < n; i++) {
+    const x = ids[i]!;
+    let j = i - 1;
+    for (; j >= 0 && ids[j]! > x; j--) ids[j + 1] = ids[j]!;
+    ids[j + 1] = x;
+  }
+  if (n < 2) return n;
+  let m = 1;
+  for (let i = 1; i < n; i++) if (ids[i] !== ids[m - 1]) ids[m++] = ids[i]!;
+  return m;
 }
 
-/** Builds the ground rule for one binding, or null when a simplification kills it. */
-function groundRule(
+/** Whether `ids[0 .. n - 1]` holds `id`. */
+function holds(ids: Int32Array, n: number, id: number): boolean {
+  for (let i = 0; i < n; i++) if (ids[i] === id) return true;
+  return false;
+}
+
+/**
+ * Builds the ground rule for one binding into the run's scratch arrays (no allocation per
+ * binding: they are millions) and adds it unless it is there; false when a simplification
+ * kills it or it was there already.
+ */
+function addGroundRuleOf(
   ctx: Context, rule: JoinRule, blocks: readonly Block[], b: Int32Array, rows: Int32Array, head: number, rels: ReadonlySet<string>,
-): RuleDraft | null {
-  const pos: number[] = [];
-  rule.positives.forEach((p, i) => {
-    const block = blocks[i]!;
-    if (!ctx.statics.has(p.rel)) pos.push(blockAtom(block, rows[i]!));
-  });
-  const neg: number[] = [];
+): boolean {
+  const scratch = ctx.scratch;
+  if (scratch.pos.length < rule.positives.length) scratch.pos = new Int32Array(2 * rule.positives.length);
+  if (scratch.neg.length < rule.negatives.length) scratch.neg = new Int32Array(2 * rule.negatives.length);
+  const { pos, neg } = scratch;
+  let npos = 0;
+  for (let i = 0; i < rule.positives.length; i++) {
+    if (!ctx.statics.has(rule.positives[i]!.rel)) pos[npos++] = blockAtom(blocks[i]!, rows[i]!);
+  }
+  let nneg = 0;
   for (const n of rule.negatives) {
     if (ctx.statics.has(n.rel)) continue;
     if (ctx.lazy?.has(n.rel) === true) {
       // A lazy atom holds or not per state (the simulator asks): kept, never resolved here.
-      neg.push(instantiatePattern(n.pattern, b, ctx.table, true));
+      neg[nneg++] = instantiatePattern(n.pattern, b, ctx.table, true);
       continue;
     }
     // A relation of the component being evaluated is not complete yet: decided afterwards.
     const own = rels.has(n.rel);
     const id = instantiatePattern(n.pattern, b, ctx.table, own);
     if (!own && (id < 0 || !inStore(storeOf(ctx, n.rel), id))) continue;
-    if (pos.includes(id)) return null;
-    neg.push(id);
+    if (holds(pos, npos, id)) return false;
+    neg[nneg++] = id;
   }
-  return { head, pos: ascendingUnique(pos), neg: ascendingUnique(neg) };
+  npos = ascendingUnique(pos, npos);
+  nneg = ascendingUnique(neg, nneg);
+  if (!addGroundRule(ctx.rules, head, pos, neg, npos, nneg)) return false;
+  ctx.counters.literals += 1 + npos + nneg;
+  return true;
 }
 
 /** How far a run has got: ground rules and counters, to go back to with {@link rollBack}. */
@@ -335,9 +357,7 @@ function runRule(
     const head = instantiatePattern(rule.head.pattern, b, ctx.table, filter === undefined);
     if (filter !== undefined && !filter.has(head)) return;
     if (!isStatic) {
-      const draft = groundRule(ctx, rule, blocks, b, rows, head, rels);
-      if (draft === null) return;
-      if (!addRule(ctx, draft)) return;
+      if (!addGroundRuleOf(ctx, rule, blocks, b, rows, head, rels)) return;
       if (ctx.rules.count > maxRules) throw limitError(ctx, rule, `exceeded ${maxRules} ground rules`, { kind: 'rules' });
       if (ctx.counters.literals > maxLiterals) throw limitError(ctx, rule, `exceeded ${maxLiterals} ground literals`, { kind: 'literals' });
     }

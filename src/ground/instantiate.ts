@@ -26,6 +26,7 @@ import { DEFAULT_SPLIT_ABOVE, splitEnv, splitLargeRules } from './split-run.js';
 import type { LazyPlan } from './lazy.js';
 import { lazyDynamic, lazyPart } from './lazy-part.js';
 import { appendRule, createRuleBuffer } from './rule-buffer.js';
+import { compactRules, gameFields, gameWithRules } from './compact.js';
 
 export { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from './evaluate.js';
 
@@ -198,7 +199,7 @@ export function instantiateGame(whole: NormalGame, supersets: Supersets, limits:
   const headSeeds = new Map<string, Store>();
   const run: Context = {
     file: game.file, table, limits, stores: new Map(), blocks: new Map(), statics, headFilter, headSeeds,
-    rules: createRuleBuffer(), counters: { atoms: 0, literals: 0 }, several: severalArities(plain),
+    rules: createRuleBuffer(), scratch: { pos: new Int32Array(16), neg: new Int32Array(16) }, counters: { atoms: 0, literals: 0 }, several: severalArities(plain),
     ...(lazy === undefined ? {} : { lazy: new Set(lazy.relations) }),
   };
   const key = (atom: Atom): string => relationKey(atom, run.several);
@@ -219,5 +220,7 @@ export function instantiateGame(whole: NormalGame, supersets: Supersets, limits:
   const tick = deadlineTicker(limits.deadline, game.file, 'making the lazy part');
   const part = lazy === undefined ? undefined : lazyPart(lazy, supersets, table, (rel) => storeIds(storeOf(run, rel)), tick);
   const ground = assembleGame(game.file, table, orderedRoles(game, run), initAtoms(table, run), run.rules, limits.deadline, part);
-  return split.frame.rules === 0 && split.frame.candidates === 0 ? ground : { ...ground, frame: { ...split.frame } };
+  if (split.frame.rules === 0 && split.frame.candidates === 0) return ground;
+  // Not spread: that would make the rule objects the later stages do without (compact.ts).
+  return gameWithRules({ ...gameFields(ground), frame: { ...split.frame } }, compactRules(ground));
 }

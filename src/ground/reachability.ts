@@ -16,7 +16,8 @@ import { deadlineTicker } from '../gdl/diagnostics.js';
 import { lazyInputAtoms } from './atoms.js';
 import { restrictGame } from './restrict.js';
 import { relaxedBridges } from './vocabulary.js';
-import type { GroundGame, GroundRule } from './types.js';
+import type { GroundGame } from './types.js';
+import { type CompactRules, compactRules, gameFields, gameWithRules } from './compact.js';
 
 /**
  * The ids of the atoms reachable in the relaxed ground game (negative literals ignored), by
@@ -28,9 +29,9 @@ import type { GroundGame, GroundRule } from './types.js';
 export function reachableAtoms(game: GroundGame, deadline: Deadline): Uint8Array {
   const tick = deadlineTicker(deadline, game.file, 'ground reachability');
   const n = game.atoms.length;
-  const rules = game.rules;
+  const rules = compactRules(game);
   const bridge = relaxedBridges(game.vocabulary, n);
-  const waiting = new Int32Array(rules.length);
+  const waiting = new Int32Array(rules.count);
   const watchers = positiveWatchers(rules, n, waiting);
   const reached = new Uint8Array(n);
   const todo: number[] = [];
@@ -42,7 +43,7 @@ export function reachableAtoms(game: GroundGame, deadline: Deadline): Uint8Array
   for (const id of game.init) reach(id);
   // Lazy atoms and the heads of lazy rules (docs/lazy.md) may hold in any state.
   for (const id of lazyInputAtoms(game)) reach(id);
-  for (let i = 0; i < rules.length; i++) if (waiting[i] === 0) reach(rules[i]!.head);
+  for (let i = 0; i < rules.count; i++) if (waiting[i] === 0) reach(rules.heads[i]!);
   const { start, list } = watchers;
   while (todo.length > 0) {
     const id = todo.pop()!;
@@ -50,7 +51,7 @@ export function reachableAtoms(game: GroundGame, deadline: Deadline): Uint8Array
     reach(bridge[id]!);
     for (let k = start[id]!; k < start[id + 1]!; k++) {
       const ri = list[k]!;
-      if (--waiting[ri]! === 0) reach(rules[ri]!.head);
+      if (--waiting[ri]! === 0) reach(rules.heads[ri]!);
     }
   }
   return reached;
@@ -61,21 +62,20 @@ export function reachableAtoms(game: GroundGame, deadline: Deadline): Uint8Array
  * per atom (two typed arrays, not an array per atom); `waiting` gets each rule's body size.
  * Bodies are ascending without duplicates (the GroundGame contract): each atom counts once.
  */
-function positiveWatchers(rules: readonly GroundRule[], atoms: number, waiting: Int32Array): { start: Int32Array; list: Int32Array } {
+function positiveWatchers(rules: CompactRules, atoms: number, waiting: Int32Array): { start: Int32Array; list: Int32Array } {
+  const { starts, negAt, lits } = rules;
   const start = new Int32Array(atoms + 1);
   let total = 0;
-  for (let i = 0; i < rules.length; i++) {
-    const pos = rules[i]!.pos;
-    waiting[i] = pos.length;
-    total += pos.length;
-    for (let j = 0; j < pos.length; j++) start[pos[j]! + 1]!++;
+  for (let i = 0; i < rules.count; i++) {
+    waiting[i] = negAt[i]! - starts[i]!;
+    total += waiting[i]!;
+    for (let k = starts[i]!; k < negAt[i]!; k++) start[lits[k]! + 1]!++;
   }
   for (let a = 0; a < atoms; a++) start[a + 1]! += start[a]!;
   const fill = start.slice(0, atoms);
   const list = new Int32Array(total);
-  for (let i = 0; i < rules.length; i++) {
-    const pos = rules[i]!.pos;
-    for (let j = 0; j < pos.length; j++) list[fill[pos[j]!]!++] = i;
+  for (let i = 0; i < rules.count; i++) {
+    for (let k = starts[i]!; k < negAt[i]!; k++) list[fill[lits[k]!]!++] = i;
   }
   return { start, list };
 }
@@ -85,30 +85,54 @@ function positiveWatchers(rules: readonly GroundRule[], atoms: number, waiting: 
  * negative literals over unreachable atoms (they are always true), and restricts the game to
  * them (restrict.ts): the atoms left keep their relative order, which is text order already,
  * so the same game gives the same result byte for byte, whatever the superset method.
- * Past a limit of `deadline` it throws a limit error.
+ * When every rule and literal stays, its rules are not copied. Past a limit of `deadline` it
+ * throws a limit error.
  */
 export function pruneUnreachable(game: GroundGame, deadline: Deadline): GroundGame {
   const reached = reachableAtoms(game, deadline);
   const tick = deadlineTicker(deadline, game.file, 'pruning');
-  const kept: GroundRule[] = [];
+  const rules = compactRules(game);
+  const { starts, negAt, lits } = rules;
+  const keep = new Uint8Array(rules.count);
+  let kept = 0;
   let changed = false;
-  for (const r of game.rules) {
+  for (let i = 0; i < rules.count; i++) {
     tick();
-    if (!allReached(r.pos, reached)) continue;
-    // A rule whose literals all stay is kept as it is (no copy).
-    if (allReached(r.neg, reached)) kept.push(r);
-    else {
-      kept.push({ head: r.head, pos: r.pos, neg: r.neg.filter((x) => reached[x] === 1) });
-      changed = true;
-    }
+    if (!allReached(lits, starts[i]!, negAt[i]!, reached)) continue;
+    keep[i] = 1;
+    kept++;
+    if (!allReached(lits, negAt[i]!, starts[i + 1]!, reached)) changed = true;
   }
   // The frame statistics belong to the instantiation that made them, not to the pruned game.
-  const { frame: _frame, ...pruned } = restrictGame(game, kept, changed, deadline, 'pruning');
-  return pruned;
+  const { frame: _frame, ...fields } = gameFields(game);
+  // Every rule kept as it is: no copy of them (restricting then only checks that every atom is used).
+  const out = kept === rules.count && !changed ? rules : keptRules(rules, keep, kept, reached);
+  return restrictGame(gameWithRules(fields, rules), out, changed, deadline, 'pruning');
 }
 
-function allReached(ids: readonly number[], reached: Uint8Array): boolean {
-  for (let i = 0; i < ids.length; i++) if (reached[ids[i]!] !== 1) return false;
+/** The rules of `rules` with `keep[i] === 1`, without their negative literals over unreached atoms. */
+function keptRules(rules: CompactRules, keep: Uint8Array, kept: number, reached: Uint8Array): CompactRules {
+  const heads = new Int32Array(kept);
+  const starts = new Int32Array(kept + 1);
+  const negAt = new Int32Array(kept);
+  const lits = new Int32Array(rules.starts[rules.count]!);
+  let n = 0;
+  let k = 0;
+  for (let i = 0; i < rules.count; i++) {
+    if (keep[i] === 0) continue;
+    heads[n] = rules.heads[i]!;
+    starts[n] = k;
+    for (let m = rules.starts[i]!; m < rules.negAt[i]!; m++) lits[k++] = rules.lits[m]!;
+    negAt[n] = k;
+    for (let m = rules.negAt[i]!; m < rules.starts[i + 1]!; m++) if (reached[rules.lits[m]!] === 1) lits[k++] = rules.lits[m]!;
+    n++;
+  }
+  starts[n] = k;
+  return { count: n, heads, starts, negAt, lits: lits.subarray(0, k) };
+}
+
+function allReached(lits: Int32Array, from: number, to: number, reached: Uint8Array): boolean {
+  for (let k = from; k < to; k++) if (reached[lits[k]!] !== 1) return false;
   return true;
 }
 

@@ -5,14 +5,15 @@
  * and the game keeps its contract (types.ts) without a new canonicalization. Rules are only
  * sorted again when a caller changed a body (then checked in one pass, sorted only if needed),
  * and when nothing is dropped the game's own atoms, rules and vocabulary are reused: no second
- * copy of a game of millions of rules is made to say the same thing.
+ * copy of a game of millions of rules is made to say the same thing. Rules are read and made
+ * compactly (compact.ts).
  */
 import { Deadline } from '../deadline.js';
 import { checkDeadline, deadlineTicker } from '../gdl/diagnostics.js';
-import { compareRules } from './assemble.js';
-import { lazyInputAtoms, usedAtoms } from './atoms.js';
+import { lazyInputAtoms } from './atoms.js';
+import { type CompactRules, canonicalRules, gameFields, gameWithRules } from './compact.js';
 import { renumberVocabulary } from './vocabulary.js';
-import type { GroundAtom, GroundGame, GroundRule } from './types.js';
+import type { GroundAtom, GroundGame } from './types.js';
 
 const NONE: readonly number[] = Object.freeze([]);
 
@@ -24,26 +25,35 @@ function mapIds(ids: readonly number[], renumber: Int32Array): readonly number[]
   return out;
 }
 
-/** `rules` sorted by {@link compareRules} without duplicates: one pass when already so, a sort otherwise. */
-function sortedUnique(given: readonly GroundRule[]): readonly GroundRule[] {
-  let sorted = true;
-  for (let i = 1; i < given.length && sorted; i++) sorted = compareRules(given[i - 1]!, given[i]!) < 0;
-  if (sorted) return given;
-  const rules = [...given].sort(compareRules);
-  // Rules that became equal (negations dropped by pruning) are kept once.
-  let n = 0;
-  for (let i = 0; i < rules.length; i++) if (n === 0 || compareRules(rules[n - 1]!, rules[i]!) !== 0) rules[n++] = rules[i]!;
-  rules.length = n;
-  return rules;
+/** Marks (1) every atom that `init` or a rule of `rules` mentions, over `count` atoms. */
+function usedAtoms(count: number, init: readonly number[], rules: CompactRules): Uint8Array {
+  const used = new Uint8Array(count);
+  for (const id of init) used[id] = 1;
+  for (let i = 0; i < rules.count; i++) used[rules.heads[i]!] = 1;
+  const end = rules.starts[rules.count]!;
+  for (let k = 0; k < end; k++) used[rules.lits[k]!] = 1;
+  return used;
+}
+
+/** `rules` with every atom id mapped through a monotone renumbering (order and bodies stay canonical). */
+function renumberRules(rules: CompactRules, renumber: Int32Array, tick: () => void): CompactRules {
+  const heads = new Int32Array(rules.count);
+  for (let i = 0; i < rules.count; i++) {
+    tick();
+    heads[i] = renumber[rules.heads[i]!]!;
+  }
+  const lits = new Int32Array(rules.starts[rules.count]!);
+  for (let k = 0; k < lits.length; k++) lits[k] = renumber[rules.lits[k]!]!;
+  return { count: rules.count, heads, starts: rules.starts, negAt: rules.negAt, lits };
 }
 
 /**
- * The game restricted to `rules` (a subsequence of `game.rules` in its order, in the game's atom
- * ids; a rule may have lost negative literals, then `changed` must be true) and the atoms they,
- * `init` and the lazy part mention, renumbered in order. Past a limit of `deadline` it throws
- * a limit error. The result has the other fields of `game` as they are.
+ * The game restricted to `rules` (a subsequence of the game's rules in their order, in the
+ * game's atom ids; a rule may have lost negative literals, then `changed` must be true) and the
+ * atoms they, `init` and the lazy part mention, renumbered in order. Past a limit of `deadline`
+ * it throws a limit error. The result has the other fields of `game` as they are.
  */
-export function restrictGame(game: GroundGame, rules: readonly GroundRule[], changed: boolean, deadline: Deadline, what: string): GroundGame {
+export function restrictGame(game: GroundGame, rules: CompactRules, changed: boolean, deadline: Deadline, what: string): GroundGame {
   const tick = deadlineTicker(deadline, game.file, what);
   const n = game.atoms.length;
   const used = usedAtoms(n, game.init, rules);
@@ -57,23 +67,10 @@ export function restrictGame(game: GroundGame, rules: readonly GroundRule[], cha
     atoms.push(game.atoms[id]!);
   }
   const identity = atoms.length === n;
-  let out = rules;
-  if (!identity) {
-    const mapped = new Array<GroundRule>(rules.length);
-    for (let i = 0; i < rules.length; i++) {
-      tick();
-      const r = rules[i]!;
-      mapped[i] = { head: renumber[r.head]!, pos: mapIds(r.pos, renumber), neg: mapIds(r.neg, renumber) };
-    }
-    out = mapped;
-  }
-  if (changed) out = sortedUnique(out);
+  let out = identity ? rules : renumberRules(rules, renumber, tick);
+  if (changed) out = canonicalRules(out, atoms.length, tick);
   checkDeadline(deadline, game.file, what);
-  return {
-    ...game,
-    atoms: identity ? game.atoms : atoms,
-    init: identity ? game.init : mapIds(game.init, renumber),
-    rules: out,
-    vocabulary: identity ? game.vocabulary : renumberVocabulary(game.vocabulary, renumber),
-  };
+  const fields = gameFields(game);
+  if (identity) return gameWithRules(fields, out);
+  return gameWithRules({ ...fields, atoms, init: mapIds(game.init, renumber), vocabulary: renumberVocabulary(game.vocabulary, renumber) }, out);
 }

@@ -5,9 +5,10 @@
  * and the literals `lits[starts[i]] .. lits[starts[i + 1] - 1]`: the positive body first, as
  * `id << 1`, then the negative body, as `id << 1 | 1`, each ascending without duplicates.
  * A buffer belongs to one run (the run's context holds it) and is written only through the
- * functions below. Duplicates are found by hash: rows (hash, rule) with an index on the hash.
+ * functions below. Duplicates are found by hash: each rule's hash, and an open-addressing table
+ * of rule indices (typed arrays: no object or array per rule, which were a third of the time
+ * spent adding rules).
  */
-import { Relation, type RelationIndex } from '../datalog/relation.js';
 import { grow } from '../datalog/terms.js';
 
 /** Ground rules over atom ids (see the module comment for the layout). */
@@ -18,15 +19,20 @@ export interface RuleBuffer {
   /** `count + 1` offsets into `lits`. */
   starts: Int32Array<ArrayBuffer>;
   lits: Int32Array<ArrayBuffer>;
-  /** Rows (hash, rule index) of the rules added with {@link addGroundRule}, and the index on the hash. */
-  hashes: Relation;
-  byHash: RelationIndex;
+  /** Per rule, the hash it was added with (0 for rules appended without one, never looked up). */
+  hashes: Int32Array<ArrayBuffer>;
+  /**
+   * Open addressing on the hash: per slot two entries, rule index + 1 (0 when empty) and the
+   * rule's hash (so probing and growing read no other array); a power of two slots.
+   */
+  slots: Int32Array<ArrayBuffer>;
+  /** Rules in `slots`. */
+  hashed: number;
 }
 
 /** An empty {@link RuleBuffer}. */
 export function createRuleBuffer(): RuleBuffer {
-  const hashes = new Relation(2);
-  return { count: 0, heads: new Int32Array(1024), starts: new Int32Array(1025), lits: new Int32Array(4096), hashes, byHash: hashes.index([0]) };
+  return { count: 0, heads: new Int32Array(1024), starts: new Int32Array(1025), lits: new Int32Array(4096), hashes: new Int32Array(1024), slots: new Int32Array(2 * 2048), hashed: 0 };
 }
 
 /** Mixes one literal into a rule hash (integers only: no key strings). */
@@ -34,77 +40,131 @@ function mix(h: number, id: number, salt: number): number {
   return Math.imul(h ^ id, 0x85ebca6b) + salt;
 }
 
-/** The hash of rule `head <= pos, (not neg)`. */
-function hashOf(head: number, pos: readonly number[], neg: readonly number[]): number {
+/** The hash of rule `head <= pos[0 .. npos - 1], (not neg[0 .. nneg - 1])`. */
+function hashOf(head: number, pos: ArrayLike<number>, npos: number, neg: ArrayLike<number>, nneg: number): number {
   let h = Math.imul(head + 1, 0x9e3779b1);
-  for (let i = 0; i < pos.length; i++) h = mix(h, pos[i]!, 1);
+  for (let i = 0; i < npos; i++) h = mix(h, pos[i]!, 1);
   h = Math.imul(h ^ 0x7fffffff, 0xc2b2ae35);
-  for (let i = 0; i < neg.length; i++) h = mix(h, neg[i]!, 7);
+  for (let i = 0; i < nneg; i++) h = mix(h, neg[i]!, 7);
   return h;
 }
 
-/** The hash of rule `i` of `buf`, equal to {@link hashOf} of its parts. */
-function hashAt(buf: RuleBuffer, i: number): number {
-  const { lits } = buf;
-  let h = Math.imul(buf.heads[i]! + 1, 0x9e3779b1);
-  let k = buf.starts[i]!;
-  const end = buf.starts[i + 1]!;
-  for (; k < end && (lits[k]! & 1) === 0; k++) h = mix(h, lits[k]! >> 1, 1);
-  h = Math.imul(h ^ 0x7fffffff, 0xc2b2ae35);
-  for (; k < end; k++) h = mix(h, lits[k]! >> 1, 7);
-  return h;
+/** The first slot to probe for hash `h` in a table of `mask + 1` slots. */
+function slotOf(h: number, mask: number): number {
+  return (Math.imul(h ^ (h >>> 16), 0x45d9f3b) >>> 0) & mask;
 }
 
-/** Whether rule `i` of `buf` is `head <= pos, (not neg)`. */
-function sameRule(buf: RuleBuffer, i: number, head: number, pos: readonly number[], neg: readonly number[]): boolean {
+/** Whether rule `i` of `buf` is `head <= pos[0 .. npos - 1], (not neg[0 .. nneg - 1])`. */
+function sameRule(buf: RuleBuffer, i: number, head: number, pos: ArrayLike<number>, npos: number, neg: ArrayLike<number>, nneg: number): boolean {
   const start = buf.starts[i]!;
-  if (buf.heads[i] !== head || buf.starts[i + 1]! - start !== pos.length + neg.length) return false;
-  for (let j = 0; j < pos.length; j++) if (buf.lits[start + j] !== pos[j]! << 1) return false;
-  for (let j = 0; j < neg.length; j++) if (buf.lits[start + pos.length + j] !== ((neg[j]! << 1) | 1)) return false;
+  if (buf.heads[i] !== head || buf.starts[i + 1]! - start !== npos + nneg) return false;
+  for (let j = 0; j < npos; j++) if (buf.lits[start + j] !== pos[j]! << 1) return false;
+  for (let j = 0; j < nneg; j++) if (buf.lits[start + npos + j] !== ((neg[j]! << 1) | 1)) return false;
   return true;
 }
 
-/** Appends a rule (bodies ascending without duplicates), without looking for a duplicate. */
-export function appendRule(buf: RuleBuffer, head: number, pos: readonly number[], neg: readonly number[]): void {
+/** Appends rule `head <= pos[0 .. npos - 1], (not neg[0 .. nneg - 1])` with hash `h`. */
+function appendWith(buf: RuleBuffer, h: number, head: number, pos: ArrayLike<number>, npos: number, neg: ArrayLike<number>, nneg: number): void {
   const i = buf.count;
   buf.heads = grow(buf.heads, i + 1);
+  buf.hashes = grow(buf.hashes, i + 1);
   buf.starts = grow(buf.starts, i + 2);
   let k = buf.starts[i]!;
-  buf.lits = grow(buf.lits, k + pos.length + neg.length);
-  for (let j = 0; j < pos.length; j++) buf.lits[k++] = pos[j]! << 1;
-  for (let j = 0; j < neg.length; j++) buf.lits[k++] = (neg[j]! << 1) | 1;
+  buf.lits = grow(buf.lits, k + npos + nneg);
+  const lits = buf.lits;
+  for (let j = 0; j < npos; j++) lits[k++] = pos[j]! << 1;
+  for (let j = 0; j < nneg; j++) lits[k++] = (neg[j]! << 1) | 1;
   buf.heads[i] = head;
+  buf.hashes[i] = h;
   buf.starts[i + 1] = k;
   buf.count = i + 1;
 }
 
-/** Adds a ground rule (bodies ascending without duplicates) unless it is already there; true when added. */
-export function addGroundRule(buf: RuleBuffer, head: number, pos: readonly number[], neg: readonly number[]): boolean {
-  const h = hashOf(head, pos, neg);
-  const { hashes, byHash } = buf;
-  for (let row = byHash.firstOf([h]); row >= 0; row = byHash.nextRow(row)) {
-    if (sameRule(buf, hashes.get(row, 1), head, pos, neg)) return false;
+/** Appends a rule (bodies ascending without duplicates), without looking for a duplicate. */
+export function appendRule(buf: RuleBuffer, head: number, pos: readonly number[], neg: readonly number[]): void {
+  appendWith(buf, 0, head, pos, pos.length, neg, neg.length);
+}
+
+/** Puts rule `i` (hash `buf.hashes[i]`) into the table, doubling it past half full. */
+function insertSlot(buf: RuleBuffer, i: number): void {
+  if (2 * (buf.hashed + 1) > buf.slots.length >> 1) rehash(buf, buf.slots.length);
+  const slots = buf.slots;
+  const mask = (slots.length >> 1) - 1;
+  const h = buf.hashes[i]!;
+  let s = slotOf(h, mask);
+  while (slots[2 * s] !== 0) s = (s + 1) & mask;
+  slots[2 * s] = i + 1;
+  slots[2 * s + 1] = h;
+  buf.hashed++;
+}
+
+/** The table made anew with `size` slots over the rules it held. */
+function rehash(buf: RuleBuffer, size: number): void {
+  const old = buf.slots;
+  const slots = new Int32Array(2 * size);
+  const mask = size - 1;
+  for (let t = 0; t < old.length; t += 2) {
+    if (old[t] === 0) continue;
+    let s = slotOf(old[t + 1]!, mask);
+    while (slots[2 * s] !== 0) s = (s + 1) & mask;
+    slots[2 * s] = old[t]!;
+    slots[2 * s + 1] = old[t + 1]!;
   }
-  hashes.append([h, buf.count]);
-  appendRule(buf, head, pos, neg);
+  buf.slots = slots;
+}
+
+/**
+ * Adds ground rule `head <= pos[0 .. npos - 1], (not neg[0 .. nneg - 1])` (bodies ascending
+ * without duplicates; the lengths default to the arrays', so a caller may pass scratch arrays)
+ * unless it is already there; true when added.
+ */
+export function addGroundRule(
+  buf: RuleBuffer, head: number, pos: ArrayLike<number>, neg: ArrayLike<number>, npos = pos.length, nneg = neg.length,
+): boolean {
+  const h = hashOf(head, pos, npos, neg, nneg);
+  const slots = buf.slots;
+  const mask = (slots.length >> 1) - 1;
+  for (let s = slotOf(h, mask); slots[2 * s] !== 0; s = (s + 1) & mask) {
+    if (slots[2 * s + 1] === h && sameRule(buf, slots[2 * s]! - 1, head, pos, npos, neg, nneg)) return false;
+  }
+  appendWith(buf, h, head, pos, npos, neg, nneg);
+  insertSlot(buf, buf.count - 1);
   return true;
 }
 
 /**
- * Forgets the rules from `count` on (a split that did not pay). The hash rows cannot be deleted
- * one by one, so they are rebuilt from the rules kept: this happens only after a split of a rule
- * estimated in the millions, so it is rare.
+ * Forgets the rules from `count` on (a split that did not pay), taking their slots out of the
+ * table one by one (backward-shift deletion: no tombstones, the probe chains of the rules kept
+ * stay whole), so a roll-back costs what it forgets, not the size of the whole buffer.
  */
 export function truncateRules(buf: RuleBuffer, count: number): void {
+  for (let i = buf.count - 1; i >= count; i--) removeSlot(buf, i);
   buf.count = count;
-  buf.hashes = new Relation(2);
-  buf.byHash = buf.hashes.index([0]);
-  for (let i = 0; i < count; i++) buf.hashes.append([hashAt(buf, i), i]);
+}
+
+/** Takes rule `i` out of the table, if it is there (rules appended without looking are not). */
+function removeSlot(buf: RuleBuffer, i: number): void {
+  const { slots } = buf;
+  const mask = (slots.length >> 1) - 1;
+  let s = slotOf(buf.hashes[i]!, mask);
+  while (slots[2 * s] !== 0 && slots[2 * s] !== i + 1) s = (s + 1) & mask;
+  if (slots[2 * s] === 0) return;
+  // Later entries of the chain move into the hole unless their own slot lies after it.
+  for (let j = (s + 1) & mask; slots[2 * j] !== 0; j = (j + 1) & mask) {
+    const home = slotOf(slots[2 * j + 1]!, mask);
+    const stays = s <= j ? s < home && home <= j : s < home || home <= j;
+    if (stays) continue;
+    slots[2 * s] = slots[2 * j]!;
+    slots[2 * s + 1] = slots[2 * j + 1]!;
+    s = j;
+  }
+  slots[2 * s] = 0;
+  buf.hashed--;
 }
 
 /**
  * Drops, from the rules `from` on, the negative literals over atoms `keep` refuses, moving the
- * literals after them down in place. Hash rows keep the hashes the rules were added with.
+ * literals after them down in place. Rules keep the hashes they were added with.
  */
 export function dropNegatives(buf: RuleBuffer, from: number, keep: (id: number) => boolean): void {
   const { lits, starts } = buf;

@@ -41,7 +41,11 @@ export interface GroundGame {
   readonly atoms: readonly GroundAtom[];
   /** Ids of the `(true F)` atoms that hold in the initial state. */
   readonly init: readonly number[];
-  /** Ground rules for next, legal, goal, terminal and the non-static axioms. */
+  /**
+   * Ground rules for next, legal, goal, terminal and the non-static axioms. A game assembled or
+   * restricted by this folder holds them compactly (compact.ts) and makes these objects on the
+   * first read; pruning, unused-instance removal and the GDL writer read the compact form.
+   */
   readonly rules: readonly GroundRule[];
   /**
    * The part left non-ground by `--lazy-axioms` (docs/lazy.md); absent otherwise. Atoms of its

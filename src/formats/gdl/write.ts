@@ -6,7 +6,8 @@
 import { Deadline } from '../../deadline.js';
 import { deadlineTicker } from '../../gdl/diagnostics.js';
 import { atomText } from '../../ground/atoms.js';
-import type { GroundGame, GroundRule } from '../../ground/types.js';
+import type { GroundGame } from '../../ground/types.js';
+import { type CompactRules, compactRules } from '../../ground/compact.js';
 import { lazyLines } from './lazy.js';
 
 /** Options of the GDL output. */
@@ -22,21 +23,40 @@ export interface GdlEmitOptions {
 export const DEFAULT_GDL_EMIT_OPTIONS: GdlEmitOptions = { baseInput: true };
 
 /**
- * The text of every atom of `game`, made once: a ground game mentions each atom in many rules
- * (millions of literals over thousands of atoms), so its rules are written from this array.
+ * The texts a rule line is made of, per atom: a ground game mentions each atom in many rules
+ * (millions of literals over thousands of atoms), so each literal is one string appended, its
+ * leading space (and negation) included, made on its first use (games with many atoms use
+ * few of them in bodies).
  */
-function atomTexts(game: GroundGame): string[] {
-  const texts = new Array<string>(game.atoms.length);
-  for (let id = 0; id < texts.length; id++) texts[id] = atomText(game, id);
-  return texts;
+interface LiteralTexts {
+  readonly atom: readonly string[];
+  readonly pos: (string | undefined)[];
+  readonly neg: (string | undefined)[];
 }
 
-function ruleText(texts: readonly string[], r: GroundRule): string {
-  const head = texts[r.head]!;
-  if (r.pos.length === 0 && r.neg.length === 0) return head;
+function literalTexts(game: GroundGame): LiteralTexts {
+  // Filled by push: `new Array(n)` past 100,000 entries makes a dictionary, slow to index.
+  const atom: string[] = [];
+  const pos: (string | undefined)[] = [];
+  const neg: (string | undefined)[] = [];
+  for (let id = 0; id < game.atoms.length; id++) {
+    atom.push(atomText(game, id));
+    pos.push(undefined);
+    neg.push(undefined);
+  }
+  return { atom, pos, neg };
+}
+
+/** The line of rule `i` of `rules`. */
+function ruleText(texts: LiteralTexts, rules: CompactRules, i: number): string {
+  const { starts, negAt, lits } = rules;
+  const head = texts.atom[rules.heads[i]!]!;
+  const end = starts[i + 1]!;
+  if (starts[i] === end) return head;
   let line = `(<= ${head}`;
-  for (let i = 0; i < r.pos.length; i++) line += ` ${texts[r.pos[i]!]!}`;
-  for (let i = 0; i < r.neg.length; i++) line += ` (not ${texts[r.neg[i]!]!})`;
+  const neg = negAt[i]!;
+  for (let k = starts[i]!; k < neg; k++) line += (texts.pos[lits[k]!] ??= ` ${texts.atom[lits[k]!]!}`);
+  for (let k = neg; k < end; k++) line += (texts.neg[lits[k]!] ??= ` (not ${texts.atom[lits[k]!]!})`);
   return `${line})`;
 }
 
@@ -56,15 +76,21 @@ function headerLines(game: GroundGame, options: GdlEmitOptions): string[] {
 
 /** The lines of the GDL output, one at a time; past a limit of `deadline` (looked at per rule) it throws a limit error. */
 function* gdlLines(game: GroundGame, options: GdlEmitOptions, deadline: Deadline): Generator<string> {
-  const tick = deadlineTicker(deadline, game.file, 'writing the ground game');
   yield* headerLines(game, options);
-  const texts = atomTexts(game);
-  for (const r of game.rules) {
-    tick();
-    yield ruleText(texts, r);
-  }
+  yield* ruleLines(game, deadline);
   // With lazy axioms, the non-ground part follows (absent otherwise: output unchanged).
   yield* lazyLines(game);
+}
+
+/** The rule lines, one at a time; past a limit of `deadline` (looked at per rule) it throws a limit error. */
+function* ruleLines(game: GroundGame, deadline: Deadline): Generator<string> {
+  const tick = deadlineTicker(deadline, game.file, 'writing the ground game');
+  const texts = literalTexts(game);
+  const rules = compactRules(game);
+  for (let i = 0; i < rules.count; i++) {
+    tick();
+    yield ruleText(texts, rules, i);
+  }
 }
 
 /**
@@ -84,9 +110,29 @@ const GDL_CHUNK_CHARS = 1 << 20;
  * byte, but no string holds all of it, so games too large for one string can be written.
  */
 export function* emitGdlChunks(game: GroundGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline: Deadline, chunkChars = GDL_CHUNK_CHARS): Generator<string> {
-  // Lines are appended to the chunk as they are made (no array of lines, no join).
+  // Lines are appended to the chunk as they are made (no array of lines, no join); the rules,
+  // nearly all of the output, without a generator step per line.
   let chunk = '';
-  for (const line of gdlLines(game, options, deadline)) {
+  for (const line of headerLines(game, options)) {
+    chunk += `${line}\n`;
+    if (chunk.length >= chunkChars) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  const tick = deadlineTicker(deadline, game.file, 'writing the ground game');
+  const texts = literalTexts(game);
+  const rules = compactRules(game);
+  for (let i = 0; i < rules.count; i++) {
+    tick();
+    chunk += ruleText(texts, rules, i);
+    chunk += '\n';
+    if (chunk.length >= chunkChars) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  for (const line of lazyLines(game)) {
     chunk += `${line}\n`;
     if (chunk.length >= chunkChars) {
       yield chunk;
