@@ -130,20 +130,39 @@ export function prologText(root: Term, vars: Map<string, string>, varPrefix: str
 
 /** Converts a ground Tau term to a GDL term (iteratively: terms may be deep). */
 export function fromTau(root: TauTerm): Term {
+  return convertTau(root, undefined);
+}
+
+/**
+ * {@link fromTau} with each constant one shared object per name in `consts`, made on first use
+ * (terms are never modified): the supersets of amazons hold 752,469 axioms of six constants
+ * each, an object apiece before.
+ */
+export function fromTauShared(root: TauTerm, consts: Map<string, Term>): Term {
+  return convertTau(root, consts);
+}
+
+function convertTau(root: TauTerm, consts: Map<string, Term> | undefined): Term {
+  const constant = (name: string): Term => {
+    if (consts === undefined) return { kind: 'const', name, pos: NO_POS };
+    let c = consts.get(name);
+    if (c === undefined) consts.set(name, (c = { kind: 'const', name, pos: NO_POS }));
+    return c;
+  };
   // Most arguments are constants, and most fluents and moves one function term of constants
   // (`(cell 1 2 b)`): no fold for those.
   const name = constantName(root);
-  if (name !== undefined) return { kind: 'const', name, pos: NO_POS };
+  if (name !== undefined) return constant(name);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const r = root as any;
   if (pl.type.is_term(r) && r.args.every((a: TauTerm) => constantName(a) !== undefined)) {
-    return { kind: 'fn', name: r.id, args: r.args.map((a: TauTerm): Term => ({ kind: 'const', name: constantName(a)!, pos: NO_POS })), pos: NO_POS };
+    return { kind: 'fn', name: r.id, args: r.args.map((a: TauTerm): Term => constant(constantName(a)!)), pos: NO_POS };
   }
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return foldTree<any, Term>(root, (t) => (pl.type.is_number(t) || pl.type.is_variable(t) ? null : t.args), (t, args) => {
-    if (pl.type.is_number(t)) return { kind: 'const', name: String(t.value), pos: NO_POS };
+    if (pl.type.is_number(t)) return constant(String(t.value));
     if (pl.type.is_variable(t)) throw new EngineError(`answer is not ground (variable ${t.id})`);
-    return args.length === 0 ? { kind: 'const', name: t.id, pos: NO_POS } : { kind: 'fn', name: t.id, args, pos: NO_POS };
+    return args.length === 0 ? constant(t.id) : { kind: 'fn', name: t.id, args, pos: NO_POS };
   });
 }
 
