@@ -83,12 +83,19 @@ export interface PrologEngine {
    * positions `keep`, kept up to date as `base` grows. False when there is no table `base`.
    */
   defineProjection(base: string, keep: readonly number[], name: string): boolean;
-  /** {@link tauKif}, cached per term object (answers share their arguments with table facts). */
-  kif(t: TauTerm, maxDepth?: number): TermText;
+  /**
+   * {@link tauKif}, cached per term object (answers share their arguments with table facts).
+   * `cache` false: looked up in the cache but not added to it (the text of an answer that may
+   * be a duplicate, whose term nothing reads again; {@link PrologEngine.rememberKif} adds it
+   * once it is kept).
+   */
+  kif(t: TauTerm, maxDepth?: number, cache?: boolean): TermText;
+  /** Caches `text`, what {@link PrologEngine.kif} gave for `t` uncached, once `t` is kept in a table. */
+  rememberKif(t: TauTerm, text: TermText): void;
 }
 
 /** KIF text of a ground term and its nesting depth (1 for a constant). */
-interface TermText {
+export interface TermText {
   readonly text: string;
   readonly depth: number;
 }
@@ -123,20 +130,39 @@ export function prologText(root: Term, vars: Map<string, string>, varPrefix: str
 
 /** Converts a ground Tau term to a GDL term (iteratively: terms may be deep). */
 export function fromTau(root: TauTerm): Term {
+  return convertTau(root, undefined);
+}
+
+/**
+ * {@link fromTau} with each constant one shared object per name in `consts`, made on first use
+ * (terms are never modified): the supersets of amazons hold 752,469 axioms of six constants
+ * each, an object apiece before.
+ */
+export function fromTauShared(root: TauTerm, consts: Map<string, Term>): Term {
+  return convertTau(root, consts);
+}
+
+function convertTau(root: TauTerm, consts: Map<string, Term> | undefined): Term {
+  const constant = (name: string): Term => {
+    if (consts === undefined) return { kind: 'const', name, pos: NO_POS };
+    let c = consts.get(name);
+    if (c === undefined) consts.set(name, (c = { kind: 'const', name, pos: NO_POS }));
+    return c;
+  };
   // Most arguments are constants, and most fluents and moves one function term of constants
   // (`(cell 1 2 b)`): no fold for those.
   const name = constantName(root);
-  if (name !== undefined) return { kind: 'const', name, pos: NO_POS };
+  if (name !== undefined) return constant(name);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const r = root as any;
   if (pl.type.is_term(r) && r.args.every((a: TauTerm) => constantName(a) !== undefined)) {
-    return { kind: 'fn', name: r.id, args: r.args.map((a: TauTerm): Term => ({ kind: 'const', name: constantName(a)!, pos: NO_POS })), pos: NO_POS };
+    return { kind: 'fn', name: r.id, args: r.args.map((a: TauTerm): Term => constant(constantName(a)!)), pos: NO_POS };
   }
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return foldTree<any, Term>(root, (t) => (pl.type.is_number(t) || pl.type.is_variable(t) ? null : t.args), (t, args) => {
-    if (pl.type.is_number(t)) return { kind: 'const', name: String(t.value), pos: NO_POS };
+    if (pl.type.is_number(t)) return constant(String(t.value));
     if (pl.type.is_variable(t)) throw new EngineError(`answer is not ground (variable ${t.id})`);
-    return args.length === 0 ? { kind: 'const', name: t.id, pos: NO_POS } : { kind: 'fn', name: t.id, args, pos: NO_POS };
+    return args.length === 0 ? constant(t.id) : { kind: 'fn', name: t.id, args, pos: NO_POS };
   });
 }
 
@@ -276,16 +302,22 @@ export function createEngine(limits: EngineLimits, options: EngineOptions = {}):
 
   // Texts of ground terms, cached: fact arguments are shared objects, bound into answers and
   // looked up again and again.
+  // Answers that repeat a known fact (most answers, in games like hex: 550,000 of 580,000) are
+  // fresh terms that nothing reads again: their texts are not cached (a WeakMap entry each cost
+  // its insertion and the garbage collector's ephemeron work).
   const texts = new WeakMap<object, TermText>();
-  function kif(t: TauTerm, maxDepth: number = Infinity): TermText {
+  function kif(t: TauTerm, maxDepth: number = Infinity, cache = true): TermText {
     // Most arguments are constants, their own text: no cache needed.
     const name = constantName(t);
     if (name !== undefined) return { text: name, depth: 1 };
     const hit = texts.get(t);
     if (hit !== undefined) return hit;
-    const computed = tauKif(t, maxDepth);
-    if (computed.depth <= maxDepth) texts.set(t, computed);
+    const computed = flatKif(t) ?? tauKif(t, maxDepth);
+    if (cache && computed.depth <= maxDepth) texts.set(t, computed);
     return computed;
+  }
+  function rememberKif(t: TauTerm, text: TermText): void {
+    if (constantName(t) === undefined) texts.set(t, text);
   }
   const own = ownPredicates(pl, session.modules.user, (t) => constantName(t) ?? kif(t).text);
   const direct = own.direct;
@@ -295,7 +327,7 @@ export function createEngine(limits: EngineLimits, options: EngineOptions = {}):
   }
 
   const { defineTable, addToTable, clearTable, probe, defineProjection } = own;
-  return { consult, solve, solveCall, addClause, addFacts, steps: () => stepCount, defineTable, addToTable, clearTable, probe, defineProjection, kif };
+  return { consult, solve, solveCall, addClause, addFacts, steps: () => stepCount, defineTable, addToTable, clearTable, probe, defineProjection, kif, rememberKif };
 }
 
 /** Name (functor) of a ground Tau term; numbers give their text. */
@@ -310,6 +342,24 @@ export function tauArgs(t: TauTerm): readonly TauTerm[] {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const x = t as any;
   return pl.type.is_term(x) ? (x.args as TauTerm[]) : [];
+}
+
+/**
+ * KIF text of a function term of constants, `(cell 1 2 b)`, by concatenation (most fluents and
+ * moves are such terms); undefined for any other term, which {@link tauKif} walks.
+ */
+function flatKif(t: TauTerm): TermText | undefined {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const args = (t as any).args as TauTerm[] | undefined;
+  if (args === undefined) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let text = `(${(t as any).id as string}`;
+  for (const a of args) {
+    const name = constantName(a);
+    if (name === undefined) return undefined;
+    text += ` ${name}`;
+  }
+  return { text: `${text})`, depth: 2 };
 }
 
 /**

@@ -257,17 +257,26 @@ function withDistinctHeads(run: Run, shape: RuleShape, deltaAt: number | null, p
  */
 function load(run: Run, planned: PlannedClause): number {
   const id = run.nextId++;
-  const plan = uses(run.switches, 'existence') ? planned : { ...planned, goals: withoutExistence(planned.goals) };
+  const exists = uses(run.switches, 'existence') ? planned : { ...planned, goals: withoutExistence(planned.goals) };
+  const plan = uses(run.switches, 'dead-projection') ? exists : { ...exists, goals: exists.goals.map(unprojected) };
   const calls = [...plan.goals];
   while (calls.length > 0) {
     const g = calls.pop()!;
-    if (g.kind === 'call') run.engine.defineTable(g.name, g.args.length);
+    if (g.kind === 'call' && g.projects !== undefined) {
+      run.engine.defineTable(g.projects.base, g.projects.args.length);
+      run.engine.defineProjection(g.projects.base, g.projects.keep, g.name);
+    } else if (g.kind === 'call') run.engine.defineTable(g.name, g.args.length);
     else if (g.kind === 'once') calls.push(...g.goals);
     else if (g.kind === 'absent') calls.push(g.call);
   }
   const c = clauseTerms({ ...plan, name: variantName(id) });
   run.engine.addClause(c.head, c.body);
   return id;
+}
+
+/** A goal that reads a projection of a table (`projects`) as the call of the table itself. */
+function unprojected(g: PlannedGoal): PlannedGoal {
+  return g.kind === 'call' && g.projects !== undefined ? { kind: 'call', name: g.projects.base, args: g.projects.args } : g;
 }
 
 /**

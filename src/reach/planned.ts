@@ -7,7 +7,14 @@ import type { RelaxedRule } from './relaxed.js';
 
 /** A goal of a variant clause, before it is rendered as text or built as Tau terms. */
 export type PlannedGoal =
-  | { readonly kind: 'call'; readonly name: string; readonly args: readonly Term[] }
+  | {
+      readonly kind: 'call'; readonly name: string; readonly args: readonly Term[];
+      /**
+       * A call of the projection `name` of table `base` onto the positions `keep` (see plan.ts,
+       * `projectDead`); `args` are the base call's.
+       */
+      readonly projects?: { readonly base: string; readonly args: readonly Term[]; readonly keep: readonly number[] };
+    }
   | { readonly kind: 'neq'; readonly left: Term; readonly right: Term }
   /** Goals that only decide whether some binding exists: `once((G1, ..., Gn))`. */
   | { readonly kind: 'once'; readonly goals: readonly PlannedGoal[] }

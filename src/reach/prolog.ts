@@ -10,9 +10,9 @@
  * recursive component each round fires only the rule variants that read a fact new in the last
  * round. Prolog does the joins; JavaScript removes duplicates and feeds the tables.
  */
-import type { Atom } from '../gdl/ast.js';
+import type { Atom, Term } from '../gdl/ast.js';
 import { KEYWORDS, NO_POS } from '../gdl/ast.js';
-import { createEngine, fromTau } from '../engine/tau.js';
+import { type TauTerm, createEngine, fromTauShared } from '../engine/tau.js';
 import { sortByCodePoints, termDepth } from '../gdl/terms.js';
 import { checkDeadline, deadlineTicker, relationLimitError } from '../gdl/diagnostics.js';
 import type { NormalGame } from '../normalize/types.js';
@@ -149,12 +149,15 @@ function refuseDeepRules(file: string, rules: readonly RelaxedRule[], maxDepth: 
 
 /** Lines 21-26: the three supersets, read off the fact store and sorted by KIF text. */
 function collect(store: FactStore, tick: () => void): Supersets {
+  // One object per constant, shared by every term that holds it.
+  const consts = new Map<string, Term>();
+  const term = (t: TauTerm): Term => fromTauShared(t, consts);
   // Sorted by text first, converted after: only what is kept is converted, once.
   const byText = <S, T>(items: S[], text: (s: S) => string, value: (s: S) => T): T[] =>
     sortByCodePoints(items, (s) => (tick(), text(s))).map((s) => (tick(), value(s)));
-  const fluents = byText(store.relations.get('true/1')?.facts ?? [], (f) => f.text, (f) => fromTau(f.args[0]!));
-  const moves = byText(store.relations.get('does/2')?.facts ?? [], (f) => f.text, (f) => ({ role: fromTau(f.args[0]!), action: fromTau(f.args[1]!) }));
-  return { fluents, moves, axioms: axiomsByText(store, tick) };
+  const fluents = byText(store.relations.get('true/1')?.facts ?? [], (f) => f.text, (f) => term(f.args[0]!));
+  const moves = byText(store.relations.get('does/2')?.facts ?? [], (f) => f.text, (f) => ({ role: term(f.args[0]!), action: term(f.args[1]!) }));
+  return { fluents, moves, axioms: axiomsByText(store, tick, term) };
 }
 
 /**
@@ -165,7 +168,7 @@ function collect(store: FactStore, tick: () => void): Supersets {
  * spares building and comparing a text per instance (amazons: 752,469 axioms, and the sort
  * took as long as the fixpoint). Arities of one name share a prefix, so they are sorted together.
  */
-function axiomsByText(store: FactStore, tick: () => void): Atom[] {
+function axiomsByText(store: FactStore, tick: () => void, term: (t: TauTerm) => Term): Atom[] {
   const groups = new Map<string, { readonly prefix: string; readonly rel: string; readonly facts: StoredFact[] }>();
   for (const r of store.relations.values()) {
     if (KEYWORDS.has(r.rel)) continue;
@@ -178,7 +181,7 @@ function axiomsByText(store: FactStore, tick: () => void): Atom[] {
   for (const g of sortByCodePoints([...groups.values()], (x) => x.prefix)) {
     for (const f of sortByCodePoints(g.facts, (x) => (tick(), x.text))) {
       tick();
-      axioms.push({ kind: 'atom', rel: g.rel, args: f.args.map(fromTau), pos: NO_POS });
+      axioms.push({ kind: 'atom', rel: g.rel, args: f.args.map(term), pos: NO_POS });
     }
   }
   return axioms;

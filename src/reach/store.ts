@@ -3,7 +3,7 @@
  * texts per relation removes duplicate answers far faster than asking Prolog, and the engine's
  * tables (full copy `F|t`, delta copy `D|t`) are filled from here.
  */
-import { type PrologEngine, type TauTerm, tauArgs, tauName } from '../engine/tau.js';
+import { type PrologEngine, type TauTerm, type TermText, tauArgs, tauName } from '../engine/tau.js';
 import { CONST_PART, splitPosition, tableName } from './clauses.js';
 
 /** One ground fact: its arguments as Tau terms and their KIF text, joined by spaces. */
@@ -71,12 +71,17 @@ export function relationFacts(store: FactStore, relKey: string, rel: string, ari
  */
 export function recordFact(engine: PrologEngine, r: RelationFacts, args: readonly TauTerm[], maxDepth: number, store: FactStore): StoredFact | Refusal {
   let text = '';
+  // The texts of function terms, cached only once the fact is kept: most answers of some games
+  // repeat known facts, and their terms are read no more.
+  let terms: TermText[] | undefined;
   for (let i = 0; i < args.length; i++) {
-    const k = engine.kif(args[i]!, maxDepth);
+    const k = engine.kif(args[i]!, maxDepth, false);
     if (k.depth > maxDepth) return { kind: 'too-deep', depth: k.depth };
     text = i === 0 ? k.text : `${text} ${k.text}`;
+    if (k.depth > 1) (terms ??= [])[i] = k;
   }
   if (r.keys.has(text)) return DUPLICATE;
+  if (terms !== undefined) terms.forEach((k, i) => engine.rememberKif(args[i]!, k));
   r.keys.add(text);
   const fact = { args, text };
   r.facts.push(fact);
