@@ -117,3 +117,60 @@ describe.skipIf(!HAVE_CORPUS)('net optimization passes on corpus games', () => {
     }, 120_000);
   }
 });
+
+/**
+ * hex's shape in small: a move next to a cell the mover owns scores (every other cell is next), the mover's `bonus` fluent
+ * shared by every rule of the head, each with a does literal. Factoring takes the shared
+ * does-free literal out of the rules with a does literal (one reader instead of one per rule),
+ * and goes no deeper: the rests keep their does literal.
+ */
+const SCORING = `
+(role a) (role b)
+(init (control a)) (init (bonus a)) (init (bonus b))
+(pos 1) (pos 2) (pos 3) (pos 4) (pos 5)
+(<= (adj ?p ?q) (pos ?p) (pos ?q) (distinct ?p ?q))
+(<= (legal ?r (mark ?p)) (true (control ?r)) (pos ?p) (not (true (marked ?p))))
+(<= (legal a noop) (true (control b)))
+(<= (legal b noop) (true (control a)))
+(<= (next (marked ?p)) (does ?r (mark ?p)))
+(<= (next (marked ?p)) (true (marked ?p)))
+(<= (next (owner ?p ?r)) (does ?r (mark ?p)))
+(<= (next (owner ?p ?r)) (true (owner ?p ?r)))
+(<= (next (control a)) (true (control b)))
+(<= (next (control b)) (true (control a)))
+(<= (next (bonus ?r)) (true (bonus ?r)) (not (scores ?r)))
+(<= (scores ?r) (does ?r (mark ?p)) (true (bonus ?r)) (true (owner ?q ?r)) (adj ?p ?q))
+(<= (next (score ?r)) (scores ?r))
+(<= (next (score ?r)) (true (score ?r)))
+(<= open (pos ?p) (not (true (marked ?p))))
+(<= terminal (not open))
+(<= (goal ?r 100) (true (score ?r)))
+(<= (goal ?r 0) (role ?r) (not (true (score ?r))))
+`;
+
+describe('factoring rules with a does literal', () => {
+  const game = ground(SCORING, 'scoring.kif');
+  const does = game.terms.findSymbol('does');
+  const text = (a: number): string => game.terms.text(game.atoms[a]?.term ?? -1);
+  const bonusA = game.atoms.findIndex((a) => game.terms.text(a.term) === '(true (bonus a))');
+  const readers = (rules: readonly { pos: readonly number[]; neg: readonly number[] }[], a: number): number => rules.filter((r) => r.pos.includes(a) || r.neg.includes(a)).length;
+
+  it('takes the shared does-free literal out, one level deep', () => {
+    const { rules } = factorRules(game, game.rules);
+    expect(bonusA).toBeGreaterThanOrEqual(0);
+    expect(readers(game.rules, bonusA)).toBeGreaterThanOrEqual(4);
+    expect(readers(rules, bonusA)).toBeLessThan(readers(game.rules, bonusA));
+    // Every rule of a new atom made from rules with a does literal keeps its does literal.
+    const scores = rules.filter((r) => text(r.head).startsWith('(scores'));
+    const made = new Set(scores.flatMap((r) => r.pos.filter((a) => a >= game.atoms.length)));
+    expect(made.size).toBeGreaterThan(0);
+    for (const x of made) for (const r of rules.filter((q) => q.head === x)) expect(r.pos.some((a) => game.atoms[a]?.rel === does)).toBe(true);
+  });
+
+  it('keeps the game: same as the simulator of verify and as the fast one without passes', () => {
+    for (const other of [createGroundSimulator(game, Deadline.never()), createFastSimulator(game, Deadline.never(), OFF)]) {
+      const result = verifyGame(other, createFastSimulator(game, Deadline.never()), { playouts: 60, seed: 3, maxSteps: 12 });
+      if (result.kind !== 'same') expect(result.difference).toBeUndefined();
+    }
+  });
+});

@@ -25,12 +25,13 @@ function literals(r: GroundRule): number[] {
   return [...r.pos.map((a) => lit(a, false)), ...r.neg.map((a) => lit(a, true))].sort((x, y) => x - y);
 }
 
-/** The literal most of `bodies` contain, with its count. */
-function mostShared(bodies: readonly number[][]): { literal: number; count: number } {
+/** The literal most of `bodies` contain, with its count; a `does` literal (`isDoes` of its atom) is never chosen. */
+function mostShared(bodies: readonly number[][], isDoes: Uint8Array): { literal: number; count: number } {
   const count = new Map<number, number>();
   let best = { literal: -1, count: 0 };
   for (const b of bodies) {
     for (const l of b) {
+      if (isDoes[l >> 1] === 1) continue;
       const c = (count.get(l) ?? 0) + 1;
       count.set(l, c);
       if (c > best.count) best = { literal: l, count: c };
@@ -42,6 +43,8 @@ function mostShared(bodies: readonly number[][]): { literal: number; count: numb
 /** The rules made so far, the new atoms' count, and the new atom of each group of rests already made. */
 interface Factoring {
   readonly out: GroundRule[];
+  /** Per atom of the game, 1 for a does atom. */
+  readonly isDoes: Uint8Array;
   readonly byKey: Map<string, number>;
   atoms: number;
 }
@@ -55,13 +58,13 @@ function rule(head: number, body: readonly number[]): GroundRule {
  * it is shared by at least MIN_SHARED of them. Iterative: a group of rests is factored in turn
  * (a work list, not recursion).
  */
-function factorHead(f: Factoring, head: number, bodies: number[][]): void {
+function factorHead(f: Factoring, head: number, bodies: number[][], deep: boolean): void {
   const work: { head: number; bodies: number[][] }[] = [{ head, bodies }];
   while (work.length > 0) {
     const item = work.pop()!;
     let rest = item.bodies;
     for (;;) {
-      const { literal, count } = mostShared(rest);
+      const { literal, count } = mostShared(rest, f.isDoes);
       if (count < MIN_SHARED) break;
       const withL = rest.filter((b) => b.includes(literal)).map((b) => b.filter((l) => l !== literal));
       rest = rest.filter((b) => !b.includes(literal));
@@ -75,7 +78,8 @@ function factorHead(f: Factoring, head: number, bodies: number[][]): void {
       if (x === undefined) {
         x = f.atoms++;
         f.byKey.set(key, x);
-        work.push({ head: x, bodies: withL });
+        if (deep) work.push({ head: x, bodies: withL });
+        else for (const b of withL) f.out.push(rule(x, b));
       }
       f.out.push(rule(item.head, [literal, lit(x, false)].sort((a, b) => a - b)));
     }
@@ -91,20 +95,24 @@ export function factorRules(game: GroundGame, rules: readonly GroundRule[]): { r
   const does = keywordSymbols(game.terms).does;
   // Frame rules over most moves of a role first (complement.ts): what they leave has no does literal to factor.
   const framed = complementMoves(game, rules, game.atoms.length);
-  const f: Factoring = { out: [], byKey: new Map(), atoms: game.atoms.length + framed.added };
+  const isDoes = Uint8Array.from(game.atoms, (a) => (a.rel === does ? 1 : 0));
+  const f: Factoring = { out: [], isDoes, byKey: new Map(), atoms: game.atoms.length + framed.added };
+  // A head's rules with a does literal are factored apart from its others: together, the
+  // group's new atom would depend on the move, and change with every move (hex's frame of
+  // `connected` with its `(does r (place m n))` rule did, 1,000 more counter updates per step).
+  // They are factored one level only, the rests kept as rules triggered by their does atom:
+  // factored further, hex's rests shared "red placed next to (m, n)" atoms, each read by 82
+  // heads and changing at every move next to (m, n).
   const byHead = new Map<number, number[][]>();
   for (const r of framed.rules) {
-    if ([...r.pos, ...r.neg].some((a) => game.atoms[a]?.rel === does)) {
-      f.out.push(r);
-      continue;
-    }
-    const list = byHead.get(r.head);
-    if (list === undefined) byHead.set(r.head, [literals(r)]);
+    const key = 2 * r.head + (r.pos.some((a) => isDoes[a] === 1) || r.neg.some((a) => isDoes[a] === 1) ? 1 : 0);
+    const list = byHead.get(key);
+    if (list === undefined) byHead.set(key, [literals(r)]);
     else list.push(literals(r));
   }
-  for (const [head, bodies] of byHead) {
-    if (bodies.length < MIN_SHARED) for (const b of bodies) f.out.push(rule(head, b));
-    else factorHead(f, head, bodies);
+  for (const [key, bodies] of byHead) {
+    if (bodies.length < MIN_SHARED) for (const b of bodies) f.out.push(rule(key >> 1, b));
+    else factorHead(f, key >> 1, bodies, (key & 1) === 0);
   }
   if (f.atoms === game.atoms.length && framed.rules.length === rules.length && framed.rules.every((r, i) => r === rules[i])) return { rules: rules.slice(), atoms: game.atoms };
   const placeholder: GroundAtom = { term: -1, rel: -1, args: [] };
