@@ -69,7 +69,7 @@ describe.skipIf(!HAVE_CORPUS)('the step of a playout', () => {
   }
 
   it('plays noop turn-taking games on per-turn nets only when these read the fluents less, and replays a seed', () => {
-    const expected: [string, number][] = [['ggp-repository-base/chomp.kif', 2], ['ggp-repository-base/nim3.kif', 2], ['ggp-repository-base/ticTacToe.kif', 0]];
+    const expected: [string, number][] = [['ggp-repository-base/chomp.kif', 2], ['ggp-repository-base/nim3.kif', 2], ['ggp-repository-base/connectFour.kif', 0]];
     for (const [rel, nets] of expected) {
       const game = runGrounding(readGame(rel), rel, defaultPipelineOptions(), new StageTimer()).ground;
       const depths = (): number[] => {
