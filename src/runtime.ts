@@ -31,9 +31,6 @@ const INTERRUPT_BUDGET = 1_000_000;
  */
 export function tuneForShortRuns(): void {
   setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);
-  // `gc` in the contexts made from now on (the command's thread): lazy rounds collect the
-  // garbage of a stopped round before the next one (src/ground/lazy.ts, collectGarbage).
-  setFlagsFromString('--expose-gc');
 }
 
 /** Share of the machine's physical memory a run may use by default (`--max-memory`). */

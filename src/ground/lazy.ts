@@ -311,21 +311,8 @@ export function lazyRounds<R>(game: NormalGame, seeds: readonly string[], retry:
       if (rel === undefined || lazy.includes(rel) || plan?.program.includes(rel) === true) throw err;
       planOrRefuse(game, [...lazy, rel], err);
       lazy.push(rel);
-      collectGarbage();
     }
   }
-}
-
-/**
- * A full garbage collection between two rounds, where the host exposes one (`gc`: the command
- * line's thread, src/runtime.ts; a library caller's process normally does not). A round that
- * stopped at a limit leaves its whole superset store behind as garbage (ARGENTINA of the 2006
- * games: 0.9 GB after a plain run of 18 CPU s), and the next round, left to V8's own timing,
- * took 19.2 CPU s instead of 11.0 after an explicit collection (docs/hard-games.md, "Held-out
- * 2006 games"). The collection changes no result.
- */
-function collectGarbage(): void {
-  (globalThis as { gc?: () => void }).gc?.();
 }
 
 /** The plan for `seeds`; a refusal becomes `cause` (the limit met) with the reason added, or an invalid-game error. */
