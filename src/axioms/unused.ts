@@ -20,9 +20,12 @@ export function rulesByHead(game: GroundGame): number[][] {
  * Rule indices per head atom as one list with offsets per atom (`start[id]` to `start[id + 1]`):
  * rules are sorted by head (the GroundGame contract), so they are the rules' own indices.
  */
-function headRanges(game: GroundGame): Int32Array {
+function headRanges(game: GroundGame, tick: () => void): Int32Array {
   const start = new Int32Array(game.atoms.length + 1);
-  for (let i = 0; i < game.rules.length; i++) start[game.rules[i]!.head + 1]!++;
+  for (let i = 0; i < game.rules.length; i++) {
+    tick();
+    start[game.rules[i]!.head + 1]!++;
+  }
   for (let a = 0; a < game.atoms.length; a++) start[a + 1]! += start[a]!;
   return start;
 }
@@ -34,10 +37,11 @@ function headRanges(game: GroundGame): Int32Array {
  */
 export function neededAtoms(game: GroundGame, deadline: Deadline): Uint8Array {
   const tick = deadlineTicker(deadline, game.file, 'dropping unused instances');
-  const start = headRanges(game);
+  const start = headRanges(game, tick);
   const needed = new Uint8Array(game.atoms.length);
   const todo: number[] = [];
   for (let id = 0; id < game.atoms.length; id++) {
+    tick();
     if (start[id + 1]! > start[id]! && isOutput(atomKind(game, id))) {
       needed[id] = 1;
       todo.push(id);

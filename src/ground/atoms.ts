@@ -44,13 +44,14 @@ export function lazyInputAtoms(game: GroundGame): number[] {
   return out;
 }
 
-/** Marks (1) every atom that `init` or a rule of `rules` mentions, over `count` atoms. */
-export function usedAtoms(count: number, init: readonly number[], rules: readonly GroundRule[]): Uint8Array {
+/** Marks (1) every atom that `init` or a rule of `rules` mentions, over `count` atoms; `tick` once per rule (a caller's deadline). */
+export function usedAtoms(count: number, init: readonly number[], rules: readonly GroundRule[], tick: () => void = () => {}): Uint8Array {
   const used = new Uint8Array(count);
   for (const id of init) used[id] = 1;
   // Indexed loops: bodies are frozen shared empty arrays or plain ones, and iterators over
   // that mix were a tenth of instantiation on the largest games.
   for (let i = 0; i < rules.length; i++) {
+    tick();
     const r = rules[i]!;
     used[r.head] = 1;
     for (let j = 0; j < r.pos.length; j++) used[r.pos[j]!] = 1;

@@ -31,7 +31,7 @@ export function reachableAtoms(game: GroundGame, deadline: Deadline): Uint8Array
   const rules = game.rules;
   const bridge = relaxedBridges(game.vocabulary, n);
   const waiting = new Int32Array(rules.length);
-  const watchers = positiveWatchers(rules, n, waiting);
+  const watchers = positiveWatchers(rules, n, waiting, tick);
   const reached = new Uint8Array(n);
   const todo: number[] = [];
   const reach = (id: number): void => {
@@ -42,7 +42,10 @@ export function reachableAtoms(game: GroundGame, deadline: Deadline): Uint8Array
   for (const id of game.init) reach(id);
   // Lazy atoms and the heads of lazy rules (docs/lazy.md) may hold in any state.
   for (const id of lazyInputAtoms(game)) reach(id);
-  for (let i = 0; i < rules.length; i++) if (waiting[i] === 0) reach(rules[i]!.head);
+  for (let i = 0; i < rules.length; i++) {
+    tick();
+    if (waiting[i] === 0) reach(rules[i]!.head);
+  }
   const { start, list } = watchers;
   while (todo.length > 0) {
     const id = todo.pop()!;
@@ -61,10 +64,11 @@ export function reachableAtoms(game: GroundGame, deadline: Deadline): Uint8Array
  * per atom (two typed arrays, not an array per atom); `waiting` gets each rule's body size.
  * Bodies are ascending without duplicates (the GroundGame contract): each atom counts once.
  */
-function positiveWatchers(rules: readonly GroundRule[], atoms: number, waiting: Int32Array): { start: Int32Array; list: Int32Array } {
+function positiveWatchers(rules: readonly GroundRule[], atoms: number, waiting: Int32Array, tick: () => void): { start: Int32Array; list: Int32Array } {
   const start = new Int32Array(atoms + 1);
   let total = 0;
   for (let i = 0; i < rules.length; i++) {
+    tick();
     const pos = rules[i]!.pos;
     waiting[i] = pos.length;
     total += pos.length;
@@ -74,6 +78,7 @@ function positiveWatchers(rules: readonly GroundRule[], atoms: number, waiting: 
   const fill = start.slice(0, atoms);
   const list = new Int32Array(total);
   for (let i = 0; i < rules.length; i++) {
+    tick();
     const pos = rules[i]!.pos;
     for (let j = 0; j < pos.length; j++) list[fill[pos[j]!]!++] = i;
   }

@@ -46,12 +46,13 @@ function sortedUnique(given: readonly GroundRule[]): readonly GroundRule[] {
 export function restrictGame(game: GroundGame, rules: readonly GroundRule[], changed: boolean, deadline: Deadline, what: string): GroundGame {
   const tick = deadlineTicker(deadline, game.file, what);
   const n = game.atoms.length;
-  const used = usedAtoms(n, game.init, rules);
+  const used = usedAtoms(n, game.init, rules, tick);
   // Lazy atoms and lazy rules' heads (docs/lazy.md) stay: the simulators read and make them.
   for (const id of lazyInputAtoms(game)) used[id] = 1;
   const renumber = new Int32Array(n).fill(-1);
   const atoms: GroundAtom[] = [];
   for (let id = 0; id < n; id++) {
+    tick();
     if (used[id] === 0) continue;
     renumber[id] = atoms.length;
     atoms.push(game.atoms[id]!);
