@@ -53,6 +53,12 @@ describe('the stages under a passed deadline', () => {
     expect(err.message).toMatch(/grid\.kif:\d+:\d+: error: instantiating this rule for '\w+' stopped: time limit reached/);
   });
 
+  it('instantiation looks at the clock while interning the supersets, before any join (issue 33)', () => {
+    // amazonsTorus interned 1.15×10⁶ axioms without a look at the clock: seconds past its limit.
+    const err = limitError(() => instantiateGame(loaded.normal, reach.supersets, { ...TEST_INSTANTIATE_LIMITS, deadline: PASSED() }));
+    expect(err.message).toMatch(/\(loading its superset\)/);
+  });
+
   it('ground reachability, pruning, unused-instance removal and both writers stop', () => {
     expect(limitError(() => reachableAtoms(ground, PASSED())).message).toContain('ground reachability: time limit reached');
     expect(limitError(() => pruneUnreachable(ground, PASSED())).message).toMatch(/(ground reachability|pruning|building the ground game): time limit reached/);

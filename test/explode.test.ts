@@ -109,6 +109,31 @@ describe('refusal before enumerating', () => {
     expect(message(10_000)).toMatch(/'code\/9' would make about 262144 ground atoms \(limit 10000\)/);
   });
 
+  it('refuses a relation written as several rules when their sum passes the margin, naming the sum (issue 33)', () => {
+    // Each rule alone (100 or 1,000 atoms) is under 20 times the 60 atoms of the budget; the three
+    // together (1,200) are not: refused before any of them is enumerated. With a budget of 100, the sum
+    // is under the margin and the limit is met by counting, with the join's estimate named.
+    const text = `(role r) (init s) (legal r go) (next s)
+      (d 0) (d 1) (d 2) (d 3) (d 4) (d 5) (d 6) (d 7) (d 8) (d 9)
+      (<= (p ?a ?b ?c) (d ?a) (d ?b) (d ?c))
+      (<= (p ?a ?b ?a) (d ?a) (d ?b))
+      (<= (p ?a ?a ?b) (d ?a) (d ?b))
+      (<= terminal (true s) (p 1 2 3))
+      (goal r 100)`;
+    const message = (maxGroundAtoms: number): string => {
+      const options = resolvePipelineOptions({ maxGroundAtoms });
+      try {
+        groundNormalGame(loadGame(text, 'sum.kif', options, new StageTimer()).normal, options, new StageTimer());
+      } catch (e) {
+        return (e as GdlError).message;
+      }
+      return 'grounded';
+    };
+    expect(message(60)).toMatch(/sum\.kif:3:7: error: instantiating the 3 rules for 'p\/3' would make about 1200 ground atoms \(limit 60\) \(this one about 1000\), estimated before enumerating/);
+    expect(message(100)).toMatch(/'p' exceeded 100 ground atoms; its join was estimated at about 1000 bindings/);
+    expect(message(5000)).toBe('grounded');
+  });
+
   it('names the estimate of a rule stopped by the clock too', () => {
     const small = example('explode.kif').replace(/\(digit [4-9]\) ?/g, '');
     const options = resolvePipelineOptions();

@@ -21,9 +21,12 @@ export function rulesByHead(game: GroundGame): number[][] {
  * Rule indices per head atom as one list with offsets per atom (`start[id]` to `start[id + 1]`):
  * rules are sorted by head (the GroundGame contract), so they are the rules' own indices.
  */
-function headRanges(heads: Int32Array, count: number, atoms: number): Int32Array {
+function headRanges(heads: Int32Array, count: number, atoms: number, tick: () => void): Int32Array {
   const start = new Int32Array(atoms + 1);
-  for (let i = 0; i < count; i++) start[heads[i]! + 1]!++;
+  for (let i = 0; i < count; i++) {
+    tick();
+    start[heads[i]! + 1]!++;
+  }
   for (let a = 0; a < atoms; a++) start[a + 1]! += start[a]!;
   return start;
 }
@@ -37,10 +40,11 @@ export function neededAtoms(game: GroundGame, deadline: Deadline): Uint8Array {
   const tick = deadlineTicker(deadline, game.file, 'dropping unused instances');
   const rules = compactRules(game);
   const { starts, lits } = rules;
-  const start = headRanges(rules.heads, rules.count, game.atoms.length);
+  const start = headRanges(rules.heads, rules.count, game.atoms.length, tick);
   const needed = new Uint8Array(game.atoms.length);
   const todo: number[] = [];
   for (let id = 0; id < game.atoms.length; id++) {
+    tick();
     if (start[id + 1]! > start[id]! && isOutput(atomKind(game, id))) {
       needed[id] = 1;
       todo.push(id);

@@ -6,7 +6,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { GdlError, formatDiagnostic } from '../gdl/diagnostics.js';
-import { type PipelineOptions, resolvePipelineOptions } from '../pipeline/stages.js';
+import { type PipelineOptions, type PipelineSettings, resolvePipelineOptions } from '../pipeline/stages.js';
 import { type OutputFile, batchRecipe, loadRun, runContext } from '../pipeline/recipes/index.js';
 import { StageTimer } from '../timer.js';
 import type { GameFigures, WorkerJob, WorkerReply } from './types.js';
@@ -15,7 +15,7 @@ import type { GameFigures, WorkerJob, WorkerReply } from './types.js';
 const MAX_WARNINGS = 100;
 
 /** The pipeline options of a job: its limits, and one deadline with the heap limit beside the clock. */
-export function jobOptions(job: WorkerJob): PipelineOptions {
+export function jobOptions(job: WorkerJob, signal?: PipelineSettings['signal']): PipelineOptions {
   // The pipeline's own run deadline: from the worker's start (when the parent sent it), so
   // start-up under load is inside the limit; the heap limit beside the clock.
   return resolvePipelineOptions({
@@ -27,6 +27,7 @@ export function jobOptions(job: WorkerJob): PipelineOptions {
     ...(job.maxGroundAtoms === undefined ? {} : { maxGroundAtoms: job.maxGroundAtoms }),
     ...(job.maxGroundRules === undefined ? {} : { maxGroundRules: job.maxGroundRules }),
     ...(job.lazyAxioms === true ? { lazyAxioms: true } : {}),
+    ...(signal === undefined ? {} : { signal }),
   });
 }
 
@@ -82,10 +83,10 @@ function writeFiles(dir: string, files: readonly OutputFile[]): void {
 /**
  * Grounds the job's game and writes its files into `job.tmpDir` (when given). Invalid games
  * and limits are replies; anything else (a bug, a write error) is thrown for the worker to
- * report as a crash.
+ * report as a crash. `signal`: read by the run's deadline (the worker's watch of its parent).
  */
-export function groundOne(job: WorkerJob): WorkerReply {
-  const options = jobOptions(job);
+export function groundOne(job: WorkerJob, signal?: PipelineSettings['signal']): WorkerReply {
+  const options = jobOptions(job, signal);
   const ctx = runContext(job.file, options, new StageTimer());
   const timer = ctx.timer;
   const figures = (): GameFigures => ({ stages: stageTimes(timer), peakMiB: peakMiB() });

@@ -8,31 +8,49 @@ import { Worker } from 'node:worker_threads';
 import { tuneForShortRuns } from '../runtime.js';
 import { groundOne } from './ground-one.js';
 import type { WorkerJob } from './types.js';
+import type { PipelineSettings } from '../pipeline/stages.js';
 
 /** Exit code of an unexpected error, as `gdl-ground`'s internal error. */
 const INTERNAL = 70;
 
+/** Milliseconds into a job after which the watchdog thread is started (see {@link parentWatch}). */
+const WATCHDOG_AFTER_MS = 1000;
+
 /**
  * Ends this process when its parent is gone. 'disconnect' alone is not enough: it is an event of
  * the main thread, which grounds synchronously and would see it only at the end (workers of a
- * killed batch kept running minutes at 1.8 GB each). A thread of its own polls the parent's id
- * (it changes when the parent dies and the process is re-parented) and kills the process. The
- * parent passes its id as the first argument: by the time this module runs, after loading the
- * library, the parent may already be gone.
+ * killed batch kept running minutes at 1.8 GB each). The parent's id changes when the parent dies
+ * and the process is re-parented; the parent passes its id as the first argument (by the time
+ * this module runs, after loading the library, the parent may already be gone). It is read two ways:
+ * - as the abort flag of the job's deadline, which every stage reads with its clock (a getppid
+ *   call, once a millisecond or so): the run stops as aborted, and the reply finds no parent;
+ * - by a thread of its own that polls it and kills the process, for work between two reads of the
+ *   clock. A thread costs 30-50 ms of processor time to start (a second Node environment), a sixth
+ *   of a small game's whole run in a batch, so it is started only once a job has run a second.
  */
-function dieWithParent(): void {
+function parentWatch(): NonNullable<PipelineSettings['signal']> {
   const parent = Number(process.argv[2]) || process.ppid;
-  const watch = new Worker(`setInterval(() => { if (process.ppid !== ${parent}) process.kill(process.pid, 'SIGKILL'); }, 200);`, { eval: true });
-  watch.unref();
+  const started = Date.now();
+  let watching = false;
+  return {
+    get aborted(): boolean {
+      if (!watching && Date.now() - started > WATCHDOG_AFTER_MS) {
+        watching = true;
+        const watch = new Worker(`setInterval(() => { if (process.ppid !== ${parent}) process.kill(process.pid, 'SIGKILL'); }, 200);`, { eval: true });
+        watch.unref();
+      }
+      return process.ppid !== parent;
+    },
+  };
 }
 
 tuneForShortRuns();
-dieWithParent();
+const parentGone = parentWatch();
 // The parent is gone (killed): nobody waits for the reply.
 process.once('disconnect', () => process.exit(INTERNAL));
 process.once('message', (job: WorkerJob) => {
   try {
-    const reply = groundOne({ ...job, timeoutSeconds: job.timeoutSeconds ?? Infinity });
+    const reply = groundOne({ ...job, timeoutSeconds: job.timeoutSeconds ?? Infinity }, parentGone);
     process.send!(reply, () => process.exit(0));
   } catch (err) {
     process.stderr.write(`internal error: ${(err as Error)?.message ?? String(err)}\n`);

@@ -5,9 +5,11 @@
  */
 // tau-prolog ships CommonJS without types; only this module sees its shape. A default import
 // is what both Node's ESM loader (module.exports) and a browser bundler (esbuild's CommonJS
-// interop) give, so the core needs no createRequire from node:module.
+// interop) give, so the core needs no createRequire from node:module. `#tau-prolog` is the
+// package itself, or under Node lib/tau-prolog-node.cjs, which requires it (package.json
+// "imports"): Node's scan of a CommonJS package imported from ESM cost 70-90 ms per process.
 // @ts-expect-error tau-prolog has no type declarations
-import tauProlog from 'tau-prolog';
+import tauProlog from '#tau-prolog';
 import type { Term } from '../gdl/ast.js';
 import { NO_POS } from '../gdl/ast.js';
 import { foldTerm, foldTree } from '../gdl/fold.js';

@@ -353,17 +353,19 @@ function runRule(
   const estimate = estimateJoin(joins, checks, outputs);
   checkEstimate(ctx, rule, estimate, isStatic);
   checkLazyEstimate(ctx, rule, estimate);
+  // A limit passed while enumerating names the size the join was estimated at, as the clock's does.
+  const size = `; its join was estimated at about ${formatEstimate(estimate)} bindings`;
   join(rule.nVars, joins, checks, outputs, makeTick(ctx, rule, estimate), (b, rows) => {
     const head = instantiatePattern(rule.head.pattern, b, ctx.table, filter === undefined);
     if (filter !== undefined && !filter.has(head)) return;
     if (!isStatic) {
       if (!addGroundRuleOf(ctx, rule, blocks, b, rows, head, rels)) return;
-      if (ctx.rules.count > maxRules) throw limitError(ctx, rule, `exceeded ${maxRules} ground rules`, { kind: 'rules' });
-      if (ctx.counters.literals > maxLiterals) throw limitError(ctx, rule, `exceeded ${maxLiterals} ground literals`, { kind: 'literals' });
+      if (ctx.rules.count > maxRules) throw limitError(ctx, rule, `exceeded ${maxRules} ground rules${size}`, { kind: 'rules', estimate });
+      if (ctx.counters.literals > maxLiterals) throw limitError(ctx, rule, `exceeded ${maxLiterals} ground literals${size}`, { kind: 'literals', estimate });
     }
     if (!inStore(headStore, head) && !pending.has(head)) {
       pending.add(head);
-      if (++ctx.counters.atoms > maxAtoms) throw limitError(ctx, rule, `exceeded ${maxAtoms} ground atoms`, { kind: 'ground-atoms' });
+      if (++ctx.counters.atoms > maxAtoms) throw limitError(ctx, rule, `exceeded ${maxAtoms} ground atoms${size}`, { kind: 'ground-atoms', estimate });
     }
   });
 }

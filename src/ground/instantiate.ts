@@ -7,11 +7,12 @@
  * its superset (next by fluents, legal by moves, axioms by their instances). Ground rules
  * therefore only ever have heads that are reachable in the relaxed game.
  */
-import { GdlError, deadlineTicker, diag } from '../gdl/diagnostics.js';
+import { GdlError, deadlineLimit, deadlineTicker, diag, relationLimitError } from '../gdl/diagnostics.js';
 import { OUTPUT_KEYWORDS } from '../gdl/keywords.js';
 import { compareCodePoints, isGround, termToString } from '../gdl/terms.js';
 import { relationComponents, relationGraph, relationKey, severalArities, stateDependent } from '../gdl/relations.js';
-import type { Atom, Rule } from '../gdl/ast.js';
+import { type Atom, NO_POS, type Rule } from '../gdl/ast.js';
+import type { Deadline } from '../deadline.js';
 import type { NormalGame } from '../normalize/types.js';
 import { asRule } from '../normalize/types.js';
 import type { Supersets } from '../reach/types.js';
@@ -27,6 +28,7 @@ import type { LazyPlan } from './lazy.js';
 import { lazyDynamic, lazyPart } from './lazy-part.js';
 import { appendRule, createRuleBuffer } from './rule-buffer.js';
 import { compactRules, gameFields, gameWithRules } from './compact.js';
+import { checkComponentEstimate } from './component-estimate.js';
 
 export { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from './evaluate.js';
 
@@ -48,19 +50,35 @@ function checkHeads(game: NormalGame, dynamic: ReadonlySet<string>): void {
   }
 }
 
+/**
+ * A deadline tick for the work before the joins (supersets interned, rules compiled), given the
+ * relation at hand: a stop names the first rule of that relation, as a stop in its join would.
+ */
+function ruleTicker(deadline: Deadline, game: NormalGame, what: string): (rel: string) => void {
+  return (rel) => {
+    if (!deadline.tick()) return;
+    const pos = game.rules.find((r) => r.head.rel === rel)?.pos ?? NO_POS;
+    throw relationLimitError(game.file, pos, rel, `instantiating this rule for '${rel}' stopped: ${deadline.describe()} (${what})`, deadlineLimit(deadline));
+  };
+}
+
 /** Interns the supersets: stores for `true` and `does`, head filters for covered relations. */
 function loadSupersets(
-  ctx: Context, supersets: Supersets, statics: ReadonlySet<string>, filter: Map<string, Set<number>>, seeds: Map<string, Store>, key: (atom: Atom) => string,
+  ctx: Context, game: NormalGame, supersets: Supersets, statics: ReadonlySet<string>, filter: Map<string, Set<number>>, seeds: Map<string, Store>, key: (atom: Atom) => string,
 ): void {
   const t = ctx.table;
+  // A million axioms take seconds to intern (amazonsTorus: 1.15×10⁶, 5 s of processor time at a load of 20).
+  const tick = ruleTicker(ctx.limits.deadline, game, 'loading its superset');
   filter.set('next', new Set());
   filter.set('legal', new Set());
   for (const f of supersets.fluents) {
+    tick('next');
     const id = t.fromTerm(f);
     addToStore(storeOf(ctx, 'true'), t.compound('true', [id]));
     filter.get('next')!.add(t.compound('next', [id]));
   }
   for (const m of supersets.moves) {
+    tick('legal');
     const args = [t.fromTerm(m.role), t.fromTerm(m.action)];
     addToStore(storeOf(ctx, 'does'), t.compound('does', args));
     filter.get('legal')!.add(t.compound('legal', args));
@@ -70,6 +88,7 @@ function loadSupersets(
   const demanded = new Set(supersets.demandedStatics ?? []);
   const kept = (a: Atom): boolean => !statics.has(key(a)) || demanded.has(`${a.rel}/${a.args.length}`);
   for (const a of supersets.axioms) {
+    tick(a.rel);
     const rel = key(a);
     if (!kept(a)) continue;
     if (!filter.has(rel)) filter.set(rel, new Set());
@@ -117,10 +136,11 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
  * most of instantiation there). Rules are compiled in source order, so their errors come first
  * as before; facts are never unsafe.
  */
-function compileGame(game: NormalGame, table: TermTable, key: (atom: Atom) => string): { compiled: JoinRule[]; facts: GroundFact[] } {
+function compileGame(game: NormalGame, table: TermTable, key: (atom: Atom) => string, tick: (rel: string) => void): { compiled: JoinRule[]; facts: GroundFact[] } {
   const compiled: JoinRule[] = [];
   const facts: GroundFact[] = [];
   for (const r of game.rules) {
+    tick(r.head.rel);
     if (r.body.length === 0 && r.head.args.every(isGround)) facts.push({ rel: key(r.head), head: internAtom(table, r.head), source: r });
     else compiled.push(compileRule(r, game.file, table, key));
   }
@@ -205,12 +225,14 @@ export function instantiateGame(whole: NormalGame, supersets: Supersets, limits:
   const key = (atom: Atom): string => relationKey(atom, run.several);
   // With a lazy part, its static facts come from the stores: demanded ones would be incomplete.
   const loaded = lazy === undefined ? supersets : { ...supersets, demandedStatics: undefined };
-  loadSupersets(run, loaded, statics, headFilter, headSeeds, key);
-  const { compiled, facts } = compileGame(game, table, key);
+  loadSupersets(run, game, loaded, statics, headFilter, headSeeds, key);
+  const { compiled, facts } = compileGame(game, table, key, ruleTicker(limits.deadline, game, 'compiling it'));
   // Rule splitting (docs/ground.md): only rules estimated above the threshold are touched.
   const split = splitEnv(limits.splitAbove ?? DEFAULT_SPLIT_ABOVE, auxPrefix(gameSymbols(game, AUX_ROOT)), key, limits.frameAbove, limits.frameShared === true);
   for (const comp of componentsInOrder(plain, compiled, facts)) {
-    evaluateComponent(run, splitLargeRules(run, comp.rules, comp.rels, split), comp.rels, comp.facts);
+    const rules = splitLargeRules(run, comp.rules, comp.rels, split);
+    checkComponentEstimate(run, rules, comp.rels);
+    evaluateComponent(run, rules, comp.rels, comp.facts);
   }
   // Static keyword relations (a `goal` fact, `legal` from `role`) stay in the game as facts.
   for (const rel of OUTPUT_KEYWORDS) {

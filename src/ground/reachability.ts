@@ -32,7 +32,7 @@ export function reachableAtoms(game: GroundGame, deadline: Deadline): Uint8Array
   const rules = compactRules(game);
   const bridge = relaxedBridges(game.vocabulary, n);
   const waiting = new Int32Array(rules.count);
-  const watchers = positiveWatchers(rules, n, waiting);
+  const watchers = positiveWatchers(rules, n, waiting, tick);
   const reached = new Uint8Array(n);
   const todo: number[] = [];
   const reach = (id: number): void => {
@@ -62,11 +62,12 @@ export function reachableAtoms(game: GroundGame, deadline: Deadline): Uint8Array
  * per atom (two typed arrays, not an array per atom); `waiting` gets each rule's body size.
  * Bodies are ascending without duplicates (the GroundGame contract): each atom counts once.
  */
-function positiveWatchers(rules: CompactRules, atoms: number, waiting: Int32Array): { start: Int32Array; list: Int32Array } {
+function positiveWatchers(rules: CompactRules, atoms: number, waiting: Int32Array, tick: () => void): { start: Int32Array; list: Int32Array } {
   const { starts, negAt, lits } = rules;
   const start = new Int32Array(atoms + 1);
   let total = 0;
   for (let i = 0; i < rules.count; i++) {
+    tick();
     waiting[i] = negAt[i]! - starts[i]!;
     total += waiting[i]!;
     for (let k = starts[i]!; k < negAt[i]!; k++) start[lits[k]! + 1]!++;
@@ -75,6 +76,7 @@ function positiveWatchers(rules: CompactRules, atoms: number, waiting: Int32Arra
   const fill = start.slice(0, atoms);
   const list = new Int32Array(total);
   for (let i = 0; i < rules.count; i++) {
+    tick();
     for (let k = starts[i]!; k < negAt[i]!; k++) list[fill[lits[k]!]!++] = i;
   }
   return { start, list };

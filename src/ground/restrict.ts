@@ -26,12 +26,18 @@ function mapIds(ids: readonly number[], renumber: Int32Array): readonly number[]
 }
 
 /** Marks (1) every atom that `init` or a rule of `rules` mentions, over `count` atoms. */
-function usedAtoms(count: number, init: readonly number[], rules: CompactRules): Uint8Array {
+function usedAtoms(count: number, init: readonly number[], rules: CompactRules, tick: () => void): Uint8Array {
   const used = new Uint8Array(count);
   for (const id of init) used[id] = 1;
-  for (let i = 0; i < rules.count; i++) used[rules.heads[i]!] = 1;
+  for (let i = 0; i < rules.count; i++) {
+    tick();
+    used[rules.heads[i]!] = 1;
+  }
   const end = rules.starts[rules.count]!;
-  for (let k = 0; k < end; k++) used[rules.lits[k]!] = 1;
+  for (let k = 0; k < end; k++) {
+    tick();
+    used[rules.lits[k]!] = 1;
+  }
   return used;
 }
 
@@ -56,12 +62,13 @@ function renumberRules(rules: CompactRules, renumber: Int32Array, tick: () => vo
 export function restrictGame(game: GroundGame, rules: CompactRules, changed: boolean, deadline: Deadline, what: string): GroundGame {
   const tick = deadlineTicker(deadline, game.file, what);
   const n = game.atoms.length;
-  const used = usedAtoms(n, game.init, rules);
+  const used = usedAtoms(n, game.init, rules, tick);
   // Lazy atoms and lazy rules' heads (docs/lazy.md) stay: the simulators read and make them.
   for (const id of lazyInputAtoms(game)) used[id] = 1;
   const renumber = new Int32Array(n).fill(-1);
   const atoms: GroundAtom[] = [];
   for (let id = 0; id < n; id++) {
+    tick();
     if (used[id] === 0) continue;
     renumber[id] = atoms.length;
     atoms.push(game.atoms[id]!);

@@ -7,7 +7,7 @@
  * them has grown fourfold, and made again on next use.
  */
 import { isGround } from '../gdl/terms.js';
-import { type TauTerm, toTau } from '../engine/tau.js';
+import { EngineLimitError, type TauTerm, toTau } from '../engine/tau.js';
 import { clauseTerms, literalTarget, tableName, variantName } from './clauses.js';
 import { type Estimates, type PlannedClause, type RowEstimate, type RuleShape, coreFirstApplies, planDistinctHeads, planVariant, ruleShape } from './plan.js';
 import { type ProjectedPlan, planProjected } from './project.js';
@@ -360,7 +360,13 @@ function tableStats(run: Run, name: string): TableStats {
   const cached = run.stats.get(name);
   if (cached !== undefined && cached.size === t.all.length) return cached;
   const sets = Array.from({ length: t.arity }, () => new Set<string>());
-  for (const args of t.all) args.forEach((a, i) => sets[i]!.add(run.engine.kif(a).text));
+  const deadline = run.limits.deadline;
+  for (const args of t.all) {
+    // A table of 10⁶ facts takes seconds to measure (amazonsTorus): the clock is read here too,
+    // and a stop is worded as the query's (evaluate.ts turns the engine's limit into the stage's).
+    if (deadline.tick()) throw new EngineLimitError(deadline.describe(), deadline.exceeded() ?? 'time');
+    args.forEach((a, i) => sets[i]!.add(run.engine.kif(a).text));
+  }
   const stats = { size: t.all.length, distinct: sets.map((s) => s.size) };
   run.stats.set(name, stats);
   return stats;
