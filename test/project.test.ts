@@ -36,11 +36,12 @@ const KINGS = `
 describe('planProjected', () => {
   it("runs the delta literal's part for its bindings of head variables, then the rest over them", () => {
     const shape = shapeOf(KINGS, 'legal');
-    // Positive literals: control, edge, owner, at; the delta is `at`, linked to owner by ?k.
+    // Positive literals: control, edge, owner, at; the delta is `at`, linked to owner by ?k. Its
+    // second argument is read nowhere else, so the part reads at's projection on the first.
     const p = planProjected(shape, 3, 'T|9', NOMINAL)!;
     expect(p.shared).toEqual(['?p']);
     expect(p.partKey).toBe(2);
-    expect(clauseText({ ...p.part, name: '$v1' })).toBe("'$v1'(V1) :- 'D|true/1:at/2'(V2,_), 'F|owner/2'(V2,V1).");
+    expect(clauseText({ ...p.part, name: '$v1' })).toBe("'$v1'(V1) :- 'Q|D|true/1:at/2|0'(V2), 'F|owner/2'(V2,V1).");
     expect(clauseText({ ...p.rest, name: '$v2' })).toBe(
       "'$v2'(V1,'go'(V2,V3)) :- 'T|9'(V1), 'F|true/1:control/1'(V1), 'F|edge/2'(V2,V3).",
     );
