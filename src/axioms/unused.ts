@@ -6,7 +6,7 @@
 import { Deadline } from '../deadline.js';
 import { checkDeadline, deadlineTicker } from '../gdl/diagnostics.js';
 import { restrictGame } from '../ground/restrict.js';
-import { type CompactRules, compactRules, ruleCount } from '../ground/compact.js';
+import { type CompactRules, compactRules, ruleCount, selectRules } from '../ground/compact.js';
 import type { GroundAtom, GroundGame } from '../ground/types.js';
 import { atomKind, isOutput } from './atoms.js';
 
@@ -110,23 +110,8 @@ export function removeUnused(game: GroundGame, deadline: Deadline): { game: Grou
 
 /** The rules of `rules` whose head is needed, in their order (`rules` itself when all are). */
 function neededRules(rules: CompactRules, needed: Uint8Array): CompactRules {
+  const keep = new Uint8Array(rules.count);
   let kept = 0;
-  for (let i = 0; i < rules.count; i++) kept += needed[rules.heads[i]!]!;
-  if (kept === rules.count) return rules;
-  const heads = new Int32Array(kept);
-  const starts = new Int32Array(kept + 1);
-  const negAt = new Int32Array(kept);
-  const lits = new Int32Array(rules.starts[rules.count]!);
-  let n = 0;
-  let k = 0;
-  for (let i = 0; i < rules.count; i++) {
-    if (needed[rules.heads[i]!] === 0) continue;
-    heads[n] = rules.heads[i]!;
-    starts[n] = k;
-    negAt[n] = k + rules.negAt[i]! - rules.starts[i]!;
-    for (let m = rules.starts[i]!; m < rules.starts[i + 1]!; m++) lits[k++] = rules.lits[m]!;
-    n++;
-  }
-  starts[n] = k;
-  return { count: n, heads, starts, negAt, lits: lits.subarray(0, k) };
+  for (let i = 0; i < rules.count; i++) kept += keep[i] = needed[rules.heads[i]!]!;
+  return kept === rules.count ? rules : selectRules(rules, keep, kept);
 }

@@ -203,3 +203,28 @@ function copyUnique(c: CompactRules, order: Int32Array, tick: () => void): Compa
   starts[n] = k;
   return { count: n, heads: heads.subarray(0, n), starts: starts.subarray(0, n + 1), negAt: negAt.subarray(0, n), lits: lits.subarray(0, k) };
 }
+
+/**
+ * The rules `i` of `c` with `keep[i] === 1` (`kept` of them), in their order, each with its
+ * positive body and those negative literals whose atom `keepNeg` marks (all without `keepNeg`).
+ * Dropping whole rules or negative literals keeps bodies ascending and rules sorted.
+ */
+export function selectRules(c: CompactRules, keep: Uint8Array, kept: number, keepNeg?: Uint8Array): CompactRules {
+  const heads = new Int32Array(kept);
+  const starts = new Int32Array(kept + 1);
+  const negAt = new Int32Array(kept);
+  const lits = new Int32Array(c.starts[c.count]!);
+  let n = 0;
+  let k = 0;
+  for (let i = 0; i < c.count; i++) {
+    if (keep[i] === 0) continue;
+    heads[n] = c.heads[i]!;
+    starts[n] = k;
+    for (let m = c.starts[i]!; m < c.negAt[i]!; m++) lits[k++] = c.lits[m]!;
+    negAt[n] = k;
+    for (let m = c.negAt[i]!; m < c.starts[i + 1]!; m++) if (keepNeg === undefined || keepNeg[c.lits[m]!] === 1) lits[k++] = c.lits[m]!;
+    n++;
+  }
+  starts[n] = k;
+  return { count: n, heads, starts, negAt, lits: lits.subarray(0, k) };
+}

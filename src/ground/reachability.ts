@@ -17,7 +17,7 @@ import { lazyInputAtoms } from './atoms.js';
 import { restrictGame } from './restrict.js';
 import { relaxedBridges } from './vocabulary.js';
 import type { GroundGame } from './types.js';
-import { type CompactRules, compactRules, gameFields, gameWithRules } from './compact.js';
+import { type CompactRules, compactRules, gameFields, gameWithRules, selectRules } from './compact.js';
 
 /**
  * The ids of the atoms reachable in the relaxed ground game (negative literals ignored), by
@@ -108,30 +108,10 @@ export function pruneUnreachable(game: GroundGame, deadline: Deadline): GroundGa
   // The frame statistics belong to the instantiation that made them, not to the pruned game.
   const { frame: _frame, ...fields } = gameFields(game);
   // Every rule kept as it is: no copy of them (restricting then only checks that every atom is used).
-  const out = kept === rules.count && !changed ? rules : keptRules(rules, keep, kept, reached);
+  const out = kept === rules.count && !changed ? rules : selectRules(rules, keep, kept, reached);
   return restrictGame(gameWithRules(fields, rules), out, changed, deadline, 'pruning');
 }
 
-/** The rules of `rules` with `keep[i] === 1`, without their negative literals over unreached atoms. */
-function keptRules(rules: CompactRules, keep: Uint8Array, kept: number, reached: Uint8Array): CompactRules {
-  const heads = new Int32Array(kept);
-  const starts = new Int32Array(kept + 1);
-  const negAt = new Int32Array(kept);
-  const lits = new Int32Array(rules.starts[rules.count]!);
-  let n = 0;
-  let k = 0;
-  for (let i = 0; i < rules.count; i++) {
-    if (keep[i] === 0) continue;
-    heads[n] = rules.heads[i]!;
-    starts[n] = k;
-    for (let m = rules.starts[i]!; m < rules.negAt[i]!; m++) lits[k++] = rules.lits[m]!;
-    negAt[n] = k;
-    for (let m = rules.negAt[i]!; m < rules.starts[i + 1]!; m++) if (reached[rules.lits[m]!] === 1) lits[k++] = rules.lits[m]!;
-    n++;
-  }
-  starts[n] = k;
-  return { count: n, heads, starts, negAt, lits: lits.subarray(0, k) };
-}
 
 function allReached(lits: Int32Array, from: number, to: number, reached: Uint8Array): boolean {
   for (let k = from; k < to; k++) if (reached[lits[k]!] !== 1) return false;
