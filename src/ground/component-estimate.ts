@@ -8,7 +8,7 @@
  * any estimate. Here the rules of the component that read no relation of the component (the
  * whole first round: their stores are complete) are summed, per budget, with the same margin:
  *
- *   refuse when  Σ estimate(rule) > MARGIN × (what is left of the budget)
+ *   refuse when  Σ estimate(rule) > ESTIMATE_MARGIN × (what is left of the budget)
  *
  * Components of output keywords (`legal`, `next`, ...) are left to the rule's own checks: their
  * rules are split, rewritten as frame rules or made lazy one by one, by position.
@@ -16,10 +16,7 @@
 import { formatEstimate, relationLimitError } from '../gdl/diagnostics.js';
 import { isOutputKeyword } from '../gdl/keywords.js';
 import type { JoinRule } from './compile.js';
-import { type Context, ruleEstimate } from './evaluate.js';
-
-/** The margin of a single rule's check (evaluate.ts `ESTIMATE_MARGIN`): estimates ignore tests and head filters. */
-const MARGIN = 20;
+import { type Context, ESTIMATE_MARGIN, ruleEstimate } from './evaluate.js';
 
 /** One budget's sum: the estimate of its rules and the largest of them. */
 interface Sum {
@@ -55,7 +52,7 @@ export function checkComponentEstimate(ctx: Context, rules: readonly JoinRule[],
 
 function refuse(ctx: Context, sum: Sum, left: number, what: string, kind: 'ground-atoms' | 'rules'): void {
   const rule = sum.largest;
-  if (rule === undefined || sum.count < 2 || sum.total <= MARGIN * Math.max(left, 1)) return;
+  if (rule === undefined || sum.count < 2 || sum.total <= ESTIMATE_MARGIN * Math.max(left, 1)) return;
   const rel = `${rule.head.rel}/${rule.source.head.args.length}`;
   throw relationLimitError(ctx.file, rule.source.pos, rule.head.rel,
     `instantiating the ${sum.count} rules for '${rel}' would make about ${formatEstimate(sum.total)} ${what} (this one about ${formatEstimate(sum.largestEstimate)}), estimated before enumerating`,
