@@ -7,6 +7,7 @@
 import type { Random } from '../random.js';
 import type { GroundState } from '../ground-sim.js';
 import type { GoalSplit } from './goals.js';
+import { type Frames, frameSuccessor } from './frames.js';
 import type { Net } from './net.js';
 import type { Outputs, Propagator } from './propagate.js';
 
@@ -24,6 +25,14 @@ export interface Machine {
   readonly compiled: Net;
   /** Per fluent, what changing its true atom costs (its readers), to weigh a restart by differences against a copy. */
   readonly fluentCost: Int32Array;
+  /** The fluents taken out of the net as frames of moves (frames.ts), if any: their successor bits come from masks. */
+  readonly frames: Frames | undefined;
+}
+
+/** The successor of the state loaded into `m` under the joint move set (its does atoms set, the net settled), into `into`. */
+export function successorInto(m: Machine, into: Uint32Array): void {
+  if (m.frames === undefined) into.set(m.out.nextBits);
+  else frameSuccessor(m.frames, m.doesOn, m.doesCount, m.loaded, m.out.nextBits, into);
 }
 
 /**
@@ -119,7 +128,7 @@ interface ChargeGame {
 export function chargeOneNet(m: Machine, g: ChargeGame, random: Random, maxSteps: number, visit?: (state: GroundState) => void): number {
   const { val, setInput, fire, unfire, propagate } = m.net;
   const { legalCount, legalList, legalBase, nextBits } = m.out;
-  const { loaded, doesOn } = m;
+  const { loaded, doesOn, frames } = m;
   const { roles, terminal, doesOf, trueAtom, chosen, scratch } = g;
   const words = loaded.length;
   for (let depth = 0; ; depth++) {
@@ -140,7 +149,8 @@ export function chargeOneNet(m: Machine, g: ChargeGame, random: Random, maxSteps
     for (let i = 0; i < set; i++) fire(doesOn[i]!);
     propagate();
     // The successor, read before the move is withdrawn; then only the fluents that change set.
-    scratch.set(nextBits);
+    if (frames === undefined) scratch.set(nextBits);
+    else frameSuccessor(frames, doesOn, set, loaded, nextBits, scratch);
     unfire();
     for (let i = 0; i < set; i++) setInput(doesOn[i]!, 0);
     for (let w = 0; w < words; w++) {
@@ -195,7 +205,8 @@ export function chargeTurns(g: TurnGame, random: Random, maxSteps: number, visit
     m.doesCount = set;
     for (let i = 0; i < set; i++) net.fire(doesOn[i]!);
     net.propagate();
-    scratch.set(out.nextBits);
+    if (m.frames === undefined) scratch.set(out.nextBits);
+    else frameSuccessor(m.frames, doesOn, set, loaded, out.nextBits, scratch);
     // The next turn's net: its last move withdrawn and the successor loaded, settled at once.
     g.turn = g.turn + 1 === machines.length ? 0 : g.turn + 1;
     m = machines[g.turn]!;

@@ -19,7 +19,8 @@ import { controlCycle, simplifyRules } from './specialize.js';
 import { evaluateGoals, splitGoals } from './goals.js';
 import { factorRules } from './factor.js';
 import { controlReadersPay, noopTurns, turnNetsPay } from './turns.js';
-import { type Machine, type Restart, type TurnGame, chargeOneNet, chargeTurns, copyIsCheaper, fluentCosts, restoreInitial, sameBits, saveRestart } from './charge.js';
+import { type Machine, type Restart, type TurnGame, chargeOneNet, chargeTurns, copyIsCheaper, fluentCosts, restoreInitial, sameBits, saveRestart, successorInto } from './charge.js';
+import { frameRules } from './frames.js';
 
 /** The fast simulator: the ground simulator's interface, and depth charges without allocation. */
 export type FastSimulator = GameSimulator<GroundState, number, number> & {
@@ -90,15 +91,16 @@ interface FastOptions {
   readonly passes?: Partial<Passes>;
 }
 
-/** The passes: constants simplified, nets per control fluent, goals on demand, common literals factored. */
+/** The passes: constants simplified, nets per control fluent, goals on demand, common literals factored, frames as masks. */
 interface Passes {
   readonly constants: boolean;
   readonly control: boolean;
   readonly goals: boolean;
   readonly factor: boolean;
+  readonly frames: boolean;
 }
 
-const ALL_PASSES: Passes = { constants: true, control: true, goals: true, factor: true };
+const ALL_PASSES: Passes = { constants: true, control: true, goals: true, factor: true, frames: true };
 
 /** The fluent index of the one control fluent set in `state`, as its position in `control`, or -1 when not exactly one is. */
 function controlIndex(control: readonly number[], state: GroundState): number {
@@ -132,12 +134,14 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     // The lazy part's evaluator reads the ground rules as they are: its games keep them all in the net.
     const goalPart = opaque === undefined && passes.goals ? splitGoals(game, all) : undefined;
     const kept = goalPart?.kept ?? all;
-    const netGame = opaque === undefined && passes.factor ? { ...game, ...factorRules(game, kept) } : kept === game.rules ? game : { ...game, rules: kept };
+    const factored = opaque === undefined && passes.factor ? { ...game, ...factorRules(game, kept) } : kept === game.rules ? game : { ...game, rules: kept };
+    const framed = opaque === undefined && passes.frames ? frameRules(factored, factored.rules, fluents, goalPart?.rules ?? []) : undefined;
+    const netGame = framed === undefined ? factored : { ...factored, rules: framed.rules };
     const out = outputsOf(netGame, legal, fluents.nextAtoms, fluents.nextFluent, words);
     const compiled = compileNet(netGame, opaque);
     const net = createPropagator(compiled, out);
     if (opaque !== undefined) lazy = fastLazy(game, compiled, net, opaque, deadline);
-    return { net, out, loaded: new Uint32Array(words), doesOn: new Int32Array(roles), doesCount: 0, goals: goalPart, compiled, fluentCost: fluentCosts(compiled, fluents.trueAtom) };
+    return { net, out, loaded: new Uint32Array(words), doesOn: new Int32Array(roles), doesCount: 0, goals: goalPart, compiled, fluentCost: fluentCosts(compiled, fluents.trueAtom), frames: framed?.frames };
   };
   let general: Machine | undefined = machine(opaque === undefined && passes.constants ? simplifyRules(game, new Map()) : game.rules);
   /** The nets per control fluent when they pay (turns.ts), else none. */
@@ -225,7 +229,9 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
   const successor = (state: GroundState, moves: readonly number[]): GroundState => {
     load(state);
     play(moves);
-    return m.out.nextBits.slice();
+    const next = new Uint32Array(words);
+    successorInto(m, next);
+    return next;
   };
 
   /** Term ids of the fluents set in `bits` (for the lazy part's evaluator). */
@@ -270,7 +276,7 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
         chosen[r] = out.legalList[out.legalBase[r]! + (count === 1 ? 0 : random.below(count))]!;
       }
       play(chosen);
-      scratch.set(out.nextBits);
+      successorInto(m, scratch);
       load(scratch);
       depth++;
     }
