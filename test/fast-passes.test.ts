@@ -40,7 +40,7 @@ const GAME = `
 (<= (goal ?r 0) (role ?r) (not (wins ?r)))
 `;
 
-const OFF = { passes: { constants: false, control: false, goals: false, factor: false } };
+const OFF = { passes: { constants: false, control: false, goals: false, factor: false, frames: false } };
 
 function ground(text: string, file: string): ReturnType<typeof runGrounding>['ground'] {
   return runGrounding(text, file, defaultPipelineOptions(), new StageTimer()).ground;
@@ -54,7 +54,7 @@ describe('net optimization passes on a small game', () => {
     expect(nets.control).toEqual(['(control a)', '(control b)']);
     expect(nets.goalsOnDemand).toBe(true);
     expect(nets.factoredAtoms).toBeGreaterThan(0);
-    expect(createFastSimulator(game, Deadline.never(), OFF).nets()).toEqual({ control: [], goalsOnDemand: false, factoredAtoms: 0 });
+    expect(createFastSimulator(game, Deadline.never(), OFF).nets()).toEqual({ control: [], goalsOnDemand: false, factoredAtoms: 0, framedFluents: 0 });
   });
 
   it('keep the game: same as the simulator of verify and as the fast one without passes', () => {

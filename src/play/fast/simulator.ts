@@ -46,9 +46,10 @@ export type FastSimulator = GameSimulator<GroundState, number, number> & {
   /**
    * What the optimization passes made of the game (docs/play.md, "Specialized nets"): the
    * control fluents' texts when there is a net per control fluent (else empty), whether goals
-   * are evaluated only when asked, and how many atoms factoring added to the net in use.
+   * are evaluated only when asked, how many atoms factoring added to the net in use, and how
+   * many fluents it leaves to the frame masks (frames.ts).
    */
-  nets(): { readonly control: readonly string[]; readonly goalsOnDemand: boolean; readonly factoredAtoms: number };
+  nets(): { readonly control: readonly string[]; readonly goalsOnDemand: boolean; readonly factoredAtoms: number; readonly framedFluents: number };
 };
 
 /** Where a {@link FastSimulator.walk} ended: its last state (a copy), joint moves made, whether that state is terminal, its goal atoms per role. */
@@ -325,7 +326,7 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     depthCharge,
     walk,
     lazyEngine: () => lazy?.evaluator.engine(),
-    nets: () => ({ control: control.map((f) => game.terms.text(fluents.terms[f]!)), goalsOnDemand: m.goals !== undefined, factoredAtoms: m.compiled.atoms - game.atoms.length }),
+    nets: () => ({ control: control.map((f) => game.terms.text(fluents.terms[f]!)), goalsOnDemand: m.goals !== undefined, factoredAtoms: m.compiled.atoms - game.atoms.length, framedFluents: m.frames?.fluents ?? 0 }),
     ...groundText(game, fluents),
   };
 }

@@ -1,0 +1,103 @@
+// Frames as masks (src/play/fast/frames.ts; docs/play.md "Frames as masks"): fluents whose next
+// rules only say "added by a move", "kept by a move" or "kept unless a move" leave the net and
+// get their successor bits from per-move masks. The simulator with them must play the same game
+// as the simulator of `verify` and as itself without them: the same seeded playouts, the same
+// states, legal moves and goals at every step (verifyGame), and depth charges that only visit
+// successors.
+import { describe, expect, it } from 'vitest';
+import { defaultPipelineOptions, runGrounding } from '../src/pipeline/stages.js';
+import { createFastSimulator } from '../src/play/fast/simulator.js';
+import { type GroundState, createGroundSimulator } from '../src/play/ground-sim.js';
+import { createRandom } from '../src/play/random.js';
+import { verifyGame } from '../src/play/verify.js';
+import { StageTimer } from '../src/timer.js';
+import { Deadline } from '../src/deadline.js';
+import { HAVE_CORPUS, readGame } from './corpus.js';
+
+/**
+ * Simultaneous moves: p is added by a's `set` and kept unless b `clear`s it, so (set, clear)
+ * must leave p true (the kill comes before the add); r is kept by a's `keep` and added by b's
+ * `stay`; s reads another fluent, so it stays in the net.
+ */
+const GAME = `
+(role a) (role b)
+(init p) (init r) (init (step 1))
+(succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)
+(legal a set) (legal a keep) (legal a wait)
+(legal b clear) (legal b stay)
+(<= (next p) (does a set))
+(<= (next p) (true p) (not (does b clear)))
+(<= (next r) (true r) (does a keep))
+(<= (next r) (does b stay))
+(<= (next s) (true p))
+(<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+(<= terminal (true (step 6)))
+(<= (goal a 100) (true p))
+(<= (goal a 0) (not (true p)))
+(<= (goal b 100) (true r))
+(<= (goal b 0) (not (true r)))
+`;
+
+const NO_FRAMES = { passes: { frames: false } };
+
+function ground(text: string, file: string): ReturnType<typeof runGrounding>['ground'] {
+  return runGrounding(text, file, defaultPipelineOptions(), new StageTimer()).ground;
+}
+
+/** verifyGame of `fast` against `other`: same seeded playouts, the same answers at every step. */
+function same(other: Parameters<typeof verifyGame>[0], fast: Parameters<typeof verifyGame>[1], playouts: number, maxSteps: number): void {
+  const result = verifyGame(other, fast, { playouts, seed: 11, maxSteps });
+  if (result.kind !== 'same') expect(result.difference).toBeUndefined();
+}
+
+/** Whether some legal joint move of `from` leads to `to` in the simulator of verify. */
+function someMoveLeads(sim: ReturnType<typeof createGroundSimulator>, from: GroundState, to: GroundState): boolean {
+  const target = sim.text.state(to).join('\n');
+  let joint: number[][] = [[]];
+  for (const moves of sim.info(from).legal) joint = joint.flatMap((j) => moves.map((m) => [...j, m]));
+  return joint.some((j) => sim.text.state(sim.successor(from, j)).join('\n') === target);
+}
+
+describe('frames as masks on a small game', () => {
+  const game = ground(GAME, 'frames.kif');
+
+  it('frames p and r, not s', () => {
+    expect(createFastSimulator(game, Deadline.never()).nets().framedFluents).toBe(2);
+    expect(createFastSimulator(game, Deadline.never(), NO_FRAMES).nets().framedFluents).toBe(0);
+  });
+
+  it('a fluent added and killed by one joint move holds', () => {
+    const fast = createFastSimulator(game, Deadline.never());
+    const s0 = fast.initialState();
+    const move = (r: number, text: string): number => fast.info(s0).legal[r]!.find((m) => fast.text.move(m) === text)!;
+    const next = fast.successor(s0, [move(0, 'set'), move(1, 'clear')]);
+    expect(fast.text.state(next)).toContain('p');
+    const cleared = fast.successor(s0, [move(0, 'wait'), move(1, 'clear')]);
+    expect(fast.text.state(cleared)).not.toContain('p');
+  });
+
+  it('keeps the game: same as the simulator of verify and as the fast one without frames', () => {
+    same(createGroundSimulator(game, Deadline.never()), createFastSimulator(game, Deadline.never()), 60, 8);
+    same(createFastSimulator(game, Deadline.never(), NO_FRAMES), createFastSimulator(game, Deadline.never()), 60, 8);
+  });
+});
+
+describe.skipIf(!HAVE_CORPUS)('frames as masks on corpus games', () => {
+  const cases: [string, number][] = [['ggp-repository-base/chomp.kif', 56], ['ggp-repository-base/hanoi.kif', 1], ['ggp-repository-base/breakthrough.kif', 1]];
+  for (const [rel, least] of cases) {
+    it(`${rel}: frames in effect, the same game as the simulator of verify and as without frames`, () => {
+      const game = ground(readGame(rel), rel);
+      const fast = createFastSimulator(game, Deadline.never());
+      expect(fast.nets().framedFluents).toBeGreaterThanOrEqual(least);
+      const slow = createGroundSimulator(game, Deadline.never());
+      same(slow, fast, 4, 80);
+      same(createFastSimulator(game, Deadline.never(), NO_FRAMES), createFastSimulator(game, Deadline.never()), 4, 80);
+      const random = createRandom(23);
+      for (let c = 0; c < 3; c++) {
+        const states: GroundState[] = [];
+        fast.depthCharge(random, 80, (s) => states.push(s.slice()));
+        for (let i = 0; i + 1 < states.length; i++) expect(someMoveLeads(slow, states[i]!, states[i + 1]!)).toBe(true);
+      }
+    }, 120_000);
+  }
+});
