@@ -17,7 +17,8 @@ import { HAVE_CORPUS, readGame } from './corpus.js';
 /**
  * Simultaneous moves: p is added by a's `set` and kept unless b `clear`s it, so (set, clear)
  * must leave p true (the kill comes before the add); r is kept by a's `keep` and added by b's
- * `stay`; s reads another fluent, so it stays in the net.
+ * `stay`; t is copied from r by a's `keep`, u from p unless b `clear`s; s reads two fluents, so
+ * it stays in the net.
  */
 const GAME = `
 (role a) (role b)
@@ -29,7 +30,9 @@ const GAME = `
 (<= (next p) (true p) (not (does b clear)))
 (<= (next r) (true r) (does a keep))
 (<= (next r) (does b stay))
-(<= (next s) (true p))
+(<= (next s) (true p) (true r))
+(<= (next t) (true r) (does a keep))
+(<= (next u) (true p) (not (does b clear)))
 (<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
 (<= terminal (true (step 6)))
 (<= (goal a 100) (true p))
@@ -61,8 +64,8 @@ function someMoveLeads(sim: ReturnType<typeof createGroundSimulator>, from: Grou
 describe('frames as masks on a small game', () => {
   const game = ground(GAME, 'frames.kif');
 
-  it('frames p and r, not s', () => {
-    expect(createFastSimulator(game, Deadline.never()).nets().framedFluents).toBe(2);
+  it('frames p, r, t, u and the step counter (a copy of the step before), not s', () => {
+    expect(createFastSimulator(game, Deadline.never()).nets().framedFluents).toBe(9);
     expect(createFastSimulator(game, Deadline.never(), NO_FRAMES).nets().framedFluents).toBe(0);
   });
 
@@ -72,8 +75,11 @@ describe('frames as masks on a small game', () => {
     const move = (r: number, text: string): number => fast.info(s0).legal[r]!.find((m) => fast.text.move(m) === text)!;
     const next = fast.successor(s0, [move(0, 'set'), move(1, 'clear')]);
     expect(fast.text.state(next)).toContain('p');
+    expect(fast.text.state(next)).not.toContain('u');
     const cleared = fast.successor(s0, [move(0, 'wait'), move(1, 'clear')]);
     expect(fast.text.state(cleared)).not.toContain('p');
+    const kept = fast.successor(s0, [move(0, 'keep'), move(1, 'stay')]);
+    expect(fast.text.state(kept)).toEqual(expect.arrayContaining(['p', 'r', 't', 'u']));
   });
 
   it('keeps the game: same as the simulator of verify and as the fast one without frames', () => {
@@ -83,7 +89,7 @@ describe('frames as masks on a small game', () => {
 });
 
 describe.skipIf(!HAVE_CORPUS)('frames as masks on corpus games', () => {
-  const cases: [string, number][] = [['ggp-repository-base/chomp.kif', 56], ['ggp-repository-base/hanoi.kif', 1], ['ggp-repository-base/breakthrough.kif', 1]];
+  const cases: [string, number][] = [['ggp-repository-base/chomp.kif', 56], ['ggp-repository-base/hanoi.kif', 1], ['ggp-repository-base/breakthrough.kif', 1], ['ggp-repository-base/ticTacToe.kif', 27], ['ggp-repository-base/beatMania.kif', 90]];
   for (const [rel, least] of cases) {
     it(`${rel}: frames in effect, the same game as the simulator of verify and as without frames`, () => {
       const game = ground(readGame(rel), rel);

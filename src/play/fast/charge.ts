@@ -25,6 +25,12 @@ export interface Machine {
   readonly compiled: Net;
   /** Per fluent, what changing its true atom costs (its readers), to weigh a restart by differences against a copy. */
   readonly fluentCost: Int32Array;
+  /**
+   * Per state word, the fluents whose true atom something reads (a rule of the net or of the goal
+   * part, the lazy part): only these are set in the net when a state is loaded. The others
+   * (beatMania's falling blocks, once frames.ts computes their successor) would only cost a write.
+   */
+  readonly watched: Uint32Array;
   /** The fluents taken out of the net as frames of moves (frames.ts), if any: their successor bits come from masks. */
   readonly frames: Frames | undefined;
 }
@@ -54,6 +60,18 @@ export interface Restart {
  * many bytes.
  */
 const BYTES_PER_READER = 64;
+
+/** The {@link Machine.watched} mask: fluents whose true atom `net` or one of `more` (rules outside the net) reads. */
+export function watchedFluents(net: Net, trueAtom: Int32Array, more: readonly { readonly pos: readonly number[]; readonly neg: readonly number[] }[]): Uint32Array {
+  const outside = new Set<number>();
+  for (const r of more) for (const a of [...r.pos, ...r.neg]) outside.add(a);
+  const mask = new Uint32Array((trueAtom.length + 31) >>> 5);
+  trueAtom.forEach((a, f) => {
+    const read = a >= 0 && (a >= net.atoms || net.readStart[a + 1] !== net.readStart[a] || net.cycleReadStart[a + 1] !== net.cycleReadStart[a] || outside.has(a));
+    if (read) mask[f >>> 5]! |= 1 << (f & 31);
+  });
+  return mask;
+}
 
 /** Per fluent, the readers of its true atom in `net` plus one (the change itself). */
 export function fluentCosts(net: Net, trueAtom: Int32Array): Int32Array {
@@ -128,7 +146,7 @@ interface ChargeGame {
 export function chargeOneNet(m: Machine, g: ChargeGame, random: Random, maxSteps: number, visit?: (state: GroundState) => void): number {
   const { val, setInput, fire, unfire, propagate } = m.net;
   const { legalCount, legalList, legalBase, nextBits } = m.out;
-  const { loaded, doesOn, frames } = m;
+  const { loaded, doesOn, frames, watched } = m;
   const { roles, terminal, doesOf, trueAtom, chosen, scratch } = g;
   const words = loaded.length;
   for (let depth = 0; ; depth++) {
@@ -155,7 +173,7 @@ export function chargeOneNet(m: Machine, g: ChargeGame, random: Random, maxSteps
     for (let i = 0; i < set; i++) setInput(doesOn[i]!, 0);
     for (let w = 0; w < words; w++) {
       const now = scratch[w]!;
-      for (let diff = loaded[w]! ^ now; diff !== 0; diff &= diff - 1) {
+      for (let diff = (loaded[w]! ^ now) & watched[w]!; diff !== 0; diff &= diff - 1) {
         const b = 31 - Math.clz32(diff & -diff);
         const atom = trueAtom[(w << 5) | b]!;
         if (atom >= 0) setInput(atom, (now >>> b) & 1);
@@ -217,7 +235,7 @@ export function chargeTurns(g: TurnGame, random: Random, maxSteps: number, visit
     m.doesCount = 0;
     for (let w = 0; w < words; w++) {
       const now = scratch[w]!;
-      for (let diff = into[w]! ^ now; diff !== 0; diff &= diff - 1) {
+      for (let diff = (into[w]! ^ now) & m.watched[w]!; diff !== 0; diff &= diff - 1) {
         const b = 31 - Math.clz32(diff & -diff);
         const atom = trueAtom[(w << 5) | b]!;
         if (atom >= 0) next.setInput(atom, (now >>> b) & 1);

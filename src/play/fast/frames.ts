@@ -1,38 +1,54 @@
 /**
  * Frames as bit operations (docs/play.md, "Frames as masks"): a fluent whose `next` rules say
- * only "set by these moves", "kept by these moves" or "kept unless one of these moves" is
- * taken out of the net, and its successor bit computed per joint move from bit masks of the
- * state, one word operation for 32 fluents. chomp's bite clears a whole quadrant of squares;
- * in the net that was one factored or complemented atom per square switched on and off at
- * every move, with a counter update per square.
+ * only "set by these moves", "kept (or copied from another fluent) by these moves, unless these
+ * moves, or always" is taken out of the net, and its successor bit computed per joint move:
+ * from bit masks of the state for its own keeping (one word operation for 32 fluents), and per
+ * set source bit for a copy from another fluent. chomp's bite clears a whole quadrant of
+ * squares; in the net that was one factored or complemented atom per square switched on and off
+ * at every move, with a counter update per square. ticTacToe's mark copies a blank cell into a
+ * marked one; beatMania's blocks fall by a copy one row down.
  *
- * Why it keeps the game: the rules of such a fluent f are exactly
- *   next(f) <= does(a)            for a in A_f        (added by a move)
- *   next(f) <= true(f), x          x <= does(k), k in K (kept by a move; or the does atom itself)
- *   next(f) <= true(f), ~y1 … ~yn  yi <= does(k), k in D (kept unless a move)
- * where every x and yi is defined by such rules only (one positive does literal each; the
- * factoring and complement passes make them), and literals on facts are dropped (true). Their
- * disjunction is
- *   next(f) = (some set does atom in A_f) or (true(f) and (some in K_f or none in D_f)),
- * which the masks compute from the does atoms set (all of a joint move's, each once), for any
- * joint move: nothing assumes which moves are legal.
+ * Why it keeps the game: the rules of such a fluent g are exactly
+ *   next(g) <= does(a)               for a in A        (added by a move)
+ *   next(g) <= true(f), x             x <= does(k), k in K (copied from f by a move; or the does atom itself)
+ *   next(g) <= true(f), ~y1 … ~yn     yi <= does(k), k in D (copied from f unless a move)
+ *   next(g) <= true(f)                                  (copied from f always)
+ * (f = g: kept), where every x and yi is defined by such rules only (one positive does literal
+ * each; the factoring and complement passes make them), and literals on facts are dropped (they
+ * hold). next(g) is the disjunction of its rules; each is computed from the state's bit f and
+ * whether some does atom of the joint move (all are set, each once) is in K or D. This holds for
+ * any joint move: nothing assumes which moves are legal.
  */
 import { SEES } from '../../gdl/keywords.js';
 import { keywordSymbols } from '../../ground/atoms.js';
 import type { GroundAtom, GroundGame, GroundRule } from '../../ground/types.js';
 
-/** The masks of the framed fluents, sparse per does atom: `entries[start[row] .. start[row+1]-1]`. */
+/**
+ * The framed fluents' successor, compiled: per does atom (its `row`) sparse masks of its own
+ * fluents' keeping, `word/add/keep/kill[start[row] .. start[row+1]-1]`, and the copy conditions
+ * it makes true, `conds[condStart[row] .. condStart[row+1]-1]`; per source fluent its copies,
+ * `copyDst/copyKind/copyCond[copyStart[f] .. copyStart[f+1]-1]`.
+ */
 export interface Frames {
-  /** Per atom, its row when it is a does atom with a mask, else -1. */
   readonly row: Int32Array;
   readonly start: Int32Array;
-  /** Per entry: the state word it changes, and the bits its does atom adds, keeps and kills there. */
   readonly word: Int32Array;
   readonly add: Uint32Array;
   readonly keep: Uint32Array;
   readonly kill: Uint32Array;
-  /** Per state word, the framed fluents kept unless a move kills them. */
+  /** Per state word, the framed fluents kept unless a move kills them (or always). */
   readonly kept: Uint32Array;
+  readonly condStart: Int32Array;
+  readonly conds: Int32Array;
+  /** Scratch: per condition, 1 when some does atom of the joint move is in its set. */
+  readonly cond: Uint8Array;
+  /** Per state word, the fluents copied to others. */
+  readonly sources: Uint32Array;
+  readonly copyStart: Int32Array;
+  readonly copyDst: Int32Array;
+  /** 0 always, 1 when its condition holds, 2 unless it holds. */
+  readonly copyKind: Uint8Array;
+  readonly copyCond: Int32Array;
   /** How many fluents are framed. */
   readonly fluents: number;
 }
@@ -44,12 +60,11 @@ interface FluentAtoms {
   readonly nextFluent: Int32Array;
 }
 
-/** What a framed fluent's rules say: the does atoms that add it, keep it, and kill its keeping (`neg` when it has that rule). */
-interface Frame {
-  readonly add: number[];
-  readonly keep: number[];
-  readonly kill: number[];
-  neg: boolean;
+/** One rule of a framed fluent: copied from `src` (-1: added) under `kind` (0 always, 1 if some of `moves`, 2 unless). */
+interface Term {
+  readonly src: number;
+  readonly kind: 0 | 1 | 2;
+  readonly moves: readonly number[];
 }
 
 /** Per atom, the does atoms whose disjunction it is (its rules are single positive does literals), else undefined. */
@@ -66,59 +81,102 @@ function doesDisjunctions(rules: readonly GroundRule[], atoms: readonly GroundAt
   return of.map((l) => l ?? undefined);
 }
 
-/** The frame of fluent f from its next rules, or undefined when one of them has another shape. */
-function frameOf(rules: readonly GroundRule[], trueF: number, isDoes: Uint8Array, isFact: Uint8Array, ors: readonly (number[] | undefined)[]): Frame | undefined {
-  const frame: Frame = { add: [], keep: [], kill: [], neg: false };
-  const movesOf = (a: number): number[] | undefined => (isDoes[a] === 1 ? [a] : ors[a]);
-  for (const r of rules) {
-    const pos = r.pos.filter((a) => isFact[a] === 0);
-    const keeps = trueF >= 0 && pos.includes(trueF);
-    const rest = keeps ? pos.filter((a) => a !== trueF) : pos;
-    if (rest.length > 1 || r.neg.some((a) => isFact[a] === 1)) return undefined;
-    if (rest.length === 1) {
-      const moves = movesOf(rest[0]!);
-      if (moves === undefined || r.neg.length > 0) return undefined;
-      (keeps ? frame.keep : frame.add).push(...moves);
-      continue;
-    }
-    // true(f), ~y1 … ~yn: one such rule per fluent (two would keep f unless all of two sets).
-    if (!keeps || frame.neg) return undefined;
-    frame.neg = true;
-    for (const y of r.neg) {
-      const moves = movesOf(y);
-      if (moves === undefined) return undefined;
-      frame.kill.push(...moves);
-    }
-  }
-  return frame;
+/** What the pass reads of the rules: does atoms, facts, does disjunctions, the fluent of each true atom. */
+interface Shapes {
+  readonly isDoes: Uint8Array;
+  readonly isFact: Uint8Array;
+  readonly ors: readonly (number[] | undefined)[];
+  readonly fluentOfTrue: Int32Array;
 }
 
-/** Packs the frames into per-does-atom sparse masks. */
-function pack(frames: ReadonlyMap<number, Frame>, atoms: number, words: number): Frames {
+/** The term of one next rule, or undefined when it has another shape. */
+function termOf(r: GroundRule, sh: Shapes): Term | undefined {
+  const pos = r.pos.filter((a) => sh.isFact[a] === 0);
+  const sources = pos.filter((a) => sh.fluentOfTrue[a]! >= 0);
+  if (sources.length > 1 || r.neg.some((a) => sh.isFact[a] === 1 || sh.fluentOfTrue[a]! >= 0)) return undefined;
+  const src = sources.length === 1 ? sh.fluentOfTrue[sources[0]!]! : -1;
+  const rest = pos.filter((a) => sh.fluentOfTrue[a]! < 0);
+  const movesOf = (a: number): number[] | undefined => (sh.isDoes[a] === 1 ? [a] : sh.ors[a]);
+  if (rest.length > 1 || (rest.length === 1 && r.neg.length > 0)) return undefined;
+  if (rest.length === 1) {
+    const moves = movesOf(rest[0]!);
+    return moves === undefined ? undefined : { src, kind: 1, moves };
+  }
+  // Added unconditionally or unless a move: a shape no game of the corpus has, left to the net.
+  if (src < 0) return undefined;
+  const moves: number[] = [];
+  for (const y of r.neg) {
+    const list = movesOf(y);
+    if (list === undefined) return undefined;
+    moves.push(...list);
+  }
+  return { src, kind: moves.length === 0 ? 0 : 2, moves };
+}
+
+/** The terms of fluent g's rules, or undefined when one has another shape or g keeps itself by two "unless" rules. */
+function frameOf(rules: readonly GroundRule[], g: number, sh: Shapes): Term[] | undefined {
+  const terms: Term[] = [];
+  let unless = 0;
+  for (const r of rules) {
+    const t = termOf(r, sh);
+    if (t === undefined) return undefined;
+    // Kept unless one set or unless another would be "unless both"; one mask of kills says "unless either".
+    if (t.src === g && t.kind !== 1 && ++unless > 1) return undefined;
+    terms.push(t);
+  }
+  return terms;
+}
+
+/** Packs the frames' terms: masks per does atom for a fluent's own keeping and additions, copy lists per source fluent. */
+function pack(frames: ReadonlyMap<number, readonly Term[]>, atoms: number, fluents: number): Frames {
+  const words = (fluents + 31) >>> 5;
   const masks = new Map<number, Map<number, [number, number, number]>>();
+  const condsOf = new Map<number, number[]>();
   const kept = new Uint32Array(words);
-  const at = (d: number, f: number): [number, number, number] => {
+  const sources = new Uint32Array(words);
+  const at = (d: number, g: number): [number, number, number] => {
     let byWord = masks.get(d);
     if (byWord === undefined) masks.set(d, (byWord = new Map()));
-    let m = byWord.get(f >>> 5);
-    if (m === undefined) byWord.set(f >>> 5, (m = [0, 0, 0]));
+    let m = byWord.get(g >>> 5);
+    if (m === undefined) byWord.set(g >>> 5, (m = [0, 0, 0]));
     return m;
   };
-  for (const [f, frame] of frames) {
-    const bit = 1 << (f & 31);
-    if (frame.neg) kept[f >>> 5]! |= bit;
-    frame.add.forEach((d) => (at(d, f)[0] |= bit));
-    frame.keep.forEach((d) => (at(d, f)[1] |= bit));
-    frame.kill.forEach((d) => (at(d, f)[2] |= bit));
+  const condIds = new Map<string, number>();
+  const copies: { src: number; dst: number; kind: number; cond: number }[] = [];
+  for (const [g, terms] of frames) {
+    const bit = 1 << (g & 31);
+    for (const t of terms) {
+      if (t.src < 0) t.moves.forEach((d) => (at(d, g)[0] |= bit));
+      else if (t.src === g && t.kind === 1) t.moves.forEach((d) => (at(d, g)[1] |= bit));
+      else if (t.src === g) (kept[g >>> 5]! |= bit), t.moves.forEach((d) => (at(d, g)[2] |= bit));
+      else {
+        const key = [...new Set(t.moves)].sort((a, b) => a - b).join(',');
+        let c = condIds.get(key);
+        if (c === undefined && t.kind !== 0) {
+          condIds.set(key, (c = condIds.size));
+          for (const d of new Set(t.moves)) (condsOf.get(d) ?? condsOf.set(d, []).get(d)!).push(c);
+        }
+        copies.push({ src: t.src, dst: g, kind: t.kind, cond: c ?? 0 });
+        sources[t.src >>> 5]! |= 1 << (t.src & 31);
+      }
+    }
   }
   const row = new Int32Array(atoms).fill(-1);
   const start = [0];
+  const condStart = [0];
+  const conds: number[] = [];
   const entries: [number, number, number, number][] = [];
-  for (const [d, byWord] of [...masks].sort((a, b) => a[0] - b[0])) {
+  for (const d of [...new Set([...masks.keys(), ...condsOf.keys()])].sort((a, b) => a - b)) {
     row[d] = start.length - 1;
-    for (const [w, m] of [...byWord].sort((a, b) => a[0] - b[0])) entries.push([w, ...m]);
+    for (const [w, m] of [...(masks.get(d) ?? new Map<number, [number, number, number]>())].sort((a, b) => a[0] - b[0])) entries.push([w, ...m]);
     start.push(entries.length);
+    conds.push(...(condsOf.get(d) ?? []));
+    condStart.push(conds.length);
   }
+  copies.sort((a, b) => a.src - b.src || a.dst - b.dst);
+  const copyStart = new Int32Array(fluents + 1);
+  for (const c of copies) copyStart[c.src + 1]!++;
+  for (let f = 0; f < fluents; f++) copyStart[f + 1]! += copyStart[f]!;
   return {
     row,
     start: Int32Array.from(start),
@@ -127,6 +185,14 @@ function pack(frames: ReadonlyMap<number, Frame>, atoms: number, words: number):
     keep: Uint32Array.from(entries, (e) => e[2] >>> 0),
     kill: Uint32Array.from(entries, (e) => e[3] >>> 0),
     kept,
+    condStart: Int32Array.from(condStart),
+    conds: Int32Array.from(conds),
+    cond: new Uint8Array(condIds.size),
+    sources,
+    copyStart,
+    copyDst: Int32Array.from(copies, (c) => c.dst),
+    copyKind: Uint8Array.from(copies, (c) => c.kind),
+    copyCond: Int32Array.from(copies, (c) => c.cond),
     fluents: frames.size,
   };
 }
@@ -142,20 +208,22 @@ export function frameRules(game: GroundGame, rules: readonly GroundRule[], fluen
   const isDoes = Uint8Array.from(game.atoms, (a) => (a.rel === k.does ? 1 : 0));
   const isFact = new Uint8Array(game.atoms.length);
   for (const r of rules) if (r.pos.length === 0 && r.neg.length === 0) isFact[r.head] = 1;
-  const ors = doesDisjunctions(rules, game.atoms, isDoes, isFact);
+  const fluentOfTrue = new Int32Array(game.atoms.length).fill(-1);
+  fluents.trueAtom.forEach((a, f) => a >= 0 && (fluentOfTrue[a] = f));
+  const sh: Shapes = { isDoes, isFact, ors: doesDisjunctions(rules, game.atoms, isDoes, isFact), fluentOfTrue };
   const byHead = new Map<number, GroundRule[]>();
   for (const r of rules) {
     const list = byHead.get(r.head);
     if (list === undefined) byHead.set(r.head, [r]);
     else list.push(r);
   }
-  const frames = new Map<number, Frame>();
+  const frames = new Map<number, Term[]>();
   const framedHead = new Uint8Array(game.atoms.length);
   fluents.nextAtoms.forEach((n, i) => {
-    const f = fluents.nextFluent[i]!;
+    const g = fluents.nextFluent[i]!;
     const own = byHead.get(n);
-    const frame = own === undefined ? undefined : frameOf(own, fluents.trueAtom[f]!, isDoes, isFact, ors);
-    if (frame !== undefined) frames.set(f, frame), (framedHead[n] = 1);
+    const terms = own === undefined ? undefined : frameOf(own, g, sh);
+    if (terms !== undefined) frames.set(g, terms), (framedHead[n] = 1);
   });
   if (frames.size === 0) return undefined;
   const left = rules.filter((r) => framedHead[r.head] === 0);
@@ -164,27 +232,25 @@ export function frameRules(game: GroundGame, rules: readonly GroundRule[], fluen
   const sees = game.terms.findSymbol(SEES);
   // A symbol the game does not have is -1, as is the relation of factoring's placeholders.
   const outputs = new Set([k.legal, k.next, k.goal, k.terminal, k.true, k.does, sees].filter((s) => s >= 0));
-  const unused = (a: number): boolean => ors[a] !== undefined && read[a] === 0 && !outputs.has(game.atoms[a]!.rel);
-  const words = (fluents.trueAtom.length + 31) >>> 5;
-  return { rules: left.filter((r) => !unused(r.head)), frames: pack(frames, game.atoms.length, words) };
+  const unused = (a: number): boolean => sh.ors[a] !== undefined && read[a] === 0 && !outputs.has(game.atoms[a]!.rel);
+  return { rules: left.filter((r) => !unused(r.head)), frames: pack(frames, game.atoms.length, fluents.trueAtom.length) };
 }
 
 /**
  * The successor of `loaded` into `into`: the net's next bits (`nextBits`, where framed fluents
- * are 0) with the framed fluents set from the does atoms `doesOn[0 .. count-1]`. Kills first, then
- * adds and keeps, so that a fluent both killed and kept or added by one joint move holds (kill
- * bits are only on framed fluents, where `nextBits` is 0).
+ * are 0) with the framed fluents set from the does atoms `doesOn[0 .. count-1]`. Kills first,
+ * then adds, keeps and copies, so that a fluent both killed and kept, added or copied by one
+ * joint move holds (kill bits are only on framed fluents, where `nextBits` is 0).
  */
 export function frameSuccessor(fr: Frames, doesOn: Int32Array, count: number, loaded: Uint32Array, nextBits: Uint32Array, into: Uint32Array): void {
-  const { row, start, word, add, keep, kill, kept } = fr;
+  const { row, start, word, add, keep, kill, kept, condStart, conds, cond } = fr;
   for (let w = 0; w < into.length; w++) into[w] = nextBits[w]! | (loaded[w]! & kept[w]!);
+  if (cond.length > 0) cond.fill(0);
   for (let i = 0; i < count; i++) {
     const r = row[doesOn[i]!]!;
     if (r < 0) continue;
-    for (let e = start[r]!, end = start[r + 1]!; e < end; e++) {
-      const w = word[e]!;
-      into[w] = into[w]! & ~kill[e]!;
-    }
+    for (let e = start[r]!, end = start[r + 1]!; e < end; e++) into[word[e]!]! &= ~kill[e]!;
+    for (let c = condStart[r]!, end = condStart[r + 1]!; c < end; c++) cond[conds[c]!] = 1;
   }
   for (let i = 0; i < count; i++) {
     const r = row[doesOn[i]!]!;
@@ -192,6 +258,23 @@ export function frameSuccessor(fr: Frames, doesOn: Int32Array, count: number, lo
     for (let e = start[r]!, end = start[r + 1]!; e < end; e++) {
       const w = word[e]!;
       into[w] = into[w]! | add[e]! | (loaded[w]! & keep[e]!);
+    }
+  }
+  if (fr.copyDst.length > 0) copyInto(fr, loaded, into);
+}
+
+/** The copies from the set source fluents of `loaded` whose condition holds. */
+function copyInto(fr: Frames, loaded: Uint32Array, into: Uint32Array): void {
+  const { sources, copyStart, copyDst, copyKind, copyCond, cond } = fr;
+  for (let w = 0; w < sources.length; w++) {
+    for (let bits = loaded[w]! & sources[w]!; bits !== 0; bits &= bits - 1) {
+      const f = (w << 5) | (31 - Math.clz32(bits & -bits));
+      for (let p = copyStart[f]!, end = copyStart[f + 1]!; p < end; p++) {
+        const kind = copyKind[p]!;
+        if (kind !== 0 && (kind === 1) !== (cond[copyCond[p]!] === 1)) continue;
+        const g = copyDst[p]!;
+        into[g >>> 5]! |= 1 << (g & 31);
+      }
     }
   }
 }

@@ -19,7 +19,7 @@ import { controlCycle, simplifyRules } from './specialize.js';
 import { evaluateGoals, splitGoals } from './goals.js';
 import { factorRules } from './factor.js';
 import { controlReadersPay, noopTurns, turnNetsPay } from './turns.js';
-import { type Machine, type Restart, type TurnGame, chargeOneNet, chargeTurns, copyIsCheaper, fluentCosts, restoreInitial, sameBits, saveRestart, successorInto } from './charge.js';
+import { type Machine, type Restart, type TurnGame, chargeOneNet, chargeTurns, copyIsCheaper, fluentCosts, restoreInitial, watchedFluents, sameBits, saveRestart, successorInto } from './charge.js';
 import { frameRules } from './frames.js';
 
 /** The fast simulator: the ground simulator's interface, and depth charges without allocation. */
@@ -142,7 +142,9 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     const compiled = compileNet(netGame, opaque);
     const net = createPropagator(compiled, out);
     if (opaque !== undefined) lazy = fastLazy(game, compiled, net, opaque, deadline);
-    return { net, out, loaded: new Uint32Array(words), doesOn: new Int32Array(roles), doesCount: 0, goals: goalPart, compiled, fluentCost: fluentCosts(compiled, fluents.trueAtom), frames: framed?.frames };
+    // The lazy part's evaluator may read any true atom: its games set them all.
+    const watched = opaque === undefined ? watchedFluents(compiled, fluents.trueAtom, goalPart?.rules ?? []) : new Uint32Array(words).fill(~0);
+    return { net, out, loaded: new Uint32Array(words), doesOn: new Int32Array(roles), doesCount: 0, goals: goalPart, compiled, fluentCost: fluentCosts(compiled, fluents.trueAtom), frames: framed?.frames, watched };
   };
   let general: Machine | undefined = machine(opaque === undefined && passes.constants ? simplifyRules(game, new Map()) : game.rules);
   /** The nets per control fluent when they pay (turns.ts), else none. */
@@ -176,7 +178,7 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     for (let w = 0; w < words; w++) {
       const now = state[w]!;
       if (lazy !== undefined && loaded[w] !== now) changed = true;
-      for (let diff = loaded[w]! ^ now; diff !== 0; diff &= diff - 1) {
+      for (let diff = (loaded[w]! ^ now) & into.watched[w]!; diff !== 0; diff &= diff - 1) {
         const b = 31 - Math.clz32(diff & -diff);
         const atom = fluents.trueAtom[(w << 5) | b]!;
         if (atom >= 0) net.setInput(atom, (now >>> b) & 1);
