@@ -36,14 +36,16 @@ export interface Frames {
   readonly add: Uint32Array;
   readonly keep: Uint32Array;
   readonly kill: Uint32Array;
-  /** Per state word, the framed fluents kept unless a move kills them (or always). */
+  /** Per state word, the framed fluents kept unless a move kills them (or always); the words where there are some. */
   readonly kept: Uint32Array;
+  readonly keptWords: Int32Array;
   readonly condStart: Int32Array;
   readonly conds: Int32Array;
   /** Scratch: per condition, 1 when some does atom of the joint move is in its set. */
   readonly cond: Uint8Array;
-  /** Per state word, the fluents copied to others. */
+  /** Per state word, the fluents copied to others; the words where there are some. */
   readonly sources: Uint32Array;
+  readonly sourceWords: Int32Array;
   readonly copyStart: Int32Array;
   readonly copyDst: Int32Array;
   /** 0 always, 1 when its condition holds, 2 unless it holds. */
@@ -127,6 +129,39 @@ function frameOf(rules: readonly GroundRule[], g: number, sh: Shapes): Term[] | 
   return terms;
 }
 
+/**
+ * A source fluent with more conditional copies than this costs more per step in copyInto (each
+ * looked at whenever the source holds) than in the net, whose armed triggered rules look only at
+ * the move made: pancakes6's flips copy each position to another under each of its moves, and
+ * framed it took 1.3-1.8x the CPU time per playout. ticTacToe copies a blank cell twice, beatMania's
+ * counters once.
+ */
+const MAX_CONDITIONAL_COPIES = 4;
+
+/**
+ * Frames are used only when they take at least one rule in this many out of the net: the
+ * successor then costs a copy of the net's next bits and a pass over the framed words per step,
+ * which a few framed fluents do not pay back (pancakes6, its 40 flip counter fluents framed, 40 of
+ * about 5,000 rules: 1.4x the CPU time per playout).
+ */
+const MIN_REMOVED = 10;
+
+/** Leaves to the net every fluent with a conditional copy from a source fluent that has more than {@link MAX_CONDITIONAL_COPIES}. */
+function dropCostlyCopies(frames: Map<number, Term[]>, nextAtoms: Int32Array, nextFluent: Int32Array, framedHead: Uint8Array): void {
+  const copies = new Map<number, number>();
+  for (const [g, terms] of frames) for (const t of terms) if (t.src >= 0 && t.src !== g && t.kind !== 0) copies.set(t.src, (copies.get(t.src) ?? 0) + 1);
+  const costly = (g: number, t: Term): boolean => t.src >= 0 && t.src !== g && t.kind !== 0 && copies.get(t.src)! > MAX_CONDITIONAL_COPIES;
+  nextAtoms.forEach((n, i) => {
+    const g = nextFluent[i]!;
+    if (frames.get(g)?.some((t) => costly(g, t)) === true) frames.delete(g), (framedHead[n] = 0);
+  });
+}
+
+/** The indices of the words of `mask` that are not zero: the successor looks at these only (pancakes6 has 24 state words, one with a framed fluent). */
+function nonZero(mask: Uint32Array): Int32Array {
+  return Int32Array.from(mask.keys()).filter((w) => mask[w] !== 0);
+}
+
 /** Packs the frames' terms: masks per does atom for a fluent's own keeping and additions, copy lists per source fluent. */
 function pack(frames: ReadonlyMap<number, readonly Term[]>, atoms: number, fluents: number): Frames {
   const words = (fluents + 31) >>> 5;
@@ -185,10 +220,12 @@ function pack(frames: ReadonlyMap<number, readonly Term[]>, atoms: number, fluen
     keep: Uint32Array.from(entries, (e) => e[2] >>> 0),
     kill: Uint32Array.from(entries, (e) => e[3] >>> 0),
     kept,
+    keptWords: nonZero(kept),
     condStart: Int32Array.from(condStart),
     conds: Int32Array.from(conds),
     cond: new Uint8Array(condIds.size),
     sources,
+    sourceWords: nonZero(sources),
     copyStart,
     copyDst: Int32Array.from(copies, (c) => c.dst),
     copyKind: Uint8Array.from(copies, (c) => c.kind),
@@ -225,6 +262,7 @@ export function frameRules(game: GroundGame, rules: readonly GroundRule[], fluen
     const terms = own === undefined ? undefined : frameOf(own, g, sh);
     if (terms !== undefined) frames.set(g, terms), (framedHead[n] = 1);
   });
+  dropCostlyCopies(frames, fluents.nextAtoms, fluents.nextFluent, framedHead);
   if (frames.size === 0) return undefined;
   const left = rules.filter((r) => framedHead[r.head] === 0);
   const read = new Uint8Array(game.atoms.length);
@@ -233,7 +271,9 @@ export function frameRules(game: GroundGame, rules: readonly GroundRule[], fluen
   // A symbol the game does not have is -1, as is the relation of factoring's placeholders.
   const outputs = new Set([k.legal, k.next, k.goal, k.terminal, k.true, k.does, sees].filter((s) => s >= 0));
   const unused = (a: number): boolean => sh.ors[a] !== undefined && read[a] === 0 && !outputs.has(game.atoms[a]!.rel);
-  return { rules: left.filter((r) => !unused(r.head)), frames: pack(frames, game.atoms.length, fluents.trueAtom.length) };
+  const kept = left.filter((r) => !unused(r.head));
+  if ((rules.length - kept.length) * MIN_REMOVED < rules.length) return undefined;
+  return { rules: kept, frames: pack(frames, game.atoms.length, fluents.trueAtom.length) };
 }
 
 /**
@@ -243,8 +283,12 @@ export function frameRules(game: GroundGame, rules: readonly GroundRule[], fluen
  * joint move holds (kill bits are only on framed fluents, where `nextBits` is 0).
  */
 export function frameSuccessor(fr: Frames, doesOn: Int32Array, count: number, loaded: Uint32Array, nextBits: Uint32Array, into: Uint32Array): void {
-  const { row, start, word, add, keep, kill, kept, condStart, conds, cond } = fr;
-  for (let w = 0; w < into.length; w++) into[w] = nextBits[w]! | (loaded[w]! & kept[w]!);
+  const { row, start, word, add, keep, kill, kept, keptWords, condStart, conds, cond } = fr;
+  into.set(nextBits);
+  for (let i = 0; i < keptWords.length; i++) {
+    const w = keptWords[i]!;
+    into[w] = into[w]! | (loaded[w]! & kept[w]!);
+  }
   if (cond.length > 0) cond.fill(0);
   for (let i = 0; i < count; i++) {
     const r = row[doesOn[i]!]!;
@@ -265,8 +309,9 @@ export function frameSuccessor(fr: Frames, doesOn: Int32Array, count: number, lo
 
 /** The copies from the set source fluents of `loaded` whose condition holds. */
 function copyInto(fr: Frames, loaded: Uint32Array, into: Uint32Array): void {
-  const { sources, copyStart, copyDst, copyKind, copyCond, cond } = fr;
-  for (let w = 0; w < sources.length; w++) {
+  const { sources, sourceWords, copyStart, copyDst, copyKind, copyCond, cond } = fr;
+  for (let i = 0; i < sourceWords.length; i++) {
+    const w = sourceWords[i]!;
     for (let bits = loaded[w]! & sources[w]!; bits !== 0; bits &= bits - 1) {
       const f = (w << 5) | (31 - Math.clz32(bits & -bits));
       for (let p = copyStart[f]!, end = copyStart[f + 1]!; p < end; p++) {
