@@ -18,8 +18,9 @@
  *    growth.ts). When ρ ≥ 0.9 the relations derived so far fill their domains, so a domain is
  *    not an upper bound far from the model but what those relations did; the rest of the run is
  *    then estimated at ρ × domain − count for each relation of the component being evaluated and
- *    of the later state-dependent components, and when the atoms found plus those pass the
- *    budget, the run stops, naming the relation (smallest remainder first) whose remainder takes
+ *    of the later state-dependent components whose domain fits the budget (a single larger one
+ *    is rule 2's), and when the atoms found plus those pass the budget (ρ measured on at least
+ *    10,000 atoms), the run stops, naming the relation (smallest remainder first) whose remainder takes
  *    the sum past it: ruleDepthExponential's `prereq20` after its 17th level.
  * 2. **A relation far larger than the budget, not derived yet.** Once the state-dependent
  *    relations hold an eighth of the budget, a relation of the component being evaluated or a
@@ -83,9 +84,9 @@ export function foreseen(run: Run, key: string, domains: (run: Run) => DomainSiz
   const budget = run.limits.maxAtoms;
   if (mayBeLazy === undefined || run.store.size < (run.foresightAt ?? Math.max(MIN_ATOMS, budget / CHAIN_SHARE))) return undefined;
   run.foresightAt = run.store.size * STEP;
-  const { dynamic, pending, density } = survey(run, key, domains(run));
+  const { dynamic, pending, density, found } = survey(run, key, domains(run));
   if (dynamic < Math.max(MIN_ATOMS, budget / CHAIN_SHARE)) return undefined;
-  if (density >= DENSE) {
+  if (density >= DENSE && found >= MIN_ATOMS) {
     const chain = denseChain(run, pending, density);
     if (chain !== undefined) return chain;
   }
@@ -96,7 +97,8 @@ export function foreseen(run: Run, key: string, domains: (run: Run) => DomainSiz
 /** Rule 1: the remainders of the pending relations at density ρ, smallest first, summed onto the atoms found. */
 function denseChain(run: Run, pending: readonly Pending[], density: number): Foreseen | undefined {
   const budget = run.limits.maxAtoms;
-  const rest = pending.map((p) => ({ p, more: Math.max(0, density * p.domain - p.count) })).filter((x) => x.more > 0);
+  // Only relations that fit the budget alone: one far larger is rule 2's (a single domain says little).
+  const rest = pending.filter((p) => p.domain <= budget).map((p) => ({ p, more: Math.max(0, density * p.domain - p.count) })).filter((x) => x.more > 0);
   rest.sort((a, b) => a.more - b.more || (a.p.key < b.p.key ? -1 : 1));
   let total = run.store.size;
   for (const { p, more } of rest) {
@@ -132,7 +134,7 @@ function percent(x: number): string {
  * The atoms of state-dependent relations, the relations still being derived (of the component
  * of `key` and the later relevant state-dependent ones, keywords left out), and ρ.
  */
-function survey(run: Run, key: string, dom: DomainSizes): { dynamic: number; pending: Pending[]; density: number } {
+function survey(run: Run, key: string, dom: DomainSizes): { dynamic: number; pending: Pending[]; density: number; found: number } {
   const comps = run.plan.components;
   const relevant = relevantComponents(comps);
   const at = comps.findIndex((c) => c.relations.includes(key));
@@ -153,5 +155,5 @@ function survey(run: Run, key: string, dom: DomainSizes): { dynamic: number; pen
       if (i >= at) pending.push({ key: k, relation, count, domain });
     }
   });
-  return { dynamic, pending, density: filled > 0 ? found / filled : 0 };
+  return { dynamic, pending, density: filled > 0 ? found / filled : 0, found };
 }
