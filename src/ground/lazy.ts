@@ -165,6 +165,21 @@ export function planLazy(game: NormalGame, seeds: Iterable<string>): LazyPlan {
   return read.length === 0 ? plan : planFor(renameKeywordReads(game, read), [...seeds]);
 }
 
+/**
+ * Whether relation `rel` alone may be lazy in `game` (no {@link LazyRefusal}): the superset
+ * stage's foresight (src/reach/foresight.ts) names only such relations. `rel` is the name a
+ * limit error carries (`relation`), the seed {@link lazyRounds} then takes.
+ */
+export function mayBeLazy(game: NormalGame, rel: string): boolean {
+  try {
+    planLazy(game, [rel]);
+    return true;
+  } catch (err) {
+    if (err instanceof LazyRefusal) return false;
+    throw err;
+  }
+}
+
 /** The plan of {@link planLazy} for `game` as it is. */
 function planFor(game: NormalGame, seeds: readonly string[]): LazyPlan {
   const plain = game.rules.map(asRule);

@@ -31,7 +31,7 @@ import { type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS } from '../a
 import { type UnusedStats, removeUnused } from '../axioms/unused.js';
 import { emitFormulaGdl } from '../formats/gdl/formula.js';
 import { StageTimer, utf8Length } from '../timer.js';
-import { type LazyPlan, lazyRounds, refuseLazy } from '../ground/lazy.js';
+import { type LazyPlan, lazyRounds, mayBeLazy, refuseLazy } from '../ground/lazy.js';
 
 import { type PipelineOptions, instantiateLimits, reachLimits } from './options.js';
 
@@ -220,7 +220,8 @@ function groundLazily(normal: NormalGame, options: PipelineOptions, timer: Stage
  */
 export function reachForGrounding(normal: NormalGame, options: PipelineOptions, timer: StageTimer): ReachResult {
   if (options.method !== 'prolog') return reachGame(normal, options, timer);
-  const limits = reachLimits(options);
+  // Foresight names a relation that may be lazy (src/reach/foresight.ts), with or without lazy axioms.
+  const limits = { ...reachLimits(options), foresight: { mayBeLazy: (rel: string) => mayBeLazy(normal, rel) } };
   // Demand-driven axioms (src/reach/demand.ts) in games with an accumulator relation, where they pay.
   return timer.run('reach-prolog', () => supersetsForGrounding(normal, limits), (r) => ({
     fluents: r.supersets.fluents.length,

@@ -215,6 +215,8 @@ function keep(run: Run, fresh: Fresh, key: string, args: readonly unknown[], rul
  * names the relation and the estimate, and says that it is one.
  */
 function estimateError(run: Run, r: RelationKey, past: GrowthEstimate): GdlError {
+  // Foresight (src/reach/foresight.ts) blames a relation not derived yet, in words of its own.
+  if (past.foreseen !== undefined) return limitError(run.game.file, run.plan, past.foreseen.relation, past.foreseen.message, { kind: 'atoms', estimate: past.estimate });
   const message =
     `would grow to about ${formatEstimate(past.estimate)} instances (an estimate from its ${past.count} instances after ${run.rounds} rounds: ` +
     `${past.how}), more than the budget of ${run.limits.maxAtoms} ground atoms in all (while evaluating '${run.current.rel}')`;

@@ -33,6 +33,8 @@ import { buildArgGraph, functionArguments, relationArguments } from './dg/graph.
 import { resolveDomains } from './dg/domains.js';
 import { splitPosition } from './clauses.js';
 import type { DomainSizes, Run } from './run.js';
+import type { RelationKey } from './relaxed.js';
+import { foreseen } from './foresight.js';
 
 /** A relation is looked at once it holds this share of the atom budget (and again at each 1.5 times that). */
 const EVIDENCE_SHARE = 8;
@@ -52,13 +54,25 @@ export interface GrowthEstimate {
   readonly estimate: number;
   /** How the estimate was made, for the message. */
   readonly how: string;
+  /** Foresight's (src/reach/foresight.ts): the relation to blame, another than the one growing, and the whole message. */
+  readonly foreseen?: { readonly relation: RelationKey; readonly message: string };
 }
 
 /**
  * Relation `key` (with `count` facts) looked at when it has grown enough since the last look:
- * its estimate when that passes the budget `MARGIN` times, else undefined.
+ * its estimate when that passes the budget `MARGIN` times; else, in grounding's runs, what
+ * foresight finds (src/reach/foresight.ts: a relation not derived yet); else undefined.
  */
 export function pastBudget(run: Run, key: string, count: number): GrowthEstimate | undefined {
+  const own = ownGrowth(run, key, count);
+  if (own !== undefined) return own;
+  const f = foreseen(run, key, domainSizes);
+  if (f === undefined || run.limits.deadline.passed()) return undefined;
+  return { count: 0, estimate: f.estimate, how: '', foreseen: { relation: f.relation, message: f.message } };
+}
+
+/** The look of growth.ts at relation `key` itself (see the module's comment). */
+function ownGrowth(run: Run, key: string, count: number): GrowthEstimate | undefined {
   const budget = run.limits.maxAtoms;
   if (count < budget / EVIDENCE_SHARE || count < MIN_EVIDENCE) return undefined;
   const r = run.store.relations.get(key)!;

@@ -65,6 +65,8 @@ export interface Run {
   nextId: number;
   /** The dependency graph's domain sizes, made when src/reach/growth.ts first needs them. */
   domains?: DomainSizes;
+  /** The store size at which src/reach/foresight.ts looks next (absent: at its first threshold). */
+  foresightAt?: number;
   /** Table statistics for join planning, by table name. */
   readonly stats: Map<string, TableStats>;
 }

@@ -65,6 +65,11 @@ export interface ReachLimits {
   readonly maxAtoms: number;
   /** Deepest term nesting accepted by both methods (absent: `DEFAULT_MAX_TERM_DEPTH` of prolog.ts). */
   readonly maxTermDepth?: number;
+  /**
+   * Grounding's runs only: look ahead at the relations not derived yet (src/reach/foresight.ts);
+   * `mayBeLazy` says whether the lazy plan would take a relation (name, arity) as its seed.
+   */
+  readonly foresight?: { readonly mayBeLazy: (rel: string, arity: number) => boolean };
 }
 
 /** Default limits besides the deadline, which every run brings (its run context's): two million atoms. */
