@@ -22,14 +22,13 @@
  * so it is not the default.
  */
 import { Deadline } from '../deadline.js';
-import { GdlError } from '../gdl/diagnostics.js';
+import { GdlError, deadlineTicker } from '../gdl/diagnostics.js';
 import { computeSupersetsProlog } from './prolog.js';
 import { accumulatorRelations, demandableRelations, isAtomBudget, magicGame, undemand } from './magic.js';
 import type { NormalGame } from '../normalize/types.js';
 import type { ReachLimits, ReachResult } from './types.js';
 import { keepExactNegations, withoutKept } from './exact-negation.js';
 import { relationsWorthDemanding } from './demand-choice.js';
-import { deadlineTicker } from '../gdl/diagnostics.js';
 
 /**
  * When the rewrite is used. `auto` (the default): every demandable relation when the game has
@@ -69,7 +68,7 @@ function demandRun(game: NormalGame, limits: ReachLimits, demanded?: ReadonlySet
  * The relations `auto` demands in a game without an accumulator relation (empty: none,
  * the plain run): those worth demanding, src/reach/demand-choice.ts.
  */
-export function chosenDemand(game: NormalGame, limits: ReachLimits, demandable: ReadonlySet<string> = demandableRelations(game)): Set<string> {
+function chosenDemand(game: NormalGame, limits: ReachLimits, demandable: ReadonlySet<string>): Set<string> {
   const tick = deadlineTicker(limits.deadline, game.file, 'choosing the relations to demand');
   return new Set(relationsWorthDemanding(game, demandable, tick).map((c) => c.key));
 }
