@@ -127,11 +127,12 @@ describe.skipIf(!HAVE_CORPUS)('gdl-ground ground ends within a second of --timeo
   beforeAll(() => ensureBuilt());
 
   const cases: readonly (readonly [game: string, timeout: number, extra: readonly string[]])[] = [
-    ['ggp-repository-base/crisscross.kif', 1, ['--lazy-axioms']],
+    // racer4 rather than crisscross, which demand now grounds in about a second (docs/reach.md).
+    ['ggp-repository-base/racer4.kif', 1, ['--lazy-axioms']],
     ['ggp-repository-base/amazons.kif', 2, ['--lazy-axioms']],
     ['ggp-repository-base/mummymaze1p.kif', 2, ['--lazy-axioms']],
     ['ggp-repository-base/attritionWar.kif', 4, ['--lazy-axioms']],
-    ['ggp-repository-base/crisscross.kif', 2, []],
+    ['ggp-repository-base/racer4.kif', 2, []],
     ['ggp-repository-base/attritionWar.kif', 1, []],
   ];
   for (const [game, timeout, extra] of cases) {

@@ -24,7 +24,7 @@ import { type DGAnalysis, analyzeDG, computeSupersetsDG, dependencyGraph } from 
 import { type ReachProgress, computeSupersetsProlog } from '../reach/prolog.js';
 import { computeSupersetsPlain } from '../reach/plain.js';
 import { repairUnsafeHeads } from '../reach/repair.js';
-import { supersetsForGrounding } from '../reach/demand.js';
+import { type DemandMode, supersetsForGrounding } from '../reach/demand.js';
 import type { ReachResult, Supersets } from '../reach/types.js';
 import { removeAxioms } from '../axioms/remove.js';
 import { type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS } from '../axioms/types.js';
@@ -185,14 +185,18 @@ function gameRelationsOnly(normal: NormalGame, supersets: Supersets): Supersets 
   return { ...supersets, axioms: supersets.axioms.filter((a) => own.has(key(a))) };
 }
 
-/** Steps 3 to 5 on a loaded game: supersets, instantiation, reachability. */
+/**
+ * Steps 3 to 5 on a loaded game: supersets, instantiation, reachability. `demand` as in
+ * {@link reachForGrounding}: `auto` only when the caller removes unused instances next.
+ */
 export function groundNormalGame(
   normal: NormalGame,
   options: PipelineOptions,
   timer: StageTimer,
+  demand: GroundingDemand = 'accumulator',
 ): { reach: ReachResult; ground: GroundGame } {
-  if (options.lazyAxioms === true || options.lazyRelations !== undefined) return groundLazily(normal, options, timer);
-  const reach = reachForGrounding(normal, options, timer);
+  if (options.lazyAxioms === true || options.lazyRelations !== undefined) return groundLazily(normal, options, timer, demand);
+  const reach = reachForGrounding(normal, options, timer, demand);
   return { reach, ground: groundGame(normal, reach.supersets, options, timer) };
 }
 
@@ -200,15 +204,18 @@ export function groundNormalGame(
  * Steps 3 to 5 with lazy axioms (docs/lazy.md): each limit that names a relation makes it lazy
  * and the grounding starts again, a few rounds at most, under the same deadline.
  */
-function groundLazily(normal: NormalGame, options: PipelineOptions, timer: StageTimer): { reach: ReachResult; ground: GroundGame } {
+function groundLazily(normal: NormalGame, options: PipelineOptions, timer: StageTimer, demand: GroundingDemand): { reach: ReachResult; ground: GroundGame } {
   // Supersets of an earlier round stay sound: every round's relaxed game over-approximates.
   let reached: ReachResult | undefined;
   return lazyRounds(normal, options.lazyRelations ?? [], options.lazyAxioms === true, options.deadline, (plan) => {
-    const reach = reached ?? reachForGrounding(plan?.relaxed ?? normal, options, timer);
+    const reach = reached ?? reachForGrounding(plan?.relaxed ?? normal, options, timer, demand);
     reached = reach;
     return { reach, ground: groundGame(normal, reach.supersets, options, timer, plan) };
   });
 }
+
+/** The demand modes of the superset stage a grounding may ask for (src/reach/demand.ts). */
+export type GroundingDemand = Extract<DemandMode, 'auto' | 'accumulator'>;
 
 /**
  * Step 3 as instantiation needs it. With the Prolog method, relevance first: Algorithm 9.2 in
@@ -217,13 +224,17 @@ function groundLazily(normal: NormalGame, options: PipelineOptions, timer: Stage
  * over the same fluents and moves, so the ground game is the one the full supersets give. The
  * scale benchmark's ASP program takes its fluents and moves from here too (src/bench/asp-program.ts):
  * the full supersets of gt_two_thirds_6p (182,203 axioms) took minutes in Tau-Prolog.
+ * `demand`: `accumulator` (the default) demands only in games with an accumulator relation, and
+ * the ground game before unused-instance removal is the one the relevant supersets give; `auto`
+ * also demands the relations whose callers ask for a sliver of them (docs/reach.md), for callers
+ * that remove unused instances next: the game after removal is the same.
  */
-export function reachForGrounding(normal: NormalGame, options: PipelineOptions, timer: StageTimer): ReachResult {
+export function reachForGrounding(normal: NormalGame, options: PipelineOptions, timer: StageTimer, demand: GroundingDemand = 'accumulator'): ReachResult {
   if (options.method !== 'prolog') return reachGame(normal, options, timer);
   // Foresight names a relation that may be lazy (src/reach/foresight.ts), with or without lazy axioms.
   const limits = { ...reachLimits(options), foresight: { mayBeLazy: (rel: string) => mayBeLazy(normal, rel) } };
-  // Demand-driven axioms (src/reach/demand.ts) in games with an accumulator relation, where they pay.
-  return timer.run('reach-prolog', () => supersetsForGrounding(normal, limits), (r) => ({
+  // Demand-driven axioms (src/reach/demand.ts) where they pay.
+  return timer.run('reach-prolog', () => supersetsForGrounding(normal, limits, demand), (r) => ({
     fluents: r.supersets.fluents.length,
     moves: r.supersets.moves.length,
     axioms: r.supersets.axioms.length,

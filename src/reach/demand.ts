@@ -1,34 +1,44 @@
 /**
  * The superset stage as grounding needs it (relevance first, docs/reach.md), with demand where
  * it pays: Algorithm 9.2 in Tau-Prolog on the relevant relaxed program, or on its magic-sets
- * rewrite (src/reach/magic.ts), which derives each demandable axiom only for the bindings its
+ * rewrite (src/reach/magic.ts), which derives a demanded axiom only for the bindings its
  * callers ask for.
  *
  * Why not always: the rewrite gives the same fluents and moves and fewer axiom instances, and
- * the same ground game (instantiation filters a relation's heads by its instances, and the
- * instances no caller asks for are unused; 54 corpus games and games/ compared byte for byte),
- * but its extra relations cost time: wargame03 1.3 s against 42 s, knightfight 0.3 s against
- * 2.2 s. So by default (`auto`) it runs only in games with an accumulator relation (merrills'
- * `count_loop`: the plain run needs 38 s to reach the budget, demand grounds it in 17 s;
- * ad_game_2x2 4.7 s against 3.5 s; linesOfAction, the one loss, 0.9 s against 3.8 s); every
- * other game keeps exactly today's supersets. `fallback` (after the plain run passes the atom
- * budget) rescued none of the corpus games refused that way (chess, mummymaze1p) and doubled
- * the time of mummymaze1p's refusal (34 s against 70 s, side by side), so it is not the default.
+ * the same ground game once unused instances are removed (instantiation filters a relation's
+ * heads by its instances, and the instances no caller asks for are unused; 54 corpus games and
+ * games/ compared byte for byte), but its extra relations cost time: wargame03 1.3 s against
+ * 42 s, knightfight 0.3 s against 2.2 s. So by default (`auto`) it runs in two kinds of games:
+ * - with an accumulator relation, every demandable relation (merrills' `count_loop`: the plain
+ *   run needs 38 s to reach the budget, demand grounds it in 17 s; ad_game_2x2 4.7 s against
+ *   3.5 s; linesOfAction, the one loss, 0.9 s against 3.8 s);
+ * - else, only the relations whose callers can ask for a hundredth of their domains at most
+ *   (src/reach/demand-choice.ts: crisscross's `count/6`, called with five constants, 203 axioms
+ *   in 0.2 s instead of 830,457 in 15-18 s); this needs the unused instances removed, so a
+ *   caller that keeps them (`--keep-unused`) asks for `accumulator`, which leaves the rest plain.
+ * Every other game keeps exactly the plain run's supersets. `fallback` (after the plain run
+ * passes the atom budget) rescued none of the corpus games refused that way (chess,
+ * mummymaze1p) and doubled the time of mummymaze1p's refusal (34 s against 70 s, side by side),
+ * so it is not the default.
  */
 import { Deadline } from '../deadline.js';
-import { GdlError } from '../gdl/diagnostics.js';
+import { GdlError, deadlineTicker } from '../gdl/diagnostics.js';
 import { computeSupersetsProlog } from './prolog.js';
 import { accumulatorRelations, demandableRelations, isAtomBudget, magicGame, undemand } from './magic.js';
 import type { NormalGame } from '../normalize/types.js';
 import type { ReachLimits, ReachResult } from './types.js';
 import { keepExactNegations, withoutKept } from './exact-negation.js';
+import { relationsWorthDemanding } from './demand-choice.js';
 
 /**
- * When the rewrite is used. `auto` (the default): when the game has an accumulator relation
- * (`accumulatorRelations`); `fallback`: after the plain run passes the atom budget, time-boxed
- * to the plain run's time; `always`; `never`.
+ * When the rewrite is used. `auto` (the default): every demandable relation when the game has
+ * an accumulator relation (`accumulatorRelations`), else the relations worth demanding
+ * (`relationsWorthDemanding`), if any; `accumulator`: only the first (the supersets of a game
+ * without an accumulator are then the plain run's, as `--keep-unused` needs); `fallback`:
+ * after the plain run passes the atom budget, time-boxed to the plain run's time; `always`;
+ * `never`.
  */
-type DemandMode = 'auto' | 'fallback' | 'always' | 'never';
+export type DemandMode = 'auto' | 'accumulator' | 'fallback' | 'always' | 'never';
 
 /**
  * The shortest time box of a run after a plain one (a small game's plain run takes milliseconds,
@@ -45,10 +55,22 @@ const MIN_BOX_MS = 30000;
  */
 const REFINED_SHARE = 4;
 
-/** The demand-driven run: the rewritten game's supersets, read back as the original's. */
-function demandRun(game: NormalGame, limits: ReachLimits): ReachResult {
-  const r = computeSupersetsProlog(magicGame(game), limits, { relevantOnly: true });
+/**
+ * The demand-driven run: the game rewritten for `demanded` (default: every demandable
+ * relation), its supersets read back as the original's.
+ */
+function demandRun(game: NormalGame, limits: ReachLimits, demanded?: ReadonlySet<string>): ReachResult {
+  const r = computeSupersetsProlog(magicGame(game, demanded), limits, { relevantOnly: true });
   return { supersets: undemand(r.supersets), stats: r.stats };
+}
+
+/**
+ * The relations `auto` demands in a game without an accumulator relation (empty: none,
+ * the plain run): those worth demanding, src/reach/demand-choice.ts.
+ */
+function chosenDemand(game: NormalGame, limits: ReachLimits, demandable: ReadonlySet<string>): Set<string> {
+  const tick = deadlineTicker(limits.deadline, game.file, 'choosing the relations to demand');
+  return new Set(relationsWorthDemanding(game, demandable, tick).map((c) => c.key));
 }
 
 /**
@@ -106,7 +128,13 @@ function withNote(err: unknown, note: string): unknown {
 export function supersetsForGrounding(game: NormalGame, limits: ReachLimits, mode: DemandMode = 'auto'): ReachResult {
   const start = performance.now();
   try {
-    if (mode === 'always' || (mode === 'auto' && accumulatorRelations(game).length > 0)) return demandRun(game, limits);
+    if (mode === 'always') return demandRun(game, limits);
+    if (mode === 'auto' || mode === 'accumulator') {
+      const demandable = demandableRelations(game);
+      if (accumulatorRelations(game, demandable).length > 0) return demandRun(game, limits, demandable);
+      const chosen = mode === 'auto' ? chosenDemand(game, limits, demandable) : new Set<string>();
+      if (chosen.size > 0) return demandRun(game, limits, chosen);
+    }
     return computeSupersetsProlog(game, limits, { relevantOnly: true });
   } catch (err) {
     if (!isAtomBudget(err) || mode === 'never' || mode === 'always') throw err;

@@ -17,7 +17,10 @@ export function loadRun(ctx: RunContext, text: string): LoadedGame {
 /** The ground game of a run: the supersets, the pruned game, and the game written. */
 export interface GroundRun {
   readonly reach: ReachResult;
-  /** The pruned ground game, unused instances still in it. */
+  /**
+   * The pruned ground game, unused instances still in it (those of relations the superset
+   * stage demanded only as far as their callers ask, when unused instances are removed next).
+   */
   readonly full: GroundGame;
   /** The game `ground` writes: `full` without unused instances, unless they are kept. */
   readonly game: GroundGame;
@@ -30,7 +33,8 @@ export interface GroundRun {
  * `keepUnused` (dropping them cannot change play, docs/axioms.md).
  */
 export function groundWritten(ctx: RunContext, loaded: LoadedGame, keepUnused: boolean): GroundRun {
-  const { reach, ground } = groundNormalGame(loaded.normal, ctx.options, ctx.timer);
+  // Demand beyond accumulators (docs/reach.md) drops only instances that removal would drop.
+  const { reach, ground } = groundNormalGame(loaded.normal, ctx.options, ctx.timer, keepUnused ? 'accumulator' : 'auto');
   if (keepUnused) return { reach, full: ground, game: ground };
   const unused = removeUnusedInstances(ground, ctx.timer, ctx.options);
   return { reach, full: ground, game: unused.game, unused: unused.stats };
