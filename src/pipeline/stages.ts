@@ -215,7 +215,7 @@ function groundLazily(normal: NormalGame, options: PipelineOptions, timer: Stage
 }
 
 /** The demand modes of the superset stage a grounding may ask for (src/reach/demand.ts). */
-export type GroundingDemand = Extract<DemandMode, 'auto' | 'accumulator'>;
+type GroundingDemand = Extract<DemandMode, 'auto' | 'accumulator'>;
 
 /**
  * Step 3 as instantiation needs it. With the Prolog method, relevance first: Algorithm 9.2 in

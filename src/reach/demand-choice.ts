@@ -40,7 +40,7 @@ const MIN_FULL = 100_000;
 const RATIO = 100;
 
 /** A demandable relation whose callers ask for a sliver of its domain: the sizes of the choice. */
-export interface DemandChoice {
+interface DemandChoice {
   /** Relation key `name/arity`. */
   readonly key: string;
   /** Product of its arguments' domain sizes (Infinity when a domain nests without end). */

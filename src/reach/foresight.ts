@@ -60,7 +60,7 @@ const DENSE = 0.9;
 const LARGE = 16;
 
 /** What foresight found: the relation to blame, the estimate, and the message's words. */
-export interface Foreseen {
+interface Foreseen {
   readonly relation: RelationKey;
   readonly estimate: number;
   readonly message: string;
