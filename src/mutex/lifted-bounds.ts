@@ -18,9 +18,11 @@ import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import { type Bound, type Bounds, type StaticFacts, key } from './lifted-core.js';
 
 /** Rows one relation's bound may have, rows of all bounds, and rows tried in joins, before giving up (no bound). */
-const MAX_RELATION_ROWS = 100_000;
-const MAX_TOTAL_ROWS = 400_000;
-const MAX_JOIN_STEPS = 4_000_000;
+const MAX_RELATION_ROWS = 20_000;
+const MAX_TOTAL_ROWS = 200_000;
+const MAX_JOIN_STEPS = 2_000_000;
+/** Join steps between two looks at the deadline, less one. */
+const CLOCK_MASK = (1 << 16) - 1;
 
 /** Relations never bounded: the state, the move, and what the rules define for the next state. */
 const KEYWORDS = new Set(['true', 'does', 'next', 'init', 'base', 'input']);
@@ -174,15 +176,20 @@ function instantiate(t: Term, env: ReadonlyMap<string, Term>): Term | undefined 
   return { ...t, args };
 }
 
-/** Matches a rule argument against a ground term, binding variables in `env`. */
-function match(x: Term, g: Term, env: Map<string, Term>): boolean {
+/**
+ * Matches a rule argument against a ground term, binding variables in `env` and naming each
+ * variable bound in `bound` (the caller unbinds them, matched or not).
+ */
+function match(x: Term, g: Term, env: Map<string, Term>, bound: string[]): boolean {
   const stack: [Term, Term][] = [[x, g]];
   while (stack.length > 0) {
     const [u, h] = stack.pop()!;
     if (u.kind === 'var') {
       const b = env.get(u.name);
-      if (b === undefined) env.set(u.name, h);
-      else if (!sameGround(b, h)) return false;
+      if (b === undefined) {
+        env.set(u.name, h);
+        bound.push(u.name);
+      } else if (!sameGround(b, h)) return false;
       continue;
     }
     if (u.kind !== h.kind || u.name !== h.name) return false;
@@ -210,24 +217,41 @@ interface Budget {
   readonly deadline: Deadline;
 }
 
+/** One atom's place in the depth-first join: its candidate rows, the next to try, the variables the last one bound. */
+interface Frame {
+  readonly rows: readonly (readonly Term[])[];
+  next: number;
+  readonly bound: string[];
+}
+
 /**
  * Every head row of the relaxed rule, the atom at `deltaAt` (if any) reading `delta` instead of
- * its table; false when the budget ran out.
+ * its table; false when the budget ran out. Depth first over one binding map, each atom's
+ * bindings undone before its next row.
  */
 function joinRule(r: Relaxed, tables: ReadonlyMap<string, Table>, delta: Table | undefined, deltaAt: number, emit: (row: readonly Term[]) => void, budget: Budget): boolean {
-  const stack: { readonly i: number; readonly env: Map<string, Term> }[] = [{ i: 0, env: new Map() }];
-  while (stack.length > 0) {
-    const { i, env } = stack.pop()!;
-    if (i === r.atoms.length) {
-      if (r.distinct.every(([a, b]) => !sameGround(instantiate(a, env)!, instantiate(b, env)!))) emit(r.head.map((t) => instantiate(t, env)!));
+  const env = new Map<string, Term>();
+  const frameAt = (i: number): Frame => ({ rows: candidates(i === deltaAt ? delta! : tables.get(r.atoms[i]!.rel)!, r.atoms[i]!.args, env), next: 0, bound: [] });
+  if (r.atoms.length === 0) {
+    if (r.distinct.every(([a, b]) => !sameGround(instantiate(a, env)!, instantiate(b, env)!))) emit(r.head.map((t) => instantiate(t, env)!));
+    return true;
+  }
+  const frames: Frame[] = [frameAt(0)];
+  while (frames.length > 0) {
+    const f = frames[frames.length - 1]!;
+    f.bound.forEach((v) => env.delete(v));
+    f.bound.length = 0;
+    if (f.next >= f.rows.length) {
+      frames.pop();
       continue;
     }
-    const a = r.atoms[i]!;
-    for (const row of candidates(i === deltaAt ? delta! : tables.get(a.rel)!, a.args, env)) {
-      if (--budget.steps < 0 || budget.deadline.tick()) return false;
-      const next = new Map(env);
-      if (a.args.every((x, j) => match(x, row[j]!, next))) stack.push({ i: i + 1, env: next });
-    }
+    // The clock is read rarely: reading the processor time costs a system call.
+    if (--budget.steps < 0 || ((budget.steps & CLOCK_MASK) === 0 && budget.deadline.passed())) return false;
+    const row = f.rows[f.next++]!;
+    const args = r.atoms[frames.length - 1]!.args;
+    if (!args.every((x, j) => match(x, row[j]!, env, f.bound))) continue;
+    if (frames.length < r.atoms.length) frames.push(frameAt(frames.length));
+    else if (r.distinct.every(([a, b]) => !sameGround(instantiate(a, env)!, instantiate(b, env)!))) emit(r.head.map((t) => instantiate(t, env)!));
   }
   return true;
 }
@@ -258,7 +282,7 @@ export function relaxedBounds(normal: NormalGame, facts: StaticFacts, fluents: S
   const budget: Budget = { steps: MAX_JOIN_STEPS, deadline };
   let total = 0;
   for (const comp of stronglyConnectedComponents(derived.length, (v) => succ[v]!)) {
-    if (budget.steps < 0 || deadline.passed()) break;
+    if (budget.steps < 0) break;
     const built = boundComponent(comp.map((v) => derived[v]!), byHead, { tables, keeps }, budget, MAX_TOTAL_ROWS - total);
     for (const [k, { table, keep }] of built ?? []) {
       tables.set(k, table);
