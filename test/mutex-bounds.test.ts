@@ -68,4 +68,13 @@ describe('bounds of derived relations', () => {
     // is bound by slide; `does` shares legal's bound.
     expect(b.get('does/2')).toEqual(b.get('legal/2'));
   });
+
+  it('a bound past 20,000 rows is cut to all but one factor of its cross product, the most precise kept', () => {
+    const n = Array.from({ length: 14 }, (_, i) => `(n ${i + 1})`).join(' ');
+    const b = bounds(`${RECURSIVE}\n${n}\n(<= (ign ?a ?b ?c ?x ?y) (n ?a) (n ?b) (n ?c) (slide ?x ?y))`);
+    // Whole: 14^3 x 36 rows; without one of ?a, ?b, ?c: 14^2 x 36 = 7,056; without ?x ?y: 14^3 = 2,744
+    // but one position fewer kept.
+    expect(b.get('ign/5')!.keep).toEqual([1, 2, 3, 4]);
+    expect(b.get('ign/5')!.rows).toHaveLength(14 * 14 * 36);
+  });
 });

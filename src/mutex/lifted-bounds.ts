@@ -20,7 +20,9 @@ import { type Bound, type Bounds, type StaticFacts, key } from './lifted-core.js
 /** Rows one relation's bound may have, rows of all bounds, and rows tried in joins, before giving up (no bound). */
 const MAX_RELATION_ROWS = 20_000;
 const MAX_TOTAL_ROWS = 200_000;
-const MAX_JOIN_STEPS = 2_000_000;
+const MAX_JOIN_STEPS = 3_000_000;
+/** Join steps one component may take (so that one hard relation leaves the others theirs). */
+const MAX_COMPONENT_STEPS = 500_000;
 /** Join steps between two looks at the deadline, less one. */
 const CLOCK_MASK = (1 << 16) - 1;
 
@@ -111,21 +113,35 @@ function joinAtom(l: Literal, kept: Kept): JoinAtom | undefined {
  * The rule relaxed over the relations with rows, its head cut to the positions `keep`; with the
  * kept head positions whose variables no kept atom binds (then it is no relaxed rule yet).
  */
-function relax(r: NormalRule, keep: readonly number[], kept: Kept): { readonly rule: Relaxed; readonly unbound: readonly number[] } {
-  const atoms = r.body.flatMap((l) => joinAtom(l, kept) ?? []);
+function relax(r: NormalRule, keep: readonly number[], kept: Kept, filled: (rel: string) => boolean): { readonly rule: Relaxed; readonly unbound: readonly number[] } {
+  const all = r.body.flatMap((l) => joinAtom(l, kept) ?? []);
   const bound = new Set<string>();
-  atoms.forEach((a) => a.args.forEach((t) => varsOf(t, bound)));
+  all.forEach((a) => a.args.forEach((t) => varsOf(t, bound)));
   const unbound = keep.filter((i) => ![...varsOf(r.head.args[i]!, new Set())].every((v) => bound.has(v)));
   const distinct = r.body.flatMap((l) => (l.kind === 'distinct' && [...varsOf(l.left, new Set()), ...varsOf(l.right, new Set())].every((v) => bound.has(v)) ? [[l.left, l.right] as const] : []));
+  // An atom sharing no variable with the kept head, the other atoms or a `distinct` only says its
+  // rows are not empty: left out of the join when they are not (it would repeat every row).
+  const used = (skip: number): Set<string> => {
+    const out = new Set<string>();
+    keep.forEach((i) => varsOf(r.head.args[i]!, out));
+    distinct.forEach(([a, b]) => varsOf(b, varsOf(a, out)));
+    all.forEach((a, j) => (j === skip ? undefined : a.args.forEach((t) => varsOf(t, out))));
+    return out;
+  };
+  const atoms = all.filter((a, j) => {
+    if (!filled(a.rel)) return true;
+    const others = used(j);
+    return a.args.some((t) => [...varsOf(t, new Set())].some((v) => others.has(v)));
+  });
   return { rule: { head: keep.map((i) => r.head.args[i]!), atoms, distinct }, unbound };
 }
 
 /**
- * The head positions of a relaxed rule that lie in a part of its body sharing no variable with
- * the head's largest part: a cross product (amazons' ignored square `cell(?xIg, ?yIg)` beside the
- * move along a line), whose rows multiply without constraining the rest.
+ * The kept head positions of a relaxed rule grouped by the parts of its body that share no
+ * variable (none when there is one part): the factors of a cross product, whose rows multiply
+ * (amazons' ignored square `cell(?xIg, ?yIg)` beside the move along a line).
  */
-function factorPositions(r: NormalRule, rule: Relaxed, keep: readonly number[]): number[] {
+function factorGroups(r: NormalRule, rule: Relaxed, keep: readonly number[]): number[][] {
   const parent = new Map<string, string>();
   const find = (v: string): string => {
     let u = v;
@@ -145,8 +161,7 @@ function factorPositions(r: NormalRule, rule: Relaxed, keep: readonly number[]):
   const parts = [...groups.entries()].map(([root, ps]) => ({ root: find(root), ps }));
   const merged = new Map<string, number[]>();
   parts.forEach(({ root, ps }) => merged.set(root, [...(merged.get(root) ?? []), ...ps]));
-  const sorted = [...merged.values()].sort((a, b) => b.length - a.length);
-  return sorted.slice(1).flat();
+  return merged.size > 1 ? [...merged.values()] : [];
 }
 
 /** Whether ground terms are equal. */
@@ -282,8 +297,11 @@ export function relaxedBounds(normal: NormalGame, facts: StaticFacts, fluents: S
   const budget: Budget = { steps: MAX_JOIN_STEPS, deadline };
   let total = 0;
   for (const comp of stronglyConnectedComponents(derived.length, (v) => succ[v]!)) {
-    if (budget.steps < 0) break;
-    const built = boundComponent(comp.map((v) => derived[v]!), byHead, { tables, keeps }, budget, MAX_TOTAL_ROWS - total);
+    if (budget.steps <= 0) break;
+    const local: Budget = { steps: Math.min(budget.steps, MAX_COMPONENT_STEPS), deadline };
+    const before = local.steps;
+    const built = boundComponent(comp.map((v) => derived[v]!), byHead, { tables, keeps }, local, MAX_TOTAL_ROWS - total);
+    budget.steps -= before - Math.max(local.steps, 0);
     for (const [k, { table, keep }] of built ?? []) {
       tables.set(k, table);
       keeps.set(k, keep);
@@ -324,12 +342,13 @@ interface ComponentRule {
 function relaxedRules(rels: readonly string[], byHead: ReadonlyMap<string, readonly NormalRule[]>, known: Known, dropped: ReadonlyMap<string, Set<number>>): ComponentRule[] {
   const keepOf = (rel: string): number[] => [...Array(arityOf(rel)).keys()].filter((i) => !dropped.get(rel)!.has(i));
   const kept: Kept = (rel) => (dropped.has(rel) ? keepOf(rel) : known.keeps.get(rel));
+  const filled = (rel: string): boolean => !dropped.has(rel) && (known.tables.get(rel)?.rows.length ?? 0) > 0;
   for (;;) {
     const out: ComponentRule[] = [];
     let changed = false;
     for (const rel of rels) {
       for (const source of byHead.get(rel)!) {
-        const { rule, unbound } = relax(source, keepOf(rel), kept);
+        const { rule, unbound } = relax(source, keepOf(rel), kept, filled);
         unbound.forEach((i) => dropped.get(rel)!.add(i));
         changed ||= unbound.length > 0;
         out.push({ rel, source, rule });
@@ -341,23 +360,42 @@ function relaxedRules(rels: readonly string[], byHead: ReadonlyMap<string, reado
 
 /**
  * The bounds of one component: its least relaxed model, or when that passes the row limits, the
- * same with the positions of cross products left out (factorPositions); undefined when a limit
- * is still reached.
+ * same with one factor of a cross product left out (factorGroups): of those within the limits,
+ * the one keeping the most positions, then the fewest rows (the most precise); undefined when
+ * none is.
  */
 function boundComponent(rels: readonly string[], byHead: ReadonlyMap<string, readonly NormalRule[]>, known: Known, budget: Budget, rowsLeft: number): Map<string, Built> | undefined {
-  const dropped = new Map(rels.map((k) => [k, new Set<number>()]));
-  const keepOf = (rel: string): number[] => [...Array(arityOf(rel)).keys()].filter((i) => !dropped.get(rel)!.has(i));
-  for (let tries = 0; tries < 2; tries++) {
-    const rules = relaxedRules(rels, byHead, known, dropped);
-    const own = new Map(rels.map((k) => [k, newTable(keepOf(k).length)]));
-    const result = leastModel(rules, own, new Map([...known.tables, ...own]), budget, rowsLeft);
-    if (result === 'done') return new Map(rels.map((k) => [k, { table: own.get(k)!, keep: keepOf(k) }]));
-    if (result === 'steps') return undefined;
-    const more = rules.flatMap(({ rel, source, rule }) => factorPositions(source, rule, keepOf(rel)).map((i) => [rel, i] as const));
-    if (more.length === 0) return undefined;
-    more.forEach(([rel, i]) => dropped.get(rel)!.add(i));
+  const whole = attempt(rels, byHead, known, budget, rowsLeft, new Map());
+  if (whole.kind !== 'rows') return whole.kind === 'done' ? whole.built : undefined;
+  const seen = new Set<string>();
+  let best: { readonly built: Map<string, Built>; readonly kept: number; readonly rows: number } | undefined;
+  for (const { rel, source, rule } of whole.rules) {
+    for (const group of factorGroups(source, rule, whole.keepOf(rel))) {
+      const id = `${rel} ${group.join(',')}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const cut = attempt(rels, byHead, known, budget, rowsLeft, new Map([[rel, group]]));
+      if (cut.kind === 'steps') return undefined;
+      if (cut.kind !== 'done') continue;
+      const kept = [...cut.built.values()].reduce((n, b) => n + b.keep.length, 0);
+      const rows = [...cut.built.values()].reduce((n, b) => n + b.table.rows.length, 0);
+      if (best === undefined || kept > best.kept || (kept === best.kept && rows < best.rows)) best = { built: cut.built, kept, rows };
+    }
   }
-  return undefined;
+  return best?.built;
+}
+
+/** One try at a component's bounds, with some positions of one relation left out from the start. */
+function attempt(
+  rels: readonly string[], byHead: ReadonlyMap<string, readonly NormalRule[]>, known: Known, budget: Budget, rowsLeft: number, cut: ReadonlyMap<string, readonly number[]>,
+): { readonly kind: 'done'; readonly built: Map<string, Built> } | { readonly kind: 'rows'; readonly rules: readonly ComponentRule[]; readonly keepOf: (rel: string) => number[] } | { readonly kind: 'steps' } {
+  const dropped = new Map(rels.map((k) => [k, new Set<number>(cut.get(k) ?? [])]));
+  const keepOf = (rel: string): number[] => [...Array(arityOf(rel)).keys()].filter((i) => !dropped.get(rel)!.has(i));
+  const rules = relaxedRules(rels, byHead, known, dropped);
+  const own = new Map(rels.map((k) => [k, newTable(keepOf(k).length)]));
+  const result = leastModel(rules, own, new Map([...known.tables, ...own]), budget, rowsLeft);
+  if (result === 'done') return { kind: 'done', built: new Map(rels.map((k) => [k, { table: own.get(k)!, keep: keepOf(k) }])) };
+  return result === 'rows' ? { kind: 'rows', rules, keepOf } : { kind: 'steps' };
 }
 
 /**
