@@ -177,17 +177,37 @@ function truePairs(a: Atom, b: Atom, s: Subst, assumed: Assumed): [Term, Term][]
 export type StaticFacts = ReadonlyMap<string, readonly (readonly Term[])[]>;
 
 /**
- * Forces equalities until a contradiction (true) or nothing more to force (false); extends `s`.
- * With `facts`, a body whose static atoms no choice of facts fits closes too.
+ * Rows that contain every atom of a derived relation true in any reachable state (lifted-bounds.ts),
+ * indexed per position by the text of the argument there. A superset: an atom among them may
+ * still be false, so only a positive atom with no fitting row closes a case.
  */
-export function closes(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]] | undefined, assumed: Assumed, facts?: StaticFacts): boolean {
+export interface Bound {
+  /** The positions of the relation the rows keep (the others were left out: any value). */
+  readonly keep: readonly number[];
+  readonly rows: readonly (readonly Term[])[];
+  readonly index: readonly ReadonlyMap<string, readonly (readonly Term[])[]>[];
+  /** Whether some row fits, per pattern of an atom's arguments (filled as the proof asks). */
+  readonly memo: Map<string, boolean>;
+}
+
+/** The bounds of the derived relations that have one, per `name/arity`. */
+export type Bounds = ReadonlyMap<string, Bound>;
+
+/**
+ * Forces equalities until a contradiction (true) or nothing more to force (false); extends `s`.
+ * With `facts`, a body whose static atoms (and positive atoms of relations with a bound in
+ * `over`) no choice of rows fits closes too.
+ */
+export function closes(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]] | undefined, assumed: Assumed, facts?: StaticFacts, over: Bounds = NO_BOUNDS): boolean {
   for (;;) {
     if (contradicts(body, s, goal)) return true;
     const step = force(body, s, assumed);
     if (step === 'conflict') return true;
-    if (step === 'same') return facts !== undefined && !staticsSatisfiable(body, s, goal, facts);
+    if (step === 'same') return facts !== undefined && !staticsSatisfiable(body, s, goal, facts, over);
   }
 }
+
+const NO_BOUNDS: Bounds = new Map();
 
 /** Steps of one search over static facts before it answers "satisfiable" (sound either way). */
 const MAX_FACT_STEPS = 2000;
@@ -202,8 +222,13 @@ const relKey = (rel: string, arity: number): string => `${rel}/${arity}`;
  * False only when no choice of facts fits; a search stopped by its step limit counts as
  * satisfiable.
  */
-function staticsSatisfiable(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]] | undefined, facts: StaticFacts): boolean {
+function staticsSatisfiable(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]] | undefined, facts: StaticFacts, over: Bounds): boolean {
   const isStatic = (l: Literal): boolean => l.kind !== 'distinct' && facts.has(relKey(l.atom.rel, l.atom.args.length));
+  // The atoms of relations with a bound: each needs a fitting row of its own (not searched jointly: cost).
+  for (const l of body) {
+    const b = l.kind === 'pos' ? over.get(relKey(l.atom.rel, l.atom.args.length)) : undefined;
+    if (b !== undefined && !boundFits(b, l.kind === 'pos' ? l.atom.args : [], s)) return false;
+  }
   const atoms = body.flatMap((l) => (l.kind === 'pos' && isStatic(l) ? [l.atom] : []));
   if (atoms.length === 0) return true;
   const checks: Check[] = body.flatMap((l): Check[] => {
@@ -256,6 +281,50 @@ function varsOf(t: Term, s: Subst): string[] {
   const u = walk(t, s);
   if (u.kind === 'var') return [u.name];
   return u.kind === 'fn' ? u.args.flatMap((a) => varsOf(a, s)) : [];
+}
+
+/**
+ * Whether some row of the bound fits the atom's arguments (cut to the kept positions) under `s`.
+ * Arguments that are distinct variables fit any row; otherwise the smallest bucket of a ground
+ * argument (or all rows) is scanned, and the answer kept per pattern of the arguments.
+ */
+function boundFits(b: Bound, args: readonly Term[], s: Subst): boolean {
+  const cut = b.keep.map((i) => args[i]!);
+  if (b.rows.length === 0) return false;
+  const names = new Map<string, string>();
+  let plain = true;
+  const pattern = cut.map((t) => patternText(t, s, names, () => (plain = false))).join(' ');
+  if (plain) return true;
+  const known = b.memo.get(pattern);
+  if (known !== undefined) return known;
+  let rows = b.rows;
+  cut.forEach((x, i) => {
+    if (!ground(x, s)) return;
+    const bucket = b.index[i]!.get(key(x, s)) ?? [];
+    if (bucket.length < rows.length) rows = bucket;
+  });
+  const fits = rows.some((row) => {
+    const local = new Map<string, Term>();
+    return cut.every((x, j) => matchesGround(x, row[j]!, s, local));
+  });
+  b.memo.set(pattern, fits);
+  return fits;
+}
+
+/**
+ * The text of a term under `s` with its variables named by first occurrence (`names`, shared by
+ * the atom's arguments); `constrained` is called when the term is not a variable seen first here.
+ */
+function patternText(t: Term, s: Subst, names: Map<string, string>, constrained: () => void): string {
+  const u = walk(t, s);
+  if (u.kind === 'var') {
+    const seen = names.get(u.name);
+    if (seen !== undefined) constrained();
+    return seen ?? (names.set(u.name, `_${names.size}`), `_${names.size - 1}`);
+  }
+  constrained();
+  if (u.kind === 'const') return u.name;
+  return `(${u.name} ${u.args.map((a) => patternText(a, s, names, () => undefined)).join(' ')})`;
 }
 
 /**

@@ -12,7 +12,7 @@ import type { Deadline } from '../deadline.js';
 import type { Atom, Term } from '../gdl/ast.js';
 import { stronglyConnectedComponents } from '../gdl/scc.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
-import { type Assumed, type StaticFacts, type Subst, closes, key, renameRule, unify, walk } from './lifted-core.js';
+import { type Assumed, type Bounds, type StaticFacts, type Subst, closes, key, renameRule, unify, walk } from './lifted-core.js';
 
 /** The static facts and the unfoldable rules of a game, per `name/arity`. */
 export interface RuleBase {
@@ -22,6 +22,8 @@ export interface RuleBase {
   readonly rules: ReadonlyMap<string, readonly NormalRule[]>;
   /** Arguments of the game's fluents (every one the grounding found, a superset of the reachable ones), per `name/arity`. */
   readonly fluents: StaticFacts;
+  /** Bounds of the derived relations (lifted-bounds.ts; none unless computed). */
+  readonly over: Bounds;
 }
 
 /** Relations never unfolded: the state, the move, and what the rules define for the next state. */
@@ -62,7 +64,7 @@ export function ruleBase(normal: NormalGame, fluents: StaticFacts): RuleBase {
   }
   const legal = rules.get('legal/2');
   if (legal !== undefined) rules.set('does/2', legal);
-  return { facts, rules, fluents };
+  return { facts, rules, fluents, over: new Map() };
 }
 
 /** Limits of one pair's case analysis: nodes visited, splits along one branch, values of one split. */
@@ -150,7 +152,7 @@ function unfold(n: CaseNode, i: number, atom: Atom, goal: readonly [Term[], Term
     const body = [...n.body, ...r.body];
     // A move's legality is read, but what its `legal` rule reads is unfolded only when that is cheap.
     const more = deep && atom.rel !== 'does' ? r.body.map((_, j) => n.body.length + j) : [];
-    return closes(body, t, goal, ctx.assumed, ctx.base.facts) ? [] : [{ body, s: t, done, deep: new Set([...n.deep, ...more]), depth: n.depth + 1 }];
+    return closes(body, t, goal, ctx.assumed, ctx.base.facts, ctx.base.over) ? [] : [{ body, s: t, done, deep: new Set([...n.deep, ...more]), depth: n.depth + 1 }];
   });
   return deep || cases.length <= 1 ? cases : undefined;
 }
@@ -174,7 +176,7 @@ function valueSplit(n: CaseNode, atom: Atom, goal: readonly [Term[], Term[]], ct
     if (values.size > MAX_VALUE_CASES) continue;
     const cases = [...values.values()].flatMap((v) => {
       const t = new Map(n.s);
-      return unify(args[j]!, v, t) && !closes(n.body, t, goal, ctx.assumed, ctx.base.facts) ? [{ ...n, s: t, depth: n.depth + 1 }] : [];
+      return unify(args[j]!, v, t) && !closes(n.body, t, goal, ctx.assumed, ctx.base.facts, ctx.base.over) ? [{ ...n, s: t, depth: n.depth + 1 }] : [];
     });
     if (best === undefined || cases.length < best.length) best = cases;
   }

@@ -18,6 +18,7 @@ import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
 import { type Assumed, type AssumedClaim, type StaticFacts, type Subst, closes, ground, key, renameRule, staticKey, unify } from './lifted-core.js';
 import { type RuleBase, ruleBase, unfoldedCasesClose } from './lifted-unfold.js';
+import { relaxedBounds } from './lifted-bounds.js';
 import { type Implication, impliedAtoms } from './implications.js';
 import { implicationRules, implicationStep } from './lifted-alo.js';
 import type { MutexView } from './view.js';
@@ -120,7 +121,7 @@ function pairRefuted(r1: NormalRule, r2: NormalRule, input: readonly number[], c
   // The implied atoms of the current state's fluents hold too (assumed, as the `true` atoms' claims are).
   const body = [...both, ...impliedAtoms(both, s, ctx.implied, ctx.counter)];
   // The cheap checks first (what the proof could always close), then the unfolding of derived relations.
-  return closes(body, s, goal, ctx.assumed, ctx.base.facts) || legalCasesClose(body, s, goal, ctx) || unfoldedCasesClose(body, s, goal, ctx);
+  return closes(body, s, goal, ctx.assumed, ctx.base.facts, ctx.base.over) || legalCasesClose(body, s, goal, ctx) || unfoldedCasesClose(body, s, goal, ctx);
 }
 
 /**
@@ -143,7 +144,7 @@ function legalCasesClose(body: readonly Literal[], s: Subst, goal: readonly [Ter
       extra.push(...r.body);
     }
     // A choice whose heads do not fit the moves is no case at all.
-    if (possible && !closes([...body, ...extra], t, goal, ctx.assumed, ctx.base.facts)) return false;
+    if (possible && !closes([...body, ...extra], t, goal, ctx.assumed, ctx.base.facts, ctx.base.over)) return false;
   }
   return true;
 }
@@ -190,7 +191,9 @@ export function proveLifted(
   const active = hyps.map((h, i) => ((candidate[i] === true && init[i] === true) || (keysOf[i]?.length ?? 0) > 0) && !h.relation.endsWith('/0'));
   let pairs = 0;
   const statics = functionalStatics(normal);
-  const base = ruleBase(normal, limits.fluents ?? new Map());
+  const exact = ruleBase(normal, limits.fluents ?? new Map());
+  // Bounds of the derived relations (lifted-bounds.ts): what unfolding cannot see through, recursion included.
+  const base = { ...exact, over: active.some((a) => a) ? relaxedBounds(normal, exact.facts, exact.fluents, limits.deadline) : new Map() };
   const imps = limits.implications ?? [];
   const impActive = imps.map(() => true);
   const stepRules = implicationRules(normal);
@@ -242,4 +245,3 @@ function allPairsRefuted(rules: readonly NormalRule[], input: readonly number[],
   }
   return true;
 }
-

@@ -1,0 +1,80 @@
+// Bounds of derived relations in the lifted mutex proof (src/mutex/lifted-bounds.ts, docs/mutex.md
+// 2a "Bounds of derived relations"): games/mutex-recursive.kif, a miniature of amazons' move, whose
+// "one thing per square" holds only because a recursive relation never relates a square to itself;
+// proven lifted with the bounds, never where the group is false (a reflexive slide); the bounds'
+// rows themselves, with a cross product left out.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Deadline } from '../src/deadline.js';
+import type { Term } from '../src/gdl/ast.js';
+import { hypotheses } from '../src/mutex/candidates.js';
+import { key } from '../src/mutex/lifted-core.js';
+import { relaxedBounds } from '../src/mutex/lifted-bounds.js';
+import { proveLifted } from '../src/mutex/lifted.js';
+import { mutexView } from '../src/mutex/view.js';
+import { defaultPipelineOptions } from '../src/pipeline/options.js';
+import { loadGame, runGrounding } from '../src/pipeline/stages.js';
+import { StageTimer } from '../src/timer.js';
+import { EXAMPLES_DIR } from './corpus.js';
+
+const RECURSIVE = readFileSync(join(EXAMPLES_DIR, 'mutex-recursive.kif'), 'utf8');
+
+/** Per hypothesis `relation [input]`, whether the lifted proof proves it (all offered, the ground fluents known). */
+function lifted(text: string): Map<string, boolean> {
+  const { loaded, ground } = runGrounding(text, 'game.kif', defaultPipelineOptions(), new StageTimer());
+  const view = mutexView(ground);
+  const hyps = hypotheses(view);
+  const fluents = new Map<string, Term[][]>();
+  for (const f of ground.vocabulary.fluents) {
+    const t = ground.terms.toTerm(f.term);
+    if (t.kind === 'fn') fluents.set(`${t.name}/${t.args.length}`, [...(fluents.get(`${t.name}/${t.args.length}`) ?? []), [...t.args]]);
+  }
+  const r = proveLifted(loaded.normal, view, hyps, hyps.map(() => true), { deadline: Deadline.never(), maxPairs: 1e6, fluents });
+  return new Map(hyps.map((h, i) => [`${h.relation} [${h.input.join(',')}]`, r.proven[i]!]));
+}
+
+/** The rows of each bound as KIF texts, per relation (static facts only known). */
+function bounds(text: string): Map<string, { keep: readonly number[]; rows: string[] }> {
+  const loaded = loadGame(text, 'game.kif', defaultPipelineOptions(), new StageTimer());
+  const facts = new Map<string, Term[][]>();
+  for (const r of loaded.normal.rules) {
+    if (r.body.length > 0 || ['init', 'role'].includes(r.head.rel)) continue;
+    const k = `${r.head.rel}/${r.head.args.length}`;
+    facts.set(k, [...(facts.get(k) ?? []), [...r.head.args]]);
+  }
+  const out = relaxedBounds(loaded.normal, facts, new Map(), Deadline.never());
+  return new Map([...out].map(([k, b]) => [k, { keep: b.keep, rows: b.rows.map((row) => row.map((t) => key(t, new Map())).join(' ')).sort() }]));
+}
+
+describe('bounds of derived relations', () => {
+  it('mutex-recursive: one thing per square is proven lifted with the bound of the recursive slide', () => {
+    expect(lifted(RECURSIVE).get('at/2 [0]')).toBe(true);
+  });
+
+  it('a slide that may stay on its square: the group is false and not proven', () => {
+    const reflexive = RECURSIVE.replace('(<= (slide ?x ?y)', '(<= (slide ?x ?x) (square ?x))\n(<= (slide ?x ?y)');
+    expect(reflexive).not.toBe(RECURSIVE);
+    expect(lifted(reflexive).get('at/2 [0]')).toBe(false);
+  });
+
+  it('the bound of a recursive relation is its relaxed least model; negative literals and state dropped', () => {
+    const b = bounds(RECURSIVE);
+    // slide: every pair x < y of 1..8 (empty's negated fluents dropped, so every square is empty).
+    expect(b.get('slide/2')!.rows).toHaveLength(28 + 8);
+    expect(b.get('slide/2')!.rows.some((r) => r.split(' ')[0] === r.split(' ')[1])).toBe(false);
+    expect(b.get('empty/1')!.rows).toHaveLength(8);
+    // legal reads (true (at ?a piece)): no fluents known here, so that literal is dropped and ?a
+    // is bound by slide; `does` shares legal's bound.
+    expect(b.get('does/2')).toEqual(b.get('legal/2'));
+  });
+
+  it('a bound past 20,000 rows is cut to all but one factor of its cross product, the most precise kept', () => {
+    const n = Array.from({ length: 14 }, (_, i) => `(n ${i + 1})`).join(' ');
+    const b = bounds(`${RECURSIVE}\n${n}\n(<= (ign ?a ?b ?c ?x ?y) (n ?a) (n ?b) (n ?c) (slide ?x ?y))`);
+    // Whole: 14^3 x 36 rows; without one of ?a, ?b, ?c: 14^2 x 36 = 7,056; without ?x ?y: 14^3 = 2,744
+    // but one position fewer kept.
+    expect(b.get('ign/5')!.keep).toEqual([1, 2, 3, 4]);
+    expect(b.get('ign/5')!.rows).toHaveLength(14 * 14 * 36);
+  });
+});
