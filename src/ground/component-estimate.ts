@@ -29,9 +29,9 @@ import { type Context, ESTIMATE_MARGIN, ruleEstimate } from './evaluate.js';
  * (tests, head filters: pancakes88's `base` rule, 416 times over by its distincts); a plain rule
  * has neither, so what is left is the join's own error (rows per key taken as the mean) and
  * ground rules two rules share (attritionWar's `next` rule, plain, made 2.06×10⁶ for an estimate
- * of 1.56×10⁶: under, not over). In the corpus games logged, no first round of a relation other
- * than alexChess's `between` came within a fifth of what was left (docs/hard-games.md, branch
- * `refuse8`); alexChess's is 5.7 times it.
+ * of 1.56×10⁶: under, not over). In the corpus games logged, the largest plain first round
+ * besides alexChess's `between` (5.7 times what was left) was chineseCheckers6's `count`, 0.35
+ * times (docs/hard-games.md, branch `refuse8`).
  */
 const PLAIN_MARGIN = 4;
 
