@@ -134,6 +134,34 @@ describe('refusal before enumerating', () => {
     expect(message(5000)).toBe('grounded');
   });
 
+  it('refuses plain rules (no test, no head filter) whose sum passes a smaller margin: alexChess\'s `between` (issue 33)', () => {
+    // q makes ground rules (it reads `true`); its two rules are estimated at 1,000 and 100 rules.
+    // With 250 rules allowed their sum (1,100) is under 20 times what is left but over 4 times:
+    // refused before enumerating, where it used to be enumerated up to the limit. A `distinct`
+    // (a test the estimate ignores) makes the first rule not plain: then only the limit stops it.
+    const game = (test: string): string => `(role r) (legal r go)
+      (init (s 0)) (init (s 1)) (init (s 2)) (init (s 3)) (init (s 4)) (init (s 5)) (init (s 6)) (init (s 7)) (init (s 8)) (init (s 9))
+      (<= (next (s ?x)) (true (s ?x)))
+      (d 0) (d 1) (d 2) (d 3) (d 4) (d 5) (d 6) (d 7) (d 8) (d 9)
+      (<= (q ?a ?b ?c) (true (s ?a)) (d ?b) (d ?c)${test})
+      (<= (q ?a ?b ?a) (true (s ?a)) (d ?b))
+      (<= terminal (q 1 2 3))
+      (goal r 100)`;
+    const message = (text: string, maxGroundRules: number): string => {
+      const options = resolvePipelineOptions({ maxGroundRules });
+      try {
+        groundNormalGame(loadGame(text, 'plain.kif', options, new StageTimer()).normal, options, new StageTimer());
+      } catch (e) {
+        return (e as GdlError).message;
+      }
+      return 'grounded';
+    };
+    expect(message(game(''), 250)).toMatch(/plain\.kif:5:7: error: instantiating the 2 rules for 'q\/3' would make about 1100 ground rules \(limit 250\) \(this one about 1000\), estimated before enumerating/);
+    expect(message(game(''), 300)).toMatch(/'q' exceeded 300 ground rules; its join was estimated at about 1000 bindings/);
+    expect(message(game(' (distinct ?b ?c)'), 250)).toMatch(/'q' exceeded 250 ground rules; its join was estimated at about 1000 bindings/);
+    expect(message(game(''), 5000)).toBe('grounded');
+  });
+
   it('names the estimate of a rule stopped by the clock too', () => {
     const small = example('explode.kif').replace(/\(digit [4-9]\) ?/g, '');
     const options = resolvePipelineOptions();

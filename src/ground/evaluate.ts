@@ -117,7 +117,8 @@ function limitError(ctx: Context, rule: Where, what: string, limit: LimitInfo): 
  * unenumerated: the estimate ignores tests and head filters, so only a clear excess is trusted.
  * On the corpus games that ground, the worst overestimate seen was 416 times (pancakes88's
  * `base` rule, 8^8 rows cut to 8! by its distincts), for a rule far below this threshold. A
- * component's first round, summed (component-estimate.ts), is held to the same margin.
+ * component's first round, summed (component-estimate.ts), is held to the same margin, and its
+ * plain rules (no test, no head filter) to a smaller one.
  */
 export const ESTIMATE_MARGIN = 20;
 
