@@ -8,10 +8,10 @@
  */
 import { Deadline } from '../deadline.js';
 import { checkDeadline, deadlineTicker } from '../gdl/diagnostics.js';
-import { sortByCodePoints } from '../gdl/terms.js';
 import type { TermReader, TermTable } from '../datalog/terms.js';
 import type { RuleBuffer } from './rule-buffer.js';
 import { groundVocabulary } from './vocabulary.js';
+import { sortTermsByText } from './text-order.js';
 import { type CompactRules, canonicalRules, gameWithRules } from './compact.js';
 import type { GroundAtom, GroundGame, GroundRule, LazyPart } from './types.js';
 
@@ -147,17 +147,15 @@ export function assembleGame(
   const used = usedInBuffer(table.size, init, drafts);
   // The heads lazy rules may make are atoms of the game though no ground rule makes them.
   for (const h of lazy?.heads ?? []) used[h] = 1;
-  const entries: { id: number; text: string }[] = [];
+  const usedIds: number[] = [];
   for (let id = 0; id < used.length; id++) {
     if (used[id] === 0) continue;
     tick();
-    entries.push({ id, text: table.text(id) });
+    usedIds.push(id);
   }
-  // Atom texts are unique, and mostly without surrogates: the engine's own string sort.
-  sortByCodePoints(entries, (e) => e.text);
+  const atomTerms = sortTermsByText(table, usedIds);
   checkDeadline(deadline, file, 'building the ground game');
   const renumber = new Int32Array(table.size).fill(-1);
-  entries.forEach((e, i) => (renumber[e.id] = i));
-  const atomTerms = entries.map((e) => e.id);
+  for (let i = 0; i < atomTerms.length; i++) renumber[atomTerms[i]!] = i;
   return canonicalGame({ file, terms: table, roles: [...roles], atomTerms, renumber, init, rules: drafts, ...(lazy === undefined ? {} : { lazy }) }, deadline);
 }
