@@ -98,6 +98,18 @@ function renumberedRules(buf: RuleBuffer, renumber: Int32Array, tick: () => void
   return { count, heads, starts, negAt, lits };
 }
 
+/**
+ * The arguments of atom `term`, a plain array of its own: the table's memoized `args` freezes
+ * a copy of a pool slice per term, which for a million atoms was most of making them.
+ */
+function argsOf(terms: TermReader, term: number): readonly number[] {
+  const n = terms.arity(term);
+  if (n === 0) return NONE;
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push(terms.arg(term, i));
+  return out;
+}
+
 /** Marks (1) every atom that `init` or a rule of `buf` mentions, over `count` atoms. */
 function usedInBuffer(count: number, init: readonly number[], buf: RuleBuffer): Uint8Array {
   const used = new Uint8Array(count);
@@ -117,7 +129,7 @@ function canonicalGame(draft: GameDraft, deadline: Deadline): GroundGame {
   const tick = deadlineTicker(deadline, draft.file, 'building the ground game');
   const atoms: GroundAtom[] = draft.atomTerms.map((term) => {
     tick();
-    return { term, rel: terms.functor(term), args: terms.args(term) };
+    return { term, rel: terms.functor(term), args: argsOf(terms, term) };
   });
   // Rules that became equal (negations resolved late) are kept once.
   const rules = canonicalRules(renumberedRules(draft.rules, renumber, tick), atoms.length, tick);

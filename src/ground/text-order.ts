@@ -83,14 +83,17 @@ function groupRanks(terms: TermReader, ids: ArrayLike<number>): Int32Array {
   return out;
 }
 
-/** `order` (indices of `keys`) sorted stably by `keys[index]`, values `0 .. range - 1`: one counting pass. */
-function countingPass(order: Int32Array, keys: Int32Array, range: number): Int32Array<ArrayBuffer> {
-  const begin = new Int32Array(range + 1);
+/**
+ * `order` (indices of `keys`) sorted stably by `keys[index]`, values `0 .. range - 1`, into
+ * `out`: one counting pass. `begin` (at least `range + 1` entries) is scratch; the passes share
+ * it and swap two orders, since every typed array allocated counts towards V8's next full
+ * collection (external memory), which walks the whole heap.
+ */
+function countingPass(order: Int32Array, keys: Int32Array, range: number, begin: Int32Array, out: Int32Array): void {
+  begin.fill(0, 0, range + 1);
   for (let j = 0; j < order.length; j++) begin[keys[order[j]!]! + 1]!++;
   for (let v = 0; v < range; v++) begin[v + 1]! += begin[v]!;
-  const out = new Int32Array(order.length);
   for (let j = 0; j < order.length; j++) out[begin[keys[order[j]!]!]!++] = order[j]!;
-  return out;
 }
 
 /**
@@ -103,8 +106,10 @@ export function sortTermsByText(terms: TermReader, ids: readonly number[]): numb
   const { rank, range } = segmentRanks(terms, ids);
   let width = 0;
   for (const id of ids) width = Math.max(width, terms.arity(id));
-  let order: Int32Array = new Int32Array(ids.length);
+  let order = new Int32Array(ids.length);
+  let other = new Int32Array(ids.length);
   for (let i = 0; i < ids.length; i++) order[i] = i;
+  const begin = new Int32Array(Math.max(range, ids.length) + 1);
   // Last position first; a term without that position takes 0, never the deciding key.
   const keys = new Int32Array(ids.length);
   for (let p = width - 1; p >= 0; p--) {
@@ -112,8 +117,10 @@ export function sortTermsByText(terms: TermReader, ids: readonly number[]): numb
       const n = terms.arity(ids[i]!);
       keys[i] = p < n ? rank[segment(terms.arg(ids[i]!, p), p === n - 1)]! : 0;
     }
-    order = countingPass(order, keys, range);
+    countingPass(order, keys, range, begin, other);
+    [order, other] = [other, order];
   }
-  order = countingPass(order, groupRanks(terms, ids), ids.length);
+  countingPass(order, groupRanks(terms, ids), ids.length, begin, other);
+  order = other;
   return Array.from(order, (i) => ids[i]!);
 }
