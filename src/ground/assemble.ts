@@ -8,10 +8,10 @@
  */
 import { Deadline } from '../deadline.js';
 import { checkDeadline, deadlineTicker } from '../gdl/diagnostics.js';
-import { sortByCodePoints } from '../gdl/terms.js';
 import type { TermReader, TermTable } from '../datalog/terms.js';
 import type { RuleBuffer } from './rule-buffer.js';
 import { groundVocabulary } from './vocabulary.js';
+import { sortTermsByText } from './text-order.js';
 import { type CompactRules, canonicalRules, gameWithRules } from './compact.js';
 import type { GroundAtom, GroundGame, GroundRule, LazyPart } from './types.js';
 
@@ -98,6 +98,18 @@ function renumberedRules(buf: RuleBuffer, renumber: Int32Array, tick: () => void
   return { count, heads, starts, negAt, lits };
 }
 
+/**
+ * The arguments of atom `term`, a plain array of its own: the table's memoized `args` freezes
+ * a copy of a pool slice per term, which for a million atoms was most of making them.
+ */
+function argsOf(terms: TermReader, term: number): readonly number[] {
+  const n = terms.arity(term);
+  if (n === 0) return NONE;
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push(terms.arg(term, i));
+  return out;
+}
+
 /** Marks (1) every atom that `init` or a rule of `buf` mentions, over `count` atoms. */
 function usedInBuffer(count: number, init: readonly number[], buf: RuleBuffer): Uint8Array {
   const used = new Uint8Array(count);
@@ -117,7 +129,7 @@ function canonicalGame(draft: GameDraft, deadline: Deadline): GroundGame {
   const tick = deadlineTicker(deadline, draft.file, 'building the ground game');
   const atoms: GroundAtom[] = draft.atomTerms.map((term) => {
     tick();
-    return { term, rel: terms.functor(term), args: terms.args(term) };
+    return { term, rel: terms.functor(term), args: argsOf(terms, term) };
   });
   // Rules that became equal (negations resolved late) are kept once.
   const rules = canonicalRules(renumberedRules(draft.rules, renumber, tick), atoms.length, tick);
@@ -147,17 +159,15 @@ export function assembleGame(
   const used = usedInBuffer(table.size, init, drafts);
   // The heads lazy rules may make are atoms of the game though no ground rule makes them.
   for (const h of lazy?.heads ?? []) used[h] = 1;
-  const entries: { id: number; text: string }[] = [];
+  const usedIds: number[] = [];
   for (let id = 0; id < used.length; id++) {
     if (used[id] === 0) continue;
     tick();
-    entries.push({ id, text: table.text(id) });
+    usedIds.push(id);
   }
-  // Atom texts are unique, and mostly without surrogates: the engine's own string sort.
-  sortByCodePoints(entries, (e) => e.text);
+  const atomTerms = sortTermsByText(table, usedIds);
   checkDeadline(deadline, file, 'building the ground game');
   const renumber = new Int32Array(table.size).fill(-1);
-  entries.forEach((e, i) => (renumber[e.id] = i));
-  const atomTerms = entries.map((e) => e.id);
+  for (let i = 0; i < atomTerms.length; i++) renumber[atomTerms[i]!] = i;
   return canonicalGame({ file, terms: table, roles: [...roles], atomTerms, renumber, init, rules: drafts, ...(lazy === undefined ? {} : { lazy }) }, deadline);
 }

@@ -139,14 +139,16 @@ function literalKey(c: CompactRules, i: number, j: number): number {
   return k < c.negAt[i]! ? c.lits[k]! + 1 : 0;
 }
 
-/** `order` sorted stably by `keys[rule]` (values `0 .. range - 1`): one counting pass. */
-function byKey(order: Int32Array, keys: Int32Array, range: number): Int32Array {
-  const begin = new Int32Array(range + 1);
+/**
+ * `order` sorted stably by `keys[rule]` (values `0 .. range - 1`) into `out`: one counting pass.
+ * `begin` (at least `range + 1` entries) is scratch shared by the passes, which swap two orders:
+ * every typed array allocated counts towards V8's next full collection (external memory).
+ */
+function byKey(order: Int32Array, keys: Int32Array, range: number, begin: Int32Array, out: Int32Array): void {
+  begin.fill(0, 0, range + 1);
   for (let j = 0; j < order.length; j++) begin[keys[order[j]!]! + 1]!++;
   for (let v = 0; v < range; v++) begin[v + 1]! += begin[v]!;
-  const out = new Int32Array(order.length);
   for (let j = 0; j < order.length; j++) out[begin[keys[order[j]!]!]!++] = order[j]!;
-  return out;
 }
 
 /** Whether rules `x` and `y` of `c` agree in head and in the keyed literals. */
@@ -164,14 +166,18 @@ function sameKeys(c: CompactRules, x: number, y: number): boolean {
  */
 export function canonicalRules(c: CompactRules, atoms: number, tick: () => void): CompactRules {
   if (isCanonical(c)) return c;
-  let order: Int32Array = new Int32Array(c.count);
+  let order = new Int32Array(c.count);
+  let other = new Int32Array(c.count);
   for (let i = 0; i < c.count; i++) order[i] = i;
   const keys = new Int32Array(c.count);
+  const begin = new Int32Array(atoms + 2);
   for (let j = KEYED_LITERALS - 1; j >= 0; j--) {
     for (let i = 0; i < c.count; i++) keys[i] = literalKey(c, i, j);
-    order = byKey(order, keys, atoms + 1);
+    byKey(order, keys, atoms + 1, begin, other);
+    [order, other] = [other, order];
   }
-  order = byKey(order, c.heads, atoms);
+  byKey(order, c.heads, atoms, begin, other);
+  order = other;
   const byBodies = (x: number, y: number): number => compareBodies(c, x, y);
   for (let from = 0; from < order.length; ) {
     let to = from + 1;

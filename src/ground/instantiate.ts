@@ -11,7 +11,7 @@ import { GdlError, deadlineLimit, deadlineTicker, diag, relationLimitError } fro
 import { OUTPUT_KEYWORDS } from '../gdl/keywords.js';
 import { compareCodePoints, isGround, termToString } from '../gdl/terms.js';
 import { relationComponents, relationGraph, relationKey, severalArities, stateDependent } from '../gdl/relations.js';
-import { type Atom, NO_POS, type Rule } from '../gdl/ast.js';
+import { type Atom, NO_POS, type Rule, type Term } from '../gdl/ast.js';
 import type { Deadline } from '../deadline.js';
 import type { NormalGame } from '../normalize/types.js';
 import { asRule } from '../normalize/types.js';
@@ -62,24 +62,47 @@ function ruleTicker(deadline: Deadline, game: NormalGame, what: string): (rel: s
   };
 }
 
+/**
+ * Interns ground terms of the supersets as `fromTerm` does (same ids, made in the same order),
+ * faster for the common shapes: constants through a cache of their names, and terms whose
+ * arguments are all constants without the general fold (amazons: 752,469 axiom instances).
+ */
+function supersetInterner(t: TermTable): (term: Term) => number {
+  const constants = new Map<string, number>();
+  const constant = (name: string): number => {
+    let id = constants.get(name);
+    if (id === undefined) constants.set(name, (id = t.constant(name)));
+    return id;
+  };
+  const args: number[] = [];
+  return (term) => {
+    if (term.kind === 'const') return constant(term.name);
+    if (term.kind !== 'fn' || !term.args.every((a) => a.kind === 'const')) return t.fromTerm(term);
+    args.length = term.args.length;
+    for (let i = 0; i < args.length; i++) args[i] = constant((term.args[i] as { name: string }).name);
+    return t.make(t.symbol(term.name), args);
+  };
+}
+
 /** Interns the supersets: stores for `true` and `does`, head filters for covered relations. */
 function loadSupersets(
   ctx: Context, game: NormalGame, supersets: Supersets, statics: ReadonlySet<string>, filter: Map<string, Set<number>>, seeds: Map<string, Store>, key: (atom: Atom) => string,
 ): void {
   const t = ctx.table;
+  const intern = supersetInterner(t);
   // A million axioms take seconds to intern (amazonsTorus: 1.15×10⁶, 5 s of processor time at a load of 20).
   const tick = ruleTicker(ctx.limits.deadline, game, 'loading its superset');
   filter.set('next', new Set());
   filter.set('legal', new Set());
   for (const f of supersets.fluents) {
     tick('next');
-    const id = t.fromTerm(f);
+    const id = intern(f);
     addToStore(storeOf(ctx, 'true'), t.compound('true', [id]));
     filter.get('next')!.add(t.compound('next', [id]));
   }
   for (const m of supersets.moves) {
     tick('legal');
-    const args = [t.fromTerm(m.role), t.fromTerm(m.action)];
+    const args = [intern(m.role), intern(m.action)];
     addToStore(storeOf(ctx, 'does'), t.compound('does', args));
     filter.get('legal')!.add(t.compound('legal', args));
   }
@@ -87,12 +110,28 @@ function loadSupersets(
   // Demanded static relations (a refined superset run) are filtered, and their rules seeded.
   const demanded = new Set(supersets.demandedStatics ?? []);
   const kept = (a: Atom): boolean => !statics.has(key(a)) || demanded.has(`${a.rel}/${a.args.length}`);
+  // The filter of each relation name and arity (undefined: not kept), looked up once, not per instance.
+  const filterOf = new Map<string, (Set<number> | undefined)[]>();
+  const filterFor = (a: Atom): Set<number> | undefined => {
+    let byArity = filterOf.get(a.rel);
+    if (byArity === undefined) filterOf.set(a.rel, (byArity = []));
+    const n = a.args.length;
+    if (n >= byArity.length || byArity[n] === undefined) {
+      while (byArity.length <= n) byArity.push(undefined);
+      const rel = key(a);
+      if (kept(a) && !filter.has(rel)) filter.set(rel, new Set());
+      byArity[n] = kept(a) ? filter.get(rel)! : NOT_KEPT;
+    }
+    return byArity[n] === NOT_KEPT ? undefined : byArity[n];
+  };
+  const args: number[] = [];
   for (const a of supersets.axioms) {
     tick(a.rel);
-    const rel = key(a);
-    if (!kept(a)) continue;
-    if (!filter.has(rel)) filter.set(rel, new Set());
-    filter.get(rel)!.add(t.compound(a.rel, a.args.map((x) => t.fromTerm(x))));
+    const set = filterFor(a);
+    if (set === undefined) continue;
+    args.length = a.args.length;
+    for (let i = 0; i < args.length; i++) args[i] = intern(a.args[i]!);
+    set.add(t.compound(a.rel, args));
   }
   for (const rel of [...filter.keys()]) {
     if (!statics.has(rel)) continue;
@@ -100,6 +139,9 @@ function loadSupersets(
     else seeds.set(rel, storeOfIds(rel, filter.get(rel)!));
   }
 }
+
+/** The filter slot of a relation whose superset instances are not loaded (a static relation evaluated whole). */
+const NOT_KEPT: Set<number> = new Set();
 
 /** A store holding `ids` (the seed of a demanded static relation's rules). */
 function storeOfIds(rel: string, ids: ReadonlySet<number>): Store {

@@ -7,7 +7,7 @@
  * reachability read it; none classifies the atoms again.
  */
 import type { TermReader } from '../datalog/terms.js';
-import { compareCodePoints } from '../gdl/terms.js';
+import { sortByCodePoints } from '../gdl/terms.js';
 import type { FluentEntry, GoalEntry, GroundAtom, MoveEntry, Vocabulary } from './types.js';
 
 export type { Vocabulary };
@@ -18,9 +18,9 @@ interface VocabularySource {
   readonly atoms: readonly GroundAtom[];
 }
 
-/** Sorts entries by a text key (code point order). */
+/** Sorts entries by a text key (code point order; the engine's string sort, not a comparator per pair: amazons has 173,962 moves). */
 function byText<T>(entries: [string, T][]): T[] {
-  return entries.sort((x, y) => compareCodePoints(x[0], y[0])).map((e) => e[1]);
+  return sortByCodePoints(entries, (e) => e[0]).map((e) => e[1]);
 }
 
 /** Mutable entries while the atoms are read. */
