@@ -29,7 +29,8 @@ describe('the --timeout backstop of the command thread', () => {
     spy.mockRestore();
     const over = performance.now() / 1000 - limit;
     expect(code).toBe(3);
-    expect(err).toContain(`time limit of ${limit.toFixed(3)} s reached`);
+    // The message prints the limit as a number: '--timeout 1.350' reads back as 1.35.
+    expect(err).toContain(`time limit of ${Number(limit.toFixed(3))} s reached`);
     expect(over).toBeGreaterThan(0);
     expect(over).toBeLessThan(1); // 0.5 s by design, then at most 0.15 s for the thread to end
   });
