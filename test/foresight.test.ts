@@ -8,12 +8,12 @@
 //   (before: after 9 rounds and 12-16 s, when the relation itself had 375,000 instances).
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
-import { GdlError } from '../src/gdl/diagnostics.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { loadGame, reachForGrounding, resolvePipelineOptions } from '../src/pipeline/stages.js';
 import type { NormalGame } from '../src/normalize/types.js';
 import { StageTimer } from '../src/timer.js';
 import { HAVE_CORPUS, readGame } from './corpus.js';
+import { limitError } from './support/limits.js';
 
 const LEVELS = 16;
 
@@ -37,22 +37,13 @@ function load(text: string, file: string): NormalGame {
   return loadGame(text, file, resolvePipelineOptions(), new StageTimer()).normal;
 }
 
-function limitOf(fn: () => unknown): GdlError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof GdlError) return err;
-    throw err;
-  }
-  throw new Error('no limit error');
-}
 
 const foresight = { mayBeLazy: () => true };
 
 describe('foresight', () => {
   it('names the level of a dense chain that takes the run past the budget, early', () => {
     const game = load(chain(LEVELS), 'chain.kif');
-    const err = limitOf(() => computeSupersetsProlog(game, { deadline: Deadline.never(), maxAtoms: 100_000, foresight }, { relevantOnly: true }));
+    const err = limitError(() => computeSupersetsProlog(game, { deadline: Deadline.never(), maxAtoms: 100_000, foresight }, { relevantOnly: true }));
     expect(err.limit?.kind).toBe('atoms');
     const d = err.diagnostics[0]!;
     expect(d.relation).toBe(`p${LEVELS}`);
@@ -74,7 +65,7 @@ describe('foresight', () => {
 
   it('is off outside grounding (no foresight in the limits): the run goes to the budget', () => {
     const game = load(chain(LEVELS), 'chain.kif');
-    const err = limitOf(() => computeSupersetsProlog(game, { deadline: Deadline.never(), maxAtoms: 100_000 }, { relevantOnly: true }));
+    const err = limitError(() => computeSupersetsProlog(game, { deadline: Deadline.never(), maxAtoms: 100_000 }, { relevantOnly: true }));
     expect(err.diagnostics[0]!.message).toMatch(/more than 100000 ground atoms in all/);
   });
 
@@ -82,7 +73,7 @@ describe('foresight', () => {
     const file = 'ggp-repository-base/chess.kif';
     const options = resolvePipelineOptions({ timeoutSeconds: 600 });
     const normal = loadGame(readGame(file), file, options, new StageTimer()).normal;
-    const err = limitOf(() => reachForGrounding(normal, options, new StageTimer()));
+    const err = limitError(() => reachForGrounding(normal, options, new StageTimer()));
     expect(err.limit?.kind).toBe('atoms');
     expect(err.limit?.estimate).toBeGreaterThan(4_000_000);
     const d = err.diagnostics[0]!;

@@ -8,13 +8,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
-import { GdlError } from '../src/gdl/diagnostics.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { supersetsForGrounding } from '../src/reach/demand.js';
 import { loadGame, resolvePipelineOptions } from '../src/pipeline/stages.js';
 import type { NormalGame } from '../src/normalize/types.js';
 import { StageTimer } from '../src/timer.js';
 import { ROOT } from './support/cli.js';
+import { limitError } from './support/limits.js';
 
 const FILE = join(ROOT, 'test/fixtures/estimate.kif');
 const TEXT = readFileSync(FILE, 'utf8');
@@ -24,15 +24,6 @@ function load(text: string): NormalGame {
   return loadGame(text, FILE, resolvePipelineOptions(), new StageTimer()).normal;
 }
 
-function limitOf(fn: () => unknown): GdlError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof GdlError) return err;
-    throw err;
-  }
-  throw new Error('no limit error');
-}
 
 /** The game with the counter's `succ` facts cut to 0..n. */
 function cut(n: number): string {
@@ -41,7 +32,7 @@ function cut(n: number): string {
 
 describe('early refusal with an estimate', () => {
   it('stops a relation on its way past the budget early, naming it, its rule and an estimate', () => {
-    const err = limitOf(() => computeSupersetsProlog(load(TEXT), limits, { relevantOnly: true }));
+    const err = limitError(() => computeSupersetsProlog(load(TEXT), limits, { relevantOnly: true }));
     expect(err.code).toBe('limit');
     expect(err.limit?.kind).toBe('atoms');
     const estimate = err.limit?.estimate ?? 0;
@@ -59,7 +50,7 @@ describe('early refusal with an estimate', () => {
   });
 
   it('stops the grounding path the same way (the refined run finds nothing to keep)', () => {
-    const err = limitOf(() => supersetsForGrounding(load(TEXT), limits));
+    const err = limitError(() => supersetsForGrounding(load(TEXT), limits));
     expect(err.limit?.kind).toBe('atoms');
     expect(err.limit?.estimate).toBeGreaterThan(265_000);
   });

@@ -14,6 +14,7 @@
 import type { Deadline } from '../deadline.js';
 import type { Term } from '../gdl/ast.js';
 import { stronglyConnectedComponents } from '../gdl/scc.js';
+import { termEquals } from '../gdl/terms.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import { type Bound, type Bounds, type StaticFacts, key } from './lifted-core.js';
 
@@ -164,20 +165,6 @@ function factorGroups(r: NormalRule, rule: Relaxed, keep: readonly number[]): nu
   return merged.size > 1 ? [...merged.values()] : [];
 }
 
-/** Whether ground terms are equal. */
-function sameGround(a: Term, b: Term): boolean {
-  const stack: [Term, Term][] = [[a, b]];
-  while (stack.length > 0) {
-    const [x, y] = stack.pop()!;
-    if (x.kind !== y.kind || x.name !== y.name) return false;
-    if (x.kind === 'fn' && y.kind === 'fn') {
-      if (x.args.length !== y.args.length) return false;
-      x.args.forEach((xa, i) => stack.push([xa, y.args[i]!]));
-    }
-  }
-  return true;
-}
-
 /** `t` with the variables of `env` replaced, or undefined when one is unbound. */
 function instantiate(t: Term, env: ReadonlyMap<string, Term>): Term | undefined {
   if (t.kind === 'const') return t;
@@ -204,7 +191,7 @@ function match(x: Term, g: Term, env: Map<string, Term>, bound: string[]): boole
       if (b === undefined) {
         env.set(u.name, h);
         bound.push(u.name);
-      } else if (!sameGround(b, h)) return false;
+      } else if (!termEquals(b, h)) return false;
       continue;
     }
     if (u.kind !== h.kind || u.name !== h.name) return false;
@@ -248,7 +235,7 @@ function joinRule(r: Relaxed, tables: ReadonlyMap<string, Table>, delta: Table |
   const env = new Map<string, Term>();
   const frameAt = (i: number): Frame => ({ rows: candidates(i === deltaAt ? delta! : tables.get(r.atoms[i]!.rel)!, r.atoms[i]!.args, env), next: 0, bound: [] });
   if (r.atoms.length === 0) {
-    if (r.distinct.every(([a, b]) => !sameGround(instantiate(a, env)!, instantiate(b, env)!))) emit(r.head.map((t) => instantiate(t, env)!));
+    if (r.distinct.every(([a, b]) => !termEquals(instantiate(a, env)!, instantiate(b, env)!))) emit(r.head.map((t) => instantiate(t, env)!));
     return true;
   }
   const frames: Frame[] = [frameAt(0)];
@@ -266,7 +253,7 @@ function joinRule(r: Relaxed, tables: ReadonlyMap<string, Table>, delta: Table |
     const args = r.atoms[frames.length - 1]!.args;
     if (!args.every((x, j) => match(x, row[j]!, env, f.bound))) continue;
     if (frames.length < r.atoms.length) frames.push(frameAt(frames.length));
-    else if (r.distinct.every(([a, b]) => !sameGround(instantiate(a, env)!, instantiate(b, env)!))) emit(r.head.map((t) => instantiate(t, env)!));
+    else if (r.distinct.every(([a, b]) => !termEquals(instantiate(a, env)!, instantiate(b, env)!))) emit(r.head.map((t) => instantiate(t, env)!));
   }
   return true;
 }
