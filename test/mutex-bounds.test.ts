@@ -12,7 +12,7 @@ import { hypotheses } from '../src/mutex/candidates.js';
 import { key } from '../src/mutex/lifted-core.js';
 import { relaxedBounds } from '../src/mutex/lifted-bounds.js';
 import { proveLifted } from '../src/mutex/lifted.js';
-import { mutexView } from '../src/mutex/view.js';
+import { fluentArgs, mutexView } from '../src/mutex/view.js';
 import { defaultPipelineOptions } from '../src/pipeline/options.js';
 import { loadGame, runGrounding } from '../src/pipeline/stages.js';
 import { StageTimer } from '../src/timer.js';
@@ -25,11 +25,7 @@ function lifted(text: string): Map<string, boolean> {
   const { loaded, ground } = runGrounding(text, 'game.kif', defaultPipelineOptions(), new StageTimer());
   const view = mutexView(ground);
   const hyps = hypotheses(view);
-  const fluents = new Map<string, Term[][]>();
-  for (const f of ground.vocabulary.fluents) {
-    const t = ground.terms.toTerm(f.term);
-    if (t.kind === 'fn') fluents.set(`${t.name}/${t.args.length}`, [...(fluents.get(`${t.name}/${t.args.length}`) ?? []), [...t.args]]);
-  }
+  const fluents = fluentArgs(ground);
   const r = proveLifted(loaded.normal, view, hyps, hyps.map(() => true), { deadline: Deadline.never(), maxPairs: 1e6, fluents });
   return new Map(hyps.map((h, i) => [`${h.relation} [${h.input.join(',')}]`, r.proven[i]!]));
 }

@@ -5,12 +5,11 @@
 // implication nor the group may be proven (the group is false there).
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
-import type { Term } from '../src/gdl/ast.js';
 import { hypotheses } from '../src/mutex/candidates.js';
 import type { Implication } from '../src/mutex/implications.js';
 import { DEFAULT_MUTEX_OPTIONS, findMutexGroups } from '../src/mutex/index.js';
 import { proveLifted } from '../src/mutex/lifted.js';
-import { mutexView } from '../src/mutex/view.js';
+import { fluentArgs, mutexView } from '../src/mutex/view.js';
 import { defaultPipelineOptions } from '../src/pipeline/options.js';
 import { groundNormalGame, loadGame, mutexGroups, removeUnusedInstances, resolvePipelineOptions, runGrounding, DEFAULT_MUTEX_SETTINGS } from '../src/pipeline/stages.js';
 import { sampleStates } from '../src/play/sample.js';
@@ -62,11 +61,7 @@ function connectedProven(join: 'place' | 'mark', implications: readonly Implicat
   const view = mutexView(ground);
   const hyps = hypotheses(view);
   // The ground fluents' values, for splitting the implied stone's colour (lifted-unfold.ts).
-  const fluents = new Map<string, Term[][]>();
-  for (const f of ground.vocabulary.fluents) {
-    const t = ground.terms.toTerm(f.term);
-    if (t.kind === 'fn') fluents.set(`${t.name}/${t.args.length}`, [...(fluents.get(`${t.name}/${t.args.length}`) ?? []), [...t.args]]);
-  }
+  const fluents = fluentArgs(ground);
   const r = proveLifted(loaded.normal, view, hyps, hyps.map(() => true), { deadline: Deadline.never(), maxPairs: 1e6, fluents, implications });
   const i = hyps.findIndex((h) => `${h.relation} [${h.input.join(',')}]` === 'connected/3 [1,2]');
   expect(i).toBeGreaterThanOrEqual(0);

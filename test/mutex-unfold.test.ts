@@ -6,11 +6,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
-import type { Term } from '../src/gdl/ast.js';
 import { findMutexGroups as apiMutexGroups, groundGame, loadGame } from '../src/index.js';
 import { hypotheses } from '../src/mutex/candidates.js';
 import { proveLifted } from '../src/mutex/lifted.js';
-import { mutexView } from '../src/mutex/view.js';
+import { fluentArgs, mutexView } from '../src/mutex/view.js';
 import { defaultPipelineOptions } from '../src/pipeline/options.js';
 import { runGrounding } from '../src/pipeline/stages.js';
 import { StageTimer } from '../src/timer.js';
@@ -21,12 +20,7 @@ function lifted(text: string, values: boolean): Map<string, boolean> {
   const { loaded, ground } = runGrounding(text, 'game.kif', defaultPipelineOptions(), new StageTimer());
   const view = mutexView(ground);
   const hyps = hypotheses(view);
-  const fluents = new Map<string, Term[][]>();
-  for (const f of ground.vocabulary.fluents) {
-    const t = ground.terms.toTerm(f.term);
-    if (t.kind !== 'fn') continue;
-    fluents.set(`${t.name}/${t.args.length}`, [...(fluents.get(`${t.name}/${t.args.length}`) ?? []), [...t.args]]);
-  }
+  const fluents = fluentArgs(ground);
   const r = proveLifted(loaded.normal, view, hyps, hyps.map(() => true), { deadline: Deadline.never(), maxPairs: 1e6, ...(values ? { fluents } : {}) });
   return new Map(hyps.map((h, i) => [`${h.relation} [${h.input.join(',')}]`, r.proven[i]!]));
 }

@@ -18,7 +18,7 @@ import type { Term } from '../gdl/ast.js';
 import { proveLiftedAlo } from './lifted-alo.js';
 import { type Implication, impliedCandidates } from './implications.js';
 import { type Claim, type ClaimVerdict, proveClaims } from './prove.js';
-import { type MutexView, mutexView } from './view.js';
+import { type MutexView, fluentArgs, mutexView } from './view.js';
 
 /** One group of the chosen encoding, members as fluent texts exactly as `ground` prints them. */
 export type MutexGroup = EncodedGroup<string>;
@@ -239,20 +239,6 @@ function hiddenRelations(game: GroundGame): Set<string> {
 function keyTerms(game: GroundGame, view: MutexView, h: Hypothesis, f: number): Term[] {
   const t = game.terms.toTerm(view.fluents[f]!.term);
   return t.kind === 'fn' ? h.input.map((i) => t.args[i]!) : [];
-}
-
-/** The arguments of every fluent of the ground game (with a `true` atom or not), per `name/arity`. */
-function fluentArgs(game: GroundGame): Map<string, Term[][]> {
-  const out = new Map<string, Term[][]>();
-  for (const f of game.vocabulary.fluents) {
-    const t = game.terms.toTerm(f.term);
-    const args = t.kind === 'fn' ? [...t.args] : [];
-    const k = `${t.kind === 'var' ? '' : t.name}/${args.length}`;
-    const rows = out.get(k) ?? [];
-    rows.push(args);
-    out.set(k, rows);
-  }
-  return out;
 }
 
 /** Groups and their fluents per {@link GroupProof}. */

@@ -4,6 +4,7 @@
  * other module of the stage works on these indexes only.
  */
 import type { GroundGame } from '../ground/types.js';
+import type { Term } from '../gdl/ast.js';
 import { compareCodePoints } from '../gdl/terms.js';
 import type { GroundRule } from '../ground/types.js';
 
@@ -64,4 +65,21 @@ export function mutexView(game: GroundGame): MutexView {
   const init = [...new Set(game.init.map((a) => fluentOfAtom[a]!).filter((f) => f >= 0))].sort((a, b) => a - b);
   const moves = moveIndex.map((m) => m.sort((a, b) => compareCodePoints(terms.text(a[0]), terms.text(b[0]))).map((e) => e[1]));
   return { atoms: game.atoms.length, rules: game.rules, fluents, moves, terminal: vocabulary.terminal, init };
+}
+
+/**
+ * The arguments of every fluent of the ground game (with a `true` atom or not), per `name/arity`:
+ * the fluents' values the lifted proof reads (the mutex stage and the tests pass this same map).
+ */
+export function fluentArgs(game: GroundGame): Map<string, Term[][]> {
+  const out = new Map<string, Term[][]>();
+  for (const f of game.vocabulary.fluents) {
+    const t = game.terms.toTerm(f.term);
+    const args = t.kind === 'fn' ? [...t.args] : [];
+    const k = `${t.kind === 'var' ? '' : t.name}/${args.length}`;
+    const rows = out.get(k) ?? [];
+    rows.push(args);
+    out.set(k, rows);
+  }
+  return out;
 }
