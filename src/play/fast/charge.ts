@@ -223,8 +223,7 @@ export function chargeTurns(g: TurnGame, random: Random, maxSteps: number, visit
     m.doesCount = set;
     for (let i = 0; i < set; i++) net.fire(doesOn[i]!);
     net.propagate();
-    if (m.frames === undefined) scratch.set(out.nextBits);
-    else frameSuccessor(m.frames, doesOn, set, loaded, out.nextBits, scratch);
+    successorInto(m, scratch);
     // The next turn's net: its last move withdrawn and the successor loaded, settled at once.
     g.turn = g.turn + 1 === machines.length ? 0 : g.turn + 1;
     m = machines[g.turn]!;
