@@ -23,11 +23,8 @@
  */
 import type { Term } from '../gdl/ast.js';
 import { isGround } from '../gdl/terms.js';
-import { RelationTable } from '../gdl/relation-table.js';
 import type { NormalGame } from '../normalize/types.js';
-import { buildArgGraph, relationArguments } from './dg/graph.js';
-import { resolveDomains } from './dg/domains.js';
-import { BRIDGE_RULES } from './relaxation.js';
+import { domainSizesOf } from './domain-sizes.js';
 import { keyOf } from './relaxed-rule.js';
 
 /**
@@ -55,13 +52,8 @@ interface DemandChoice {
  */
 export function relationsWorthDemanding(game: NormalGame, demandable: ReadonlySet<string>, tick: () => void): DemandChoice[] {
   if (demandable.size === 0) return [];
-  const rels = new RelationTable();
-  const graph = buildArgGraph([...game.rules, ...BRIDGE_RULES], rels, tick);
-  const domains = resolveDomains(graph);
-  const sizes = (rel: string, arity: number): number[] => {
-    const id = rels.find(rel, arity);
-    return id === undefined ? [] : relationArguments(graph, id).map((pos) => (pos === undefined ? 0 : domains.count(pos)));
-  };
+  const dom = domainSizesOf(game.rules, tick);
+  const sizes = (rel: string, arity: number): number[] => Array.from({ length: arity }, (_, i) => dom.position(rel, arity, i));
   const asked = new Map<string, number>();
   for (const r of game.rules) {
     for (const l of r.body) {
@@ -74,7 +66,7 @@ export function relationsWorthDemanding(game: NormalGame, demandable: ReadonlySe
   const out: DemandChoice[] = [];
   for (const key of [...demandable].sort()) {
     const slash = key.lastIndexOf('/');
-    const full = sizes(key.slice(0, slash), Number(key.slice(slash + 1))).reduce((p, n) => p * n, 1);
+    const full = dom.relation(key.slice(0, slash), Number(key.slice(slash + 1)));
     const ask = asked.get(key) ?? 0;
     if (full >= MIN_FULL && Number.isFinite(ask) && ask * RATIO <= full) out.push({ key, full, asked: ask });
   }

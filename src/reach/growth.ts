@@ -27,11 +27,8 @@
  */
 import { type TauTerm, tauArgs, tauName } from '../engine/tau.js';
 import { deadlineTicker } from '../gdl/diagnostics.js';
-import { RelationTable } from '../gdl/relation-table.js';
-import { BRIDGE_RULES } from './relaxation.js';
-import { buildArgGraph, functionArguments, relationArguments } from './dg/graph.js';
-import { resolveDomains } from './dg/domains.js';
 import { splitPosition } from './clauses.js';
+import { domainSizesOf } from './domain-sizes.js';
 import type { DomainSizes, Run } from './run.js';
 import type { RelationKey } from './relaxed.js';
 import { foreseen } from './foresight.js';
@@ -141,26 +138,6 @@ function splitDomain(dom: DomainSizes, rel: string, arity: number, split: number
 /** The domain sizes of the game's dependency graph, made at the first look and kept on the run. */
 function domainSizes(run: Run): DomainSizes {
   if (run.domains !== undefined) return run.domains;
-  const rels = new RelationTable();
-  const tick = deadlineTicker(run.limits.deadline, run.game.file, 'estimating a relation\'s size');
-  const graph = buildArgGraph([...run.game.rules, ...BRIDGE_RULES], rels, tick);
-  const domains = resolveDomains(graph);
-  const count = (pos: number | undefined): number => (pos === undefined ? 0 : domains.count(pos));
-  const product = (positions: readonly (number | undefined)[]): number => positions.reduce((p: number, pos) => p * count(pos), 1);
-  run.domains = {
-    relation: (rel, arity) => {
-      const id = rels.find(rel, arity);
-      return id === undefined ? 0 : product(relationArguments(graph, id));
-    },
-    position: (rel, arity, index) => {
-      const id = rels.find(rel, arity);
-      return id === undefined ? 0 : count(relationArguments(graph, id)[index]);
-    },
-    functor: (name, n) => {
-      if (n === 0) return 1;
-      const id = graph.functions.find(name, n);
-      return id === undefined ? 0 : product(functionArguments(graph, id));
-    },
-  };
+  run.domains = domainSizesOf(run.game.rules, deadlineTicker(run.limits.deadline, run.game.file, 'estimating a relation\'s size'));
   return run.domains;
 }
