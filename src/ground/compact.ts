@@ -10,6 +10,7 @@
  * made by spreading (`{ ...game, rules: other }`) never carries rules that disagree with its
  * `rules`: such a copy is read through its `rules`, as any game made elsewhere.
  */
+import { countingPass } from './text-order.js';
 import type { GroundGame, GroundRule } from './types.js';
 
 /**
@@ -139,18 +140,6 @@ function literalKey(c: CompactRules, i: number, j: number): number {
   return k < c.negAt[i]! ? c.lits[k]! + 1 : 0;
 }
 
-/**
- * `order` sorted stably by `keys[rule]` (values `0 .. range - 1`) into `out`: one counting pass.
- * `begin` (at least `range + 1` entries) is scratch shared by the passes, which swap two orders:
- * every typed array allocated counts towards V8's next full collection (external memory).
- */
-function byKey(order: Int32Array, keys: Int32Array, range: number, begin: Int32Array, out: Int32Array): void {
-  begin.fill(0, 0, range + 1);
-  for (let j = 0; j < order.length; j++) begin[keys[order[j]!]! + 1]!++;
-  for (let v = 0; v < range; v++) begin[v + 1]! += begin[v]!;
-  for (let j = 0; j < order.length; j++) out[begin[keys[order[j]!]!]!++] = order[j]!;
-}
-
 /** Whether rules `x` and `y` of `c` agree in head and in the keyed literals. */
 function sameKeys(c: CompactRules, x: number, y: number): boolean {
   if (c.heads[x] !== c.heads[y]) return false;
@@ -173,10 +162,10 @@ export function canonicalRules(c: CompactRules, atoms: number, tick: () => void)
   const begin = new Int32Array(atoms + 2);
   for (let j = KEYED_LITERALS - 1; j >= 0; j--) {
     for (let i = 0; i < c.count; i++) keys[i] = literalKey(c, i, j);
-    byKey(order, keys, atoms + 1, begin, other);
+    countingPass(order, keys, atoms + 1, begin, other);
     [order, other] = [other, order];
   }
-  byKey(order, c.heads, atoms, begin, other);
+  countingPass(order, c.heads, atoms, begin, other);
   order = other;
   const byBodies = (x: number, y: number): number => compareBodies(c, x, y);
   for (let from = 0; from < order.length; ) {

@@ -85,11 +85,11 @@ function groupRanks(terms: TermReader, ids: ArrayLike<number>): Int32Array {
 
 /**
  * `order` (indices of `keys`) sorted stably by `keys[index]`, values `0 .. range - 1`, into
- * `out`: one counting pass. `begin` (at least `range + 1` entries) is scratch; the passes share
- * it and swap two orders, since every typed array allocated counts towards V8's next full
- * collection (external memory), which walks the whole heap.
+ * `out`: one counting pass (here and in compact.ts's rule sort). `begin` (at least `range + 1`
+ * entries) is scratch; the passes share it and swap two orders, since every typed array
+ * allocated counts towards V8's next full collection (external memory), which walks the whole heap.
  */
-function countingPass(order: Int32Array, keys: Int32Array, range: number, begin: Int32Array, out: Int32Array): void {
+export function countingPass(order: Int32Array, keys: Int32Array, range: number, begin: Int32Array, out: Int32Array): void {
   begin.fill(0, 0, range + 1);
   for (let j = 0; j < order.length; j++) begin[keys[order[j]!]! + 1]!++;
   for (let v = 0; v < range; v++) begin[v + 1]! += begin[v]!;
