@@ -50,7 +50,12 @@ export interface Frames {
   readonly copyDst: Int32Array;
   /** 0 always, 1 when its condition holds, 2 unless it holds. */
   readonly copyKind: Uint8Array;
+  /** A copy's condition: a does-set condition (>= 0, an index into `cond`) or net atom c (as `-1 - c`, its value in `values`). */
   readonly copyCond: Int32Array;
+  /** The net atoms that condition a fluent's keeping or adding (each has a `row`, looked at when it holds). */
+  readonly condAtoms: Int32Array;
+  /** The values of the net the frames belong to ({@link bindFrames}): a net-atom condition is read there. */
+  values: Uint8Array;
   /** How many fluents are framed. */
   readonly fluents: number;
 }
@@ -62,11 +67,15 @@ interface FluentAtoms {
   readonly nextFluent: Int32Array;
 }
 
-/** One rule of a framed fluent: copied from `src` (-1: added) under `kind` (0 always, 1 if some of `moves`, 2 unless). */
+/**
+ * One rule of a framed fluent: copied from `src` (-1: added) under `kind` (0 always, 1 if some
+ * of `moves`, 2 unless), or, when `atom` is given, 1 if that net atom holds, 2 unless it does.
+ */
 interface Term {
   readonly src: number;
   readonly kind: 0 | 1 | 2;
   readonly moves: readonly number[];
+  readonly atom?: number;
 }
 
 /** Per atom, the does atoms whose disjunction it is (its rules are single positive does literals), else undefined. */
@@ -102,10 +111,12 @@ function termOf(r: GroundRule, sh: Shapes): Term | undefined {
   if (rest.length > 1 || (rest.length === 1 && r.neg.length > 0)) return undefined;
   if (rest.length === 1) {
     const moves = movesOf(rest[0]!);
-    return moves === undefined ? undefined : { src, kind: 1, moves };
+    return moves !== undefined ? { src, kind: 1, moves } : { src, kind: 1, moves: [], atom: rest[0]! };
   }
   // Added unconditionally or unless a move: a shape no game of the corpus has, left to the net.
   if (src < 0) return undefined;
+  // Copied unless a net atom (beatMania's caught-blocks counter kept unless a block is caught).
+  if (r.neg.length === 1 && movesOf(r.neg[0]!) === undefined) return { src, kind: 2, moves: [], atom: r.neg[0]! };
   const moves: number[] = [];
   for (const y of r.neg) {
     const list = movesOf(y);
@@ -134,7 +145,9 @@ function frameOf(rules: readonly GroundRule[], g: number, sh: Shapes): Term[] | 
  * looked at whenever the source holds) than in the net, whose armed triggered rules look only at
  * the move made: pancakes6's flips copy each position to another under each of its moves, and
  * framed it took 1.3-1.8x the CPU time per playout. ticTacToe copies a blank cell twice, beatMania's
- * counters once.
+ * counters once. Not for a source with a copy under a net atom: such a copy's rule is counted in
+ * the net over the atom as well (hex's step k, copied into (connected k m n) under "a group
+ * joins (m, n)" for every cell: 162 copies, framed 1.5x the playouts per CPU second).
  */
 const MAX_CONDITIONAL_COPIES = 4;
 
@@ -142,15 +155,25 @@ const MAX_CONDITIONAL_COPIES = 4;
  * Frames are used only when they take at least one rule in this many out of the net: the
  * successor then costs a copy of the net's next bits and a pass over the framed words per step,
  * which a few framed fluents do not pay back (pancakes6, its 40 flip counter fluents framed, 40 of
- * about 5,000 rules: 1.4x the CPU time per playout).
+ * about 5,000 rules: 1.4x the CPU time per playout). Rules under a net atom are not counted:
+ * asteroidsSerial's counters and headings kept or copied under `game1Over`, a fifth of its rules,
+ * framed took 1.2x the CPU time per playout (the atom changes once per playout, so their rules
+ * cost the net next to nothing); they are framed along with frames that pay by themselves.
  */
 const MIN_REMOVED = 10;
 
 /** Leaves to the net every fluent with a conditional copy from a source fluent that has more than {@link MAX_CONDITIONAL_COPIES}. */
 function dropCostlyCopies(frames: Map<number, Term[]>, nextAtoms: Int32Array, nextFluent: Int32Array, framedHead: Uint8Array): void {
   const copies = new Map<number, number>();
-  for (const [g, terms] of frames) for (const t of terms) if (t.src >= 0 && t.src !== g && t.kind !== 0) copies.set(t.src, (copies.get(t.src) ?? 0) + 1);
-  const costly = (g: number, t: Term): boolean => t.src >= 0 && t.src !== g && t.kind !== 0 && copies.get(t.src)! > MAX_CONDITIONAL_COPIES;
+  const underAtom = new Set<number>();
+  for (const [g, terms] of frames) {
+    for (const t of terms) {
+      if (t.src < 0 || t.src === g || t.kind === 0) continue;
+      copies.set(t.src, (copies.get(t.src) ?? 0) + 1);
+      if (t.atom !== undefined) underAtom.add(t.src);
+    }
+  }
+  const costly = (g: number, t: Term): boolean => t.src >= 0 && t.src !== g && t.kind !== 0 && copies.get(t.src)! > MAX_CONDITIONAL_COPIES && !underAtom.has(t.src);
   nextAtoms.forEach((n, i) => {
     const g = nextFluent[i]!;
     if (frames.get(g)?.some((t) => costly(g, t)) === true) frames.delete(g), (framedHead[n] = 0);
@@ -178,9 +201,24 @@ function pack(frames: ReadonlyMap<number, readonly Term[]>, atoms: number, fluen
   };
   const condIds = new Map<string, number>();
   const copies: { src: number; dst: number; kind: number; cond: number }[] = [];
+  const condAtoms = new Set<number>();
   for (const [g, terms] of frames) {
     const bit = 1 << (g & 31);
     for (const t of terms) {
+      // A net atom's row is looked at when the atom holds: added or kept if it holds, killed for "kept unless".
+      const c = t.atom;
+      if (c !== undefined && (t.src < 0 || t.src === g)) {
+        condAtoms.add(c);
+        if (t.src < 0) at(c, g)[0] |= bit;
+        else if (t.kind === 1) at(c, g)[1] |= bit;
+        else (kept[g >>> 5]! |= bit), (at(c, g)[2] |= bit);
+        continue;
+      }
+      if (c !== undefined) {
+        copies.push({ src: t.src, dst: g, kind: t.kind, cond: -1 - c });
+        sources[t.src >>> 5]! |= 1 << (t.src & 31);
+        continue;
+      }
       if (t.src < 0) t.moves.forEach((d) => (at(d, g)[0] |= bit));
       else if (t.src === g && t.kind === 1) t.moves.forEach((d) => (at(d, g)[1] |= bit));
       else if (t.src === g) (kept[g >>> 5]! |= bit), t.moves.forEach((d) => (at(d, g)[2] |= bit));
@@ -230,6 +268,8 @@ function pack(frames: ReadonlyMap<number, readonly Term[]>, atoms: number, fluen
     copyDst: Int32Array.from(copies, (c) => c.dst),
     copyKind: Uint8Array.from(copies, (c) => c.kind),
     copyCond: Int32Array.from(copies, (c) => c.cond),
+    condAtoms: Int32Array.from([...condAtoms].sort((a, b) => a - b)),
+    values: new Uint8Array(atoms),
     fluents: frames.size,
   };
 }
@@ -272,7 +312,9 @@ export function frameRules(game: GroundGame, rules: readonly GroundRule[], fluen
   const outputs = new Set([k.legal, k.next, k.goal, k.terminal, k.true, k.does, sees].filter((s) => s >= 0));
   const unused = (a: number): boolean => sh.ors[a] !== undefined && read[a] === 0 && !outputs.has(game.atoms[a]!.rel);
   const kept = left.filter((r) => !unused(r.head));
-  if ((rules.length - kept.length) * MIN_REMOVED < rules.length) return undefined;
+  let underAtom = 0;
+  for (const terms of frames.values()) for (const t of terms) if (t.atom !== undefined) underAtom++;
+  if ((rules.length - kept.length - underAtom) * MIN_REMOVED < rules.length) return undefined;
   return { rules: kept, frames: pack(frames, game.atoms.length, fluents.trueAtom.length) };
 }
 
@@ -283,7 +325,7 @@ export function frameRules(game: GroundGame, rules: readonly GroundRule[], fluen
  * joint move holds (kill bits are only on framed fluents, where `nextBits` is 0).
  */
 export function frameSuccessor(fr: Frames, doesOn: Int32Array, count: number, loaded: Uint32Array, nextBits: Uint32Array, into: Uint32Array): void {
-  const { row, start, word, add, keep, kill, kept, keptWords, condStart, conds, cond } = fr;
+  const { row, start, word, kill, kept, keptWords, condStart, conds, cond, condAtoms, values } = fr;
   into.set(nextBits);
   for (let i = 0; i < keptWords.length; i++) {
     const w = keptWords[i]!;
@@ -296,27 +338,48 @@ export function frameSuccessor(fr: Frames, doesOn: Int32Array, count: number, lo
     for (let e = start[r]!, end = start[r + 1]!; e < end; e++) into[word[e]!]! &= ~kill[e]!;
     for (let c = condStart[r]!, end = condStart[r + 1]!; c < end; c++) cond[conds[c]!] = 1;
   }
+  for (let i = 0; i < condAtoms.length; i++) {
+    const a = condAtoms[i]!;
+    if (values[a] !== 1) continue;
+    const r = row[a]!;
+    for (let e = start[r]!, end = start[r + 1]!; e < end; e++) into[word[e]!]! &= ~kill[e]!;
+  }
   for (let i = 0; i < count; i++) {
     const r = row[doesOn[i]!]!;
-    if (r < 0) continue;
-    for (let e = start[r]!, end = start[r + 1]!; e < end; e++) {
-      const w = word[e]!;
-      into[w] = into[w]! | add[e]! | (loaded[w]! & keep[e]!);
-    }
+    if (r >= 0) addRow(fr, r, loaded, into);
+  }
+  for (let i = 0; i < condAtoms.length; i++) {
+    const a = condAtoms[i]!;
+    if (values[a] === 1) addRow(fr, row[a]!, loaded, into);
   }
   if (fr.copyDst.length > 0) copyInto(fr, loaded, into);
 }
 
+/** The adds and keeps of row `r` (a does atom set, or a net atom that holds). */
+function addRow(fr: Frames, r: number, loaded: Uint32Array, into: Uint32Array): void {
+  const { start, word, add, keep } = fr;
+  for (let e = start[r]!, end = start[r + 1]!; e < end; e++) {
+    const w = word[e]!;
+    into[w] = into[w]! | add[e]! | (loaded[w]! & keep[e]!);
+  }
+}
+
+/** Makes `frames` read its net-atom conditions in `values`, the values of the net it belongs to (its propagator's `val`). */
+export function bindFrames(frames: Frames, values: Uint8Array): void {
+  frames.values = values;
+}
+
 /** The copies from the set source fluents of `loaded` whose condition holds. */
 function copyInto(fr: Frames, loaded: Uint32Array, into: Uint32Array): void {
-  const { sources, sourceWords, copyStart, copyDst, copyKind, copyCond, cond } = fr;
+  const { sources, sourceWords, copyStart, copyDst, copyKind, copyCond, cond, values } = fr;
   for (let i = 0; i < sourceWords.length; i++) {
     const w = sourceWords[i]!;
     for (let bits = loaded[w]! & sources[w]!; bits !== 0; bits &= bits - 1) {
       const f = (w << 5) | (31 - Math.clz32(bits & -bits));
       for (let p = copyStart[f]!, end = copyStart[f + 1]!; p < end; p++) {
         const kind = copyKind[p]!;
-        if (kind !== 0 && (kind === 1) !== (cond[copyCond[p]!] === 1)) continue;
+        const c = copyCond[p]!;
+        if (kind !== 0 && (kind === 1) !== (c >= 0 ? cond[c] === 1 : values[-1 - c] === 1)) continue;
         const g = copyDst[p]!;
         into[g >>> 5]! |= 1 << (g & 31);
       }

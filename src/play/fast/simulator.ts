@@ -20,7 +20,7 @@ import { evaluateGoals, splitGoals } from './goals.js';
 import { factorRules } from './factor.js';
 import { controlReadersPay, noopTurns, turnNetsPay } from './turns.js';
 import { type Machine, type Restart, type TurnGame, chargeOneNet, chargeTurns, copyIsCheaper, fluentCosts, restoreInitial, watchedFluents, sameBits, saveRestart, successorInto } from './charge.js';
-import { frameRules } from './frames.js';
+import { bindFrames, frameRules } from './frames.js';
 
 /** The fast simulator: the ground simulator's interface, and depth charges without allocation. */
 export type FastSimulator = GameSimulator<GroundState, number, number> & {
@@ -141,6 +141,7 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     const out = outputsOf(netGame, legal, fluents.nextAtoms, fluents.nextFluent, words);
     const compiled = compileNet(netGame, opaque);
     const net = createPropagator(compiled, out);
+    if (framed !== undefined) bindFrames(framed.frames, net.val);
     if (opaque !== undefined) lazy = fastLazy(game, compiled, net, opaque, deadline);
     // The lazy part's evaluator may read any true atom: its games set them all.
     const watched = opaque === undefined ? watchedFluents(compiled, fluents.trueAtom, goalPart?.rules ?? []) : new Uint32Array(words).fill(~0);
