@@ -18,6 +18,12 @@
  * hold). next(g) is the disjunction of its rules; each is computed from the state's bit f and
  * whether some does atom of the joint move (all are set, each once) is in K or D. This holds for
  * any joint move: nothing assumes which moves are legal.
+ *
+ * Frames under net atoms: x or y may also be one atom c of the net (an axiom of the move and the
+ * state: beatMania's blockCaught, hex's "some group joins (m, n)" and transfer atoms), and
+ * `next(g) <= c` adds g. c stays in the net; the successor is computed once the joint move is
+ * set and the net settled, so c's value there (`values`, bound by {@link bindFrames}) is its value
+ * in this step, and the rule is again a function of the bit f and of c.
  */
 import { SEES } from '../../gdl/keywords.js';
 import { keywordSymbols } from '../../ground/atoms.js';
