@@ -153,7 +153,8 @@ function frameOf(rules: readonly GroundRule[], g: number, sh: Shapes): Term[] | 
  * framed it took 1.3-1.8x the CPU time per playout. ticTacToe copies a blank cell twice, beatMania's
  * counters once. Not for a source with a copy under a net atom: such a copy's rule is counted in
  * the net over the atom as well (hex's step k, copied into (connected k m n) under "a group
- * joins (m, n)" for every cell: 162 copies, framed 1.5x the playouts per CPU second).
+ * joins (m, n)" and under each role's move to (m, n): 243 copies; framed, 1.25x the
+ * playouts per CPU second).
  */
 const MAX_CONDITIONAL_COPIES = 4;
 
