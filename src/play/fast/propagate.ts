@@ -33,6 +33,8 @@ export interface Propagator {
   readonly val: Uint8Array;
   /** Per counted rule, its literals not satisfied now (read only for callers; fast/lazy.ts reads it). */
   readonly unmet: Int32Array;
+  /** The outputs it keeps up to date: those it was given, or (wasm-propagate.ts) views of the same tables on its memory. */
+  readonly out: Outputs;
   /** Sets an input atom (one no rule derives); the change takes effect at the next {@link propagate}. */
   setInput(atom: number, value: number): void;
   /** Settles every queued component, in topological order. */
@@ -357,5 +359,5 @@ function buildPropagator(net: Net, out: Outputs, countDownFn: typeof countDown):
     firedCount = 0;
   };
   const savedBytes = (): number => val.byteLength + unmet.byteLength + support.byteLength + armed.byteLength + armedCount.byteLength + armedPos.byteLength;
-  return { val, unmet, setInput, propagate, fire, unfire, addSupport, save, restore, savedBytes };
+  return { val, unmet, out, setInput, propagate, fire, unfire, addSupport, save, restore, savedBytes };
 }

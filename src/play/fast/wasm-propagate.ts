@@ -1,0 +1,239 @@
+/**
+ * The propagator of propagate.ts as WebAssembly the project writes itself (wasm-encode.ts):
+ * the same operations in the same order over the same arrays, which live in the module's
+ * linear memory, so the same playouts, seed for seed. The JS side reads the values and the
+ * outputs (legal lists, next bits) through typed-array views on that memory. Why: the
+ * interpreter's loop in JS pays a bounds check and a type check per typed-array access, and
+ * code generated as JS per net was slower still (docs/play.md, "Generated updates"); compiled
+ * WebAssembly has neither, and its code is compiled once, with no type feedback to wait for.
+ * Only nets without cyclic components (recursive axioms) are compiled; the others, and
+ * platforms that refuse WebAssembly, keep the JS interpreter.
+ */
+import type { Net } from './net.js';
+import type { Outputs, Propagator } from './propagate.js';
+import {
+  type Code, add, and, c, call, ctz, eq, eqz, geS, get, gget, gset, gtS, instantiate, ld, ld8, ltS, ltU, ne, or, ret, seq, set, shl, shrS, shrU, st, st8, sub, when, whileDo, xor,
+} from './wasm-encode.js';
+
+/** Byte addresses of the arrays in memory. */
+interface Layout {
+  readonly [array: string]: number;
+}
+
+/** Lays the arrays out one after the other, each 4-byte aligned: (name, elements, bytes per element). */
+function layout(arrays: readonly (readonly [string, number, number])[]): { at: Layout; bytes: number } {
+  const at: Record<string, number> = {};
+  let next = 16;
+  for (const [name, count, size] of arrays) {
+    at[name] = next;
+    next += (count * size + 3) & ~3;
+  }
+  return { at, bytes: next };
+}
+
+// Function indices, in the order of `functions` below; globals: the queue's low word and size, the fired count.
+const SCHEDULE = 0, POP = 1, REPORT = 2, ARM = 3, DISARM = 4, SUPPORT_CHANGED = 5, CHANGE = 6, PROPAGATE = 7, HOLDS = 9;
+const LOW = 0, SIZE = 1, FIRED = 2;
+
+/** The module's functions over the arrays at `m`; `n` the net's sizes for the initial settling. */
+function functions(m: Layout, n: { rules: number; components: number; atoms: number }): { params: number; result: boolean; locals: number; body: Code; export?: string }[] {
+  const inc = (l: number): Code => set(l, add(get(l), c(1)));
+  const bit = (x: Code): Code => shl(c(1), and(x, c(31)));
+  // Support of h up or down one; a crossing of zero settles h.
+  const support = (h: number, s: number, up: boolean): Code =>
+    seq(set(s, (up ? add : sub)(ld(m.support!, get(h)), c(1))), st(m.support!, get(h), get(s)), when(up ? eq(get(s), c(1)) : eqz(get(s)), call(SUPPORT_CHANGED, get(h))));
+  const schedule = seq(
+    set(1, shrU(get(0), c(5))),
+    when(eqz(and(shrU(ld(m.queued!, get(1)), and(get(0), c(31))), c(1))), seq(
+      when(eqz(ld(m.queued!, get(1))), st(m.summary!, shrU(get(1), c(5)), or(ld(m.summary!, shrU(get(1), c(5))), bit(get(1))))),
+      st(m.queued!, get(1), or(ld(m.queued!, get(1)), bit(get(0)))),
+      when(ltU(shrU(get(1), c(5)), gget(LOW)), gset(LOW, shrU(get(1), c(5)))),
+      gset(SIZE, add(gget(SIZE), c(1))),
+    )),
+  );
+  // pop: s 0, top 1, w 2, bits 3.
+  const pop = seq(
+    set(0, gget(LOW)),
+    whileDo(eqz(ld(m.summary!, get(0))), inc(0)),
+    set(1, ld(m.summary!, get(0))),
+    set(2, or(shl(get(0), c(5)), ctz(get(1)))),
+    set(3, ld(m.queued!, get(2))),
+    st(m.queued!, get(2), and(get(3), sub(get(3), c(1)))),
+    when(eqz(ld(m.queued!, get(2))), st(m.summary!, get(0), and(get(1), sub(get(1), c(1))))),
+    gset(LOW, get(0)),
+    gset(SIZE, sub(gget(SIZE), c(1))),
+    ret(or(shl(get(2), c(5)), ctz(get(3)))),
+  );
+  // report(a 0, v 1): r 2, base 3, cnt 4, at 5, last 6, f 7.
+  const report = when(eq(ld8(m.kind!, get(0)), c(1)), seq(
+    set(2, ld(m.legalRole!, get(0))),
+    set(3, ld(m.legalBase!, get(2))),
+    when(eq(get(1), c(1)),
+      seq(set(4, ld(m.legalCount!, get(2))), st(m.legalPos!, get(0), get(4)), st(m.legalList!, add(get(3), get(4)), get(0)), st(m.legalCount!, get(2), add(get(4), c(1)))),
+      seq(
+        set(5, ld(m.legalPos!, get(0))), set(4, sub(ld(m.legalCount!, get(2)), c(1))), st(m.legalCount!, get(2), get(4)),
+        set(6, ld(m.legalList!, add(get(3), get(4)))), st(m.legalList!, add(get(3), get(5)), get(6)), st(m.legalPos!, get(6), get(5)),
+      )),
+  ), seq(set(7, ld(m.nextFluent!, get(0))), st(m.nextBits!, shrU(get(7), c(5)), xor(ld(m.nextBits!, shrU(get(7), c(5))), bit(get(7))))));
+  // arm(k 0): d 1, cnt 2.
+  const arm = seq(set(1, ld(m.trigger!, get(0))), set(2, ld(m.armedCount!, get(1))), st(m.armedPos!, get(0), get(2)),
+    st(m.armed!, add(ld(m.triggerStart!, get(1)), get(2)), get(0)), st(m.armedCount!, get(1), add(get(2), c(1))));
+  // disarm(k 0): d 1, cnt 2, ts 3, last 4, p 5.
+  const disarm = seq(set(1, ld(m.trigger!, get(0))), set(2, sub(ld(m.armedCount!, get(1)), c(1))), st(m.armedCount!, get(1), get(2)),
+    set(3, ld(m.triggerStart!, get(1))), set(4, ld(m.armed!, add(get(3), get(2)))), set(5, ld(m.armedPos!, get(0))),
+    st(m.armed!, add(get(3), get(5)), get(4)), st(m.armedPos!, get(4), get(5)));
+  // supportChanged(h 0): how 1, v 2.
+  const supportChanged = seq(set(1, ld(m.settle!, get(0))), when(geS(get(1), c(0)), call(SCHEDULE, get(1)), seq(
+    set(2, gtS(ld(m.support!, get(0)), c(0))),
+    when(ne(get(2), ld8(m.val!, get(0))), seq(st8(m.val!, get(0), get(2)), when(eq(get(1), c(-2)), call(REPORT, get(0), get(2))))),
+  )));
+  // change(a 0, v 1): i 2, end 3, r 4, h 5, k 6, u 7, s 8.
+  const change = seq(
+    st8(m.val!, get(0), get(1)),
+    when(ne(ld8(m.kind!, get(0)), c(0)), call(REPORT, get(0), get(1))),
+    set(2, shl(ld(m.readStart!, get(0)), c(1))), set(3, shl(ld(m.readStart!, add(get(0), c(1))), c(1))),
+    whileDo(ltS(get(2), get(3)),
+      set(4, ld(m.entries!, get(2))), set(5, ld(m.entries!, add(get(2), c(1)))), set(6, shrS(get(4), c(1))),
+      when(eq(xor(get(1), and(get(4), c(1))), c(1)),
+        seq(set(7, sub(ld(m.unmet!, get(6)), c(1))), st(m.unmet!, get(6), get(7)),
+          when(eqz(get(7)), when(ltS(get(5), c(0)), call(ARM, get(6)), support(5, 8, true)))),
+        seq(set(7, ld(m.unmet!, get(6))), st(m.unmet!, get(6), add(get(7), c(1))),
+          when(eqz(get(7)), when(ltS(get(5), c(0)), call(DISARM, get(6)), support(5, 8, false))))),
+      set(2, add(get(2), c(2)))),
+  );
+  // propagate(): c 0, a 1, v 2.
+  const propagate = whileDo(gtS(gget(SIZE), c(0)), set(0, call(POP)), set(1, ld(m.compAtom!, get(0))), set(2, gtS(ld(m.support!, get(1)), c(0))),
+    when(ne(get(2), ld8(m.val!, get(1))), call(CHANGE, get(1), get(2))));
+  const setInput = when(ne(ld8(m.val!, get(0)), get(1)), call(CHANGE, get(0), get(1)));
+  // holds(k 0): i 1, end 2.
+  const holds = seq(
+    set(1, ld(m.posStart!, get(0))), set(2, ld(m.posStart!, add(get(0), c(1)))),
+    whileDo(ltS(get(1), get(2)), when(eqz(ld8(m.val!, ld(m.pos!, get(1)))), ret(c(0))), inc(1)),
+    set(1, ld(m.negStart!, get(0))), set(2, ld(m.negStart!, add(get(0), c(1)))),
+    whileDo(ltS(get(1), get(2)), when(ne(ld8(m.val!, ld(m.neg!, get(1))), c(0)), ret(c(0))), inc(1)),
+    c(1),
+  );
+  // fire(d 0): i 1, end 2, k 3, h 4, s 5, n 6.
+  const fire = seq(set(1, ld(m.triggerStart!, get(0))), set(2, add(get(1), ld(m.armedCount!, get(0)))),
+    whileDo(ltS(get(1), get(2)), set(3, ld(m.armed!, get(1))),
+      when(call(HOLDS, get(3)), seq(set(6, gget(FIRED)), st(m.fired!, get(6), get(3)), gset(FIRED, add(get(6), c(1))), set(4, ld(m.head!, get(3))), support(4, 5, true))),
+      inc(1)));
+  // unfire(): i 0, n 1, h 2, s 3.
+  const unfire = seq(set(1, gget(FIRED)), whileDo(ltS(get(0), get(1)), set(2, ld(m.head!, ld(m.fired!, get(0)))), support(2, 3, false), inc(0)), gset(FIRED, c(0)));
+  // init(): k 0, comp 1, a 2, n 3 (every atom false, then settled: createPropagator's start).
+  const init = seq(
+    whileDo(ltS(get(0), c(n.rules)), set(3, ld(m.countedPos!, get(0))), st(m.unmet!, get(0), get(3)),
+      when(eqz(get(3)), when(geS(ld(m.trigger!, get(0)), c(0)), call(ARM, get(0)), seq(set(2, ld(m.head!, get(0))), st(m.support!, get(2), add(ld(m.support!, get(2)), c(1)))))),
+      inc(0)),
+    whileDo(ltS(get(1), c(n.components)), call(SCHEDULE, get(1)), inc(1)),
+    set(2, c(0)),
+    whileDo(ltS(get(2), c(n.atoms)), when(and(ltS(ld(m.settle!, get(2)), c(0)), gtS(ld(m.support!, get(2)), c(0))), call(SUPPORT_CHANGED, get(2))), inc(2)),
+    call(PROPAGATE),
+  );
+  return [
+    { params: 1, result: false, locals: 1, body: schedule },
+    { params: 0, result: true, locals: 4, body: pop },
+    { params: 2, result: false, locals: 6, body: report },
+    { params: 1, result: false, locals: 2, body: arm },
+    { params: 1, result: false, locals: 5, body: disarm },
+    { params: 1, result: false, locals: 2, body: supportChanged },
+    { params: 2, result: false, locals: 7, body: change },
+    { params: 0, result: false, locals: 3, body: propagate, export: 'propagate' },
+    { params: 2, result: false, locals: 0, body: setInput, export: 'setInput' },
+    { params: 1, result: true, locals: 2, body: holds },
+    { params: 1, result: false, locals: 6, body: fire, export: 'fire' },
+    { params: 0, result: false, locals: 4, body: unfire, export: 'unfire' },
+    { params: 0, result: false, locals: 4, body: init, export: 'init' },
+    { params: 0, result: false, locals: 0, body: gset(FIRED, c(0)), export: 'resetFired' },
+  ];
+}
+
+/** The arrays of `net` and `out` in memory: (name, elements, bytes per element). */
+function arraysOf(net: Net, out: Outputs): [string, number, number][] {
+  const words = (net.components + 31) >>> 5;
+  return [
+    ['entries', 2 * net.readers.length, 4], ['readStart', net.atoms + 1, 4], ['settle', net.atoms, 4], ['kind', net.atoms, 1],
+    ['legalRole', net.atoms, 4], ['legalBase', out.legalBase.length, 4], ['nextFluent', net.atoms, 4], ['compAtom', net.components, 4],
+    ['head', net.rules, 4], ['posStart', net.rules + 1, 4], ['pos', net.pos.length, 4], ['negStart', net.rules + 1, 4], ['neg', net.neg.length, 4],
+    ['trigger', net.rules, 4], ['triggerStart', net.atoms + 1, 4], ['countedPos', net.rules, 4],
+    ['val', net.atoms, 1], ['unmet', net.rules, 4], ['support', net.atoms, 4], ['queued', words, 4], ['summary', (words + 31) >>> 5, 4],
+    ['armed', net.triggers.length, 4], ['armedCount', net.atoms, 4], ['armedPos', net.rules, 4], ['fired', net.triggers.length, 4],
+    ['legalCount', out.legalCount.length, 4], ['legalList', out.legalList.length, 4], ['legalPos', out.legalPos.length, 4], ['nextBits', out.nextBits.length, 4],
+  ];
+}
+
+/** What a head does when its support crosses zero (propagate.ts's `settle`): its component, or a sink's -1 (unwatched) or -2 (reported). */
+function settleOf(net: Net, out: Outputs): Int32Array {
+  const settle = new Int32Array(net.atoms);
+  for (let a = 0; a < net.atoms; a++) {
+    const unread = net.readStart[a + 1] === net.readStart[a] && net.cycleReadStart[a + 1] === net.cycleReadStart[a];
+    const sink = unread && net.cyclic[net.comp[a]!] === 0;
+    settle[a] = !sink ? net.comp[a]! : out.kind[a] === 0 ? -1 : -2;
+  }
+  return settle;
+}
+
+/**
+ * The propagator of `net` in WebAssembly, settled as createPropagator's is, with its outputs
+ * (`out`'s tables, fresh counts and lists) in its memory; undefined when the net has a cyclic
+ * component or the platform refuses WebAssembly.
+ */
+export function createWasmPropagator(net: Net, out: Outputs): Propagator | undefined {
+  if (net.cyclic.some((x) => x === 1)) return undefined;
+  const arrays = arraysOf(net, out);
+  const { at, bytes } = layout(arrays);
+  const instance = instantiate({ functions: functions(at, net), globals: 3, pages: Math.ceil(bytes / 65536) });
+  if (instance === undefined) return undefined;
+  const ex = instance.exports as Record<string, unknown>;
+  const buffer = (ex.memory as WebAssembly.Memory).buffer;
+  const i32 = (name: string, count: number): Int32Array => new Int32Array(buffer, at[name], count);
+  const size = new Map(arrays.map(([name, count]) => [name, count]));
+  const view = (name: string): Int32Array => i32(name, size.get(name)!);
+  const entries = view('entries');
+  for (let i = 0; i < net.readers.length; i++) {
+    const k = net.readers[i]! >> 1;
+    entries[2 * i] = net.readers[i]!;
+    entries[2 * i + 1] = net.trigger[k]! >= 0 ? -1 : net.head[k]!;
+  }
+  view('readStart').set(net.readStart);
+  view('settle').set(settleOf(net, out));
+  new Uint8Array(buffer, at.kind, net.atoms).set(out.kind);
+  view('legalRole').set(out.legalRole);
+  view('legalBase').set(out.legalBase);
+  view('nextFluent').set(out.nextFluent);
+  view('compAtom').set(Int32Array.from({ length: net.components }, (_, comp) => net.compAtoms[net.compAtomStart[comp]!]!));
+  for (const name of ['head', 'posStart', 'pos', 'negStart', 'neg', 'trigger', 'triggerStart', 'countedPos'] as const) view(name).set(net[name]);
+  (ex.init as () => void)();
+  const val = new Uint8Array(buffer, at.val, net.atoms);
+  const state = [val, view('unmet'), view('support'), view('armed'), view('armedCount'), view('armedPos')] as const;
+  const outputs: Outputs = {
+    ...out,
+    legalCount: view('legalCount'),
+    legalList: view('legalList'),
+    legalPos: view('legalPos'),
+    nextBits: new Uint32Array(buffer, at.nextBits, out.nextBits.length),
+  };
+  let saved: (Uint8Array | Int32Array)[] | undefined;
+  const resetFired = ex.resetFired as () => void;
+  return {
+    val,
+    unmet: state[1],
+    out: outputs,
+    setInput: ex.setInput as (a: number, v: number) => void,
+    propagate: ex.propagate as () => void,
+    fire: ex.fire as (d: number) => void,
+    unfire: ex.unfire as () => void,
+    addSupport: () => {
+      throw new Error('the WebAssembly propagator has no lazy part');
+    },
+    save: () => {
+      saved = state.map((a) => a.slice());
+    },
+    restore: () => {
+      if (saved === undefined) return;
+      state.forEach((a, i) => a.set(saved![i]! as never));
+      resetFired();
+    },
+    savedBytes: () => state.reduce((sum, a) => sum + a.byteLength, 0),
+  };
+}
