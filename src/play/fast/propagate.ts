@@ -57,7 +57,7 @@ export interface Propagator {
    * copying when that is cheaper than undoing a playout's changes one by one.
    */
   save(): void;
-  /** Returns to the values of the last {@link save} (none: nothing happens). The caller restores its outputs. */
+  /** Returns to the values of the last {@link save} (none: nothing happens). The caller restores its outputs (the WebAssembly propagator's own restore does, wasm-propagate.ts). */
   restore(): void;
   /** Bytes a {@link restore} copies. */
   savedBytes(): number;

@@ -143,13 +143,13 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     const netGame = framed === undefined ? factored : { ...factored, rules: framed.rules };
     const out = outputsOf(netGame, legal, fluents.nextAtoms, fluents.nextFluent, words);
     const compiled = compileNet(netGame, opaque);
-    // WebAssembly where it compiles (wasm-propagate.ts); the lazy part's evaluator adds support from outside (addSupport): the JS interpreter's.
-    const wasm = opaque === undefined && options.wasm !== false ? createWasmPropagator(compiled, out) : undefined;
-    const net = wasm ?? createPropagator(compiled, out);
-    if (opaque !== undefined) lazy = fastLazy(game, compiled, net, opaque, deadline);
     // The lazy part's evaluator may read any true atom: its games set them all.
     const watched = opaque === undefined ? watchedFluents(compiled, fluents.trueAtom, goalPart?.rules ?? []) : new Uint32Array(words).fill(~0);
-    return { net, out: net.out, loaded: new Uint32Array(words), doesOn: new Int32Array(roles), doesCount: 0, goals: goalPart, compiled, fluentCost: fluentCosts(compiled, fluents.trueAtom), frames: framed?.frames, watched };
+    // WebAssembly where it compiles (wasm-propagate.ts); the lazy part's evaluator adds support from outside (addSupport): the JS interpreter's.
+    const wasm = opaque === undefined && options.wasm !== false ? createWasmPropagator(compiled, out, { roles, doesOf, trueAtom: fluents.trueAtom, watched }) : undefined;
+    const net = wasm ?? createPropagator(compiled, out);
+    if (opaque !== undefined) lazy = fastLazy(game, compiled, net, opaque, deadline);
+    return { net, out: net.out, loaded: wasm?.step.loaded ?? new Uint32Array(words), doesOn: wasm?.step.doesOn ?? new Int32Array(roles), doesCount: 0, wasm: wasm?.step, goals: goalPart, compiled, fluentCost: fluentCosts(compiled, fluents.trueAtom), frames: framed?.frames, watched };
   };
   let general: Machine | undefined = machine(opaque === undefined && passes.constants ? simplifyRules(game, new Map()) : game.rules);
   /** The nets per control fluent when they pay (turns.ts), else none. */

@@ -32,11 +32,11 @@ function layout(arrays: readonly (readonly [string, number, number])[]): { at: L
 }
 
 // Function indices, in the order of `functions` below; globals: the queue's low word and size, the fired count.
-const SCHEDULE = 0, POP = 1, REPORT = 2, ARM = 3, DISARM = 4, SUPPORT_CHANGED = 5, CHANGE = 6, PROPAGATE = 7, HOLDS = 9;
+const SCHEDULE = 0, POP = 1, REPORT = 2, ARM = 3, DISARM = 4, SUPPORT_CHANGED = 5, CHANGE = 6, PROPAGATE = 7, SET_INPUT = 8, HOLDS = 9, FIRE = 10, UNFIRE = 11, PLAY = 14, ADVANCE = 15;
 const LOW = 0, SIZE = 1, FIRED = 2;
 
 /** The module's functions over the arrays at `m`; `n` the net's sizes for the initial settling. */
-function functions(m: Layout, n: { rules: number; components: number; atoms: number }): { params: number; result: boolean; locals: number; body: Code; export?: string }[] {
+function functions(m: Layout, n: { rules: number; components: number; atoms: number; words: number }): { params: number; result: boolean; locals: number; body: Code; export?: string }[] {
   const inc = (l: number): Code => set(l, add(get(l), c(1)));
   const bit = (x: Code): Code => shl(c(1), and(x, c(31)));
   // Support of h up or down one; a crossing of zero settles h.
@@ -145,12 +145,61 @@ function functions(m: Layout, n: { rules: number; components: number; atoms: num
     { params: 0, result: false, locals: 4, body: unfire, export: 'unfire' },
     { params: 0, result: false, locals: 4, body: init, export: 'init' },
     { params: 0, result: false, locals: 0, body: gset(FIRED, c(0)), export: 'resetFired' },
+    ...stepFunctions(m, n.words, inc),
+  ];
+}
+
+/**
+ * The step of charge.ts's loops (`chargeOneNet`, `chargeTurns`) over `chosen`, `doesOn`,
+ * `loaded` and `scratch` in memory, so that a step is one or two calls from JS, not one per
+ * atom set: `play(roles)` sets the does atoms of the joint move `chosen` (each once), fires
+ * them and settles, returning how many it set (`doesOn[0 .. n-1]`); `advance(n)` withdraws
+ * them and loads the successor in `scratch` by its differences from `loaded` (watched fluents
+ * only) and settles; `step(roles)` is both, with the next bits as the successor.
+ */
+function stepFunctions(m: Layout, words: number, inc: (l: number) => Code): { params: number; result: boolean; locals: number; body: Code; export?: string }[] {
+  // play(roles 0): r 1, set 2, d 3, i 4.
+  const play = seq(
+    whileDo(ltS(get(1), get(0)), set(3, ld(m.doesOf!, ld(m.chosen!, get(1)))),
+      when(geS(get(3), c(0)), when(eqz(ld8(m.val!, get(3))), seq(call(CHANGE, get(3), c(1)), st(m.doesOn!, get(2), get(3)), inc(2)))),
+      inc(1)),
+    whileDo(ltS(get(4), get(2)), call(FIRE, ld(m.doesOn!, get(4))), inc(4)),
+    call(PROPAGATE),
+    get(2),
+  );
+  // advance(count 0): i 1, w 2, now 3, diff 4, b 5, atom 6.
+  const advance = seq(
+    call(UNFIRE),
+    whileDo(ltS(get(1), get(0)), call(SET_INPUT, ld(m.doesOn!, get(1)), c(0)), inc(1)),
+    whileDo(ltS(get(2), c(words)),
+      set(3, ld(m.scratch!, get(2))),
+      set(4, and(xor(ld(m.loaded!, get(2)), get(3)), ld(m.watched!, get(2)))),
+      whileDo(ne(get(4), c(0)),
+        set(5, ctz(get(4))), set(6, ld(m.trueAtom!, or(shl(get(2), c(5)), get(5)))),
+        when(geS(get(6), c(0)), call(SET_INPUT, get(6), and(shrU(get(3), get(5)), c(1)))),
+        set(4, and(get(4), sub(get(4), c(1))))),
+      st(m.loaded!, get(2), get(3)),
+      inc(2)),
+    call(PROPAGATE),
+  );
+  // step(roles 0): set 1, w 2.
+  const step = seq(
+    set(1, call(PLAY, get(0))),
+    whileDo(ltS(get(2), c(words)), st(m.scratch!, get(2), ld(m.nextBits!, get(2))), inc(2)),
+    call(ADVANCE, get(1)),
+    get(1),
+  );
+  return [
+    { params: 1, result: true, locals: 4, body: play, export: 'play' },
+    { params: 1, result: false, locals: 6, body: advance, export: 'advance' },
+    { params: 1, result: true, locals: 2, body: step, export: 'step' },
   ];
 }
 
 /** The arrays of `net` and `out` in memory: (name, elements, bytes per element). */
-function arraysOf(net: Net, out: Outputs): [string, number, number][] {
+function arraysOf(net: Net, out: Outputs, t: StepTables): [string, number, number][] {
   const words = (net.components + 31) >>> 5;
+  const state = out.nextBits.length;
   return [
     ['entries', 2 * net.readers.length, 4], ['readStart', net.atoms + 1, 4], ['settle', net.atoms, 4], ['kind', net.atoms, 1],
     ['legalRole', net.atoms, 4], ['legalBase', out.legalBase.length, 4], ['nextFluent', net.atoms, 4], ['compAtom', net.components, 4],
@@ -158,7 +207,9 @@ function arraysOf(net: Net, out: Outputs): [string, number, number][] {
     ['trigger', net.rules, 4], ['triggerStart', net.atoms + 1, 4], ['countedPos', net.rules, 4],
     ['val', net.atoms, 1], ['unmet', net.rules, 4], ['support', net.atoms, 4], ['queued', words, 4], ['summary', (words + 31) >>> 5, 4],
     ['armed', net.triggers.length, 4], ['armedCount', net.atoms, 4], ['armedPos', net.rules, 4], ['fired', net.triggers.length, 4],
-    ['legalCount', out.legalCount.length, 4], ['legalList', out.legalList.length, 4], ['legalPos', out.legalPos.length, 4], ['nextBits', out.nextBits.length, 4],
+    ['legalCount', out.legalCount.length, 4], ['legalList', out.legalList.length, 4], ['legalPos', out.legalPos.length, 4], ['nextBits', state, 4],
+    ['doesOf', t.doesOf.length, 4], ['trueAtom', t.trueAtom.length, 4], ['watched', state, 4], ['loaded', state, 4], ['scratch', state, 4],
+    ['chosen', t.roles, 4], ['doesOn', t.roles, 4],
   ];
 }
 
@@ -173,22 +224,54 @@ function settleOf(net: Net, out: Outputs): Int32Array {
   return settle;
 }
 
+/** What the step of a playout reads besides the net (charge.ts's `ChargeGame` and `Machine.watched`). */
+export interface StepTables {
+  readonly roles: number;
+  /** Per legal atom, its does atom (-1 for none). */
+  readonly doesOf: Int32Array;
+  /** Per fluent, its true atom (-1 for none). */
+  readonly trueAtom: Int32Array;
+  /** The fluents whose true atom something reads. */
+  readonly watched: Uint32Array;
+}
+
+/** The step of a playout in WebAssembly (see `stepFunctions`), with its arrays as views on the module's memory. */
+export interface WasmStep {
+  readonly chosen: Int32Array;
+  readonly doesOn: Int32Array;
+  readonly loaded: Uint32Array;
+  readonly scratch: Uint32Array;
+  /** Sets the joint move `chosen`, fires it and settles; returns the number of does atoms set, in `doesOn`. */
+  play(roles: number): number;
+  /** Withdraws the `count` does atoms in `doesOn` and loads `scratch` by its differences from `loaded`, then settles. */
+  advance(count: number): void;
+  /** `play`, then `advance` with the next bits as the successor; returns the number of does atoms set. */
+  step(roles: number): number;
+}
+
+/** The WebAssembly propagator, with its step. */
+export type WasmPropagator = Propagator & { readonly step: WasmStep };
+
 /**
  * The propagator of `net` in WebAssembly, settled as createPropagator's is, with its outputs
- * (`out`'s tables, fresh counts and lists) in its memory; undefined when the net has a cyclic
- * component or the platform refuses WebAssembly.
+ * (`out`'s tables, fresh counts and lists) and the step's arrays in its memory; undefined when
+ * the net has a cyclic component or the platform refuses WebAssembly.
  */
-export function createWasmPropagator(net: Net, out: Outputs): Propagator | undefined {
+export function createWasmPropagator(net: Net, out: Outputs, tables: StepTables): WasmPropagator | undefined {
   if (net.cyclic.some((x) => x === 1)) return undefined;
-  const arrays = arraysOf(net, out);
+  const arrays = arraysOf(net, out, tables);
   const { at, bytes } = layout(arrays);
-  const instance = instantiate({ functions: functions(at, net), globals: 3, pages: Math.ceil(bytes / 65536) });
+  const sizes = { rules: net.rules, components: net.components, atoms: net.atoms, words: out.nextBits.length };
+  // The saved values and outputs (save, restore) follow the arrays.
+  const stateBytes = at.nextBits! + 4 * out.nextBits.length - at.val!;
+  const instance = instantiate({ functions: functions(at, sizes), globals: 3, pages: Math.ceil((bytes + stateBytes) / 65536) });
   if (instance === undefined) return undefined;
   const ex = instance.exports as Record<string, unknown>;
   const buffer = (ex.memory as WebAssembly.Memory).buffer;
   const i32 = (name: string, count: number): Int32Array => new Int32Array(buffer, at[name], count);
   const size = new Map(arrays.map(([name, count]) => [name, count]));
   const view = (name: string): Int32Array => i32(name, size.get(name)!);
+  const u32 = (name: string): Uint32Array => new Uint32Array(buffer, at[name], size.get(name)!);
   const entries = view('entries');
   for (let i = 0; i < net.readers.length; i++) {
     const k = net.readers[i]! >> 1;
@@ -203,22 +286,41 @@ export function createWasmPropagator(net: Net, out: Outputs): Propagator | undef
   view('nextFluent').set(out.nextFluent);
   view('compAtom').set(Int32Array.from({ length: net.components }, (_, comp) => net.compAtoms[net.compAtomStart[comp]!]!));
   for (const name of ['head', 'posStart', 'pos', 'negStart', 'neg', 'trigger', 'triggerStart', 'countedPos'] as const) view(name).set(net[name]);
+  view('doesOf').set(tables.doesOf);
+  view('trueAtom').set(tables.trueAtom);
+  view('watched').set(tables.watched);
   (ex.init as () => void)();
   const val = new Uint8Array(buffer, at.val, net.atoms);
-  const state = [val, view('unmet'), view('support'), view('armed'), view('armedCount'), view('armedPos')] as const;
   const outputs: Outputs = {
     ...out,
     legalCount: view('legalCount'),
     legalList: view('legalList'),
     legalPos: view('legalPos'),
-    nextBits: new Uint32Array(buffer, at.nextBits, out.nextBits.length),
+    nextBits: u32('nextBits'),
   };
-  let saved: (Uint8Array | Int32Array)[] | undefined;
+  const step: WasmStep = {
+    chosen: view('chosen'),
+    doesOn: view('doesOn'),
+    loaded: u32('loaded'),
+    scratch: u32('scratch'),
+    play: ex.play as (roles: number) => number,
+    advance: ex.advance as (count: number) => void,
+    step: ex.step as (roles: number) => number,
+  };
+  // The values and outputs lie in one range of memory, from `val` to the end of `nextBits`
+  // (the queue inside it is empty whenever the net is settled, `fired` is read only up to its
+  // count): saved and restored as one copy, to the end of memory past `doesOn`.
+  const from = at.val!;
+  const to = at.nextBits! + 4 * size.get('nextBits')!;
+  const savedAt = at.doesOn! + 4 * tables.roles;
+  const bytesView = new Uint8Array(buffer);
+  let saved = false;
   const resetFired = ex.resetFired as () => void;
   return {
     val,
-    unmet: state[1],
+    unmet: view('unmet'),
     out: outputs,
+    step,
     setInput: ex.setInput as (a: number, v: number) => void,
     propagate: ex.propagate as () => void,
     fire: ex.fire as (d: number) => void,
@@ -227,13 +329,16 @@ export function createWasmPropagator(net: Net, out: Outputs): Propagator | undef
       throw new Error('the WebAssembly propagator has no lazy part');
     },
     save: () => {
-      saved = state.map((a) => a.slice());
+      bytesView.copyWithin(savedAt, from, to);
+      saved = true;
     },
     restore: () => {
-      if (saved === undefined) return;
-      state.forEach((a, i) => a.set(saved![i]! as never));
+      if (!saved) return;
+      bytesView.copyWithin(from, savedAt, savedAt + to - from);
       resetFired();
     },
-    savedBytes: () => state.reduce((sum, a) => sum + a.byteLength, 0),
+    // As the interpreter counts them (its six arrays), so that both choose the same restarts
+    // (copying or by differences, charge.ts) and play the same games, seed for seed.
+    savedBytes: () => net.atoms * 9 + net.rules * 8 + net.triggers.length * 4,
   };
 }
