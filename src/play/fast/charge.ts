@@ -254,14 +254,14 @@ export function chargeTurns(g: TurnGame, random: Random, maxSteps: number, visit
 
 /**
  * {@link chargeOneNet} on a net in WebAssembly: the moves chosen here (the same random
- * numbers), the rest of the step one call (two when frames.ts computes part of the successor).
+ * numbers), the rest of the step one call.
  */
 function chargeOneWasm(m: Machine, w: WasmStep, g: ChargeGame, random: Random, maxSteps: number, visit?: (state: GroundState) => void): number {
   const val = m.net.val;
-  const { legalCount, legalList, legalBase, nextBits } = m.out;
-  const { loaded, doesOn, frames } = m;
+  const { legalCount, legalList, legalBase } = m.out;
+  const { loaded } = m;
   const { roles, terminal } = g;
-  const { chosen, scratch } = w;
+  const { chosen } = w;
   for (let depth = 0; ; depth++) {
     if (visit !== undefined) visit(loaded);
     if (depth >= maxSteps || (terminal >= 0 && val[terminal] === 1)) return depth;
@@ -270,18 +270,13 @@ function chargeOneWasm(m: Machine, w: WasmStep, g: ChargeGame, random: Random, m
       if (count === 0) return depth;
       chosen[r] = legalList[legalBase[r]! + (count === 1 ? 0 : random.below(count))]!;
     }
-    if (frames === undefined) w.step(roles);
-    else {
-      const set = w.play(roles);
-      frameSuccessor(frames, doesOn, set, loaded, nextBits, scratch);
-      w.advance(set);
-    }
+    w.step(roles);
   }
 }
 
 /**
  * {@link chargeTurns} on nets in WebAssembly: the joint move played in the net of the turn
- * (one call), the successor written into the next net's memory, and loaded there (one call).
+ * and its successor made there (two calls), copied into the next net's memory and loaded there (one call).
  */
 function chargeTurnsWasm(g: TurnGame, random: Random, maxSteps: number, visit?: (state: GroundState) => void): number {
   const { machines, roles, terminal } = g;
@@ -299,9 +294,8 @@ function chargeTurnsWasm(g: TurnGame, random: Random, maxSteps: number, visit?: 
     m.doesCount = w.play(roles);
     g.turn = g.turn + 1 === machines.length ? 0 : g.turn + 1;
     const next = machines[g.turn]!;
-    const into = next.wasm!.scratch;
-    if (m.frames === undefined) into.set(out.nextBits);
-    else frameSuccessor(m.frames, m.doesOn, m.doesCount, loaded, out.nextBits, into);
+    w.successor(m.doesCount);
+    next.wasm!.scratch.set(w.scratch);
     next.wasm!.advance(next.doesCount);
     next.doesCount = 0;
     m = next;

@@ -146,7 +146,7 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     // The lazy part's evaluator may read any true atom: its games set them all.
     const watched = opaque === undefined ? watchedFluents(compiled, fluents.trueAtom, goalPart?.rules ?? []) : new Uint32Array(words).fill(~0);
     // WebAssembly where it compiles (wasm-propagate.ts); the lazy part's evaluator adds support from outside (addSupport): the JS interpreter's.
-    const wasm = opaque === undefined && options.wasm !== false ? createWasmPropagator(compiled, out, { roles, doesOf, trueAtom: fluents.trueAtom, watched }) : undefined;
+    const wasm = opaque === undefined && options.wasm !== false ? createWasmPropagator(compiled, out, { roles, doesOf, trueAtom: fluents.trueAtom, watched, frames: framed?.frames }) : undefined;
     const net = wasm ?? createPropagator(compiled, out);
     if (opaque !== undefined) lazy = fastLazy(game, compiled, net, opaque, deadline);
     return { net, out: net.out, loaded: wasm?.step.loaded ?? new Uint32Array(words), doesOn: wasm?.step.doesOn ?? new Int32Array(roles), doesCount: 0, wasm: wasm?.step, goals: goalPart, compiled, fluentCost: fluentCosts(compiled, fluents.trueAtom), frames: framed?.frames, watched };

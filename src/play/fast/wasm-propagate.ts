@@ -9,7 +9,9 @@
  * Only nets without cyclic components (recursive axioms) are compiled; the others, and
  * platforms that refuse WebAssembly, keep the JS interpreter.
  */
+import type { Frames } from './frames.js';
 import type { Net } from './net.js';
+import { fillFrames, frameArrays, successorCode } from './wasm-frames.js';
 import type { Outputs, Propagator } from './propagate.js';
 import {
   type Code, add, and, c, call, ctz, eq, eqz, geS, get, gget, gset, gtS, instantiate, ld, ld8, ltS, ltU, ne, or, ret, seq, set, shl, shrS, shrU, st, st8, sub, when, whileDo, xor,
@@ -32,11 +34,11 @@ function layout(arrays: readonly (readonly [string, number, number])[]): { at: L
 }
 
 // Function indices, in the order of `functions` below; globals: the queue's low word and size, the fired count.
-const SCHEDULE = 0, POP = 1, REPORT = 2, ARM = 3, DISARM = 4, SUPPORT_CHANGED = 5, CHANGE = 6, PROPAGATE = 7, SET_INPUT = 8, HOLDS = 9, FIRE = 10, UNFIRE = 11, PLAY = 14, ADVANCE = 15;
+const SCHEDULE = 0, POP = 1, REPORT = 2, ARM = 3, DISARM = 4, SUPPORT_CHANGED = 5, CHANGE = 6, PROPAGATE = 7, SET_INPUT = 8, HOLDS = 9, FIRE = 10, UNFIRE = 11, PLAY = 14, ADVANCE = 15, SUCCESSOR = 17;
 const LOW = 0, SIZE = 1, FIRED = 2;
 
 /** The module's functions over the arrays at `m`; `n` the net's sizes for the initial settling. */
-function functions(m: Layout, n: { rules: number; components: number; atoms: number; words: number }): { params: number; result: boolean; locals: number; body: Code; export?: string }[] {
+function functions(m: Layout, n: { rules: number; components: number; atoms: number; words: number; frames: Frames | undefined }): { params: number; result: boolean; locals: number; body: Code; export?: string }[] {
   const inc = (l: number): Code => set(l, add(get(l), c(1)));
   const bit = (x: Code): Code => shl(c(1), and(x, c(31)));
   // Support of h up or down one; a crossing of zero settles h.
@@ -146,6 +148,7 @@ function functions(m: Layout, n: { rules: number; components: number; atoms: num
     { params: 0, result: false, locals: 4, body: init, export: 'init' },
     { params: 0, result: false, locals: 0, body: gset(FIRED, c(0)), export: 'resetFired' },
     ...stepFunctions(m, n.words, inc),
+    { params: 1, result: false, locals: 11, body: successorCode(m, n.words, n.frames), export: 'successor' },
   ];
 }
 
@@ -155,7 +158,7 @@ function functions(m: Layout, n: { rules: number; components: number; atoms: num
  * atom set: `play(roles)` sets the does atoms of the joint move `chosen` (each once), fires
  * them and settles, returning how many it set (`doesOn[0 .. n-1]`); `advance(n)` withdraws
  * them and loads the successor in `scratch` by its differences from `loaded` (watched fluents
- * only) and settles; `step(roles)` is both, with the next bits as the successor.
+ * only) and settles; `step(roles)` is both, with the successor made by `successor` (wasm-frames.ts).
  */
 function stepFunctions(m: Layout, words: number, inc: (l: number) => Code): { params: number; result: boolean; locals: number; body: Code; export?: string }[] {
   // play(roles 0): r 1, set 2, d 3, i 4.
@@ -182,17 +185,12 @@ function stepFunctions(m: Layout, words: number, inc: (l: number) => Code): { pa
       inc(2)),
     call(PROPAGATE),
   );
-  // step(roles 0): set 1, w 2.
-  const step = seq(
-    set(1, call(PLAY, get(0))),
-    whileDo(ltS(get(2), c(words)), st(m.scratch!, get(2), ld(m.nextBits!, get(2))), inc(2)),
-    call(ADVANCE, get(1)),
-    get(1),
-  );
+  // step(roles 0): set 1.
+  const step = seq(set(1, call(PLAY, get(0))), call(SUCCESSOR, get(1)), call(ADVANCE, get(1)), get(1));
   return [
     { params: 1, result: true, locals: 4, body: play, export: 'play' },
     { params: 1, result: false, locals: 6, body: advance, export: 'advance' },
-    { params: 1, result: true, locals: 2, body: step, export: 'step' },
+    { params: 1, result: true, locals: 1, body: step, export: 'step' },
   ];
 }
 
@@ -210,6 +208,7 @@ function arraysOf(net: Net, out: Outputs, t: StepTables): [string, number, numbe
     ['legalCount', out.legalCount.length, 4], ['legalList', out.legalList.length, 4], ['legalPos', out.legalPos.length, 4], ['nextBits', state, 4],
     ['doesOf', t.doesOf.length, 4], ['trueAtom', t.trueAtom.length, 4], ['watched', state, 4], ['loaded', state, 4], ['scratch', state, 4],
     ['chosen', t.roles, 4], ['doesOn', t.roles, 4],
+    ...frameArrays(t.frames),
   ];
 }
 
@@ -233,6 +232,8 @@ export interface StepTables {
   readonly trueAtom: Int32Array;
   /** The fluents whose true atom something reads. */
   readonly watched: Uint32Array;
+  /** The fluents whose successor frames.ts computes, if any. */
+  readonly frames: Frames | undefined;
 }
 
 /** The step of a playout in WebAssembly (see `stepFunctions`), with its arrays as views on the module's memory. */
@@ -245,7 +246,9 @@ export interface WasmStep {
   play(roles: number): number;
   /** Withdraws the `count` does atoms in `doesOn` and loads `scratch` by its differences from `loaded`, then settles. */
   advance(count: number): void;
-  /** `play`, then `advance` with the next bits as the successor; returns the number of does atoms set. */
+  /** Writes into `scratch` the successor of `loaded` under the `count` does atoms in `doesOn` (the net settled with them set). */
+  successor(count: number): void;
+  /** `play`, `successor`, then `advance`; returns the number of does atoms set. */
   step(roles: number): number;
 }
 
@@ -261,7 +264,7 @@ export function createWasmPropagator(net: Net, out: Outputs, tables: StepTables)
   if (net.cyclic.some((x) => x === 1)) return undefined;
   const arrays = arraysOf(net, out, tables);
   const { at, bytes } = layout(arrays);
-  const sizes = { rules: net.rules, components: net.components, atoms: net.atoms, words: out.nextBits.length };
+  const sizes = { rules: net.rules, components: net.components, atoms: net.atoms, words: out.nextBits.length, frames: tables.frames };
   // The saved values and outputs (save, restore) follow the arrays.
   const stateBytes = at.nextBits! + 4 * out.nextBits.length - at.val!;
   const instance = instantiate({ functions: functions(at, sizes), globals: 3, pages: Math.ceil((bytes + stateBytes) / 65536) });
@@ -289,6 +292,7 @@ export function createWasmPropagator(net: Net, out: Outputs, tables: StepTables)
   view('doesOf').set(tables.doesOf);
   view('trueAtom').set(tables.trueAtom);
   view('watched').set(tables.watched);
+  fillFrames(tables.frames, view);
   (ex.init as () => void)();
   const val = new Uint8Array(buffer, at.val, net.atoms);
   const outputs: Outputs = {
@@ -306,13 +310,14 @@ export function createWasmPropagator(net: Net, out: Outputs, tables: StepTables)
     play: ex.play as (roles: number) => number,
     advance: ex.advance as (count: number) => void,
     step: ex.step as (roles: number) => number,
+    successor: ex.successor as (count: number) => void,
   };
   // The values and outputs lie in one range of memory, from `val` to the end of `nextBits`
   // (the queue inside it is empty whenever the net is settled, `fired` is read only up to its
-  // count): saved and restored as one copy, to the end of memory past `doesOn`.
+  // count): saved and restored as one copy, to the end of memory past the arrays.
   const from = at.val!;
   const to = at.nextBits! + 4 * size.get('nextBits')!;
-  const savedAt = at.doesOn! + 4 * tables.roles;
+  const savedAt = bytes;
   const bytesView = new Uint8Array(buffer);
   let saved = false;
   const resetFired = ex.resetFired as () => void;
