@@ -79,7 +79,7 @@ describe.skipIf(!HAVE_CORPUS)('the WebAssembly propagator', () => {
     const game = runGrounding(readGame(GAMES[0]!), GAMES[0]!, defaultPipelineOptions(), new StageTimer()).ground;
     const n = game.atoms.length;
     const out = { kind: new Uint8Array(n), legalRole: new Int32Array(n), legalBase: new Int32Array(1), legalCount: new Int32Array(0), legalList: new Int32Array(0), legalPos: new Int32Array(n), nextFluent: new Int32Array(n), nextBits: new Uint32Array(1) };
-    const tables = { roles: 0, doesOf: new Int32Array(n), trueAtom: new Int32Array(0), watched: new Uint32Array(1) };
+    const tables = { roles: 0, doesOf: new Int32Array(n), trueAtom: new Int32Array(0), watched: new Uint32Array(1), frames: undefined };
     expect(createWasmPropagator(compileNet(game), out, tables)).toBeDefined();
   });
 });
