@@ -42,17 +42,58 @@ function functions(m: Layout, n: { rules: number; components: number; atoms: num
   const inc = (l: number): Code => set(l, add(get(l), c(1)));
   const bit = (x: Code): Code => shl(c(1), and(x, c(31)));
   // Support of h up or down one; a crossing of zero settles h.
-  const support = (h: number, s: number, up: boolean): Code =>
-    seq(set(s, (up ? add : sub)(ld(m.support!, get(h)), c(1))), st(m.support!, get(h), get(s)), when(up ? eq(get(s), c(1)) : eqz(get(s)), call(SUPPORT_CHANGED, get(h))));
-  const schedule = seq(
-    set(1, shrU(get(0), c(5))),
-    when(eqz(and(shrU(ld(m.queued!, get(1)), and(get(0), c(31))), c(1))), seq(
-      when(eqz(ld(m.queued!, get(1))), st(m.summary!, shrU(get(1), c(5)), or(ld(m.summary!, shrU(get(1), c(5))), bit(get(1))))),
-      st(m.queued!, get(1), or(ld(m.queued!, get(1)), bit(get(0)))),
-      when(ltU(shrU(get(1), c(5)), gget(LOW)), gset(LOW, shrU(get(1), c(5)))),
+  // The small operations are macros, written out where they are used (the engine's own inlining
+  // of WebAssembly calls is not to be relied on): each names the locals it reads and the first
+  // of the locals it may use.
+  /** Queues component `cc` (local) unless queued; local w. */
+  const scheduleM = (cc: number, w: number): Code => seq(
+    set(w, shrU(get(cc), c(5))),
+    when(eqz(and(shrU(ld(m.queued!, get(w)), and(get(cc), c(31))), c(1))), seq(
+      when(eqz(ld(m.queued!, get(w))), st(m.summary!, shrU(get(w), c(5)), or(ld(m.summary!, shrU(get(w), c(5))), bit(get(w))))),
+      st(m.queued!, get(w), or(ld(m.queued!, get(w)), bit(get(cc)))),
+      when(ltU(shrU(get(w), c(5)), gget(LOW)), gset(LOW, shrU(get(w), c(5)))),
       gset(SIZE, add(gget(SIZE), c(1))),
     )),
   );
+  /** Reports the change of watched atom `a` to `v` (locals); locals l .. l+5. */
+  const reportM = (a: number, v: number, l: number): Code => {
+    const [r, base, cnt, at, last, f] = [l, l + 1, l + 2, l + 3, l + 4, l + 5];
+    return when(eq(ld8(m.kind!, get(a)), c(1)), seq(
+      set(r, ld(m.legalRole!, get(a))),
+      set(base, ld(m.legalBase!, get(r))),
+      when(eq(get(v), c(1)),
+        seq(set(cnt, ld(m.legalCount!, get(r))), st(m.legalPos!, get(a), get(cnt)), st(m.legalList!, add(get(base), get(cnt)), get(a)), st(m.legalCount!, get(r), add(get(cnt), c(1)))),
+        seq(
+          set(at, ld(m.legalPos!, get(a))), set(cnt, sub(ld(m.legalCount!, get(r)), c(1))), st(m.legalCount!, get(r), get(cnt)),
+          set(last, ld(m.legalList!, add(get(base), get(cnt)))), st(m.legalList!, add(get(base), get(at)), get(last)), st(m.legalPos!, get(last), get(at)),
+        )),
+    ), seq(set(f, ld(m.nextFluent!, get(a))), st(m.nextBits!, shrU(get(f), c(5)), xor(ld(m.nextBits!, shrU(get(f), c(5))), bit(get(f))))));
+  };
+  /** Arms triggered rule `k` (local); locals l, l+1. */
+  const armM = (k: number, l: number): Code => {
+    const [d, cnt] = [l, l + 1];
+    return seq(set(d, ld(m.trigger!, get(k))), set(cnt, ld(m.armedCount!, get(d))), st(m.armedPos!, get(k), get(cnt)),
+      st(m.armed!, add(ld(m.triggerStart!, get(d)), get(cnt)), get(k)), st(m.armedCount!, get(d), add(get(cnt), c(1))));
+  };
+  /** Disarms triggered rule `k` (local); locals l .. l+4. */
+  const disarmM = (k: number, l: number): Code => {
+    const [d, cnt, ts, last, pp] = [l, l + 1, l + 2, l + 3, l + 4];
+    return seq(set(d, ld(m.trigger!, get(k))), set(cnt, sub(ld(m.armedCount!, get(d)), c(1))), st(m.armedCount!, get(d), get(cnt)),
+      set(ts, ld(m.triggerStart!, get(d))), set(last, ld(m.armed!, add(get(ts), get(cnt)))), set(pp, ld(m.armedPos!, get(k))),
+      st(m.armed!, add(get(ts), get(pp)), get(last)), st(m.armedPos!, get(last), get(pp)));
+  };
+  /** Head `h` (local) whose support crossed zero: its component queued, or a sink's value taken (and reported); locals l .. l+8. */
+  const supportChangedM = (h: number, l: number): Code => {
+    const [how, v] = [l, l + 1];
+    return seq(set(how, ld(m.settle!, get(h))), when(geS(get(how), c(0)), scheduleM(how, l + 2), seq(
+      set(v, gtS(ld(m.support!, get(h)), c(0))),
+      when(ne(get(v), ld8(m.val!, get(h))), seq(st8(m.val!, get(h), get(v)), when(eq(get(how), c(-2)), reportM(h, v, l + 3)))),
+    )));
+  };
+  /** Support of `h` (local) up or down one into local s; a crossing of zero settles h (locals l .. l+8). */
+  const support = (h: number, s: number, up: boolean, l: number): Code =>
+    seq(set(s, (up ? add : sub)(ld(m.support!, get(h)), c(1))), st(m.support!, get(h), get(s)), when(up ? eq(get(s), c(1)) : eqz(get(s)), supportChangedM(h, l)));
+  const schedule = scheduleM(0, 1);
   // pop: s 0, top 1, w 2, bits 3.
   const pop = seq(
     set(0, gget(LOW)),
@@ -66,41 +107,22 @@ function functions(m: Layout, n: { rules: number; components: number; atoms: num
     gset(SIZE, sub(gget(SIZE), c(1))),
     ret(or(shl(get(2), c(5)), ctz(get(3)))),
   );
-  // report(a 0, v 1): r 2, base 3, cnt 4, at 5, last 6, f 7.
-  const report = when(eq(ld8(m.kind!, get(0)), c(1)), seq(
-    set(2, ld(m.legalRole!, get(0))),
-    set(3, ld(m.legalBase!, get(2))),
-    when(eq(get(1), c(1)),
-      seq(set(4, ld(m.legalCount!, get(2))), st(m.legalPos!, get(0), get(4)), st(m.legalList!, add(get(3), get(4)), get(0)), st(m.legalCount!, get(2), add(get(4), c(1)))),
-      seq(
-        set(5, ld(m.legalPos!, get(0))), set(4, sub(ld(m.legalCount!, get(2)), c(1))), st(m.legalCount!, get(2), get(4)),
-        set(6, ld(m.legalList!, add(get(3), get(4)))), st(m.legalList!, add(get(3), get(5)), get(6)), st(m.legalPos!, get(6), get(5)),
-      )),
-  ), seq(set(7, ld(m.nextFluent!, get(0))), st(m.nextBits!, shrU(get(7), c(5)), xor(ld(m.nextBits!, shrU(get(7), c(5))), bit(get(7))))));
-  // arm(k 0): d 1, cnt 2.
-  const arm = seq(set(1, ld(m.trigger!, get(0))), set(2, ld(m.armedCount!, get(1))), st(m.armedPos!, get(0), get(2)),
-    st(m.armed!, add(ld(m.triggerStart!, get(1)), get(2)), get(0)), st(m.armedCount!, get(1), add(get(2), c(1))));
-  // disarm(k 0): d 1, cnt 2, ts 3, last 4, p 5.
-  const disarm = seq(set(1, ld(m.trigger!, get(0))), set(2, sub(ld(m.armedCount!, get(1)), c(1))), st(m.armedCount!, get(1), get(2)),
-    set(3, ld(m.triggerStart!, get(1))), set(4, ld(m.armed!, add(get(3), get(2)))), set(5, ld(m.armedPos!, get(0))),
-    st(m.armed!, add(get(3), get(5)), get(4)), st(m.armedPos!, get(4), get(5)));
-  // supportChanged(h 0): how 1, v 2.
-  const supportChanged = seq(set(1, ld(m.settle!, get(0))), when(geS(get(1), c(0)), call(SCHEDULE, get(1)), seq(
-    set(2, gtS(ld(m.support!, get(0)), c(0))),
-    when(ne(get(2), ld8(m.val!, get(0))), seq(st8(m.val!, get(0), get(2)), when(eq(get(1), c(-2)), call(REPORT, get(0), get(2))))),
-  )));
-  // change(a 0, v 1): i 2, end 3, r 4, h 5, k 6, u 7, s 8.
+  const report = reportM(0, 1, 2);
+  const arm = armM(0, 1);
+  const disarm = disarmM(0, 1);
+  const supportChanged = supportChangedM(0, 1);
+  // change(a 0, v 1): i 2, end 3, r 4, h 5, k 6, u 7, s 8; the macros' 9 .. 22.
   const change = seq(
     st8(m.val!, get(0), get(1)),
-    when(ne(ld8(m.kind!, get(0)), c(0)), call(REPORT, get(0), get(1))),
+    when(ne(ld8(m.kind!, get(0)), c(0)), reportM(0, 1, 9)),
     set(2, shl(ld(m.readStart!, get(0)), c(1))), set(3, shl(ld(m.readStart!, add(get(0), c(1))), c(1))),
     whileDo(ltS(get(2), get(3)),
       set(4, ld(m.entries!, get(2))), set(5, ld(m.entries!, add(get(2), c(1)))), set(6, shrS(get(4), c(1))),
       when(eq(xor(get(1), and(get(4), c(1))), c(1)),
         seq(set(7, sub(ld(m.unmet!, get(6)), c(1))), st(m.unmet!, get(6), get(7)),
-          when(eqz(get(7)), when(ltS(get(5), c(0)), call(ARM, get(6)), support(5, 8, true)))),
+          when(eqz(get(7)), when(ltS(get(5), c(0)), armM(6, 18), support(5, 8, true, 9)))),
         seq(set(7, ld(m.unmet!, get(6))), st(m.unmet!, get(6), add(get(7), c(1))),
-          when(eqz(get(7)), when(ltS(get(5), c(0)), call(DISARM, get(6)), support(5, 8, false))))),
+          when(eqz(get(7)), when(ltS(get(5), c(0)), disarmM(6, 18), support(5, 8, false, 9))))),
       set(2, add(get(2), c(2)))),
   );
   // propagate(): c 0, a 1, v 2.
@@ -118,10 +140,10 @@ function functions(m: Layout, n: { rules: number; components: number; atoms: num
   // fire(d 0): i 1, end 2, k 3, h 4, s 5, n 6.
   const fire = seq(set(1, ld(m.triggerStart!, get(0))), set(2, add(get(1), ld(m.armedCount!, get(0)))),
     whileDo(ltS(get(1), get(2)), set(3, ld(m.armed!, get(1))),
-      when(call(HOLDS, get(3)), seq(set(6, gget(FIRED)), st(m.fired!, get(6), get(3)), gset(FIRED, add(get(6), c(1))), set(4, ld(m.head!, get(3))), support(4, 5, true))),
+      when(call(HOLDS, get(3)), seq(set(6, gget(FIRED)), st(m.fired!, get(6), get(3)), gset(FIRED, add(get(6), c(1))), set(4, ld(m.head!, get(3))), support(4, 5, true, 7))),
       inc(1)));
   // unfire(): i 0, n 1, h 2, s 3.
-  const unfire = seq(set(1, gget(FIRED)), whileDo(ltS(get(0), get(1)), set(2, ld(m.head!, ld(m.fired!, get(0)))), support(2, 3, false), inc(0)), gset(FIRED, c(0)));
+  const unfire = seq(set(1, gget(FIRED)), whileDo(ltS(get(0), get(1)), set(2, ld(m.head!, ld(m.fired!, get(0)))), support(2, 3, false, 4), inc(0)), gset(FIRED, c(0)));
   // init(): k 0, comp 1, a 2, n 3 (every atom false, then settled: createPropagator's start).
   const init = seq(
     whileDo(ltS(get(0), c(n.rules)), set(3, ld(m.countedPos!, get(0))), st(m.unmet!, get(0), get(3)),
@@ -138,13 +160,13 @@ function functions(m: Layout, n: { rules: number; components: number; atoms: num
     { params: 2, result: false, locals: 6, body: report },
     { params: 1, result: false, locals: 2, body: arm },
     { params: 1, result: false, locals: 5, body: disarm },
-    { params: 1, result: false, locals: 2, body: supportChanged },
-    { params: 2, result: false, locals: 7, body: change },
+    { params: 1, result: false, locals: 9, body: supportChanged },
+    { params: 2, result: false, locals: 21, body: change },
     { params: 0, result: false, locals: 3, body: propagate, export: 'propagate' },
     { params: 2, result: false, locals: 0, body: setInput, export: 'setInput' },
     { params: 1, result: true, locals: 2, body: holds },
-    { params: 1, result: false, locals: 6, body: fire, export: 'fire' },
-    { params: 0, result: false, locals: 4, body: unfire, export: 'unfire' },
+    { params: 1, result: false, locals: 15, body: fire, export: 'fire' },
+    { params: 0, result: false, locals: 13, body: unfire, export: 'unfire' },
     { params: 0, result: false, locals: 4, body: init, export: 'init' },
     { params: 0, result: false, locals: 0, body: gset(FIRED, c(0)), export: 'resetFired' },
     ...stepFunctions(m, n.words, inc),
