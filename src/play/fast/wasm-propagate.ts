@@ -111,23 +111,39 @@ function functions(m: Layout, n: { rules: number; components: number; atoms: num
   const arm = armM(0, 1);
   const disarm = disarmM(0, 1);
   const supportChanged = supportChangedM(0, 1);
-  // change(a 0, v 1): i 2, end 3, r 4, h 5, k 6, u 7, s 8; the macros' 9 .. 22.
-  const change = seq(
-    st8(m.val!, get(0), get(1)),
-    when(ne(ld8(m.kind!, get(0)), c(0)), reportM(0, 1, 9)),
-    set(2, shl(ld(m.readStart!, get(0)), c(1))), set(3, shl(ld(m.readStart!, add(get(0), c(1))), c(1))),
-    whileDo(ltS(get(2), get(3)),
-      set(4, ld(m.entries!, get(2))), set(5, ld(m.entries!, add(get(2), c(1)))), set(6, shrS(get(4), c(1))),
-      when(eq(xor(get(1), and(get(4), c(1))), c(1)),
-        seq(set(7, sub(ld(m.unmet!, get(6)), c(1))), st(m.unmet!, get(6), get(7)),
-          when(eqz(get(7)), when(ltS(get(5), c(0)), armM(6, 18), support(5, 8, true, 9)))),
-        seq(set(7, ld(m.unmet!, get(6))), st(m.unmet!, get(6), add(get(7), c(1))),
-          when(eqz(get(7)), when(ltS(get(5), c(0)), disarmM(6, 18), support(5, 8, false, 9))))),
-      set(2, add(get(2), c(2)))),
+  /** Atom `a` takes value `v` (locals): its readers' counters updated (propagate.ts's `change`); locals l .. l+20. */
+  const changeM = (a: number, v: number, l: number): Code => {
+    const [i, end, r, h, k, u, sv] = [l, l + 1, l + 2, l + 3, l + 4, l + 5, l + 6];
+    return seq(
+      st8(m.val!, get(a), get(v)),
+      when(ne(ld8(m.kind!, get(a)), c(0)), reportM(a, v, l + 7)),
+      set(i, shl(ld(m.readStart!, get(a)), c(1))), set(end, shl(ld(m.readStart!, add(get(a), c(1))), c(1))),
+      whileDo(ltS(get(i), get(end)),
+        set(r, ld(m.entries!, get(i))), set(h, ld(m.entries!, add(get(i), c(1)))), set(k, shrS(get(r), c(1))),
+        when(eq(xor(get(v), and(get(r), c(1))), c(1)),
+          seq(set(u, sub(ld(m.unmet!, get(k)), c(1))), st(m.unmet!, get(k), get(u)),
+            when(eqz(get(u)), when(ltS(get(h), c(0)), armM(k, l + 16), support(h, sv, true, l + 7)))),
+          seq(set(u, ld(m.unmet!, get(k))), st(m.unmet!, get(k), add(get(u), c(1))),
+            when(eqz(get(u)), when(ltS(get(h), c(0)), disarmM(k, l + 16), support(h, sv, false, l + 7))))),
+        set(i, add(get(i), c(2)))),
+    );
+  };
+  const change = changeM(0, 1, 2);
+  // propagate(): comp 0, a 1, v 2, the pop's s 3, top 4, w 5, bits 6, change's 7 .. 27.
+  const popM = seq(
+    set(3, gget(LOW)),
+    whileDo(eqz(ld(m.summary!, get(3))), inc(3)),
+    set(4, ld(m.summary!, get(3))),
+    set(5, or(shl(get(3), c(5)), ctz(get(4)))),
+    set(6, ld(m.queued!, get(5))),
+    st(m.queued!, get(5), and(get(6), sub(get(6), c(1)))),
+    when(eqz(ld(m.queued!, get(5))), st(m.summary!, get(3), and(get(4), sub(get(4), c(1))))),
+    gset(LOW, get(3)),
+    gset(SIZE, sub(gget(SIZE), c(1))),
+    set(0, or(shl(get(5), c(5)), ctz(get(6)))),
   );
-  // propagate(): c 0, a 1, v 2.
-  const propagate = whileDo(gtS(gget(SIZE), c(0)), set(0, call(POP)), set(1, ld(m.compAtom!, get(0))), set(2, gtS(ld(m.support!, get(1)), c(0))),
-    when(ne(get(2), ld8(m.val!, get(1))), call(CHANGE, get(1), get(2))));
+  const propagate = whileDo(gtS(gget(SIZE), c(0)), popM, set(1, ld(m.compAtom!, get(0))), set(2, gtS(ld(m.support!, get(1)), c(0))),
+    when(ne(get(2), ld8(m.val!, get(1))), changeM(1, 2, 7)));
   const setInput = when(ne(ld8(m.val!, get(0)), get(1)), call(CHANGE, get(0), get(1)));
   // holds(k 0): i 1, end 2.
   const holds = seq(
@@ -162,7 +178,7 @@ function functions(m: Layout, n: { rules: number; components: number; atoms: num
     { params: 1, result: false, locals: 5, body: disarm },
     { params: 1, result: false, locals: 9, body: supportChanged },
     { params: 2, result: false, locals: 21, body: change },
-    { params: 0, result: false, locals: 3, body: propagate, export: 'propagate' },
+    { params: 0, result: false, locals: 28, body: propagate, export: 'propagate' },
     { params: 2, result: false, locals: 0, body: setInput, export: 'setInput' },
     { params: 1, result: true, locals: 2, body: holds },
     { params: 1, result: false, locals: 15, body: fire, export: 'fire' },
