@@ -75,11 +75,31 @@ describe.skipIf(!HAVE_CORPUS)('the WebAssembly propagator', () => {
     });
   }
 
-  it('compiles the net of ticTacToe (the comparison above is not of two JS interpreters)', () => {
-    const game = runGrounding(readGame(GAMES[0]!), GAMES[0]!, defaultPipelineOptions(), new StageTimer()).ground;
+  /** Whether the WebAssembly propagator compiles the net of `game` (with empty step tables and outputs). */
+  const compiles = (game: ReturnType<typeof runGrounding>['ground']): boolean => {
     const n = game.atoms.length;
     const out = { kind: new Uint8Array(n), legalRole: new Int32Array(n), legalBase: new Int32Array(1), legalCount: new Int32Array(0), legalList: new Int32Array(0), legalPos: new Int32Array(n), nextFluent: new Int32Array(n), nextBits: new Uint32Array(1) };
     const tables = { roles: 0, doesOf: new Int32Array(n), trueAtom: new Int32Array(0), watched: new Uint32Array(1), frames: undefined };
-    expect(createWasmPropagator(compileNet(game), out, tables)).toBeDefined();
+    return createWasmPropagator(compileNet(game), out, tables) !== undefined;
+  };
+
+  it('compiles the net of ticTacToe (the comparison above is not of two JS interpreters)', () => {
+    expect(compiles(runGrounding(readGame(GAMES[0]!), GAMES[0]!, defaultPipelineOptions(), new StageTimer()).ground)).toBe(true);
+  });
+
+  it('falls back to the JS interpreter where WebAssembly is refused (a content security policy) or absent', () => {
+    const game = runGrounding(readGame(GAMES[0]!), GAMES[0]!, defaultPipelineOptions(), new StageTimer()).ground;
+    const expected = trace(createFastSimulator(game, Deadline.never(), { wasm: false }), 3);
+    const platform = globalThis.WebAssembly;
+    const refusing = { ...platform, Module: function refused(): never { throw new platform.CompileError('refused by the content security policy'); } };
+    for (const stand of [refusing, undefined]) {
+      Object.defineProperty(globalThis, 'WebAssembly', { value: stand, configurable: true, writable: true });
+      try {
+        expect(compiles(game)).toBe(false);
+        expect(trace(createFastSimulator(game, Deadline.never()), 3)).toEqual(expected);
+      } finally {
+        Object.defineProperty(globalThis, 'WebAssembly', { value: platform, configurable: true, writable: true });
+      }
+    }
   });
 });
