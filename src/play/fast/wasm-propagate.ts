@@ -34,7 +34,7 @@ function layout(arrays: readonly (readonly [string, number, number])[]): { at: L
 }
 
 // Function indices, in the order of `functions` below; globals: the queue's low word and size, the fired count.
-const SCHEDULE = 0, POP = 1, REPORT = 2, ARM = 3, DISARM = 4, SUPPORT_CHANGED = 5, CHANGE = 6, PROPAGATE = 7, SET_INPUT = 8, HOLDS = 9, FIRE = 10, UNFIRE = 11, PLAY = 14, ADVANCE = 15, SUCCESSOR = 17;
+const SCHEDULE = 0, ARM = 1, SUPPORT_CHANGED = 2, CHANGE = 3, PROPAGATE = 4, SET_INPUT = 5, HOLDS = 6, FIRE = 7, UNFIRE = 8, PLAY = 11, ADVANCE = 12, SUCCESSOR = 14;
 const LOW = 0, SIZE = 1, FIRED = 2;
 
 /** The module's functions over the arrays at `m`; `n` the net's sizes for the initial settling. */
@@ -94,22 +94,7 @@ function functions(m: Layout, n: { rules: number; components: number; atoms: num
   const support = (h: number, s: number, up: boolean, l: number): Code =>
     seq(set(s, (up ? add : sub)(ld(m.support!, get(h)), c(1))), st(m.support!, get(h), get(s)), when(up ? eq(get(s), c(1)) : eqz(get(s)), supportChangedM(h, l)));
   const schedule = scheduleM(0, 1);
-  // pop: s 0, top 1, w 2, bits 3.
-  const pop = seq(
-    set(0, gget(LOW)),
-    whileDo(eqz(ld(m.summary!, get(0))), inc(0)),
-    set(1, ld(m.summary!, get(0))),
-    set(2, or(shl(get(0), c(5)), ctz(get(1)))),
-    set(3, ld(m.queued!, get(2))),
-    st(m.queued!, get(2), and(get(3), sub(get(3), c(1)))),
-    when(eqz(ld(m.queued!, get(2))), st(m.summary!, get(0), and(get(1), sub(get(1), c(1))))),
-    gset(LOW, get(0)),
-    gset(SIZE, sub(gget(SIZE), c(1))),
-    ret(or(shl(get(2), c(5)), ctz(get(3)))),
-  );
-  const report = reportM(0, 1, 2);
   const arm = armM(0, 1);
-  const disarm = disarmM(0, 1);
   const supportChanged = supportChangedM(0, 1);
   /** Atom `a` takes value `v` (locals): its readers' counters updated (propagate.ts's `change`); locals l .. l+20. */
   const changeM = (a: number, v: number, l: number): Code => {
@@ -172,10 +157,7 @@ function functions(m: Layout, n: { rules: number; components: number; atoms: num
   );
   return [
     { params: 1, result: false, locals: 1, body: schedule },
-    { params: 0, result: true, locals: 4, body: pop },
-    { params: 2, result: false, locals: 6, body: report },
     { params: 1, result: false, locals: 2, body: arm },
-    { params: 1, result: false, locals: 5, body: disarm },
     { params: 1, result: false, locals: 9, body: supportChanged },
     { params: 2, result: false, locals: 21, body: change },
     { params: 0, result: false, locals: 28, body: propagate, export: 'propagate' },
