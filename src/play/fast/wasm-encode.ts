@@ -57,20 +57,33 @@ export const gget = (g: number): Code => [0x23, ...uleb(g)];
 export const gset = (g: number, v: Code): Code => seq(v, [0x24, ...uleb(g)]);
 
 const binary = (op: number) => (a: Code, b: Code): Code => seq(a, b, [op]);
-/** i32 operations (both operands as code). */
+/** 1 when a = b. */
 export const eq = binary(0x46);
+/** 1 when a ≠ b. */
 export const ne = binary(0x47);
+/** 1 when a < b, signed. */
 export const ltS = binary(0x48);
+/** 1 when a < b, unsigned. */
 export const ltU = binary(0x49);
+/** 1 when a > b, signed. */
 export const gtS = binary(0x4a);
+/** 1 when a ≥ b, signed. */
 export const geS = binary(0x4e);
+/** a + b (mod 2^32). */
 export const add = binary(0x6a);
+/** a - b (mod 2^32). */
 export const sub = binary(0x6b);
+/** Bitwise and. */
 export const and = binary(0x71);
+/** Bitwise or. */
 export const or = binary(0x72);
+/** Bitwise exclusive or. */
 export const xor = binary(0x73);
+/** a << (b mod 32). */
 export const shl = binary(0x74);
+/** a >> (b mod 32), signed. */
 export const shrS = binary(0x75);
+/** a >>> (b mod 32). */
 export const shrU = binary(0x76);
 /** 1 when `a` is zero. */
 export const eqz = (a: Code): Code => seq(a, [0x45]);

@@ -37,11 +37,13 @@ function layout(arrays: readonly (readonly [string, number, number])[]): { at: L
 const SCHEDULE = 0, ARM = 1, SUPPORT_CHANGED = 2, CHANGE = 3, PROPAGATE = 4, SET_INPUT = 5, HOLDS = 6, FIRE = 7, UNFIRE = 8, PLAY = 11, ADVANCE = 12, SUCCESSOR = 14;
 const LOW = 0, SIZE = 1, FIRED = 2;
 
-/** The module's functions over the arrays at `m`; `n` the net's sizes for the initial settling. */
-function functions(m: Layout, n: { rules: number; components: number; atoms: number; words: number; frames: Frames | undefined }): { params: number; result: boolean; locals: number; body: Code; export?: string }[] {
-  const inc = (l: number): Code => set(l, add(get(l), c(1)));
-  const bit = (x: Code): Code => shl(c(1), and(x, c(31)));
-  // Support of h up or down one; a crossing of zero settles h.
+/** Adds one to local l. */
+const inc = (l: number): Code => set(l, add(get(l), c(1)));
+/** The bit of position x mod 32. */
+const bit = (x: Code): Code => shl(c(1), and(x, c(31)));
+
+/** The operations of propagate.ts as macros over the arrays at `m` (see the comment inside). */
+function macros(m: Layout) {
   // The small operations are macros, written out where they are used (the engine's own inlining
   // of WebAssembly calls is not to be relied on): each names the locals it reads and the first
   // of the locals it may use.
@@ -93,9 +95,6 @@ function functions(m: Layout, n: { rules: number; components: number; atoms: num
   /** Support of `h` (local) up or down one into local s; a crossing of zero settles h (locals l .. l+8). */
   const support = (h: number, s: number, up: boolean, l: number): Code =>
     seq(set(s, (up ? add : sub)(ld(m.support!, get(h)), c(1))), st(m.support!, get(h), get(s)), when(up ? eq(get(s), c(1)) : eqz(get(s)), supportChangedM(h, l)));
-  const schedule = scheduleM(0, 1);
-  const arm = armM(0, 1);
-  const supportChanged = supportChangedM(0, 1);
   /** Atom `a` takes value `v` (locals): its readers' counters updated (propagate.ts's `change`); locals l .. l+20. */
   const changeM = (a: number, v: number, l: number): Code => {
     const [i, end, r, h, k, u, sv] = [l, l + 1, l + 2, l + 3, l + 4, l + 5, l + 6];
@@ -113,6 +112,15 @@ function functions(m: Layout, n: { rules: number; components: number; atoms: num
         set(i, add(get(i), c(2)))),
     );
   };
+  return { scheduleM, armM, supportChangedM, support, changeM };
+}
+
+/** The module's functions over the arrays at `m`; `n` the net's sizes for the initial settling. */
+function functions(m: Layout, n: { rules: number; components: number; atoms: number; words: number; frames: Frames | undefined }): { params: number; result: boolean; locals: number; body: Code; export?: string }[] {
+  const { scheduleM, armM, supportChangedM, support, changeM } = macros(m);
+  const schedule = scheduleM(0, 1);
+  const arm = armM(0, 1);
+  const supportChanged = supportChangedM(0, 1);
   const change = changeM(0, 1, 2);
   // propagate(): comp 0, a 1, v 2, the pop's s 3, top 4, w 5, bits 6, change's 7 .. 27.
   const popM = seq(
@@ -167,7 +175,7 @@ function functions(m: Layout, n: { rules: number; components: number; atoms: num
     { params: 0, result: false, locals: 13, body: unfire, export: 'unfire' },
     { params: 0, result: false, locals: 4, body: init, export: 'init' },
     { params: 0, result: false, locals: 0, body: gset(FIRED, c(0)), export: 'resetFired' },
-    ...stepFunctions(m, n.words, inc),
+    ...stepFunctions(m, n.words),
     { params: 1, result: false, locals: 11, body: successorCode(m, n.words, n.frames), export: 'successor' },
   ];
 }
@@ -180,7 +188,7 @@ function functions(m: Layout, n: { rules: number; components: number; atoms: num
  * them and loads the successor in `scratch` by its differences from `loaded` (watched fluents
  * only) and settles; `step(roles)` is both, with the successor made by `successor` (wasm-frames.ts).
  */
-function stepFunctions(m: Layout, words: number, inc: (l: number) => Code): { params: number; result: boolean; locals: number; body: Code; export?: string }[] {
+function stepFunctions(m: Layout, words: number): { params: number; result: boolean; locals: number; body: Code; export?: string }[] {
   // play(roles 0): r 1, set 2, d 3, i 4.
   const play = seq(
     whileDo(ltS(get(1), get(0)), set(3, ld(m.doesOf!, ld(m.chosen!, get(1)))),
