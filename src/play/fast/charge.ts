@@ -10,6 +10,7 @@ import type { GoalSplit } from './goals.js';
 import { type Frames, frameSuccessor } from './frames.js';
 import type { Net } from './net.js';
 import type { Outputs, Propagator } from './propagate.js';
+import type { WasmStep } from './wasm-propagate.js';
 
 /** One compiled net with its values, outputs and the state loaded into it. */
 export interface Machine {
@@ -33,6 +34,8 @@ export interface Machine {
   readonly watched: Uint32Array;
   /** The fluents taken out of the net as frames of moves (frames.ts), if any: their successor bits come from masks. */
   readonly frames: Frames | undefined;
+  /** The step in WebAssembly when the net is (wasm-propagate.ts): `loaded` and `doesOn` are then its views. */
+  readonly wasm: WasmStep | undefined;
 }
 
 /** The successor of the state loaded into `m` under the joint move set (its does atoms set, the net settled), into `into`. */
@@ -114,10 +117,12 @@ export function copyIsCheaper(restart: Restart, init: GroundState): boolean {
 export function restoreInitial(restart: Restart, init: GroundState): void {
   const m = restart.machine;
   m.net.restore();
-  m.out.legalCount.set(restart.legalCount);
-  m.out.legalList.set(restart.legalList);
-  m.out.legalPos.set(restart.legalPos);
-  m.out.nextBits.set(restart.nextBits);
+  if (m.wasm === undefined) {
+    m.out.legalCount.set(restart.legalCount);
+    m.out.legalList.set(restart.legalList);
+    m.out.legalPos.set(restart.legalPos);
+    m.out.nextBits.set(restart.nextBits);
+  }
   m.loaded.set(init);
   m.doesCount = 0;
 }
@@ -144,6 +149,7 @@ interface ChargeGame {
  * up per step that cannot change. Returns the joint moves made; `m` holds the last state.
  */
 export function chargeOneNet(m: Machine, g: ChargeGame, random: Random, maxSteps: number, visit?: (state: GroundState) => void): number {
+  if (m.wasm !== undefined) return chargeOneWasm(m, m.wasm, g, random, maxSteps, visit);
   const { val, setInput, fire, unfire, propagate } = m.net;
   const { legalCount, legalList, legalBase, nextBits } = m.out;
   const { loaded, doesOn, frames, watched } = m;
@@ -202,6 +208,7 @@ export interface TurnGame extends ChargeGame {
  * `g.turn` is the net of the last state.
  */
 export function chargeTurns(g: TurnGame, random: Random, maxSteps: number, visit?: (state: GroundState) => void): number {
+  if (g.machines.every((m) => m.wasm !== undefined)) return chargeTurnsWasm(g, random, maxSteps, visit);
   const { machines, roles, terminal, doesOf, trueAtom, chosen, scratch } = g;
   const words = scratch.length;
   let m = machines[g.turn]!;
@@ -242,5 +249,55 @@ export function chargeTurns(g: TurnGame, random: Random, maxSteps: number, visit
       into[w] = now;
     }
     next.propagate();
+  }
+}
+
+/**
+ * {@link chargeOneNet} on a net in WebAssembly: the moves chosen here (the same random
+ * numbers), the rest of the step one call.
+ */
+function chargeOneWasm(m: Machine, w: WasmStep, g: ChargeGame, random: Random, maxSteps: number, visit?: (state: GroundState) => void): number {
+  const val = m.net.val;
+  const { legalCount, legalList, legalBase } = m.out;
+  const { loaded } = m;
+  const { roles, terminal } = g;
+  const { chosen } = w;
+  for (let depth = 0; ; depth++) {
+    if (visit !== undefined) visit(loaded);
+    if (depth >= maxSteps || (terminal >= 0 && val[terminal] === 1)) return depth;
+    for (let r = 0; r < roles; r++) {
+      const count = legalCount[r]!;
+      if (count === 0) return depth;
+      chosen[r] = legalList[legalBase[r]! + (count === 1 ? 0 : random.below(count))]!;
+    }
+    w.step(roles);
+  }
+}
+
+/**
+ * {@link chargeTurns} on nets in WebAssembly: the joint move played in the net of the turn
+ * and its successor made there (two calls), copied into the next net's memory and loaded there (one call).
+ */
+function chargeTurnsWasm(g: TurnGame, random: Random, maxSteps: number, visit?: (state: GroundState) => void): number {
+  const { machines, roles, terminal } = g;
+  let m = machines[g.turn]!;
+  for (let depth = 0; ; depth++) {
+    const { out, loaded } = m;
+    if (visit !== undefined) visit(loaded);
+    if (depth >= maxSteps || (terminal >= 0 && m.net.val[terminal] === 1)) return depth;
+    const w = m.wasm!;
+    for (let r = 0; r < roles; r++) {
+      const count = out.legalCount[r]!;
+      if (count === 0) return depth;
+      w.chosen[r] = out.legalList[out.legalBase[r]! + (count === 1 ? 0 : random.below(count))]!;
+    }
+    m.doesCount = w.play(roles);
+    g.turn = g.turn + 1 === machines.length ? 0 : g.turn + 1;
+    const next = machines[g.turn]!;
+    w.successor(m.doesCount);
+    next.wasm!.scratch.set(w.scratch);
+    next.wasm!.advance(next.doesCount);
+    next.doesCount = 0;
+    m = next;
   }
 }

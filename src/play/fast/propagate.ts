@@ -33,6 +33,8 @@ export interface Propagator {
   readonly val: Uint8Array;
   /** Per counted rule, its literals not satisfied now (read only for callers; fast/lazy.ts reads it). */
   readonly unmet: Int32Array;
+  /** The outputs it keeps up to date: those it was given, or (wasm-propagate.ts) views of the same tables on its memory. */
+  readonly out: Outputs;
   /** Sets an input atom (one no rule derives); the change takes effect at the next {@link propagate}. */
   setInput(atom: number, value: number): void;
   /** Settles every queued component, in topological order. */
@@ -55,7 +57,7 @@ export interface Propagator {
    * copying when that is cheaper than undoing a playout's changes one by one.
    */
   save(): void;
-  /** Returns to the values of the last {@link save} (none: nothing happens). The caller restores its outputs. */
+  /** Returns to the values of the last {@link save} (none: nothing happens). The caller restores its outputs (the WebAssembly propagator's own restore does, wasm-propagate.ts). */
   restore(): void;
   /** Bytes a {@link restore} copies. */
   savedBytes(): number;
@@ -357,5 +359,5 @@ function buildPropagator(net: Net, out: Outputs, countDownFn: typeof countDown):
     firedCount = 0;
   };
   const savedBytes = (): number => val.byteLength + unmet.byteLength + support.byteLength + armed.byteLength + armedCount.byteLength + armedPos.byteLength;
-  return { val, unmet, setInput, propagate, fire, unfire, addSupport, save, restore, savedBytes };
+  return { val, unmet, out, setInput, propagate, fire, unfire, addSupport, save, restore, savedBytes };
 }

@@ -15,6 +15,7 @@ import { Deadline } from '../../deadline.js';
 import { type FastLazy, fastLazy, opaqueAtoms } from './lazy.js';
 import { type Net, compileNet } from './net.js';
 import { type Outputs, createPropagator } from './propagate.js';
+import { createWasmPropagator } from './wasm-propagate.js';
 import { controlCycle, simplifyRules } from './specialize.js';
 import { evaluateGoals, splitGoals } from './goals.js';
 import { factorRules } from './factor.js';
@@ -90,6 +91,8 @@ function outputsOf(game: GroundGame, legal: readonly Int32Array[], nextAtoms: In
 /** Which net optimization passes run (docs/play.md, "Specialized nets"); all by default. Tests turn them off to compare. */
 interface FastOptions {
   readonly passes?: Partial<Passes>;
+  /** false: the JS interpreter on every net, not the WebAssembly propagator (propagate.ts); tests compare the two. */
+  readonly wasm?: boolean;
 }
 
 /** The passes: constants simplified, nets per control fluent, goals on demand, common literals factored, frames as masks. */
@@ -140,12 +143,14 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     const netGame = framed === undefined ? factored : { ...factored, rules: framed.rules };
     const out = outputsOf(netGame, legal, fluents.nextAtoms, fluents.nextFluent, words);
     const compiled = compileNet(netGame, opaque);
-    const net = createPropagator(compiled, out);
-    if (framed !== undefined) bindFrames(framed.frames, net.val);
-    if (opaque !== undefined) lazy = fastLazy(game, compiled, net, opaque, deadline);
     // The lazy part's evaluator may read any true atom: its games set them all.
     const watched = opaque === undefined ? watchedFluents(compiled, fluents.trueAtom, goalPart?.rules ?? []) : new Uint32Array(words).fill(~0);
-    return { net, out, loaded: new Uint32Array(words), doesOn: new Int32Array(roles), doesCount: 0, goals: goalPart, compiled, fluentCost: fluentCosts(compiled, fluents.trueAtom), frames: framed?.frames, watched };
+    // WebAssembly where it compiles (wasm-propagate.ts); the lazy part's evaluator adds support from outside (addSupport): the JS interpreter's.
+    const wasm = opaque === undefined && options.wasm !== false ? createWasmPropagator(compiled, out, { roles, doesOf, trueAtom: fluents.trueAtom, watched, frames: framed?.frames }) : undefined;
+    const net = wasm ?? createPropagator(compiled, out);
+    if (framed !== undefined) bindFrames(framed.frames, net.val);
+    if (opaque !== undefined) lazy = fastLazy(game, compiled, net, opaque, deadline);
+    return { net, out: net.out, loaded: wasm?.step.loaded ?? new Uint32Array(words), doesOn: wasm?.step.doesOn ?? new Int32Array(roles), doesCount: 0, wasm: wasm?.step, goals: goalPart, compiled, fluentCost: fluentCosts(compiled, fluents.trueAtom), frames: framed?.frames, watched };
   };
   let general: Machine | undefined = machine(opaque === undefined && passes.constants ? simplifyRules(game, new Map()) : game.rules);
   /** The nets per control fluent when they pay (turns.ts), else none. */

@@ -1,0 +1,76 @@
+/**
+ * frames.ts's `frameSuccessor` in WebAssembly, for the step of wasm-propagate.ts: the
+ * successor of `loaded` into `scratch` from the net's next bits and the frame masks of the does
+ * atoms set and of the net atoms that hold (frames under net atoms), in the same order (kills,
+ * conditions, adds and keeps, copies), so the same bits.
+ * Why: on beatMania the successor in JS took about half of a playout's time once the net's
+ * propagation was in WebAssembly, and a step in one call needs it there too. A game without
+ * frames copies the next bits.
+ */
+import type { Frames } from './frames.js';
+import { type Code, add, and, c, ctz, eq, eqz, geS, get, ld, ld8, ltS, ne, or, pick, seq, set, shl, shrU, st, sub, when, whileDo, xor } from './wasm-encode.js';
+
+/** Byte addresses of the arrays in memory (wasm-propagate.ts's layout). */
+type Layout = Readonly<Record<string, number>>;
+
+/** The frames' arrays in memory as (name, elements, bytes per element), all as i32; none without frames. */
+export function frameArrays(fr: Frames | undefined): [string, number, number][] {
+  if (fr === undefined) return [];
+  const names = ['row', 'start', 'word', 'add', 'keep', 'kill', 'kept', 'keptWords', 'condStart', 'conds', 'cond', 'sources', 'sourceWords', 'copyStart', 'copyDst', 'copyKind', 'copyCond', 'condAtoms'] as const;
+  return names.map((name) => [`fr.${name}`, fr[name].length, 4]);
+}
+
+/** Copies the frames' tables into memory through `view` (an i32 view of one array). */
+export function fillFrames(fr: Frames | undefined, view: (name: string) => Int32Array): void {
+  if (fr === undefined) return;
+  for (const [name] of frameArrays(fr)) view(name).set(fr[name.slice(3) as keyof Frames] as ArrayLike<number>);
+}
+
+/**
+ * The body of `successor(count 0)` (locals 1..11): `scratch` becomes the successor of `loaded`
+ * under the does atoms `doesOn[0 .. count-1]`.
+ */
+export function successorCode(m: Layout, words: number, fr: Frames | undefined): Code {
+  const inc = (l: number): Code => set(l, add(get(l), c(1)));
+  const copy = seq(set(1, c(0)), whileDo(ltS(get(1), c(words)), st(m.scratch!, get(1), ld(m.nextBits!, get(1))), inc(1)));
+  if (fr === undefined) return copy;
+  const A = (name: string): number => m[`fr.${name}`]!;
+  const I = 1, W = 2, R = 3, E = 4, END = 5, BITS = 6, F = 7, P = 8, KIND = 9, G = 10, T = 11;
+  // For each does atom of the move with a row: `body` over its entries.
+  const perRow = (body: Code): Code => seq(set(I, c(0)), whileDo(ltS(get(I), get(0)),
+    set(R, ld(A('row'), ld(m.doesOn!, get(I)))),
+    when(geS(get(R), c(0)), body),
+    inc(I)));
+  const entries = (from: string, body: Code): Code => seq(set(E, ld(A(from), get(R))), set(END, ld(A(from), add(get(R), c(1)))), whileDo(ltS(get(E), get(END)), body, inc(E)));
+  // scratch[w] |= bits, where `bits` may read the word w as local T.
+  const orInto = (w: Code, bits: Code): Code => seq(set(T, w), st(m.scratch!, get(T), or(ld(m.scratch!, get(T)), bits)));
+  const kept = seq(set(I, c(0)), whileDo(ltS(get(I), c(fr.keptWords.length)),
+    orInto(ld(A('keptWords'), get(I)), and(ld(m.loaded!, get(T)), ld(A('kept'), get(T)))), inc(I)));
+  const clearCond = fr.cond.length === 0 ? [] : seq(set(I, c(0)), whileDo(ltS(get(I), c(fr.cond.length)), st(A('cond'), get(I), c(0)), inc(I)));
+  // For each net atom that conditions a fluent (frames under net atoms) and holds in the settled net: `body` over its row.
+  const perAtom = (body: Code): Code => fr.condAtoms.length === 0 ? [] : seq(set(I, c(0)), whileDo(ltS(get(I), c(fr.condAtoms.length)),
+    set(G, ld(A('condAtoms'), get(I))),
+    when(eq(ld8(m.val!, get(G)), c(1)), seq(set(R, ld(A('row'), get(G))), body)),
+    inc(I)));
+  const kill = entries('start', seq(set(W, ld(A('word'), get(E))), st(m.scratch!, get(W), and(ld(m.scratch!, get(W)), xor(ld(A('kill'), get(E)), c(-1))))));
+  const kills = seq(perRow(seq(kill, entries('condStart', st(A('cond'), ld(A('conds'), get(E)), c(1))))), perAtom(kill));
+  const addKeep = entries('start', orInto(ld(A('word'), get(E)), or(ld(A('add'), get(E)), and(ld(m.loaded!, get(T)), ld(A('keep'), get(E))))));
+  const adds = seq(perRow(addKeep), perAtom(addKeep));
+  // A copy's condition: a does-set condition (copyCond >= 0) or a net atom's value (copyCond = -1 - atom).
+  const condHolds = seq(set(R, ld(A('copyCond'), get(P))), pick(geS(get(R), c(0)), eq(ld(A('cond'), get(R)), c(1)), eq(ld8(m.val!, sub(c(-1), get(R))), c(1))));
+  // A copy is skipped when it is conditional and its condition is not as asked.
+  const skip = and(ne(get(KIND), c(0)), ne(eq(get(KIND), c(1)), condHolds));
+  const copies = fr.copyDst.length === 0 ? [] : seq(set(I, c(0)), whileDo(ltS(get(I), c(fr.sourceWords.length)),
+    set(W, ld(A('sourceWords'), get(I))),
+    set(BITS, and(ld(m.loaded!, get(W)), ld(A('sources'), get(W)))),
+    whileDo(ne(get(BITS), c(0)),
+      set(F, or(shl(get(W), c(5)), ctz(get(BITS)))),
+      set(P, ld(A('copyStart'), get(F))), set(END, ld(A('copyStart'), add(get(F), c(1)))),
+      whileDo(ltS(get(P), get(END)),
+        set(KIND, ld(A('copyKind'), get(P))),
+        when(eqz(skip), seq(set(G, ld(A('copyDst'), get(P))), orInto(shrU(get(G), c(5)), shl(c(1), and(get(G), c(31)))))),
+        inc(P)),
+      set(BITS, and(get(BITS), add(get(BITS), c(-1))))),
+    inc(I)));
+  return seq(copy, kept, clearCond, kills, adds, copies);
+}
