@@ -20,7 +20,7 @@ import { type Budget, type Table, addRow, joinRule, newTable, tableOf } from './
 import { type ComponentRule, type Known, KEYWORDS, arityOf, factorGroups, relKey, relaxedRules } from './lifted-relax.js';
 
 /** Rows one relation's bound may have, rows of all bounds, and rows tried in joins, before giving up (no bound). */
-const MAX_RELATION_ROWS = 20_000;
+const MAX_RELATION_ROWS = 65_536;
 const MAX_TOTAL_ROWS = 200_000;
 const MAX_JOIN_STEPS = 3_000_000;
 /** Join steps one component may take (so that one hard relation leaves the others theirs). */
