@@ -25,6 +25,7 @@ const MAX_TOTAL_ROWS = 200_000;
 const MAX_JOIN_STEPS = 3_000_000;
 /** Join steps one component may take (so that one hard relation leaves the others theirs). */
 const MAX_COMPONENT_STEPS = 500_000;
+
 /**
  * The bounds of the game's derived relations (see the module comment); `facts` are the static
  * relations' rows, `fluents` the ground game's fluents' arguments per relation. `does/2` gets the
@@ -100,9 +101,9 @@ interface Run {
  * tried without a bound.
  */
 function demand(c: number, run: Run): void {
-  const stack: [number, number][] = [[c, 0]];
   if (run.tried.has(c)) return;
   run.tried.add(c);
+  const stack: [number, number][] = [[c, 0]];
   while (stack.length > 0) {
     const top = stack[stack.length - 1]!;
     const deps = run.graph.deps[top[0]]!;
