@@ -77,7 +77,7 @@ describe('bounds of derived relations', () => {
     expect(b.get('does/2')).toEqual(b.get('legal/2'));
   });
 
-  it("chess's different_cells over 16 coordinates keeps all its 65,280 rows: no projection rules out (different_cells ?x ?y ?x ?y)", () => {
+  it("chess's different_cells over 16 coordinates (state-free) keeps all its 65,280 rows: no projection rules out (different_cells ?x ?y ?x ?y)", () => {
     const coords = Array.from({ length: 16 }, (_, i) => `(coordinate c${i})`).join(' ');
     const rules = [0, 1].map((i) => `(<= (different_cells ?x1 ?y1 ?x2 ?y2) (distinct ${['?x1 ?x2', '?y1 ?y2'][i]}) (coordinate ?x1) (coordinate ?x2) (coordinate ?y1) (coordinate ?y2))`).join('\n');
     const b = bounds(`${RECURSIVE}\n${coords}\n${rules}`).get('different_cells/4')!;
@@ -85,7 +85,7 @@ describe('bounds of derived relations', () => {
     expect(b.rows).toHaveLength(16 ** 4 - 16 ** 2);
   });
 
-  it('a bound past 65,536 rows is cut to all but one factor of its cross product, the most precise kept', () => {
+  it('a bound past 20,000 rows (of a relation reading the state) is cut to all but one factor of its cross product, the most precise kept', () => {
     const n = Array.from({ length: 14 }, (_, i) => `(n ${i + 1})`).join(' ');
     const b = bounds(`${RECURSIVE}\n${n}\n(<= (ign ?a ?b ?c ?x ?y) (n ?a) (n ?b) (n ?c) (slide ?x ?y))`);
     // Whole: 14^3 x 36 = 98,784 rows; without one of ?a, ?b, ?c: 14^2 x 36 = 7,056; without ?x ?y: 14^3 = 2,744

@@ -19,8 +19,12 @@ import type { Bound, Bounds, StaticFacts } from './lifted-core.js';
 import { type Budget, type Table, addRow, joinRule, newTable, tableOf } from './lifted-join.js';
 import { type ComponentRule, type Known, KEYWORDS, arityOf, factorGroups, relKey, relaxedRules } from './lifted-relax.js';
 
-/** Rows one relation's bound may have, rows of all bounds, and rows tried in joins, before giving up (no bound). */
-const MAX_RELATION_ROWS = 65_536;
+/**
+ * Rows one relation's bound may have (a state-free one more: see stateFree), rows of all bounds,
+ * and rows tried in joins, before giving up (no bound).
+ */
+const MAX_RELATION_ROWS = 20_000;
+const MAX_STATE_FREE_ROWS = 65_536;
 const MAX_TOTAL_ROWS = 200_000;
 const MAX_JOIN_STEPS = 3_000_000;
 /** Join steps one component may take (so that one hard relation leaves the others theirs). */
@@ -65,6 +69,8 @@ interface ComponentGraph {
   readonly of: ReadonlyMap<string, number>;
   /** Per component, the other components its rules read positively. */
   readonly deps: readonly (readonly number[])[];
+  /** Per component, whether it is state-free (stateFree). */
+  readonly stateFree: readonly boolean[];
 }
 
 /**
@@ -80,7 +86,38 @@ function componentGraph(byHead: ReadonlyMap<string, readonly NormalRule[]>): Com
   const compOf = new Map<number, number>();
   comps.forEach((c, i) => c.forEach((v) => compOf.set(v, i)));
   const deps = comps.map((c, i) => [...new Set(c.flatMap((v) => succ[v]!.map((w) => compOf.get(w)!)))].filter((d) => d !== i));
-  return { comps: comps.map((c) => c.map((v) => derived[v]!)), of: new Map(derived.map((k, v) => [k, compOf.get(v)!])), deps };
+  const free = stateFree(byHead);
+  const stateFreeComps = comps.map((c) => c.every((v) => free.has(derived[v]!)));
+  return { comps: comps.map((c) => c.map((v) => derived[v]!)), of: new Map(derived.map((k, v) => [k, compOf.get(v)!])), deps, stateFree: stateFreeComps };
+}
+
+/**
+ * The derived relations that are state-free: no rule reads `true` or `does` (under `not` or not),
+ * and every derived relation they read is state-free. Such a relation means the same in every
+ * state, like a static one, so its rows are its definition's size, not the relaxation's: chess's
+ * `different_cells`, every pair of different squares over 16 coordinates (65,280 rows), which no
+ * projection can replace. Those may have {@link MAX_STATE_FREE_ROWS} rows; the others keep
+ * {@link MAX_RELATION_ROWS} (amazons' moves, whose bounds are cut). A fixpoint: stratified
+ * programs may read a relation under `not` that the order of components lists later.
+ */
+function stateFree(byHead: ReadonlyMap<string, readonly NormalRule[]>): Set<string> {
+  const free = new Set(byHead.keys());
+  const reads = (l: NormalRule['body'][number]): string | undefined => (l.kind === 'distinct' ? undefined : relKey(l.atom.rel, l.atom.args.length));
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const [k, rules] of byHead) {
+      if (!free.has(k)) continue;
+      const dynamic = rules.some((r) => r.body.some((l) => {
+        const rel = reads(l);
+        return rel !== undefined && (rel === 'true/1' || rel === 'does/2' || (byHead.has(rel) && !free.has(rel)));
+      }));
+      if (dynamic) {
+        free.delete(k);
+        changed = true;
+      }
+    }
+  }
+  return free;
 }
 
 /** The state of one game's bounds: what is known, what is left of the budget, which components were tried. */
@@ -125,7 +162,8 @@ function boundOf(c: number, run: Run): void {
   const { budget, known } = run;
   const local: Budget = { steps: Math.min(budget.steps, MAX_COMPONENT_STEPS), deadline: budget.deadline };
   const before = local.steps;
-  const built = boundComponent(run.graph.comps[c]!, run.byHead, known, local, MAX_TOTAL_ROWS - run.rows);
+  const limits: RowLimits = { total: MAX_TOTAL_ROWS - run.rows, relation: run.graph.stateFree[c] ? MAX_STATE_FREE_ROWS : MAX_RELATION_ROWS };
+  const built = boundComponent(run.graph.comps[c]!, run.byHead, known, local, limits);
   budget.steps -= before - Math.max(local.steps, 0);
   for (const [k, { table, keep }] of built ?? []) {
     known.tables.set(k, table);
@@ -133,6 +171,12 @@ function boundOf(c: number, run: Run): void {
     if (keep.length > 0) run.out.set(k, { keep, rows: table.rows, index: table.index, memo: new Map() });
     run.rows += table.rows.length;
   }
+}
+
+/** Rows left for all bounds, and rows one relation of the component may have. */
+interface RowLimits {
+  readonly total: number;
+  readonly relation: number;
 }
 
 /** A bound built: its rows, and the positions of the relation they keep. */
@@ -147,7 +191,7 @@ interface Built {
  * the one keeping the most positions, then the fewest rows (the most precise); undefined when
  * none is.
  */
-function boundComponent(rels: readonly string[], byHead: ReadonlyMap<string, readonly NormalRule[]>, known: Known, budget: Budget, rowsLeft: number): Map<string, Built> | undefined {
+function boundComponent(rels: readonly string[], byHead: ReadonlyMap<string, readonly NormalRule[]>, known: Known, budget: Budget, rowsLeft: RowLimits): Map<string, Built> | undefined {
   const whole = attempt(rels, byHead, known, budget, rowsLeft, new Map());
   if (whole.kind !== 'rows') return whole.kind === 'done' ? whole.built : undefined;
   const seen = new Set<string>();
@@ -170,7 +214,7 @@ function boundComponent(rels: readonly string[], byHead: ReadonlyMap<string, rea
 
 /** One try at a component's bounds, with some positions of one relation left out from the start. */
 function attempt(
-  rels: readonly string[], byHead: ReadonlyMap<string, readonly NormalRule[]>, known: Known, budget: Budget, rowsLeft: number, cut: ReadonlyMap<string, readonly number[]>,
+  rels: readonly string[], byHead: ReadonlyMap<string, readonly NormalRule[]>, known: Known, budget: Budget, rowsLeft: RowLimits, cut: ReadonlyMap<string, readonly number[]>,
 ): { readonly kind: 'done'; readonly built: Map<string, Built> } | { readonly kind: 'rows'; readonly rules: readonly ComponentRule[]; readonly keepOf: (rel: string) => number[] } | { readonly kind: 'steps' } {
   const dropped = new Map(rels.map((k) => [k, new Set<number>(cut.get(k) ?? [])]));
   const keepOf = (rel: string): number[] => [...Array(arityOf(rel)).keys()].filter((i) => !dropped.get(rel)!.has(i));
@@ -186,7 +230,7 @@ function attempt(
  * the first round, each rule once per atom of the component, that atom reading the rows new in
  * the round before). 'rows' or 'steps' when a limit was reached.
  */
-function leastModel(rules: readonly ComponentRule[], own: ReadonlyMap<string, Table>, all: ReadonlyMap<string, Table>, budget: Budget, rowsLeft: number): 'done' | 'rows' | 'steps' {
+function leastModel(rules: readonly ComponentRule[], own: ReadonlyMap<string, Table>, all: ReadonlyMap<string, Table>, budget: Budget, rowsLeft: RowLimits): 'done' | 'rows' | 'steps' {
   let delta: Map<string, Table> | undefined;
   let rows = 0;
   for (let first = true; first || delta!.size > 0; first = false) {
@@ -202,7 +246,7 @@ function leastModel(rules: readonly ComponentRule[], own: ReadonlyMap<string, Ta
     for (const { rel, row } of pending) {
       const table = own.get(rel)!;
       if (!addRow(table, row)) continue;
-      if (++rows > rowsLeft || table.rows.length > MAX_RELATION_ROWS) return 'rows';
+      if (++rows > rowsLeft.total || table.rows.length > rowsLeft.relation) return 'rows';
       if (!delta.has(rel)) delta.set(rel, newTable(row.length));
       addRow(delta.get(rel)!, row);
     }
