@@ -14,261 +14,35 @@
 import type { Deadline } from '../deadline.js';
 import type { Term } from '../gdl/ast.js';
 import { stronglyConnectedComponents } from '../gdl/scc.js';
-import { termEquals } from '../gdl/terms.js';
-import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
-import { type Bound, type Bounds, type StaticFacts, key } from './lifted-core.js';
+import type { NormalGame, NormalRule } from '../normalize/types.js';
+import type { Bound, Bounds, StaticFacts } from './lifted-core.js';
+import { type Budget, type Table, addRow, joinRule, newTable, tableOf } from './lifted-join.js';
+import { type ComponentRule, type Known, KEYWORDS, arityOf, factorGroups, relKey, relaxedRules } from './lifted-relax.js';
 
-/** Rows one relation's bound may have, rows of all bounds, and rows tried in joins, before giving up (no bound). */
+/**
+ * Rows one relation's bound may have (a state-free one more: see stateFree), rows of all bounds,
+ * and rows tried in joins, before giving up (no bound).
+ */
 const MAX_RELATION_ROWS = 20_000;
+const MAX_STATE_FREE_ROWS = 65_536;
 const MAX_TOTAL_ROWS = 200_000;
 const MAX_JOIN_STEPS = 3_000_000;
 /** Join steps one component may take (so that one hard relation leaves the others theirs). */
 const MAX_COMPONENT_STEPS = 500_000;
-/** Join steps between two looks at the deadline, less one. */
-const CLOCK_MASK = (1 << 16) - 1;
-
-/** Relations never bounded: the state, the move, and what the rules define for the next state. */
-const KEYWORDS = new Set(['true', 'does', 'next', 'init', 'base', 'input']);
-
-const relKey = (rel: string, arity: number): string => `${rel}/${arity}`;
-const EMPTY = new Map<string, Term>();
-
-/** A bound being built: its rows, their texts (no duplicates) and an index per position. */
-interface Table {
-  readonly rows: (readonly Term[])[];
-  readonly seen: Set<string>;
-  readonly index: Map<string, (readonly Term[])[]>[];
-}
-
-function newTable(arity: number): Table {
-  return { rows: [], seen: new Set(), index: Array.from({ length: arity }, () => new Map()) };
-}
-
-/** Adds a row unless present; true when added. */
-function addRow(t: Table, row: readonly Term[]): boolean {
-  const texts = row.map((x) => key(x, EMPTY));
-  const all = texts.join(' ');
-  if (t.seen.has(all)) return false;
-  t.seen.add(all);
-  t.rows.push(row);
-  texts.forEach((k, i) => {
-    const bucket = t.index[i]!.get(k);
-    if (bucket === undefined) t.index[i]!.set(k, [row]);
-    else bucket.push(row);
-  });
-  return true;
-}
-
-function tableOf(rows: readonly (readonly Term[])[], arity: number): Table {
-  const t = newTable(arity);
-  rows.forEach((r) => addRow(t, r));
-  return t;
-}
-
-/** One body atom of a relaxed rule: its arguments at the kept positions of the relation (key) whose rows it reads. */
-interface JoinAtom {
-  readonly args: readonly Term[];
-  readonly rel: string;
-}
-
-/** A relaxed rule: the atoms kept, the `distinct`s whose variables they bind, the head's kept arguments. */
-interface Relaxed {
-  readonly head: readonly Term[];
-  readonly atoms: readonly JoinAtom[];
-  readonly distinct: readonly (readonly [Term, Term])[];
-}
-
-function varsOf(t: Term, out: Set<string>): Set<string> {
-  const stack = [t];
-  while (stack.length > 0) {
-    const u = stack.pop()!;
-    if (u.kind === 'var') out.add(u.name);
-    else if (u.kind === 'fn') stack.push(...u.args);
-  }
-  return out;
-}
-
-/** The kept positions of each relation with rows (all positions of static facts and fluents). */
-type Kept = (rel: string) => readonly number[] | undefined;
-
-/** The body atom as a join atom over a relation with rows, or undefined (dropped by the relaxation). */
-function joinAtom(l: Literal, kept: Kept): JoinAtom | undefined {
-  if (l.kind !== 'pos') return undefined;
-  let rel: string;
-  let args: readonly Term[];
-  if (l.atom.rel === 'true' && l.atom.args.length === 1) {
-    const f = l.atom.args[0]!;
-    if (f.kind === 'var') return undefined;
-    rel = `true ${relKey(f.name, f.kind === 'fn' ? f.args.length : 0)}`;
-    args = f.kind === 'fn' ? f.args : [];
-  } else {
-    if (KEYWORDS.has(l.atom.rel)) return undefined;
-    rel = relKey(l.atom.rel, l.atom.args.length);
-    args = l.atom.args;
-  }
-  const keep = kept(rel);
-  return keep === undefined ? undefined : { args: keep.map((i) => args[i]!), rel };
-}
-
-/**
- * The rule relaxed over the relations with rows, its head cut to the positions `keep`; with the
- * kept head positions whose variables no kept atom binds (then it is no relaxed rule yet).
- */
-function relax(r: NormalRule, keep: readonly number[], kept: Kept, filled: (rel: string) => boolean): { readonly rule: Relaxed; readonly unbound: readonly number[] } {
-  const all = r.body.flatMap((l) => joinAtom(l, kept) ?? []);
-  const bound = new Set<string>();
-  all.forEach((a) => a.args.forEach((t) => varsOf(t, bound)));
-  const unbound = keep.filter((i) => ![...varsOf(r.head.args[i]!, new Set())].every((v) => bound.has(v)));
-  const distinct = r.body.flatMap((l) => (l.kind === 'distinct' && [...varsOf(l.left, new Set()), ...varsOf(l.right, new Set())].every((v) => bound.has(v)) ? [[l.left, l.right] as const] : []));
-  // An atom sharing no variable with the kept head, the other atoms or a `distinct` only says its
-  // rows are not empty: left out of the join when they are not (it would repeat every row).
-  const used = (skip: number): Set<string> => {
-    const out = new Set<string>();
-    keep.forEach((i) => varsOf(r.head.args[i]!, out));
-    distinct.forEach(([a, b]) => varsOf(b, varsOf(a, out)));
-    all.forEach((a, j) => (j === skip ? undefined : a.args.forEach((t) => varsOf(t, out))));
-    return out;
-  };
-  const atoms = all.filter((a, j) => {
-    if (!filled(a.rel)) return true;
-    const others = used(j);
-    return a.args.some((t) => [...varsOf(t, new Set())].some((v) => others.has(v)));
-  });
-  return { rule: { head: keep.map((i) => r.head.args[i]!), atoms, distinct }, unbound };
-}
-
-/**
- * The kept head positions of a relaxed rule grouped by the parts of its body that share no
- * variable (none when there is one part): the factors of a cross product, whose rows multiply
- * (amazons' ignored square `cell(?xIg, ?yIg)` beside the move along a line).
- */
-function factorGroups(r: NormalRule, rule: Relaxed, keep: readonly number[]): number[][] {
-  const parent = new Map<string, string>();
-  const find = (v: string): string => {
-    let u = v;
-    while ((parent.get(u) ?? u) !== u) u = parent.get(u)!;
-    return u;
-  };
-  const join = (vs: readonly string[]): void => vs.slice(1).forEach((v) => parent.set(find(v), find(vs[0]!)));
-  rule.atoms.forEach((a) => join([...a.args.reduce((acc, t) => varsOf(t, acc), new Set<string>())]));
-  rule.distinct.forEach(([a, b]) => join([...varsOf(b, varsOf(a, new Set()))]));
-  const groups = new Map<string, number[]>();
-  for (const i of keep) {
-    const vs = [...varsOf(r.head.args[i]!, new Set())];
-    if (vs.length === 0) continue;
-    join(vs);
-    groups.set(find(vs[0]!), [...(groups.get(find(vs[0]!)) ?? []), i]);
-  }
-  const parts = [...groups.entries()].map(([root, ps]) => ({ root: find(root), ps }));
-  const merged = new Map<string, number[]>();
-  parts.forEach(({ root, ps }) => merged.set(root, [...(merged.get(root) ?? []), ...ps]));
-  return merged.size > 1 ? [...merged.values()] : [];
-}
-
-/** `t` with the variables of `env` replaced, or undefined when one is unbound. */
-function instantiate(t: Term, env: ReadonlyMap<string, Term>): Term | undefined {
-  if (t.kind === 'const') return t;
-  if (t.kind === 'var') return env.get(t.name);
-  const args: Term[] = [];
-  for (const a of t.args) {
-    const u = instantiate(a, env);
-    if (u === undefined) return undefined;
-    args.push(u);
-  }
-  return { ...t, args };
-}
-
-/**
- * Matches a rule argument against a ground term, binding variables in `env` and naming each
- * variable bound in `bound` (the caller unbinds them, matched or not).
- */
-function match(x: Term, g: Term, env: Map<string, Term>, bound: string[]): boolean {
-  const stack: [Term, Term][] = [[x, g]];
-  while (stack.length > 0) {
-    const [u, h] = stack.pop()!;
-    if (u.kind === 'var') {
-      const b = env.get(u.name);
-      if (b === undefined) {
-        env.set(u.name, h);
-        bound.push(u.name);
-      } else if (!termEquals(b, h)) return false;
-      continue;
-    }
-    if (u.kind !== h.kind || u.name !== h.name) return false;
-    if (u.kind === 'fn' && h.kind === 'fn') {
-      if (u.args.length !== h.args.length) return false;
-      u.args.forEach((ua, i) => stack.push([ua, h.args[i]!]));
-    }
-  }
-  return true;
-}
-
-/** The rows of `t` an atom can match under `env`: the smallest bucket of a ground argument, else all. */
-function candidates(t: Table, args: readonly Term[], env: ReadonlyMap<string, Term>): readonly (readonly Term[])[] {
-  let best: readonly (readonly Term[])[] = t.rows;
-  args.forEach((a, i) => {
-    const g = instantiate(a, env);
-    if (g !== undefined) best = [t.index[i]!.get(key(g, EMPTY)) ?? [], best].reduce((x, y) => (x.length <= y.length ? x : y));
-  });
-  return best;
-}
-
-/** The work of one computation: join steps left, and the deadline. */
-interface Budget {
-  steps: number;
-  readonly deadline: Deadline;
-}
-
-/** One atom's place in the depth-first join: its candidate rows, the next to try, the variables the last one bound. */
-interface Frame {
-  readonly rows: readonly (readonly Term[])[];
-  next: number;
-  readonly bound: string[];
-}
-
-/**
- * Every head row of the relaxed rule, the atom at `deltaAt` (if any) reading `delta` instead of
- * its table; false when the budget ran out. Depth first over one binding map, each atom's
- * bindings undone before its next row.
- */
-function joinRule(r: Relaxed, tables: ReadonlyMap<string, Table>, delta: Table | undefined, deltaAt: number, emit: (row: readonly Term[]) => void, budget: Budget): boolean {
-  const env = new Map<string, Term>();
-  const frameAt = (i: number): Frame => ({ rows: candidates(i === deltaAt ? delta! : tables.get(r.atoms[i]!.rel)!, r.atoms[i]!.args, env), next: 0, bound: [] });
-  if (r.atoms.length === 0) {
-    if (r.distinct.every(([a, b]) => !termEquals(instantiate(a, env)!, instantiate(b, env)!))) emit(r.head.map((t) => instantiate(t, env)!));
-    return true;
-  }
-  const frames: Frame[] = [frameAt(0)];
-  while (frames.length > 0) {
-    const f = frames[frames.length - 1]!;
-    f.bound.forEach((v) => env.delete(v));
-    f.bound.length = 0;
-    if (f.next >= f.rows.length) {
-      frames.pop();
-      continue;
-    }
-    // The clock is read rarely: reading the processor time costs a system call.
-    if (--budget.steps < 0 || ((budget.steps & CLOCK_MASK) === 0 && budget.deadline.passed())) return false;
-    const row = f.rows[f.next++]!;
-    const args = r.atoms[frames.length - 1]!.args;
-    if (!args.every((x, j) => match(x, row[j]!, env, f.bound))) continue;
-    if (frames.length < r.atoms.length) frames.push(frameAt(frames.length));
-    else if (r.distinct.every(([a, b]) => !termEquals(instantiate(a, env)!, instantiate(b, env)!))) emit(r.head.map((t) => instantiate(t, env)!));
-  }
-  return true;
-}
 
 /**
  * The bounds of the game's derived relations (see the module comment); `facts` are the static
  * relations' rows, `fluents` the ground game's fluents' arguments per relation. `does/2` gets the
- * bound of `legal/2`: a move made is legal.
+ * bound of `legal/2`: a move made is legal. Computed on demand: a relation's bound (with those of
+ * the relations its rules read positively, first) is computed when the proof first asks for it,
+ * so the join steps go to the relations the tried rule pairs read, not to the costly ones no case
+ * reaches (chess's threat relations, read by negative literals only).
  */
 export function relaxedBounds(normal: NormalGame, facts: StaticFacts, fluents: StaticFacts, deadline: Deadline): Bounds {
-  const tables = new Map<string, Table>();
-  const keeps = new Map<string, readonly number[]>();
+  const known = { tables: new Map<string, Table>(), keeps: new Map<string, readonly number[]>() };
   const add = (k: string, rows: readonly (readonly Term[])[], arity: number): void => {
-    tables.set(k, tableOf(rows, arity));
-    keeps.set(k, [...Array(arity).keys()]);
+    known.tables.set(k, tableOf(rows, arity));
+    known.keeps.set(k, [...Array(arity).keys()]);
   };
   for (const [k, rows] of facts) add(k, rows, arityOf(k));
   for (const [k, rows] of fluents) add(`true ${k}`, rows, arityOf(k));
@@ -277,36 +51,132 @@ export function relaxedBounds(normal: NormalGame, facts: StaticFacts, fluents: S
     const k = relKey(r.head.rel, r.head.args.length);
     if (!KEYWORDS.has(r.head.rel) && !facts.has(k)) byHead.set(k, [...(byHead.get(k) ?? []), r]);
   }
-  const derived = [...byHead.keys()];
-  const index = new Map(derived.map((k, i) => [k, i]));
-  const succ = derived.map((k) => [...new Set(byHead.get(k)!.flatMap((r) => r.body.flatMap((l) => (l.kind === 'distinct' ? [] : index.get(relKey(l.atom.rel, l.atom.args.length)) ?? []))))]);
-  const out = new Map<string, Bound>();
-  const budget: Budget = { steps: MAX_JOIN_STEPS, deadline };
-  let total = 0;
-  for (const comp of stronglyConnectedComponents(derived.length, (v) => succ[v]!)) {
-    if (budget.steps <= 0) break;
-    const local: Budget = { steps: Math.min(budget.steps, MAX_COMPONENT_STEPS), deadline };
-    const before = local.steps;
-    const built = boundComponent(comp.map((v) => derived[v]!), byHead, { tables, keeps }, local, MAX_TOTAL_ROWS - total);
-    budget.steps -= before - Math.max(local.steps, 0);
-    for (const [k, { table, keep }] of built ?? []) {
-      tables.set(k, table);
-      keeps.set(k, keep);
-      if (keep.length > 0) out.set(k, { keep, rows: table.rows, index: table.index, memo: new Map() });
-      total += table.rows.length;
-    }
-  }
-  const legal = out.get('legal/2');
-  if (legal !== undefined) out.set('does/2', legal);
-  return out;
+  const run: Run = { graph: componentGraph(byHead), byHead, known, out: new Map(), budget: { steps: MAX_JOIN_STEPS, deadline }, rows: 0, tried: new Set() };
+  return {
+    get: (k) => {
+      const rel = k === 'does/2' ? 'legal/2' : k;
+      const c = run.graph.of.get(rel);
+      if (c !== undefined) demand(c, run);
+      return run.out.get(rel);
+    },
+  };
 }
 
-const arityOf = (k: string): number => Number(k.slice(k.lastIndexOf('/') + 1));
+/** The derived relations' components (strongly connected, over the atoms the rules read positively) and their dependencies. */
+interface ComponentGraph {
+  readonly comps: readonly (readonly string[])[];
+  /** The component of each derived relation. */
+  readonly of: ReadonlyMap<string, number>;
+  /** Per component, the other components its rules read positively. */
+  readonly deps: readonly (readonly number[])[];
+  /** Per component, whether it is state-free (stateFree). */
+  readonly stateFree: readonly boolean[];
+}
 
-/** The rows known so far and the positions of each relation they keep. */
-interface Known {
-  readonly tables: ReadonlyMap<string, Table>;
-  readonly keeps: ReadonlyMap<string, readonly number[]>;
+/**
+ * The components of the derived relations. Only positive atoms are edges: the relaxation drops
+ * the negative ones, so a bound never waits for a relation read only under `not` (a stratified
+ * program has no recursion through `not`, so the components are those of the full graph).
+ */
+function componentGraph(byHead: ReadonlyMap<string, readonly NormalRule[]>): ComponentGraph {
+  const derived = [...byHead.keys()];
+  const index = new Map(derived.map((k, i) => [k, i]));
+  const succ = derived.map((k) => [...new Set(byHead.get(k)!.flatMap((r) => r.body.flatMap((l) => (l.kind === 'pos' ? index.get(relKey(l.atom.rel, l.atom.args.length)) ?? [] : []))))]);
+  const comps = stronglyConnectedComponents(derived.length, (v) => succ[v]!);
+  const compOf = new Map<number, number>();
+  comps.forEach((c, i) => c.forEach((v) => compOf.set(v, i)));
+  const deps = comps.map((c, i) => [...new Set(c.flatMap((v) => succ[v]!.map((w) => compOf.get(w)!)))].filter((d) => d !== i));
+  const free = stateFree(byHead);
+  const stateFreeComps = comps.map((c) => c.every((v) => free.has(derived[v]!)));
+  return { comps: comps.map((c) => c.map((v) => derived[v]!)), of: new Map(derived.map((k, v) => [k, compOf.get(v)!])), deps, stateFree: stateFreeComps };
+}
+
+/**
+ * The derived relations that are state-free: no rule reads `true` or `does` (under `not` or not),
+ * and every derived relation they read is state-free. Such a relation means the same in every
+ * state, like a static one, so its rows are its definition's size, not the relaxation's: chess's
+ * `different_cells`, every pair of different squares over 16 coordinates (65,280 rows), which no
+ * projection can replace. Those may have {@link MAX_STATE_FREE_ROWS} rows; the others keep
+ * {@link MAX_RELATION_ROWS} (amazons' moves, whose bounds are cut). A fixpoint: stratified
+ * programs may read a relation under `not` that the order of components lists later.
+ */
+function stateFree(byHead: ReadonlyMap<string, readonly NormalRule[]>): Set<string> {
+  const free = new Set(byHead.keys());
+  const reads = (l: NormalRule['body'][number]): string | undefined => (l.kind === 'distinct' ? undefined : relKey(l.atom.rel, l.atom.args.length));
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const [k, rules] of byHead) {
+      if (!free.has(k)) continue;
+      const dynamic = rules.some((r) => r.body.some((l) => {
+        const rel = reads(l);
+        return rel !== undefined && (rel === 'true/1' || rel === 'does/2' || (byHead.has(rel) && !free.has(rel)));
+      }));
+      if (dynamic) {
+        free.delete(k);
+        changed = true;
+      }
+    }
+  }
+  return free;
+}
+
+/** The state of one game's bounds: what is known, what is left of the budget, which components were tried. */
+interface Run {
+  readonly graph: ComponentGraph;
+  readonly byHead: ReadonlyMap<string, readonly NormalRule[]>;
+  readonly known: { readonly tables: Map<string, Table>; readonly keeps: Map<string, readonly number[]> };
+  readonly out: Map<string, Bound>;
+  readonly budget: Budget;
+  /** Rows of all bounds so far. */
+  rows: number;
+  readonly tried: Set<number>;
+}
+
+/**
+ * Tries the bound of component `c` unless tried before, after those of the components it reads
+ * (depth first, iteratively, each once). Once the join steps are spent, a component is marked
+ * tried without a bound.
+ */
+function demand(c: number, run: Run): void {
+  if (run.tried.has(c)) return;
+  run.tried.add(c);
+  const stack: [number, number][] = [[c, 0]];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    const deps = run.graph.deps[top[0]]!;
+    if (top[1] < deps.length) {
+      const d = deps[top[1]++]!;
+      if (!run.tried.has(d)) {
+        run.tried.add(d);
+        stack.push([d, 0]);
+      }
+      continue;
+    }
+    stack.pop();
+    if (run.budget.steps > 0) boundOf(top[0], run);
+  }
+}
+
+/** Computes the bound of component `c` (its dependencies tried) within its share of the join steps. */
+function boundOf(c: number, run: Run): void {
+  const { budget, known } = run;
+  const local: Budget = { steps: Math.min(budget.steps, MAX_COMPONENT_STEPS), deadline: budget.deadline };
+  const before = local.steps;
+  const limits: RowLimits = { total: MAX_TOTAL_ROWS - run.rows, relation: run.graph.stateFree[c] ? MAX_STATE_FREE_ROWS : MAX_RELATION_ROWS };
+  const built = boundComponent(run.graph.comps[c]!, run.byHead, known, local, limits);
+  budget.steps -= before - Math.max(local.steps, 0);
+  for (const [k, { table, keep }] of built ?? []) {
+    known.tables.set(k, table);
+    known.keeps.set(k, keep);
+    if (keep.length > 0) run.out.set(k, { keep, rows: table.rows, index: table.index, memo: new Map() });
+    run.rows += table.rows.length;
+  }
+}
+
+/** Rows left for all bounds, and rows one relation of the component may have. */
+interface RowLimits {
+  readonly total: number;
+  readonly relation: number;
 }
 
 /** A bound built: its rows, and the positions of the relation they keep. */
@@ -315,43 +185,13 @@ interface Built {
   readonly keep: readonly number[];
 }
 
-/** One relaxed rule of a component, with the rule it came from and its head relation. */
-interface ComponentRule {
-  readonly rel: string;
-  readonly source: NormalRule;
-  readonly rule: Relaxed;
-}
-
-/**
- * The relaxed rules of a component, each relation's positions in `dropped` left out; a kept head
- * position some rule leaves unbound is dropped too, until every rule binds its kept head.
- */
-function relaxedRules(rels: readonly string[], byHead: ReadonlyMap<string, readonly NormalRule[]>, known: Known, dropped: ReadonlyMap<string, Set<number>>): ComponentRule[] {
-  const keepOf = (rel: string): number[] => [...Array(arityOf(rel)).keys()].filter((i) => !dropped.get(rel)!.has(i));
-  const kept: Kept = (rel) => (dropped.has(rel) ? keepOf(rel) : known.keeps.get(rel));
-  const filled = (rel: string): boolean => !dropped.has(rel) && (known.tables.get(rel)?.rows.length ?? 0) > 0;
-  for (;;) {
-    const out: ComponentRule[] = [];
-    let changed = false;
-    for (const rel of rels) {
-      for (const source of byHead.get(rel)!) {
-        const { rule, unbound } = relax(source, keepOf(rel), kept, filled);
-        unbound.forEach((i) => dropped.get(rel)!.add(i));
-        changed ||= unbound.length > 0;
-        out.push({ rel, source, rule });
-      }
-    }
-    if (!changed) return out;
-  }
-}
-
 /**
  * The bounds of one component: its least relaxed model, or when that passes the row limits, the
  * same with one factor of a cross product left out (factorGroups): of those within the limits,
  * the one keeping the most positions, then the fewest rows (the most precise); undefined when
  * none is.
  */
-function boundComponent(rels: readonly string[], byHead: ReadonlyMap<string, readonly NormalRule[]>, known: Known, budget: Budget, rowsLeft: number): Map<string, Built> | undefined {
+function boundComponent(rels: readonly string[], byHead: ReadonlyMap<string, readonly NormalRule[]>, known: Known, budget: Budget, rowsLeft: RowLimits): Map<string, Built> | undefined {
   const whole = attempt(rels, byHead, known, budget, rowsLeft, new Map());
   if (whole.kind !== 'rows') return whole.kind === 'done' ? whole.built : undefined;
   const seen = new Set<string>();
@@ -374,7 +214,7 @@ function boundComponent(rels: readonly string[], byHead: ReadonlyMap<string, rea
 
 /** One try at a component's bounds, with some positions of one relation left out from the start. */
 function attempt(
-  rels: readonly string[], byHead: ReadonlyMap<string, readonly NormalRule[]>, known: Known, budget: Budget, rowsLeft: number, cut: ReadonlyMap<string, readonly number[]>,
+  rels: readonly string[], byHead: ReadonlyMap<string, readonly NormalRule[]>, known: Known, budget: Budget, rowsLeft: RowLimits, cut: ReadonlyMap<string, readonly number[]>,
 ): { readonly kind: 'done'; readonly built: Map<string, Built> } | { readonly kind: 'rows'; readonly rules: readonly ComponentRule[]; readonly keepOf: (rel: string) => number[] } | { readonly kind: 'steps' } {
   const dropped = new Map(rels.map((k) => [k, new Set<number>(cut.get(k) ?? [])]));
   const keepOf = (rel: string): number[] => [...Array(arityOf(rel)).keys()].filter((i) => !dropped.get(rel)!.has(i));
@@ -390,7 +230,7 @@ function attempt(
  * the first round, each rule once per atom of the component, that atom reading the rows new in
  * the round before). 'rows' or 'steps' when a limit was reached.
  */
-function leastModel(rules: readonly ComponentRule[], own: ReadonlyMap<string, Table>, all: ReadonlyMap<string, Table>, budget: Budget, rowsLeft: number): 'done' | 'rows' | 'steps' {
+function leastModel(rules: readonly ComponentRule[], own: ReadonlyMap<string, Table>, all: ReadonlyMap<string, Table>, budget: Budget, rowsLeft: RowLimits): 'done' | 'rows' | 'steps' {
   let delta: Map<string, Table> | undefined;
   let rows = 0;
   for (let first = true; first || delta!.size > 0; first = false) {
@@ -406,7 +246,7 @@ function leastModel(rules: readonly ComponentRule[], own: ReadonlyMap<string, Ta
     for (const { rel, row } of pending) {
       const table = own.get(rel)!;
       if (!addRow(table, row)) continue;
-      if (++rows > rowsLeft || table.rows.length > MAX_RELATION_ROWS) return 'rows';
+      if (++rows > rowsLeft.total || table.rows.length > rowsLeft.relation) return 'rows';
       if (!delta.has(rel)) delta.set(rel, newTable(row.length));
       addRow(delta.get(rel)!, row);
     }

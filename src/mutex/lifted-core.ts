@@ -190,8 +190,13 @@ export interface Bound {
   readonly memo: Map<string, boolean>;
 }
 
-/** The bounds of the derived relations that have one, per `name/arity`. */
-export type Bounds = ReadonlyMap<string, Bound>;
+/**
+ * The bounds of the derived relations that have one, per `name/arity` (a map, or lifted-bounds.ts'
+ * computation on demand: a relation's bound is computed when first asked for).
+ */
+export interface Bounds {
+  get(rel: string): Bound | undefined;
+}
 
 /**
  * Forces equalities until a contradiction (true) or nothing more to force (false); extends `s`.

@@ -1,0 +1,164 @@
+/**
+ * The join of relaxed rules over tables of ground rows (docs/mutex.md, section 2a, "Bounds of
+ * derived relations"): the tables a bound is built in, and one rule's head rows found depth first
+ * over one binding map. lifted-bounds.ts computes the least models with it; lifted-relax.ts says
+ * which atoms a relaxed rule keeps.
+ */
+import type { Term } from '../gdl/ast.js';
+import { termEquals } from '../gdl/terms.js';
+import type { Deadline } from '../deadline.js';
+import { key } from './lifted-core.js';
+
+/** Join steps between two looks at the deadline, less one. */
+const CLOCK_MASK = (1 << 16) - 1;
+
+const EMPTY = new Map<string, Term>();
+
+/** A bound being built: its rows, their texts (no duplicates) and an index per position. */
+export interface Table {
+  readonly rows: (readonly Term[])[];
+  readonly seen: Set<string>;
+  readonly index: Map<string, (readonly Term[])[]>[];
+}
+
+export function newTable(arity: number): Table {
+  return { rows: [], seen: new Set(), index: Array.from({ length: arity }, () => new Map()) };
+}
+
+/** Adds a row unless present; true when added. */
+export function addRow(t: Table, row: readonly Term[]): boolean {
+  const texts = row.map((x) => key(x, EMPTY));
+  const all = texts.join(' ');
+  if (t.seen.has(all)) return false;
+  t.seen.add(all);
+  t.rows.push(row);
+  texts.forEach((k, i) => {
+    const bucket = t.index[i]!.get(k);
+    if (bucket === undefined) t.index[i]!.set(k, [row]);
+    else bucket.push(row);
+  });
+  return true;
+}
+
+export function tableOf(rows: readonly (readonly Term[])[], arity: number): Table {
+  const t = newTable(arity);
+  rows.forEach((r) => addRow(t, r));
+  return t;
+}
+
+/** One body atom of a relaxed rule: its arguments at the kept positions of the relation (key) whose rows it reads. */
+export interface JoinAtom {
+  readonly args: readonly Term[];
+  readonly rel: string;
+}
+
+/** A relaxed rule: the atoms kept, the `distinct`s whose variables they bind, the head's kept arguments. */
+export interface Relaxed {
+  readonly head: readonly Term[];
+  readonly atoms: readonly JoinAtom[];
+  readonly distinct: readonly (readonly [Term, Term])[];
+}
+
+/** Adds the variables of `t` to `out`, and returns it. */
+export function varsOf(t: Term, out: Set<string>): Set<string> {
+  const stack = [t];
+  while (stack.length > 0) {
+    const u = stack.pop()!;
+    if (u.kind === 'var') out.add(u.name);
+    else if (u.kind === 'fn') stack.push(...u.args);
+  }
+  return out;
+}
+
+/** `t` with the variables of `env` replaced, or undefined when one is unbound. */
+function instantiate(t: Term, env: ReadonlyMap<string, Term>): Term | undefined {
+  if (t.kind === 'const') return t;
+  if (t.kind === 'var') return env.get(t.name);
+  const args: Term[] = [];
+  for (const a of t.args) {
+    const u = instantiate(a, env);
+    if (u === undefined) return undefined;
+    args.push(u);
+  }
+  return { ...t, args };
+}
+
+/**
+ * Matches a rule argument against a ground term, binding variables in `env` and naming each
+ * variable bound in `bound` (the caller unbinds them, matched or not).
+ */
+function match(x: Term, g: Term, env: Map<string, Term>, bound: string[]): boolean {
+  const stack: [Term, Term][] = [[x, g]];
+  while (stack.length > 0) {
+    const [u, h] = stack.pop()!;
+    if (u.kind === 'var') {
+      const b = env.get(u.name);
+      if (b === undefined) {
+        env.set(u.name, h);
+        bound.push(u.name);
+      } else if (!termEquals(b, h)) return false;
+      continue;
+    }
+    if (u.kind !== h.kind || u.name !== h.name) return false;
+    if (u.kind === 'fn' && h.kind === 'fn') {
+      if (u.args.length !== h.args.length) return false;
+      u.args.forEach((ua, i) => stack.push([ua, h.args[i]!]));
+    }
+  }
+  return true;
+}
+
+/** The rows of `t` an atom can match under `env`: the smallest bucket of a ground argument, else all. */
+function candidates(t: Table, args: readonly Term[], env: ReadonlyMap<string, Term>): readonly (readonly Term[])[] {
+  let best: readonly (readonly Term[])[] = t.rows;
+  args.forEach((a, i) => {
+    const g = instantiate(a, env);
+    if (g !== undefined) best = [t.index[i]!.get(key(g, EMPTY)) ?? [], best].reduce((x, y) => (x.length <= y.length ? x : y));
+  });
+  return best;
+}
+
+/** The work of one computation: join steps left, and the deadline. */
+export interface Budget {
+  steps: number;
+  readonly deadline: Deadline;
+}
+
+/** One atom's place in the depth-first join: its candidate rows, the next to try, the variables the last one bound. */
+interface Frame {
+  readonly rows: readonly (readonly Term[])[];
+  next: number;
+  readonly bound: string[];
+}
+
+/**
+ * Every head row of the relaxed rule, the atom at `deltaAt` (if any) reading `delta` instead of
+ * its table; false when the budget ran out. Depth first over one binding map, each atom's
+ * bindings undone before its next row.
+ */
+export function joinRule(r: Relaxed, tables: ReadonlyMap<string, Table>, delta: Table | undefined, deltaAt: number, emit: (row: readonly Term[]) => void, budget: Budget): boolean {
+  const env = new Map<string, Term>();
+  const frameAt = (i: number): Frame => ({ rows: candidates(i === deltaAt ? delta! : tables.get(r.atoms[i]!.rel)!, r.atoms[i]!.args, env), next: 0, bound: [] });
+  if (r.atoms.length === 0) {
+    if (r.distinct.every(([a, b]) => !termEquals(instantiate(a, env)!, instantiate(b, env)!))) emit(r.head.map((t) => instantiate(t, env)!));
+    return true;
+  }
+  const frames: Frame[] = [frameAt(0)];
+  while (frames.length > 0) {
+    const f = frames[frames.length - 1]!;
+    f.bound.forEach((v) => env.delete(v));
+    f.bound.length = 0;
+    if (f.next >= f.rows.length) {
+      frames.pop();
+      continue;
+    }
+    // The clock is read rarely: reading the processor time costs a system call.
+    if (--budget.steps < 0 || ((budget.steps & CLOCK_MASK) === 0 && budget.deadline.passed())) return false;
+    const row = f.rows[f.next++]!;
+    const args = r.atoms[frames.length - 1]!.args;
+    if (!args.every((x, j) => match(x, row[j]!, env, f.bound))) continue;
+    if (frames.length < r.atoms.length) frames.push(frameAt(frames.length));
+    else if (r.distinct.every(([a, b]) => !termEquals(instantiate(a, env)!, instantiate(b, env)!))) emit(r.head.map((t) => instantiate(t, env)!));
+  }
+  return true;
+}
