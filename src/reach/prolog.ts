@@ -119,7 +119,7 @@ function load(game: NormalGame, limits: ReachLimits, options: PrologReachOptions
   const store = createStore();
   for (const [key, r] of plan.relations) {
     // Split relations also get one table per functor as functors appear (see mirrorFacts).
-    ensureTable(engine, store, key, relationFacts(store, key, r.rel, r.arity));
+    ensureTable(engine, store, key, relationFacts(store, key, r.rel, r.arity, plan.auxiliary.has(key)));
   }
   return {
     game, plan, engine, store, limits, maxDepth,
