@@ -22,7 +22,7 @@ const CASES: readonly [string, readonly Optimization[]][] = [
   ['linkpath.kif', OPTIMIZATIONS],
   ['relaxed-subsume.kif', OPTIMIZATIONS],
   ['tictactoe.kif', OPTIMIZATIONS],
-  ['head-first.kif', ['head-first', 'semi-naive']],
+  ['head-first.kif', ['head-first', 'semi-naive', 'elimination', 'fresh-projection']],
   ['projection.kif', ['projected', 'existence']],
 ];
 
@@ -43,6 +43,8 @@ const EFFECTIVE: readonly [string, Optimization][] = [
   ['linkpath.kif', 'semi-naive'],
   ['relaxed-subsume.kif', 'subsumption'],
   ['head-first.kif', 'head-first'],
+  ['head-first.kif', 'elimination'],
+  ['head-first.kif', 'fresh-projection'],
   ['tictactoe.kif', 'existence'],
 ];
 

@@ -24,7 +24,16 @@ interface OwnPredicates {
   addToTable(name: string, args: readonly TauTerm[]): void;
   clearTable(name: string): void;
   probe(name: string, pattern: readonly (TauTerm | null)[]): boolean;
-  defineProjection(base: string, keep: readonly number[], name: string): boolean;
+  defineProjection(base: string, keep: readonly number[], name: string, history?: ProjectionHistory): boolean;
+}
+
+/**
+ * A projection that holds each tuple at most once over the base table's whole life: the tuples
+ * of `before` (facts the base held earlier) count as seen, and emptying the base keeps what was
+ * seen. The projection of a semi-naive delta table then holds only tuples new to the relation.
+ */
+export interface ProjectionHistory {
+  readonly before: readonly (readonly TauTerm[])[];
 }
 
 /**
@@ -190,12 +199,14 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
    * distinct tuple of those arguments once, now and as `base` grows. A call of it enumerates
    * the distinct values of some arguments without visiting every fact that repeats them.
    */
-  function defineProjection(base: string, keep: readonly number[], name: string): boolean {
+  function defineProjection(base: string, keep: readonly number[], name: string, history?: ProjectionHistory): boolean {
     if (tables.has(name)) return true;
     const from = tables.get(base);
     if (from === undefined) return false;
     defineTable(name, keep.length);
-    const p: Projection = { keep, table: tables.get(name)!, seen: new Set() };
+    const seen = new Set<string>();
+    for (const fact of history?.before ?? []) seen.add(indexKey(keep.map((i) => keyOf(fact[i]!))));
+    const p: Projection = { keep, table: tables.get(name)!, seen, lasting: history !== undefined };
     from.projections.push(p);
     for (const fact of from.facts) project(p, fact);
     return true;
@@ -207,7 +218,7 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     table.facts = [];
     table.indexes = new Map();
     for (const p of table.projections) {
-      p.seen.clear();
+      if (!p.lasting) p.seen.clear();
       p.table.facts = [];
       p.table.indexes = new Map();
     }
@@ -253,6 +264,8 @@ interface Projection {
   readonly keep: readonly number[];
   readonly table: JsTable;
   readonly seen: Set<string>;
+  /** Seen tuples survive the base being emptied (see {@link ProjectionHistory}). */
+  readonly lasting: boolean;
 }
 
 /** Where an enumeration of table facts resumes (see `enumerate`). */

@@ -13,7 +13,7 @@ import tauProlog from '#tau-prolog';
 import type { Term } from '../gdl/ast.js';
 import { NO_POS } from '../gdl/ast.js';
 import { foldTerm, foldTree } from '../gdl/fold.js';
-import { ownPredicates } from './own.js';
+import { type ProjectionHistory, ownPredicates } from './own.js';
 import type { TauTerm } from './term.js';
 import { Deadline, type LimitKind } from '../deadline.js';
 
@@ -21,6 +21,7 @@ import { Deadline, type LimitKind } from '../deadline.js';
 const pl: any = tauProlog;
 
 export type { TauTerm } from './term.js';
+export type { ProjectionHistory } from './own.js';
 
 /** Raised when a query exceeds its step budget or deadline. */
 export class EngineLimitError extends Error {
@@ -83,8 +84,9 @@ export interface PrologEngine {
   /**
    * Defines table `name` (once) as the distinct projections of table `base` onto the argument
    * positions `keep`, kept up to date as `base` grows. False when there is no table `base`.
+   * With `history`, each tuple enters it once over the base's life (see {@link ProjectionHistory}).
    */
-  defineProjection(base: string, keep: readonly number[], name: string): boolean;
+  defineProjection(base: string, keep: readonly number[], name: string, history?: ProjectionHistory): boolean;
   /**
    * {@link tauKif}, cached per term object (answers share their arguments with table facts).
    * `cache` false: looked up in the cache but not added to it (the text of an answer that may

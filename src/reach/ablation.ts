@@ -30,6 +30,10 @@ export type Optimization =
   | 'staged'
   /** A literal with variables found nowhere else reads its table's projection onto the others (item 5e). */
   | 'dead-projection'
+  /** The projection of a delta table holds only tuples no earlier round's facts had (item 5f). */
+  | 'fresh-projection'
+  /** Existence parts of rules made relations of their own, variable by variable (src/reach/eliminate.ts). */
+  | 'elimination'
   /** Queries skipped when a hash probe shows a literal cannot match (item 10). */
   | 'probes'
   /** Plans made again when a relation of the component has grown fourfold (item 8). */
@@ -40,7 +44,7 @@ export type Optimization =
 /** Every optimization that can be switched off, in the order of docs/reach.md. */
 export const OPTIMIZATIONS: readonly Optimization[] = [
   'semi-naive', 'components', 'subsumption', 'join-order', 'existence', 'core-first',
-  'projected', 'head-first', 'distinct-heads', 'staged', 'dead-projection', 'probes', 'replan', 'direct-steps',
+  'projected', 'head-first', 'distinct-heads', 'staged', 'dead-projection', 'fresh-projection', 'elimination', 'probes', 'replan', 'direct-steps',
 ];
 
 /** Which optimizations a run uses: a set of those switched off (empty: all on). */

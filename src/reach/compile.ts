@@ -7,7 +7,7 @@
  * them has grown fourfold, and made again on next use.
  */
 import { isGround } from '../gdl/terms.js';
-import { EngineLimitError, type TauTerm, toTau } from '../engine/tau.js';
+import { EngineLimitError, type ProjectionHistory, type TauTerm, toTau } from '../engine/tau.js';
 import { clauseTerms, literalTarget, tableName, variantName } from './clauses.js';
 import { type Estimates, type PlannedClause, type RowEstimate, type RuleShape, coreFirstApplies, planDistinctHeads, planVariant, ruleShape } from './plan.js';
 import { type ProjectedPlan, planProjected } from './project.js';
@@ -264,7 +264,7 @@ function load(run: Run, planned: PlannedClause): number {
     const g = calls.pop()!;
     if (g.kind === 'call' && g.projects !== undefined) {
       run.engine.defineTable(g.projects.base, g.projects.args.length);
-      run.engine.defineProjection(g.projects.base, g.projects.keep, g.name);
+      run.engine.defineProjection(g.projects.base, g.projects.keep, g.name, deltaHistory(run, g.projects.base));
     } else if (g.kind === 'call') run.engine.defineTable(g.name, g.args.length);
     else if (g.kind === 'once') calls.push(...g.goals);
     else if (g.kind === 'absent') calls.push(g.call);
@@ -272,6 +272,22 @@ function load(run: Run, planned: PlannedClause): number {
   const c = clauseTerms({ ...plan, name: variantName(id) });
   run.engine.addClause(c.head, c.body);
   return id;
+}
+
+/**
+ * For the projection of a delta table, the facts its table held before this round: a tuple
+ * they project to is not new, and each tuple then enters the projection once over the run.
+ * Sound for semi-naive rounds: the dropped variables occur nowhere else in the rule, so a new
+ * fact whose tuple an old fact had joins exactly where that old fact joined; with old facts
+ * elsewhere in the body that derived its heads in an earlier round, and with a new fact
+ * elsewhere the variant whose delta is that literal derives them (it reads this one's full
+ * table). Undefined for any other table, and with `fresh-projection` off.
+ */
+function deltaHistory(run: Run, base: string): ProjectionHistory | undefined {
+  if (!uses(run.switches, 'fresh-projection') || !uses(run.switches, 'semi-naive')) return undefined;
+  const t = run.store.tables.get(base.slice(2));
+  if (t === undefined || t.deltaName !== base) return undefined;
+  return { before: t.all.slice(0, t.all.length - t.delta.length) };
 }
 
 /** A goal that reads a projection of a table (`projects`) as the call of the table itself. */

@@ -206,7 +206,8 @@ function keep(run: Run, fresh: Fresh, key: string, args: readonly unknown[], rul
   if (run.store.size > run.limits.maxAtoms) {
     throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; more than ${run.limits.maxAtoms} ground atoms in all`, { kind: 'atoms' });
   }
-  const past = pastBudget(run, key, r.facts.length);
+  // The relations of eliminated parts are not the game's: neither estimated nor blamed.
+  const past = r.auxiliary ? undefined : pastBudget(run, key, r.facts.length);
   if (past !== undefined) throw estimateError(run, r, past);
 }
 

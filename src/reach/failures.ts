@@ -13,6 +13,7 @@ export function largestRelation(store: FactStore): { readonly key: string; reado
   let relation: RelationKey | undefined;
   let count = -1;
   for (const [k, r] of store.relations) {
+    if (r.auxiliary) continue;
     if (r.facts.length > count || (r.facts.length === count && k < key)) {
       key = k;
       relation = r;

@@ -99,7 +99,7 @@ export function computeSupersetsProlog(
   // stops what is left.
   const what = 'Prolog method: collecting the supersets';
   checkDeadline(limits.deadline, game.file, what);
-  const supersets = timed('collect', () => collect(run.store, deadlineTicker(limits.deadline, game.file, what)));
+  const supersets = timed('collect', () => collect(run.store, run.plan.auxiliary, deadlineTicker(limits.deadline, game.file, what)));
   checkDeadline(limits.deadline, game.file, what);
   return {
     supersets,
@@ -110,7 +110,7 @@ export function computeSupersetsProlog(
 /** Line 1 of Algorithm 9.2: a fresh engine with the driver loaded (clauses come per component). */
 function load(game: NormalGame, limits: ReachLimits, options: PrologReachOptions): Run {
   const on = switches(options.off);
-  const relaxed = planRelaxedGame(game, !uses(on, 'subsumption'));
+  const relaxed = planRelaxedGame(game, !uses(on, 'subsumption'), uses(on, 'elimination'));
   const plan = uses(on, 'components') ? relaxed : asOneComponent(relaxed);
   const maxDepth = options.maxTermDepth ?? limits.maxTermDepth ?? DEFAULT_MAX_TERM_DEPTH;
   refuseDeepRules(game.file, plan.components.flatMap((c) => c.rules), maxDepth);
@@ -119,7 +119,7 @@ function load(game: NormalGame, limits: ReachLimits, options: PrologReachOptions
   const store = createStore();
   for (const [key, r] of plan.relations) {
     // Split relations also get one table per functor as functors appear (see mirrorFacts).
-    ensureTable(engine, store, key, relationFacts(store, key, r.rel, r.arity));
+    ensureTable(engine, store, key, relationFacts(store, key, r.rel, r.arity, plan.auxiliary.has(key)));
   }
   return {
     game, plan, engine, store, limits, maxDepth,
@@ -148,7 +148,7 @@ function refuseDeepRules(file: string, rules: readonly RelaxedRule[], maxDepth: 
 }
 
 /** Lines 21-26: the three supersets, read off the fact store and sorted by KIF text. */
-function collect(store: FactStore, tick: () => void): Supersets {
+function collect(store: FactStore, auxiliary: ReadonlySet<string>, tick: () => void): Supersets {
   // One object per constant, shared by every term that holds it.
   const consts = new Map<string, Term>();
   const term = (t: TauTerm): Term => fromTauShared(t, consts);
@@ -157,7 +157,7 @@ function collect(store: FactStore, tick: () => void): Supersets {
     sortByCodePoints(items, (s) => (tick(), text(s))).map((s) => (tick(), value(s)));
   const fluents = byText(store.relations.get('true/1')?.facts ?? [], (f) => f.text, (f) => term(f.args[0]!));
   const moves = byText(store.relations.get('does/2')?.facts ?? [], (f) => f.text, (f) => ({ role: term(f.args[0]!), action: term(f.args[1]!) }));
-  return { fluents, moves, axioms: axiomsByText(store, tick, term) };
+  return { fluents, moves, axioms: axiomsByText(store, auxiliary, tick, term) };
 }
 
 /**
@@ -168,10 +168,10 @@ function collect(store: FactStore, tick: () => void): Supersets {
  * spares building and comparing a text per instance (amazons: 752,469 axioms, and the sort
  * took as long as the fixpoint). Arities of one name share a prefix, so they are sorted together.
  */
-function axiomsByText(store: FactStore, tick: () => void, term: (t: TauTerm) => Term): Atom[] {
+function axiomsByText(store: FactStore, auxiliary: ReadonlySet<string>, tick: () => void, term: (t: TauTerm) => Term): Atom[] {
   const groups = new Map<string, { readonly prefix: string; readonly rel: string; readonly facts: StoredFact[] }>();
-  for (const r of store.relations.values()) {
-    if (KEYWORDS.has(r.rel)) continue;
+  for (const [key, r] of store.relations) {
+    if (KEYWORDS.has(r.rel) || auxiliary.has(key)) continue;
     const prefix = r.arity === 0 ? r.rel : `(${r.rel} `;
     let g = groups.get(prefix);
     if (g === undefined) groups.set(prefix, (g = { prefix, rel: r.rel, facts: [] }));

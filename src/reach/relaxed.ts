@@ -11,6 +11,7 @@ import type { NormalGame } from '../normalize/types.js';
 import { signatureText } from '../gdl/relation-table.js';
 import { BRIDGES, neededRules } from './relaxation.js';
 import { dropSubsumed } from './subsume.js';
+import { eliminateParts } from './eliminate.js';
 import { type RelaxedLiteral, type RelaxedRule, keyOf } from './relaxed-rule.js';
 
 export { type RelaxedLiteral, type RelaxedRule, keyOf } from './relaxed-rule.js';
@@ -56,6 +57,8 @@ export interface RelaxedPlan {
   readonly relations: ReadonlyMap<string, RelationKey>;
   /** Position of the first rule of each relation key, for messages. */
   readonly firstRule: ReadonlyMap<string, Pos>;
+  /** Keys of the relations made by src/reach/eliminate.ts: evaluated, left out of the supersets. */
+  readonly auxiliary: ReadonlySet<string>;
 }
 
 /**
@@ -72,9 +75,13 @@ export function relaxRules(game: NormalGame, keepSubsumed = false): RelaxedRule[
   return keepSubsumed ? relaxed : dropSubsumed(relaxed);
 }
 
-/** Builds the evaluation plan of the relaxed game (`keepSubsumed`: see {@link relaxRules}). */
-export function planRelaxedGame(game: NormalGame, keepSubsumed = false): RelaxedPlan {
-  const rules = relaxRules(game, keepSubsumed);
+/**
+ * Builds the evaluation plan of the relaxed game (`keepSubsumed`: see {@link relaxRules};
+ * `eliminate`: existence parts made relations of their own, src/reach/eliminate.ts).
+ */
+export function planRelaxedGame(game: NormalGame, keepSubsumed = false, eliminate = false): RelaxedPlan {
+  const relaxed = relaxRules(game, keepSubsumed);
+  const { rules, auxiliary } = eliminate ? eliminateParts(relaxed) : { rules: relaxed, auxiliary: new Set<string>() };
   const relations = new Map<string, RelationKey>();
   const firstRule = new Map<string, Pos>();
   const note = (a: Atom): string => {
@@ -94,7 +101,7 @@ export function planRelaxedGame(game: NormalGame, keepSubsumed = false): Relaxed
     if (!relations.has(to)) relations.set(to, { rel: b.to.name, arity: b.to.arity });
     bridges.push({ from, to });
   }
-  return { components: orderComponents(rules, bridges, relations), relations, firstRule };
+  return { components: orderComponents(rules, bridges, relations), relations, firstRule, auxiliary };
 }
 
 /** Groups rules by strongly connected component of the relation graph, bodies before heads. */

@@ -24,6 +24,11 @@ interface RelationFacts {
   readonly parts: Map<string, Map<number, TableFacts>>;
   /** The count at which src/reach/growth.ts looks at the relation next (0: at its first threshold). */
   lookAt: number;
+  /**
+   * Made by src/reach/eliminate.ts: its facts are not counted in the store's size (the atom
+   * budget and the estimates see the game's relations only, as without the rewrite).
+   */
+  readonly auxiliary: boolean;
 }
 
 /** One table of the engine (without copy prefix): `cell/3`, `true/1:cell/3`. */
@@ -46,7 +51,7 @@ type Refusal = { readonly kind: 'duplicate' } | { readonly kind: 'too-deep'; rea
 export interface FactStore {
   readonly relations: Map<string, RelationFacts>;
   readonly tables: Map<string, TableFacts>;
-  /** Total number of facts. */
+  /** Total number of facts, those of auxiliary relations left out. */
   size: number;
 }
 
@@ -56,10 +61,10 @@ export function createStore(): FactStore {
 }
 
 /** The facts of a relation, created empty on first use. */
-export function relationFacts(store: FactStore, relKey: string, rel: string, arity: number): RelationFacts {
+export function relationFacts(store: FactStore, relKey: string, rel: string, arity: number, auxiliary = false): RelationFacts {
   let r = store.relations.get(relKey);
   if (r === undefined) {
-    r = { rel, arity, keys: new Set(), facts: [], tables: [], parts: new Map(), lookAt: 0 };
+    r = { rel, arity, keys: new Set(), facts: [], tables: [], parts: new Map(), lookAt: 0, auxiliary };
     store.relations.set(relKey, r);
   }
   return r;
@@ -85,7 +90,7 @@ export function recordFact(engine: PrologEngine, r: RelationFacts, args: readonl
   r.keys.add(text);
   const fact = { args, text };
   r.facts.push(fact);
-  store.size++;
+  if (!r.auxiliary) store.size++;
   return fact;
 }
 
