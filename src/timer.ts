@@ -27,10 +27,22 @@ function residentBytes(): number {
   return typeof process === 'undefined' ? 0 : process.memoryUsage.rss();
 }
 
+/**
+ * Processor time (user and system, all threads) of the process in ms where the host reports it
+ * (Node), else undefined (a browser). deadline.ts reads it the same way for stage budgets.
+ */
+function processorMs(): number | undefined {
+  if (typeof process === 'undefined' || typeof process.cpuUsage !== 'function') return undefined;
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
 /** Collects stage records; one per pipeline run, never shared. */
 export class StageTimer {
   private readonly records: StageRecord[] = [];
   private peak = 0;
+  /** The process's processor time when this timer was made (ms), where the host reports it. */
+  private readonly cpuStart = processorMs();
 
   /**
    * `onStage`, when given, is told of each stage as it ends (failed ones too), and `onStart` of
@@ -63,6 +75,17 @@ export class StageTimer {
     const record = { stage, ms, counts, rss };
     this.records.push(record);
     this.onStage?.(record);
+  }
+
+  /**
+   * Processor seconds the process has used since this timer was made (the run so far, as a
+   * stage budget counts time: docs/mutex.md, 2c); where the host reports none, the wall-clock
+   * seconds of the stages recorded.
+   */
+  processorSeconds(): number {
+    const now = processorMs();
+    if (now === undefined || this.cpuStart === undefined) return totalMs(this.records) / 1000;
+    return (now - this.cpuStart) / 1000;
   }
 
   /** The records so far, in order. */

@@ -78,17 +78,44 @@ describe('combinations', () => {
       { role: 'x', literals: [[literal(1, true)], [literal(3, true)], [literal(3, false)]] },
       { role: 'o', literals: [[literal(2, true)], [literal(3, true)]] },
     ];
-    const c: Combinations = combinations(roles, groupOf, limits);
+    const c: Combinations = combinations(roles, { groupOf, exactlyOne: new Map() }, limits);
     expect(c.crossProduct).toBe(6n);
     // (0, 0) needs both members of the group, (2, 1) atom 3 true and false.
     expect(c.combos.map((m) => [...m])).toEqual([[0, 1], [1, 0], [1, 1], [2, 0]]);
+  });
+
+  it('drop the combinations that need every member of a proven exactly-one group false, and only those', () => {
+    // Atoms 1 and 2 (control x, control o) form a group proven exactly-one: each noop needs its
+    // own role not in control; both noops at once would leave no one in control.
+    const roles = [
+      { role: 'x', literals: [[literal(1, true)], [literal(1, false)]] },
+      { role: 'o', literals: [[literal(2, true)], [literal(2, false)]] },
+    ];
+    const groupOf = new Map([[1, 0], [2, 0]]);
+    expect(combinations(roles, { groupOf, exactlyOne: new Map([[0, 2]]) }, limits).combos.map((m) => [...m])).toEqual([[0, 1], [1, 0]]);
+    // At most one only: the two noops stay; a group of three members is not emptied by two.
+    expect(combinations(roles, { groupOf, exactlyOne: new Map() }, limits).combos.map((m) => [...m])).toEqual([[0, 1], [1, 0], [1, 1]]);
+    expect(combinations(roles, { groupOf, exactlyOne: new Map([[0, 3]]) }, limits).combos.map((m) => [...m])).toEqual([[0, 1], [1, 0], [1, 1]]);
+  });
+
+  it('skip the moves a proven group excludes class by class, not one test per pair of moves', () => {
+    // Turn-taking with 3,000 moves per role (amazons' shape): each role's moves need its own
+    // control, its noop the other's. One test per pair would pass the search's budget.
+    const role = (own: number, other: number): { role: string; literals: number[][] } => ({
+      role: `r${own}`, literals: [...Array.from({ length: 3000 }, (_, m) => [literal(own, true), literal(10 + m, true)]), [literal(other, true)]],
+    });
+    const c = combinations([role(1, 2), role(2, 1)], { groupOf: new Map([[1, 0], [2, 0]]), exactlyOne: new Map() }, { ...limits, maxActions: 10_000 });
+    expect(c.combos.length).toBe(6000);
+    expect([...c.combos[0]!]).toEqual([0, 3000]);
+    expect([...c.combos[5999]!]).toEqual([3000, 2999]);
+    expect(c.tests).toBeLessThan(20_000);
   });
 
   it('end with a limit error naming the sizes', () => {
     const roles = Array.from({ length: 6 }, (_, i) => ({ role: `r${i}`, literals: Array.from({ length: 20 }, () => [] as number[]) }));
     let error: unknown;
     try {
-      combinations(roles, new Map(), limits);
+      combinations(roles, { groupOf: new Map(), exactlyOne: new Map() }, limits);
     } catch (err) {
       error = err;
     }

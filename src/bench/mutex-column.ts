@@ -80,11 +80,12 @@ export function mutexHeaders(): string[] {
 
 /**
  * Whether the stage kept within its default bound, as the stage counts it: its processor
- * seconds against the grounding's (wall-clock) seconds plus the extra seconds; wall-clock
- * seconds where no processor time was measured.
+ * seconds against the grounding's processor seconds plus the extra seconds (the grounding's
+ * wall-clock seconds grow with the machine's load, docs/mutex.md 2c); wall-clock seconds where
+ * no processor time was measured.
  */
 export function withinBound(m: MutexColumn): boolean {
-  return (m.cpu ?? m.seconds) <= m.groundSeconds + MUTEX_EXTRA_SECONDS;
+  return (m.cpu ?? m.seconds) <= (m.groundCpu ?? m.groundSeconds) + MUTEX_EXTRA_SECONDS;
 }
 
 /** Cells of the mutex columns for one game (the status word when it did not finish). */

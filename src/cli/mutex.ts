@@ -69,6 +69,12 @@ function proofLine(r: MutexResult): string {
   return `proofs: ${part(c.lifted, 'lifted')}, ${part(c.ground, 'ground')}, ${part(c.observed, 'observed only')}, ${part(c.unproven, 'unproven for lack of budget')}${budget}`;
 }
 
+/** The stage's budget against what it used, in processor seconds (what the budget counts). */
+function timeLine(t: NonNullable<MutexResult['stats']['time']>): string {
+  const s = (x: number): string => `${x.toFixed(2)} s`;
+  return `mutex: time budget ${s(t.budgetSeconds)} of processor time (the run before it: ${s(t.beforeSeconds)}); used ${s(t.sampleSeconds + t.proofSeconds)}: sampling ${s(t.sampleSeconds)}, proofs and choice ${s(t.proofSeconds)}`;
+}
+
 function formatMutexStats(r: MutexResult): string {
   const s = r.stats;
   const v = s.surviving;
@@ -79,6 +85,7 @@ function formatMutexStats(r: MutexResult): string {
     `mutex: ${s.provenLifted} proven lifted (${s.liftedPairs} rule pairs, ${s.liftedMs} ms), ${s.proven - s.provenLifted} proven by ground SAT${s.groundProof ? '' : ' (lazy axioms: no ground SAT)'}`,
     ...(s.implications.tried > 0 ? [`mutex: implications between two relations: ${s.implications.proven} proven lifted of ${s.implications.tried} held by the sampled states`] : []),
     `mutex: ${s.satQueries} SAT queries, work ${s.proofWork}${s.proofComplete ? '' : ' (budget reached: later candidates not tried)'}`,
+    ...(s.time === undefined ? [] : [timeLine(s.time)]),
     ...s.failures.map((f) => `mutex: not proven: {${f.members.join(' ')}}: ${f.unrefutedPairs}${f.capped ? '+' : ''} member pairs could not be refuted`),
   ];
   return `${lines.join('\n')}\n`;

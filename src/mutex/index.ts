@@ -61,10 +61,28 @@ interface MutexStats {
   readonly failures: readonly { readonly members: readonly string[]; readonly unrefutedPairs: number; readonly capped: boolean }[];
   readonly satQueries: number;
   readonly sampledStates: number;
+  /**
+   * The stage's time budget and the seconds its two steps took (sampling, then the proofs and the
+   * choice), as the budget counts them: set by the pipeline, which samples the states.
+   */
+  readonly time?: MutexTime;
   /** Work spent (clause literals built plus clause visits of unit propagation). */
   readonly proofWork: number;
   /** False when the work budget stopped the proof before every candidate was tried. */
   readonly proofComplete: boolean;
+}
+
+/**
+ * The mutex stage's budget and what it used, in processor seconds where the host reports them
+ * (else wall-clock seconds), as the budget counts (see {@link MutexStats.time}).
+ */
+export interface MutexTime {
+  /** The run before the stage (loading and grounding): T of the default budget T + 10 s. */
+  readonly beforeSeconds: number;
+  readonly budgetSeconds: number;
+  readonly sampleSeconds: number;
+  /** The proofs and the choice of the encoding. */
+  readonly proofSeconds: number;
 }
 
 /** The mutex groups of a game and the state encoding they give. */

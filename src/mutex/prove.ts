@@ -93,9 +93,9 @@ function assumeInvariants(enc: ConeEncoding, view: MutexView, claims: readonly C
 }
 
 /** {@link encodeCone} under the stage's budget: past it, the proof stops with {@link ProofStopped}. */
-function encode(view: MutexView, index: RuleIndex, roots: readonly number[], allMoves: boolean, limits: ProofLimits): ConeEncoding {
+function encode(view: MutexView, index: () => RuleIndex, roots: readonly number[], allMoves: boolean, limits: ProofLimits): ConeEncoding {
   try {
-    return encodeCone(view, index, roots, allMoves, () => limits.deadline.tick());
+    return encodeCone(view, index(), roots, allMoves, () => limits.deadline.tick());
   } catch (err) {
     if (err instanceof EncodingStopped) throw new ProofStopped();
     throw err;
@@ -116,7 +116,7 @@ interface Meter {
  * (it can), 'unsat' (it cannot) or 'unknown' (the conflict budget ran out first).
  */
 function canViolate(
-  view: MutexView, index: RuleIndex, claims: readonly Claim[], active: readonly boolean[], claim: Claim, limits: ProofLimits, meter: Meter,
+  view: MutexView, index: () => RuleIndex, claims: readonly Claim[], active: readonly boolean[], claim: Claim, limits: ProofLimits, meter: Meter,
 ): 'sat' | 'unsat' | 'unknown' {
   const nexts = claim.members.map((f) => view.fluents[f]!.nextAtom);
   // "Some member stays or becomes true" usually rests on every role making some move.
@@ -137,7 +137,7 @@ function canViolate(
  * one encoding of the claim's cone, one query per pair under assumptions.
  */
 function unrefuted(
-  view: MutexView, index: RuleIndex, claims: readonly Claim[], active: readonly boolean[], claim: Claim, limits: ProofLimits, meter: Meter,
+  view: MutexView, index: () => RuleIndex, claims: readonly Claim[], active: readonly boolean[], claim: Claim, limits: ProofLimits, meter: Meter,
 ): { pairs: number; capped: boolean } {
   const nexts = claim.members.map((f) => view.fluents[f]!.nextAtom);
   const enc = encode(view, index, nexts, false, limits);
@@ -177,7 +177,7 @@ interface ProofState {
  * claims counts, since they were proven assuming batch-mates not yet checked.
  */
 function proveBatch(
-  view: MutexView, index: RuleIndex, claims: readonly Claim[], initially: readonly boolean[], st: ProofState, batch: readonly number[],
+  view: MutexView, index: () => RuleIndex, claims: readonly Claim[], initially: readonly boolean[], st: ProofState, batch: readonly number[],
   limits: ProofLimits, meter: Meter,
 ): boolean {
   const { active, left } = st;
@@ -209,7 +209,10 @@ function proveBatch(
  * `proven` marks claims already proven elsewhere (lifted.ts): they are assumed from the start.
  */
 export function proveClaims(view: MutexView, claims: readonly Claim[], limits: ProofLimits, proven: readonly boolean[] = []): ProofResult {
-  const index = ruleIndex(view);
+  // Built at the first query: a game whose claims are all proven lifted, or whose budget is
+  // spent already, never pays for indexing its ground rules (millions on amazonsTorus).
+  let built: RuleIndex | undefined;
+  const index = (): RuleIndex => (built ??= ruleIndex(view));
   const initially = holdInitially(view, claims);
   // Claims proven already (on the lifted rules) hold in every reachable state: assumed, not asked.
   const active = claims.map((_, i) => proven[i] === true);
@@ -248,7 +251,7 @@ export function proveClaims(view: MutexView, claims: readonly Claim[], limits: P
 
 /** Unrefuted member pairs of each AMO claim shown not inductive, while budget remains. */
 function explainFailures(
-  view: MutexView, index: RuleIndex, claims: readonly Claim[], st: ProofState, initially: readonly boolean[], limits: ProofLimits, meter: Meter,
+  view: MutexView, index: () => RuleIndex, claims: readonly Claim[], st: ProofState, initially: readonly boolean[], limits: ProofLimits, meter: Meter,
 ): Map<number, { pairs: number; capped: boolean }> {
   const out = new Map<number, { pairs: number; capped: boolean }>();
   try {

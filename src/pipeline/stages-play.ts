@@ -5,7 +5,7 @@
  */
 import { checkDeadline } from '../gdl/diagnostics.js';
 import type { GroundGame } from '../ground/types.js';
-import { DEFAULT_MUTEX_OPTIONS, type MutexResult, findMutexGroups } from '../mutex/index.js';
+import { DEFAULT_MUTEX_OPTIONS, type MutexResult, type MutexTime, findMutexGroups } from '../mutex/index.js';
 import type { NormalGame } from '../normalize/types.js';
 import { createFastSimulator } from '../play/fast/simulator.js';
 import { createGroundSimulator } from '../play/ground-sim.js';
@@ -34,7 +34,7 @@ export interface MutexSettings {
   readonly maxSteps: number;
   /**
    * Seconds the stage (sampling and proofs) may take before it stops with what it has proven;
-   * absent: the time the run took so far (loading and grounding) plus {@link MUTEX_EXTRA_SECONDS}.
+   * absent: the processor time the run took so far (loading and grounding) plus {@link MUTEX_EXTRA_SECONDS}.
    * CLI flag `--mutex-seconds`.
    */
   readonly seconds?: number;
@@ -61,22 +61,27 @@ const MUTEX_RESERVE_SECONDS = 1;
  * with the fewest bits (docs/mutex.md). Every command
  * that needs mutex groups comes here, so they are the same groups proven the same way.
  *
- * The stage has a time budget of its own (`settings.seconds`, by default the time `timer` has
- * recorded so far plus {@link MUTEX_EXTRA_SECONDS}), sampling at most half of it: when it runs
+ * The stage has a time budget of its own (`settings.seconds`, by default the processor time of
+ * the run so far, `timer.processorSeconds()`, plus {@link MUTEX_EXTRA_SECONDS}: processor
+ * seconds, as the budget counts them), sampling at most half of it: when it runs
  * out, the stage returns what it has proven. Only the run's deadline makes it fail. The proofs
  * stop {@link MUTEX_RESERVE_SECONDS} (at most a tenth of the budget) before it, for the work
  * after their last look at the clock.
  */
 export function mutexGroups(ground: GroundGame, normal: NormalGame, options: PipelineOptions, settings: MutexSettings, timer: StageTimer): MutexResult {
-  const seconds = settings.seconds ?? timer.list().reduce((n, r) => n + r.ms, 0) / 1000 + MUTEX_EXTRA_SECONDS;
+  // T in processor seconds, as the budget counts: a wall-clock T grows with the machine's load.
+  const before = timer.processorSeconds();
+  const seconds = settings.seconds ?? before + MUTEX_EXTRA_SECONDS;
   const budget = options.deadline.within(Math.max(0, seconds - Math.min(MUTEX_RESERVE_SECONDS, seconds / 10)));
   const sampling = options.deadline.within(seconds / 2);
   const states = timer.run('sample', () => sampleStates(ground, { ...settings, deadline: sampling }), (s) => ({ states: s.length }));
   checkDeadline(options.deadline, ground.file, 'mutex groups: sampling');
+  const sampled = timer.processorSeconds();
   return timer.run('mutex', () => {
     const r = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: budget, lifted: normal });
     checkDeadline(options.deadline, ground.file, 'mutex groups: proving');
-    return r;
+    const time: MutexTime = { beforeSeconds: before, budgetSeconds: seconds, sampleSeconds: sampled - before, proofSeconds: timer.processorSeconds() - sampled };
+    return { ...r, stats: { ...r.stats, time } };
   }, (r) => ({ fluents: r.fluents, bits: r.bits, groups: r.groups.length, proven: r.groups.filter((g) => g.proven).length }));
 }
 

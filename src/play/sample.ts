@@ -19,14 +19,17 @@ interface SampleOptions {
 
 /**
  * The states visited by `playouts` random playouts, each as the term ids of its fluents (the
- * initial state first). A playout ends in a terminal state, when a role has no legal move, or
+ * initial state first; none when the deadline passed before it was made). A playout ends in a terminal state, when a role has no legal move, or
  * after `maxSteps` joint moves.
  */
 export function sampleStates(game: GroundGame, options: SampleOptions): number[][] {
-  const sim = createGroundSimulator(game, options.deadline);
   const random = createRandom(options.seed);
-  const out: number[][] = [sim.fluentTerms(sim.initialState())];
+  const out: number[][] = [];
   try {
+    // Inside the guard: a game with lazy axioms evaluates its static part when the simulator is
+    // made and its lazy part for the initial state, either of which can outlast the budget.
+    const sim = createGroundSimulator(game, options.deadline);
+    out.push(sim.fluentTerms(sim.initialState()));
     for (let p = 0; p < options.playouts && !options.deadline.passed(); p++) {
       let state = sim.initialState();
       for (let step = 0; step < options.maxSteps && !options.deadline.passed(); step++) {
@@ -38,8 +41,9 @@ export function sampleStates(game: GroundGame, options: SampleOptions): number[]
     }
   } catch (err) {
     // A game with lazy axioms evaluates them inside a step, and that evaluation stops with a
-    // limit error when the deadline passes there: sampling then ends with the states it has,
-    // as it does between steps (the caller looks at the run's own deadline afterwards).
+    // limit error when the deadline passes there: sampling then ends with the states it has
+    // (none when the budget passed before the initial state was made), as it does between
+    // steps (the caller looks at the run's own deadline afterwards).
     if (!options.deadline.passed()) throw err;
   }
   return out;

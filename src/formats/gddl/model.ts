@@ -16,7 +16,7 @@ import { GdlError, deadlineError, diag } from '../../gdl/diagnostics.js';
 import { compareCodePoints } from '../../gdl/terms.js';
 import { stronglyConnectedComponents } from '../../gdl/scc.js';
 import type { MutexGroup } from '../../mutex/index.js';
-import { type Combinations, type RoleMoves, combinations, describeSizes } from './combine.js';
+import { type Combinations, type ProvenGroups, type RoleMoves, combinations, describeSizes } from './combine.js';
 import { necessaryLiterals } from './literals.js';
 import { DERIVED_PREFIX, escapeSymbol, termName } from './names.js';
 import { Specializer } from './specialize.js';
@@ -184,21 +184,27 @@ function partition(groups: readonly MutexGroup[], byText: ReadonlyMap<string, st
   return out.sort((x, y) => compareCodePoints(x.members[0]!, y.members[0]!));
 }
 
-/** Per `true` atom in a proven group of two or more members, the group's index. */
-function provenGroupOf(game: FormulaGame, groups: readonly MutexGroup[]): Map<number, number> {
+/**
+ * Per `true` atom in a proven group of two or more members or a proven exactly-one group, the
+ * group's index; and the exactly-one groups' sizes (all members counted, those without a `true`
+ * atom too: no move can need them false, so the group is never found empty by mistake).
+ */
+function provenGroups(game: FormulaGame, groups: readonly MutexGroup[]): ProvenGroups {
   const trueAtom = new Map<string, number>();
   game.atoms.forEach((a, i) => {
     if (game.terms.symbolName(a.rel) === 'true') trueAtom.set(game.terms.text(a.args[0]!), i);
   });
-  const out = new Map<number, number>();
+  const groupOf = new Map<number, number>();
+  const exactlyOne = new Map<number, number>();
   groups.forEach((g, gi) => {
-    if (!g.proven || g.members.length < 2) return;
+    if (!g.proven || (g.members.length < 2 && !g.exactlyOne)) return;
+    if (g.exactlyOne) exactlyOne.set(gi, g.members.length);
     for (const m of g.members) {
       const atom = trueAtom.get(m);
-      if (atom !== undefined) out.set(atom, gi);
+      if (atom !== undefined) groupOf.set(atom, gi);
     }
   });
-  return out;
+  return { groupOf, exactlyOne };
 }
 
 /** The multi-actions of the combinations kept, with the effect pairs specialized to each. */
@@ -254,7 +260,7 @@ export function buildGddl(game: FormulaGame, groups: readonly MutexGroup[], opti
   const roles = game.roles.map((r) => termName(game.terms, r));
   const legal = parts.moves.map((ms) => necessaryLiterals(ms.map((m) => parts.definition.get(m.legal)!)));
   const roleMoves: RoleMoves[] = roles.map((role, r) => ({ role, literals: legal[r]! }));
-  const combos = combinations(roleMoves, provenGroupOf(game, groups), { maxActions: options.maxActions, deadline, file: game.file });
+  const combos = combinations(roleMoves, provenGroups(game, groups), { maxActions: options.maxActions, deadline, file: game.file });
   const pairs = combos.combos.length * parts.next.length;
   if (pairs > options.maxEffects) {
     throw formatError(game.file, `GDDL: ${combos.combos.length} multi-actions times ${parts.next.length} fluents = up to ${pairs} precondition/effect pairs, over the limit of ${options.maxEffects} (--max-effects): ${describeSizes(roleMoves)}`);
