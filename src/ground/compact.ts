@@ -8,7 +8,9 @@
  * mutex stage, the simulators, JSON, axiom removal): made from the compact rules on the first
  * read and kept. The compact rules travel on the game as a non-enumerable property, so a copy
  * made by spreading (`{ ...game, rules: other }`) never carries rules that disagree with its
- * `rules`: such a copy is read through its `rules`, as any game made elsewhere.
+ * `rules`: such a copy is read through its `rules`, as any game made elsewhere. The atoms
+ * travel the same way, as term ids (`atomTerms`, `atomCount`, `atomTerm`), their `atoms`
+ * objects made on the first read.
  */
 import type { TermReader } from '../datalog/terms.js';
 import { countingPass } from './text-order.js';
@@ -157,7 +159,8 @@ export function gameWithRules(fields: GameFields, atoms: Int32Array, rules: Comp
   let objects: GroundRule[] | undefined;
   let atomList: GroundAtom[] | undefined;
   const game = { ...fields } as GroundGame;
-  Object.defineProperty(game, 'atoms', { enumerable: true, get: () => (atomList ??= atomObjects(fields.terms, atoms)) });
+  // Configurable: a test traps the read to check that a stage works on the term ids alone.
+  Object.defineProperty(game, 'atoms', { enumerable: true, configurable: true, get: () => (atomList ??= atomObjects(fields.terms, atoms)) });
   Object.defineProperty(game, 'rules', { enumerable: true, get: () => (objects ??= ruleObjects(rules)) });
   Object.defineProperty(game, COMPACT, { value: rules, enumerable: false });
   Object.defineProperty(game, ATOMS, { value: atoms, enumerable: false });
