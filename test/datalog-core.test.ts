@@ -121,6 +121,23 @@ describe('join', () => {
     expect(out.sort()).toEqual([1, 2, 3]);
   });
 
+  it('reads a semi-naive delta first when walking its index chains would read its older rows', () => {
+    // step(X, Y): 10 rows; d(X, J): 100 old rows per X, then a delta of 2 new rows per X (22 >
+    // 10, so the greedy order alone takes step first and then walks d's chains of 102 rows).
+    const step = rel(2, Array.from({ length: 10 }, (_, i) => [i, i + 1]));
+    const tuples: number[][] = [];
+    for (let x = 0; x <= 10; x++) for (let j = 0; j < 100; j++) tuples.push([x, j]);
+    const lo = tuples.length;
+    for (let x = 0; x <= 10; x++) for (let j = 0; j < 2; j++) tuples.push([x, 1000 + j]);
+    const d = rel(2, tuples);
+    let ticks = 0;
+    const out: string[] = [];
+    join(3, [whole(step, [0, 1]), { rel: d, vars: [0, 2], lo, hi: d.size }], [], null, () => void ticks++, (b) => out.push(Array.from(b).join(',')));
+    expect(out.sort()).toEqual(Array.from({ length: 10 }, (_, x) => [`${x},${x + 1},1000`, `${x},${x + 1},1001`]).flat().sort());
+    // Delta first: its 22 rows and one probe of step each; step first read over 1,000 rows.
+    expect(ticks).toBeLessThan(100);
+  });
+
   it('reports a limit through the tick', () => {
     const big = rel(1, Array.from({ length: 10000 }, (_, i) => [i]));
     let ticks = 0;

@@ -5,6 +5,7 @@
  */
 import { PLAY_KEYWORDS, isOutputKeyword } from '../gdl/keywords.js';
 import type { GroundGame } from '../ground/types.js';
+import { atomTerm } from '../ground/compact.js';
 
 /** What the functions here read of a game: its atoms and terms (a GroundGame or a game made from one). */
 type AtomSource = Pick<GroundGame, 'atoms' | 'terms'>;
@@ -18,13 +19,13 @@ export type AtomKind = 'true' | 'does' | 'next' | 'legal' | 'goal' | 'terminal' 
 
 /** The kind of atom `id` of `game`. */
 export function atomKind(game: AtomSource, id: number): AtomKind {
-  const rel = game.terms.symbolName(game.atoms[id]!.rel);
+  const rel = game.terms.symbolName(game.terms.functor(atomTerm(game, id)));
   return PLAY_KEYWORDS.has(rel) ? (rel as AtomKind) : 'axiom';
 }
 
 /** The relation constant of atom `id` (for reports). */
 export function atomRelation(game: AtomSource, id: number): string {
-  return game.terms.symbolName(game.atoms[id]!.rel);
+  return game.terms.symbolName(game.terms.functor(atomTerm(game, id)));
 }
 
 
@@ -35,5 +36,5 @@ export function isOutput(kind: AtomKind): boolean {
 
 /** The KIF text of argument `i` of atom `id` (the fluent of an `init`/`true` atom, for the emitter). */
 export function argText(game: AtomSource, id: number, i: number): string {
-  return game.terms.text(game.atoms[id]!.args[i]!);
+  return game.terms.text(game.terms.arg(atomTerm(game, id), i));
 }

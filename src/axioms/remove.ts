@@ -16,6 +16,7 @@ import { stronglyConnectedComponents } from '../gdl/scc.js';
 import type { GroundGame, GroundRule } from '../ground/types.js';
 import { type AtomKind, atomKind, atomRelation, isOutput } from './atoms.js';
 import { atomText } from '../ground/atoms.js';
+import { atomCount } from '../ground/compact.js';
 import { type Formula, FormulaTable, type Step, bodySize, mapAtoms, postOrder } from './formula.js';
 import {
   type AxiomOptions, type AxiomResult, type AxiomStats, DEFAULT_AXIOM_OPTIONS, type FormulaGame, type FormulaRule,
@@ -51,9 +52,10 @@ class Removal {
     readonly deadline: Deadline,
   ) {
     this.byHead = rulesByHead(game);
-    this.kinds = game.atoms.map((_, id) => atomKind(game, id));
-    this.def = new Array<Formula | undefined>(game.atoms.length).fill(undefined);
-    this.users = Array.from({ length: game.atoms.length }, () => []);
+    // Atom kinds by id, without making the game's atom objects (compact.ts) before the first deadline check.
+    this.kinds = Array.from({ length: atomCount(game) }, (_, id) => atomKind(game, id));
+    this.def = new Array<Formula | undefined>(this.kinds.length).fill(undefined);
+    this.users = Array.from({ length: this.kinds.length }, () => []);
     this.ruleSize = new Float64Array(game.rules.length);
     let total = 0;
     game.rules.forEach((r, i) => {

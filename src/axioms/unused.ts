@@ -6,7 +6,7 @@
 import { Deadline } from '../deadline.js';
 import { checkDeadline, deadlineTicker } from '../gdl/diagnostics.js';
 import { restrictGame } from '../ground/restrict.js';
-import { type CompactRules, compactRules, ruleCount, selectRules } from '../ground/compact.js';
+import { type CompactRules, atomCount, compactRules, ruleCount, selectRules } from '../ground/compact.js';
 import type { GroundAtom, GroundGame } from '../ground/types.js';
 import { atomKind, isOutput } from './atoms.js';
 
@@ -40,10 +40,11 @@ export function neededAtoms(game: GroundGame, deadline: Deadline): Uint8Array {
   const tick = deadlineTicker(deadline, game.file, 'dropping unused instances');
   const rules = compactRules(game);
   const { starts, lits } = rules;
-  const start = headRanges(rules.heads, rules.count, game.atoms.length, tick);
-  const needed = new Uint8Array(game.atoms.length);
+  const atoms = atomCount(game);
+  const start = headRanges(rules.heads, rules.count, atoms, tick);
+  const needed = new Uint8Array(atoms);
   const todo: number[] = [];
-  for (let id = 0; id < game.atoms.length; id++) {
+  for (let id = 0; id < atoms; id++) {
     tick();
     if (start[id + 1]! > start[id]! && isOutput(atomKind(game, id))) {
       needed[id] = 1;
@@ -104,7 +105,7 @@ export function removeUnused(game: GroundGame, deadline: Deadline): { game: Grou
   // Kept rules are a subsequence with bodies unchanged: restricting keeps them sorted.
   const rules = compactRules(game);
   const out = restrictGame(game, neededRules(rules, needed), false, deadline, 'dropping unused instances');
-  const stats = { rulesBefore: rules.count, rulesAfter: ruleCount(out), atomsBefore: game.atoms.length, atomsAfter: out.atoms.length };
+  const stats = { rulesBefore: rules.count, rulesAfter: ruleCount(out), atomsBefore: atomCount(game), atomsAfter: atomCount(out) };
   return { game: out, stats };
 }
 

@@ -83,9 +83,10 @@ function makeStep(atom: JoinAtom, at: number, bound: Set<number>, checks: JoinCh
 
 /**
  * The plan: atoms in the core's greedy order (src/datalog/plan.ts: fully bound atoms first, then
- * the fewest estimated rows), each test right after the step that binds its last variable.
+ * the fewest estimated rows), each test right after the step that binds its last variable;
+ * `first`, when not -1, is the atom taken first whatever the order says.
  */
-function planJoin(atoms: readonly JoinAtom[], checks: readonly JoinCheck[]): { pre: JoinCheck[]; steps: Step[] } {
+function orderedPlan(atoms: readonly JoinAtom[], checks: readonly JoinCheck[], first: number): { pre: JoinCheck[]; steps: Step[]; work: number } {
   const bound = new Set<number>();
   const steps: Step[] = [];
   let pending = [...checks];
@@ -95,13 +96,45 @@ function planJoin(atoms: readonly JoinAtom[], checks: readonly JoinCheck[]): { p
     return now;
   };
   const pre = ready();
-  const items = atoms.map((atom, at) => ({ atom, at, vars: atom.vars.filter((v) => v !== UNBOUND) }));
-  greedyOrder(items, bound, (i) => estimate(i.atom, bound), (i) => {
+  // The rows the plan reads: per step, the bindings before it times the rows it walks per probe.
+  let work = 0;
+  let prefix = 1;
+  const take = (i: { atom: JoinAtom; at: number }): void => {
+    work += prefix * walked(i.atom, bound);
+    prefix *= Math.max(1, estimate(i.atom, bound));
     const step = makeStep(i.atom, i.at, bound, []);
     steps.push({ ...step, checks: ready() });
-  });
+  };
+  const items = atoms.map((atom, at) => ({ atom, at, vars: atom.vars.filter((v) => v !== UNBOUND) }));
+  if (first >= 0) take(items.splice(first, 1)[0]!);
+  greedyOrder(items, bound, (i) => estimate(i.atom, bound), take);
   // Checks whose variables are never bound cannot be decided here; callers reject unsafe rules.
-  return { pre, steps };
+  return { pre, steps, work };
+}
+
+/**
+ * Rows a probe of `a` walks once the variables in `bound` are fixed: an index chain holds the
+ * rows of a key from the first on, so an atom restricted to its newest rows (a semi-naive
+ * delta) still walks its older ones when it is looked up by key.
+ */
+function walked(a: JoinAtom, bound: ReadonlySet<number>): number {
+  const keyed = a.vars.some((v) => v !== UNBOUND && bound.has(v));
+  return keyed ? estimate({ ...a, lo: 0 }, bound) : a.hi - a.lo;
+}
+
+/**
+ * The plan of {@link orderedPlan}; when an atom is restricted to its newest rows (a semi-naive
+ * delta, `lo` > 0), also the plan that reads it first, and the one that reads fewer rows by
+ * {@link walked} wins. The greedy order alone put a delta after an atom only half its size and
+ * then walked the delta's whole index chains (gt_two_thirds_6p: 47 M rows read for 180,300
+ * bindings of its `absDiff` rules).
+ */
+function planJoin(atoms: readonly JoinAtom[], checks: readonly JoinCheck[]): { pre: JoinCheck[]; steps: Step[] } {
+  const greedy = orderedPlan(atoms, checks, -1);
+  const delta = atoms.findIndex((a) => a.lo > 0);
+  if (delta < 0 || greedy.steps[0]?.at === delta) return greedy;
+  const deltaFirst = orderedPlan(atoms, checks, delta);
+  return deltaFirst.work < greedy.work ? deltaFirst : greedy;
 }
 
 /** The index of the last step that binds an output variable (-1: none); `outputs` null: all are. */

@@ -10,10 +10,10 @@ import { Deadline } from '../deadline.js';
 import { checkDeadline, deadlineTicker } from '../gdl/diagnostics.js';
 import type { TermReader, TermTable } from '../datalog/terms.js';
 import type { RuleBuffer } from './rule-buffer.js';
-import { groundVocabulary } from './vocabulary.js';
+import { vocabularyOfTerms } from './vocabulary.js';
 import { sortTermsByText } from './text-order.js';
 import { type CompactRules, canonicalRules, gameWithRules } from './compact.js';
-import type { GroundAtom, GroundGame, GroundRule, LazyPart } from './types.js';
+import type { GroundGame, GroundRule, LazyPart } from './types.js';
 
 const NONE: readonly number[] = Object.freeze([]);
 
@@ -98,18 +98,6 @@ function renumberedRules(buf: RuleBuffer, renumber: Int32Array, tick: () => void
   return { count, heads, starts, negAt, lits };
 }
 
-/**
- * The arguments of atom `term`, a plain array of its own: the table's memoized `args` freezes
- * a copy of a pool slice per term, which for a million atoms was most of making them.
- */
-function argsOf(terms: TermReader, term: number): readonly number[] {
-  const n = terms.arity(term);
-  if (n === 0) return NONE;
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) out.push(terms.arg(term, i));
-  return out;
-}
-
 /** Marks (1) every atom that `init` or a rule of `buf` mentions, over `count` atoms. */
 function usedInBuffer(count: number, init: readonly number[], buf: RuleBuffer): Uint8Array {
   const used = new Uint8Array(count);
@@ -127,17 +115,15 @@ function usedInBuffer(count: number, init: readonly number[], buf: RuleBuffer): 
 function canonicalGame(draft: GameDraft, deadline: Deadline): GroundGame {
   const { terms, renumber } = draft;
   const tick = deadlineTicker(deadline, draft.file, 'building the ground game');
-  const atoms: GroundAtom[] = draft.atomTerms.map((term) => {
-    tick();
-    return { term, rel: terms.functor(term), args: argsOf(terms, term) };
-  });
+  // Atoms as term ids: their objects are made only if a reader asks for them (compact.ts).
+  const atoms = Int32Array.from(draft.atomTerms);
   // Rules that became equal (negations resolved late) are kept once.
   const rules = canonicalRules(renumberedRules(draft.rules, renumber, tick), atoms.length, tick);
   checkDeadline(deadline, draft.file, 'building the ground game');
   // The vocabulary is made here, once, so that no reader of the game classifies its atoms again.
-  const vocabulary = groundVocabulary({ terms, atoms });
-  const fields = { file: draft.file, terms, roles: draft.roles, atoms, init: ascending(draft.init, renumber), vocabulary };
-  return gameWithRules(draft.lazy === undefined ? fields : { ...fields, lazy: draft.lazy }, rules);
+  const vocabulary = vocabularyOfTerms(terms, atoms);
+  const fields = { file: draft.file, terms, roles: draft.roles, init: ascending(draft.init, renumber), vocabulary };
+  return gameWithRules(draft.lazy === undefined ? fields : { ...fields, lazy: draft.lazy }, atoms, rules);
 }
 
 /**

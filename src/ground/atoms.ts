@@ -5,10 +5,11 @@
  */
 import type { TermReader } from '../datalog/terms.js';
 import type { GroundGame } from './types.js';
+import { atomTerm, atomTerms } from './compact.js';
 
 /** KIF text of atom `id` of `game` (a ground game or one made from it), for output and messages (never for identity). */
 export function atomText(game: Pick<GroundGame, 'atoms' | 'terms'>, id: number): string {
-  return game.terms.text(game.atoms[id]!.term);
+  return game.terms.text(atomTerm(game, id));
 }
 
 /** Symbol ids of the GDL keywords a ground game is read by; -1 for one the game never uses. */
@@ -37,9 +38,11 @@ export function lazyInputAtoms(game: GroundGame): number[] {
   const rels = new Set(lazy.relations);
   const heads = new Set(lazy.heads);
   const out: number[] = [];
-  game.atoms.forEach((a, i) => {
-    const name = game.terms.symbolName(a.rel);
-    if (heads.has(a.term) || rels.has(name) || rels.has(`${name}/${a.args.length}`)) out.push(i);
-  });
+  const atoms = atomTerms(game);
+  for (let i = 0; i < atoms.length; i++) {
+    const t = atoms[i]!;
+    const name = game.terms.symbolName(game.terms.functor(t));
+    if (heads.has(t) || rels.has(name) || rels.has(`${name}/${game.terms.arity(t)}`)) out.push(i);
+  }
   return out;
 }

@@ -8,10 +8,13 @@
  * mutex stage, the simulators, JSON, axiom removal): made from the compact rules on the first
  * read and kept. The compact rules travel on the game as a non-enumerable property, so a copy
  * made by spreading (`{ ...game, rules: other }`) never carries rules that disagree with its
- * `rules`: such a copy is read through its `rules`, as any game made elsewhere.
+ * `rules`: such a copy is read through its `rules`, as any game made elsewhere. The atoms
+ * travel the same way, as term ids (`atomTerms`, `atomCount`, `atomTerm`), their `atoms`
+ * objects made on the first read.
  */
+import type { TermReader } from '../datalog/terms.js';
 import { countingPass } from './text-order.js';
-import type { GroundGame, GroundRule } from './types.js';
+import type { GroundAtom, GroundGame, GroundRule } from './types.js';
 
 /**
  * Canonical ground rules (the GroundGame contract): rule `i` has head `heads[i]`, positive body
@@ -30,7 +33,15 @@ export interface CompactRules {
 /** The key of the compact rules on a game (non-enumerable: spreading does not copy them). */
 const COMPACT = Symbol('compact ground rules');
 
-type Carrier = { [COMPACT]?: CompactRules };
+/**
+ * The key of a game's atoms as term ids (non-enumerable): its `atoms` objects are made from
+ * them on the first read, so that pruning, unused-instance removal and the GDL writer, which
+ * read only term ids, never make a million atom objects (amazons: 1.1 M, a hundred MiB that
+ * every full garbage collection walked).
+ */
+const ATOMS = Symbol('ground atoms as term ids');
+
+type Carrier = { [COMPACT]?: CompactRules; [ATOMS]?: Int32Array };
 
 const NONE: readonly number[] = Object.freeze([]);
 
@@ -90,19 +101,69 @@ export function ruleCount(game: GroundGame): number {
   return (game as Carrier)[COMPACT]?.count ?? game.rules.length;
 }
 
-/** The fields of `game` other than its rules, read without making rule objects. */
-export function gameFields(game: GroundGame): Omit<GroundGame, 'rules'> {
+/** The fields of a ground game other than its atoms and rules (which travel compactly). */
+type GameFields = Omit<GroundGame, 'rules' | 'atoms'>;
+
+/** The fields of `game` other than its atoms and rules, read without making their objects. */
+export function gameFields(game: GroundGame): GameFields {
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(game)) if (key !== 'rules') out[key] = (game as unknown as Record<string, unknown>)[key];
-  return out as unknown as Omit<GroundGame, 'rules'>;
+  for (const key of Object.keys(game)) if (key !== 'rules' && key !== 'atoms') out[key] = (game as unknown as Record<string, unknown>)[key];
+  return out as unknown as GameFields;
 }
 
-/** A ground game of `fields` and the compact rules `rules`, whose rule objects are made on first read. */
-export function gameWithRules(fields: Omit<GroundGame, 'rules'>, rules: CompactRules): GroundGame {
+/** The atoms of `game` as term ids, in their order: its own when it was made here, else read from its `atoms`. */
+export function atomTerms(game: GroundGame): Int32Array {
+  const own = (game as Carrier)[ATOMS];
+  if (own !== undefined) return own;
+  const out = new Int32Array(game.atoms.length);
+  for (let i = 0; i < out.length; i++) out[i] = game.atoms[i]!.term;
+  return out;
+}
+
+/** The number of atoms of `game`, without making atom objects. */
+export function atomCount(game: GroundGame): number {
+  return (game as Carrier)[ATOMS]?.length ?? game.atoms.length;
+}
+
+/** The term id of atom `id` of `game` (or of a game made from one), without making atom objects. */
+export function atomTerm(game: Pick<GroundGame, 'atoms'>, id: number): number {
+  const own = (game as Carrier)[ATOMS];
+  return own === undefined ? game.atoms[id]!.term : own[id]!;
+}
+
+/**
+ * The arguments of atom `term`, a plain array of its own: the table's memoized `args` freezes
+ * a copy of a pool slice per term, which for a million atoms was most of making them.
+ */
+function argsOf(terms: TermReader, term: number): readonly number[] {
+  const n = terms.arity(term);
+  if (n === 0) return NONE;
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push(terms.arg(term, i));
+  return out;
+}
+
+/** The atom objects of term ids `atoms`, in their order. */
+function atomObjects(terms: TermReader, atoms: Int32Array): GroundAtom[] {
+  // Pushed: `new Array(n)` past 100,000 entries makes a dictionary, slow to index.
+  const out: GroundAtom[] = [];
+  for (let i = 0; i < atoms.length; i++) out.push({ term: atoms[i]!, rel: terms.functor(atoms[i]!), args: argsOf(terms, atoms[i]!) });
+  return out;
+}
+
+/**
+ * A ground game of `fields`, the atoms `atoms` (term ids of `fields.terms`, in the contract's
+ * order) and the compact rules `rules`; its atom and rule objects are made on first read.
+ */
+export function gameWithRules(fields: GameFields, atoms: Int32Array, rules: CompactRules): GroundGame {
   let objects: GroundRule[] | undefined;
+  let atomList: GroundAtom[] | undefined;
   const game = { ...fields } as GroundGame;
+  // Configurable: a test traps the read to check that a stage works on the term ids alone.
+  Object.defineProperty(game, 'atoms', { enumerable: true, configurable: true, get: () => (atomList ??= atomObjects(fields.terms, atoms)) });
   Object.defineProperty(game, 'rules', { enumerable: true, get: () => (objects ??= ruleObjects(rules)) });
   Object.defineProperty(game, COMPACT, { value: rules, enumerable: false });
+  Object.defineProperty(game, ATOMS, { value: atoms, enumerable: false });
   return game;
 }
 

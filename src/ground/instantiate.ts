@@ -27,7 +27,7 @@ import { DEFAULT_SPLIT_ABOVE, splitEnv, splitLargeRules } from './split-run.js';
 import type { LazyPlan } from './lazy.js';
 import { lazyDynamic, lazyPart } from './lazy-part.js';
 import { appendRule, createRuleBuffer } from './rule-buffer.js';
-import { compactRules, gameFields, gameWithRules } from './compact.js';
+import { atomTerms, compactRules, gameFields, gameWithRules } from './compact.js';
 import { checkComponentEstimate } from './component-estimate.js';
 
 export { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from './evaluate.js';
@@ -286,5 +286,5 @@ export function instantiateGame(whole: NormalGame, supersets: Supersets, limits:
   const ground = assembleGame(game.file, table, orderedRoles(game, run), initAtoms(table, run), run.rules, limits.deadline, part);
   if (split.frame.rules === 0 && split.frame.candidates === 0) return ground;
   // Not spread: that would make the rule objects the later stages do without (compact.ts).
-  return gameWithRules({ ...gameFields(ground), frame: { ...split.frame } }, compactRules(ground));
+  return gameWithRules({ ...gameFields(ground), frame: { ...split.frame } }, atomTerms(ground), compactRules(ground));
 }

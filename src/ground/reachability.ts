@@ -5,7 +5,7 @@
  * the relaxed game of Algorithm 9.2. Afterwards the supersets and the ground game are the same
  * whichever method produced the supersets the rules were instantiated with.
  */
-import type { Atom } from '../gdl/ast.js';
+import type { Atom, Term } from '../gdl/ast.js';
 import { KEYWORDS, NO_POS } from '../gdl/ast.js';
 import { relationKeys, stateDependent } from '../gdl/relations.js';
 import { atomToString, compareCodePoints } from '../gdl/terms.js';
@@ -17,7 +17,7 @@ import { lazyInputAtoms } from './atoms.js';
 import { restrictGame } from './restrict.js';
 import { relaxedBridges } from './vocabulary.js';
 import type { GroundGame } from './types.js';
-import { type CompactRules, compactRules, gameFields, gameWithRules, selectRules } from './compact.js';
+import { type CompactRules, atomCount, atomTerms, compactRules, gameFields, gameWithRules, selectRules } from './compact.js';
 
 /**
  * The ids of the atoms reachable in the relaxed ground game (negative literals ignored), by
@@ -28,7 +28,7 @@ import { type CompactRules, compactRules, gameFields, gameWithRules, selectRules
  */
 export function reachableAtoms(game: GroundGame, deadline: Deadline): Uint8Array {
   const tick = deadlineTicker(deadline, game.file, 'ground reachability');
-  const n = game.atoms.length;
+  const n = atomCount(game);
   const rules = compactRules(game);
   const bridge = relaxedBridges(game.vocabulary, n);
   const waiting = new Int32Array(rules.count);
@@ -109,7 +109,7 @@ export function pruneUnreachable(game: GroundGame, deadline: Deadline): GroundGa
   const { frame: _frame, ...fields } = gameFields(game);
   // Every rule kept as it is: no copy of them (restricting then only checks that every atom is used).
   const out = kept === rules.count && !changed ? rules : selectRules(rules, keep, kept, reached);
-  return restrictGame(gameWithRules(fields, rules), out, changed, deadline, 'pruning');
+  return restrictGame(gameWithRules(fields, atomTerms(game), rules), out, changed, deadline, 'pruning');
 }
 
 
@@ -144,12 +144,15 @@ export function groundSupersets(game: GroundGame, staticAxioms: readonly Atom[],
   );
   // The axioms: every other reachable atom that is not a keyword's.
   const axioms = new Map<string, Atom>();
-  game.atoms.forEach((a, id) => {
+  const atoms = atomTerms(game);
+  for (let id = 0; id < atoms.length; id++) {
     tick();
-    if (reached[id] !== 1 || KEYWORDS.has(terms.symbolName(a.rel))) return;
-    const args = a.args.map((t) => terms.toTerm(t));
-    axioms.set(terms.text(a.term), { kind: 'atom', rel: terms.symbolName(a.rel), args, pos: NO_POS });
-  });
+    const t = atoms[id]!;
+    if (reached[id] !== 1 || KEYWORDS.has(terms.symbolName(terms.functor(t)))) continue;
+    const args: Term[] = [];
+    for (let i = 0; i < terms.arity(t); i++) args.push(terms.toTerm(terms.arg(t, i)));
+    axioms.set(terms.text(t), { kind: 'atom', rel: terms.symbolName(terms.functor(t)), args, pos: NO_POS });
+  }
   // Static instances come from the method's supersets as syntax trees; their text is the key.
   for (const s of staticAxioms) axioms.set(atomToString(s), s);
   return { fluents: fluentList, moves: moveList, axioms: byText(axioms) };

@@ -11,9 +11,9 @@
 import { Deadline } from '../deadline.js';
 import { checkDeadline, deadlineTicker } from '../gdl/diagnostics.js';
 import { lazyInputAtoms } from './atoms.js';
-import { type CompactRules, canonicalRules, gameFields, gameWithRules } from './compact.js';
+import { type CompactRules, atomTerms, canonicalRules, gameFields, gameWithRules } from './compact.js';
 import { renumberVocabulary } from './vocabulary.js';
-import type { GroundAtom, GroundGame } from './types.js';
+import type { GroundGame } from './types.js';
 
 const NONE: readonly number[] = Object.freeze([]);
 
@@ -61,23 +61,25 @@ function renumberRules(rules: CompactRules, renumber: Int32Array, tick: () => vo
  */
 export function restrictGame(game: GroundGame, rules: CompactRules, changed: boolean, deadline: Deadline, what: string): GroundGame {
   const tick = deadlineTicker(deadline, game.file, what);
-  const n = game.atoms.length;
+  const terms = atomTerms(game);
+  const n = terms.length;
   const used = usedAtoms(n, game.init, rules, tick);
   // Lazy atoms and lazy rules' heads (docs/lazy.md) stay: the simulators read and make them.
   for (const id of lazyInputAtoms(game)) used[id] = 1;
   const renumber = new Int32Array(n).fill(-1);
-  const atoms: GroundAtom[] = [];
+  let count = 0;
   for (let id = 0; id < n; id++) {
     tick();
     if (used[id] === 0) continue;
-    renumber[id] = atoms.length;
-    atoms.push(game.atoms[id]!);
+    renumber[id] = count++;
   }
-  const identity = atoms.length === n;
+  const identity = count === n;
   let out = identity ? rules : renumberRules(rules, renumber, tick);
-  if (changed) out = canonicalRules(out, atoms.length, tick);
+  if (changed) out = canonicalRules(out, count, tick);
   checkDeadline(deadline, game.file, what);
   const fields = gameFields(game);
-  if (identity) return gameWithRules(fields, out);
-  return gameWithRules({ ...fields, atoms, init: mapIds(game.init, renumber), vocabulary: renumberVocabulary(game.vocabulary, renumber) }, out);
+  if (identity) return gameWithRules(fields, terms, out);
+  const atoms = new Int32Array(count);
+  for (let id = 0; id < n; id++) if (renumber[id]! >= 0) atoms[renumber[id]!] = terms[id]!;
+  return gameWithRules({ ...fields, init: mapIds(game.init, renumber), vocabulary: renumberVocabulary(game.vocabulary, renumber) }, atoms, out);
 }

@@ -29,23 +29,25 @@ interface Draft {
   moves: Map<number, Map<number, { role: number; action: number; doesId: number; legalId: number }>>;
 }
 
-/** Files atom `id` under its fluent or move, if it is a true, next, does or legal atom; false otherwise. */
-function file(draft: Draft, kw: Record<'true' | 'next' | 'does' | 'legal', number>, a: GroundAtom, id: number): boolean {
-  if ((a.rel === kw.true || a.rel === kw.next) && a.args.length === 1) {
-    const f = a.args[0]!;
+/** Files atom `id` (term `t`, functor `rel`) under its fluent or move, if it is a true, next, does or legal atom; false otherwise. */
+function file(draft: Draft, kw: Record<'true' | 'next' | 'does' | 'legal', number>, terms: TermReader, t: number, id: number): boolean {
+  const rel = terms.functor(t);
+  const n = terms.arity(t);
+  if ((rel === kw.true || rel === kw.next) && n === 1) {
+    const f = terms.arg(t, 0);
     const e = draft.fluents.get(f) ?? { term: f, trueId: -1, nextId: -1 };
     draft.fluents.set(f, e);
-    if (a.rel === kw.true) e.trueId = id;
+    if (rel === kw.true) e.trueId = id;
     else e.nextId = id;
     return true;
   }
-  if ((a.rel === kw.does || a.rel === kw.legal) && a.args.length === 2) {
-    const [role, action] = [a.args[0]!, a.args[1]!];
+  if ((rel === kw.does || rel === kw.legal) && n === 2) {
+    const [role, action] = [terms.arg(t, 0), terms.arg(t, 1)];
     const ofRole = draft.moves.get(role) ?? new Map();
     draft.moves.set(role, ofRole);
     const e = ofRole.get(action) ?? { role, action, doesId: -1, legalId: -1 };
     ofRole.set(action, e);
-    if (a.rel === kw.does) e.doesId = id;
+    if (rel === kw.does) e.doesId = id;
     else e.legalId = id;
     return true;
   }
@@ -57,7 +59,11 @@ function file(draft: Draft, kw: Record<'true' | 'next' | 'does' | 'legal', numbe
  * a move its `(does R M)` and `(legal R M)` atoms, by term id; text is made only to sort them.
  */
 export function groundVocabulary(game: VocabularySource): Vocabulary {
-  const { terms } = game;
+  return vocabularyOfTerms(game.terms, game.atoms.map((a) => a.term));
+}
+
+/** {@link groundVocabulary} of the atoms with term ids `atoms` (id = index), read from `terms` without atom objects. */
+export function vocabularyOfTerms(terms: TermReader, atoms: ArrayLike<number>): Vocabulary {
   const s = (name: string): number => terms.findSymbol(name);
   const kw = { true: s('true'), next: s('next'), does: s('does'), legal: s('legal') };
   const goal = s('goal');
@@ -65,11 +71,13 @@ export function groundVocabulary(game: VocabularySource): Vocabulary {
   const draft: Draft = { fluents: new Map(), moves: new Map() };
   const goals: GoalEntry[] = [];
   let terminal = -1;
-  game.atoms.forEach((a, id) => {
-    if (file(draft, kw, a, id)) return;
-    if (a.rel === goal && a.args.length === 2) goals.push({ role: a.args[0]!, value: a.args[1]!, id });
-    else if (a.rel === terminalSymbol && a.args.length === 0) terminal = id;
-  });
+  for (let id = 0; id < atoms.length; id++) {
+    const t = atoms[id]!;
+    if (file(draft, kw, terms, t, id)) continue;
+    const rel = terms.functor(t);
+    if (rel === goal && terms.arity(t) === 2) goals.push({ role: terms.arg(t, 0), value: terms.arg(t, 1), id });
+    else if (rel === terminalSymbol && terms.arity(t) === 0) terminal = id;
+  }
   const fluents = byText<FluentEntry>([...draft.fluents.values()].map((e) => [terms.text(e.term), e]));
   const moves = byText<MoveEntry>(
     [...draft.moves.values()].flatMap((m) => [...m.values()].map((e): [string, MoveEntry] => [`(${terms.text(e.role)} ${terms.text(e.action)})`, e])),

@@ -13,7 +13,7 @@ import { instantiateGame } from '../ground/instantiate.js';
 import { keepsFluentsAndMoves, sharedSupersets } from '../ground/frame-run.js';
 import { finalSupersets, pruneUnreachable } from '../ground/reachability.js';
 import type { GroundGame } from '../ground/types.js';
-import { ruleCount } from '../ground/compact.js';
+import { atomCount, ruleCount } from '../ground/compact.js';
 import { assembleNormalGame } from '../normalize/normalize.js';
 import { type GameSummary, summarizeGame } from '../normalize/summary.js';
 import { type NormalGame, asRule } from '../normalize/types.js';
@@ -146,7 +146,7 @@ export function drawDependencyGraph(
 
 /** Steps 4 and 5: instantiation, then reachability on the ground rules. */
 export function groundGame(normal: NormalGame, supersets: Supersets, options: PipelineOptions, timer: StageTimer, lazy?: LazyPlan): GroundGame {
-  const counts = (g: GroundGame): Record<string, number> => ({ rules: ruleCount(g), atoms: g.atoms.length, init: g.init.length });
+  const counts = (g: GroundGame): Record<string, number> => ({ rules: ruleCount(g), atoms: atomCount(g), init: g.init.length });
   // Frame rules rewritten with move mutexes (docs/ground.md): how many, estimated rules before and after.
   const frame = (g: GroundGame): Record<string, number> => (g.frame === undefined || g.frame.rules === 0 ? {} : { frameRules: g.frame.rules, frameFrom: Math.round(g.frame.estimated), frameTo: Math.round(g.frame.made) });
   const ground = timer.run('instantiate', () => instantiateGame(normal, supersets, instantiateLimits(options), lazy), (g) => ({ ...counts(g), ...frame(g) }));
@@ -309,7 +309,7 @@ export function emitGroundStream(game: GroundGame, format: GroundFormat, gdl: Gd
  * the run's deadline (`options`).
  */
 export function removeUnusedInstances(game: GroundGame, timer: StageTimer, options: PipelineOptions): { game: GroundGame; stats: UnusedStats } {
-  return timer.run('unused', () => removeUnused(game, options.deadline), (r) => ({ rules: ruleCount(r.game), atoms: r.game.atoms.length }));
+  return timer.run('unused', () => removeUnused(game, options.deadline), (r) => ({ rules: ruleCount(r.game), atoms: atomCount(r.game) }));
 }
 
 /**

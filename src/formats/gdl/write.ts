@@ -7,7 +7,7 @@ import { Deadline } from '../../deadline.js';
 import { deadlineTicker } from '../../gdl/diagnostics.js';
 import { atomText } from '../../ground/atoms.js';
 import type { GroundGame } from '../../ground/types.js';
-import { type CompactRules, compactRules } from '../../ground/compact.js';
+import { type CompactRules, atomCount, atomTerm, compactRules } from '../../ground/compact.js';
 import { lazyLines } from './lazy.js';
 
 /** Options of the GDL output. */
@@ -39,7 +39,8 @@ function literalTexts(game: GroundGame): LiteralTexts {
   const atom: string[] = [];
   const pos: (string | undefined)[] = [];
   const neg: (string | undefined)[] = [];
-  for (let id = 0; id < game.atoms.length; id++) {
+  const count = atomCount(game);
+  for (let id = 0; id < count; id++) {
     atom.push(atomText(game, id));
     pos.push(undefined);
     neg.push(undefined);
@@ -70,7 +71,7 @@ function headerLines(game: GroundGame, options: GdlEmitOptions): string[] {
     for (const f of fluents) lines.push(`(base ${text(f.term)})`);
     for (const m of moves) lines.push(`(input ${text(m.role)} ${text(m.action)})`);
   }
-  for (const id of game.init) lines.push(`(init ${text(game.atoms[id]!.args[0]!)})`);
+  for (const id of game.init) lines.push(`(init ${text(game.terms.arg(atomTerm(game, id), 0))})`);
   return lines;
 }
 
