@@ -40,7 +40,7 @@ import { linkedGroups } from '../datalog/plan.js';
 import type { RelaxedLiteral, RelaxedRule } from './relaxed-rule.js';
 
 /** The rewritten rules and the keys (`rel/arity`) of the relations made for them. */
-export interface Eliminated {
+interface Eliminated {
   readonly rules: readonly RelaxedRule[];
   readonly auxiliary: ReadonlySet<string>;
 }

@@ -105,24 +105,22 @@ export const when = (cond: Code, then: Code, otherwise?: Code): Code =>
 /** `cond ? a : b` as a value (both evaluated lazily: an if with an i32 result). */
 export const pick = (cond: Code, a: Code, b: Code): Code => seq(cond, [0x04, I32], a, [0x05], b, [0x0b]);
 /** A block: `br(depth)` to its end. */
-export const block = (...body: Code[]): Code => seq([0x02, VOID], ...body, [0x0b]);
+const block = (...body: Code[]): Code => seq([0x02, VOID], ...body, [0x0b]);
 /** A loop: `br(depth)` to its start. */
-export const loop = (...body: Code[]): Code => seq([0x03, VOID], ...body, [0x0b]);
+const loop = (...body: Code[]): Code => seq([0x03, VOID], ...body, [0x0b]);
 /** Branch to the label `depth` levels out. */
-export const br = (depth: number): Code => [0x0c, ...uleb(depth)];
+const br = (depth: number): Code => [0x0c, ...uleb(depth)];
 /** Branch when `cond` is not zero. */
-export const brIf = (depth: number, cond: Code): Code => seq(cond, [0x0d, ...uleb(depth)]);
+const brIf = (depth: number, cond: Code): Code => seq(cond, [0x0d, ...uleb(depth)]);
 /** `while (cond) body`: `br(1)` inside `body` leaves it, `br(0)` continues. */
 export const whileDo = (cond: Code, ...body: Code[]): Code => block(loop(brIf(1, eqz(cond)), ...body, br(0)));
 /** Calls function `fn` with the arguments' values. */
 export const call = (fn: number, ...args: Code[]): Code => seq(...args, [0x10, ...uleb(fn)]);
 /** Returns `v` (or nothing). */
 export const ret = (v?: Code): Code => seq(v ?? [], [0x0f]);
-/** Drops a value. */
-export const drop = (v: Code): Code => seq(v, [0x1a]);
 
 /** A function of the module: i32 parameters, an i32 result or none, extra i32 locals, and its body. */
-export interface WasmFunction {
+interface WasmFunction {
   readonly params: number;
   readonly result: boolean;
   readonly locals: number;
@@ -132,7 +130,7 @@ export interface WasmFunction {
 }
 
 /** A module: its functions (called by their index in this list), mutable i32 globals (initially 0), and memory pages (exported as `memory`). */
-export interface WasmModule {
+interface WasmModule {
   readonly functions: readonly WasmFunction[];
   readonly globals: number;
   readonly pages: number;

@@ -252,7 +252,7 @@ function settleOf(net: Net, out: Outputs): Int32Array {
 }
 
 /** What the step of a playout reads besides the net (charge.ts's `ChargeGame` and `Machine.watched`). */
-export interface StepTables {
+interface StepTables {
   readonly roles: number;
   /** Per legal atom, its does atom (-1 for none). */
   readonly doesOf: Int32Array;
@@ -281,7 +281,7 @@ export interface WasmStep {
 }
 
 /** The WebAssembly propagator, with its step. */
-export type WasmPropagator = Propagator & { readonly step: WasmStep };
+type WasmPropagator = Propagator & { readonly step: WasmStep };
 
 /**
  * The propagator of `net` in WebAssembly, settled as createPropagator's is, with its outputs
