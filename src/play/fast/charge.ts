@@ -143,6 +143,21 @@ interface ChargeGame {
 }
 
 /**
+ * Chooses each role's move uniformly among its legal ones into `chosen`, false when some role
+ * has none (the playout ends). A role with one legal move (the noop of a role not to move)
+ * draws no random number.
+ */
+export function chooseMoves(out: Outputs, roles: number, random: Random, chosen: Int32Array): boolean {
+  const { legalCount, legalList, legalBase } = out;
+  for (let r = 0; r < roles; r++) {
+    const count = legalCount[r]!;
+    if (count === 0) return false;
+    chosen[r] = legalList[legalBase[r]! + (count === 1 ? 0 : random.below(count))]!;
+  }
+  return true;
+}
+
+/**
  * A depth charge from the state loaded into `m` (settled, no does atom set), for a game played
  * on this one net (no net per control fluent, no lazy part): the step of the simulator's
  * `play` then `load`, with the machine's arrays and operations held in locals, nothing looked
@@ -151,19 +166,15 @@ interface ChargeGame {
 export function chargeOneNet(m: Machine, g: ChargeGame, random: Random, maxSteps: number, visit?: (state: GroundState) => void): number {
   if (m.wasm !== undefined) return chargeOneWasm(m, m.wasm, g, random, maxSteps, visit);
   const { val, setInput, fire, unfire, propagate } = m.net;
-  const { legalCount, legalList, legalBase, nextBits } = m.out;
+  const { out } = m;
+  const { nextBits } = out;
   const { loaded, doesOn, frames, watched } = m;
   const { roles, terminal, doesOf, trueAtom, chosen, scratch } = g;
   const words = loaded.length;
   for (let depth = 0; ; depth++) {
     if (visit !== undefined) visit(loaded);
     if (depth >= maxSteps || (terminal >= 0 && val[terminal] === 1)) return depth;
-    // A role with one legal move (the noop of a role not to move) draws no random number.
-    for (let r = 0; r < roles; r++) {
-      const count = legalCount[r]!;
-      if (count === 0) return depth;
-      chosen[r] = legalList[legalBase[r]! + (count === 1 ? 0 : random.below(count))]!;
-    }
+    if (!chooseMoves(out, roles, random, chosen)) return depth;
     // The joint move: each does atom once, the triggered rules looked at once all are set.
     let set = 0;
     for (let r = 0; r < roles; r++) {
@@ -217,11 +228,7 @@ export function chargeTurns(g: TurnGame, random: Random, maxSteps: number, visit
     const val = net.val;
     if (visit !== undefined) visit(loaded);
     if (depth >= maxSteps || (terminal >= 0 && val[terminal] === 1)) return depth;
-    for (let r = 0; r < roles; r++) {
-      const count = out.legalCount[r]!;
-      if (count === 0) return depth;
-      chosen[r] = out.legalList[out.legalBase[r]! + (count === 1 ? 0 : random.below(count))]!;
-    }
+    if (!chooseMoves(out, roles, random, chosen)) return depth;
     let set = 0;
     for (let r = 0; r < roles; r++) {
       const d = doesOf[chosen[r]!]!;
@@ -258,18 +265,13 @@ export function chargeTurns(g: TurnGame, random: Random, maxSteps: number, visit
  */
 function chargeOneWasm(m: Machine, w: WasmStep, g: ChargeGame, random: Random, maxSteps: number, visit?: (state: GroundState) => void): number {
   const val = m.net.val;
-  const { legalCount, legalList, legalBase } = m.out;
-  const { loaded } = m;
+  const { loaded, out } = m;
   const { roles, terminal } = g;
   const { chosen } = w;
   for (let depth = 0; ; depth++) {
     if (visit !== undefined) visit(loaded);
     if (depth >= maxSteps || (terminal >= 0 && val[terminal] === 1)) return depth;
-    for (let r = 0; r < roles; r++) {
-      const count = legalCount[r]!;
-      if (count === 0) return depth;
-      chosen[r] = legalList[legalBase[r]! + (count === 1 ? 0 : random.below(count))]!;
-    }
+    if (!chooseMoves(out, roles, random, chosen)) return depth;
     w.step(roles);
   }
 }
@@ -286,11 +288,7 @@ function chargeTurnsWasm(g: TurnGame, random: Random, maxSteps: number, visit?: 
     if (visit !== undefined) visit(loaded);
     if (depth >= maxSteps || (terminal >= 0 && m.net.val[terminal] === 1)) return depth;
     const w = m.wasm!;
-    for (let r = 0; r < roles; r++) {
-      const count = out.legalCount[r]!;
-      if (count === 0) return depth;
-      w.chosen[r] = out.legalList[out.legalBase[r]! + (count === 1 ? 0 : random.below(count))]!;
-    }
+    if (!chooseMoves(out, roles, random, w.chosen)) return depth;
     m.doesCount = w.play(roles);
     g.turn = g.turn + 1 === machines.length ? 0 : g.turn + 1;
     const next = machines[g.turn]!;

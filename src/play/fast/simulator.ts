@@ -20,7 +20,7 @@ import { controlCycle, simplifyRules } from './specialize.js';
 import { evaluateGoals, splitGoals } from './goals.js';
 import { factorRules } from './factor.js';
 import { controlReadersPay, noopTurns, turnNetsPay } from './turns.js';
-import { type Machine, type Restart, type TurnGame, chargeOneNet, chargeTurns, copyIsCheaper, fluentCosts, restoreInitial, watchedFluents, sameBits, saveRestart, successorInto } from './charge.js';
+import { type Machine, type Restart, type TurnGame, chargeOneNet, chargeTurns, chooseMoves, copyIsCheaper, fluentCosts, restoreInitial, watchedFluents, sameBits, saveRestart, successorInto } from './charge.js';
 import { bindFrames, frameRules } from './frames.js';
 
 /** The fast simulator: the ground simulator's interface, and depth charges without allocation. */
@@ -279,11 +279,7 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
       if (visit !== undefined) visit(m.loaded);
       if (depth >= maxSteps || (terminal >= 0 && m.net.val[terminal] === 1)) return depth;
       const out = m.out;
-      for (let r = 0; r < roles; r++) {
-        const count = out.legalCount[r]!;
-        if (count === 0) return depth;
-        chosen[r] = out.legalList[out.legalBase[r]! + (count === 1 ? 0 : random.below(count))]!;
-      }
+      if (!chooseMoves(out, roles, random, chosen)) return depth;
       play(chosen);
       successorInto(m, scratch);
       load(scratch);
