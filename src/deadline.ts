@@ -27,8 +27,12 @@ export interface AbortFlag {
   readonly aborted: boolean;
 }
 
-/** Processor time (user and system) of the process in ms, where the runtime reports it (Node). */
-function cpuMs(): number | undefined {
+/**
+ * Processor time (user and system, all threads) of the process in ms, where the runtime reports
+ * it (Node), else undefined (a browser): what a stage's budget counts, and the timer's T of the
+ * mutex stage's default budget.
+ */
+export function cpuMs(): number | undefined {
   if (typeof process === 'undefined' || typeof process.cpuUsage !== 'function') return undefined;
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;

@@ -2,6 +2,7 @@
  * Per-stage timing, counts and peak memory, for `--stats`, the comparison and the benchmarks:
  * the one timer of a run. The pipeline times every stage through it.
  */
+import { cpuMs } from './deadline.js';
 
 /** What one stage took and produced. */
 export interface StageRecord {
@@ -27,22 +28,12 @@ function residentBytes(): number {
   return typeof process === 'undefined' ? 0 : process.memoryUsage.rss();
 }
 
-/**
- * Processor time (user and system, all threads) of the process in ms where the host reports it
- * (Node), else undefined (a browser). deadline.ts reads it the same way for stage budgets.
- */
-function processorMs(): number | undefined {
-  if (typeof process === 'undefined' || typeof process.cpuUsage !== 'function') return undefined;
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-}
-
 /** Collects stage records; one per pipeline run, never shared. */
 export class StageTimer {
   private readonly records: StageRecord[] = [];
   private peak = 0;
   /** The process's processor time when this timer was made (ms), where the host reports it. */
-  private readonly cpuStart = processorMs();
+  private readonly cpuStart = cpuMs();
 
   /**
    * `onStage`, when given, is told of each stage as it ends (failed ones too), and `onStart` of
@@ -83,7 +74,7 @@ export class StageTimer {
    * seconds of the stages recorded.
    */
   processorSeconds(): number {
-    const now = processorMs();
+    const now = cpuMs();
     if (now === undefined || this.cpuStart === undefined) return totalMs(this.records) / 1000;
     return (now - this.cpuStart) / 1000;
   }
