@@ -19,7 +19,7 @@ export type AtomKind = 'true' | 'does' | 'next' | 'legal' | 'goal' | 'terminal' 
 
 /** The kind of atom `id` of `game`. */
 export function atomKind(game: AtomSource, id: number): AtomKind {
-  const rel = game.terms.symbolName(game.terms.functor(atomTerm(game, id)));
+  const rel = atomRelation(game, id);
   return PLAY_KEYWORDS.has(rel) ? (rel as AtomKind) : 'axiom';
 }
 
