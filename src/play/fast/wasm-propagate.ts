@@ -12,7 +12,7 @@
 import type { Frames } from './frames.js';
 import type { Net } from './net.js';
 import { fillFrames, successorCode } from './wasm-frames.js';
-import { type Layout, type StepTables, arraysOf, layout, records } from './wasm-layout.js';
+import { type Layout, type StepTables, arraysOf, layout, renumbered } from './wasm-layout.js';
 import type { Outputs, Propagator } from './propagate.js';
 import {
   type Code, add, and, c, call, ctz, eq, eqz, geS, get, gget, gset, gtS, instantiate, ld, ld8, ltS, ltU, ne, or, ret, seq, set, shl, shrS, shrU, st, st8, sub, when, whileDo, xor,
@@ -96,21 +96,26 @@ function macros(m: Layout) {
   /** Support of `h` (local) up or down one into local s; a crossing of zero settles h (locals l .. l+8). */
   const support = (h: number, s: number, up: boolean, l: number): Code =>
     seq(set(s, (up ? add : sub)(dyn(SUPPORT, get(h)), c(1))), dynSt(SUPPORT, get(h), get(s)), when(up ? eq(get(s), c(1)) : eqz(get(s)), supportChangedM(h, l)));
-  /** Atom `a` takes value `v` (locals): its readers' counters updated (propagate.ts's `change`); locals l .. l+22. */
+  /** Atom `a` takes value `v` (locals): its readers' counters updated (propagate.ts's `change`); locals l .. l+26. */
   const changeM = (a: number, v: number, l: number): Code => {
-    const [i, end, r, h, k, u, sv, orig, how] = [l, l + 1, l + 2, l + 3, l + 4, l + 5, l + 6, l + 7, l + 8];
+    const [i, end, r, h, k, u, sv, orig, how, nu, sat, x, f] = [l, l + 1, l + 2, l + 3, l + 4, l + 5, l + 6, l + 7, l + 8, l + 23, l + 24, l + 25, l + 26];
     return seq(
       dynSt(VALUE, get(a), get(v)), set(orig, rec(ORIG, get(a))), st8(m.val!, get(orig), get(v)),
       set(how, rec(HOW, get(a))),
       when(ne(and(get(how), c(6)), c(0)), reportM(how, orig, v, l + 9)),
       set(i, rec(START, get(a))), set(end, rec(END, get(a))),
+      // Per entry: s, whether the literal is now satisfied; a rule of one counted literal (bit 1
+      // of r) fires exactly when it is, and keeps no count; another's count goes down one when
+      // it is satisfied, up one when not, without a branch on the sign. Then one branch, rarely
+      // taken: the rule starts (f) or stops firing.
       whileDo(ltS(get(i), get(end)),
-        set(r, ld(m.entries!, get(i))), set(h, ld(m.entries!, add(get(i), c(1)))), set(k, shrS(get(r), c(1))),
-        when(eq(xor(get(v), and(get(r), c(1))), c(1)),
-          seq(set(u, sub(ld(m.unmet!, get(k)), c(1))), st(m.unmet!, get(k), get(u)),
-            when(eqz(get(u)), when(ltS(get(h), c(0)), armM(k, l + 18), support(h, sv, true, l + 9)))),
-          seq(set(u, ld(m.unmet!, get(k))), st(m.unmet!, get(k), add(get(u), c(1))),
-            when(eqz(get(u)), when(ltS(get(h), c(0)), disarmM(k, l + 18), support(h, sv, false, l + 9))))),
+        set(r, ld(m.entries!, get(i))), set(k, shrS(get(r), c(2))), set(sat, and(xor(get(v), get(r)), c(1))),
+        when(and(get(r), c(2)), seq(set(x, c(1)), set(f, get(sat))), seq(
+          set(u, ld(m.unmet!, get(k))), set(nu, sub(add(get(u), c(1)), shl(get(sat), c(1)))), st(m.unmet!, get(k), get(nu)),
+          set(x, or(eqz(get(u)), eqz(get(nu)))), set(f, eqz(get(nu))))),
+        when(get(x), seq(set(h, ld(m.entries!, add(get(i), c(1)))), when(get(f),
+          when(ltS(get(h), c(0)), armM(k, l + 18), support(h, sv, true, l + 9)),
+          when(ltS(get(h), c(0)), disarmM(k, l + 18), support(h, sv, false, l + 9))))),
         set(i, add(get(i), c(2)))),
     );
   };
@@ -124,7 +129,7 @@ function functions(m: Layout, n: { rules: number; components: number; atoms: num
   const arm = armM(0, 1);
   const supportChanged = supportChangedM(0, 1);
   const change = changeM(0, 1, 2);
-  // propagate(): atom 0, v 2, the pop's s 3, top 4, w 5, bits 6, change's 7 .. 29.
+  // propagate(): atom 0, v 2, the pop's s 3, top 4, w 5, bits 6, change's 7 .. 33.
   const popM = seq(
     set(3, gget(LOW)),
     whileDo(eqz(ld(m.summary!, get(3))), inc(3)),
@@ -156,11 +161,12 @@ function functions(m: Layout, n: { rules: number; components: number; atoms: num
       inc(1)));
   // unfire(): i 0, n 1, h 2, s 3.
   const unfire = seq(set(1, gget(FIRED)), whileDo(ltS(get(0), get(1)), set(2, ld(m.head!, ld(m.fired!, get(0)))), support(2, 3, false, 4), inc(0)), gset(FIRED, c(0)));
-  // init(): k 0, atom 1, a 2, n 3 (every atom false, then settled: createPropagator's start, its sinks in the game's order).
+  // init(): k 0, atom 1 (the rule first), a 2, n 3 (every atom false, then settled: createPropagator's start, its rules and sinks in the net's order).
   const init = seq(
-    whileDo(ltS(get(0), c(n.rules)), set(3, ld(m.countedPos!, get(0))), st(m.unmet!, get(0), get(3)),
-      when(eqz(get(3)), when(geS(ld(m.trigger!, get(0)), c(0)), call(ARM, get(0)), seq(set(2, ld(m.head!, get(0))), dynSt(SUPPORT, get(2), add(dyn(SUPPORT, get(2)), c(1)))))),
+    whileDo(ltS(get(0), c(n.rules)), set(1, ld(m.ruleOf!, get(0))), set(3, ld(m.countedPos!, get(1))), st(m.unmet!, get(1), get(3)),
+      when(eqz(get(3)), when(geS(ld(m.trigger!, get(1)), c(0)), call(ARM, get(1)), seq(set(2, ld(m.head!, get(1))), dynSt(SUPPORT, get(2), add(dyn(SUPPORT, get(2)), c(1)))))),
       inc(0)),
+    set(1, c(0)),
     whileDo(ltS(get(1), c(n.components)), call(SCHEDULE, get(1)), inc(1)),
     set(2, c(0)),
     whileDo(ltS(get(2), c(n.atoms)), set(1, ld(m.newOf!, get(2))),
@@ -171,8 +177,8 @@ function functions(m: Layout, n: { rules: number; components: number; atoms: num
     { params: 1, result: false, locals: 1, body: schedule },
     { params: 1, result: false, locals: 2, body: arm },
     { params: 1, result: false, locals: 9, body: supportChanged },
-    { params: 2, result: false, locals: 23, body: change },
-    { params: 0, result: false, locals: 30, body: propagate, export: 'propagate' },
+    { params: 2, result: false, locals: 27, body: change },
+    { params: 0, result: false, locals: 34, body: propagate, export: 'propagate' },
     { params: 2, result: false, locals: 0, body: setInput },
     { params: 1, result: true, locals: 2, body: holds },
     { params: 1, result: false, locals: 15, body: fire, export: 'fire' },
@@ -182,6 +188,8 @@ function functions(m: Layout, n: { rules: number; components: number; atoms: num
     ...stepFunctions(m, n.words),
     { params: 1, result: false, locals: 11, body: successorCode(m, n.words, n.frames), export: 'successor' },
     { params: 2, result: false, locals: 0, body: call(SET_INPUT, ld(m.newOf!, get(0)), get(1)), export: 'setInput' },
+    // playNext(roles): play, then the successor (the step of a net per control fluent, one call).
+    { params: 1, result: true, locals: 1, body: seq(set(1, call(PLAY, get(0))), call(SUCCESSOR, get(1)), get(1)), export: 'playNext' },
   ];
 }
 
@@ -239,6 +247,8 @@ export interface WasmStep {
   advance(count: number): void;
   /** Writes into `scratch` the successor of `loaded` under the `count` does atoms in `doesOn` (the net settled with them set). */
   successor(count: number): void;
+  /** `play`, then `successor`; returns the number of does atoms set. */
+  playNext(roles: number): number;
   /** `play`, `successor`, then `advance`; returns the number of does atoms set. */
   step(roles: number): number;
 }
@@ -266,21 +276,13 @@ export function createWasmPropagator(net: Net, out: Outputs, tables: StepTables)
   const size = new Map(arrays.map(([name, count]) => [name, count]));
   const view = (name: string): Int32Array => i32(name, size.get(name)!);
   const u32 = (name: string): Uint32Array => new Uint32Array(buffer, at[name], size.get(name)!);
-  // Heads and true atoms by component; rule bodies, does atoms, triggers and outputs by game number.
-  const { rec, newOf } = records(net, out);
-  const entries = view('entries');
-  for (let i = 0; i < net.readers.length; i++) {
-    const k = net.readers[i]! >> 1;
-    entries[2 * i] = net.readers[i]!;
-    entries[2 * i + 1] = net.trigger[k]! >= 0 ? -1 : newOf[net.head[k]!]!;
-  }
-  view('rec').set(rec);
-  view('newOf').set(newOf);
+  // Atoms and rules renumbered (wasm-layout.ts); rule bodies, does atoms, triggers and outputs by game number.
+  const r = renumbered(net, out);
+  for (const name of ['rec', 'newOf', 'entries', 'ruleOf', 'head', 'posStart', 'pos', 'negStart', 'neg', 'trigger', 'countedPos'] as const) view(name).set(r[name]);
   view('legalBase').set(out.legalBase);
-  view('head').set(net.head.map((h) => newOf[h]!));
-  for (const name of ['posStart', 'pos', 'negStart', 'neg', 'trigger', 'triggerStart', 'countedPos'] as const) view(name).set(net[name]);
+  view('triggerStart').set(net.triggerStart);
   view('doesOf').set(tables.doesOf);
-  view('trueAtom').set(tables.trueAtom.map((a) => (a >= 0 ? newOf[a]! : -1)));
+  view('trueAtom').set(tables.trueAtom.map((a) => (a >= 0 ? r.newOf[a]! : -1)));
   view('watched').set(tables.watched);
   fillFrames(tables.frames, view);
   (ex.init as () => void)();
@@ -301,6 +303,7 @@ export function createWasmPropagator(net: Net, out: Outputs, tables: StepTables)
     advance: ex.advance as (count: number) => void,
     step: ex.step as (roles: number) => number,
     successor: ex.successor as (count: number) => void,
+    playNext: ex.playNext as (roles: number) => number,
   };
   // The values and outputs lie in one range of memory, from `val` to the end of `nextBits`
   // (the queue inside it is empty whenever the net is settled, `fired` is read only up to its
