@@ -11,27 +11,31 @@
  */
 import type { Frames } from './frames.js';
 import type { Net } from './net.js';
-import { fillFrames, successorCode } from './wasm-frames.js';
-import { type Layout, type StepTables, arraysOf, layout, renumbered } from './wasm-layout.js';
+import { fillFrames, frameArrays, successorCode } from './wasm-frames.js';
 import type { Outputs, Propagator } from './propagate.js';
 import {
   type Code, add, and, c, call, ctz, eq, eqz, geS, get, gget, gset, gtS, instantiate, ld, ld8, ltS, ltU, ne, or, ret, seq, set, shl, shrS, shrU, st, st8, sub, when, whileDo, xor,
 } from './wasm-encode.js';
 
+/** Byte addresses of the arrays in memory. */
+interface Layout {
+  readonly [array: string]: number;
+}
+
+/** Lays the arrays out one after the other, each 4-byte aligned: (name, elements, bytes per element). */
+function layout(arrays: readonly (readonly [string, number, number])[]): { at: Layout; bytes: number } {
+  const at: Record<string, number> = {};
+  let next = 16;
+  for (const [name, count, size] of arrays) {
+    at[name] = next;
+    next += (count * size + 3) & ~3;
+  }
+  return { at, bytes: next };
+}
+
 // Function indices, in the order of `functions` below; globals: the queue's low word and size, the fired count.
 const SCHEDULE = 0, ARM = 1, SUPPORT_CHANGED = 2, CHANGE = 3, PROPAGATE = 4, SET_INPUT = 5, HOLDS = 6, FIRE = 7, UNFIRE = 8, PLAY = 11, ADVANCE = 12, SUCCESSOR = 14;
 const LOW = 0, SIZE = 1, FIRED = 2;
-/**
- * Inside the module an atom is numbered by its component (the net is acyclic, one atom each),
- * so that the queue's numbers are atoms and what a change reads of an atom lies together
- * (docs/play.md, "Atoms by component"): `rec`, 16 bytes per atom, holds its reader entries'
- * range, its number in the game (`orig`) and how it settles (`how`: bit 0 a sink, bits 1-2
- * its output kind, 0 none, 1 legal, 2 next, bits 3 on its role or fluent); `dyn`, 8 bytes,
- * its support and value. `val`, the values by game number, is kept beside them for the JS side
- * and the frames.
- */
-const START = 0, END = 1, ORIG = 2, HOW = 3;
-const SUPPORT = 0, VALUE = 1;
 
 /** Adds one to local l. */
 const inc = (l: number): Code => set(l, add(get(l), c(1)));
@@ -43,10 +47,7 @@ function macros(m: Layout) {
   // The small operations are macros, written out where they are used (the engine's own inlining
   // of WebAssembly calls is not to be relied on): each names the locals it reads and the first
   // of the locals it may use.
-  const rec = (f: number, n: Code): Code => ld(m.rec! + 4 * f, shl(n, c(2)));
-  const dyn = (f: number, n: Code): Code => ld(m.dyn! + 4 * f, shl(n, c(1)));
-  const dynSt = (f: number, n: Code, v: Code): Code => st(m.dyn! + 4 * f, shl(n, c(1)), v);
-  /** Queues component (= atom) `cc` (local) unless queued; local w. */
+  /** Queues component `cc` (local) unless queued; local w. */
   const scheduleM = (cc: number, w: number): Code => seq(
     set(w, shrU(get(cc), c(5))),
     when(eqz(and(shrU(ld(m.queued!, get(w)), and(get(cc), c(31))), c(1))), seq(
@@ -56,19 +57,19 @@ function macros(m: Layout) {
       gset(SIZE, add(gget(SIZE), c(1))),
     )),
   );
-  /** Reports the change to `v` of the watched atom `orig` (its game number) whose `how` says its kind (locals); locals l .. l+5. */
-  const reportM = (how: number, orig: number, v: number, l: number): Code => {
+  /** Reports the change of watched atom `a` to `v` (locals); locals l .. l+5. */
+  const reportM = (a: number, v: number, l: number): Code => {
     const [r, base, cnt, at, last, f] = [l, l + 1, l + 2, l + 3, l + 4, l + 5];
-    return when(eq(and(get(how), c(6)), c(2)), seq(
-      set(r, shrU(get(how), c(3))),
+    return when(eq(ld8(m.kind!, get(a)), c(1)), seq(
+      set(r, ld(m.legalRole!, get(a))),
       set(base, ld(m.legalBase!, get(r))),
       when(eq(get(v), c(1)),
-        seq(set(cnt, ld(m.legalCount!, get(r))), st(m.legalPos!, get(orig), get(cnt)), st(m.legalList!, add(get(base), get(cnt)), get(orig)), st(m.legalCount!, get(r), add(get(cnt), c(1)))),
+        seq(set(cnt, ld(m.legalCount!, get(r))), st(m.legalPos!, get(a), get(cnt)), st(m.legalList!, add(get(base), get(cnt)), get(a)), st(m.legalCount!, get(r), add(get(cnt), c(1)))),
         seq(
-          set(at, ld(m.legalPos!, get(orig))), set(cnt, sub(ld(m.legalCount!, get(r)), c(1))), st(m.legalCount!, get(r), get(cnt)),
+          set(at, ld(m.legalPos!, get(a))), set(cnt, sub(ld(m.legalCount!, get(r)), c(1))), st(m.legalCount!, get(r), get(cnt)),
           set(last, ld(m.legalList!, add(get(base), get(cnt)))), st(m.legalList!, add(get(base), get(at)), get(last)), st(m.legalPos!, get(last), get(at)),
         )),
-    ), seq(set(f, shrU(get(how), c(3))), st(m.nextBits!, shrU(get(f), c(5)), xor(ld(m.nextBits!, shrU(get(f), c(5))), bit(get(f))))));
+    ), seq(set(f, ld(m.nextFluent!, get(a))), st(m.nextBits!, shrU(get(f), c(5)), xor(ld(m.nextBits!, shrU(get(f), c(5))), bit(get(f))))));
   };
   /** Arms triggered rule `k` (local); locals l, l+1. */
   const armM = (k: number, l: number): Code => {
@@ -83,53 +84,45 @@ function macros(m: Layout) {
       set(ts, ld(m.triggerStart!, get(d))), set(last, ld(m.armed!, add(get(ts), get(cnt)))), set(pp, ld(m.armedPos!, get(k))),
       st(m.armed!, add(get(ts), get(pp)), get(last)), st(m.armedPos!, get(last), get(pp)));
   };
-  /** Head `h` (local) whose support crossed zero: queued, or a sink's value taken (and reported); locals l .. l+8. */
+  /** Head `h` (local) whose support crossed zero: its component queued, or a sink's value taken (and reported); locals l .. l+8. */
   const supportChangedM = (h: number, l: number): Code => {
-    const [how, v, orig] = [l, l + 1, l + 2];
-    return seq(set(how, rec(HOW, get(h))), when(eqz(and(get(how), c(1))), scheduleM(h, l + 3), seq(
-      set(v, gtS(dyn(SUPPORT, get(h)), c(0))),
-      when(ne(get(v), dyn(VALUE, get(h))), seq(
-        dynSt(VALUE, get(h), get(v)), set(orig, rec(ORIG, get(h))), st8(m.val!, get(orig), get(v)),
-        when(ne(and(get(how), c(6)), c(0)), reportM(how, orig, v, l + 3)))),
+    const [how, v] = [l, l + 1];
+    return seq(set(how, ld(m.settle!, get(h))), when(geS(get(how), c(0)), scheduleM(how, l + 2), seq(
+      set(v, gtS(ld(m.support!, get(h)), c(0))),
+      when(ne(get(v), ld8(m.val!, get(h))), seq(st8(m.val!, get(h), get(v)), when(eq(get(how), c(-2)), reportM(h, v, l + 3)))),
     )));
   };
   /** Support of `h` (local) up or down one into local s; a crossing of zero settles h (locals l .. l+8). */
   const support = (h: number, s: number, up: boolean, l: number): Code =>
-    seq(set(s, (up ? add : sub)(dyn(SUPPORT, get(h)), c(1))), dynSt(SUPPORT, get(h), get(s)), when(up ? eq(get(s), c(1)) : eqz(get(s)), supportChangedM(h, l)));
-  /** Atom `a` takes value `v` (locals): its readers' counters updated (propagate.ts's `change`); locals l .. l+26. */
+    seq(set(s, (up ? add : sub)(ld(m.support!, get(h)), c(1))), st(m.support!, get(h), get(s)), when(up ? eq(get(s), c(1)) : eqz(get(s)), supportChangedM(h, l)));
+  /** Atom `a` takes value `v` (locals): its readers' counters updated (propagate.ts's `change`); locals l .. l+20. */
   const changeM = (a: number, v: number, l: number): Code => {
-    const [i, end, r, h, k, u, sv, orig, how, nu, sat, x, f] = [l, l + 1, l + 2, l + 3, l + 4, l + 5, l + 6, l + 7, l + 8, l + 23, l + 24, l + 25, l + 26];
+    const [i, end, r, h, k, u, sv] = [l, l + 1, l + 2, l + 3, l + 4, l + 5, l + 6];
     return seq(
-      dynSt(VALUE, get(a), get(v)), set(orig, rec(ORIG, get(a))), st8(m.val!, get(orig), get(v)),
-      set(how, rec(HOW, get(a))),
-      when(ne(and(get(how), c(6)), c(0)), reportM(how, orig, v, l + 9)),
-      set(i, rec(START, get(a))), set(end, rec(END, get(a))),
-      // Per entry: s, whether the literal is now satisfied; a rule of one counted literal (bit 1
-      // of r) fires exactly when it is, and keeps no count; another's count goes down one when
-      // it is satisfied, up one when not, without a branch on the sign. Then one branch, rarely
-      // taken: the rule starts (f) or stops firing.
+      st8(m.val!, get(a), get(v)),
+      when(ne(ld8(m.kind!, get(a)), c(0)), reportM(a, v, l + 7)),
+      set(i, shl(ld(m.readStart!, get(a)), c(1))), set(end, shl(ld(m.readStart!, add(get(a), c(1))), c(1))),
       whileDo(ltS(get(i), get(end)),
-        set(r, ld(m.entries!, get(i))), set(k, shrS(get(r), c(2))), set(sat, and(xor(get(v), get(r)), c(1))),
-        when(and(get(r), c(2)), seq(set(x, c(1)), set(f, get(sat))), seq(
-          set(u, ld(m.unmet!, get(k))), set(nu, sub(add(get(u), c(1)), shl(get(sat), c(1)))), st(m.unmet!, get(k), get(nu)),
-          set(x, or(eqz(get(u)), eqz(get(nu)))), set(f, eqz(get(nu))))),
-        when(get(x), seq(set(h, ld(m.entries!, add(get(i), c(1)))), when(get(f),
-          when(ltS(get(h), c(0)), armM(k, l + 18), support(h, sv, true, l + 9)),
-          when(ltS(get(h), c(0)), disarmM(k, l + 18), support(h, sv, false, l + 9))))),
+        set(r, ld(m.entries!, get(i))), set(h, ld(m.entries!, add(get(i), c(1)))), set(k, shrS(get(r), c(1))),
+        when(eq(xor(get(v), and(get(r), c(1))), c(1)),
+          seq(set(u, sub(ld(m.unmet!, get(k)), c(1))), st(m.unmet!, get(k), get(u)),
+            when(eqz(get(u)), when(ltS(get(h), c(0)), armM(k, l + 16), support(h, sv, true, l + 7)))),
+          seq(set(u, ld(m.unmet!, get(k))), st(m.unmet!, get(k), add(get(u), c(1))),
+            when(eqz(get(u)), when(ltS(get(h), c(0)), disarmM(k, l + 16), support(h, sv, false, l + 7))))),
         set(i, add(get(i), c(2)))),
     );
   };
-  return { scheduleM, armM, supportChangedM, support, changeM, rec, dyn, dynSt };
+  return { scheduleM, armM, supportChangedM, support, changeM };
 }
 
 /** The module's functions over the arrays at `m`; `n` the net's sizes for the initial settling. */
 function functions(m: Layout, n: { rules: number; components: number; atoms: number; words: number; frames: Frames | undefined }): { params: number; result: boolean; locals: number; body: Code; export?: string }[] {
-  const { scheduleM, armM, supportChangedM, support, changeM, rec, dyn, dynSt } = macros(m);
+  const { scheduleM, armM, supportChangedM, support, changeM } = macros(m);
   const schedule = scheduleM(0, 1);
   const arm = armM(0, 1);
   const supportChanged = supportChangedM(0, 1);
   const change = changeM(0, 1, 2);
-  // propagate(): atom 0, v 2, the pop's s 3, top 4, w 5, bits 6, change's 7 .. 33.
+  // propagate(): comp 0, a 1, v 2, the pop's s 3, top 4, w 5, bits 6, change's 7 .. 27.
   const popM = seq(
     set(3, gget(LOW)),
     whileDo(eqz(ld(m.summary!, get(3))), inc(3)),
@@ -142,11 +135,10 @@ function functions(m: Layout, n: { rules: number; components: number; atoms: num
     gset(SIZE, sub(gget(SIZE), c(1))),
     set(0, or(shl(get(5), c(5)), ctz(get(6)))),
   );
-  const propagate = whileDo(gtS(gget(SIZE), c(0)), popM, set(2, gtS(dyn(SUPPORT, get(0)), c(0))),
-    when(ne(get(2), dyn(VALUE, get(0))), changeM(0, 2, 7)));
-  // setInput(a 0, v 1), `a` numbered by component; the exported one takes the game's number.
-  const setInput = when(ne(dyn(VALUE, get(0)), get(1)), call(CHANGE, get(0), get(1)));
-  // holds(k 0): i 1, end 2 (the rule's body by game numbers, read in `val`).
+  const propagate = whileDo(gtS(gget(SIZE), c(0)), popM, set(1, ld(m.compAtom!, get(0))), set(2, gtS(ld(m.support!, get(1)), c(0))),
+    when(ne(get(2), ld8(m.val!, get(1))), changeM(1, 2, 7)));
+  const setInput = when(ne(ld8(m.val!, get(0)), get(1)), call(CHANGE, get(0), get(1)));
+  // holds(k 0): i 1, end 2.
   const holds = seq(
     set(1, ld(m.posStart!, get(0))), set(2, ld(m.posStart!, add(get(0), c(1)))),
     whileDo(ltS(get(1), get(2)), when(eqz(ld8(m.val!, ld(m.pos!, get(1)))), ret(c(0))), inc(1)),
@@ -154,32 +146,30 @@ function functions(m: Layout, n: { rules: number; components: number; atoms: num
     whileDo(ltS(get(1), get(2)), when(ne(ld8(m.val!, ld(m.neg!, get(1))), c(0)), ret(c(0))), inc(1)),
     c(1),
   );
-  // fire(d 0), d by game number: i 1, end 2, k 3, h 4, s 5, n 6.
+  // fire(d 0): i 1, end 2, k 3, h 4, s 5, n 6.
   const fire = seq(set(1, ld(m.triggerStart!, get(0))), set(2, add(get(1), ld(m.armedCount!, get(0)))),
     whileDo(ltS(get(1), get(2)), set(3, ld(m.armed!, get(1))),
       when(call(HOLDS, get(3)), seq(set(6, gget(FIRED)), st(m.fired!, get(6), get(3)), gset(FIRED, add(get(6), c(1))), set(4, ld(m.head!, get(3))), support(4, 5, true, 7))),
       inc(1)));
   // unfire(): i 0, n 1, h 2, s 3.
   const unfire = seq(set(1, gget(FIRED)), whileDo(ltS(get(0), get(1)), set(2, ld(m.head!, ld(m.fired!, get(0)))), support(2, 3, false, 4), inc(0)), gset(FIRED, c(0)));
-  // init(): k 0, atom 1 (the rule first), a 2, n 3 (every atom false, then settled: createPropagator's start, its rules and sinks in the net's order).
+  // init(): k 0, comp 1, a 2, n 3 (every atom false, then settled: createPropagator's start).
   const init = seq(
-    whileDo(ltS(get(0), c(n.rules)), set(1, ld(m.ruleOf!, get(0))), set(3, ld(m.countedPos!, get(1))), st(m.unmet!, get(1), get(3)),
-      when(eqz(get(3)), when(geS(ld(m.trigger!, get(1)), c(0)), call(ARM, get(1)), seq(set(2, ld(m.head!, get(1))), dynSt(SUPPORT, get(2), add(dyn(SUPPORT, get(2)), c(1)))))),
+    whileDo(ltS(get(0), c(n.rules)), set(3, ld(m.countedPos!, get(0))), st(m.unmet!, get(0), get(3)),
+      when(eqz(get(3)), when(geS(ld(m.trigger!, get(0)), c(0)), call(ARM, get(0)), seq(set(2, ld(m.head!, get(0))), st(m.support!, get(2), add(ld(m.support!, get(2)), c(1)))))),
       inc(0)),
-    set(1, c(0)),
     whileDo(ltS(get(1), c(n.components)), call(SCHEDULE, get(1)), inc(1)),
     set(2, c(0)),
-    whileDo(ltS(get(2), c(n.atoms)), set(1, ld(m.newOf!, get(2))),
-      when(and(and(rec(HOW, get(1)), c(1)), gtS(dyn(SUPPORT, get(1)), c(0))), call(SUPPORT_CHANGED, get(1))), inc(2)),
+    whileDo(ltS(get(2), c(n.atoms)), when(and(ltS(ld(m.settle!, get(2)), c(0)), gtS(ld(m.support!, get(2)), c(0))), call(SUPPORT_CHANGED, get(2))), inc(2)),
     call(PROPAGATE),
   );
   return [
     { params: 1, result: false, locals: 1, body: schedule },
     { params: 1, result: false, locals: 2, body: arm },
     { params: 1, result: false, locals: 9, body: supportChanged },
-    { params: 2, result: false, locals: 27, body: change },
-    { params: 0, result: false, locals: 34, body: propagate, export: 'propagate' },
-    { params: 2, result: false, locals: 0, body: setInput },
+    { params: 2, result: false, locals: 21, body: change },
+    { params: 0, result: false, locals: 28, body: propagate, export: 'propagate' },
+    { params: 2, result: false, locals: 0, body: setInput, export: 'setInput' },
     { params: 1, result: true, locals: 2, body: holds },
     { params: 1, result: false, locals: 15, body: fire, export: 'fire' },
     { params: 0, result: false, locals: 13, body: unfire, export: 'unfire' },
@@ -187,7 +177,6 @@ function functions(m: Layout, n: { rules: number; components: number; atoms: num
     { params: 0, result: false, locals: 0, body: gset(FIRED, c(0)), export: 'resetFired' },
     ...stepFunctions(m, n.words),
     { params: 1, result: false, locals: 11, body: successorCode(m, n.words, n.frames), export: 'successor' },
-    { params: 2, result: false, locals: 0, body: call(SET_INPUT, ld(m.newOf!, get(0)), get(1)), export: 'setInput' },
     // playNext(roles): play, then the successor (the step of a net per control fluent, one call).
     { params: 1, result: true, locals: 1, body: seq(set(1, call(PLAY, get(0))), call(SUCCESSOR, get(1)), get(1)), export: 'playNext' },
   ];
@@ -205,7 +194,7 @@ function stepFunctions(m: Layout, words: number): { params: number; result: bool
   // play(roles 0): r 1, set 2, d 3, i 4.
   const play = seq(
     whileDo(ltS(get(1), get(0)), set(3, ld(m.doesOf!, ld(m.chosen!, get(1)))),
-      when(geS(get(3), c(0)), when(eqz(ld8(m.val!, get(3))), seq(call(CHANGE, ld(m.newOf!, get(3)), c(1)), st(m.doesOn!, get(2), get(3)), inc(2)))),
+      when(geS(get(3), c(0)), when(eqz(ld8(m.val!, get(3))), seq(call(CHANGE, get(3), c(1)), st(m.doesOn!, get(2), get(3)), inc(2)))),
       inc(1)),
     whileDo(ltS(get(4), get(2)), call(FIRE, ld(m.doesOn!, get(4))), inc(4)),
     call(PROPAGATE),
@@ -214,7 +203,7 @@ function stepFunctions(m: Layout, words: number): { params: number; result: bool
   // advance(count 0): i 1, w 2, now 3, diff 4, b 5, atom 6.
   const advance = seq(
     call(UNFIRE),
-    whileDo(ltS(get(1), get(0)), call(SET_INPUT, ld(m.newOf!, ld(m.doesOn!, get(1))), c(0)), inc(1)),
+    whileDo(ltS(get(1), get(0)), call(SET_INPUT, ld(m.doesOn!, get(1)), c(0)), inc(1)),
     whileDo(ltS(get(2), c(words)),
       set(3, ld(m.scratch!, get(2))),
       set(4, and(xor(ld(m.loaded!, get(2)), get(3)), ld(m.watched!, get(2)))),
@@ -233,6 +222,48 @@ function stepFunctions(m: Layout, words: number): { params: number; result: bool
     { params: 1, result: false, locals: 6, body: advance, export: 'advance' },
     { params: 1, result: true, locals: 1, body: step, export: 'step' },
   ];
+}
+
+/** The arrays of `net` and `out` in memory: (name, elements, bytes per element). */
+function arraysOf(net: Net, out: Outputs, t: StepTables): [string, number, number][] {
+  const words = (net.components + 31) >>> 5;
+  const state = out.nextBits.length;
+  return [
+    ['entries', 2 * net.readers.length, 4], ['readStart', net.atoms + 1, 4], ['settle', net.atoms, 4], ['kind', net.atoms, 1],
+    ['legalRole', net.atoms, 4], ['legalBase', out.legalBase.length, 4], ['nextFluent', net.atoms, 4], ['compAtom', net.components, 4],
+    ['head', net.rules, 4], ['posStart', net.rules + 1, 4], ['pos', net.pos.length, 4], ['negStart', net.rules + 1, 4], ['neg', net.neg.length, 4],
+    ['trigger', net.rules, 4], ['triggerStart', net.atoms + 1, 4], ['countedPos', net.rules, 4],
+    ['val', net.atoms, 1], ['unmet', net.rules, 4], ['support', net.atoms, 4], ['queued', words, 4], ['summary', (words + 31) >>> 5, 4],
+    ['armed', net.triggers.length, 4], ['armedCount', net.atoms, 4], ['armedPos', net.rules, 4], ['fired', net.triggers.length, 4],
+    ['legalCount', out.legalCount.length, 4], ['legalList', out.legalList.length, 4], ['legalPos', out.legalPos.length, 4], ['nextBits', state, 4],
+    ['doesOf', t.doesOf.length, 4], ['trueAtom', t.trueAtom.length, 4], ['watched', state, 4], ['loaded', state, 4], ['scratch', state, 4],
+    ['chosen', t.roles, 4], ['doesOn', t.roles, 4],
+    ...frameArrays(t.frames),
+  ];
+}
+
+/** What a head does when its support crosses zero (propagate.ts's `settle`): its component, or a sink's -1 (unwatched) or -2 (reported). */
+function settleOf(net: Net, out: Outputs): Int32Array {
+  const settle = new Int32Array(net.atoms);
+  for (let a = 0; a < net.atoms; a++) {
+    const unread = net.readStart[a + 1] === net.readStart[a] && net.cycleReadStart[a + 1] === net.cycleReadStart[a];
+    const sink = unread && net.cyclic[net.comp[a]!] === 0;
+    settle[a] = !sink ? net.comp[a]! : out.kind[a] === 0 ? -1 : -2;
+  }
+  return settle;
+}
+
+/** What the step of a playout reads besides the net (charge.ts's `ChargeGame` and `Machine.watched`). */
+interface StepTables {
+  readonly roles: number;
+  /** Per legal atom, its does atom (-1 for none). */
+  readonly doesOf: Int32Array;
+  /** Per fluent, its true atom (-1 for none). */
+  readonly trueAtom: Int32Array;
+  /** The fluents whose true atom something reads. */
+  readonly watched: Uint32Array;
+  /** The fluents whose successor frames.ts computes, if any. */
+  readonly frames: Frames | undefined;
 }
 
 /** The step of a playout in WebAssembly (see `stepFunctions`), with its arrays as views on the module's memory. */
@@ -276,13 +307,22 @@ export function createWasmPropagator(net: Net, out: Outputs, tables: StepTables)
   const size = new Map(arrays.map(([name, count]) => [name, count]));
   const view = (name: string): Int32Array => i32(name, size.get(name)!);
   const u32 = (name: string): Uint32Array => new Uint32Array(buffer, at[name], size.get(name)!);
-  // Atoms and rules renumbered (wasm-layout.ts); rule bodies, does atoms, triggers and outputs by game number.
-  const r = renumbered(net, out);
-  for (const name of ['rec', 'newOf', 'entries', 'ruleOf', 'head', 'posStart', 'pos', 'negStart', 'neg', 'trigger', 'countedPos'] as const) view(name).set(r[name]);
+  const entries = view('entries');
+  for (let i = 0; i < net.readers.length; i++) {
+    const k = net.readers[i]! >> 1;
+    entries[2 * i] = net.readers[i]!;
+    entries[2 * i + 1] = net.trigger[k]! >= 0 ? -1 : net.head[k]!;
+  }
+  view('readStart').set(net.readStart);
+  view('settle').set(settleOf(net, out));
+  new Uint8Array(buffer, at.kind, net.atoms).set(out.kind);
+  view('legalRole').set(out.legalRole);
   view('legalBase').set(out.legalBase);
-  view('triggerStart').set(net.triggerStart);
+  view('nextFluent').set(out.nextFluent);
+  view('compAtom').set(Int32Array.from({ length: net.components }, (_, comp) => net.compAtoms[net.compAtomStart[comp]!]!));
+  for (const name of ['head', 'posStart', 'pos', 'negStart', 'neg', 'trigger', 'triggerStart', 'countedPos'] as const) view(name).set(net[name]);
   view('doesOf').set(tables.doesOf);
-  view('trueAtom').set(tables.trueAtom.map((a) => (a >= 0 ? r.newOf[a]! : -1)));
+  view('trueAtom').set(tables.trueAtom);
   view('watched').set(tables.watched);
   fillFrames(tables.frames, view);
   (ex.init as () => void)();
