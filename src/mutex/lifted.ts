@@ -12,7 +12,7 @@
  * `true` atoms of a claim of S with identical inputs (their outputs unify). Anything else
  * counts as possible, so the answer is "proven" or "unknown", never wrong.
  */
-import type { Deadline } from '../deadline.js';
+import { type Deadline, cpuMs } from '../deadline.js';
 import type { Term } from '../gdl/ast.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
@@ -198,15 +198,16 @@ export function proveLifted(
   const imps = limits.implications ?? [];
   const stepRules = implicationRules(normal);
   const known = new Map<string, Pair[]>();
+  let deadline = limits.deadline;
   const task: InductionTask = {
     hyps, keysOf, statics, order: checkOrder(hyps, keysOf, byRelation), imps,
     check: (i, assumed, implied) => allPairsRefuted(byRelation.get(hyps[i]!.relation) ?? [], hyps[i]!.input,
-      { assumed, implied, legal, base, deadline: limits.deadline, counter: { tag: 0 } }, knownFor(known, hyps[i]!.relation), keysOf[i]),
-    implicationStep: (j, assumed, implied) => implicationStep(stepRules, imps[j]!, assumed, implied, limits.deadline),
+      { assumed, implied, legal, base, deadline, counter: { tag: 0 } }, knownFor(known, hyps[i]!.relation), keysOf[i]),
+    implicationStep: (j, assumed, implied) => implicationStep(stepRules, imps[j]!, assumed, implied, deadline),
     stop: (i) => {
       const rules = byRelation.get(hyps[i]!.relation)?.length ?? 0;
       pairs += ((rules * (rules + 1)) / 2) * (keysOf[i]?.length ?? 1);
-      return pairs > limits.maxPairs ? 'pairs' : limits.deadline.passed() ? 'deadline' : undefined;
+      return pairs > limits.maxPairs ? 'pairs' : deadline.passed() ? 'deadline' : undefined;
     },
   };
   // Claims on every key first, as an invariant of their own: what they prove stands when the budget
@@ -214,9 +215,17 @@ export function proveLifted(
   const everyKey = active.map((a, i) => a && keysOf[i] === undefined);
   const first = active.some((a, i) => a && keysOf[i] !== undefined) ? induce(task, everyKey, [], false) : undefined;
   if (first?.outcome === 'pairs') return { ...none, pairs };
+  // The whole set then gets half of what is left: the exactly-one proofs after it (lifted-alo.ts) are cheap and worth more.
+  if (first !== undefined) deadline = halfOfRest(limits.deadline);
   const result = first?.outcome === 'deadline' ? first : induce(task, active, first?.proven ?? [], true);
   if (result.outcome === 'pairs') return { ...none, pairs };
   return { proven: result.proven, assumed: assumedOf(hyps, result.proven, keysOf, statics), implied: result.implied, pairs };
+}
+
+/** A budget of half the processor time `deadline` has left (itself when it counts no processor time). */
+function halfOfRest(deadline: Deadline): Deadline {
+  const now = cpuMs();
+  return now === undefined || deadline.cpuAt === Infinity ? deadline : deadline.within(Math.max(0, deadline.cpuAt - now) / 2000);
 }
 
 /** Two `next` rules (indexes into a relation's rules) checked as a pair. */
