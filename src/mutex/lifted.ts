@@ -167,6 +167,8 @@ export interface KeyedGroup {
  * refuted): the greatest subset whose every rule pair is refuted assuming the subset. A
  * hypothesis not a candidate but with `partial` keys (the input arguments of its groups that
  * survived the sampling) is tried for those keys only, each pair with the heads' key fixed.
+ * The induction is scheduled by lifted-induction.ts; when the budget stops it, what is settled
+ * there is proven (docs/mutex.md, 2a "Scheduling the induction").
  */
 export function proveLifted(
   normal: NormalGame, view: MutexView, hyps: readonly Hypothesis[], candidate: readonly boolean[], limits: LiftedLimits,
