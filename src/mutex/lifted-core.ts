@@ -99,13 +99,27 @@ export interface AssumedClaim {
   readonly keys?: ReadonlySet<string>;
   /** The positions two atoms with equal inputs agree on (default: every other position). */
   readonly output?: readonly number[];
+  /** Which claim of the caller's this is (lifted.ts: the hypothesis), for {@link Assumed.use}. */
+  readonly hypothesis?: number;
 }
 
 /** Key of {@link Assumed} under which a static relation's functional dependencies are kept. */
 export const staticKey = (rel: string, arity: number): string => `static ${rel}/${arity}`;
 
-/** The claims assumed of the current state, per `name/arity`. */
-export type Assumed = ReadonlyMap<string, readonly AssumedClaim[]>;
+/**
+ * The claims assumed of the current state, per `name/arity` (a `Map` is one). Only looked up,
+ * never listed, so that lifted.ts can record which relations' claims a proof read.
+ */
+export interface Assumed {
+  get(relation: string): readonly AssumedClaim[] | undefined;
+  has(relation: string): boolean;
+  /**
+   * Told of each claim whose equalities a check took: a check that took none of a claim's gives
+   * the same answer without it (the claims it passed over did not match, those after it were not
+   * looked at), which lifted.ts uses to check again only what a claim that left was used for.
+   */
+  use?(claim: AssumedClaim): void;
+}
 
 /**
  * Whether a required fact, a forbidden one or a `distinct` already contradict each other, or
@@ -162,10 +176,12 @@ function truePairs(a: Atom, b: Atom, s: Subst, assumed: Assumed): [Term, Term][]
   const x = walk(a.args[0]!, s);
   const y = walk(b.args[0]!, s);
   if (x.kind !== 'fn' || y.kind !== 'fn' || x.name !== y.name || x.args.length !== y.args.length) return [];
-  for (const { input, keys } of assumed.get(`${x.name}/${x.args.length}`) ?? []) {
+  for (const claim of assumed.get(`${x.name}/${x.args.length}`) ?? []) {
+    const { input, keys } = claim;
     if (!input.every((i) => key(x.args[i]!, s) === key(y.args[i]!, s))) continue;
     // A claim on some keys only: the key must be ground and one of them.
     if (keys !== undefined && !(input.every((i) => ground(x.args[i]!, s)) && keys.has(input.map((i) => key(x.args[i]!, s)).join(' ')))) continue;
+    assumed.use?.(claim);
     const out: [Term, Term][] = [];
     x.args.forEach((xa, i) => (input.includes(i) ? undefined : out.push([xa, y.args[i]!])));
     return out;

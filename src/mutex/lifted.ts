@@ -12,7 +12,7 @@
  * `true` atoms of a claim of S with identical inputs (their outputs unify). Anything else
  * counts as possible, so the answer is "proven" or "unknown", never wrong.
  */
-import type { Deadline } from '../deadline.js';
+import { type Deadline, cpuMs } from '../deadline.js';
 import type { Term } from '../gdl/ast.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
@@ -21,6 +21,7 @@ import { type RuleBase, ruleBase, unfoldedCasesClose } from './lifted-unfold.js'
 import { relaxedBounds } from './lifted-bounds.js';
 import { type Implication, impliedAtoms } from './implications.js';
 import { implicationRules, implicationStep } from './lifted-alo.js';
+import { type InductionTask, assumedOf, checkOrder, induce } from './lifted-induction.js';
 import type { MutexView } from './view.js';
 
 
@@ -166,6 +167,8 @@ export interface KeyedGroup {
  * refuted): the greatest subset whose every rule pair is refuted assuming the subset. A
  * hypothesis not a candidate but with `partial` keys (the input arguments of its groups that
  * survived the sampling) is tried for those keys only, each pair with the heads' key fixed.
+ * The induction is scheduled by lifted-induction.ts; when the budget stops it, what is settled
+ * there is proven (docs/mutex.md, 2a "Scheduling the induction").
  */
 export function proveLifted(
   normal: NormalGame, view: MutexView, hyps: readonly Hypothesis[], candidate: readonly boolean[], limits: LiftedLimits,
@@ -195,52 +198,63 @@ export function proveLifted(
   // Bounds of the derived relations (lifted-bounds.ts): what unfolding cannot see through, recursion included.
   const base = { ...exact, over: active.some((a) => a) ? relaxedBounds(normal, exact.facts, exact.fluents, limits.deadline) : new Map() };
   const imps = limits.implications ?? [];
-  const impActive = imps.map(() => true);
   const stepRules = implicationRules(normal);
-  // One induction over the hypotheses and the implications: what fails leaves, and all are checked again.
-  let assumed = assumedOf(hyps, active, keysOf, statics);
-  let implied = imps.filter((_, j) => impActive[j]);
-  for (let changed = true; changed; assumed = assumedOf(hyps, active, keysOf, statics), implied = imps.filter((_, j) => impActive[j])) {
-    changed = false;
-    for (let i = 0; i < hyps.length; i++) {
-      if (!active[i]) continue;
-      const rules = byRelation.get(hyps[i]!.relation) ?? [];
-      pairs += ((rules.length * (rules.length + 1)) / 2) * (keysOf[i]?.length ?? 1);
-      if (pairs > limits.maxPairs || limits.deadline.passed()) return { ...none, pairs };
-      if (!allPairsRefuted(rules, hyps[i]!.input, { assumed, implied, legal, base, deadline: limits.deadline, counter: { tag: 0 } }, keysOf[i])) {
-        active[i] = false;
-        changed = true;
-      }
-    }
-    imps.forEach((imp, j) => {
-      if (!impActive[j] || implicationStep(stepRules, imp, assumed, implied, limits.deadline)) return;
-      impActive[j] = false;
-      changed = true;
-    });
-  }
-  return { proven: active, assumed, implied, pairs };
+  const known = new Map<string, Pair[]>();
+  let deadline = limits.deadline;
+  const task: InductionTask = {
+    hyps, keysOf, statics, order: checkOrder(hyps, keysOf, byRelation), imps,
+    check: (i, assumed, implied) => allPairsRefuted(byRelation.get(hyps[i]!.relation) ?? [], hyps[i]!.input,
+      { assumed, implied, legal, base, deadline, counter: { tag: 0 } }, knownFor(known, hyps[i]!.relation), keysOf[i]),
+    implicationStep: (j, assumed, implied) => implicationStep(stepRules, imps[j]!, assumed, implied, deadline),
+    stop: (i) => {
+      const rules = byRelation.get(hyps[i]!.relation)?.length ?? 0;
+      pairs += ((rules * (rules + 1)) / 2) * (keysOf[i]?.length ?? 1);
+      return pairs > limits.maxPairs ? 'pairs' : deadline.passed() ? 'deadline' : undefined;
+    },
+  };
+  // Claims on every key first, as an invariant of their own: what they prove stands when the budget
+  // stops the whole induction, which a costly partial claim they leaned on (chess's pieces) would lose.
+  const everyKey = active.map((a, i) => a && keysOf[i] === undefined);
+  const first = active.some((a, i) => a && keysOf[i] !== undefined) ? induce(task, everyKey, [], false) : undefined;
+  if (first?.outcome === 'pairs') return { ...none, pairs };
+  // The whole set then gets half of what is left: the exactly-one proofs after it (lifted-alo.ts) are cheap and worth more.
+  if (first !== undefined) deadline = halfOfRest(limits.deadline);
+  const result = first?.outcome === 'deadline' ? first : induce(task, active, first?.proven ?? [], true);
+  if (result.outcome === 'pairs') return { ...none, pairs };
+  return { proven: result.proven, assumed: assumedOf(hyps, result.proven, keysOf, statics), implied: result.implied, pairs };
 }
 
-/** The active claims as assumptions: per relation, input positions and the keys of partial ones. */
-function assumedOf(
-  hyps: readonly Hypothesis[], active: readonly boolean[], keysOf: readonly (readonly (readonly Term[])[] | undefined)[], statics: ReadonlyMap<string, AssumedClaim[]>,
-): Assumed {
-  const out = new Map<string, AssumedClaim[]>(statics);
-  const empty: Subst = new Map();
-  hyps.forEach((h, i) => {
-    if (!active[i]) return;
-    const ks = keysOf[i];
-    const claim = ks === undefined ? { input: h.input } : { input: h.input, keys: new Set(ks.map((k) => k.map((t) => key(t, empty)).join(' '))) };
-    out.set(h.relation, [...(out.get(h.relation) ?? []), claim]);
-  });
-  return out;
+/** A budget of half the processor time `deadline` has left (itself when it counts no processor time). */
+function halfOfRest(deadline: Deadline): Deadline {
+  const now = cpuMs();
+  return now === undefined || deadline.cpuAt === Infinity ? deadline : deadline.within(Math.max(0, deadline.cpuAt - now) / 2000);
 }
 
-/** Whether every unordered pair of the rules (a rule with itself included) is refuted, for every key of `keys` when given. */
-function allPairsRefuted(rules: readonly NormalRule[], input: readonly number[], ctx: Context, keys?: readonly (readonly Term[])[]): boolean {
+/** Two `next` rules (indexes into a relation's rules) checked as a pair. */
+type Pair = readonly [number, number];
+
+/** The pairs of `relation` that some check could not refute (tried first by the next), made when first asked. */
+function knownFor(known: Map<string, Pair[]>, relation: string): Pair[] {
+  let list = known.get(relation);
+  if (list === undefined) known.set(relation, (list = []));
+  return list;
+}
+
+/**
+ * Whether every unordered pair of the rules (a rule with itself included) is refuted, for every
+ * key of `keys` when given. The pairs of `known` (not refuted before, for another hypothesis of
+ * the relation or another key) are tried first: the answer is the same in any order, and a
+ * false hypothesis usually fails on one of them. A pair found open is added to `known`.
+ */
+function allPairsRefuted(rules: readonly NormalRule[], input: readonly number[], ctx: Context, known: Pair[], keys?: readonly (readonly Term[])[]): boolean {
+  const all: Pair[] = [];
+  for (let x = 0; x < rules.length; x++) for (let y = x; y < rules.length; y++) all.push([x, y]);
   for (const at of keys ?? [undefined]) {
-    for (let x = 0; x < rules.length; x++) {
-      for (let y = x; y < rules.length; y++) if (!pairRefuted(rules[x]!, rules[y]!, input, ctx, at)) return false;
+    const first = new Set(known.map(([x, y]) => x * rules.length + y));
+    for (const [x, y] of [...known, ...all.filter(([x, y]) => !first.has(x * rules.length + y))]) {
+      if (pairRefuted(rules[x]!, rules[y]!, input, ctx, at)) continue;
+      if (!first.has(x * rules.length + y)) known.push([x, y]);
+      return false;
     }
   }
   return true;

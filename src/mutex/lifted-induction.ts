@@ -1,0 +1,151 @@
+/**
+ * The induction of the lifted "at most one" proof (docs/mutex.md, 2a and "Cost"): which
+ * hypotheses and implications are checked again after others leave, and what is kept when the
+ * budget stops it. The checks themselves are lifted.ts's; this module only schedules them.
+ */
+import type { Term } from '../gdl/ast.js';
+import type { NormalRule } from '../normalize/types.js';
+import type { Hypothesis } from './candidates.js';
+import type { Implication } from './implications.js';
+import { type Assumed, type AssumedClaim, type Subst, key } from './lifted-core.js';
+
+/** Keys of a partial hypothesis (claimed for those only), undefined for one claimed on every key. */
+export type KeysOf = readonly (readonly (readonly Term[])[] | undefined)[];
+
+/** What the induction schedules: the hypotheses, the implications and how each is checked. */
+export interface InductionTask {
+  readonly hyps: readonly Hypothesis[];
+  readonly keysOf: KeysOf;
+  /** Claims that always hold (static relations' functional dependencies). */
+  readonly statics: ReadonlyMap<string, AssumedClaim[]>;
+  /** The order hypotheses are checked in within a round ({@link checkOrder}). */
+  readonly order: readonly number[];
+  readonly imps: readonly Implication[];
+  /** Hypothesis i's step with these claims assumed (false: a pair left open). */
+  check(i: number, assumed: Assumed, implied: readonly Implication[]): boolean;
+  /** Implication j's step with these claims assumed. */
+  implicationStep(j: number, assumed: Assumed, implied: readonly Implication[]): boolean;
+  /** Before each check: whether to stop, giving up ('pairs': nothing proven) or for the budget. */
+  stop(i: number): 'pairs' | 'deadline' | undefined;
+}
+
+/** Where an induction ended, and the hypotheses and implications proven. */
+export interface InductionResult {
+  readonly outcome: 'done' | 'pairs' | 'deadline';
+  readonly proven: readonly boolean[];
+  readonly implied: readonly Implication[];
+}
+
+/**
+ * The greatest subset of the `active` hypotheses (and of the implications, when `withImps`)
+ * whose every step is shown assuming the subset, `fixed` hypotheses (already proven an invariant
+ * of their own: they hold in every reachable state) assumed throughout and never checked again.
+ * What fails leaves at once, with the weaker hypotheses of its relation ({@link weaker}); a check
+ * is done again only when a claim it took equalities from left since (lifted-core.ts' `use`: a
+ * check gives the same answer without the claims it took nothing from), or an implication left.
+ * When the budget stops it, the hypotheses {@link settled} are proven.
+ */
+export function induce(task: InductionTask, start: readonly boolean[], fixed: readonly boolean[], withImps: boolean): InductionResult {
+  const { hyps, keysOf, statics } = task;
+  const active = start.map((a, i) => a || fixed[i] === true);
+  const dirty = start.map((a, i) => a && fixed[i] !== true);
+  const reads = hyps.map(() => new Set<number>());
+  // Checked with implications assumed: their use is not recorded, so not kept by settled.
+  const withImplied = hyps.map(() => false);
+  const impActive = task.imps.map(() => withImps);
+  let assumed = assumedOf(hyps, active, keysOf, statics);
+  let implied = task.imps.filter((_, j) => impActive[j]);
+  for (let changed = true; changed; assumed = assumedOf(hyps, active, keysOf, statics), implied = task.imps.filter((_, j) => impActive[j])) {
+    changed = false;
+    const lost = new Set<number>();
+    for (const i of task.order) {
+      if (!active[i] || !dirty[i]) continue;
+      const stop = task.stop(i);
+      if (stop !== undefined) return { outcome: stop, proven: settled(active, dirty, reads, withImplied, fixed), implied: [] };
+      dirty[i] = false;
+      reads[i] = new Set();
+      withImplied[i] = implied.length > 0;
+      if (task.check(i, recording(assumed, reads[i]!), implied)) continue;
+      // What fails leaves at once, so that the checks after it in this round do not lean on it.
+      for (const j of [i, ...weaker(hyps, i, active, dirty, keysOf)]) (active[j] = false), lost.add(j);
+      changed = true;
+      assumed = assumedOf(hyps, active, keysOf, statics);
+    }
+    let impLost = false;
+    task.imps.forEach((_, j) => {
+      if (!impActive[j] || task.implicationStep(j, assumed, implied)) return;
+      impActive[j] = false;
+      changed = impLost = true;
+    });
+    hyps.forEach((_, i) => (dirty[i] ||= active[i] === true && fixed[i] !== true && (impLost || [...reads[i]!].some((r) => lost.has(r)))));
+  }
+  return { outcome: 'done', proven: active, implied };
+}
+
+/**
+ * The order hypotheses are checked in within a round: fewer rules first (cheap, and settled when
+ * the budget stops the induction), claims on some keys before claims on every key of a relation
+ * (so that those do not lean on them long), larger inputs first (their pairs close more often,
+ * a pair open for them is tried first for the smaller ones, and those then leave with them: weaker).
+ */
+export function checkOrder(hyps: readonly Hypothesis[], keysOf: KeysOf, byRelation: ReadonlyMap<string, readonly NormalRule[]>): number[] {
+  const rules = (i: number): number => byRelation.get(hyps[i]!.relation)?.length ?? 0;
+  const keyed = (i: number): number => (keysOf[i] === undefined ? 0 : 1);
+  return [...hyps.keys()].sort((x, y) => rules(x) - rules(y) || keyed(y) - keyed(x) || hyps[y]!.input.length - hyps[x]!.input.length);
+}
+
+/**
+ * When the budget stops the induction: the `fixed` hypotheses, and those checked (active, not
+ * waiting to be checked again, no implication assumed) whose checks took equalities only from
+ * claims of hypotheses kept. A check gives the same answer with the claims it took nothing from
+ * left out, so each kept one is shown assuming exactly the kept ones (and holds initially): they
+ * are an invariant of their own, whatever the others would have done.
+ */
+function settled(active: readonly boolean[], dirty: readonly boolean[], reads: readonly ReadonlySet<number>[], withImplied: readonly boolean[], fixed: readonly boolean[]): boolean[] {
+  const kept = active.map((a, i) => fixed[i] === true || (a && !dirty[i] && !withImplied[i]));
+  for (let changed = true; changed; ) {
+    changed = false;
+    kept.forEach((k, i) => {
+      if (!k || fixed[i] === true || [...reads[i]!].every((j) => kept[j])) return;
+      kept[i] = false;
+      changed = true;
+    });
+  }
+  return kept;
+}
+
+/**
+ * The hypotheses that leave with hypothesis i when a pair of its rules is left open: those of
+ * its relation on every key, with fewer input positions (a subset of i's), not yet checked under
+ * the current claims. Two fluents that agree on i's inputs and differ elsewhere agree on their
+ * inputs and differ elsewhere too, so a case i's check cannot close is one theirs would have to
+ * close with less to go on: they are taken as failed (leaving S is always sound) without the cost
+ * of their own check, which on chess's `check` (13 hypotheses) was half a second each at best.
+ */
+function weaker(hyps: readonly Hypothesis[], i: number, active: readonly boolean[], dirty: readonly boolean[], keysOf: KeysOf): number[] {
+  const h = hyps[i]!;
+  return [...hyps.keys()].filter((j) => j !== i && active[j] && dirty[j] && keysOf[j] === undefined && hyps[j]!.relation === h.relation
+    && hyps[j]!.input.length < h.input.length && hyps[j]!.input.every((p) => h.input.includes(p)));
+}
+
+/** `assumed`, recording in `reads` the hypotheses whose claims a check took equalities from (lifted-core.ts' `use`). */
+function recording(assumed: Assumed, reads: Set<number>): Assumed {
+  return {
+    get: (relation) => assumed.get(relation),
+    has: (relation) => assumed.has(relation),
+    use: (claim) => (claim.hypothesis === undefined ? undefined : reads.add(claim.hypothesis)),
+  };
+}
+
+/** The active claims as assumptions: per relation, input positions and the keys of partial ones. */
+export function assumedOf(hyps: readonly Hypothesis[], active: readonly boolean[], keysOf: KeysOf, statics: ReadonlyMap<string, AssumedClaim[]>): Assumed {
+  const out = new Map<string, AssumedClaim[]>(statics);
+  const empty: Subst = new Map();
+  hyps.forEach((h, i) => {
+    if (!active[i]) return;
+    const ks = keysOf[i];
+    const claim = ks === undefined ? { input: h.input, hypothesis: i } : { input: h.input, keys: new Set(ks.map((k) => k.map((t) => key(t, empty)).join(' '))), hypothesis: i };
+    out.set(h.relation, [...(out.get(h.relation) ?? []), claim]);
+  });
+  return out;
+}
