@@ -46,7 +46,7 @@ describe('the WebAssembly encoder', () => {
   });
 });
 
-const GAMES = ['ggp-repository-base/ticTacToe.kif', 'ggp-repository-base/chomp.kif', 'ggp-repository-base/hanoi.kif', 'ggp-repository-base/beatMania.kif', 'ggp-repository-base/connectFour.kif'];
+const GAMES = ['ggp-repository-base/ticTacToe.kif', 'ggp-repository-base/chomp.kif', 'ggp-repository-base/hanoi.kif', 'ggp-repository-base/beatMania.kif', 'ggp-repository-base/connectFour.kif', 'ggp-repository-base/asteroidsSerial.kif'];
 
 /** What a simulator does over seeded depth charges and walks: every state visited, depths, walks' ends, `info` of some states. */
 function trace(sim: ReturnType<typeof createFastSimulator>, seed: number): unknown[] {

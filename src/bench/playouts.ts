@@ -11,7 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { gamesDir } from '../../scripts/corpus.mjs';
+import { gamesDir, listGames } from '../../scripts/corpus.mjs';
 import { failureText, runAll, runChild } from '../batch/runner.js';
 import { type Reference, type ReferenceRun, builtReferences, loadAverage, referenceCell, referenceRatio, runReference } from './reference.js';
 
@@ -159,7 +159,7 @@ async function sideBySideRow(name: string, path: string, o: Options, refs: reado
 }
 
 /** The side-by-side table with the built reference engines; returns its lines. */
-async function runSideBySide(o: Options, refs: readonly Reference[], chosen: readonly { name: string; lazy?: boolean }[], root: string): Promise<string[]> {
+async function runSideBySide(o: Options, refs: readonly Reference[], chosen: readonly { name: string; lazy?: boolean; path?: string }[], root: string): Promise<string[]> {
   const heads = refs.flatMap((r) => [`${r.name} playouts/s`, `ours / ${r.name}`]);
   const lines = [
     `Random playouts per second, side by side: ours (\`play --engine ground\`), then ${refs.map((r) => r.name).join(', ')}, then ours again, ${o.seconds} s each (the references after their 2 s warm-up); load = 1-minute load average before the game.`,
@@ -169,7 +169,7 @@ async function runSideBySide(o: Options, refs: readonly Reference[], chosen: rea
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   await runAll(chosen, 1, async (game) => {
-    const line = await sideBySideRow(game.name, join(root, `${game.name}.kif`), o, refs, game.lazy === true);
+    const line = await sideBySideRow(game.name, game.path ?? join(root, `${game.name}.kif`), o, refs, game.lazy === true);
     lines.push(line);
     process.stdout.write(`${line}\n`);
     return line;
@@ -184,7 +184,9 @@ export async function runPlayoutBench(argv: readonly string[]): Promise<number> 
   const refs = builtReferences({ ggplib: o.ggplib, sancho: o.sancho });
   if (refs.length > 0) {
     const chosen = PLAYOUT_GAMES.filter((g) => (o.games.length === 0 || o.games.includes(g.name)) && existsSync(join(root, `${g.name}.kif`)));
-    const lines = await runSideBySide(o, refs, chosen, root);
+    // A name in --games that is no game of the list above (a held-out game): NAME.kif in any folder of the corpus, named folder/NAME.
+    const others = o.games.filter((n) => !chosen.some((g) => g.name === n)).flatMap((n) => listGames(gamesDir(), { filter: [n] }).filter((f) => f.endsWith(`/${n}.kif`)));
+    const lines = await runSideBySide(o, refs, [...chosen, ...others.map((f) => ({ name: f.slice(0, -4), path: join(gamesDir(), f) }))], root);
     if (o.out !== undefined) writeFileSync(o.out, `${lines.join('\n')}\n`);
     return 0;
   }

@@ -7,7 +7,8 @@
  * measurement sees about the same load, and prints the ratios.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gamesDir } from '../../scripts/corpus.mjs';
 import { failureText, runChild } from '../batch/runner.js';
 
@@ -27,7 +28,9 @@ export type ReferenceRun = { readonly kind: 'ok'; readonly playoutsPerSecond: nu
  * defaults (`/tmp/ggplib`, `/tmp/sancho`); `none` skips one. Built means the harness is there.
  */
 export function builtReferences(flags: { readonly ggplib?: string; readonly sancho?: string }): Reference[] {
-  const scripts = join(gamesDir(), '..');
+  // Beside the corpus (../shared/ggplib beside ../shared/games), else beside the checkout when GDL_GAMES_DIR points elsewhere (held-out games).
+  const beside = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared');
+  const scripts = existsSync(join(gamesDir(), '..', 'ggplib')) ? join(gamesDir(), '..') : beside;
   const candidates: Reference[] = [
     { name: 'ggplib', script: join(scripts, 'ggplib', 'bench.sh'), work: flags.ggplib ?? process.env['GGPLIB_WORK'] ?? '/tmp/ggplib' },
     { name: 'sancho', script: join(scripts, 'sancho', 'bench.sh'), work: flags.sancho ?? process.env['SANCHO_WORK'] ?? '/tmp/sancho' },

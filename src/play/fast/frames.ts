@@ -24,10 +24,17 @@
  * `next(g) <= c` adds g. c stays in the net; the successor is computed once the joint move is
  * set and the net settled, so c's value there (`values`, bound by {@link bindFrames}) is its value
  * in this step, and the rule is again a function of the bit f and of c.
+ *
+ * Frames under a second fluent (frame-terms.ts): a rule may read a second fluent h besides its
+ * source f, `next(g) <= true(f), true(h), …`; the copy then also checks h's bit in the state,
+ * which is again a function of the state. A next rule reading an atom that factoring made out of
+ * such pairs is read with the atom's bodies inlined (the same disjunction), and the atom leaves the
+ * net when nothing else reads it.
  */
 import { SEES } from '../../gdl/keywords.js';
 import { keywordSymbols } from '../../ground/atoms.js';
-import type { GroundAtom, GroundGame, GroundRule } from '../../ground/types.js';
+import type { GroundGame, GroundRule } from '../../ground/types.js';
+import { type Shapes, type Term, doesDisjunctions, expand, frameOf, inlinable, pairCounts } from './frame-terms.js';
 
 /**
  * The framed fluents' successor, compiled: per does atom (its `row`) sparse masks of its own
@@ -58,6 +65,8 @@ export interface Frames {
   readonly copyKind: Uint8Array;
   /** A copy's condition: a does-set condition (>= 0, an index into `cond`) or net atom c (as `-1 - c`, its value in `values`). */
   readonly copyCond: Int32Array;
+  /** A copy's second condition: a fluent that must hold in the state too (frame-terms.ts), or -1. */
+  readonly copyFluent: Int32Array;
   /** The net atoms that condition a fluent's keeping or adding (each has a `row`, looked at when it holds). */
   readonly condAtoms: Int32Array;
   /** The values of the net the frames belong to ({@link bindFrames}): a net-atom condition is read there. */
@@ -71,79 +80,6 @@ interface FluentAtoms {
   readonly trueAtom: Int32Array;
   readonly nextAtoms: Int32Array;
   readonly nextFluent: Int32Array;
-}
-
-/**
- * One rule of a framed fluent: copied from `src` (-1: added) under `kind` (0 always, 1 if some
- * of `moves`, 2 unless), or, when `atom` is given, 1 if that net atom holds, 2 unless it does.
- */
-interface Term {
-  readonly src: number;
-  readonly kind: 0 | 1 | 2;
-  readonly moves: readonly number[];
-  readonly atom?: number;
-}
-
-/** Per atom, the does atoms whose disjunction it is (its rules are single positive does literals), else undefined. */
-function doesDisjunctions(rules: readonly GroundRule[], atoms: readonly GroundAtom[], isDoes: Uint8Array, isFact: Uint8Array): (number[] | undefined)[] {
-  const of: (number[] | null | undefined)[] = new Array(atoms.length);
-  for (const r of rules) {
-    const pos = r.pos.filter((a) => isFact[a] === 0);
-    const single = r.neg.length === 0 && pos.length === 1 && isDoes[pos[0]!] === 1;
-    const list = of[r.head];
-    if (!single || list === null) of[r.head] = null;
-    else if (list === undefined) of[r.head] = [pos[0]!];
-    else list.push(pos[0]!);
-  }
-  return of.map((l) => l ?? undefined);
-}
-
-/** What the pass reads of the rules: does atoms, facts, does disjunctions, the fluent of each true atom. */
-interface Shapes {
-  readonly isDoes: Uint8Array;
-  readonly isFact: Uint8Array;
-  readonly ors: readonly (number[] | undefined)[];
-  readonly fluentOfTrue: Int32Array;
-}
-
-/** The term of one next rule, or undefined when it has another shape. */
-function termOf(r: GroundRule, sh: Shapes): Term | undefined {
-  const pos = r.pos.filter((a) => sh.isFact[a] === 0);
-  const sources = pos.filter((a) => sh.fluentOfTrue[a]! >= 0);
-  if (sources.length > 1 || r.neg.some((a) => sh.isFact[a] === 1 || sh.fluentOfTrue[a]! >= 0)) return undefined;
-  const src = sources.length === 1 ? sh.fluentOfTrue[sources[0]!]! : -1;
-  const rest = pos.filter((a) => sh.fluentOfTrue[a]! < 0);
-  const movesOf = (a: number): number[] | undefined => (sh.isDoes[a] === 1 ? [a] : sh.ors[a]);
-  if (rest.length > 1 || (rest.length === 1 && r.neg.length > 0)) return undefined;
-  if (rest.length === 1) {
-    const moves = movesOf(rest[0]!);
-    return moves !== undefined ? { src, kind: 1, moves } : { src, kind: 1, moves: [], atom: rest[0]! };
-  }
-  // Added unconditionally or unless a move: a shape no game of the corpus has, left to the net.
-  if (src < 0) return undefined;
-  // Copied unless a net atom (beatMania's caught-blocks counter kept unless a block is caught).
-  if (r.neg.length === 1 && movesOf(r.neg[0]!) === undefined) return { src, kind: 2, moves: [], atom: r.neg[0]! };
-  const moves: number[] = [];
-  for (const y of r.neg) {
-    const list = movesOf(y);
-    if (list === undefined) return undefined;
-    moves.push(...list);
-  }
-  return { src, kind: moves.length === 0 ? 0 : 2, moves };
-}
-
-/** The terms of fluent g's rules, or undefined when one has another shape or g keeps itself by two "unless" rules. */
-function frameOf(rules: readonly GroundRule[], g: number, sh: Shapes): Term[] | undefined {
-  const terms: Term[] = [];
-  let unless = 0;
-  for (const r of rules) {
-    const t = termOf(r, sh);
-    if (t === undefined) return undefined;
-    // Kept unless one set or unless another would be "unless both"; one mask of kills says "unless either".
-    if (t.src === g && t.kind !== 1 && ++unless > 1) return undefined;
-    terms.push(t);
-  }
-  return terms;
 }
 
 /**
@@ -162,12 +98,20 @@ const MAX_CONDITIONAL_COPIES = 4;
  * Frames are used only when they take at least one rule in this many out of the net: the
  * successor then costs a copy of the net's next bits and a pass over the framed words per step,
  * which a few framed fluents do not pay back (pancakes6, its 40 flip counter fluents framed, 40 of
- * about 5,000 rules: 1.4x the CPU time per playout). Rules under a net atom are not counted:
+ * about 5,000 rules: 1.4x the CPU time per playout). Rules under a net atom alone are not counted:
  * asteroidsSerial's counters and headings kept or copied under `game1Over`, a fifth of its rules,
- * framed took 1.2x the CPU time per playout (the atom changes once per playout, so their rules
- * cost the net next to nothing); they are framed along with frames that pay by themselves.
+ * framed took 1.2x the CPU time per playout while its coordinates stayed in the net (the atom
+ * changes once per playout, so their rules cost the net next to nothing); they are framed along
+ * with frames that pay by themselves. Rules under a second fluent are counted (in the net they are
+ * counted over both fluents).
  */
 const MIN_REMOVED = 10;
+
+/** Whether term t of fluent g is a conditional copy, looked at in copyInto: from another fluent or under a second fluent, not always. */
+function conditionalCopy(g: number, t: Term): boolean {
+  if (t.fluent !== undefined) return true;
+  return t.src >= 0 && t.src !== g && t.kind !== 0;
+}
 
 /** Leaves to the net every fluent with a conditional copy from a source fluent that has more than {@link MAX_CONDITIONAL_COPIES}. */
 function dropCostlyCopies(frames: Map<number, Term[]>, nextAtoms: Int32Array, nextFluent: Int32Array, framedHead: Uint8Array): void {
@@ -175,12 +119,13 @@ function dropCostlyCopies(frames: Map<number, Term[]>, nextAtoms: Int32Array, ne
   const underAtom = new Set<number>();
   for (const [g, terms] of frames) {
     for (const t of terms) {
-      if (t.src < 0 || t.src === g || t.kind === 0) continue;
+      if (!conditionalCopy(g, t)) continue;
       copies.set(t.src, (copies.get(t.src) ?? 0) + 1);
-      if (t.atom !== undefined) underAtom.add(t.src);
+      // Counted in the net over its atom or second fluent as well (not armed on a move).
+      if (t.atom !== undefined || t.fluent !== undefined) underAtom.add(t.src);
     }
   }
-  const costly = (g: number, t: Term): boolean => t.src >= 0 && t.src !== g && t.kind !== 0 && copies.get(t.src)! > MAX_CONDITIONAL_COPIES && !underAtom.has(t.src);
+  const costly = (g: number, t: Term): boolean => conditionalCopy(g, t) && copies.get(t.src)! > MAX_CONDITIONAL_COPIES && !underAtom.has(t.src);
   nextAtoms.forEach((n, i) => {
     const g = nextFluent[i]!;
     if (frames.get(g)?.some((t) => costly(g, t)) === true) frames.delete(g), (framedHead[n] = 0);
@@ -207,14 +152,15 @@ function pack(frames: ReadonlyMap<number, readonly Term[]>, atoms: number, fluen
     return m;
   };
   const condIds = new Map<string, number>();
-  const copies: { src: number; dst: number; kind: number; cond: number }[] = [];
+  const copies: { src: number; dst: number; kind: number; cond: number; fluent: number }[] = [];
   const condAtoms = new Set<number>();
   for (const [g, terms] of frames) {
     const bit = 1 << (g & 31);
     for (const t of terms) {
       // A net atom's row is looked at when the atom holds: added or kept if it holds, killed for "kept unless".
       const c = t.atom;
-      if (c !== undefined && (t.src < 0 || t.src === g)) {
+      const fluent = t.fluent ?? -1;
+      if (c !== undefined && (t.src < 0 || t.src === g) && fluent < 0) {
         condAtoms.add(c);
         if (t.src < 0) at(c, g)[0] |= bit;
         else if (t.kind === 1) at(c, g)[1] |= bit;
@@ -222,13 +168,13 @@ function pack(frames: ReadonlyMap<number, readonly Term[]>, atoms: number, fluen
         continue;
       }
       if (c !== undefined) {
-        copies.push({ src: t.src, dst: g, kind: t.kind, cond: -1 - c });
+        copies.push({ src: t.src, dst: g, kind: t.kind, cond: -1 - c, fluent });
         sources[t.src >>> 5]! |= 1 << (t.src & 31);
         continue;
       }
       if (t.src < 0) t.moves.forEach((d) => (at(d, g)[0] |= bit));
-      else if (t.src === g && t.kind === 1) t.moves.forEach((d) => (at(d, g)[1] |= bit));
-      else if (t.src === g) (kept[g >>> 5]! |= bit), t.moves.forEach((d) => (at(d, g)[2] |= bit));
+      else if (t.src === g && t.kind === 1 && fluent < 0) t.moves.forEach((d) => (at(d, g)[1] |= bit));
+      else if (t.src === g && fluent < 0) (kept[g >>> 5]! |= bit), t.moves.forEach((d) => (at(d, g)[2] |= bit));
       else {
         const key = [...new Set(t.moves)].sort((a, b) => a - b).join(',');
         let c = condIds.get(key);
@@ -236,7 +182,7 @@ function pack(frames: ReadonlyMap<number, readonly Term[]>, atoms: number, fluen
           condIds.set(key, (c = condIds.size));
           for (const d of new Set(t.moves)) (condsOf.get(d) ?? condsOf.set(d, []).get(d)!).push(c);
         }
-        copies.push({ src: t.src, dst: g, kind: t.kind, cond: c ?? 0 });
+        copies.push({ src: t.src, dst: g, kind: t.kind, cond: c ?? 0, fluent });
         sources[t.src >>> 5]! |= 1 << (t.src & 31);
       }
     }
@@ -275,6 +221,7 @@ function pack(frames: ReadonlyMap<number, readonly Term[]>, atoms: number, fluen
     copyDst: Int32Array.from(copies, (c) => c.dst),
     copyKind: Uint8Array.from(copies, (c) => c.kind),
     copyCond: Int32Array.from(copies, (c) => c.cond),
+    copyFluent: Int32Array.from(copies, (c) => c.fluent),
     condAtoms: Int32Array.from([...condAtoms].sort((a, b) => a - b)),
     values: new Uint8Array(atoms),
     fluents: frames.size,
@@ -294,13 +241,21 @@ export function frameRules(game: GroundGame, rules: readonly GroundRule[], fluen
   for (const r of rules) if (r.pos.length === 0 && r.neg.length === 0) isFact[r.head] = 1;
   const fluentOfTrue = new Int32Array(game.atoms.length).fill(-1);
   fluents.trueAtom.forEach((a, f) => a >= 0 && (fluentOfTrue[a] = f));
-  const sh: Shapes = { isDoes, isFact, ors: doesDisjunctions(rules, game.atoms, isDoes, isFact), fluentOfTrue };
+  const isNext = new Uint8Array(game.atoms.length);
+  fluents.nextAtoms.forEach((n) => (isNext[n] = 1));
+  const sees = game.terms.findSymbol(SEES);
+  // A symbol the game does not have is -1, as is the relation of factoring's placeholders.
+  const outputs = new Set([k.legal, k.next, k.goal, k.terminal, k.true, k.does, sees].filter((s) => s >= 0));
+  const isAxiom = (a: number): boolean => isDoes[a] === 0 && fluentOfTrue[a]! < 0 && isNext[a] === 0 && !outputs.has(game.atoms[a]!.rel);
+  const inline = inlinable(rules, goalRules, isNext, isAxiom, { isFact, fluentOfTrue });
   const byHead = new Map<number, GroundRule[]>();
   for (const r of rules) {
-    const list = byHead.get(r.head);
-    if (list === undefined) byHead.set(r.head, [r]);
-    else list.push(r);
+    const list = byHead.get(r.head) ?? byHead.set(r.head, []).get(r.head)!;
+    list.push(...(isNext[r.head] === 1 ? expand(r, inline) : [r]));
   }
+  const nextRules = [...fluents.nextAtoms].flatMap((n) => byHead.get(n) ?? []);
+  const pairs = pairCounts(nextRules, { isFact, fluentOfTrue }, fluents.trueAtom.length);
+  const sh: Shapes = { isDoes, isFact, ors: doesDisjunctions(rules, game.atoms, isDoes, isFact), fluentOfTrue, pairs };
   const frames = new Map<number, Term[]>();
   const framedHead = new Uint8Array(game.atoms.length);
   fluents.nextAtoms.forEach((n, i) => {
@@ -314,13 +269,10 @@ export function frameRules(game: GroundGame, rules: readonly GroundRule[], fluen
   const left = rules.filter((r) => framedHead[r.head] === 0);
   const read = new Uint8Array(game.atoms.length);
   for (const r of [...left, ...goalRules]) for (const a of [...r.pos, ...r.neg]) read[a] = 1;
-  const sees = game.terms.findSymbol(SEES);
-  // A symbol the game does not have is -1, as is the relation of factoring's placeholders.
-  const outputs = new Set([k.legal, k.next, k.goal, k.terminal, k.true, k.does, sees].filter((s) => s >= 0));
-  const unused = (a: number): boolean => sh.ors[a] !== undefined && read[a] === 0 && !outputs.has(game.atoms[a]!.rel);
+  const unused = (a: number): boolean => (sh.ors[a] !== undefined || inline[a] !== undefined) && read[a] === 0 && !outputs.has(game.atoms[a]!.rel);
   const kept = left.filter((r) => !unused(r.head));
   let underAtom = 0;
-  for (const terms of frames.values()) for (const t of terms) if (t.atom !== undefined) underAtom++;
+  for (const terms of frames.values()) for (const t of terms) if (t.atom !== undefined && t.fluent === undefined) underAtom++;
   if ((rules.length - kept.length - underAtom) * MIN_REMOVED < rules.length) return undefined;
   return { rules: kept, frames: pack(frames, game.atoms.length, fluents.trueAtom.length) };
 }
@@ -378,12 +330,14 @@ export function bindFrames(frames: Frames, values: Uint8Array): void {
 
 /** The copies from the set source fluents of `loaded` whose condition holds. */
 function copyInto(fr: Frames, loaded: Uint32Array, into: Uint32Array): void {
-  const { sources, sourceWords, copyStart, copyDst, copyKind, copyCond, cond, values } = fr;
+  const { sources, sourceWords, copyStart, copyDst, copyKind, copyCond, copyFluent, cond, values } = fr;
   for (let i = 0; i < sourceWords.length; i++) {
     const w = sourceWords[i]!;
     for (let bits = loaded[w]! & sources[w]!; bits !== 0; bits &= bits - 1) {
       const f = (w << 5) | (31 - Math.clz32(bits & -bits));
       for (let p = copyStart[f]!, end = copyStart[f + 1]!; p < end; p++) {
+        const h = copyFluent[p]!;
+        if (h >= 0 && ((loaded[h >>> 5]! >>> (h & 31)) & 1) === 0) continue;
         const kind = copyKind[p]!;
         const c = copyCond[p]!;
         if (kind !== 0 && (kind === 1) !== (c >= 0 ? cond[c] === 1 : values[-1 - c] === 1)) continue;

@@ -16,7 +16,7 @@ type Layout = Readonly<Record<string, number>>;
 /** The frames' arrays in memory as (name, elements, bytes per element), all as i32; none without frames. */
 export function frameArrays(fr: Frames | undefined): [string, number, number][] {
   if (fr === undefined) return [];
-  const names = ['row', 'start', 'word', 'add', 'keep', 'kill', 'kept', 'keptWords', 'condStart', 'conds', 'cond', 'sources', 'sourceWords', 'copyStart', 'copyDst', 'copyKind', 'copyCond', 'condAtoms'] as const;
+  const names = ['row', 'start', 'word', 'add', 'keep', 'kill', 'kept', 'keptWords', 'condStart', 'conds', 'cond', 'sources', 'sourceWords', 'copyStart', 'copyDst', 'copyKind', 'copyCond', 'copyFluent', 'condAtoms'] as const;
   return names.map((name) => [`fr.${name}`, fr[name].length, 4]);
 }
 
@@ -58,8 +58,11 @@ export function successorCode(m: Layout, words: number, fr: Frames | undefined):
   const adds = seq(perRow(addKeep), perAtom(addKeep));
   // A copy's condition: a does-set condition (copyCond >= 0) or a net atom's value (copyCond = -1 - atom).
   const condHolds = seq(set(R, ld(A('copyCond'), get(P))), pick(geS(get(R), c(0)), eq(ld(A('cond'), get(R)), c(1)), eq(ld8(m.val!, sub(c(-1), get(R))), c(1))));
-  // A copy is skipped when it is conditional and its condition is not as asked.
-  const skip = and(ne(get(KIND), c(0)), ne(eq(get(KIND), c(1)), condHolds));
+  // A copy is skipped when its second fluent (copyFluent >= 0, frame-terms.ts) is not set in `loaded`, read in E (unused in this loop)...
+  const fluentMissing = seq(set(E, ld(A('copyFluent'), get(P))), pick(geS(get(E), c(0)),
+    eqz(and(shrU(ld(m.loaded!, shrU(get(E), c(5))), and(get(E), c(31))), c(1))), c(0)));
+  // ... or when it is conditional and its condition is not as asked.
+  const skip = pick(fluentMissing, c(1), and(ne(get(KIND), c(0)), ne(eq(get(KIND), c(1)), condHolds)));
   const copies = fr.copyDst.length === 0 ? [] : seq(set(I, c(0)), whileDo(ltS(get(I), c(fr.sourceWords.length)),
     set(W, ld(A('sourceWords'), get(I))),
     set(BITS, and(ld(m.loaded!, get(W)), ld(A('sources'), get(W)))),
