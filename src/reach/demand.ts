@@ -56,11 +56,17 @@ const MIN_BOX_MS = 30000;
 const REFINED_SHARE = 4;
 
 /**
+ * How grounding's runs call Algorithm 9.2: the relevant components only, and the axioms in the
+ * order found (instantiation reads them as a set; `undemand` sorts what it merges by text).
+ */
+const GROUNDING = { relevantOnly: true, axiomOrder: 'found' } as const;
+
+/**
  * The demand-driven run: the game rewritten for `demanded` (default: every demandable
  * relation), its supersets read back as the original's.
  */
 function demandRun(game: NormalGame, limits: ReachLimits, demanded?: ReadonlySet<string>): ReachResult {
-  const r = computeSupersetsProlog(magicGame(game, demanded), limits, { relevantOnly: true });
+  const r = computeSupersetsProlog(magicGame(game, demanded), limits, GROUNDING);
   return { supersets: undemand(r.supersets), stats: r.stats };
 }
 
@@ -86,7 +92,7 @@ function refinedRun(game: NormalGame, limits: ReachLimits, err: unknown, plainMs
   const box = timeBox(limits.deadline, plainMs);
   const maxAtoms = Math.ceil(limits.maxAtoms / REFINED_SHARE);
   try {
-    const r = computeSupersetsProlog(magicGame(refined), { ...limits, maxAtoms, deadline: box }, { relevantOnly: true });
+    const r = computeSupersetsProlog(magicGame(refined), { ...limits, maxAtoms, deadline: box }, GROUNDING);
     const stats = { ...r.stats, times: [{ step: 'plain run (over budget)', ms: plainMs }, ...r.stats.times] };
     // Every caller of a demandable relation is positive and relevant in the original game too.
     const demandedStatics = [...demandableRelations(game)].sort();
@@ -135,7 +141,7 @@ export function supersetsForGrounding(game: NormalGame, limits: ReachLimits, mod
       const chosen = mode === 'auto' ? chosenDemand(game, limits, demandable) : new Set<string>();
       if (chosen.size > 0) return demandRun(game, limits, chosen);
     }
-    return computeSupersetsProlog(game, limits, { relevantOnly: true });
+    return computeSupersetsProlog(game, limits, GROUNDING);
   } catch (err) {
     if (!isAtomBudget(err) || mode === 'never' || mode === 'always') throw err;
     const plainMs = performance.now() - start;
