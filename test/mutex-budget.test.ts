@@ -1,7 +1,7 @@
 /**
  * The mutex stage's default time budget (docs/mutex.md, 2c): the run's time before the stage,
  * T, plus 10 seconds, both counted in processor time, so that time spent waiting (a loaded
- * machine) does not enlarge the budget.
+ * machine) does not enlarge the budget; and the stage's steps that look at it (refutation).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_MUTEX_SETTINGS, MUTEX_EXTRA_SECONDS, mutexGroups, runGrounding } from '../src/pipeline/stages.js';
 import { defaultPipelineOptions } from '../src/pipeline/options.js';
 import { StageTimer } from '../src/timer.js';
+import { Deadline } from '../src/deadline.js';
+import type { GroundGame } from '../src/ground/types.js';
+import { hypotheses, refute } from '../src/mutex/candidates.js';
+import { DEFAULT_MUTEX_OPTIONS, findMutexGroups } from '../src/mutex/index.js';
+import { mutexView } from '../src/mutex/view.js';
+import { sampleStates } from '../src/play/sample.js';
 import { EXAMPLES_DIR } from './examples.js';
 
 describe("the mutex stage's default budget", () => {
@@ -25,5 +31,52 @@ describe("the mutex stage's default budget", () => {
     expect(time.budgetSeconds).toBeCloseTo(time.beforeSeconds + MUTEX_EXTRA_SECONDS, 6);
     expect(time.sampleSeconds).toBeGreaterThanOrEqual(0);
     expect(r.bits).toBeLessThan(r.fluents);
+  });
+});
+
+describe('the mutex stage past its budget', () => {
+  const tictactoe = (): GroundGame => runGrounding(readFileSync(join(EXAMPLES_DIR, 'tictactoe.kif'), 'utf8'), 'tictactoe.kif', defaultPipelineOptions(), new StageTimer()).ground;
+
+  it('refutes candidates in one pass per hypothesis, as a count of every group per state does', () => {
+    const ground = tictactoe();
+    const view = mutexView(ground);
+    const hyps = hypotheses(view);
+    const fluentOf = new Map(view.fluents.map((f, i) => [f.term, i]));
+    const states = sampleStates(ground, { playouts: 20, seed: 5, maxSteps: 50, deadline: Deadline.never() }).map((s) => s.map((t) => fluentOf.get(t)!));
+    // The reference: per state, how many members of each group are true.
+    const expected = hyps.flatMap((h, hypothesis) => h.groups.map((members) => {
+      const counts = states.map((s) => members.filter((f) => s.includes(f)).length);
+      return { hypothesis, members, atMostOne: counts.every((n) => n <= 1), atLeastOne: counts.every((n) => n >= 1) };
+    }));
+    const held = refute(view, hyps, states);
+    expect(held.hypotheses).toHaveLength(hyps.length);
+    expect(held.candidates).toEqual(expected);
+    expect(held.candidates.some((c) => !c.atMostOne) && held.candidates.some((c) => c.atLeastOne)).toBe(true);
+  });
+
+  it('stops refuting when told to, keeping the hypotheses it held against every state', () => {
+    const ground = tictactoe();
+    const view = mutexView(ground);
+    const hyps = hypotheses(view);
+    const fluentOf = new Map(view.fluents.map((f, i) => [f.term, i]));
+    const states = sampleStates(ground, { playouts: 20, seed: 5, maxSteps: 50, deadline: Deadline.never() }).map((s) => s.map((t) => fluentOf.get(t)!));
+    let looks = 0;
+    // One look per hypothesis here (fewer states than a look's stride): stop at the third.
+    const held = refute(view, hyps, states, () => ++looks > 2);
+    expect(held.hypotheses).toEqual(hyps.slice(0, 2));
+    expect(held.candidates).toEqual(refute(view, hyps.slice(0, 2), states).candidates);
+  });
+
+  it('with its budget spent before it starts, returns every fluent a singleton, nothing reported refuted or proven', () => {
+    const ground = tictactoe();
+    const states = sampleStates(ground, { playouts: 20, seed: 5, maxSteps: 50, deadline: Deadline.never() });
+    // A processor-time limit long past: the budget of a stage that starts after it ran out.
+    const spent = new Deadline(Infinity, Infinity, undefined, 0);
+    const r = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: spent, lifted: undefined });
+    expect(r.stats.budgetReached).toBe(true);
+    expect(r.stats.hypotheses).toBe(0);
+    expect(r.stats.refutedBySimulation).toBe(0);
+    expect(r.groups).toEqual([]);
+    expect(r.bits).toBe(r.fluents);
   });
 });

@@ -128,10 +128,18 @@ export interface RuleIndex {
  */
 const MAX_TERMINAL_CONE_RULES = 5000;
 
-/** Builds the rule index of a view. */
-export function ruleIndex(view: MutexView): RuleIndex {
+/**
+ * Builds the rule index of a view. `stop` is asked once per rule and per atom of `terminal`'s
+ * cone (make it cheap, e.g. a Deadline's tick): a game of millions of ground rules takes
+ * seconds here, past the budget when it was nearly spent; it ends with {@link EncodingStopped}.
+ */
+export function ruleIndex(view: MutexView, stop: () => boolean = () => false): RuleIndex {
   const byHead: number[][] = Array.from({ length: view.atoms }, () => []);
-  view.rules.forEach((r, i) => byHead[r.head]!.push(i));
+  const rules = view.rules;
+  for (let i = 0; i < rules.length; i++) {
+    if (stop()) throw new EncodingStopped();
+    byHead[rules[i]!.head]!.push(i);
+  }
   const legalOf = new Int32Array(view.atoms).fill(-1);
   const free = new Uint8Array(view.atoms);
   for (const f of view.fluents) free[f.trueAtom] = 1;
@@ -143,8 +151,8 @@ export function ruleIndex(view: MutexView): RuleIndex {
     }
   }
   const partial = { byHead, legalOf, free, useTerminal: false };
-  const rules = view.terminal < 0 ? 0 : cone(partial, view, [view.terminal]).reduce((n, a) => n + byHead[a]!.length, 0);
-  return { ...partial, useTerminal: view.terminal >= 0 && rules <= MAX_TERMINAL_CONE_RULES };
+  const inCone = view.terminal < 0 ? 0 : cone(partial, view, [view.terminal], stop).reduce((n, a) => n + byHead[a]!.length, 0);
+  return { ...partial, useTerminal: view.terminal >= 0 && inCone <= MAX_TERMINAL_CONE_RULES };
 }
 
 /** The atoms `roots` depend on (iteratively: rule chains are long), in discovery order. */

@@ -133,8 +133,12 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   const view = mutexView(game);
   const fluentOfTerm = new Map(view.fluents.map((f, i) => [f.term, i]));
   const sampled = states.map((s) => s.map((t) => fluentOfTerm.get(t) ?? -1).filter((f) => f >= 0));
-  const hyps = hypotheses(view);
-  const candidates = refute(view, hyps, sampled);
+  // Past the budget, the hypotheses not yet made or not yet held against the states are left
+  // out (their relations' fluents stay singletons, as unproven groups would cost the same bits).
+  const stop = (): boolean => options.deadline.passed();
+  const held = refute(view, hypotheses(view, stop), sampled, stop);
+  const hyps = held.hypotheses;
+  const candidates = held.candidates;
   // Claims worth proving: AMO of surviving groups of two or more, ALO of always-hit groups.
   const claims: Claim[] = [];
   const claimOf = candidates.map((c) => {
@@ -233,9 +237,12 @@ function liftedAlo(
   candidates.forEach((c) => isAlo(c) || (everyAlo[c.hypothesis] = false));
   const terms = (ms: readonly number[]): Term[] => ms.map((f) => game.terms.toTerm(view.fluents[f]!.term));
   const tasks: { readonly hypothesis: Hypothesis; readonly groups: Term[][]; readonly of: number[] }[] = [];
+  // The exactly-one candidates of each hypothesis, in one pass (not one pass per hypothesis).
+  const aloOf = hyps.map((): number[] => []);
+  candidates.forEach((c, j) => isAlo(c) && aloOf[c.hypothesis]!.push(j));
   hyps.forEach((h, i) => {
     if (amo[i] !== true || hidden.has(h.relation)) return;
-    const own = candidates.flatMap((c, j) => (c.hypothesis === i && isAlo(c) ? [j] : []));
+    const own = aloOf[i]!;
     if (everyAlo[i]) tasks.push({ hypothesis: h, groups: h.groups.map(terms), of: own });
     else own.forEach((j) => tasks.push({ hypothesis: h, groups: [terms(candidates[j]!.members)], of: [j] }));
   });
