@@ -13,6 +13,7 @@ import { Deadline } from '../src/deadline.js';
 import type { GroundGame } from '../src/ground/types.js';
 import { hypotheses, refute } from '../src/mutex/candidates.js';
 import { DEFAULT_MUTEX_OPTIONS, findMutexGroups } from '../src/mutex/index.js';
+import { proveClaims } from '../src/mutex/prove.js';
 import { mutexView } from '../src/mutex/view.js';
 import { sampleStates } from '../src/play/sample.js';
 import { EXAMPLES_DIR } from './examples.js';
@@ -78,5 +79,33 @@ describe('the mutex stage past its budget', () => {
     expect(r.stats.refutedBySimulation).toBe(0);
     expect(r.groups).toEqual([]);
     expect(r.bits).toBe(r.fluents);
+  });
+});
+
+describe('the ground proof past its budget', () => {
+  /** A budget that passes at its third look: after the checks before the batch and the claim, inside the encoding. */
+  class PassingAtThirdLook extends Deadline {
+    looks = 0;
+    override passed(): boolean {
+      return ++this.looks > 2;
+    }
+  }
+
+  it('stops inside the encoding of a query, not after it (the cone has far fewer atoms than a tick reads the clock)', () => {
+    const ground = runGrounding(readFileSync(join(EXAMPLES_DIR, 'tictactoe.kif'), 'utf8'), 'tictactoe.kif', defaultPipelineOptions(), new StageTimer()).ground;
+    const view = mutexView(ground);
+    const members = view.fluents.flatMap((f, i) => (f.text.startsWith('(cell 1 1 ') ? [i] : []));
+    expect(members).toHaveLength(3);
+    const claims = [{ kind: 'amo' as const, batch: 0, members }];
+    const limits = { maxConflicts: 20_000, maxPairQueries: 0, maxWork: 100_000_000 };
+    const unbounded = proveClaims(view, claims, { ...limits, deadline: Deadline.never() });
+    // Alone (without the other squares and the control) the claim is not inductive: queries decide it.
+    expect(unbounded.verdicts).toEqual(['not-inductive']);
+    expect(unbounded.queries).toBeGreaterThan(0);
+    const late = new PassingAtThirdLook(Infinity);
+    const stopped = proveClaims(view, claims, { ...limits, deadline: late });
+    expect(stopped.verdicts).toEqual(['unproven']);
+    expect(stopped.queries).toBe(0);
+    expect(stopped.complete).toBe(false);
   });
 });
