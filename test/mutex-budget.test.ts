@@ -68,17 +68,21 @@ describe('the mutex stage past its budget', () => {
     expect(held.candidates).toEqual(refute(view, hyps.slice(0, 2), states).candidates);
   });
 
-  it('with its budget spent before it starts, returns every fluent a singleton, nothing reported refuted or proven', () => {
+  it("past the run's own deadline makes no candidates; past only the stage's budget, reports them unproven", () => {
     const ground = tictactoe();
     const states = sampleStates(ground, { playouts: 20, seed: 5, maxSteps: 50, deadline: Deadline.never() });
-    // A processor-time limit long past: the budget of a stage that starts after it ran out.
-    const spent = new Deadline(Infinity, Infinity, undefined, 0);
-    const r = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: spent, lifted: undefined });
-    expect(r.stats.budgetReached).toBe(true);
-    expect(r.stats.hypotheses).toBe(0);
-    expect(r.stats.refutedBySimulation).toBe(0);
-    expect(r.groups).toEqual([]);
-    expect(r.bits).toBe(r.fluents);
+    // The run's wall-clock deadline long past: the run fails after the stage, which stops at once.
+    const over = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: new Deadline(1), lifted: undefined });
+    expect(over.stats.budgetReached).toBe(true);
+    expect(over.stats.hypotheses).toBe(0);
+    expect(over.groups).toEqual([]);
+    expect(over.bits).toBe(over.fluents);
+    // Only the stage's processor-time budget spent: the groups are made, none proven.
+    const spent = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: new Deadline(Infinity, Infinity, undefined, 0), lifted: undefined });
+    expect(spent.stats.budgetReached).toBe(true);
+    expect(spent.stats.hypotheses).toBeGreaterThan(0);
+    expect(spent.groups.length).toBeGreaterThan(0);
+    expect(spent.groups.every((g) => g.proof === 'unproven')).toBe(true);
   });
 });
 
