@@ -14,7 +14,8 @@ import type { GroundGame } from '../src/ground/types.js';
 import { hypotheses, refute } from '../src/mutex/candidates.js';
 import { DEFAULT_MUTEX_OPTIONS, findMutexGroups } from '../src/mutex/index.js';
 import { proveClaims } from '../src/mutex/prove.js';
-import { mutexView } from '../src/mutex/view.js';
+import { EncodingStopped, encodeCone, ruleIndex } from '../src/mutex/encode.js';
+import { type MutexView, mutexView } from '../src/mutex/view.js';
 import { sampleStates } from '../src/play/sample.js';
 import { EXAMPLES_DIR } from './examples.js';
 
@@ -111,5 +112,26 @@ describe('the ground proof past its budget', () => {
     expect(stopped.verdicts).toEqual(['unproven']);
     expect(stopped.queries).toBe(0);
     expect(stopped.complete).toBe(false);
+  });
+});
+
+describe('the encoding of a query', () => {
+  it('asks its stop test per rule, not only per atom: one atom with a thousand rules over three fluents', () => {
+    // Atom 0 (next (f 0), say) has 1,000 rules, each reading one of the fluents' true atoms 1-3.
+    const fluent = (i: number): MutexView['fluents'][number] => ({ term: i, text: `(f ${i})`, trueAtom: i + 1, nextAtom: i === 0 ? 0 : -1, relation: 'f/1', name: 'f', args: [String(i)] });
+    const view: MutexView = {
+      atoms: 4,
+      rules: Array.from({ length: 1000 }, (_, r) => ({ head: 0, pos: [1 + (r % 3)], neg: [] })),
+      fluents: [fluent(0), fluent(1), fluent(2)],
+      moves: [],
+      terminal: -1,
+      init: [0],
+    };
+    let asked = 0;
+    encodeCone(view, ruleIndex(view), [0], false, () => (asked++, false));
+    // Four atoms in the cone: a look per atom alone is 8 looks (the cone, then the encoding).
+    expect(asked).toBeGreaterThanOrEqual(2000);
+    let stopAt = 0;
+    expect(() => encodeCone(view, ruleIndex(view), [0], false, () => ++stopAt > 100)).toThrow(EncodingStopped);
   });
 });
