@@ -1,7 +1,7 @@
 /**
  * The mutex stage's default time budget (docs/mutex.md, 2c): the run's time before the stage,
  * T, plus 10 seconds, both counted in processor time, so that time spent waiting (a loaded
- * machine) does not enlarge the budget.
+ * machine) does not enlarge the budget; and the stage's steps that look at it (refutation).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +9,14 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_MUTEX_SETTINGS, MUTEX_EXTRA_SECONDS, mutexGroups, runGrounding } from '../src/pipeline/stages.js';
 import { defaultPipelineOptions } from '../src/pipeline/options.js';
 import { StageTimer } from '../src/timer.js';
+import { Deadline } from '../src/deadline.js';
+import type { GroundGame } from '../src/ground/types.js';
+import { hypotheses, refute } from '../src/mutex/candidates.js';
+import { DEFAULT_MUTEX_OPTIONS, findMutexGroups } from '../src/mutex/index.js';
+import { proveClaims } from '../src/mutex/prove.js';
+import { EncodingStopped, encodeCone, ruleIndex } from '../src/mutex/encode.js';
+import { type MutexView, mutexView } from '../src/mutex/view.js';
+import { sampleStates } from '../src/play/sample.js';
 import { EXAMPLES_DIR } from './examples.js';
 
 describe("the mutex stage's default budget", () => {
@@ -25,5 +33,105 @@ describe("the mutex stage's default budget", () => {
     expect(time.budgetSeconds).toBeCloseTo(time.beforeSeconds + MUTEX_EXTRA_SECONDS, 6);
     expect(time.sampleSeconds).toBeGreaterThanOrEqual(0);
     expect(r.bits).toBeLessThan(r.fluents);
+  });
+});
+
+describe('the mutex stage past its budget', () => {
+  const tictactoe = (): GroundGame => runGrounding(readFileSync(join(EXAMPLES_DIR, 'tictactoe.kif'), 'utf8'), 'tictactoe.kif', defaultPipelineOptions(), new StageTimer()).ground;
+
+  it('refutes candidates in one pass per hypothesis, as a count of every group per state does', () => {
+    const ground = tictactoe();
+    const view = mutexView(ground);
+    const hyps = hypotheses(view);
+    const fluentOf = new Map(view.fluents.map((f, i) => [f.term, i]));
+    const states = sampleStates(ground, { playouts: 20, seed: 5, maxSteps: 50, deadline: Deadline.never() }).map((s) => s.map((t) => fluentOf.get(t)!));
+    // The reference: per state, how many members of each group are true.
+    const expected = hyps.flatMap((h, hypothesis) => h.groups.map((members) => {
+      const counts = states.map((s) => members.filter((f) => s.includes(f)).length);
+      return { hypothesis, members, atMostOne: counts.every((n) => n <= 1), atLeastOne: counts.every((n) => n >= 1) };
+    }));
+    const held = refute(view, hyps, states);
+    expect(held.hypotheses).toHaveLength(hyps.length);
+    expect(held.candidates).toEqual(expected);
+    expect(held.candidates.some((c) => !c.atMostOne) && held.candidates.some((c) => c.atLeastOne)).toBe(true);
+  });
+
+  it('stops refuting when told to, keeping the hypotheses it held against every state', () => {
+    const ground = tictactoe();
+    const view = mutexView(ground);
+    const hyps = hypotheses(view);
+    const fluentOf = new Map(view.fluents.map((f, i) => [f.term, i]));
+    const states = sampleStates(ground, { playouts: 20, seed: 5, maxSteps: 50, deadline: Deadline.never() }).map((s) => s.map((t) => fluentOf.get(t)!));
+    let looks = 0;
+    // One look per hypothesis here (fewer states than a look's stride): stop at the third.
+    const held = refute(view, hyps, states, () => ++looks > 2);
+    expect(held.hypotheses).toEqual(hyps.slice(0, 2));
+    expect(held.candidates).toEqual(refute(view, hyps.slice(0, 2), states).candidates);
+  });
+
+  it("past the run's own deadline makes no candidates; past only the stage's budget, reports them unproven", () => {
+    const ground = tictactoe();
+    const states = sampleStates(ground, { playouts: 20, seed: 5, maxSteps: 50, deadline: Deadline.never() });
+    // The run's wall-clock deadline long past: the run fails after the stage, which stops at once.
+    const over = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: new Deadline(1), lifted: undefined });
+    expect(over.stats.budgetReached).toBe(true);
+    expect(over.stats.hypotheses).toBe(0);
+    expect(over.groups).toEqual([]);
+    expect(over.bits).toBe(over.fluents);
+    // Only the stage's processor-time budget spent: the groups are made, none proven.
+    const spent = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: new Deadline(Infinity, Infinity, undefined, 0), lifted: undefined });
+    expect(spent.stats.budgetReached).toBe(true);
+    expect(spent.stats.hypotheses).toBeGreaterThan(0);
+    expect(spent.groups.length).toBeGreaterThan(0);
+    expect(spent.groups.every((g) => g.proof === 'unproven')).toBe(true);
+  });
+});
+
+describe('the ground proof past its budget', () => {
+  /** A budget that passes at its third look: after the checks before the batch and the claim, inside the encoding. */
+  class PassingAtThirdLook extends Deadline {
+    looks = 0;
+    override passed(): boolean {
+      return ++this.looks > 2;
+    }
+  }
+
+  it('stops inside the encoding of a query, not after it (the cone has far fewer atoms than a tick reads the clock)', () => {
+    const ground = runGrounding(readFileSync(join(EXAMPLES_DIR, 'tictactoe.kif'), 'utf8'), 'tictactoe.kif', defaultPipelineOptions(), new StageTimer()).ground;
+    const view = mutexView(ground);
+    const members = view.fluents.flatMap((f, i) => (f.text.startsWith('(cell 1 1 ') ? [i] : []));
+    expect(members).toHaveLength(3);
+    const claims = [{ kind: 'amo' as const, batch: 0, members }];
+    const limits = { maxConflicts: 20_000, maxPairQueries: 0, maxWork: 100_000_000 };
+    const unbounded = proveClaims(view, claims, { ...limits, deadline: Deadline.never() });
+    // Alone (without the other squares and the control) the claim is not inductive: queries decide it.
+    expect(unbounded.verdicts).toEqual(['not-inductive']);
+    expect(unbounded.queries).toBeGreaterThan(0);
+    const late = new PassingAtThirdLook(Infinity);
+    const stopped = proveClaims(view, claims, { ...limits, deadline: late });
+    expect(stopped.verdicts).toEqual(['unproven']);
+    expect(stopped.queries).toBe(0);
+    expect(stopped.complete).toBe(false);
+  });
+});
+
+describe('the encoding of a query', () => {
+  it('asks its stop test per rule, not only per atom: one atom with a thousand rules over three fluents', () => {
+    // Atom 0 (next (f 0), say) has 1,000 rules, each reading one of the fluents' true atoms 1-3.
+    const fluent = (i: number): MutexView['fluents'][number] => ({ term: i, text: `(f ${i})`, trueAtom: i + 1, nextAtom: i === 0 ? 0 : -1, relation: 'f/1', name: 'f', args: [String(i)] });
+    const view: MutexView = {
+      atoms: 4,
+      rules: Array.from({ length: 1000 }, (_, r) => ({ head: 0, pos: [1 + (r % 3)], neg: [] })),
+      fluents: [fluent(0), fluent(1), fluent(2)],
+      moves: [],
+      terminal: -1,
+      init: [0],
+    };
+    let asked = 0;
+    encodeCone(view, ruleIndex(view), [0], false, () => (asked++, false));
+    // Four atoms in the cone: a look per atom alone is 8 looks (the cone, then the encoding).
+    expect(asked).toBeGreaterThanOrEqual(2000);
+    let stopAt = 0;
+    expect(() => encodeCone(view, ruleIndex(view), [0], false, () => ++stopAt > 100)).toThrow(EncodingStopped);
   });
 });

@@ -66,4 +66,20 @@ describe('SatSolver', () => {
     for (let j = 0; j < h; j++) for (let a = 0; a < p; a++) for (let b = a + 1; b < p; b++) solver.addClause([-x(a, j), -x(b, j)]);
     expect(solver.solve([], 50)).toBe('unknown');
   });
+
+  it('asks its stop test after a long propagation, not only every 1024 decisions and conflicts', () => {
+    // x1 -> x2 -> ... -> xN, and a free y: assuming x1 propagates the whole chain in one step
+    // (N clause visits), then y is one more decision. Two decisions in all: a stop test asked only
+    // every 1024 of them is never asked, and the search answers 'sat' whatever the test says.
+    const solver = new SatSolver();
+    const n = 140_000; // well above VISITS_PER_LOOK visits
+    for (let v = 0; v <= n; v++) solver.newVar();
+    for (let v = 1; v < n; v++) solver.addClause([-v, v + 1]);
+    let asked = 0;
+    const answer = solver.solve([1], Infinity, () => ++asked > 0);
+    expect(asked).toBeGreaterThan(0);
+    expect(answer).toBe('unknown');
+    // Unstopped, the same query is satisfiable.
+    expect(solver.solve([1])).toBe('sat');
+  });
 });

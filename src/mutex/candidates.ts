@@ -42,8 +42,12 @@ function byRelation(view: MutexView): Map<string, number[]> {
   return out;
 }
 
-/** Every hypothesis with a proper input subset whose partition has a group of two or more. */
-export function hypotheses(view: MutexView): Hypothesis[] {
+/**
+ * Every hypothesis with a proper input subset whose partition has a group of two or more.
+ * `stop` is asked before each subset; when it says to stop, the hypotheses found so far are
+ * returned (pancakes88 has 40,320 fluents of one relation of arity 8: 255 subsets, each a pass).
+ */
+export function hypotheses(view: MutexView, stop: () => boolean = () => false): Hypothesis[] {
   const out: Hypothesis[] = [];
   for (const [relation, members] of [...byRelation(view)].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const arity = view.fluents[members[0]!]!.args.length;
@@ -54,15 +58,10 @@ export function hypotheses(view: MutexView): Hypothesis[] {
       subsets.push([...Array(arity).keys()].filter((i) => (mask >> i) & 1));
     }
     subsets.sort((a, b) => a.length - b.length || a.join(',').localeCompare(b.join(',')));
+    const codes = argumentCodes(view, members, arity);
     for (const input of subsets) {
-      const byKey = new Map<string, number[]>();
-      for (const f of members) {
-        const k = input.map((i) => view.fluents[f]!.args[i]).join('\u0000');
-        const g = byKey.get(k);
-        if (g === undefined) byKey.set(k, [f]);
-        else g.push(f);
-      }
-      const groups = [...byKey.values()];
+      if (stop()) return out;
+      const groups = partition(members, input, codes);
       if (groups.every((g) => g.length < 2)) continue;
       const output = [...Array(arity).keys()].filter((i) => !input.includes(i));
       out.push({ relation, input, output, groups });
@@ -71,30 +70,104 @@ export function hypotheses(view: MutexView): Hypothesis[] {
   return out;
 }
 
+/** Per argument position, a small number per member for its argument text, and how many there are. */
+interface ArgumentCodes {
+  readonly of: readonly Int32Array[];
+  readonly sizes: readonly number[];
+}
+
+/** Numbers each argument text per position, so that a group's key is arithmetic, not a joined string. */
+function argumentCodes(view: MutexView, members: readonly number[], arity: number): ArgumentCodes {
+  const of: Int32Array[] = [];
+  const sizes: number[] = [];
+  for (let p = 0; p < arity; p++) {
+    const ids = new Map<string, number>();
+    const codes = new Int32Array(members.length);
+    members.forEach((f, k) => {
+      const text = view.fluents[f]!.args[p]!;
+      let id = ids.get(text);
+      if (id === undefined) ids.set(text, (id = ids.size));
+      codes[k] = id;
+    });
+    of.push(codes);
+    sizes.push(ids.size);
+  }
+  return { of, sizes };
+}
+
+/**
+ * The members grouped by their arguments at the `input` positions, groups in order of their
+ * first member: the key is the arguments' numbers in mixed radix (a string of them when that
+ * number could pass 2^52).
+ */
+function partition(members: readonly number[], input: readonly number[], codes: ArgumentCodes): number[][] {
+  const byKey = new Map<number | string, number[]>();
+  const exact = input.reduce((n, p) => n * codes.sizes[p]!, 1) < 2 ** 52;
+  members.forEach((f, k) => {
+    let key: number | string = 0;
+    if (exact) for (const p of input) key = (key as number) * codes.sizes[p]! + codes.of[p]![k]!;
+    else key = input.map((p) => codes.of[p]![k]!).join(',');
+    const g = byKey.get(key);
+    if (g === undefined) byKey.set(key, [f]);
+    else g.push(f);
+  });
+  return [...byKey.values()];
+}
+
+/** States walked between two looks at the `stop` test of {@link refute}. */
+const STATES_PER_LOOK = 256;
+
 /**
  * Holds every group of every hypothesis against the sampled states (each a list of fluent
- * indexes): counts per state how many members are true.
+ * indexes): counts per state how many members are true. Linear in the states' sizes per
+ * hypothesis: only the groups a state touches are counted and reset (pancakes88 has 40,361
+ * fluents in tens of thousands of groups, and walking every group per state did not finish).
+ * `stop` is asked every {@link STATES_PER_LOOK} states; when it says to stop, the hypotheses
+ * not yet held against every state are left out: the hypotheses returned are those held, a
+ * prefix of `hyps`, and the candidates are all of theirs.
  */
-export function refute(view: MutexView, hyps: readonly Hypothesis[], states: readonly (readonly number[])[]): Candidate[] {
+export function refute(
+  view: MutexView, hyps: readonly Hypothesis[], states: readonly (readonly number[])[], stop: () => boolean = () => false,
+): { candidates: Candidate[]; hypotheses: readonly Hypothesis[] } {
   const out: Candidate[] = [];
-  const n = view.fluents.length;
-  hyps.forEach((h, hi) => {
-    const groupOf = new Int32Array(n).fill(-1);
+  const groupOf = new Int32Array(view.fluents.length);
+  for (let hi = 0; hi < hyps.length; hi++) {
+    const h = hyps[hi]!;
+    groupOf.fill(-1);
     h.groups.forEach((g, gi) => g.forEach((f) => (groupOf[f] = gi)));
-    const count = new Int32Array(h.groups.length);
-    const many = new Uint8Array(h.groups.length);
-    const empty = new Uint8Array(h.groups.length);
-    for (const state of states) {
-      count.fill(0);
-      for (const f of state) {
-        const g = groupOf[f]!;
-        if (g >= 0 && ++count[g]! > 1) many[g] = 1;
-      }
-      for (let g = 0; g < count.length; g++) if (count[g] === 0) empty[g] = 1;
-    }
+    const held = holdGroups(groupOf, h.groups.length, states, stop);
+    if (held === undefined) return { candidates: out, hypotheses: hyps.slice(0, hi) };
     h.groups.forEach((members, g) => {
-      out.push({ hypothesis: hi, members, atMostOne: many[g] === 0, atLeastOne: states.length > 0 && empty[g] === 0 });
+      out.push({ hypothesis: hi, members, atMostOne: held.many[g] === 0, atLeastOne: states.length > 0 && held.hit[g] === states.length });
     });
-  });
-  return out;
+  }
+  return { candidates: out, hypotheses: hyps };
+}
+
+/**
+ * Per group (of `groupOf`'s partition): whether some state has two members true (`many`), and
+ * in how many states a member is true (`hit`); undefined when `stop` said to stop.
+ */
+function holdGroups(
+  groupOf: Int32Array, groups: number, states: readonly (readonly number[])[], stop: () => boolean,
+): { many: Uint8Array; hit: Int32Array } | undefined {
+  const count = new Int32Array(groups);
+  const hit = new Int32Array(groups);
+  const many = new Uint8Array(groups);
+  const touched: number[] = [];
+  for (let s = 0; s < states.length; s++) {
+    if (s % STATES_PER_LOOK === 0 && stop()) return undefined;
+    for (const f of states[s]!) {
+      const g = groupOf[f]!;
+      if (g < 0) continue;
+      if (count[g]++ === 0) touched.push(g);
+      else many[g] = 1;
+    }
+    for (const g of touched) {
+      hit[g] = hit[g]! + 1;
+      count[g] = 0;
+    }
+    touched.length = 0;
+  }
+  return { many, hit };
 }

@@ -73,7 +73,12 @@ export function chooseEncoding(
   judged: readonly JudgedCandidate[],
 ): { bits: number; groups: ChosenGroup[] } {
   const byHyp = new Map<number, JudgedCandidate[]>();
-  for (const c of judged) byHyp.set(c.hypothesis, [...(byHyp.get(c.hypothesis) ?? []), c]);
+  for (const c of judged) {
+    // Pushed, not spread: a hypothesis can have tens of thousands of groups (pancakes88).
+    const list = byHyp.get(c.hypothesis);
+    if (list === undefined) byHyp.set(c.hypothesis, [c]);
+    else list.push(c);
+  }
   const relationSize = new Map<string, number>();
   for (const f of view.fluents) relationSize.set(f.relation, (relationSize.get(f.relation) ?? 0) + 1);
   const best = new Map<string, Option>();

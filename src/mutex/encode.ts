@@ -128,10 +128,18 @@ export interface RuleIndex {
  */
 const MAX_TERMINAL_CONE_RULES = 5000;
 
-/** Builds the rule index of a view. */
-export function ruleIndex(view: MutexView): RuleIndex {
+/**
+ * Builds the rule index of a view. `stop` is asked once per rule and per atom of `terminal`'s
+ * cone (make it cheap, e.g. a Deadline's tick): a game of millions of ground rules takes
+ * seconds here, past the budget when it was nearly spent; it ends with {@link EncodingStopped}.
+ */
+export function ruleIndex(view: MutexView, stop: () => boolean = () => false): RuleIndex {
   const byHead: number[][] = Array.from({ length: view.atoms }, () => []);
-  view.rules.forEach((r, i) => byHead[r.head]!.push(i));
+  const rules = view.rules;
+  for (let i = 0; i < rules.length; i++) {
+    if (stop()) throw new EncodingStopped();
+    byHead[rules[i]!.head]!.push(i);
+  }
   const legalOf = new Int32Array(view.atoms).fill(-1);
   const free = new Uint8Array(view.atoms);
   for (const f of view.fluents) free[f.trueAtom] = 1;
@@ -143,8 +151,8 @@ export function ruleIndex(view: MutexView): RuleIndex {
     }
   }
   const partial = { byHead, legalOf, free, useTerminal: false };
-  const rules = view.terminal < 0 ? 0 : cone(partial, view, [view.terminal]).reduce((n, a) => n + byHead[a]!.length, 0);
-  return { ...partial, useTerminal: view.terminal >= 0 && rules <= MAX_TERMINAL_CONE_RULES };
+  const inCone = view.terminal < 0 ? 0 : cone(partial, view, [view.terminal], stop).reduce((n, a) => n + byHead[a]!.length, 0);
+  return { ...partial, useTerminal: view.terminal >= 0 && inCone <= MAX_TERMINAL_CONE_RULES };
 }
 
 /** The atoms `roots` depend on (iteratively: rule chains are long), in discovery order. */
@@ -156,12 +164,22 @@ function cone(index: RuleIndex, view: MutexView, roots: readonly number[], stop:
     if (stop()) throw new EncodingStopped();
     const a = todo.pop()!;
     out.push(a);
-    const deps = index.free[a] === 1 ? (index.legalOf[a]! >= 0 ? [index.legalOf[a]!] : []) : index.byHead[a]!.flatMap((r) => [...view.rules[r]!.pos, ...view.rules[r]!.neg]);
-    for (const d of deps) {
+    const visit = (d: number): void => {
       if (seen[d] === 0) {
         seen[d] = 1;
         todo.push(d);
       }
+    };
+    if (index.free[a] === 1) {
+      if (index.legalOf[a]! >= 0) visit(index.legalOf[a]!);
+      continue;
+    }
+    // Asked per rule too: one atom of gt_attrition has hundreds of thousands of rules.
+    for (const r of index.byHead[a]!) {
+      if (stop()) throw new EncodingStopped();
+      const rule = view.rules[r]!;
+      rule.pos.forEach(visit);
+      rule.neg.forEach(visit);
     }
   }
   return out;
@@ -172,8 +190,8 @@ export class EncodingStopped extends Error {}
 
 /**
  * Encodes the cone of `roots`: the completion of its derived atoms and the move constraints
- * within it. `stop` is asked once per atom (make it cheap, e.g. a
- * Deadline's tick) and ends the encoding with {@link EncodingStopped}.
+ * within it. `stop` is asked once per atom and per rule (make it cheap, e.g. a Deadline's tick)
+ * and ends the encoding with {@link EncodingStopped}.
  */
 export function encodeCone(view: MutexView, index: RuleIndex, roots: readonly number[], allMoves = false, stop: () => boolean = () => false): ConeEncoding {
   const s = new SatSolver();
@@ -192,7 +210,10 @@ export function encodeCone(view: MutexView, index: RuleIndex, roots: readonly nu
       s.prefer(atom(a));
       continue;
     }
+    // Asked per rule too: one atom with hundreds of thousands of rules took 15 processor
+    // seconds between two looks (gt_attrition).
     const bodies = index.byHead[a]!.map((i) => {
+      if (stop()) throw new EncodingStopped();
       const r = view.rules[i]!;
       return [...r.pos.map(atom), ...r.neg.map((n) => -atom(n))];
     });
@@ -201,6 +222,7 @@ export function encodeCone(view: MutexView, index: RuleIndex, roots: readonly nu
     else if (bodies.length === 1) defineAnd(s, atom(a), bodies[0]!);
     else {
       const aux = bodies.map((b) => {
+        if (stop()) throw new EncodingStopped();
         if (b.length === 1) return b[0]!;
         const v = s.newVar();
         defineAnd(s, v, b);

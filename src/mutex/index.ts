@@ -7,7 +7,7 @@
  * per relation (choose.ts). The caller supplies the sampled states (random playouts of the
  * ground game), so this stage needs no simulator.
  */
-import type { Deadline } from '../deadline.js';
+import { Deadline } from '../deadline.js';
 import type { GroundGame } from '../ground/types.js';
 import type { NormalGame } from '../normalize/types.js';
 import { type Candidate, type Hypothesis, hypotheses, refute } from './candidates.js';
@@ -133,8 +133,15 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   const view = mutexView(game);
   const fluentOfTerm = new Map(view.fluents.map((f, i) => [f.term, i]));
   const sampled = states.map((s) => s.map((t) => fluentOfTerm.get(t) ?? -1).filter((f) => f >= 0));
-  const hyps = hypotheses(view);
-  const candidates = refute(view, hyps, sampled);
+  // Candidates are made and held against the states past the stage's budget too, so that a
+  // spent budget still reports its groups as unproven; only the run's own limits (time, memory,
+  // abort) stop them, since a run past those fails anyway: the hypotheses not yet made or held
+  // are left out then (pancakes88: a relation of arity 8, 40,320 fluents, 247 hypotheses).
+  const run = new Deadline(options.deadline.at, options.deadline.maxHeapBytes, options.deadline.signal);
+  const stop = (): boolean => run.passed();
+  const held = refute(view, hypotheses(view, stop), sampled, stop);
+  const hyps = held.hypotheses;
+  const candidates = held.candidates;
   // Claims worth proving: AMO of surviving groups of two or more, ALO of always-hit groups.
   const claims: Claim[] = [];
   const claimOf = candidates.map((c) => {
@@ -233,9 +240,12 @@ function liftedAlo(
   candidates.forEach((c) => isAlo(c) || (everyAlo[c.hypothesis] = false));
   const terms = (ms: readonly number[]): Term[] => ms.map((f) => game.terms.toTerm(view.fluents[f]!.term));
   const tasks: { readonly hypothesis: Hypothesis; readonly groups: Term[][]; readonly of: number[] }[] = [];
+  // The exactly-one candidates of each hypothesis, in one pass (not one pass per hypothesis).
+  const aloOf = hyps.map((): number[] => []);
+  candidates.forEach((c, j) => isAlo(c) && aloOf[c.hypothesis]!.push(j));
   hyps.forEach((h, i) => {
     if (amo[i] !== true || hidden.has(h.relation)) return;
-    const own = candidates.flatMap((c, j) => (c.hypothesis === i && isAlo(c) ? [j] : []));
+    const own = aloOf[i]!;
     if (everyAlo[i]) tasks.push({ hypothesis: h, groups: h.groups.map(terms), of: own });
     else own.forEach((j) => tasks.push({ hypothesis: h, groups: [terms(candidates[j]!.members)], of: [j] }));
   });

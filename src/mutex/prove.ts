@@ -80,10 +80,13 @@ function holdInitially(view: MutexView, claims: readonly Claim[]): boolean[] {
  * start, and assumed there they would change the search of the AMO queries, and so what the
  * work budget reaches (checkers' piece counts); the ground proof never had them there before.
  */
-function assumeInvariants(enc: ConeEncoding, view: MutexView, claims: readonly Claim[], active: readonly boolean[], query: Claim['kind']): void {
+function assumeInvariants(enc: ConeEncoding, view: MutexView, claims: readonly Claim[], active: readonly boolean[], query: Claim['kind'], limits: ProofLimits): void {
   const inCone = new Set(enc.fluents);
   const now = (f: number): number => enc.atom(view.fluents[f]!.trueAtom);
+  const look = every(LOOK_STRIDE, () => limits.deadline.passed());
   claims.forEach((c, i) => {
+    // Every claim is walked per query: hundreds of thousands on pancakes88.
+    if (look()) throw new ProofStopped();
     if (!active[i] || (query === 'amo' && c.kind === 'alo')) return;
     const members = c.members.filter((f) => inCone.has(f));
     // At most one of a subset is implied; at least one only holds when no member is missing.
@@ -95,11 +98,25 @@ function assumeInvariants(enc: ConeEncoding, view: MutexView, claims: readonly C
 /** {@link encodeCone} under the stage's budget: past it, the proof stops with {@link ProofStopped}. */
 function encode(view: MutexView, index: () => RuleIndex, roots: readonly number[], allMoves: boolean, limits: ProofLimits): ConeEncoding {
   try {
-    return encodeCone(view, index(), roots, allMoves, () => limits.deadline.tick());
+    return encodeCone(view, index(), roots, allMoves, every(LOOK_STRIDE, () => limits.deadline.passed()));
   } catch (err) {
     if (err instanceof EncodingStopped) throw new ProofStopped();
     throw err;
   }
+}
+
+/**
+ * Calls of a look made by {@link every} per read of the budget's clock, where one call is an
+ * atom encoded or a claim assumed: a read of the processor time costs about a microsecond, an
+ * atom's completion more, so the budget is read often (a Deadline's tick reads it per 4096:
+ * one look in 4096 atoms of thousands of rules each came 0.7 processor seconds late on blobwars).
+ */
+const LOOK_STRIDE = 64;
+
+/** A test that asks `passed` once per `stride` calls. */
+function every(stride: number, passed: () => boolean): () => boolean {
+  let calls = 0;
+  return () => ++calls % stride === 0 && passed();
 }
 
 /** Raised inside the proof when the time budget has passed; {@link proveBatch} catches it. */
@@ -121,7 +138,7 @@ function canViolate(
   const nexts = claim.members.map((f) => view.fluents[f]!.nextAtom);
   // "Some member stays or becomes true" usually rests on every role making some move.
   const enc = encode(view, index, nexts, claim.kind === 'alo', limits);
-  assumeInvariants(enc, view, claims, active, claim.kind);
+  assumeInvariants(enc, view, claims, active, claim.kind, limits);
   // A fluent no rule makes true stays false in the successor.
   const next = nexts.filter((a) => a >= 0).map(enc.atom);
   const assumptions = claim.kind === 'amo' ? [atLeastTwo(enc.solver, next)] : next.map((v) => -v);
@@ -141,7 +158,7 @@ function unrefuted(
 ): { pairs: number; capped: boolean } {
   const nexts = claim.members.map((f) => view.fluents[f]!.nextAtom);
   const enc = encode(view, index, nexts, false, limits);
-  assumeInvariants(enc, view, claims, active, 'amo');
+  assumeInvariants(enc, view, claims, active, 'amo', limits);
   let pairs = 0;
   let asked = 0;
   let capped = false;
@@ -212,14 +229,20 @@ export function proveClaims(view: MutexView, claims: readonly Claim[], limits: P
   // Built at the first query: a game whose claims are all proven lifted, or whose budget is
   // spent already, never pays for indexing its ground rules (millions on amazonsTorus).
   let built: RuleIndex | undefined;
-  const index = (): RuleIndex => (built ??= ruleIndex(view));
+  const index = (): RuleIndex => (built ??= ruleIndex(view, () => limits.deadline.tick()));
   const initially = holdInitially(view, claims);
   // Claims proven already (on the lifted rules) hold in every reachable state: assumed, not asked.
   const active = claims.map((_, i) => proven[i] === true);
   const st: ProofState = { active, left: claims.map(() => undefined) };
   const meter: Meter = { queries: 0, work: 0 };
   const batches = new Map<number, number[]>();
-  claims.forEach((c, i) => active[i] || batches.set(c.batch, [...(batches.get(c.batch) ?? []), i]));
+  claims.forEach((c, i) => {
+    if (active[i]) return;
+    // Pushed, not spread: a batch (one hypothesis) can hold tens of thousands of claims.
+    const batch = batches.get(c.batch);
+    if (batch === undefined) batches.set(c.batch, [i]);
+    else batch.push(i);
+  });
   let complete = true;
   // "At most one" batches first, small ones first: when the budget runs out, as many claims as
   // possible are settled.
