@@ -10,7 +10,7 @@ import type { Implication } from './implications.js';
 import { type Assumed, type AssumedClaim, type Subst, key } from './lifted-core.js';
 
 /** Keys of a partial hypothesis (claimed for those only), undefined for one claimed on every key. */
-export type KeysOf = readonly (readonly (readonly Term[])[] | undefined)[];
+type KeysOf = readonly (readonly (readonly Term[])[] | undefined)[];
 
 /** What the induction schedules: the hypotheses, the implications and how each is checked. */
 export interface InductionTask {
@@ -30,7 +30,7 @@ export interface InductionTask {
 }
 
 /** Where an induction ended, and the hypotheses and implications proven. */
-export interface InductionResult {
+interface InductionResult {
   readonly outcome: 'done' | 'pairs' | 'deadline';
   readonly proven: readonly boolean[];
   readonly implied: readonly Implication[];

@@ -77,7 +77,7 @@ function split(a: number, b: number, g: number, pairs: Int32Array): [number, num
 }
 
 /** The term of one next rule of fluent g, or undefined when it has another shape. */
-export function termOf(r: GroundRule, g: number, sh: Shapes): Term | undefined {
+function termOf(r: GroundRule, g: number, sh: Shapes): Term | undefined {
   const sources = sourcesOf(r, sh);
   if (sources.length > 2 || r.neg.some((a) => sh.isFact[a] === 1 || sh.fluentOfTrue[a]! >= 0)) return undefined;
   const [src, fluent] = sources.length === 2 ? split(sources[0]!, sources[1]!, g, sh.pairs) : [sources[0] ?? -1, undefined];
