@@ -82,6 +82,14 @@ describe('fast simulator on the example game', () => {
     checkDepthCharges(game, 20, 9);
   });
 
+  it('stops making the simulator of verify with a limit error once its deadline has passed', () => {
+    // Compiling a large game's rules takes seconds (gt_attrition: about 8), which a mutex
+    // stage's sampling budget or a run's own limit can pass: the compilation looks at the clock.
+    const passed = new Deadline(0);
+    expect(() => createGroundSimulator(game, passed)).toThrow(/compiling the ground game: time limit reached/);
+    expect(() => createGroundSimulator(game, Deadline.never())).not.toThrow();
+  });
+
   it('replays the same playouts from the same seed', () => {
     const options = { seconds: 1e6, seed: 42, maxSteps: 1000, maxPlayouts: 200 };
     const a = fastPlayouts(createFastSimulator(game, Deadline.never()), options);

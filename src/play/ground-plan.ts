@@ -12,10 +12,11 @@
  * only when the atom holds, so a joint move costs what its own rules cost, not the whole game.
  */
 import { NO_POS } from '../gdl/ast.js';
-import { GdlError, diag } from '../gdl/diagnostics.js';
+import { GdlError, checkDeadline, deadlineTicker, diag } from '../gdl/diagnostics.js';
 import { stronglyConnectedComponents } from '../gdl/scc.js';
 import { atomText, keywordSymbols } from '../ground/atoms.js';
 import type { GroundGame, GroundRule } from '../ground/types.js';
+import type { Deadline } from '../deadline.js';
 
 /** The compiled rules; rule `k` is the k-th in evaluation order. */
 interface CompiledRules {
@@ -53,11 +54,12 @@ interface CompiledRules {
 }
 
 /** Atom graph edges body -> head, and the rules of each head. */
-function graph(game: GroundGame): { byHead: number[][]; succ: number[][] } {
+function graph(game: GroundGame, tick: () => void): { byHead: number[][]; succ: number[][] } {
   const n = game.atoms.length;
   const byHead: number[][] = Array.from({ length: n }, () => []);
   const succ: number[][] = Array.from({ length: n }, () => []);
   game.rules.forEach((rule, r) => {
+    tick();
     byHead[rule.head]!.push(r);
     for (const b of rule.pos) succ[b]!.push(rule.head);
     for (const b of rule.neg) succ[b]!.push(rule.head);
@@ -82,11 +84,19 @@ export function dependOnDoes(game: GroundGame, succ: readonly number[][]): Uint8
   return onDoes;
 }
 
-/** Compiles the rules of `game`; throws a GdlError when negation lies on a cycle. */
-export function compileRules(game: GroundGame): CompiledRules {
+/**
+ * Compiles the rules of `game`; throws a GdlError when negation lies on a cycle, or a limit error
+ * once `deadline` passes: on gt_attrition's 4.2 million rules this takes about 8 processor
+ * seconds, which a mutex stage's sampling budget or a run's own limit can pass.
+ */
+export function compileRules(game: GroundGame, deadline: Deadline): CompiledRules {
+  const what = 'compiling the ground game';
+  const tick = deadlineTicker(deadline, game.file, what);
+  const check = (): void => checkDeadline(deadline, game.file, what);
   const n = game.atoms.length;
-  const { byHead, succ } = graph(game);
+  const { byHead, succ } = graph(game, tick);
   const onDoes = dependOnDoes(game, succ);
+  check();
   const order: number[] = [];
   const stateRanges: number[] = [];
   const moveRanges: number[] = [];
@@ -94,7 +104,9 @@ export function compileRules(game: GroundGame): CompiledRules {
   const cycleOf = new Int32Array(n).fill(-1);
   // Tarjan lists a component after everything it feeds; bodies must come first.
   const comps = stronglyConnectedComponents(n, (v) => succ[v]!).reverse();
+  check();
   comps.forEach((comp, c) => {
+    tick();
     const from = order.length;
     // Loops, not push(...list): an atom can have more rules than a call has room for arguments.
     for (const a of comp) for (const r of byHead[a]!) order.push(r);
@@ -116,7 +128,9 @@ export function compileRules(game: GroundGame): CompiledRules {
   });
   const internal = new Int32Array(rules.length);
   const watchCount = new Int32Array(n + 1);
+  check();
   rules.forEach((r, k) => {
+    tick();
     const c = cycleOf[r.head]!;
     if (c < 0) return;
     if (r.neg.some((q) => cycleOf[q] === c)) {

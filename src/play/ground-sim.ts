@@ -101,7 +101,7 @@ export function holding(ids: Int32Array, val: Uint8Array): number[] {
 /** Creates a simulator for a ground game; the rules are compiled here, once (a lazy part's evaluator runs under `deadline`). */
 export function createGroundSimulator(game: GroundGame, deadline: Deadline): GroundSimulator {
   const { terms } = game;
-  const rules = compileRules(game);
+  const rules = compileRules(game, deadline);
   const scratch = scratchFor(rules);
   const val = new Uint8Array(game.atoms.length);
   const fluents = fluentsOf(game);
