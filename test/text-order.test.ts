@@ -1,7 +1,7 @@
 // What it tests: sortTermsByText (src/ground/text-order.ts), the order of a ground game's atoms,
 // gives exactly the order of sorting the terms' KIF texts by code point, on random terms whose
 // names are prefixes of one another, hold the characters that sort between the space and `)`
-// ('!' .. "'"), lie beyond the BMP, and share one functor across several arities; and that a
+// ('!' .. "'"), start with one (so they sort before the compound arguments' `(`), lie beyond the BMP, and share one functor across several arities; and that a
 // name the decomposition cannot hold (one with a space) still sorts by text.
 import { describe, expect, it } from 'vitest';
 import { TermTable } from '../src/datalog/terms.js';
@@ -14,7 +14,7 @@ function random(seed: number): (n: number) => number {
   return (n) => (s = (s * 1103515245 + 12345) % 2147483648) % n;
 }
 
-const NAMES = ['a', 'ab', 'a!', "a'", 'a#b', 'b', 'B', '1', '10', '1!', '\u{1F600}', '\uFFFD', 'z\u{1F600}', 'f', 'fg', 'cell'];
+const NAMES = ['a', 'ab', 'a!', "a'", 'a#b', 'b', 'B', '1', '10', '1!', '\u{1F600}', '\uFFFD', 'z\u{1F600}', 'f', 'fg', 'cell', '!x', "'", '&a'];
 
 /** `count` random ground terms of `table`, nested up to `depth`, their ids (duplicates possible). */
 function randomTerms(table: TermTable, rand: (n: number) => number, count: number, depth: number): number[] {
@@ -49,6 +49,15 @@ describe('sortTermsByText', () => {
     const ids = [table.compound('p', [c('a')]), table.compound('p', [c('a'), c('b')]), table.compound('p', [c('a!')]), table.compound('p', [c('a!'), c('a')]), c('p'), table.compound('p', [table.compound('a', [c('b')])])];
     // (p (a b)) (p a b) (p a!) ... : ' ' < '!' < ')' decide where a name is a prefix of another.
     expect(sortTermsByText(table, ids).map((id) => table.text(id))).toEqual(['(p (a b))', '(p a b)', '(p a! a)', '(p a!)', '(p a)', 'p']);
+  });
+
+  it('orders atoms whose arguments are compounds nested deeper than the radix sort goes', () => {
+    const table = new TermTable();
+    const rand = random(7);
+    const deep = (d: number, leaf: number): number => (d === 0 ? leaf : table.compound(NAMES[rand(NAMES.length)]!, [deep(d - 1, leaf)]));
+    const leaves = randomTerms(table, rand, 200, 1);
+    const ids = [...new Set(leaves.map((l, i) => table.compound('p', [deep(i % 12, l), table.constant(NAMES[i % NAMES.length]!)])))];
+    expect(sortTermsByText(table, ids).map((id) => table.text(id))).toEqual(byText(table, ids).map((id) => table.text(id)));
   });
 
   it('falls back to the texts when a name holds a space', () => {
