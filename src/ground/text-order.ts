@@ -132,8 +132,22 @@ export function sortTermsByText(terms: TermReader, ids: readonly number[]): numb
   return sortTerms(terms, ids, 0);
 }
 
-/** {@link sortTermsByText} on a table whose names are plain, `depth` levels inside an atom. */
-function sortTerms(terms: TermReader, ids: readonly number[], depth: number): number[] {
+/**
+ * The compound terms `ids` sorted by the text of their argument lists alone, `(a1 .. an)`, their
+ * functors left out (the order of the vocabulary's moves, `(R M)`, read off their `does` or
+ * `legal` atoms); `ids` must differ in their arguments. The same radix sort, without the last
+ * pass by functor.
+ */
+export function sortByArgumentTexts(terms: TermReader, ids: readonly number[]): number[] {
+  if (ids.length < 2 || !plainNames(terms)) return sortByCodePoints([...ids], (id) => `(${terms.args(id).map((a) => terms.text(a)).join(' ')})`);
+  return sortTerms(terms, ids, 0, false);
+}
+
+/**
+ * {@link sortTermsByText} on a table whose names are plain, `depth` levels inside an atom;
+ * `byFunctor` false: by the argument lists only ({@link sortByArgumentTexts}).
+ */
+function sortTerms(terms: TermReader, ids: readonly number[], depth: number, byFunctor = true): number[] {
   if (ids.length < 2) return [...ids];
   const { rank, range } = segmentRanks(terms, ids, depth);
   let width = 0;
@@ -152,7 +166,9 @@ function sortTerms(terms: TermReader, ids: readonly number[], depth: number): nu
     countingPass(order, keys, range, begin, other);
     [order, other] = [other, order];
   }
-  countingPass(order, groupRanks(terms, ids), ids.length, begin, other);
-  order = other;
+  if (byFunctor) {
+    countingPass(order, groupRanks(terms, ids), ids.length, begin, other);
+    order = other;
+  }
   return Array.from(order, (i) => ids[i]!);
 }
