@@ -1,12 +1,12 @@
 // What it tests: sortTermsByText (src/ground/text-order.ts), the order of a ground game's atoms,
 // gives exactly the order of sorting the terms' KIF texts by code point, on random terms whose
 // names are prefixes of one another, hold the characters that sort between the space and `)`
-// ('!' .. "'"), lie beyond the BMP, and share one functor across several arities; and that a
+// ('!' .. "'"), start with one (so they sort before the compound arguments' `(`), lie beyond the BMP, and share one functor across several arities; and that a
 // name the decomposition cannot hold (one with a space) still sorts by text.
 import { describe, expect, it } from 'vitest';
 import { TermTable } from '../src/datalog/terms.js';
 import { compareCodePoints } from '../src/gdl/terms.js';
-import { sortTermsByText } from '../src/ground/text-order.js';
+import { sortByArgumentTexts, sortTermsByText } from '../src/ground/text-order.js';
 
 /** A generator of random numbers below n, seeded, so that a failure repeats. */
 function random(seed: number): (n: number) => number {
@@ -14,7 +14,7 @@ function random(seed: number): (n: number) => number {
   return (n) => (s = (s * 1103515245 + 12345) % 2147483648) % n;
 }
 
-const NAMES = ['a', 'ab', 'a!', "a'", 'a#b', 'b', 'B', '1', '10', '1!', '\u{1F600}', '\uFFFD', 'z\u{1F600}', 'f', 'fg', 'cell'];
+const NAMES = ['a', 'ab', 'a!', "a'", 'a#b', 'b', 'B', '1', '10', '1!', '\u{1F600}', '\uFFFD', 'z\u{1F600}', 'f', 'fg', 'cell', '!x', "'", '&a'];
 
 /** `count` random ground terms of `table`, nested up to `depth`, their ids (duplicates possible). */
 function randomTerms(table: TermTable, rand: (n: number) => number, count: number, depth: number): number[] {
@@ -49,6 +49,32 @@ describe('sortTermsByText', () => {
     const ids = [table.compound('p', [c('a')]), table.compound('p', [c('a'), c('b')]), table.compound('p', [c('a!')]), table.compound('p', [c('a!'), c('a')]), c('p'), table.compound('p', [table.compound('a', [c('b')])])];
     // (p (a b)) (p a b) (p a!) ... : ' ' < '!' < ')' decide where a name is a prefix of another.
     expect(sortTermsByText(table, ids).map((id) => table.text(id))).toEqual(['(p (a b))', '(p a b)', '(p a! a)', '(p a!)', '(p a)', 'p']);
+  });
+
+  it('orders atoms whose arguments are compounds nested deeper than the radix sort goes', () => {
+    const table = new TermTable();
+    const rand = random(7);
+    const deep = (d: number, leaf: number): number => (d === 0 ? leaf : table.compound(NAMES[rand(NAMES.length)]!, [deep(d - 1, leaf)]));
+    const leaves = randomTerms(table, rand, 200, 1);
+    const ids = [...new Set(leaves.map((l, i) => table.compound('p', [deep(i % 12, l), table.constant(NAMES[i % NAMES.length]!)])))];
+    expect(sortTermsByText(table, ids).map((id) => table.text(id))).toEqual(byText(table, ids).map((id) => table.text(id)));
+  });
+
+  it('orders atoms of two functors by their argument lists alone, as the moves (R M) are ordered', () => {
+    for (const seed of [11, 12, 13]) {
+      const table = new TermTable();
+      const rand = random(seed);
+      const args = randomTerms(table, rand, 400, 2);
+      const byArgs = new Map<string, number>();
+      for (let i = 0; i + 1 < args.length; i += 2) {
+        const atom = table.compound((i / 2) % 3 === 0 ? 'does' : 'legal', [args[i]!, args[i + 1]!]);
+        byArgs.set(`${table.text(args[i]!)} ${table.text(args[i + 1]!)}`, atom);
+      }
+      const ids = [...byArgs.values()];
+      const key = (id: number): string => `(${table.args(id).map((a) => table.text(a)).join(' ')})`;
+      const expected = [...ids].sort((x, y) => compareCodePoints(key(x), key(y)));
+      expect(sortByArgumentTexts(table, ids).map(key)).toEqual(expected.map(key));
+    }
   });
 
   it('falls back to the texts when a name holds a space', () => {

@@ -43,7 +43,17 @@ export class RelationIndex {
     /** The indexed columns, ascending. */
     readonly cols: readonly number[],
   ) {
-    for (let row = 0; row < rel.size; row++) this.add(row);
+    // Built over rows already there: sized for them at once, not doubled from 8 row by row.
+    const rows = rel.size;
+    if (rows > 8) {
+      let slots = 16;
+      while (slots < 2 * (rows + 1)) slots *= 2;
+      this.slots = new Int32Array(slots);
+      this.first = new Int32Array(rows);
+      this.last = new Int32Array(rows);
+      this.next = new Int32Array(rows);
+    }
+    for (let row = 0; row < rows; row++) this.add(row);
   }
 
   /** Number of distinct keys. */

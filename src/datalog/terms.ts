@@ -93,17 +93,35 @@ export interface TermWriter extends TermReader {
 export class TermTable implements TermWriter {
   private symbolNames: string[] = [];
   private readonly symbolIds = new Map<string, number>();
-  private functors = new Int32Array(1024);
-  private argStart = new Int32Array(1024);
-  private argCount = new Int32Array(1024);
-  private pool = new Int32Array(4096);
+  private functors: Int32Array<ArrayBuffer>;
+  private argStart: Int32Array<ArrayBuffer>;
+  private argCount: Int32Array<ArrayBuffer>;
+  private pool: Int32Array<ArrayBuffer>;
   private poolSize = 0;
   private count = 0;
   /** Hash slots holding term id + 1 (0 = empty); the length is a power of two. */
-  private slots = new Int32Array(2048);
+  private slots: Int32Array<ArrayBuffer>;
   private readonly asts: (Term | undefined)[] = [];
   private readonly texts: (string | undefined)[] = [];
   private readonly argLists: (readonly number[] | undefined)[] = [];
+
+  /**
+   * An empty table with room for `terms` terms and `argEntries` arguments in all (a caller that
+   * knows how many it will intern: each typed array allocated once instead of doubled from 1024,
+   * since every array allocated counts towards V8's next full collection, which walks the whole
+   * heap). Ids and order are the same whatever the room.
+   */
+  constructor(terms = 1024, argEntries = 4 * terms) {
+    const n = Math.max(1024, terms);
+    this.functors = new Int32Array(n);
+    this.argStart = new Int32Array(n);
+    this.argCount = new Int32Array(n);
+    this.pool = new Int32Array(Math.max(4096, argEntries));
+    // Under one half full, as add keeps it.
+    let slots = 2048;
+    while (slots < 2 * n) slots *= 2;
+    this.slots = new Int32Array(slots);
+  }
 
   /** Number of terms interned so far. */
   get size(): number {

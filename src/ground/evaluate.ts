@@ -16,7 +16,8 @@ import type { Deadline } from '../deadline.js';
 import { semiNaive } from '../datalog/fixpoint.js';
 import { type JoinAtom, type JoinCheck, type Tick, UNBOUND, estimateJoin, join } from '../datalog/join.js';
 import type { TermTable } from '../datalog/terms.js';
-import { type Block, type Store, addToStore, advanceRound, blockAtom, createBlock, createStore, inStore, syncBlock } from '../datalog/block.js';
+import { type Block, type Store, addToStore, advanceRound, createBlock, createStore, inStore, syncBlock } from '../datalog/block.js';
+import { addBindingRule, planBody } from './body-plan.js';
 import type { CompiledAtom, JoinRule } from './compile.js';
 import { canonicalKey, instantiatePattern, renumber } from '../datalog/pattern.js';
 import { type RuleBuffer, addGroundRule, dropNegatives, truncateRules } from './rule-buffer.js';
@@ -220,64 +221,6 @@ function outputsOf(ctx: Context, rule: JoinRule, isStatic: boolean): Set<number>
 
 const NONE: readonly number[] = Object.freeze([]);
 
-/** Sorts `ids[0 .. n - 1]` ascending (bodies are short: insertion) and drops duplicates; returns the new length. */
-function ascendingUnique(ids: Int32Array, n: number): number {
-  for (let i = 1; i < n; i++) {
-    const x = ids[i]!;
-    let j = i - 1;
-    for (; j >= 0 && ids[j]! > x; j--) ids[j + 1] = ids[j]!;
-    ids[j + 1] = x;
-  }
-  if (n < 2) return n;
-  let m = 1;
-  for (let i = 1; i < n; i++) if (ids[i] !== ids[m - 1]) ids[m++] = ids[i]!;
-  return m;
-}
-
-/** Whether `ids[0 .. n - 1]` holds `id`. */
-function holds(ids: Int32Array, n: number, id: number): boolean {
-  for (let i = 0; i < n; i++) if (ids[i] === id) return true;
-  return false;
-}
-
-/**
- * Builds the ground rule for one binding into the run's scratch arrays (no allocation per
- * binding: they are millions) and adds it unless it is there; false when a simplification
- * kills it or it was there already.
- */
-function addGroundRuleOf(
-  ctx: Context, rule: JoinRule, blocks: readonly Block[], b: Int32Array, rows: Int32Array, head: number, rels: ReadonlySet<string>,
-): boolean {
-  const scratch = ctx.scratch;
-  if (scratch.pos.length < rule.positives.length) scratch.pos = new Int32Array(2 * rule.positives.length);
-  if (scratch.neg.length < rule.negatives.length) scratch.neg = new Int32Array(2 * rule.negatives.length);
-  const { pos, neg } = scratch;
-  let npos = 0;
-  for (let i = 0; i < rule.positives.length; i++) {
-    if (!ctx.statics.has(rule.positives[i]!.rel)) pos[npos++] = blockAtom(blocks[i]!, rows[i]!);
-  }
-  let nneg = 0;
-  for (const n of rule.negatives) {
-    if (ctx.statics.has(n.rel)) continue;
-    if (ctx.lazy?.has(n.rel) === true) {
-      // A lazy atom holds or not per state (the simulator asks): kept, never resolved here.
-      neg[nneg++] = instantiatePattern(n.pattern, b, ctx.table, true);
-      continue;
-    }
-    // A relation of the component being evaluated is not complete yet: decided afterwards.
-    const own = rels.has(n.rel);
-    const id = instantiatePattern(n.pattern, b, ctx.table, own);
-    if (!own && (id < 0 || !inStore(storeOf(ctx, n.rel), id))) continue;
-    if (holds(pos, npos, id)) return false;
-    neg[nneg++] = id;
-  }
-  npos = ascendingUnique(pos, npos);
-  nneg = ascendingUnique(neg, nneg);
-  if (!addGroundRule(ctx.rules, head, pos, neg, npos, nneg)) return false;
-  ctx.counters.literals += 1 + npos + nneg;
-  return true;
-}
-
 /** How far a run has got: ground rules and counters, to go back to with {@link rollBack}. */
 export interface Mark {
   readonly rules: number;
@@ -349,6 +292,7 @@ function runRule(
   pending: Set<number>,
 ): void {
   const { blocks, joins, isStatic, checks, outputs } = prepareRule(ctx, rule, delta);
+  const plan = planBody({ statics: ctx.statics, lazy: ctx.lazy, storeOf: (rel) => storeOf(ctx, rel) }, rule, blocks, rels);
   const filter = ctx.headFilter.get(rule.head.rel);
   const headStore = storeOf(ctx, rule.head.rel);
   const { maxRules, maxLiterals, maxAtoms } = ctx.limits;
@@ -361,7 +305,9 @@ function runRule(
     const head = instantiatePattern(rule.head.pattern, b, ctx.table, filter === undefined);
     if (filter !== undefined && !filter.has(head)) return;
     if (!isStatic) {
-      if (!addGroundRuleOf(ctx, rule, blocks, b, rows, head, rels)) return;
+      const literals = addBindingRule(plan, ctx.scratch, ctx.table, ctx.rules, b, rows, head);
+      if (literals === 0) return;
+      ctx.counters.literals += literals;
       if (ctx.rules.count > maxRules) throw limitError(ctx, rule, `exceeded ${maxRules} ground rules${size}`, { kind: 'rules', estimate });
       if (ctx.counters.literals > maxLiterals) throw limitError(ctx, rule, `exceeded ${maxLiterals} ground literals${size}`, { kind: 'literals', estimate });
     }

@@ -37,25 +37,51 @@ function segment(arg: number, last: boolean): number {
 }
 
 /**
+ * How deep {@link segmentRanks} sorts compound arguments by their own segments (a term nested
+ * deeper has its arguments' texts sorted instead): depth is bounded so that the walk stays
+ * iterative in the input, while the usual atoms (`(legal white (play 1 2 3 4 5 6))`) never reach it.
+ */
+const MAX_NESTED = 8;
+
+/**
  * The rank (1 ..) of every segment used by the compound terms of `ids`, indexed by segment
  * code, and the number of ranks plus one; ranks follow the text order of the segments.
+ * Constants' segments are sorted as texts (few: names repeat). Compound arguments (amazons:
+ * 87,000 distinct `(play ...)` moves, whose texts were most of the sort) are sorted by this
+ * module's own radix sort, one level deeper: a compound's text is never a prefix of another's
+ * (its first parenthesis closes at its end), so its two segments (`... ` then `...)`) are
+ * adjacent, in the order of its text; and it meets a constant's segment at the first
+ * character, `(` against the constant's, which is never `(`.
  */
-function segmentRanks(terms: TermReader, ids: ArrayLike<number>): { rank: Int32Array; range: number } {
+function segmentRanks(terms: TermReader, ids: ArrayLike<number>, depth: number): { rank: Int32Array; range: number } {
   const rank = new Int32Array(terms.size * 2);
   const codes: number[] = [];
+  const compounds: number[] = [];
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i]!;
     const n = terms.arity(id);
     for (let p = 0; p < n; p++) {
-      const code = segment(terms.arg(id, p), p === n - 1);
-      if (rank[code] === 0) (rank[code] = 1), codes.push(code);
+      const arg = terms.arg(id, p);
+      const code = segment(arg, p === n - 1);
+      if (rank[code] !== 0) continue;
+      if (terms.arity(arg) === 0 || depth >= MAX_NESTED) (rank[code] = 1), codes.push(code);
+      else (rank[segment(arg, false)] = 1), (rank[segment(arg, true)] = 1), compounds.push(arg);
     }
   }
   const text = (code: number): string => terms.text(code >> 1) + ((code & 1) === 1 ? ')' : ' ');
   sortByCodePoints(codes, text);
-  for (let r = 0; r < codes.length; r++) rank[codes[r]!] = r + 1;
-  return { rank, range: codes.length + 1 };
+  // Constants' segments before `(` (their first character below it), then the compounds, then the rest.
+  let before = 0;
+  while (before < codes.length && terms.text(codes[before]! >> 1).codePointAt(0)! < OPEN) before++;
+  let r = 0;
+  for (let k = 0; k < before; k++) rank[codes[k]!] = ++r;
+  for (const arg of sortTerms(terms, compounds, depth + 1)) (rank[segment(arg, false)] = ++r), (rank[segment(arg, true)] = ++r);
+  for (let k = before; k < codes.length; k++) rank[codes[k]!] = ++r;
+  return { rank, range: r + 1 };
 }
+
+/** The code point of `(`, with which every compound term's text starts. */
+const OPEN = 0x28;
 
 /**
  * The rank of each term's group (0 ..): groups are the compound terms of one functor (keyed
@@ -103,7 +129,27 @@ export function countingPass(order: Int32Array, keys: Int32Array, range: number,
  */
 export function sortTermsByText(terms: TermReader, ids: readonly number[]): number[] {
   if (ids.length < 2 || !plainNames(terms)) return sortByCodePoints([...ids], (id) => terms.text(id));
-  const { rank, range } = segmentRanks(terms, ids);
+  return sortTerms(terms, ids, 0);
+}
+
+/**
+ * The compound terms `ids` sorted by the text of their argument lists alone, `(a1 .. an)`, their
+ * functors left out (the order of the vocabulary's moves, `(R M)`, read off their `does` or
+ * `legal` atoms); `ids` must differ in their arguments. The same radix sort, without the last
+ * pass by functor.
+ */
+export function sortByArgumentTexts(terms: TermReader, ids: readonly number[]): number[] {
+  if (ids.length < 2 || !plainNames(terms)) return sortByCodePoints([...ids], (id) => `(${terms.args(id).map((a) => terms.text(a)).join(' ')})`);
+  return sortTerms(terms, ids, 0, false);
+}
+
+/**
+ * {@link sortTermsByText} on a table whose names are plain, `depth` levels inside an atom;
+ * `byFunctor` false: by the argument lists only ({@link sortByArgumentTexts}).
+ */
+function sortTerms(terms: TermReader, ids: readonly number[], depth: number, byFunctor = true): number[] {
+  if (ids.length < 2) return [...ids];
+  const { rank, range } = segmentRanks(terms, ids, depth);
   let width = 0;
   for (const id of ids) width = Math.max(width, terms.arity(id));
   let order = new Int32Array(ids.length);
@@ -120,7 +166,9 @@ export function sortTermsByText(terms: TermReader, ids: readonly number[]): numb
     countingPass(order, keys, range, begin, other);
     [order, other] = [other, order];
   }
-  countingPass(order, groupRanks(terms, ids), ids.length, begin, other);
-  order = other;
+  if (byFunctor) {
+    countingPass(order, groupRanks(terms, ids), ids.length, begin, other);
+    order = other;
+  }
   return Array.from(order, (i) => ids[i]!);
 }

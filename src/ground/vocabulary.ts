@@ -7,7 +7,7 @@
  * reachability read it; none classifies the atoms again.
  */
 import type { TermReader } from '../datalog/terms.js';
-import { sortByCodePoints } from '../gdl/terms.js';
+import { sortByArgumentTexts, sortTermsByText } from './text-order.js';
 import type { FluentEntry, GoalEntry, GroundAtom, MoveEntry, Vocabulary } from './types.js';
 
 export type { Vocabulary };
@@ -18,10 +18,6 @@ interface VocabularySource {
   readonly atoms: readonly GroundAtom[];
 }
 
-/** Sorts entries by a text key (code point order; the engine's string sort, not a comparator per pair: amazons has 173,962 moves). */
-function byText<T>(entries: [string, T][]): T[] {
-  return sortByCodePoints(entries, (e) => e[0]).map((e) => e[1]);
-}
 
 /** Mutable entries while the atoms are read. */
 interface Draft {
@@ -78,11 +74,22 @@ export function vocabularyOfTerms(terms: TermReader, atoms: ArrayLike<number>): 
     if (rel === goal && terms.arity(t) === 2) goals.push({ role: terms.arg(t, 0), value: terms.arg(t, 1), id });
     else if (rel === terminalSymbol && terms.arity(t) === 0) terminal = id;
   }
-  const fluents = byText<FluentEntry>([...draft.fluents.values()].map((e) => [terms.text(e.term), e]));
-  const moves = byText<MoveEntry>(
-    [...draft.moves.values()].flatMap((m) => [...m.values()].map((e): [string, MoveEntry] => [`(${terms.text(e.role)} ${terms.text(e.action)})`, e])),
-  );
-  return { fluents, moves, goals, terminal };
+  return { fluents: fluentsByText(terms, draft), moves: movesByText(terms, atoms, draft), goals, terminal };
+}
+
+/** The fluents in the text order of their terms (text-order.ts: no text made per fluent). */
+function fluentsByText(terms: TermReader, draft: Draft): FluentEntry[] {
+  return sortTermsByText(terms, [...draft.fluents.keys()]).map((f) => draft.fluents.get(f)!);
+}
+
+/**
+ * The moves in the text order of `(R M)` (amazons: 173,962 of them), which is the order of
+ * their `does` or `legal` atoms' argument lists: each move read off one of its atoms.
+ */
+function movesByText(terms: TermReader, atoms: ArrayLike<number>, draft: Draft): MoveEntry[] {
+  const byAtom = new Map<number, MoveEntry>();
+  for (const ofRole of draft.moves.values()) for (const e of ofRole.values()) byAtom.set(atoms[e.doesId >= 0 ? e.doesId : e.legalId]!, e);
+  return sortByArgumentTexts(terms, [...byAtom.keys()]).map((t) => byAtom.get(t)!);
 }
 
 /**
