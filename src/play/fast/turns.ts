@@ -73,10 +73,13 @@ export function changesPerStep(game: GroundGame): Float64Array | undefined {
  * Whether the control atoms do at least three quarters of the counter updates of a step, each fluent's
  * readers weighed by how often it changes (`changes`, {@link changesPerStep}): what a per-turn
  * net saves is that work, and the control fluents change at every step while most others
- * rarely do, so their share of the readers understates it (platformjumpers, held out: 8.5 % of
+ * rarely do, so their share of the readers understates it; only for a net of at most
+ * {@link MAX_WEIGHED_READERS} readers (platformjumpers, held out: 8.5 % of
  * the readers, about two thirds of the updates).
  */
 export function controlWorkPays(general: Net, control: readonly number[], trueAtom: Int32Array, changes: Float64Array): boolean {
+  // As for noopTurns: per-turn nets of a large net double the time to make the simulator (hex: 4.5 -> 9 s, and slower playouts).
+  if (general.readers.length > MAX_WEIGHED_READERS) return false;
   let controlWork = 0;
   let all = 0;
   for (let f = 0; f < trueAtom.length && f < changes.length; f++) {
