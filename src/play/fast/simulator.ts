@@ -19,7 +19,7 @@ import { createWasmPropagator } from './wasm-propagate.js';
 import { controlCycle, simplifyRules } from './specialize.js';
 import { evaluateGoals, splitGoals } from './goals.js';
 import { factorRules } from './factor.js';
-import { controlReadersPay, noopTurns, turnNetsPay } from './turns.js';
+import { changesPerStep, controlReadersPay, controlWorkPays, noopTurns, turnNetsPay } from './turns.js';
 import { type Machine, type Restart, type TurnGame, chargeOneNet, chargeTurns, chooseMoves, copyIsCheaper, fluentCosts, restoreInitial, watchedFluents, sameBits, saveRestart, successorInto } from './charge.js';
 import { bindFrames, frameRules } from './frames.js';
 
@@ -159,7 +159,11 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     const cycle = controlCycle(game, fluents);
     if (cycle === undefined) return none;
     const rules = cycle.map((c) => simplifyRules(game, new Map(cycle.map((f) => [fluents.trueAtom[f]!, f === c ? 1 : 0]))));
-    if (controlReadersPay(generalNet, cycle, fluents.trueAtom)) return { control: cycle, specialized: rules.map((r) => machine(r)) };
+    const workPays = (): boolean => {
+      const changes = changesPerStep(game);
+      return changes !== undefined && controlWorkPays(generalNet, cycle, fluents.trueAtom, changes);
+    };
+    if (controlReadersPay(generalNet, cycle, fluents.trueAtom) || workPays()) return { control: cycle, specialized: rules.map((r) => machine(r)) };
     if (!noopTurns(game, generalNet, rules)) return none;
     const nets = rules.map((r) => machine(r));
     return turnNetsPay(generalNet, nets.map((n) => n.compiled), cycle, fluents.trueAtom) ? { control: cycle, specialized: nets } : none;
