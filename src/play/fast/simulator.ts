@@ -160,7 +160,7 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     if (cycle === undefined) return none;
     const rules = cycle.map((c) => simplifyRules(game, new Map(cycle.map((f) => [fluents.trueAtom[f]!, f === c ? 1 : 0]))));
     const workPays = (): boolean => {
-      const changes = changesPerStep(game);
+      const changes = changesPerStep(game, generalNet, deadline);
       return changes !== undefined && controlWorkPays(generalNet, cycle, fluents.trueAtom, changes);
     };
     if (controlReadersPay(generalNet, cycle, fluents.trueAtom) || workPays()) return { control: cycle, specialized: rules.map((r) => machine(r)) };

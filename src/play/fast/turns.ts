@@ -8,7 +8,7 @@
  * (complement.ts), which a role with a noop that has no does atom prevents in the general net.
  */
 import type { GroundGame, GroundRule } from '../../ground/types.js';
-import { Deadline } from '../../deadline.js';
+import type { Deadline } from '../../deadline.js';
 import { createGroundSimulator } from '../ground-sim.js';
 import { createRandom } from '../random.js';
 import type { Net } from './net.js';
@@ -46,12 +46,15 @@ const SAMPLED_STEPS = 32;
 /**
  * How often each fluent changes per step (fluent index to changes / steps) in one seeded random
  * playout of at most {@link SAMPLED_STEPS} steps of the ground simulator: deterministic, and cheap
- * beside compiling a net. Undefined for a game with a lazy part (its evaluator is not sampled)
- * or one whose initial state is terminal.
+ * beside compiling a net. Undefined for a game with a lazy part (its evaluator is not sampled),
+ * a general net of more than {@link MAX_WEIGHED_READERS} readers, or a game whose initial state
+ * is terminal. The sample runs under the run's `deadline`, as the rest of making the simulator.
  */
-export function changesPerStep(game: GroundGame): Float64Array | undefined {
-  if (game.lazy !== undefined) return undefined;
-  const sim = createGroundSimulator(game, Deadline.never());
+export function changesPerStep(game: GroundGame, general: Net, deadline: Deadline): Float64Array | undefined {
+  // Checked before the sample, which compiles the game's rules once more: not worth it for a net
+  // that controlWorkPays refuses anyway by its size.
+  if (game.lazy !== undefined || general.readers.length > MAX_WEIGHED_READERS) return undefined;
+  const sim = createGroundSimulator(game, deadline);
   const random = createRandom(1);
   let state = sim.initialState();
   const counts = new Float64Array(state.length * 32);
