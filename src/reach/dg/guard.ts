@@ -20,13 +20,16 @@ export interface Guard {
   fail(message: string, limit: LimitInfo): never;
 }
 
+/** The file's start: where a limit message points before any rule, or in a rule the method adds. */
+const START: Pos = Object.freeze({ line: 1, col: 1 });
+
 /** Creates the guard of one computation over `file`; `method` starts its messages. */
 export function createGuard(file: string, limits: ReachLimits, method = 'dependency-graph method'): Guard {
   const { deadline } = limits;
   let atoms = 0;
   const guard: Guard = {
     what: '',
-    pos: { line: 1, col: 1 },
+    pos: START,
     tick() {
       if (deadline.tick()) guard.fail(deadline.describe(), deadlineLimit(deadline));
     },
@@ -36,7 +39,10 @@ export function createGuard(file: string, limits: ReachLimits, method = 'depende
     },
     fail(message: string, limit: LimitInfo): never {
       const where = guard.what === '' ? '' : ` while computing '${guard.what}'`;
-      throw new GdlError([diag('error', file, guard.pos, `${method}: ${message}${where}`)], 'limit', limit);
+      // A rule the method adds (does <= legal, true <= init) has no place in the file: the
+      // message then names the file's start, as before any rule, so that it is still positioned.
+      const pos = guard.pos.line > 0 ? guard.pos : START;
+      throw new GdlError([diag('error', file, pos, `${method}: ${message}${where}`)], 'limit', limit);
     },
   };
   return guard;
