@@ -77,6 +77,15 @@ export class Deadline {
     return new Deadline(this.at, this.maxHeapBytes, this.signal, Math.min(this.cpuAt, cpu + seconds * 1000));
   }
 
+  /**
+   * This deadline's wall-clock instant, heap limit and abort signal, without a processor-time
+   * budget ({@link Deadline.within}): for work a stage does past its spent budget that only the
+   * run's own limits may stop (the mutex stage's candidates, sampling's simulator compilation).
+   */
+  withoutBudget(): Deadline {
+    return new Deadline(this.at, this.maxHeapBytes, this.signal);
+  }
+
   /** Which limit has been reached, if any (reads the clock and the heap size). */
   exceeded(): LimitKind | undefined {
     if (this.reached !== undefined) return this.reached;

@@ -7,7 +7,7 @@
  * per relation (choose.ts). The caller supplies the sampled states (random playouts of the
  * ground game), so this stage needs no simulator.
  */
-import { Deadline } from '../deadline.js';
+import type { Deadline } from '../deadline.js';
 import type { GroundGame } from '../ground/types.js';
 import type { NormalGame } from '../normalize/types.js';
 import { type Candidate, type Hypothesis, hypotheses, refute } from './candidates.js';
@@ -137,7 +137,7 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   // spent budget still reports its groups as unproven; only the run's own limits (time, memory,
   // abort) stop them, since a run past those fails anyway: the hypotheses not yet made or held
   // are left out then (pancakes88: a relation of arity 8, 40,320 fluents, 247 hypotheses).
-  const run = new Deadline(options.deadline.at, options.deadline.maxHeapBytes, options.deadline.signal);
+  const run = options.deadline.withoutBudget();
   const stop = (): boolean => run.passed();
   const held = refute(view, hypotheses(view, stop), sampled, stop);
   const hyps = held.hypotheses;

@@ -2,7 +2,7 @@
  * Random playouts of the ground game from its initial state (depth charges), recording every
  * visited state: the sample that the mutex stage refutes its candidate groups on.
  */
-import { Deadline } from '../deadline.js';
+import type { Deadline } from '../deadline.js';
 import type { GroundGame } from '../ground/types.js';
 import { createFastSimulator } from './fast/simulator.js';
 import { createGroundSimulator } from './ground-sim.js';
@@ -36,7 +36,7 @@ export function sampleStates(game: GroundGame, options: SampleOptions): number[]
     // limits, not at the sampling budget: the initial state is sampled whatever the budget, as
     // it was before that compilation looked at a clock (test/mutex-lifted-alo.test.ts).
     const d = options.deadline;
-    const sim = game.lazy === undefined ? createGroundSimulator(game, new Deadline(d.at, d.maxHeapBytes, d.signal)) : createFastSimulator(game, d);
+    const sim = game.lazy === undefined ? createGroundSimulator(game, d.withoutBudget()) : createFastSimulator(game, d);
     out.push(sim.fluentTerms(sim.initialState()));
     for (let p = 0; p < options.playouts && !options.deadline.passed(); p++) {
       let state = sim.initialState();
