@@ -115,8 +115,8 @@ interface MutexOptions {
   readonly lifted?: NormalGame;
   /**
    * The end of the stage's whole budget, past `deadline` (which the proofs keep a reserve
-   * before): the choice of the encoding reads it per hypothesis and, once passed, weighs no
-   * more (docs/mutex.md, 2c). None: every hypothesis is weighed.
+   * before): the choice of the encoding reads it once per 65,536 candidates weighed and, once
+   * passed, weighs no more hypotheses (docs/mutex.md, 2c). None: every hypothesis is weighed.
    */
   readonly end?: Deadline;
 }
@@ -227,8 +227,9 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
  * query (weakened to a cone, a subset of a subset). Those need not be assumed again.
  */
 function impliedClaims(hyps: readonly Hypothesis[], cands: Candidates, claimOf: ClaimsOf, claims: number, everyKey: readonly boolean[], liftedProven: readonly boolean[]): Uint8Array {
-  const coarse = hyps.filter((_, i) => everyKey[i] && liftedProven[i] === true);
-  const finer = hyps.map((h) => coarse.some((c) => c.relation === h.relation && c.input.length < h.input.length && c.input.every((p) => h.input.includes(p))));
+  const coarse = new Map<string, Hypothesis[]>();
+  hyps.forEach((h, i) => everyKey[i] && liftedProven[i] === true && coarse.set(h.relation, [...(coarse.get(h.relation) ?? []), h]));
+  const finer = hyps.map((h) => (coarse.get(h.relation) ?? []).some((c) => c.input.length < h.input.length && c.input.every((p) => h.input.includes(p))));
   const out = new Uint8Array(claims);
   for (let i = 0; i < cands.hypothesis.length; i++) if (finer[cands.hypothesis[i]!] && claimOf.amo[i]! >= 0) out[claimOf.amo[i]!] = 1;
   return out;
