@@ -11,7 +11,7 @@ import { defaultPipelineOptions } from '../src/pipeline/options.js';
 import { StageTimer } from '../src/timer.js';
 import { Deadline } from '../src/deadline.js';
 import type { GroundGame } from '../src/ground/types.js';
-import { hypotheses, refute } from '../src/mutex/candidates.js';
+import { candidateMembers, hypotheses, refute } from '../src/mutex/candidates.js';
 import { DEFAULT_MUTEX_OPTIONS, findMutexGroups } from '../src/mutex/index.js';
 import { proveClaims } from '../src/mutex/prove.js';
 import { EncodingStopped, encodeCone, ruleIndex } from '../src/mutex/encode.js';
@@ -52,8 +52,13 @@ describe('the mutex stage past its budget', () => {
     }));
     const held = refute(view, hyps, states);
     expect(held.hypotheses).toHaveLength(hyps.length);
-    expect(held.candidates).toEqual(expected);
-    expect(held.candidates.some((c) => !c.atMostOne) && held.candidates.some((c) => c.atLeastOne)).toBe(true);
+    const c = held.candidates;
+    const found = [...c.hypothesis.keys()].map((i) => ({
+      hypothesis: c.hypothesis[i]!, members: candidateMembers(hyps, c, i), atMostOne: c.atMostOne[i] === 1, atLeastOne: c.atLeastOne[i] === 1,
+    }));
+    expect(found).toEqual(expected);
+    expect(c.start[hyps.length]).toBe(expected.length);
+    expect(found.some((x) => !x.atMostOne) && found.some((x) => x.atLeastOne)).toBe(true);
   });
 
   it('stops refuting when told to, keeping the hypotheses it held against every state', () => {

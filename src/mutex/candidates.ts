@@ -20,14 +20,28 @@ export interface Hypothesis {
   readonly groups: readonly (readonly number[])[];
 }
 
-/** A group with what the simulated states said of it. */
-export interface Candidate {
-  readonly hypothesis: number;
-  readonly members: readonly number[];
-  /** No sampled state had two members true. */
-  readonly atMostOne: boolean;
-  /** Every sampled state had a member true. */
-  readonly atLeastOne: boolean;
+/**
+ * The groups of the hypotheses held against the sampled states, one candidate per group,
+ * numbered hypothesis by hypothesis in group order, with what the states said of each, in
+ * typed arrays: a relation of arity 8 gives about a million groups (pancakes88, 247
+ * hypotheses), which as one object each (and one more per verdict) made a heap of 3 GB.
+ * A candidate's members are its hypothesis' group ({@link candidateMembers}).
+ */
+export interface Candidates {
+  /** Per hypothesis, the number of its first candidate; the last entry is the count. */
+  readonly start: Int32Array;
+  /** Per candidate, its hypothesis (an index into the hypotheses held). */
+  readonly hypothesis: Int32Array;
+  /** Per candidate, 1 when no sampled state had two members true. */
+  readonly atMostOne: Uint8Array;
+  /** Per candidate, 1 when every sampled state had a member true. */
+  readonly atLeastOne: Uint8Array;
+}
+
+/** The members (fluent indexes, ascending) of candidate `i`. */
+export function candidateMembers(hyps: readonly Hypothesis[], c: Candidates, i: number): readonly number[] {
+  const h = c.hypothesis[i]!;
+  return hyps[h]!.groups[i - c.start[h]!]!;
 }
 
 /** The fluents of each relation with at least one argument, by relation, in fluent order. */
@@ -128,20 +142,32 @@ const STATES_PER_LOOK = 256;
  */
 export function refute(
   view: MutexView, hyps: readonly Hypothesis[], states: readonly (readonly number[])[], stop: () => boolean = () => false,
-): { candidates: Candidate[]; hypotheses: readonly Hypothesis[] } {
-  const out: Candidate[] = [];
+): { candidates: Candidates; hypotheses: readonly Hypothesis[] } {
+  const total = hyps.reduce((n, h) => n + h.groups.length, 0);
+  const start = new Int32Array(hyps.length + 1);
+  const hypothesis = new Int32Array(total);
+  const atMostOne = new Uint8Array(total);
+  const atLeastOne = new Uint8Array(total);
   const groupOf = new Int32Array(view.fluents.length);
+  let n = 0;
+  // The candidates of the first `held` hypotheses: views of the arrays, not copies.
+  const upTo = (held: number): Candidates => ({
+    start: start.subarray(0, held + 1), hypothesis: hypothesis.subarray(0, n), atMostOne: atMostOne.subarray(0, n), atLeastOne: atLeastOne.subarray(0, n),
+  });
   for (let hi = 0; hi < hyps.length; hi++) {
     const h = hyps[hi]!;
     groupOf.fill(-1);
     h.groups.forEach((g, gi) => g.forEach((f) => (groupOf[f] = gi)));
     const held = holdGroups(groupOf, h.groups.length, states, stop);
-    if (held === undefined) return { candidates: out, hypotheses: hyps.slice(0, hi) };
-    h.groups.forEach((members, g) => {
-      out.push({ hypothesis: hi, members, atMostOne: held.many[g] === 0, atLeastOne: states.length > 0 && held.hit[g] === states.length });
-    });
+    if (held === undefined) return { candidates: upTo(hi), hypotheses: hyps.slice(0, hi) };
+    for (let g = 0; g < h.groups.length; g++, n++) {
+      hypothesis[n] = hi;
+      atMostOne[n] = held.many[g] === 0 ? 1 : 0;
+      atLeastOne[n] = states.length > 0 && held.hit[g] === states.length ? 1 : 0;
+    }
+    start[hi + 1] = n;
   }
-  return { candidates: out, hypotheses: hyps };
+  return { candidates: upTo(hyps.length), hypotheses: hyps };
 }
 
 /**

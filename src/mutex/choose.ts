@@ -6,8 +6,14 @@
  * on; observed groups of the chosen hypothesis are still reported, marked as such. The
  * hypotheses of one relation overlap (they partition the same fluents), those of different
  * relations never do, so choosing per relation is choosing globally.
+ *
+ * Candidates and their verdicts are typed arrays indexed by candidate (candidates.ts), never an
+ * object per group: pancakes88 has about a million groups, all proven lifted, and judging and
+ * choosing among them one object at a time took 8 processor seconds past the stage's budget.
  */
-import type { Candidate, Hypothesis } from './candidates.js';
+import type { Deadline } from '../deadline.js';
+import { type Candidates, type Hypothesis, candidateMembers } from './candidates.js';
+import type { ClaimVerdict } from './prove.js';
 import type { MutexView } from './view.js';
 
 /**
@@ -18,11 +24,51 @@ import type { MutexView } from './view.js';
  */
 export type GroupProof = 'lifted' | 'ground' | 'observed' | 'unproven';
 
-/** A candidate with the proof's verdict. */
-interface JudgedCandidate extends Candidate {
-  readonly proven: boolean;
-  readonly exactlyOne: boolean;
-  readonly proof: GroupProof;
+/** The {@link GroupProof}s in the order of their codes in {@link Judged.proof}. */
+export const PROOFS: readonly GroupProof[] = ['lifted', 'ground', 'observed', 'unproven'];
+
+/** The proof's verdict per candidate (aligned with {@link Candidates}). */
+export interface Judged {
+  /** 1 when the group is proven (its "at most one", lifted or ground). */
+  readonly proven: Uint8Array;
+  /** 1 when exactly one member holds: proven when the group is, else observed. */
+  readonly exactlyOne: Uint8Array;
+  /** The index of its {@link GroupProof} in {@link PROOFS}. */
+  readonly proof: Uint8Array;
+}
+
+/** Per candidate, the index of its "at most one" and "at least one" claim (-1: none). */
+export interface ClaimsOf {
+  readonly amo: Int32Array;
+  readonly alo: Int32Array;
+}
+
+/**
+ * Judges every candidate by its claims' verdicts (`verdict`; `provenLifted` per claim: proven
+ * on the rules with variables): one pass, nothing allocated per candidate.
+ */
+export function judge(
+  hyps: readonly Hypothesis[], cands: Candidates, claimOf: ClaimsOf, verdict: (k: number) => ClaimVerdict | 'none', provenLifted: readonly boolean[],
+): Judged {
+  const n = cands.hypothesis.length;
+  const out = { proven: new Uint8Array(n), exactlyOne: new Uint8Array(n), proof: new Uint8Array(n) };
+  const viaSat = (k: number): boolean => k >= 0 && !provenLifted[k];
+  for (let i = 0; i < n; i++) {
+    const amo = claimOf.amo[i]!;
+    const alo = claimOf.alo[i]!;
+    const single = candidateMembers(hyps, cands, i).length === 1;
+    const amoProven = single || verdict(amo) === 'proven';
+    // A proven group claims exactly-one only when that is proven too; an observed one as observed.
+    const proven = cands.atMostOne[i] === 1 && amoProven;
+    const exactlyOne = proven ? verdict(alo) === 'proven' : cands.atLeastOne[i] === 1;
+    // What a proven group rests on: its "at most one" (unless a singleton), its "exactly one" when it claims it.
+    const ground = single ? viaSat(alo) : viaSat(amo) || (exactlyOne && viaSat(alo));
+    const how: GroupProof = proven ? (ground ? 'ground' : 'lifted') : verdict(amo) === 'unproven' ? 'unproven' : 'observed';
+    out.proven[i] = proven ? 1 : 0;
+    out.exactlyOne[i] = exactlyOne ? 1 : 0;
+    out.proof[i] = PROOFS.indexOf(how);
+  }
+  return out;
 }
 
 /** A group of the chosen encoding; members as fluent indexes here, as texts in the stage's output. */
@@ -66,52 +112,78 @@ function better(a: Option, b: Option, hyps: readonly Hypothesis[]): boolean {
   return la !== lb ? la < lb : a.hypothesis < b.hypothesis;
 }
 
-/** Chooses per relation; returns the groups to report and the total bits per state. */
-export function chooseEncoding(
-  view: MutexView,
-  hyps: readonly Hypothesis[],
-  judged: readonly JudgedCandidate[],
-): { bits: number; groups: ChosenGroup[] } {
-  const byHyp = new Map<number, JudgedCandidate[]>();
-  for (const c of judged) {
-    // Pushed, not spread: a hypothesis can have tens of thousands of groups (pancakes88).
-    const list = byHyp.get(c.hypothesis);
-    if (list === undefined) byHyp.set(c.hypothesis, [c]);
-    else list.push(c);
+/** The bits and members of hypothesis `hi`'s encoding: one pass over its candidates. */
+function weigh(hyps: readonly Hypothesis[], cands: Candidates, judged: Judged, hi: number): Option {
+  let bits = 0;
+  let provenMembers = 0;
+  let observedMembers = 0;
+  for (let i = cands.start[hi]!; i < cands.start[hi + 1]!; i++) {
+    const n = candidateMembers(hyps, cands, i).length;
+    if (judged.proven[i] === 1) {
+      bits += groupBits(n, judged.exactlyOne[i] === 1);
+      provenMembers += n;
+    } else {
+      bits += n;
+      if (cands.atMostOne[i] === 1 && n > 1) observedMembers += n;
+    }
   }
+  return { hypothesis: hi, bits, provenMembers, observedMembers };
+}
+
+/**
+ * Candidates weighed between two looks at the end of the stage's budget in {@link chooseEncoding}:
+ * a few milliseconds of work, so that a game with a few thousand groups (tic-tac-toe) is weighed
+ * whole even when its budget was spent before the choice (its groups then listed unproven).
+ */
+const CANDIDATES_PER_LOOK = 65_536;
+
+/**
+ * Chooses per relation; returns the groups to report, the total bits per state, and whether
+ * every hypothesis was weighed. The hypotheses are weighed in `order` (every one, by default);
+ * `end` (the end of the stage's budget) is read before a hypothesis once every `stride`
+ * candidates weighed: once passed, the rest are not weighed, and a relation none of whose
+ * hypotheses was keeps its fluents as singletons (more bits, never an unproven group counted as
+ * proven). The choice does not depend on the order when all are weighed ({@link better} is a
+ * total order).
+ */
+export function chooseEncoding(
+  view: MutexView, hyps: readonly Hypothesis[], cands: Candidates, judged: Judged,
+  { order, end, stride = CANDIDATES_PER_LOOK }: { readonly order?: readonly number[]; readonly end?: Deadline; readonly stride?: number } = {},
+): { bits: number; groups: ChosenGroup[]; complete: boolean } {
   const relationSize = new Map<string, number>();
   for (const f of view.fluents) relationSize.set(f.relation, (relationSize.get(f.relation) ?? 0) + 1);
   const best = new Map<string, Option>();
   for (const [rel, n] of relationSize) best.set(rel, { hypothesis: -1, bits: n, provenMembers: 0, observedMembers: 0 });
-  hyps.forEach((h, hi) => {
-    let bits = 0;
-    let provenMembers = 0;
-    let observedMembers = 0;
-    for (const c of byHyp.get(hi) ?? []) {
-      if (c.proven) {
-        bits += groupBits(c.members.length, c.exactlyOne);
-        provenMembers += c.members.length;
-      } else {
-        bits += c.members.length;
-        if (c.atMostOne && c.members.length > 1) observedMembers += c.members.length;
+  let complete = true;
+  let weighed = 0;
+  let look = stride;
+  for (const hi of order ?? hyps.keys()) {
+    if (weighed >= look) {
+      look = weighed + stride;
+      if (end?.passed() === true) {
+        complete = false;
+        break;
       }
     }
-    const option = { hypothesis: hi, bits, provenMembers, observedMembers };
-    if (better(option, best.get(h.relation)!, hyps)) best.set(h.relation, option);
-  });
+    weighed += cands.start[hi + 1]! - cands.start[hi]!;
+    const option = weigh(hyps, cands, judged, hi);
+    if (better(option, best.get(hyps[hi]!.relation)!, hyps)) best.set(hyps[hi]!.relation, option);
+  }
   let bits = 0;
   const groups: ChosenGroup[] = [];
   for (const option of best.values()) {
     bits += option.bits;
     if (option.hypothesis < 0) continue;
     const h = hyps[option.hypothesis]!;
-    for (const c of byHyp.get(option.hypothesis) ?? []) {
-      if (!c.atMostOne || (c.members.length < 2 && !c.exactlyOne)) continue;
-      const relation = view.fluents[c.members[0]!]!.name;
-      groups.push({ members: c.members, exactlyOne: c.exactlyOne, proven: c.proven, proof: c.proof, relation, input: h.input, output: h.output });
+    for (let i = cands.start[option.hypothesis]!; i < cands.start[option.hypothesis + 1]!; i++) {
+      const members = candidateMembers(hyps, cands, i);
+      if (cands.atMostOne[i] === 0 || (members.length < 2 && judged.exactlyOne[i] === 0)) continue;
+      const relation = view.fluents[members[0]!]!.name;
+      const proof = PROOFS[judged.proof[i]!]!;
+      groups.push({ members, exactlyOne: judged.exactlyOne[i] === 1, proven: judged.proven[i] === 1, proof, relation, input: h.input, output: h.output });
     }
   }
   // Fluent indexes follow text order, so sorting by first member sorts groups by text.
   groups.sort((a, b) => a.members[0]! - b.members[0]!);
-  return { bits, groups };
+  return { bits, groups, complete };
 }

@@ -10,8 +10,8 @@
 import type { Deadline } from '../deadline.js';
 import type { GroundGame } from '../ground/types.js';
 import type { NormalGame } from '../normalize/types.js';
-import { type Candidate, type Hypothesis, hypotheses, refute } from './candidates.js';
-import { type EncodedGroup, type GroupProof, chooseEncoding } from './choose.js';
+import { type Candidates, type Hypothesis, candidateMembers, hypotheses, refute } from './candidates.js';
+import { type ClaimsOf, type EncodedGroup, type GroupProof, type Judged, PROOFS, chooseEncoding, judge } from './choose.js';
 import type { Assumed } from './lifted-core.js';
 import { type KeyedGroup, proveLifted } from './lifted.js';
 import type { Term } from '../gdl/ast.js';
@@ -113,6 +113,12 @@ interface MutexOptions {
   readonly maxLiftedPairs: number;
   /** The normalized game the ground game came from: when given, lifted proofs come first. */
   readonly lifted?: NormalGame;
+  /**
+   * The end of the stage's whole budget, past `deadline` (which the proofs keep a reserve
+   * before): the choice of the encoding reads it once per 65,536 candidates weighed and, once
+   * passed, weighs no more hypotheses (docs/mutex.md, 2c). None: every hypothesis is weighed.
+   */
+  readonly end?: Deadline;
 }
 
 /**
@@ -141,24 +147,32 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   const stop = (): boolean => run.passed();
   const held = refute(view, hypotheses(view, stop), sampled, stop);
   const hyps = held.hypotheses;
-  const candidates = held.candidates;
+  const cands = held.candidates;
+  const count = cands.hypothesis.length;
+  const membersOf = (i: number): readonly number[] => candidateMembers(hyps, cands, i);
   // Claims worth proving: AMO of surviving groups of two or more, ALO of always-hit groups.
   const claims: Claim[] = [];
-  const claimOf = candidates.map((c) => {
+  const claimOf: ClaimsOf = { amo: new Int32Array(count).fill(-1), alo: new Int32Array(count).fill(-1) };
+  for (let i = 0; i < count; i++) {
     // One batch per hypothesis and kind: "at most one" claims are cheap and matter most; the
     // "at least one" claims need every move's legal rules and come after them.
-    const amo = c.atMostOne && c.members.length > 1 ? claims.push({ kind: 'amo', batch: 2 * c.hypothesis, members: c.members }) - 1 : -1;
-    const alo = c.atMostOne && c.atLeastOne ? claims.push({ kind: 'alo', batch: 2 * c.hypothesis + 1, members: c.members }) - 1 : -1;
-    return { amo, alo };
-  });
+    if (cands.atMostOne[i] === 0) continue;
+    const members = membersOf(i);
+    const h = cands.hypothesis[i]!;
+    if (members.length > 1) claimOf.amo[i] = claims.push({ kind: 'amo', batch: 2 * h, members }) - 1;
+    if (cands.atLeastOne[i] === 1) claimOf.alo[i] = claims.push({ kind: 'alo', batch: 2 * h + 1, members }) - 1;
+  }
   // Lifted first: a hypothesis none of whose groups was refuted by sampling may hold per key.
   const liftedStart = Date.now();
   const sampledAmo = hyps.map(() => true);
-  candidates.forEach((c) => c.atMostOne || (sampledAmo[c.hypothesis] = false));
-  // A hypothesis with a refuted group is still tried lifted for the keys of its surviving ones.
+  for (let i = 0; i < count; i++) if (cands.atMostOne[i] === 0) sampledAmo[cands.hypothesis[i]!] = false;
+  // A hypothesis with a refuted group is still tried lifted for the keys of its surviving ones
+  // (the others are tried for every key: their keys are not made, a million on pancakes88).
   const partial = hyps.map((): KeyedGroup[] => []);
-  for (const c of candidates) {
-    if (c.atMostOne && c.members.length > 1) partial[c.hypothesis]!.push({ key: keyTerms(game, view, hyps[c.hypothesis]!, c.members[0]!), members: c.members });
+  for (let i = 0; i < count; i++) {
+    const h = cands.hypothesis[i]!;
+    if (sampledAmo[h] || cands.atMostOne[i] === 0 || membersOf(i).length < 2) continue;
+    partial[h]!.push({ key: keyTerms(game, view, hyps[h]!, membersOf(i)[0]!), members: membersOf(i) });
   }
   const hidden = hiddenRelations(game);
   // Implications from the relations tried lifted (a hypothesis with a surviving group) to others (section 2d).
@@ -166,51 +180,37 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   const implications = options.lifted === undefined ? [] : impliedCandidates(view, options.lifted, tried, hidden, sampled);
   const lifted = options.lifted === undefined ? { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0 }
     : proveLifted(options.lifted, view, hyps, sampledAmo, { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game), implications }, partial);
-  const aloLifted = options.lifted === undefined ? new Set<number>() : liftedAlo(game, options.lifted, view, hyps, candidates, lifted, hidden, options.deadline);
+  const aloLifted = options.lifted === undefined ? new Set<number>() : liftedAlo(game, options.lifted, view, hyps, cands, lifted, hidden, options.deadline);
   const liftedMs = Date.now() - liftedStart;
-  const aloClaims = new Set(claimOf.flatMap(({ alo }, i) => (aloLifted.has(i) ? [alo] : [])));
+  const aloClaims = new Set([...aloLifted].map((i) => claimOf.alo[i]!));
   const provenLifted = claims.map((c, k) => (c.kind === 'amo' ? lifted.proven[c.batch >> 1] === true : aloClaims.has(k)));
   // A game with lazy axioms (docs/lazy.md) has no ground rules for its lazy part, whose Clark
   // completion would then say "false": the ground SAT is not asked, only the lifted proofs count.
-  const proof = game.lazy === undefined ? proveClaims(view, claims, options, provenLifted) : liftedOnly(provenLifted);
+  const implied = impliedClaims(hyps, cands, claimOf, claims.length, sampledAmo, lifted.proven);
+  const proof = game.lazy === undefined ? proveClaims(view, claims, { ...options, implied }, provenLifted) : liftedOnly(provenLifted);
   const verdict = (k: number): ClaimVerdict | 'none' => (k < 0 ? 'none' : proof.verdicts[k]!);
-  const judged = candidates.map((c: Candidate, i) => {
-    const { amo, alo } = claimOf[i]!;
-    const amoProven = c.members.length === 1 || verdict(amo) === 'proven';
-    const aloProven = verdict(alo) === 'proven';
-    // A proven group claims exactly-one only when that is proven too; an observed one as observed.
-    const proven = c.atMostOne && amoProven;
-    const exactlyOne = proven ? aloProven : c.atLeastOne;
-    const viaSat = (k: number): boolean => k >= 0 && !provenLifted[k];
-    const rests = c.members.length > 1 ? [amo, ...(exactlyOne ? [alo] : [])] : [alo];
-    const how: GroupProof = proven ? (rests.some(viaSat) ? 'ground' : 'lifted') : verdict(amo) === 'unproven' ? 'unproven' : 'observed';
-    return { ...c, proven, exactlyOne, proof: how };
-  });
-  const chosen = chooseEncoding(view, hyps, judged);
+  const judged = judge(hyps, cands, claimOf, verdict, provenLifted);
+  // The hypotheses proven lifted are weighed first: past the stage's budget the rest are not.
+  const order = [...hyps.keys()].sort((x, y) => Number(lifted.proven[y] === true) - Number(lifted.proven[x] === true) || x - y);
+  const chosen = chooseEncoding(view, hyps, cands, judged, { order, end: options.end });
   const texts = (ms: readonly number[]): string[] => ms.map((f) => view.fluents[f]!.text);
-  const failures = claims.flatMap((c, i) => {
-    const u = proof.unrefutedPairs.get(i);
-    return u === undefined ? [] : [{ members: texts(c.members), unrefutedPairs: u.pairs, capped: u.capped }];
-  });
+  // In claim order, as they were found.
+  const failures = [...proof.unrefutedPairs].map(([i, u]) => ({ members: texts(claims[i]!.members), unrefutedPairs: u.pairs, capped: u.capped }));
+  const tally = tallyJudged(hyps, cands, judged, lifted.proven);
   return {
     fluents: view.fluents.length,
     bits: chosen.bits,
     groups: chosen.groups.map((g) => ({ ...g, members: texts(g.members) })),
     stats: {
       hypotheses: hyps.length,
-      candidates: candidates.length,
-      refutedBySimulation: candidates.filter((c) => !c.atMostOne).length,
-      proven: judged.filter((c) => c.proven && c.members.length > 1).length,
-      provenLifted: judged.filter((c) => c.proven && c.members.length > 1 && lifted.proven[c.hypothesis] === true).length,
+      candidates: count,
+      ...tally,
       liftedMs,
       liftedPairs: lifted.pairs,
       implications: { tried: implications.length, proven: lifted.implied.length },
       groundProof: game.lazy === undefined,
-      notInductive: judged.filter((c) => c.atMostOne && c.proof === 'observed').length,
-      unprovenForBudget: judged.filter((c) => c.atMostOne && c.proof === 'unproven').length,
       chosen: countByProof(chosen.groups),
-      surviving: countByProof(judged.filter((c) => c.atMostOne && c.members.length > 1)),
-      budgetReached: options.deadline.passed(),
+      budgetReached: options.deadline.passed() || !chosen.complete,
       failures,
       satQueries: proof.queries,
       sampledStates: states.length,
@@ -218,6 +218,47 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
       proofComplete: proof.complete,
     },
   };
+}
+
+/**
+ * Per claim, 1 for the "at most one" claims of a hypothesis whose relation has a hypothesis
+ * with fewer input positions (a subset of its) proven lifted for every key: each group of the
+ * finer one lies inside a group of the coarser, whose proven claim implies its claim in any
+ * query (weakened to a cone, a subset of a subset). Those need not be assumed again.
+ */
+function impliedClaims(hyps: readonly Hypothesis[], cands: Candidates, claimOf: ClaimsOf, claims: number, everyKey: readonly boolean[], liftedProven: readonly boolean[]): Uint8Array {
+  const coarse = new Map<string, Hypothesis[]>();
+  hyps.forEach((h, i) => everyKey[i] && liftedProven[i] === true && coarse.set(h.relation, [...(coarse.get(h.relation) ?? []), h]));
+  const finer = hyps.map((h) => (coarse.get(h.relation) ?? []).some((c) => c.input.length < h.input.length && c.input.every((p) => h.input.includes(p))));
+  const out = new Uint8Array(claims);
+  for (let i = 0; i < cands.hypothesis.length; i++) if (finer[cands.hypothesis[i]!] && claimOf.amo[i]! >= 0) out[claimOf.amo[i]!] = 1;
+  return out;
+}
+
+/** The stats of the judged candidates, in one pass: how many were refuted, proven, and how the survivors stand. */
+function tallyJudged(hyps: readonly Hypothesis[], cands: Candidates, judged: Judged, liftedProven: readonly boolean[]) {
+  let refutedBySimulation = 0;
+  let proven = 0;
+  let provenLifted = 0;
+  let notInductive = 0;
+  let unprovenForBudget = 0;
+  const surviving = emptyCounts();
+  for (let i = 0; i < cands.hypothesis.length; i++) {
+    const n = candidateMembers(hyps, cands, i).length;
+    const how = PROOFS[judged.proof[i]!]!;
+    if (cands.atMostOne[i] === 0) {
+      refutedBySimulation++;
+      continue;
+    }
+    if (how === 'observed') notInductive++;
+    if (how === 'unproven') unprovenForBudget++;
+    if (n < 2) continue;
+    if (judged.proven[i] === 1) proven++;
+    if (judged.proven[i] === 1 && liftedProven[cands.hypothesis[i]!] === true) provenLifted++;
+    surviving[how].groups++;
+    surviving[how].fluents += n;
+  }
+  return { refutedBySimulation, proven, provenLifted, notInductive, unprovenForBudget, surviving };
 }
 
 /**
@@ -230,24 +271,26 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
  * claim is per key: hallway's pawns, `(cell ?x ?y wp)`, beside the blanks).
  */
 function liftedAlo(
-  game: GroundGame, normal: NormalGame, view: MutexView, hyps: readonly Hypothesis[], candidates: readonly Candidate[],
+  game: GroundGame, normal: NormalGame, view: MutexView, hyps: readonly Hypothesis[], cands: Candidates,
   { proven: amo, assumed, implied }: { readonly proven: readonly boolean[]; readonly assumed: Assumed; readonly implied: readonly Implication[] },
   hidden: ReadonlySet<string>, deadline: Deadline,
 ): Set<number> {
   const init = new Set(view.init);
-  const isAlo = (c: Candidate): boolean => c.atMostOne && c.atLeastOne && c.members.some((f) => init.has(f));
+  const isAlo = (i: number): boolean => cands.atMostOne[i] === 1 && cands.atLeastOne[i] === 1 && candidateMembers(hyps, cands, i).some((f) => init.has(f));
   const everyAlo = hyps.map(() => true);
-  candidates.forEach((c) => isAlo(c) || (everyAlo[c.hypothesis] = false));
   const terms = (ms: readonly number[]): Term[] => ms.map((f) => game.terms.toTerm(view.fluents[f]!.term));
   const tasks: { readonly hypothesis: Hypothesis; readonly groups: Term[][]; readonly of: number[] }[] = [];
   // The exactly-one candidates of each hypothesis, in one pass (not one pass per hypothesis).
   const aloOf = hyps.map((): number[] => []);
-  candidates.forEach((c, j) => isAlo(c) && aloOf[c.hypothesis]!.push(j));
+  for (let i = 0; i < cands.hypothesis.length; i++) {
+    if (isAlo(i)) aloOf[cands.hypothesis[i]!]!.push(i);
+    else everyAlo[cands.hypothesis[i]!] = false;
+  }
   hyps.forEach((h, i) => {
     if (amo[i] !== true || hidden.has(h.relation)) return;
     const own = aloOf[i]!;
     if (everyAlo[i]) tasks.push({ hypothesis: h, groups: h.groups.map(terms), of: own });
-    else own.forEach((j) => tasks.push({ hypothesis: h, groups: [terms(candidates[j]!.members)], of: [j] }));
+    else own.forEach((j) => tasks.push({ hypothesis: h, groups: [terms(candidateMembers(hyps, cands, j))], of: [j] }));
   });
   const proven = proveLiftedAlo(normal, tasks, assumed, deadline, implied);
   return new Set(tasks.flatMap((t, k) => (proven[k] === true ? t.of : [])));
@@ -271,10 +314,15 @@ function keyTerms(game: GroundGame, view: MutexView, h: Hypothesis, f: number): 
 
 /** Groups and their fluents per {@link GroupProof}. */
 function countByProof(groups: readonly { readonly members: readonly unknown[]; readonly proof: GroupProof }[]): ProofCounts {
-  const out = { lifted: { groups: 0, fluents: 0 }, ground: { groups: 0, fluents: 0 }, observed: { groups: 0, fluents: 0 }, unproven: { groups: 0, fluents: 0 } };
+  const out = emptyCounts();
   for (const g of groups) {
     out[g.proof].groups++;
     out[g.proof].fluents += g.members.length;
   }
   return out;
+}
+
+/** Zero groups and fluents per {@link GroupProof}. */
+function emptyCounts(): Record<GroupProof, { groups: number; fluents: number }> {
+  return { lifted: { groups: 0, fluents: 0 }, ground: { groups: 0, fluents: 0 }, observed: { groups: 0, fluents: 0 }, unproven: { groups: 0, fluents: 0 } };
 }

@@ -73,12 +73,14 @@ export function mutexGroups(ground: GroundGame, normal: NormalGame, options: Pip
   const before = timer.processorSeconds();
   const seconds = settings.seconds ?? before + MUTEX_EXTRA_SECONDS;
   const budget = options.deadline.within(Math.max(0, seconds - Math.min(MUTEX_RESERVE_SECONDS, seconds / 10)));
+  // The whole budget, reserve included: the choice of the encoding stops weighing there.
+  const end = options.deadline.within(seconds);
   const sampling = options.deadline.within(seconds / 2);
   const states = timer.run('sample', () => sampleStates(ground, { ...settings, deadline: sampling }), (s) => ({ states: s.length }));
   checkDeadline(options.deadline, ground.file, 'mutex groups: sampling');
   const sampled = timer.processorSeconds();
   return timer.run('mutex', () => {
-    const r = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: budget, lifted: normal });
+    const r = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: budget, end, lifted: normal });
     checkDeadline(options.deadline, ground.file, 'mutex groups: proving');
     const time: MutexTime = { beforeSeconds: before, budgetSeconds: seconds, sampleSeconds: sampled - before, proofSeconds: timer.processorSeconds() - sampled };
     return { ...r, stats: { ...r.stats, time } };
