@@ -21,6 +21,7 @@ import { type RuleBase, ruleBase, unfoldedCasesClose } from './lifted-unfold.js'
 import { relaxedBounds } from './lifted-bounds.js';
 import { type Implication, impliedAtoms } from './implications.js';
 import { implicationRules, implicationStep } from './lifted-alo.js';
+import { provenExistence } from './lifted-exists.js';
 import { type InductionTask, assumedOf, checkOrder, induce } from './lifted-induction.js';
 import type { MutexView } from './view.js';
 
@@ -199,13 +200,15 @@ export function proveLifted(
   const base = { ...exact, over: active.some((a) => a) ? relaxedBounds(normal, exact.facts, exact.fluents, limits.deadline) : new Map() };
   const imps = limits.implications ?? [];
   const stepRules = implicationRules(normal);
+  // "Some fluent per key" facts for the implications' steps (2e): proven alone first, an invariant of their own.
+  const exists = imps.length === 0 ? [] : provenExistence(normal, view, hyps, exact.fluents, statics, limits.deadline);
   const known = new Map<string, Pair[]>();
   let deadline = limits.deadline;
   const task: InductionTask = {
     hyps, keysOf, statics, order: checkOrder(hyps, keysOf, byRelation), imps,
     check: (i, assumed, implied) => allPairsRefuted(byRelation.get(hyps[i]!.relation) ?? [], hyps[i]!.input,
       { assumed, implied, legal, base, deadline, counter: { tag: 0 } }, knownFor(known, hyps[i]!.relation), keysOf[i]),
-    implicationStep: (j, assumed, implied) => implicationStep(stepRules, imps[j]!, assumed, implied, deadline),
+    implicationStep: (j, assumed, implied) => implicationStep(stepRules, imps[j]!, assumed, implied, deadline, exists),
     stop: (i) => {
       const rules = byRelation.get(hyps[i]!.relation)?.length ?? 0;
       pairs += ((rules * (rules + 1)) / 2) * (keysOf[i]?.length ?? 1);
