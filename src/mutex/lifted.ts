@@ -19,6 +19,7 @@ import type { Hypothesis } from './candidates.js';
 import { type Assumed, type AssumedClaim, type StaticFacts, type Subst, closes, ground, key, renameRule, staticKey, unify } from './lifted-core.js';
 import { type RuleBase, ruleBase, unfoldedCasesClose } from './lifted-unfold.js';
 import { relaxedBounds } from './lifted-bounds.js';
+import { forbiddenDerived } from './lifted-entail.js';
 import { type Implication, impliedAtoms } from './implications.js';
 import { implicationRules, implicationStep } from './lifted-alo.js';
 import { provenExistence } from './lifted-exists.js';
@@ -123,7 +124,7 @@ function pairRefuted(r1: NormalRule, r2: NormalRule, input: readonly number[], c
   // The implied atoms of the current state's fluents hold too (assumed, as the `true` atoms' claims are).
   const body = [...both, ...impliedAtoms(both, s, ctx.implied, ctx.counter)];
   // The cheap checks first (what the proof could always close), then the unfolding of derived relations.
-  return closes(body, s, goal, ctx.assumed, ctx.base.facts, ctx.base.over) || legalCasesClose(body, s, goal, ctx) || unfoldedCasesClose(body, s, goal, ctx);
+  return closes(body, s, goal, ctx.assumed, ctx.base.facts, ctx.base.over, ctx.base.refute) || legalCasesClose(body, s, goal, ctx) || unfoldedCasesClose(body, s, goal, ctx);
 }
 
 /**
@@ -146,7 +147,7 @@ function legalCasesClose(body: readonly Literal[], s: Subst, goal: readonly [Ter
       extra.push(...r.body);
     }
     // A choice whose heads do not fit the moves is no case at all.
-    if (possible && !closes([...body, ...extra], t, goal, ctx.assumed, ctx.base.facts, ctx.base.over)) return false;
+    if (possible && !closes([...body, ...extra], t, goal, ctx.assumed, ctx.base.facts, ctx.base.over, ctx.base.refute)) return false;
   }
   return true;
 }
@@ -197,7 +198,8 @@ export function proveLifted(
   const statics = functionalStatics(normal);
   const exact = ruleBase(normal, limits.fluents ?? new Map());
   // Bounds of the derived relations (lifted-bounds.ts): what unfolding cannot see through, recursion included.
-  const base = { ...exact, over: active.some((a) => a) ? relaxedBounds(normal, exact.facts, exact.fluents, limits.deadline) : new Map() };
+  const over = active.some((a) => a) ? relaxedBounds(normal, exact.facts, exact.fluents, limits.deadline) : new Map();
+  const base = { ...exact, over, refute: forbiddenDerived(exact.rules, exact.facts) };
   const imps = limits.implications ?? [];
   const stepRules = implicationRules(normal);
   // "Some fluent per key" facts for the implications' steps (2e): proven alone first, an invariant of their own.
