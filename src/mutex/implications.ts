@@ -113,3 +113,27 @@ export function impliedAtoms(lits: readonly Literal[], s: Subst, implied: readon
   }
   return out;
 }
+
+/**
+ * One "some fluent per key" fact proven before the induction (lifted-exists.ts, docs/mutex.md 2e):
+ * in every reachable state, for each key of `keys`, some fluent of `name/arity` with those input
+ * arguments holds.
+ */
+export interface Existence {
+  readonly name: string;
+  readonly arity: number;
+  readonly input: readonly number[];
+  readonly keys: readonly (readonly Term[])[];
+}
+
+/** The atoms the facts add to a branch: `(true f(k, ?fresh...))` per key, fresh variables named by `counter`. */
+export function existenceAtoms(exists: readonly Existence[], counter: { tag: number }): Literal[] {
+  return exists.flatMap((e) => e.keys.map((k): Literal => {
+    const args = [...Array(e.arity).keys()].map((p): Term => {
+      const j = e.input.indexOf(p);
+      return j >= 0 ? k[j]! : { kind: 'var', name: `_E${counter.tag++}`, pos: NO_POS };
+    });
+    return { kind: 'pos', atom: { kind: 'atom', rel: 'true', args: [{ kind: 'fn', name: e.name, args, pos: NO_POS }], pos: NO_POS } };
+  }));
+}
+

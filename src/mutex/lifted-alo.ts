@@ -29,7 +29,7 @@ import type { Deadline } from '../deadline.js';
 import { type Atom, type Term, NO_POS } from '../gdl/ast.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
-import { type Implication, impliedAtoms } from './implications.js';
+import { type Existence, type Implication, existenceAtoms, impliedAtoms } from './implications.js';
 import { type Assumed, type StaticFacts, type Subst, closes, key, renameRule, unify, walk } from './lifted-core.js';
 import { ruleBase } from './lifted-unfold.js';
 
@@ -189,6 +189,27 @@ function moveCases(br: Branch, role: string, ctx: AloContext): (Branch | undefin
   });
 }
 
+/** The role of a `does` literal of the branch that is still a variable, if any. */
+function roleVariable(br: Branch): Term | undefined {
+  for (const l of br.lits) {
+    if (l.kind !== 'pos' || l.atom.rel !== 'does' || l.atom.args.length !== 2) continue;
+    const r = walk(l.atom.args[0]!, br.s);
+    if (r.kind === 'var') return r;
+  }
+  return undefined;
+}
+
+/**
+ * The cases of a `does` whose role is a variable: one per role of the game (only roles move), so
+ * that the moves split on per role, and the facts of 2e given per role, can meet it.
+ */
+function roleCases(br: Branch, v: Term, ctx: AloContext): (Branch | undefined)[] {
+  return ctx.roles.map((role) => {
+    const s: Subst = new Map(br.s);
+    return unify(v, { kind: 'const', name: role, pos: NO_POS }, s) ? extend(br, [], s, br.moved, ctx) : undefined;
+  });
+}
+
 /** The two cases of an open literal: it holds, or it does not (a `distinct`: its sides are equal). */
 function literalCases(br: Branch, l: Literal, ctx: AloContext): (Branch | undefined)[] {
   if (l.kind === 'distinct') {
@@ -221,8 +242,10 @@ function covered(root: Branch, input: readonly number[], k: readonly Term[], ctx
     const found = matches(br, input, k, ctx);
     if (found.some((m) => m.kind === 'covered') || isTerminal(br, ctx)) continue;
     const role = ctx.mentionsDoes ? ctx.roles.find((r) => !br.moved.has(r)) : undefined;
+    const unnamed = roleVariable(br);
     let cases: (Branch | undefined)[];
-    if (role !== undefined) cases = moveCases(br, role, ctx);
+    if (unnamed !== undefined) cases = roleCases(br, unnamed, ctx);
+    else if (role !== undefined) cases = moveCases(br, role, ctx);
     else {
       const open = found.flatMap((m) => (m.kind === 'partial' ? [m.open] : [])).sort((a, b) => a.length - b.length)[0];
       if (open === undefined) return false;
@@ -321,7 +344,9 @@ export function implicationRules(normal: NormalGame): ImplicationRules {
  * mapped arguments of t as the key. `implied` (the claim itself included) is assumed of the
  * current state, as induction allows; the caller checks the initial state.
  */
-export function implicationStep(rules: ImplicationRules, imp: Implication, assumed: Assumed, implied: readonly Implication[], deadline: Deadline): boolean {
+export function implicationStep(
+  rules: ImplicationRules, imp: Implication, assumed: Assumed, implied: readonly Implication[], deadline: Deadline, exists: readonly Existence[] = [],
+): boolean {
   if (rules.nexts.some((r) => r.head.args[0]!.kind === 'var')) return false;
   const own = nextsOf(rules.nexts, imp.to);
   const mentionsDoes = own.some((r) => r.body.some((l) => l.kind !== 'distinct' && l.atom.rel === 'does'));
@@ -335,7 +360,8 @@ export function implicationStep(rules: ImplicationRules, imp: Implication, assum
     const s: Subst = new Map();
     // A body that cannot hold at all: the rule never fires.
     if (closes(r.body, s, undefined, assumed)) return true;
-    const root: Branch = { lits: [...r.body, ...impliedAtoms(r.body, s, implied, ctx.counter)], s, moved: new Set(), depth: 0 };
+    // The facts proven before the induction (lifted-exists.ts) hold in the current state too.
+    const root: Branch = { lits: [...r.body, ...impliedAtoms(r.body, s, implied, ctx.counter), ...existenceAtoms(exists, ctx.counter)], s, moved: new Set(), depth: 0 };
     return covered(root, input, imp.map.flatMap((j) => (j === undefined ? [] : [head.args[j]!])), ctx);
   });
 }

@@ -217,16 +217,21 @@ export interface Bounds {
 /**
  * Forces equalities until a contradiction (true) or nothing more to force (false); extends `s`.
  * With `facts`, a body whose static atoms (and positive atoms of relations with a bound in
- * `over`) no choice of rows fits closes too.
+ * `over`) no choice of rows fits closes too, and so does one `refute` says is impossible.
  */
-export function closes(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]] | undefined, assumed: Assumed, facts?: StaticFacts, over: Bounds = NO_BOUNDS): boolean {
+export function closes(
+  body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]] | undefined, assumed: Assumed, facts?: StaticFacts, over: Bounds = NO_BOUNDS, refute?: Refute,
+): boolean {
   for (;;) {
     if (contradicts(body, s, goal)) return true;
     const step = force(body, s, assumed);
     if (step === 'conflict') return true;
-    if (step === 'same') return facts !== undefined && !staticsSatisfiable(body, s, goal, facts, over);
+    if (step === 'same') return (facts !== undefined && !staticsSatisfiable(body, s, goal, facts, over)) || refute?.(body, s) === true;
   }
 }
+
+/** One more way a settled case closes (lifted-entail.ts: a forbidden derived atom whose rule body it holds). */
+export type Refute = (body: readonly Literal[], s: Subst) => boolean;
 
 const NO_BOUNDS: Bounds = new Map();
 

@@ -12,7 +12,7 @@ import type { Deadline } from '../deadline.js';
 import type { Atom, Term } from '../gdl/ast.js';
 import { stronglyConnectedComponents } from '../gdl/scc.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
-import { type Assumed, type Bounds, type StaticFacts, type Subst, closes, key, renameRule, unify, walk } from './lifted-core.js';
+import { type Assumed, type Bounds, type Refute, type StaticFacts, type Subst, closes, key, renameRule, unify, walk } from './lifted-core.js';
 
 /** The static facts and the unfoldable rules of a game, per `name/arity`. */
 export interface RuleBase {
@@ -24,6 +24,8 @@ export interface RuleBase {
   readonly fluents: StaticFacts;
   /** Bounds of the derived relations (lifted-bounds.ts; none unless computed). */
   readonly over: Bounds;
+  /** Closes a case that forbids a derived atom whose rule body it holds (lifted-entail.ts; none unless given). */
+  readonly refute?: Refute;
 }
 
 /** Relations never unfolded: the state, the move, and what the rules define for the next state. */
@@ -152,7 +154,7 @@ function unfold(n: CaseNode, i: number, atom: Atom, goal: readonly [Term[], Term
     const body = [...n.body, ...r.body];
     // A move's legality is read, but what its `legal` rule reads is unfolded only when that is cheap.
     const more = deep && atom.rel !== 'does' ? r.body.map((_, j) => n.body.length + j) : [];
-    return closes(body, t, goal, ctx.assumed, ctx.base.facts, ctx.base.over) ? [] : [{ body, s: t, done, deep: new Set([...n.deep, ...more]), depth: n.depth + 1 }];
+    return closes(body, t, goal, ctx.assumed, ctx.base.facts, ctx.base.over, ctx.base.refute) ? [] : [{ body, s: t, done, deep: new Set([...n.deep, ...more]), depth: n.depth + 1 }];
   });
   return deep || cases.length <= 1 ? cases : undefined;
 }
@@ -176,7 +178,7 @@ function valueSplit(n: CaseNode, atom: Atom, goal: readonly [Term[], Term[]], ct
     if (values.size > MAX_VALUE_CASES) continue;
     const cases = [...values.values()].flatMap((v) => {
       const t = new Map(n.s);
-      return unify(args[j]!, v, t) && !closes(n.body, t, goal, ctx.assumed, ctx.base.facts, ctx.base.over) ? [{ ...n, s: t, depth: n.depth + 1 }] : [];
+      return unify(args[j]!, v, t) && !closes(n.body, t, goal, ctx.assumed, ctx.base.facts, ctx.base.over, ctx.base.refute) ? [{ ...n, s: t, depth: n.depth + 1 }] : [];
     });
     if (best === undefined || cases.length < best.length) best = cases;
   }

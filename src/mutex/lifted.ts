@@ -19,8 +19,10 @@ import type { Hypothesis } from './candidates.js';
 import { type Assumed, type AssumedClaim, type StaticFacts, type Subst, closes, ground, key, renameRule, staticKey, unify } from './lifted-core.js';
 import { type RuleBase, ruleBase, unfoldedCasesClose } from './lifted-unfold.js';
 import { relaxedBounds } from './lifted-bounds.js';
+import { forbiddenDerived } from './lifted-entail.js';
 import { type Implication, impliedAtoms } from './implications.js';
 import { implicationRules, implicationStep } from './lifted-alo.js';
+import { provenExistence } from './lifted-exists.js';
 import { type InductionTask, assumedOf, checkOrder, induce } from './lifted-induction.js';
 import type { MutexView } from './view.js';
 
@@ -122,7 +124,7 @@ function pairRefuted(r1: NormalRule, r2: NormalRule, input: readonly number[], c
   // The implied atoms of the current state's fluents hold too (assumed, as the `true` atoms' claims are).
   const body = [...both, ...impliedAtoms(both, s, ctx.implied, ctx.counter)];
   // The cheap checks first (what the proof could always close), then the unfolding of derived relations.
-  return closes(body, s, goal, ctx.assumed, ctx.base.facts, ctx.base.over) || legalCasesClose(body, s, goal, ctx) || unfoldedCasesClose(body, s, goal, ctx);
+  return closes(body, s, goal, ctx.assumed, ctx.base.facts, ctx.base.over, ctx.base.refute) || legalCasesClose(body, s, goal, ctx) || unfoldedCasesClose(body, s, goal, ctx);
 }
 
 /**
@@ -145,7 +147,7 @@ function legalCasesClose(body: readonly Literal[], s: Subst, goal: readonly [Ter
       extra.push(...r.body);
     }
     // A choice whose heads do not fit the moves is no case at all.
-    if (possible && !closes([...body, ...extra], t, goal, ctx.assumed, ctx.base.facts, ctx.base.over)) return false;
+    if (possible && !closes([...body, ...extra], t, goal, ctx.assumed, ctx.base.facts, ctx.base.over, ctx.base.refute)) return false;
   }
   return true;
 }
@@ -196,16 +198,19 @@ export function proveLifted(
   const statics = functionalStatics(normal);
   const exact = ruleBase(normal, limits.fluents ?? new Map());
   // Bounds of the derived relations (lifted-bounds.ts): what unfolding cannot see through, recursion included.
-  const base = { ...exact, over: active.some((a) => a) ? relaxedBounds(normal, exact.facts, exact.fluents, limits.deadline) : new Map() };
+  const over = active.some((a) => a) ? relaxedBounds(normal, exact.facts, exact.fluents, limits.deadline) : new Map();
+  const base = { ...exact, over, refute: forbiddenDerived(exact.rules, exact.facts) };
   const imps = limits.implications ?? [];
   const stepRules = implicationRules(normal);
+  // "Some fluent per key" facts for the implications' steps (2e): proven alone first, an invariant of their own.
+  const exists = imps.length === 0 ? [] : provenExistence(normal, view, hyps, exact.fluents, statics, limits.deadline);
   const known = new Map<string, Pair[]>();
   let deadline = limits.deadline;
   const task: InductionTask = {
     hyps, keysOf, statics, order: checkOrder(hyps, keysOf, byRelation), imps,
     check: (i, assumed, implied) => allPairsRefuted(byRelation.get(hyps[i]!.relation) ?? [], hyps[i]!.input,
       { assumed, implied, legal, base, deadline, counter: { tag: 0 } }, knownFor(known, hyps[i]!.relation), keysOf[i]),
-    implicationStep: (j, assumed, implied) => implicationStep(stepRules, imps[j]!, assumed, implied, deadline),
+    implicationStep: (j, assumed, implied) => implicationStep(stepRules, imps[j]!, assumed, implied, deadline, exists),
     stop: (i) => {
       const rules = byRelation.get(hyps[i]!.relation)?.length ?? 0;
       pairs += ((rules * (rules + 1)) / 2) * (keysOf[i]?.length ?? 1);
