@@ -32,7 +32,7 @@ export interface Propagator {
   /** 1 when the atom holds (read only for callers). */
   readonly val: Uint8Array;
   /** Per counted rule, its literals not satisfied now (read only for callers; fast/lazy.ts reads it). */
-  readonly unmet: Int32Array;
+  readonly unmet: Int32Array | Uint16Array | Uint8Array;
   /** The outputs it keeps up to date: those it was given, or (wasm-propagate.ts) views of the same tables on its memory. */
   readonly out: Outputs;
   /** Sets an input atom (one no rule derives); the change takes effect at the next {@link propagate}. */
