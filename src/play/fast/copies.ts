@@ -12,6 +12,9 @@
  * (no keyword relation) is renamed: the simulator's inputs (`true`, `does`) and outputs (`legal`,
  * `next`, `goal`, `terminal`, `sees`) keep their atoms. No chains: an atom renamed is never the
  * target of a renaming, and a target is never renamed, so one pass leaves every rule consistent.
+ * A `next` atom is no target: renamed into `(next alarm)`, games/frame-atoms.kif's `missed`
+ * (read by other next rules) would make those rules read a next atom, a shape frames.ts does not
+ * take out of the net, and three of its framed fluents would stay in the net.
  */
 import { KEYWORDS } from '../../gdl/keywords.js';
 import type { GroundGame, GroundRule } from '../../ground/types.js';
@@ -22,14 +25,17 @@ export function mergeCopies(game: GroundGame, rules: readonly GroundRule[]): Gro
   const ruleCount = new Int32Array(n);
   for (const r of rules) ruleCount[r.head]!++;
   const axiom = new Uint8Array(n);
+  const next = new Uint8Array(n);
   game.atoms.forEach((a, i) => {
-    if (!KEYWORDS.has(game.terms.symbolName(a.rel))) axiom[i] = 1;
+    const name = game.terms.symbolName(a.rel);
+    if (!KEYWORDS.has(name)) axiom[i] = 1;
+    if (name === 'next') next[i] = 1;
   });
   const into = new Int32Array(n).fill(-1);
   const target = new Uint8Array(n);
   for (const r of rules) {
     const h = r.head;
-    if (ruleCount[h] !== 1 || r.pos.length !== 1 || r.neg.length !== 0) continue;
+    if (ruleCount[h] !== 1 || r.pos.length !== 1 || r.neg.length !== 0 || next[h] === 1) continue;
     const b = r.pos[0]!;
     if (b === h || axiom[b] !== 1 || ruleCount[b] === 0 || into[b] >= 0 || target[b] === 1 || into[h] >= 0) continue;
     into[b] = h;

@@ -150,7 +150,8 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     const watched = opaque === undefined ? watchedFluents(compiled, fluents.trueAtom, goalPart?.rules ?? []) : new Uint32Array(words).fill(~0);
     // WebAssembly where it compiles (wasm-propagate.ts); the lazy part's evaluator adds support from outside (addSupport): the JS interpreter's.
     const wasm = opaque === undefined && options.wasm !== false ? createWasmPropagator(compiled, out, { roles, doesOf, trueAtom: fluents.trueAtom, watched, frames: framed?.frames }) : undefined;
-    const net = wasm ?? createPropagator(compiled, out);
+    // The stack order where WebAssembly would use it (no lazy part): the same games with either.
+    const net = wasm ?? createPropagator(compiled, out, opaque === undefined);
     if (framed !== undefined) bindFrames(framed.frames, net.val);
     if (opaque !== undefined) lazy = fastLazy(game, compiled, net, opaque, deadline);
     return { net, out: net.out, loaded: wasm?.step.loaded ?? new Uint32Array(words), doesOn: wasm?.step.doesOn ?? new Int32Array(roles), doesCount: 0, wasm: wasm?.step, goals: goalPart, compiled, fluentCost: fluentCosts(compiled, fluents.trueAtom), frames: framed?.frames, watched };

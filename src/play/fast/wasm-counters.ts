@@ -56,9 +56,9 @@ export function counters(m: Layout, w: Widths) {
  * or for a counted rule of one literal -2 (positive) or -1 (negative). Such a rule fires exactly
  * when its literal is satisfied, so the change of its atom updates its head's support directly
  * and its counter is never read (it keeps its first value). speedChess's nets are mostly such
- *  rules (3,646 of 5,488 once copies.ts has merged the legal moves: `playerInCell`, `occupied`,
- * `hasAnyLegalMove` of each cell or move): a
- * counter's load and store fewer per change, the same supports crossing zero in the same order.
+ * rules (3,646 of 5,488 once copies.ts has merged the legal moves: `playerInCell`, `occupied`,
+ * `hasAnyLegalMove` of each cell or move): a counter's load and store fewer per change, the same
+ * supports crossing zero in the same order.
  */
 export function entryOf(net: Net, r: number): number {
   const k = r >> 1;
