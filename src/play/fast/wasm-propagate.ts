@@ -227,7 +227,9 @@ function arraysOf(net: Net, out: Outputs, t: StepTables, w: Widths): [string, nu
     ['legalRole', net.atoms, 4], ['legalBase', out.legalBase.length, 4], ['nextFluent', net.atoms, 4],
     ['head', net.rules, 4], ['posStart', net.rules + 1, 4], ['pos', net.pos.length, 4], ['negStart', net.rules + 1, 4], ['neg', net.neg.length, 4],
     ['trigger', net.rules, 4], ['triggerStart', net.atoms + 1, 4], ['countedPos', net.rules, 4],
-    ['val', net.atoms, 1], ['unmet', net.rules, w.unmet], ['support', net.atoms, w.support], ['stack', net.atoms, 4], ['onStack', net.atoms, 1],
+    // The stack of atoms to settle is empty (and onStack all 0) whenever the net is settled: before `val`, outside what save copies.
+    ['stack', net.atoms, 4], ['onStack', net.atoms, 1],
+    ['val', net.atoms, 1], ['unmet', net.rules, w.unmet], ['support', net.atoms, w.support],
     ['armed', net.triggers.length, 4], ['armedCount', net.atoms, 4], ['armedPos', net.rules, 4], ['fired', net.triggers.length, 4],
     ['legalCount', out.legalCount.length, 4], ['legalList', out.legalList.length, 4], ['legalPos', out.legalPos.length, 4], ['nextBits', state, 4],
     ['doesOf', t.doesOf.length, 4], ['trueAtom', t.trueAtom.length, 4], ['watched', state, 4], ['loaded', state, 4], ['scratch', state, 4],
