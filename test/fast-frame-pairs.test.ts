@@ -79,6 +79,9 @@ describe.skipIf(!HAVE_CORPUS)('frames under a second fluent on asteroidsSerial',
     same(createGroundSimulator(game, Deadline.never()), fast, 4, 120);
     same(createFastSimulator(game, Deadline.never(), NO_FRAMES), createFastSimulator(game, Deadline.never()), 6, 120);
     expect(trace(createFastSimulator(game, Deadline.never()), 30)).toEqual(trace(createFastSimulator(game, Deadline.never(), { wasm: false }), 30));
-    expect(trace(createFastSimulator(game, Deadline.never()), 30)).toEqual(trace(createFastSimulator(game, Deadline.never(), NO_FRAMES), 30));
+    // Without frames the net settles its atoms in another order (the stack order of propagate.ts
+    // follows the net), so the legal lists' order and the seeded games differ; the game is the
+    // same (above), and WebAssembly and JS play the same seeded games there too.
+    expect(trace(createFastSimulator(game, Deadline.never(), NO_FRAMES), 30)).toEqual(trace(createFastSimulator(game, Deadline.never(), { ...NO_FRAMES, wasm: false }), 30));
   }, 120_000);
 });

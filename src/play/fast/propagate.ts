@@ -32,7 +32,7 @@ export interface Propagator {
   /** 1 when the atom holds (read only for callers). */
   readonly val: Uint8Array;
   /** Per counted rule, its literals not satisfied now (read only for callers; fast/lazy.ts reads it). */
-  readonly unmet: Int32Array;
+  readonly unmet: Int32Array | Uint16Array | Uint8Array;
   /** The outputs it keeps up to date: those it was given, or (wasm-propagate.ts) views of the same tables on its memory. */
   readonly out: Outputs;
   /** Sets an input atom (one no rule derives); the change takes effect at the next {@link propagate}. */
@@ -83,9 +83,24 @@ interface Queue {
  * Creates the propagator of `net` with every atom false, then settles the net (facts and rules
  * with only negative bodies fire). Its code is a fresh copy of {@link buildPropagator} per net
  * when the platform allows (see `freshBuilder`).
+ *
+ * `stackOrder` (for a net without cyclic components; ignored otherwise): an atom whose support
+ * crosses zero is pushed on a stack of atoms to settle (once while it is on it) and the last
+ * pushed is settled first, instead of queueing components to settle in topological order. Why:
+ * the queue's bookkeeping (two-level bitset, component-to-atom table) was a large part of a step
+ * on speedChess, whose 18 settlings per step are cheap; the stack is two stores and a load
+ * (docs/play.md, "speedChess above ggplib"). Why it keeps the values: every atom whose value
+ * differs from `support > 0` is on the stack (pushed when its support crosses zero, taken off
+ * only to be settled) and the counters count the current values, so once the stack is empty
+ * every atom holds exactly when a rule of it fires: the one solution of an acyclic net for its
+ * inputs, as in topological order. An atom may change more than once in one propagation (on,
+ * then off again); each change is counted exactly. The legal lists then see an append and a
+ * swap-remove, so their order (not their contents) may differ from the topological order's.
+ * The WebAssembly propagator does the same in the same order; the game with a lazy part keeps
+ * the topological order (its evaluator decides atoms as their inputs settle).
  */
-export function createPropagator(net: Net, out: Outputs): Propagator {
-  return freshBuilder()(net, out, countDown);
+export function createPropagator(net: Net, out: Outputs, stackOrder = false): Propagator {
+  return freshBuilder()(net, out, countDown, stackOrder && !net.cyclic.includes(1));
 }
 
 type Builder = typeof buildPropagator;
@@ -110,7 +125,7 @@ function freshBuilder(): Builder {
 }
 
 /** The propagator's code: everything it calls is inside, or passed in (`countDownFn`), so that it can be copied by its text. */
-function buildPropagator(net: Net, out: Outputs, countDownFn: typeof countDown): Propagator {
+function buildPropagator(net: Net, out: Outputs, countDownFn: typeof countDown, stackOrder: boolean): Propagator {
   function push(q: Queue, c: number): void {
     const w = c >>> 5;
     if (q.queued[w] === 0) q.summary[w >>> 5]! |= 1 << (w & 31);
@@ -199,9 +214,16 @@ function buildPropagator(net: Net, out: Outputs, countDownFn: typeof countDown):
   // take at once, -1 unwatched, -2 with a report.
   const settle = new Int32Array(net.atoms);
   for (let a = 0; a < net.atoms; a++) settle[a] = sink[a] === 0 ? comp[a]! : out.kind[a] === 0 ? -1 : -2;
+  // The stack order (see `createPropagator`): atoms whose support crossed zero, each once.
+  const changed = new Int32Array(stackOrder ? net.atoms : 0);
+  const onStack = new Uint8Array(stackOrder ? net.atoms : 0);
+  let top = 0;
+  const stackAtom = (a: number): void => {
+    if (onStack[a] === 0) (onStack[a] = 1), (changed[top++] = a);
+  };
   const supportChanged = (h: number): void => {
     const how = settle[h]!;
-    if (how >= 0) schedule(how);
+    if (how >= 0) stackOrder ? stackAtom(h) : schedule(how);
     else {
       const v = support[h]! > 0 ? 1 : 0;
       if (v !== val[h]) (val[h] = v), how === -2 && report(out, h, v);
@@ -276,6 +298,12 @@ function buildPropagator(net: Net, out: Outputs, countDownFn: typeof countDown):
   };
 
   const propagate = (): void => {
+    while (top > 0) {
+      const a = changed[--top]!;
+      onStack[a] = 0;
+      const v = support[a]! > 0 ? 1 : 0;
+      if (v !== val[a]) change(a, v);
+    }
     while (queue.size > 0) {
       const c = pop(queue);
       if (net.cyclic[c] === 1) {
@@ -335,7 +363,9 @@ function buildPropagator(net: Net, out: Outputs, countDownFn: typeof countDown):
     if (unmet[k] === 0 && trigger[k]! >= 0) arm(k);
     else if (unmet[k] === 0) support[head[k]!]!++;
   }
-  for (let c = 0; c < net.components; c++) schedule(c);
+  if (stackOrder) {
+    for (let a = 0; a < net.atoms; a++) if (sink[a] === 0) stackAtom(a);
+  } else for (let c = 0; c < net.components; c++) schedule(c);
   for (let a = 0; a < net.atoms; a++) if (sink[a] === 1 && support[a]! > 0) supportChanged(a);
   propagate();
   // The values at the state the simulator returns to (its initial state), as copies; see save().

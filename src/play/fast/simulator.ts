@@ -19,6 +19,7 @@ import { createWasmPropagator } from './wasm-propagate.js';
 import { controlCycle, simplifyRules } from './specialize.js';
 import { evaluateGoals, splitGoals } from './goals.js';
 import { factorRules } from './factor.js';
+import { mergeCopies } from './copies.js';
 import { changesPerStep, controlReadersPay, controlWorkPays, noopTurns, turnNetsPay } from './turns.js';
 import { type Machine, type Restart, type TurnGame, chargeOneNet, chargeTurns, chooseMoves, copyIsCheaper, fluentCosts, restoreInitial, watchedFluents, sameBits, saveRestart, successorInto } from './charge.js';
 import { bindFrames, frameRules } from './frames.js';
@@ -95,16 +96,17 @@ interface FastOptions {
   readonly wasm?: boolean;
 }
 
-/** The passes: constants simplified, nets per control fluent, goals on demand, common literals factored, frames as masks. */
+/** The passes: constants simplified, nets per control fluent, goals on demand, common literals factored, frames as masks, copy atoms merged. */
 interface Passes {
   readonly constants: boolean;
   readonly control: boolean;
   readonly goals: boolean;
   readonly factor: boolean;
   readonly frames: boolean;
+  readonly copies: boolean;
 }
 
-const ALL_PASSES: Passes = { constants: true, control: true, goals: true, factor: true, frames: true };
+const ALL_PASSES: Passes = { constants: true, control: true, goals: true, factor: true, frames: true, copies: true };
 
 /** The fluent index of the one control fluent set in `state`, as its position in `control`, or -1 when not exactly one is. */
 function controlIndex(control: readonly number[], state: GroundState): number {
@@ -136,8 +138,9 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
   let lazy: FastLazy | undefined;
   const machine = (all: GroundGame['rules']): Machine => {
     // The lazy part's evaluator reads the ground rules as they are: its games keep them all in the net.
-    const goalPart = opaque === undefined && passes.goals ? splitGoals(game, all) : undefined;
-    const kept = goalPart?.kept ?? all;
+    const merged = opaque === undefined && passes.copies ? mergeCopies(game, all) : all;
+    const goalPart = opaque === undefined && passes.goals ? splitGoals(game, merged) : undefined;
+    const kept = goalPart?.kept ?? merged;
     const factored = opaque === undefined && passes.factor ? { ...game, ...factorRules(game, kept) } : kept === game.rules ? game : { ...game, rules: kept };
     const framed = opaque === undefined && passes.frames ? frameRules(factored, factored.rules, fluents, goalPart?.rules ?? []) : undefined;
     const netGame = framed === undefined ? factored : { ...factored, rules: framed.rules };
@@ -147,7 +150,8 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     const watched = opaque === undefined ? watchedFluents(compiled, fluents.trueAtom, goalPart?.rules ?? []) : new Uint32Array(words).fill(~0);
     // WebAssembly where it compiles (wasm-propagate.ts); the lazy part's evaluator adds support from outside (addSupport): the JS interpreter's.
     const wasm = opaque === undefined && options.wasm !== false ? createWasmPropagator(compiled, out, { roles, doesOf, trueAtom: fluents.trueAtom, watched, frames: framed?.frames }) : undefined;
-    const net = wasm ?? createPropagator(compiled, out);
+    // The stack order where WebAssembly would use it (no lazy part): the same games with either.
+    const net = wasm ?? createPropagator(compiled, out, opaque === undefined);
     if (framed !== undefined) bindFrames(framed.frames, net.val);
     if (opaque !== undefined) lazy = fastLazy(game, compiled, net, opaque, deadline);
     return { net, out: net.out, loaded: wasm?.step.loaded ?? new Uint32Array(words), doesOn: wasm?.step.doesOn ?? new Int32Array(roles), doesCount: 0, wasm: wasm?.step, goals: goalPart, compiled, fluentCost: fluentCosts(compiled, fluents.trueAtom), frames: framed?.frames, watched };

@@ -99,6 +99,11 @@ export const ld8 = (base: number, idx: Code): Code => seq(idx, [0x2d, 0, ...uleb
 /** Stores the low byte of `v` into byte `idx` of the u8 array at `base`. */
 export const st8 = (base: number, idx: Code, v: Code): Code => seq(idx, v, [0x3a, 0, ...uleb(base)]);
 
+/** Element `idx` of the u16 array at `base`. */
+export const ld16 = (base: number, idx: Code): Code => seq(shl(idx, c(1)), [0x2f, 1, ...uleb(base)]);
+/** Stores the low 16 bits of `v` into element `idx` of the u16 array at `base`. */
+export const st16 = (base: number, idx: Code, v: Code): Code => seq(shl(idx, c(1)), v, [0x3b, 1, ...uleb(base)]);
+
 /** `if (cond) then else otherwise`, as a statement. */
 export const when = (cond: Code, then: Code, otherwise?: Code): Code =>
   otherwise === undefined ? seq(cond, [0x04, VOID], then, [0x0b]) : seq(cond, [0x04, VOID], then, [0x05], otherwise, [0x0b]);

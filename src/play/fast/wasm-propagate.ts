@@ -1,6 +1,6 @@
 /**
- * The propagator of propagate.ts as WebAssembly the project writes itself (wasm-encode.ts):
- * the same operations in the same order over the same arrays, which live in the module's
+ * The propagator of propagate.ts (in its stack order) as WebAssembly the project writes itself
+ * (wasm-encode.ts): the same operations in the same order over the same arrays, which live in the module's
  * linear memory, so the same playouts, seed for seed. The JS side reads the values and the
  * outputs (legal lists, next bits) through typed-array views on that memory. Why: the
  * interpreter's loop in JS pays a bounds check and a type check per typed-array access, and
@@ -12,9 +12,10 @@
 import type { Frames } from './frames.js';
 import type { Net } from './net.js';
 import { fillFrames, frameArrays, successorCode } from './wasm-frames.js';
+import { type Widths, counters, entryOf, widthsOf } from './wasm-counters.js';
 import type { Outputs, Propagator } from './propagate.js';
 import {
-  type Code, add, and, c, call, ctz, eq, eqz, geS, get, gget, gset, gtS, instantiate, ld, ld8, ltS, ltU, ne, or, ret, seq, set, shl, shrS, shrU, st, st8, sub, when, whileDo, xor,
+  type Code, add, and, c, call, ctz, eq, eqz, geS, get, gget, gset, gtS, instantiate, ld, ld8, ltS, ne, or, ret, seq, set, shl, shrS, shrU, st, st8, sub, when, whileDo, xor,
 } from './wasm-encode.js';
 
 /** Byte addresses of the arrays in memory. */
@@ -33,9 +34,9 @@ function layout(arrays: readonly (readonly [string, number, number])[]): { at: L
   return { at, bytes: next };
 }
 
-// Function indices, in the order of `functions` below; globals: the queue's low word and size, the fired count.
+// Function indices, in the order of `functions` below; globals: (unused), the stack's size, the fired count.
 const SCHEDULE = 0, ARM = 1, SUPPORT_CHANGED = 2, CHANGE = 3, PROPAGATE = 4, SET_INPUT = 5, HOLDS = 6, FIRE = 7, UNFIRE = 8, PLAY = 11, ADVANCE = 12, SUCCESSOR = 14;
-const LOW = 0, SIZE = 1, FIRED = 2;
+const SIZE = 1, FIRED = 2;
 
 /** Adds one to local l. */
 const inc = (l: number): Code => set(l, add(get(l), c(1)));
@@ -43,19 +44,15 @@ const inc = (l: number): Code => set(l, add(get(l), c(1)));
 const bit = (x: Code): Code => shl(c(1), and(x, c(31)));
 
 /** The operations of propagate.ts as macros over the arrays at `m` (see the comment inside). */
-function macros(m: Layout) {
+function macros(m: Layout, w: Widths) {
+  const { ldU, stU, ldS, stS } = counters(m, w);
   // The small operations are macros, written out where they are used (the engine's own inlining
   // of WebAssembly calls is not to be relied on): each names the locals it reads and the first
   // of the locals it may use.
-  /** Queues component `cc` (local) unless queued; local w. */
+  /** Pushes atom `cc` (local) on the stack of atoms to settle unless it is on it; local w. */
   const scheduleM = (cc: number, w: number): Code => seq(
-    set(w, shrU(get(cc), c(5))),
-    when(eqz(and(shrU(ld(m.queued!, get(w)), and(get(cc), c(31))), c(1))), seq(
-      when(eqz(ld(m.queued!, get(w))), st(m.summary!, shrU(get(w), c(5)), or(ld(m.summary!, shrU(get(w), c(5))), bit(get(w))))),
-      st(m.queued!, get(w), or(ld(m.queued!, get(w)), bit(get(cc)))),
-      when(ltU(shrU(get(w), c(5)), gget(LOW)), gset(LOW, shrU(get(w), c(5)))),
-      gset(SIZE, add(gget(SIZE), c(1))),
-    )),
+    set(w, gget(SIZE)),
+    when(eqz(ld8(m.onStack!, get(cc))), seq(st8(m.onStack!, get(cc), c(1)), st(m.stack!, get(w), get(cc)), gset(SIZE, add(get(w), c(1))))),
   );
   /** Reports the change of watched atom `a` to `v` (locals); locals l .. l+5. */
   const reportM = (a: number, v: number, l: number): Code => {
@@ -84,17 +81,17 @@ function macros(m: Layout) {
       set(ts, ld(m.triggerStart!, get(d))), set(last, ld(m.armed!, add(get(ts), get(cnt)))), set(pp, ld(m.armedPos!, get(k))),
       st(m.armed!, add(get(ts), get(pp)), get(last)), st(m.armedPos!, get(last), get(pp)));
   };
-  /** Head `h` (local) whose support crossed zero: its component queued, or a sink's value taken (and reported); locals l .. l+8. */
+  /** Head `h` (local) whose support crossed zero: pushed to be settled, or a sink's value taken (and reported); locals l .. l+8. */
   const supportChangedM = (h: number, l: number): Code => {
     const [how, v] = [l, l + 1];
-    return seq(set(how, ld(m.settle!, get(h))), when(geS(get(how), c(0)), scheduleM(how, l + 2), seq(
-      set(v, gtS(ld(m.support!, get(h)), c(0))),
+    return seq(set(how, ld(m.settle!, get(h))), when(geS(get(how), c(0)), scheduleM(h, l + 2), seq(
+      set(v, gtS(ldS(get(h)), c(0))),
       when(ne(get(v), ld8(m.val!, get(h))), seq(st8(m.val!, get(h), get(v)), when(eq(get(how), c(-2)), reportM(h, v, l + 3)))),
     )));
   };
   /** Support of `h` (local) up or down one into local s; a crossing of zero settles h (locals l .. l+8). */
   const support = (h: number, s: number, up: boolean, l: number): Code =>
-    seq(set(s, (up ? add : sub)(ld(m.support!, get(h)), c(1))), st(m.support!, get(h), get(s)), when(up ? eq(get(s), c(1)) : eqz(get(s)), supportChangedM(h, l)));
+    seq(set(s, (up ? add : sub)(ldS(get(h)), c(1))), stS(get(h), get(s)), when(up ? eq(get(s), c(1)) : eqz(get(s)), supportChangedM(h, l)));
   /** Atom `a` takes value `v` (locals): its readers' counters updated (propagate.ts's `change`); locals l .. l+20. */
   const changeM = (a: number, v: number, l: number): Code => {
     const [i, end, r, h, k, u, sv] = [l, l + 1, l + 2, l + 3, l + 4, l + 5, l + 6];
@@ -104,11 +101,15 @@ function macros(m: Layout) {
       set(i, shl(ld(m.readStart!, get(a)), c(1))), set(end, shl(ld(m.readStart!, add(get(a), c(1))), c(1))),
       whileDo(ltS(get(i), get(end)),
         set(r, ld(m.entries!, get(i))), set(h, ld(m.entries!, add(get(i), c(1)))), set(k, shrS(get(r), c(1))),
-        when(eq(xor(get(v), and(get(r), c(1))), c(1)),
-          seq(set(u, sub(ld(m.unmet!, get(k)), c(1))), st(m.unmet!, get(k), get(u)),
-            when(eqz(get(u)), when(ltS(get(h), c(0)), armM(k, l + 16), support(h, sv, true, l + 7)))),
-          seq(set(u, ld(m.unmet!, get(k))), st(m.unmet!, get(k), add(get(u), c(1))),
-            when(eqz(get(u)), when(ltS(get(h), c(0)), disarmM(k, l + 16), support(h, sv, false, l + 7))))),
+        // A rule of one literal (entry -2, or -1 for a negative one; see `entryOf`) fires exactly
+        // when its literal is satisfied: its head's support changes without a counter.
+        when(ltS(get(r), c(0)),
+          when(eq(xor(get(v), and(get(r), c(1))), c(1)), support(h, sv, true, l + 7), support(h, sv, false, l + 7)),
+          when(eq(xor(get(v), and(get(r), c(1))), c(1)),
+            seq(set(u, sub(ldU(get(k)), c(1))), stU(get(k), get(u)),
+              when(eqz(get(u)), when(ltS(get(h), c(0)), armM(k, l + 16), support(h, sv, true, l + 7)))),
+            seq(set(u, ldU(get(k))), stU(get(k), add(get(u), c(1))),
+              when(eqz(get(u)), when(ltS(get(h), c(0)), disarmM(k, l + 16), support(h, sv, false, l + 7)))))),
         set(i, add(get(i), c(2)))),
     );
   };
@@ -116,26 +117,20 @@ function macros(m: Layout) {
 }
 
 /** The module's functions over the arrays at `m`; `n` the net's sizes for the initial settling. */
-function functions(m: Layout, n: { rules: number; components: number; atoms: number; words: number; frames: Frames | undefined }): { params: number; result: boolean; locals: number; body: Code; export?: string }[] {
-  const { scheduleM, armM, supportChangedM, support, changeM } = macros(m);
+function functions(m: Layout, n: { rules: number; atoms: number; words: number; frames: Frames | undefined; widths: Widths }): { params: number; result: boolean; locals: number; body: Code; export?: string }[] {
+  const { scheduleM, armM, supportChangedM, support, changeM } = macros(m, n.widths);
+  const { stU, ldS, stS } = counters(m, n.widths);
   const schedule = scheduleM(0, 1);
   const arm = armM(0, 1);
   const supportChanged = supportChangedM(0, 1);
   const change = changeM(0, 1, 2);
-  // propagate(): comp 0, a 1, v 2, the pop's s 3, top 4, w 5, bits 6, change's 7 .. 27.
+  // propagate(): a 1, v 2, change's 7 .. 27 (0, 3 .. 6 unused).
   const popM = seq(
-    set(3, gget(LOW)),
-    whileDo(eqz(ld(m.summary!, get(3))), inc(3)),
-    set(4, ld(m.summary!, get(3))),
-    set(5, or(shl(get(3), c(5)), ctz(get(4)))),
-    set(6, ld(m.queued!, get(5))),
-    st(m.queued!, get(5), and(get(6), sub(get(6), c(1)))),
-    when(eqz(ld(m.queued!, get(5))), st(m.summary!, get(3), and(get(4), sub(get(4), c(1))))),
-    gset(LOW, get(3)),
     gset(SIZE, sub(gget(SIZE), c(1))),
-    set(0, or(shl(get(5), c(5)), ctz(get(6)))),
+    set(1, ld(m.stack!, gget(SIZE))),
+    st8(m.onStack!, get(1), c(0)),
   );
-  const propagate = whileDo(gtS(gget(SIZE), c(0)), popM, set(1, ld(m.compAtom!, get(0))), set(2, gtS(ld(m.support!, get(1)), c(0))),
+  const propagate = whileDo(gtS(gget(SIZE), c(0)), popM, set(2, gtS(ldS(get(1)), c(0))),
     when(ne(get(2), ld8(m.val!, get(1))), changeM(1, 2, 7)));
   const setInput = when(ne(ld8(m.val!, get(0)), get(1)), call(CHANGE, get(0), get(1)));
   // holds(k 0): i 1, end 2.
@@ -155,12 +150,12 @@ function functions(m: Layout, n: { rules: number; components: number; atoms: num
   const unfire = seq(set(1, gget(FIRED)), whileDo(ltS(get(0), get(1)), set(2, ld(m.head!, ld(m.fired!, get(0)))), support(2, 3, false, 4), inc(0)), gset(FIRED, c(0)));
   // init(): k 0, comp 1, a 2, n 3 (every atom false, then settled: createPropagator's start).
   const init = seq(
-    whileDo(ltS(get(0), c(n.rules)), set(3, ld(m.countedPos!, get(0))), st(m.unmet!, get(0), get(3)),
-      when(eqz(get(3)), when(geS(ld(m.trigger!, get(0)), c(0)), call(ARM, get(0)), seq(set(2, ld(m.head!, get(0))), st(m.support!, get(2), add(ld(m.support!, get(2)), c(1)))))),
+    whileDo(ltS(get(0), c(n.rules)), set(3, ld(m.countedPos!, get(0))), stU(get(0), get(3)),
+      when(eqz(get(3)), when(geS(ld(m.trigger!, get(0)), c(0)), call(ARM, get(0)), seq(set(2, ld(m.head!, get(0))), stS(get(2), add(ldS(get(2)), c(1)))))),
       inc(0)),
-    whileDo(ltS(get(1), c(n.components)), call(SCHEDULE, get(1)), inc(1)),
+    whileDo(ltS(get(1), c(n.atoms)), when(geS(ld(m.settle!, get(1)), c(0)), call(SCHEDULE, get(1))), inc(1)),
     set(2, c(0)),
-    whileDo(ltS(get(2), c(n.atoms)), when(and(ltS(ld(m.settle!, get(2)), c(0)), gtS(ld(m.support!, get(2)), c(0))), call(SUPPORT_CHANGED, get(2))), inc(2)),
+    whileDo(ltS(get(2), c(n.atoms)), when(and(ltS(ld(m.settle!, get(2)), c(0)), gtS(ldS(get(2)), c(0))), call(SUPPORT_CHANGED, get(2))), inc(2)),
     call(PROPAGATE),
   );
   return [
@@ -225,15 +220,16 @@ function stepFunctions(m: Layout, words: number): { params: number; result: bool
 }
 
 /** The arrays of `net` and `out` in memory: (name, elements, bytes per element). */
-function arraysOf(net: Net, out: Outputs, t: StepTables): [string, number, number][] {
-  const words = (net.components + 31) >>> 5;
+function arraysOf(net: Net, out: Outputs, t: StepTables, w: Widths): [string, number, number][] {
   const state = out.nextBits.length;
   return [
     ['entries', 2 * net.readers.length, 4], ['readStart', net.atoms + 1, 4], ['settle', net.atoms, 4], ['kind', net.atoms, 1],
-    ['legalRole', net.atoms, 4], ['legalBase', out.legalBase.length, 4], ['nextFluent', net.atoms, 4], ['compAtom', net.components, 4],
+    ['legalRole', net.atoms, 4], ['legalBase', out.legalBase.length, 4], ['nextFluent', net.atoms, 4],
     ['head', net.rules, 4], ['posStart', net.rules + 1, 4], ['pos', net.pos.length, 4], ['negStart', net.rules + 1, 4], ['neg', net.neg.length, 4],
     ['trigger', net.rules, 4], ['triggerStart', net.atoms + 1, 4], ['countedPos', net.rules, 4],
-    ['val', net.atoms, 1], ['unmet', net.rules, 4], ['support', net.atoms, 4], ['queued', words, 4], ['summary', (words + 31) >>> 5, 4],
+    // The stack of atoms to settle is empty (and onStack all 0) whenever the net is settled: before `val`, outside what save copies.
+    ['stack', net.atoms, 4], ['onStack', net.atoms, 1],
+    ['val', net.atoms, 1], ['unmet', net.rules, w.unmet], ['support', net.atoms, w.support],
     ['armed', net.triggers.length, 4], ['armedCount', net.atoms, 4], ['armedPos', net.rules, 4], ['fired', net.triggers.length, 4],
     ['legalCount', out.legalCount.length, 4], ['legalList', out.legalList.length, 4], ['legalPos', out.legalPos.length, 4], ['nextBits', state, 4],
     ['doesOf', t.doesOf.length, 4], ['trueAtom', t.trueAtom.length, 4], ['watched', state, 4], ['loaded', state, 4], ['scratch', state, 4],
@@ -294,9 +290,10 @@ type WasmPropagator = Propagator & { readonly step: WasmStep };
  */
 export function createWasmPropagator(net: Net, out: Outputs, tables: StepTables): WasmPropagator | undefined {
   if (net.cyclic.some((x) => x === 1)) return undefined;
-  const arrays = arraysOf(net, out, tables);
+  const widths = widthsOf(net);
+  const arrays = arraysOf(net, out, tables, widths);
   const { at, bytes } = layout(arrays);
-  const sizes = { rules: net.rules, components: net.components, atoms: net.atoms, words: out.nextBits.length, frames: tables.frames };
+  const sizes = { rules: net.rules, atoms: net.atoms, words: out.nextBits.length, frames: tables.frames, widths };
   // The saved values and outputs (save, restore) follow the arrays.
   const stateBytes = at.nextBits! + 4 * out.nextBits.length - at.val!;
   const instance = instantiate({ functions: functions(at, sizes), globals: 3, pages: Math.ceil((bytes + stateBytes) / 65536) });
@@ -310,7 +307,7 @@ export function createWasmPropagator(net: Net, out: Outputs, tables: StepTables)
   const entries = view('entries');
   for (let i = 0; i < net.readers.length; i++) {
     const k = net.readers[i]! >> 1;
-    entries[2 * i] = net.readers[i]!;
+    entries[2 * i] = entryOf(net, net.readers[i]!);
     entries[2 * i + 1] = net.trigger[k]! >= 0 ? -1 : net.head[k]!;
   }
   view('readStart').set(net.readStart);
@@ -319,7 +316,6 @@ export function createWasmPropagator(net: Net, out: Outputs, tables: StepTables)
   view('legalRole').set(out.legalRole);
   view('legalBase').set(out.legalBase);
   view('nextFluent').set(out.nextFluent);
-  view('compAtom').set(Int32Array.from({ length: net.components }, (_, comp) => net.compAtoms[net.compAtomStart[comp]!]!));
   for (const name of ['head', 'posStart', 'pos', 'negStart', 'neg', 'trigger', 'triggerStart', 'countedPos'] as const) view(name).set(net[name]);
   view('doesOf').set(tables.doesOf);
   view('trueAtom').set(tables.trueAtom);
@@ -356,7 +352,7 @@ export function createWasmPropagator(net: Net, out: Outputs, tables: StepTables)
   const resetFired = ex.resetFired as () => void;
   return {
     val,
-    unmet: view('unmet'),
+    unmet: widths.unmet === 1 ? new Uint8Array(buffer, at.unmet, net.rules) : widths.unmet === 2 ? new Uint16Array(buffer, at.unmet, net.rules) : view('unmet'),
     out: outputs,
     step,
     setInput: ex.setInput as (a: number, v: number) => void,
