@@ -25,6 +25,7 @@ import { Deadline } from '../deadline.js';
 import { GdlError, deadlineTicker } from '../gdl/diagnostics.js';
 import { computeSupersetsProlog } from './prolog.js';
 import { accumulatorRelations, demandableRelations, isAtomBudget, magicGame, undemand } from './magic.js';
+import { seededDemand } from './demand-seeds.js';
 import type { NormalGame } from '../normalize/types.js';
 import type { ReachLimits, ReachResult } from './types.js';
 import { keepExactNegations, withoutKept } from './exact-negation.js';
@@ -65,9 +66,9 @@ const GROUNDING = { relevantOnly: true, axiomOrder: 'found' } as const;
  * The demand-driven run: the game rewritten for `demanded` (default: every demandable
  * relation), its supersets read back as the original's.
  */
-function demandRun(game: NormalGame, limits: ReachLimits, demanded?: ReadonlySet<string>): ReachResult {
-  const r = computeSupersetsProlog(magicGame(game, demanded), limits, GROUNDING);
-  return { supersets: undemand(r.supersets), stats: r.stats };
+function demandRun(game: NormalGame, limits: ReachLimits, demanded?: ReadonlySet<string>, stateFree?: ReadonlySet<string>): ReachResult {
+  const r = computeSupersetsProlog(magicGame(game, demanded, stateFree), limits, GROUNDING);
+  return { supersets: undemand(r.supersets, GROUNDING.axiomOrder), stats: r.stats };
 }
 
 /**
@@ -75,8 +76,12 @@ function demandRun(game: NormalGame, limits: ReachLimits, demanded?: ReadonlySet
  * the plain run): those worth demanding, src/reach/demand-choice.ts.
  */
 function chosenDemand(game: NormalGame, limits: ReachLimits, demandable: ReadonlySet<string>): Set<string> {
-  const tick = deadlineTicker(limits.deadline, game.file, 'choosing the relations to demand');
-  return new Set(relationsWorthDemanding(game, demandable, tick).map((c) => c.key));
+  return new Set(relationsWorthDemanding(game, demandable, demandTicker(game, limits)).map((c) => c.key));
+}
+
+/** The deadline's ticker while the relations to demand are chosen. */
+function demandTicker(game: NormalGame, limits: ReachLimits): () => void {
+  return deadlineTicker(limits.deadline, game.file, 'choosing the relations to demand');
 }
 
 /**
@@ -140,6 +145,8 @@ export function supersetsForGrounding(game: NormalGame, limits: ReachLimits, mod
       if (accumulatorRelations(game, demandable).length > 0) return demandRun(game, limits, demandable);
       const chosen = mode === 'auto' ? chosenDemand(game, limits, demandable) : new Set<string>();
       if (chosen.size > 0) return demandRun(game, limits, chosen);
+      const seeded = mode === 'auto' ? seededDemand(game, limits, demandTicker(game, limits)) : undefined;
+      if (seeded !== undefined) return demandRun(game, limits, seeded.relations, seeded.stateFree);
     }
     return computeSupersetsProlog(game, limits, GROUNDING);
   } catch (err) {
