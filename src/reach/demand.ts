@@ -14,8 +14,13 @@
  *   3.5 s; linesOfAction, the one loss, 0.9 s against 3.8 s);
  * - else, only the relations whose callers can ask for a hundredth of their domains at most
  *   (src/reach/demand-choice.ts: crisscross's `count/6`, called with five constants, 203 axioms
- *   in 0.2 s instead of 830,457 in 15-18 s); this needs the unused instances removed, so a
- *   caller that keeps them (`--keep-unused`) asks for `accumulator`, which leaves the rest plain.
+ *   in 0.2 s instead of 830,457 in 15-18 s);
+ * - else, the large relations free of the state in the relaxed game whose callers' state-free
+ *   literals, counted in a small run, pass a third of their domains at most, demanded with
+ *   static seeds (src/reach/demand-seeds.ts: amazons' `*MoveIgnoring`, 296,821 axioms instead
+ *   of 752,469, and 458,588 fewer rules made).
+ * The last two need the unused instances removed, so a caller that keeps them (`--keep-unused`)
+ * asks for `accumulator`, which leaves the rest plain.
  * Every other game keeps exactly the plain run's supersets. `fallback` (after the plain run
  * passes the atom budget) rescued none of the corpus games refused that way (chess,
  * mummymaze1p) and doubled the time of mummymaze1p's refusal (34 s against 70 s, side by side),
@@ -34,7 +39,7 @@ import { relationsWorthDemanding } from './demand-choice.js';
 /**
  * When the rewrite is used. `auto` (the default): every demandable relation when the game has
  * an accumulator relation (`accumulatorRelations`), else the relations worth demanding
- * (`relationsWorthDemanding`), if any; `accumulator`: only the first (the supersets of a game
+ * (`relationsWorthDemanding`), if any, else those `seededDemand` chooses; `accumulator`: only the first (the supersets of a game
  * without an accumulator are then the plain run's, as `--keep-unused` needs); `fallback`:
  * after the plain run passes the atom budget, time-boxed to the plain run's time; `always`;
  * `never`.
