@@ -14,8 +14,13 @@
  *   3.5 s; linesOfAction, the one loss, 0.9 s against 3.8 s);
  * - else, only the relations whose callers can ask for a hundredth of their domains at most
  *   (src/reach/demand-choice.ts: crisscross's `count/6`, called with five constants, 203 axioms
- *   in 0.2 s instead of 830,457 in 15-18 s); this needs the unused instances removed, so a
- *   caller that keeps them (`--keep-unused`) asks for `accumulator`, which leaves the rest plain.
+ *   in 0.2 s instead of 830,457 in 15-18 s);
+ * - else, the large relations free of the state in the relaxed game whose callers' state-free
+ *   literals, counted in a small run, pass a third of their domains at most, demanded with
+ *   static seeds (src/reach/demand-seeds.ts: amazons' `*MoveIgnoring`, 296,821 axioms instead
+ *   of 752,469, and 458,588 fewer rules made).
+ * The last two need the unused instances removed, so a caller that keeps them (`--keep-unused`)
+ * asks for `accumulator`, which leaves the rest plain.
  * Every other game keeps exactly the plain run's supersets. `fallback` (after the plain run
  * passes the atom budget) rescued none of the corpus games refused that way (chess,
  * mummymaze1p) and doubled the time of mummymaze1p's refusal (34 s against 70 s, side by side),
@@ -25,6 +30,7 @@ import { Deadline } from '../deadline.js';
 import { GdlError, deadlineTicker } from '../gdl/diagnostics.js';
 import { computeSupersetsProlog } from './prolog.js';
 import { accumulatorRelations, demandableRelations, isAtomBudget, magicGame, undemand } from './magic.js';
+import { seededDemand } from './demand-seeds.js';
 import type { NormalGame } from '../normalize/types.js';
 import type { ReachLimits, ReachResult } from './types.js';
 import { keepExactNegations, withoutKept } from './exact-negation.js';
@@ -33,7 +39,7 @@ import { relationsWorthDemanding } from './demand-choice.js';
 /**
  * When the rewrite is used. `auto` (the default): every demandable relation when the game has
  * an accumulator relation (`accumulatorRelations`), else the relations worth demanding
- * (`relationsWorthDemanding`), if any; `accumulator`: only the first (the supersets of a game
+ * (`relationsWorthDemanding`), if any, else those `seededDemand` chooses; `accumulator`: only the first (the supersets of a game
  * without an accumulator are then the plain run's, as `--keep-unused` needs); `fallback`:
  * after the plain run passes the atom budget, time-boxed to the plain run's time; `always`;
  * `never`.
@@ -65,9 +71,9 @@ const GROUNDING = { relevantOnly: true, axiomOrder: 'found' } as const;
  * The demand-driven run: the game rewritten for `demanded` (default: every demandable
  * relation), its supersets read back as the original's.
  */
-function demandRun(game: NormalGame, limits: ReachLimits, demanded?: ReadonlySet<string>): ReachResult {
-  const r = computeSupersetsProlog(magicGame(game, demanded), limits, GROUNDING);
-  return { supersets: undemand(r.supersets), stats: r.stats };
+function demandRun(game: NormalGame, limits: ReachLimits, demanded?: ReadonlySet<string>, stateFree?: ReadonlySet<string>): ReachResult {
+  const r = computeSupersetsProlog(magicGame(game, demanded, stateFree), limits, GROUNDING);
+  return { supersets: undemand(r.supersets, GROUNDING.axiomOrder), stats: r.stats };
 }
 
 /**
@@ -75,8 +81,12 @@ function demandRun(game: NormalGame, limits: ReachLimits, demanded?: ReadonlySet
  * the plain run): those worth demanding, src/reach/demand-choice.ts.
  */
 function chosenDemand(game: NormalGame, limits: ReachLimits, demandable: ReadonlySet<string>): Set<string> {
-  const tick = deadlineTicker(limits.deadline, game.file, 'choosing the relations to demand');
-  return new Set(relationsWorthDemanding(game, demandable, tick).map((c) => c.key));
+  return new Set(relationsWorthDemanding(game, demandable, demandTicker(game, limits)).map((c) => c.key));
+}
+
+/** The deadline's ticker while the relations to demand are chosen. */
+function demandTicker(game: NormalGame, limits: ReachLimits): () => void {
+  return deadlineTicker(limits.deadline, game.file, 'choosing the relations to demand');
 }
 
 /**
@@ -140,6 +150,8 @@ export function supersetsForGrounding(game: NormalGame, limits: ReachLimits, mod
       if (accumulatorRelations(game, demandable).length > 0) return demandRun(game, limits, demandable);
       const chosen = mode === 'auto' ? chosenDemand(game, limits, demandable) : new Set<string>();
       if (chosen.size > 0) return demandRun(game, limits, chosen);
+      const seeded = mode === 'auto' ? seededDemand(game, limits, demandTicker(game, limits)) : undefined;
+      if (seeded !== undefined) return demandRun(game, limits, seeded.relations, seeded.stateFree);
     }
     return computeSupersetsProlog(game, limits, GROUNDING);
   } catch (err) {

@@ -62,6 +62,16 @@ export function demandableRelations(game: NormalGame): Set<string> {
   return new Set([...derived].filter((k) => relevant.has(k) && !excluded.has(k)));
 }
 
+/**
+ * The relations of `game` free of `true` and `does` in its relaxed program (negations dropped):
+ * the static seeds of {@link magicGame}.
+ */
+export function stateFreeRelations(game: NormalGame): Set<string> {
+  const out = new Set<string>();
+  for (const c of planRelaxedGame(game).components) if (!c.stateDependent) for (const k of c.relations) out.add(k);
+  return out;
+}
+
 /** `b` for each argument whose variables are all bound, else `f`. */
 function adornment(atom: Atom, bound: ReadonlySet<string>): string {
   return atom.args.map((t) => ([...collectVars(t, new Set())].every((v) => bound.has(v)) ? 'b' : 'f')).join('');
@@ -84,6 +94,17 @@ interface Rewrite {
   readonly demanded: ReadonlySet<string>;
   readonly queue: { readonly key: string; readonly a: string }[];
   readonly out: NormalRule[];
+  /** With static seeds (see {@link magicGame}): the relations free of `true` and `does` in the relaxed game. */
+  readonly stateFree: ReadonlySet<string> | undefined;
+}
+
+/**
+ * True when `atom` may seed a magic relation: any atom without static seeds; with them, an atom
+ * of a state-free relation, or a magic relation or adorned copy (state-free by construction: the
+ * rule bodies of both are then state-free).
+ */
+function seeds(atom: Atom, w: Rewrite): boolean {
+  return w.stateFree === undefined || atom.rel.includes(' ') || w.stateFree.has(keyOf(atom));
 }
 
 /**
@@ -94,8 +115,11 @@ interface Rewrite {
 function rewriteRule(rule: NormalRule, headAdornment: string | undefined, w: Rewrite): void {
   const bound = new Set<string>();
   const body: Literal[] = [];
+  // What the literals that may seed bind (all of them without static seeds): the adornments.
+  const seeded = new Set<string>();
   if (headAdornment !== undefined) {
     for (const t of boundArgs(rule.head, headAdornment)) collectVars(t, bound);
+    for (const t of boundArgs(rule.head, headAdornment)) collectVars(t, seeded);
     body.push({ kind: 'pos', atom: mkAtom(magicName(rule.head.rel, headAdornment), boundArgs(rule.head, headAdornment), rule.pos) });
   }
   const rest = rule.body.filter((l): l is Extract<Literal, { kind: 'pos' }> => l.kind === 'pos');
@@ -112,8 +136,9 @@ function rewriteRule(rule: NormalRule, headAdornment: string | undefined, w: Rew
     const score = (l: (typeof rest)[number]): number => boundShare(l.atom, bound) * 2 + (w.demanded.has(keyOf(l.atom)) ? 0 : 1);
     for (let i = 1; i < rest.length; i++) if (score(rest[i]!) > score(rest[best]!)) best = i;
     const lit = rest.splice(best, 1)[0]!;
-    body.push(demandedLiteral(lit.atom, bound, body, rule, w));
+    body.push(demandedLiteral(lit.atom, seeded, body, rule, w));
     atomVars(lit.atom, bound);
+    if (seeds(lit.atom, w)) atomVars(lit.atom, seeded);
     flushDistincts();
   }
   body.push(...distincts);
@@ -121,24 +146,45 @@ function rewriteRule(rule: NormalRule, headAdornment: string | undefined, w: Rew
   w.out.push({ head, body, pos: rule.pos });
 }
 
-/** The literal for `atom` (its adorned copy when demanded, queueing the copy and adding its magic rule). */
+/**
+ * The literal for `atom` (its adorned copy when demanded, queueing the copy and adding its magic
+ * rule). `bound`: the variables the literals that may seed bind (`seeds`), which fix the adornment.
+ */
 function demandedLiteral(atom: Atom, bound: ReadonlySet<string>, before: readonly Literal[], rule: NormalRule, w: Rewrite): Literal {
   const key = keyOf(atom);
   if (!w.demanded.has(key)) return { kind: 'pos', atom };
   const a = adornment(atom, bound);
   w.queue.push({ key, a });
-  // magic q a(bound args) <= what comes before the literal
-  w.out.push({ head: mkAtom(magicName(atom.rel, a), boundArgs(atom, a), atom.pos), body: [...before], pos: rule.pos });
+  // magic q a(bound args) <= what comes before the literal (with static seeds, its state-free part)
+  w.out.push({ head: mkAtom(magicName(atom.rel, a), boundArgs(atom, a), atom.pos), body: seedBody(before, bound, w), pos: rule.pos });
   return { kind: 'pos', atom: mkAtom(adornedName(atom.rel, a), atom.args, atom.pos) };
+}
+
+/**
+ * The body of a magic rule from the literals `before` a demanded call: all of them, or with
+ * static seeds the positive literals that may seed and the distinct tests over `bound` alone.
+ * Leaving literals out only adds magic tuples (more is demanded, never less).
+ */
+function seedBody(before: readonly Literal[], bound: ReadonlySet<string>, w: Rewrite): Literal[] {
+  if (w.stateFree === undefined) return [...before];
+  const within = (t: Term): boolean => [...collectVars(t, new Set())].every((v) => bound.has(v));
+  return before.filter((l) => (l.kind === 'pos' ? seeds(l.atom, w) : l.kind === 'distinct' && within(l.left) && within(l.right)));
 }
 
 /**
  * The magic-sets rewrite of `game` for the relations `demanded` (default: every demandable
  * relation). The result is a game for the superset stage only: negative literals are gone,
  * and it holds adorned and magic relations that {@link undemand} maps back.
+ *
+ * `stateFree` (static seeds): the relations free of `true` and `does` in the relaxed game. Magic
+ * rules then read only those (and magic relations and adorned copies), and a call's adornment
+ * counts only the variables they bind: every magic relation, and the adorned copy of every
+ * state-free relation, is state-free too, derived once before the loop of Algorithm 9.2 instead
+ * of again in its rounds. The magic tuples are a superset of the plain rewrite's (fewer literals
+ * in each magic rule), so what is demanded includes what every caller asks for.
  */
-export function magicGame(game: NormalGame, demanded: ReadonlySet<string> = demandableRelations(game)): NormalGame {
-  const w: Rewrite = { demanded, queue: [], out: [] };
+export function magicGame(game: NormalGame, demanded: ReadonlySet<string> = demandableRelations(game), stateFree?: ReadonlySet<string>): NormalGame {
+  const w: Rewrite = { demanded, queue: [], out: [], stateFree };
   const byHead = new Map<string, NormalRule[]>();
   for (const r of game.rules) {
     const k = keyOf(r.head);
@@ -159,7 +205,8 @@ export function magicGame(game: NormalGame, demanded: ReadonlySet<string> = dema
  * The supersets of the rewritten game read as supersets of the original: magic relations
  * dropped, adorned copies renamed back to their relation and merged (sorted, no duplicates).
  */
-export function undemand(s: Supersets): Supersets {
+export function undemand(s: Supersets, order: 'text' | 'found' = 'text'): Supersets {
+  if (order === 'found') return { ...s, axioms: undemandFound(s.axioms) };
   const seen = new Map<string, Atom>();
   for (const a of s.axioms) {
     if (a.rel.startsWith(MAGIC)) continue;
@@ -169,6 +216,39 @@ export function undemand(s: Supersets): Supersets {
     if (!seen.has(text)) seen.set(text, atom);
   }
   return { ...s, axioms: sortByCodePoints([...seen.keys()], (t) => t).map((t) => seen.get(t)!) };
+}
+
+/**
+ * `undemand` for axioms read as a set (grounding's runs, `axiomOrder: 'found'`): in the order
+ * found, not sorted. The facts of one relation of the run are distinct already, so only a
+ * relation of the game merged from several (its plain relation and adorned copies) is
+ * deduplicated by text: amazons' demanded run has 480,000 axioms to map back, whose texts and
+ * sort took 1.8 s.
+ */
+function undemandFound(axioms: readonly Atom[]): Atom[] {
+  const sources = new Map<string, Set<string>>();
+  const base = (rel: string): string => rel.slice(0, rel.indexOf(' ') < 0 ? rel.length : rel.indexOf(' '));
+  for (const a of axioms) {
+    if (a.rel.startsWith(MAGIC)) continue;
+    const b = `${base(a.rel)}/${a.args.length}`;
+    let set = sources.get(b);
+    if (set === undefined) sources.set(b, (set = new Set()));
+    set.add(a.rel);
+  }
+  const seen = new Set<string>();
+  const out: Atom[] = [];
+  for (const a of axioms) {
+    if (a.rel.startsWith(MAGIC)) continue;
+    const rel = base(a.rel);
+    const atom = rel === a.rel ? a : { ...a, rel };
+    if (sources.get(`${rel}/${a.args.length}`)!.size > 1) {
+      const text = atomToString(atom);
+      if (seen.has(text)) continue;
+      seen.add(text);
+    }
+    out.push(atom);
+  }
+  return out;
 }
 
 /** True for the superset stage's atom budget (not its clock): the case demand may rescue. */

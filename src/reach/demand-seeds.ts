@@ -1,0 +1,150 @@
+/**
+ * Demand chosen by counting what the callers pass (issue 27, docs/reach.md, "Demand seeded by
+ * state-free literals"): for relations free of `true` and `does` in the relaxed game, which the
+ * plain run derives whole before the loop of Algorithm 9.2 even where every caller binds most of
+ * their arguments.
+ *
+ * amazons' `queenMoveIgnoring ?xIg ?yIg ?x1 ?y1 ?x2 ?y2` (a queen's line, ignoring one cell) and
+ * the six relations under it are derived for every cell ignored: 752,469 instances, of which
+ * instantiation then makes 458,588 rules that unused-instance removal drops. Their one caller,
+ * the legal rule, binds the first four arguments from `queenMove` (the ignored cell is the
+ * queen's own). The domains of the argument dependency graph cannot see that sliver (queenMove's
+ * domain product is 10^4, its relaxed model 2,940 pairs), so src/reach/demand-choice.ts does not
+ * choose them. Here the bindings are counted: the magic-sets rewrite with static seeds
+ * (`magicGame(game, group, stateFree)`: magic rules read only state-free literals) is made for
+ * the group of candidate relations, and its seed rules (the magic rules of calls from outside
+ * the group) are evaluated alone, with the state-free relations they read, under a small atom
+ * budget. With m tuples of a seeded magic relation and the domain sizes of the call's free
+ * positions,
+ *
+ *   asked = Σ over seeded magic relations of m × Π over free positions of the position's domain
+ *   full  = Σ over the relations called from outside of the product of their domains
+ *
+ * and the group is demanded when asked ≤ full / {@link SEED_RATIO}. amazons: asked 2,940 × 100,
+ * full 10^6. With static seeds every magic relation and adorned copy is state-free too, so the
+ * demanded run derives them once before the loop, as the plain run derived the relations.
+ */
+import { GdlError } from '../gdl/diagnostics.js';
+import type { NormalGame, NormalRule } from '../normalize/types.js';
+import { demandableRelations, isAtomBudget, magicGame, stateFreeRelations } from './magic.js';
+import { computeSupersetsProlog } from './prolog.js';
+import { keyOf } from './relaxed-rule.js';
+import { domainSizesOf } from './domain-sizes.js';
+import type { DomainSizes } from './run.js';
+import type { ReachLimits } from './types.js';
+
+/** Smallest domain product of a candidate relation (as src/reach/demand-choice.ts's). */
+const MIN_FULL = 100_000;
+
+/** How many times smaller than the callees' domain products the counted bindings must be. */
+const SEED_RATIO = 3;
+
+/** Atom budget of the seed run: past it the callers pass too much to count, and nothing is chosen. */
+const SEED_BUDGET = 100_000;
+
+/** A group of relations to demand with static seeds, and the counts that chose it. */
+export interface SeededDemand {
+  /** Relation keys `name/arity` to demand. */
+  readonly relations: ReadonlySet<string>;
+  /** The relations free of `true` and `does` in the relaxed game: `magicGame`'s static seeds. */
+  readonly stateFree: ReadonlySet<string>;
+  readonly asked: number;
+  readonly full: number;
+}
+
+/**
+ * The state-free demandable relations of `game` worth demanding with static seeds (see the
+ * module comment), or undefined. `tick` is called per rule while the dependency graph is built.
+ */
+export function seededDemand(game: NormalGame, limits: ReachLimits, tick: () => void): SeededDemand | undefined {
+  const stateFree = stateFreeRelations(game);
+  const candidates = [...demandableRelations(game)].filter((k) => stateFree.has(k));
+  if (candidates.length === 0) return undefined;
+  const dom = domainSizesOf(game.rules, tick);
+  const group = new Set(candidates.filter((k) => full(dom, k) >= MIN_FULL));
+  if (group.size === 0) return undefined;
+  const seeds = seedRules(magicGame(game, group, stateFree).rules);
+  if (seeds === undefined || seeds.length === 0) return undefined;
+  const counts = countSeeds(game, seeds, limits);
+  if (counts === undefined) return undefined;
+  let asked = 0;
+  const called = new Set<string>();
+  for (const [magic, m] of counts) {
+    const { key, adornment } = parseMagic(magic);
+    called.add(key);
+    const [rel, arity] = splitKey(key);
+    asked += [...adornment].reduce((p, c, i) => (c === 'f' ? p * dom.position(rel, arity, i) : p), m);
+  }
+  const total = [...called].reduce((s, k) => s + full(dom, k), 0);
+  // A domain that nests without end (Infinity) says nothing of the model's size: not chosen.
+  return total > 0 && Number.isFinite(total) && asked * SEED_RATIO <= total ? { relations: group, stateFree, asked, full: total } : undefined;
+}
+
+/**
+ * The magic rules of calls from outside the group (no magic literal in the body), or undefined
+ * when one of them reads a demanded relation's copy (a caller of two group relations: its
+ * bindings would need the group itself, so they are not counted, and nothing is chosen).
+ */
+function seedRules(rules: readonly NormalRule[]): NormalRule[] | undefined {
+  const out: NormalRule[] = [];
+  for (const r of rules) {
+    if (!r.head.rel.startsWith(MAGIC)) continue;
+    const demanded = r.body.filter((l) => l.kind === 'pos' && l.atom.rel.includes(' '));
+    if (demanded.some((l) => l.kind === 'pos' && l.atom.rel.startsWith(MAGIC))) continue;
+    if (demanded.length > 0) return undefined;
+    out.push(r);
+  }
+  return out;
+}
+
+/**
+ * Tuples per seeded magic relation: the seed rules run with the rules of the (state-free)
+ * relations they read, in a run of their own under {@link SEED_BUDGET} atoms; undefined past it.
+ */
+function countSeeds(game: NormalGame, seeds: readonly NormalRule[], limits: ReachLimits): Map<string, number> | undefined {
+  const byHead = new Map<string, NormalRule[]>();
+  for (const r of game.rules) byHead.set(keyOf(r.head), [...(byHead.get(keyOf(r.head)) ?? []), r]);
+  const rules: NormalRule[] = [...seeds];
+  const seen = new Set<string>();
+  const queue = seeds.flatMap((r) => r.body.flatMap((l) => (l.kind === 'pos' ? [keyOf(l.atom)] : [])));
+  while (queue.length > 0) {
+    const key = queue.pop()!;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    for (const r of byHead.get(key) ?? []) {
+      rules.push(r);
+      for (const l of r.body) if (l.kind === 'pos') queue.push(keyOf(l.atom));
+    }
+  }
+  try {
+    const r = computeSupersetsProlog({ file: game.file, rules }, { ...limits, maxAtoms: SEED_BUDGET }, { axiomOrder: 'found' });
+    const counts = new Map<string, number>();
+    for (const a of r.supersets.axioms) if (a.rel.startsWith(MAGIC)) counts.set(a.rel, (counts.get(a.rel) ?? 0) + 1);
+    return counts;
+  } catch (err) {
+    // Too many to count is an answer (choose nothing); the run's own limits are not.
+    if (err instanceof GdlError && isAtomBudget(err) && !limits.deadline.passed()) return undefined;
+    throw err;
+  }
+}
+
+/** Prefix of magic relation names (src/reach/magic.ts). */
+const MAGIC = 'magic ';
+
+/** The relation key and adornment of a magic relation name `magic rel a` (arity: the adornment's length). */
+function parseMagic(name: string): { key: string; adornment: string } {
+  const [, rel, adornment] = name.split(' ') as [string, string, string];
+  return { key: `${rel}/${adornment.length}`, adornment };
+}
+
+/** `name/arity` split. */
+function splitKey(key: string): [string, number] {
+  const slash = key.lastIndexOf('/');
+  return [key.slice(0, slash), Number(key.slice(slash + 1))];
+}
+
+/** The product of a relation's argument domains. */
+function full(dom: DomainSizes, key: string): number {
+  const [rel, arity] = splitKey(key);
+  return dom.relation(rel, arity);
+}

@@ -1,0 +1,95 @@
+// Demand seeded by state-free literals (src/reach/demand-seeds.ts, docs/reach.md): a relation
+// free of the state in the relaxed game, derived whole by the plain run (games/demand-seeds.kif:
+// amazons' queenMoveIgnoring in small), is demanded for the bindings its callers' state-free
+// literals give; the game written is byte for byte the plain supersets' one.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Deadline } from '../src/deadline.js';
+import { seededDemand } from '../src/reach/demand-seeds.js';
+import { supersetsForGrounding } from '../src/reach/demand.js';
+import { magicGame, stateFreeRelations, undemand } from '../src/reach/magic.js';
+import { computeSupersetsProlog } from '../src/reach/prolog.js';
+import { emitGround, groundNormalGame, loadGame, removeUnusedInstances, resolvePipelineOptions } from '../src/pipeline/stages.js';
+import type { NormalGame } from '../src/normalize/types.js';
+import type { Supersets } from '../src/reach/types.js';
+import { atomToString } from '../src/gdl/terms.js';
+import { StageTimer } from '../src/timer.js';
+import { EXAMPLES_DIR } from './corpus.js';
+
+const SEEDS = join(EXAMPLES_DIR, 'demand-seeds.kif');
+const limits = { deadline: Deadline.never(), maxAtoms: 2_000_000 };
+
+function load(file: string): NormalGame {
+  return loadGame(readFileSync(file, 'utf8'), file, resolvePipelineOptions(), new StageTimer()).normal;
+}
+
+const ignoring = (s: Supersets): number => s.axioms.filter((a) => a.rel === 'moveignoring').length;
+
+/** The game `ground` writes (unused instances removed), grounded with the stage's `demand` mode. */
+function written(normal: NormalGame, demand: 'auto' | 'accumulator'): { text: string; supersets: Supersets } {
+  const options = resolvePipelineOptions();
+  const { reach, ground } = groundNormalGame(normal, options, new StageTimer(), demand);
+  const game = removeUnusedInstances(ground, new StageTimer(), options).game;
+  return { text: emitGround(game, 'gdl', { baseInput: false }, new StageTimer(), options), supersets: reach.supersets };
+}
+
+describe('demand seeded by state-free literals: the choice', () => {
+  it('chooses moveIgnoring/6 in games/demand-seeds.kif: domains of 200,704 tuples, move/4 passes 224 pairs', () => {
+    const choice = seededDemand(load(SEEDS), limits, () => {});
+    expect(choice).toBeDefined();
+    expect([...choice!.relations]).toEqual(['moveignoring/6']);
+    // The 224 pairs of move/4's relaxed model (28 per row), times the domains of the free x3 (2..8) and y3 (1..8).
+    expect({ asked: choice!.asked, full: choice!.full }).toEqual({ asked: 224 * 7 * 8, full: 200_704 });
+  });
+
+  it('chooses nothing where no state-free relation is large, or the callers pass all of it', () => {
+    for (const name of ['tictactoe.kif', 'nim.kif', 'demand.kif', 'lazy-wide.kif', 'linkpath.kif']) {
+      expect(seededDemand(load(join(EXAMPLES_DIR, name)), limits, () => {}), name).toBeUndefined();
+    }
+  });
+
+  it('static seeds: every magic rule reads only state-free relations (the plain rewrite reads true)', () => {
+    const normal = load(SEEDS);
+    const stateFree = stateFreeRelations(normal);
+    const bodies = (g: NormalGame) => g.rules.filter((r) => r.head.rel.startsWith('magic ')).flatMap((r) => r.body);
+    const reads = (g: NormalGame) => new Set(bodies(g).flatMap((l) => (l.kind === 'pos' ? [`${l.atom.rel}/${l.atom.args.length}`] : [])));
+    const seeded = magicGame(normal, new Set(['moveignoring/6']), stateFree);
+    // Magic relations and adorned copies carry a space; every other relation read is state-free.
+    expect([...reads(seeded)].filter((k) => !k.includes(' ') && !stateFree.has(k))).toEqual([]);
+    expect(reads(seeded).has('true/1')).toBe(false);
+    expect(reads(magicGame(normal, new Set(['moveignoring/6']))).has('true/1')).toBe(true);
+  });
+});
+
+describe('demand seeded by state-free literals: the same game', () => {
+  it('auto demands moveIgnoring: the same fluents and moves, fewer of its instances, the same game written', () => {
+    const normal = load(SEEDS);
+    const plain = written(normal, 'accumulator');
+    const demand = written(normal, 'auto');
+    expect(demand.supersets.fluents).toEqual(plain.supersets.fluents);
+    expect(demand.supersets.moves).toEqual(plain.supersets.moves);
+    expect(ignoring(plain.supersets)).toBeGreaterThan(10_000);
+    expect(ignoring(demand.supersets) * 10).toBeLessThan(ignoring(plain.supersets));
+    expect(demand.text).toBe(plain.text);
+  }, 120_000);
+
+  it('the stage alone: the other axioms are the plain ones; the demanded ones a subset', () => {
+    const normal = load(SEEDS);
+    const plain = supersetsForGrounding(normal, limits, 'accumulator').supersets;
+    const demand = supersetsForGrounding(normal, limits, 'auto').supersets;
+    const texts = (s: Supersets, keep: (rel: string) => boolean) => s.axioms.filter((a) => keep(a.rel)).map(atomToString).sort();
+    expect(texts(demand, (r) => r !== 'moveignoring')).toEqual(texts(plain, (r) => r !== 'moveignoring'));
+    const all = new Set(texts(plain, (r) => r === 'moveignoring'));
+    expect(texts(demand, (r) => r === 'moveignoring').every((t) => all.has(t))).toBe(true);
+  }, 120_000);
+
+  it('undemand in the order found: the sorted merge as a set, no duplicates', () => {
+    const normal = load(SEEDS);
+    const run = computeSupersetsProlog(magicGame(normal, new Set(['moveignoring/6']), stateFreeRelations(normal)), limits, { relevantOnly: true, axiomOrder: 'found' });
+    const sorted = undemand(run.supersets).axioms.map(atomToString);
+    const found = undemand(run.supersets, 'found').axioms.map(atomToString);
+    expect(new Set(found).size).toBe(found.length);
+    expect([...found].sort()).toEqual([...sorted].sort());
+  }, 120_000);
+});
