@@ -30,6 +30,9 @@ const CLI = join(dirname(fileURLToPath(import.meta.url)), '../cli/main.js');
 const ASP_PROGRAM = join(dirname(fileURLToPath(import.meta.url)), 'asp-program.js');
 const GNU_TIME = '/usr/bin/time';
 const GRINGO = '/usr/bin/gringo';
+const TIMEOUT = 'timeout';
+/** The exit code of `timeout -s KILL` when the limit was reached (128 + 9). */
+const KILLED_BY_TIMEOUT = 137;
 
 /**
  * The ten largest ground games of the corpus by rules written (docs/corpus.md, "The 20 largest
@@ -72,11 +75,17 @@ function stageTimes(statsJson: string | undefined): Record<string, number> {
   return out;
 }
 
-/** Runs `args` under GNU time with a limit; the measured figures once `rules` are counted. */
+/**
+ * Runs `args` under GNU time with a limit; the measured figures once `rules` are counted. The
+ * limit is coreutils' `timeout` under GNU time, which kills the command itself: killing GNU time
+ * left gringo (its grandchild, through `sh`) running, holding the pipe the benchmark waits on
+ * (racer4's relaxed program: 27 minutes past its 300 s). The child's own kill is a backstop.
+ */
 async function timed(args: readonly string[], timeoutS: number, rules: () => Promise<number>, statsJson?: string): Promise<Measured> {
-  const e = await runChild({ command: GNU_TIME, args: ['-f', 'SCALE %U %S %M', ...args], killAfterMs: timeoutS * 1000 });
+  const limited = [TIMEOUT, '-s', 'KILL', String(timeoutS), ...args];
+  const e = await runChild({ command: GNU_TIME, args: ['-f', 'SCALE %U %S %M', ...limited], killAfterMs: (timeoutS + 30) * 1000 });
   const t = TIME_LINE.exec(e.stderr);
-  if (e.timedOut) return { kind: 'failed', why: `over ${timeoutS} s` };
+  if (e.timedOut || e.code === KILLED_BY_TIMEOUT) return { kind: 'failed', why: `over ${timeoutS} s` };
   if (e.code !== 0 || t === null) return { kind: 'failed', why: failureText(e).split('\n')[0] ?? `exit ${e.code}` };
   return { kind: 'ok', cpu: Number(t[1]) + Number(t[2]), peakMiB: Number(t[3]) / 1024, rules: await rules(), stages: stageTimes(statsJson) };
 }

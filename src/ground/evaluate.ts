@@ -21,6 +21,7 @@ import { addBindingRule, planBody } from './body-plan.js';
 import type { CompiledAtom, JoinRule } from './compile.js';
 import { canonicalKey, instantiatePattern, renumber } from '../datalog/pattern.js';
 import { type RuleBuffer, addGroundRule, dropNegatives, truncateRules } from './rule-buffer.js';
+import { HEAD_FILTERED, HEAD_PASSED, HEAD_RECORDED, addHead, createHeadCache, findHead } from './head-cache.js';
 
 /** Limits of instantiation, resolved with the run's options; exceeding one raises a GdlError 'limit'. */
 export interface InstantiateLimits {
@@ -301,9 +302,17 @@ function runRule(
   checkLazyEstimate(ctx, rule, estimate);
   // A limit passed while enumerating names the size the join was estimated at, as the clock's does.
   const size = `; its join was estimated at about ${formatEstimate(estimate)} bindings`;
+  // Heads repeat across bindings: what is known of each is looked up once (head-cache.ts).
+  const heads = createHeadCache(rule.head.vars);
   join(rule.nVars, joins, checks, outputs, makeTick(ctx, rule, estimate), (b, rows) => {
-    const head = instantiatePattern(rule.head.pattern, b, ctx.table, filter === undefined);
-    if (filter !== undefined && !filter.has(head)) return;
+    let entry = findHead(heads, b);
+    if (entry >= 0 && heads.states[entry] === HEAD_FILTERED) return;
+    const head = entry >= 0 ? heads.ids[entry]! : instantiatePattern(rule.head.pattern, b, ctx.table, filter === undefined);
+    if (entry < 0) {
+      const passes = filter === undefined || filter.has(head);
+      entry = addHead(heads, b, head, passes ? HEAD_PASSED : HEAD_FILTERED);
+      if (!passes) return;
+    }
     if (!isStatic) {
       const literals = addBindingRule(plan, ctx.scratch, ctx.table, ctx.rules, b, rows, head);
       if (literals === 0) return;
@@ -311,10 +320,12 @@ function runRule(
       if (ctx.rules.count > maxRules) throw limitError(ctx, rule, `exceeded ${maxRules} ground rules${size}`, { kind: 'rules', estimate });
       if (ctx.counters.literals > maxLiterals) throw limitError(ctx, rule, `exceeded ${maxLiterals} ground literals${size}`, { kind: 'literals', estimate });
     }
+    if (entry >= 0 && heads.states[entry] === HEAD_RECORDED) return;
     if (!inStore(headStore, head) && !pending.has(head)) {
       pending.add(head);
       if (++ctx.counters.atoms > maxAtoms) throw limitError(ctx, rule, `exceeded ${maxAtoms} ground atoms${size}`, { kind: 'ground-atoms', estimate });
     }
+    if (entry >= 0) heads.states[entry] = HEAD_RECORDED;
   });
 }
 

@@ -85,19 +85,6 @@ export function appendRule(buf: RuleBuffer, head: number, pos: readonly number[]
   appendWith(buf, 0, head, pos, pos.length, neg, neg.length);
 }
 
-/** Puts rule `i` (hash `buf.hashes[i]`) into the table, doubling it past half full. */
-function insertSlot(buf: RuleBuffer, i: number): void {
-  if (2 * (buf.hashed + 1) > buf.slots.length >> 1) rehash(buf, buf.slots.length);
-  const slots = buf.slots;
-  const mask = (slots.length >> 1) - 1;
-  const h = buf.hashes[i]!;
-  let s = slotOf(h, mask);
-  while (slots[2 * s] !== 0) s = (s + 1) & mask;
-  slots[2 * s] = i + 1;
-  slots[2 * s + 1] = h;
-  buf.hashed++;
-}
-
 /** The table made anew with `size` slots over the rules it held. */
 function rehash(buf: RuleBuffer, size: number): void {
   const old = buf.slots;
@@ -122,13 +109,19 @@ export function addGroundRule(
   buf: RuleBuffer, head: number, pos: ArrayLike<number>, neg: ArrayLike<number>, npos = pos.length, nneg = neg.length,
 ): boolean {
   const h = hashOf(head, pos, npos, neg, nneg);
+  // Grown before the probe, so that a new rule goes into the empty slot the probe ends on
+  // (the chain is walked once: a probe is a cache miss on a table of millions of slots).
+  if (2 * (buf.hashed + 1) > buf.slots.length >> 1) rehash(buf, buf.slots.length);
   const slots = buf.slots;
   const mask = (slots.length >> 1) - 1;
-  for (let s = slotOf(h, mask); slots[2 * s] !== 0; s = (s + 1) & mask) {
+  let s = slotOf(h, mask);
+  for (; slots[2 * s] !== 0; s = (s + 1) & mask) {
     if (slots[2 * s + 1] === h && sameRule(buf, slots[2 * s]! - 1, head, pos, npos, neg, nneg)) return false;
   }
   appendWith(buf, h, head, pos, npos, neg, nneg);
-  insertSlot(buf, buf.count - 1);
+  slots[2 * s] = buf.count;
+  slots[2 * s + 1] = h;
+  buf.hashed++;
   return true;
 }
 
