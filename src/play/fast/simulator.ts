@@ -13,14 +13,14 @@ import type { Random } from '../random.js';
 import type { GameSimulator, StateInfo } from '../types.js';
 import { Deadline } from '../../deadline.js';
 import { type FastLazy, fastLazy, opaqueAtoms } from './lazy.js';
-import { type Net, compileNet } from './net.js';
+import { compileNet } from './net.js';
 import { type Outputs, createPropagator } from './propagate.js';
 import { createWasmPropagator } from './wasm-propagate.js';
 import { controlCycle, simplifyRules } from './specialize.js';
 import { evaluateGoals, splitGoals } from './goals.js';
 import { factorRules } from './factor.js';
 import { mergeCopies } from './copies.js';
-import { changesPerStep, controlReadersPay, controlWorkPays, noopTurns, turnNetsPay } from './turns.js';
+import { type StepSampler, changesPerStep, controlReadersPay, controlWorkPays, noopTurns, turnNetsPay } from './turns.js';
 import { type Machine, type Restart, type TurnGame, chargeOneNet, chargeTurns, chooseMoves, copyIsCheaper, fluentCosts, restoreInitial, watchedFluents, sameBits, saveRestart, successorInto } from './charge.js';
 import { bindFrames, frameRules } from './frames.js';
 
@@ -156,31 +156,14 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     if (opaque !== undefined) lazy = fastLazy(game, compiled, net, opaque, deadline);
     return { net, out: net.out, loaded: wasm?.step.loaded ?? new Uint32Array(words), doesOn: wasm?.step.doesOn ?? new Int32Array(roles), doesCount: 0, wasm: wasm?.step, goals: goalPart, compiled, fluentCost: fluentCosts(compiled, fluents.trueAtom), frames: framed?.frames, watched };
   };
-  let general: Machine | undefined = machine(opaque === undefined && passes.constants ? simplifyRules(game, new Map()) : game.rules);
-  /** The nets per control fluent when they pay (turns.ts), else none. */
-  const perTurn = (generalNet: Net): { control: number[]; specialized: Machine[] } => {
-    const none = { control: [], specialized: [] };
-    const cycle = controlCycle(game, fluents);
-    if (cycle === undefined) return none;
-    const rules = cycle.map((c) => simplifyRules(game, new Map(cycle.map((f) => [fluents.trueAtom[f]!, f === c ? 1 : 0]))));
-    const workPays = (): boolean => {
-      const changes = changesPerStep(game, generalNet, deadline);
-      return changes !== undefined && controlWorkPays(generalNet, cycle, fluents.trueAtom, changes);
-    };
-    if (controlReadersPay(generalNet, cycle, fluents.trueAtom) || workPays()) return { control: cycle, specialized: rules.map((r) => machine(r)) };
-    if (!noopTurns(game, generalNet, rules)) return none;
-    const nets = rules.map((r) => machine(r));
-    return turnNetsPay(generalNet, nets.map((n) => n.compiled), cycle, fluents.trueAtom) ? { control: cycle, specialized: nets } : none;
+  /** Term ids of the fluents set in `bits` (for the lazy part's evaluator). */
+  const fluentIds = (bits: Uint32Array): number[] => {
+    const ids: number[] = [];
+    for (let w = 0; w < words; w++) {
+      for (let b = bits[w]!; b !== 0; b &= b - 1) ids.push(fluents.terms[(w << 5) | (31 - Math.clz32(b & -b))]!);
+    }
+    return ids;
   };
-  const { control, specialized } = passes.control ? perTurn(general.compiled) : { control: [], specialized: [] };
-  if (control.length > 0) general = undefined;
-  const pick = (state: GroundState): Machine => {
-    const i = controlIndex(control, state);
-    return i >= 0 ? specialized[i]! : (general ??= machine(simplifyRules(game, new Map())));
-  };
-  const init = initialBits(fluents);
-  let m = pick(init);
-  const scratch = new Uint32Array(words);
 
   /** Makes `state` the loaded one of machine `into` (changing only the true atoms that differ) with no does atom set, and settles its net. */
   let changed = true;
@@ -204,32 +187,78 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
       changed = false;
     } else net.propagate();
   };
+  /** Sets the does atoms of the joint move (legal-atom ids) in machine `into` and settles its net: nextBits is the successor. */
+  const playIn = (into: Machine, moves: ArrayLike<number>): void => {
+    const { net } = into;
+    const val = net.val;
+    for (let i = 0; i < moves.length; i++) {
+      const d = doesOf[moves[i]!] ?? -1;
+      // Each does atom once, even when a move is given twice.
+      if (d >= 0 && val[d] === 0) net.setInput(d, 1), (into.doesOn[into.doesCount++] = d);
+    }
+    // The triggered rules read the whole joint move, so they are looked at once it is all set.
+    for (let i = 0; i < into.doesCount; i++) net.fire(into.doesOn[i]!);
+    net.propagate();
+    lazy?.loadMoves(moves);
+  };
+
+  /** The legal moves of role r in machine `into`'s loaded state, ascending. */
+  const legalIn = (into: Machine, r: number): number[] => {
+    const { out } = into;
+    const base = out.legalBase[r]!;
+    return Array.from(out.legalList.subarray(base, base + out.legalCount[r]!)).sort((x, y) => x - y);
+  };
+
+  /** The step of machine `on` from any state, for turns.ts's sample of how often fluents change. */
+  const sampler = (on: Machine): StepSampler => ({
+    initialState: () => initialBits(fluents),
+    moves: (state) => {
+      loadInto(on, state);
+      return terminal >= 0 && on.net.val[terminal] === 1 ? undefined : legal.map((_, r) => legalIn(on, r));
+    },
+    successor: (state, moves) => {
+      loadInto(on, state);
+      playIn(on, moves);
+      const next = new Uint32Array(words);
+      successorInto(on, next);
+      return next;
+    },
+  });
+
+  let general: Machine | undefined = machine(opaque === undefined && passes.constants ? simplifyRules(game, new Map()) : game.rules);
+  /** The nets per control fluent when they pay (turns.ts), else none. */
+  const perTurn = (generalMachine: Machine): { control: number[]; specialized: Machine[] } => {
+    const none = { control: [], specialized: [] };
+    const cycle = controlCycle(game, fluents);
+    if (cycle === undefined) return none;
+    const generalNet = generalMachine.compiled;
+    const rules = cycle.map((c) => simplifyRules(game, new Map(cycle.map((f) => [fluents.trueAtom[f]!, f === c ? 1 : 0]))));
+    const workPays = (): boolean => {
+      const changes = changesPerStep(game, generalNet, sampler(generalMachine));
+      return changes !== undefined && controlWorkPays(generalNet, cycle, fluents.trueAtom, changes);
+    };
+    if (controlReadersPay(generalNet, cycle, fluents.trueAtom) || workPays()) return { control: cycle, specialized: rules.map((r) => machine(r)) };
+    if (!noopTurns(game, generalNet, rules)) return none;
+    const nets = rules.map((r) => machine(r));
+    return turnNetsPay(generalNet, nets.map((n) => n.compiled), cycle, fluents.trueAtom) ? { control: cycle, specialized: nets } : none;
+  };
+  const { control, specialized } = passes.control ? perTurn(general) : { control: [], specialized: [] };
+  if (control.length > 0) general = undefined;
+  const pick = (state: GroundState): Machine => {
+    const i = controlIndex(control, state);
+    return i >= 0 ? specialized[i]! : (general ??= machine(simplifyRules(game, new Map())));
+  };
+  const init = initialBits(fluents);
+  let m = pick(init);
+  const scratch = new Uint32Array(words);
+
   /** Makes `state` the loaded one of its machine. */
   const load = (state: GroundState): void => {
     m = pick(state);
     loadInto(m, state);
   };
-
-  /** Sets the does atoms of the joint move (legal-atom ids) and settles the net: nextBits is the successor. */
-  const play = (moves: ArrayLike<number>): void => {
-    const { net } = m;
-    const val = net.val;
-    for (let i = 0; i < moves.length; i++) {
-      const d = doesOf[moves[i]!] ?? -1;
-      // Each does atom once, even when a move is given twice.
-      if (d >= 0 && val[d] === 0) net.setInput(d, 1), (m.doesOn[m.doesCount++] = d);
-    }
-    // The triggered rules read the whole joint move, so they are looked at once it is all set.
-    for (let i = 0; i < m.doesCount; i++) net.fire(m.doesOn[i]!);
-    net.propagate();
-    lazy?.loadMoves(moves);
-  };
-
-  const legalOf = (r: number): number[] => {
-    const { out } = m;
-    const base = out.legalBase[r]!;
-    return Array.from(out.legalList.subarray(base, base + out.legalCount[r]!)).sort((x, y) => x - y);
-  };
+  const play = (moves: ArrayLike<number>): void => playIn(m, moves);
+  const legalOf = (r: number): number[] => legalIn(m, r);
 
   /** The goal atoms holding in the loaded state, per role. */
   const goalsHere = (): number[][] => {
@@ -249,15 +278,6 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     const next = new Uint32Array(words);
     successorInto(m, next);
     return next;
-  };
-
-  /** Term ids of the fluents set in `bits` (for the lazy part's evaluator). */
-  const fluentIds = (bits: Uint32Array): number[] => {
-    const ids: number[] = [];
-    for (let w = 0; w < words; w++) {
-      for (let b = bits[w]!; b !== 0; b &= b - 1) ids.push(fluents.terms[(w << 5) | (31 - Math.clz32(b & -b))]!);
-    }
-    return ids;
   };
 
   // GDL-II percepts (docs/gdl2.md): the sees atoms that hold once the joint move is played.

@@ -8,8 +8,7 @@
  * (complement.ts), which a role with a noop that has no does atom prevents in the general net.
  */
 import type { GroundGame, GroundRule } from '../../ground/types.js';
-import type { Deadline } from '../../deadline.js';
-import { createGroundSimulator } from '../ground-sim.js';
+import type { GroundState } from '../ground-sim.js';
 import { createRandom } from '../random.js';
 import type { Net } from './net.js';
 
@@ -44,25 +43,36 @@ export function controlReadersPay(general: Net, control: readonly number[], true
 const SAMPLED_STEPS = 32;
 
 /**
- * How often each fluent changes per step (fluent index to changes / steps) in one seeded random
- * playout of at most {@link SAMPLED_STEPS} steps of the ground simulator: deterministic, and cheap
- * beside compiling a net. Undefined for a game with a lazy part (its evaluator is not sampled),
- * a general net of more than {@link MAX_WEIGHED_READERS} readers, or a game whose initial state
- * is terminal. The sample runs under the run's `deadline`, as the rest of making the simulator.
+ * What {@link changesPerStep} plays: the fast simulator's general net, already compiled (making a
+ * ground simulator only for the sample took platformjumpers from 0.4 to 0.7 s to make the
+ * simulator). `moves` loads a state and gives its legal moves per role in ascending order, or
+ * undefined when it is terminal; `successor` the state after a joint move.
  */
-export function changesPerStep(game: GroundGame, general: Net, deadline: Deadline): Float64Array | undefined {
-  // Checked before the sample, which compiles the game's rules once more: not worth it for a net
-  // that controlWorkPays refuses anyway by its size.
+export interface StepSampler {
+  initialState(): GroundState;
+  moves(state: GroundState): readonly (readonly number[])[] | undefined;
+  successor(state: GroundState, moves: readonly number[]): GroundState;
+}
+
+/**
+ * How often each fluent changes per step (fluent index to changes / steps) in one seeded random
+ * playout of at most {@link SAMPLED_STEPS} steps on `sampler` (the general net): deterministic,
+ * and the same playout as on the ground simulator of `verify` (the same legal moves in the same
+ * ascending order, the same random numbers), so the decision does not depend on which simulator
+ * sampled. Undefined for a game with a lazy part (its evaluator is not sampled), a general net of
+ * more than {@link MAX_WEIGHED_READERS} readers (the only place the cap is checked for
+ * {@link controlWorkPays}), or a game whose initial state is terminal.
+ */
+export function changesPerStep(game: GroundGame, general: Net, sampler: StepSampler): Float64Array | undefined {
   if (game.lazy !== undefined || general.readers.length > MAX_WEIGHED_READERS) return undefined;
-  const sim = createGroundSimulator(game, deadline);
   const random = createRandom(1);
-  let state = sim.initialState();
+  let state = sampler.initialState();
   const counts = new Float64Array(state.length * 32);
   let steps = 0;
   for (; steps < SAMPLED_STEPS; steps++) {
-    const info = sim.info(state);
-    if (info.terminal || info.legal.some((ms) => ms.length === 0)) break;
-    const next = sim.successor(state, info.legal.map((ms) => ms[random.below(ms.length)]!));
+    const legal = sampler.moves(state);
+    if (legal === undefined || legal.some((ms) => ms.length === 0)) break;
+    const next = sampler.successor(state, legal.map((ms) => ms[random.below(ms.length)]!));
     for (let w = 0; w < state.length; w++) {
       for (let diff = state[w]! ^ next[w]!; diff !== 0; diff &= diff - 1) counts[(w << 5) | (31 - Math.clz32(diff & -diff))]!++;
     }
@@ -74,15 +84,14 @@ export function changesPerStep(game: GroundGame, general: Net, deadline: Deadlin
 
 /**
  * Whether the control atoms do at least three quarters of the counter updates of a step, each fluent's
- * readers weighed by how often it changes (`changes`, {@link changesPerStep}): what a per-turn
+ * readers weighed by how often it changes (`changes`, {@link changesPerStep}, which is undefined
+ * for a net over {@link MAX_WEIGHED_READERS} readers: per-turn nets of a large net double the time
+ * to make the simulator, hex 4.5 -> 9 s, and were slower): what a per-turn
  * net saves is that work, and the control fluents change at every step while most others
- * rarely do, so their share of the readers understates it; only for a net of at most
- * {@link MAX_WEIGHED_READERS} readers (platformjumpers, held out: 8.5 % of
+ * rarely do, so their share of the readers understates it (platformjumpers, held out: 8.5 % of
  * the readers, about two thirds of the updates).
  */
 export function controlWorkPays(general: Net, control: readonly number[], trueAtom: Int32Array, changes: Float64Array): boolean {
-  // As for noopTurns: per-turn nets of a large net double the time to make the simulator (hex: 4.5 -> 9 s, and slower playouts).
-  if (general.readers.length > MAX_WEIGHED_READERS) return false;
   let controlWork = 0;
   let all = 0;
   for (let f = 0; f < trueAtom.length && f < changes.length; f++) {

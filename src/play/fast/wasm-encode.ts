@@ -63,8 +63,6 @@ export const eq = binary(0x46);
 export const ne = binary(0x47);
 /** 1 when a < b, signed. */
 export const ltS = binary(0x48);
-/** 1 when a < b, unsigned. */
-export const ltU = binary(0x49);
 /** 1 when a > b, signed. */
 export const gtS = binary(0x4a);
 /** 1 when a ≥ b, signed. */
