@@ -43,7 +43,7 @@ const SEED_RATIO = 3;
 const SEED_BUDGET = 100_000;
 
 /** A group of relations to demand with static seeds, and the counts that chose it. */
-export interface SeededDemand {
+interface SeededDemand {
   /** Relation keys `name/arity` to demand. */
   readonly relations: ReadonlySet<string>;
   /** The relations free of `true` and `does` in the relaxed game: `magicGame`'s static seeds. */
