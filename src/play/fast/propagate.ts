@@ -89,7 +89,7 @@ interface Queue {
  * pushed is settled first, instead of queueing components to settle in topological order. Why:
  * the queue's bookkeeping (two-level bitset, component-to-atom table) was a large part of a step
  * on speedChess, whose 18 settlings per step are cheap; the stack is two stores and a load
- * (docs/play.md, "speedChess above ggplib"). Why it keeps the values: every atom whose value
+ * (docs/play.md, "speedChess's step cut"). Why it keeps the values: every atom whose value
  * differs from `support > 0` is on the stack (pushed when its support crosses zero, taken off
  * only to be settled) and the counters count the current values, so once the stack is empty
  * every atom holds exactly when a rule of it fires: the one solution of an acyclic net for its

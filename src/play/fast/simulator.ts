@@ -209,19 +209,27 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     return Array.from(out.legalList.subarray(base, base + out.legalCount[r]!)).sort((x, y) => x - y);
   };
 
+  /** Whether machine `into`'s loaded state is terminal. */
+  const terminalIn = (into: Machine): boolean => terminal >= 0 && into.net.val[terminal] === 1;
+
+  /** Plays the joint move in machine `into` (its state loaded) and returns the successor state. */
+  const successorIn = (into: Machine, moves: ArrayLike<number>): GroundState => {
+    playIn(into, moves);
+    const next = new Uint32Array(words);
+    successorInto(into, next);
+    return next;
+  };
+
   /** The step of machine `on` from any state, for turns.ts's sample of how often fluents change. */
   const sampler = (on: Machine): StepSampler => ({
     initialState: () => initialBits(fluents),
     moves: (state) => {
       loadInto(on, state);
-      return terminal >= 0 && on.net.val[terminal] === 1 ? undefined : legal.map((_, r) => legalIn(on, r));
+      return terminalIn(on) ? undefined : legal.map((_, r) => legalIn(on, r));
     },
     successor: (state, moves) => {
       loadInto(on, state);
-      playIn(on, moves);
-      const next = new Uint32Array(words);
-      successorInto(on, next);
-      return next;
+      return successorIn(on, moves);
     },
   });
 
@@ -269,15 +277,12 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
 
   const info = (state: GroundState): StateInfo<number, number> => {
     load(state);
-    return { legal: legal.map((_, r) => legalOf(r)), terminal: terminal >= 0 && m.net.val[terminal] === 1, goals: goalsHere() };
+    return { legal: legal.map((_, r) => legalOf(r)), terminal: terminalIn(m), goals: goalsHere() };
   };
 
   const successor = (state: GroundState, moves: readonly number[]): GroundState => {
     load(state);
-    play(moves);
-    const next = new Uint32Array(words);
-    successorInto(m, next);
-    return next;
+    return successorIn(m, moves);
   };
 
   // GDL-II percepts (docs/gdl2.md): the sees atoms that hold once the joint move is played.
@@ -305,7 +310,7 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     let depth = 0;
     for (;;) {
       if (visit !== undefined) visit(m.loaded);
-      if (depth >= maxSteps || (terminal >= 0 && m.net.val[terminal] === 1)) return depth;
+      if (depth >= maxSteps || terminalIn(m)) return depth;
       const out = m.out;
       if (!chooseMoves(out, roles, random, chosen)) return depth;
       play(chosen);
@@ -346,7 +351,7 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     if (sameBits(state, init)) toInitial();
     else load(state);
     const depth = charge(random, maxSteps);
-    return { state: m.loaded.slice(), depth, terminal: terminal >= 0 && m.net.val[terminal] === 1, goals: goalsHere() };
+    return { state: m.loaded.slice(), depth, terminal: terminalIn(m), goals: goalsHere() };
   };
 
   return {
