@@ -25,13 +25,14 @@ import type { Term } from '../gdl/ast.js';
 import { isGround } from '../gdl/terms.js';
 import type { NormalGame } from '../normalize/types.js';
 import { domainSizesOf } from './domain-sizes.js';
+import type { DomainSizes } from './run.js';
 import { keyOf } from './relaxed-rule.js';
 
 /**
  * Smallest product of a relation's argument domains worth demanding: below it the relaxed
  * relation costs little however much of it no caller reads.
  */
-const MIN_FULL = 100_000;
+export const MIN_FULL = 100_000;
 
 /** How many times smaller than the domain product what the callers can ask for must be. */
 const RATIO = 100;
@@ -65,8 +66,7 @@ export function relationsWorthDemanding(game: NormalGame, demandable: ReadonlySe
   }
   const out: DemandChoice[] = [];
   for (const key of [...demandable].sort()) {
-    const slash = key.lastIndexOf('/');
-    const full = dom.relation(key.slice(0, slash), Number(key.slice(slash + 1)));
+    const full = domainProduct(dom, key);
     const ask = asked.get(key) ?? 0;
     if (full >= MIN_FULL && Number.isFinite(ask) && ask * RATIO <= full) out.push({ key, full, asked: ask });
   }
@@ -76,4 +76,10 @@ export function relationsWorthDemanding(game: NormalGame, demandable: ReadonlySe
 /** What one call can ask for: the product of the domain sizes at its arguments that are not ground. */
 function callSize(args: readonly Term[], dom: readonly number[]): number {
   return args.reduce((p, t, i) => (isGround(t) ? p : p * (dom[i] ?? 0)), 1);
+}
+
+/** The product of the argument domains of relation `key` (`name/arity`). */
+export function domainProduct(dom: DomainSizes, key: string): number {
+  const slash = key.lastIndexOf('/');
+  return dom.relation(key.slice(0, slash), Number(key.slice(slash + 1)));
 }

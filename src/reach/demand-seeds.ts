@@ -26,15 +26,12 @@
  */
 import { GdlError } from '../gdl/diagnostics.js';
 import type { NormalGame, NormalRule } from '../normalize/types.js';
-import { demandableRelations, isAtomBudget, magicGame, stateFreeRelations } from './magic.js';
+import { demandableRelations, isAtomBudget, magicGame, magicParts, stateFreeRelations } from './magic.js';
+import { MIN_FULL, domainProduct } from './demand-choice.js';
 import { computeSupersetsProlog } from './prolog.js';
 import { keyOf } from './relaxed-rule.js';
 import { domainSizesOf } from './domain-sizes.js';
-import type { DomainSizes } from './run.js';
 import type { ReachLimits } from './types.js';
-
-/** Smallest domain product of a candidate relation (as src/reach/demand-choice.ts's). */
-const MIN_FULL = 100_000;
 
 /** How many times smaller than the callees' domain products the counted bindings must be. */
 const SEED_RATIO = 3;
@@ -61,7 +58,7 @@ export function seededDemand(game: NormalGame, limits: ReachLimits, tick: () => 
   const candidates = [...demandableRelations(game)].filter((k) => stateFree.has(k));
   if (candidates.length === 0) return undefined;
   const dom = domainSizesOf(game.rules, tick);
-  const group = new Set(candidates.filter((k) => full(dom, k) >= MIN_FULL));
+  const group = new Set(candidates.filter((k) => domainProduct(dom, k) >= MIN_FULL));
   if (group.size === 0) return undefined;
   const seeds = seedRules(magicGame(game, group, stateFree).rules);
   if (seeds === undefined || seeds.length === 0) return undefined;
@@ -70,12 +67,11 @@ export function seededDemand(game: NormalGame, limits: ReachLimits, tick: () => 
   let asked = 0;
   const called = new Set<string>();
   for (const [magic, m] of counts) {
-    const { key, adornment } = parseMagic(magic);
-    called.add(key);
-    const [rel, arity] = splitKey(key);
-    asked += [...adornment].reduce((p, c, i) => (c === 'f' ? p * dom.position(rel, arity, i) : p), m);
+    const { rel, adornment } = magicParts(magic)!;
+    called.add(`${rel}/${adornment.length}`);
+    asked += [...adornment].reduce((p, c, i) => (c === 'f' ? p * dom.position(rel, adornment.length, i) : p), m);
   }
-  const total = [...called].reduce((s, k) => s + full(dom, k), 0);
+  const total = [...called].reduce((s, k) => s + domainProduct(dom, k), 0);
   // A domain that nests without end (Infinity) says nothing of the model's size: not chosen.
   return total > 0 && Number.isFinite(total) && asked * SEED_RATIO <= total ? { relations: group, stateFree, asked, full: total } : undefined;
 }
@@ -88,9 +84,9 @@ export function seededDemand(game: NormalGame, limits: ReachLimits, tick: () => 
 function seedRules(rules: readonly NormalRule[]): NormalRule[] | undefined {
   const out: NormalRule[] = [];
   for (const r of rules) {
-    if (!r.head.rel.startsWith(MAGIC)) continue;
+    if (magicParts(r.head.rel) === undefined) continue;
     const demanded = r.body.filter((l) => l.kind === 'pos' && l.atom.rel.includes(' '));
-    if (demanded.some((l) => l.kind === 'pos' && l.atom.rel.startsWith(MAGIC))) continue;
+    if (demanded.some((l) => l.kind === 'pos' && magicParts(l.atom.rel) !== undefined)) continue;
     if (demanded.length > 0) return undefined;
     out.push(r);
   }
@@ -103,7 +99,11 @@ function seedRules(rules: readonly NormalRule[]): NormalRule[] | undefined {
  */
 function countSeeds(game: NormalGame, seeds: readonly NormalRule[], limits: ReachLimits): Map<string, number> | undefined {
   const byHead = new Map<string, NormalRule[]>();
-  for (const r of game.rules) byHead.set(keyOf(r.head), [...(byHead.get(keyOf(r.head)) ?? []), r]);
+  for (const r of game.rules) {
+    const rules = byHead.get(keyOf(r.head));
+    if (rules === undefined) byHead.set(keyOf(r.head), [r]);
+    else rules.push(r);
+  }
   const rules: NormalRule[] = [...seeds];
   const seen = new Set<string>();
   const queue = seeds.flatMap((r) => r.body.flatMap((l) => (l.kind === 'pos' ? [keyOf(l.atom)] : [])));
@@ -119,32 +119,11 @@ function countSeeds(game: NormalGame, seeds: readonly NormalRule[], limits: Reac
   try {
     const r = computeSupersetsProlog({ file: game.file, rules }, { ...limits, maxAtoms: SEED_BUDGET }, { axiomOrder: 'found' });
     const counts = new Map<string, number>();
-    for (const a of r.supersets.axioms) if (a.rel.startsWith(MAGIC)) counts.set(a.rel, (counts.get(a.rel) ?? 0) + 1);
+    for (const a of r.supersets.axioms) if (magicParts(a.rel) !== undefined) counts.set(a.rel, (counts.get(a.rel) ?? 0) + 1);
     return counts;
   } catch (err) {
     // Too many to count is an answer (choose nothing); the run's own limits are not.
     if (err instanceof GdlError && isAtomBudget(err) && !limits.deadline.passed()) return undefined;
     throw err;
   }
-}
-
-/** Prefix of magic relation names (src/reach/magic.ts). */
-const MAGIC = 'magic ';
-
-/** The relation key and adornment of a magic relation name `magic rel a` (arity: the adornment's length). */
-function parseMagic(name: string): { key: string; adornment: string } {
-  const [, rel, adornment] = name.split(' ') as [string, string, string];
-  return { key: `${rel}/${adornment.length}`, adornment };
-}
-
-/** `name/arity` split. */
-function splitKey(key: string): [string, number] {
-  const slash = key.lastIndexOf('/');
-  return [key.slice(0, slash), Number(key.slice(slash + 1))];
-}
-
-/** The product of a relation's argument domains. */
-function full(dom: DomainSizes, key: string): number {
-  const [rel, arity] = splitKey(key);
-  return dom.relation(rel, arity);
 }

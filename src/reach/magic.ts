@@ -38,6 +38,13 @@ const adornedName = (rel: string, a: string): string => `${rel} ${a}`;
 /** The magic relation of `rel` adorned with `a`. */
 const magicName = (rel: string, a: string): string => `${MAGIC}${rel} ${a}`;
 
+/** The relation and adornment of a magic relation's name ({@link magicName}'s inverse), or undefined for any other name. */
+export function magicParts(name: string): { rel: string; adornment: string } | undefined {
+  if (!name.startsWith(MAGIC)) return undefined;
+  const [, rel, adornment] = name.split(' ') as [string, string, string];
+  return { rel, adornment };
+}
+
 /**
  * The relations the rewrite may demand: defined by a rule with a body (a relation of facts
  * only gains nothing), not a keyword, relevant to the loop of Algorithm 9.2, and called only
