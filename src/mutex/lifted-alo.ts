@@ -26,11 +26,11 @@
  * by the caller). Node and depth limits make the search give up ("unknown"), never conclude.
  */
 import type { Deadline } from '../deadline.js';
-import { type Atom, type Term, NO_POS } from '../gdl/ast.js';
+import { type Term, NO_POS } from '../gdl/ast.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
 import { type Existence, type Implication, existenceAtoms, impliedAtoms } from './implications.js';
-import { type Assumed, type StaticFacts, type Subst, closes, key, renameRule, unify, walk } from './lifted-core.js';
+import { type Assumed, type StaticFacts, type Subst, atomKey, closes, ground, hasRuleVar, key, renameRule, unify, walk } from './lifted-core.js';
 import { ruleBase } from './lifted-unfold.js';
 
 /** One branch of the case analysis: literals that hold together, and the equalities known. */
@@ -67,19 +67,6 @@ interface AloContext {
 /** Whether variable names belong to a rule renamed with the tag (`X#r12`). */
 const ofTag = (tag: string) => (name: string): boolean => name.endsWith(`#${tag}`);
 
-/** Whether `t` under `s` still holds a variable `bindable` says is the rule's. */
-function hasRuleVar(t: Term, s: Subst, bindable: (name: string) => boolean): boolean {
-  const u = walk(t, s);
-  if (u.kind === 'var') return bindable(u.name);
-  return u.kind === 'fn' && u.args.some((a) => hasRuleVar(a, s, bindable));
-}
-
-/** Whether a term under `s` is ground (no variable at all). */
-function isGround(t: Term, s: Subst): boolean {
-  const u = walk(t, s);
-  return u.kind === 'const' || (u.kind === 'fn' && u.args.every((a) => isGround(a, s)));
-}
-
 /** The term with every bound variable replaced by its value. */
 function resolve(t: Term, s: Subst): Term {
   const u = walk(t, s);
@@ -91,7 +78,6 @@ function resolveLit(l: Literal, s: Subst): Literal {
   return { ...l, atom: { ...l.atom, args: l.atom.args.map((a) => resolve(a, s)) } };
 }
 
-const atomKey = (a: Atom, s: Subst): string => `${a.rel} ${a.args.map((t) => key(t, s)).join(' ')}`;
 
 /** Rank of an open literal for splitting: equalities first, then negations, then facts. */
 const rank = (l: Literal): number => (l.kind === 'distinct' ? 0 : l.kind === 'neg' ? 1 : 2);
@@ -115,7 +101,7 @@ function matchBody(body: readonly Literal[], i: number, br: Branch, s: Subst, bi
     if (hasRuleVar(l.left, s, bindable) || hasRuleVar(l.right, s, bindable)) return;
     const [a, b] = [key(l.left, s), key(l.right, s)];
     if (a === b) return; // false: this way through fails
-    const known = (isGround(l.left, s) && isGround(l.right, s))
+    const known = (ground(l.left, s) && ground(l.right, s))
       || br.lits.some((m) => m.kind === 'distinct' && [key(m.left, br.s), key(m.right, br.s)].sort().join('\u0000') === [a, b].sort().join('\u0000'));
     next(s, known ? open : [...open, l]);
     return;

@@ -35,6 +35,16 @@ export function ground(t: Term, s: Subst): boolean {
   return u.kind === 'const' || (u.kind === 'fn' && u.args.every((a) => ground(a, s)));
 }
 
+/** An atom's text under `s` (variables by name): equal texts, the same atom under `s`. */
+export const atomKey = (a: Atom, s: Subst): string => `${a.rel} ${a.args.map((t) => key(t, s)).join(' ')}`;
+
+/** Whether `t` under `s` still holds a variable that `bindable` says is a rule's (lifted-alo.ts, lifted-entail.ts). */
+export function hasRuleVar(t: Term, s: Subst, bindable: (name: string) => boolean): boolean {
+  const u = walk(t, s);
+  if (u.kind === 'var') return bindable(u.name);
+  return u.kind === 'fn' && u.args.some((a) => hasRuleVar(a, s, bindable));
+}
+
 /** Whether variable `v` occurs in `t` under `s`. */
 function occurs(v: string, t: Term, s: Subst): boolean {
   const u = walk(t, s);

@@ -8,9 +8,9 @@
  * closes on negative ones, any derived relation with rules in the base (never `does`, whose
  * "rules" there are the `legal` ones: a legal move need not be made).
  */
-import type { Atom, Term } from '../gdl/ast.js';
+import type { Atom } from '../gdl/ast.js';
 import type { Literal, NormalRule } from '../normalize/types.js';
-import { type StaticFacts, type Subst, key, renameRule, unify, walk } from './lifted-core.js';
+import { type StaticFacts, type Subst, atomKey, ground, hasRuleVar, key, renameRule, unify } from './lifted-core.js';
 
 /** Most ways a rule's body is matched against one case before the match gives up (answers "not entailed"). */
 const MAX_MATCHES = 64;
@@ -50,15 +50,15 @@ function entailed(rule: NormalRule, atom: Atom, body: readonly Literal[], s: Sub
 /** The bindings (extensions of `s`) under which the case entails one literal of the rule. */
 function literalWays(l: Literal, body: readonly Literal[], s: Subst, facts: StaticFacts): Subst[] {
   if (l.kind === 'distinct') {
-    if (hasRuleVar(l.left, s) || hasRuleVar(l.right, s)) return [];
+    if (hasRuleVar(l.left, s, isRuleVar) || hasRuleVar(l.right, s, isRuleVar)) return [];
     const [a, b] = [key(l.left, s), key(l.right, s)];
     if (a === b) return [];
-    const known = (isGround(l.left, s) && isGround(l.right, s))
+    const known = (ground(l.left, s) && ground(l.right, s))
       || body.some((m) => m.kind === 'distinct' && [key(m.left, s), key(m.right, s)].sort().join('\u0000') === [a, b].sort().join('\u0000'));
     return known ? [s] : [];
   }
   if (l.kind === 'neg') {
-    if (l.atom.args.some((a) => hasRuleVar(a, s))) return [];
+    if (l.atom.args.some((a) => hasRuleVar(a, s, isRuleVar))) return [];
     const k = atomKey(l.atom, s);
     return body.some((m) => m.kind === 'neg' && atomKey(m.atom, s) === k) ? [s] : [];
   }
@@ -70,17 +70,4 @@ function literalWays(l: Literal, body: readonly Literal[], s: Subst, facts: Stat
     if (l.atom.args.every((a, k) => unify(a, args[k]!, t, isRuleVar))) out.push(t);
   }
   return out;
-}
-
-const atomKey = (a: Atom, s: Subst): string => `${a.rel} ${a.args.map((t) => key(t, s)).join(' ')}`;
-
-function hasRuleVar(t: Term, s: Subst): boolean {
-  const u = walk(t, s);
-  if (u.kind === 'var') return isRuleVar(u.name);
-  return u.kind === 'fn' && u.args.some((a) => hasRuleVar(a, s));
-}
-
-function isGround(t: Term, s: Subst): boolean {
-  const u = walk(t, s);
-  return u.kind === 'const' || (u.kind === 'fn' && u.args.every((a) => isGround(a, s)));
 }
