@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultPipelineOptions, runGrounding } from '../src/pipeline/stages.js';
 import { createFastSimulator } from '../src/play/fast/simulator.js';
 import { compileNet } from '../src/play/fast/net.js';
-import { createWasmPropagator } from '../src/play/fast/wasm-propagate.js';
+import { createWasmPropagator } from '../src/play/fast/wasm-group.js';
 import { add, c, call, encodeModule, get, ld, ltS, pick, seq, set, sleb, st, uleb, whileDo } from '../src/play/fast/wasm-encode.js';
 import type { GroundState } from '../src/play/ground-sim.js';
 import { createRandom } from '../src/play/random.js';

@@ -7,6 +7,11 @@
 export interface Random {
   /** A uniformly chosen integer in `0..bound-1` (`bound` ≥ 1). */
   below(bound: number): number;
+  /**
+   * The generator's 32-bit state, read and written by the playout in one WebAssembly call
+   * (fast/wasm-charge.ts), which draws the same numbers from it and hands it back.
+   */
+  state: number;
 }
 
 /** Creates a generator from a 32-bit seed (other numbers are reduced modulo 2^32). */
@@ -20,5 +25,13 @@ export function createRandom(seed: number): Random {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return { below: (bound) => Math.min(bound - 1, Math.floor(next() * bound)) };
+  return {
+    below: (bound) => Math.min(bound - 1, Math.floor(next() * bound)),
+    get state() {
+      return state;
+    },
+    set state(s: number) {
+      state = s >>> 0;
+    },
+  };
 }

@@ -10,7 +10,7 @@ import type { GoalSplit } from './goals.js';
 import { type Frames, frameSuccessor } from './frames.js';
 import type { Net } from './net.js';
 import type { Outputs, Propagator } from './propagate.js';
-import type { WasmStep } from './wasm-propagate.js';
+import type { WasmCharge, WasmStep } from './wasm-group.js';
 
 /** One compiled net with its values, outputs and the state loaded into it. */
 export interface Machine {
@@ -263,10 +263,12 @@ export function chargeTurns(g: TurnGame, random: Random, maxSteps: number, visit
 }
 
 /**
- * {@link chargeOneNet} on a net in WebAssembly: the moves chosen here (the same random
- * numbers), the rest of the step one call.
+ * {@link chargeOneNet} on a net in WebAssembly: the whole playout one call (wasm-charge.ts)
+ * unless each state is to be visited; else the moves chosen here (the same random numbers), the
+ * rest of the step one call.
  */
 function chargeOneWasm(m: Machine, w: WasmStep, g: ChargeGame, random: Random, maxSteps: number, visit?: (state: GroundState) => void): number {
+  if (visit === undefined && w.group.nets === 1) return chargeInWasm(w.group, [m], 0, random, maxSteps);
   const val = m.net.val;
   const { loaded, out } = m;
   const { roles, terminal } = g;
@@ -280,11 +282,44 @@ function chargeOneWasm(m: Machine, w: WasmStep, g: ChargeGame, random: Random, m
 }
 
 /**
- * {@link chargeTurns} on nets in WebAssembly: the joint move played in the net of the turn
- * and its successor made there (one call), copied into the next net's memory and loaded there (one call).
+ * The playout in one call over `machines`, the nets of `group` in their order, from the state
+ * loaded into `machines[turn]`: the generator's state and the does counts handed in and taken
+ * back, so that the JS side goes on as if its own loop had played. Returns the joint moves made;
+ * the header's turn is the net of the last state.
+ */
+function chargeInWasm(group: WasmCharge, machines: readonly Machine[], turn: number, random: Random, maxSteps: number): number {
+  const { header } = group;
+  header[0] = random.state | 0;
+  header[1] = turn;
+  for (let i = 0; i < machines.length; i++) header[2 + i] = machines[i]!.doesCount;
+  // The loop counts in i32: a larger bound (no game plays 2^31 joint moves) is as good as none.
+  const depth = group.charge(maxSteps >= 0x7fffffff ? 0x7fffffff : Math.ceil(maxSteps));
+  random.state = header[0]!;
+  for (let i = 0; i < machines.length; i++) machines[i]!.doesCount = header[2 + i]!;
+  return depth;
+}
+
+/** Whether `machines` are the nets of one group in its order (the simulator makes them so), to be played in one call. */
+function oneGroup(machines: readonly Machine[]): WasmCharge | undefined {
+  const group = machines[0]!.wasm!.group;
+  if (group.nets !== machines.length) return undefined;
+  for (let i = 0; i < machines.length; i++) if (machines[i]!.wasm!.group !== group || machines[i]!.wasm!.index !== i) return undefined;
+  return group;
+}
+
+/**
+ * {@link chargeTurns} on nets in WebAssembly: the whole playout one call when they are one
+ * group and no state is to be visited; else the joint move played in the net of the turn
+ * and its successor made there (one call), copied into the next net's scratch and loaded there (one call).
  */
 function chargeTurnsWasm(g: TurnGame, random: Random, maxSteps: number, visit?: (state: GroundState) => void): number {
   const { machines, roles, terminal } = g;
+  const group = visit === undefined ? oneGroup(machines) : undefined;
+  if (group !== undefined) {
+    const depth = chargeInWasm(group, machines, g.turn, random, maxSteps);
+    g.turn = group.header[1]!;
+    return depth;
+  }
   let m = machines[g.turn]!;
   for (let depth = 0; ; depth++) {
     const { out, loaded } = m;

@@ -15,7 +15,7 @@ import { Deadline } from '../../deadline.js';
 import { type FastLazy, fastLazy, opaqueAtoms } from './lazy.js';
 import { compileNet } from './net.js';
 import { type Outputs, createPropagator } from './propagate.js';
-import { createWasmPropagator } from './wasm-propagate.js';
+import { createWasmGroup } from './wasm-group.js';
 import { controlCycle, simplifyRules } from './specialize.js';
 import { evaluateGoals, splitGoals } from './goals.js';
 import { factorRules } from './factor.js';
@@ -136,7 +136,8 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
   // Lazy axioms: absent for other games, whose net and steps are exactly as without them.
   const opaque = game.lazy === undefined ? undefined : opaqueAtoms(game);
   let lazy: FastLazy | undefined;
-  const machine = (all: GroundGame['rules']): Machine => {
+  /** A net's rules through the passes, compiled, before its propagator is made. */
+  const prepare = (all: GroundGame['rules']) => {
     // The lazy part's evaluator reads the ground rules as they are: its games keep them all in the net.
     const merged = opaque === undefined && passes.copies ? mergeCopies(game, all) : all;
     const goalPart = opaque === undefined && passes.goals ? splitGoals(game, merged) : undefined;
@@ -148,14 +149,27 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     const compiled = compileNet(netGame, opaque);
     // The lazy part's evaluator may read any true atom: its games set them all.
     const watched = opaque === undefined ? watchedFluents(compiled, fluents.trueAtom, goalPart?.rules ?? []) : new Uint32Array(words).fill(~0);
-    // WebAssembly where it compiles (wasm-propagate.ts); the lazy part's evaluator adds support from outside (addSupport): the JS interpreter's.
-    const wasm = opaque === undefined && options.wasm !== false ? createWasmPropagator(compiled, out, { roles, doesOf, trueAtom: fluents.trueAtom, watched, frames: framed?.frames }) : undefined;
-    // The stack order where WebAssembly would use it (no lazy part): the same games with either.
-    const net = wasm ?? createPropagator(compiled, out, opaque === undefined);
-    if (framed !== undefined) bindFrames(framed.frames, net.val);
-    if (opaque !== undefined) lazy = fastLazy(game, compiled, net, opaque, deadline);
-    return { net, out: net.out, loaded: wasm?.step.loaded ?? new Uint32Array(words), doesOn: wasm?.step.doesOn ?? new Int32Array(roles), doesCount: 0, wasm: wasm?.step, goals: goalPart, compiled, fluentCost: fluentCosts(compiled, fluents.trueAtom), frames: framed?.frames, watched };
+    return { goalPart, frames: framed?.frames, out, compiled, watched };
   };
+  /**
+   * The machines of a net per rule set, in WebAssembly where they compile, as one group (one
+   * module and memory, wasm-group.ts: a turn's successor loaded into the next net inside it); the
+   * lazy part's evaluator adds support from outside (addSupport): the JS interpreter's.
+   */
+  const machines = (ruleSets: readonly GroundGame['rules'][]): Machine[] => {
+    const prepared = ruleSets.map(prepare);
+    const tables = (p: (typeof prepared)[number]) => ({ roles, terminal, doesOf, trueAtom: fluents.trueAtom, watched: p.watched, frames: p.frames });
+    const group = opaque === undefined && options.wasm !== false ? createWasmGroup(prepared.map((p) => ({ net: p.compiled, out: p.out, tables: tables(p) }))) : undefined;
+    return prepared.map(({ goalPart, frames, out, compiled, watched }, i): Machine => {
+      const wasm = group?.[i];
+      // The stack order where WebAssembly would use it (no lazy part): the same games with either.
+      const net = wasm ?? createPropagator(compiled, out, opaque === undefined);
+      if (frames !== undefined) bindFrames(frames, net.val);
+      if (opaque !== undefined) lazy = fastLazy(game, compiled, net, opaque, deadline);
+      return { net, out: net.out, loaded: wasm?.step.loaded ?? new Uint32Array(words), doesOn: wasm?.step.doesOn ?? new Int32Array(roles), doesCount: 0, wasm: wasm?.step, goals: goalPart, compiled, fluentCost: fluentCosts(compiled, fluents.trueAtom), frames, watched };
+    });
+  };
+  const machine = (all: GroundGame['rules']): Machine => machines([all])[0]!;
   /** Term ids of the fluents set in `bits` (for the lazy part's evaluator). */
   const fluentIds = (bits: Uint32Array): number[] => {
     const ids: number[] = [];
@@ -245,9 +259,9 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
       const changes = changesPerStep(game, generalNet, sampler(generalMachine));
       return changes !== undefined && controlWorkPays(generalNet, cycle, fluents.trueAtom, changes);
     };
-    if (controlReadersPay(generalNet, cycle, fluents.trueAtom) || workPays()) return { control: cycle, specialized: rules.map((r) => machine(r)) };
+    if (controlReadersPay(generalNet, cycle, fluents.trueAtom) || workPays()) return { control: cycle, specialized: machines(rules) };
     if (!noopTurns(game, generalNet, rules)) return none;
-    const nets = rules.map((r) => machine(r));
+    const nets = machines(rules);
     return turnNetsPay(generalNet, nets.map((n) => n.compiled), cycle, fluents.trueAtom) ? { control: cycle, specialized: nets } : none;
   };
   const { control, specialized } = passes.control ? perTurn(general) : { control: [], specialized: [] };

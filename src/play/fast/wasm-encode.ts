@@ -83,6 +83,16 @@ export const shl = binary(0x74);
 export const shrS = binary(0x75);
 /** a >>> (b mod 32). */
 export const shrU = binary(0x76);
+/** a × b (mod 2^32), as Math.imul. */
+export const mul = binary(0x6c);
+/** The smaller of a and b, signed (`select`: both evaluated). */
+export const minS = (a: Code, b: Code): Code => seq(a, b, a, b, [0x48, 0x1b]);
+/**
+ * ⌊u / 2^32 × n⌋ for the unsigned u and the signed n, computed in f64 as JavaScript computes
+ * `Math.floor(u / 4294967296 * n)`: the same IEEE operations, so the same result for every u and n.
+ */
+export const scaleF64 = (u: Code, n: Code): Code =>
+  seq(u, [0xb8], [0x44, 0, 0, 0, 0, 0, 0, 0xf0, 0x41], [0xa3], n, [0xb7], [0xa2], [0x9c], [0xaa]);
 /** 1 when `a` is zero. */
 export const eqz = (a: Code): Code => seq(a, [0x45]);
 /** Count of trailing zero bits. */
@@ -122,8 +132,8 @@ export const call = (fn: number, ...args: Code[]): Code => seq(...args, [0x10, .
 /** Returns `v` (or nothing). */
 export const ret = (v?: Code): Code => seq(v ?? [], [0x0f]);
 
-/** A function of the module: i32 parameters, an i32 result or none, extra i32 locals, and its body. */
-interface WasmFunction {
+/** A function of a module: i32 parameters, an i32 result or none, extra i32 locals, and its body. */
+export interface WasmFunction {
   readonly params: number;
   readonly result: boolean;
   readonly locals: number;

@@ -15,7 +15,7 @@ import { fillFrames, frameArrays, successorCode } from './wasm-frames.js';
 import { type Widths, counters, entryOf, widthsOf } from './wasm-counters.js';
 import type { Outputs, Propagator } from './propagate.js';
 import {
-  type Code, add, and, c, call, ctz, eq, eqz, geS, get, gget, gset, gtS, instantiate, ld, ld8, ltS, ne, or, ret, seq, set, shl, shrS, shrU, st, st8, sub, when, whileDo, xor,
+  type Code, type WasmFunction, add, and, c, call, ctz, eq, eqz, geS, get, gget, gset, gtS, ld, ld8, ltS, ne, or, ret, seq, set, shl, shrS, shrU, st, st8, sub, when, whileDo, xor,
 } from './wasm-encode.js';
 
 /** Byte addresses of the arrays in memory. */
@@ -23,10 +23,10 @@ interface Layout {
   readonly [array: string]: number;
 }
 
-/** Lays the arrays out one after the other, each 4-byte aligned: (name, elements, bytes per element). */
-function layout(arrays: readonly (readonly [string, number, number])[]): { at: Layout; bytes: number } {
+/** Lays the arrays out one after the other from byte `base`, each 4-byte aligned: (name, elements, bytes per element). */
+export function layout(arrays: readonly (readonly [string, number, number])[], base: number): { at: Layout; bytes: number } {
   const at: Record<string, number> = {};
-  let next = 16;
+  let next = base;
   for (const [name, count, size] of arrays) {
     at[name] = next;
     next += (count * size + 3) & ~3;
@@ -34,9 +34,11 @@ function layout(arrays: readonly (readonly [string, number, number])[]): { at: L
   return { at, bytes: next };
 }
 
-// Function indices, in the order of `functions` below; globals: (unused), the stack's size, the fired count.
+// Function indices, in the order of `functions` below, from the net's first (`fo`); globals:
+// (unused), the stack's size (shared by a group's nets: the stack is empty between calls), then
+// each net's fired count.
 const SCHEDULE = 0, ARM = 1, SUPPORT_CHANGED = 2, CHANGE = 3, PROPAGATE = 4, SET_INPUT = 5, HOLDS = 6, FIRE = 7, UNFIRE = 8, PLAY = 11, ADVANCE = 12, SUCCESSOR = 14;
-const SIZE = 1, FIRED = 2;
+const SIZE = 1;
 
 /** Adds one to local l. */
 const inc = (l: number): Code => set(l, add(get(l), c(1)));
@@ -116,8 +118,20 @@ function macros(m: Layout, w: Widths) {
   return { scheduleM, armM, supportChangedM, support, changeM };
 }
 
-/** The module's functions over the arrays at `m`; `n` the net's sizes for the initial settling. */
-function functions(m: Layout, n: { rules: number; atoms: number; words: number; frames: Frames | undefined; widths: Widths }): { params: number; result: boolean; locals: number; body: Code; export?: string }[] {
+/** A net's sizes, for the initial settling and the step. */
+interface NetSizes {
+  readonly rules: number;
+  readonly atoms: number;
+  readonly words: number;
+  readonly frames: Frames | undefined;
+  readonly widths: Widths;
+}
+
+/**
+ * A net's functions over its arrays at `m` (`n` its sizes for the initial settling), placed from
+ * index `fo` of the module, its fired count in global `fired`.
+ */
+export function functions(m: Layout, n: NetSizes, fo: number, fired: number): WasmFunction[] {
   const { scheduleM, armM, supportChangedM, support, changeM } = macros(m, n.widths);
   const { stU, ldS, stS } = counters(m, n.widths);
   const schedule = scheduleM(0, 1);
@@ -132,7 +146,7 @@ function functions(m: Layout, n: { rules: number; atoms: number; words: number; 
   );
   const propagate = whileDo(gtS(gget(SIZE), c(0)), popM, set(2, gtS(ldS(get(1)), c(0))),
     when(ne(get(2), ld8(m.val!, get(1))), changeM(1, 2, 7)));
-  const setInput = when(ne(ld8(m.val!, get(0)), get(1)), call(CHANGE, get(0), get(1)));
+  const setInput = when(ne(ld8(m.val!, get(0)), get(1)), call(fo + CHANGE, get(0), get(1)));
   // holds(k 0): i 1, end 2.
   const holds = seq(
     set(1, ld(m.posStart!, get(0))), set(2, ld(m.posStart!, add(get(0), c(1)))),
@@ -144,19 +158,19 @@ function functions(m: Layout, n: { rules: number; atoms: number; words: number; 
   // fire(d 0): i 1, end 2, k 3, h 4, s 5, n 6.
   const fire = seq(set(1, ld(m.triggerStart!, get(0))), set(2, add(get(1), ld(m.armedCount!, get(0)))),
     whileDo(ltS(get(1), get(2)), set(3, ld(m.armed!, get(1))),
-      when(call(HOLDS, get(3)), seq(set(6, gget(FIRED)), st(m.fired!, get(6), get(3)), gset(FIRED, add(get(6), c(1))), set(4, ld(m.head!, get(3))), support(4, 5, true, 7))),
+      when(call(fo + HOLDS, get(3)), seq(set(6, gget(fired)), st(m.fired!, get(6), get(3)), gset(fired, add(get(6), c(1))), set(4, ld(m.head!, get(3))), support(4, 5, true, 7))),
       inc(1)));
   // unfire(): i 0, n 1, h 2, s 3.
-  const unfire = seq(set(1, gget(FIRED)), whileDo(ltS(get(0), get(1)), set(2, ld(m.head!, ld(m.fired!, get(0)))), support(2, 3, false, 4), inc(0)), gset(FIRED, c(0)));
+  const unfire = seq(set(1, gget(fired)), whileDo(ltS(get(0), get(1)), set(2, ld(m.head!, ld(m.fired!, get(0)))), support(2, 3, false, 4), inc(0)), gset(fired, c(0)));
   // init(): k 0, comp 1, a 2, n 3 (every atom false, then settled: createPropagator's start).
   const init = seq(
     whileDo(ltS(get(0), c(n.rules)), set(3, ld(m.countedPos!, get(0))), stU(get(0), get(3)),
-      when(eqz(get(3)), when(geS(ld(m.trigger!, get(0)), c(0)), call(ARM, get(0)), seq(set(2, ld(m.head!, get(0))), stS(get(2), add(ldS(get(2)), c(1)))))),
+      when(eqz(get(3)), when(geS(ld(m.trigger!, get(0)), c(0)), call(fo + ARM, get(0)), seq(set(2, ld(m.head!, get(0))), stS(get(2), add(ldS(get(2)), c(1)))))),
       inc(0)),
-    whileDo(ltS(get(1), c(n.atoms)), when(geS(ld(m.settle!, get(1)), c(0)), call(SCHEDULE, get(1))), inc(1)),
+    whileDo(ltS(get(1), c(n.atoms)), when(geS(ld(m.settle!, get(1)), c(0)), call(fo + SCHEDULE, get(1))), inc(1)),
     set(2, c(0)),
-    whileDo(ltS(get(2), c(n.atoms)), when(and(ltS(ld(m.settle!, get(2)), c(0)), gtS(ldS(get(2)), c(0))), call(SUPPORT_CHANGED, get(2))), inc(2)),
-    call(PROPAGATE),
+    whileDo(ltS(get(2), c(n.atoms)), when(and(ltS(ld(m.settle!, get(2)), c(0)), gtS(ldS(get(2)), c(0))), call(fo + SUPPORT_CHANGED, get(2))), inc(2)),
+    call(fo + PROPAGATE),
   );
   return [
     { params: 1, result: false, locals: 1, body: schedule },
@@ -169,11 +183,11 @@ function functions(m: Layout, n: { rules: number; atoms: number; words: number; 
     { params: 1, result: false, locals: 15, body: fire, export: 'fire' },
     { params: 0, result: false, locals: 13, body: unfire, export: 'unfire' },
     { params: 0, result: false, locals: 4, body: init, export: 'init' },
-    { params: 0, result: false, locals: 0, body: gset(FIRED, c(0)), export: 'resetFired' },
-    ...stepFunctions(m, n.words),
+    { params: 0, result: false, locals: 0, body: gset(fired, c(0)), export: 'resetFired' },
+    ...stepFunctions(m, n.words, fo),
     { params: 1, result: false, locals: 11, body: successorCode(m, n.words, n.frames), export: 'successor' },
     // playNext(roles): play, then the successor (the step of a net per control fluent, one call).
-    { params: 1, result: true, locals: 1, body: seq(set(1, call(PLAY, get(0))), call(SUCCESSOR, get(1)), get(1)), export: 'playNext' },
+    { params: 1, result: true, locals: 1, body: seq(set(1, call(fo + PLAY, get(0))), call(fo + SUCCESSOR, get(1)), get(1)), export: 'playNext' },
   ];
 }
 
@@ -185,33 +199,33 @@ function functions(m: Layout, n: { rules: number; atoms: number; words: number; 
  * them and loads the successor in `scratch` by its differences from `loaded` (watched fluents
  * only) and settles; `step(roles)` is both, with the successor made by `successor` (wasm-frames.ts).
  */
-function stepFunctions(m: Layout, words: number): { params: number; result: boolean; locals: number; body: Code; export?: string }[] {
+function stepFunctions(m: Layout, words: number, fo: number): WasmFunction[] {
   // play(roles 0): r 1, set 2, d 3, i 4.
   const play = seq(
     whileDo(ltS(get(1), get(0)), set(3, ld(m.doesOf!, ld(m.chosen!, get(1)))),
-      when(geS(get(3), c(0)), when(eqz(ld8(m.val!, get(3))), seq(call(CHANGE, get(3), c(1)), st(m.doesOn!, get(2), get(3)), inc(2)))),
+      when(geS(get(3), c(0)), when(eqz(ld8(m.val!, get(3))), seq(call(fo + CHANGE, get(3), c(1)), st(m.doesOn!, get(2), get(3)), inc(2)))),
       inc(1)),
-    whileDo(ltS(get(4), get(2)), call(FIRE, ld(m.doesOn!, get(4))), inc(4)),
-    call(PROPAGATE),
+    whileDo(ltS(get(4), get(2)), call(fo + FIRE, ld(m.doesOn!, get(4))), inc(4)),
+    call(fo + PROPAGATE),
     get(2),
   );
   // advance(count 0): i 1, w 2, now 3, diff 4, b 5, atom 6.
   const advance = seq(
-    call(UNFIRE),
-    whileDo(ltS(get(1), get(0)), call(SET_INPUT, ld(m.doesOn!, get(1)), c(0)), inc(1)),
+    call(fo + UNFIRE),
+    whileDo(ltS(get(1), get(0)), call(fo + SET_INPUT, ld(m.doesOn!, get(1)), c(0)), inc(1)),
     whileDo(ltS(get(2), c(words)),
       set(3, ld(m.scratch!, get(2))),
       set(4, and(xor(ld(m.loaded!, get(2)), get(3)), ld(m.watched!, get(2)))),
       whileDo(ne(get(4), c(0)),
         set(5, ctz(get(4))), set(6, ld(m.trueAtom!, or(shl(get(2), c(5)), get(5)))),
-        when(geS(get(6), c(0)), call(SET_INPUT, get(6), and(shrU(get(3), get(5)), c(1)))),
+        when(geS(get(6), c(0)), call(fo + SET_INPUT, get(6), and(shrU(get(3), get(5)), c(1)))),
         set(4, and(get(4), sub(get(4), c(1))))),
       st(m.loaded!, get(2), get(3)),
       inc(2)),
-    call(PROPAGATE),
+    call(fo + PROPAGATE),
   );
   // step(roles 0): set 1.
-  const step = seq(set(1, call(PLAY, get(0))), call(SUCCESSOR, get(1)), call(ADVANCE, get(1)), get(1));
+  const step = seq(set(1, call(fo + PLAY, get(0))), call(fo + SUCCESSOR, get(1)), call(fo + ADVANCE, get(1)), get(1));
   return [
     { params: 1, result: true, locals: 4, body: play, export: 'play' },
     { params: 1, result: false, locals: 6, body: advance, export: 'advance' },
@@ -220,7 +234,7 @@ function stepFunctions(m: Layout, words: number): { params: number; result: bool
 }
 
 /** The arrays of `net` and `out` in memory: (name, elements, bytes per element). */
-function arraysOf(net: Net, out: Outputs, t: StepTables, w: Widths): [string, number, number][] {
+export function arraysOf(net: Net, out: Outputs, t: StepTables, w: Widths): [string, number, number][] {
   const state = out.nextBits.length;
   return [
     ['entries', 2 * net.readers.length, 4], ['readStart', net.atoms + 1, 4], ['settle', net.atoms, 4], ['kind', net.atoms, 1],
@@ -239,7 +253,7 @@ function arraysOf(net: Net, out: Outputs, t: StepTables, w: Widths): [string, nu
 }
 
 /** What a head does when its support crosses zero (propagate.ts's `settle`): its component, or a sink's -1 (unwatched) or -2 (reported). */
-function settleOf(net: Net, out: Outputs): Int32Array {
+export function settleOf(net: Net, out: Outputs): Int32Array {
   const settle = new Int32Array(net.atoms);
   for (let a = 0; a < net.atoms; a++) {
     const unread = net.readStart[a + 1] === net.readStart[a] && net.cycleReadStart[a + 1] === net.cycleReadStart[a];
@@ -250,8 +264,10 @@ function settleOf(net: Net, out: Outputs): Int32Array {
 }
 
 /** What the step of a playout reads besides the net (charge.ts's `ChargeGame` and `Machine.watched`). */
-interface StepTables {
+export interface StepTables {
   readonly roles: number;
+  /** The terminal atom (-1 or absent: none), for the playout in one call (wasm-charge.ts). */
+  readonly terminal?: number;
   /** Per legal atom, its does atom (-1 for none). */
   readonly doesOf: Int32Array;
   /** Per fluent, its true atom (-1 for none). */
@@ -262,117 +278,3 @@ interface StepTables {
   readonly frames: Frames | undefined;
 }
 
-/** The step of a playout in WebAssembly (see `stepFunctions`), with its arrays as views on the module's memory. */
-export interface WasmStep {
-  readonly chosen: Int32Array;
-  readonly doesOn: Int32Array;
-  readonly loaded: Uint32Array;
-  readonly scratch: Uint32Array;
-  /** Sets the joint move `chosen`, fires it and settles; returns the number of does atoms set, in `doesOn`. */
-  play(roles: number): number;
-  /** Withdraws the `count` does atoms in `doesOn` and loads `scratch` by its differences from `loaded`, then settles. */
-  advance(count: number): void;
-  /** Writes into `scratch` the successor of `loaded` under the `count` does atoms in `doesOn` (the net settled with them set). */
-  successor(count: number): void;
-  /** `play`, then `successor`; returns the number of does atoms set. */
-  playNext(roles: number): number;
-  /** `play`, `successor`, then `advance`; returns the number of does atoms set. */
-  step(roles: number): number;
-}
-
-/** The WebAssembly propagator, with its step. */
-type WasmPropagator = Propagator & { readonly step: WasmStep };
-
-/**
- * The propagator of `net` in WebAssembly, settled as createPropagator's is, with its outputs
- * (`out`'s tables, fresh counts and lists) and the step's arrays in its memory; undefined when
- * the net has a cyclic component or the platform refuses WebAssembly.
- */
-export function createWasmPropagator(net: Net, out: Outputs, tables: StepTables): WasmPropagator | undefined {
-  if (net.cyclic.some((x) => x === 1)) return undefined;
-  const widths = widthsOf(net);
-  const arrays = arraysOf(net, out, tables, widths);
-  const { at, bytes } = layout(arrays);
-  const sizes = { rules: net.rules, atoms: net.atoms, words: out.nextBits.length, frames: tables.frames, widths };
-  // The saved values and outputs (save, restore) follow the arrays.
-  const stateBytes = at.nextBits! + 4 * out.nextBits.length - at.val!;
-  const instance = instantiate({ functions: functions(at, sizes), globals: 3, pages: Math.ceil((bytes + stateBytes) / 65536) });
-  if (instance === undefined) return undefined;
-  const ex = instance.exports as Record<string, unknown>;
-  const buffer = (ex.memory as WebAssembly.Memory).buffer;
-  const i32 = (name: string, count: number): Int32Array => new Int32Array(buffer, at[name], count);
-  const size = new Map(arrays.map(([name, count]) => [name, count]));
-  const view = (name: string): Int32Array => i32(name, size.get(name)!);
-  const u32 = (name: string): Uint32Array => new Uint32Array(buffer, at[name], size.get(name)!);
-  const entries = view('entries');
-  for (let i = 0; i < net.readers.length; i++) {
-    const k = net.readers[i]! >> 1;
-    entries[2 * i] = entryOf(net, net.readers[i]!);
-    entries[2 * i + 1] = net.trigger[k]! >= 0 ? -1 : net.head[k]!;
-  }
-  view('readStart').set(net.readStart);
-  view('settle').set(settleOf(net, out));
-  new Uint8Array(buffer, at.kind, net.atoms).set(out.kind);
-  view('legalRole').set(out.legalRole);
-  view('legalBase').set(out.legalBase);
-  view('nextFluent').set(out.nextFluent);
-  for (const name of ['head', 'posStart', 'pos', 'negStart', 'neg', 'trigger', 'triggerStart', 'countedPos'] as const) view(name).set(net[name]);
-  view('doesOf').set(tables.doesOf);
-  view('trueAtom').set(tables.trueAtom);
-  view('watched').set(tables.watched);
-  fillFrames(tables.frames, view);
-  (ex.init as () => void)();
-  const val = new Uint8Array(buffer, at.val, net.atoms);
-  const outputs: Outputs = {
-    ...out,
-    legalCount: view('legalCount'),
-    legalList: view('legalList'),
-    legalPos: view('legalPos'),
-    nextBits: u32('nextBits'),
-  };
-  const step: WasmStep = {
-    chosen: view('chosen'),
-    doesOn: view('doesOn'),
-    loaded: u32('loaded'),
-    scratch: u32('scratch'),
-    play: ex.play as (roles: number) => number,
-    advance: ex.advance as (count: number) => void,
-    step: ex.step as (roles: number) => number,
-    successor: ex.successor as (count: number) => void,
-    playNext: ex.playNext as (roles: number) => number,
-  };
-  // The values and outputs lie in one range of memory, from `val` to the end of `nextBits`
-  // (the queue inside it is empty whenever the net is settled, `fired` is read only up to its
-  // count): saved and restored as one copy, to the end of memory past the arrays.
-  const from = at.val!;
-  const to = at.nextBits! + 4 * size.get('nextBits')!;
-  const savedAt = bytes;
-  const bytesView = new Uint8Array(buffer);
-  let saved = false;
-  const resetFired = ex.resetFired as () => void;
-  return {
-    val,
-    unmet: widths.unmet === 1 ? new Uint8Array(buffer, at.unmet, net.rules) : widths.unmet === 2 ? new Uint16Array(buffer, at.unmet, net.rules) : view('unmet'),
-    out: outputs,
-    step,
-    setInput: ex.setInput as (a: number, v: number) => void,
-    propagate: ex.propagate as () => void,
-    fire: ex.fire as (d: number) => void,
-    unfire: ex.unfire as () => void,
-    addSupport: () => {
-      throw new Error('the WebAssembly propagator has no lazy part');
-    },
-    save: () => {
-      bytesView.copyWithin(savedAt, from, to);
-      saved = true;
-    },
-    restore: () => {
-      if (!saved) return;
-      bytesView.copyWithin(from, savedAt, savedAt + to - from);
-      resetFired();
-    },
-    // As the interpreter counts them (its six arrays), so that both choose the same restarts
-    // (copying or by differences, charge.ts) and play the same games, seed for seed.
-    savedBytes: () => net.atoms * 9 + net.rules * 8 + net.triggers.length * 4,
-  };
-}
