@@ -62,6 +62,13 @@ function trace(sim: ReturnType<typeof createFastSimulator>, seed: number): unkno
     const end = sim.walk(p, random, 300);
     out.push(Array.from(end.state), end.depth, end.terminal, end.goals, sim.info(p));
   }
+  // Without a visit, a depth charge is one WebAssembly call (wasm-charge.ts), restart and moves
+  // drawn inside: the same depths, the generator handed back where the JS loop leaves it, and the
+  // last state's machine (read by a walk from it) the same; short charges too (maxSteps 3).
+  for (let i = 0; i < 60; i++) out.push(sim.depthCharge(random, i % 2 === 0 ? 300 : 3));
+  out.push(random.below(1 << 30));
+  const last = sim.walk(probes[3]!, random, 300);
+  out.push(Array.from(last.state), last.depth, last.goals);
   return out;
 }
 

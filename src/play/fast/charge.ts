@@ -299,6 +299,34 @@ function chargeInWasm(group: WasmCharge, machines: readonly Machine[], turn: num
   return depth;
 }
 
+/**
+ * The depth charge from the initial state in one call, restart included (wasm-charge.ts's
+ * `restartCharge`), over the machines of `restarts` when they are one group in WebAssembly made
+ * with the initial state; else undefined. `first` is the net of the initial state. The charge
+ * returns the joint moves made, after which `turn()` is the net of the last state.
+ */
+export function restartInWasm(restarts: readonly Restart[], first: number): { charge(random: Random, maxSteps: number): number; turn(): number } | undefined {
+  const machines = restarts.map((r) => r.machine);
+  if (machines.some((m) => m.wasm === undefined)) return undefined;
+  const group = oneGroup(machines);
+  const restartCharge = group?.restartCharge;
+  if (group === undefined || restartCharge === undefined) return undefined;
+  const { header } = group;
+  // The thresholds of copyIsCheaper: a whole cost above the cost rounded down is above the cost.
+  restarts.forEach((r, i) => (header[8 + i] = Math.min(0x7fffffff, Math.floor(r.cost))));
+  return {
+    charge: (random, maxSteps) => {
+      header[0] = random.state | 0;
+      for (let i = 0; i < machines.length; i++) header[2 + i] = machines[i]!.doesCount;
+      const depth = restartCharge(maxSteps >= 0x7fffffff ? 0x7fffffff : Math.ceil(maxSteps), first);
+      random.state = header[0]!;
+      for (let i = 0; i < machines.length; i++) machines[i]!.doesCount = header[2 + i]!;
+      return depth;
+    },
+    turn: () => header[1]!,
+  };
+}
+
 /** Whether `machines` are the nets of one group in its order (the simulator makes them so), to be played in one call. */
 function oneGroup(machines: readonly Machine[]): WasmCharge | undefined {
   const group = machines[0]!.wasm!.group;

@@ -21,7 +21,7 @@ import { evaluateGoals, splitGoals } from './goals.js';
 import { factorRules } from './factor.js';
 import { mergeCopies } from './copies.js';
 import { type StepSampler, changesPerStep, controlReadersPay, controlWorkPays, noopTurns, turnNetsPay } from './turns.js';
-import { type Machine, type Restart, type TurnGame, chargeOneNet, chargeTurns, chooseMoves, copyIsCheaper, fluentCosts, restoreInitial, watchedFluents, sameBits, saveRestart, successorInto } from './charge.js';
+import { type Machine, type Restart, type TurnGame, chargeOneNet, chargeTurns, chooseMoves, copyIsCheaper, fluentCosts, restartInWasm, restoreInitial, watchedFluents, sameBits, saveRestart, successorInto } from './charge.js';
 import { bindFrames, frameRules } from './frames.js';
 
 /** The fast simulator: the ground simulator's interface, and depth charges without allocation. */
@@ -136,6 +136,7 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
   // Lazy axioms: absent for other games, whose net and steps are exactly as without them.
   const opaque = game.lazy === undefined ? undefined : opaqueAtoms(game);
   let lazy: FastLazy | undefined;
+  const init = initialBits(fluents);
   /** A net's rules through the passes, compiled, before its propagator is made. */
   const prepare = (all: GroundGame['rules']) => {
     // The lazy part's evaluator reads the ground rules as they are: its games keep them all in the net.
@@ -149,7 +150,7 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     const compiled = compileNet(netGame, opaque);
     // The lazy part's evaluator may read any true atom: its games set them all.
     const watched = opaque === undefined ? watchedFluents(compiled, fluents.trueAtom, goalPart?.rules ?? []) : new Uint32Array(words).fill(~0);
-    return { goalPart, frames: framed?.frames, out, compiled, watched };
+    return { goalPart, frames: framed?.frames, out, compiled, watched, fluentCost: fluentCosts(compiled, fluents.trueAtom) };
   };
   /**
    * The machines of a net per rule set, in WebAssembly where they compile, as one group (one
@@ -158,15 +159,15 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
    */
   const machines = (ruleSets: readonly GroundGame['rules'][]): Machine[] => {
     const prepared = ruleSets.map(prepare);
-    const tables = (p: (typeof prepared)[number]) => ({ roles, terminal, doesOf, trueAtom: fluents.trueAtom, watched: p.watched, frames: p.frames });
+    const tables = (p: (typeof prepared)[number]) => ({ roles, terminal, doesOf, trueAtom: fluents.trueAtom, watched: p.watched, frames: p.frames, init, fluentCost: p.fluentCost });
     const group = opaque === undefined && options.wasm !== false ? createWasmGroup(prepared.map((p) => ({ net: p.compiled, out: p.out, tables: tables(p) }))) : undefined;
-    return prepared.map(({ goalPart, frames, out, compiled, watched }, i): Machine => {
+    return prepared.map(({ goalPart, frames, out, compiled, watched, fluentCost }, i): Machine => {
       const wasm = group?.[i];
       // The stack order where WebAssembly would use it (no lazy part): the same games with either.
       const net = wasm ?? createPropagator(compiled, out, opaque === undefined);
       if (frames !== undefined) bindFrames(frames, net.val);
       if (opaque !== undefined) lazy = fastLazy(game, compiled, net, opaque, deadline);
-      return { net, out: net.out, loaded: wasm?.step.loaded ?? new Uint32Array(words), doesOn: wasm?.step.doesOn ?? new Int32Array(roles), doesCount: 0, wasm: wasm?.step, goals: goalPart, compiled, fluentCost: fluentCosts(compiled, fluents.trueAtom), frames, watched };
+      return { net, out: net.out, loaded: wasm?.step.loaded ?? new Uint32Array(words), doesOn: wasm?.step.doesOn ?? new Int32Array(roles), doesCount: 0, wasm: wasm?.step, goals: goalPart, compiled, fluentCost, frames, watched };
     });
   };
   const machine = (all: GroundGame['rules']): Machine => machines([all])[0]!;
@@ -270,7 +271,6 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     const i = controlIndex(control, state);
     return i >= 0 ? specialized[i]! : (general ??= machine(simplifyRules(game, new Map())));
   };
-  const init = initialBits(fluents);
   let m = pick(init);
   const scratch = new Uint32Array(words);
 
@@ -355,7 +355,17 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     m = pick(init);
   };
 
+  // The charge from the initial state in one WebAssembly call, restart included, once the restarts are saved.
+  let inWasm: ReturnType<typeof restartInWasm> | null = null;
   const depthCharge = (random: Random, maxSteps: number, visit?: (state: GroundState) => void): number => {
+    if (visit === undefined && restarts !== undefined && lazy === undefined) {
+      if (inWasm === null) inWasm = restartInWasm(restarts, restarts.findIndex((r) => r.machine === pick(init)));
+      if (inWasm !== undefined) {
+        const depth = inWasm.charge(random, maxSteps);
+        m = restarts[inWasm.turn()]!.machine;
+        return depth;
+      }
+    }
     toInitial();
     return charge(random, maxSteps, visit);
   };

@@ -15,17 +15,19 @@
  * `below` is the same IEEE double arithmetic as `Math.floor(u / 2^32 × n)`, so the same numbers.
  */
 import {
-  type Code, type WasmFunction, add, c, call, eq, eqz, get, ld, ld8, ltS, minS, mul, ne, or, pick, ret, scaleF64, seq, set, shrU, st, sub, when, whileDo, xor,
+  type Code, type WasmFunction, add, and, c, call, ctz, eq, eqz, get, gset, gtS, memCopy, shl, ld, ld8, ltS, minS, mul, ne, or, pick, ret, scaleF64, seq, set, shrU, st, sub, when, whileDo, xor,
 } from './wasm-encode.js';
 
 /**
  * The group's header in memory (before every net's arrays): the generator's state, the net of
- * the state loaded, and per net the does atoms its last move left set (`Machine.doesCount`).
+ * the state loaded, per net the does atoms its last move left set (`Machine.doesCount`), and per
+ * net the restart's threshold (charge.ts's `Restart.cost`, rounded down: a whole cost above it
+ * is above the cost).
  */
-export const HEADER = { random: 0, turn: 4, counts: 8, bytes: 64 } as const;
+export const HEADER = { random: 0, turn: 4, counts: 8, thresholds: 32, bytes: 64 } as const;
 
 /** The most nets a group holds (six control fluents, specialize.ts), as the header has room for. */
-export const MAX_GROUP = (HEADER.bytes - HEADER.counts) / 4;
+export const MAX_GROUP = 6;
 
 /** What the charge reads of one net: its arrays' addresses and its functions' indices. */
 export interface ChargeNet {
@@ -33,6 +35,9 @@ export interface ChargeNet {
   /** Index of the net's `playNext(roles)` and `advance(count)`. */
   readonly playNext: number;
   readonly advance: number;
+  /** The global of its fired count; where its saved values lie (wasm-group.ts). */
+  readonly fired: number;
+  readonly savedAt: number;
 }
 
 /** What the charge reads of the game. */
@@ -42,6 +47,8 @@ export interface ChargeShape {
   readonly terminal: number;
   /** Words of a state. */
   readonly words: number;
+  /** Whether the nets have the initial state and fluent costs in memory, for the restart. */
+  readonly restart: boolean;
 }
 
 /** random.ts's `below(bound)` for `bound` in local b, into local out; locals t (scratch). */
@@ -81,9 +88,32 @@ function stepCode(shape: ChargeShape, nets: readonly ChargeNet[], i: number): Co
 }
 
 /**
+ * Net i back to the initial state, as charge.ts's `toInitial` does it: the fluents that differ
+ * from the state loaded weighed by their costs against the header's threshold; above it the
+ * saved values copied back (`restore`, the fired count reset, the state and does count set),
+ * else the initial state loaded by differences (`advance` from `init`).
+ */
+function restartCode(shape: ChargeShape, net: ChargeNet, i: number): Code {
+  const { at } = net;
+  const [W, DIFF, COST, COPY] = [0, 1, 2, 3];
+  const words = (body: Code): Code => seq(set(W, c(0)), whileDo(ltS(get(W), c(shape.words)), body, set(W, add(get(W), c(1)))));
+  const weigh = words(seq(
+    set(DIFF, xor(ld(at.loaded!, get(W)), ld(at.init!, get(W)))),
+    whileDo(ne(get(DIFF), c(0)),
+      set(COST, add(get(COST), ld(at.fluentCost!, or(shl(get(W), c(5)), ctz(get(DIFF)))))),
+      when(gtS(get(COST), ld(HEADER.thresholds, c(i))), seq(set(COPY, c(1)), set(W, c(shape.words)), set(DIFF, c(0))), set(DIFF, and(get(DIFF), sub(get(DIFF), c(1))))))));
+  const from = at.val!, to = at.nextBits! + 4 * shape.words;
+  const copy = seq(memCopy(c(from), c(net.savedAt), c(to - from)), gset(net.fired, c(0)), words(st(at.loaded!, get(W), ld(at.init!, get(W)))));
+  const differences = seq(words(st(at.scratch!, get(W), ld(at.init!, get(W)))), call(net.advance, ld(HEADER.counts, c(i))));
+  return seq(weigh, when(get(COPY), copy, differences), st(HEADER.counts, c(i), c(0)));
+}
+
+/**
  * The charge's functions, to be placed from index `first` of the module: one step per net, then
  * `charge(maxSteps)`, exported: the playout from the net in the header's turn, returning its
- * joint moves, the header left with the net of its last state.
+ * joint moves, the header left with the net of its last state; with the initial state in memory
+ * also a restart per net and `restartCharge(maxSteps, turn)`, exported: every net restarted,
+ * then the playout from net `turn`.
  */
 export function chargeFunctions(shape: ChargeShape, nets: readonly ChargeNet[], first: number): WasmFunction[] {
   const steps = nets.map((_, i): WasmFunction => ({ params: 0, result: true, locals: 6, body: stepCode(shape, nets, i) }));
@@ -97,5 +127,11 @@ export function chargeFunctions(shape: ChargeShape, nets: readonly ChargeNet[], 
       set(1, add(get(1), c(1)))),
     get(1),
   );
-  return [...steps, { params: 1, result: true, locals: 3, body: charge, export: 'charge' }];
+  const CHARGE = first + nets.length;
+  const out: WasmFunction[] = [...steps, { params: 1, result: true, locals: 3, body: charge, export: 'charge' }];
+  if (!shape.restart) return out;
+  const restarts = nets.map((net, i): WasmFunction => ({ params: 0, result: false, locals: 4, body: restartCode(shape, net, i) }));
+  // restartCharge(maxSteps 0, turn 1).
+  const restartCharge = seq(...nets.map((_, i) => call(CHARGE + 1 + i)), st(HEADER.turn, c(0), get(1)), call(CHARGE, get(0)));
+  return [...out, ...restarts, { params: 2, result: true, locals: 0, body: restartCharge, export: 'restartCharge' }];
 }

@@ -93,6 +93,8 @@ export const minS = (a: Code, b: Code): Code => seq(a, b, a, b, [0x48, 0x1b]);
  */
 export const scaleF64 = (u: Code, n: Code): Code =>
   seq(u, [0xb8], [0x44, 0, 0, 0, 0, 0, 0, 0xf0, 0x41], [0xa3], n, [0xb7], [0xa2], [0x9c], [0xaa]);
+/** Copies `len` bytes of memory from `src` to `dst` (bulk memory's `memory.copy`). */
+export const memCopy = (dst: Code, src: Code, len: Code): Code => seq(dst, src, len, [0xfc, 10, 0, 0]);
 /** 1 when `a` is zero. */
 export const eqz = (a: Code): Code => seq(a, [0x45]);
 /** Count of trailing zero bits. */

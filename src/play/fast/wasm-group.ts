@@ -22,6 +22,12 @@ export interface WasmCharge {
   readonly nets: number;
   /** Plays from the net in the header's turn, at most `maxSteps` joint moves; returns them. */
   charge(maxSteps: number): number;
+  /**
+   * Restarts every net from the initial state (charge.ts's `toInitial`: by copying its saved
+   * values when the header's threshold says so, else by differences), then plays from net `turn`;
+   * absent when the nets were made without the initial state.
+   */
+  readonly restartCharge: ((maxSteps: number, turn: number) => number) | undefined;
 }
 
 /** The step of a playout in WebAssembly (wasm-propagate.ts's `stepFunctions`), with its arrays as views on the module's memory. */
@@ -96,15 +102,18 @@ export function createWasmGroup(items: readonly GroupNet[]): WasmPropagator[] | 
   const placed = place(items);
   const last = placed[placed.length - 1]!;
   const fn = (p: Placed, name: string): number => p.first + p.code.findIndex((f) => f.export?.startsWith(`${name}_`));
-  const chargeNets: ChargeNet[] = placed.map((p) => ({ at: p.at, playNext: fn(p, 'playNext'), advance: fn(p, 'advance') }));
+  const chargeNets: ChargeNet[] = placed.map((p, i) => ({ at: p.at, playNext: fn(p, 'playNext'), advance: fn(p, 'advance'), fired: 2 + i, savedAt: p.bytes }));
   const t = items[0]!.tables;
-  const shape = { roles: t.roles, terminal: t.terminal ?? -1, words: items[0]!.out.nextBits.length };
+  const shape = { roles: t.roles, terminal: t.terminal ?? -1, words: items[0]!.out.nextBits.length, restart: items.every((item) => item.tables.init !== undefined && item.tables.fluentCost !== undefined) };
   const code = [...placed.flatMap((p) => p.code), ...chargeFunctions(shape, chargeNets, last.first + last.code.length)];
   const instance = instantiate({ functions: code, globals: 2 + items.length, pages: Math.ceil(last.end / 65536) });
   if (instance === undefined) return undefined;
   const ex = instance.exports as Record<string, unknown>;
   const buffer = (ex.memory as WebAssembly.Memory).buffer;
-  const group: WasmCharge = { header: new Int32Array(buffer, 0, HEADER.bytes / 4), nets: items.length, charge: ex.charge as (maxSteps: number) => number };
+  const group: WasmCharge = {
+    header: new Int32Array(buffer, 0, HEADER.bytes / 4), nets: items.length, charge: ex.charge as (maxSteps: number) => number,
+    restartCharge: shape.restart ? (ex.restartCharge as (maxSteps: number, turn: number) => number) : undefined,
+  };
   return items.map((item, i) => propagatorOf(item, placed[i]!, buffer, (name) => ex[`${name}_${i}`], { group, index: i }));
 }
 
@@ -129,6 +138,8 @@ function propagatorOf({ net, out, tables }: GroupNet, p: Placed, buffer: ArrayBu
   view('doesOf').set(tables.doesOf);
   view('trueAtom').set(tables.trueAtom);
   view('watched').set(tables.watched);
+  if (tables.init !== undefined) u32('init').set(tables.init);
+  if (tables.fluentCost !== undefined) view('fluentCost').set(tables.fluentCost);
   fillFrames(tables.frames, view);
   (fn('init') as () => void)();
   const widths = widthsOf(net);

@@ -248,6 +248,8 @@ export function arraysOf(net: Net, out: Outputs, t: StepTables, w: Widths): [str
     ['legalCount', out.legalCount.length, 4], ['legalList', out.legalList.length, 4], ['legalPos', out.legalPos.length, 4], ['nextBits', state, 4],
     ['doesOf', t.doesOf.length, 4], ['trueAtom', t.trueAtom.length, 4], ['watched', state, 4], ['loaded', state, 4], ['scratch', state, 4],
     ['chosen', t.roles, 4], ['doesOn', t.roles, 4],
+    // For the restart inside the playout's call (wasm-charge.ts): the initial state, and per fluent what changing it costs.
+    ['init', t.init === undefined ? 0 : state, 4], ['fluentCost', t.fluentCost?.length ?? 0, 4],
     ...frameArrays(t.frames),
   ];
 }
@@ -276,5 +278,8 @@ export interface StepTables {
   readonly watched: Uint32Array;
   /** The fluents whose successor frames.ts computes, if any. */
   readonly frames: Frames | undefined;
+  /** The initial state and charge.ts's `Machine.fluentCost`, for the restart inside the playout's call (absent: no such restart). */
+  readonly init?: Uint32Array;
+  readonly fluentCost?: Int32Array;
 }
 
