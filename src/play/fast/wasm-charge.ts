@@ -41,7 +41,7 @@ export interface ChargeNet {
 }
 
 /** What the charge reads of the game. */
-export interface ChargeShape {
+interface ChargeShape {
   readonly roles: number;
   /** The terminal atom (-1: none). */
   readonly terminal: number;
