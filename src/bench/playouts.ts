@@ -1,11 +1,12 @@
 /**
- * `npm run bench -- --playouts [--seconds S] [--games A,B] [--timeout S] [--ggpbase FILE.tsv] [--ggplib DIR|none] [--sancho DIR|none] [--out FILE.md]`:
+ * `npm run bench -- --playouts [--seconds S] [--games A,B] [--timeout S] [--ggpbase FILE.tsv] [--ggplib DIR|none] [--sancho DIR|none] [--base DIR] [--out FILE.md]`:
  * the Monte-Carlo table of slide 4 (instantiation lecture): per game, `gdl-ground play
  * --engine both --json` in its own process, then one Markdown row with both engines, the
  * factor (states/s ground / prolog) beside the slide's, and the grounding time. With
  * `--ggpbase`, the TSV that GGP-Base's bench.sh printed (measured in the same session) adds
  * its propnet's playouts/s, our ratio to it, and its prover's playouts/s. When ggplib or Sancho
- * is built (reference.ts), the table is instead ours side by side with them, alternating.
+ * is built (reference.ts), the table is instead ours side by side with them, alternating; with
+ * `--base DIR` (a built checkout of another version), that version's runs beside ours.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -62,6 +63,8 @@ interface Options {
   readonly out: string | undefined;
   readonly ggplib: string | undefined;
   readonly sancho: string | undefined;
+  /** A built checkout of another version of ours (its `dist/cli/main.js`), run beside ours in the side-by-side table. */
+  readonly base: string | undefined;
 }
 
 /** The mode's flags, read with node's own parser (`--playouts` itself and unknown flags are ignored). */
@@ -77,6 +80,7 @@ function parse(argv: readonly string[]): Options {
       out: { type: 'string' },
       ggplib: { type: 'string' },
       sancho: { type: 'string' },
+      base: { type: 'string' },
     },
   });
   const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -93,12 +97,13 @@ function parse(argv: readonly string[]): Options {
     out: text(values.out),
     ggplib: text(values.ggplib),
     sancho: text(values.sancho),
+    base: text(values.base),
   };
 }
 
 /** Runs `play` on one game in its own process, killed after the grounding limit and both engines' time. */
-async function runPlay(path: string, o: Options, lazy = false, engine: 'both' | 'ground' = 'both'): Promise<PlayRun> {
-  const args = [CLI, 'play', path, '--engine', engine, '--seconds', String(o.seconds), '--timeout', String(o.timeout), '--json'];
+async function runPlay(path: string, o: Options, lazy = false, engine: 'both' | 'ground' = 'both', cli = CLI): Promise<PlayRun> {
+  const args = [cli, 'play', path, '--engine', engine, '--seconds', String(o.seconds), '--timeout', String(o.timeout), '--json'];
   if (lazy) args.push('--lazy-axioms');
   const e = await runChild({ args, stdout: 'keep', killAfterMs: (o.timeout + 2 * o.seconds + 60) * 1000 });
   try {
@@ -141,28 +146,40 @@ function row(name: string, slide: number | undefined, run: PlayRun, ggp: Map<str
   return `| ${cells.join(' | ')} |`;
 }
 
-/** Ours, each reference engine, ours again, on one game: one row of the side-by-side table. */
+/** Ours, each reference engine, ours again, on one game: one row of the side-by-side table; with `--base`, the base's runs after each of ours. */
 async function sideBySideRow(name: string, path: string, o: Options, refs: readonly Reference[], lazy: boolean): Promise<string> {
   const load = loadAverage();
-  const ours: number[] = [];
+  const ours: Engine[] = [];
+  const base: Engine[] = [];
   const runOurs = async (): Promise<void> => {
-    const run = await runPlay(path, o, lazy, 'ground');
-    if (run.kind === 'ok' && run.engines.ground !== undefined) ours.push(run.engines.ground.playoutsPerSecond);
+    for (const [cli, into] of o.base === undefined ? [[CLI, ours] as const] : [[CLI, ours] as const, [join(o.base, 'dist', 'cli', 'main.js'), base] as const]) {
+      const run = await runPlay(path, o, lazy, 'ground', cli);
+      if (run.kind === 'ok' && run.engines.ground !== undefined) into.push(run.engines.ground);
+    }
   };
   await runOurs();
   const theirs = new Map<string, ReferenceRun>();
   for (const ref of refs) theirs.set(ref.name, await runReference(ref, path, o.seconds, o.timeout));
   await runOurs();
-  const cells = [name, load === undefined ? '–' : load.toFixed(2), ours.length === 0 ? 'failed' : ours.map((x) => x.toFixed(0)).join(', ')];
-  for (const ref of refs) cells.push(referenceCell(theirs.get(ref.name)), referenceRatio(ours, theirs.get(ref.name)));
+  const rates = (runs: readonly Engine[]): number[] => runs.map((e) => e.playoutsPerSecond);
+  const both = (runs: readonly Engine[], f: (e: Engine) => number): string => (runs.length === 0 ? 'failed' : runs.map((e) => f(e).toFixed(0)).join(', '));
+  const cells = [name, load === undefined ? '–' : load.toFixed(2), both(ours, (e) => e.playoutsPerSecond)];
+  if (o.base !== undefined) {
+    const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const cpu = (runs: readonly Engine[]): number => mean(runs.map((e) => e.playoutsPerCpuSecond));
+    cells.push(both(ours, (e) => e.playoutsPerCpuSecond), both(base, (e) => e.playoutsPerSecond), both(base, (e) => e.playoutsPerCpuSecond),
+      ours.length === 0 || base.length === 0 ? '–' : (cpu(ours) / cpu(base)).toFixed(2));
+  }
+  for (const ref of refs) cells.push(referenceCell(theirs.get(ref.name)), referenceRatio(rates(ours), theirs.get(ref.name)));
   return `| ${cells.join(' | ')} |`;
 }
 
 /** The side-by-side table with the built reference engines; returns its lines. */
 async function runSideBySide(o: Options, refs: readonly Reference[], chosen: readonly { name: string; lazy?: boolean; path?: string }[], root: string): Promise<string[]> {
-  const heads = refs.flatMap((r) => [`${r.name} playouts/s`, `ours / ${r.name}`]);
+  const baseHeads = o.base === undefined ? [] : ['ours playouts/CPU s', 'base playouts/s (two runs)', 'base playouts/CPU s', 'ours / base, per CPU s'];
+  const heads = [...baseHeads, ...refs.flatMap((r) => [`${r.name} playouts/s`, `ours / ${r.name}`])];
   const lines = [
-    `Random playouts per second, side by side: ours (\`play --engine ground\`), then ${refs.map((r) => r.name).join(', ')}, then ours again, ${o.seconds} s each (the references after their 2 s warm-up); load = 1-minute load average before the game.`,
+    `Random playouts per second, side by side: ours (\`play --engine ground\`)${o.base === undefined ? '' : ` and the base (${o.base})`}, then ${refs.map((r) => r.name).join(', ')}, then ours${o.base === undefined ? '' : ' and the base'} again, ${o.seconds} s each (the references after their 2 s warm-up); load = 1-minute load average before the game.`,
     '',
     `| game | load | ours playouts/s (two runs) | ${heads.join(' | ')} |`,
     `|---|---:|---:|${heads.map(() => '---:').join('|')}|`,
