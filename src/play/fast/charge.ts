@@ -282,6 +282,15 @@ function chargeOneWasm(m: Machine, w: WasmStep, g: ChargeGame, random: Random, m
 }
 
 /**
+ * `maxSteps` as the i32 bound of the loop in WebAssembly, stopping where `depth >= maxSteps`
+ * stops the JS loop: a larger bound (no game plays 2^31 joint moves) or NaN (never reached) is as
+ * good as none.
+ */
+function stepBound(maxSteps: number): number {
+  return maxSteps >= 0x7fffffff || Number.isNaN(maxSteps) ? 0x7fffffff : Math.ceil(maxSteps);
+}
+
+/**
  * The playout in one call over `machines`, the nets of `group` in their order, from the state
  * loaded into `machines[turn]`: the generator's state and the does counts handed in and taken
  * back, so that the JS side goes on as if its own loop had played. Returns the joint moves made;
@@ -292,8 +301,7 @@ function chargeInWasm(group: WasmCharge, machines: readonly Machine[], turn: num
   header[0] = random.state | 0;
   header[1] = turn;
   for (let i = 0; i < machines.length; i++) header[2 + i] = machines[i]!.doesCount;
-  // The loop counts in i32: a larger bound (no game plays 2^31 joint moves) is as good as none.
-  const depth = group.charge(maxSteps >= 0x7fffffff ? 0x7fffffff : Math.ceil(maxSteps));
+  const depth = group.charge(stepBound(maxSteps));
   random.state = header[0]!;
   for (let i = 0; i < machines.length; i++) machines[i]!.doesCount = header[2 + i]!;
   return depth;
@@ -318,7 +326,7 @@ export function restartInWasm(restarts: readonly Restart[], first: number): { ch
     charge: (random, maxSteps) => {
       header[0] = random.state | 0;
       for (let i = 0; i < machines.length; i++) header[2 + i] = machines[i]!.doesCount;
-      const depth = restartCharge(maxSteps >= 0x7fffffff ? 0x7fffffff : Math.ceil(maxSteps), first);
+      const depth = restartCharge(stepBound(maxSteps), first);
       random.state = header[0]!;
       for (let i = 0; i < machines.length; i++) machines[i]!.doesCount = header[2 + i]!;
       return depth;
