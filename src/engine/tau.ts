@@ -92,7 +92,7 @@ export interface PrologEngine {
 }
 
 /** KIF text of a ground term and its nesting depth (1 for a constant). */
-export interface TermText {
+interface TermText {
   readonly text: string;
   readonly depth: number;
 }

@@ -99,7 +99,7 @@ export function recordFact(r: RelationFacts, args: readonly TauTerm[], maxDepth:
  * The id of a ground Tau term in the store's table, interned when new; -1 when it nests deeper
  * than `maxDepth` (a constant is 1 deep). Iterative: terms may nest as deep as the limit.
  */
-export function termId(store: FactStore, t: TauTerm, maxDepth: number): number {
+function termId(store: FactStore, t: TauTerm, maxDepth: number): number {
   const name = tauConstant(t);
   if (name !== undefined) return constantId(store, name);
   // The path from the root to the term being read, the next argument of each, and the ids of
