@@ -258,8 +258,8 @@ type Fact = readonly TauTerm[];
  * An index of a table on some argument positions: a map from the KIF text of the first
  * position's argument to the next position's map, and so on, the last one's to the facts.
  * Maps nested by position rather than one map keyed by the texts joined: a look-up then makes
- * no string (kalaha_2009's calls of `plus` bind two arguments, 400,000 look-ups), and the
- * texts' hashes are cached in them.
+ * no string (kalaha_2009's calls of `plus` bind two arguments), and the texts' hashes are
+ * cached in them.
  */
 type Index = Map<string, Index | Fact[]>;
 
