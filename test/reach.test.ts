@@ -108,6 +108,15 @@ describe('computeSupersetsProlog', () => {
     expect(err.message).toMatch(/t\.kif:2:7: error: relation 'next' has instances \(fluent 'count'\) with terms nested deeper than 50 levels/);
   });
 
+  it('accepts instances nested exactly as deep as the limit, and refuses one level more', () => {
+    // The deepest fluent argument, (count (s (s (s 0)))), is 5 deep; the rules' own terms 4.
+    const game = `(role r) (init (count 0)) (succ 0 (s 0)) (succ (s 0) (s (s 0))) (succ (s (s 0)) (s (s (s 0))))
+      (<= (next (count ?y)) (true (count ?x)) (succ ?x ?y))
+      (<= (legal r noop) (true (count ?x)))`;
+    expect(supersetSentences(reach(game, TEST_REACH_LIMITS, 5).supersets).fluents).toEqual(['(base (count (s (s (s 0)))))', '(base (count (s (s 0))))', '(base (count (s 0)))', '(base (count 0))']);
+    expect(limitError(() => reach(game, TEST_REACH_LIMITS, 4)).message).toMatch(/t\.kif:2:7: error: relation 'next' has instances \(fluent 'count'\) with terms nested deeper than 4 levels/);
+  });
+
   it('refuses a rule whose own terms are nested deeper than the limit, and over-long bodies', () => {
     const deep = `(role r) (init (c ${'(s '.repeat(20)}0${')'.repeat(20)}))`;
     expect(limitError(() => reach(deep, TEST_REACH_LIMITS, 10)).message).toMatch(/t\.kif:1:10: error: rule for 'init' has a term nested deeper than 10 levels/);

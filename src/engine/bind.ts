@@ -6,8 +6,20 @@
  * module does not import tau-prolog: it is handed the library object.
  */
 
-/** Bindings of variables by name: what a table call's unifier holds. */
-type Links = Record<string, unknown>;
+/**
+ * Bindings of variables by name, what a table call's unifier holds: names and values
+ * alternating, `[name0, value0, name1, value1, ...]`. Not an object keyed by the names: clause
+ * variables are renamed afresh for every query, so such objects took a new hidden class per
+ * query and every store and load on them was megamorphic (kalaha_2009's superset stage spent
+ * a quarter of its time there). A call binds a few variables, so a scan is all a look-up needs.
+ */
+type Links = unknown[];
+
+/** The value bound to variable `name` in `links`, or undefined. */
+function linked(links: Links, name: string): unknown {
+  for (let i = 0; i < links.length; i += 2) if (links[i] === name) return links[i + 1];
+  return undefined;
+}
 
 /** A ground fact of a table: its arguments. */
 type FactArgs = readonly unknown[];
@@ -53,7 +65,7 @@ export function binder(pl: any): Binder {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   function apply(term: any, links: Links): any {
     if (term.ground) return term;
-    if (term instanceof Var) return links[term.id] ?? term;
+    if (term instanceof Var) return linked(links, term.id) ?? term;
     const args = term.args;
     const out = new Array(args.length);
     let ground = true;
@@ -68,7 +80,7 @@ export function binder(pl: any): Binder {
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   function state(rest: any, subst: any, links: Links, parent: unknown): unknown {
-    const values: Links = {};
+    const values: Record<string, unknown> = {};
     for (const v in subst.links) values[v] = apply(subst.links[v], links);
     return new State(rest === null ? null : apply(rest, links), new Substitution(values, subst.attrs), parent);
   }
@@ -77,7 +89,7 @@ export function binder(pl: any): Binder {
   function unifyLinks(args: readonly unknown[], fact: FactArgs): Links | null {
     // Tau-Prolog's unify takes argument lists, but consumes them: it gets copies.
     const mgu = pl.unify([...args], [...fact]);
-    return mgu === null ? null : mgu.links;
+    return mgu === null ? null : Object.entries(mgu.links as Record<string, unknown>).flat();
   }
 
   // The common call has variables where it has no bound argument: it needs only their bindings
@@ -86,15 +98,15 @@ export function binder(pl: any): Binder {
   function bind(atom: any, fact: FactArgs, indexed: number): Links | null {
     const args = atom.args;
     if (args.length > indexed) return unifyLinks(args, fact);
-    const links: Links = {};
+    const links: Links = [];
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
       if (a.ground) continue;
       if (!(a instanceof Var)) return unifyLinks(args, fact);
       if (a.id === '_') continue;
       const value = fact[i];
-      const prev = links[a.id];
-      if (prev === undefined) links[a.id] = value;
+      const prev = linked(links, a.id);
+      if (prev === undefined) links.push(a.id, value);
       else if (pl.compare(prev, value) !== 0) return null;
     }
     return links;

@@ -78,19 +78,13 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     const args = atom.args as { ground: boolean }[];
     let mask = 0;
     let full = true;
-    const parts: string[] = [];
     for (let i = 0; i < args.length; i++) {
       if (!args[i]!.ground) full = false;
-      else if (i < MAX_INDEXED) {
-        mask |= 1 << i;
-        parts.push(keyOf(args[i] as unknown as TauTerm));
-      }
+      else if (i < MAX_INDEXED) mask |= 1 << i;
     }
     // Positions past MAX_INDEXED are not in the key: those calls unify each candidate below.
-    // (The parts are collected here, not by a helper shared with addToIndex and has: one shared
-    // with both the engine's argument arrays and the tables' measured 3% slower over the corpus.)
     full &&= args.length <= MAX_INDEXED;
-    const candidates = mask === 0 ? table.facts : indexFor(table, mask).get(indexKey(parts)) ?? NO_FACTS;
+    const candidates = mask === 0 ? table.facts : indexed(indexFor(table, mask), mask, args as unknown as readonly TauTerm[]);
     if (full || args.length === 0) {
       // Every argument bound: a membership test, one answer at most.
       if (candidates.length > 0) thr.success(point);
@@ -155,7 +149,7 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   });
 
   /** The index of a table on the arguments in `mask`, built on first use. */
-  function indexFor(table: JsTable, mask: number): Map<string, Fact[]> {
+  function indexFor(table: JsTable, mask: number): Index {
     let index = table.indexes.get(mask);
     if (index === undefined) {
       index = new Map();
@@ -165,12 +159,29 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     return index;
   }
 
-  function addToIndex(index: Map<string, Fact[]>, mask: number, fact: Fact): void {
-    const parts: string[] = [];
-    for (let i = 0; i < Math.min(fact.length, MAX_INDEXED); i++) if (mask & (1 << i)) parts.push(keyOf(fact[i]!));
-    const key = indexKey(parts);
-    const list = index.get(key);
-    if (list === undefined) index.set(key, [fact]);
+  /** The facts of `index` (on `mask`) that agree with `args` at the positions of `mask`. */
+  function indexed(index: Index, mask: number, args: readonly (TauTerm | null | undefined)[]): readonly Fact[] {
+    let node: Index | Fact[] | undefined = index;
+    for (let i = 0; i < MAX_INDEXED && node !== undefined; i++) {
+      if ((mask & (1 << i)) !== 0) node = (node as Index).get(keyOf(args[i]!));
+    }
+    return (node as Fact[] | undefined) ?? NO_FACTS;
+  }
+
+  function addToIndex(index: Index, mask: number, fact: Fact): void {
+    // The level of each indexed position but the last: a map from its key to the next level.
+    let node = index;
+    const last = 31 - Math.clz32(mask);
+    for (let i = 0; i < last; i++) {
+      if ((mask & (1 << i)) === 0) continue;
+      const key = keyOf(fact[i]!);
+      let next = node.get(key) as Index | undefined;
+      if (next === undefined) node.set(key, (next = new Map()));
+      node = next;
+    }
+    const key = keyOf(fact[last]!);
+    const list = node.get(key) as Fact[] | undefined;
+    if (list === undefined) node.set(key, [fact]);
     else list.push(fact);
   }
 
@@ -232,15 +243,9 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   /** True when the table has a fact agreeing with every non-null argument of `pattern`. */
   function has(table: JsTable, pattern: readonly (TauTerm | null)[]): boolean {
     let mask = 0;
-    const parts: string[] = [];
-    for (let i = 0; i < Math.min(pattern.length, MAX_INDEXED); i++) {
-      const p = pattern[i];
-      if (p === null || p === undefined) continue;
-      mask |= 1 << i;
-      parts.push(keyOf(p));
-    }
+    for (let i = 0; i < Math.min(pattern.length, MAX_INDEXED); i++) if (pattern[i] !== null && pattern[i] !== undefined) mask |= 1 << i;
     if (mask === 0) return table.facts.length > 0;
-    return (indexFor(table, mask).get(indexKey(parts))?.length ?? 0) > 0;
+    return indexed(indexFor(table, mask), mask, pattern).length > 0;
   }
 
   return { direct, defineTable, addToTable, clearTable, probe, defineProjection };
@@ -249,12 +254,21 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
 /** A fact of a table: its ground arguments (never modified once added). */
 type Fact = readonly TauTerm[];
 
+/**
+ * An index of a table on some argument positions: a map from the KIF text of the first
+ * position's argument to the next position's map, and so on, the last one's to the facts.
+ * Maps nested by position rather than one map keyed by the texts joined: a look-up then makes
+ * no string (kalaha_2009's calls of `plus` bind two arguments), and the texts' hashes are
+ * cached in them.
+ */
+type Index = Map<string, Index | Fact[]>;
+
 /** A table of ground facts answered from JavaScript. */
 interface JsTable {
   readonly arity: number;
   facts: Fact[];
-  /** Indexes by bitmask of bound argument positions, keyed by the arguments' KIF texts. */
-  indexes: Map<number, Map<string, Fact[]>>;
+  /** Indexes by bitmask of bound argument positions (see {@link Index}). */
+  indexes: Map<number, Index>;
   /** Tables holding the distinct projections of this one's facts, kept up to date. */
   readonly projections: Projection[];
 }
@@ -292,8 +306,8 @@ const MAX_CHUNK = 256;
 const MAX_INDEXED = 30;
 
 /**
- * The key of an index entry: the texts of the indexed arguments. One argument (the common
- * case) is its own key, a string whose hash is already known from earlier lookups.
+ * The key of a projected tuple in its projection's set of those seen: the texts of its
+ * arguments. One argument is its own key, a string whose hash is already known.
  */
 function indexKey(parts: readonly string[]): string {
   return parts.length === 1 ? parts[0]! : parts.join('\u0000');

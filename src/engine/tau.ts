@@ -87,78 +87,19 @@ export interface PrologEngine {
    * With `history`, each tuple enters it once over the base's life (see {@link ProjectionHistory}).
    */
   defineProjection(base: string, keep: readonly number[], name: string, history?: ProjectionHistory): boolean;
-  /**
-   * {@link tauKif}, cached per term object (answers share their arguments with table facts).
-   * `cache` false: looked up in the cache but not added to it (the text of an answer that may
-   * be a duplicate, whose term nothing reads again; {@link PrologEngine.rememberKif} adds it
-   * once it is kept).
-   */
-  kif(t: TauTerm, maxDepth?: number, cache?: boolean): TermText;
-  /** Caches `text`, what {@link PrologEngine.kif} gave for `t` uncached, once `t` is kept in a table. */
-  rememberKif(t: TauTerm, text: TermText): void;
+  /** {@link tauKif}, cached per term object (answers share their arguments with table facts). */
+  kif(t: TauTerm): TermText;
 }
 
 /** KIF text of a ground term and its nesting depth (1 for a constant). */
-export interface TermText {
+interface TermText {
   readonly text: string;
   readonly depth: number;
 }
 
-/** Quotes a GDL symbol as a Prolog atom, so `1`, `+` and `A` all stay plain constants. */
-export function quoteAtom(name: string): string {
-  return `'${name.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-}
-
-/**
- * Prolog text of a GDL term: constants quoted, variables named through `vars`, new ones
- * `${varPrefix}0`, `${varPrefix}1`, ... (added to `vars`). Iterative: terms may be deep.
- */
-export function prologText(root: Term, vars: Map<string, string>, varPrefix: string): string {
-  const out: string[] = [];
-  const stack: (Term | string)[] = [root];
-  while (stack.length > 0) {
-    const t = stack.pop()!;
-    if (typeof t === 'string') out.push(t);
-    else if (t.kind === 'var') {
-      if (!vars.has(t.name)) vars.set(t.name, `${varPrefix}${vars.size}`);
-      out.push(vars.get(t.name)!);
-    } else if (t.kind === 'const') out.push(quoteAtom(t.name));
-    else {
-      out.push(quoteAtom(t.name), '(');
-      stack.push(')');
-      for (let k = t.args.length - 1; k >= 0; k--) stack.push(t.args[k]!, k > 0 ? ',' : '');
-    }
-  }
-  return out.join('');
-}
-
 /** Converts a ground Tau term to a GDL term (iteratively: terms may be deep). */
 export function fromTau(root: TauTerm): Term {
-  return convertTau(root, undefined);
-}
-
-/**
- * {@link fromTau} with each constant one shared object per name in `consts`, made on first use
- * (terms are never modified): the supersets of amazons hold 752,469 axioms of six constants
- * each, an object apiece before.
- */
-export function fromTauShared(root: TauTerm, consts: Map<string, Term>): Term {
-  // A constant (most arguments of most axioms) without the general conversion's closures: the
-  // collect of amazons' supersets converts 4.5 million arguments.
-  const name = constantName(root);
-  if (name === undefined) return convertTau(root, consts);
-  let c = consts.get(name);
-  if (c === undefined) consts.set(name, (c = { kind: 'const', name, pos: NO_POS }));
-  return c;
-}
-
-function convertTau(root: TauTerm, consts: Map<string, Term> | undefined): Term {
-  const constant = (name: string): Term => {
-    if (consts === undefined) return { kind: 'const', name, pos: NO_POS };
-    let c = consts.get(name);
-    if (c === undefined) consts.set(name, (c = { kind: 'const', name, pos: NO_POS }));
-    return c;
-  };
+  const constant = (name: string): Term => ({ kind: 'const', name, pos: NO_POS });
   // Most arguments are constants, and most fluents and moves one function term of constants
   // (`(cell 1 2 b)`): no fold for those.
   const name = constantName(root);
@@ -311,23 +252,18 @@ export function createEngine(limits: EngineLimits, options: EngineOptions = {}):
   }
 
   // Texts of ground terms, cached: fact arguments are shared objects, bound into answers and
-  // looked up again and again.
-  // Answers that repeat a known fact (most answers, in games like hex: 550,000 of 580,000) are
-  // fresh terms that nothing reads again: their texts are not cached (a WeakMap entry each cost
-  // its insertion and the garbage collector's ephemeron work).
+  // looked up again and again by the tables' indexes. (Answers are not made texts: the fact
+  // store keys them by term ids, src/reach/store.ts.)
   const texts = new WeakMap<object, TermText>();
-  function kif(t: TauTerm, maxDepth: number = Infinity, cache = true): TermText {
+  function kif(t: TauTerm): TermText {
     // Most arguments are constants, their own text: no cache needed.
     const name = constantName(t);
     if (name !== undefined) return { text: name, depth: 1 };
     const hit = texts.get(t);
     if (hit !== undefined) return hit;
-    const computed = flatKif(t) ?? tauKif(t, maxDepth);
-    if (cache && computed.depth <= maxDepth) texts.set(t, computed);
+    const computed = flatKif(t) ?? tauKif(t);
+    texts.set(t, computed);
     return computed;
-  }
-  function rememberKif(t: TauTerm, text: TermText): void {
-    if (constantName(t) === undefined) texts.set(t, text);
   }
   const own = ownPredicates(pl, session.modules.user, (t) => constantName(t) ?? kif(t).text);
   const direct = own.direct;
@@ -337,7 +273,7 @@ export function createEngine(limits: EngineLimits, options: EngineOptions = {}):
   }
 
   const { defineTable, addToTable, clearTable, probe, defineProjection } = own;
-  return { consult, solve, solveCall, addClause, addFacts, steps: () => stepCount, defineTable, addToTable, clearTable, probe, defineProjection, kif, rememberKif };
+  return { consult, solve, solveCall, addClause, addFacts, steps: () => stepCount, defineTable, addToTable, clearTable, probe, defineProjection, kif };
 }
 
 /** Name (functor) of a ground Tau term; numbers give their text. */
@@ -345,6 +281,21 @@ export function tauName(t: TauTerm): string {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const x = t as any;
   return pl.type.is_number(x) ? String(x.value) : (x.id as string);
+}
+
+/**
+ * The name of a ground Tau term without arguments (an atom; a number gives its text), or
+ * undefined for a compound term. Throws {@link EngineError} on a variable: an answer that is
+ * not ground (a rule the relaxation left unsafe).
+ */
+export function tauConstant(t: TauTerm): string | undefined {
+  const name = constantName(t);
+  if (name !== undefined) return name;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const x = t as any;
+  if (pl.type.is_number(x)) return String(x.value);
+  if (pl.type.is_variable(x)) throw new EngineError(`answer is not ground (variable ${x.id})`);
+  return undefined;
 }
 
 /** Arguments of a Tau term (empty for atoms, numbers and variables). */

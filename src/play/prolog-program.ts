@@ -15,7 +15,7 @@
 import type { Atom, Term } from '../gdl/ast.js';
 import { type RelationGraph, dependents, relationGraph } from '../gdl/relations.js';
 import { stronglyConnectedComponents } from '../gdl/scc.js';
-import { prologText, quoteAtom } from '../engine/tau.js';
+import { prologText, quoteAtom } from '../engine/prolog-text.js';
 import { asRule, type Literal, type NormalGame, type NormalRule } from '../normalize/types.js';
 
 /** When a recursive component must be saturated: once, in every state, or after every joint move. */

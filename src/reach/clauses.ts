@@ -9,7 +9,8 @@
 import { foldTerm } from '../gdl/fold.js';
 import type { Term } from '../gdl/ast.js';
 import { isGround } from '../gdl/terms.js';
-import { type TauTerm, makeTerm, makeVar, prologText, quoteAtom } from '../engine/tau.js';
+import { type TauTerm, makeTerm, makeVar } from '../engine/tau.js';
+import { prologText, quoteAtom } from '../engine/prolog-text.js';
 import type { PlannedClause, PlannedGoal } from './planned.js';
 import { type RelaxedLiteral, type RelaxedRule, keyOf } from './relaxed.js';
 

@@ -310,7 +310,7 @@ function withoutExistence(goals: readonly PlannedGoal[]): PlannedGoal[] {
 export function replanIfGrown(run: Run, compiled: CompiledComponent): void {
   if (!uses(run.switches, 'replan')) return;
   for (const [key, was] of compiled.planned) {
-    const now = run.store.relations.get(key)?.facts.length ?? 0;
+    const now = run.store.relations.get(key)?.ids.size ?? 0;
     if (now >= 4 * Math.max(was, REPLAN_FROM / 4)) {
       compiled.planned = sizes(run, [...compiled.planned.keys()]);
       compiled.loaded = new Map();
@@ -327,7 +327,7 @@ export function replanIfGrown(run: Run, compiled: CompiledComponent): void {
 const REPLAN_FROM = 64;
 
 function sizes(run: Run, keys: readonly string[]): Map<string, number> {
-  return new Map(keys.map((k) => [k, run.store.relations.get(k)?.facts.length ?? 0]));
+  return new Map(keys.map((k) => [k, run.store.relations.get(k)?.ids.size ?? 0]));
 }
 
 /**
@@ -343,7 +343,7 @@ function estimator(run: Run, members: ReadonlySet<string>, useFloor: boolean): R
     const floor = useFloor && members.has(relKey) ? GROWING_FLOOR : 0;
     if (table === undefined) {
       const r = run.store.relations.get(relKey);
-      return Math.max(floor, r === undefined ? 0 : r.facts.length);
+      return Math.max(floor, r === undefined ? 0 : r.ids.size);
     }
     const stats = tableStats(run, table);
     let rows = Math.max(floor, stats.size);

@@ -182,8 +182,8 @@ function addFact(run: Run, fresh: Fresh, rule: RelaxedRule, head: Atom): void {
 /** Keeps a fact unless known; enforces the atom and depth limits. */
 function keep(run: Run, fresh: Fresh, key: string, args: readonly unknown[], rule: RelaxedRule | undefined): void {
   const r = run.store.relations.get(key)!;
-  const result = recordFact(run.engine, r, args as never, run.maxDepth, run.store);
-  if ('kind' in result) {
+  const result = recordFact(r, args as never, run.maxDepth, run.store);
+  if (result !== 'new') {
     if (result.kind === 'too-deep') {
       const split = splitPosition(r.rel, r.arity);
       const what = split === undefined ? '' : ` (${r.rel === 'legal' || r.rel === 'does' ? 'move' : 'fluent'} '${tauName((args as TauTerm[])[split]!)}')`;
@@ -194,7 +194,7 @@ function keep(run: Run, fresh: Fresh, key: string, args: readonly unknown[], rul
   }
   let list = fresh.get(key);
   if (list === undefined) fresh.set(key, (list = []));
-  list.push(result);
+  list.push(args as StoredFact);
   // Answers can come faster than engine steps (one query, many answers): counted here too.
   if (run.limits.deadline.tick()) checkDeadline(run);
   // Bridges copy at once, in the same round: a new `next` fact is a `true` fact (line 19),
@@ -207,7 +207,7 @@ function keep(run: Run, fresh: Fresh, key: string, args: readonly unknown[], rul
     throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; more than ${run.limits.maxAtoms} ground atoms in all`, { kind: 'atoms' });
   }
   // The relations of eliminated parts are not the game's: neither estimated nor blamed.
-  const past = r.auxiliary ? undefined : pastBudget(run, key, r.facts.length);
+  const past = r.auxiliary ? undefined : pastBudget(run, key, r.ids.size);
   if (past !== undefined) throw estimateError(run, r, past);
 }
 

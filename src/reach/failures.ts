@@ -14,10 +14,10 @@ export function largestRelation(store: FactStore): { readonly key: string; reado
   let count = -1;
   for (const [k, r] of store.relations) {
     if (r.auxiliary) continue;
-    if (r.facts.length > count || (r.facts.length === count && k < key)) {
+    if (r.ids.size > count || (r.ids.size === count && k < key)) {
       key = k;
       relation = r;
-      count = r.facts.length;
+      count = r.ids.size;
     }
   }
   return { key, relation, count: Math.max(count, 0) };

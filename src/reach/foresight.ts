@@ -146,7 +146,7 @@ function survey(run: Run, key: string, dom: DomainSizes): { dynamic: number; pen
     if (!c.stateDependent || !relevant.has(i)) return;
     for (const k of c.relations) {
       if (run.plan.auxiliary.has(k)) continue;
-      const count = run.store.relations.get(k)?.facts.length ?? 0;
+      const count = run.store.relations.get(k)?.ids.size ?? 0;
       dynamic += count;
       const relation = run.plan.relations.get(k)!;
       if (KEYWORDS.has(relation.rel)) continue;

@@ -25,7 +25,7 @@
  * budget's (`kind: 'atoms'`), so what follows an atom-budget stop follows this one too: the
  * refined run (src/reach/demand.ts), lazy axioms (docs/lazy.md).
  */
-import { type TauTerm, tauArgs, tauName } from '../engine/tau.js';
+import type { Relation } from '../datalog/relation.js';
 import { deadlineTicker } from '../gdl/diagnostics.js';
 import { splitPosition } from './clauses.js';
 import { domainSizesOf } from './domain-sizes.js';
@@ -75,7 +75,7 @@ function ownGrowth(run: Run, key: string, count: number): GrowthEstimate | undef
   const r = run.store.relations.get(key)!;
   if (count < r.lookAt) return undefined;
   r.lookAt = count * STEP;
-  const found = sizes(run, r.rel, r.arity, r.facts);
+  const found = sizes(run, r.rel, r.arity, r.ids);
   // Stopped by the clock: the caller's next check words the stop as the stage's own.
   if (found === undefined) return undefined;
   const { seen, domain } = found;
@@ -105,18 +105,21 @@ function queryCaps(run: Run, key: string): boolean {
 }
 
 /** Σ seen(t) and Σ domain(t) over the tables of a relation (see the module's comment); undefined once the deadline has passed. */
-function sizes(run: Run, rel: string, arity: number, facts: readonly { readonly args: readonly TauTerm[] }[]): { seen: number; domain: number } | undefined {
+function sizes(run: Run, rel: string, arity: number, facts: Relation): { seen: number; domain: number } | undefined {
   const split = splitPosition(rel, arity);
-  // Per table (functor of the split argument): the distinct texts at each position.
-  const tables = new Map<string, Set<string>[]>();
-  for (const f of facts) {
+  const terms = run.store.terms;
+  // Per table (functor of the split argument): the distinct term ids at each position.
+  const tables = new Map<string, Set<number>[]>();
+  for (let row = 0; row < facts.size; row++) {
     if (run.limits.deadline.tick()) return undefined;
-    const inner = split === undefined ? [] : tauArgs(f.args[split]!);
-    const name = split === undefined ? '' : `${tauName(f.args[split]!)}/${inner.length}`;
-    const args = split === undefined ? f.args : [...f.args.filter((_, i) => i !== split), ...inner];
+    const at = split === undefined ? -1 : facts.get(row, split);
+    const name = at < 0 ? '' : `${terms.name(at)}/${terms.arity(at)}`;
     let sets = tables.get(name);
-    if (sets === undefined) tables.set(name, (sets = args.map(() => new Set<string>())));
-    for (let i = 0; i < args.length; i++) sets[i]!.add(run.engine.kif(args[i]!).text);
+    if (sets === undefined) tables.set(name, (sets = Array.from({ length: arity - (at < 0 ? 0 : 1) + (at < 0 ? 0 : terms.arity(at)) }, () => new Set<number>())));
+    // The split argument's own arguments come after the others, as in its table.
+    let k = 0;
+    for (let i = 0; i < arity; i++) if (i !== split) sets[k++]!.add(facts.get(row, i));
+    for (let j = 0; at >= 0 && j < terms.arity(at); j++) sets[k++]!.add(terms.arg(at, j));
   }
   const dom = domainSizes(run);
   let seen = 0;

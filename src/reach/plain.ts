@@ -9,7 +9,8 @@
  */
 import type { Atom } from '../gdl/ast.js';
 import { KEYWORDS, NO_POS } from '../gdl/ast.js';
-import { EngineLimitError, type PrologEngine, type TauTerm, createEngine, fromTau, prologText, tauArgs, tauName } from '../engine/tau.js';
+import { EngineLimitError, type PrologEngine, type TauTerm, createEngine, fromTau, tauArgs, tauName } from '../engine/tau.js';
+import { prologText } from '../engine/prolog-text.js';
 import { deadlineLimit, relationLimitError } from '../gdl/diagnostics.js';
 import { relationComponents } from '../gdl/relations.js';
 import { sortByCodePoints } from '../gdl/terms.js';

@@ -12,14 +12,14 @@
  */
 import type { Atom, Term } from '../gdl/ast.js';
 import { KEYWORDS, NO_POS } from '../gdl/ast.js';
-import { type TauTerm, createEngine, fromTauShared } from '../engine/tau.js';
+import { createEngine } from '../engine/tau.js';
 import { sortByCodePoints, termDepth } from '../gdl/terms.js';
 import { checkDeadline, deadlineTicker, relationLimitError } from '../gdl/diagnostics.js';
 import type { NormalGame } from '../normalize/types.js';
 import { NO_RELATION, type ReachProgress, type Run, evaluateComponent } from './evaluate.js';
 import { type RelaxedRule, asOneComponent, planRelaxedGame, relevantComponents } from './relaxed.js';
 import { type Optimization, switches, uses } from './ablation.js';
-import { type FactStore, type StoredFact, createStore, ensureTable, relationFacts } from './store.js';
+import { type FactStore, type RelationFacts, createStore, ensureTable, factText, relationFacts } from './store.js';
 import { StageTimer } from '../timer.js';
 import { type ReachLimits, type ReachResult, type Supersets } from './types.js';
 
@@ -161,26 +161,39 @@ function refuseDeepRules(file: string, rules: readonly RelaxedRule[], maxDepth: 
  * text, the axioms too unless `order` is `found`.
  */
 function collect(store: FactStore, auxiliary: ReadonlySet<string>, tick: () => void, order: 'text' | 'found'): Supersets {
-  // One object per constant, shared by every term that holds it.
-  const consts = new Map<string, Term>();
-  const term = (t: TauTerm): Term => fromTauShared(t, consts);
+  // Terms are made from the facts' ids, each once: a term held by several facts is one object.
+  const term = (id: number): Term => store.terms.toTerm(id);
   // Sorted by text first, converted after: only what is kept is converted, once.
   const byText = <S, T>(items: S[], text: (s: S) => string, value: (s: S) => T): T[] =>
     sortByCodePoints(items, (s) => (tick(), text(s))).map((s) => (tick(), value(s)));
-  const fluents = byText(store.relations.get('true/1')?.facts ?? [], (f) => f.text, (f) => term(f.args[0]!));
-  const moves = byText(store.relations.get('does/2')?.facts ?? [], (f) => f.text, (f) => ({ role: term(f.args[0]!), action: term(f.args[1]!) }));
+  const t = store.relations.get('true/1');
+  const d = store.relations.get('does/2');
+  const fluents = t === undefined ? [] : byText(rowsOf(t), (row) => factText(store, t, row), (row) => term(t.ids.get(row, 0)));
+  const moves = d === undefined ? [] : byText(rowsOf(d), (row) => factText(store, d, row), (row) => ({ role: term(d.ids.get(row, 0)), action: term(d.ids.get(row, 1)) }));
   const axioms = order === 'text' ? axiomsByText(store, auxiliary, tick, term) : axiomsFound(store, auxiliary, tick, term);
   return { fluents, moves, axioms };
 }
 
+/** The row numbers of a relation's facts, in the order found. */
+function rowsOf(r: RelationFacts): number[] {
+  return Array.from({ length: r.ids.size }, (_, i) => i);
+}
+
+/** The axiom of fact `row` of relation `r`. */
+function axiomOf(r: RelationFacts, row: number, term: (id: number) => Term): Atom {
+  const args: Term[] = [];
+  for (let i = 0; i < r.arity; i++) args.push(term(r.ids.get(row, i)));
+  return { kind: 'atom', rel: r.rel, args, pos: NO_POS };
+}
+
 /** The axioms relation by relation, each relation's facts in the order they were found. */
-function axiomsFound(store: FactStore, auxiliary: ReadonlySet<string>, tick: () => void, term: (t: TauTerm) => Term): Atom[] {
+function axiomsFound(store: FactStore, auxiliary: ReadonlySet<string>, tick: () => void, term: (id: number) => Term): Atom[] {
   const axioms: Atom[] = [];
   for (const [key, r] of store.relations) {
     if (KEYWORDS.has(r.rel) || auxiliary.has(key)) continue;
-    for (const f of r.facts) {
+    for (let row = 0; row < r.ids.size; row++) {
       tick();
-      axioms.push({ kind: 'atom', rel: r.rel, args: f.args.map(term), pos: NO_POS });
+      axioms.push(axiomOf(r, row, term));
     }
   }
   return axioms;
@@ -194,20 +207,21 @@ function axiomsFound(store: FactStore, auxiliary: ReadonlySet<string>, tick: () 
  * spares building and comparing a text per instance (amazons: 752,469 axioms, and the sort
  * took as long as the fixpoint). Arities of one name share a prefix, so they are sorted together.
  */
-function axiomsByText(store: FactStore, auxiliary: ReadonlySet<string>, tick: () => void, term: (t: TauTerm) => Term): Atom[] {
-  const groups = new Map<string, { readonly prefix: string; readonly rel: string; readonly facts: StoredFact[] }>();
+function axiomsByText(store: FactStore, auxiliary: ReadonlySet<string>, tick: () => void, term: (id: number) => Term): Atom[] {
+  type Fact = { readonly r: RelationFacts; readonly row: number; readonly text: string };
+  const groups = new Map<string, { readonly prefix: string; readonly facts: Fact[] }>();
   for (const [key, r] of store.relations) {
     if (KEYWORDS.has(r.rel) || auxiliary.has(key)) continue;
     const prefix = r.arity === 0 ? r.rel : `(${r.rel} `;
     let g = groups.get(prefix);
-    if (g === undefined) groups.set(prefix, (g = { prefix, rel: r.rel, facts: [] }));
-    for (const f of r.facts) tick(), g.facts.push(f);
+    if (g === undefined) groups.set(prefix, (g = { prefix, facts: [] }));
+    for (let row = 0; row < r.ids.size; row++) tick(), g.facts.push({ r, row, text: factText(store, r, row) });
   }
   const axioms: Atom[] = [];
   for (const g of sortByCodePoints([...groups.values()], (x) => x.prefix)) {
     for (const f of sortByCodePoints(g.facts, (x) => (tick(), x.text))) {
       tick();
-      axioms.push({ kind: 'atom', rel: g.rel, args: f.args.map(term), pos: NO_POS });
+      axioms.push(axiomOf(f.r, f.row, term));
     }
   }
   return axioms;
