@@ -302,11 +302,13 @@ function runRule(
   checkLazyEstimate(ctx, rule, estimate);
   // A limit passed while enumerating names the size the join was estimated at, as the clock's does.
   const size = `; its join was estimated at about ${formatEstimate(estimate)} bindings`;
-  // Heads repeat across bindings: what is known of each is looked up once (head-cache.ts).
-  const heads = createHeadCache(rule.head.vars);
+  // Heads repeat across bindings: what is known of each is looked up once (head-cache.ts). A
+  // static rule's outputs are its head's variables, so its join rarely repeats a head.
+  const heads = createHeadCache(rule.head.vars, !isStatic);
   join(rule.nVars, joins, checks, outputs, makeTick(ctx, rule, estimate), (b, rows) => {
     let entry = findHead(heads, b);
     if (entry >= 0 && heads.states[entry] === HEAD_FILTERED) return;
+    const before = ctx.table.size;
     const head = entry >= 0 ? heads.ids[entry]! : instantiatePattern(rule.head.pattern, b, ctx.table, filter === undefined);
     if (entry < 0) {
       const passes = filter === undefined || filter.has(head);
@@ -321,7 +323,8 @@ function runRule(
       if (ctx.counters.literals > maxLiterals) throw limitError(ctx, rule, `exceeded ${maxLiterals} ground literals${size}`, { kind: 'literals', estimate });
     }
     if (entry >= 0 && heads.states[entry] === HEAD_RECORDED) return;
-    if (!inStore(headStore, head) && !pending.has(head)) {
+    // A head interned just now is in no store and not pending (static relations: every fact).
+    if (head >= before || (!inStore(headStore, head) && !pending.has(head))) {
       pending.add(head);
       if (++ctx.counters.atoms > maxAtoms) throw limitError(ctx, rule, `exceeded ${maxAtoms} ground atoms${size}`, { kind: 'ground-atoms', estimate });
     }
@@ -377,6 +380,26 @@ function dropUnderivedNegations(ctx: Context, start: number, rules: readonly Joi
 }
 
 /**
+ * Adds the pending heads to their stores. Heads come in runs of one relation (rule by rule), so
+ * the store found for an atom's functor and arity serves the next atoms of the run, instead of
+ * a name, a key and a map look-up per atom (gt_two_thirds_6p: 721,200 static facts).
+ */
+function commitPending(ctx: Context, pending: ReadonlySet<number>): void {
+  const table = ctx.table;
+  let functor = -1;
+  let arity = -1;
+  let store: Store | undefined;
+  for (const id of pending) {
+    if (store === undefined || table.functor(id) !== functor || table.arity(id) !== arity) {
+      functor = table.functor(id);
+      arity = table.arity(id);
+      store = storeOf(ctx, keyOfId(ctx, id));
+    }
+    addToStore(store, id);
+  }
+}
+
+/**
  * Instantiates the rules of one component (`rels` are its relations) to a fixpoint with the
  * core's semi-naive driver: a rule's body atom over a relation of the component reads, in its
  * delta round, only the block rows of the instances first derived in the previous round.
@@ -393,7 +416,7 @@ export function evaluateComponent(ctx: Context, rules: readonly JoinRule[], rels
     fire: (rule, delta) => runRule(ctx, rule, rels, delta, pending),
     commit: () => {
       if (pending.size === 0) return false;
-      for (const id of pending) addToStore(storeOf(ctx, keyOfId(ctx, id)), id);
+      commitPending(ctx, pending);
       pending = new Set();
       // New rows of every block over the component's stores are the next round's delta.
       advanceRound([...ctx.blocks.values()].filter((b) => rels.has(b.store.rel)), ctx.table);
