@@ -2,7 +2,8 @@
  * The head cache of a rule run (src/ground/head-cache.ts): a head is found again by its
  * variables' values, across growth; the cache turns itself off only once it is large and most
  * look-ups miss; and instantiation records a head as derived only from a binding whose ground
- * rule lives (the first binding of `h` below dies, `p` and `not p`, the second does not).
+ * rule lives (the first binding of `h` below dies, `p` and `not p`, the second does not). A
+ * cache made off (a static rule's) is never used; a head over no variables is found.
  */
 import { describe, expect, it } from 'vitest';
 import { HEAD_FILTERED, HEAD_PASSED, addHead, createHeadCache, findHead } from '../src/ground/head-cache.js';
@@ -40,6 +41,20 @@ describe('head cache', () => {
     for (let x = 0; x < 200_000; x++) if (findHead(repeated, binding(x % 40_000, 0, 0)) < 0) addHead(repeated, binding(x % 40_000, 0, 0), x, HEAD_PASSED);
     expect(repeated.on).toBe(true);
     expect(repeated.count).toBe(40_000);
+  });
+
+  it('made off (a static rule), finds nothing and holds nothing', () => {
+    const off = createHeadCache([0], false);
+    expect(addHead(off, binding(1, 0, 0), 5, HEAD_PASSED)).toBe(-1);
+    expect(findHead(off, binding(1, 0, 0))).toBe(-1);
+    expect(off.count).toBe(0);
+  });
+
+  it('finds a head over no variables (a 0-ary head) once added', () => {
+    const c = createHeadCache([]);
+    expect(findHead(c, binding(1, 2, 3))).toBe(-1);
+    addHead(c, binding(1, 2, 3), 9, HEAD_PASSED);
+    expect(c.ids[findHead(c, binding(4, 5, 6))]).toBe(9);
   });
 
   it('records a head from a later binding when the first binding of it dies', () => {

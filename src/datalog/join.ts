@@ -122,14 +122,21 @@ function walked(a: JoinAtom, bound: ReadonlySet<number>): number {
   return keyed ? estimate({ ...a, lo: 0 }, bound) : a.hi - a.lo;
 }
 
+/** The plan of a join: the tests decided before any atom, and the steps in order. */
+export interface JoinPlan {
+  readonly pre: readonly JoinCheck[];
+  readonly steps: readonly Step[];
+}
+
 /**
  * The plan of {@link orderedPlan}; when an atom is restricted to its newest rows (a semi-naive
  * delta, `lo` > 0), also the plan that reads it first, and the one that reads fewer rows by
  * {@link walked} wins. The greedy order alone put a delta after an atom only half its size and
  * then walked the delta's whole index chains (gt_two_thirds_6p: 47 M rows read for 180,300
- * bindings of its `absDiff` rules).
+ * bindings of its `absDiff` rules). A caller that both estimates and runs a join plans it once
+ * and hands the plan to both (a semi-naive round plans every rule again: 600 rounds there).
  */
-function planJoin(atoms: readonly JoinAtom[], checks: readonly JoinCheck[]): { pre: JoinCheck[]; steps: Step[] } {
+export function planJoin(atoms: readonly JoinAtom[], checks: readonly JoinCheck[]): JoinPlan {
   const greedy = orderedPlan(atoms, checks, -1);
   const delta = atoms.findIndex((a) => a.lo > 0);
   if (delta < 0 || greedy.steps[0]?.at === delta) return greedy;
@@ -152,10 +159,11 @@ function lastOutputStep(steps: readonly Step[], outputs: ReadonlySet<number> | n
  * keys of the index it probes (the average rows per key), multiplied along the plan; a step
  * after the last one binding an output adds at most one completion (the existential cut-off).
  * Tests are ignored, so it errs on the large side, as a guard against enumerating should.
+ * `plan`: the inputs' {@link planJoin}, when the caller has it.
  */
-export function estimateJoin(atoms: readonly JoinAtom[], checks: readonly JoinCheck[], outputs: ReadonlySet<number> | null): number {
+export function estimateJoin(atoms: readonly JoinAtom[], checks: readonly JoinCheck[], outputs: ReadonlySet<number> | null, plan?: JoinPlan): number {
   for (const a of atoms) if (a.hi <= a.lo) return 0;
-  const { steps } = planJoin(atoms, checks);
+  const { steps } = plan ?? planJoin(atoms, checks);
   const last = lastOutputStep(steps, outputs);
   let total = 1;
   steps.forEach((s, i) => {
@@ -177,7 +185,7 @@ function allPass(checks: readonly JoinCheck[], binding: Int32Array): boolean {
  * binding and the chosen row per atom (by position in `atoms`); both arrays are reused.
  * Variables outside `outputs` only need to exist: once the last step that binds an output has
  * matched, one completion of the rest is enough (the others would repeat it). `outputs` null:
- * every variable is an output.
+ * every variable is an output. `plan`: the inputs' {@link planJoin}, when the caller has it.
  */
 export function join(
   nVars: number,
@@ -186,11 +194,12 @@ export function join(
   outputs: ReadonlySet<number> | null,
   tick: Tick,
   onMatch: (binding: Int32Array, rows: Int32Array) => void,
+  plan?: JoinPlan,
 ): void {
   for (const a of atoms) if (a.hi <= a.lo) return;
   const binding = new Int32Array(nVars).fill(UNBOUND);
   const rows = new Int32Array(atoms.length);
-  const { pre, steps } = planJoin(atoms, checks);
+  const { pre, steps } = plan ?? planJoin(atoms, checks);
   if (!allPass(pre, binding)) return;
   if (steps.length === 0) {
     onMatch(binding, rows);

@@ -23,7 +23,7 @@ function mix(h: number, v: number): number {
 
 function finish(h: number): number {
   h ^= h >>> 15;
-  return Math.imul(h, 0xc2b2ae35) >>> 0;
+  return Math.imul(h, 0xc2b2ae35);
 }
 
 /**
@@ -31,8 +31,12 @@ function finish(h: number): number {
  * rows holding it, ascending (a chain through `next`). Rows are added in ascending order only.
  */
 export class RelationIndex {
-  /** Slots hold key group + 1 (0 = empty); the length is a power of two. */
-  private slots = new Int32Array(16);
+  /**
+   * Two entries per slot: key group + 1 (0 = empty) and the key's hash, so that a probe passes
+   * the slots of other keys without reading their rows (two more cache misses each: the group's
+   * first row, then its data); a power of two slots.
+   */
+  private slots = new Int32Array(2 * 16);
   private first = new Int32Array(8);
   private last = new Int32Array(8);
   private next = new Int32Array(8);
@@ -48,7 +52,7 @@ export class RelationIndex {
     if (rows > 8) {
       let slots = 16;
       while (slots < 2 * (rows + 1)) slots *= 2;
-      this.slots = new Int32Array(slots);
+      this.slots = new Int32Array(2 * slots);
       this.first = new Int32Array(rows);
       this.last = new Int32Array(rows);
       this.next = new Int32Array(rows);
@@ -66,12 +70,15 @@ export class RelationIndex {
     const cols = this.cols;
     let h = 0x27d4eb2d;
     for (let i = 0; i < cols.length; i++) h = mix(h, binding[vars[i]!]!);
-    const mask = this.slots.length - 1;
+    h = finish(h);
+    const slots = this.slots;
+    const mask = (slots.length >> 1) - 1;
     const data = this.rel.rows;
     const width = this.rel.arity;
-    for (let s = finish(h) & mask; ; s = (s + 1) & mask) {
-      const g = this.slots[s]!;
+    for (let s = h & mask; ; s = (s + 1) & mask) {
+      const g = slots[2 * s]!;
       if (g === 0) return -1;
+      if (slots[2 * s + 1] !== h) continue;
       const base = this.first[g - 1]! * width;
       let same = true;
       for (let i = 0; i < cols.length && same; i++) same = data[base + cols[i]!] === binding[vars[i]!];
@@ -103,9 +110,10 @@ export class RelationIndex {
   }
 
   private place(row: number, unique: boolean): boolean {
-    if ((this.groupCount + 1) * 2 > this.slots.length) this.rehash();
-    const s = this.probe(row);
-    const g = this.slots[s]!;
+    if ((this.groupCount + 1) * 4 > this.slots.length) this.rehash();
+    const h = this.hashRow(row);
+    const s = this.probe(row, h);
+    const g = this.slots[2 * s]!;
     if (g !== 0 && unique) return false;
     this.next = grow(this.next, row + 1);
     this.next[row] = -1;
@@ -115,7 +123,8 @@ export class RelationIndex {
       this.last = grow(this.last, id + 1);
       this.first[id] = row;
       this.last[id] = row;
-      this.slots[s] = id + 1;
+      this.slots[2 * s] = id + 1;
+      this.slots[2 * s + 1] = h;
     } else {
       this.next[this.last[g - 1]!] = row;
       this.last[g - 1] = row;
@@ -131,14 +140,16 @@ export class RelationIndex {
     return finish(h);
   }
 
-  /** The slot of `row`'s key: its group's, or the empty slot where it belongs. */
-  private probe(row: number): number {
+  /** The slot of `row`'s key (hash `h`): its group's, or the empty slot where it belongs. */
+  private probe(row: number, h: number): number {
     const data = this.rel.rows;
     const width = this.rel.arity;
-    const mask = this.slots.length - 1;
-    for (let s = this.hashRow(row) & mask; ; s = (s + 1) & mask) {
-      const g = this.slots[s]!;
+    const slots = this.slots;
+    const mask = (slots.length >> 1) - 1;
+    for (let s = h & mask; ; s = (s + 1) & mask) {
+      const g = slots[2 * s]!;
       if (g === 0) return s;
+      if (slots[2 * s + 1] !== h) continue;
       const a = this.first[g - 1]! * width;
       const b = row * width;
       let same = true;
@@ -148,14 +159,18 @@ export class RelationIndex {
   }
 
   private rehash(): void {
-    // Load factor under one half keeps probe runs short.
-    this.slots = new Int32Array(this.slots.length * 2);
-    const mask = this.slots.length - 1;
-    for (let g = 0; g < this.groupCount; g++) {
-      let s = this.hashRow(this.first[g]!) & mask;
-      while (this.slots[s] !== 0) s = (s + 1) & mask;
-      this.slots[s] = g + 1;
+    // Load factor under one half keeps probe runs short; the hashes kept are not computed again.
+    const old = this.slots;
+    const slots = new Int32Array(old.length * 2);
+    const mask = (slots.length >> 1) - 1;
+    for (let t = 0; t < old.length; t += 2) {
+      if (old[t] === 0) continue;
+      let s = old[t + 1]! & mask;
+      while (slots[2 * s] !== 0) s = (s + 1) & mask;
+      slots[2 * s] = old[t]!;
+      slots[2 * s + 1] = old[t + 1]!;
     }
+    this.slots = slots;
   }
 }
 

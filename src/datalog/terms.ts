@@ -101,6 +101,14 @@ export class TermTable implements TermWriter {
   private count = 0;
   /** Hash slots holding term id + 1 (0 = empty); the length is a power of two. */
   private slots: Int32Array<ArrayBuffer>;
+  /**
+   * Each term's hash, so that growing the slots reads no argument pool (gt_two_thirds_6p: 10⁶
+   * terms re-placed by the doublings, each hash re-read from scattered pool entries).
+   */
+  private hashes: Int32Array<ArrayBuffer>;
+  /** The empty slot where the last {@link find} that missed ended, and the hash it probed: {@link make} inserts there. */
+  private free = -1;
+  private freeHash = 0;
   private readonly asts: (Term | undefined)[] = [];
   private readonly texts: (string | undefined)[] = [];
   private readonly argLists: (readonly number[] | undefined)[] = [];
@@ -116,6 +124,7 @@ export class TermTable implements TermWriter {
     this.functors = new Int32Array(n);
     this.argStart = new Int32Array(n);
     this.argCount = new Int32Array(n);
+    this.hashes = new Int32Array(n);
     this.pool = new Int32Array(Math.max(4096, argEntries));
     // Under one half full, as add keeps it.
     let slots = 2048;
@@ -160,7 +169,7 @@ export class TermTable implements TermWriter {
    */
   make(sym: number, args: ArrayLike<number> = NO_ARGS, n = args.length): number {
     const found = this.find(sym, args, n);
-    return found >= 0 ? found : this.add(sym, args, n);
+    return found >= 0 ? found : this.add(sym, args, n, this.free);
   }
 
   /** The id of constant `name`, created when new. */
@@ -176,10 +185,16 @@ export class TermTable implements TermWriter {
   /** The id of `sym(args...)` (the first `n` entries of `args`), or -1 when never interned. */
   find(sym: number, args: ArrayLike<number> = NO_ARGS, n = args.length): number {
     const mask = this.slots.length - 1;
-    for (let s = this.hash(sym, args, n) & mask; ; s = (s + 1) & mask) {
+    const h = this.hash(sym, args, n);
+    for (let s = h & mask; ; s = (s + 1) & mask) {
       const v = this.slots[s]!;
-      if (v === 0) return -1;
-      if (this.matches(v - 1, sym, args, n)) return v - 1;
+      if (v === 0) {
+        this.free = s;
+        this.freeHash = h;
+        return -1;
+      }
+      // The stored hash first: most slots of the chain hold another term.
+      if (this.hashes[v - 1] === h && this.matches(v - 1, sym, args, n)) return v - 1;
     }
   }
 
@@ -294,21 +309,12 @@ export class TermTable implements TermWriter {
     return memo[root]!;
   }
 
+  /** The hash of `sym(args...)`, as a signed 32-bit integer (what {@link hashes} holds). */
   private hash(sym: number, args: ArrayLike<number>, n: number): number {
     let h = Math.imul(sym + 0x27d4eb2d, 0x9e3779b1) ^ n;
     for (let i = 0; i < n; i++) h = Math.imul(h ^ args[i]!, 0x85ebca6b) + 0x1b873593;
     h ^= h >>> 15;
-    return Math.imul(h, 0xc2b2ae35) >>> 0;
-  }
-
-  /** {@link hash} of a stored term, read from the pool without a view object. */
-  private hashStored(id: number): number {
-    const n = this.argCount[id]!;
-    const start = this.argStart[id]!;
-    let h = Math.imul(this.functors[id]! + 0x27d4eb2d, 0x9e3779b1) ^ n;
-    for (let i = 0; i < n; i++) h = Math.imul(h ^ this.pool[start + i]!, 0x85ebca6b) + 0x1b873593;
-    h ^= h >>> 15;
-    return Math.imul(h, 0xc2b2ae35) >>> 0;
+    return Math.imul(h, 0xc2b2ae35);
   }
 
   private matches(id: number, sym: number, args: ArrayLike<number>, n: number): boolean {
@@ -318,33 +324,36 @@ export class TermTable implements TermWriter {
     return true;
   }
 
-  private add(sym: number, args: ArrayLike<number>, n: number): number {
+  /** Adds a term that {@link find} just missed, into `slot`, the empty slot where that probe ended. */
+  private add(sym: number, args: ArrayLike<number>, n: number, slot: number): number {
     const id = this.count++;
     if (id >= this.functors.length) {
       this.functors = grow(this.functors, id + 1);
       this.argStart = grow(this.argStart, id + 1);
       this.argCount = grow(this.argCount, id + 1);
+      this.hashes = grow(this.hashes, id + 1);
     }
     this.pool = grow(this.pool, this.poolSize + n);
     this.functors[id] = sym;
     this.argStart[id] = this.poolSize;
     this.argCount[id] = n;
     for (let i = 0; i < n; i++) this.pool[this.poolSize++] = args[i]!;
+    this.hashes[id] = this.freeHash;
     // Keep the load factor under one half so probe runs stay short.
     if (this.count * 2 > this.slots.length) this.rehash();
-    else this.place(id);
+    else this.slots[slot] = id + 1;
     return id;
   }
 
-  private place(id: number): void {
-    const mask = this.slots.length - 1;
-    let s = this.hashStored(id) & mask;
-    while (this.slots[s] !== 0) s = (s + 1) & mask;
-    this.slots[s] = id + 1;
-  }
-
   private rehash(): void {
-    this.slots = new Int32Array(this.slots.length * 2);
-    for (let id = 0; id < this.count; id++) this.place(id);
+    const slots = new Int32Array(this.slots.length * 2);
+    const mask = slots.length - 1;
+    const hashes = this.hashes;
+    for (let id = 0; id < this.count; id++) {
+      let s = hashes[id]! & mask;
+      while (slots[s] !== 0) s = (s + 1) & mask;
+      slots[s] = id + 1;
+    }
+    this.slots = slots;
   }
 }

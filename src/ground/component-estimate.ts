@@ -21,7 +21,8 @@
 import { formatEstimate, relationLimitError } from '../gdl/diagnostics.js';
 import { isOutputKeyword } from '../gdl/keywords.js';
 import type { JoinRule } from './compile.js';
-import { type Context, ESTIMATE_MARGIN, ruleEstimate } from './evaluate.js';
+import { ruleEstimate } from './evaluate.js';
+import { type Context, ESTIMATE_MARGIN } from './run-context.js';
 
 /**
  * How far the summed estimate of plain rules may exceed what is left of the ground-rule budget

@@ -9,160 +9,27 @@
  *   negated static atom in the model       -> the ground rule dies
  *   negated atom outside its store         -> always true, dropped
  *   negated atom equal to a positive one   -> the ground rule dies (p and not p)
+ *
+ * The run's state and its limits are src/ground/run-context.ts's.
  */
-import { GdlError, type LimitInfo, deadlineLimit, formatEstimate, relationLimitError } from '../gdl/diagnostics.js';
-import { SEES, isOutputKeyword } from '../gdl/keywords.js';
-import type { Deadline } from '../deadline.js';
+import { deadlineLimit, formatEstimate } from '../gdl/diagnostics.js';
 import { semiNaive } from '../datalog/fixpoint.js';
-import { type JoinAtom, type JoinCheck, type Tick, UNBOUND, estimateJoin, join } from '../datalog/join.js';
-import type { TermTable } from '../datalog/terms.js';
-import { type Block, type Store, addToStore, advanceRound, createBlock, createStore, inStore, syncBlock } from '../datalog/block.js';
+import { type JoinAtom, type JoinCheck, type JoinPlan, UNBOUND, estimateJoin, join, planJoin } from '../datalog/join.js';
+import { type Block, type Store, addToStore, advanceRound, createBlock, inStore, syncBlock } from '../datalog/block.js';
 import { addBindingRule, planBody } from './body-plan.js';
 import type { CompiledAtom, JoinRule } from './compile.js';
 import { canonicalKey, instantiatePattern, renumber } from '../datalog/pattern.js';
-import { type RuleBuffer, addGroundRule, dropNegatives, truncateRules } from './rule-buffer.js';
+import { addGroundRule, dropNegatives } from './rule-buffer.js';
 import { HEAD_FILTERED, HEAD_PASSED, HEAD_RECORDED, addHead, createHeadCache, findHead } from './head-cache.js';
+import { type Context, type Where, checkEstimate, checkLazyEstimate, keyOfId, limitError, makeTick, storeOf } from './run-context.js';
 
-/** Limits of instantiation, resolved with the run's options; exceeding one raises a GdlError 'limit'. */
-export interface InstantiateLimits {
-  /** The run's deadline (time and heap), looked at on every join step. */
-  readonly deadline: Deadline;
-  /** Largest number of ground rules. */
-  readonly maxRules: number;
-  /** Largest number of ground atoms derived (static facts and rule heads). */
-  readonly maxAtoms: number;
-  /** Largest total number of literals (heads and bodies) of the ground rules. */
-  readonly maxLiterals: number;
-  /**
-   * Rules estimated above this many bindings are split before joining when that pays
-   * (src/ground/split-run.ts; absent: DEFAULT_SPLIT_ABOVE there; Infinity: never).
-   */
-  readonly splitAbove?: number;
-  /** Frame rules estimated above this many bindings are rewritten with move mutexes (src/ground/frame-run.ts). */
-  readonly frameAbove?: number;
-  /**
-   * The run over the supersets read back from a pruned game (docs/ground.md, "One decision for
-   * both methods"): frame rules whose head is not `(next F)` with `(true F)` in the body may be
-   * rewritten too; a run over a method's own supersets leaves them as written (frame-run.ts).
-   */
-  readonly frameShared?: boolean;
-}
-
-/**
- * Defaults besides the deadline, which every run brings (its run context's): five million rules,
- * atoms and forty million literals, about 2 GB of memory at most, within Node's default heap.
- */
-export const DEFAULT_INSTANTIATE_LIMITS: Omit<InstantiateLimits, 'deadline'> = {
-  maxRules: 5_000_000, maxAtoms: 5_000_000, maxLiterals: 40_000_000,
-};
+const NONE: readonly number[] = Object.freeze([]);
 
 /** A ground rule over the run's internal atom ids while it is made; `pos` and `neg` ascending. */
 interface RuleDraft {
   readonly head: number;
   readonly pos: readonly number[];
   readonly neg: readonly number[];
-}
-
-/** The mutable state of one instantiation run (never shared between runs). */
-export interface Context {
-  readonly file: string;
-  readonly table: TermTable;
-  readonly limits: InstantiateLimits;
-  readonly stores: Map<string, Store>;
-  readonly blocks: Map<string, Block>;
-  /** Relations evaluated exactly and removed from rule bodies (frame-run.ts adds the domains it makes). */
-  readonly statics: Set<string>;
-  /** For relations covered by the supersets: the atom ids a head may take. */
-  readonly headFilter: ReadonlyMap<string, ReadonlySet<number>>;
-  /**
-   * Demanded static relations (`Supersets.demandedStatics`): their filter as a store, which
-   * each of their rules joins as one more atom (the head), so that the join enumerates only
-   * bindings with a wanted head instead of the whole relation.
-   */
-  readonly headSeeds?: ReadonlyMap<string, Store>;
-  /** The ground rules made so far, compactly (rule-buffer.ts). */
-  readonly rules: RuleBuffer;
-  /** Where the bodies of one binding's ground rule are made (grown as rules need). */
-  readonly scratch: { pos: Int32Array; neg: Int32Array };
-  readonly counters: { atoms: number; literals: number };
-  /** Relation names used with several arities, whose stores are keyed by name/arity. */
-  readonly several: ReadonlySet<string>;
-  /** Lazy relations (docs/lazy.md): negated, their atoms stay in the rule, opaque. */
-  readonly lazy?: ReadonlySet<string>;
-}
-
-/** The store key of a ground atom (relationKey of its relation: name, or name/arity). */
-function keyOfId(ctx: Context, id: number): string {
-  const name = ctx.table.name(id);
-  return ctx.several.has(name) ? `${name}/${ctx.table.arity(id)}` : name;
-}
-
-/** The store of a relation, created empty on first use. */
-export function storeOf(ctx: Context, rel: string): Store {
-  let s = ctx.stores.get(rel);
-  if (s === undefined) {
-    s = createStore(rel);
-    ctx.stores.set(rel, s);
-  }
-  return s;
-}
-
-/** What a limit error names: the rule's source and its head's relation. */
-type Where = Pick<JoinRule, 'source'> & { readonly head: { readonly rel: string } };
-
-function limitError(ctx: Context, rule: Where, what: string, limit: LimitInfo): GdlError {
-  return relationLimitError(ctx.file, rule.source.pos, rule.head.rel, `instantiating this rule for '${rule.head.rel}' ${what}`, limit);
-}
-
-/**
- * How far the estimate of a rule may exceed what is left of its budget before the rule is refused
- * unenumerated: the estimate ignores tests and head filters, so only a clear excess is trusted.
- * On the corpus games that ground, the worst overestimate seen was 416 times (pancakes88's
- * `base` rule, 8^8 rows cut to 8! by its distincts), for a rule far below this threshold. A
- * component's first round, summed (component-estimate.ts), is held to the same margin, and its
- * plain rules (no test, no head filter) to a smaller one.
- */
-export const ESTIMATE_MARGIN = 20;
-
-/**
- * Refuses a rule before its join starts when the join's own estimate of what it would produce
- * (ground rules, or atoms for a static rule) exceeds the rest of the budget by {@link ESTIMATE_MARGIN}:
- * a precise, early refusal naming the relation and the estimate instead of a slow one.
- */
-function checkEstimate(ctx: Context, rule: JoinRule, estimate: number, isStatic: boolean): void {
-  const { maxRules, maxAtoms } = ctx.limits;
-  const left = isStatic ? maxAtoms - ctx.counters.atoms : maxRules - ctx.rules.count;
-  if (estimate <= ESTIMATE_MARGIN * Math.max(left, 1)) return;
-  const what = isStatic ? `ground atoms (limit ${maxAtoms})` : `ground rules (limit ${maxRules})`;
-  const rel = `${rule.head.rel}/${rule.source.head.args.length}`;
-  throw relationLimitError(ctx.file, rule.source.pos, rule.head.rel,
-    `instantiating this rule for '${rel}' would make about ${formatEstimate(estimate)} ${what}, estimated before enumerating`, { kind: isStatic ? 'ground-atoms' : 'rules', estimate });
-}
-
-/**
- * With lazy axioms (docs/lazy.md), a keyword rule that reads a lazy relation and is estimated
- * at more than this many ground rules is left non-ground as a whole (a limit naming the rule,
- * which the lazy rounds turn into a lazy rule): each of its instances would carry an opaque
- * lazy atom that the simulator decides in Prolog anyway (chess's legal rules, one instance per
- * move and king square).
- */
-const LAZY_RULE_ESTIMATE = 100_000;
-
-function checkLazyEstimate(ctx: Context, rule: JoinRule, estimate: number): void {
-  const lazy = ctx.lazy;
-  if (lazy === undefined || estimate <= LAZY_RULE_ESTIMATE || !isOutputKeyword(rule.head.rel) || rule.head.rel === SEES) return;
-  if (!rule.negatives.some((n) => lazy.has(n.rel))) return;
-  const rel = `${rule.head.rel}/${rule.source.head.args.length}`;
-  throw relationLimitError(ctx.file, rule.source.pos, rule.head.rel,
-    `instantiating this rule for '${rel}' would make about ${formatEstimate(estimate)} ground rules with lazy atoms, more than ${LAZY_RULE_ESTIMATE} (lazy axioms)`, { kind: 'lazy', estimate });
-}
-
-function makeTick(ctx: Context, rule: JoinRule, estimate: number): Tick {
-  // A rule stopped by the clock or the heap names the size its join was estimated at too.
-  const size = `; its join was estimated at about ${formatEstimate(estimate)} bindings`;
-  return () => {
-    if (ctx.limits.deadline.tick()) throw limitError(ctx, rule, `stopped: ${ctx.limits.deadline.describe()}${size}`, deadlineLimit(ctx.limits.deadline, estimate));
-  };
 }
 
 /**
@@ -220,29 +87,6 @@ function outputsOf(ctx: Context, rule: JoinRule, isStatic: boolean): Set<number>
   return out;
 }
 
-const NONE: readonly number[] = Object.freeze([]);
-
-/** How far a run has got: ground rules and counters, to go back to with {@link rollBack}. */
-export interface Mark {
-  readonly rules: number;
-  readonly atoms: number;
-  readonly literals: number;
-}
-
-/** The current {@link Mark} of `ctx`. */
-export function markOf(ctx: Context): Mark {
-  return { rules: ctx.rules.count, atoms: ctx.counters.atoms, literals: ctx.counters.literals };
-}
-
-/**
- * Forgets the ground rules made since `mark` (a split that did not pay, src/ground/split-run.ts);
- * atoms derived for relations made meanwhile stay in their stores, which nothing else reads.
- */
-export function rollBack(ctx: Context, mark: Mark): void {
-  truncateRules(ctx.rules, mark.rules);
-  ctx.counters.atoms = mark.atoms;
-  ctx.counters.literals = mark.literals;
-}
 
 /** Adds a ground rule unless it is already there, counting its literals. */
 function addRule(ctx: Context, r: RuleDraft): boolean {
@@ -297,16 +141,20 @@ function runRule(
   const filter = ctx.headFilter.get(rule.head.rel);
   const headStore = storeOf(ctx, rule.head.rel);
   const { maxRules, maxLiterals, maxAtoms } = ctx.limits;
-  const estimate = estimateJoin(joins, checks, outputs);
+  // Planned once for the estimate and the join (an empty atom: neither plans).
+  const joinPlan: JoinPlan | undefined = joins.some((j) => j.hi <= j.lo) ? undefined : planJoin(joins, checks);
+  const estimate = estimateJoin(joins, checks, outputs, joinPlan);
   checkEstimate(ctx, rule, estimate, isStatic);
   checkLazyEstimate(ctx, rule, estimate);
   // A limit passed while enumerating names the size the join was estimated at, as the clock's does.
   const size = `; its join was estimated at about ${formatEstimate(estimate)} bindings`;
-  // Heads repeat across bindings: what is known of each is looked up once (head-cache.ts).
-  const heads = createHeadCache(rule.head.vars);
+  // Heads repeat across bindings: what is known of each is looked up once (head-cache.ts). A
+  // static rule's outputs are its head's variables, so its join rarely repeats a head.
+  const heads = createHeadCache(rule.head.vars, !isStatic);
   join(rule.nVars, joins, checks, outputs, makeTick(ctx, rule, estimate), (b, rows) => {
     let entry = findHead(heads, b);
     if (entry >= 0 && heads.states[entry] === HEAD_FILTERED) return;
+    const before = ctx.table.size;
     const head = entry >= 0 ? heads.ids[entry]! : instantiatePattern(rule.head.pattern, b, ctx.table, filter === undefined);
     if (entry < 0) {
       const passes = filter === undefined || filter.has(head);
@@ -321,12 +169,13 @@ function runRule(
       if (ctx.counters.literals > maxLiterals) throw limitError(ctx, rule, `exceeded ${maxLiterals} ground literals${size}`, { kind: 'literals', estimate });
     }
     if (entry >= 0 && heads.states[entry] === HEAD_RECORDED) return;
-    if (!inStore(headStore, head) && !pending.has(head)) {
+    // A head interned just now is in no store and not pending (static relations: every fact).
+    if (head >= before || (!inStore(headStore, head) && !pending.has(head))) {
       pending.add(head);
       if (++ctx.counters.atoms > maxAtoms) throw limitError(ctx, rule, `exceeded ${maxAtoms} ground atoms${size}`, { kind: 'ground-atoms', estimate });
     }
     if (entry >= 0) heads.states[entry] = HEAD_RECORDED;
-  });
+  }, joinPlan);
 }
 
 /** A fact of the game (a rule with a ground head and no body): its relation's key and head term id. */
@@ -377,6 +226,26 @@ function dropUnderivedNegations(ctx: Context, start: number, rules: readonly Joi
 }
 
 /**
+ * Adds the pending heads to their stores. Heads come in runs of one relation (rule by rule), so
+ * the store found for an atom's functor and arity serves the next atoms of the run, instead of
+ * a name, a key and a map look-up per atom (gt_two_thirds_6p: 721,200 static facts).
+ */
+function commitPending(ctx: Context, pending: ReadonlySet<number>): void {
+  const table = ctx.table;
+  let functor = -1;
+  let arity = -1;
+  let store: Store | undefined;
+  for (const id of pending) {
+    if (store === undefined || table.functor(id) !== functor || table.arity(id) !== arity) {
+      functor = table.functor(id);
+      arity = table.arity(id);
+      store = storeOf(ctx, keyOfId(ctx, id));
+    }
+    addToStore(store, id);
+  }
+}
+
+/**
  * Instantiates the rules of one component (`rels` are its relations) to a fixpoint with the
  * core's semi-naive driver: a rule's body atom over a relation of the component reads, in its
  * delta round, only the block rows of the instances first derived in the previous round.
@@ -393,7 +262,7 @@ export function evaluateComponent(ctx: Context, rules: readonly JoinRule[], rels
     fire: (rule, delta) => runRule(ctx, rule, rels, delta, pending),
     commit: () => {
       if (pending.size === 0) return false;
-      for (const id of pending) addToStore(storeOf(ctx, keyOfId(ctx, id)), id);
+      commitPending(ctx, pending);
       pending = new Set();
       // New rows of every block over the component's stores are the next round's delta.
       advanceRound([...ctx.blocks.values()].filter((b) => rels.has(b.store.rel)), ctx.table);

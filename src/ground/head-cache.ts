@@ -3,14 +3,19 @@
  * have far fewer heads than rules (hex: 646,983 rules over 7,304 heads, racer4 691,774 over
  * 83,802), yet every binding interned its head again (two probes of the term table for
  * `(next (connected ?k ?m ?n))`, whose atoms are scattered over a table of all terms), tested
- * it against the superset's filter, the relation's store and the pending heads. A small table
- * keyed by the head variables' values answers all of it with one probe. Its state per head:
- * filtered out, or passed the filter, or also recorded as derived (in its store or pending,
- * which only grow during a run, so the answer stays true until the run ends).
+ * it against the superset's filter, the relation's store and the pending heads. A relation of
+ * the head variables' values (the Datalog core's, src/datalog/relation.ts, looked up through
+ * its membership index by the binding itself) answers all of it with one probe. Its state per
+ * head: filtered out, or passed the filter, or also recorded as derived (in its store or
+ * pending, which only grow during a run, so the answer stays true until the run ends).
  *
  * Where heads rarely repeat (static relations: each binding a new fact), the table would only
- * add a probe per binding: it switches itself off once it is large and most look-ups miss.
+ * add a probe per binding: it switches itself off once it is large and most look-ups miss, and
+ * a caller that knows it (a static rule, whose join binds each head's values once but for
+ * existential variables bound before them) creates it switched off.
  */
+import { Relation, type RelationIndex } from '../datalog/relation.js';
+import { grow } from '../datalog/terms.js';
 
 /** What is known of a head: its superset filter refused it, it passed, or it is also recorded. */
 export const HEAD_FILTERED = 0;
@@ -27,49 +32,38 @@ const CHECK_EVERY = 4096;
  */
 const KEEP_BELOW = 1 << 16;
 
-/** The table (mutable, one per rule run). Slots hold entry + 1 (0 = empty). */
+/** The cache (mutable, one per rule run). Entry `e` is row `e` of `keys`. */
 interface HeadCache {
   /** The head's variables (indices into the binding), in order. */
   readonly vars: Int32Array;
   on: boolean;
-  slots: Int32Array;
-  /** Per entry: the head variables' values (`vars.length` each), the head id, its state. */
-  keys: Int32Array;
-  ids: Int32Array;
-  states: Uint8Array;
+  /** Per entry, the head variables' values: a row of `keys`, found through `index`. */
+  readonly keys: Relation;
+  readonly index: RelationIndex;
+  /** Per entry: the head id and its state. */
+  ids: Int32Array<ArrayBuffer>;
+  states: Uint8Array<ArrayBuffer>;
   count: number;
   lookups: number;
   hits: number;
-  /** The empty slot where the last missed look-up would insert (for {@link addHead}). */
-  free: number;
+  /** The row appended for a new entry (the values taken from the binding). */
+  readonly tuple: Int32Array;
 }
 
-/** An empty cache for heads over the variables `vars`. */
-export function createHeadCache(vars: readonly number[]): HeadCache {
+/** An empty cache for heads over the variables `vars`; `on` false: never used (look-ups miss, nothing is added). */
+export function createHeadCache(vars: readonly number[], on = true): HeadCache {
+  const keys = new Relation(vars.length);
+  const index = keys.index(vars.map((_, i) => i));
   return {
-    vars: Int32Array.from(vars), on: true, slots: new Int32Array(64), keys: new Int32Array(32 * Math.max(vars.length, 1)),
-    ids: new Int32Array(32), states: new Uint8Array(32), count: 0, lookups: 0, hits: 0, free: -1,
+    vars: Int32Array.from(vars), on, keys, index, ids: new Int32Array(32), states: new Uint8Array(32),
+    count: 0, lookups: 0, hits: 0, tuple: new Int32Array(vars.length),
   };
 }
 
-function hashKey(vars: Int32Array, b: Int32Array): number {
-  let h = 0x9e3779b1;
-  for (let i = 0; i < vars.length; i++) h = Math.imul(h ^ b[vars[i]!]!, 0x85ebca6b) + 0x1b873593;
-  h ^= h >>> 15;
-  return Math.imul(h, 0xc2b2ae35) ^ (h >>> 13);
-}
-
-function sameKey(c: HeadCache, entry: number, b: Int32Array): boolean {
-  const { vars, keys } = c;
-  const base = entry * vars.length;
-  for (let i = 0; i < vars.length; i++) if (keys[base + i] !== b[vars[i]!]) return false;
-  return true;
-}
-
 /**
- * The entry of binding `b`'s head, or -1 (not there, or the cache is off). A miss remembers
- * where {@link addHead} inserts. Every {@link CHECK_EVERY} look-ups the hit rate is checked:
- * below a half, with {@link KEEP_BELOW} heads held, the cache turns off for the rest of the run.
+ * The entry of binding `b`'s head, or -1 (not there, or the cache is off). Every
+ * {@link CHECK_EVERY} look-ups the hit rate is checked: below a half, with {@link KEEP_BELOW}
+ * heads held, the cache turns off for the rest of the run.
  */
 export function findHead(c: HeadCache, b: Int32Array): number {
   if (!c.on) return -1;
@@ -77,18 +71,9 @@ export function findHead(c: HeadCache, b: Int32Array): number {
     c.on = false;
     return -1;
   }
-  const mask = c.slots.length - 1;
-  for (let s = hashKey(c.vars, b) & mask; ; s = (s + 1) & mask) {
-    const e = c.slots[s]!;
-    if (e === 0) {
-      c.free = s;
-      return -1;
-    }
-    if (sameKey(c, e - 1, b)) {
-      c.hits++;
-      return e - 1;
-    }
-  }
+  const e = c.count === 0 ? -1 : c.index.firstFor(b, c.vars);
+  if (e >= 0) c.hits++;
+  return e;
 }
 
 /**
@@ -98,39 +83,18 @@ export function findHead(c: HeadCache, b: Int32Array): number {
 export function addHead(c: HeadCache, b: Int32Array, id: number, state: number): number {
   if (!c.on) return -1;
   const n = c.count;
-  const width = c.vars.length;
+  const { vars, tuple } = c;
+  for (let i = 0; i < vars.length; i++) tuple[i] = b[vars[i]!]!;
+  // After a miss the values are new: appended without a membership test.
+  c.keys.append(tuple);
   if (n === c.ids.length) {
-    const keys = new Int32Array(2 * c.keys.length);
-    keys.set(c.keys);
-    c.keys = keys;
-    const ids = new Int32Array(2 * n);
-    ids.set(c.ids);
-    c.ids = ids;
-    const states = new Uint8Array(2 * n);
+    c.ids = grow(c.ids, n + 1);
+    const states = new Uint8Array(c.ids.length);
     states.set(c.states);
     c.states = states;
   }
-  for (let i = 0; i < width; i++) c.keys[n * width + i] = b[c.vars[i]!]!;
   c.ids[n] = id;
   c.states[n] = state;
   c.count = n + 1;
-  if (2 * c.count > c.slots.length) rehash(c);
-  else c.slots[c.free] = n + 1;
   return n;
-}
-
-/** Doubles the slots and puts every entry back (the one just added included). */
-function rehash(c: HeadCache): void {
-  const slots = new Int32Array(2 * c.slots.length);
-  const mask = slots.length - 1;
-  const { vars, keys } = c;
-  const key = new Int32Array(vars.length);
-  const identity = Int32Array.from(vars, (_, i) => i);
-  for (let e = 0; e < c.count; e++) {
-    for (let i = 0; i < vars.length; i++) key[i] = keys[e * vars.length + i]!;
-    let s = hashKey(identity, key) & mask;
-    while (slots[s] !== 0) s = (s + 1) & mask;
-    slots[s] = e + 1;
-  }
-  c.slots = slots;
 }

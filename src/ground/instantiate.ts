@@ -19,7 +19,8 @@ import type { Supersets } from '../reach/types.js';
 import { assembleGame } from './assemble.js';
 import { type Store, addToStore, createStore, inStore, storeIds } from '../datalog/block.js';
 import { type JoinRule, compileRule } from './compile.js';
-import { type Context, type GroundFact, type InstantiateLimits, evaluateComponent, storeOf } from './evaluate.js';
+import { type GroundFact, evaluateComponent } from './evaluate.js';
+import { type Context, type InstantiateLimits, storeOf } from './run-context.js';
 import { TermTable } from '../datalog/terms.js';
 import type { GroundGame } from './types.js';
 import { AUX_ROOT, auxPrefix, gameSymbols } from './split.js';
@@ -30,7 +31,7 @@ import { appendRule, createRuleBuffer } from './rule-buffer.js';
 import { atomTerms, compactRules, gameFields, gameWithRules } from './compact.js';
 import { checkComponentEstimate } from './component-estimate.js';
 
-export { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from './evaluate.js';
+export { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from './run-context.js';
 
 const NONE: readonly number[] = Object.freeze([]);
 
