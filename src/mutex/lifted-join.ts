@@ -7,7 +7,7 @@
 import type { Term } from '../gdl/ast.js';
 import { termEquals } from '../gdl/terms.js';
 import type { Deadline } from '../deadline.js';
-import { key } from './lifted-core.js';
+import { key } from './lifted-terms.js';
 
 /** Join steps between two looks at the deadline, less one. */
 const CLOCK_MASK = (1 << 16) - 1;

@@ -12,7 +12,8 @@ import type { Deadline } from '../deadline.js';
 import type { Atom, Term } from '../gdl/ast.js';
 import { stronglyConnectedComponents } from '../gdl/scc.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
-import { type Assumed, type Bounds, type Refute, type StaticFacts, type Subst, closes, key, renameRule, unify, walk } from './lifted-core.js';
+import { type Assumed, type Bounds, type Refute, type StaticFacts, closes } from './lifted-core.js';
+import { type Subst, key, renameRule, unify, walk } from './lifted-terms.js';
 
 /** The static facts and the unfoldable rules of a game, per `name/arity`. */
 export interface RuleBase {
