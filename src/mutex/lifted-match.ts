@@ -10,7 +10,7 @@ import type { StaticFacts } from './lifted-core.js';
 import { type Subst, atomKey, ground, hasRuleVar, key, unify } from './lifted-terms.js';
 
 /** One way a literal meets the case: the bindings, and whether it is left open (neither entailed nor refuted). */
-export interface LiteralWay {
+interface LiteralWay {
   readonly s: Subst;
   readonly open: boolean;
 }
