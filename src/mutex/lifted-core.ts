@@ -21,7 +21,7 @@ export interface AssumedClaim {
   readonly hypothesis?: number;
 }
 
-/** Key of {@link Assumed} under which a static relation's functional dependencies are kept. */
+/** Key of {@link Assumed} under which a static (or derived) relation's functional dependencies are kept. */
 export const staticKey = (rel: string, arity: number): string => `static ${rel}/${arity}`;
 
 /**
@@ -81,12 +81,16 @@ function doesPairs(a: Atom, b: Atom, s: Subst): [Term, Term][] {
   return [[a.args[1]!, b.args[1]!]];
 }
 
-/** A static relation functional from one position to another: two facts with identical inputs have equal outputs. */
+/**
+ * A functional relation (static, or derived with a bound: lifted-functional.ts): two atoms with
+ * identical inputs have equal outputs, for every dependency whose inputs are identical.
+ */
 function functionalPairs(a: Atom, b: Atom, s: Subst, assumed: Assumed): [Term, Term][] {
-  for (const { input, output } of assumed.get(staticKey(a.rel, a.args.length)) ?? []) {
-    if (input.every((i) => key(a.args[i]!, s) === key(b.args[i]!, s))) return (output ?? []).map((j) => [a.args[j]!, b.args[j]!]);
-  }
-  return [];
+  // Nothing to force unless the atoms agree somewhere and differ elsewhere (and only then is a derived relation's bound asked for).
+  const same = a.args.map((x, i) => key(x, s) === key(b.args[i]!, s));
+  if (!same.includes(true) || !same.includes(false)) return [];
+  return (assumed.get(staticKey(a.rel, a.args.length)) ?? []).flatMap(({ input, output }): [Term, Term][] =>
+    (input.every((i) => key(a.args[i]!, s) === key(b.args[i]!, s)) ? (output ?? []).map((j) => [a.args[j]!, b.args[j]!]) : []));
 }
 
 /** An assumed claim: two `true` fluents of its relation with identical inputs have equal outputs. */
