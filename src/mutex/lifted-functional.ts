@@ -21,7 +21,7 @@ const MAX_PAIR_ROWS = 100_000;
  * position, the positions it determines; per pair of positions, those it determines that neither
  * does alone. One claim per input, its output the determined positions.
  */
-export function functionalClaims(rows: readonly (readonly Term[])[], positions: readonly number[]): AssumedClaim[] {
+function functionalClaims(rows: readonly (readonly Term[])[], positions: readonly number[]): AssumedClaim[] {
   const n = positions.length;
   if (rows.length === 0 || n < 2) return [];
   const texts = rows.map((row) => row.map((t) => key(t, new Map())));
