@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
 import type { Term } from '../src/gdl/ast.js';
 import { hypotheses } from '../src/mutex/candidates.js';
-import { key } from '../src/mutex/lifted-core.js';
+import { key } from '../src/mutex/lifted-terms.js';
 import { relaxedBounds } from '../src/mutex/lifted-bounds.js';
 import { proveLifted } from '../src/mutex/lifted.js';
 import { fluentArgs, mutexView } from '../src/mutex/view.js';

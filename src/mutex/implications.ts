@@ -12,7 +12,7 @@
  */
 import { NO_POS, type Term } from '../gdl/ast.js';
 import type { Literal, NormalGame } from '../normalize/types.js';
-import { type Subst, walk } from './lifted-core.js';
+import { type Subst, walk } from './lifted-terms.js';
 import type { MutexView } from './view.js';
 
 /** One implication: a P fluent true means a Q fluent true with Q's argument i equal to P's `map[i]` (free where undefined). */

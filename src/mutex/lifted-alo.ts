@@ -30,7 +30,9 @@ import { type Term, NO_POS } from '../gdl/ast.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
 import { type Existence, type Implication, existenceAtoms, impliedAtoms } from './implications.js';
-import { type Assumed, type StaticFacts, type Subst, atomKey, closes, ground, hasRuleVar, key, renameRule, unify, walk } from './lifted-core.js';
+import { type Assumed, type StaticFacts, closes } from './lifted-core.js';
+import { literalWays } from './lifted-match.js';
+import { type Subst, renameRule, unify, walk } from './lifted-terms.js';
 import { ruleBase } from './lifted-unfold.js';
 
 /** One branch of the case analysis: literals that hold together, and the equalities known. */
@@ -87,7 +89,7 @@ type Match = { readonly kind: 'covered' } | { readonly kind: 'partial'; readonly
 
 /**
  * Matches the body literals from `i` on against the branch, extending `s` (binding only the
- * rule's variables); reports every way through to `found` (stops early once covered).
+ * rule's variables; lifted-match.ts); reports every way through to `found` (stops early once covered).
  */
 function matchBody(body: readonly Literal[], i: number, br: Branch, s: Subst, bindable: (n: string) => boolean, open: Literal[], found: Match[], facts: StaticFacts): void {
   if (found.some((m) => m.kind === 'covered') || found.length > 16) return;
@@ -96,45 +98,7 @@ function matchBody(body: readonly Literal[], i: number, br: Branch, s: Subst, bi
     return;
   }
   const l = body[i]!;
-  const next = (t: Subst, extra: Literal[]): void => matchBody(body, i + 1, br, t, bindable, extra, found, facts);
-  if (l.kind === 'distinct') {
-    if (hasRuleVar(l.left, s, bindable) || hasRuleVar(l.right, s, bindable)) return;
-    const [a, b] = [key(l.left, s), key(l.right, s)];
-    if (a === b) return; // false: this way through fails
-    const known = (ground(l.left, s) && ground(l.right, s))
-      || br.lits.some((m) => m.kind === 'distinct' && [key(m.left, br.s), key(m.right, br.s)].sort().join('\u0000') === [a, b].sort().join('\u0000'));
-    next(s, known ? open : [...open, l]);
-    return;
-  }
-  if (l.kind === 'pos') {
-    let matched = false;
-    // A static literal holds in every state when a fact matches it (binding only the rule's variables).
-    for (const row of facts.get(`${l.atom.rel}/${l.atom.args.length}`) ?? []) {
-      const t = new Map(s);
-      if (l.atom.args.every((a, k) => unify(a, row[k]!, t, bindable))) {
-        matched = true;
-        next(t, open);
-      }
-    }
-    for (const m of br.lits) {
-      if (m.kind !== 'pos' || m.atom.rel !== l.atom.rel || m.atom.args.length !== l.atom.args.length) continue;
-      const t = new Map(s);
-      if (l.atom.args.every((a, k) => unify(a, m.atom.args[k]!, t, bindable))) {
-        matched = true;
-        next(t, open);
-      }
-    }
-    // Unmatched: open, unless the branch already says it is false (then this way fails).
-    if (matched || l.atom.args.some((a) => hasRuleVar(a, s, bindable))) return;
-    const k = atomKey(l.atom, s);
-    if (!br.lits.some((m) => m.kind === 'neg' && atomKey(m.atom, br.s) === k)) next(s, [...open, l]);
-    return;
-  }
-  if (l.atom.args.some((a) => hasRuleVar(a, s, bindable))) return;
-  const k = atomKey(l.atom, s);
-  if (br.lits.some((m) => m.kind === 'pos' && atomKey(m.atom, br.s) === k)) return;
-  const present = br.lits.some((m) => m.kind === 'neg' && atomKey(m.atom, br.s) === k);
-  next(s, present ? open : [...open, l]);
+  for (const way of literalWays(l, br.lits, s, bindable, facts, false)) matchBody(body, i + 1, br, way.s, bindable, way.open ? [...open, l] : open, found, facts);
 }
 
 /** The ways each `next` rule of f with key `k` (the input arguments) meets the branch. */

@@ -1,104 +1,12 @@
 /**
- * The syntactic core of the lifted proofs (docs/mutex.md, 2a): terms under variable bindings,
- * unification, renaming rules apart, and "closing" a conjunction of literals by forcing the
- * equalities that must hold (one move per role, the assumed "at most one" claims, functional
- * static relations) until a contradiction appears, the static facts held jointly against it.
+ * The syntactic core of the lifted proofs (docs/mutex.md, 2a): "closing" a conjunction of
+ * literals by forcing the equalities that must hold (one move per role, the assumed "at most one"
+ * claims, functional static relations) until a contradiction appears, the static facts held
+ * jointly against it. The terms and unification it works on are lifted-terms.ts'.
  */
 import type { Atom, Term } from '../gdl/ast.js';
-import type { Literal, NormalRule } from '../normalize/types.js';
-
-/** Variable bindings of one pair check (or one branch of lifted-alo.ts). */
-export type Subst = Map<string, Term>;
-
-/** Follows variable bindings to the term a variable stands for. */
-export function walk(t: Term, s: Subst): Term {
-  let u = t;
-  while (u.kind === 'var') {
-    const b = s.get(u.name);
-    if (b === undefined) return u;
-    u = b;
-  }
-  return u;
-}
-
-/** Canonical text of a term under `s`; identical texts mean identical terms. */
-export function key(t: Term, s: Subst): string {
-  const u = walk(t, s);
-  if (u.kind === 'var') return u.name;
-  if (u.kind === 'const') return u.name;
-  return `(${u.name} ${u.args.map((a) => key(a, s)).join(' ')})`;
-}
-
-/** Whether `t` under `s` has no variable. */
-export function ground(t: Term, s: Subst): boolean {
-  const u = walk(t, s);
-  return u.kind === 'const' || (u.kind === 'fn' && u.args.every((a) => ground(a, s)));
-}
-
-/** An atom's text under `s` (variables by name): equal texts, the same atom under `s`. */
-export const atomKey = (a: Atom, s: Subst): string => `${a.rel} ${a.args.map((t) => key(t, s)).join(' ')}`;
-
-/** Whether `t` under `s` still holds a variable that `bindable` says is a rule's (lifted-alo.ts, lifted-entail.ts). */
-export function hasRuleVar(t: Term, s: Subst, bindable: (name: string) => boolean): boolean {
-  const u = walk(t, s);
-  if (u.kind === 'var') return bindable(u.name);
-  return u.kind === 'fn' && u.args.some((a) => hasRuleVar(a, s, bindable));
-}
-
-/** Whether variable `v` occurs in `t` under `s`. */
-function occurs(v: string, t: Term, s: Subst): boolean {
-  const u = walk(t, s);
-  if (u.kind === 'var') return u.name === v;
-  return u.kind === 'fn' && u.args.some((a) => occurs(v, a, s));
-}
-
-/** Every variable may be bound. */
-const ANY_VAR = (): boolean => true;
-
-/**
- * Unifies a and b, extending `s`; false when they cannot be made equal (s is then spoiled).
- * Only variables `bindable` accepts are bound (default all): the exactly-one proof matches a
- * rule against a claim whose own variables must stay as they are.
- */
-export function unify(a: Term, b: Term, s: Subst, bindable: (name: string) => boolean = ANY_VAR): boolean {
-  const stack: [Term, Term][] = [[a, b]];
-  while (stack.length > 0) {
-    const [x0, y0] = stack.pop()!;
-    const x = walk(x0, s);
-    const y = walk(y0, s);
-    if (x.kind === 'var' && y.kind === 'var' && x.name === y.name) continue;
-    const v = x.kind === 'var' && bindable(x.name) ? x : y.kind === 'var' && bindable(y.name) ? y : undefined;
-    if (v !== undefined) {
-      const t = v === x ? y : x;
-      if (occurs(v.name, t, s)) return false;
-      s.set(v.name, t);
-      continue;
-    }
-    if (x.kind === 'var' || y.kind === 'var' || x.kind !== y.kind || x.name !== y.name) return false;
-    if (x.kind === 'fn' && y.kind === 'fn') {
-      if (x.args.length !== y.args.length) return false;
-      x.args.forEach((xa, i) => stack.push([xa, y.args[i]!]));
-    }
-  }
-  return true;
-}
-
-/** The term with every variable renamed apart by `tag`. */
-function renameTerm(t: Term, tag: string): Term {
-  if (t.kind === 'var') return { ...t, name: `${t.name}#${tag}` };
-  if (t.kind === 'const') return t;
-  return { ...t, args: t.args.map((a) => renameTerm(a, tag)) };
-}
-
-function renameAtom(a: Atom, tag: string): Atom {
-  return { ...a, args: a.args.map((t) => renameTerm(t, tag)) };
-}
-
-/** The rule with every variable renamed apart by `tag`. */
-export function renameRule(r: NormalRule, tag: string): NormalRule {
-  const body = r.body.map((l): Literal => (l.kind === 'distinct' ? { ...l, left: renameTerm(l.left, tag), right: renameTerm(l.right, tag) } : { ...l, atom: renameAtom(l.atom, tag) }));
-  return { head: renameAtom(r.head, tag), body, pos: r.pos };
-}
+import type { Literal } from '../normalize/types.js';
+import { type Subst, ground, key, unify, walk } from './lifted-terms.js';
 
 /**
  * A claim assumed of the current state: "at most one per key" over the input positions, for
@@ -113,7 +21,7 @@ export interface AssumedClaim {
   readonly hypothesis?: number;
 }
 
-/** Key of {@link Assumed} under which a static relation's functional dependencies are kept. */
+/** Key of {@link Assumed} under which a static (or derived) relation's functional dependencies are kept. */
 export const staticKey = (rel: string, arity: number): string => `static ${rel}/${arity}`;
 
 /**
@@ -173,12 +81,16 @@ function doesPairs(a: Atom, b: Atom, s: Subst): [Term, Term][] {
   return [[a.args[1]!, b.args[1]!]];
 }
 
-/** A static relation functional from one position to another: two facts with identical inputs have equal outputs. */
+/**
+ * A functional relation (static, or derived with a bound: lifted-functional.ts): two atoms with
+ * identical inputs have equal outputs, for every dependency whose inputs are identical.
+ */
 function functionalPairs(a: Atom, b: Atom, s: Subst, assumed: Assumed): [Term, Term][] {
-  for (const { input, output } of assumed.get(staticKey(a.rel, a.args.length)) ?? []) {
-    if (input.every((i) => key(a.args[i]!, s) === key(b.args[i]!, s))) return (output ?? []).map((j) => [a.args[j]!, b.args[j]!]);
-  }
-  return [];
+  // Nothing to force unless the atoms agree somewhere and differ elsewhere (and only then is a derived relation's bound asked for).
+  const same = a.args.map((x, i) => key(x, s) === key(b.args[i]!, s));
+  if (!same.includes(true) || !same.includes(false)) return [];
+  return (assumed.get(staticKey(a.rel, a.args.length)) ?? []).flatMap(({ input, output }): [Term, Term][] =>
+    (input.every((i) => key(a.args[i]!, s) === key(b.args[i]!, s)) ? (output ?? []).map((j) => [a.args[j]!, b.args[j]!]) : []));
 }
 
 /** An assumed claim: two `true` fluents of its relation with identical inputs have equal outputs. */

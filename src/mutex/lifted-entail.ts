@@ -10,7 +10,9 @@
  */
 import type { Atom } from '../gdl/ast.js';
 import type { Literal, NormalRule } from '../normalize/types.js';
-import { type StaticFacts, type Subst, atomKey, ground, hasRuleVar, key, renameRule, unify } from './lifted-core.js';
+import type { StaticFacts } from './lifted-core.js';
+import { literalWays } from './lifted-match.js';
+import { type Subst, renameRule, unify } from './lifted-terms.js';
 
 /** Most ways a rule's body is matched against one case before the match gives up (answers "not entailed"). */
 const MAX_MATCHES = 64;
@@ -42,32 +44,7 @@ function entailed(rule: NormalRule, atom: Atom, body: readonly Literal[], s: Sub
   for (let n = 0; stack.length > 0 && n < MAX_MATCHES; n++) {
     const { i, t: u } = stack.pop()!;
     if (i === lits.length) return true;
-    for (const next of literalWays(lits[i]!, body, u, facts)) stack.push({ i: i + 1, t: next });
+    for (const way of literalWays(lits[i]!, body, u, isRuleVar, facts, true)) stack.push({ i: i + 1, t: way.s });
   }
   return false;
-}
-
-/** The bindings (extensions of `s`) under which the case entails one literal of the rule. */
-function literalWays(l: Literal, body: readonly Literal[], s: Subst, facts: StaticFacts): Subst[] {
-  if (l.kind === 'distinct') {
-    if (hasRuleVar(l.left, s, isRuleVar) || hasRuleVar(l.right, s, isRuleVar)) return [];
-    const [a, b] = [key(l.left, s), key(l.right, s)];
-    if (a === b) return [];
-    const known = (ground(l.left, s) && ground(l.right, s))
-      || body.some((m) => m.kind === 'distinct' && [key(m.left, s), key(m.right, s)].sort().join('\u0000') === [a, b].sort().join('\u0000'));
-    return known ? [s] : [];
-  }
-  if (l.kind === 'neg') {
-    if (l.atom.args.some((a) => hasRuleVar(a, s, isRuleVar))) return [];
-    const k = atomKey(l.atom, s);
-    return body.some((m) => m.kind === 'neg' && atomKey(m.atom, s) === k) ? [s] : [];
-  }
-  const out: Subst[] = [];
-  const rows = facts.get(`${l.atom.rel}/${l.atom.args.length}`) ?? [];
-  const candidates = [...rows, ...body.flatMap((m) => (m.kind === 'pos' && m.atom.rel === l.atom.rel && m.atom.args.length === l.atom.args.length ? [m.atom.args] : []))];
-  for (const args of candidates) {
-    const t = new Map(s);
-    if (l.atom.args.every((a, k) => unify(a, args[k]!, t, isRuleVar))) out.push(t);
-  }
-  return out;
 }

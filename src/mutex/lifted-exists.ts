@@ -13,7 +13,7 @@ import { NO_POS, type Term } from '../gdl/ast.js';
 import type { NormalGame } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
 import type { Assumed, StaticFacts } from './lifted-core.js';
-import { key } from './lifted-core.js';
+import { key } from './lifted-terms.js';
 import { proveLiftedAlo } from './lifted-alo.js';
 import type { Existence } from './implications.js';
 import type { MutexView } from './view.js';

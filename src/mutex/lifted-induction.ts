@@ -7,7 +7,8 @@ import type { Term } from '../gdl/ast.js';
 import type { NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
 import type { Implication } from './implications.js';
-import { type Assumed, type AssumedClaim, type Subst, key } from './lifted-core.js';
+import type { Assumed, AssumedClaim } from './lifted-core.js';
+import { type Subst, key } from './lifted-terms.js';
 
 /** Keys of a partial hypothesis (claimed for those only), undefined for one claimed on every key. */
 type KeysOf = readonly (readonly (readonly Term[])[] | undefined)[];

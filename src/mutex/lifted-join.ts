@@ -7,7 +7,7 @@
 import type { Term } from '../gdl/ast.js';
 import { termEquals } from '../gdl/terms.js';
 import type { Deadline } from '../deadline.js';
-import { key } from './lifted-core.js';
+import { key } from './lifted-terms.js';
 
 /** Join steps between two looks at the deadline, less one. */
 const CLOCK_MASK = (1 << 16) - 1;
@@ -108,8 +108,14 @@ function match(x: Term, g: Term, env: Map<string, Term>, bound: string[]): boole
   return true;
 }
 
-/** The rows of `t` an atom can match under `env`: the smallest bucket of a ground argument, else all. */
+/** The rows of `t` an atom can match under `env`: the row itself when all its arguments are bound, else the smallest bucket of a ground argument, else all. */
 function candidates(t: Table, args: readonly Term[], env: ReadonlyMap<string, Term>): readonly (readonly Term[])[] {
+  // Every argument bound: one look-up of the row's text instead of a scan of a bucket (racer's `(smaller p0 ?y)`, 50 rows a time).
+  const whole = args.map((a) => instantiate(a, env));
+  if (args.length > 1 && whole.every((g) => g !== undefined)) {
+    const row = whole as Term[];
+    return t.seen.has(row.map((g) => key(g, EMPTY)).join(' ')) ? [row] : [];
+  }
   let best: readonly (readonly Term[])[] = t.rows;
   args.forEach((a, i) => {
     const g = instantiate(a, env);

@@ -12,7 +12,8 @@ import type { Deadline } from '../deadline.js';
 import type { Atom, Term } from '../gdl/ast.js';
 import { stronglyConnectedComponents } from '../gdl/scc.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
-import { type Assumed, type Bounds, type Refute, type StaticFacts, type Subst, closes, key, renameRule, unify, walk } from './lifted-core.js';
+import { type Assumed, type Bounds, type Refute, type StaticFacts, closes } from './lifted-core.js';
+import { type Subst, key, renameRule, unify, walk } from './lifted-terms.js';
 
 /** The static facts and the unfoldable rules of a game, per `name/arity`. */
 export interface RuleBase {
@@ -133,7 +134,8 @@ function bestSplit(n: CaseNode, goal: readonly [Term[], Term[]], ctx: UnfoldCont
     const l = n.body[i]!;
     if (l.kind !== 'pos') continue;
     if (l.atom.rel === 'true') keep(n.deep.has(i) ? valueSplit(n, l.atom, goal, ctx) : undefined);
-    else if (!n.done.has(i) && !unfolded.has(atomText(l.atom, n.s))) keep(unfold(n, i, l.atom, goal, ctx));
+    if (l.atom.rel === 'does') keep(roleSplit(n, l.atom, goal, ctx));
+    if (l.atom.rel !== 'true' && !n.done.has(i) && !unfolded.has(atomText(l.atom, n.s))) keep(unfold(n, i, l.atom, goal, ctx));
   }
   return best;
 }
@@ -157,6 +159,20 @@ function unfold(n: CaseNode, i: number, atom: Atom, goal: readonly [Term[], Term
     return closes(body, t, goal, ctx.assumed, ctx.base.facts, ctx.base.over, ctx.base.refute) ? [] : [{ body, s: t, done, deep: new Set([...n.deep, ...more]), depth: n.depth + 1 }];
   });
   return deep || cases.length <= 1 ? cases : undefined;
+}
+
+/**
+ * The open cases of a `does` atom whose role is a variable, one per role of the game (only roles
+ * move), so that one move per role can meet the pair's other `does` atoms; undefined otherwise.
+ */
+function roleSplit(n: CaseNode, atom: Atom, goal: readonly [Term[], Term[]], ctx: UnfoldContext): CaseNode[] | undefined {
+  const r = walk(atom.args[0]!, n.s);
+  const roles = ctx.base.facts.get('role/1');
+  if (r.kind !== 'var' || roles === undefined) return undefined;
+  return roles.flatMap(([role]) => {
+    const t = new Map(n.s);
+    return unify(r, role!, t) && !closes(n.body, t, goal, ctx.assumed, ctx.base.facts, ctx.base.over, ctx.base.refute) ? [{ ...n, s: t, depth: n.depth + 1 }] : [];
+  });
 }
 
 /**

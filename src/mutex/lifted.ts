@@ -16,7 +16,9 @@ import { type Deadline, cpuMs } from '../deadline.js';
 import type { Term } from '../gdl/ast.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
-import { type Assumed, type AssumedClaim, type StaticFacts, type Subst, closes, ground, key, renameRule, staticKey, unify } from './lifted-core.js';
+import { type Assumed, type StaticFacts, closes } from './lifted-core.js';
+import { derivedFunctions, functionalStatics, withFunctions } from './lifted-functional.js';
+import { type Subst, ground, key, renameRule, unify } from './lifted-terms.js';
 import { type RuleBase, ruleBase, unfoldedCasesClose } from './lifted-unfold.js';
 import { relaxedBounds } from './lifted-bounds.js';
 import { forbiddenDerived } from './lifted-entail.js';
@@ -52,39 +54,6 @@ interface LiftedResult {
   /** The implications proven (with the proven hypotheses). */
   readonly implied: readonly Implication[];
   readonly pairs: number;
-}
-
-/**
- * The functional dependencies of the static relations (defined by ground facts only): position
- * i determines position j when no two facts agree at i and differ at j (`succ`: the successor
- * of a number is one number). Such relations mean the same in every state, so two of their
- * atoms with equal inputs have equal outputs in any state, as forcing assumes.
- */
-function functionalStatics(normal: NormalGame): Map<string, AssumedClaim[]> {
-  const facts = new Map<string, Term[][]>();
-  const derived = new Set<string>();
-  for (const r of normal.rules) {
-    const k = staticKey(r.head.rel, r.head.args.length);
-    const isFact = r.body.length === 0 && r.head.args.every((t) => ground(t, new Map()));
-    if (!isFact || ['true', 'does', 'next', 'init', 'legal', 'goal', 'terminal', 'role'].includes(r.head.rel)) derived.add(k);
-    else facts.set(k, [...(facts.get(k) ?? []), [...r.head.args]]);
-  }
-  const out = new Map<string, AssumedClaim[]>();
-  for (const [k, rows] of facts) {
-    if (derived.has(k) || rows[0]!.length < 2) continue;
-    const n = rows[0]!.length;
-    const texts = rows.map((row) => row.map((t) => key(t, new Map())));
-    for (let i = 0; i < n; i++) {
-      for (let j = 0; j < n; j++) {
-        if (i === j) continue;
-        const seen = new Map<string, string>();
-        if (texts.every((row) => seen.get(row[i]!) === undefined ? (seen.set(row[i]!, row[j]!), true) : seen.get(row[i]!) === row[j]!)) {
-          out.set(k, [...(out.get(k) ?? []), { input: [i], output: [j] }]);
-        }
-      }
-    }
-  }
-  return out;
 }
 
 /** What a pair check reads besides the two rules. */
@@ -200,6 +169,8 @@ export function proveLifted(
   // Bounds of the derived relations (lifted-bounds.ts): what unfolding cannot see through, recursion included.
   const over = active.some((a) => a) ? relaxedBounds(normal, exact.facts, exact.fluents, limits.deadline) : new Map();
   const base = { ...exact, over, refute: forbiddenDerived(exact.rules, exact.facts) };
+  // Functional dependencies of derived relations, read off their bounds when a case first needs one.
+  const derived = derivedFunctions(normal, exact.facts, over);
   const imps = limits.implications ?? [];
   const stepRules = implicationRules(normal);
   // "Some fluent per key" facts for the implications' steps (2e): proven alone first, an invariant of their own.
@@ -209,7 +180,7 @@ export function proveLifted(
   const task: InductionTask = {
     hyps, keysOf, statics, order: checkOrder(hyps, keysOf, byRelation), imps,
     check: (i, assumed, implied) => allPairsRefuted(byRelation.get(hyps[i]!.relation) ?? [], hyps[i]!.input,
-      { assumed, implied, legal, base, deadline, counter: { tag: 0 } }, knownFor(known, hyps[i]!.relation), keysOf[i]),
+      { assumed: withFunctions(assumed, derived), implied, legal, base, deadline, counter: { tag: 0 } }, knownFor(known, hyps[i]!.relation), keysOf[i]),
     implicationStep: (j, assumed, implied) => implicationStep(stepRules, imps[j]!, assumed, implied, deadline, exists),
     stop: (i) => {
       const rules = byRelation.get(hyps[i]!.relation)?.length ?? 0;
