@@ -72,6 +72,29 @@ function neverPlayed(game: GroundGame, value: Int8Array): boolean {
     if (m.doesId < 0 || value[m.doesId]! >= 0) continue;
     if (m.legalId < 0 || value[m.legalId] === 0) (value[m.doesId] = 0), (changed = true);
   }
+  return forcedPlayed(game, value) || changed;
+}
+
+/**
+ * Fixes to true the does atom of a role's forced move: its legal atom true on constants (a fact)
+ * and every other move of the role never legal. A joint move is one legal move per role, so that
+ * does atom is set in every joint move; a rule reading it is decided by the rest of its body once
+ * the move is set, as it is after the pass. Before the move is set the rule's head may differ, but
+ * nothing reads it then (it depended on a does atom: legal, terminal and goal atoms never do; next
+ * and sees atoms are read after the move). In a net per control fluent these are the noops of the
+ * roles not to move: held-out CHINESECHECKERS6_S's frame rule `(next (thrive c p)) <= (true (thrive
+ * c p))` under all six roles' noop read five noops that never change in a turn, and kept the cells
+ * out of the frame masks (frames.ts). Whether it fixed any.
+ */
+function forcedPlayed(game: GroundGame, value: Int8Array): boolean {
+  const open = new Map<number, number>();
+  for (const m of game.vocabulary.moves) {
+    if (m.legalId < 0 || value[m.legalId] === 0) continue;
+    // A second move that may be legal, or one without a does atom: nothing is forced.
+    open.set(m.role, open.has(m.role) || m.doesId < 0 || value[m.legalId] !== 1 ? -1 : m.doesId);
+  }
+  let changed = false;
+  for (const d of open.values()) if (d >= 0 && value[d]! < 0) (value[d] = 1), (changed = true);
   return changed;
 }
 
