@@ -39,7 +39,7 @@ export function moveSets(rules: readonly GroundRule[], isDoes: (a: number) => bo
 }
 
 /** A rule whose move literals are a condition on one role's move: the role, the moves under which they hold (ascending), the rule without them, how many there were. */
-export interface MoveCondition {
+interface MoveCondition {
   readonly role: number;
   readonly allowed: readonly number[];
   readonly rest: GroundRule;

@@ -8,10 +8,11 @@
  *   constants is dropped, a rule with a literal false on constants is dropped, until nothing
  *   changes. A head left with a rule of empty body is constant true (it keeps that one rule).
  * - **control** (`controlCycle`): the fluents that say whose turn it is, proved to rotate: each
- *   one's `next` is derived only from the one before, so exactly one holds in every reachable
- *   state. The simulator keeps one net per control fluent, specialized by `simplifyRules` with
- *   that fluent true and the others false (ggplib's "combined" machine): a move of one role no
- *   longer touches the other roles' legal rules, and the turn changing touches nothing.
+ *   one's `next` is derived only from the one before, so the set that holds moves one place
+ *   along the cycle per step (exactly one in most games). The simulator keeps one net per turn
+ *   (`controlTurns`, `turnRules`), specialized by `simplifyRules` with the cycle's fluents fixed
+ *   as the turn has them (ggplib's "combined" machine): a move of one role no longer touches the
+ *   other roles' legal rules, and the turn changing touches nothing.
  */
 import { keywordSymbols } from '../../ground/atoms.js';
 import type { GroundGame, GroundRule } from '../../ground/types.js';
