@@ -16,7 +16,7 @@ import { type FastLazy, fastLazy, opaqueAtoms } from './lazy.js';
 import { compileNet } from './net.js';
 import { type Outputs, createPropagator } from './propagate.js';
 import { createWasmGroup } from './wasm-group.js';
-import { controlCycle, simplifyRules } from './specialize.js';
+import { controlCycle, controlTurns, simplifyRules, turnRules } from './specialize.js';
 import { evaluateGoals, splitGoals } from './goals.js';
 import { factorRules } from './factor.js';
 import { mergeCopies } from './copies.js';
@@ -108,16 +108,9 @@ interface Passes {
 
 const ALL_PASSES: Passes = { constants: true, control: true, goals: true, factor: true, frames: true, copies: true };
 
-/** The fluent index of the one control fluent set in `state`, as its position in `control`, or -1 when not exactly one is. */
-function controlIndex(control: readonly number[], state: GroundState): number {
-  let found = -1;
-  for (let i = 0; i < control.length; i++) {
-    const f = control[i]!;
-    if (((state[f >>> 5]! >>> (f & 31)) & 1) === 0) continue;
-    if (found >= 0) return -1;
-    found = i;
-  }
-  return found;
+/** The turn whose control fluents (which of `control` hold) are those of `state`, or -1 when none is. */
+function controlIndex(control: readonly number[], turns: readonly Uint8Array[], state: GroundState): number {
+  return turns.findIndex((t) => control.every((f, i) => ((state[f >>> 5]! >>> (f & 31)) & 1) === t[i]));
 }
 
 /**
@@ -250,26 +243,30 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
 
   let general: Machine | undefined = machine(opaque === undefined && passes.constants ? simplifyRules(game, new Map()) : game.rules);
   /** The nets per control fluent when they pay (turns.ts), else none. */
-  const perTurn = (generalMachine: Machine): { control: number[]; specialized: Machine[] } => {
-    const none = { control: [], specialized: [] };
+  const perTurn = (generalMachine: Machine): { control: number[]; turns: Uint8Array[]; specialized: Machine[] } => {
+    const none = { control: [], turns: [], specialized: [] };
     const cycle = controlCycle(game, fluents);
     if (cycle === undefined) return none;
     const generalNet = generalMachine.compiled;
-    const rules = cycle.map((c) => simplifyRules(game, new Map(cycle.map((f) => [fluents.trueAtom[f]!, f === c ? 1 : 0]))));
+    const turns = controlTurns(cycle, fluents.init);
+    const { rules, net: netOf } = turnRules(game, cycle, turns, fluents);
+    const perTurnOf = (nets: Machine[]): Machine[] => netOf.map((i) => nets[i]!);
     const workPays = (): boolean => {
       const changes = changesPerStep(game, generalNet, sampler(generalMachine));
       return changes !== undefined && controlWorkPays(generalNet, cycle, fluents.trueAtom, changes);
     };
-    if (controlReadersPay(generalNet, cycle, fluents.trueAtom) || workPays()) return { control: cycle, specialized: machines(rules) };
+    if (controlReadersPay(generalNet, cycle, fluents.trueAtom) || workPays()) return { control: cycle, turns, specialized: perTurnOf(machines(rules)) };
     if (!noopTurns(game, generalNet, rules)) return none;
     const nets = machines(rules);
-    return turnNetsPay(generalNet, nets.map((n) => n.compiled), cycle, fluents.trueAtom) ? { control: cycle, specialized: nets } : none;
+    return turnNetsPay(generalNet, nets.map((n) => n.compiled), cycle, fluents.trueAtom) ? { control: cycle, turns, specialized: perTurnOf(nets) } : none;
   };
-  const { control, specialized } = passes.control ? perTurn(general) : { control: [], specialized: [] };
+  const { control, turns: controlTurnsOf, specialized } = passes.control ? perTurn(general) : { control: [], turns: [], specialized: [] };
   if (control.length > 0) general = undefined;
+  // The turn of the state loaded (its net is specialized[turn]), -1 on the general net: turns may share a net.
+  let turn = -1;
   const pick = (state: GroundState): Machine => {
-    const i = controlIndex(control, state);
-    return i >= 0 ? specialized[i]! : (general ??= machine(simplifyRules(game, new Map())));
+    turn = controlIndex(control, controlTurnsOf, state);
+    return turn >= 0 ? specialized[turn]! : (general ??= machine(simplifyRules(game, new Map())));
   };
   let m = pick(init);
   const scratch = new Uint32Array(words);
@@ -314,10 +311,11 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
   const charge = (random: Random, maxSteps: number, visit?: (state: GroundState) => void): number => {
     if (lazy === undefined) {
       if (control.length === 0) return chargeOneNet(m, oneNet, random, maxSteps, visit);
-      turns.turn = specialized.indexOf(m);
+      turns.turn = turn;
       if (turns.turn >= 0) {
         const depth = chargeTurns(turns, random, maxSteps, visit);
-        m = specialized[turns.turn]!;
+        turn = turns.turn;
+        m = specialized[turn]!;
         return depth;
       }
     }
@@ -342,7 +340,7 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
   const toInitial = (): void => {
     if (lazy !== undefined) return load(init);
     if (restarts === undefined) {
-      restarts = (control.length > 0 ? specialized : [m]).map((each) => {
+      restarts = (control.length > 0 ? [...new Set(specialized)] : [m]).map((each) => {
         loadInto(each, init);
         return saveRestart(each);
       });
@@ -359,9 +357,11 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
   let inWasm: ReturnType<typeof restartInWasm> | null = null;
   const depthCharge = (random: Random, maxSteps: number, visit?: (state: GroundState) => void): number => {
     if (visit === undefined && restarts !== undefined && lazy === undefined) {
-      if (inWasm === null) inWasm = restartInWasm(restarts, restarts.findIndex((r) => r.machine === pick(init)));
+      // The module plays its nets in order, net i then i + 1: not when turns share a net (held12's turns).
+      if (inWasm === null) inWasm = restarts.length === Math.max(1, specialized.length) ? restartInWasm(restarts, restarts.findIndex((r) => r.machine === pick(init))) : undefined;
       if (inWasm !== undefined) {
         const depth = inWasm.charge(random, maxSteps);
+        if (control.length > 0) turn = inWasm.turn();
         m = restarts[inWasm.turn()]!.machine;
         return depth;
       }

@@ -8,10 +8,11 @@
  *   constants is dropped, a rule with a literal false on constants is dropped, until nothing
  *   changes. A head left with a rule of empty body is constant true (it keeps that one rule).
  * - **control** (`controlCycle`): the fluents that say whose turn it is, proved to rotate: each
- *   one's `next` is derived only from the one before, so exactly one holds in every reachable
- *   state. The simulator keeps one net per control fluent, specialized by `simplifyRules` with
- *   that fluent true and the others false (ggplib's "combined" machine): a move of one role no
- *   longer touches the other roles' legal rules, and the turn changing touches nothing.
+ *   one's `next` is derived only from the one before, so the set that holds moves one place
+ *   along the cycle per step (exactly one in most games). The simulator keeps one net per turn
+ *   (`controlTurns`, `turnRules`), specialized by `simplifyRules` with the cycle's fluents fixed
+ *   as the turn has them (ggplib's "combined" machine): a move of one role no longer touches the
+ *   other roles' legal rules, and the turn changing touches nothing.
  */
 import { keywordSymbols } from '../../ground/atoms.js';
 import type { GroundGame, GroundRule } from '../../ground/types.js';
@@ -72,6 +73,29 @@ function neverPlayed(game: GroundGame, value: Int8Array): boolean {
     if (m.doesId < 0 || value[m.doesId]! >= 0) continue;
     if (m.legalId < 0 || value[m.legalId] === 0) (value[m.doesId] = 0), (changed = true);
   }
+  return forcedPlayed(game, value) || changed;
+}
+
+/**
+ * Fixes to true the does atom of a role's forced move: its legal atom true on constants (a fact)
+ * and every other move of the role never legal. A joint move is one legal move per role, so that
+ * does atom is set in every joint move; a rule reading it is decided by the rest of its body once
+ * the move is set, as it is after the pass. Before the move is set the rule's head may differ, but
+ * nothing reads it then (it depended on a does atom: legal, terminal and goal atoms never do; next
+ * and sees atoms are read after the move). In a net per control fluent these are the noops of the
+ * roles not to move: held-out CHINESECHECKERS6_S's frame rule `(next (thrive c p)) <= (true (thrive
+ * c p))` under all six roles' noop read five noops that never change in a turn, and kept the cells
+ * out of the frame masks (frames.ts). Whether it fixed any.
+ */
+function forcedPlayed(game: GroundGame, value: Int8Array): boolean {
+  const open = new Map<number, number>();
+  for (const m of game.vocabulary.moves) {
+    if (m.legalId < 0 || value[m.legalId] === 0) continue;
+    // A second move that may be legal, or one without a does atom: nothing is forced.
+    open.set(m.role, open.has(m.role) || m.doesId < 0 || value[m.legalId] !== 1 ? -1 : m.doesId);
+  }
+  let changed = false;
+  for (const d of open.values()) if (d >= 0 && value[d]! < 0) (value[d] = 1), (changed = true);
   return changed;
 }
 
@@ -144,10 +168,12 @@ function predecessors(game: GroundGame, fluents: FluentAtoms): Int32Array {
 }
 
 /**
- * The control fluents of `game`, in turn order from the initial one, or undefined: fluents
- * c0 .. c(k-1), 2 ≤ k ≤ 6, where exactly c0 of them holds initially and `(next c(i+1 mod k))`
- * is derived by the one rule `(next c(i+1)) <= (true c(i))`, each c(i) the body of that one
- * rule alone among them. By induction exactly one of them holds in every reachable state.
+ * The control fluents of `game`, in turn order from an initial one, or undefined: fluents
+ * c0 .. c(k-1), 2 ≤ k ≤ 6, where c0 and at most k-2 others hold initially and `(next c(i+1 mod
+ * k))` is derived by the one rule `(next c(i+1)) <= (true c(i))`, each c(i) the body of that one
+ * rule alone among them. By induction the set of those that hold moves one place along the
+ * cycle per step, whatever the move ({@link controlTurns}): exactly one in most games, two in
+ * held-out majorities (`control` and `lastcontrol`, each player moving twice in a row).
  */
 export function controlCycle(game: GroundGame, fluents: FluentAtoms): number[] | undefined {
   if (game.lazy !== undefined) return undefined;
@@ -163,8 +189,58 @@ export function controlCycle(game: GroundGame, fluents: FluentAtoms): number[] |
     const cycle = [start];
     for (let f = succ.get(start); f !== undefined && f !== start && cycle.length <= MAX_CONTROL; f = succ.get(f)) cycle.push(f);
     const closed = succ.get(cycle[cycle.length - 1]!) === start && cycle.length >= 2 && cycle.length <= MAX_CONTROL;
-    const initial = fluents.init.filter((f) => cycle.includes(f)).length === 1;
+    const initial = fluents.init.filter((f) => cycle.includes(f)).length < cycle.length;
     if (closed && initial && cycle.every((f) => !shared.has(f) && fluents.trueAtom[f]! >= 0)) return cycle;
   }
   return undefined;
+}
+
+/**
+ * The turns of a control cycle from {@link controlCycle}: per turn, which of the cycle's fluents
+ * hold (1) and which do not (0), turn 0 the initial state's, turn t+1 turn t's moved one place
+ * along the cycle (c(i) holds after a step exactly when c(i-1) held before it), until the first
+ * comes back. With one control fluent holding, turn i is c(i) alone.
+ */
+export function controlTurns(cycle: readonly number[], init: readonly number[]): Uint8Array[] {
+  const k = cycle.length;
+  const first = Uint8Array.from(cycle, (f) => (init.includes(f) ? 1 : 0));
+  const turns = [first];
+  // At most k turns: the k-th rotation is the first again.
+  for (let t = 1; t < k; t++) {
+    const last = turns[t - 1]!;
+    const next = Uint8Array.from(last, (_, i) => last[(i + k - 1) % k]!);
+    if (next.every((v, i) => v === first[i])) break;
+    turns.push(next);
+  }
+  return turns;
+}
+
+/**
+ * The rules of the nets of a control cycle's turns ({@link controlTurns}), each simplified with
+ * the cycle's fluents fixed as the turn has them, and per turn the index of its net in `rules`.
+ * With one control fluent holding at a time, one net per turn, every cycle fluent fixed. With
+ * several (held-out majorities: `control` read by every legal rule, `lastcontrol` read only by
+ * the cycle's own next rules, four turns), only the fluents some other rule reads are fixed, and
+ * turns that agree on them share a net: majorities plays on two (red's and blue's), each taking
+ * in two steps' changes per visit instead of one net per turn taking in four.
+ */
+export function turnRules(game: GroundGame, cycle: readonly number[], turns: readonly Uint8Array[], fluents: FluentAtoms): { rules: GroundRule[][]; net: number[] } {
+  const fixed = turns[0]!.reduce((n, v) => n + v, 0) === 1 ? cycle.map(() => true) : readOutsideCycle(game, cycle, fluents);
+  const keys = turns.map((t) => cycle.map((_, i) => (fixed[i] ? t[i] : 2)).join(''));
+  const distinct = [...new Set(keys)];
+  const rules = distinct.map((key) => {
+    const at = new Map<number, 0 | 1>();
+    cycle.forEach((f, i) => key[i] !== '2' && at.set(fluents.trueAtom[f]!, key[i] === '1' ? 1 : 0));
+    return simplifyRules(game, at);
+  });
+  return { rules, net: keys.map((k) => distinct.indexOf(k)) };
+}
+
+/** Per fluent of the cycle, whether a rule other than the cycle's own next rules reads its true atom. */
+function readOutsideCycle(game: GroundGame, cycle: readonly number[], fluents: FluentAtoms): boolean[] {
+  const own = new Set<number>();
+  fluents.nextAtoms.forEach((a, i) => cycle.includes(fluents.nextFluent[i]!) && own.add(a));
+  const read = new Set<number>();
+  for (const r of game.rules) if (!own.has(r.head)) for (const a of [...r.pos, ...r.neg]) read.add(a);
+  return cycle.map((f) => read.has(fluents.trueAtom[f]!));
 }
