@@ -74,7 +74,7 @@ describe('the mutex stage past its budget', () => {
     expect(held.candidates).toEqual(refute(view, hyps.slice(0, 2), states).candidates);
   });
 
-  it("past the run's own deadline makes no candidates; past only the stage's budget, reports them unproven", () => {
+  it("past the run's own deadline, or only past the stage's budget, makes no candidates and says so", () => {
     const ground = tictactoe();
     const states = sampleStates(ground, { playouts: 20, seed: 5, maxSteps: 50, deadline: Deadline.never() });
     // The run's wall-clock deadline long past: the run fails after the stage, which stops at once.
@@ -83,12 +83,19 @@ describe('the mutex stage past its budget', () => {
     expect(over.stats.hypotheses).toBe(0);
     expect(over.groups).toEqual([]);
     expect(over.bits).toBe(over.fluents);
-    // Only the stage's processor-time budget spent: the groups are made, none proven.
+    expect(over.stats.candidatesCut).toBe(true);
+    // Only the stage's processor-time budget spent: the hypotheses obey it like the proofs
+    // (docs/mutex.md, 2c), none is made, every fluent a singleton, and the stats say why.
     const spent = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: new Deadline(Infinity, Infinity, undefined, 0), lifted: undefined });
     expect(spent.stats.budgetReached).toBe(true);
-    expect(spent.stats.hypotheses).toBeGreaterThan(0);
-    expect(spent.groups.length).toBeGreaterThan(0);
-    expect(spent.groups.every((g) => g.proof === 'unproven')).toBe(true);
+    expect(spent.stats.candidatesCut).toBe(true);
+    expect(spent.stats.hypotheses).toBe(0);
+    expect(spent.groups).toEqual([]);
+    expect(spent.bits).toBe(spent.fluents);
+    // With budget to spare nothing is cut.
+    const free = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: Deadline.never(), lifted: undefined });
+    expect(free.stats.candidatesCut).toBe(false);
+    expect(free.stats.hypotheses).toBeGreaterThan(0);
   });
 });
 
