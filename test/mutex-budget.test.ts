@@ -147,3 +147,18 @@ describe('the encoding of a query', () => {
     expect(() => encodeCone(view, ruleIndex(view), [0], false, () => ++stopAt > 100)).toThrow(EncodingStopped);
   });
 });
+
+describe('the explanation of failed claims', () => {
+  it('explains at most 16 claims shown not inductive: it proves nothing and only feeds --stats', () => {
+    // 20 pairs of fluents, each made true by a rule with an empty body: every "at most one" fails.
+    const fluents = Array.from({ length: 40 }, (_, i): MutexView['fluents'][number] => (
+      { term: i, text: `(f ${i})`, trueAtom: 2 * i, nextAtom: 2 * i + 1, relation: 'f/1', name: 'f', args: [String(i)] }));
+    const view: MutexView = { atoms: 80, rules: fluents.map((f) => ({ head: f.nextAtom, pos: [], neg: [] })), fluents, moves: [], terminal: -1, init: [] };
+    const claims = Array.from({ length: 20 }, (_, j) => ({ kind: 'amo' as const, batch: j, members: [2 * j, 2 * j + 1] }));
+    const r = proveClaims(view, claims, { maxConflicts: 20_000, maxPairQueries: 64, maxWork: 100_000_000, deadline: Deadline.never() });
+    expect(r.verdicts.every((v) => v === 'not-inductive')).toBe(true);
+    expect(r.budgetSpent).toBe(false);
+    expect([...r.unrefutedPairs.keys()]).toEqual([...Array(16).keys()]);
+    expect([...r.unrefutedPairs.values()].every((u) => u.pairs === 1 && !u.capped)).toBe(true);
+  });
+});
