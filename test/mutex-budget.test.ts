@@ -74,7 +74,7 @@ describe('the mutex stage past its budget', () => {
     expect(held.candidates).toEqual(refute(view, hyps.slice(0, 2), states).candidates);
   });
 
-  it("past the run's own deadline makes no candidates; past only the stage's budget, reports them unproven", () => {
+  it("past the run's own deadline, or only past the stage's budget, makes no candidates and says so", () => {
     const ground = tictactoe();
     const states = sampleStates(ground, { playouts: 20, seed: 5, maxSteps: 50, deadline: Deadline.never() });
     // The run's wall-clock deadline long past: the run fails after the stage, which stops at once.
@@ -83,12 +83,19 @@ describe('the mutex stage past its budget', () => {
     expect(over.stats.hypotheses).toBe(0);
     expect(over.groups).toEqual([]);
     expect(over.bits).toBe(over.fluents);
-    // Only the stage's processor-time budget spent: the groups are made, none proven.
+    expect(over.stats.candidatesCut).toBe(true);
+    // Only the stage's processor-time budget spent: the hypotheses obey it like the proofs
+    // (docs/mutex.md, 2c), none is made, every fluent a singleton, and the stats say why.
     const spent = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: new Deadline(Infinity, Infinity, undefined, 0), lifted: undefined });
     expect(spent.stats.budgetReached).toBe(true);
-    expect(spent.stats.hypotheses).toBeGreaterThan(0);
-    expect(spent.groups.length).toBeGreaterThan(0);
-    expect(spent.groups.every((g) => g.proof === 'unproven')).toBe(true);
+    expect(spent.stats.candidatesCut).toBe(true);
+    expect(spent.stats.hypotheses).toBe(0);
+    expect(spent.groups).toEqual([]);
+    expect(spent.bits).toBe(spent.fluents);
+    // With budget to spare nothing is cut.
+    const free = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: Deadline.never(), lifted: undefined });
+    expect(free.stats.candidatesCut).toBe(false);
+    expect(free.stats.hypotheses).toBeGreaterThan(0);
   });
 });
 
@@ -138,5 +145,20 @@ describe('the encoding of a query', () => {
     expect(asked).toBeGreaterThanOrEqual(2000);
     let stopAt = 0;
     expect(() => encodeCone(view, ruleIndex(view), [0], false, () => ++stopAt > 100)).toThrow(EncodingStopped);
+  });
+});
+
+describe('the explanation of failed claims', () => {
+  it('explains at most 16 claims shown not inductive: it proves nothing and only feeds --stats', () => {
+    // 20 pairs of fluents, each made true by a rule with an empty body: every "at most one" fails.
+    const fluents = Array.from({ length: 40 }, (_, i): MutexView['fluents'][number] => (
+      { term: i, text: `(f ${i})`, trueAtom: 2 * i, nextAtom: 2 * i + 1, relation: 'f/1', name: 'f', args: [String(i)] }));
+    const view: MutexView = { atoms: 80, rules: fluents.map((f) => ({ head: f.nextAtom, pos: [], neg: [] })), fluents, moves: [], terminal: -1, init: [] };
+    const claims = Array.from({ length: 20 }, (_, j) => ({ kind: 'amo' as const, batch: j, members: [2 * j, 2 * j + 1] }));
+    const r = proveClaims(view, claims, { maxConflicts: 20_000, maxPairQueries: 64, maxWork: 100_000_000, deadline: Deadline.never() });
+    expect(r.verdicts.every((v) => v === 'not-inductive')).toBe(true);
+    expect(r.budgetSpent).toBe(false);
+    expect([...r.unrefutedPairs.keys()]).toEqual([...Array(16).keys()]);
+    expect([...r.unrefutedPairs.values()].every((u) => u.pairs === 1 && !u.capped)).toBe(true);
   });
 });

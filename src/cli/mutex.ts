@@ -79,7 +79,7 @@ function formatMutexStats(r: MutexResult): string {
   const s = r.stats;
   const v = s.surviving;
   const lines = [
-    `mutex: ${s.hypotheses} hypotheses, ${s.candidates} candidate groups over ${s.sampledStates} sampled states`,
+    `mutex: ${s.hypotheses} hypotheses, ${s.candidates} candidate groups over ${s.sampledStates} sampled states${s.candidatesCut ? ' (time budget reached while making them: the rest left out, their fluents singletons)' : ''}`,
     `mutex: ${s.refutedBySimulation} refuted by simulation, ${s.proven} proven, ${s.notInductive} not inductive (observed only), ${s.unprovenForBudget} unproven for lack of budget`,
     `mutex: surviving groups of 2+: ${v.lifted.groups} proven lifted, ${v.ground.groups} proven ground, ${v.observed.groups} observed only, ${v.unproven.groups} unproven for lack of budget${s.budgetReached ? ' (time budget reached)' : ''}`,
     `mutex: ${s.provenLifted} proven lifted (${s.liftedPairs} rule pairs, ${s.liftedMs} ms), ${s.proven - s.provenLifted} proven by ground SAT${s.groundProof ? '' : ' (lazy axioms: no ground SAT)'}`,

@@ -59,16 +59,22 @@ function positionMaps(fromArity: number, toArity: number): (number | undefined)[
  * among `from` (relations whose "at most one" is tried lifted) and Q among the relations some
  * rule reads negated, P and Q both without hidden fluents (every fluent has a `true` atom, so
  * the sampled states show them all). Implied by a kept one with more positions mapped: dropped.
+ * `stop` (the stage's budget) is asked before the passes over the states of each pair of
+ * relations: once it says to stop, the implications found so far are returned (each is only a
+ * candidate the lifted proof tries).
  */
 export function impliedCandidates(
   view: MutexView, normal: NormalGame, from: ReadonlySet<string>, hidden: ReadonlySet<string>, states: readonly (readonly number[])[],
+  stop: () => boolean = () => false,
 ): Implication[] {
   const to = [...negatedFluents(normal)].filter((q) => !hidden.has(q) && relArity(q) <= MAX_TO_ARITY).sort();
   const out: Implication[] = [];
   for (const p of [...from].filter((x) => !hidden.has(x) && relArity(x) > 0).sort()) {
     for (const q of to) {
       if (q === p) continue;
-      const held = positionMaps(relArity(p), relArity(q)).filter((map) => holdsOnStates(view, p, q, map, [view.init, ...states]));
+      const maps = positionMaps(relArity(p), relArity(q));
+      if (maps.length > 0 && stop()) return out.slice(0, MAX_IMPLICATIONS);
+      const held = maps.filter((map) => holdsOnStates(view, p, q, map, [view.init, ...states]));
       const strongest = held.filter((m) => !held.some((n) => n !== m && m.every((x, i) => x === undefined || n[i] === x)));
       out.push(...strongest.map((map) => ({ from: p, to: q, map })));
     }

@@ -40,6 +40,11 @@ interface MutexStats {
   readonly surviving: ProofCounts;
   /** The stage's time budget ran out before the proof was done. */
   readonly budgetReached: boolean;
+  /**
+   * The stage's time budget ran out while the hypotheses were made or held against the sampled
+   * states: those not yet made or held are left out (their relations' fluents singletons).
+   */
+  readonly candidatesCut: boolean;
   readonly hypotheses: number;
   readonly candidates: number;
   readonly refutedBySimulation: number;
@@ -139,12 +144,13 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   const view = mutexView(game);
   const fluentOfTerm = new Map(view.fluents.map((f, i) => [f.term, i]));
   const sampled = states.map((s) => s.map((t) => fluentOfTerm.get(t) ?? -1).filter((f) => f >= 0));
-  // Candidates are made and held against the states past the stage's budget too, so that a
-  // spent budget still reports its groups as unproven; only the run's own limits (time, memory,
-  // abort) stop them, since a run past those fails anyway: the hypotheses not yet made or held
-  // are left out then (pancakes88: a relation of arity 8, 40,320 fluents, 247 hypotheses).
-  const run = options.deadline.withoutBudget();
-  const stop = (): boolean => run.passed();
+  // Candidates are made and held against the states within the stage's budget, like the proofs:
+  // past it, the hypotheses not yet made or held are left out, their relations' fluents left
+  // singletons (more bits, never a failure; pancakes88: a relation of arity 8, 40,320 fluents,
+  // 247 hypotheses, about 1.5 processor seconds here).
+  let candidatesCut = false;
+  // Both leave out what they have not done once it says to stop: then the candidates are cut.
+  const stop = (): boolean => (candidatesCut ||= options.deadline.passed());
   const held = refute(view, hypotheses(view, stop), sampled, stop);
   const hyps = held.hypotheses;
   const cands = held.candidates;
@@ -168,16 +174,11 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   for (let i = 0; i < count; i++) if (cands.atMostOne[i] === 0) sampledAmo[cands.hypothesis[i]!] = false;
   // A hypothesis with a refuted group is still tried lifted for the keys of its surviving ones
   // (the others are tried for every key: their keys are not made, a million on pancakes88).
-  const partial = hyps.map((): KeyedGroup[] => []);
-  for (let i = 0; i < count; i++) {
-    const h = cands.hypothesis[i]!;
-    if (sampledAmo[h] || cands.atMostOne[i] === 0 || membersOf(i).length < 2) continue;
-    partial[h]!.push({ key: keyTerms(game, view, hyps[h]!, membersOf(i)[0]!), members: membersOf(i) });
-  }
+  const partial = partialKeys(game, view, hyps, cands, sampledAmo, options.deadline);
   const hidden = hiddenRelations(game);
   // Implications from the relations tried lifted (a hypothesis with a surviving group) to others (section 2d).
   const tried = new Set(hyps.flatMap((h, i) => (sampledAmo[i] || partial[i]!.length > 0 ? [h.relation] : [])));
-  const implications = options.lifted === undefined ? [] : impliedCandidates(view, options.lifted, tried, hidden, sampled);
+  const implications = options.lifted === undefined ? [] : impliedCandidates(view, options.lifted, tried, hidden, sampled, () => options.deadline.passed());
   const lifted = options.lifted === undefined ? { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0 }
     : proveLifted(options.lifted, view, hyps, sampledAmo, { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game), implications }, partial);
   const aloLifted = options.lifted === undefined ? new Set<number>() : liftedAlo(game, options.lifted, view, hyps, cands, lifted, hidden, options.deadline);
@@ -187,7 +188,7 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   // A game with lazy axioms (docs/lazy.md) has no ground rules for its lazy part, whose Clark
   // completion would then say "false": the ground SAT is not asked, only the lifted proofs count.
   const implied = impliedClaims(hyps, cands, claimOf, claims.length, sampledAmo, lifted.proven);
-  const proof = game.lazy === undefined ? proveClaims(view, claims, { ...options, implied }, provenLifted) : liftedOnly(provenLifted);
+  const proof = game.lazy === undefined ? proveClaims(view, claims, { ...options, implied }, provenLifted) : liftedOnly(provenLifted, options.deadline.passed());
   const verdict = (k: number): ClaimVerdict | 'none' => (k < 0 ? 'none' : proof.verdicts[k]!);
   const judged = judge(hyps, cands, claimOf, verdict, provenLifted);
   // The hypotheses proven lifted are weighed first: past the stage's budget the rest are not.
@@ -210,7 +211,9 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
       implications: { tried: implications.length, proven: lifted.implied.length },
       groundProof: game.lazy === undefined,
       chosen: countByProof(chosen.groups),
-      budgetReached: options.deadline.passed() || !chosen.complete,
+      // The explanation of failed claims (for --stats, within a small budget of its own) does not count.
+      budgetReached: proof.budgetSpent || !chosen.complete || candidatesCut,
+      candidatesCut,
       failures,
       satQueries: proof.queries,
       sampledStates: states.length,
@@ -297,13 +300,37 @@ function liftedAlo(
 }
 
 /** The proof's result when only the lifted proofs are taken: the rest never asked (unproven). */
-function liftedOnly(provenLifted: readonly boolean[]): ReturnType<typeof proveClaims> {
-  return { proven: provenLifted, verdicts: provenLifted.map((p) => (p ? 'proven' : 'unproven')), unrefutedPairs: new Map(), queries: 0, work: 0, complete: false };
+function liftedOnly(provenLifted: readonly boolean[], budgetSpent: boolean): ReturnType<typeof proveClaims> {
+  return { proven: provenLifted, verdicts: provenLifted.map((p) => (p ? 'proven' : 'unproven')), unrefutedPairs: new Map(), queries: 0, work: 0, complete: false, budgetSpent };
 }
 
 /** The relations (`name/arity`) with a fluent that has no `true` atom (outside the view: sampled states do not show it). */
 function hiddenRelations(game: GroundGame): Set<string> {
   return new Set(game.vocabulary.fluents.filter((f) => f.trueId < 0).map((f) => `${game.terms.name(f.term)}/${game.terms.args(f.term).length}`));
+}
+
+/** Candidates between two looks at the budget in {@link partialKeys}: a key of terms each. */
+const KEYS_PER_LOOK = 4096;
+
+/**
+ * Per hypothesis with a group refuted by sampling, the keys of its surviving groups of two or
+ * more (it is tried lifted for those only). Past the stage's budget the hypothesis being keyed
+ * gets none, so that it is not tried (a subset of its keys proven would pass for all of them),
+ * nor are those after it.
+ */
+function partialKeys(game: GroundGame, view: MutexView, hyps: readonly Hypothesis[], cands: Candidates, sampledAmo: readonly boolean[], budget: Deadline): KeyedGroup[][] {
+  const partial = hyps.map((): KeyedGroup[] => []);
+  for (let i = 0; i < cands.hypothesis.length; i++) {
+    const h = cands.hypothesis[i]!;
+    if (i % KEYS_PER_LOOK === 0 && budget.passed()) {
+      partial[h] = [];
+      break;
+    }
+    const members = candidateMembers(hyps, cands, i);
+    if (sampledAmo[h] || cands.atMostOne[i] === 0 || members.length < 2) continue;
+    partial[h]!.push({ key: keyTerms(game, view, hyps[h]!, members[0]!), members });
+  }
+  return partial;
 }
 
 /** The input arguments of fluent `f` under hypothesis `h`, as terms: the key of its group. */

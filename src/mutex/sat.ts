@@ -3,7 +3,9 @@
  * saving, Luby restarts) with solving under assumptions, so one encoding of a ground game
  * answers many queries: learned clauses are implied by the clauses alone, so they stay valid
  * whatever is assumed next. Variables are 1-based; a literal is `v` or `-v` as in DIMACS.
+ * The decision order (activities and their heap) is sat-order.ts's.
  */
+import { VarOrder } from './sat-order.js';
 
 /** The answer of {@link SatSolver.solve}; 'unknown' when the conflict budget ran out. */
 type SatResult = 'sat' | 'unsat' | 'unknown';
@@ -54,10 +56,7 @@ export class SatSolver {
   private level: Int32Array = new Int32Array(16);
   private reason: Int32Array = new Int32Array(16);
   private phase: Int8Array = new Int8Array(16);
-  private activity: Float64Array = new Float64Array(16);
-  private heap: number[] = [];
-  private heapPos: Int32Array = new Int32Array(16).fill(-1);
-  private inc = 1;
+  private readonly order = new VarOrder();
   private trail: number[] = [];
   private trailLim: number[] = [];
   private qhead = 0;
@@ -85,9 +84,8 @@ export class SatSolver {
     if (v >= this.assign.length) this.growVars(v + 1);
     this.watches.push([], []);
     this.reason[v] = -1;
-    this.heapPos[v] = -1;
     this.phase[v] = FALSE;
-    this.heapInsert(v);
+    this.order.add(v);
     return v + 1;
   }
 
@@ -97,8 +95,7 @@ export class SatSolver {
    * propagation assign the rest, instead of the search guessing gates.
    */
   prefer(v: number): void {
-    this.activity[v - 1] = Math.max(this.activity[v - 1]!, this.inc);
-    if (this.heapPos[v - 1]! >= 0) this.siftUp(this.heapPos[v - 1]!);
+    this.order.prefer(v - 1);
   }
 
   /** Adds a clause (a disjunction of literals); call at decision level 0 only (between solves). */
@@ -170,7 +167,7 @@ export class SatSolver {
         this.cancelUntil(back);
         if (learnt.length === 1) this.enqueue(learnt[0]!, -1);
         else this.enqueue(learnt[0]!, this.attach(learnt));
-        this.decay();
+        this.order.decay();
         budget--;
         if (conflicts >= maxConflicts || stopNow()) {
           this.cancelUntil(0);
@@ -234,10 +231,7 @@ export class SatSolver {
     this.phase = g8(this.phase);
     this.level = g32(this.level, 0);
     this.reason = g32(this.reason, -1);
-    this.heapPos = g32(this.heapPos, -1);
-    const act = new Float64Array(size);
-    act.set(this.activity);
-    this.activity = act;
+    this.order.grow(size);
     const seen = new Uint8Array(size);
     seen.set(this.seen);
     this.seen = seen;
@@ -335,7 +329,7 @@ export class SatSolver {
         if (this.seen[v] === 0 && this.level[v]! > 0) {
           this.seen[v] = 1;
           touched.push(v);
-          this.bump(v);
+          this.order.bump(v, this.nVars);
           if (this.level[v]! >= current) pathCount++;
           else learnt.push(q);
         }
@@ -376,7 +370,7 @@ export class SatSolver {
       this.phase[v] = this.assign[v]!;
       this.assign[v] = UNDEF;
       this.reason[v] = -1;
-      if (this.heapPos[v]! < 0) this.heapInsert(v);
+      this.order.restore(v);
     }
     this.trail.length = stop;
     this.trailLim.length = level;
@@ -384,73 +378,10 @@ export class SatSolver {
   }
 
   private pickBranch(): number {
-    while (this.heap.length > 0) {
-      const v = this.heapPop();
+    for (let v = this.order.pop(); v >= 0; v = this.order.pop()) {
       if (this.assign[v] === UNDEF) return v;
     }
     return -1;
-  }
-
-  private bump(v: number): void {
-    this.activity[v] += this.inc;
-    if (this.activity[v]! > 1e100) {
-      for (let i = 0; i < this.nVars; i++) this.activity[i] *= 1e-100;
-      this.inc *= 1e-100;
-    }
-    if (this.heapPos[v]! >= 0) this.siftUp(this.heapPos[v]!);
-  }
-
-  private decay(): void {
-    this.inc /= 0.95;
-  }
-
-  private heapInsert(v: number): void {
-    this.heapPos[v] = this.heap.length;
-    this.heap.push(v);
-    this.siftUp(this.heap.length - 1);
-  }
-
-  private heapPop(): number {
-    const top = this.heap[0]!;
-    const last = this.heap.pop()!;
-    this.heapPos[top] = -1;
-    if (this.heap.length > 0) {
-      this.heap[0] = last;
-      this.heapPos[last] = 0;
-      this.siftDown(0);
-    }
-    return top;
-  }
-
-  private siftUp(i: number): void {
-    const v = this.heap[i]!;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      const u = this.heap[parent]!;
-      if (this.activity[u]! >= this.activity[v]!) break;
-      this.heap[i] = u;
-      this.heapPos[u] = i;
-      i = parent;
-    }
-    this.heap[i] = v;
-    this.heapPos[v] = i;
-  }
-
-  private siftDown(i: number): void {
-    const v = this.heap[i]!;
-    const n = this.heap.length;
-    for (;;) {
-      let child = 2 * i + 1;
-      if (child >= n) break;
-      if (child + 1 < n && this.activity[this.heap[child + 1]!]! > this.activity[this.heap[child]!]!) child++;
-      const u = this.heap[child]!;
-      if (this.activity[u]! <= this.activity[v]!) break;
-      this.heap[i] = u;
-      this.heapPos[u] = i;
-      i = child;
-    }
-    this.heap[i] = v;
-    this.heapPos[v] = i;
   }
 
   /** The value of variable `v` in the last model found ('sat'). */
