@@ -11,6 +11,7 @@ import { verifyGame } from '../src/play/verify.js';
 import { defaultPipelineOptions, runGrounding } from '../src/pipeline/stages.js';
 import { StageTimer } from '../src/timer.js';
 import { Deadline } from '../src/deadline.js';
+import { createRandom } from '../src/play/random.js';
 
 function ground(file: string): ReturnType<typeof runGrounding>['ground'] {
   return runGrounding(readFileSync(file, 'utf8'), file, defaultPipelineOptions(), new StageTimer()).ground;
@@ -59,5 +60,27 @@ describe('a control cycle with two fluents holding', () => {
     expect(net).toEqual([0, 1, 1, 0]);
     expect(createFastSimulator(game, Deadline.never()).nets().control.length).toBe(4);
     sameAsVerify(game);
+  });
+});
+
+describe('turns that share a net, played in one call', () => {
+  // The playout in one WebAssembly call (wasm-charge.ts) plays a group's nets in order; two-tokens'
+  // turns use nets 0, 1, 1, 0, so its depth charges must take the per-step path and still play the
+  // games that visiting every state (always per step) and the JS interpreter play.
+  const game = ground('games/two-tokens.kif');
+
+  it('depth charges with and without visits, WebAssembly and JS, the same games', () => {
+    // A net's legal lists follow the order its atoms became true, so a seed's game depends on the
+    // playouts before it: each simulator plays the same seeds in the same order.
+    const played = [true, false].flatMap((wasm) => [undefined, () => {}].map((visit) => {
+      const sim = createFastSimulator(game, Deadline.never(), { wasm });
+      const out: string[] = [];
+      for (let seed = 1; seed <= 60; seed++) {
+        const random = createRandom(seed);
+        out.push(`${sim.depthCharge(random, 40, visit)}:${random.state}`);
+      }
+      return out.join(' ');
+    }));
+    expect(new Set(played).size).toBe(1);
   });
 });
