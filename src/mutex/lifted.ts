@@ -18,7 +18,7 @@ import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
 import { type Assumed, type StaticFacts, closes } from './lifted-core.js';
 import { derivedFunctions, functionalStatics, withFunctions } from './lifted-functional.js';
-import { type Subst, ground, key, renameRule, unify } from './lifted-terms.js';
+import { type Subst, renameRule, unify } from './lifted-terms.js';
 import { type RuleBase, ruleBase, unfoldedCasesClose } from './lifted-unfold.js';
 import { relaxedBounds } from './lifted-bounds.js';
 import { forbiddenDerived } from './lifted-entail.js';

@@ -11,9 +11,9 @@
  */
 import type { Frames } from './frames.js';
 import type { Net } from './net.js';
-import { fillFrames, frameArrays, successorCode } from './wasm-frames.js';
-import { type Widths, counters, entryOf, widthsOf } from './wasm-counters.js';
-import type { Outputs, Propagator } from './propagate.js';
+import { frameArrays, successorCode } from './wasm-frames.js';
+import { type Widths, counters } from './wasm-counters.js';
+import type { Outputs } from './propagate.js';
 import {
   type Code, type WasmFunction, add, and, c, call, ctz, eq, eqz, geS, get, gget, gset, gtS, ld, ld8, ltS, ne, or, ret, seq, set, shl, shrS, shrU, st, st8, sub, when, whileDo, xor,
 } from './wasm-encode.js';
