@@ -6,29 +6,14 @@
 // games/mutex-nonfunctional.kif breaks each, and each must be refused. Then the bound of a plus
 // over 151 numbers, which the join finds only when the rows new in a round are joined first (and,
 // for racer's form, the atom they bind looked up by its row).
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { provenLifted } from './support/lifted-proofs.js';
+import { loadGame } from '../src/pipeline/stages.js';
 import { Deadline } from '../src/deadline.js';
 import type { Term } from '../src/gdl/ast.js';
-import { hypotheses } from '../src/mutex/candidates.js';
 import { relaxedBounds } from '../src/mutex/lifted-bounds.js';
-import { proveLifted } from '../src/mutex/lifted.js';
-import { fluentArgs, mutexView } from '../src/mutex/view.js';
 import { defaultPipelineOptions } from '../src/pipeline/options.js';
-import { loadGame, runGrounding } from '../src/pipeline/stages.js';
 import { StageTimer } from '../src/timer.js';
-import { EXAMPLES_DIR } from './corpus.js';
-
-/** Per hypothesis `relation [input]` of the game, whether it is proven lifted (every hypothesis offered). */
-function provenLifted(game: string): Record<string, boolean> {
-  const text = readFileSync(join(EXAMPLES_DIR, game), 'utf8');
-  const { loaded, ground } = runGrounding(text, game, defaultPipelineOptions(), new StageTimer());
-  const view = mutexView(ground);
-  const hyps = hypotheses(view);
-  const r = proveLifted(loaded.normal, view, hyps, hyps.map(() => true), { deadline: Deadline.never(), maxPairs: 1e6, fluents: fluentArgs(ground) });
-  return Object.fromEntries(hyps.map((h, i) => [`${h.relation} [${h.input.join(',')}]`, r.proven[i]!]));
-}
 
 describe('functional relations, lifted', () => {
   it('mutex-functional: score by a derived plus, the hop by role and square, the tally kept when both pass: all proven', () => {
