@@ -109,9 +109,11 @@ describe.skipIf(!HAVE_CORPUS)('gdl-ground ground on big games with a tiny --time
       const out = join(dir, 'out.kif');
       const r = spawnSync(process.execPath, [CLI, 'ground', join(GAMES_DIR, game), '--method', method, '--timeout', timeout, '-o', out], { cwd: ROOT, encoding: 'utf8' });
       expect(r.status).toBe(3);
-      // The stage's own positioned message; on a loaded machine a stage can be more than the
-      // backstop's 0.5 s between two checks, and the main thread's message is then the run's.
-      expect(r.stderr).toMatch(/^\S+\.kif:\d+:\d+: error: .*time limit reached|^gdl-ground: time limit of \d+ s reached \(the run was stopped between two of its own checks\)$/m);
+      // The stage's own message, positioned at its rule (a stage over the whole game, such as
+      // building the ground game, names the file alone: racer's limit falls there on a fast
+      // machine); on a loaded machine a stage can be more than the backstop's 0.5 s between two
+      // checks, and the main thread's message is then the run's.
+      expect(r.stderr).toMatch(/^\S+\.kif(:\d+:\d+)?: error: .*time limit reached|^gdl-ground: time limit of \d+ s reached \(the run was stopped between two of its own checks\)$/m);
       expect(r.stderr).not.toMatch(/\n\s+at /);
       expect(existsSync(out)).toBe(false);
     });
@@ -130,7 +132,8 @@ describe.skipIf(!HAVE_CORPUS)('gdl-ground ground ends within a second of --timeo
     // racer4 rather than crisscross, which demand now grounds in about a second (docs/reach.md).
     ['ggp-repository-base/racer4.kif', 1, ['--lazy-axioms']],
     ['ggp-repository-base/amazons.kif', 2, ['--lazy-axioms']],
-    ['ggp-repository-base/mummymaze1p.kif', 2, ['--lazy-axioms']],
+    // 1 s, not 2: it grounds in about 1.4 s since the superset stage's answers went by term ids (reach12).
+    ['ggp-repository-base/mummymaze1p.kif', 1, ['--lazy-axioms']],
     ['ggp-repository-base/attritionWar.kif', 4, ['--lazy-axioms']],
     ['ggp-repository-base/racer4.kif', 2, []],
     ['ggp-repository-base/attritionWar.kif', 1, []],
