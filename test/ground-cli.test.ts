@@ -129,7 +129,10 @@ describe('gdl-ground ground --remove-axioms', () => {
     const r = run(['ground', join(GAMES_DIR, 'ggp-repository-base/atariGo_7x7.kif'), '--remove-axioms', '--max-total', '1000000000', '--timeout', String(timeout), '-o', out]);
     const seconds = (Date.now() - started) / 1000;
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/error: .*time limit reached/);
+    // The stage's own message ("writing the game without axioms: time limit reached"); under the
+    // full suite's load that stage can go more than the backstop's 0.5 s between two checks, and
+    // the main thread's message is then the run's (seen once in 2026-11-27's full runs).
+    expect(r.stderr).toMatch(/error: .*time limit reached|^gdl-ground: time limit of \d+ s reached \(the run was stopped between two of its own checks\)$/m);
     // Node's start-up is part of the measured time; the run itself is given `timeout` seconds.
     expect(seconds).toBeLessThan(timeout + 1.5);
     expect(existsSync(out)).toBe(false);
