@@ -297,11 +297,15 @@ function stepBound(maxSteps: number): number {
  * the header's turn is the net of the last state.
  */
 function chargeInWasm(group: WasmCharge, machines: readonly Machine[], turn: number, random: Random, maxSteps: number): number {
-  const { header } = group;
+  group.header[1] = turn;
+  return handedOver(group.header, machines, random, () => group.charge(stepBound(maxSteps)));
+}
+
+/** Runs `play` (a call into the group) with the generator's state and the does counts in `header`, and takes them back. */
+function handedOver(header: Int32Array, machines: readonly Machine[], random: Random, play: () => number): number {
   header[0] = random.state | 0;
-  header[1] = turn;
   for (let i = 0; i < machines.length; i++) header[2 + i] = machines[i]!.doesCount;
-  const depth = group.charge(stepBound(maxSteps));
+  const depth = play();
   random.state = header[0]!;
   for (let i = 0; i < machines.length; i++) machines[i]!.doesCount = header[2 + i]!;
   return depth;
@@ -310,27 +314,22 @@ function chargeInWasm(group: WasmCharge, machines: readonly Machine[], turn: num
 /**
  * The depth charge from the initial state in one call, restart included (wasm-charge.ts's
  * `restartCharge`), over the machines of `restarts` when they are one group in WebAssembly made
- * with the initial state; else undefined. `first` is the net of the initial state. The charge
- * returns the joint moves made, after which `turn()` is the net of the last state.
+ * with the initial state, and `turns` (the machine of each turn, in turn order) is that group's
+ * nets in order: the module plays net i, then i + 1, so not when turns share a net. Else
+ * undefined. `first` is the net of the initial state. The charge returns the joint moves made,
+ * after which `turn()` is the net of the last state.
  */
-export function restartInWasm(restarts: readonly Restart[], first: number): { charge(random: Random, maxSteps: number): number; turn(): number } | undefined {
+export function restartInWasm(restarts: readonly Restart[], turns: readonly Machine[], first: number): { charge(random: Random, maxSteps: number): number; turn(): number } | undefined {
   const machines = restarts.map((r) => r.machine);
   if (machines.some((m) => m.wasm === undefined)) return undefined;
   const group = oneGroup(machines);
   const restartCharge = group?.restartCharge;
-  if (group === undefined || restartCharge === undefined) return undefined;
+  if (group === undefined || restartCharge === undefined || oneGroup(turns) !== group) return undefined;
   const { header } = group;
   // The thresholds of copyIsCheaper: a whole cost above the cost rounded down is above the cost.
   restarts.forEach((r, i) => (header[8 + i] = Math.min(0x7fffffff, Math.floor(r.cost))));
   return {
-    charge: (random, maxSteps) => {
-      header[0] = random.state | 0;
-      for (let i = 0; i < machines.length; i++) header[2 + i] = machines[i]!.doesCount;
-      const depth = restartCharge(stepBound(maxSteps), first);
-      random.state = header[0]!;
-      for (let i = 0; i < machines.length; i++) machines[i]!.doesCount = header[2 + i]!;
-      return depth;
-    },
+    charge: (random, maxSteps) => handedOver(header, machines, random, () => restartCharge(stepBound(maxSteps), first)),
     turn: () => header[1]!,
   };
 }

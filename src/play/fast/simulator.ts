@@ -357,8 +357,7 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
   let inWasm: ReturnType<typeof restartInWasm> | null = null;
   const depthCharge = (random: Random, maxSteps: number, visit?: (state: GroundState) => void): number => {
     if (visit === undefined && restarts !== undefined && lazy === undefined) {
-      // The module plays its nets in order, net i then i + 1: not when turns share a net (held12's turns).
-      if (inWasm === null) inWasm = restarts.length === Math.max(1, specialized.length) ? restartInWasm(restarts, restarts.findIndex((r) => r.machine === pick(init))) : undefined;
+      if (inWasm === null) inWasm = restartInWasm(restarts, control.length > 0 ? specialized : restarts.map((r) => r.machine), restarts.findIndex((r) => r.machine === pick(init)));
       if (inWasm !== undefined) {
         const depth = inWasm.charge(random, maxSteps);
         if (control.length > 0) turn = inWasm.turn();
