@@ -6,34 +6,22 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { load, written } from './support/demand-game.js';
 import { Deadline } from '../src/deadline.js';
 import { relationsWorthDemanding } from '../src/reach/demand-choice.js';
 import { supersetsForGrounding } from '../src/reach/demand.js';
 import { demandableRelations } from '../src/reach/magic.js';
-import { emitGround, groundNormalGame, loadGame, removeUnusedInstances, resolvePipelineOptions } from '../src/pipeline/stages.js';
 import { groundWritten, loadRun } from '../src/pipeline/recipes/index.js';
-import type { NormalGame } from '../src/normalize/types.js';
 import type { Supersets } from '../src/reach/types.js';
-import { StageTimer } from '../src/timer.js';
 import { EXAMPLES_DIR } from './corpus.js';
 import { testContext } from './support/context.js';
 
 const CALLS = join(EXAMPLES_DIR, 'demand-calls.kif');
 const limits = { deadline: Deadline.never(), maxAtoms: 2_000_000 };
 
-function load(file: string): NormalGame {
-  return loadGame(readFileSync(file, 'utf8'), file, resolvePipelineOptions(), new StageTimer()).normal;
-}
 
 const tallies = (s: Supersets): number => s.axioms.filter((a) => a.rel === 'tally').length;
 
-/** The game `ground` writes (unused instances removed), grounded with the stage's `demand` mode. */
-function written(normal: NormalGame, demand: 'auto' | 'accumulator'): { text: string; supersets: Supersets } {
-  const options = resolvePipelineOptions();
-  const { reach, ground } = groundNormalGame(normal, options, new StageTimer(), demand);
-  const game = removeUnusedInstances(ground, new StageTimer(), options).game;
-  return { text: emitGround(game, 'gdl', { baseInput: false }, new StageTimer(), options), supersets: reach.supersets };
-}
 
 describe('demand where the callers pass constants: the choice', () => {
   it('chooses tally/5 in games/demand-calls.kif: 25^3 cells x 3 players x 3 counts, six asked for', () => {

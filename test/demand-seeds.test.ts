@@ -2,37 +2,25 @@
 // free of the state in the relaxed game, derived whole by the plain run (games/demand-seeds.kif:
 // amazons' queenMoveIgnoring in small), is demanded for the bindings its callers' state-free
 // literals give; the game written is byte for byte the plain supersets' one.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { load, written } from './support/demand-game.js';
 import { Deadline } from '../src/deadline.js';
 import { seededDemand } from '../src/reach/demand-seeds.js';
 import { supersetsForGrounding } from '../src/reach/demand.js';
 import { magicGame, stateFreeRelations, undemand } from '../src/reach/magic.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
-import { emitGround, groundNormalGame, loadGame, removeUnusedInstances, resolvePipelineOptions } from '../src/pipeline/stages.js';
 import type { NormalGame } from '../src/normalize/types.js';
 import type { Supersets } from '../src/reach/types.js';
 import { atomToString } from '../src/gdl/terms.js';
-import { StageTimer } from '../src/timer.js';
 import { EXAMPLES_DIR } from './corpus.js';
 
 const SEEDS = join(EXAMPLES_DIR, 'demand-seeds.kif');
 const limits = { deadline: Deadline.never(), maxAtoms: 2_000_000 };
 
-function load(file: string): NormalGame {
-  return loadGame(readFileSync(file, 'utf8'), file, resolvePipelineOptions(), new StageTimer()).normal;
-}
 
 const ignoring = (s: Supersets): number => s.axioms.filter((a) => a.rel === 'moveignoring').length;
 
-/** The game `ground` writes (unused instances removed), grounded with the stage's `demand` mode. */
-function written(normal: NormalGame, demand: 'auto' | 'accumulator'): { text: string; supersets: Supersets } {
-  const options = resolvePipelineOptions();
-  const { reach, ground } = groundNormalGame(normal, options, new StageTimer(), demand);
-  const game = removeUnusedInstances(ground, new StageTimer(), options).game;
-  return { text: emitGround(game, 'gdl', { baseInput: false }, new StageTimer(), options), supersets: reach.supersets };
-}
 
 describe('demand seeded by state-free literals: the choice', () => {
   it('chooses moveIgnoring/6 in games/demand-seeds.kif: domains of 200,704 tuples, move/4 passes 224 pairs', () => {
