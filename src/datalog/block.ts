@@ -6,28 +6,43 @@
  * optionally the atom id. Blocks catch up with their store lazily, so one block serves every
  * round of a semi-naive fixpoint; the rows added by a catch-up are the next round's delta.
  */
+import { IdBits } from './id-bits.js';
 import { Relation } from './relation.js';
 import type { TermTable } from './terms.js';
 import { type Pattern, UNBOUND, matchPattern } from './pattern.js';
 
-/** The ground instances (atom ids) of one relation, in insertion order. */
+/**
+ * The ground instances (atom ids) of one relation, in insertion order (`ids`, read by the
+ * blocks), and their membership: a bit per term id (`bits`, id-bits.ts) while the ids lie close
+ * enough together, else (`bits` undefined) the hash index of `ids`.
+ */
 export interface Store {
   readonly rel: string;
   readonly ids: Relation;
+  bits: IdBits | undefined;
 }
 
 /** Makes an empty store. */
 export function createStore(rel: string): Store {
-  return { rel, ids: new Relation(1) };
+  return { rel, ids: new Relation(1), bits: new IdBits() };
 }
 
 /** True when atom `id` is in the store. */
 export function inStore(store: Store, id: number): boolean {
-  return store.ids.hasValue(id);
+  return store.bits === undefined ? store.ids.hasValue(id) : store.bits.has(id);
 }
 
 /** Adds an atom id; false when it was already there. */
 export function addToStore(store: Store, id: number): boolean {
+  const bits = store.bits;
+  if (bits === undefined) return store.ids.insertValue(id);
+  if (bits.has(id)) return false;
+  if (bits.add(id)) {
+    store.ids.appendValue(id);
+    return true;
+  }
+  // Too sparse for bits: the hash index over the ids so far takes over (built on its first use).
+  store.bits = undefined;
   return store.ids.insertValue(id);
 }
 

@@ -37,6 +37,11 @@ export class RelationIndex {
    * first row, then its data); a power of two slots.
    */
   private slots = new Int32Array(2 * 16);
+  /**
+   * A key's home slot is its hash's top bits (`hash >>> shift`, 32 - log2 of the slots), so a
+   * home in the table doubled is `2s` or `2s + 1`: growing writes the new slots in order.
+   */
+  private shift = 28;
   private first = new Int32Array(8);
   private last = new Int32Array(8);
   private next = new Int32Array(8);
@@ -53,6 +58,7 @@ export class RelationIndex {
       let slots = 16;
       while (slots < 2 * (rows + 1)) slots *= 2;
       this.slots = new Int32Array(2 * slots);
+      this.shift = Math.clz32(slots) + 1;
       this.first = new Int32Array(rows);
       this.last = new Int32Array(rows);
       this.next = new Int32Array(rows);
@@ -75,7 +81,7 @@ export class RelationIndex {
     const mask = (slots.length >> 1) - 1;
     const data = this.rel.rows;
     const width = this.rel.arity;
-    for (let s = h & mask; ; s = (s + 1) & mask) {
+    for (let s = h >>> this.shift; ; s = (s + 1) & mask) {
       const g = slots[2 * s]!;
       if (g === 0) return -1;
       if (slots[2 * s + 1] !== h) continue;
@@ -146,7 +152,7 @@ export class RelationIndex {
     const width = this.rel.arity;
     const slots = this.slots;
     const mask = (slots.length >> 1) - 1;
-    for (let s = h & mask; ; s = (s + 1) & mask) {
+    for (let s = h >>> this.shift; ; s = (s + 1) & mask) {
       const g = slots[2 * s]!;
       if (g === 0) return s;
       if (slots[2 * s + 1] !== h) continue;
@@ -160,12 +166,14 @@ export class RelationIndex {
 
   private rehash(): void {
     // Load factor under one half keeps probe runs short; the hashes kept are not computed again.
+    // Homes are the hashes' top bits: the old slots, read in order, are written in order.
     const old = this.slots;
     const slots = new Int32Array(old.length * 2);
     const mask = (slots.length >> 1) - 1;
+    this.shift--;
     for (let t = 0; t < old.length; t += 2) {
       if (old[t] === 0) continue;
-      let s = old[t + 1]! & mask;
+      let s = old[t + 1]! >>> this.shift;
       while (slots[2 * s] !== 0) s = (s + 1) & mask;
       slots[2 * s] = old[t]!;
       slots[2 * s + 1] = old[t + 1]!;
@@ -244,6 +252,12 @@ export class Relation {
   insertValue(v: number): boolean {
     this.one[0] = v;
     return this.insert(this.one);
+  }
+
+  /** For a unary relation: adds `v` as a new row without a membership test (the caller knows it is new). */
+  appendValue(v: number): void {
+    this.one[0] = v;
+    this.append(this.one);
   }
 
   /** Adds `tuple` unless present; true when it was new. */

@@ -101,6 +101,8 @@ export class TermTable implements TermWriter {
   private count = 0;
   /** Hash slots holding term id + 1 (0 = empty); the length is a power of two. */
   private slots: Int32Array<ArrayBuffer>;
+  /** A term's home slot is its hash's top bits, `hash >>> shift` (32 - log2 of the slots). */
+  private shift: number;
   /**
    * Each term's hash, so that growing the slots reads no argument pool (gt_two_thirds_6p: 10⁶
    * terms re-placed by the doublings, each hash re-read from scattered pool entries).
@@ -130,6 +132,7 @@ export class TermTable implements TermWriter {
     let slots = 2048;
     while (slots < 2 * n) slots *= 2;
     this.slots = new Int32Array(slots);
+    this.shift = Math.clz32(slots) + 1;
   }
 
   /** Number of terms interned so far. */
@@ -186,7 +189,7 @@ export class TermTable implements TermWriter {
   find(sym: number, args: ArrayLike<number> = NO_ARGS, n = args.length): number {
     const mask = this.slots.length - 1;
     const h = this.hash(sym, args, n);
-    for (let s = h & mask; ; s = (s + 1) & mask) {
+    for (let s = h >>> this.shift; ; s = (s + 1) & mask) {
       const v = this.slots[s]!;
       if (v === 0) {
         this.free = s;
@@ -340,20 +343,33 @@ export class TermTable implements TermWriter {
     for (let i = 0; i < n; i++) this.pool[this.poolSize++] = args[i]!;
     this.hashes[id] = this.freeHash;
     // Keep the load factor under one half so probe runs stay short.
-    if (this.count * 2 > this.slots.length) this.rehash();
+    if (this.count * 2 > this.slots.length) this.rehash(id);
     else this.slots[slot] = id + 1;
     return id;
   }
 
-  private rehash(): void {
-    const slots = new Int32Array(this.slots.length * 2);
+  /**
+   * Doubles the slots. Homes are the hashes' top bits, so the old slots, read in order, are
+   * written in order (each term at or just after the one before it): one pass over the new
+   * slots instead of a cache miss per term. Only the hashes are read out of order. `added`, the
+   * term just added, is in no slot yet: it is placed last.
+   */
+  private rehash(added: number): void {
+    const old = this.slots;
+    const slots = new Int32Array(old.length * 2);
     const mask = slots.length - 1;
     const hashes = this.hashes;
-    for (let id = 0; id < this.count; id++) {
-      let s = hashes[id]! & mask;
+    this.shift--;
+    for (let t = 0; t < old.length; t++) {
+      const v = old[t]!;
+      if (v === 0) continue;
+      let s = hashes[v - 1]! >>> this.shift;
       while (slots[s] !== 0) s = (s + 1) & mask;
-      slots[s] = id + 1;
+      slots[s] = v;
     }
+    let s = hashes[added]! >>> this.shift;
+    while (slots[s] !== 0) s = (s + 1) & mask;
+    slots[s] = added + 1;
     this.slots = slots;
   }
 }

@@ -20,6 +20,8 @@ import { addBindingRule, planBody } from './body-plan.js';
 import type { CompiledAtom, JoinRule } from './compile.js';
 import { canonicalKey, instantiatePattern, renumber } from '../datalog/pattern.js';
 import { addGroundRule, dropNegatives } from './rule-buffer.js';
+import { IdBits } from '../datalog/id-bits.js';
+import { grow } from '../datalog/terms.js';
 import { HEAD_FILTERED, HEAD_PASSED, HEAD_RECORDED, addHead, createHeadCache, findHead } from './head-cache.js';
 import { type Context, type Where, checkEstimate, checkLazyEstimate, keyOfId, limitError, makeTick, storeOf } from './run-context.js';
 
@@ -134,7 +136,7 @@ export function ruleBound(ctx: Context, rule: JoinRule): number {
  */
 function runRule(
   ctx: Context, rule: JoinRule, rels: ReadonlySet<string>, delta: number,
-  pending: Set<number>,
+  pending: Pending,
 ): void {
   const { blocks, joins, isStatic, checks, outputs } = prepareRule(ctx, rule, delta);
   const plan = planBody({ statics: ctx.statics, lazy: ctx.lazy, storeOf: (rel) => storeOf(ctx, rel) }, rule, blocks, rels);
@@ -170,12 +172,29 @@ function runRule(
     }
     if (entry >= 0 && heads.states[entry] === HEAD_RECORDED) return;
     // A head interned just now is in no store and not pending (static relations: every fact).
-    if (head >= before || (!inStore(headStore, head) && !pending.has(head))) {
-      pending.add(head);
+    if (head >= before || (!inStore(headStore, head) && !pending.bits.has(head))) {
+      addPending(pending, head);
       if (++ctx.counters.atoms > maxAtoms) throw limitError(ctx, rule, `exceeded ${maxAtoms} ground atoms${size}`, { kind: 'ground-atoms', estimate });
     }
     if (entry >= 0) heads.states[entry] = HEAD_RECORDED;
   }, joinPlan);
+}
+
+/**
+ * The heads derived since the last commit that are in no store yet, in the order derived, and
+ * as bits for the membership test of each binding's head (a hash set of numbers grew to
+ * 180,000 entries a round on gt_two_thirds_6p, and was made anew every round).
+ */
+interface Pending {
+  ids: Int32Array<ArrayBuffer>;
+  size: number;
+  readonly bits: IdBits;
+}
+
+function addPending(pending: Pending, id: number): void {
+  pending.ids = grow(pending.ids, pending.size + 1);
+  pending.ids[pending.size++] = id;
+  pending.bits.add(id);
 }
 
 /** A fact of the game (a rule with a ground head and no body): its relation's key and head term id. */
@@ -193,7 +212,7 @@ export interface GroundFact {
  * recorded in `pending`. Games with hundreds of thousands of static facts spent most of
  * instantiation compiling and joining one rule per fact.
  */
-function addFact(ctx: Context, fact: GroundFact, pending: Set<number>): void {
+function addFact(ctx: Context, fact: GroundFact, pending: Pending): void {
   const { rel, head } = fact;
   const filter = ctx.headFilter.get(rel);
   if (filter !== undefined && !filter.has(head)) return;
@@ -206,8 +225,8 @@ function addFact(ctx: Context, fact: GroundFact, pending: Set<number>): void {
     if (ctx.rules.count > ctx.limits.maxRules) throw limitError(ctx, where, `exceeded ${ctx.limits.maxRules} ground rules`, { kind: 'rules' });
     if (ctx.counters.literals > ctx.limits.maxLiterals) throw limitError(ctx, where, `exceeded ${ctx.limits.maxLiterals} ground literals`, { kind: 'literals' });
   }
-  if (!inStore(storeOf(ctx, rel), head) && !pending.has(head)) {
-    pending.add(head);
+  if (!inStore(storeOf(ctx, rel), head) && !pending.bits.has(head)) {
+    addPending(pending, head);
     if (++ctx.counters.atoms > ctx.limits.maxAtoms) throw limitError(ctx, where, `exceeded ${ctx.limits.maxAtoms} ground atoms`, { kind: 'ground-atoms' });
   }
 }
@@ -230,12 +249,13 @@ function dropUnderivedNegations(ctx: Context, start: number, rules: readonly Joi
  * the store found for an atom's functor and arity serves the next atoms of the run, instead of
  * a name, a key and a map look-up per atom (gt_two_thirds_6p: 721,200 static facts).
  */
-function commitPending(ctx: Context, pending: ReadonlySet<number>): void {
+function commitPending(ctx: Context, pending: Pending): void {
   const table = ctx.table;
   let functor = -1;
   let arity = -1;
   let store: Store | undefined;
-  for (const id of pending) {
+  for (let i = 0; i < pending.size; i++) {
+    const id = pending.ids[i]!;
     if (store === undefined || table.functor(id) !== functor || table.arity(id) !== arity) {
       functor = table.functor(id);
       arity = table.arity(id);
@@ -243,6 +263,8 @@ function commitPending(ctx: Context, pending: ReadonlySet<number>): void {
     }
     addToStore(store, id);
   }
+  pending.bits.clear(pending.ids, pending.size);
+  pending.size = 0;
 }
 
 /**
@@ -251,7 +273,7 @@ function commitPending(ctx: Context, pending: ReadonlySet<number>): void {
  * delta round, only the block rows of the instances first derived in the previous round.
  */
 export function evaluateComponent(ctx: Context, rules: readonly JoinRule[], rels: ReadonlySet<string>, facts: readonly GroundFact[] = []): void {
-  let pending = new Set<number>();
+  const pending: Pending = { ids: new Int32Array(64), size: 0, bits: new IdBits(Infinity) };
   const start = ctx.rules.count;
   // Facts hold in the first round, as a rule with an empty body would fire there.
   for (const f of facts) addFact(ctx, f, pending);
@@ -263,7 +285,6 @@ export function evaluateComponent(ctx: Context, rules: readonly JoinRule[], rels
     commit: () => {
       if (pending.size === 0) return false;
       commitPending(ctx, pending);
-      pending = new Set();
       // New rows of every block over the component's stores are the next round's delta.
       advanceRound([...ctx.blocks.values()].filter((b) => rels.has(b.store.rel)), ctx.table);
       return true;

@@ -49,9 +49,18 @@ function hashOf(head: number, pos: ArrayLike<number>, npos: number, neg: ArrayLi
   return h;
 }
 
-/** The first slot to probe for hash `h` in a table of `mask + 1` slots. */
-function slotOf(h: number, mask: number): number {
-  return (Math.imul(h ^ (h >>> 16), 0x45d9f3b) >>> 0) & mask;
+/**
+ * The first slot to probe for hash `h` in a table of `2 ** (32 - shift)` slots: the top bits of
+ * the mixed hash, so that a slot's home in the table doubled is slot `2s` or `2s + 1` and
+ * growing walks both tables in order (see {@link rehash}).
+ */
+function slotOf(h: number, shift: number): number {
+  return Math.imul(h ^ (h >>> 16), 0x45d9f3b) >>> shift;
+}
+
+/** The shift of {@link slotOf} for `slots` (two entries a slot, a power of two of them: at least 2). */
+function shiftOf(slots: Int32Array): number {
+  return Math.clz32(slots.length >> 1) + 1;
 }
 
 /** Whether rule `i` of `buf` is `head <= pos[0 .. npos - 1], (not neg[0 .. nneg - 1])`. */
@@ -85,14 +94,20 @@ export function appendRule(buf: RuleBuffer, head: number, pos: readonly number[]
   appendWith(buf, 0, head, pos, pos.length, neg, neg.length);
 }
 
-/** The table made anew with `size` slots over the rules it held. */
+/**
+ * The table made anew with `size` slots over the rules it held. Homes are the hashes' top bits,
+ * so the old table, read in order, is written in order too: each rule lands at or just after
+ * where the one before it did (one pass over memory, not a cache miss per rule on a table of
+ * millions of slots).
+ */
 function rehash(buf: RuleBuffer, size: number): void {
   const old = buf.slots;
   const slots = new Int32Array(2 * size);
   const mask = size - 1;
+  const shift = shiftOf(slots);
   for (let t = 0; t < old.length; t += 2) {
     if (old[t] === 0) continue;
-    let s = slotOf(old[t + 1]!, mask);
+    let s = slotOf(old[t + 1]!, shift);
     while (slots[2 * s] !== 0) s = (s + 1) & mask;
     slots[2 * s] = old[t]!;
     slots[2 * s + 1] = old[t + 1]!;
@@ -114,7 +129,7 @@ export function addGroundRule(
   if (2 * (buf.hashed + 1) > buf.slots.length >> 1) rehash(buf, buf.slots.length);
   const slots = buf.slots;
   const mask = (slots.length >> 1) - 1;
-  let s = slotOf(h, mask);
+  let s = slotOf(h, shiftOf(slots));
   for (; slots[2 * s] !== 0; s = (s + 1) & mask) {
     if (slots[2 * s + 1] === h && sameRule(buf, slots[2 * s]! - 1, head, pos, npos, neg, nneg)) return false;
   }
@@ -139,12 +154,13 @@ export function truncateRules(buf: RuleBuffer, count: number): void {
 function removeSlot(buf: RuleBuffer, i: number): void {
   const { slots } = buf;
   const mask = (slots.length >> 1) - 1;
-  let s = slotOf(buf.hashes[i]!, mask);
+  const shift = shiftOf(slots);
+  let s = slotOf(buf.hashes[i]!, shift);
   while (slots[2 * s] !== 0 && slots[2 * s] !== i + 1) s = (s + 1) & mask;
   if (slots[2 * s] === 0) return;
   // Later entries of the chain move into the hole unless their own slot lies after it.
   for (let j = (s + 1) & mask; slots[2 * j] !== 0; j = (j + 1) & mask) {
-    const home = slotOf(slots[2 * j + 1]!, mask);
+    const home = slotOf(slots[2 * j + 1]!, shift);
     const stays = s <= j ? s < home && home <= j : s < home || home <= j;
     if (stays) continue;
     slots[2 * s] = slots[2 * j]!;

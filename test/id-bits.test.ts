@@ -1,0 +1,72 @@
+// Sets of term ids as bits (src/datalog/id-bits.ts) and the stores that keep their membership
+// that way (src/datalog/block.ts): checked against a Set on random ids, ids below and above the
+// window, a window refused as too sparse, and a store that falls back to its hash index.
+import { describe, expect, it } from 'vitest';
+import { IdBits } from '../src/datalog/id-bits.js';
+import { addToStore, createStore, inStore, storeIds } from '../src/datalog/block.js';
+import { createRandom } from '../src/play/random.js';
+
+describe('IdBits', () => {
+  it('agrees with a Set on random ids, growing down and up', () => {
+    const random = createRandom(7);
+    const bits = new IdBits(Infinity);
+    const model = new Set<number>();
+    // Clustered ids around a point that wanders, below and above the first one.
+    let at = 50_000;
+    for (let i = 0; i < 20_000; i++) {
+      at = Math.max(0, at + random.below(2001) - 1000);
+      const id = at + random.below(64);
+      if (bits.has(id)) {
+        expect(model.has(id)).toBe(true);
+        continue;
+      }
+      expect(model.has(id)).toBe(false);
+      expect(bits.add(id)).toBe(true);
+      model.add(id);
+    }
+    for (let id = -40; id < 200_000; id++) expect(bits.has(id)).toBe(model.has(id));
+  });
+
+  it('refuses an id that would make the window too sparse, and keeps what it holds', () => {
+    const bits = new IdBits();
+    for (let id = 0; id < 10; id++) expect(bits.add(id)).toBe(true);
+    expect(bits.add(10_000_000)).toBe(false);
+    expect(bits.has(10_000_000)).toBe(false);
+    for (let id = 0; id < 10; id++) expect(bits.has(id)).toBe(true);
+    expect(bits.add(2000)).toBe(true);
+    expect(bits.has(2000)).toBe(true);
+  });
+
+  it('clears the ids listed and keeps no other', () => {
+    const bits = new IdBits(Infinity);
+    const ids = [5, 900, 33, 100_000];
+    for (const id of ids) bits.add(id);
+    bits.clear(ids, ids.length);
+    for (const id of ids) expect(bits.has(id)).toBe(false);
+    bits.add(34);
+    expect(bits.has(34)).toBe(true);
+    expect(bits.has(33)).toBe(false);
+  });
+});
+
+describe('Store membership', () => {
+  it('falls back to the hash index when its ids are too sparse for bits, and loses none', () => {
+    const store = createStore('p');
+    const ids = [3, 1, 2, 40, 7_000_000, 12, 9_000_000, 5];
+    for (const id of ids) expect(addToStore(store, id)).toBe(true);
+    expect(store.bits).toBeUndefined();
+    for (const id of ids) expect(addToStore(store, id)).toBe(false);
+    for (const id of ids) expect(inStore(store, id)).toBe(true);
+    for (const id of [0, 4, 6_999_999, 8_000_000, -1]) expect(inStore(store, id)).toBe(false);
+    expect(storeIds(store)).toEqual(ids);
+  });
+
+  it('keeps bits while its ids lie close together', () => {
+    const store = createStore('p');
+    for (let id = 1000; id < 5000; id += 3) addToStore(store, id);
+    expect(store.bits).toBeDefined();
+    expect(inStore(store, 1003)).toBe(true);
+    expect(inStore(store, 1004)).toBe(false);
+    expect(inStore(store, -1)).toBe(false);
+  });
+});
