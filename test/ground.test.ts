@@ -199,6 +199,23 @@ describe('instantiateGame', () => {
     expect((err as GdlError).message).toMatch(/exceeded 4 ground rules/);
   });
 
+  it('counts the rules and literals of a run without its duplicates, at the limit exactly (rules staged in batches)', () => {
+    // Nine bindings, six distinct rules ((on 1) and (on 2) read twice are one body): 15 literals.
+    const text = '(role r)\n(<= (legal r go) (true (on ?x)) (true (on ?y)))';
+    const sets = supersets(['(on 1)', '(on 2)', '(on 3)'], ['(r go)']);
+    expect(ground(text, sets, { ...TEST_INSTANTIATE_LIMITS, maxRules: 6, maxLiterals: 15 }).rules.length).toBe(6);
+    const fail = (limits: Partial<typeof TEST_INSTANTIATE_LIMITS>): string => {
+      try {
+        ground(text, sets, { ...TEST_INSTANTIATE_LIMITS, ...limits });
+      } catch (e) {
+        return (e as GdlError).message;
+      }
+      return 'no error';
+    };
+    expect(fail({ maxRules: 5 })).toMatch(/exceeded 5 ground rules/);
+    expect(fail({ maxLiterals: 14 })).toMatch(/exceeded 14 ground literals/);
+  });
+
   it('stops with a limit error when the deadline has passed during a large join', () => {
     const nums = Array.from({ length: 30 }, (_, i) => `(n ${i})`).join(' ');
     const text = `(role r) ${nums}\n(<= (score ?x ?y ?z) (n ?x) (n ?y) (n ?z) (true (on ?w)))`;

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { TEST_INSTANTIATE_LIMITS, TEST_REACH_LIMITS } from './support/context.js';
 import { Deadline } from '../src/deadline.js';
-import { appendRule, addGroundRule, createRuleBuffer, dropNegatives, truncateRules, type RuleBuffer } from '../src/ground/rule-buffer.js';
+import { STAGE_SIZE, appendRule, addGroundRule, createRuleBuffer, dropNegatives, flushStaged, stageRule, truncateRules, type RuleBuffer } from '../src/ground/rule-buffer.js';
 import { pruneUnreachable, reachableAtoms } from '../src/ground/reachability.js';
 import { removeUnused, neededAtoms } from '../src/axioms/unused.js';
 import { instantiateGame } from '../src/ground/instantiate.js';
@@ -44,6 +44,20 @@ describe('rule buffer', () => {
     expect(addGroundRule(buf, 0, [], [0, 7])).toBe(true);
     expect(addGroundRule(buf, 0, [0, 7], [1])).toBe(false);
     expect(readBack(buf)).toEqual([...rules, [0, [0], [7]], [0, [], [0, 7]]]);
+  });
+
+  it('adds a staged batch in order, each rule once (duplicates within the batch and before it), counting its literals', () => {
+    const buf = createRuleBuffer();
+    expect(addGroundRule(buf, 1, [2], [3])).toBe(true);
+    const batch: [number, number[], number[]][] = [];
+    for (let i = 0; i < STAGE_SIZE - 3; i++) batch.push([i % 7, [i, i + 1], []]);
+    batch.push([1, [2], [3]], [5, [5, 6], []], [1, [2, 3], []]);
+    for (const [h, p, n] of batch) stageRule(buf, h, p, n);
+    expect(buf.count).toBe(1);
+    // New: the STAGE_SIZE - 3 distinct rules and (1 <= 2, 3); their literals, heads included.
+    expect(flushStaged(buf)).toBe(3 * (STAGE_SIZE - 3) + 3);
+    expect(readBack(buf)).toEqual([[1, [2], [3]], ...batch.slice(0, STAGE_SIZE - 3), [1, [2, 3], []]]);
+    expect(flushStaged(buf)).toBe(0);
   });
 
   it('forgets the rules after a truncation, and finds the ones kept as duplicates', () => {

@@ -10,7 +10,7 @@ import { blockAtom, inStore } from '../datalog/block.js';
 import { type Pattern, instantiatePattern } from '../datalog/pattern.js';
 import type { TermTable } from '../datalog/terms.js';
 import type { JoinRule } from './compile.js';
-import { type RuleBuffer, addGroundRule } from './rule-buffer.js';
+import { type RuleBuffer, stageRule } from './rule-buffer.js';
 
 /** What a negated atom becomes in a ground rule. */
 type NegativePlan =
@@ -81,12 +81,12 @@ interface BodyScratch {
 
 /**
  * Builds the ground rule of binding `b` (join rows `rows`) with head `head` into `scratch` and
- * adds it to `rules` unless it is there; the number of its literals (head included), or 0 when
- * a simplification kills it (`p` and `not p`) or it was there already.
+ * stages it in `rules` (rule-buffer.ts: added, unless it is there, when the batch is flushed);
+ * false when a simplification kills it (`p` and `not p`).
  */
 export function addBindingRule(
   plan: BodyPlan, scratch: BodyScratch, table: TermTable, rules: RuleBuffer, b: Int32Array, rows: Int32Array, head: number,
-): number {
+): boolean {
   if (scratch.pos.length < plan.at.length) scratch.pos = new Int32Array(2 * plan.at.length);
   if (scratch.neg.length < plan.negatives.length) scratch.neg = new Int32Array(2 * plan.negatives.length);
   const { pos, neg } = scratch;
@@ -103,10 +103,11 @@ export function addBindingRule(
     const own = n.kind === 'own';
     const id = instantiatePattern(n.pattern, b, table, own);
     if (!own && (id < 0 || !inStore(n.store, id))) continue;
-    if (holds(pos, npos, id)) return 0;
+    if (holds(pos, npos, id)) return false;
     neg[nneg++] = id;
   }
   npos = ascendingUnique(pos, npos);
   nneg = ascendingUnique(neg, nneg);
-  return addGroundRule(rules, head, pos, neg, npos, nneg) ? 1 + npos + nneg : 0;
+  stageRule(rules, head, pos, neg, npos, nneg);
+  return true;
 }

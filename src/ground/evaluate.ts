@@ -19,7 +19,7 @@ import { type Block, type Store, addToStore, advanceRound, createBlock, inStore,
 import { addBindingRule, planBody } from './body-plan.js';
 import type { CompiledAtom, JoinRule } from './compile.js';
 import { canonicalKey, instantiatePattern, renumber } from '../datalog/pattern.js';
-import { addGroundRule, dropNegatives } from './rule-buffer.js';
+import { STAGE_SIZE, addGroundRule, dropNegatives, flushStaged } from './rule-buffer.js';
 import { IdBits } from '../datalog/id-bits.js';
 import { grow } from '../datalog/terms.js';
 import { HEAD_FILTERED, HEAD_PASSED, HEAD_RECORDED, addHead, createHeadCache, findHead } from './head-cache.js';
@@ -164,11 +164,15 @@ function runRule(
       if (!passes) return;
     }
     if (!isStatic) {
-      const literals = addBindingRule(plan, ctx.scratch, ctx.table, ctx.rules, b, rows, head);
-      if (literals === 0) return;
-      ctx.counters.literals += literals;
-      if (ctx.rules.count > maxRules) throw limitError(ctx, rule, `exceeded ${maxRules} ground rules${size}`, { kind: 'rules', estimate });
-      if (ctx.counters.literals > maxLiterals) throw limitError(ctx, rule, `exceeded ${maxLiterals} ground literals${size}`, { kind: 'literals', estimate });
+      if (!addBindingRule(plan, ctx.scratch, ctx.table, ctx.rules, b, rows, head)) return;
+      // The batch is added when full, or as soon as its rules, were they all new, could pass a
+      // limit: the limits are then checked at the same binding as if each rule were added at once.
+      const staged = ctx.rules.staged;
+      if (staged.count === STAGE_SIZE || ctx.rules.count + staged.count > maxRules || ctx.counters.literals + staged.literals > maxLiterals) {
+        ctx.counters.literals += flushStaged(ctx.rules);
+        if (ctx.rules.count > maxRules) throw limitError(ctx, rule, `exceeded ${maxRules} ground rules${size}`, { kind: 'rules', estimate });
+        if (ctx.counters.literals > maxLiterals) throw limitError(ctx, rule, `exceeded ${maxLiterals} ground literals${size}`, { kind: 'literals', estimate });
+      }
     }
     if (entry >= 0 && heads.states[entry] === HEAD_RECORDED) return;
     // A head interned just now is in no store and not pending (static relations: every fact).
@@ -178,6 +182,8 @@ function runRule(
     }
     if (entry >= 0) heads.states[entry] = HEAD_RECORDED;
   }, joinPlan);
+  // Within the limits: the batch was flushed at every binding where they could be passed.
+  ctx.counters.literals += flushStaged(ctx.rules);
 }
 
 /**

@@ -28,11 +28,40 @@ export interface RuleBuffer {
   slots: Int32Array<ArrayBuffer>;
   /** Rules in `slots`. */
   hashed: number;
+  /** Rules staged ({@link stageRule}), neither looked up nor added yet ({@link flushStaged}). */
+  readonly staged: Staging;
 }
+
+/**
+ * Rules waiting to be looked up, laid out as the buffer's own (`ends[i]`: the end of rule `i`'s
+ * literals in `lits`). Looking up a rule is a cache miss on a table of millions of slots; a
+ * batch first reads every rule's home slot in a tight loop, so the processor waits for those
+ * misses side by side instead of one per rule between two bindings of the join.
+ */
+interface Staging {
+  count: number;
+  /** Literals of the staged rules, heads included (what the run counts once they are added). */
+  literals: number;
+  readonly heads: Int32Array<ArrayBuffer>;
+  readonly hashes: Int32Array<ArrayBuffer>;
+  readonly ends: Int32Array<ArrayBuffer>;
+  lits: Int32Array<ArrayBuffer>;
+  /** Home slots of the batch being added. */
+  readonly homes: Int32Array<ArrayBuffer>;
+  /** What the batch's first reads of the slots gave (kept, so that the reads are not optimized away). */
+  seen: number;
+}
+
+/** Rules a batch holds: its home slots' reads then overlap, and its slots stay cached until probed. */
+export const STAGE_SIZE = 128;
 
 /** An empty {@link RuleBuffer}. */
 export function createRuleBuffer(): RuleBuffer {
-  return { count: 0, heads: new Int32Array(1024), starts: new Int32Array(1025), lits: new Int32Array(4096), hashes: new Int32Array(1024), slots: new Int32Array(2 * 2048), hashed: 0 };
+  const staged: Staging = {
+    count: 0, literals: 0, heads: new Int32Array(STAGE_SIZE), hashes: new Int32Array(STAGE_SIZE), ends: new Int32Array(STAGE_SIZE),
+    lits: new Int32Array(16 * STAGE_SIZE), homes: new Int32Array(STAGE_SIZE), seen: 0,
+  };
+  return { count: 0, heads: new Int32Array(1024), starts: new Int32Array(1025), lits: new Int32Array(4096), hashes: new Int32Array(1024), slots: new Int32Array(2 * 2048), hashed: 0, staged };
 }
 
 /** Mixes one literal into a rule hash (integers only: no key strings). */
@@ -63,26 +92,24 @@ function shiftOf(slots: Int32Array): number {
   return Math.clz32(slots.length >> 1) + 1;
 }
 
-/** Whether rule `i` of `buf` is `head <= pos[0 .. npos - 1], (not neg[0 .. nneg - 1])`. */
-function sameRule(buf: RuleBuffer, i: number, head: number, pos: ArrayLike<number>, npos: number, neg: ArrayLike<number>, nneg: number): boolean {
+/** Whether rule `i` of `buf` is the staged rule with head `head` and literals `lits[from .. to - 1]`. */
+function sameRule(buf: RuleBuffer, i: number, head: number, lits: Int32Array, from: number, to: number): boolean {
   const start = buf.starts[i]!;
-  if (buf.heads[i] !== head || buf.starts[i + 1]! - start !== npos + nneg) return false;
-  for (let j = 0; j < npos; j++) if (buf.lits[start + j] !== pos[j]! << 1) return false;
-  for (let j = 0; j < nneg; j++) if (buf.lits[start + npos + j] !== ((neg[j]! << 1) | 1)) return false;
+  if (buf.heads[i] !== head || buf.starts[i + 1]! - start !== to - from) return false;
+  for (let j = from; j < to; j++) if (buf.lits[start + j - from] !== lits[j]) return false;
   return true;
 }
 
-/** Appends rule `head <= pos[0 .. npos - 1], (not neg[0 .. nneg - 1])` with hash `h`. */
-function appendWith(buf: RuleBuffer, h: number, head: number, pos: ArrayLike<number>, npos: number, neg: ArrayLike<number>, nneg: number): void {
+/** Appends the rule with head `head`, hash `h` and literals (as stored) `source[from .. to - 1]`. */
+function appendWith(buf: RuleBuffer, h: number, head: number, source: ArrayLike<number>, from: number, to: number): void {
   const i = buf.count;
   buf.heads = grow(buf.heads, i + 1);
   buf.hashes = grow(buf.hashes, i + 1);
   buf.starts = grow(buf.starts, i + 2);
   let k = buf.starts[i]!;
-  buf.lits = grow(buf.lits, k + npos + nneg);
+  buf.lits = grow(buf.lits, k + to - from);
   const lits = buf.lits;
-  for (let j = 0; j < npos; j++) lits[k++] = pos[j]! << 1;
-  for (let j = 0; j < nneg; j++) lits[k++] = (neg[j]! << 1) | 1;
+  for (let j = from; j < to; j++) lits[k++] = source[j]!;
   buf.heads[i] = head;
   buf.hashes[i] = h;
   buf.starts[i + 1] = k;
@@ -91,7 +118,8 @@ function appendWith(buf: RuleBuffer, h: number, head: number, pos: ArrayLike<num
 
 /** Appends a rule (bodies ascending without duplicates), without looking for a duplicate. */
 export function appendRule(buf: RuleBuffer, head: number, pos: readonly number[], neg: readonly number[]): void {
-  appendWith(buf, 0, head, pos, pos.length, neg, neg.length);
+  const lits = [...pos.map((id) => id << 1), ...neg.map((id) => (id << 1) | 1)];
+  appendWith(buf, 0, head, lits, 0, lits.length);
 }
 
 /**
@@ -116,28 +144,80 @@ function rehash(buf: RuleBuffer, size: number): void {
 }
 
 /**
+ * Stages ground rule `head <= pos[0 .. npos - 1], (not neg[0 .. nneg - 1])` (bodies ascending
+ * without duplicates): {@link flushStaged} adds it unless it is there already. The batch holds
+ * at most {@link STAGE_SIZE} rules; a caller flushes it when full.
+ */
+export function stageRule(buf: RuleBuffer, head: number, pos: ArrayLike<number>, neg: ArrayLike<number>, npos = pos.length, nneg = neg.length): void {
+  const st = buf.staged;
+  const i = st.count;
+  let k = i === 0 ? 0 : st.ends[i - 1]!;
+  st.lits = grow(st.lits, k + npos + nneg);
+  const lits = st.lits;
+  for (let j = 0; j < npos; j++) lits[k++] = pos[j]! << 1;
+  for (let j = 0; j < nneg; j++) lits[k++] = (neg[j]! << 1) | 1;
+  st.heads[i] = head;
+  st.hashes[i] = hashOf(head, pos, npos, neg, nneg);
+  st.ends[i] = k;
+  st.count = i + 1;
+  st.literals += 1 + npos + nneg;
+}
+
+/**
+ * Adds the staged rules, in the order staged, each unless an equal rule is in the buffer (or
+ * was staged before it); the literals (heads included) of the rules added.
+ */
+export function flushStaged(buf: RuleBuffer): number {
+  const st = buf.staged;
+  const n = st.count;
+  // Grown first, so that every home slot read below stays valid while the batch is added.
+  while (2 * (buf.hashed + n) > buf.slots.length >> 1) rehash(buf, buf.slots.length);
+  const slots = buf.slots;
+  const mask = (slots.length >> 1) - 1;
+  const shift = shiftOf(slots);
+  let seen = 0;
+  for (let i = 0; i < n; i++) {
+    const s = slotOf(st.hashes[i]!, shift);
+    st.homes[i] = s;
+    seen |= slots[2 * s]!;
+  }
+  st.seen = seen;
+  let literals = 0;
+  for (let i = 0, from = 0; i < n; from = st.ends[i]!, i++) {
+    const h = st.hashes[i]!;
+    const head = st.heads[i]!;
+    const to = st.ends[i]!;
+    let s = st.homes[i]!;
+    let found = false;
+    for (; slots[2 * s] !== 0; s = (s + 1) & mask) {
+      if (slots[2 * s + 1] === h && sameRule(buf, slots[2 * s]! - 1, head, st.lits, from, to)) {
+        found = true;
+        break;
+      }
+    }
+    if (found) continue;
+    // The new rule goes into the empty slot its probe ended on (the chain is walked once).
+    appendWith(buf, h, head, st.lits, from, to);
+    slots[2 * s] = buf.count;
+    slots[2 * s + 1] = h;
+    buf.hashed++;
+    literals += 1 + to - from;
+  }
+  st.count = 0;
+  st.literals = 0;
+  return literals;
+}
+
+/**
  * Adds ground rule `head <= pos[0 .. npos - 1], (not neg[0 .. nneg - 1])` (bodies ascending
  * without duplicates; the lengths default to the arrays', so a caller may pass scratch arrays)
- * unless it is already there; true when added.
+ * unless it is already there; true when added. Nothing may be staged.
  */
 export function addGroundRule(
   buf: RuleBuffer, head: number, pos: ArrayLike<number>, neg: ArrayLike<number>, npos = pos.length, nneg = neg.length,
 ): boolean {
-  const h = hashOf(head, pos, npos, neg, nneg);
-  // Grown before the probe, so that a new rule goes into the empty slot the probe ends on
-  // (the chain is walked once: a probe is a cache miss on a table of millions of slots).
-  if (2 * (buf.hashed + 1) > buf.slots.length >> 1) rehash(buf, buf.slots.length);
-  const slots = buf.slots;
-  const mask = (slots.length >> 1) - 1;
-  let s = slotOf(h, shiftOf(slots));
-  for (; slots[2 * s] !== 0; s = (s + 1) & mask) {
-    if (slots[2 * s + 1] === h && sameRule(buf, slots[2 * s]! - 1, head, pos, npos, neg, nneg)) return false;
-  }
-  appendWith(buf, h, head, pos, npos, neg, nneg);
-  slots[2 * s] = buf.count;
-  slots[2 * s + 1] = h;
-  buf.hashed++;
-  return true;
+  stageRule(buf, head, pos, neg, npos, nneg);
+  return flushStaged(buf) > 0;
 }
 
 /**
