@@ -39,7 +39,7 @@ const MAX_COMPONENT_STEPS = 500_000;
  * reaches (chess's threat relations, read by negative literals only).
  */
 export function relaxedBounds(normal: NormalGame, facts: StaticFacts, fluents: StaticFacts, deadline: Deadline): Bounds {
-  const known = { tables: new Map<string, Table>(), keeps: new Map<string, readonly number[]>() };
+  const known = { tables: new Map<string, Table>(), keeps: new Map<string, readonly number[]>(), statics: new Set(facts.keys()) };
   const add = (k: string, rows: readonly (readonly Term[])[], arity: number): void => {
     known.tables.set(k, tableOf(rows, arity));
     known.keeps.set(k, [...Array(arity).keys()]);
@@ -124,7 +124,7 @@ function stateFree(byHead: ReadonlyMap<string, readonly NormalRule[]>): Set<stri
 interface Run {
   readonly graph: ComponentGraph;
   readonly byHead: ReadonlyMap<string, readonly NormalRule[]>;
-  readonly known: { readonly tables: Map<string, Table>; readonly keeps: Map<string, readonly number[]> };
+  readonly known: { readonly tables: Map<string, Table>; readonly keeps: Map<string, readonly number[]>; readonly statics: ReadonlySet<string> };
   readonly out: Map<string, Bound>;
   readonly budget: Budget;
   /** Rows of all bounds so far. */

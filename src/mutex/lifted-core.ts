@@ -172,11 +172,16 @@ const relKey = (rel: string, arity: number): string => `${rel}/${arity}`;
  */
 function staticsSatisfiable(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]] | undefined, facts: StaticFacts, over: Bounds): boolean {
   const isStatic = (l: Literal): boolean => l.kind !== 'distinct' && facts.has(relKey(l.atom.rel, l.atom.args.length));
-  // The atoms of relations with a bound: each needs a fitting row of its own (not searched jointly: cost).
+  // The atoms of relations with a bound: each needs a fitting row of its own, and each two sharing
+  // a variable a pair of fitting rows (not searched jointly with the rest: cost).
+  const bounded: [Atom, Bound][] = [];
   for (const l of body) {
     const b = l.kind === 'pos' ? over.get(relKey(l.atom.rel, l.atom.args.length)) : undefined;
-    if (b !== undefined && !boundFits(b, l.kind === 'pos' ? l.atom.args : [], s)) return false;
+    if (b === undefined || l.kind !== 'pos') continue;
+    if (!boundFits(b, l.atom.args, s)) return false;
+    bounded.push([l.atom, b]);
   }
+  if (!boundPairsFit(bounded, s)) return false;
   const atoms = body.flatMap((l) => (l.kind === 'pos' && isStatic(l) ? [l.atom] : []));
   if (atoms.length === 0) return true;
   const checks: Check[] = body.flatMap((l): Check[] => {
@@ -256,6 +261,48 @@ function boundFits(b: Bound, args: readonly Term[], s: Subst): boolean {
     return cut.every((x, j) => matchesGround(x, row[j]!, s, local));
   });
   b.memo.set(pattern, fits);
+  return fits;
+}
+
+/** Rows of a bound the pair check scans for its first atom (when no ground argument narrows them further, the pair is not checked). */
+const MAX_PAIR_ROWS = 4096;
+
+/**
+ * Whether every two atoms of bounded relations that share a variable have rows that fit them
+ * together (docs/mutex.md, 2a, "Bounds in pairs"): colonelBlotto's `(gt ?x ?y) (gt ?y ?x)`, each
+ * fitting its rows alone. Each true atom is a row of its bound (cut to the kept positions), so a θ
+ * making both true gives two rows fitting together; a pair with none rules out no θ that exists.
+ * The answer is kept per pattern of the two atoms, in the first one's bound.
+ */
+function boundPairsFit(bounded: readonly (readonly [Atom, Bound])[], s: Subst): boolean {
+  const vars = bounded.map(([a, b]) => new Set(b.keep.flatMap((i) => varsOf(a.args[i]!, s))));
+  for (let i = 0; i < bounded.length; i++) {
+    for (let j = 0; j < bounded.length; j++) {
+      if (i === j || ![...vars[i]!].some((v) => vars[j]!.has(v))) continue;
+      if (!pairFits(bounded[i]!, bounded[j]!, s)) return false;
+    }
+  }
+  return true;
+}
+
+/** Whether some row of the first bound fits its atom with a row of the second fitting the other (see boundPairsFit). */
+function pairFits([a, ba]: readonly [Atom, Bound], [b, bb]: readonly [Atom, Bound], s: Subst): boolean {
+  const cut = ba.keep.map((i) => a.args[i]!);
+  const names = new Map<string, string>();
+  const pattern = `pair ${cut.map((t) => patternText(t, s, names, () => undefined)).join(' ')} / ${b.rel} ${bb.keep.map((i) => patternText(b.args[i]!, s, names, () => undefined)).join(' ')}`;
+  const known = ba.memo.get(pattern);
+  if (known !== undefined) return known;
+  let rows = ba.rows;
+  cut.forEach((x, i) => {
+    if (!ground(x, s)) return;
+    const bucket = ba.index[i]!.get(key(x, s)) ?? [];
+    if (bucket.length < rows.length) rows = bucket;
+  });
+  const fits = rows.length > MAX_PAIR_ROWS || rows.some((row) => {
+    const t = new Map(s);
+    return cut.every((x, k) => unify(x, row[k]!, t)) && boundFits(bb, b.args, t);
+  });
+  ba.memo.set(pattern, fits);
   return fits;
 }
 
