@@ -250,22 +250,32 @@ function boundFits(b: Bound, args: readonly Term[], s: Subst): boolean {
   if (plain) return true;
   const known = b.memo.get(pattern);
   if (known !== undefined) return known;
+  const fits = rowFits(b, cut, s);
+  b.memo.set(pattern, fits);
+  return fits;
+}
+
+/** The rows of a bound an atom's arguments (cut) may take under `s`: the smallest bucket of a ground argument, or all. */
+function rowsFor(b: Bound, cut: readonly Term[], s: Subst): readonly (readonly Term[])[] {
   let rows = b.rows;
   cut.forEach((x, i) => {
     if (!ground(x, s)) return;
     const bucket = b.index[i]!.get(key(x, s)) ?? [];
     if (bucket.length < rows.length) rows = bucket;
   });
-  const fits = rows.some((row) => {
+  return rows;
+}
+
+/** Whether some row of the bound fits the arguments (cut to its kept positions) under `s`. */
+function rowFits(b: Bound, cut: readonly Term[], s: Subst): boolean {
+  return rowsFor(b, cut, s).some((row) => {
     const local = new Map<string, Term>();
     return cut.every((x, j) => matchesGround(x, row[j]!, s, local));
   });
-  b.memo.set(pattern, fits);
-  return fits;
 }
 
-/** Rows of a bound the pair check scans for its first atom (when no ground argument narrows them further, the pair is not checked). */
-const MAX_PAIR_ROWS = 4096;
+/** Rows of a bound the pair check scans for its first atom (a state-free bound's most; past it the pair is not checked). */
+const MAX_PAIR_ROWS = 65_536;
 
 /**
  * Whether every two atoms of bounded relations that share a variable have rows that fit them
@@ -292,15 +302,11 @@ function pairFits([a, ba]: readonly [Atom, Bound], [b, bb]: readonly [Atom, Boun
   const pattern = `pair ${cut.map((t) => patternText(t, s, names, () => undefined)).join(' ')} / ${b.rel} ${bb.keep.map((i) => patternText(b.args[i]!, s, names, () => undefined)).join(' ')}`;
   const known = ba.memo.get(pattern);
   if (known !== undefined) return known;
-  let rows = ba.rows;
-  cut.forEach((x, i) => {
-    if (!ground(x, s)) return;
-    const bucket = ba.index[i]!.get(key(x, s)) ?? [];
-    if (bucket.length < rows.length) rows = bucket;
-  });
+  const rows = rowsFor(ba, cut, s);
+  const other = bb.keep.map((i) => b.args[i]!);
   const fits = rows.length > MAX_PAIR_ROWS || rows.some((row) => {
     const t = new Map(s);
-    return cut.every((x, k) => unify(x, row[k]!, t)) && boundFits(bb, b.args, t);
+    return cut.every((x, k) => unify(x, row[k]!, t)) && rowFits(bb, other, t);
   });
   ba.memo.set(pattern, fits);
   return fits;
