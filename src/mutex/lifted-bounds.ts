@@ -15,7 +15,8 @@ import type { Deadline } from '../deadline.js';
 import type { Term } from '../gdl/ast.js';
 import { stronglyConnectedComponents } from '../gdl/scc.js';
 import type { NormalGame, NormalRule } from '../normalize/types.js';
-import type { Bound, Bounds, StaticFacts } from './lifted-core.js';
+import type { Bounds, StaticFacts } from './lifted-core.js';
+import type { Bound } from './lifted-rows.js';
 import { type Budget, type JoinAtom, type Table, addRow, joinRule, newTable, tableOf, varsOf as termVars } from './lifted-join.js';
 import { type ComponentRule, type Known, KEYWORDS, arityOf, factorGroups, relKey, relaxedRules } from './lifted-relax.js';
 

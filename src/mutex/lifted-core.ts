@@ -7,6 +7,7 @@
 import type { Atom, Term } from '../gdl/ast.js';
 import type { Literal } from '../normalize/types.js';
 import { type Subst, ground, key, unify, walk } from './lifted-terms.js';
+import { type Bound, boundFits, boundPairsFit, matchesGround, varsOf } from './lifted-rows.js';
 
 /**
  * A claim assumed of the current state: "at most one per key" over the input positions, for
@@ -115,20 +116,6 @@ function truePairs(a: Atom, b: Atom, s: Subst, assumed: Assumed): [Term, Term][]
 export type StaticFacts = ReadonlyMap<string, readonly (readonly Term[])[]>;
 
 /**
- * Rows that contain every atom of a derived relation true in any reachable state (lifted-bounds.ts),
- * indexed per position by the text of the argument there. A superset: an atom among them may
- * still be false, so only a positive atom with no fitting row closes a case.
- */
-export interface Bound {
-  /** The positions of the relation the rows keep (the others were left out: any value). */
-  readonly keep: readonly number[];
-  readonly rows: readonly (readonly Term[])[];
-  readonly index: readonly ReadonlyMap<string, readonly (readonly Term[])[]>[];
-  /** Whether some row fits, per pattern of an atom's arguments (filled as the proof asks). */
-  readonly memo: Map<string, boolean>;
-}
-
-/**
  * The bounds of the derived relations that have one, per `name/arity` (a map, or lifted-bounds.ts'
  * computation on demand: a relation's bound is computed when first asked for).
  */
@@ -230,106 +217,6 @@ function components(atoms: readonly Atom[], checks: readonly Check[], s: Subst):
   return [...out.values()];
 }
 
-function varsOf(t: Term, s: Subst): string[] {
-  const u = walk(t, s);
-  if (u.kind === 'var') return [u.name];
-  return u.kind === 'fn' ? u.args.flatMap((a) => varsOf(a, s)) : [];
-}
-
-/**
- * Whether some row of the bound fits the atom's arguments (cut to the kept positions) under `s`.
- * Arguments that are distinct variables fit any row; otherwise the smallest bucket of a ground
- * argument (or all rows) is scanned, and the answer kept per pattern of the arguments.
- */
-function boundFits(b: Bound, args: readonly Term[], s: Subst): boolean {
-  const cut = b.keep.map((i) => args[i]!);
-  if (b.rows.length === 0) return false;
-  const names = new Map<string, string>();
-  let plain = true;
-  const pattern = cut.map((t) => patternText(t, s, names, () => (plain = false))).join(' ');
-  if (plain) return true;
-  const known = b.memo.get(pattern);
-  if (known !== undefined) return known;
-  const fits = rowFits(b, cut, s);
-  b.memo.set(pattern, fits);
-  return fits;
-}
-
-/** The rows of a bound an atom's arguments (cut) may take under `s`: the smallest bucket of a ground argument, or all. */
-function rowsFor(b: Bound, cut: readonly Term[], s: Subst): readonly (readonly Term[])[] {
-  let rows = b.rows;
-  cut.forEach((x, i) => {
-    if (!ground(x, s)) return;
-    const bucket = b.index[i]!.get(key(x, s)) ?? [];
-    if (bucket.length < rows.length) rows = bucket;
-  });
-  return rows;
-}
-
-/** Whether some row of the bound fits the arguments (cut to its kept positions) under `s`. */
-function rowFits(b: Bound, cut: readonly Term[], s: Subst): boolean {
-  return rowsFor(b, cut, s).some((row) => {
-    const local = new Map<string, Term>();
-    return cut.every((x, j) => matchesGround(x, row[j]!, s, local));
-  });
-}
-
-/** Rows of a bound the pair check scans for its first atom (a state-free bound's most; past it the pair is not checked). */
-const MAX_PAIR_ROWS = 65_536;
-
-/**
- * Whether every two atoms of bounded relations that share two variables have rows that fit them
- * together (docs/mutex.md, 2a, "Bounds in pairs"): colonelBlotto's `(gt ?x ?y) (gt ?y ?x)`, each
- * fitting its rows alone. Each true atom is a row of its bound (cut to the kept positions), so a θ
- * making both true gives two rows fitting together; a pair with none rules out no θ that exists.
- * The answer is kept per pattern of the two atoms, in the first one's bound.
- */
-function boundPairsFit(bounded: readonly (readonly [Atom, Bound])[], s: Subst): boolean {
-  const vars = bounded.map(([a, b]) => new Set(b.keep.flatMap((i) => varsOf(a.args[i]!, s))));
-  for (let i = 0; i < bounded.length; i++) {
-    for (let j = i + 1; j < bounded.length; j++) {
-      // Two shared variables at least: a chain through one (`(next_rank ?y1 ?v) (next_rank ?v ?y2)`)
-      // rarely closes, and checkers' cases are full of them (cost).
-      if ([...vars[i]!].filter((v) => vars[j]!.has(v)).length < 2) continue;
-      if (!pairFits(bounded[i]!, bounded[j]!, s)) return false;
-    }
-  }
-  return true;
-}
-
-/** Whether some row of the first bound fits its atom with a row of the second fitting the other (see boundPairsFit). */
-function pairFits([a, ba]: readonly [Atom, Bound], [b, bb]: readonly [Atom, Bound], s: Subst): boolean {
-  const cut = ba.keep.map((i) => a.args[i]!);
-  const names = new Map<string, string>();
-  const pattern = `pair ${cut.map((t) => patternText(t, s, names, () => undefined)).join(' ')} / ${b.rel} ${bb.keep.map((i) => patternText(b.args[i]!, s, names, () => undefined)).join(' ')}`;
-  const known = ba.memo.get(pattern);
-  if (known !== undefined) return known;
-  const rows = rowsFor(ba, cut, s);
-  const other = bb.keep.map((i) => b.args[i]!);
-  const fits = rows.length > MAX_PAIR_ROWS || rows.some((row) => {
-    const t = new Map(s);
-    return cut.every((x, k) => unify(x, row[k]!, t)) && rowFits(bb, other, t);
-  });
-  ba.memo.set(pattern, fits);
-  return fits;
-}
-
-/**
- * The text of a term under `s` with its variables named by first occurrence (`names`, shared by
- * the atom's arguments); `constrained` is called when the term is not a variable seen first here.
- */
-function patternText(t: Term, s: Subst, names: Map<string, string>, constrained: () => void): string {
-  const u = walk(t, s);
-  if (u.kind === 'var') {
-    const seen = names.get(u.name);
-    if (seen !== undefined) constrained();
-    return seen ?? (names.set(u.name, `_${names.size}`), `_${names.size - 1}`);
-  }
-  constrained();
-  if (u.kind === 'const') return u.name;
-  return `(${u.name} ${u.args.map((a) => patternText(a, s, names, () => undefined)).join(' ')})`;
-}
-
 /**
  * Backtracking over the facts, the atom with the fewest fitting facts first; true when some
  * choice for every atom passes `leafOk`, or when the step limit is reached.
@@ -363,28 +250,3 @@ function factSearch(atoms: readonly Atom[], s: Subst, facts: StaticFacts, leafOk
   return false;
 }
 
-/**
- * Whether `x` under `s` can be made equal to the ground term `g`, binding variables only in
- * `local` (no copy of `s`): a variable bound twice must get equal terms.
- */
-function matchesGround(x: Term, g: Term, s: Subst, local: Map<string, Term>): boolean {
-  const stack: [Term, Term][] = [[x, g]];
-  while (stack.length > 0) {
-    const [x0, h] = stack.pop()!;
-    let u = walk(x0, s);
-    if (u.kind === 'var') {
-      const b = local.get(u.name);
-      if (b === undefined) {
-        local.set(u.name, h);
-        continue;
-      }
-      u = b;
-    }
-    if (u.kind === 'var' || u.kind !== h.kind || u.name !== h.name) return false;
-    if (u.kind === 'fn' && h.kind === 'fn') {
-      if (u.args.length !== h.args.length) return false;
-      u.args.forEach((ua, i) => stack.push([ua, h.args[i]!]));
-    }
-  }
-  return true;
-}
