@@ -22,6 +22,7 @@ export interface Bound {
   readonly memo: Map<string, boolean>;
 }
 
+/** The names of the variables of `t` under `s` (with repeats). */
 export function varsOf(t: Term, s: Subst): string[] {
   const u = walk(t, s);
   if (u.kind === 'var') return [u.name];
