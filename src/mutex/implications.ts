@@ -45,6 +45,26 @@ function negatedFluents(normal: NormalGame): Set<string> {
   return out;
 }
 
+/**
+ * The relations Q that a rule of a derived relation reads as `(true (Q ...))`, when some rule reads
+ * that relation negated (atariGo's `(not (occupied ?x ?y))` of `empty`, with `(<= (occupied ?x ?y)
+ * (true (cell ?x ?y ?color)))`): an implied Q atom makes that rule's body hold, which contradicts
+ * the negation (lifted-entail.ts). Those not in `direct`, sorted.
+ */
+function negatedThroughDerived(normal: NormalGame, direct: ReadonlySet<string>): string[] {
+  const negated = new Set<string>();
+  for (const r of normal.rules) for (const l of r.body) if (l.kind === 'neg' && l.atom.rel !== 'true' && l.atom.rel !== 'does') negated.add(`${l.atom.rel}/${l.atom.args.length}`);
+  const out = new Set<string>();
+  for (const r of normal.rules) {
+    if (!negated.has(`${r.head.rel}/${r.head.args.length}`)) continue;
+    for (const l of r.body) {
+      const f = l.kind === 'pos' && l.atom.rel === 'true' && l.atom.args.length === 1 ? l.atom.args[0]! : undefined;
+      if (f?.kind === 'fn' && !direct.has(`${f.name}/${f.args.length}`)) out.add(`${f.name}/${f.args.length}`);
+    }
+  }
+  return [...out].sort();
+}
+
 /** Every map of Q's positions to P's (injective, at least one position mapped). */
 function positionMaps(fromArity: number, toArity: number): (number | undefined)[][] {
   let maps: (number | undefined)[][] = [[]];
@@ -67,17 +87,21 @@ export function impliedCandidates(
   view: MutexView, normal: NormalGame, from: ReadonlySet<string>, hidden: ReadonlySet<string>, states: readonly (readonly number[])[],
   stop: () => boolean = () => false,
 ): Implication[] {
-  const to = [...negatedFluents(normal)].filter((q) => !hidden.has(q) && relArity(q) <= MAX_TO_ARITY).sort();
+  const direct = negatedFluents(normal);
+  const usable = (q: string): boolean => !hidden.has(q) && relArity(q) <= MAX_TO_ARITY;
+  // Those read negated through a derived relation come after every direct one (so that the direct
+  // ones are kept first within the limit, as before they were added).
+  const to = [[...direct].filter(usable).sort(), negatedThroughDerived(normal, direct).filter(usable)];
   const out: Implication[] = [];
-  for (const p of [...from].filter((x) => !hidden.has(x) && relArity(x) > 0).sort()) {
-    for (const q of to) {
-      if (q === p) continue;
-      const maps = positionMaps(relArity(p), relArity(q));
-      if (maps.length > 0 && stop()) return out.slice(0, MAX_IMPLICATIONS);
-      const held = maps.filter((map) => holdsOnStates(view, p, q, map, [view.init, ...states]));
-      const strongest = held.filter((m) => !held.some((n) => n !== m && m.every((x, i) => x === undefined || n[i] === x)));
-      out.push(...strongest.map((map) => ({ from: p, to: q, map })));
-    }
+  const ps = [...from].filter((x) => !hidden.has(x) && relArity(x) > 0).sort();
+  for (const [p, q] of to.flatMap((qs) => ps.flatMap((x) => qs.map((y) => [x, y] as const)))) {
+    // Past the limit nothing more is kept.
+    if (q === p || out.length >= MAX_IMPLICATIONS) continue;
+    const maps = positionMaps(relArity(p), relArity(q));
+    if (maps.length > 0 && stop()) return out.slice(0, MAX_IMPLICATIONS);
+    const held = maps.filter((map) => holdsOnStates(view, p, q, map, [view.init, ...states]));
+    const strongest = held.filter((m) => !held.some((n) => n !== m && m.every((x, i) => x === undefined || n[i] === x)));
+    out.push(...strongest.map((map) => ({ from: p, to: q, map })));
   }
   return out.slice(0, MAX_IMPLICATIONS);
 }

@@ -15,7 +15,8 @@ import type { Deadline } from '../deadline.js';
 import type { Term } from '../gdl/ast.js';
 import { stronglyConnectedComponents } from '../gdl/scc.js';
 import type { NormalGame, NormalRule } from '../normalize/types.js';
-import type { Bound, Bounds, StaticFacts } from './lifted-core.js';
+import type { Bounds, StaticFacts } from './lifted-core.js';
+import type { Bound } from './lifted-rows.js';
 import { type Budget, type JoinAtom, type Table, addRow, joinRule, newTable, tableOf, varsOf as termVars } from './lifted-join.js';
 import { type ComponentRule, type Known, KEYWORDS, arityOf, factorGroups, relKey, relaxedRules } from './lifted-relax.js';
 
@@ -39,7 +40,7 @@ const MAX_COMPONENT_STEPS = 500_000;
  * reaches (chess's threat relations, read by negative literals only).
  */
 export function relaxedBounds(normal: NormalGame, facts: StaticFacts, fluents: StaticFacts, deadline: Deadline): Bounds {
-  const known = { tables: new Map<string, Table>(), keeps: new Map<string, readonly number[]>() };
+  const known = { tables: new Map<string, Table>(), keeps: new Map<string, readonly number[]>(), statics: new Set(facts.keys()) };
   const add = (k: string, rows: readonly (readonly Term[])[], arity: number): void => {
     known.tables.set(k, tableOf(rows, arity));
     known.keeps.set(k, [...Array(arity).keys()]);
@@ -124,7 +125,7 @@ function stateFree(byHead: ReadonlyMap<string, readonly NormalRule[]>): Set<stri
 interface Run {
   readonly graph: ComponentGraph;
   readonly byHead: ReadonlyMap<string, readonly NormalRule[]>;
-  readonly known: { readonly tables: Map<string, Table>; readonly keeps: Map<string, readonly number[]> };
+  readonly known: { readonly tables: Map<string, Table>; readonly keeps: Map<string, readonly number[]>; readonly statics: ReadonlySet<string> };
   readonly out: Map<string, Bound>;
   readonly budget: Budget;
   /** Rows of all bounds so far. */

@@ -7,6 +7,7 @@
 import type { Atom, Term } from '../gdl/ast.js';
 import type { Literal } from '../normalize/types.js';
 import { type Subst, ground, key, unify, walk } from './lifted-terms.js';
+import { type Bound, boundFits, boundPairsFit, matchesGround, varsOf } from './lifted-rows.js';
 
 /**
  * A claim assumed of the current state: "at most one per key" over the input positions, for
@@ -115,20 +116,6 @@ function truePairs(a: Atom, b: Atom, s: Subst, assumed: Assumed): [Term, Term][]
 export type StaticFacts = ReadonlyMap<string, readonly (readonly Term[])[]>;
 
 /**
- * Rows that contain every atom of a derived relation true in any reachable state (lifted-bounds.ts),
- * indexed per position by the text of the argument there. A superset: an atom among them may
- * still be false, so only a positive atom with no fitting row closes a case.
- */
-export interface Bound {
-  /** The positions of the relation the rows keep (the others were left out: any value). */
-  readonly keep: readonly number[];
-  readonly rows: readonly (readonly Term[])[];
-  readonly index: readonly ReadonlyMap<string, readonly (readonly Term[])[]>[];
-  /** Whether some row fits, per pattern of an atom's arguments (filled as the proof asks). */
-  readonly memo: Map<string, boolean>;
-}
-
-/**
  * The bounds of the derived relations that have one, per `name/arity` (a map, or lifted-bounds.ts'
  * computation on demand: a relation's bound is computed when first asked for).
  */
@@ -172,11 +159,16 @@ const relKey = (rel: string, arity: number): string => `${rel}/${arity}`;
  */
 function staticsSatisfiable(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]] | undefined, facts: StaticFacts, over: Bounds): boolean {
   const isStatic = (l: Literal): boolean => l.kind !== 'distinct' && facts.has(relKey(l.atom.rel, l.atom.args.length));
-  // The atoms of relations with a bound: each needs a fitting row of its own (not searched jointly: cost).
+  // The atoms of relations with a bound: each needs a fitting row of its own, and each two sharing
+  // a variable a pair of fitting rows (not searched jointly with the rest: cost).
+  const bounded: [Atom, Bound][] = [];
   for (const l of body) {
     const b = l.kind === 'pos' ? over.get(relKey(l.atom.rel, l.atom.args.length)) : undefined;
-    if (b !== undefined && !boundFits(b, l.kind === 'pos' ? l.atom.args : [], s)) return false;
+    if (b === undefined || l.kind !== 'pos') continue;
+    if (!boundFits(b, l.atom.args, s)) return false;
+    bounded.push([l.atom, b]);
   }
+  if (!boundPairsFit(bounded, s)) return false;
   const atoms = body.flatMap((l) => (l.kind === 'pos' && isStatic(l) ? [l.atom] : []));
   if (atoms.length === 0) return true;
   const checks: Check[] = body.flatMap((l): Check[] => {
@@ -225,56 +217,6 @@ function components(atoms: readonly Atom[], checks: readonly Check[], s: Subst):
   return [...out.values()];
 }
 
-function varsOf(t: Term, s: Subst): string[] {
-  const u = walk(t, s);
-  if (u.kind === 'var') return [u.name];
-  return u.kind === 'fn' ? u.args.flatMap((a) => varsOf(a, s)) : [];
-}
-
-/**
- * Whether some row of the bound fits the atom's arguments (cut to the kept positions) under `s`.
- * Arguments that are distinct variables fit any row; otherwise the smallest bucket of a ground
- * argument (or all rows) is scanned, and the answer kept per pattern of the arguments.
- */
-function boundFits(b: Bound, args: readonly Term[], s: Subst): boolean {
-  const cut = b.keep.map((i) => args[i]!);
-  if (b.rows.length === 0) return false;
-  const names = new Map<string, string>();
-  let plain = true;
-  const pattern = cut.map((t) => patternText(t, s, names, () => (plain = false))).join(' ');
-  if (plain) return true;
-  const known = b.memo.get(pattern);
-  if (known !== undefined) return known;
-  let rows = b.rows;
-  cut.forEach((x, i) => {
-    if (!ground(x, s)) return;
-    const bucket = b.index[i]!.get(key(x, s)) ?? [];
-    if (bucket.length < rows.length) rows = bucket;
-  });
-  const fits = rows.some((row) => {
-    const local = new Map<string, Term>();
-    return cut.every((x, j) => matchesGround(x, row[j]!, s, local));
-  });
-  b.memo.set(pattern, fits);
-  return fits;
-}
-
-/**
- * The text of a term under `s` with its variables named by first occurrence (`names`, shared by
- * the atom's arguments); `constrained` is called when the term is not a variable seen first here.
- */
-function patternText(t: Term, s: Subst, names: Map<string, string>, constrained: () => void): string {
-  const u = walk(t, s);
-  if (u.kind === 'var') {
-    const seen = names.get(u.name);
-    if (seen !== undefined) constrained();
-    return seen ?? (names.set(u.name, `_${names.size}`), `_${names.size - 1}`);
-  }
-  constrained();
-  if (u.kind === 'const') return u.name;
-  return `(${u.name} ${u.args.map((a) => patternText(a, s, names, () => undefined)).join(' ')})`;
-}
-
 /**
  * Backtracking over the facts, the atom with the fewest fitting facts first; true when some
  * choice for every atom passes `leafOk`, or when the step limit is reached.
@@ -308,28 +250,3 @@ function factSearch(atoms: readonly Atom[], s: Subst, facts: StaticFacts, leafOk
   return false;
 }
 
-/**
- * Whether `x` under `s` can be made equal to the ground term `g`, binding variables only in
- * `local` (no copy of `s`): a variable bound twice must get equal terms.
- */
-function matchesGround(x: Term, g: Term, s: Subst, local: Map<string, Term>): boolean {
-  const stack: [Term, Term][] = [[x, g]];
-  while (stack.length > 0) {
-    const [x0, h] = stack.pop()!;
-    let u = walk(x0, s);
-    if (u.kind === 'var') {
-      const b = local.get(u.name);
-      if (b === undefined) {
-        local.set(u.name, h);
-        continue;
-      }
-      u = b;
-    }
-    if (u.kind === 'var' || u.kind !== h.kind || u.name !== h.name) return false;
-    if (u.kind === 'fn' && h.kind === 'fn') {
-      if (u.args.length !== h.args.length) return false;
-      u.args.forEach((ua, i) => stack.push([ua, h.args[i]!]));
-    }
-  }
-  return true;
-}

@@ -52,11 +52,16 @@ export interface JoinAtom {
   readonly rel: string;
 }
 
-/** A relaxed rule: the atoms kept, the `distinct`s whose variables they bind, the head's kept arguments. */
+/**
+ * A relaxed rule: the atoms kept, the `distinct`s whose variables they bind, the head's kept
+ * arguments, and its negative atoms of static relations whose variables they bind (`absent`: a
+ * row of the static facts there makes no head row).
+ */
 export interface Relaxed {
   readonly head: readonly Term[];
   readonly atoms: readonly JoinAtom[];
   readonly distinct: readonly (readonly [Term, Term])[];
+  readonly absent?: readonly JoinAtom[];
 }
 
 /** Adds the variables of `t` to `out`, and returns it. */
@@ -146,7 +151,7 @@ export function joinRule(r: Relaxed, tables: ReadonlyMap<string, Table>, delta: 
   const env = new Map<string, Term>();
   const frameAt = (i: number): Frame => ({ rows: candidates(i === deltaAt ? delta! : tables.get(r.atoms[i]!.rel)!, r.atoms[i]!.args, env), next: 0, bound: [] });
   if (r.atoms.length === 0) {
-    if (r.distinct.every(([a, b]) => !termEquals(instantiate(a, env)!, instantiate(b, env)!))) emit(r.head.map((t) => instantiate(t, env)!));
+    if (passes(r, tables, env)) emit(r.head.map((t) => instantiate(t, env)!));
     return true;
   }
   const frames: Frame[] = [frameAt(0)];
@@ -164,7 +169,13 @@ export function joinRule(r: Relaxed, tables: ReadonlyMap<string, Table>, delta: 
     const args = r.atoms[frames.length - 1]!.args;
     if (!args.every((x, j) => match(x, row[j]!, env, f.bound))) continue;
     if (frames.length < r.atoms.length) frames.push(frameAt(frames.length));
-    else if (r.distinct.every(([a, b]) => !termEquals(instantiate(a, env)!, instantiate(b, env)!))) emit(r.head.map((t) => instantiate(t, env)!));
+    else if (passes(r, tables, env)) emit(r.head.map((t) => instantiate(t, env)!));
   }
   return true;
+}
+
+/** Whether a full binding passes the rule's `distinct`s and finds none of its absent atoms among the static facts. */
+function passes(r: Relaxed, tables: ReadonlyMap<string, Table>, env: ReadonlyMap<string, Term>): boolean {
+  if (!r.distinct.every(([a, b]) => !termEquals(instantiate(a, env)!, instantiate(b, env)!))) return false;
+  return (r.absent ?? []).every((a) => !tables.get(a.rel)!.seen.has(a.args.map((x) => key(instantiate(x, env)!, EMPTY)).join(' ')));
 }

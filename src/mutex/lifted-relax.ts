@@ -23,6 +23,8 @@ export const arityOf = (k: string): number => Number(k.slice(k.lastIndexOf('/') 
 export interface Known {
   readonly tables: ReadonlyMap<string, Table>;
   readonly keeps: ReadonlyMap<string, readonly number[]>;
+  /** The static relations (ground facts only): their negative atoms are kept when bound (absentAtoms). */
+  readonly statics?: ReadonlySet<string>;
 }
 
 /** One relaxed rule of a component, with the rule it came from and its head relation. */
@@ -58,12 +60,13 @@ function joinAtom(l: Literal, kept: Kept): JoinAtom | undefined {
  * The rule relaxed over the relations with rows, its head cut to the positions `keep`; with the
  * kept head positions whose variables no kept atom binds (then it is no relaxed rule yet).
  */
-function relax(r: NormalRule, keep: readonly number[], kept: Kept, filled: (rel: string) => boolean): { readonly rule: Relaxed; readonly unbound: readonly number[] } {
+function relax(r: NormalRule, keep: readonly number[], kept: Kept, filled: (rel: string) => boolean, statics: ReadonlySet<string>): { readonly rule: Relaxed; readonly unbound: readonly number[] } {
   const all = r.body.flatMap((l) => joinAtom(l, kept) ?? []);
   const bound = new Set<string>();
   all.forEach((a) => a.args.forEach((t) => varsOf(t, bound)));
   const unbound = keep.filter((i) => ![...varsOf(r.head.args[i]!, new Set())].every((v) => bound.has(v)));
   const distinct = r.body.flatMap((l) => (l.kind === 'distinct' && [...varsOf(l.left, new Set()), ...varsOf(l.right, new Set())].every((v) => bound.has(v)) ? [[l.left, l.right] as const] : []));
+  const absent = absentAtoms(r, bound, statics);
   // An atom sharing no variable with the kept head, the other atoms or a `distinct` only says its
   // rows are not empty: left out of the join when they are not (it would repeat every row).
   const used = (skip: number): Set<string> => {
@@ -78,7 +81,24 @@ function relax(r: NormalRule, keep: readonly number[], kept: Kept, filled: (rel:
     const others = used(j);
     return a.args.some((t) => [...varsOf(t, new Set())].some((v) => others.has(v)));
   });
-  return { rule: { head: keep.map((i) => r.head.args[i]!), atoms, distinct }, unbound };
+  return { rule: { head: keep.map((i) => r.head.args[i]!), atoms, distinct, ...(absent.length > 0 ? { absent } : {}) }, unbound };
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * The negative atoms of static relations whose variables the kept atoms bind. A static relation
+ * means the same in every state and its true atoms are its facts, so an instance of the rule whose
+ * body holds has none of these among the facts: checking them drops no true atom from the bound
+ * (colonelBlotto's `(gt ?a ?b) <= (index ?x) (not (succ ?x 1)) (sum ?b ?x ?a)`: no `(gt a a)`).
+ */
+function absentAtoms(r: NormalRule, bound: ReadonlySet<string>, statics: ReadonlySet<string>): JoinAtom[] {
+  return r.body.flatMap((l) => {
+    if (l.kind !== 'neg' || KEYWORDS.has(l.atom.rel)) return [];
+    const rel = relKey(l.atom.rel, l.atom.args.length);
+    const vars = l.atom.args.reduce((acc, t) => varsOf(t, acc), new Set<string>());
+    return statics.has(rel) && [...vars].every((v) => bound.has(v)) ? [{ rel, args: l.atom.args }] : [];
+  });
 }
 
 /**
@@ -122,7 +142,7 @@ export function relaxedRules(rels: readonly string[], byHead: ReadonlyMap<string
     let changed = false;
     for (const rel of rels) {
       for (const source of byHead.get(rel)!) {
-        const { rule, unbound } = relax(source, keepOf(rel), kept, filled);
+        const { rule, unbound } = relax(source, keepOf(rel), kept, filled, known.statics ?? NONE);
         unbound.forEach((i) => dropped.get(rel)!.add(i));
         changed ||= unbound.length > 0;
         out.push({ rel, source, rule });

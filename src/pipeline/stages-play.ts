@@ -49,9 +49,13 @@ export const MUTEX_EXTRA_SECONDS = 10;
 /**
  * Processor seconds of the stage's budget kept back for what follows its last look at the budget
  * (the SAT steps or lifted case until the next look, choosing the encoding, the stats), so that
- * the stage as a whole ends within its budget: the proofs stop this much before it.
+ * the stage as a whole ends within its budget: the proofs stop this much before it. A tenth of
+ * the run before the stage when that is more: what follows the last look (a cone's atom, the
+ * garbage of a cone of millions of rules) grows with the game, and amazonsTorus (T about 17 to
+ * 20 s) ended 1 to 2 s past its last look (docs/mutex.md, "The budget-bound games").
  */
 const MUTEX_RESERVE_SECONDS = 1;
+const MUTEX_RESERVE_SHARE_OF_BEFORE = 0.1;
 
 /**
  * Step 6: mutex groups of the ground game's fluents. States are sampled by random playouts of
@@ -65,14 +69,15 @@ const MUTEX_RESERVE_SECONDS = 1;
  * the run so far, `timer.processorSeconds()`, plus {@link MUTEX_EXTRA_SECONDS}: processor
  * seconds, as the budget counts them), sampling at most half of it: when it runs
  * out, the stage returns what it has proven. Only the run's deadline makes it fail. The proofs
- * stop {@link MUTEX_RESERVE_SECONDS} (at most a tenth of the budget) before it, for the work
- * after their last look at the clock.
+ * stop {@link MUTEX_RESERVE_SECONDS} (or a tenth of the run before the stage when more; at most a
+ * tenth of the budget) before it, for the work after their last look at the clock.
  */
 export function mutexGroups(ground: GroundGame, normal: NormalGame, options: PipelineOptions, settings: MutexSettings, timer: StageTimer): MutexResult {
   // T in processor seconds, as the budget counts: a wall-clock T grows with the machine's load.
   const before = timer.processorSeconds();
   const seconds = settings.seconds ?? before + MUTEX_EXTRA_SECONDS;
-  const budget = options.deadline.within(Math.max(0, seconds - Math.min(MUTEX_RESERVE_SECONDS, seconds / 10)));
+  const reserve = Math.min(Math.max(MUTEX_RESERVE_SECONDS, before * MUTEX_RESERVE_SHARE_OF_BEFORE), seconds / 10);
+  const budget = options.deadline.within(Math.max(0, seconds - reserve));
   // The whole budget, reserve included: the choice of the encoding stops weighing there.
   const end = options.deadline.within(seconds);
   const sampling = options.deadline.within(seconds / 2);
