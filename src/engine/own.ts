@@ -41,7 +41,7 @@ interface OwnPredicates {
  * (every answer of a table call that ends a clause body), and each cost a state, a
  * substitution and its values.
  */
-export type AnswerSink = (values: unknown[]) => void;
+type AnswerSink = (values: unknown[]) => void;
 
 /**
  * A projection that holds each tuple at most once over the base table's whole life: the tuples
