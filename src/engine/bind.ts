@@ -79,8 +79,12 @@ export function binder(pl: any): Binder {
     let ground = true;
     for (let i = 0; i < args.length; i++) {
       const a = apply(args[i], links);
-      if (a !== args[i] && out === null) out = args.slice(0, i);
-      if (out !== null) out.push(a);
+      if (a !== args[i] && out === null) {
+        // Sized once: answers keep these arrays, and one grown by push has room for 17.
+        out = new Array(args.length);
+        for (let j = 0; j < i; j++) out[j] = args[j];
+      }
+      if (out !== null) out[i] = a;
       if (a.ground === false) ground = false;
     }
     if (out === null) return term;
