@@ -361,8 +361,8 @@ function indexKey(parts: readonly string[]): string {
   return parts.length === 1 ? parts[0]! : parts.join('\u0000');
 }
 
-/** No bindings: the answer of a call that binds nothing. */
-const NO_LINKS: unknown[] = [];
+/** No bindings: the answer of a call that binds nothing (read only, like {@link NO_FACTS}). */
+const NO_LINKS = Object.freeze([]) as unknown as unknown[];
 
 /** Shared, never-modified empty candidate list. */
 const NO_FACTS: readonly Fact[] = Object.freeze([]);
