@@ -33,6 +33,11 @@ interface Binder {
   bind(atom: unknown, fact: FactArgs, indexed: number): Links | null;
   /** A new state: `rest` and the substitution `subst` with `links` applied; parent `parent`. */
   state(rest: unknown, subst: unknown, links: Links, parent: unknown): unknown;
+  /**
+   * The values of the query variables `vars` in the substitution `subst` with `links` applied:
+   * the answer a state with an empty goal, `state(null, subst, links, _)`, would give.
+   */
+  values(vars: readonly string[], subst: unknown, links: Links): unknown[];
 }
 
 /** The binding operations on terms of the tau-prolog library `pl`. */
@@ -61,19 +66,28 @@ export function binder(pl: any): Binder {
    * `term` with the variables in `links` replaced: Tau-Prolog's Term.apply with the bindings in
    * a plain object, looking each variable up once where Term.apply looks twice through methods.
    * Recursive like Term.apply, which Tau-Prolog runs on the same goals when it resolves them.
+   * A term none of whose variables is bound is returned itself, not copied (Term.apply shares
+   * ground terms, and Term.replace the rest of a conjunction, the same way): the goals after the
+   * next literal mostly wait for variables the call does not bind, and each copy is garbage soon.
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   function apply(term: any, links: Links): any {
     if (term.ground) return term;
     if (term instanceof Var) return linked(links, term.id) ?? term;
     const args = term.args;
-    const out = new Array(args.length);
+    let out: unknown[] | null = null;
     let ground = true;
     for (let i = 0; i < args.length; i++) {
       const a = apply(args[i], links);
-      out[i] = a;
+      if (a !== args[i] && out === null) {
+        // Sized once: answers keep these arrays, and one grown by push has room for 17.
+        out = new Array(args.length);
+        for (let j = 0; j < i; j++) out[j] = args[j];
+      }
+      if (out !== null) out[i] = a;
       if (a.ground === false) ground = false;
     }
+    if (out === null) return term;
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     return new (TermCopy as any)(term.ref, term.id, out, term.indicator, ground);
   }
@@ -83,6 +97,17 @@ export function binder(pl: any): Binder {
     const values: Record<string, unknown> = {};
     for (const v in subst.links) values[v] = apply(subst.links[v], links);
     return new State(rest === null ? null : apply(rest, links), new Substitution(values, subst.attrs), parent);
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function values(vars: readonly string[], subst: any, links: Links): unknown[] {
+    const out = new Array(vars.length);
+    for (let i = 0; i < vars.length; i++) {
+      // What Substitution.lookup gives for a variable the substitution lacks.
+      const t = subst.links[vars[i]!];
+      out[i] = t ? (links.length === 0 ? t : apply(t, links)) : null;
+    }
+    return out;
   }
 
   /** Tau-Prolog's general unifier of a call's arguments with a fact, as links (or null). */
@@ -112,5 +137,5 @@ export function binder(pl: any): Binder {
     return links;
   }
 
-  return { bind, state };
+  return { bind, state, values };
 }

@@ -25,7 +25,23 @@ interface OwnPredicates {
   clearTable(name: string): void;
   probe(name: string, pattern: readonly (TauTerm | null)[]): boolean;
   defineProjection(base: string, keep: readonly number[], name: string, history?: ProjectionHistory): boolean;
+  /**
+   * Where answers go while a query runs (null: as states, the way Tau-Prolog's own steps give
+   * them). See {@link AnswerSink}.
+   */
+  setSink(sink: AnswerSink | null, vars?: readonly string[]): void;
 }
+
+/**
+ * Takes the answers of a query as the engine's own predicates find them: a call that is the
+ * last goal of its state (nothing left to prove after it) hands each solution here, the query
+ * variables' values, instead of pushing a state with an empty goal for the driver to pop at
+ * once. Those states would be popped in the order they were pushed, before anything else on
+ * the stack, so the answers come in the same order; a query's answers are mostly such states
+ * (every answer of a table call that ends a clause body), and each cost a state, a
+ * substitution and its values.
+ */
+type AnswerSink = (values: unknown[]) => void;
 
 /**
  * A projection that holds each tuple at most once over the base table's whole life: the tuples
@@ -42,7 +58,10 @@ export interface ProjectionHistory {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string): OwnPredicates {
-  const { bind, state } = binder(pl);
+  const { bind, state, values } = binder(pl);
+  // The query's answer sink, and its variables (see AnswerSink); the driver sets both.
+  let sink: AnswerSink | null = null;
+  let sinkVars: readonly string[] = [];
   // Predicates implemented here, by functor name, for stepDirect.
   const direct = new Map<string, OwnPredicate>();
   /**
@@ -59,8 +78,19 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   direct.set('\\==', (thr: any, point: any, atom: any) => {
-    if (pl.compare(atom.args[0], atom.args[1]) !== 0) thr.success(point);
+    if (pl.compare(atom.args[0], atom.args[1]) !== 0) succeed(thr, point);
   });
+
+  /**
+   * What Tau-Prolog's `thr.success(point)` does (the selected goal proved, no bindings), but
+   * an empty goal left becomes an answer given to the sink.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function succeed(thr: any, point: any): void {
+    const rest = point.goal.replace(null);
+    if (rest === null && sink !== null) sink(values(sinkVars, point.substitution, NO_LINKS));
+    else thr.prepend([new pl.type.State(rest, point.substitution, point)]);
+  }
 
   const tables = new Map<string, JsTable>();
 
@@ -87,10 +117,23 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     const candidates = mask === 0 ? table.facts : indexed(indexFor(table, mask), mask, args as unknown as readonly TauTerm[]);
     if (full || args.length === 0) {
       // Every argument bound: a membership test, one answer at most.
-      if (candidates.length > 0) thr.success(point);
+      if (candidates.length > 0) succeed(thr, point);
       return;
     }
-    enumerate(thr, atom, candidates, 0, candidates.length, point.goal.replace(null), point.substitution, point, FIRST_CHUNK);
+    const rest = point.goal.replace(null);
+    if (rest === null && sink !== null) answerAll(atom, candidates, point.substitution, sink);
+    else enumerate(thr, atom, candidates, 0, candidates.length, rest, point.substitution, point, FIRST_CHUNK);
+  }
+
+  /**
+   * The answers of a call that ends its state's goal, all given to the sink in candidate
+   * order (what enumerate's states would give when popped; nothing after the call can cut).
+   */
+  function answerAll(atom: unknown, candidates: readonly Fact[], subst: unknown, to: AnswerSink): void {
+    for (let i = 0; i < candidates.length; i++) {
+      const links = bind(atom, candidates[i]!, MAX_INDEXED);
+      if (links !== null) to(values(sinkVars, subst, links));
+    }
   }
 
   /**
@@ -130,7 +173,7 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   install(CUT, 0, (thr: any, point: any, cut: any) => {
     thr.points.length = Math.min(thr.points.length, cut.height);
-    thr.success(point);
+    succeed(thr, point);
   });
   // '$gdl_absent'(Call): Call is a ground call of a table, which has no such fact (a table not
   // defined yet has none). One hash lookup, where \+ would take several generic steps.
@@ -139,7 +182,7 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     const call = atom.args[0];
     const table = tables.get(call.id);
     // Past MAX_INDEXED arguments the index cannot tell facts apart: then assume absent.
-    if (table === undefined || call.args.length > MAX_INDEXED || !has(table, call.args)) thr.success(point);
+    if (table === undefined || call.args.length > MAX_INDEXED || !has(table, call.args)) succeed(thr, point);
   });
   // The resumption step: `more` carries its cursor; the state's own parent is the calling state.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -248,7 +291,12 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     return indexed(indexFor(table, mask), mask, pattern).length > 0;
   }
 
-  return { direct, defineTable, addToTable, clearTable, probe, defineProjection };
+  function setSink(to: AnswerSink | null, vars: readonly string[] = []): void {
+    sink = to;
+    sinkVars = vars;
+  }
+
+  return { direct, defineTable, addToTable, clearTable, probe, defineProjection, setSink };
 }
 
 /** A fact of a table: its ground arguments (never modified once added). */
@@ -312,6 +360,9 @@ const MAX_INDEXED = 30;
 function indexKey(parts: readonly string[]): string {
   return parts.length === 1 ? parts[0]! : parts.join('\u0000');
 }
+
+/** No bindings: the answer of a call that binds nothing (read only, like {@link NO_FACTS}). */
+const NO_LINKS = Object.freeze([]) as unknown as unknown[];
 
 /** Shared, never-modified empty candidate list. */
 const NO_FACTS: readonly Fact[] = Object.freeze([]);

@@ -201,8 +201,36 @@ export function createEngine(limits: EngineLimits, options: EngineOptions = {}):
     thread.level = new pl.type.Term('top_level');
   }
 
-  /** Steps the machine through every answer of the goal just added. */
+  /**
+   * Steps the machine through every answer of the goal just added. With direct steps, the
+   * engine's own predicates hand most answers straight to `onAnswer` (own.ts, `AnswerSink`);
+   * the rest are the states with an empty goal that the loop pops.
+   */
   function drive(goal: string, vars: readonly string[], onAnswer: (values: TauTerm[]) => void): number {
+    let count = 0;
+    if (!directSteps) return stepAll(goal, vars, onAnswer);
+    own.setSink((values) => {
+      // Counted like a step: a long enumeration of one call reads the clock too.
+      if (limits.deadline.tick()) stopAtLimit(goal);
+      count++;
+      onAnswer(values as TauTerm[]);
+    }, vars);
+    try {
+      const popped = stepAll(goal, vars, onAnswer);
+      return popped + count;
+    } finally {
+      own.setSink(null);
+    }
+  }
+
+  /** Throws the limit error of the run's deadline, the machine emptied. */
+  function stopAtLimit(goal: string): never {
+    thread.points = [];
+    throw new EngineLimitError(`${limits.deadline.describe()} in query '${goal}'`, limits.deadline.exceeded() ?? 'time');
+  }
+
+  /** The driver's loop: steps until no state is left, each state with an empty goal an answer. */
+  function stepAll(goal: string, vars: readonly string[], onAnswer: (values: TauTerm[]) => void): number {
     let count = 0;
     for (;;) {
       // The head state is read afresh each step: Tau-Prolog's cut replaces thread.points.
@@ -212,10 +240,7 @@ export function createEngine(limits: EngineLimits, options: EngineOptions = {}):
           if (thread.step() === true) throw new EngineError(`query '${goal}' tried an asynchronous predicate`);
         }
         ++stepCount;
-        if (limits.deadline.tick()) {
-          thread.points = [];
-          throw new EngineLimitError(`${limits.deadline.describe()} in query '${goal}'`, limits.deadline.exceeded() ?? 'time');
-        }
+        if (limits.deadline.tick()) stopAtLimit(goal);
         point = thread.points[thread.points.length - 1];
       }
       if (point === undefined) return count;

@@ -15,6 +15,11 @@ import type { Switches } from './ablation.js';
 export interface TableStats {
   readonly size: number;
   readonly distinct: readonly number[];
+  /**
+   * The distinct values' texts per argument, of the first `size` facts: the next measurement
+   * adds only the facts since (tables only grow), where it read every fact again.
+   */
+  readonly values: readonly Set<string>[];
 }
 
 /**

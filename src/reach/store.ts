@@ -61,11 +61,13 @@ export interface FactStore {
   size: number;
   /** The ids of the answer being recorded (grown to the widest relation). */
   scratch: Int32Array;
+  /** The argument ids of a function term of constants being interned (see `flatId`). */
+  flat: Int32Array;
 }
 
 /** An empty store. */
 export function createStore(): FactStore {
-  return { relations: new Map(), tables: new Map(), terms: new TermTable(), constants: new Map(), size: 0, scratch: new Int32Array(8) };
+  return { relations: new Map(), tables: new Map(), terms: new TermTable(), constants: new Map(), size: 0, scratch: new Int32Array(8), flat: new Int32Array(8) };
 }
 
 /** The facts of a relation, created empty on first use. */
@@ -102,6 +104,8 @@ export function recordFact(r: RelationFacts, args: readonly TauTerm[], maxDepth:
 function termId(store: FactStore, t: TauTerm, maxDepth: number): number {
   const name = tauConstant(t);
   if (name !== undefined) return constantId(store, name);
+  const flat = flatId(store, t, maxDepth);
+  if (flat !== undefined) return flat;
   // The path from the root to the term being read, the next argument of each, and the ids of
   // the arguments read so far, level by level.
   const path: TauTerm[] = [t];
@@ -126,6 +130,25 @@ function termId(store: FactStore, t: TauTerm, maxDepth: number): number {
     if (top === 0) return id;
     done[top - 1]!.push(id);
   }
+}
+
+/**
+ * The id of a function term of constants, `(pit a 3)` (most fluents and moves: every answer of
+ * `next` has one), with the store's buffer for its arguments' ids and no walk; -1 when it is too
+ * deep, undefined for any other term.
+ */
+function flatId(store: FactStore, t: TauTerm, maxDepth: number): number | undefined {
+  const args = tauArgs(t);
+  // Its arguments are at depth 2 (what termId's walk finds at the first one).
+  if (maxDepth < 2) return -1;
+  if (store.flat.length < args.length) store.flat = new Int32Array(2 * args.length);
+  const ids = store.flat;
+  for (let i = 0; i < args.length; i++) {
+    const c = tauConstant(args[i]!);
+    if (c === undefined) return undefined;
+    ids[i] = constantId(store, c);
+  }
+  return store.terms.make(store.terms.symbol(tauName(t)), ids, args.length);
 }
 
 function constantId(store: FactStore, name: string): number {
