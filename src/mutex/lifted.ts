@@ -25,6 +25,7 @@ import { forbiddenDerived } from './lifted-entail.js';
 import { type Implication, impliedAtoms } from './implications.js';
 import { implicationRules, implicationStep } from './lifted-alo.js';
 import { provenExistence } from './lifted-exists.js';
+import { memberCasesClose } from './lifted-exactly.js';
 import { type InductionTask, assumedOf, checkOrder, induce } from './lifted-induction.js';
 import type { MutexView } from './view.js';
 
@@ -41,6 +42,8 @@ interface LiftedLimits {
    * base case) satisfy (implications.ts): proven in the same induction as the hypotheses.
    */
   readonly implications?: readonly Implication[];
+  /** Whole relations some member of which is assumed true in the current state (lifted-exactly.ts, 2g). */
+  readonly exactly?: readonly (readonly Term[])[];
 }
 
 /**
@@ -68,6 +71,8 @@ interface Context {
   readonly deadline: Deadline;
   /** Fresh tags for renaming unfolded rules apart. */
   readonly counter: { tag: number };
+  /** Whole relations with a member true in the current state: a pair left open is split over which (2g). */
+  readonly exactly: readonly (readonly Term[])[];
 }
 
 /** Most cases (one `legal` rule per `does` fact of the pair) a pair check splits into. */
@@ -93,7 +98,9 @@ function pairRefuted(r1: NormalRule, r2: NormalRule, input: readonly number[], c
   // The implied atoms of the current state's fluents hold too (assumed, as the `true` atoms' claims are).
   const body = [...both, ...impliedAtoms(both, s, ctx.implied, ctx.counter)];
   // The cheap checks first (what the proof could always close), then the unfolding of derived relations.
-  return closes(body, s, goal, ctx.assumed, ctx.base.facts, ctx.base.over, ctx.base.refute) || legalCasesClose(body, s, goal, ctx) || unfoldedCasesClose(body, s, goal, ctx);
+  const check = (b: readonly Literal[], t: Subst): boolean =>
+    closes(b, t, goal, ctx.assumed, ctx.base.facts, ctx.base.over, ctx.base.refute) || legalCasesClose(b, t, goal, ctx) || unfoldedCasesClose(b, t, goal, ctx);
+  return check(body, s) || memberCasesClose(body, s, ctx.exactly, check);
 }
 
 /**
@@ -180,7 +187,7 @@ export function proveLifted(
   const task: InductionTask = {
     hyps, keysOf, statics, order: checkOrder(hyps, keysOf, byRelation), imps,
     check: (i, assumed, implied) => allPairsRefuted(byRelation.get(hyps[i]!.relation) ?? [], hyps[i]!.input,
-      { assumed: withFunctions(assumed, derived), implied, legal, base, deadline, counter: { tag: 0 } }, knownFor(known, hyps[i]!.relation), keysOf[i]),
+      { assumed: withFunctions(assumed, derived), implied, legal, base, deadline, counter: { tag: 0 }, exactly: limits.exactly ?? [] }, knownFor(known, hyps[i]!.relation), keysOf[i]),
     implicationStep: (j, assumed, implied) => implicationStep(stepRules, imps[j]!, assumed, implied, deadline, exists),
     stop: (i) => {
       const rules = byRelation.get(hyps[i]!.relation)?.length ?? 0;
