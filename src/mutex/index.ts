@@ -17,6 +17,7 @@ import { type KeyedGroup, proveLifted } from './lifted.js';
 import type { Term } from '../gdl/ast.js';
 import { proveLiftedAlo } from './lifted-alo.js';
 import { exactCandidates, proveJointly } from './lifted-joint.js';
+import { exclusionCandidates } from './lifted-exclusion.js';
 import { type Implication, impliedCandidates } from './implications.js';
 import { type Claim, type ClaimVerdict, proveClaims } from './prove.js';
 import { type MutexView, fluentArgs, mutexView } from './view.js';
@@ -181,7 +182,8 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   const tried = new Set(hyps.flatMap((h, i) => (sampledAmo[i] || partial[i]!.length > 0 ? [h.relation] : [])));
   const implications = options.lifted === undefined ? [] : impliedCandidates(view, options.lifted, tried, hidden, sampled, () => options.deadline.passed());
   const normal = options.lifted;
-  const limits = { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game), implications };
+  const exclusions = normal === undefined ? [] : exclusionCandidates(view, normal, hidden, sampled);
+  const limits = { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game), implications, exclusions };
   const first = normal === undefined ? { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0 }
     : proveLifted(normal, view, hyps, sampledAmo, limits, partial);
   // Whole relations left open tried again as exactly-one, jointly with the rest (section 2g).

@@ -13,7 +13,7 @@
  * counts as possible, so the answer is "proven" or "unknown", never wrong.
  */
 import { type Deadline, cpuMs } from '../deadline.js';
-import type { Term } from '../gdl/ast.js';
+import { type Term, mkConst } from '../gdl/ast.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
 import { type Assumed, type StaticFacts, closes } from './lifted-core.js';
@@ -26,6 +26,7 @@ import { type Implication, impliedAtoms } from './implications.js';
 import { implicationRules, implicationStep } from './lifted-alo.js';
 import { provenExistence } from './lifted-exists.js';
 import { memberCasesClose } from './lifted-exactly.js';
+import { type Exclusion, proveExclusions, withExclusions } from './lifted-exclusion.js';
 import { type InductionTask, assumedOf, checkOrder, induce } from './lifted-induction.js';
 import type { MutexView } from './view.js';
 
@@ -42,6 +43,8 @@ interface LiftedLimits {
    * base case) satisfy (implications.ts): proven in the same induction as the hypotheses.
    */
   readonly implications?: readonly Implication[];
+  /** Exclusions between two relations that the sampled states satisfy (lifted-exclusion.ts, 2g): proven first, then assumed. */
+  readonly exclusions?: readonly Exclusion[];
   /** Whole relations some member of which is assumed true in the current state (lifted-exactly.ts, 2g). */
   readonly exactly?: readonly (readonly Term[])[];
 }
@@ -98,9 +101,22 @@ function pairRefuted(r1: NormalRule, r2: NormalRule, input: readonly number[], c
   // The implied atoms of the current state's fluents hold too (assumed, as the `true` atoms' claims are).
   const body = [...both, ...impliedAtoms(both, s, ctx.implied, ctx.counter)];
   // The cheap checks first (what the proof could always close), then the unfolding of derived relations.
+  return bodiesClose(body, s, goal, ctx);
+}
+
+/** Whether the conjunction closes: the cheap checks first, then the `legal` cases, the unfolding, the members' split (2g). */
+function bodiesClose(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]], ctx: Context): boolean {
   const check = (b: readonly Literal[], t: Subst): boolean =>
     closes(b, t, goal, ctx.assumed, ctx.base.facts, ctx.base.over, ctx.base.refute) || legalCasesClose(b, t, goal, ctx) || unfoldedCasesClose(b, t, goal, ctx);
   return check(body, s) || memberCasesClose(body, s, ctx.exactly, check);
+}
+
+/** Two constants no game has (a space in their names): as a goal, they never become identical. */
+const NO_GOAL: readonly [Term[], Term[]] = [[mkConst(' one')], [mkConst(' other')]];
+
+/** Whether two `next` rules (of the two relations of an exclusion) cannot both fire, whatever their heads (2g). */
+function pairExcluded(r1: NormalRule, r2: NormalRule, ctx: Context): boolean {
+  return bodiesClose([...renameRule(r1, '1').body, ...renameRule(r2, '2').body], new Map(), NO_GOAL, ctx);
 }
 
 /**
@@ -175,9 +191,14 @@ export function proveLifted(
   const exact = ruleBase(normal, limits.fluents ?? new Map());
   // Bounds of the derived relations (lifted-bounds.ts): what unfolding cannot see through, recursion included.
   const over = active.some((a) => a) ? relaxedBounds(normal, exact.facts, exact.fluents, limits.deadline) : new Map();
-  const base = { ...exact, over, refute: forbiddenDerived(exact.rules, exact.facts) };
+  const refute = forbiddenDerived(exact.rules, exact.facts);
   // Functional dependencies of derived relations, read off their bounds when a case first needs one.
   const derived = derivedFunctions(normal, exact.facts, over);
+  // Exclusions between two relations (2g): an invariant of their own, proven first and then assumed.
+  const excluded = (limits.exclusions?.length ?? 0) === 0 || !active.some((a) => a) ? [] : proveExclusions(limits.exclusions!, (rel) => byRelation.get(rel) ?? [],
+    (r1, r2, set) => pairExcluded(r1, r2, { assumed: withFunctions(statics, derived), implied: [], legal, base: { ...exact, over, refute: set }, deadline: limits.deadline, counter: { tag: 0 }, exactly: [] }),
+    (set) => withExclusions(refute, set), () => limits.deadline.passed());
+  const base = { ...exact, over, refute: withExclusions(refute, excluded) };
   const imps = limits.implications ?? [];
   const stepRules = implicationRules(normal);
   // "Some fluent per key" facts for the implications' steps (2e): proven alone first, an invariant of their own.
