@@ -24,11 +24,11 @@ export interface Exclusion {
   readonly q: string;
 }
 
-/** The relations (`name/arity`) of the fluents some `legal` rule reads positively, `(true F)`. */
+/** The relations (`name/arity`) of the fluents some `legal` or `next` rule reads positively, `(true F)`. */
 function legalReads(normal: NormalGame): Set<string> {
   const out = new Set<string>();
   for (const r of normal.rules) {
-    if (r.head.rel !== 'legal') continue;
+    if (r.head.rel !== 'legal' && r.head.rel !== 'next') continue;
     for (const l of r.body) {
       const f = l.kind === 'pos' && l.atom.rel === 'true' ? l.atom.args[0] : undefined;
       if (f?.kind === 'fn') out.add(`${f.name}/${f.args.length}`);
@@ -40,7 +40,7 @@ function legalReads(normal: NormalGame): Set<string> {
 
 /**
  * The exclusions that every sampled state (the initial one included: the base case) satisfies,
- * between two relations some `legal` rule reads, each with a fluent in some sampled state, neither
+ * between two relations some `legal` or `next` rule reads, each with a fluent in some sampled state, neither
  * with a fluent that has no `true` atom (`hidden`: the states would not show it).
  */
 export function exclusionCandidates(view: MutexView, normal: NormalGame, hidden: ReadonlySet<string>, states: readonly (readonly number[])[]): Exclusion[] {

@@ -195,10 +195,12 @@ export function proveLifted(
   // Functional dependencies of derived relations, read off their bounds when a case first needs one.
   const derived = derivedFunctions(normal, exact.facts, over);
   // Exclusions between two relations (2g): an invariant of their own, proven first and then assumed.
-  const excluded = (limits.exclusions?.length ?? 0) === 0 || !active.some((a) => a) ? [] : proveExclusions(limits.exclusions!, (rel) => byRelation.get(rel) ?? [],
-    (r1, r2, set) => pairExcluded(r1, r2, { assumed: withFunctions(statics, derived), implied: [], legal, base: { ...exact, over, refute: set }, deadline: limits.deadline, counter: { tag: 0 }, exactly: [] }),
-    (set) => withExclusions(refute, set), () => limits.deadline.passed());
-  const base = { ...exact, over, refute: withExclusions(refute, excluded) };
+  const exclusions = active.some((a) => a) ? limits.exclusions ?? [] : [];
+  const exclusionsAssuming = (amo: Assumed): Exclusion[] => (exclusions.length === 0 ? [] : proveExclusions(exclusions, (rel) => byRelation.get(rel) ?? [],
+    (r1, r2, set) => pairExcluded(r1, r2, { assumed: withFunctions(amo, derived), implied: [], legal, base: { ...exact, over, refute: set }, deadline: limits.deadline, counter: { tag: 0 }, exactly: [] }),
+    (set) => withExclusions(refute, set), () => limits.deadline.passed()));
+  const excluded = exclusionsAssuming(statics);
+  let base = { ...exact, over, refute: withExclusions(refute, excluded) };
   const imps = limits.implications ?? [];
   const stepRules = implicationRules(normal);
   // "Some fluent per key" facts for the implications' steps (2e): proven alone first, an invariant of their own.
@@ -225,7 +227,15 @@ export function proveLifted(
   if (first !== undefined) deadline = halfOfRest(limits.deadline);
   const result = first?.outcome === 'deadline' ? first : induce(task, active, first?.proven ?? [], true);
   if (result.outcome === 'pairs') return { ...none, pairs };
-  return { proven: result.proven, assumed: assumedOf(hyps, result.proven, keysOf, statics), implied: result.implied, pairs };
+  let { proven, implied } = result;
+  // The exclusions left open, tried again assuming the claims just proven (2g): with more, the induction again.
+  if (excluded.length < exclusions.length && result.outcome === 'done') {
+    const more = exclusionsAssuming(assumedOf(hyps, proven, keysOf, statics));
+    base = { ...exact, over, refute: withExclusions(refute, more) };
+    const again = more.length > excluded.length ? induce(task, active, first?.proven ?? [], true) : undefined;
+    if (again !== undefined && again.outcome !== 'pairs') ({ proven, implied } = { proven: proven.map((p, i) => p || again.proven[i] === true), implied: again.implied });
+  }
+  return { proven, assumed: assumedOf(hyps, proven, keysOf, statics), implied, pairs };
 }
 
 /** A budget of half the processor time `deadline` has left (itself when it counts no processor time). */
