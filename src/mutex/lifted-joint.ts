@@ -23,7 +23,7 @@ const MAX_EXACT = 4;
 const MAX_MEMBERS = 8;
 
 /** A whole relation tried as exactly-one: its hypothesis, its one group's members as terms, and its candidate (index). */
-export interface ExactCandidate {
+interface ExactCandidate {
   readonly hypothesis: number;
   readonly members: readonly Term[];
   readonly candidate: number;
