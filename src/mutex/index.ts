@@ -16,6 +16,8 @@ import type { Assumed } from './lifted-core.js';
 import { type KeyedGroup, proveLifted } from './lifted.js';
 import type { Term } from '../gdl/ast.js';
 import { proveLiftedAlo } from './lifted-alo.js';
+import { exactCandidates, proveJointly } from './lifted-joint.js';
+import { exclusionCandidates } from './lifted-exclusion.js';
 import { type Implication, impliedCandidates } from './implications.js';
 import { type Claim, type ClaimVerdict, proveClaims } from './prove.js';
 import { type MutexView, fluentArgs, mutexView } from './view.js';
@@ -179,9 +181,18 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   // Implications from the relations tried lifted (a hypothesis with a surviving group) to others (section 2d).
   const tried = new Set(hyps.flatMap((h, i) => (sampledAmo[i] || partial[i]!.length > 0 ? [h.relation] : [])));
   const implications = options.lifted === undefined ? [] : impliedCandidates(view, options.lifted, tried, hidden, sampled, () => options.deadline.passed());
-  const lifted = options.lifted === undefined ? { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0 }
-    : proveLifted(options.lifted, view, hyps, sampledAmo, { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game), implications }, partial);
-  const aloLifted = options.lifted === undefined ? new Set<number>() : liftedAlo(game, options.lifted, view, hyps, cands, lifted, hidden, options.deadline);
+  const normal = options.lifted;
+  const exclusions = normal === undefined ? [] : exclusionCandidates(view, normal, hidden, sampled);
+  const limits = { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game), implications, exclusions };
+  const first = normal === undefined ? { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0 }
+    : proveLifted(normal, view, hyps, sampledAmo, limits, partial);
+  // Whole relations left open tried again as exactly-one, jointly with the rest (section 2g).
+  const joint = normal === undefined ? undefined : proveJointly(exactCandidates(game, view, hyps, cands, sampledAmo, first.proven, hidden),
+    (exactly) => proveLifted(normal, view, hyps, sampledAmo, { ...limits, exactly }, partial),
+    (r, tasks) => proveLiftedAlo(normal, tasks, r.assumed, options.deadline, r.implied), hyps);
+  const lifted = joint?.result ?? first;
+  const aloLifted = normal === undefined ? new Set<number>() : liftedAlo(game, normal, view, hyps, cands, lifted, hidden, options.deadline);
+  for (const c of joint?.exact ?? []) aloLifted.add(c.candidate);
   const liftedMs = Date.now() - liftedStart;
   const aloClaims = new Set([...aloLifted].map((i) => claimOf.alo[i]!));
   const provenLifted = claims.map((c, k) => (c.kind === 'amo' ? lifted.proven[c.batch >> 1] === true : aloClaims.has(k)));

@@ -13,7 +13,7 @@
  * counts as possible, so the answer is "proven" or "unknown", never wrong.
  */
 import { type Deadline, cpuMs } from '../deadline.js';
-import type { Term } from '../gdl/ast.js';
+import { type Term, mkConst } from '../gdl/ast.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
 import { type Assumed, type StaticFacts, closes } from './lifted-core.js';
@@ -25,6 +25,8 @@ import { forbiddenDerived } from './lifted-entail.js';
 import { type Implication, impliedAtoms } from './implications.js';
 import { implicationRules, implicationStep } from './lifted-alo.js';
 import { provenExistence } from './lifted-exists.js';
+import { memberCasesClose } from './lifted-exactly.js';
+import { type Exclusion, proveExclusions, withExclusions } from './lifted-exclusion.js';
 import { type InductionTask, assumedOf, checkOrder, induce } from './lifted-induction.js';
 import type { MutexView } from './view.js';
 
@@ -41,6 +43,10 @@ interface LiftedLimits {
    * base case) satisfy (implications.ts): proven in the same induction as the hypotheses.
    */
   readonly implications?: readonly Implication[];
+  /** Exclusions between two relations that the sampled states satisfy (lifted-exclusion.ts, 2g): proven first, then assumed. */
+  readonly exclusions?: readonly Exclusion[];
+  /** Whole relations some member of which is assumed true in the current state (lifted-exactly.ts, 2g). */
+  readonly exactly?: readonly (readonly Term[])[];
 }
 
 /**
@@ -68,6 +74,8 @@ interface Context {
   readonly deadline: Deadline;
   /** Fresh tags for renaming unfolded rules apart. */
   readonly counter: { tag: number };
+  /** Whole relations with a member true in the current state: a pair left open is split over which (2g). */
+  readonly exactly: readonly (readonly Term[])[];
 }
 
 /** Most cases (one `legal` rule per `does` fact of the pair) a pair check splits into. */
@@ -93,7 +101,22 @@ function pairRefuted(r1: NormalRule, r2: NormalRule, input: readonly number[], c
   // The implied atoms of the current state's fluents hold too (assumed, as the `true` atoms' claims are).
   const body = [...both, ...impliedAtoms(both, s, ctx.implied, ctx.counter)];
   // The cheap checks first (what the proof could always close), then the unfolding of derived relations.
-  return closes(body, s, goal, ctx.assumed, ctx.base.facts, ctx.base.over, ctx.base.refute) || legalCasesClose(body, s, goal, ctx) || unfoldedCasesClose(body, s, goal, ctx);
+  return bodiesClose(body, s, goal, ctx);
+}
+
+/** Whether the conjunction closes: the cheap checks first, then the `legal` cases, the unfolding, the members' split (2g). */
+function bodiesClose(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]], ctx: Context): boolean {
+  const check = (b: readonly Literal[], t: Subst): boolean =>
+    closes(b, t, goal, ctx.assumed, ctx.base.facts, ctx.base.over, ctx.base.refute) || legalCasesClose(b, t, goal, ctx) || unfoldedCasesClose(b, t, goal, ctx);
+  return check(body, s) || memberCasesClose(body, s, ctx.exactly, check);
+}
+
+/** Two constants no game has (a space in their names): as a goal, they never become identical. */
+const NO_GOAL: readonly [Term[], Term[]] = [[mkConst(' one')], [mkConst(' other')]];
+
+/** Whether two `next` rules (of the two relations of an exclusion) cannot both fire, whatever their heads (2g). */
+function pairExcluded(r1: NormalRule, r2: NormalRule, ctx: Context): boolean {
+  return bodiesClose([...renameRule(r1, '1').body, ...renameRule(r2, '2').body], new Map(), NO_GOAL, ctx);
 }
 
 /**
@@ -168,9 +191,16 @@ export function proveLifted(
   const exact = ruleBase(normal, limits.fluents ?? new Map());
   // Bounds of the derived relations (lifted-bounds.ts): what unfolding cannot see through, recursion included.
   const over = active.some((a) => a) ? relaxedBounds(normal, exact.facts, exact.fluents, limits.deadline) : new Map();
-  const base = { ...exact, over, refute: forbiddenDerived(exact.rules, exact.facts) };
+  const refute = forbiddenDerived(exact.rules, exact.facts);
   // Functional dependencies of derived relations, read off their bounds when a case first needs one.
   const derived = derivedFunctions(normal, exact.facts, over);
+  // Exclusions between two relations (2g): an invariant of their own, proven first and then assumed.
+  const exclusions = active.some((a) => a) ? limits.exclusions ?? [] : [];
+  const exclusionsAssuming = (amo: Assumed): Exclusion[] => (exclusions.length === 0 ? [] : proveExclusions(exclusions, (rel) => byRelation.get(rel) ?? [],
+    (r1, r2, set) => pairExcluded(r1, r2, { assumed: withFunctions(amo, derived), implied: [], legal, base: { ...exact, over, refute: set }, deadline: limits.deadline, counter: { tag: 0 }, exactly: [] }),
+    (set) => withExclusions(refute, set), () => limits.deadline.passed()));
+  const excluded = exclusionsAssuming(statics);
+  let base = { ...exact, over, refute: withExclusions(refute, excluded) };
   const imps = limits.implications ?? [];
   const stepRules = implicationRules(normal);
   // "Some fluent per key" facts for the implications' steps (2e): proven alone first, an invariant of their own.
@@ -180,7 +210,7 @@ export function proveLifted(
   const task: InductionTask = {
     hyps, keysOf, statics, order: checkOrder(hyps, keysOf, byRelation), imps,
     check: (i, assumed, implied) => allPairsRefuted(byRelation.get(hyps[i]!.relation) ?? [], hyps[i]!.input,
-      { assumed: withFunctions(assumed, derived), implied, legal, base, deadline, counter: { tag: 0 } }, knownFor(known, hyps[i]!.relation), keysOf[i]),
+      { assumed: withFunctions(assumed, derived), implied, legal, base, deadline, counter: { tag: 0 }, exactly: limits.exactly ?? [] }, knownFor(known, hyps[i]!.relation), keysOf[i]),
     implicationStep: (j, assumed, implied) => implicationStep(stepRules, imps[j]!, assumed, implied, deadline, exists),
     stop: (i) => {
       const rules = byRelation.get(hyps[i]!.relation)?.length ?? 0;
@@ -197,7 +227,15 @@ export function proveLifted(
   if (first !== undefined) deadline = halfOfRest(limits.deadline);
   const result = first?.outcome === 'deadline' ? first : induce(task, active, first?.proven ?? [], true);
   if (result.outcome === 'pairs') return { ...none, pairs };
-  return { proven: result.proven, assumed: assumedOf(hyps, result.proven, keysOf, statics), implied: result.implied, pairs };
+  let { proven, implied } = result;
+  // The exclusions left open, tried again assuming the claims just proven (2g): with more, the induction again.
+  if (excluded.length < exclusions.length && result.outcome === 'done') {
+    const more = exclusionsAssuming(assumedOf(hyps, proven, keysOf, statics));
+    base = { ...exact, over, refute: withExclusions(refute, more) };
+    const again = more.length > excluded.length ? induce(task, active, first?.proven ?? [], true) : undefined;
+    if (again !== undefined && again.outcome !== 'pairs') ({ proven, implied } = { proven: proven.map((p, i) => p || again.proven[i] === true), implied: again.implied });
+  }
+  return { proven, assumed: assumedOf(hyps, proven, keysOf, statics), implied, pairs };
 }
 
 /** A budget of half the processor time `deadline` has left (itself when it counts no processor time). */
