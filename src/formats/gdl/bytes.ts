@@ -7,7 +7,10 @@
  * concatenated strings that outlived the young generation: on amazons the heap grew by 150-190
  * MiB while writing 91 MB of text, the largest step of the run's peak.
  */
-import type { TermReader } from '../../datalog/terms.js';
+import type { GroundGame } from '../../ground/types.js';
+
+/** The term table of a ground game (what it may read of it). */
+type TermReader = GroundGame['terms'];
 
 const OPEN = 0x28;
 const CLOSE = 0x29;
