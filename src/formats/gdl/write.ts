@@ -5,9 +5,9 @@
  */
 import { Deadline } from '../../deadline.js';
 import { deadlineTicker } from '../../gdl/diagnostics.js';
-import { atomText } from '../../ground/atoms.js';
 import type { GroundGame } from '../../ground/types.js';
-import { type CompactRules, atomCount, atomTerm, compactRules } from '../../ground/compact.js';
+import { type CompactRules, atomTerm, atomTerms, compactRules } from '../../ground/compact.js';
+import { ByteLines, type TermBytes, termBytes } from './bytes.js';
 import { lazyLines } from './lazy.js';
 
 /** Options of the GDL output. */
@@ -22,43 +22,38 @@ export interface GdlEmitOptions {
 /** Default: with `base` and `input` facts. */
 export const DEFAULT_GDL_EMIT_OPTIONS: GdlEmitOptions = { baseInput: true };
 
-/**
- * The texts a rule line is made of, per atom: a ground game mentions each atom in many rules
- * (millions of literals over thousands of atoms), so each literal is one string appended, its
- * leading space (and negation) included, made on its first use (games with many atoms use
- * few of them in bodies).
- */
-interface LiteralTexts {
-  readonly atom: readonly string[];
-  readonly pos: (string | undefined)[];
-  readonly neg: (string | undefined)[];
-}
+/** Bytes of the rule lines' fixed parts. */
+const RULE_OPEN = new TextEncoder().encode('(<= ');
+const NOT_OPEN = new TextEncoder().encode(' (not ');
+const SPACE = 0x20;
+const CLOSE = 0x29;
+const NEWLINE = 0x0a;
 
-function literalTexts(game: GroundGame): LiteralTexts {
-  // Filled by push: `new Array(n)` past 100,000 entries makes a dictionary, slow to index.
-  const atom: string[] = [];
-  const pos: (string | undefined)[] = [];
-  const neg: (string | undefined)[] = [];
-  const count = atomCount(game);
-  for (let id = 0; id < count; id++) {
-    atom.push(atomText(game, id));
-    pos.push(undefined);
-    neg.push(undefined);
-  }
-  return { atom, pos, neg };
-}
-
-/** The line of rule `i` of `rules`. */
-function ruleText(texts: LiteralTexts, rules: CompactRules, i: number): string {
-  const { starts, negAt, lits } = rules;
-  const head = texts.atom[rules.heads[i]!]!;
+/** Appends the line of rule `i` of `rules` and its line end; `atoms` holds the atoms' texts by atom id. */
+function ruleLine(out: ByteLines, atoms: TermBytes, rules: CompactRules, i: number): void {
+  const { starts, negAt, lits, heads } = rules;
+  const { bytes, start } = atoms;
+  const head = heads[i]!;
   const end = starts[i + 1]!;
-  if (starts[i] === end) return head;
-  let line = `(<= ${head}`;
+  if (starts[i] === end) {
+    out.copy(bytes, start[head]!, start[head + 1]!);
+    out.byte(NEWLINE);
+    return;
+  }
+  out.copy(RULE_OPEN, 0, RULE_OPEN.length);
+  out.copy(bytes, start[head]!, start[head + 1]!);
   const neg = negAt[i]!;
-  for (let k = starts[i]!; k < neg; k++) line += (texts.pos[lits[k]!] ??= ` ${texts.atom[lits[k]!]!}`);
-  for (let k = neg; k < end; k++) line += (texts.neg[lits[k]!] ??= ` (not ${texts.atom[lits[k]!]!})`);
-  return `${line})`;
+  for (let k = starts[i]!; k < neg; k++) {
+    out.byte(SPACE);
+    out.copy(bytes, start[lits[k]!]!, start[lits[k]! + 1]!);
+  }
+  for (let k = neg; k < end; k++) {
+    out.copy(NOT_OPEN, 0, NOT_OPEN.length);
+    out.copy(bytes, start[lits[k]!]!, start[lits[k]! + 1]!);
+    out.byte(CLOSE);
+  }
+  out.byte(CLOSE);
+  out.byte(NEWLINE);
 }
 
 /** The lines before the rules: the comment, roles, `base` and `input`, the initial state. */
@@ -75,75 +70,52 @@ function headerLines(game: GroundGame, options: GdlEmitOptions): string[] {
   return lines;
 }
 
-/** The lines of the GDL output, one at a time; past a limit of `deadline` (looked at per rule) it throws a limit error. */
-function* gdlLines(game: GroundGame, options: GdlEmitOptions, deadline: Deadline): Generator<string> {
-  yield* headerLines(game, options);
-  yield* ruleLines(game, deadline);
-  // With lazy axioms, the non-ground part follows (absent otherwise: output unchanged).
-  yield* lazyLines(game);
-}
-
-/** The rule lines, one at a time; past a limit of `deadline` (looked at per rule) it throws a limit error. */
-function* ruleLines(game: GroundGame, deadline: Deadline): Generator<string> {
-  const tick = deadlineTicker(deadline, game.file, 'writing the ground game');
-  const texts = literalTexts(game);
-  const rules = compactRules(game);
-  for (let i = 0; i < rules.count; i++) {
-    tick();
-    yield ruleText(texts, rules, i);
-  }
-}
-
 /**
  * The lines of the GDL output, without line ends (for writing large games piecewise); past a
  * limit of `deadline` (looked at per line) it throws a limit error.
  */
 export function emitGdlLines(game: GroundGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline: Deadline): string[] {
-  return [...gdlLines(game, options, deadline)];
+  return emitGdl(game, options, deadline).slice(0, -1).split('\n');
 }
 
-/** Characters per chunk of {@link emitGdlChunks}: large enough to write efficiently, far below V8's string limit. */
-const GDL_CHUNK_CHARS = 1 << 20;
+/**
+ * Bytes per chunk of {@link emitGdlChunks}: large enough to write efficiently, and small enough
+ * that each chunk's string (and the buffer a file write encodes it into) is an ordinary object
+ * of V8's young generation, gone at the next scavenge; a string of 1 MiB went to the large-object
+ * space, which only a full collection empties.
+ */
+const GDL_CHUNK_CHARS = 1 << 16;
 
 /**
- * The GDL output in chunks of whole lines (each about `chunkChars` long, each ending with a
+ * The GDL output in chunks of whole lines (each about `chunkChars` bytes long, each ending with a
  * line end), made as they are consumed: their concatenation is {@link emitGdl}'s text byte for
  * byte, but no string holds all of it, so games too large for one string can be written.
  */
 export function* emitGdlChunks(game: GroundGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline: Deadline, chunkChars = GDL_CHUNK_CHARS): Generator<string> {
-  // Lines are appended to the chunk as they are made (no array of lines, no join); the rules,
-  // nearly all of the output, without a generator step per line.
-  let chunk = '';
+  // Lines are made as UTF-8 bytes in one reused buffer (bytes.ts), a string made per chunk.
+  const out = new ByteLines(chunkChars + (chunkChars >> 2));
   for (const line of headerLines(game, options)) {
-    chunk += `${line}\n`;
-    if (chunk.length >= chunkChars) {
-      yield chunk;
-      chunk = '';
-    }
+    out.text(line);
+    out.byte(NEWLINE);
+    if (out.length >= chunkChars) yield out.take();
   }
   const tick = deadlineTicker(deadline, game.file, 'writing the ground game');
-  const texts = literalTexts(game);
+  const atoms = termBytes(game.terms, atomTerms(game));
   const rules = compactRules(game);
   for (let i = 0; i < rules.count; i++) {
     tick();
-    chunk += ruleText(texts, rules, i);
-    chunk += '\n';
-    if (chunk.length >= chunkChars) {
-      yield chunk;
-      chunk = '';
-    }
+    ruleLine(out, atoms, rules, i);
+    if (out.length >= chunkChars) yield out.take();
   }
   for (const line of lazyLines(game)) {
-    chunk += `${line}\n`;
-    if (chunk.length >= chunkChars) {
-      yield chunk;
-      chunk = '';
-    }
+    out.text(line);
+    out.byte(NEWLINE);
+    if (out.length >= chunkChars) yield out.take();
   }
-  if (chunk.length > 0) yield chunk;
+  if (out.length > 0) yield out.take();
 }
 
 /** The ground game as GDL text, deterministic byte for byte; every line ends with `\n`. */
 export function emitGdl(game: GroundGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline: Deadline): string {
-  return `${emitGdlLines(game, options, deadline).join('\n')}\n`;
+  return [...emitGdlChunks(game, options, deadline)].join('');
 }

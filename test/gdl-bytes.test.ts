@@ -1,0 +1,55 @@
+// The GDL writer makes rule lines as UTF-8 bytes (src/formats/gdl/bytes.ts, issue 27): every
+// term's bytes decode to the term table's text, and every rule line equals the line made from
+// the rule's atoms' texts, on symbols of one to four bytes (games/utf8-names.kif) and on
+// tictactoe, in chunks as small as a line.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Deadline } from '../src/deadline.js';
+import { termBytes } from '../src/formats/gdl/bytes.js';
+import { emitGdl, emitGdlChunks } from '../src/formats/gdl/write.js';
+import type { GroundGame } from '../src/ground/types.js';
+import { defaultPipelineOptions } from '../src/pipeline/options.js';
+import { runGrounding } from '../src/pipeline/stages.js';
+import { StageTimer } from '../src/timer.js';
+import { EXAMPLES_DIR } from './examples.js';
+
+function ground(name: string): GroundGame {
+  const file = join(EXAMPLES_DIR, name);
+  return runGrounding(readFileSync(file, 'utf8'), file, defaultPipelineOptions(), new StageTimer()).ground;
+}
+
+/** The rule lines as the writer made them before its bytes: from each atom's text. */
+function linesFromTexts(game: GroundGame): string[] {
+  const text = (id: number): string => game.terms.text(game.atoms[id]!.term);
+  return game.rules.map((r) => (r.pos.length + r.neg.length === 0
+    ? text(r.head)
+    : `(<= ${text(r.head)}${r.pos.map((a) => ` ${text(a)}`).join('')}${r.neg.map((a) => ` (not ${text(a)})`).join('')})`));
+}
+
+describe('GDL as bytes', () => {
+  for (const name of ['utf8-names.kif', 'tictactoe.kif']) {
+    const game = ground(name);
+
+    it(`decodes every term of games/${name} to its text`, () => {
+      const ids = Array.from({ length: game.terms.size }, (_, i) => i);
+      const { bytes, start } = termBytes(game.terms, ids);
+      const decoder = new TextDecoder();
+      for (const id of ids) expect(decoder.decode(bytes.subarray(start[id]!, start[id + 1]!))).toBe(game.terms.text(id));
+    });
+
+    it(`writes the rule lines of games/${name} as the atoms' texts make them, in any chunk size`, () => {
+      const text = emitGdl(game, { baseInput: false }, Deadline.never());
+      const lines = text.split('\n');
+      const header = 1 + game.roles.length + game.init.length;
+      expect(lines.slice(header, header + game.rules.length)).toEqual(linesFromTexts(game));
+      expect([...emitGdlChunks(game, { baseInput: false }, Deadline.never(), 1)].join('')).toBe(text);
+    });
+  }
+
+  it('writes the non-ASCII names of games/utf8-names.kif', () => {
+    const text = emitGdl(ground('utf8-names.kif'), { baseInput: true }, Deadline.never());
+    expect(text).toContain('(<= 🀄 (true (zelle (pos (x 1) (y 1)) 中)) (true (zelle (pos (x 1) (y 2)) größe)))\n');
+    expect(text).toContain('(<= (goal spieler 0) (not 🀄))\n');
+  });
+});
