@@ -27,6 +27,7 @@ interface MutexFlags extends LimitFlags {
   readonly maxSteps?: string;
   readonly observed?: boolean;
   readonly mutexSeconds?: string;
+  readonly maxStates?: string;
 }
 
 function settingsOf(flags: MutexFlags): MutexSettings {
@@ -36,6 +37,7 @@ function settingsOf(flags: MutexFlags): MutexSettings {
     seed: flags.seed === undefined ? d.seed : parseWhole(flags.seed, '--seed', true),
     maxSteps: flags.maxSteps === undefined ? d.maxSteps : parseWhole(flags.maxSteps, '--max-steps'),
     ...(flags.mutexSeconds === undefined ? {} : { seconds: parseWhole(flags.mutexSeconds, '--mutex-seconds', true) }),
+    ...(flags.maxStates === undefined ? {} : { maxStates: parseWhole(flags.maxStates, '--max-states', true) }),
   };
 }
 
@@ -133,6 +135,7 @@ export function registerMutex(program: Command): void {
     .option('--max-steps <n>', `joint moves per playout (default ${DEFAULT_MUTEX_SETTINGS.maxSteps})`)
     .option('--observed', 'also print the groups that only survived the playouts (marked "proven": false)')
     .option('--mutex-seconds <n>', `time budget of sampling and proofs, after which the groups not yet proven are reported unproven (default: the grounding's time + ${MUTEX_EXTRA_SECONDS})`)
+    .option('--max-states <n>', 'states the search for every reachable state may find before sampling playouts instead (default 1000000; 0: no search)')
     .option('--stats', 'print per-stage time, counts and the proof counts on stderr')
     .option('--stats-json <file>', 'write the per-stage times and counts, their total and peak memory as JSON to a file (atomically; - for stderr)');
   addLazyOption(addLimitOptions(command, 'ground')).action((file: string, flags: MutexFlags) => runCommand(() => mutex(file, flags)));
