@@ -11,7 +11,6 @@
 import { type Deadline, cpuMs } from '../deadline.js';
 import type { GroundGame } from '../ground/types.js';
 import { createFastSimulator } from './fast/simulator.js';
-import type { GroundState } from './ground-sim.js';
 import { StateSet } from './state-set.js';
 
 /** Limits of one search. */
