@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
 import { reachableStates } from '../src/play/reachable.js';
 import { defaultPipelineOptions } from '../src/pipeline/options.js';
-import { DEFAULT_MUTEX_SETTINGS, mutexGroups, runGrounding } from '../src/pipeline/stages.js';
+import {
+  DEFAULT_MUTEX_SETTINGS, groundNormalGame, loadGame, mutexGroups, removeUnusedInstances, resolvePipelineOptions, runGrounding,
+} from '../src/pipeline/stages.js';
 import { StageTimer } from '../src/timer.js';
 import { EXAMPLES_DIR } from './corpus.js';
 
@@ -41,6 +43,18 @@ describe('mutex groups by every reachable state', () => {
     expect(r.groups.some((g) => g.proof === 'states')).toBe(false);
     expect(r.stats.chosen.states).toBeUndefined();
     expect(r.bits).toBe(9);
+  });
+
+  it('searches a game with lazy axioms with the fast simulator: complete, its groups lifted or by states, no SAT query', () => {
+    const options = resolvePipelineOptions({ lazyRelations: ['right', 'left'] });
+    const loaded = loadGame(example('lazy-board.kif'), 'lazy-board.kif', options, new StageTimer());
+    const ground = removeUnusedInstances(groundNormalGame(loaded.normal, options, new StageTimer()).ground, new StageTimer(), options).game;
+    expect(ground.lazy).toBeDefined();
+    const r = mutexGroups(ground, loaded.normal, options, DEFAULT_MUTEX_SETTINGS, new StageTimer());
+    expect(r.stats.enumeration?.end).toBe('complete');
+    expect(r.stats.satQueries).toBe(0);
+    expect(r.groups.length).toBeGreaterThan(0);
+    expect(r.groups.every((g) => g.proven && (g.proof === 'lifted' || g.proof === 'states'))).toBe(true);
   });
 
   it('finds the 5,478 states of tic-tac-toe, the known count, and stops at a cap', () => {

@@ -38,7 +38,7 @@ const SEARCH_SHARE = 0.6;
 const MAX_EXTRA_STATES = 10_000;
 
 /** The states for the mutex stage, and whether they are every reachable state. */
-export interface MutexStates {
+interface MutexStates {
   readonly states: readonly (readonly number[])[];
   /** The search, when tried (absent: the game is above {@link MAX_RULES}, or the search is turned off). */
   readonly enumeration?: MutexEnumeration;

@@ -27,10 +27,10 @@ interface ReachableOptions {
 }
 
 /** How a search ended. */
-export type ReachableEnd = 'complete' | 'states' | 'budget' | 'forecast';
+type ReachableEnd = 'complete' | 'states' | 'budget' | 'forecast';
 
 /** The states found, each as the term ids of its fluents, and whether they are all the reachable ones. */
-export interface ReachableStates {
+interface ReachableStates {
   /** In the order found (breadth first), the initial state first; none when the budget passed before it. */
   readonly states: number[][];
   /**
