@@ -25,9 +25,9 @@ export interface MutexOptions extends Pick<Settings, 'timeoutSeconds' | 'maxMemo
  * How a group stands (docs/mutex.md, 2c): proven on the rules with variables (`lifted`), proven
  * with at least one claim by the ground SAT (`ground`), shown not inductive by the SAT
  * (`observed`: it only survived the sampled states), or left unproven when the time budget ran
- * out (`unproven`).
+ * out (`unproven`); or proven by enumerating every reachable state of a small game (`states`, 2f).
  */
-export type MutexProof = 'lifted' | 'ground' | 'observed' | 'unproven';
+export type MutexProof = 'lifted' | 'ground' | 'observed' | 'unproven' | 'states';
 
 /** One group: its members (fluent KIF texts, as `ground` writes them). */
 export interface MutexGroup {
@@ -38,7 +38,7 @@ export interface MutexGroup {
   readonly exactlyOne: boolean;
   /** Proven on the rules; otherwise only no sampled state broke it. */
   readonly proven: boolean;
-  /** How it was proven, or why not: `lifted` or `ground` exactly when `proven`. */
+  /** How it was proven, or why not: `lifted`, `ground` or `states` exactly when `proven`. */
   readonly proof: MutexProof;
 }
 

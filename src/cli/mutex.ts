@@ -27,6 +27,7 @@ interface MutexFlags extends LimitFlags {
   readonly maxSteps?: string;
   readonly observed?: boolean;
   readonly mutexSeconds?: string;
+  readonly maxStates?: string;
 }
 
 function settingsOf(flags: MutexFlags): MutexSettings {
@@ -36,6 +37,7 @@ function settingsOf(flags: MutexFlags): MutexSettings {
     seed: flags.seed === undefined ? d.seed : parseWhole(flags.seed, '--seed', true),
     maxSteps: flags.maxSteps === undefined ? d.maxSteps : parseWhole(flags.maxSteps, '--max-steps'),
     ...(flags.mutexSeconds === undefined ? {} : { seconds: parseWhole(flags.mutexSeconds, '--mutex-seconds', true) }),
+    ...(flags.maxStates === undefined ? {} : { maxStates: parseWhole(flags.maxStates, '--max-states', true) }),
   };
 }
 
@@ -66,7 +68,8 @@ function proofLine(r: MutexResult): string {
   const c = r.stats.chosen;
   const part = (n: { groups: number; fluents: number }, what: string): string => `${n.groups} ${what} (${n.fluents} fluents)`;
   const budget = r.stats.budgetReached ? ', time budget reached' : '';
-  return `proofs: ${part(c.lifted, 'lifted')}, ${part(c.ground, 'ground')}, ${part(c.observed, 'observed only')}, ${part(c.unproven, 'unproven for lack of budget')}${budget}`;
+  const states = c.states === undefined ? '' : `, ${part(c.states, 'by every reachable state')}`;
+  return `proofs: ${part(c.lifted, 'lifted')}, ${part(c.ground, 'ground')}${states}, ${part(c.observed, 'observed only')}, ${part(c.unproven, 'unproven for lack of budget')}${budget}`;
 }
 
 /** The stage's budget against what it used, in processor seconds (what the budget counts). */
@@ -75,16 +78,24 @@ function timeLine(t: NonNullable<MutexResult['stats']['time']>): string {
   return `mutex: time budget ${s(t.budgetSeconds)} of processor time (the run before it: ${s(t.beforeSeconds)}); used ${s(t.sampleSeconds + t.proofSeconds)}: sampling ${s(t.sampleSeconds)}, proofs and choice ${s(t.proofSeconds)}`;
 }
 
+/** What the search over the reachable states found (docs/mutex.md, 2f). */
+function enumerationLine(e: NonNullable<MutexResult['stats']['enumeration']>, states: { groups: number; fluents: number } | undefined): string {
+  const why = { complete: '', states: ': stopped at the state cap', budget: ': stopped at its share of the budget', forecast: ': stopped, the states left would outlast its share of the budget' }[e.end];
+  const proven = states === undefined ? 'its states added to the sampled ones' : `every reachable state: ${states.groups} chosen groups (${states.fluents} fluents) proven by them`;
+  return `mutex: reachable states searched: ${e.states} states, ${e.successors} successors${why}; ${proven}`;
+}
+
 function formatMutexStats(r: MutexResult): string {
   const s = r.stats;
   const v = s.surviving;
   const lines = [
     `mutex: ${s.hypotheses} hypotheses, ${s.candidates} candidate groups over ${s.sampledStates} sampled states${s.candidatesCut ? ' (time budget reached while making them: the rest left out, their fluents singletons)' : ''}`,
     `mutex: ${s.refutedBySimulation} refuted by simulation, ${s.proven} proven, ${s.notInductive} not inductive (observed only), ${s.unprovenForBudget} unproven for lack of budget`,
-    `mutex: surviving groups of 2+: ${v.lifted.groups} proven lifted, ${v.ground.groups} proven ground, ${v.observed.groups} observed only, ${v.unproven.groups} unproven for lack of budget${s.budgetReached ? ' (time budget reached)' : ''}`,
-    `mutex: ${s.provenLifted} proven lifted (${s.liftedPairs} rule pairs, ${s.liftedMs} ms), ${s.proven - s.provenLifted} proven by ground SAT${s.groundProof ? '' : ' (lazy axioms: no ground SAT)'}`,
+    `mutex: surviving groups of 2+: ${v.lifted.groups} proven lifted, ${v.ground.groups} proven ground, ${v.states === undefined ? '' : `${v.states.groups} proven by every reachable state, `}${v.observed.groups} observed only, ${v.unproven.groups} unproven for lack of budget${s.budgetReached ? ' (time budget reached)' : ''}`,
+    `mutex: ${s.provenLifted} proven lifted (${s.liftedPairs} rule pairs, ${s.liftedMs} ms), ${s.proven - s.provenLifted} proven ${v.states === undefined ? `by ground SAT${s.groundProof ? '' : ' (lazy axioms: no ground SAT)'}` : 'by every reachable state (no ground SAT)'}`,
     ...(s.implications.tried > 0 ? [`mutex: implications between two relations: ${s.implications.proven} proven lifted of ${s.implications.tried} held by the sampled states`] : []),
     `mutex: ${s.satQueries} SAT queries, work ${s.proofWork}${s.proofComplete ? '' : ' (budget reached: later candidates not tried)'}`,
+    ...(s.enumeration === undefined ? [] : [enumerationLine(s.enumeration, s.chosen.states)]),
     ...(s.time === undefined ? [] : [timeLine(s.time)]),
     ...s.failures.map((f) => `mutex: not proven: {${f.members.join(' ')}}: ${f.unrefutedPairs}${f.capped ? '+' : ''} member pairs could not be refuted`),
   ];
@@ -124,6 +135,7 @@ export function registerMutex(program: Command): void {
     .option('--max-steps <n>', `joint moves per playout (default ${DEFAULT_MUTEX_SETTINGS.maxSteps})`)
     .option('--observed', 'also print the groups that only survived the playouts (marked "proven": false)')
     .option('--mutex-seconds <n>', `time budget of sampling and proofs, after which the groups not yet proven are reported unproven (default: the grounding's time + ${MUTEX_EXTRA_SECONDS})`)
+    .option('--max-states <n>', 'states the search for every reachable state may find before sampling playouts instead (default 1000000; 0: no search)')
     .option('--stats', 'print per-stage time, counts and the proof counts on stderr')
     .option('--stats-json <file>', 'write the per-stage times and counts, their total and peak memory as JSON to a file (atomically; - for stderr)');
   addLazyOption(addLimitOptions(command, 'ground')).action((file: string, flags: MutexFlags) => runCommand(() => mutex(file, flags)));

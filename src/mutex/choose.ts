@@ -20,12 +20,14 @@ import type { MutexView } from './view.js';
  * How a group's claim stands: proven on the rules with variables (`lifted`: every claim the
  * group rests on, "at most one" and, when it says so, "exactly one"), proven with ground SAT
  * for at least one of them (`ground`), shown not inductive by the SAT proof and so only
- * `observed` in the sampled states, or `unproven` because the budget ran out first.
+ * `observed` in the sampled states, or `unproven` because the budget ran out first; or proven
+ * because the states given were every reachable state and none violates it (`states`, for the
+ * claims not proven lifted: docs/mutex.md, 2f).
  */
-export type GroupProof = 'lifted' | 'ground' | 'observed' | 'unproven';
+export type GroupProof = 'lifted' | 'ground' | 'observed' | 'unproven' | 'states';
 
 /** The {@link GroupProof}s in the order of their codes in {@link Judged.proof}. */
-export const PROOFS: readonly GroupProof[] = ['lifted', 'ground', 'observed', 'unproven'];
+export const PROOFS: readonly GroupProof[] = ['lifted', 'ground', 'observed', 'unproven', 'states'];
 
 /** The proof's verdict per candidate (aligned with {@link Candidates}). */
 export interface Judged {
@@ -45,10 +47,12 @@ export interface ClaimsOf {
 
 /**
  * Judges every candidate by its claims' verdicts (`verdict`; `provenLifted` per claim: proven
- * on the rules with variables): one pass, nothing allocated per candidate.
+ * on the rules with variables; `other`: how the other proven claims were proven): one pass,
+ * nothing allocated per candidate.
  */
 export function judge(
   hyps: readonly Hypothesis[], cands: Candidates, claimOf: ClaimsOf, verdict: (k: number) => ClaimVerdict | 'none', provenLifted: readonly boolean[],
+  other: GroupProof = 'ground',
 ): Judged {
   const n = cands.hypothesis.length;
   const out = { proven: new Uint8Array(n), exactlyOne: new Uint8Array(n), proof: new Uint8Array(n) };
@@ -63,7 +67,7 @@ export function judge(
     const exactlyOne = proven ? verdict(alo) === 'proven' : cands.atLeastOne[i] === 1;
     // What a proven group rests on: its "at most one" (unless a singleton), its "exactly one" when it claims it.
     const ground = single ? viaSat(alo) : viaSat(amo) || (exactlyOne && viaSat(alo));
-    const how: GroupProof = proven ? (ground ? 'ground' : 'lifted') : verdict(amo) === 'unproven' ? 'unproven' : 'observed';
+    const how: GroupProof = proven ? (ground ? other : 'lifted') : verdict(amo) === 'unproven' ? 'unproven' : 'observed';
     out.proven[i] = proven ? 1 : 0;
     out.exactlyOne[i] = exactlyOne ? 1 : 0;
     out.proof[i] = PROOFS.indexOf(how);
@@ -77,9 +81,9 @@ export interface EncodedGroup<Member> {
   readonly members: readonly Member[];
   /** Exactly one member holds in every reachable state (proven when `proven`, else observed). */
   readonly exactlyOne: boolean;
-  /** Proven inductively (lifted or ground); otherwise only no sampled state violated it. */
+  /** Proven (inductively, lifted or ground, or by every reachable state); otherwise only no sampled state violated it. */
   readonly proven: boolean;
-  /** How it was proven, or why not (`proven` is `proof` lifted or ground). */
+  /** How it was proven, or why not (`proven` is `proof` lifted, ground or states). */
   readonly proof: GroupProof;
   /** The fluent relation (its name) and the hypothesis' input and output positions (0-based). */
   readonly relation: string;

@@ -20,6 +20,7 @@ import { exactCandidates, proveJointly } from './lifted-joint.js';
 import { exclusionCandidates } from './lifted-exclusion.js';
 import { type Implication, impliedCandidates } from './implications.js';
 import { type Claim, type ClaimVerdict, proveClaims } from './prove.js';
+import { everyStateProof } from './states.js';
 import { type MutexView, fluentArgs, mutexView } from './view.js';
 
 /** One group of the chosen encoding, members as fluent texts exactly as `ground` prints them. */
@@ -31,8 +32,22 @@ interface ProofCount {
   readonly fluents: number;
 }
 
-/** Per {@link GroupProof}: how many groups and fluents. */
-type ProofCounts = Readonly<Record<GroupProof, ProofCount>>;
+/**
+ * Per {@link GroupProof}: how many groups and fluents; `states` only when the states given were
+ * every reachable state and some group is proven by them (the output of every other game is as
+ * before 2f).
+ */
+type ProofCounts = Readonly<Record<Exclude<GroupProof, 'states'>, ProofCount>> & { readonly states?: ProofCount };
+
+/**
+ * The pipeline's breadth-first search over the reachable states (docs/mutex.md, 2f): the states
+ * it found, how it ended (`complete`: they are every reachable state), the successors it made.
+ */
+export interface MutexEnumeration {
+  readonly states: number;
+  readonly end: 'complete' | 'states' | 'budget' | 'forecast';
+  readonly successors: number;
+}
 
 /** Counts for `--stats`. */
 interface MutexStats {
@@ -75,6 +90,8 @@ interface MutexStats {
   readonly time?: MutexTime;
   /** Work spent (clause literals built plus clause visits of unit propagation). */
   readonly proofWork: number;
+  /** The search over the reachable states, when the pipeline tried it (set by the pipeline, like `time`). */
+  readonly enumeration?: MutexEnumeration;
   /** False when the work budget stopped the proof before every candidate was tried. */
   readonly proofComplete: boolean;
 }
@@ -126,6 +143,12 @@ interface MutexOptions {
    * passed, weighs no more hypotheses (docs/mutex.md, 2c). None: every hypothesis is weighed.
    */
   readonly end?: Deadline;
+  /**
+   * The states given are every reachable state (a complete search, docs/mutex.md 2f): every
+   * candidate they leave is proven, its proof `states` unless proven lifted, and no ground SAT
+   * is asked. Default: they are a sample, proving nothing.
+   */
+  readonly reachable?: boolean;
 }
 
 /**
@@ -199,16 +222,17 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   // A game with lazy axioms (docs/lazy.md) has no ground rules for its lazy part, whose Clark
   // completion would then say "false": the ground SAT is not asked, only the lifted proofs count.
   const implied = impliedClaims(hyps, cands, claimOf, claims.length, sampledAmo, lifted.proven);
-  const proof = game.lazy === undefined ? proveClaims(view, claims, { ...options, implied }, provenLifted) : liftedOnly(provenLifted, options.deadline.passed());
+  const reachable = options.reachable === true;
+  const proof = reachable ? everyStateProof(claims.length) : game.lazy === undefined ? proveClaims(view, claims, { ...options, implied }, provenLifted) : liftedOnly(provenLifted, options.deadline.passed());
   const verdict = (k: number): ClaimVerdict | 'none' => (k < 0 ? 'none' : proof.verdicts[k]!);
-  const judged = judge(hyps, cands, claimOf, verdict, provenLifted);
+  const judged = judge(hyps, cands, claimOf, verdict, provenLifted, reachable ? 'states' : 'ground');
   // The hypotheses proven lifted are weighed first: past the stage's budget the rest are not.
   const order = [...hyps.keys()].sort((x, y) => Number(lifted.proven[y] === true) - Number(lifted.proven[x] === true) || x - y);
   const chosen = chooseEncoding(view, hyps, cands, judged, { order, end: options.end });
   const texts = (ms: readonly number[]): string[] => ms.map((f) => view.fluents[f]!.text);
   // In claim order, as they were found.
   const failures = [...proof.unrefutedPairs].map(([i, u]) => ({ members: texts(claims[i]!.members), unrefutedPairs: u.pairs, capped: u.capped }));
-  const tally = tallyJudged(hyps, cands, judged, lifted.proven);
+  const tally = tallyJudged(hyps, cands, judged, lifted.proven, reachable);
   return {
     fluents: view.fluents.length,
     bits: chosen.bits,
@@ -221,7 +245,7 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
       liftedPairs: lifted.pairs,
       implications: { tried: implications.length, proven: lifted.implied.length },
       groundProof: game.lazy === undefined,
-      chosen: countByProof(chosen.groups),
+      chosen: countByProof(chosen.groups, reachable),
       // The explanation of failed claims (for --stats, within a small budget of its own) does not count.
       budgetReached: proof.budgetSpent || !chosen.complete || candidatesCut,
       candidatesCut,
@@ -250,13 +274,13 @@ function impliedClaims(hyps: readonly Hypothesis[], cands: Candidates, claimOf: 
 }
 
 /** The stats of the judged candidates, in one pass: how many were refuted, proven, and how the survivors stand. */
-function tallyJudged(hyps: readonly Hypothesis[], cands: Candidates, judged: Judged, liftedProven: readonly boolean[]) {
+function tallyJudged(hyps: readonly Hypothesis[], cands: Candidates, judged: Judged, liftedProven: readonly boolean[], reachable: boolean) {
   let refutedBySimulation = 0;
   let proven = 0;
   let provenLifted = 0;
   let notInductive = 0;
   let unprovenForBudget = 0;
-  const surviving = emptyCounts();
+  const surviving = emptyCounts(reachable);
   for (let i = 0; i < cands.hypothesis.length; i++) {
     const n = candidateMembers(hyps, cands, i).length;
     const how = PROOFS[judged.proof[i]!]!;
@@ -269,8 +293,8 @@ function tallyJudged(hyps: readonly Hypothesis[], cands: Candidates, judged: Jud
     if (n < 2) continue;
     if (judged.proven[i] === 1) proven++;
     if (judged.proven[i] === 1 && liftedProven[cands.hypothesis[i]!] === true) provenLifted++;
-    surviving[how].groups++;
-    surviving[how].fluents += n;
+    surviving[how]!.groups++;
+    surviving[how]!.fluents += n;
   }
   return { refutedBySimulation, proven, provenLifted, notInductive, unprovenForBudget, surviving };
 }
@@ -351,16 +375,20 @@ function keyTerms(game: GroundGame, view: MutexView, h: Hypothesis, f: number): 
 }
 
 /** Groups and their fluents per {@link GroupProof}. */
-function countByProof(groups: readonly { readonly members: readonly unknown[]; readonly proof: GroupProof }[]): ProofCounts {
-  const out = emptyCounts();
+function countByProof(groups: readonly { readonly members: readonly unknown[]; readonly proof: GroupProof }[], reachable: boolean): ProofCounts {
+  const out = emptyCounts(reachable);
   for (const g of groups) {
-    out[g.proof].groups++;
-    out[g.proof].fluents += g.members.length;
+    out[g.proof]!.groups++;
+    out[g.proof]!.fluents += g.members.length;
   }
-  return out;
+  // No `states` entry when no chosen group needed the states: a game all of whose groups are
+  // proven lifted (tic-tac-toe) reports what it reported before the search (docs/mutex.md, 2f).
+  const { states, ...others } = out;
+  return states === undefined || states.groups === 0 ? others : out;
 }
 
-/** Zero groups and fluents per {@link GroupProof}. */
-function emptyCounts(): Record<GroupProof, { groups: number; fluents: number }> {
-  return { lifted: { groups: 0, fluents: 0 }, ground: { groups: 0, fluents: 0 }, observed: { groups: 0, fluents: 0 }, unproven: { groups: 0, fluents: 0 } };
+/** Zero groups and fluents per {@link GroupProof} (`states` only when the states were every reachable state). */
+function emptyCounts(reachable: boolean): Partial<Record<GroupProof, { groups: number; fluents: number }>> & Record<Exclude<GroupProof, 'states'>, { groups: number; fluents: number }> {
+  const zero = (): { groups: number; fluents: number } => ({ groups: 0, fluents: 0 });
+  return { lifted: zero(), ground: zero(), observed: zero(), unproven: zero(), ...(reachable ? { states: zero() } : {}) };
 }

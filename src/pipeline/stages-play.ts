@@ -11,9 +11,9 @@ import { createFastSimulator } from '../play/fast/simulator.js';
 import { createGroundSimulator } from '../play/ground-sim.js';
 import { type PlayoutOptions, type PlayoutResult, fastPlayouts, simulatorPlayouts } from '../play/playouts.js';
 import { createReasoner } from '../play/reasoner.js';
-import { sampleStates } from '../play/sample.js';
 import { type VerifyOptions, type VerifyResult, verifyGame } from '../play/verify.js';
 import type { StageTimer } from '../timer.js';
+import { mutexStates } from './mutex-states.js';
 import type { PipelineOptions } from './options.js';
 
 /**
@@ -38,6 +38,11 @@ export interface MutexSettings {
    * CLI flag `--mutex-seconds`.
    */
   readonly seconds?: number;
+  /**
+   * States the search for every reachable state may find before the stage samples playouts
+   * instead (docs/mutex.md, 2f); absent: 1,000,000; 0: the search is not tried.
+   */
+  readonly maxStates?: number;
 }
 
 /** Defaults: 100 playouts of at most 500 joint moves each, seed 1, the default time budget. */
@@ -80,15 +85,16 @@ export function mutexGroups(ground: GroundGame, normal: NormalGame, options: Pip
   const budget = options.deadline.within(Math.max(0, seconds - reserve));
   // The whole budget, reserve included: the choice of the encoding stops weighing there.
   const end = options.deadline.within(seconds);
-  const sampling = options.deadline.within(seconds / 2);
-  const states = timer.run('sample', () => sampleStates(ground, { ...settings, deadline: sampling }), (s) => ({ states: s.length }));
+  // Every reachable state of a small game first (mutex-states.ts), else sampled playouts.
+  const { states, enumeration } = timer.run('sample', () => mutexStates(ground, settings, options.deadline, seconds), (s) => ({ states: s.states.length }));
   checkDeadline(options.deadline, ground.file, 'mutex groups: sampling');
   const sampled = timer.processorSeconds();
   return timer.run('mutex', () => {
-    const r = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: budget, end, lifted: normal });
+    const reachable = enumeration?.end === 'complete';
+    const r = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: budget, end, lifted: normal, reachable });
     checkDeadline(options.deadline, ground.file, 'mutex groups: proving');
     const time: MutexTime = { beforeSeconds: before, budgetSeconds: seconds, sampleSeconds: sampled - before, proofSeconds: timer.processorSeconds() - sampled };
-    return { ...r, stats: { ...r.stats, time } };
+    return { ...r, stats: { ...r.stats, time, ...(enumeration === undefined ? {} : { enumeration }) } };
   }, (r) => ({ fluents: r.fluents, bits: r.bits, groups: r.groups.length, proven: r.groups.filter((g) => g.proven).length }));
 }
 

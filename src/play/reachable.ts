@@ -1,0 +1,125 @@
+/**
+ * Every reachable state of a ground game, by breadth-first search from the initial state: each
+ * non-terminal state is expanded under every joint move (the product of every role's legal
+ * moves, `random` included), states deduplicated. A terminal state is a state of the game but
+ * has no successors; neither has a state where some role has no legal move (no joint move is
+ * legal there). When the search ends with nothing left to expand, the states it holds are
+ * exactly the reachable states: the mutex stage proves every candidate group none of them
+ * violates (docs/mutex.md, 2f). Stopped early (its state cap, its budget, or its forecast that
+ * the budget cannot suffice), its states are still reachable ones, and only that is claimed.
+ */
+import { type Deadline, cpuMs } from '../deadline.js';
+import type { GroundGame } from '../ground/types.js';
+import { createFastSimulator } from './fast/simulator.js';
+import { StateSet } from './state-set.js';
+
+/** Limits of one search. */
+interface ReachableOptions {
+  /** The search stops once it has found more states than this (the initial state included). */
+  readonly maxStates: number;
+  /**
+   * The search's budget (a sub-deadline of the run's), and its length in seconds of the same
+   * clock (processor time where the runtime reports it): the search also stops as soon as the
+   * states found but not yet expanded would, at the cost per expansion so far, outlast it.
+   */
+  readonly deadline: Deadline;
+  readonly seconds: number;
+}
+
+/** How a search ended. */
+type ReachableEnd = 'complete' | 'states' | 'budget' | 'forecast';
+
+/** The states found, each as the term ids of its fluents, and whether they are all the reachable ones. */
+interface ReachableStates {
+  /** In the order found (breadth first), the initial state first; none when the budget passed before it. */
+  readonly states: number[][];
+  /**
+   * `complete`: every state found was expanded, so `states` is exactly the reachable set;
+   * otherwise why it stopped: more states than the cap, the budget passed, or the forecast.
+   */
+  readonly end: ReachableEnd;
+  /** Successors made (joint moves played). */
+  readonly successors: number;
+}
+
+/** Successors made between two looks at the clock (one look costs about a microsecond). */
+const SUCCESSORS_PER_LOOK = 1024;
+
+/**
+ * The forecast is not made before this many seconds: the first expansions (compilation, the
+ * runtime warming up) cost more than the rest.
+ */
+const FORECAST_AFTER_SECONDS = 0.05;
+
+/** Seconds of the search's clock (processor time where reported, else wall-clock time). */
+function now(): number {
+  return (cpuMs() ?? Date.now()) / 1000;
+}
+
+/**
+ * Calls `visit` with each joint move of `legal` (one move per role, in role order), the last
+ * role's move varying fastest, until it returns false. The array passed is reused.
+ */
+function eachJointMove(legal: readonly (readonly number[])[], visit: (moves: readonly number[]) => boolean): void {
+  if (legal.some((moves) => moves.length === 0)) return;
+  const pick = legal.map(() => 0);
+  const moves = legal.map((m) => m[0]!);
+  for (;;) {
+    if (!visit(moves)) return;
+    // Advance the odometer: the last role first.
+    let r = legal.length - 1;
+    for (; r >= 0; r--) {
+      if (++pick[r]! < legal[r]!.length) break;
+      pick[r] = 0;
+    }
+    if (r < 0) return;
+    for (let q = r; q < legal.length; q++) moves[q] = legal[q]![pick[q]!]!;
+  }
+}
+
+/**
+ * Breadth-first search over the reachable states of `game`, within `options`' cap and budget,
+ * with the fast simulator (src/play/fast/, the states of the ground simulator: it plays the
+ * game's rules exactly, a lazy part included).
+ */
+export function reachableStates(game: GroundGame, options: ReachableOptions): ReachableStates {
+  const { deadline, maxStates, seconds } = options;
+  let start = 0;
+  let found: StateSet | undefined;
+  let successors = 0;
+  let end: ReachableEnd = 'complete';
+  // The forecast: the states waiting, at the cost per expansion so far, outlast the budget.
+  const hopeless = (expanded: number): boolean => {
+    const spent = now() - start;
+    return spent >= FORECAST_AFTER_SECONDS && spent + ((found!.size - expanded) * spent) / expanded > seconds;
+  };
+  try {
+    // Its compilation (a tenth of a second on the games tried, docs/mutex.md 2f) counts against the budget.
+    const sim = createFastSimulator(game, deadline);
+    // The forecast counts the search's time from here: compiling the simulator is paid once.
+    start = now();
+    found = new StateSet(sim.initialState());
+    for (let head = 0; head < found.size && end === 'complete'; head++) {
+      const state = found.state(head);
+      const info = sim.info(state);
+      if (info.terminal) continue;
+      eachJointMove(info.legal, (moves) => {
+        if (++successors % SUCCESSORS_PER_LOOK === 0) {
+          if (deadline.passed()) end = 'budget';
+          else if (hopeless(head + 1)) end = 'forecast';
+          if (end !== 'complete') return false;
+        }
+        if (!found!.add(sim.successor(state, moves))) return true;
+        if (found!.size <= maxStates) return true;
+        end = 'states';
+        return false;
+      });
+    }
+    return { states: found.all((s) => sim.fluentTerms(s)), end, successors };
+  } catch (err) {
+    // A lazy part's evaluation stops with a limit error once the budget passes inside a step:
+    // then the search ends with the states it has, as sampling does.
+    if (!deadline.passed()) throw err;
+    return { states: [], end: 'budget', successors };
+  }
+}
