@@ -83,6 +83,7 @@ function formatMutexStats(r: MutexResult): string {
     `mutex: ${s.refutedBySimulation} refuted by simulation, ${s.proven} proven, ${s.notInductive} not inductive (observed only), ${s.unprovenForBudget} unproven for lack of budget`,
     `mutex: surviving groups of 2+: ${v.lifted.groups} proven lifted, ${v.ground.groups} proven ground, ${v.observed.groups} observed only, ${v.unproven.groups} unproven for lack of budget${s.budgetReached ? ' (time budget reached)' : ''}`,
     `mutex: ${s.provenLifted} proven lifted (${s.liftedPairs} rule pairs, ${s.liftedMs} ms), ${s.proven - s.provenLifted} proven by ground SAT${s.groundProof ? '' : ' (lazy axioms: no ground SAT)'}`,
+    ...(s.exclusions.tried > 0 ? [`mutex: exclusions between two relations: ${s.exclusions.proven} proven of ${s.exclusions.tried} held by the sampled states${s.exclusions.complete ? '' : ' (its budget reached)'}`] : []),
     ...(s.implications.tried > 0 ? [`mutex: implications between two relations: ${s.implications.proven} proven lifted of ${s.implications.tried} held by the sampled states`] : []),
     `mutex: ${s.satQueries} SAT queries, work ${s.proofWork}${s.proofComplete ? '' : ' (budget reached: later candidates not tried)'}`,
     ...(s.time === undefined ? [] : [timeLine(s.time)]),

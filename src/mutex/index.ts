@@ -18,6 +18,7 @@ import type { Term } from '../gdl/ast.js';
 import { proveLiftedAlo } from './lifted-alo.js';
 import { type Implication, impliedCandidates } from './implications.js';
 import { type Claim, type ClaimVerdict, proveClaims } from './prove.js';
+import { strengthen } from './exclusions.js';
 import { type MutexView, fluentArgs, mutexView } from './view.js';
 
 /** One group of the chosen encoding, members as fluent texts exactly as `ground` prints them. */
@@ -56,6 +57,8 @@ interface MutexStats {
   readonly liftedPairs: number;
   /** Implications between two relations held by the sampled states, and those proven lifted (section 2d). */
   readonly implications: { readonly tried: number; readonly proven: number };
+  /** Exclusions between two relations held by the sampled states, and those proven with the groups (section 2f). */
+  readonly exclusions: { readonly tried: number; readonly proven: number; readonly complete: boolean };
   /** False for a game with lazy axioms: only the lifted proofs were taken (no ground SAT). */
   readonly groundProof: boolean;
   /** Candidates the SAT proof showed not inductive (observed only). */
@@ -189,7 +192,10 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   // completion would then say "false": the ground SAT is not asked, only the lifted proofs count.
   const implied = impliedClaims(hyps, cands, claimOf, claims.length, sampledAmo, lifted.proven);
   const proof = game.lazy === undefined ? proveClaims(view, claims, { ...options, implied }, provenLifted) : liftedOnly(provenLifted, options.deadline.passed());
-  const verdict = (k: number): ClaimVerdict | 'none' => (k < 0 ? 'none' : proof.verdicts[k]!);
+  // The claims left unproven, again with exclusions between two relations (section 2f).
+  const joint = game.lazy === undefined ? strengthen(view, sampled, claims, proof, options) : undefined;
+  const verdicts = joint?.verdicts ?? proof.verdicts;
+  const verdict = (k: number): ClaimVerdict | 'none' => (k < 0 ? 'none' : verdicts[k]!);
   const judged = judge(hyps, cands, claimOf, verdict, provenLifted);
   // The hypotheses proven lifted are weighed first: past the stage's budget the rest are not.
   const order = [...hyps.keys()].sort((x, y) => Number(lifted.proven[y] === true) - Number(lifted.proven[x] === true) || x - y);
@@ -209,15 +215,16 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
       liftedMs,
       liftedPairs: lifted.pairs,
       implications: { tried: implications.length, proven: lifted.implied.length },
+      exclusions: { tried: joint?.tried ?? 0, proven: joint?.proven ?? 0, complete: joint?.complete ?? true },
       groundProof: game.lazy === undefined,
       chosen: countByProof(chosen.groups),
       // The explanation of failed claims (for --stats, within a small budget of its own) does not count.
-      budgetReached: proof.budgetSpent || !chosen.complete || candidatesCut,
+      budgetReached: proof.budgetSpent || joint?.budgetSpent === true || !chosen.complete || candidatesCut,
       candidatesCut,
       failures,
-      satQueries: proof.queries,
+      satQueries: proof.queries + (joint?.queries ?? 0),
       sampledStates: states.length,
-      proofWork: proof.work,
+      proofWork: proof.work + (joint?.work ?? 0),
       proofComplete: proof.complete,
     },
   };

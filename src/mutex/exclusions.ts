@@ -1,0 +1,196 @@
+/**
+ * Exclusions between two relations (docs/mutex.md, section 2f): "fluents a and b are never true
+ * together", for a of one relation and b of another. quarto's board groups need "white selects
+ * and black places are never one step", i.e. `(selectControl white)` and `(placeControl black)`
+ * never true together; the snakes' need "the tail's square is not the one the head moves to".
+ * Such facts lie outside the input/output hypotheses of one relation (candidates.ts), and the
+ * ground SAT (prove.ts) can only use what it is told of the current state.
+ *
+ * Candidates are read off the sampled states: for two relations P and Q and a map of Q's
+ * positions to P's (the lifted shape `not (P(.., x, ..) and Q(.., x, ..))`), every ground pair
+ * of fluents agreeing at the mapped positions that no sampled state (the initial one included)
+ * holds together, each pair a claim of its own (refuted per pair, like the groups per key). They
+ * are proven after the groups' proof, together with the groups it left unproven, as one greatest
+ * fixpoint (Houdini): the proven claims of the first proof assumed, a claim of the new set
+ * dropped when a transition from a state satisfying all of them violates it, until none is.
+ */
+import { type Deadline, cpuMs } from '../deadline.js';
+import { proveJointly } from './joint.js';
+import type { Claim, ClaimVerdict } from './prove.js';
+import type { MutexView } from './view.js';
+
+/**
+ * Processor seconds of the proofs' budget the joint proof leaves unused: it stops before the
+ * stage's budget, so that stopping it does not mark the stage's budget reached (it reports
+ * whether it was complete in its own stats).
+ */
+const JOINT_MARGIN_SECONDS = 0.5;
+
+
+/** Widest relation whose position maps are enumerated ((arity + 1)^arity maps at most). */
+const MAX_ARITY = 4;
+/** Relations with at most this many product pairs are also tried with no position shared (turn order). */
+const MAX_UNMAPPED_PAIRS = 64;
+/** Ground pairs generated before the states are read (the cost of holding them against the states). */
+const MAX_GENERATED = 200_000;
+/** Exclusions kept (each is a SAT query per round of the fixpoint). */
+const MAX_EXCLUSIONS = 3_000;
+/** States between two looks at the budget while the pairs are held against them. */
+const STATES_PER_LOOK = 64;
+
+/** One shape of candidate: relations P and Q and, per position of Q, the position of P it equals (or none). */
+interface Shape {
+  readonly p: string;
+  readonly q: string;
+  readonly map: readonly (number | undefined)[];
+}
+
+const arityOf = (rel: string): number => Number(rel.slice(rel.lastIndexOf('/') + 1));
+
+/** Every injective map of `toArity` positions into `fromArity` (undefined: unmapped). */
+function positionMaps(fromArity: number, toArity: number): (number | undefined)[][] {
+  let maps: (number | undefined)[][] = [[]];
+  for (let i = 0; i < toArity; i++) {
+    maps = maps.flatMap((m) => [undefined, ...Array(fromArity).keys()].filter((p) => p === undefined || !m.includes(p)).map((p) => [...m, p]));
+  }
+  return maps;
+}
+
+/** The shapes to try, those sharing more positions first (fewer, stronger pairs). */
+function shapes(byRel: ReadonlyMap<string, readonly number[]>): Shape[] {
+  const rels = [...byRel.keys()].filter((r) => arityOf(r) <= MAX_ARITY).sort();
+  const out: Shape[] = [];
+  for (let i = 0; i < rels.length; i++) {
+    for (let j = i + 1; j < rels.length; j++) {
+      const p = rels[i]!;
+      const q = rels[j]!;
+      const small = byRel.get(p)!.length * byRel.get(q)!.length <= MAX_UNMAPPED_PAIRS;
+      for (const map of positionMaps(arityOf(p), arityOf(q))) {
+        if (map.some((x) => x !== undefined) || small) out.push({ p, q, map });
+      }
+    }
+  }
+  const mapped = (s: Shape): number => s.map.filter((x) => x !== undefined).length;
+  return out.sort((a, b) => mapped(b) - mapped(a));
+}
+
+/**
+ * The candidate pairs of fluents (each `[a, b]`, a < b), of fluents some sampled state shows
+ * true, that no sampled state holds together. `stop` (the stage's budget) is read per shape and
+ * every few states: once it says to stop, no candidate is returned (a partial refutation would
+ * leave false ones, which the proof would only drop again at a price).
+ */
+export function exclusionCandidates(view: MutexView, states: readonly (readonly number[])[], stop: () => boolean): [number, number][] {
+  const all = [view.init, ...states];
+  const seen = new Uint8Array(view.fluents.length);
+  for (const s of all) for (const f of s) seen[f] = 1;
+  const byRel = new Map<string, number[]>();
+  view.fluents.forEach((f, i) => {
+    if (seen[i] === 1) pushTo(byRel, f.relation, i);
+  });
+  const pairs = new Map<number, [number, number]>();
+  const n = view.fluents.length;
+  for (const shape of shapes(byRel)) {
+    if (pairs.size >= MAX_GENERATED || stop()) break;
+    joinPairs(view, byRel.get(shape.p)!, byRel.get(shape.q)!, shape.map, (a, b) => {
+      const [x, y] = a < b ? [a, b] : [b, a];
+      if (pairs.size < MAX_GENERATED) pairs.set(x * n + y, [x, y]);
+    });
+  }
+  const partners = view.fluents.map((): number[] => []);
+  for (const [x, y] of pairs.values()) partners[x]!.push(y);
+  const together = new Set<number>();
+  const now = new Uint8Array(n);
+  for (let k = 0; k < all.length; k++) {
+    if (k % STATES_PER_LOOK === 0 && stop()) return [];
+    const s = all[k]!;
+    for (const f of s) now[f] = 1;
+    for (const f of s) for (const g of partners[f]!) if (now[g] === 1) together.add(f * n + g);
+    for (const f of s) now[f] = 0;
+  }
+  return [...pairs.entries()].filter(([key]) => !together.has(key)).map(([, pair]) => pair).slice(0, MAX_EXCLUSIONS);
+}
+
+/** Calls `emit(p, q)` for every fluent p of `ps` and q of `qs` whose arguments agree at the mapped positions. */
+function joinPairs(view: MutexView, ps: readonly number[], qs: readonly number[], map: readonly (number | undefined)[], emit: (p: number, q: number) => void): void {
+  const mapped = map.flatMap((x, i) => (x === undefined ? [] : [[i, x] as const]));
+  const byKey = new Map<string, number[]>();
+  for (const q of qs) {
+    const k = mapped.map(([i]) => view.fluents[q]!.args[i]).join('\u0000');
+    pushTo(byKey, k, q);
+  }
+  for (const p of ps) {
+    const k = mapped.map(([, j]) => view.fluents[p]!.args[j]).join('\u0000');
+    for (const q of byKey.get(k) ?? []) emit(p, q);
+  }
+}
+
+/** Appends `v` to the list of `k` (made when missing). */
+function pushTo<K>(m: Map<K, number[]>, k: K, v: number): void {
+  const list = m.get(k);
+  if (list === undefined) m.set(k, [v]);
+  else list.push(v);
+}
+
+/** The claims of `failed` by batch (hypothesis and kind): "at most one" first, more members first. */
+function batchesOf(claims: readonly Claim[], failed: readonly number[]): number[][] {
+  const by = new Map<number, number[]>();
+  for (const i of failed) pushTo(by, claims[i]!.batch, i);
+  const size = (b: readonly number[]): number => b.reduce((n, i) => n + claims[i]!.members.length, 0);
+  const kind = (b: readonly number[]): number => (claims[b[0]!]!.kind === 'amo' ? 0 : 1);
+  return [...by.values()].sort((x, y) => kind(x) - kind(y) || size(y) - size(x) || claims[x[0]!]!.batch - claims[y[0]!]!.batch);
+}
+
+/** What the first proof said, as {@link strengthen} reads it. */
+interface FirstProof {
+  readonly proven: readonly boolean[];
+  readonly verdicts: readonly ClaimVerdict[];
+  readonly complete: boolean;
+}
+
+/** The verdicts after the joint proof, and what it cost. */
+interface Strengthened {
+  readonly verdicts: readonly ClaimVerdict[];
+  readonly queries: number;
+  readonly work: number;
+  /** Exclusions held by the sampled states, and those proven. */
+  readonly tried: number;
+  readonly proven: number;
+  /** False when its budget stopped it before every batch was tried. */
+  readonly complete: boolean;
+  /** The stage's own budget had passed when the joint proof ended. */
+  readonly budgetSpent: boolean;
+}
+
+/**
+ * The claims the first proof left unproven, tried again together with the exclusions the
+ * sampled states hold, in one greatest fixpoint assuming what the first proof proved (section
+ * 2f). Only after a complete first proof that left a claim unproven, within
+ * {@link JOINT_SECONDS} of the stage's budget; claims it proves become proven (by the ground
+ * SAT), the others keep their verdicts. Undefined when it was not tried.
+ */
+export function strengthen(
+  view: MutexView, states: readonly (readonly number[])[], claims: readonly Claim[], first: FirstProof,
+  limits: { readonly deadline: Deadline; readonly maxConflicts: number; readonly maxPairQueries: number; readonly maxWork: number },
+): Strengthened | undefined {
+  const failed = claims.flatMap((_, i) => (first.verdicts[i] === 'proven' ? [] : [i]));
+  if (!first.complete || failed.length === 0 || limits.deadline.passed()) return undefined;
+  const cpu = cpuMs();
+  const left = limits.deadline.cpuAt === Infinity || cpu === undefined ? Infinity : (limits.deadline.cpuAt - cpu) / 1000 - JOINT_MARGIN_SECONDS;
+  if (left <= 0) return undefined;
+  const deadline = limits.deadline.within(left);
+  if (process.env.INV13_DEBUG) console.error(`start ${(process.cpuUsage().user / 1e6).toFixed(2)}`);
+  const pairs = exclusionCandidates(view, states, () => deadline.passed());
+  if (process.env.INV13_DEBUG) console.error(`mined ${(process.cpuUsage().user / 1e6).toFixed(2)}`);
+  if (pairs.length === 0) return undefined;
+  const r = proveJointly(view, claims, batchesOf(claims, failed), pairs, { deadline, maxConflicts: limits.maxConflicts }, first.proven);
+  let proven = 0;
+  for (let k = claims.length; k < r.proven.length; k++) if (r.proven[k] === true) proven++;
+  if (process.env.INV13_DEBUG) {
+    const t = (f: number) => view.fluents[f]!.text;
+    console.error('joint', (process.cpuUsage().user / 1e6).toFixed(2), 'queries', r.queries, 'passed', deadline.passed(), 'failed', failed.length, 'proven', r.proven.slice(0, claims.length).filter((x, i) => x && !first.proven[i]).length);
+    pairs.forEach(([a, b], k) => r.proven[claims.length + k] && console.error('PROVEN', t(a), t(b)));
+  }
+  const verdicts = claims.map((_, i): ClaimVerdict => (r.proven[i] === true ? 'proven' : first.verdicts[i]!));
+  return { verdicts, queries: r.queries, work: r.work, tried: pairs.length, proven, complete: r.complete, budgetSpent: limits.deadline.passed() };
+}
