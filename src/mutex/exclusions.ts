@@ -1,18 +1,18 @@
 /**
- * Exclusions between two relations (docs/mutex.md, section 2f): "fluents a and b are never true
- * together", for a of one relation and b of another. quarto's board groups need "white selects
- * and black places are never one step", i.e. `(selectControl white)` and `(placeControl black)`
- * never true together; the snakes' need "the tail's square is not the one the head moves to".
- * Such facts lie outside the input/output hypotheses of one relation (candidates.ts), and the
- * ground SAT (prove.ts) can only use what it is told of the current state.
+ * Facts between two fluents of two relations (docs/mutex.md, section 2f): "a and b are never
+ * true together" (an exclusion) and "a is true only with b" (an implication). quarto's board
+ * groups need "white selects and black places are never one step", i.e. `(selectcontrol white)`
+ * and `(placecontrol black)` never true together; dotsAndBoxes' boxes need "a box is marked only
+ * once its lines are drawn". Such facts lie outside the input/output hypotheses of one relation
+ * (candidates.ts), and the ground SAT (prove.ts) can only use what it is told of the current state.
  *
  * Candidates are read off the sampled states: for two relations P and Q and a map of Q's
  * positions to P's (the lifted shape `not (P(.., x, ..) and Q(.., x, ..))`), every ground pair
- * of fluents agreeing at the mapped positions that no sampled state (the initial one included)
- * holds together, each pair a claim of its own (refuted per pair, like the groups per key). They
- * are proven after the groups' proof, together with the groups it left unproven, as one greatest
- * fixpoint (Houdini): the proven claims of the first proof assumed, a claim of the new set
- * dropped when a transition from a state satisfying all of them violates it, until none is.
+ * of fluents agreeing at the mapped positions, each pair's facts held against the states (the
+ * initial one included) on their own, like the groups per key. They are proven after the groups'
+ * proof, with the claims it left unproven, by greatest fixpoints (joint.ts): the proven claims of
+ * the first proof assumed, a claim dropped when a transition from a state satisfying all of them
+ * violates it, until none is.
  */
 import { type Deadline, cpuMs } from '../deadline.js';
 import { proveJointly } from './joint.js';
@@ -24,19 +24,25 @@ import type { MutexView } from './view.js';
  * stage's budget, so that stopping it does not mark the stage's budget reached (it reports
  * whether it was complete in its own stats).
  */
-const JOINT_MARGIN_SECONDS = 0.5;
-
+const JOINT_MARGIN_SECONDS = 0.3;
 
 /** Widest relation whose position maps are enumerated ((arity + 1)^arity maps at most). */
 const MAX_ARITY = 4;
 /** Relations with at most this many product pairs are also tried with no position shared (turn order). */
 const MAX_UNMAPPED_PAIRS = 64;
 /** Ground pairs generated before the states are read (the cost of holding them against the states). */
-const MAX_GENERATED = 200_000;
+const MAX_GENERATED = 50_000;
 /** Exclusions kept (each is a SAT query per round of the fixpoint). */
 const MAX_EXCLUSIONS = 3_000;
 /** States between two looks at the budget while the pairs are held against them. */
 const STATES_PER_LOOK = 64;
+
+/** A claim between two fluents: not both true (`amo`), or `a` true only with `b` true (`imp`). */
+export interface Exclusion {
+  readonly kind: 'amo' | 'imp';
+  readonly a: number;
+  readonly b: number;
+}
 
 /** One shape of candidate: relations P and Q and, per position of Q, the position of P it equals (or none). */
 interface Shape {
@@ -80,7 +86,7 @@ function shapes(byRel: ReadonlyMap<string, readonly number[]>): Shape[] {
  * every few states: once it says to stop, no candidate is returned (a partial refutation would
  * leave false ones, which the proof would only drop again at a price).
  */
-export function exclusionCandidates(view: MutexView, states: readonly (readonly number[])[], stop: () => boolean): [number, number][] {
+function exclusionCandidates(view: MutexView, states: readonly (readonly number[])[], stop: () => boolean): Exclusion[] {
   const all = [view.init, ...states];
   const seen = new Uint8Array(view.fluents.length);
   for (const s of all) for (const f of s) seen[f] = 1;
@@ -97,18 +103,43 @@ export function exclusionCandidates(view: MutexView, states: readonly (readonly 
       if (pairs.size < MAX_GENERATED) pairs.set(x * n + y, [x, y]);
     });
   }
+  return refuteOnStates(view, [...pairs.values()], all, stop).slice(0, MAX_EXCLUSIONS);
+}
+
+/**
+ * Of each pair (a, b), the claims no state refutes: "not both" (a state holds both), "a implies
+ * b" (a state holds a without b), "b implies a". None once `stop` says to stop.
+ */
+function refuteOnStates(view: MutexView, pairs: readonly (readonly [number, number])[], all: readonly (readonly number[])[], stop: () => boolean): Exclusion[] {
+  const n = view.fluents.length;
   const partners = view.fluents.map((): number[] => []);
-  for (const [x, y] of pairs.values()) partners[x]!.push(y);
+  const back = view.fluents.map((): number[] => []);
+  for (const [x, y] of pairs) {
+    partners[x]!.push(y);
+    back[y]!.push(x);
+  }
   const together = new Set<number>();
+  const withoutSecond = new Set<number>();
+  const withoutFirst = new Set<number>();
   const now = new Uint8Array(n);
   for (let k = 0; k < all.length; k++) {
     if (k % STATES_PER_LOOK === 0 && stop()) return [];
     const s = all[k]!;
     for (const f of s) now[f] = 1;
-    for (const f of s) for (const g of partners[f]!) if (now[g] === 1) together.add(f * n + g);
+    for (const f of s) {
+      for (const g of partners[f]!) (now[g] === 1 ? together : withoutSecond).add(f * n + g);
+      for (const g of back[f]!) if (now[g] === 0) withoutFirst.add(g * n + f);
+    }
     for (const f of s) now[f] = 0;
   }
-  return [...pairs.entries()].filter(([key]) => !together.has(key)).map(([, pair]) => pair).slice(0, MAX_EXCLUSIONS);
+  return pairs.flatMap(([a, b]): Exclusion[] => {
+    const key = a * n + b;
+    const out: Exclusion[] = [];
+    if (!together.has(key)) out.push({ kind: 'amo', a, b });
+    if (!withoutSecond.has(key)) out.push({ kind: 'imp', a, b });
+    if (!withoutFirst.has(key)) out.push({ kind: 'imp', a: b, b: a });
+    return out;
+  });
 }
 
 /** Calls `emit(p, q)` for every fluent p of `ps` and q of `qs` whose arguments agree at the mapped positions. */
@@ -165,9 +196,9 @@ interface Strengthened {
 /**
  * The claims the first proof left unproven, tried again together with the exclusions the
  * sampled states hold, in one greatest fixpoint assuming what the first proof proved (section
- * 2f). Only after a complete first proof that left a claim unproven, within
- * {@link JOINT_SECONDS} of the stage's budget; claims it proves become proven (by the ground
- * SAT), the others keep their verdicts. Undefined when it was not tried.
+ * 2f). Only after a complete first proof that left a claim unproven, within what is left of
+ * the proofs' budget but {@link JOINT_MARGIN_SECONDS}; claims it proves become proven (by the
+ * ground SAT), the others keep their verdicts. Undefined when it was not tried.
  */
 export function strengthen(
   view: MutexView, states: readonly (readonly number[])[], claims: readonly Claim[], first: FirstProof,
@@ -179,18 +210,11 @@ export function strengthen(
   const left = limits.deadline.cpuAt === Infinity || cpu === undefined ? Infinity : (limits.deadline.cpuAt - cpu) / 1000 - JOINT_MARGIN_SECONDS;
   if (left <= 0) return undefined;
   const deadline = limits.deadline.within(left);
-  if (process.env.INV13_DEBUG) console.error(`start ${(process.cpuUsage().user / 1e6).toFixed(2)}`);
   const pairs = exclusionCandidates(view, states, () => deadline.passed());
-  if (process.env.INV13_DEBUG) console.error(`mined ${(process.cpuUsage().user / 1e6).toFixed(2)}`);
   if (pairs.length === 0) return undefined;
   const r = proveJointly(view, claims, batchesOf(claims, failed), pairs, { deadline, maxConflicts: limits.maxConflicts }, first.proven);
   let proven = 0;
   for (let k = claims.length; k < r.proven.length; k++) if (r.proven[k] === true) proven++;
-  if (process.env.INV13_DEBUG) {
-    const t = (f: number) => view.fluents[f]!.text;
-    console.error('joint', (process.cpuUsage().user / 1e6).toFixed(2), 'queries', r.queries, 'passed', deadline.passed(), 'failed', failed.length, 'proven', r.proven.slice(0, claims.length).filter((x, i) => x && !first.proven[i]).length);
-    pairs.forEach(([a, b], k) => r.proven[claims.length + k] && console.error('PROVEN', t(a), t(b)));
-  }
   const verdicts = claims.map((_, i): ClaimVerdict => (r.proven[i] === true ? 'proven' : first.verdicts[i]!));
   return { verdicts, queries: r.queries, work: r.work, tried: pairs.length, proven, complete: r.complete, budgetSpent: limits.deadline.passed() };
 }

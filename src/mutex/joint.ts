@@ -12,6 +12,7 @@
  */
 import type { Deadline } from '../deadline.js';
 import { EncodingStopped, type RuleIndex, atLeastTwo, atMostOne, encodeCone, ruleIndex } from './encode.js';
+import type { Exclusion } from './exclusions.js';
 import type { Claim } from './prove.js';
 import type { MutexView } from './view.js';
 
@@ -31,8 +32,12 @@ interface JointResult {
   readonly complete: boolean;
 }
 
+/** A claim of prove.ts, or "the first member true only with the second" (an implication between two fluents). */
+type JointClaim = Claim | { readonly kind: 'imp'; readonly batch: number; readonly members: readonly [number, number] };
+
 /** Whether claim `c` holds where `value` says which fluents are true. */
-function holds(c: Claim, value: (f: number) => boolean): boolean {
+function holds(c: JointClaim, value: (f: number) => boolean): boolean {
+  if (c.kind === 'imp') return !value(c.members[0]) || value(c.members[1]);
   let n = 0;
   for (const f of c.members) if (value(f)) n++;
   return c.kind === 'amo' ? n <= 1 : n >= 1;
@@ -42,12 +47,12 @@ function holds(c: Claim, value: (f: number) => boolean): boolean {
 class JointStopped extends Error {}
 
 /** What a query found: no violation, a violation with its current state's true fluents (of the cone), or undecided. */
-type Answer = { readonly kind: 'unsat' | 'unknown' } | { readonly kind: 'sat'; readonly now: readonly number[] };
+type Answer = { readonly kind: 'unsat' | 'unknown' } | { readonly kind: 'sat'; readonly now: readonly number[]; readonly cone: readonly number[] };
 
 /** The shared state of the proof. */
 interface Prover {
   readonly view: MutexView;
-  readonly claims: Claim[];
+  readonly claims: JointClaim[];
   /** Per claim: 1 proven (assumed), 2 active in the batch being proven, 0 neither. */
   readonly state: number[];
   readonly index: RuleIndex;
@@ -72,15 +77,20 @@ function ask(p: Prover, i: number): Answer {
     const members = c.members.filter((f) => inCone[f] === 1);
     if (c.kind === 'amo' && members.length >= 2) atMostOne(solver, members.map(now));
     else if (c.kind === 'alo' && members.length === c.members.length) solver.addClause(members.map(now));
+    else if (c.kind === 'imp' && members.length === 2) solver.addClause([-now(c.members[0]), now(c.members[1])]);
   });
   const next = nexts.filter((a) => a >= 0).map(atom);
-  const assumptions = claim.kind === 'amo' ? [atLeastTwo(solver, next)] : next.map((v) => -v);
+  // An implication is violated when its first member becomes true without its second; a first
+  // member no rule makes true never is.
+  if (claim.kind === 'imp' && nexts[0]! < 0) return { kind: 'unsat' };
+  const assumptions = claim.kind === 'amo' ? [atLeastTwo(solver, next)]
+    : claim.kind === 'imp' ? [atom(nexts[0]!), ...(nexts[1]! < 0 ? [] : [-atom(nexts[1]!)])] : next.map((v) => -v);
   const answer = solver.solve(assumptions, limits.maxConflicts, () => limits.deadline.passed());
   p.queries++;
   p.work += solver.literalCount + solver.visitCount;
   if (limits.deadline.passed()) throw new JointStopped();
   if (answer !== 'sat') return { kind: answer };
-  return { kind: 'sat', now: enc.fluents.filter((f) => solver.value(now(f))) };
+  return { kind: 'sat', now: enc.fluents.filter((f) => solver.value(now(f))), cone: enc.fluents };
 }
 
 /**
@@ -101,7 +111,7 @@ function proveBatch(p: Prover, batch: readonly number[], pool: readonly (readonl
       if (answer.kind === 'unsat') continue;
       changed = true;
       // The exclusions this transition's current state breaks, not yet tried in this batch.
-      const added = answer.kind === 'sat' ? breaking(p, answer.now, pool, tried) : [];
+      const added = answer.kind === 'sat' ? breaking(p, answer, pool, tried) : [];
       for (const k of added) tried.add(k);
       if (added.length === 0) p.state[i] = 0;
       active = [...active.filter((k) => p.state[k] === 2), ...added.map((k) => ((p.state[k] = 2), k))];
@@ -110,14 +120,17 @@ function proveBatch(p: Prover, batch: readonly number[], pool: readonly (readonl
   for (const i of active) if (p.state[i] === 2) p.state[i] = 1;
 }
 
-/** The exclusion claims of `pool`, not tried yet and not proven, both of whose members are in `now`. */
-function breaking(p: Prover, now: readonly number[], pool: readonly (readonly number[])[], tried: ReadonlySet<number>): number[] {
+/** The claims of `pool`, not tried yet and not proven, that the model's current state (true fluents of its cone) violates. */
+function breaking(p: Prover, { now, cone }: { readonly now: readonly number[]; readonly cone: readonly number[] }, pool: readonly (readonly number[])[], tried: ReadonlySet<number>): number[] {
   const on = new Set(now);
+  const seen = new Set(cone);
   const out: number[] = [];
   for (const f of now) {
     for (const k of pool[f] ?? []) {
       if (tried.has(k) || p.state[k] !== 0 || out.includes(k)) continue;
-      if (p.claims[k]!.members.every((g) => on.has(g))) out.push(k);
+      const c = p.claims[k]!;
+      // Its second member must be in the cone: outside it, its value in the model says nothing.
+      if (c.kind === 'imp' ? seen.has(c.members[1]) && !on.has(c.members[1]) : c.members.every((g) => on.has(g))) out.push(k);
     }
   }
   return out;
@@ -128,10 +141,11 @@ function breaking(p: Prover, now: readonly number[], pool: readonly (readonly nu
  * claims `proven` assumed, with the exclusions `pairs` as candidates. The claims of a batch
  * proven join the assumed ones; a batch the budget cuts short, and those after it, prove nothing.
  */
-export function proveJointly(view: MutexView, claims: readonly Claim[], batches: readonly (readonly number[])[], pairs: readonly (readonly [number, number])[], limits: JointLimits, proven: readonly boolean[]): JointResult {
-  const all: Claim[] = [...claims, ...pairs.map(([a, b]): Claim => ({ kind: 'amo', batch: -1, members: [a, b] }))];
+export function proveJointly(view: MutexView, claims: readonly Claim[], batches: readonly (readonly number[])[], pairs: readonly Exclusion[], limits: JointLimits, proven: readonly boolean[]): JointResult {
+  const all: JointClaim[] = [...claims, ...pairs.map(({ kind, a, b }): JointClaim => ({ kind, batch: -1, members: [a, b] }))];
+  // By first member: the one a violating state holds true, for either kind.
   const pool: number[][] = view.fluents.map(() => []);
-  pairs.forEach(([a], k) => pool[a]!.push(claims.length + k));
+  pairs.forEach(({ a }, k) => pool[a]!.push(claims.length + k));
   const state = all.map((_, k) => (proven[k] === true ? 1 : 0));
   let p: Prover | undefined;
   let complete = true;
@@ -144,7 +158,6 @@ export function proveJointly(view: MutexView, claims: readonly Claim[], batches:
       const before = [...state];
       try {
         proveBatch(p, batch, from);
-        if (process.env.INV13_DEBUG) console.error(`batch ${(process.cpuUsage().user / 1e6).toFixed(2)} size ${batch.length} queries ${p.queries} proven ${batch.filter((k) => state[k] === 1).length}`);
       } catch (err) {
         before.forEach((v, k) => (state[k] = v));
         throw err;
