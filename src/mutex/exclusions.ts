@@ -15,7 +15,7 @@
  * violates it, until none is.
  */
 import { type Deadline, cpuMs } from '../deadline.js';
-import { proveJointly } from './joint.js';
+import { type Exclusion, proveJointly } from './joint.js';
 import type { Claim, ClaimVerdict } from './prove.js';
 import type { MutexView } from './view.js';
 
@@ -36,13 +36,6 @@ const MAX_GENERATED = 50_000;
 const MAX_EXCLUSIONS = 3_000;
 /** States between two looks at the budget while the pairs are held against them. */
 const STATES_PER_LOOK = 64;
-
-/** A claim between two fluents: not both true (`amo`), or `a` true only with `b` true (`imp`). */
-export interface Exclusion {
-  readonly kind: 'amo' | 'imp';
-  readonly a: number;
-  readonly b: number;
-}
 
 /** One shape of candidate: relations P and Q and, per position of Q, the position of P it equals (or none). */
 interface Shape {

@@ -12,9 +12,15 @@
  */
 import type { Deadline } from '../deadline.js';
 import { EncodingStopped, type RuleIndex, atLeastTwo, atMostOne, encodeCone, ruleIndex } from './encode.js';
-import type { Exclusion } from './exclusions.js';
 import type { Claim } from './prove.js';
 import type { MutexView } from './view.js';
+
+/** A claim between two fluents: not both true (`amo`), or `a` true only with `b` true (`imp`). */
+export interface Exclusion {
+  readonly kind: 'amo' | 'imp';
+  readonly a: number;
+  readonly b: number;
+}
 
 /** Limits of the joint proof. */
 interface JointLimits {
