@@ -165,6 +165,29 @@ function batchesOf(claims: readonly Claim[], failed: readonly number[]): number[
   return [...by.values()].sort((x, y) => kind(x) - kind(y) || size(y) - size(x) || claims[x[0]!]!.batch - claims[y[0]!]!.batch);
 }
 
+/**
+ * The relations one hypothesis of which has every "at most one" claim proven and covers every
+ * fluent of the relation: their other claims would save little, and are not tried again
+ * (checkers' and chess_200's leftover hypotheses took the rest of their budget for nothing).
+ */
+function coveredRelations(view: MutexView, claims: readonly Claim[], verdicts: readonly ClaimVerdict[]): Set<string> {
+  const size = new Map<string, number>();
+  for (const f of view.fluents) size.set(f.relation, (size.get(f.relation) ?? 0) + 1);
+  // Per batch (a hypothesis' "at most one" claims): fluents in its claims, and its relation.
+  const covered = new Map<number, { n: number; rel: string }>();
+  const failedBatch = new Set<number>();
+  claims.forEach((c, i) => {
+    if (c.kind !== 'amo') return;
+    if (verdicts[i] !== 'proven') failedBatch.add(c.batch);
+    const b = covered.get(c.batch) ?? { n: 0, rel: view.fluents[c.members[0]!]!.relation };
+    b.n += c.members.length;
+    covered.set(c.batch, b);
+  });
+  const out = new Set<string>();
+  for (const [batch, { n, rel }] of covered) if (!failedBatch.has(batch) && n === size.get(rel)) out.add(rel);
+  return out;
+}
+
 /** What the first proof said, as {@link strengthen} reads it. */
 interface FirstProof {
   readonly proven: readonly boolean[];
@@ -197,7 +220,8 @@ export function strengthen(
   view: MutexView, states: readonly (readonly number[])[], claims: readonly Claim[], first: FirstProof,
   limits: { readonly deadline: Deadline; readonly maxConflicts: number; readonly maxPairQueries: number; readonly maxWork: number },
 ): Strengthened | undefined {
-  const failed = claims.flatMap((_, i) => (first.verdicts[i] === 'proven' ? [] : [i]));
+  const done = coveredRelations(view, claims, first.verdicts);
+  const failed = claims.flatMap((c, i) => (first.verdicts[i] === 'proven' || done.has(view.fluents[c.members[0]!]!.relation) ? [] : [i]));
   if (!first.complete || failed.length === 0 || limits.deadline.passed()) return undefined;
   const cpu = cpuMs();
   const left = limits.deadline.cpuAt === Infinity || cpu === undefined ? Infinity : (limits.deadline.cpuAt - cpu) / 1000 - JOINT_MARGIN_SECONDS;
