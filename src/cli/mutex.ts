@@ -93,6 +93,7 @@ function formatMutexStats(r: MutexResult): string {
     `mutex: ${s.refutedBySimulation} refuted by simulation, ${s.proven} proven, ${s.notInductive} not inductive (observed only), ${s.unprovenForBudget} unproven for lack of budget`,
     `mutex: surviving groups of 2+: ${v.lifted.groups} proven lifted, ${v.ground.groups} proven ground, ${v.states === undefined ? '' : `${v.states.groups} proven by every reachable state, `}${v.observed.groups} observed only, ${v.unproven.groups} unproven for lack of budget${s.budgetReached ? ' (time budget reached)' : ''}`,
     `mutex: ${s.provenLifted} proven lifted (${s.liftedPairs} rule pairs, ${s.liftedMs} ms), ${s.proven - s.provenLifted} proven ${v.states === undefined ? `by ground SAT${s.groundProof ? '' : ' (lazy axioms: no ground SAT)'}` : 'by every reachable state (no ground SAT)'}`,
+    ...(s.exclusions.tried > 0 ? [`mutex: facts between two fluents (exclusions, implications; ground): ${s.exclusions.proven} proven of ${s.exclusions.tried} held by the sampled states${s.exclusions.complete ? '' : ' (its budget reached)'}`] : []),
     ...(s.implications.tried > 0 ? [`mutex: implications between two relations: ${s.implications.proven} proven lifted of ${s.implications.tried} held by the sampled states`] : []),
     `mutex: ${s.satQueries} SAT queries, work ${s.proofWork}${s.proofComplete ? '' : ' (budget reached: later candidates not tried)'}`,
     ...(s.enumeration === undefined ? [] : [enumerationLine(s.enumeration, s.chosen.states)]),

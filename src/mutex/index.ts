@@ -21,6 +21,7 @@ import { exclusionCandidates } from './lifted-exclusion.js';
 import { type Implication, impliedCandidates } from './implications.js';
 import { type Claim, type ClaimVerdict, proveClaims } from './prove.js';
 import { everyStateProof } from './states.js';
+import { strengthen } from './ground-exclusions.js';
 import { type MutexView, fluentArgs, mutexView } from './view.js';
 
 /** One group of the chosen encoding, members as fluent texts exactly as `ground` prints them. */
@@ -73,6 +74,8 @@ interface MutexStats {
   readonly liftedPairs: number;
   /** Implications between two relations held by the sampled states, and those proven lifted (section 2d). */
   readonly implications: { readonly tried: number; readonly proven: number };
+  /** Exclusions between two relations held by the sampled states, and those proven with the groups (section 2h). */
+  readonly exclusions: { readonly tried: number; readonly proven: number; readonly complete: boolean };
   /** False for a game with lazy axioms: only the lifted proofs were taken (no ground SAT). */
   readonly groundProof: boolean;
   /** Candidates the SAT proof showed not inductive (observed only). */
@@ -224,7 +227,11 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   const implied = impliedClaims(hyps, cands, claimOf, claims.length, sampledAmo, lifted.proven);
   const reachable = options.reachable === true;
   const proof = reachable ? everyStateProof(claims.length) : game.lazy === undefined ? proveClaims(view, claims, { ...options, implied }, provenLifted) : liftedOnly(provenLifted, options.deadline.passed());
-  const verdict = (k: number): ClaimVerdict | 'none' => (k < 0 ? 'none' : proof.verdicts[k]!);
+  // The claims left unproven, again with exclusions between two relations (section 2h); every
+  // reachable state already decided them all.
+  const strengthened = game.lazy === undefined && !reachable ? strengthen(view, sampled, claims, proof, options) : undefined;
+  const verdicts = strengthened?.verdicts ?? proof.verdicts;
+  const verdict = (k: number): ClaimVerdict | 'none' => (k < 0 ? 'none' : verdicts[k]!);
   const judged = judge(hyps, cands, claimOf, verdict, provenLifted, reachable ? 'states' : 'ground');
   // The hypotheses proven lifted are weighed first: past the stage's budget the rest are not.
   const order = [...hyps.keys()].sort((x, y) => Number(lifted.proven[y] === true) - Number(lifted.proven[x] === true) || x - y);
@@ -244,15 +251,16 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
       liftedMs,
       liftedPairs: lifted.pairs,
       implications: { tried: implications.length, proven: lifted.implied.length },
+      exclusions: { tried: strengthened?.tried ?? 0, proven: strengthened?.proven ?? 0, complete: strengthened?.complete ?? true },
       groundProof: game.lazy === undefined,
       chosen: countByProof(chosen.groups, reachable),
       // The explanation of failed claims (for --stats, within a small budget of its own) does not count.
-      budgetReached: proof.budgetSpent || !chosen.complete || candidatesCut,
+      budgetReached: proof.budgetSpent || strengthened?.budgetSpent === true || !chosen.complete || candidatesCut,
       candidatesCut,
       failures,
-      satQueries: proof.queries,
+      satQueries: proof.queries + (strengthened?.queries ?? 0),
       sampledStates: states.length,
-      proofWork: proof.work,
+      proofWork: proof.work + (strengthened?.work ?? 0),
       proofComplete: proof.complete,
     },
   };

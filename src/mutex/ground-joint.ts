@@ -1,0 +1,177 @@
+/**
+ * The claims the first proof left unproven, proven again with exclusions between two relations
+ * (docs/mutex.md, 2h). Batch by batch (one hypothesis and kind each, those of more members
+ * first), a greatest fixpoint (Houdini) with the exclusions pulled in on demand: each active
+ * claim is asked on its own cone (as prove.ts does) with every proven and active claim assumed
+ * of the current state; when a transition violates it, the exclusions (candidates the sampled
+ * states hold) that the transition's current state breaks join the active claims instead of the
+ * claim leaving, since assuming them rules that transition out; only when none does, the claim
+ * leaves. A round that changes nothing has shown every active claim inductive relative to the
+ * others and the proven ones; all holding initially, they hold in every reachable state and
+ * join the proven ones. A batch the budget cuts short proves nothing.
+ */
+import type { Deadline } from '../deadline.js';
+import { EncodingStopped, type RuleIndex, atLeastTwo, atMostOne, encodeCone, ruleIndex } from './encode.js';
+import type { Claim } from './prove.js';
+import type { MutexView } from './view.js';
+
+/** A claim between two fluents: not both true (`amo`), or `a` true only with `b` true (`imp`). */
+export interface FluentPair {
+  readonly kind: 'amo' | 'imp';
+  readonly a: number;
+  readonly b: number;
+}
+
+/** Limits of the joint proof. */
+interface JointLimits {
+  readonly deadline: Deadline;
+  /** Conflicts one query may take; a claim undecided within them leaves. */
+  readonly maxConflicts: number;
+}
+
+/** The outcome: per claim (the given ones, then the exclusions), whether it is proven, and the work done. */
+interface JointResult {
+  readonly proven: readonly boolean[];
+  readonly queries: number;
+  readonly work: number;
+  /** False when the budget stopped it before every batch was tried. */
+  readonly complete: boolean;
+}
+
+/** A claim of prove.ts, or "the first member true only with the second" (an implication between two fluents). */
+type JointClaim = Claim | { readonly kind: 'imp'; readonly batch: number; readonly members: readonly [number, number] };
+
+/** Whether claim `c` holds where `value` says which fluents are true. */
+function holds(c: JointClaim, value: (f: number) => boolean): boolean {
+  if (c.kind === 'imp') return !value(c.members[0]) || value(c.members[1]);
+  let n = 0;
+  for (const f of c.members) if (value(f)) n++;
+  return c.kind === 'amo' ? n <= 1 : n >= 1;
+}
+
+/** Raised when the budget has passed. */
+class JointStopped extends Error {}
+
+/** What a query found: no violation, a violation with its current state's true fluents (of the cone), or undecided. */
+type Answer = { readonly kind: 'unsat' | 'unknown' } | { readonly kind: 'sat'; readonly now: readonly number[]; readonly cone: readonly number[] };
+
+/** The shared state of the proof. */
+interface Prover {
+  readonly view: MutexView;
+  readonly claims: JointClaim[];
+  /** Per claim: 1 proven (assumed), 2 active in the batch being proven, 0 neither. */
+  readonly state: number[];
+  readonly index: RuleIndex;
+  readonly limits: JointLimits;
+  queries: number;
+  work: number;
+}
+
+/** Whether the successor can violate claim `i` from a state satisfying the proven and active claims (weakened to its cone). */
+function ask(p: Prover, i: number): Answer {
+  const { view, claims, limits } = p;
+  const claim = claims[i]!;
+  const stop = (): boolean => limits.deadline.tick();
+  const nexts = claim.members.map((f) => view.fluents[f]!.nextAtom);
+  const enc = encodeCone(view, p.index, nexts, claim.kind === 'alo', stop);
+  const { solver, atom } = enc;
+  const inCone = new Uint8Array(view.fluents.length);
+  for (const f of enc.fluents) inCone[f] = 1;
+  const now = (f: number): number => atom(view.fluents[f]!.trueAtom);
+  claims.forEach((c, k) => {
+    if (p.state[k] === 0) return;
+    const members = c.members.filter((f) => inCone[f] === 1);
+    if (c.kind === 'amo' && members.length >= 2) atMostOne(solver, members.map(now));
+    else if (c.kind === 'alo' && members.length === c.members.length) solver.addClause(members.map(now));
+    else if (c.kind === 'imp' && members.length === 2) solver.addClause([-now(c.members[0]), now(c.members[1])]);
+  });
+  const next = nexts.filter((a) => a >= 0).map(atom);
+  // An implication is violated when its first member becomes true without its second; a first
+  // member no rule makes true never is.
+  if (claim.kind === 'imp' && nexts[0]! < 0) return { kind: 'unsat' };
+  const assumptions = claim.kind === 'amo' ? [atLeastTwo(solver, next)]
+    : claim.kind === 'imp' ? [atom(nexts[0]!), ...(nexts[1]! < 0 ? [] : [-atom(nexts[1]!)])] : next.map((v) => -v);
+  const answer = solver.solve(assumptions, limits.maxConflicts, () => limits.deadline.passed());
+  p.queries++;
+  p.work += solver.literalCount + solver.visitCount;
+  if (limits.deadline.passed()) throw new JointStopped();
+  if (answer !== 'sat') return { kind: answer };
+  return { kind: 'sat', now: enc.fluents.filter((f) => solver.value(now(f))), cone: enc.fluents };
+}
+
+/**
+ * Proves one batch (claim indexes) with exclusions from `pool` (per fluent, the indexes of the
+ * exclusion claims it is a member of) pulled in on demand; true when the fixpoint was reached.
+ */
+function proveBatch(p: Prover, batch: readonly number[], pool: readonly (readonly number[])[]): void {
+  const init = new Uint8Array(p.view.fluents.length);
+  for (const f of p.view.init) init[f] = 1;
+  const tried = new Set<number>();
+  for (const i of batch) if (holds(p.claims[i]!, (f) => init[f] === 1)) p.state[i] = 2;
+  let active = batch.filter((i) => p.state[i] === 2);
+  for (let changed = true; changed && active.length > 0; ) {
+    changed = false;
+    for (const i of active) {
+      if (p.state[i] !== 2) continue;
+      const answer = ask(p, i);
+      if (answer.kind === 'unsat') continue;
+      changed = true;
+      // The exclusions this transition's current state breaks, not yet tried in this batch.
+      const added = answer.kind === 'sat' ? breaking(p, answer, pool, tried) : [];
+      for (const k of added) tried.add(k);
+      if (added.length === 0) p.state[i] = 0;
+      active = [...active.filter((k) => p.state[k] === 2), ...added.map((k) => ((p.state[k] = 2), k))];
+    }
+  }
+  for (const i of active) if (p.state[i] === 2) p.state[i] = 1;
+}
+
+/** The claims of `pool`, not tried yet and not proven, that the model's current state (true fluents of its cone) violates. */
+function breaking(p: Prover, { now, cone }: { readonly now: readonly number[]; readonly cone: readonly number[] }, pool: readonly (readonly number[])[], tried: ReadonlySet<number>): number[] {
+  const on = new Set(now);
+  const seen = new Set(cone);
+  const out: number[] = [];
+  for (const f of now) {
+    for (const k of pool[f] ?? []) {
+      if (tried.has(k) || p.state[k] !== 0 || out.includes(k)) continue;
+      const c = p.claims[k]!;
+      // Its second member must be in the cone: outside it, its value in the model says nothing.
+      if (c.kind === 'imp' ? seen.has(c.members[1]) && !on.has(c.members[1]) : c.members.every((g) => on.has(g))) out.push(k);
+    }
+  }
+  return out;
+}
+
+/**
+ * Proves the claims of `batches` (lists of claim indexes, in order) one batch at a time, the
+ * claims `proven` assumed, with the exclusions `pairs` as candidates. The claims of a batch
+ * proven join the assumed ones; a batch the budget cuts short, and those after it, prove nothing.
+ */
+export function proveGroundJointly(view: MutexView, claims: readonly Claim[], batches: readonly (readonly number[])[], pairs: readonly FluentPair[], limits: JointLimits, proven: readonly boolean[]): JointResult {
+  const all: JointClaim[] = [...claims, ...pairs.map(({ kind, a, b }): JointClaim => ({ kind, batch: -1, members: [a, b] }))];
+  // By first member: the one a violating state holds true, for either kind.
+  const pool: number[][] = view.fluents.map(() => []);
+  pairs.forEach(({ a }, k) => pool[a]!.push(claims.length + k));
+  const state = all.map((_, k) => (proven[k] === true ? 1 : 0));
+  let p: Prover | undefined;
+  let complete = true;
+  try {
+    p = { view, claims: all, state, index: ruleIndex(view, () => limits.deadline.tick()), limits, queries: 0, work: 0 };
+    // The exclusions first, together (each cone is small); those that need a claim of a later
+    // batch may still join it on demand.
+    const exclusions = pairs.map((_, k) => claims.length + k);
+    for (const [batch, from] of [[exclusions, []] as const, ...batches.map((b) => [b, pool] as const)]) {
+      const before = [...state];
+      try {
+        proveBatch(p, batch, from);
+      } catch (err) {
+        before.forEach((v, k) => (state[k] = v));
+        throw err;
+      }
+    }
+  } catch (err) {
+    if (!(err instanceof JointStopped) && !(err instanceof EncodingStopped)) throw err;
+    complete = false;
+  }
+  return { proven: state.map((v) => v === 1), queries: p?.queries ?? 0, work: p?.work ?? 0, complete };
+}
