@@ -11,7 +11,7 @@ import type { Deadline } from '../deadline.js';
 import type { GroundGame } from '../ground/types.js';
 import type { NormalGame } from '../normalize/types.js';
 import { type Candidates, type Hypothesis, candidateMembers, hypotheses, refute } from './candidates.js';
-import { type ClaimsOf, type EncodedGroup, type GroupProof, type Judged, PROOFS, chooseEncoding, judge } from './choose.js';
+import { type ClaimsOf, type EncodedGroup, chooseEncoding, judge } from './choose.js';
 import type { Assumed } from './lifted-core.js';
 import { type KeyedGroup, proveLifted } from './lifted.js';
 import type { Term } from '../gdl/ast.js';
@@ -22,23 +22,11 @@ import { type Implication, impliedCandidates } from './implications.js';
 import { type Claim, type ClaimVerdict, proveClaims } from './prove.js';
 import { everyStateProof } from './states.js';
 import { strengthen } from './ground-exclusions.js';
+import { type ProofCounts, countByProof, tallyJudged } from './tally.js';
 import { type MutexView, fluentArgs, mutexView } from './view.js';
 
 /** One group of the chosen encoding, members as fluent texts exactly as `ground` prints them. */
 export type MutexGroup = EncodedGroup<string>;
-
-/** Groups (of two or more members, or exactly-one) and the fluents in them. */
-interface ProofCount {
-  readonly groups: number;
-  readonly fluents: number;
-}
-
-/**
- * Per {@link GroupProof}: how many groups and fluents; `states` only when the states given were
- * every reachable state and some group is proven by them (the output of every other game is as
- * before 2f).
- */
-type ProofCounts = Readonly<Record<Exclude<GroupProof, 'states'>, ProofCount>> & { readonly states?: ProofCount };
 
 /**
  * The pipeline's breadth-first search over the reachable states (docs/mutex.md, 2f): the states
@@ -281,32 +269,6 @@ function impliedClaims(hyps: readonly Hypothesis[], cands: Candidates, claimOf: 
   return out;
 }
 
-/** The stats of the judged candidates, in one pass: how many were refuted, proven, and how the survivors stand. */
-function tallyJudged(hyps: readonly Hypothesis[], cands: Candidates, judged: Judged, liftedProven: readonly boolean[], reachable: boolean) {
-  let refutedBySimulation = 0;
-  let proven = 0;
-  let provenLifted = 0;
-  let notInductive = 0;
-  let unprovenForBudget = 0;
-  const surviving = emptyCounts(reachable);
-  for (let i = 0; i < cands.hypothesis.length; i++) {
-    const n = candidateMembers(hyps, cands, i).length;
-    const how = PROOFS[judged.proof[i]!]!;
-    if (cands.atMostOne[i] === 0) {
-      refutedBySimulation++;
-      continue;
-    }
-    if (how === 'observed') notInductive++;
-    if (how === 'unproven') unprovenForBudget++;
-    if (n < 2) continue;
-    if (judged.proven[i] === 1) proven++;
-    if (judged.proven[i] === 1 && liftedProven[cands.hypothesis[i]!] === true) provenLifted++;
-    surviving[how]!.groups++;
-    surviving[how]!.fluents += n;
-  }
-  return { refutedBySimulation, proven, provenLifted, notInductive, unprovenForBudget, surviving };
-}
-
 /**
  * The candidates (indexes) whose "at least one" is proven lifted (lifted-alo.ts). Tried on the
  * hypotheses whose "at most one" is proven lifted (for every key, or for the keys of their
@@ -380,23 +342,4 @@ function partialKeys(game: GroundGame, view: MutexView, hyps: readonly Hypothesi
 function keyTerms(game: GroundGame, view: MutexView, h: Hypothesis, f: number): Term[] {
   const t = game.terms.toTerm(view.fluents[f]!.term);
   return t.kind === 'fn' ? h.input.map((i) => t.args[i]!) : [];
-}
-
-/** Groups and their fluents per {@link GroupProof}. */
-function countByProof(groups: readonly { readonly members: readonly unknown[]; readonly proof: GroupProof }[], reachable: boolean): ProofCounts {
-  const out = emptyCounts(reachable);
-  for (const g of groups) {
-    out[g.proof]!.groups++;
-    out[g.proof]!.fluents += g.members.length;
-  }
-  // No `states` entry when no chosen group needed the states: a game all of whose groups are
-  // proven lifted (tic-tac-toe) reports what it reported before the search (docs/mutex.md, 2f).
-  const { states, ...others } = out;
-  return states === undefined || states.groups === 0 ? others : out;
-}
-
-/** Zero groups and fluents per {@link GroupProof} (`states` only when the states were every reachable state). */
-function emptyCounts(reachable: boolean): Partial<Record<GroupProof, { groups: number; fluents: number }>> & Record<Exclude<GroupProof, 'states'>, { groups: number; fluents: number }> {
-  const zero = (): { groups: number; fluents: number } => ({ groups: 0, fluents: 0 });
-  return { lifted: zero(), ground: zero(), observed: zero(), unproven: zero(), ...(reachable ? { states: zero() } : {}) };
 }
