@@ -31,8 +31,14 @@ const MAX_RULES = 20_000;
 /** States the search may find (each costs about 200 bytes until the stage ends). */
 const MAX_STATES = 1_000_000;
 
-/** The share of the stage's budget the search may take: what follows a complete search is cheap. */
-const SEARCH_SHARE = 0.6;
+/**
+ * The share of the stage's budget the search may take. Not more: holding the candidates against
+ * a complete search's states costs about as much as the search (snake_2008: 512,693 states,
+ * 4.8 s to find, about 4 s to refute on), and an incomplete search leaves the sampling only what
+ * is left of its half (at 0.6, with sampling's half after it, snake_2008 took 19.7 processor
+ * seconds of its 10.3 and ttcc4_2player's proofs ran out of budget).
+ */
+const SEARCH_SHARE = 0.3;
 
 /** Of an incomplete search, the states (the first found) added to the sampled ones. */
 const MAX_EXTRA_STATES = 10_000;
@@ -47,16 +53,18 @@ interface MutexStates {
 /**
  * Searches the reachable states of `ground` first (within {@link SEARCH_SHARE} of the stage's
  * `seconds` of processor time and {@link MAX_STATES}); when the search is not complete,
- * samples random playouts within half of `seconds` from then, as the stage did before the
- * search (the same seeded playouts, the same states), and adds the first states it found.
+ * samples random playouts (the same seeded playouts as before the search) within what is left of
+ * the half of `seconds` sampling alone had, and adds the first states the search found.
  */
 export function mutexStates(ground: GroundGame, settings: SampleSettings, deadline: Deadline, seconds: number): MutexStates {
   const maxStates = settings.maxStates ?? MAX_STATES;
   if (maxStates === 0 || ruleCount(ground) > MAX_RULES) return { states: sampleStates(ground, { ...settings, deadline: deadline.within(seconds / 2) }) };
+  // Search and sampling share the half of the budget sampling alone had: the proofs keep the other.
+  const half = deadline.within(seconds / 2);
   const share = seconds * SEARCH_SHARE;
-  const found = reachableStates(ground, { maxStates, seconds: share, deadline: deadline.within(share) });
+  const found = reachableStates(ground, { maxStates, seconds: share, deadline: half.within(share) });
   const enumeration: MutexEnumeration = { states: found.states.length, end: found.end, successors: found.successors };
   if (found.end === 'complete') return { states: found.states, enumeration };
-  const sampled = sampleStates(ground, { ...settings, deadline: deadline.within(seconds / 2) });
+  const sampled = sampleStates(ground, { ...settings, deadline: half });
   return { states: [...sampled, ...found.states.slice(0, MAX_EXTRA_STATES)], enumeration };
 }
