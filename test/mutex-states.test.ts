@@ -69,5 +69,13 @@ describe('mutex groups by every reachable state', () => {
     expect(capped.end).toBe('states');
     // It stops at the first state past the cap.
     expect(capped.states).toHaveLength(101);
+    // A complete search whose states come to more term ids than maxFluents counts as capped,
+    // and an incomplete one hands on only the first keepIncomplete states.
+    const total = all.states.reduce((n, s) => n + s.length, 0);
+    const heavy = reachableStates(ground, { maxStates: 1e6, seconds: 1e6, deadline: Deadline.never(), maxFluents: total - 1, keepIncomplete: 10 });
+    expect(heavy.end).toBe('states');
+    expect(heavy.states).toEqual(all.states.slice(0, 10));
+    expect(reachableStates(ground, { maxStates: 1e6, seconds: 1e6, deadline: Deadline.never(), maxFluents: total }).states).toHaveLength(5478);
+    expect(reachableStates(ground, { maxStates: 100, seconds: 1e6, deadline: Deadline.never(), keepIncomplete: 7 }).states).toHaveLength(7);
   });
 });

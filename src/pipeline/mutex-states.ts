@@ -62,7 +62,7 @@ export function mutexStates(ground: GroundGame, settings: SampleSettings, deadli
   // Search and sampling share the half of the budget sampling alone had: the proofs keep the other.
   const half = deadline.within(seconds / 2);
   const share = seconds * SEARCH_SHARE;
-  const found = reachableStates(ground, { maxStates, seconds: share, deadline: half.within(share) });
+  const found = reachableStates(ground, { maxStates, seconds: share, deadline: half.within(share), keepIncomplete: MAX_EXTRA_STATES });
   const enumeration: MutexEnumeration = { states: found.states.length, end: found.end, successors: found.successors };
   if (found.end === 'complete') return { states: found.states, enumeration };
   const sampled = sampleStates(ground, { ...settings, deadline: half });

@@ -11,6 +11,7 @@
 import { type Deadline, cpuMs } from '../deadline.js';
 import type { GroundGame } from '../ground/types.js';
 import { createFastSimulator } from './fast/simulator.js';
+import type { GroundState } from './ground-sim.js';
 import { StateSet } from './state-set.js';
 
 /** Limits of one search. */
@@ -24,7 +25,42 @@ interface ReachableOptions {
    */
   readonly deadline: Deadline;
   readonly seconds: number;
+  /**
+   * A search whose states come to more term ids than this in all (default {@link MAX_FLUENT_IDS})
+   * counts as stopped at its cap: they are handed on as arrays of term ids, and the whole set of
+   * factoringImpossibleTurtleBrain's 149,749 states took 12 GB when they were all converted.
+   */
+  readonly maxFluents?: number;
+  /** Of an incomplete search, the states (the first found) returned (default all). */
+  readonly keepIncomplete?: number;
 }
+
+/**
+ * The states as term ids, in the order found: all of a complete search unless they hold more than
+ * `maxFluents` term ids in all (then the search counts as stopped at its cap), else the first
+ * `keepIncomplete`.
+ */
+function asTerms(found: StateSet, termsOf: (s: GroundState) => number[], end: ReachableEnd, options: ReachableOptions): { states: number[][]; end: ReachableEnd } {
+  const maxFluents = options.maxFluents ?? MAX_FLUENT_IDS;
+  const keepIncomplete = options.keepIncomplete ?? Infinity;
+  const states: number[][] = [];
+  let total = 0;
+  for (let i = 0; i < found.size && (end === 'complete' || i < keepIncomplete); i++) {
+    const terms = termsOf(found.state(i));
+    total += terms.length;
+    if (total > maxFluents) {
+      end = 'states';
+      break;
+    }
+    states.push(terms);
+  }
+  if (states.length > keepIncomplete && end !== 'complete') states.length = keepIncomplete;
+  return { states, end };
+}
+
+/** Default {@link ReachableOptions.maxFluents}: about 200 MB as term ids, held twice by the mutex stage. */
+const MAX_FLUENT_IDS = 24_000_000;
+
 
 /** How a search ended. */
 type ReachableEnd = 'complete' | 'states' | 'budget' | 'forecast';
@@ -84,6 +120,7 @@ function eachJointMove(legal: readonly (readonly number[])[], visit: (moves: rea
  */
 export function reachableStates(game: GroundGame, options: ReachableOptions): ReachableStates {
   const { deadline, maxStates, seconds } = options;
+
   let start = 0;
   let found: StateSet | undefined;
   let successors = 0;
@@ -115,7 +152,7 @@ export function reachableStates(game: GroundGame, options: ReachableOptions): Re
         return false;
       });
     }
-    return { states: found.all((s) => sim.fluentTerms(s)), end, successors };
+    return { ...asTerms(found, (s) => sim.fluentTerms(s), end, options), successors };
   } catch (err) {
     // A lazy part's evaluation stops with a limit error once the budget passes inside a step:
     // then the search ends with the states it has, as sampling does.

@@ -62,10 +62,10 @@ export class StateSet {
     return this.data.subarray(i * this.words, (i + 1) * this.words);
   }
 
-  /** Every state, in the order added, through `map` (which sees each as a view, see {@link state}). */
-  all<T>(map: (state: GroundState) => T): T[] {
+  /** The first `limit` states (default all), in the order added, through `map` (which sees each as a view, see {@link state}). */
+  all<T>(map: (state: GroundState) => T, limit = this.count): T[] {
     const out: T[] = [];
-    for (let i = 0; i < this.count; i++) out.push(map(this.state(i)));
+    for (let i = 0; i < Math.min(limit, this.count); i++) out.push(map(this.state(i)));
     return out;
   }
 
