@@ -63,8 +63,8 @@ export function mutexStates(ground: GroundGame, settings: SampleSettings, deadli
   const half = deadline.within(seconds / 2);
   const share = seconds * SEARCH_SHARE;
   const found = reachableStates(ground, { maxStates, seconds: share, deadline: half.within(share), keepIncomplete: MAX_EXTRA_STATES });
-  const enumeration: MutexEnumeration = { states: found.states.length, end: found.end, successors: found.successors };
+  const enumeration: MutexEnumeration = { states: found.found, end: found.end, successors: found.successors };
   if (found.end === 'complete') return { states: found.states, enumeration };
   const sampled = sampleStates(ground, { ...settings, deadline: half });
-  return { states: [...sampled, ...found.states.slice(0, MAX_EXTRA_STATES)], enumeration };
+  return { states: [...sampled, ...found.states], enumeration };
 }

@@ -35,6 +35,24 @@ interface ReachableOptions {
   readonly keepIncomplete?: number;
 }
 
+/** How a search ended. */
+type ReachableEnd = 'complete' | 'states' | 'budget' | 'forecast';
+
+/** The states found, each as the term ids of its fluents, and whether they are all the reachable ones. */
+interface ReachableStates {
+  /** In the order found (breadth first), the initial state first; none when the budget passed before it. */
+  readonly states: number[][];
+  /**
+   * `complete`: every state found was expanded, so `states` is exactly the reachable set;
+   * otherwise why it stopped: more states than the cap, the budget passed, or the forecast.
+   */
+  readonly end: ReachableEnd;
+  /** Successors made (joint moves played). */
+  readonly successors: number;
+  /** States the search found (all of them, whether or not `states` holds them all). */
+  readonly found: number;
+}
+
 /**
  * The states as term ids, in the order found: all of a complete search unless they hold more than
  * `maxFluents` term ids in all (then the search counts as stopped at its cap), else the first
@@ -60,23 +78,6 @@ function asTerms(found: StateSet, termsOf: (s: GroundState) => number[], end: Re
 
 /** Default {@link ReachableOptions.maxFluents}: about 200 MB as term ids, held twice by the mutex stage. */
 const MAX_FLUENT_IDS = 24_000_000;
-
-
-/** How a search ended. */
-type ReachableEnd = 'complete' | 'states' | 'budget' | 'forecast';
-
-/** The states found, each as the term ids of its fluents, and whether they are all the reachable ones. */
-interface ReachableStates {
-  /** In the order found (breadth first), the initial state first; none when the budget passed before it. */
-  readonly states: number[][];
-  /**
-   * `complete`: every state found was expanded, so `states` is exactly the reachable set;
-   * otherwise why it stopped: more states than the cap, the budget passed, or the forecast.
-   */
-  readonly end: ReachableEnd;
-  /** Successors made (joint moves played). */
-  readonly successors: number;
-}
 
 /** Successors made between two looks at the clock (one look costs about a microsecond). */
 const SUCCESSORS_PER_LOOK = 1024;
@@ -120,7 +121,6 @@ function eachJointMove(legal: readonly (readonly number[])[], visit: (moves: rea
  */
 export function reachableStates(game: GroundGame, options: ReachableOptions): ReachableStates {
   const { deadline, maxStates, seconds } = options;
-
   let start = 0;
   let found: StateSet | undefined;
   let successors = 0;
@@ -152,11 +152,11 @@ export function reachableStates(game: GroundGame, options: ReachableOptions): Re
         return false;
       });
     }
-    return { ...asTerms(found, (s) => sim.fluentTerms(s), end, options), successors };
+    return { ...asTerms(found, (s) => sim.fluentTerms(s), end, options), successors, found: found.size };
   } catch (err) {
     // A lazy part's evaluation stops with a limit error once the budget passes inside a step:
     // then the search ends with the states it has, as sampling does.
     if (!deadline.passed()) throw err;
-    return { states: [], end: 'budget', successors };
+    return { states: [], end: 'budget', successors, found: found?.size ?? 0 };
   }
 }
