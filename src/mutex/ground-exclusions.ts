@@ -16,6 +16,8 @@
  */
 import { type Deadline, cpuMs } from '../deadline.js';
 import { type FluentPair, proveGroundJointly } from './ground-joint.js';
+import { positionMaps } from './implications.js';
+import { arityOf } from './lifted-relax.js';
 import type { Claim, ClaimVerdict } from './prove.js';
 import type { MutexView } from './view.js';
 
@@ -42,17 +44,6 @@ interface Shape {
   readonly p: string;
   readonly q: string;
   readonly map: readonly (number | undefined)[];
-}
-
-const arityOf = (rel: string): number => Number(rel.slice(rel.lastIndexOf('/') + 1));
-
-/** Every injective map of `toArity` positions into `fromArity` (undefined: unmapped). */
-function positionMaps(fromArity: number, toArity: number): (number | undefined)[][] {
-  let maps: (number | undefined)[][] = [[]];
-  for (let i = 0; i < toArity; i++) {
-    maps = maps.flatMap((m) => [undefined, ...Array(fromArity).keys()].filter((p) => p === undefined || !m.includes(p)).map((p) => [...m, p]));
-  }
-  return maps;
 }
 
 /** The shapes to try, those sharing more positions first (fewer, stronger pairs). */

@@ -12,6 +12,7 @@
  */
 import { NO_POS, type Term } from '../gdl/ast.js';
 import type { Literal, NormalGame } from '../normalize/types.js';
+import { arityOf } from './lifted-relax.js';
 import { type Subst, walk } from './lifted-terms.js';
 import type { MutexView } from './view.js';
 
@@ -30,7 +31,6 @@ const MAX_TO_ARITY = 4;
 const MAX_IMPLICATIONS = 32;
 
 const relName = (rel: string): string => rel.slice(0, rel.lastIndexOf('/'));
-const relArity = (rel: string): number => Number(rel.slice(rel.lastIndexOf('/') + 1));
 
 /** The relations Q some rule reads as `(not (true (Q ...)))`: what an implied atom can contradict. */
 function negatedFluents(normal: NormalGame): Set<string> {
@@ -65,13 +65,13 @@ function negatedThroughDerived(normal: NormalGame, direct: ReadonlySet<string>):
   return [...out].sort();
 }
 
-/** Every map of Q's positions to P's (injective, at least one position mapped). */
-function positionMaps(fromArity: number, toArity: number): (number | undefined)[][] {
+/** Every injective map of Q's `toArity` positions into P's `fromArity` (undefined: unmapped), the map with none mapped included. */
+export function positionMaps(fromArity: number, toArity: number): (number | undefined)[][] {
   let maps: (number | undefined)[][] = [[]];
   for (let i = 0; i < toArity; i++) {
     maps = maps.flatMap((m) => [undefined, ...Array(fromArity).keys()].filter((p) => p === undefined || !m.includes(p)).map((p) => [...m, p]));
   }
-  return maps.filter((m) => m.some((p) => p !== undefined));
+  return maps;
 }
 
 /**
@@ -88,16 +88,17 @@ export function impliedCandidates(
   stop: () => boolean = () => false,
 ): Implication[] {
   const direct = negatedFluents(normal);
-  const usable = (q: string): boolean => !hidden.has(q) && relArity(q) <= MAX_TO_ARITY;
+  const usable = (q: string): boolean => !hidden.has(q) && arityOf(q) <= MAX_TO_ARITY;
   // Those read negated through a derived relation come after every direct one (so that the direct
   // ones are kept first within the limit, as before they were added).
   const to = [[...direct].filter(usable).sort(), negatedThroughDerived(normal, direct).filter(usable)];
   const out: Implication[] = [];
-  const ps = [...from].filter((x) => !hidden.has(x) && relArity(x) > 0).sort();
+  const ps = [...from].filter((x) => !hidden.has(x) && arityOf(x) > 0).sort();
   for (const [p, q] of to.flatMap((qs) => ps.flatMap((x) => qs.map((y) => [x, y] as const)))) {
     // Past the limit nothing more is kept.
     if (q === p || out.length >= MAX_IMPLICATIONS) continue;
-    const maps = positionMaps(relArity(p), relArity(q));
+    // At least one position mapped: an implication between unrelated fluents says nothing per key.
+    const maps = positionMaps(arityOf(p), arityOf(q)).filter((m) => m.some((x) => x !== undefined));
     if (maps.length > 0 && stop()) return out.slice(0, MAX_IMPLICATIONS);
     const held = maps.filter((map) => holdsOnStates(view, p, q, map, [view.init, ...states]));
     const strongest = held.filter((m) => !held.some((n) => n !== m && m.every((x, i) => x === undefined || n[i] === x)));
