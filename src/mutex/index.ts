@@ -20,7 +20,6 @@ import { exactCandidates, proveJointly } from './lifted-joint.js';
 import { exclusionCandidates } from './lifted-exclusion.js';
 import { type Implication, impliedCandidates } from './implications.js';
 import { type Claim, type ClaimVerdict, proveClaims } from './prove.js';
-import { everyStateProof } from './states.js';
 import { strengthen } from './ground-exclusions.js';
 import { type ProofCounts, countByProof, tallyJudged } from './tally.js';
 import { type MutexView, fluentArgs, mutexView } from './view.js';
@@ -215,7 +214,10 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   // completion would then say "false": the ground SAT is not asked, only the lifted proofs count.
   const implied = impliedClaims(hyps, cands, claimOf, claims.length, sampledAmo, lifted.proven);
   const reachable = options.reachable === true;
-  const proof = reachable ? everyStateProof(claims.length) : game.lazy === undefined ? proveClaims(view, claims, { ...options, implied }, provenLifted) : liftedOnly(provenLifted, options.deadline.passed());
+  // Every reachable state given (docs/mutex.md 2f): the claims asked are exactly those no state
+  // violates (an AMO no state had two members of, an ALO every state had a member of), so each holds.
+  const proof = reachable ? withoutQueries(claims.map(() => true), true, false)
+    : game.lazy === undefined ? proveClaims(view, claims, { ...options, implied }, provenLifted) : withoutQueries(provenLifted, false, options.deadline.passed());
   // The claims left unproven, again with exclusions between two relations (section 2h); every
   // reachable state already decided them all.
   const strengthened = game.lazy === undefined && !reachable ? strengthen(view, sampled, claims, proof, options) : undefined;
@@ -319,9 +321,12 @@ function liftedAlo(
   return new Set(tasks.flatMap((t, k) => (proven[k] === true ? t.of : [])));
 }
 
-/** The proof's result when only the lifted proofs are taken: the rest never asked (unproven). */
-function liftedOnly(provenLifted: readonly boolean[], budgetSpent: boolean): ReturnType<typeof proveClaims> {
-  return { proven: provenLifted, verdicts: provenLifted.map((p) => (p ? 'proven' : 'unproven')), unrefutedPairs: new Map(), queries: 0, work: 0, complete: false, budgetSpent };
+/**
+ * The proof's result when no SAT query is asked: `proven` by the lifted proofs alone (the rest
+ * never asked: unproven), or all of them by every reachable state.
+ */
+function withoutQueries(proven: readonly boolean[], complete: boolean, budgetSpent: boolean): ReturnType<typeof proveClaims> {
+  return { proven, verdicts: proven.map((p) => (p ? 'proven' : 'unproven')), unrefutedPairs: new Map(), queries: 0, work: 0, complete, budgetSpent };
 }
 
 /** The relations (`name/arity`) with a fluent that has no `true` atom (outside the view: sampled states do not show it). */
