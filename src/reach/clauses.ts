@@ -8,11 +8,11 @@
  */
 import { foldTerm } from '../gdl/fold.js';
 import type { Term } from '../gdl/ast.js';
-import { isGround } from '../gdl/terms.js';
+import { collectVars, isGround } from '../gdl/terms.js';
 import { type TauTerm, makeTerm, makeVar } from '../engine/tau.js';
 import { prologText, quoteAtom } from '../engine/prolog-text.js';
 import type { PlannedClause, PlannedGoal } from './planned.js';
-import { type RelaxedLiteral, type RelaxedRule, keyOf } from './relaxed.js';
+import { type RelaxedLiteral, type RelaxedPlan, type RelaxedRule, keyOf } from './relaxed.js';
 
 /** Which copy of a table a literal reads: all facts, or only those new in the last round. */
 type TableMode = 'F' | 'D';
@@ -94,6 +94,33 @@ export function tableArgs(lit: PosLiteral): { table: string | undefined; args: r
   // Constants share one part, keeping their position: the hash index sees them bound anyway.
   if (at.kind === 'const') return { table: `${relKey}:${CONST_PART}`, args: atom.args, relKey };
   return { table: `${relKey}:${at.name}/${at.args.length}`, args: [...atom.args.filter((_, i) => i !== split), ...at.args], relKey };
+}
+
+/**
+ * The tables (without copy prefix: `does/2`, `does/2:play/6`) that some clause may read: the
+ * table each positive body literal reads (a split part, or the whole relation's when a variable
+ * is at the split position), and the head's of every rule with a body variable its head lacks
+ * (its variants may test first that the head is new, `'$gdl_absent'` of src/reach/plan.ts,
+ * which needs such a variable). No other table needs the facts: amazons' 173,962 `legal` facts,
+ * bridged to `does` and read by no rule, went into four tables each (full and delta, whole and
+ * part), and its `does` facts into the whole `does/2`, which no literal reads.
+ */
+export function tablesRead(plan: RelaxedPlan): Set<string> {
+  const read = new Set<string>();
+  for (const c of plan.components) {
+    for (const r of c.rules) {
+      const vars = new Set<string>();
+      for (const l of r.body) {
+        if (l.kind === 'distinct') (collectVars(l.left, vars), collectVars(l.right, vars));
+        else (read.add(tableArgs(l).table ?? keyOf(l.atom)), l.atom.args.forEach((a) => collectVars(a, vars)));
+      }
+      const head = new Set<string>();
+      r.head.args.forEach((a) => collectVars(a, head));
+      const table = tableArgs({ kind: 'pos', atom: r.head }).table;
+      if (table !== undefined && [...vars].some((v) => !head.has(v))) read.add(table);
+    }
+  }
+  return read;
 }
 
 /** A positive literal of the relaxed game. */

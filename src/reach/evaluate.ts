@@ -234,8 +234,6 @@ function commit(run: Run, members: ReadonlySet<string>, fresh: Fresh, delta: boo
   };
   for (const [key, facts] of fresh) {
     checkDeadline(run);
-    // No clause reads them (legal, mostly): the store has them, the engine needs them not.
-    if (!run.read.has(key)) continue;
     mirrorFacts(run.engine, run.store, key, run.store.relations.get(key)!, facts, delta, tick);
   }
 }

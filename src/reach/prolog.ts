@@ -16,8 +16,9 @@ import { createEngine } from '../engine/tau.js';
 import { sortByCodePoints, termDepth } from '../gdl/terms.js';
 import { checkDeadline, deadlineTicker, relationLimitError } from '../gdl/diagnostics.js';
 import type { NormalGame } from '../normalize/types.js';
+import { tablesRead } from './clauses.js';
 import { NO_RELATION, type ReachProgress, type Run, evaluateComponent } from './evaluate.js';
-import { type RelaxedRule, asOneComponent, planRelaxedGame, relationsRead, relevantComponents } from './relaxed.js';
+import { type RelaxedRule, asOneComponent, planRelaxedGame, relevantComponents } from './relaxed.js';
 import { type Optimization, switches, uses } from './ablation.js';
 import { type FactStore, type RelationFacts, createStore, ensureTable, factText, relationFacts, releaseEngineFacts } from './store.js';
 import { StageTimer } from '../timer.js';
@@ -140,7 +141,7 @@ function load(game: NormalGame, limits: ReachLimits, options: PrologReachOptions
   refuseDeepRules(game.file, plan.components.flatMap((c) => c.rules), maxDepth);
   const engine = createEngine({ deadline: limits.deadline }, { directSteps: (options.directSteps ?? true) && uses(on, 'direct-steps') });
   engine.consult(REACH_DRIVER);
-  const store = createStore();
+  const store = createStore(tablesRead(plan));
   for (const [key, r] of plan.relations) {
     // Split relations also get one table per functor as functors appear (see mirrorFacts).
     ensureTable(engine, store, key, relationFacts(store, key, r.rel, r.arity, plan.auxiliary.has(key)));
@@ -149,7 +150,6 @@ function load(game: NormalGame, limits: ReachLimits, options: PrologReachOptions
     game, plan, engine, store, limits, maxDepth,
     onProgress: options.onProgress,
     switches: on,
-    read: relationsRead(plan),
     bridges: new Map(plan.components.flatMap((c) => c.bridges.map((b) => [b.from, b.to] as const))),
     answers: 0, iterations: 0, rounds: 0, current: NO_RELATION, estimate: 0, at: undefined, nextId: 0, stats: new Map(),
   };

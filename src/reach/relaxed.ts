@@ -7,7 +7,6 @@
  */
 import type { Atom, Pos } from '../gdl/ast.js';
 import { relationComponents } from '../gdl/relations.js';
-import { collectVars } from '../gdl/terms.js';
 import type { NormalGame } from '../normalize/types.js';
 import { signatureText } from '../gdl/relation-table.js';
 import { BRIDGES, neededRules } from './relaxation.js';
@@ -158,31 +157,6 @@ export function asOneComponent(plan: RelaxedPlan): RelaxedPlan {
     containsTrue: all.some((c) => c.containsTrue),
   };
   return { ...plan, components: all.length === 0 ? [] : [one] };
-}
-
-/**
- * The relation keys whose tables in the engine some clause may read: every relation a rule's
- * body reads, and the head of every rule with a body variable its head lacks (its variants may
- * test first that the head is new, `'$gdl_absent'` of src/reach/plan.ts, which needs an
- * existential run after the head is bound). The facts of the other relations need not be copied
- * into the engine's tables: amazons' 173,962 `legal` facts, bridged to `does` and read by no
- * rule, went into four tables each (full and delta, whole and split part).
- */
-export function relationsRead(plan: RelaxedPlan): Set<string> {
-  const read = new Set<string>();
-  for (const c of plan.components) {
-    for (const r of c.rules) {
-      const vars = new Set<string>();
-      for (const l of r.body) {
-        if (l.kind === 'pos') (read.add(keyOf(l.atom)), l.atom.args.forEach((a) => collectVars(a, vars)));
-        else (collectVars(l.left, vars), collectVars(l.right, vars));
-      }
-      const head = new Set<string>();
-      r.head.args.forEach((a) => collectVars(a, head));
-      if ([...vars].some((v) => !head.has(v))) read.add(keyOf(r.head));
-    }
-  }
-  return read;
 }
 
 /** The relations whose facts are the fluents and moves, and the rules that make them. */

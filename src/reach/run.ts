@@ -52,11 +52,6 @@ export interface Run {
   readonly onProgress: ((p: ReachProgress) => void) | undefined;
   /** The optimizations switched off for this run (src/reach/ablation.ts; none by default). */
   readonly switches: Switches;
-  /**
-   * Relation keys whose facts go into the engine's tables: those some clause may read
-   * (`relationsRead` of src/reach/relaxed.ts). The others are kept in the store only.
-   */
-  readonly read: ReadonlySet<string>;
   /** Bridge targets by source relation key: `next/1` -> `true/1`, `legal/2` -> `does/2`. */
   readonly bridges: ReadonlyMap<string, string>;
   /** Answers returned by queries, duplicates included. */

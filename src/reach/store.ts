@@ -40,6 +40,11 @@ interface TableFacts {
   readonly fullName: string;
   readonly deltaName: string;
   readonly arity: number;
+  /**
+   * False when no clause reads the table (`tablesRead` of src/reach/clauses.ts): it stays
+   * empty, here and in the engine (which still defines it, so that a call of it fails at once).
+   */
+  readonly filled: boolean;
   /** Table arguments of every fact. */
   readonly all: (readonly TauTerm[])[];
   /** Table arguments of the facts in the delta copy. */
@@ -63,11 +68,13 @@ export interface FactStore {
   scratch: Int32Array;
   /** The argument ids of a function term of constants being interned (see `flatId`). */
   flat: Int32Array;
+  /** The tables to fill (see `TableFacts.filled`); undefined: all. */
+  readonly read: ReadonlySet<string> | undefined;
 }
 
-/** An empty store. */
-export function createStore(): FactStore {
-  return { relations: new Map(), tables: new Map(), terms: new TermTable(), constants: new Map(), size: 0, scratch: new Int32Array(8), flat: new Int32Array(8) };
+/** An empty store that fills the engine's tables in `read` (undefined: all of them). */
+export function createStore(read?: ReadonlySet<string>): FactStore {
+  return { relations: new Map(), tables: new Map(), terms: new TermTable(), constants: new Map(), size: 0, scratch: new Int32Array(8), flat: new Int32Array(8), read };
 }
 
 /** The facts of a relation, created empty on first use. */
@@ -180,7 +187,8 @@ const DUPLICATE: Refusal = { kind: 'duplicate' };
 
 /** Creates a table (its F and D copies), empty. */
 function createTable(engine: PrologEngine, store: FactStore, name: string, arity: number): TableFacts {
-  const t: TableFacts = { name, fullName: tableName('F', name), deltaName: tableName('D', name), arity, all: [], delta: [] };
+  const filled = store.read === undefined || store.read.has(name);
+  const t: TableFacts = { name, fullName: tableName('F', name), deltaName: tableName('D', name), arity, filled, all: [], delta: [] };
   store.tables.set(name, t);
   engine.defineTable(t.fullName, arity);
   engine.defineTable(t.deltaName, arity);
@@ -214,14 +222,13 @@ export function mirrorFacts(
   const whole = ensureTable(engine, store, relKey, r);
   for (const f of facts) {
     tick();
-    put(engine, whole, f, delta);
+    if (whole.filled) put(engine, whole, f, delta);
     if (split === undefined) continue;
     const at = f[split]!;
     const inner = tauArgs(at);
     const name = inner.length === 0 ? CONST_PART : tauName(at);
-    const args = inner.length === 0 ? f : [...f.filter((_, i) => i !== split), ...inner];
-    const part = r.parts.get(name)?.get(inner.length) ?? createPart(engine, store, relKey, r, name, inner.length, args.length);
-    put(engine, part, args, delta);
+    const part = r.parts.get(name)?.get(inner.length) ?? createPart(engine, store, relKey, r, name, inner.length, inner.length === 0 ? r.arity : r.arity - 1 + inner.length);
+    if (part.filled) put(engine, part, inner.length === 0 ? f : [...f.filter((_, i) => i !== split), ...inner], delta);
   }
 }
 
