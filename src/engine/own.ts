@@ -205,8 +205,9 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   /** The facts of `index` (on `mask`) that agree with `args` at the positions of `mask`. */
   function indexed(index: Index, mask: number, args: readonly (TauTerm | null | undefined)[]): readonly Fact[] {
     let node: Index | Fact[] | undefined = index;
-    for (let i = 0; i < MAX_INDEXED && node !== undefined; i++) {
-      if ((mask & (1 << i)) !== 0) node = (node as Index).get(keyOf(args[i]!));
+    // Up to the highest bound position, not MAX_INDEXED: a call binds its first few arguments.
+    for (let i = 0, rest = mask; rest !== 0 && node !== undefined; i++, rest >>>= 1) {
+      if ((rest & 1) !== 0) node = (node as Index).get(keyOf(args[i]!));
     }
     return (node as Fact[] | undefined) ?? NO_FACTS;
   }

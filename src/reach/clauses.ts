@@ -96,31 +96,47 @@ export function tableArgs(lit: PosLiteral): { table: string | undefined; args: r
   return { table: `${relKey}:${at.name}/${at.args.length}`, args: [...atom.args.filter((_, i) => i !== split), ...at.args], relKey };
 }
 
+/** The tables some clause may read (without copy prefix: `does/2`, `does/2:play/6`). */
+export interface TablesRead {
+  /** Tables whose full copy (`F|`) is read. */
+  readonly full: ReadonlySet<string>;
+  /** Tables whose delta copy (`D|`) is read: by a rule of the relation's own component. */
+  readonly delta: ReadonlySet<string>;
+}
+
 /**
- * The tables (without copy prefix: `does/2`, `does/2:play/6`) that some clause may read: the
- * table each positive body literal reads (a split part, or the whole relation's when a variable
- * is at the split position), and the head's of every rule with a body variable its head lacks
- * (its variants may test first that the head is new, `'$gdl_absent'` of src/reach/plan.ts,
- * which needs such a variable). No other table needs the facts: amazons' 173,962 `legal` facts,
- * bridged to `does` and read by no rule, went into four tables each (full and delta, whole and
- * part), and its `does` facts into the whole `does/2`, which no literal reads.
+ * The tables that some clause of `plan` may read: the table each positive body literal reads (a
+ * split part, or the whole relation's when a variable is at the split position), and the head's
+ * of every rule with a body variable its head lacks (its variants may test first that the head
+ * is new, `'$gdl_absent'` of src/reach/plan.ts, which needs such a variable); their delta copies
+ * only where the literal's relation is in the rule's component (semi-naive variants read no
+ * other delta). No other table needs the facts: amazons' 173,962 `legal` facts, bridged to
+ * `does` and read by no rule, went into four tables each (full and delta, whole and part), and
+ * its `does` facts into the whole `does/2` too, which no literal reads.
  */
-export function tablesRead(plan: RelaxedPlan): Set<string> {
-  const read = new Set<string>();
+export function tablesRead(plan: RelaxedPlan): TablesRead {
+  const full = new Set<string>();
+  const delta = new Set<string>();
   for (const c of plan.components) {
+    const members = new Set(c.relations);
     for (const r of c.rules) {
       const vars = new Set<string>();
       for (const l of r.body) {
         if (l.kind === 'distinct') (collectVars(l.left, vars), collectVars(l.right, vars));
-        else (read.add(tableArgs(l).table ?? keyOf(l.atom)), l.atom.args.forEach((a) => collectVars(a, vars)));
+        else {
+          const table = tableArgs(l).table ?? keyOf(l.atom);
+          full.add(table);
+          if (members.has(keyOf(l.atom))) delta.add(table);
+          l.atom.args.forEach((a) => collectVars(a, vars));
+        }
       }
       const head = new Set<string>();
       r.head.args.forEach((a) => collectVars(a, head));
       const table = tableArgs({ kind: 'pos', atom: r.head }).table;
-      if (table !== undefined && [...vars].some((v) => !head.has(v))) read.add(table);
+      if (table !== undefined && [...vars].some((v) => !head.has(v))) full.add(table);
     }
   }
-  return read;
+  return { full, delta };
 }
 
 /** A positive literal of the relaxed game. */

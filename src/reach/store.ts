@@ -9,7 +9,7 @@
 import { type PrologEngine, type TauTerm, tauArgs, tauConstant, tauName } from '../engine/tau.js';
 import { Relation } from '../datalog/relation.js';
 import { TermTable } from '../datalog/terms.js';
-import { CONST_PART, splitPosition, tableName } from './clauses.js';
+import { CONST_PART, type TablesRead, splitPosition, tableName } from './clauses.js';
 
 /** One ground fact: its arguments as Tau terms (the tuple of ids is its relation's row). */
 export type StoredFact = readonly TauTerm[];
@@ -45,6 +45,8 @@ interface TableFacts {
    * empty, here and in the engine (which still defines it, so that a call of it fails at once).
    */
   readonly filled: boolean;
+  /** False when no clause reads its delta copy, which then stays empty. */
+  readonly deltaFilled: boolean;
   /** Table arguments of every fact. */
   readonly all: (readonly TauTerm[])[];
   /** Table arguments of the facts in the delta copy. */
@@ -69,11 +71,11 @@ export interface FactStore {
   /** The argument ids of a function term of constants being interned (see `flatId`). */
   flat: Int32Array;
   /** The tables to fill (see `TableFacts.filled`); undefined: all. */
-  readonly read: ReadonlySet<string> | undefined;
+  readonly read: TablesRead | undefined;
 }
 
 /** An empty store that fills the engine's tables in `read` (undefined: all of them). */
-export function createStore(read?: ReadonlySet<string>): FactStore {
+export function createStore(read?: TablesRead): FactStore {
   return { relations: new Map(), tables: new Map(), terms: new TermTable(), constants: new Map(), size: 0, scratch: new Int32Array(8), flat: new Int32Array(8), read };
 }
 
@@ -187,8 +189,9 @@ const DUPLICATE: Refusal = { kind: 'duplicate' };
 
 /** Creates a table (its F and D copies), empty. */
 function createTable(engine: PrologEngine, store: FactStore, name: string, arity: number): TableFacts {
-  const filled = store.read === undefined || store.read.has(name);
-  const t: TableFacts = { name, fullName: tableName('F', name), deltaName: tableName('D', name), arity, filled, all: [], delta: [] };
+  const filled = store.read === undefined || store.read.full.has(name);
+  const deltaFilled = store.read === undefined || store.read.delta.has(name);
+  const t: TableFacts = { name, fullName: tableName('F', name), deltaName: tableName('D', name), arity, filled, deltaFilled, all: [], delta: [] };
   store.tables.set(name, t);
   engine.defineTable(t.fullName, arity);
   engine.defineTable(t.deltaName, arity);
@@ -235,7 +238,7 @@ export function mirrorFacts(
 function put(engine: PrologEngine, t: TableFacts, args: readonly TauTerm[], delta: boolean): void {
   t.all.push(args);
   engine.addToTable(t.fullName, args);
-  if (delta) {
+  if (delta && t.deltaFilled) {
     t.delta.push(args);
     engine.addToTable(t.deltaName, args);
   }
