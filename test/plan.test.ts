@@ -4,7 +4,7 @@
 import { TEST_REACH_LIMITS } from './support/context.js';
 import { describe, expect, it } from 'vitest';
 import { game, shapeOf } from './support/shapes.js';
-import { clauseText } from '../src/reach/clauses.js';
+import { clauseText, tablesRead } from '../src/reach/clauses.js';
 import { coreFirstApplies, planDistinctHeads, planVariant, ruleShape } from '../src/reach/plan.js';
 import { planRelaxedGame } from '../src/reach/relaxed.js';
 import { formatSupersets } from '../src/reach/format.js';
@@ -81,5 +81,35 @@ describe('planVariant', () => {
       '(movable x)', '(movable y)',
       '(succ 0 1)', '(succ 1 2)', '(succ 2 3)',
     ]);
+  });
+});
+
+describe('tablesRead', () => {
+  // Facts go only into the tables a clause may read (src/reach/store.ts, TableFacts.filled).
+  const SPLIT = `(role r) (init a) (init (b 1)) (item a) (item (b 1))
+    (<= (legal r (copy ?x)) (true ?x))
+    (<= (next ?x) (does r (copy ?x)))
+    (<= (next (w ?x)) (does ?p (copy ?x)) (role ?p) (item ?x))
+    (<= (any ?m) (does r ?m))
+    (<= (sees ?x) (true (w ?x)) (item ?y))`;
+
+  it('names the tables body literals read, the heads a known-head test reads, and the deltas of the own component', () => {
+    const read = tablesRead(planRelaxedGame(game(NIM)));
+    // No literal reads does whole, only its reduce/2 part; legal, next and movable are read only
+    // by their own known-head tests (each has a rule with a body variable its head lacks: ?m, ?y, ?m).
+    expect([...read.full].sort()).toEqual(['does/2:reduce/2', 'legal/2:reduce/2', 'movable/1', 'next/1:heap/2', 'succ/2', 'true/1:control/1', 'true/1:heap/2']);
+    // succ is static: no variant of the loop reads its delta.
+    expect([...read.delta].sort()).toEqual(['does/2:reduce/2', 'true/1:control/1', 'true/1:heap/2']);
+    // A variable in the split position reads the whole table.
+    expect(tablesRead(planRelaxedGame(game(SPLIT))).full.has('does/2')).toBe(true);
+  });
+
+  it('leaves the least model as it was, with tables left empty', () => {
+    for (const text of [NIM, SPLIT]) {
+      const r = computeSupersetsProlog(game(text), TEST_REACH_LIMITS);
+      const off = computeSupersetsProlog(game(text), TEST_REACH_LIMITS, { off: ['semi-naive'] });
+      expect(formatSupersets(r.supersets)).toBe(formatSupersets(off.supersets));
+    }
+    expect(formatSupersets(computeSupersetsProlog(game(SPLIT), TEST_REACH_LIMITS).supersets)).toContain('(any (copy (w (b 1))))');
   });
 });
