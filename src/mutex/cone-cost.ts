@@ -37,7 +37,7 @@ export function coneLiterals(view: MutexView, index: RuleIndex, atoms: readonly 
  * encoding): a cone is refused when even the fastest encoding would leave the search less than
  * about as long again, so what is refused would have been cut short by the budget anyway.
  */
-export const CONE_LITERALS_PER_SECOND = 2_000_000;
+const CONE_LITERALS_PER_SECOND = 2_000_000;
 
 /** Seconds left before `deadline`: processor seconds of a stage's budget, else wall-clock seconds (Infinity: none). */
 function secondsLeft(deadline: Deadline): number {
