@@ -14,10 +14,10 @@ import type { MutexView } from '../src/mutex/view.js';
  * true. So "at most one of f0, f1" has a cone of 1,000 rules, "at most one of f2, f3" one of a
  * single rule, and both are inductive.
  */
-function twoCones(): MutexView {
+function twoCones(bigRules = 1000): MutexView {
   const fluent = (i: number): MutexView['fluents'][number] => (
     { term: i, text: `(f ${i})`, trueAtom: i, nextAtom: i === 0 || i === 2 ? 4 + i : -1, relation: 'f/1', name: 'f', args: [String(i)] });
-  const big = Array.from({ length: 1000 }, (_, r) => ({ head: 4, pos: [2 + (r % 2)], neg: [] }));
+  const big = Array.from({ length: bigRules }, (_, r) => ({ head: 4, pos: [2 + (r % 2)], neg: [] }));
   return { atoms: 8, rules: [...big, { head: 6, pos: [0], neg: [] }], fluents: [0, 1, 2, 3].map(fluent), moves: [], terminal: -1, init: [] };
 }
 
@@ -56,5 +56,22 @@ describe('the ground proof with a cone it cannot pay for', () => {
     expect(r.complete).toBe(false);
     expect(r.budgetSpent).toBe(true);
     expect(r.queries).toBe(1);
+  });
+});
+
+describe('the ground proof when the budget passes while the rule index is built', () => {
+  /** A budget that passes at its third look: the checks before the batch and the claim, then the index's first clock read. */
+  class PassingAtThirdLook extends Deadline {
+    looks = 0;
+    override passed(): boolean {
+      return ++this.looks > 2;
+    }
+  }
+
+  it('stops the proof (claims unproven), not the stage with an error', () => {
+    // 5,000 rules: the index reads the clock once per 4,096 rules (Deadline.tick).
+    const r = proveClaims(twoCones(5000), claims, { ...limits, deadline: new PassingAtThirdLook(Infinity) });
+    expect(r.verdicts).toEqual(['unproven', 'unproven']);
+    expect(r.complete).toBe(false);
   });
 });

@@ -121,8 +121,9 @@ function assumeInvariants(enc: ConeEncoding, view: MutexView, claims: readonly C
  * a cone the budget left cannot pay for (cone-cost.ts) is not encoded ({@link ConeRefused}).
  */
 function encode(view: MutexView, index: () => RuleIndex, roots: readonly number[], allMoves: boolean, limits: ProofLimits): ConeEncoding {
-  const idx = index();
   try {
+    // Inside the try: building the index looks at the budget too (EncodingStopped).
+    const idx = index();
     return encodeCone(view, idx, roots, allMoves, every(LOOK_STRIDE, () => limits.deadline.passed()), affordable(view, idx, limits.deadline, limits.coneRate));
   } catch (err) {
     if (err instanceof EncodingStopped) throw new ProofStopped();
