@@ -188,18 +188,25 @@ function cone(index: RuleIndex, view: MutexView, roots: readonly number[], stop:
 /** Raised when the `stop` test of an encoding says to stop (the run's deadline has passed). */
 export class EncodingStopped extends Error {}
 
+/** Raised when the `fits` test of an encoding refuses its cone, before any clause is built. */
+export class ConeTooLarge extends Error {}
+
 /**
  * Encodes the cone of `roots`: the completion of its derived atoms and the move constraints
  * within it. `stop` is asked once per atom and per rule (make it cheap, e.g. a Deadline's tick)
- * and ends the encoding with {@link EncodingStopped}.
+ * and ends the encoding with {@link EncodingStopped}; `fits` is asked once, of the cone's atoms
+ * before anything is encoded, and ends it with {@link ConeTooLarge} (cone-cost.ts).
  */
-export function encodeCone(view: MutexView, index: RuleIndex, roots: readonly number[], allMoves = false, stop: () => boolean = () => false): ConeEncoding {
+export function encodeCone(
+  view: MutexView, index: RuleIndex, roots: readonly number[], allMoves = false, stop: () => boolean = () => false, fits: (atoms: readonly number[]) => boolean = () => true,
+): ConeEncoding {
   const s = new SatSolver();
   // Transitions start in non-terminal states: `terminal` and its cone join, asserted false
   // (when that cone is small: leaving it out only weakens the query).
   // With `allMoves`, every move's legal atom joins too, so "one move per role" is exact.
   const legals = allMoves ? view.moves.flatMap((role) => role.flatMap((m) => (m.legal >= 0 ? [m.legal] : []))) : [];
   const atoms = cone(index, view, [...roots, ...legals, ...(index.useTerminal ? [view.terminal] : [])], stop);
+  if (!fits(atoms)) throw new ConeTooLarge();
   const vars = new Map<number, number>();
   for (const a of atoms) vars.set(a, s.newVar());
   const atom = (a: number): number => vars.get(a) ?? 0;

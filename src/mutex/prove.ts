@@ -20,7 +20,8 @@
  * unproven for lack of budget, apart from those a SAT query showed not inductive.
  */
 import type { Deadline } from '../deadline.js';
-import { type ConeEncoding, EncodingStopped, type RuleIndex, atLeastTwo, atMostOne, encodeCone, ruleIndex } from './encode.js';
+import { affordable } from './cone-cost.js';
+import { ConeTooLarge, type ConeEncoding, EncodingStopped, type RuleIndex, atLeastTwo, atMostOne, encodeCone, ruleIndex } from './encode.js';
 import type { MutexView } from './view.js';
 
 /** A claim to prove: at most one (`amo`) or at least one (`alo`) member true, always. */
@@ -51,7 +52,10 @@ interface ProofResult {
   readonly work: number;
   /** False when the work budget or the time budget stopped the proof before every batch was tried. */
   readonly complete: boolean;
-  /** The stage's time budget had passed when the proof ended (before the failures were explained). */
+  /**
+   * The stage's time budget had passed when the proof ended (before the failures were explained),
+   * or a batch was given up because its cone was more than the budget left could pay for.
+   */
   readonly budgetSpent: boolean;
 }
 
@@ -71,6 +75,8 @@ interface ProofLimits {
    * formula it would not change (default: none).
    */
   readonly implied?: Uint8Array;
+  /** Estimated cone literals encoded per second at most (cone-cost.ts; default its constant): a cone the budget left cannot pay for is refused. */
+  readonly coneRate?: number;
 }
 
 /** Per claim, whether the initial state satisfies it (nothing allocated per claim: a million on pancakes88). */
@@ -110,12 +116,18 @@ function assumeInvariants(enc: ConeEncoding, view: MutexView, claims: readonly C
   });
 }
 
-/** {@link encodeCone} under the stage's budget: past it, the proof stops with {@link ProofStopped}. */
+/**
+ * {@link encodeCone} under the stage's budget: past it, the proof stops with {@link ProofStopped};
+ * a cone the budget left cannot pay for (cone-cost.ts) is not encoded ({@link ConeRefused}).
+ */
 function encode(view: MutexView, index: () => RuleIndex, roots: readonly number[], allMoves: boolean, limits: ProofLimits): ConeEncoding {
   try {
-    return encodeCone(view, index(), roots, allMoves, every(LOOK_STRIDE, () => limits.deadline.passed()));
+    // Inside the try: building the index looks at the budget too (EncodingStopped).
+    const idx = index();
+    return encodeCone(view, idx, roots, allMoves, every(LOOK_STRIDE, () => limits.deadline.passed()), affordable(view, idx, limits.deadline, limits.coneRate));
   } catch (err) {
     if (err instanceof EncodingStopped) throw new ProofStopped();
+    if (err instanceof ConeTooLarge) throw new ConeRefused();
     throw err;
   }
 }
@@ -136,6 +148,9 @@ function every(stride: number, passed: () => boolean): () => boolean {
 
 /** Raised inside the proof when the time budget has passed; {@link proveBatch} catches it. */
 class ProofStopped extends Error {}
+
+/** Raised instead of encoding a cone the budget left cannot pay for: its batch is given up, the next one tried. */
+class ConeRefused extends ProofStopped {}
 
 /** Counts the work of the proof: literals of the clauses built and clause visits of the SAT solver. */
 interface Meter {
@@ -205,13 +220,14 @@ interface ProofState {
 /**
  * Greatest fixpoint over the claims in `batch` (indexes), with the claims already `active`
  * outside it assumed: a claim leaves when its violation is satisfiable (or undecided); repeat
- * until stable. False when the work or time budget cut the batch short: then none of its
- * claims counts, since they were proven assuming batch-mates not yet checked.
+ * until stable. 'stopped' when the work or time budget cut the batch short, 'refused' when one of
+ * its cones was more than the budget left could encode: then none of its claims counts, since
+ * they were proven assuming batch-mates not yet checked.
  */
 function proveBatch(
   view: MutexView, index: () => RuleIndex, claims: readonly Claim[], initially: readonly boolean[], st: ProofState, batch: readonly number[],
   limits: ProofLimits, meter: Meter,
-): boolean {
+): 'done' | 'stopped' | 'refused' {
   const { active, left } = st;
   for (const i of batch) active[i] = initially[i]!;
   try {
@@ -231,9 +247,9 @@ function proveBatch(
   } catch (err) {
     if (!(err instanceof ProofStopped)) throw err;
     for (const j of batch) active[j] = false;
-    return false;
+    return err instanceof ConeRefused ? 'refused' : 'stopped';
   }
-  return true;
+  return 'done';
 }
 
 /**
@@ -259,6 +275,8 @@ export function proveClaims(view: MutexView, claims: readonly Claim[], limits: P
     else batch.push(i);
   });
   let complete = true;
+  // A batch refused for its cone's size leaves the budget unspent: the batches after it are tried.
+  let refused = false;
   // "At most one" batches first, small ones first: when the budget runs out, as many claims as
   // possible are settled.
   const kind = (b: number): number => (claims[batches.get(b)![0]!]!.kind === 'amo' ? 0 : 1);
@@ -268,23 +286,25 @@ export function proveClaims(view: MutexView, claims: readonly Claim[], limits: P
       complete = false;
       break;
     }
-    if (!proveBatch(view, index, claims, initially, st, batches.get(batch)!, limits, meter)) {
-      complete = false;
-      break;
-    }
+    const outcome = proveBatch(view, index, claims, initially, st, batches.get(batch)!, limits, meter);
+    if (outcome === 'done') continue;
+    complete = false;
+    if (outcome === 'stopped') break;
+    refused = true;
   }
   const failed = claims.flatMap((_, i) => (active[i] ? [] : [i]));
   if (complete && failed.length > 0 && meter.work <= limits.maxWork) {
     // The retry batch only adds claims: if it runs out of budget, the earlier proofs stand.
     const before = [...active];
     const leftBefore = [...st.left];
-    if (!proveBatch(view, index, claims, initially, st, failed, limits, meter)) {
+    if (proveBatch(view, index, claims, initially, st, failed, limits, meter) !== 'done') {
       before.forEach((v, i) => (active[i] = v));
       leftBefore.forEach((v, i) => (st.left[i] = v));
     }
   }
   const verdicts = claims.map((_, i): ClaimVerdict => (active[i] ? 'proven' : !initially[i] || st.left[i] === 'sat' ? 'not-inductive' : 'unproven'));
-  const budgetSpent = limits.deadline.passed();
+  // A refused cone counts as the budget reached: it was left for lack of budget.
+  const budgetSpent = limits.deadline.passed() || refused;
   const unrefutedPairs = explainFailures(view, index, claims, st, initially, limits, meter);
   return { proven: active, verdicts, unrefutedPairs, queries: meter.queries, work: meter.work, complete, budgetSpent };
 }
