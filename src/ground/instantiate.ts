@@ -30,6 +30,7 @@ import { lazyDynamic, lazyPart } from './lazy-part.js';
 import { appendRule, createRuleBuffer } from './rule-buffer.js';
 import { atomTerms, compactRules, gameFields, gameWithRules } from './compact.js';
 import { checkComponentEstimate } from './component-estimate.js';
+import { lastReaders, releaseBlocks } from './release.js';
 
 export { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from './run-context.js';
 
@@ -285,11 +286,17 @@ export function instantiateGame(whole: NormalGame, supersets: Supersets, limits:
   const { compiled, facts } = compileGame(game, table, key, ruleTicker(limits.deadline, game, 'compiling it'));
   // Rule splitting (docs/ground.md): only rules estimated above the threshold are touched.
   const split = splitEnv(limits.splitAbove ?? DEFAULT_SPLIT_ABOVE, auxPrefix(gameSymbols(game, AUX_ROOT)), key, limits.frameAbove, limits.frameShared === true);
-  for (const comp of componentsInOrder(plain, compiled, facts)) {
+  const components = componentsInOrder(plain, compiled, facts);
+  const last = lastReaders(components);
+  for (let i = 0; i < components.length; i++) {
+    const comp = components[i]!;
     const rules = splitLargeRules(run, comp.rules, comp.rels, split);
     checkComponentEstimate(run, rules, comp.rels);
     evaluateComponent(run, rules, comp.rels, comp.facts);
+    releaseBlocks(run, last, i);
   }
+  // What follows reads stores only: the blocks left (splitting's) go before the game is assembled.
+  run.blocks.clear();
   // Static keyword relations (a `goal` fact, `legal` from `role`) stay in the game as facts.
   for (const rel of OUTPUT_KEYWORDS) {
     if (!statics.has(rel)) continue;
