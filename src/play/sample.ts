@@ -16,7 +16,16 @@ interface SampleOptions {
   readonly maxSteps: number;
   /** Sampling stops early (with what it has) once the deadline passes (looked at every step). */
   readonly deadline: Deadline;
+  /**
+   * States to reach: when the `playouts` playouts visited fewer, more are played (the same random
+   * stream, so the first `playouts` are unchanged), at most {@link EXTRA_PLAYOUT_FACTOR} times
+   * `playouts` in all, until that many. Absent: exactly `playouts`.
+   */
+  readonly minStates?: number;
 }
+
+/** With `minStates`, the playouts played at most, as a multiple of `playouts`. */
+const EXTRA_PLAYOUT_FACTOR = 10;
 
 /**
  * The states visited by `playouts` random playouts, each as the term ids of its fluents (the
@@ -38,7 +47,10 @@ export function sampleStates(game: GroundGame, options: SampleOptions): number[]
     const d = options.deadline;
     const sim = game.lazy === undefined ? createGroundSimulator(game, d.withoutBudget()) : createFastSimulator(game, d);
     out.push(sim.fluentTerms(sim.initialState()));
-    for (let p = 0; p < options.playouts && !options.deadline.passed(); p++) {
+    // Short playouts see few states (shmup's ships are hit after about 8 steps): more of them then.
+    const more = (p: number): boolean => p < options.playouts
+      || (options.minStates !== undefined && out.length < options.minStates && p < options.playouts * EXTRA_PLAYOUT_FACTOR);
+    for (let p = 0; more(p) && !options.deadline.passed(); p++) {
       let state = sim.initialState();
       for (let step = 0; step < options.maxSteps && !options.deadline.passed(); step++) {
         const info = sim.info(state);
