@@ -33,7 +33,8 @@ interface MutexFlags extends LimitFlags {
 function settingsOf(flags: MutexFlags): MutexSettings {
   const d = DEFAULT_MUTEX_SETTINGS;
   return {
-    playouts: flags.playouts === undefined ? d.playouts : parseWhole(flags.playouts, '--playouts', true),
+    // An explicit --playouts N plays exactly N playouts.
+    ...(flags.playouts === undefined ? { playouts: d.playouts, minStates: d.minStates } : { playouts: parseWhole(flags.playouts, '--playouts', true) }),
     seed: flags.seed === undefined ? d.seed : parseWhole(flags.seed, '--seed', true),
     maxSteps: flags.maxSteps === undefined ? d.maxSteps : parseWhole(flags.maxSteps, '--max-steps'),
     ...(flags.mutexSeconds === undefined ? {} : { seconds: parseWhole(flags.mutexSeconds, '--mutex-seconds', true) }),
@@ -131,7 +132,7 @@ export function registerMutex(program: Command): void {
     .option('-o, --output <file>', 'write the groups to a file (atomically) instead of stdout');
   addMethodOption(command)
     .option('--json', 'print the groups as JSON')
-    .option('--playouts <n>', `random playouts that refute candidates (default ${DEFAULT_MUTEX_SETTINGS.playouts})`)
+    .option('--playouts <n>', `random playouts that refute candidates (default ${DEFAULT_MUTEX_SETTINGS.playouts}, and more, at most ten times as many, while they have visited fewer than ${DEFAULT_MUTEX_SETTINGS.minStates ?? 0} states; given: exactly n)`)
     .option('--seed <n>', `seed of the playouts (default ${DEFAULT_MUTEX_SETTINGS.seed})`)
     .option('--max-steps <n>', `joint moves per playout (default ${DEFAULT_MUTEX_SETTINGS.maxSteps})`)
     .option('--observed', 'also print the groups that only survived the playouts (marked "proven": false)')

@@ -60,17 +60,38 @@ function shapes(byRel: ReadonlyMap<string, readonly number[]>): Shape[] {
       }
     }
   }
-  const mapped = (s: Shape): number => s.map.filter((x) => x !== undefined).length;
-  return out.sort((a, b) => mapped(b) - mapped(a));
+  return out.sort((a, b) => mappedCount(b) - mappedCount(a));
+}
+
+/** How many of Q's positions a shape maps. */
+function mappedCount(s: Shape): number {
+  return s.map.filter((x) => x !== undefined).length;
+}
+
+/**
+ * The shapes within one relation of `within` (P = Q): each proper, non-empty subset of its
+ * positions shared, more shared first. connect4's gravity, "a square above a blank one is blank",
+ * is such a fact between two squares of one column: `(cell c 1 b)` implies `(cell c 2 b)`.
+ */
+function selfShapes(byRel: ReadonlyMap<string, readonly number[]>, within: ReadonlySet<string>): Shape[] {
+  const out: Shape[] = [];
+  for (const p of [...byRel.keys()].filter((r) => within.has(r) && arityOf(r) <= MAX_ARITY).sort()) {
+    const arity = arityOf(p);
+    for (let set = 1; set < (1 << arity) - 1; set++) {
+      out.push({ p, q: p, map: Array.from({ length: arity }, (_, i) => ((set >> i) & 1) === 1 ? i : undefined) });
+    }
+  }
+  return out.sort((a, b) => mappedCount(b) - mappedCount(a));
 }
 
 /**
  * The candidate pairs of fluents (each `[a, b]`, a < b), of fluents some sampled state shows
- * true, that no sampled state holds together. `stop` (the stage's budget) is read per shape and
+ * true, that no sampled state holds together; with `within`, pairs of one relation of it only
+ * ({@link selfShapes}). `stop` (the stage's budget) is read per shape and
  * every few states: once it says to stop, no candidate is returned (a partial refutation would
  * leave false ones, which the proof would only drop again at a price).
  */
-function exclusionCandidates(view: MutexView, states: readonly (readonly number[])[], stop: () => boolean): FluentPair[] {
+function exclusionCandidates(view: MutexView, states: readonly (readonly number[])[], stop: () => boolean, within?: ReadonlySet<string>): FluentPair[] {
   const all = [view.init, ...states];
   const seen = new Uint8Array(view.fluents.length);
   for (const s of all) for (const f of s) seen[f] = 1;
@@ -80,9 +101,10 @@ function exclusionCandidates(view: MutexView, states: readonly (readonly number[
   });
   const pairs = new Map<number, [number, number]>();
   const n = view.fluents.length;
-  for (const shape of shapes(byRel)) {
+  for (const shape of within === undefined ? shapes(byRel) : selfShapes(byRel, within)) {
     if (pairs.size >= MAX_GENERATED || stop()) break;
     joinPairs(view, byRel.get(shape.p)!, byRel.get(shape.q)!, shape.map, (a, b) => {
+      if (a === b) return;
       const [x, y] = a < b ? [a, b] : [b, a];
       if (pairs.size < MAX_GENERATED) pairs.set(x * n + y, [x, y]);
     });
@@ -219,10 +241,48 @@ export function strengthen(
   if (left <= 0) return undefined;
   const deadline = limits.deadline.within(left);
   const pairs = exclusionCandidates(view, states, () => deadline.passed());
-  if (pairs.length === 0) return undefined;
-  const r = proveGroundJointly(view, claims, batchesOf(claims, failed), pairs, { deadline, maxConflicts: limits.maxConflicts }, first.proven);
-  let proven = 0;
-  for (let k = claims.length; k < r.proven.length; k++) if (r.proven[k] === true) proven++;
-  const verdicts = claims.map((_, i): ClaimVerdict => (r.proven[i] === true ? 'proven' : first.verdicts[i]!));
-  return { verdicts, queries: r.queries, work: r.work, tried: pairs.length, proven, complete: r.complete, budgetSpent: limits.deadline.passed() };
+  const r = pairs.length === 0 ? undefined : proveGroundJointly(view, claims, batchesOf(claims, failed), pairs, { deadline, maxConflicts: limits.maxConflicts }, first.proven);
+  if (r === undefined || r.complete) {
+    // Facts within one relation (connect4's gravity), with the claims still unproven: only after a
+    // complete first pass, so that the games it settles spend nothing more.
+    const second = withinRelations(view, states, claims, failed, { pairs, r, proven: first.proven }, { deadline, maxConflicts: limits.maxConflicts });
+    if (second !== undefined) return outcome(claims, first.verdicts, second, limits.deadline);
+  }
+  if (r === undefined) return undefined;
+  return outcome(claims, first.verdicts, { ...r, tried: pairs.length, factsProven: r.proven.slice(claims.length).filter((x) => x).length }, limits.deadline);
+}
+
+/** A joint proof's result with the facts tried and proven counted. */
+type Counted = ReturnType<typeof proveGroundJointly> & { readonly tried: number; readonly factsProven: number };
+
+/** The verdicts and stats of {@link strengthen} from the last joint proof run. */
+function outcome(claims: readonly Claim[], verdicts: readonly ClaimVerdict[], r: Counted, deadline: Deadline): Strengthened {
+  return {
+    verdicts: claims.map((_, i): ClaimVerdict => (r.proven[i] === true ? 'proven' : verdicts[i]!)),
+    queries: r.queries, work: r.work, tried: r.tried, proven: r.factsProven, complete: r.complete, budgetSpent: deadline.passed(),
+  };
+}
+
+/**
+ * The joint proof again, with facts between two fluents of one relation of the claims still
+ * unproven: the first pass's proven claims and facts assumed (kept as proven members of this
+ * one), the rest of its claims tried again. Its queries and facts are added to the first pass's.
+ * Undefined when no claim is left or no such fact is held by the sampled states.
+ */
+function withinRelations(
+  view: MutexView, states: readonly (readonly number[])[], claims: readonly Claim[], failed: readonly number[],
+  pass: { readonly pairs: readonly FluentPair[]; readonly r: ReturnType<typeof proveGroundJointly> | undefined; readonly proven: readonly boolean[] },
+  limits: { readonly deadline: Deadline; readonly maxConflicts: number },
+): Counted | undefined {
+  const proven = (k: number): boolean => pass.r?.proven[k] ?? pass.proven[k] === true;
+  const left = failed.filter((i) => !proven(i));
+  if (left.length === 0 || limits.deadline.passed()) return undefined;
+  const kept = pass.pairs.filter((_, k) => proven(claims.length + k));
+  const own = exclusionCandidates(view, states, () => limits.deadline.passed(), new Set(left.map((i) => view.fluents[claims[i]!.members[0]!]!.relation)));
+  if (own.length === 0) return undefined;
+  const assumed = [...claims.map((_, i) => proven(i)), ...kept.map(() => true), ...own.map(() => false)];
+  const r = proveGroundJointly(view, claims, batchesOf(claims, left), [...kept, ...own], limits, assumed);
+  const firstProven = kept.length;
+  const ownProven = r.proven.slice(claims.length + kept.length).filter((x) => x).length;
+  return { ...r, queries: r.queries + (pass.r?.queries ?? 0), work: r.work + (pass.r?.work ?? 0), tried: pass.pairs.length + own.length, factsProven: firstProven + ownProven };
 }
