@@ -102,8 +102,9 @@ function ruleKeys(buf: RuleBuffer, renumber: Int32Array, tick: () => void): { he
     for (let m = starts[i]!; m < starts[i + 1]!; m++) {
       if ((lits[m]! & 1) !== 0) continue;
       const id = renumber[lits[m]! >> 1]!;
+      // A literal twice (appendRule's callers promise none) still counts once, as in the body made.
       if (id < a) (b = a), (a = id);
-      else if (id < b) b = id;
+      else if (id > a && id < b) b = id;
     }
     first[i] = a === 0x7fffffff ? 0 : a + 1;
     second[i] = b === 0x7fffffff ? 0 : b + 1;
