@@ -2,7 +2,7 @@
 // that way (src/datalog/block.ts): checked against a Set on random ids, ids below and above the
 // window, a window refused as too sparse, and a store that falls back to its hash index.
 import { describe, expect, it } from 'vitest';
-import { IdBits } from '../src/datalog/id-bits.js';
+import { IdBits, IdSet } from '../src/datalog/id-bits.js';
 import { addToStore, createStore, inStore, storeIds } from '../src/datalog/block.js';
 import { createRandom } from '../src/play/random.js';
 
@@ -68,5 +68,27 @@ describe('Store membership', () => {
     expect(inStore(store, 1003)).toBe(true);
     expect(inStore(store, 1004)).toBe(false);
     expect(inStore(store, -1)).toBe(false);
+  });
+});
+
+describe('IdSet', () => {
+  it('agrees with a Set and keeps the order added, as bits and after spreading to a hash set', () => {
+    const random = createRandom(11);
+    // Dense ids first (bits), then ids far apart, which the bits refuse: the set turns into a
+    // hash set and must keep every id added before.
+    for (const spread of [false, true]) {
+      const set = new IdSet();
+      const model = new Set<number>();
+      for (let i = 0; i < 5_000; i++) {
+        const id = spread && i >= 2_500 ? random.below(1 << 30) : 1_000 + random.below(8_000);
+        expect(set.has(id)).toBe(model.has(id));
+        set.add(id);
+        model.add(id);
+      }
+      expect([...set.ids()]).toEqual([...model]);
+      for (const id of model) expect(set.has(id)).toBe(true);
+      for (let id = -5; id < 10_000; id++) expect(set.has(id)).toBe(model.has(id));
+      expect(set.has(1 << 30)).toBe(model.has(1 << 30));
+    }
   });
 });

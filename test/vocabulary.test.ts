@@ -13,6 +13,7 @@ import { emitGdlLines } from '../src/formats/gdl/write.js';
 import { pruneUnreachable } from '../src/ground/reachability.js';
 import type { GroundGame, Vocabulary } from '../src/ground/types.js';
 import { groundVocabulary } from '../src/ground/vocabulary.js';
+import { compareCodePoints } from '../src/gdl/terms.js';
 import { mutexView } from '../src/mutex/view.js';
 import { fluentsOf, roleAtoms } from '../src/play/ground-sim.js';
 import { defaultPipelineOptions, runGrounding } from '../src/pipeline/stages.js';
@@ -79,5 +80,26 @@ describe('ground vocabulary', () => {
     expect(fluentsOf(game).terms.map((t) => game.terms.text(t))).toEqual(['b']);
     expect(roleAtoms(game).legal.map((ids) => ids.length)).toEqual([1]);
     expect(mutexView(game).fluents.map((f) => f.text)).toEqual(['b']);
+  });
+  it('orders moves by the text of (R M) whether read off does atoms, legal atoms or sorted', () => {
+    // Roles and actions whose texts sort apart from their interning order, and a name with '!'
+    // (below ')'): `(r a!)` sorts before `(r a)`. Every move has a does atom, some a legal one;
+    // then the other way round; then each move only one of the two, so neither kind covers all.
+    const moves = ['(r a)', '(r a!)', '(q (z 1))', '(q (b 2 3))', '(r ab)', '(q c)'];
+    const byText = [...moves].sort(compareCodePoints);
+    const some = (i: number): boolean => i % 2 === 0;
+    const cases: [(i: number) => boolean, (i: number) => boolean][] = [[() => true, some], [some, () => true], [some, (i) => !some(i)]];
+    for (const [withDoes, withLegal] of cases) {
+      const rules: [string, string[], string[]][] = [];
+      moves.forEach((m, i) => {
+        const args = m.slice(1, -1);
+        if (withDoes(i)) rules.push([`(next f${i})`, [`(does ${args})`], []]);
+        if (withLegal(i)) rules.push([`(legal ${args})`, ['(true f0)'], []]);
+      });
+      const g = handMadeGame(['r', 'q'], ['f0'], rules);
+      const got = g.vocabulary.moves.map((m) => `(${g.terms.text(m.role)} ${g.terms.text(m.action)})`);
+      expect(got).toEqual(byText);
+      expect(texts(g, g.vocabulary)).toEqual(texts(g, groundVocabulary(g)));
+    }
   });
 });

@@ -73,3 +73,41 @@ const MIN_WORDS = 32;
 
 /** A window may span at most this many words (32 ids each) per id held. */
 const MAX_WORDS_PER_ID = 8;
+
+/**
+ * A set of term ids that only grows, kept in the order added: bits over the window they span
+ * ({@link IdBits}), or a hash set once they are spread too thin for one. The supersets' head
+ * filters are such sets (amazonsTorus: 1.15 million axiom instances), read once per binding
+ * whose head is new: a hash set of numbers that size took a probe of a random slot per look-up
+ * and per instance loaded, where a bit is one read of a word.
+ */
+export class IdSet {
+  private readonly bits = new IdBits();
+  /** The ids as a hash set, once {@link bits} refused one (then no longer used). */
+  private spread: Set<number> | undefined;
+  private order = new Int32Array(16);
+  private count = 0;
+
+  /** Whether `id` is in the set (false for negative ids). */
+  has(id: number): boolean {
+    return this.spread === undefined ? this.bits.has(id) : this.spread.has(id);
+  }
+
+  /** Adds `id` (non-negative) unless it is there. */
+  add(id: number): void {
+    if (this.has(id)) return;
+    if (this.spread === undefined && !this.bits.add(id)) this.spread = new Set(this.ids());
+    this.spread?.add(id);
+    if (this.count === this.order.length) {
+      const order = new Int32Array(2 * this.count);
+      order.set(this.order);
+      this.order = order;
+    }
+    this.order[this.count++] = id;
+  }
+
+  /** The ids, in the order first added (a view, valid until the next {@link add}). */
+  ids(): Int32Array {
+    return this.order.subarray(0, this.count);
+  }
+}

@@ -22,6 +22,7 @@ import { type JoinRule, compileRule } from './compile.js';
 import { type GroundFact, evaluateComponent } from './evaluate.js';
 import { type Context, type InstantiateLimits, storeOf } from './run-context.js';
 import { TermTable } from '../datalog/terms.js';
+import { IdSet } from '../datalog/id-bits.js';
 import type { GroundGame } from './types.js';
 import { AUX_ROOT, auxPrefix, gameSymbols } from './split.js';
 import { DEFAULT_SPLIT_ABOVE, splitEnv, splitLargeRules } from './split-run.js';
@@ -88,14 +89,14 @@ function supersetInterner(t: TermTable): (term: Term) => number {
 
 /** Interns the supersets: stores for `true` and `does`, head filters for covered relations. */
 function loadSupersets(
-  ctx: Context, game: NormalGame, supersets: Supersets, statics: ReadonlySet<string>, filter: Map<string, Set<number>>, seeds: Map<string, Store>, key: (atom: Atom) => string,
+  ctx: Context, game: NormalGame, supersets: Supersets, statics: ReadonlySet<string>, filter: Map<string, IdSet>, seeds: Map<string, Store>, key: (atom: Atom) => string,
 ): void {
   const t = ctx.table;
   const intern = supersetInterner(t);
   // A million axioms take seconds to intern (amazonsTorus: 1.15×10⁶, 5 s of processor time at a load of 20).
   const tick = ruleTicker(ctx.limits.deadline, game, 'loading its superset');
-  filter.set('next', new Set());
-  filter.set('legal', new Set());
+  filter.set('next', new IdSet());
+  filter.set('legal', new IdSet());
   for (const f of supersets.fluents) {
     tick('next');
     const id = intern(f);
@@ -113,15 +114,15 @@ function loadSupersets(
   const demanded = new Set(supersets.demandedStatics ?? []);
   const kept = (a: Atom): boolean => !statics.has(key(a)) || demanded.has(`${a.rel}/${a.args.length}`);
   // The filter of each relation name and arity (undefined: not kept), looked up once, not per instance.
-  const filterOf = new Map<string, (Set<number> | undefined)[]>();
-  const filterFor = (a: Atom): Set<number> | undefined => {
+  const filterOf = new Map<string, (IdSet | undefined)[]>();
+  const filterFor = (a: Atom): IdSet | undefined => {
     let byArity = filterOf.get(a.rel);
     if (byArity === undefined) filterOf.set(a.rel, (byArity = []));
     const n = a.args.length;
     if (n >= byArity.length || byArity[n] === undefined) {
       while (byArity.length <= n) byArity.push(undefined);
       const rel = key(a);
-      if (kept(a) && !filter.has(rel)) filter.set(rel, new Set());
+      if (kept(a) && !filter.has(rel)) filter.set(rel, new IdSet());
       byArity[n] = kept(a) ? filter.get(rel)! : NOT_KEPT;
     }
     return byArity[n] === NOT_KEPT ? undefined : byArity[n];
@@ -138,12 +139,12 @@ function loadSupersets(
   for (const rel of [...filter.keys()]) {
     if (!statics.has(rel)) continue;
     if (demanded.size === 0) filter.delete(rel);
-    else seeds.set(rel, storeOfIds(rel, filter.get(rel)!));
+    else seeds.set(rel, storeOfIds(rel, filter.get(rel)!.ids()));
   }
 }
 
 /** The filter slot of a relation whose superset instances are not loaded (a static relation evaluated whole). */
-const NOT_KEPT: Set<number> = new Set();
+const NOT_KEPT: IdSet = new IdSet();
 
 /**
  * A term table with room for the terms that loading the supersets makes at least: per fluent
@@ -159,7 +160,7 @@ function supersetTable(supersets: Supersets): TermTable {
 }
 
 /** A store holding `ids` (the seed of a demanded static relation's rules). */
-function storeOfIds(rel: string, ids: ReadonlySet<number>): Store {
+function storeOfIds(rel: string, ids: Int32Array): Store {
   const store = createStore(rel);
   for (const id of ids) addToStore(store, id);
   return store;
@@ -272,7 +273,7 @@ export function instantiateGame(whole: NormalGame, supersets: Supersets, limits:
   checkHeads(game, dynamic);
   const statics = staticRelations(game, plain, dynamic);
   const table = supersetTable(supersets);
-  const headFilter = new Map<string, Set<number>>();
+  const headFilter = new Map<string, IdSet>();
   const headSeeds = new Map<string, Store>();
   const run: Context = {
     file: game.file, table, limits, stores: new Map(), blocks: new Map(), statics, headFilter, headSeeds,

@@ -9,6 +9,7 @@ import { SEES, isOutputKeyword } from '../gdl/keywords.js';
 import type { Deadline } from '../deadline.js';
 import type { Tick } from '../datalog/join.js';
 import type { TermTable } from '../datalog/terms.js';
+import type { IdSet } from '../datalog/id-bits.js';
 import { type Block, type Store, createStore } from '../datalog/block.js';
 import type { JoinRule } from './compile.js';
 import { type RuleBuffer, truncateRules } from './rule-buffer.js';
@@ -57,7 +58,7 @@ export interface Context {
   /** Relations evaluated exactly and removed from rule bodies (frame-run.ts adds the domains it makes). */
   readonly statics: Set<string>;
   /** For relations covered by the supersets: the atom ids a head may take. */
-  readonly headFilter: ReadonlyMap<string, ReadonlySet<number>>;
+  readonly headFilter: ReadonlyMap<string, IdSet>;
   /**
    * Demanded static relations (`Supersets.demandedStatics`): their filter as a store, which
    * each of their rules joins as one more atom (the head), so that the join enumerates only
