@@ -15,6 +15,7 @@
  * violates it, until none is.
  */
 import { type Deadline, cpuMs } from '../deadline.js';
+import { counterPairs } from './ground-counters.js';
 import { type FluentPair, proveGroundJointly } from './ground-joint.js';
 import { positionMaps } from './implications.js';
 import { arityOf } from './lifted-relax.js';
@@ -220,9 +221,34 @@ export function strengthen(
   const deadline = limits.deadline.within(left);
   const pairs = exclusionCandidates(view, states, () => deadline.passed());
   if (pairs.length === 0) return undefined;
-  const r = proveGroundJointly(view, claims, batchesOf(claims, failed), pairs, { deadline, maxConflicts: limits.maxConflicts }, first.proven);
+  const jointLimits = { deadline, maxConflicts: limits.maxConflicts };
+  const one = proveGroundJointly(view, claims, batchesOf(claims, failed), pairs, jointLimits, first.proven);
+  const two = one.complete ? withCounters(view, states, claims, failed, pairs, one.proven, jointLimits) : undefined;
+  const r = two?.result ?? one;
   let proven = 0;
   for (let k = claims.length; k < r.proven.length; k++) if (r.proven[k] === true) proven++;
   const verdicts = claims.map((_, i): ClaimVerdict => (r.proven[i] === true ? 'proven' : first.verdicts[i]!));
-  return { verdicts, queries: r.queries, work: r.work, tried: pairs.length, proven, complete: r.complete, budgetSpent: limits.deadline.passed() };
+  const queries = one.queries + (two?.result.queries ?? 0);
+  const work = one.work + (two?.result.work ?? 0);
+  return { verdicts, queries, work, tried: pairs.length + (two?.added ?? 0), proven, complete: r.complete, budgetSpent: limits.deadline.passed() };
+}
+
+/**
+ * The claims the joint proof left unproven, tried once more with the exclusions between a counter
+ * and its records added (ground-counters.ts), everything the first joint proof proved assumed.
+ * A second pass, not one pool: the first's outcome stays what it was on every game the counters
+ * do not help. Undefined when no claim is left or no counter pair holds.
+ */
+function withCounters(
+  view: MutexView, states: readonly (readonly number[])[], claims: readonly Claim[], failed: readonly number[], pairs: readonly FluentPair[],
+  proven: readonly boolean[], limits: { readonly deadline: Deadline; readonly maxConflicts: number },
+): { result: ReturnType<typeof proveGroundJointly>; added: number } | undefined {
+  const left = failed.filter((i) => proven[i] !== true);
+  if (left.length === 0 || limits.deadline.passed()) return undefined;
+  const n = view.fluents.length;
+  const known = new Set(pairs.map(({ a, b }) => (a < b ? a * n + b : b * n + a)));
+  const stop = (): boolean => limits.deadline.passed();
+  const added = refuteOnStates(view, counterPairs(view, [view.init, ...states], known), [view.init, ...states], stop).slice(0, MAX_EXCLUSIONS);
+  if (added.length === 0) return undefined;
+  return { result: proveGroundJointly(view, claims, batchesOf(claims, left), [...pairs, ...added], limits, proven), added: added.length };
 }
