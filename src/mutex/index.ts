@@ -154,7 +154,8 @@ export const DEFAULT_MUTEX_OPTIONS: Omit<MutexOptions, 'deadline'> = { maxConfli
 
 /**
  * Finds, proves and chooses mutex groups. `states` are sampled reachable states, each as the
- * term ids (in `game.terms`) of the fluents that hold; include the initial state.
+ * term ids (in `game.terms`) of the fluents that hold, or packed (packed.ts: a complete search's
+ * states); include the initial state.
  */
 export function findMutexGroups(game: GroundGame, states: readonly (readonly number[])[] | PackedStates, options: MutexOptions): MutexResult {
   const view = mutexView(game);
