@@ -30,7 +30,10 @@ export function counterPairs(view: MutexView, states: readonly (readonly number[
   const seen = new Uint8Array(view.fluents.length);
   for (const s of states) for (const f of s) seen[f] = 1;
   view.fluents.forEach((f, i) => {
-    if (seen[i] === 1 && f.args.length <= MAX_ARITY) byRel.set(f.relation, [...(byRel.get(f.relation) ?? []), i]);
+    if (seen[i] !== 1 || f.args.length > MAX_ARITY) return;
+    const list = byRel.get(f.relation);
+    if (list === undefined) byRel.set(f.relation, [i]);
+    else list.push(i);
   });
   const rels = [...byRel.keys()].sort();
   const multi = multiValued(view, states);
