@@ -7,6 +7,7 @@
  * true, and exactly-one claims of groups that are ever empty.
  */
 import type { MutexView } from './view.js';
+import { type PackedStates, packStates } from './packed.js';
 
 /** Widest relation whose input/output splits are all tried (2^n splits per relation). */
 const MAX_SPLIT_ARITY = 8;
@@ -133,7 +134,7 @@ const STATES_PER_LOOK = 256;
 
 /**
  * Holds every group of every hypothesis against the sampled states (each a list of fluent
- * indexes): counts per state how many members are true. Linear in the states' sizes per
+ * indexes; or packed, packed.ts): counts per state how many members are true. Linear in the states' sizes per
  * hypothesis: only the groups a state touches are counted and reset (pancakes88 has 40,361
  * fluents in tens of thousands of groups, and walking every group per state did not finish).
  * `stop` is asked every {@link STATES_PER_LOOK} states; when it says to stop, the hypotheses
@@ -141,8 +142,9 @@ const STATES_PER_LOOK = 256;
  * prefix of `hyps`, and the candidates are all of theirs.
  */
 export function refute(
-  view: MutexView, hyps: readonly Hypothesis[], states: readonly (readonly number[])[], stop: () => boolean = () => false,
+  view: MutexView, hyps: readonly Hypothesis[], given: readonly (readonly number[])[] | PackedStates, stop: () => boolean = () => false,
 ): { candidates: Candidates; hypotheses: readonly Hypothesis[] } {
+  const states = packStates(given);
   const total = hyps.reduce((n, h) => n + h.groups.length, 0);
   const start = new Int32Array(hyps.length + 1);
   const hypothesis = new Int32Array(total);
@@ -163,7 +165,7 @@ export function refute(
     for (let g = 0; g < h.groups.length; g++, n++) {
       hypothesis[n] = hi;
       atMostOne[n] = held.many[g] === 0 ? 1 : 0;
-      atLeastOne[n] = states.length > 0 && held.hit[g] === states.length ? 1 : 0;
+      atLeastOne[n] = states.count > 0 && held.hit[g] === states.count ? 1 : 0;
     }
     start[hi + 1] = n;
   }
@@ -175,16 +177,17 @@ export function refute(
  * in how many states a member is true (`hit`); undefined when `stop` said to stop.
  */
 function holdGroups(
-  groupOf: Int32Array, groups: number, states: readonly (readonly number[])[], stop: () => boolean,
+  groupOf: Int32Array, groups: number, states: PackedStates, stop: () => boolean,
 ): { many: Uint8Array; hit: Int32Array } | undefined {
+  const { ids, offsets } = states;
   const count = new Int32Array(groups);
   const hit = new Int32Array(groups);
   const many = new Uint8Array(groups);
   const touched: number[] = [];
-  for (let s = 0; s < states.length; s++) {
+  for (let s = 0; s < states.count; s++) {
     if (s % STATES_PER_LOOK === 0 && stop()) return undefined;
-    for (const f of states[s]!) {
-      const g = groupOf[f]!;
+    for (let k = offsets[s]!; k < offsets[s + 1]!; k++) {
+      const g = groupOf[ids[k]!]!;
       if (g < 0) continue;
       if (count[g]++ === 0) touched.push(g);
       else many[g] = 1;

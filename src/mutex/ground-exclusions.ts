@@ -15,6 +15,7 @@
  * violates it, until none is.
  */
 import { type Deadline, cpuMs } from '../deadline.js';
+import { counterPairs } from './ground-counters.js';
 import { type FluentPair, proveGroundJointly } from './ground-joint.js';
 import { positionMaps } from './implications.js';
 import { arityOf } from './lifted-relax.js';
@@ -241,19 +242,28 @@ export function strengthen(
   if (left <= 0) return undefined;
   const deadline = limits.deadline.within(left);
   const pairs = exclusionCandidates(view, states, () => deadline.passed());
-  const r = pairs.length === 0 ? undefined : proveGroundJointly(view, claims, batchesOf(claims, failed), pairs, { deadline, maxConflicts: limits.maxConflicts }, first.proven);
+  const jointLimits = { deadline, maxConflicts: limits.maxConflicts };
+  const r = pairs.length === 0 ? undefined : proveGroundJointly(view, claims, batchesOf(claims, failed), pairs, jointLimits, first.proven);
+  let last: Counted | undefined = r && { ...r, pairs, tried: pairs.length, factsProven: factsProven(r.proven, claims.length) };
   if (r === undefined || r.complete) {
     // Facts within one relation (connect4's gravity), with the claims still unproven: only after a
     // complete first pass, so that the games it settles spend nothing more.
-    const second = withinRelations(view, states, claims, failed, { pairs, r, proven: first.proven }, { deadline, maxConflicts: limits.maxConflicts });
-    if (second !== undefined) return outcome(claims, first.verdicts, second, limits.deadline);
+    last = withinRelations(view, states, claims, failed, { pairs, r, proven: first.proven }, jointLimits) ?? last;
   }
-  if (r === undefined) return undefined;
-  return outcome(claims, first.verdicts, { ...r, tried: pairs.length, factsProven: r.proven.slice(claims.length).filter((x) => x).length }, limits.deadline);
+  // Then the counters and their records (stateSpaceLarge, firefighter), after a complete pass.
+  if (last !== undefined && last.complete) last = withCounters(view, states, claims, failed, last, jointLimits) ?? last;
+  return last === undefined ? undefined : outcome(claims, first.verdicts, last, limits.deadline);
 }
 
-/** A joint proof's result with the facts tried and proven counted. */
-type Counted = ReturnType<typeof proveGroundJointly> & { readonly tried: number; readonly factsProven: number };
+/** How many of a joint proof's facts (the entries after the claims) it proved. */
+function factsProven(proven: readonly boolean[], claims: number): number {
+  let n = 0;
+  for (let k = claims; k < proven.length; k++) if (proven[k] === true) n++;
+  return n;
+}
+
+/** A joint proof's result with its facts (after the claims, in order), those tried and proven counted. */
+type Counted = ReturnType<typeof proveGroundJointly> & { readonly pairs: readonly FluentPair[]; readonly tried: number; readonly factsProven: number };
 
 /** The verdicts and stats of {@link strengthen} from the last joint proof run. */
 function outcome(claims: readonly Claim[], verdicts: readonly ClaimVerdict[], r: Counted, deadline: Deadline): Strengthened {
@@ -284,5 +294,30 @@ function withinRelations(
   const r = proveGroundJointly(view, claims, batchesOf(claims, left), [...kept, ...own], limits, assumed);
   const firstProven = kept.length;
   const ownProven = r.proven.slice(claims.length + kept.length).filter((x) => x).length;
-  return { ...r, queries: r.queries + (pass.r?.queries ?? 0), work: r.work + (pass.r?.work ?? 0), tried: pass.pairs.length + own.length, factsProven: firstProven + ownProven };
+  return {
+    ...r, pairs: [...kept, ...own], queries: r.queries + (pass.r?.queries ?? 0), work: r.work + (pass.r?.work ?? 0),
+    tried: pass.pairs.length + own.length, factsProven: firstProven + ownProven,
+  };
+}
+
+/**
+ * The claims the joint proofs left unproven, tried once more with the exclusions between a counter
+ * and its records added (ground-counters.ts), everything the last joint proof proved assumed.
+ * A further pass, not one pool: the earlier outcome stays what it was on every game the counters
+ * do not help. Undefined when no claim is left or no counter pair holds.
+ */
+function withCounters(
+  view: MutexView, states: readonly (readonly number[])[], claims: readonly Claim[], failed: readonly number[],
+  last: Counted, limits: { readonly deadline: Deadline; readonly maxConflicts: number },
+): Counted | undefined {
+  const left = failed.filter((i) => last.proven[i] !== true);
+  if (left.length === 0 || limits.deadline.passed()) return undefined;
+  const n = view.fluents.length;
+  const known = new Set(last.pairs.map(({ a, b }) => (a < b ? a * n + b : b * n + a)));
+  const stop = (): boolean => limits.deadline.passed();
+  const added = refuteOnStates(view, counterPairs(view, [view.init, ...states], known), [view.init, ...states], stop).slice(0, MAX_EXCLUSIONS);
+  if (added.length === 0) return undefined;
+  const pairs = [...last.pairs, ...added];
+  const r = proveGroundJointly(view, claims, batchesOf(claims, left), pairs, limits, last.proven);
+  return { ...r, pairs, queries: r.queries + last.queries, work: r.work + last.work, tried: last.tried + added.length, factsProven: factsProven(r.proven, claims.length) };
 }

@@ -107,7 +107,8 @@ function proveBatch(p: Prover, batch: readonly number[], pool: readonly (readonl
   const init = new Uint8Array(p.view.fluents.length);
   for (const f of p.view.init) init[f] = 1;
   const tried = new Set<number>();
-  for (const i of batch) if (holds(p.claims[i]!, (f) => init[f] === 1)) p.state[i] = 2;
+  // A claim proven already (a second pass's first proven pairs) stays assumed, not asked again.
+  for (const i of batch) if (p.state[i] === 0 && holds(p.claims[i]!, (f) => init[f] === 1)) p.state[i] = 2;
   let active = batch.filter((i) => p.state[i] === 2);
   for (let changed = true; changed && active.length > 0; ) {
     changed = false;

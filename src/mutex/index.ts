@@ -22,6 +22,7 @@ import { type Implication, impliedCandidates } from './implications.js';
 import { type Claim, type ClaimVerdict, proveClaims } from './prove.js';
 import { strengthen } from './ground-exclusions.js';
 import { type ProofCounts, countByProof, tallyJudged } from './tally.js';
+import { type PackedStates, mapPacked, unpackFirst } from './packed.js';
 import { type MutexView, fluentArgs, mutexView } from './view.js';
 
 /** One group of the chosen encoding, members as fluent texts exactly as `ground` prints them. */
@@ -153,12 +154,17 @@ export const DEFAULT_MUTEX_OPTIONS: Omit<MutexOptions, 'deadline'> = { maxConfli
 
 /**
  * Finds, proves and chooses mutex groups. `states` are sampled reachable states, each as the
- * term ids (in `game.terms`) of the fluents that hold; include the initial state.
+ * term ids (in `game.terms`) of the fluents that hold, or packed (packed.ts: a complete search's
+ * states); include the initial state.
  */
-export function findMutexGroups(game: GroundGame, states: readonly (readonly number[])[], options: MutexOptions): MutexResult {
+export function findMutexGroups(game: GroundGame, states: readonly (readonly number[])[] | PackedStates, options: MutexOptions): MutexResult {
   const view = mutexView(game);
+  // Packed (a complete search's states, packed.ts): refuted on packed, and only the first
+  // MINED_STATES unpacked, which are all minedStates keeps of a complete search.
+  const packed = Array.isArray(states) ? undefined : mapPacked(states as PackedStates, fluentIndexOfTerm(view));
   const fluentOfTerm = new Map(view.fluents.map((f, i) => [f.term, i]));
-  const sampled = states.map((s) => s.map((t) => fluentOfTerm.get(t) ?? -1).filter((f) => f >= 0));
+  const sampled = packed !== undefined ? unpackFirst(packed, MINED_STATES)
+    : (states as readonly (readonly number[])[]).map((s) => s.map((t) => fluentOfTerm.get(t) ?? -1).filter((f) => f >= 0));
   // Candidates are made and held against the states within the stage's budget, like the proofs:
   // past it, the hypotheses not yet made or held are left out, their relations' fluents left
   // singletons (more bits, never a failure; pancakes88: a relation of arity 8, 40,320 fluents,
@@ -166,7 +172,7 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   let candidatesCut = false;
   // Both leave out what they have not done once it says to stop: then the candidates are cut.
   const stop = (): boolean => (candidatesCut ||= options.deadline.passed());
-  const held = refute(view, hypotheses(view, stop), sampled, stop);
+  const held = refute(view, hypotheses(view, stop), packed ?? sampled, stop);
   const hyps = held.hypotheses;
   const cands = held.candidates;
   const count = cands.hypothesis.length;
@@ -250,7 +256,7 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
       candidatesCut,
       failures,
       satQueries: proof.queries + (strengthened?.queries ?? 0),
-      sampledStates: states.length,
+      sampledStates: packed?.count ?? sampled.length,
       proofWork: proof.work + (strengthened?.work ?? 0),
       proofComplete: proof.complete,
     },
@@ -265,6 +271,13 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
  * the lifted proofs then decide: sound either way. Sampled states are taken whole.
  */
 const MINED_STATES = 20_000;
+
+/** Per term id, the index of its fluent in `view` (-1: none). */
+function fluentIndexOfTerm(view: MutexView): Int32Array {
+  const out = new Int32Array(view.fluents.reduce((m, f) => Math.max(m, f.term + 1), 0)).fill(-1);
+  view.fluents.forEach((f, i) => (out[f.term] = i));
+  return out;
+}
 
 /** The states the lifted proofs' candidates are held against ({@link MINED_STATES}). */
 function minedStates(sampled: readonly (readonly number[])[], reachable: boolean): readonly (readonly number[])[] {

@@ -8,6 +8,7 @@ import type { Deadline } from '../deadline.js';
 import { ruleCount } from '../ground/compact.js';
 import type { GroundGame } from '../ground/types.js';
 import type { MutexEnumeration } from '../mutex/index.js';
+import type { PackedStates } from '../mutex/packed.js';
 import { reachableStates } from '../play/reachable.js';
 import { sampleStates } from '../play/sample.js';
 
@@ -47,7 +48,8 @@ const MAX_EXTRA_STATES = 10_000;
 
 /** The states for the mutex stage, and whether they are every reachable state. */
 interface MutexStates {
-  readonly states: readonly (readonly number[])[];
+  /** Term ids per state; a complete search's packed (src/mutex/packed.ts). */
+  readonly states: readonly (readonly number[])[] | PackedStates;
   /** The search, when tried (absent: the game is above {@link MAX_RULES}, or the search is turned off). */
   readonly enumeration?: MutexEnumeration;
 }
@@ -64,9 +66,9 @@ export function mutexStates(ground: GroundGame, settings: SampleSettings, deadli
   // Search and sampling share the half of the budget sampling alone had: the proofs keep the other.
   const half = deadline.within(seconds / 2);
   const share = seconds * SEARCH_SHARE;
-  const found = reachableStates(ground, { maxStates, seconds: share, deadline: half.within(share), keepIncomplete: MAX_EXTRA_STATES });
+  const found = reachableStates(ground, { maxStates, seconds: share, deadline: half.within(share), keepIncomplete: MAX_EXTRA_STATES, pack: true });
   const enumeration: MutexEnumeration = { states: found.found, end: found.end, successors: found.successors };
-  if (found.end === 'complete') return { states: found.states, enumeration };
+  if (found.end === 'complete') return { states: found.packed ?? found.states, enumeration };
   const sampled = sampleStates(ground, { ...settings, deadline: half });
   return { states: [...sampled, ...found.states], enumeration };
 }

@@ -6,6 +6,7 @@
 import { checkDeadline } from '../gdl/diagnostics.js';
 import type { GroundGame } from '../ground/types.js';
 import { DEFAULT_MUTEX_OPTIONS, type MutexResult, type MutexTime, findMutexGroups } from '../mutex/index.js';
+import { stateCount } from '../mutex/packed.js';
 import type { NormalGame } from '../normalize/types.js';
 import { createFastSimulator } from '../play/fast/simulator.js';
 import { createGroundSimulator } from '../play/ground-sim.js';
@@ -100,7 +101,7 @@ export function mutexGroups(ground: GroundGame, normal: NormalGame, options: Pip
   // The whole budget, reserve included: the choice of the encoding stops weighing there.
   const end = options.deadline.within(seconds);
   // Every reachable state of a small game first (mutex-states.ts), else sampled playouts.
-  const { states, enumeration } = timer.run('sample', () => mutexStates(ground, settings, options.deadline, seconds), (s) => ({ states: s.states.length }));
+  const { states, enumeration } = timer.run('sample', () => mutexStates(ground, settings, options.deadline, seconds), (s) => ({ states: stateCount(s.states) }));
   checkDeadline(options.deadline, ground.file, 'mutex groups: sampling');
   const sampled = timer.processorSeconds();
   return timer.run('mutex', () => {

@@ -33,6 +33,19 @@ interface ReachableOptions {
   readonly maxFluents?: number;
   /** Of an incomplete search, the states (the first found) returned (default all). */
   readonly keepIncomplete?: number;
+  /**
+   * A complete search's states returned packed (`packed`, `states` empty), up to
+   * {@link MAX_PACKED_IDS} term ids in all: 4 bytes an id instead of about 8 and a pointer per state.
+   */
+  readonly pack?: boolean;
+}
+
+/** States packed into one array of term ids: state s is `ids[offsets[s]]` up to `ids[offsets[s + 1]]` (the mutex stage's packed.ts shape). */
+interface PackedTerms {
+  readonly kind: 'packed';
+  readonly ids: Int32Array;
+  readonly offsets: Int32Array;
+  readonly count: number;
 }
 
 /** How a search ended. */
@@ -51,6 +64,34 @@ interface ReachableStates {
   readonly successors: number;
   /** States the search found (all of them, whether or not `states` holds them all). */
   readonly found: number;
+  /** With {@link ReachableOptions.pack}, a complete search's states (then `states` is empty). */
+  readonly packed?: PackedTerms;
+}
+
+/**
+ * Default cap of packed term ids (256 MB): snake_2008's 512,693 states hold about 35 million,
+ * above {@link MAX_FLUENT_IDS}, which stopped its complete search as capped.
+ */
+const MAX_PACKED_IDS = 64_000_000;
+
+/** The states of `found` packed as term ids, or undefined past {@link MAX_PACKED_IDS}. */
+function packTerms(found: StateSet, termsOf: (s: GroundState) => number[]): PackedTerms | undefined {
+  const offsets = new Int32Array(found.size + 1);
+  let ids = new Int32Array(1 << 16);
+  let n = 0;
+  for (let i = 0; i < found.size; i++) {
+    const terms = termsOf(found.state(i));
+    if (n + terms.length > MAX_PACKED_IDS) return undefined;
+    if (n + terms.length > ids.length) {
+      const bigger = new Int32Array(Math.min(MAX_PACKED_IDS, Math.max(2 * ids.length, n + terms.length)));
+      bigger.set(ids.subarray(0, n));
+      ids = bigger;
+    }
+    ids.set(terms, n);
+    n += terms.length;
+    offsets[i + 1] = n;
+  }
+  return { kind: 'packed', ids: ids.subarray(0, n), offsets, count: found.size };
 }
 
 /**
@@ -152,7 +193,11 @@ export function reachableStates(game: GroundGame, options: ReachableOptions): Re
         return false;
       });
     }
-    return { ...asTerms(found, (s) => sim.fluentTerms(s), end, options), successors, found: found.size };
+    const packed = end === 'complete' && options.pack === true ? packTerms(found, (s) => sim.fluentTerms(s)) : undefined;
+    if (packed !== undefined) return { states: [], end, successors, found: found.size, packed };
+    // Past the packed cap, as past maxFluents: capped, with the first states kept as arrays.
+    const ended = options.pack === true && end === 'complete' ? 'states' : end;
+    return { ...asTerms(found, (s) => sim.fluentTerms(s), ended, options), successors, found: found.size };
   } catch (err) {
     // A lazy part's evaluation stops with a limit error once the budget passes inside a step:
     // then the search ends with the states it has, as sampling does.
