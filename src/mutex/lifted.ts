@@ -25,6 +25,7 @@ import { forbiddenDerived } from './lifted-entail.js';
 import { type Implication, impliedAtoms } from './implications.js';
 import { implicationRules, implicationStep } from './lifted-alo.js';
 import { provenExistence } from './lifted-exists.js';
+import { transitionFunctions } from './lifted-derived.js';
 import { memberCasesClose } from './lifted-exactly.js';
 import { type Exclusion, proveExclusions, withExclusions } from './lifted-exclusion.js';
 import { type InductionTask, assumedOf, checkOrder, induce } from './lifted-induction.js';
@@ -207,10 +208,13 @@ export function proveLifted(
   const exists = imps.length === 0 ? [] : provenExistence(normal, view, hyps, exact.fluents, statics, limits.deadline);
   const known = new Map<string, Pair[]>();
   let deadline = limits.deadline;
+  // Derived relations functional within one transition, given the state's claims (2i): proven on demand per set of claims.
+  const transition = transitionFunctions(normal, exact.facts, [...byRelation.keys()], (body, s, goal, assumed) =>
+    bodiesClose(body, s, goal, { assumed, implied: [], legal, base, deadline, counter: { tag: 0 }, exactly: [] }), () => deadline.passed());
   const task: InductionTask = {
     hyps, keysOf, statics, order: checkOrder(hyps, keysOf, byRelation), imps,
     check: (i, assumed, implied) => allPairsRefuted(byRelation.get(hyps[i]!.relation) ?? [], hyps[i]!.input,
-      { assumed: withFunctions(assumed, derived), implied, legal, base, deadline, counter: { tag: 0 }, exactly: limits.exactly ?? [] }, knownFor(known, hyps[i]!.relation), keysOf[i]),
+      { assumed: transition(withFunctions(assumed, derived)), implied, legal, base, deadline, counter: { tag: 0 }, exactly: limits.exactly ?? [] }, knownFor(known, hyps[i]!.relation), keysOf[i]),
     implicationStep: (j, assumed, implied) => implicationStep(stepRules, imps[j]!, assumed, implied, deadline, exists),
     stop: (i) => {
       const rules = byRelation.get(hyps[i]!.relation)?.length ?? 0;
