@@ -25,16 +25,18 @@ export type BodyCloser = (body: readonly Literal[], s: Subst, goal: readonly [Te
 /** Relations never claimed: the state, the move, the next state, and what a player reads. */
 const NOT_CLAIMED = new Set(['true', 'does', 'next', 'init', 'base', 'input', 'role', 'legal', 'goal', 'terminal']);
 
-/** Largest arity claimed (outputs of one and two positions), and most rules of a component. */
+/** Largest arity claimed (outputs of one or two positions), and most rules of a relation claimed. */
 const MAX_ARITY = 8;
 const MAX_RULES = 16;
+/** Most rule pairs one component's proof checks (over all its claims and rounds). */
+const MAX_CHECKS = 96;
 
 /** Suffix of the fresh relation standing for a component's atoms derived lower (a space: no game has it). */
 const LOWER = ' lower';
 
-/** A component's proven claims and the state claims their proofs took equalities from. */
+/** A claim proven (or none) and the state claims its proof took equalities from. */
 interface Proven {
-  readonly claims: ReadonlyMap<string, readonly AssumedClaim[]>;
+  readonly claims: readonly AssumedClaim[];
   readonly used: readonly AssumedClaim[];
 }
 
@@ -67,24 +69,31 @@ function components(normal: NormalGame, facts: StaticFacts): Components {
   return { rules, of };
 }
 
-/** The claims tried for a relation of `arity`: every output of one position, then of two. */
-function candidates(arity: number): AssumedClaim[] {
-  if (arity < 2 || arity > MAX_ARITY) return [];
-  const all = [...Array(arity).keys()];
-  const out: AssumedClaim[] = all.map((j) => ({ input: all.filter((i) => i !== j), output: [j] }));
-  for (let a = 0; a < arity; a++) for (let b = a + 1; b < arity; b++) if (arity > 2) out.push({ input: all.filter((i) => i !== a && i !== b), output: [a, b] });
-  return out;
-}
-
 /** The body with the positive atoms of the component's relations renamed to their lower stand-ins. */
 function lowered(body: readonly Literal[], comp: ReadonlySet<string>): Literal[] {
   return body.map((l) => (l.kind === 'pos' && comp.has(relKey(l.atom.rel, l.atom.args.length)) ? { ...l, atom: { ...l.atom, rel: l.atom.rel + LOWER } } : l));
 }
 
-/** Whether every pair of the rules closes with the heads equal at the claim's inputs and different at its outputs. */
-function claimHolds(rules: readonly NormalRule[], claim: AssumedClaim, comp: ReadonlySet<string>, assumed: Assumed, close: BodyCloser): boolean {
+/**
+ * Whether every pair of the relation's rules (one with itself included), renamed apart, closes
+ * with the heads equal at the claim's inputs and different at its outputs, the claim assumed of
+ * the atoms of the relation's component in the bodies (renamed to their lower stand-in) and
+ * `outer` (the state's claims, the relations below) of the rest.
+ */
+function claimHolds(rel: string, claim: AssumedClaim, comps: Components, outer: Assumed, close: BodyCloser, stop: () => boolean): boolean {
+  const rules = comps.rules.get(rel)!;
+  const comp = new Set(comps.of.get(rel));
+  const mine = staticKey(rel.slice(0, rel.lastIndexOf('/')) + LOWER, Number(rel.slice(rel.lastIndexOf('/') + 1)));
+  const assumed: Assumed = {
+    get: (k) => (k === mine ? [claim] : k.includes(LOWER + '/') ? undefined : outer.get(k)),
+    has: (k) => k === mine || outer.has(k),
+    use: (c) => outer.use?.(c),
+    want: (k, same) => outer.want?.(k, same),
+  };
+  if (rules.length > MAX_RULES) return false;
   for (let x = 0; x < rules.length; x++) {
     for (let y = x; y < rules.length; y++) {
+      if (stop()) return false;
       const a = renameRule(rules[x]!, 'f1');
       const b = renameRule(rules[y]!, 'f2');
       const s: Subst = new Map();
@@ -98,33 +107,6 @@ function claimHolds(rules: readonly NormalRule[], claim: AssumedClaim, comp: Rea
 }
 
 /**
- * The greatest set of the component's candidate claims whose pairs all close assuming the set (on
- * the lower stand-ins) and `outer` (the state's claims, the relations below). A pair output leaves
- * with either of its single outputs (a smaller input cannot determine what a larger one does not).
- */
-function proveComponent(rels: readonly string[], rules: Components['rules'], outer: Assumed, close: BodyCloser, stop: () => boolean): Map<string, AssumedClaim[]> {
-  const comp = new Set(rels);
-  const total = rels.reduce((n, k) => n + rules.get(k)!.length, 0);
-  const live = new Map(rels.map((k) => [k, total > MAX_RULES ? [] : candidates(Number(k.slice(k.lastIndexOf('/') + 1)))]));
-  for (let changed = true; changed && !stop(); ) {
-    changed = false;
-    const lower: Assumed = {
-      get: (k) => (k.includes(LOWER + '/') ? live.get(k.slice(7).replace(LOWER + '/', '/')) : outer.get(k)),
-      has: (k) => (k.includes(LOWER + '/') ? (live.get(k.slice(7).replace(LOWER + '/', '/'))?.length ?? 0) > 0 : outer.has(k)),
-      use: (c) => outer.use?.(c),
-    };
-    for (const k of rels) {
-      const kept = live.get(k)!.filter((c) => claimHolds(rules.get(k)!, c, comp, lower, close));
-      const singles = new Set(kept.filter((c) => c.output!.length === 1).map((c) => c.output![0]));
-      const left = kept.filter((c) => c.output!.every((j) => singles.has(j)));
-      if (left.length < live.get(k)!.length) (changed = true), live.set(k, left);
-    }
-  }
-  if (stop()) return new Map();
-  return new Map([...live].filter(([, cs]) => cs.length > 0).map(([k, cs]) => [staticKey(k.slice(0, k.lastIndexOf('/')), Number(k.slice(k.lastIndexOf('/') + 1))), cs]));
-}
-
-/**
  * The claims of the state read by a check, as one text: two checks with the same text assume the
  * same of the state, so the derived relations' claims proven for one hold for the other.
  */
@@ -132,44 +114,47 @@ function fingerprint(assumed: Assumed, relations: readonly string[]): string {
   return relations.map((r) => (assumed.get(r) ?? []).map((c) => `${c.hypothesis ?? ''}:${c.input.join(',')}:${c.keys?.size ?? ''}`).join(';')).join('|');
 }
 
+/** Per derived relation (`name/arity`), per output positions asked for: the claim if proven, and the state claims its proof used. */
+type Known = Map<string, Map<string, Proven>>;
+
 /**
- * Per check, `assumed` with the derived relations' per-transition claims added (on demand: a
- * component is proven when a case first asks for one of its relations, once per set of state
- * claims). `relations` are the fluent relations whose claims the state may have; `close` is the
- * pair check of lifted.ts.
+ * Per check, `assumed` with the derived relations' per-transition claims added, on demand: when
+ * a case's two atoms of a derived relation agree at some positions and differ at one or two
+ * others (lifted-core.ts' `want`), the claim "those positions determine these" is tried, once per
+ * set of state claims. `relations` are the fluent relations whose claims the state may have;
+ * `close` is the pair check of lifted.ts.
  */
 export function transitionFunctions(normal: NormalGame, facts: StaticFacts, relations: readonly string[], close: BodyCloser, stop: () => boolean): (assumed: Assumed) => Assumed {
   const comps = components(normal, facts);
-  const memo = new Map<string, Map<string, Proven>>();
+  const memo = new Map<string, Known>();
   return (assumed) => {
     const print = fingerprint(assumed, relations);
-    const known = memo.get(print) ?? new Map<string, Proven>();
+    const known: Known = memo.get(print) ?? new Map();
     memo.set(print, known);
     const busy = new Set<string>();
-    // The view of the claims a component's proof assumes: the state's (their use collected) and, on demand, the relations below.
-    const view = (used: Set<AssumedClaim>): Assumed => ({
-      get: (k) => merged(k, used),
-      has: (k) => assumed.has(k) || comps.rules.has(k.slice(7)),
-      use: (c) => used.add(c),
-    });
-    const merged = (k: string, used: Set<AssumedClaim>): readonly AssumedClaim[] | undefined => {
+    const demand = (k: string, same: readonly boolean[]): void => {
       const rel = k.slice(7);
-      const inner = assumed.get(k);
       const rels = comps.of.get(rel);
-      if (!k.startsWith('static ') || rels === undefined || busy.has(rel)) return inner;
-      let p = known.get(rel);
-      if (p === undefined) {
-        const mine = new Set<AssumedClaim>();
-        rels.forEach((r) => busy.add(r));
-        const claims = proveComponent(rels, comps.rules, view(mine), close, stop);
-        rels.forEach((r) => busy.delete(r));
-        p = { claims, used: [...mine] };
-        rels.forEach((r) => known.set(r, p!));
-      }
-      const own = p.claims.get(k) ?? [];
-      if (own.length > 0) p.used.forEach((c) => used.add(c));
-      return own.length === 0 ? inner : [...(inner ?? []), ...own];
+      const output = [...same.keys()].filter((i) => !same[i]);
+      const id = output.join(',');
+      if (!k.startsWith('static ') || rels === undefined || busy.has(rel) || same.length > MAX_ARITY || output.length > 2 || known.get(rel)?.has(id) === true) return;
+      const claim: AssumedClaim = { input: [...same.keys()].filter((i) => same[i]), output };
+      const used = new Set<AssumedClaim>();
+      rels.forEach((r) => busy.add(r));
+      const ok = claimHolds(rel, claim, comps, view(used), close, stop);
+      rels.forEach((r) => busy.delete(r));
+      if (!known.has(rel)) known.set(rel, new Map());
+      known.get(rel)!.set(id, { claims: ok ? [claim] : [], used: [...used] });
     };
+    // The claims a proof assumes (or a check): the state's, and those of derived relations proven, their proofs' use collected in `used`.
+    const merged = (k: string, used: Set<AssumedClaim>): readonly AssumedClaim[] | undefined => {
+      const inner = assumed.get(k);
+      const proven = k.startsWith('static ') ? [...(known.get(k.slice(7))?.values() ?? [])].filter((p) => p.claims.length > 0) : [];
+      proven.forEach((p) => p.used.forEach((c) => used.add(c)));
+      return proven.length === 0 ? inner : [...(inner ?? []), ...proven.flatMap((p) => p.claims)];
+    };
+    const has = (k: string): boolean => assumed.has(k) || (k.startsWith('static ') && comps.rules.has(k.slice(7)));
+    const view = (used: Set<AssumedClaim>): Assumed => ({ get: (k) => merged(k, used), has, use: (c) => used.add(c), want: demand });
     const top = new Set<AssumedClaim>();
     return {
       get: (k) => {
@@ -178,8 +163,7 @@ export function transitionFunctions(normal: NormalGame, facts: StaticFacts, rela
         top.clear();
         return out;
       },
-      has: (k) => assumed.has(k) || (k.startsWith('static ') && comps.rules.has(k.slice(7))),
-      use: (c) => assumed.use?.(c),
+      has, use: (c) => assumed.use?.(c), want: demand,
     };
   };
 }
