@@ -20,7 +20,7 @@ import { type Assumed, type AssumedClaim, type StaticFacts, staticKey } from './
 import { type Subst, renameRule, unify } from './lifted-terms.js';
 
 /** Whether a conjunction closes (lifted.ts' pair check), with these claims assumed. */
-export type BodyCloser = (body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]], assumed: Assumed) => boolean;
+type BodyCloser = (body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]], assumed: Assumed) => boolean;
 
 /** Relations never claimed: the state, the move, the next state, and what a player reads. */
 const NOT_CLAIMED = new Set(['true', 'does', 'next', 'init', 'base', 'input', 'role', 'legal', 'goal', 'terminal']);
@@ -28,8 +28,6 @@ const NOT_CLAIMED = new Set(['true', 'does', 'next', 'init', 'base', 'input', 'r
 /** Largest arity claimed (outputs of one or two positions), and most rules of a relation claimed. */
 const MAX_ARITY = 8;
 const MAX_RULES = 16;
-/** Most rule pairs one component's proof checks (over all its claims and rounds). */
-const MAX_CHECKS = 96;
 
 /** Suffix of the fresh relation standing for a component's atoms derived lower (a space: no game has it). */
 const LOWER = ' lower';
