@@ -13,6 +13,7 @@
  * relation on which the component's claims are assumed: by strong induction on the larger
  * derivation height of the two atoms, the body atoms of both rules are derived lower.
  */
+import type { Deadline } from '../deadline.js';
 import type { Term } from '../gdl/ast.js';
 import { stronglyConnectedComponents } from '../gdl/scc.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
@@ -20,7 +21,7 @@ import { type Assumed, type AssumedClaim, type StaticFacts, staticKey } from './
 import { type Subst, renameRule, unify } from './lifted-terms.js';
 
 /** Whether a conjunction closes (lifted.ts' pair check), with these claims assumed. */
-type BodyCloser = (body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]], assumed: Assumed) => boolean;
+type BodyCloser = (body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]], assumed: Assumed, deadline: Deadline) => boolean;
 
 /** Relations never claimed: the state, the move, the next state, and what a player reads. */
 const NOT_CLAIMED = new Set(['true', 'does', 'next', 'init', 'base', 'input', 'role', 'legal', 'goal', 'terminal']);
@@ -28,6 +29,11 @@ const NOT_CLAIMED = new Set(['true', 'does', 'next', 'init', 'base', 'input', 'r
 /** Largest arity claimed (outputs of one or two positions), and most rules of a relation claimed. */
 const MAX_ARITY = 8;
 const MAX_RULES = 16;
+/**
+ * Processor seconds one claim's proof may take, those it asks for on the way included: a failing
+ * claim's pair checks can each run to the case limit (checkers' `single_jump_capture`, seconds).
+ */
+const CLAIM_SECONDS = 1;
 
 /** Suffix of the fresh relation standing for a component's atoms derived lower (a space: no game has it). */
 const LOWER = ' lower';
@@ -46,7 +52,7 @@ interface Components {
 
 const relKey = (rel: string, arity: number): string => `${rel}/${arity}`;
 
-/** The derived relations (with rules, no static facts, not {@link NOT_CLAIMED}) and their components. */
+/** The derived relations (with rules, no static facts, not {@link NOT_CLAIMED}) and the components of those that read the state or the move. */
 function components(normal: NormalGame, facts: StaticFacts): Components {
   const rules = new Map<string, NormalRule[]>();
   for (const r of normal.rules) {
@@ -60,9 +66,14 @@ function components(normal: NormalGame, facts: StaticFacts): Components {
     return j === undefined ? [] : [j];
   })))]);
   const of = new Map<string, string[]>();
+  // Components come out callees first, so whether a relation reads the state is known of those it reads.
+  const stateful = new Set<string>();
+  const reads = (k: string): boolean => rules.get(k)!.some((r) => r.body.some((l) => l.kind !== 'distinct' && (l.atom.rel === 'true' || l.atom.rel === 'does' || stateful.has(relKey(l.atom.rel, l.atom.args.length)))));
   for (const comp of stronglyConnectedComponents(names.length, (v) => succ[v]!)) {
     const rels = comp.map((v) => names[v]!);
-    for (const k of rels) of.set(k, rels);
+    // A relation that reads neither the state nor the move means the same in every state: its bound is its model (lifted-functional.ts).
+    if (!rels.some(reads)) continue;
+    for (const k of rels) (of.set(k, rels), stateful.add(k));
   }
   return { rules, of };
 }
@@ -78,7 +89,7 @@ function lowered(body: readonly Literal[], comp: ReadonlySet<string>): Literal[]
  * the atoms of the relation's component in the bodies (renamed to their lower stand-in) and
  * `outer` (the state's claims, the relations below) of the rest.
  */
-function claimHolds(rel: string, claim: AssumedClaim, comps: Components, outer: Assumed, close: BodyCloser, stop: () => boolean): boolean {
+function claimHolds(rel: string, claim: AssumedClaim, comps: Components, outer: Assumed, close: BodyCloser, deadline: Deadline): boolean {
   const rules = comps.rules.get(rel)!;
   const comp = new Set(comps.of.get(rel));
   const mine = staticKey(rel.slice(0, rel.lastIndexOf('/')) + LOWER, Number(rel.slice(rel.lastIndexOf('/') + 1)));
@@ -91,14 +102,14 @@ function claimHolds(rel: string, claim: AssumedClaim, comps: Components, outer: 
   if (rules.length > MAX_RULES) return false;
   for (let x = 0; x < rules.length; x++) {
     for (let y = x; y < rules.length; y++) {
-      if (stop()) return false;
+      if (deadline.passed()) return false;
       const a = renameRule(rules[x]!, 'f1');
       const b = renameRule(rules[y]!, 'f2');
       const s: Subst = new Map();
       if (!claim.input.every((i) => unify(a.head.args[i]!, b.head.args[i]!, s))) continue;
       const out = claim.output ?? [];
       const goal: [Term[], Term[]] = [out.map((j) => a.head.args[j]!), out.map((j) => b.head.args[j]!)];
-      if (!close([...lowered(a.body, comp), ...lowered(b.body, comp)], s, goal, assumed)) return false;
+      if (!close([...lowered(a.body, comp), ...lowered(b.body, comp)], s, goal, assumed, deadline) || deadline.passed()) return false;
     }
   }
   return true;
@@ -122,7 +133,7 @@ type Known = Map<string, Map<string, Proven>>;
  * set of state claims. `relations` are the fluent relations whose claims the state may have;
  * `close` is the pair check of lifted.ts.
  */
-export function transitionFunctions(normal: NormalGame, facts: StaticFacts, relations: readonly string[], close: BodyCloser, stop: () => boolean): (assumed: Assumed) => Assumed {
+export function transitionFunctions(normal: NormalGame, facts: StaticFacts, relations: readonly string[], close: BodyCloser, limit: () => Deadline): (assumed: Assumed) => Assumed {
   const comps = components(normal, facts);
   const memo = new Map<string, Known>();
   return (assumed) => {
@@ -130,6 +141,8 @@ export function transitionFunctions(normal: NormalGame, facts: StaticFacts, rela
     const known: Known = memo.get(print) ?? new Map();
     memo.set(print, known);
     const busy = new Set<string>();
+    // The deadline of the claim under way (a claim asked for on the way shares it).
+    let current: Deadline | undefined;
     const demand = (k: string, same: readonly boolean[]): void => {
       const rel = k.slice(7);
       const rels = comps.of.get(rel);
@@ -139,7 +152,10 @@ export function transitionFunctions(normal: NormalGame, facts: StaticFacts, rela
       const claim: AssumedClaim = { input: [...same.keys()].filter((i) => same[i]), output };
       const used = new Set<AssumedClaim>();
       rels.forEach((r) => busy.add(r));
-      const ok = claimHolds(rel, claim, comps, view(used), close, stop);
+      const outer = current;
+      current = (outer ?? limit()).within(CLAIM_SECONDS);
+      const ok = claimHolds(rel, claim, comps, view(used), close, current);
+      current = outer;
       rels.forEach((r) => busy.delete(r));
       if (!known.has(rel)) known.set(rel, new Map());
       known.get(rel)!.set(id, { claims: ok ? [claim] : [], used: [...used] });
@@ -151,7 +167,7 @@ export function transitionFunctions(normal: NormalGame, facts: StaticFacts, rela
       proven.forEach((p) => p.used.forEach((c) => used.add(c)));
       return proven.length === 0 ? inner : [...(inner ?? []), ...proven.flatMap((p) => p.claims)];
     };
-    const has = (k: string): boolean => assumed.has(k) || (k.startsWith('static ') && comps.rules.has(k.slice(7)));
+    const has = (k: string): boolean => assumed.has(k) || (k.startsWith('static ') && comps.of.has(k.slice(7)));
     const view = (used: Set<AssumedClaim>): Assumed => ({ get: (k) => merged(k, used), has, use: (c) => used.add(c), want: demand });
     const top = new Set<AssumedClaim>();
     return {

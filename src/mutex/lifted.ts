@@ -211,8 +211,8 @@ export function proveLifted(
   const known = new Map<string, Pair[]>();
   let deadline = limits.deadline;
   // Derived relations functional within one transition, given the state's claims (2i): proven on demand per set of claims.
-  const transition = transitionFunctions(normal, exact.facts, [...byRelation.keys()], (body, s, goal, assumed) =>
-    bodiesClose(body, s, goal, { assumed, implied: [], legal, base, deadline, counter: { tag: 0 }, exactly: [] }), () => deadline.passed());
+  const transition = transitionFunctions(normal, exact.facts, [...byRelation.keys()], (body, s, goal, assumed, within) =>
+    bodiesClose(body, s, goal, { assumed, implied: [], legal, base, deadline: within, counter: { tag: 0 }, exactly: [] }), () => deadline);
   const task: InductionTask = {
     hyps, keysOf, statics, order: checkOrder(hyps, keysOf, byRelation), imps,
     check: (i, assumed, implied) => allPairsRefuted(byRelation.get(hyps[i]!.relation) ?? [], hyps[i]!.input,
