@@ -38,6 +38,8 @@ export interface Assumed {
    * looked at), which lifted.ts uses to check again only what a claim that left was used for.
    */
   use?(claim: AssumedClaim): void;
+  /** Told, before a relation's claims are read, which positions two of its atoms agree on (lifted-derived.ts proves claims on demand). */
+  want?(relation: string, same: readonly boolean[]): void;
 }
 
 /**
@@ -90,6 +92,7 @@ function functionalPairs(a: Atom, b: Atom, s: Subst, assumed: Assumed): [Term, T
   // Nothing to force unless the atoms agree somewhere and differ elsewhere (and only then is a derived relation's bound asked for).
   const same = a.args.map((x, i) => key(x, s) === key(b.args[i]!, s));
   if (!same.includes(true) || !same.includes(false)) return [];
+  assumed.want?.(staticKey(a.rel, a.args.length), same);
   return (assumed.get(staticKey(a.rel, a.args.length)) ?? []).flatMap(({ input, output }): [Term, Term][] =>
     (input.every((i) => key(a.args[i]!, s) === key(b.args[i]!, s)) ? (output ?? []).map((j) => [a.args[j]!, b.args[j]!]) : []));
 }

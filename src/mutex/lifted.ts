@@ -25,6 +25,8 @@ import { forbiddenDerived } from './lifted-entail.js';
 import { type Implication, impliedAtoms } from './implications.js';
 import { implicationRules, implicationStep } from './lifted-alo.js';
 import { provenExistence } from './lifted-exists.js';
+import { transitionFunctions } from './lifted-derived.js';
+import { expandedNexts } from './lifted-expand.js';
 import { memberCasesClose } from './lifted-exactly.js';
 import { type Exclusion, proveExclusions, withExclusions } from './lifted-exclusion.js';
 import { type InductionTask, assumedOf, checkOrder, induce } from './lifted-induction.js';
@@ -168,10 +170,12 @@ export function proveLifted(
   normal: NormalGame, view: MutexView, hyps: readonly Hypothesis[], candidate: readonly boolean[], limits: LiftedLimits,
   partial: readonly (readonly KeyedGroup[] | undefined)[] = [],
 ): LiftedResult {
-  const nexts = normal.rules.filter((r) => r.head.rel === 'next' && r.head.args.length === 1);
+  const exact = ruleBase(normal, limits.fluents ?? new Map());
+  // A `next` rule whose fluent is a variable is read over the static facts that bind it (2i).
+  const nexts = expandedNexts(normal.rules.filter((r) => r.head.rel === 'next' && r.head.args.length === 1), exact.facts);
   const none = { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0 };
   // A `next` rule whose fluent is not a compound term could make any relation true: give up.
-  if (nexts.some((r) => r.head.args[0]!.kind !== 'fn' && r.head.args[0]!.kind !== 'const')) return none;
+  if (nexts === undefined || nexts.some((r) => r.head.args[0]!.kind !== 'fn' && r.head.args[0]!.kind !== 'const')) return none;
   const byRelation = new Map<string, NormalRule[]>();
   for (const r of nexts) {
     const t = r.head.args[0]!;
@@ -188,7 +192,6 @@ export function proveLifted(
   const active = hyps.map((h, i) => ((candidate[i] === true && init[i] === true) || (keysOf[i]?.length ?? 0) > 0) && !h.relation.endsWith('/0'));
   let pairs = 0;
   const statics = functionalStatics(normal);
-  const exact = ruleBase(normal, limits.fluents ?? new Map());
   // Bounds of the derived relations (lifted-bounds.ts): what unfolding cannot see through, recursion included.
   const over = active.some((a) => a) ? relaxedBounds(normal, exact.facts, exact.fluents, limits.deadline) : new Map();
   const refute = forbiddenDerived(exact.rules, exact.facts);
@@ -207,10 +210,13 @@ export function proveLifted(
   const exists = imps.length === 0 ? [] : provenExistence(normal, view, hyps, exact.fluents, statics, limits.deadline);
   const known = new Map<string, Pair[]>();
   let deadline = limits.deadline;
+  // Derived relations functional within one transition, given the state's claims (2i): proven on demand per set of claims.
+  const transition = transitionFunctions(normal, exact.facts, [...byRelation.keys()], (body, s, goal, assumed, within) =>
+    bodiesClose(body, s, goal, { assumed, implied: [], legal, base, deadline: within, counter: { tag: 0 }, exactly: [] }), () => deadline);
   const task: InductionTask = {
     hyps, keysOf, statics, order: checkOrder(hyps, keysOf, byRelation), imps,
     check: (i, assumed, implied) => allPairsRefuted(byRelation.get(hyps[i]!.relation) ?? [], hyps[i]!.input,
-      { assumed: withFunctions(assumed, derived), implied, legal, base, deadline, counter: { tag: 0 }, exactly: limits.exactly ?? [] }, knownFor(known, hyps[i]!.relation), keysOf[i]),
+      { assumed: transition(withFunctions(assumed, derived)), implied, legal, base, deadline, counter: { tag: 0 }, exactly: limits.exactly ?? [] }, knownFor(known, hyps[i]!.relation), keysOf[i]),
     implicationStep: (j, assumed, implied) => implicationStep(stepRules, imps[j]!, assumed, implied, deadline, exists),
     stop: (i) => {
       const rules = byRelation.get(hyps[i]!.relation)?.length ?? 0;

@@ -1,0 +1,183 @@
+/**
+ * Derived relations functional within one transition (docs/mutex.md, 2i): "at most one value of
+ * a derived relation per (state, move)", proven on its rules with variables assuming the claims
+ * of the current state. wargame's `(intendedLocation ?character ?x ?y)` (one square per character
+ * and move: the soldier's step, a terrorist's two steps towards it) is not functional over all
+ * states, so its bound (lifted-functional.ts) has no dependency, but it is in each state that
+ * satisfies "one location per character"; the `next` rules of `location` and `health` need it.
+ *
+ * A claim (R, O): two true atoms of R in one (s, m) that agree outside the positions O agree at O.
+ * It is proven like a hypothesis of 2a: every pair of R's rules (one with itself included),
+ * renamed apart, their heads unified outside O, must close with the heads different at O. The
+ * atoms of R's own component (recursive relations) in those bodies are renamed to a fresh
+ * relation on which the component's claims are assumed: by strong induction on the larger
+ * derivation height of the two atoms, the body atoms of both rules are derived lower.
+ */
+import type { Deadline } from '../deadline.js';
+import type { Term } from '../gdl/ast.js';
+import { stronglyConnectedComponents } from '../gdl/scc.js';
+import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
+import { type Assumed, type AssumedClaim, type StaticFacts, staticKey } from './lifted-core.js';
+import { type Subst, renameRule, unify } from './lifted-terms.js';
+
+/** Whether a conjunction closes (lifted.ts' pair check), with these claims assumed. */
+type BodyCloser = (body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]], assumed: Assumed, deadline: Deadline) => boolean;
+
+/** Relations never claimed: the state, the move, the next state, and what a player reads. */
+const NOT_CLAIMED = new Set(['true', 'does', 'next', 'init', 'base', 'input', 'role', 'legal', 'goal', 'terminal']);
+
+/** Largest arity claimed (outputs of one or two positions), and most rules of a relation claimed. */
+const MAX_ARITY = 8;
+const MAX_RULES = 16;
+/**
+ * Processor seconds one claim's proof may take, those it asks for on the way included: a failing
+ * claim's pair checks can each run to the case limit (checkers' `single_jump_capture`, seconds).
+ */
+const CLAIM_SECONDS = 1;
+
+/** Suffix of the fresh relation standing for a component's atoms derived lower (a space: no game has it). */
+const LOWER = ' lower';
+
+/** A claim proven (or none) and the state claims its proof took equalities from. */
+interface Proven {
+  readonly claims: readonly AssumedClaim[];
+  readonly used: readonly AssumedClaim[];
+}
+
+/** The derived relations' components, each relation's rules, and which component it is in. */
+interface Components {
+  readonly rules: ReadonlyMap<string, readonly NormalRule[]>;
+  readonly of: ReadonlyMap<string, readonly string[]>;
+}
+
+const relKey = (rel: string, arity: number): string => `${rel}/${arity}`;
+
+/** The derived relations (with rules, no static facts, not {@link NOT_CLAIMED}) and the components of those that read the state or the move. */
+function components(normal: NormalGame, facts: StaticFacts): Components {
+  const rules = new Map<string, NormalRule[]>();
+  for (const r of normal.rules) {
+    const k = relKey(r.head.rel, r.head.args.length);
+    if (!NOT_CLAIMED.has(r.head.rel) && !facts.has(k)) rules.set(k, [...(rules.get(k) ?? []), r]);
+  }
+  const names = [...rules.keys()];
+  const index = new Map(names.map((k, i) => [k, i]));
+  const succ = names.map((k) => [...new Set(rules.get(k)!.flatMap((r) => r.body.flatMap((l) => {
+    const j = l.kind === 'distinct' ? undefined : index.get(relKey(l.atom.rel, l.atom.args.length));
+    return j === undefined ? [] : [j];
+  })))]);
+  const of = new Map<string, string[]>();
+  // Components come out callees first, so whether a relation reads the state is known of those it reads.
+  const stateful = new Set<string>();
+  const reads = (k: string): boolean => rules.get(k)!.some((r) => r.body.some((l) => l.kind !== 'distinct' && (l.atom.rel === 'true' || l.atom.rel === 'does' || stateful.has(relKey(l.atom.rel, l.atom.args.length)))));
+  for (const comp of stronglyConnectedComponents(names.length, (v) => succ[v]!)) {
+    const rels = comp.map((v) => names[v]!);
+    // A relation that reads neither the state nor the move means the same in every state: its bound is its model (lifted-functional.ts).
+    if (!rels.some(reads)) continue;
+    for (const k of rels) (of.set(k, rels), stateful.add(k));
+  }
+  return { rules, of };
+}
+
+/** The body with the positive atoms of the component's relations renamed to their lower stand-ins. */
+function lowered(body: readonly Literal[], comp: ReadonlySet<string>): Literal[] {
+  return body.map((l) => (l.kind === 'pos' && comp.has(relKey(l.atom.rel, l.atom.args.length)) ? { ...l, atom: { ...l.atom, rel: l.atom.rel + LOWER } } : l));
+}
+
+/**
+ * Whether every pair of the relation's rules (one with itself included), renamed apart, closes
+ * with the heads equal at the claim's inputs and different at its outputs, the claim assumed of
+ * the atoms of the relation's component in the bodies (renamed to their lower stand-in) and
+ * `outer` (the state's claims, the relations below) of the rest.
+ */
+function claimHolds(rel: string, claim: AssumedClaim, comps: Components, outer: Assumed, close: BodyCloser, deadline: Deadline): boolean {
+  const rules = comps.rules.get(rel)!;
+  const comp = new Set(comps.of.get(rel));
+  const mine = staticKey(rel.slice(0, rel.lastIndexOf('/')) + LOWER, Number(rel.slice(rel.lastIndexOf('/') + 1)));
+  const assumed: Assumed = {
+    get: (k) => (k === mine ? [claim] : k.includes(LOWER + '/') ? undefined : outer.get(k)),
+    has: (k) => k === mine || outer.has(k),
+    use: (c) => outer.use?.(c),
+    want: (k, same) => outer.want?.(k, same),
+  };
+  if (rules.length > MAX_RULES) return false;
+  for (let x = 0; x < rules.length; x++) {
+    for (let y = x; y < rules.length; y++) {
+      if (deadline.passed()) return false;
+      const a = renameRule(rules[x]!, 'f1');
+      const b = renameRule(rules[y]!, 'f2');
+      const s: Subst = new Map();
+      if (!claim.input.every((i) => unify(a.head.args[i]!, b.head.args[i]!, s))) continue;
+      const out = claim.output ?? [];
+      const goal: [Term[], Term[]] = [out.map((j) => a.head.args[j]!), out.map((j) => b.head.args[j]!)];
+      if (!close([...lowered(a.body, comp), ...lowered(b.body, comp)], s, goal, assumed, deadline) || deadline.passed()) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * The claims of the state read by a check, as one text: two checks with the same text assume the
+ * same of the state, so the derived relations' claims proven for one hold for the other.
+ */
+function fingerprint(assumed: Assumed, relations: readonly string[]): string {
+  return relations.map((r) => (assumed.get(r) ?? []).map((c) => `${c.hypothesis ?? ''}:${c.input.join(',')}:${c.keys?.size ?? ''}`).join(';')).join('|');
+}
+
+/** Per derived relation (`name/arity`), per output positions asked for: the claim if proven, and the state claims its proof used. */
+type Known = Map<string, Map<string, Proven>>;
+
+/**
+ * Per check, `assumed` with the derived relations' per-transition claims added, on demand: when
+ * a case's two atoms of a derived relation agree at some positions and differ at one or two
+ * others (lifted-core.ts' `want`), the claim "those positions determine these" is tried, once per
+ * set of state claims. `relations` are the fluent relations whose claims the state may have;
+ * `close` is the pair check of lifted.ts.
+ */
+export function transitionFunctions(normal: NormalGame, facts: StaticFacts, relations: readonly string[], close: BodyCloser, limit: () => Deadline): (assumed: Assumed) => Assumed {
+  const comps = components(normal, facts);
+  const memo = new Map<string, Known>();
+  return (assumed) => {
+    const print = fingerprint(assumed, relations);
+    const known: Known = memo.get(print) ?? new Map();
+    memo.set(print, known);
+    const busy = new Set<string>();
+    // The deadline of the claim under way (a claim asked for on the way shares it).
+    let current: Deadline | undefined;
+    const demand = (k: string, same: readonly boolean[]): void => {
+      const rel = k.slice(7);
+      const rels = comps.of.get(rel);
+      const output = [...same.keys()].filter((i) => !same[i]);
+      const id = output.join(',');
+      if (!k.startsWith('static ') || rels === undefined || busy.has(rel) || same.length > MAX_ARITY || output.length > 2 || known.get(rel)?.has(id) === true) return;
+      const claim: AssumedClaim = { input: [...same.keys()].filter((i) => same[i]), output };
+      const used = new Set<AssumedClaim>();
+      rels.forEach((r) => busy.add(r));
+      const outer = current;
+      current = (outer ?? limit()).within(CLAIM_SECONDS);
+      const ok = claimHolds(rel, claim, comps, view(used), close, current);
+      current = outer;
+      rels.forEach((r) => busy.delete(r));
+      if (!known.has(rel)) known.set(rel, new Map());
+      known.get(rel)!.set(id, { claims: ok ? [claim] : [], used: [...used] });
+    };
+    // The claims a proof assumes (or a check): the state's, and those of derived relations proven, their proofs' use collected in `used`.
+    const merged = (k: string, used: Set<AssumedClaim>): readonly AssumedClaim[] | undefined => {
+      const inner = assumed.get(k);
+      const proven = k.startsWith('static ') ? [...(known.get(k.slice(7))?.values() ?? [])].filter((p) => p.claims.length > 0) : [];
+      proven.forEach((p) => p.used.forEach((c) => used.add(c)));
+      return proven.length === 0 ? inner : [...(inner ?? []), ...proven.flatMap((p) => p.claims)];
+    };
+    const has = (k: string): boolean => assumed.has(k) || (k.startsWith('static ') && comps.of.has(k.slice(7)));
+    const view = (used: Set<AssumedClaim>): Assumed => ({ get: (k) => merged(k, used), has, use: (c) => used.add(c), want: demand });
+    const top = new Set<AssumedClaim>();
+    return {
+      get: (k) => {
+        const out = merged(k, top);
+        top.forEach((c) => assumed.use?.(c));
+        top.clear();
+        return out;
+      },
+      has, use: (c) => assumed.use?.(c), want: demand,
+    };
+  };
+}
