@@ -29,7 +29,7 @@ interface FoundStore {
  * another order (the defaults, or the caller's options) find the same entry.
  */
 export function mutexKey(s: MutexSettings): string {
-  return JSON.stringify([s.playouts, s.seed, s.maxSteps, s.seconds ?? null, s.minStates ?? null]);
+  return JSON.stringify([s.playouts, s.seed, s.maxSteps, s.seconds ?? null]);
 }
 
 /** The key of axiom-removal limits in a {@link FoundStore}, field by field. */

@@ -52,9 +52,7 @@ export interface MutexGroups {
 
 function groupsOf(ctx: RunContext, grounding: Grounding, options: MutexOptions): MutexGroups {
   const { game, run, found } = grounding[GROUNDED];
-  // Given playouts are played exactly (as the command line's --playouts).
-  const playouts = options.playouts === undefined ? { playouts: DEFAULT_MUTEX_SETTINGS.playouts, minStates: DEFAULT_MUTEX_SETTINGS.minStates } : { playouts: options.playouts };
-  const settings = { ...playouts, seed: options.seed ?? DEFAULT_MUTEX_SETTINGS.seed, maxSteps: options.maxSteps ?? DEFAULT_MUTEX_SETTINGS.maxSteps };
+  const settings = { playouts: options.playouts ?? DEFAULT_MUTEX_SETTINGS.playouts, seed: options.seed ?? DEFAULT_MUTEX_SETTINGS.seed, maxSteps: options.maxSteps ?? DEFAULT_MUTEX_SETTINGS.maxSteps };
   const key = mutexKey(settings);
   const r: MutexResult = found.mutex.get(key) ?? mutexOfRun(ctx, game[LOADED], run, settings);
   found.mutex.set(key, r);

@@ -33,8 +33,7 @@ interface MutexFlags extends LimitFlags {
 function settingsOf(flags: MutexFlags): MutexSettings {
   const d = DEFAULT_MUTEX_SETTINGS;
   return {
-    // An explicit --playouts N plays exactly N playouts.
-    ...(flags.playouts === undefined ? { playouts: d.playouts, minStates: d.minStates } : { playouts: parseWhole(flags.playouts, '--playouts', true) }),
+    playouts: flags.playouts === undefined ? d.playouts : parseWhole(flags.playouts, '--playouts', true),
     seed: flags.seed === undefined ? d.seed : parseWhole(flags.seed, '--seed', true),
     maxSteps: flags.maxSteps === undefined ? d.maxSteps : parseWhole(flags.maxSteps, '--max-steps'),
     ...(flags.mutexSeconds === undefined ? {} : { seconds: parseWhole(flags.mutexSeconds, '--mutex-seconds', true) }),

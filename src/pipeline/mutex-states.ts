@@ -17,8 +17,6 @@ interface SampleSettings {
   readonly playouts: number;
   readonly seed: number;
   readonly maxSteps: number;
-  /** Playout states to reach with more playouts (sample.ts); absent: exactly `playouts`. */
-  readonly minStates?: number;
   /** States the search may find (default {@link MAX_STATES}; 0: not tried). */
   readonly maxStates?: number;
 }

@@ -44,19 +44,10 @@ export interface MutexSettings {
    * instead (docs/mutex.md, 2f); absent: 1,000,000; 0: the search is not tried.
    */
   readonly maxStates?: number;
-  /**
-   * Sampled states to reach: when `playouts` random playouts visit fewer, more are played (at
-   * most ten times as many) within sampling's budget; absent: exactly `playouts`. The default
-   * settings have it; an explicit `--playouts N` does not.
-   */
-  readonly minStates?: number;
 }
 
-/**
- * Defaults: 100 playouts of at most 500 joint moves each (more, up to 1,000, while they have
- * visited fewer than 10,000 states), seed 1, the default time budget.
- */
-export const DEFAULT_MUTEX_SETTINGS: MutexSettings = { playouts: 100, seed: 1, maxSteps: 500, minStates: 10_000 };
+/** Defaults: 100 playouts of at most 500 joint moves each, seed 1, the default time budget. */
+export const DEFAULT_MUTEX_SETTINGS: MutexSettings = { playouts: 100, seed: 1, maxSteps: 500 };
 
 /** The default budget of the mutex stage is the grounding's time plus this many seconds. */
 export const MUTEX_EXTRA_SECONDS = 10;

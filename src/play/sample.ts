@@ -16,18 +16,7 @@ interface SampleOptions {
   readonly maxSteps: number;
   /** Sampling stops early (with what it has) once the deadline passes (looked at every step). */
   readonly deadline: Deadline;
-  /**
-   * States to reach: when the `playouts` playouts visited fewer, more are played (the same random
-   * stream, so the first `playouts` are unchanged), at most {@link EXTRA_PLAYOUT_FACTOR} times
-   * `playouts` in all and within {@link EXTRA_SECONDS}, until that many. Absent: exactly `playouts`.
-   */
-  readonly minStates?: number;
 }
-
-/** With `minStates`, the playouts played at most, as a multiple of `playouts`. */
-const EXTRA_PLAYOUT_FACTOR = 10;
-/** Processor seconds the playouts past `playouts` may take (within the sampling's own deadline). */
-const EXTRA_SECONDS = 1;
 
 /**
  * The states visited by `playouts` random playouts, each as the term ids of its fluents (the
@@ -49,14 +38,14 @@ export function sampleStates(game: GroundGame, options: SampleOptions): number[]
     const d = options.deadline;
     const sim = game.lazy === undefined ? createGroundSimulator(game, d.withoutBudget()) : createFastSimulator(game, d);
     out.push(sim.fluentTerms(sim.initialState()));
-    for (let p = 0; p < options.playouts && !d.passed(); p++) playout(sim, random, options.maxSteps, d, out);
-    // Short playouts see few states (shmup's ships are hit after about 8 steps, and the two
-    // bullets on one square that refute its square groups are rare): more of them then, within
-    // a processor second of their own.
-    const want = options.minStates ?? 0;
-    const extra = out.length >= want ? undefined : d.within(EXTRA_SECONDS);
-    for (let p = options.playouts; extra !== undefined && p < options.playouts * EXTRA_PLAYOUT_FACTOR && out.length < want && !extra.passed(); p++) {
-      playout(sim, random, options.maxSteps, extra, out);
+    for (let p = 0; p < options.playouts && !options.deadline.passed(); p++) {
+      let state = sim.initialState();
+      for (let step = 0; step < options.maxSteps && !options.deadline.passed(); step++) {
+        const info = sim.info(state);
+        if (info.terminal || info.legal.some((moves) => moves.length === 0)) break;
+        state = sim.successor(state, info.legal.map((moves) => moves[random.below(moves.length)]!));
+        out.push(sim.fluentTerms(state));
+      }
     }
   } catch (err) {
     // A game with lazy axioms evaluates them inside a step, and that evaluation stops with a
@@ -66,15 +55,4 @@ export function sampleStates(game: GroundGame, options: SampleOptions): number[]
     if (!options.deadline.passed()) throw err;
   }
   return out;
-}
-
-/** One random playout from the initial state, its states (after the initial one) pushed on `out`. */
-function playout(sim: ReturnType<typeof createGroundSimulator>, random: ReturnType<typeof createRandom>, maxSteps: number, deadline: Deadline, out: number[][]): void {
-  let state = sim.initialState();
-  for (let step = 0; step < maxSteps && !deadline.passed(); step++) {
-    const info = sim.info(state);
-    if (info.terminal || info.legal.some((moves) => moves.length === 0)) break;
-    state = sim.successor(state, info.legal.map((moves) => moves[random.below(moves.length)]!));
-    out.push(sim.fluentTerms(state));
-  }
 }
