@@ -131,7 +131,7 @@ export function registerMutex(program: Command): void {
     .option('-o, --output <file>', 'write the groups to a file (atomically) instead of stdout');
   addMethodOption(command)
     .option('--json', 'print the groups as JSON')
-    .option('--playouts <n>', `random playouts that refute candidates (default ${DEFAULT_MUTEX_SETTINGS.playouts}, and more, at most ten times as many, while they have visited fewer than ${DEFAULT_MUTEX_SETTINGS.minStates ?? 0} states; given: exactly n)`)
+    .option('--playouts <n>', `random playouts that refute candidates (default ${DEFAULT_MUTEX_SETTINGS.playouts})`)
     .option('--seed <n>', `seed of the playouts (default ${DEFAULT_MUTEX_SETTINGS.seed})`)
     .option('--max-steps <n>', `joint moves per playout (default ${DEFAULT_MUTEX_SETTINGS.maxSteps})`)
     .option('--observed', 'also print the groups that only survived the playouts (marked "proven": false)')

@@ -13,7 +13,7 @@
  * relation on which the component's claims are assumed: by strong induction on the larger
  * derivation height of the two atoms, the body atoms of both rules are derived lower.
  */
-import type { Deadline } from '../deadline.js';
+import { type Deadline, cpuMs } from '../deadline.js';
 import type { Term } from '../gdl/ast.js';
 import { stronglyConnectedComponents } from '../gdl/scc.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
@@ -34,6 +34,11 @@ const MAX_RULES = 16;
  * claim's pair checks can each run to the case limit (checkers' `single_jump_capture`, seconds).
  */
 const CLAIM_SECONDS = 1;
+/**
+ * Processor seconds all claims of one proof may take together: on games where the claims fail
+ * (the cylinder checkers), their seconds were the budget the later proofs needed (40 bits more).
+ */
+const TOTAL_SECONDS = 2;
 
 /** Suffix of the fresh relation standing for a component's atoms derived lower (a space: no game has it). */
 const LOWER = ' lower';
@@ -136,6 +141,8 @@ type Known = Map<string, Map<string, Proven>>;
 export function transitionFunctions(normal: NormalGame, facts: StaticFacts, relations: readonly string[], close: BodyCloser, limit: () => Deadline): (assumed: Assumed) => Assumed {
   const comps = components(normal, facts);
   const memo = new Map<string, Known>();
+  // Processor milliseconds the claims took so far, against TOTAL_SECONDS.
+  let spent = 0;
   return (assumed) => {
     const print = fingerprint(assumed, relations);
     const known: Known = memo.get(print) ?? new Map();
@@ -153,9 +160,12 @@ export function transitionFunctions(normal: NormalGame, facts: StaticFacts, rela
       const used = new Set<AssumedClaim>();
       rels.forEach((r) => busy.add(r));
       const outer = current;
+      if (outer === undefined && spent >= TOTAL_SECONDS * 1000) return;
+      const start = outer === undefined ? cpuMs() : undefined;
       current = (outer ?? limit()).within(CLAIM_SECONDS);
       const ok = claimHolds(rel, claim, comps, view(used), close, current);
       current = outer;
+      if (start !== undefined) spent += (cpuMs() ?? start) - start;
       rels.forEach((r) => busy.delete(r));
       if (!known.has(rel)) known.set(rel, new Map());
       known.get(rel)!.set(id, { claims: ok ? [claim] : [], used: [...used] });
