@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS, defaultPipelineOptions, formatDifference } from '../src/pipeline/stages.js';
+import { DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS, defaultPipelineOptions } from '../src/pipeline/stages.js';
+import { formatDifference } from '../src/pipeline/stages-play.js';
 import { DEFAULT_GDDL_OPTIONS } from '../src/pipeline/formats.js';
 import { gddlRecipe, loadRun } from '../src/pipeline/recipes/index.js';
 import { createReasoner } from '../src/play/reasoner.js';

@@ -14,9 +14,11 @@ import { escapeSymbol, nameToKif, termName, unescapeSymbol } from '../src/format
 import { GdlError } from '../src/gdl/diagnostics.js';
 import { readGddl } from '../src/formats/gddl/read.js';
 import {
-  DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS, defaultPipelineOptions, formatDifference,
+  DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS, defaultPipelineOptions,
 } from '../src/pipeline/stages.js';
-import { DEFAULT_GDDL_OPTIONS, readGddlFiles, verifyGddl } from '../src/pipeline/formats.js';
+import { formatDifference } from '../src/pipeline/stages-play.js';
+import { DEFAULT_GDDL_OPTIONS } from '../src/pipeline/formats.js';
+import { readGddlFiles, verifyGddl } from '../src/pipeline/formats-verify.js';
 import { type GddlOutput, gddlRecipe, loadRun } from '../src/pipeline/recipes/index.js';
 import { testContext } from './support/context.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';

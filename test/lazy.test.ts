@@ -8,9 +8,9 @@ import { GdlError } from '../src/gdl/diagnostics.js';
 import { planLazy, seedOfLimit } from '../src/ground/lazy.js';
 import type { GroundGame } from '../src/ground/types.js';
 import {
-  type PipelineOptions, emitGround, formatDifference, groundNormalGame, loadGame, loadGroundFile, mutexGroups, removeGameAxioms,
-  removeUnusedInstances, resolvePipelineOptions, verifyAgainst, verifyGrounding, DEFAULT_MUTEX_SETTINGS,
+  type PipelineOptions, emitGround, groundNormalGame, loadGame, loadGroundFile, removeGameAxioms, removeUnusedInstances, resolvePipelineOptions, DEFAULT_MUTEX_SETTINGS,
 } from '../src/pipeline/stages.js';
+import { formatDifference, mutexGroups, verifyAgainst, verifyGrounding } from '../src/pipeline/stages-play.js';
 import { createLazyEvaluator } from '../src/play/lazy.js';
 import type { VerifyResult } from '../src/play/verify.js';
 import { EXAMPLES_DIR } from './examples.js';

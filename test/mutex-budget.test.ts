@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MUTEX_SETTINGS, MUTEX_EXTRA_SECONDS, mutexGroups, runGrounding } from '../src/pipeline/stages.js';
+import { DEFAULT_MUTEX_SETTINGS, MUTEX_EXTRA_SECONDS, runGrounding } from '../src/pipeline/stages.js';
+import { mutexGroups } from '../src/pipeline/stages-play.js';
 import { defaultPipelineOptions } from '../src/pipeline/options.js';
 import { StageTimer } from '../src/timer.js';
 import { Deadline } from '../src/deadline.js';

@@ -11,7 +11,8 @@ import { proveLifted } from '../src/mutex/lifted.js';
 import { proveLiftedAlo } from '../src/mutex/lifted-alo.js';
 import { mutexView } from '../src/mutex/view.js';
 import { defaultPipelineOptions } from '../src/pipeline/options.js';
-import { runGrounding, DEFAULT_MUTEX_SETTINGS, mutexGroups } from '../src/pipeline/stages.js';
+import { runGrounding, DEFAULT_MUTEX_SETTINGS } from '../src/pipeline/stages.js';
+import { mutexGroups } from '../src/pipeline/stages-play.js';
 import { StageTimer } from '../src/timer.js';
 import { EXAMPLES_DIR } from './corpus.js';
 

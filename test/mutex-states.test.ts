@@ -9,8 +9,9 @@ import { Deadline } from '../src/deadline.js';
 import { reachableStates } from '../src/play/reachable.js';
 import { defaultPipelineOptions } from '../src/pipeline/options.js';
 import {
-  DEFAULT_MUTEX_SETTINGS, groundNormalGame, loadGame, mutexGroups, removeUnusedInstances, resolvePipelineOptions, runGrounding,
+  DEFAULT_MUTEX_SETTINGS, groundNormalGame, loadGame, removeUnusedInstances, resolvePipelineOptions, runGrounding,
 } from '../src/pipeline/stages.js';
+import { mutexGroups } from '../src/pipeline/stages-play.js';
 import { StageTimer } from '../src/timer.js';
 import { EXAMPLES_DIR } from './corpus.js';
 

@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_AXIOM_OPTIONS, defaultPipelineOptions, formatDifference } from '../src/pipeline/stages.js';
+import { DEFAULT_AXIOM_OPTIONS, defaultPipelineOptions } from '../src/pipeline/stages.js';
+import { formatDifference } from '../src/pipeline/stages-play.js';
 import { loadRun, rddlRecipe } from '../src/pipeline/recipes/index.js';
 import { createReasoner } from '../src/play/reasoner.js';
 import { asEpisode } from '../src/formats/rddl/sim.js';

@@ -48,9 +48,11 @@ tuneForShortRuns();
 const parentGone = parentWatch();
 // The parent is gone (killed): nobody waits for the reply.
 process.once('disconnect', () => process.exit(INTERNAL));
-process.once('message', (job: WorkerJob) => {
+process.once('message', async (job: WorkerJob) => {
   try {
-    const reply = groundOne({ ...job, timeoutSeconds: job.timeoutSeconds ?? Infinity }, parentGone);
+    // Only a GDDL job loads the GDDL writer, which proves mutex groups (the mutex stage's modules).
+    const gddl = job.format === 'gddl' ? (await import('../pipeline/recipes/gddl.js')).gddlBatchFiles : undefined;
+    const reply = groundOne({ ...job, timeoutSeconds: job.timeoutSeconds ?? Infinity }, parentGone, gddl);
     process.send!(reply, () => process.exit(0));
   } catch (err) {
     process.stderr.write(`internal error: ${(err as Error)?.message ?? String(err)}\n`);

@@ -9,8 +9,9 @@
  */
 import { GdlError } from '../gdl/diagnostics.js';
 import {
-  DEFAULT_MUTEX_SETTINGS, MUTEX_EXTRA_SECONDS, type NormalGame, groundNormalGame, mutexGroups, removeUnusedInstances, resolvePipelineOptions,
+  DEFAULT_MUTEX_SETTINGS, MUTEX_EXTRA_SECONDS, type NormalGame, groundNormalGame, removeUnusedInstances, resolvePipelineOptions,
 } from '../pipeline/stages.js';
+import { mutexGroups } from '../pipeline/stages-play.js';
 import { StageTimer } from '../timer.js';
 
 /** The mutex figures of one game. */

@@ -18,7 +18,11 @@ import {
   DEFAULT_MUTEX_SETTINGS, MUTEX_EXTRA_SECONDS, type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR, type GroundFormat, type PipelineOptions, type UnusedStats, lazyStatsLine,
 } from '../pipeline/stages.js';
 import type { GddlOptions } from '../pipeline/formats.js';
-import { gddlRecipe, groundRecipe, loadRun, rddlRecipe, runContext } from '../pipeline/recipes/index.js';
+// Not the recipes' index: it loads every recipe, the mutex stage's and the simulators' modules
+// too, which only GDDL output needs here (imported when asked for).
+import { runContext } from '../pipeline/context.js';
+import { loadRun } from '../pipeline/recipes/game.js';
+import { groundRecipe, rddlRecipe } from '../pipeline/recipes/ground.js';
 import { type RddlFlags, checkRddlFlags, gameBase, writeRddl } from './rddl.js';
 import { StageTimer, formatStages } from '../timer.js';
 import { GDDL_FLAG_HELP, formatGddlStats, resolveGddlFlags, writeGddlOutput } from './gddl.js';
@@ -82,6 +86,7 @@ async function ground(file: string, options: GroundOptions): Promise<number> {
 
 async function groundWith(file: string, options: GroundOptions, timer: StageTimer): Promise<number> {
   const resolved = resolveOptions(options);
+  const gddl = resolved.format === 'gddl' ? await import('../pipeline/recipes/gddl.js') : undefined;
   checkOutputTarget(options.output, options.format === 'rddl' ? 'folders' : resolved.format === 'gddl' ? 'folder' : 'file');
   if (options.statsJson !== undefined && options.statsJson !== '-') checkOutputTarget(options.statsJson);
   const text = readGameFile(file);
@@ -94,9 +99,9 @@ async function groundWith(file: string, options: GroundOptions, timer: StageTime
     const out = rddlRecipe(ctx, loaded, { keepUnused, axioms: resolved.axioms, base: gameBase(file), rddl: horizon === undefined ? {} : { horizon } });
     return writeRddl(file, options, out, ctx.timer);
   }
-  if (resolved.format === 'gddl') {
+  if (gddl !== undefined) {
     const seconds = options.mutexSeconds === undefined ? {} : { seconds: parseWhole(options.mutexSeconds, '--mutex-seconds', true) };
-    const { run, output } = gddlRecipe(ctx, loaded, { keepUnused, gddl: resolved.gddl, axioms: resolved.axioms, mutex: { ...DEFAULT_MUTEX_SETTINGS, ...seconds } });
+    const { run, output } = gddl.gddlRecipe(ctx, loaded, { keepUnused, gddl: resolved.gddl, axioms: resolved.axioms, mutex: { ...DEFAULT_MUTEX_SETTINGS, ...seconds } });
     for (const w of output.axioms.warnings) process.stderr.write(`${file}: warning: ${w}\n`);
     writeGddlOutput(options.output, output.files);
     if (options.stats === true) process.stderr.write(`${formatStages(ctx.timer.list(), ctx.timer.peakRss())}\n${formatReductions(run.unused, output.axioms)}${formatGddlStats(output)}`);

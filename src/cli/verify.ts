@@ -12,7 +12,8 @@
  */
 import type { Command } from 'commander';
 import { type Diagnostic, formatDiagnostic } from '../gdl/diagnostics.js';
-import { type PipelineOptions, type VerifyOptions, formatDifference } from '../pipeline/stages.js';
+import type { PipelineOptions, VerifyOptions } from '../pipeline/stages.js';
+import { formatDifference } from '../pipeline/stages-play.js';
 import { type VerifyTarget, loadRun, runContext, verifyRecipe } from '../pipeline/recipes/index.js';
 import { StageTimer } from '../timer.js';
 import { readGddlDir } from './gddl.js';

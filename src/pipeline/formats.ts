@@ -1,10 +1,10 @@
 /**
  * Step 8 beyond GDL and JSON: the planners' formats, GDDL (docs/gddl.md) and RDDL
- * (docs/rddl.md), each with its reader played back against the original game. Above the
+ * (docs/rddl.md); playing them back against the original game is formats-verify.ts's. Above the
  * pipeline, like compare.ts: it strings together the pipeline's stages (mutex groups, axiom
  * removal) and the writers, readers and simulators of the two formats.
  */
-import type { AxiomResult, MutexResult, NormalGame, PipelineOptions } from './stages.js';
+import type { AxiomResult, MutexResult, PipelineOptions } from './stages.js';
 import { DEFAULT_UNROLL_OPTIONS, unrollRecursion } from '../axioms/unroll.js';
 import { type GddlModel, type GddlOptions, buildGddl } from '../formats/gddl/model.js';
 import { type GddlFiles, writeGddl } from '../formats/gddl/write.js';
@@ -13,12 +13,6 @@ import { NO_POS } from '../gdl/ast.js';
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import type { GameDescription } from '../gdl/ast.js';
 import { firstGdl2Feature } from '../gdl/gdl2.js';
-import { type GddlGame, readGddl } from '../formats/gddl/read.js';
-import { GddlPlayError, createGddlSimulator } from '../formats/gddl/sim.js';
-import { type RddlSource, readRddl } from '../formats/rddl/read.js';
-import { asEpisode, createRddlSimulator } from '../formats/rddl/sim.js';
-import { createReasoner } from '../play/reasoner.js';
-import { type VerifyOptions, type VerifyResult, verifyGame } from '../play/verify.js';
 import { StageTimer, utf8Length } from '../timer.js';
 
 export type { RddlFiles, RddlOptions } from '../formats/rddl/write.js';
@@ -63,22 +57,6 @@ export function gddlFiles(model: GddlModel, file: string, options: PipelineOptio
   }, (f) => ({ bytes: utf8Length(f.domain) + utf8Length(f.problem) + utf8Length(f.partition) }));
 }
 
-/** Reads the three GDDL files (texts; `dir` names them in messages) into a playable game. */
-export function readGddlFiles(files: GddlFiles, dir: string): GddlGame {
-  return readGddl(files, dir);
-}
-
-/** Plays random matches of the original game (reasoner) and of a GDDL game side by side. */
-export function verifyGddl(normal: NormalGame, game: GddlGame, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
-  const original = createReasoner(normal, { deadline: options.deadline });
-  try {
-    return verifyGame(original, createGddlSimulator(game), { ...verify, jointMovesOnly: true });
-  } catch (err) {
-    // A joint move the original allows but no applicable multi-action describes: a difference.
-    if (!(err instanceof GddlPlayError)) throw err;
-    throw new GdlError([diag('error', normal.file, NO_POS, `GDDL game differs: ${err.message}`)]);
-  }
-}
 
 // --- RDDL output (issue 15) ---
 
@@ -103,15 +81,4 @@ export function rddlFiles(unrolled: AxiomResult['game'], base: string, rddl: Rdd
       throw new GdlError([diag('error', unrolled.file, NO_POS, `the RDDL translation is too large to write (${unrolled.rules.length} rules)`)], 'limit', { kind: 'output' });
     }
   }, (f) => ({ bytes: f.domain.length + f.instance.length }));
-}
-
-/**
- * Plays random matches of the original game (the reasoner) and of an RDDL translation (its
- * domain and instance texts, through this project's RDDL reader and simulator) side by side;
- * goal values are compared at terminal states only, against the reward the RDDL game pays:
- * the original's one value, 0 where it defines none, one of them where several (docs/rddl.md).
- */
-export function verifyRddl(normal: NormalGame, domain: RddlSource, instance: RddlSource, options: PipelineOptions, verify: VerifyOptions): VerifyResult {
-  const original = createReasoner(normal, { deadline: options.deadline });
-  return verifyGame(asEpisode(original), createRddlSimulator(readRddl(domain, instance), original.roles, domain.file), { ...verify, oneGoalValue: true });
 }

@@ -1,7 +1,9 @@
 /**
  * The stages that play a game once it is ground: verification against the original (random
  * matches side by side), the mutex stage (states sampled by playouts, then proofs), and the
- * depth charges of `play`. Re-exported by stages.ts, the recipes' one import of the stages.
+ * depth charges of `play`. Not re-exported by stages.ts: those modules (the mutex stage, the
+ * simulators, the reasoner: about 70 of them) are loaded only by the commands that play, not by
+ * `ground` or a batch of GDL (docs/corpus.md, gt15).
  */
 import { checkDeadline } from '../gdl/diagnostics.js';
 import type { GroundGame } from '../ground/types.js';
@@ -13,7 +15,11 @@ import { createGroundSimulator } from '../play/ground-sim.js';
 import { type PlayoutOptions, type PlayoutResult, fastPlayouts, simulatorPlayouts } from '../play/playouts.js';
 import { createReasoner } from '../play/reasoner.js';
 import { type VerifyOptions, type VerifyResult, verifyGame } from '../play/verify.js';
+
+// For the commands that verify (the command line reaches play/ only through pipeline/).
+export { formatDifference } from '../play/verify.js';
 import type { StageTimer } from '../timer.js';
+import { MUTEX_EXTRA_SECONDS, type MutexSettings } from './mutex-settings.js';
 import { mutexStates } from './mutex-states.js';
 import type { PipelineOptions } from './options.js';
 
@@ -25,32 +31,6 @@ export function verifyGrounding(normal: NormalGame, ground: GroundGame, options:
   const original = createReasoner(normal, { deadline: options.deadline });
   return verifyGame(original, createGroundSimulator(ground, options.deadline), { ...verify, limit: { deadline: options.deadline, file: normal.file } });
 }
-
-/** How the mutex stage samples states; the rest of its options are the pipeline's. */
-export interface MutexSettings {
-  /** Random playouts of the ground game whose states refute candidate groups. */
-  readonly playouts: number;
-  readonly seed: number;
-  /** Joint moves per playout before it is cut off. */
-  readonly maxSteps: number;
-  /**
-   * Seconds the stage (sampling and proofs) may take before it stops with what it has proven;
-   * absent: the processor time the run took so far (loading and grounding) plus {@link MUTEX_EXTRA_SECONDS}.
-   * CLI flag `--mutex-seconds`.
-   */
-  readonly seconds?: number;
-  /**
-   * States the search for every reachable state may find before the stage samples playouts
-   * instead (docs/mutex.md, 2f); absent: 1,000,000; 0: the search is not tried.
-   */
-  readonly maxStates?: number;
-}
-
-/** Defaults: 100 playouts of at most 500 joint moves each, seed 1, the default time budget. */
-export const DEFAULT_MUTEX_SETTINGS: MutexSettings = { playouts: 100, seed: 1, maxSteps: 500 };
-
-/** The default budget of the mutex stage is the grounding's time plus this many seconds. */
-export const MUTEX_EXTRA_SECONDS = 10;
 
 /**
  * Processor seconds of the stage's budget kept back for what follows its last look at the budget
@@ -112,7 +92,7 @@ export function verifyAgainst(original: NormalGame, other: NormalGame, options: 
 
 // ---- play (issue 16): Monte-Carlo depth charges, ground game against the reasoner ----------
 
-export type { PlayoutOptions, PlayoutResult };
+
 
 /**
  * Depth charges of a ground game with the fast simulator (src/play/fast/): its network is

@@ -41,7 +41,7 @@ export { type PipelineOptions, type PipelineSettings, type ReachMethod, defaultP
 // What the command line prints, re-exported so that it reaches the library only through here.
 export { formatSupersets, supersetSentences } from '../reach/format.js';
 export { formatSummary, type GameSummary } from '../normalize/summary.js';
-export { formatDifference, type VerifyOptions, type VerifyResult } from '../play/verify.js';
+export type { VerifyOptions, VerifyResult } from '../play/verify.js';
 export type { ReachProgress } from '../reach/prolog.js';
 export { OPTIMIZATIONS, type Optimization, isOptimization } from '../reach/ablation.js';
 // The relaxed game for the benchmark's SWI-Prolog baseline (src/bench/swi.ts).
@@ -55,9 +55,10 @@ export type { AxiomOptions, AxiomResult } from '../axioms/types.js';
 export type { UnusedStats } from '../axioms/unused.js';
 export { DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR } from '../axioms/types.js';
 export { lazyStatsLine } from '../formats/gdl/lazy.js';
-export {
-  type MutexSettings, type PlayoutOptions, type PlayoutResult, DEFAULT_MUTEX_SETTINGS, MUTEX_EXTRA_SECONDS, mutexGroups, playGroundGame, playOriginalGame, verifyAgainst, verifyGrounding,
-} from './stages-play.js';
+// The stages that play (mutex groups, verification, playouts) are stages-play.ts's: importing
+// them here would load about 70 modules into every run that only grounds (docs/corpus.md, gt15).
+export { type MutexSettings, DEFAULT_MUTEX_SETTINGS, MUTEX_EXTRA_SECONDS } from './mutex-settings.js';
+export type { PlayoutOptions, PlayoutResult } from '../play/playouts.js';
 
 /** A game read, validated and normalized; warnings are kept for the caller to show. */
 export interface LoadedGame {

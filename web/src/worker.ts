@@ -11,7 +11,8 @@ import {
   GdlError, createSimulator, emitGame, findMutexGroups, formatDiagnostic, groundGame, loadGame,
 } from '../../src/index.js';
 import { LOADED } from '../../src/api/load.js';
-import { type PipelineOptions, drawDependencyGraph, playOriginalGame, resolvePipelineOptions } from '../../src/pipeline/stages.js';
+import { type PipelineOptions, drawDependencyGraph, resolvePipelineOptions } from '../../src/pipeline/stages.js';
+import { playOriginalGame } from '../../src/pipeline/stages-play.js';
 import { StageTimer } from '../../src/timer.js';
 import type { GroundRequest, OutputFile, WebDiagnostic, WebMutex, WorkerMessage } from './protocol.js';
 

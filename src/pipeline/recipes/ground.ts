@@ -1,14 +1,14 @@
 /**
  * The recipes that write the ground game: `ground` (GDL, JSON, `--remove-axioms`), `ground
- * --format gddl`, `ground --format rddl` and the batch job. Each starts from
+ * --format rddl` and the batch job (`--format gddl`: recipes/gddl.ts). Each starts from
  * {@link groundWritten} and returns what to write; the caller writes it.
  */
 import type { GdlEmitOptions } from '../../formats/gdl/write.js';
 import type { RunContext } from '../context.js';
-import { type GddlFiles, type GddlModel, type GddlOptions, type RddlFiles, type RddlOptions, type UnrollStats, GDDL_FILE_NAMES, DEFAULT_GDDL_OPTIONS, gddlFiles, gddlModel, rddlFiles, refuseGdl2, unrollForRddl } from '../formats.js';
+import { type RddlFiles, type RddlOptions, type UnrollStats, rddlFiles, refuseGdl2, unrollForRddl } from '../formats.js';
 import {
-  type AxiomOptions, type AxiomResult, type GroundFormat, type GroundGame, type LoadedGame, type MutexResult, type MutexSettings, type NormalGame, type Supersets,
-  DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS, emitFormulaGround, emitGround, emitGroundStream, mutexGroups, readBackSupersets, removeGameAxioms,
+  type AxiomOptions, type AxiomResult, type GroundFormat, type GroundGame, type LoadedGame, type MutexResult, type NormalGame, type Supersets,
+  DEFAULT_AXIOM_OPTIONS, emitFormulaGround, emitGround, emitGroundStream, readBackSupersets, removeGameAxioms,
 } from '../stages.js';
 import { type GroundRun, groundWritten } from './game.js';
 
@@ -56,27 +56,6 @@ export function groundOutput(ctx: RunContext, run: GroundRun, settings: Omit<Gro
   return { kind: 'text', run, axioms, text: emitFormulaGround(axioms.game, settings.gdl, ctx.options, ctx.timer) };
 }
 
-/** What `ground --format gddl` needs besides the run. */
-interface GddlSettings {
-  readonly keepUnused: boolean;
-  readonly gddl: GddlOptions;
-  readonly axioms: AxiomOptions;
-  readonly mutex: MutexSettings;
-}
-
-/** `ground --format gddl`: the written game's mutex groups, axioms removed, the three files. */
-export function gddlRecipe(ctx: RunContext, loaded: LoadedGame, settings: GddlSettings): { run: GroundRun; output: GddlOutput } {
-  refuseGdl2(loaded.game, 'GDDL');
-  const run = groundWritten(ctx, loaded, settings.keepUnused);
-  return { run, output: gddlOf(ctx, run.game, loaded.normal, settings) };
-}
-
-
-/** {@link gddlRecipe} on a grounding made already (by {@link groundWritten}) of `loaded`. */
-export function gddlOutput(ctx: RunContext, loaded: LoadedGame, run: GroundRun, settings: Omit<GddlSettings, 'keepUnused'>, found: FoundResults = {}): GddlOutput {
-  refuseGdl2(loaded.game, 'GDDL');
-  return gddlOf(ctx, run.game, loaded.normal, settings, found);
-}
 
 /** What `ground --format rddl` needs besides the run. */
 interface RddlSettings {
@@ -132,18 +111,24 @@ interface BatchResult {
 }
 
 /**
+ * How a batch makes a game's GDDL files: recipes/gddl.ts's `gddlBatchFiles`, which the caller
+ * loads only for a batch of GDDL (it proves mutex groups: the mutex stage's modules).
+ */
+export type GddlBatchFiles = (ctx: RunContext, game: GroundGame, normal: NormalGame, name: string) => OutputFile[];
+
+/**
  * One game of a batch: the game `ground` writes, the supersets read back from the pruned
  * game (under the run's deadline), and its files in `format`, named after `name`, with the
- * default limits of each format.
+ * default limits of each format; `gddl` makes them for `format` 'gddl'.
  */
-export function batchRecipe(ctx: RunContext, loaded: LoadedGame, format: BatchOutputFormat, name: string): BatchResult {
+export function batchRecipe(ctx: RunContext, loaded: LoadedGame, format: BatchOutputFormat, name: string, gddl?: GddlBatchFiles): BatchResult {
   if (format === 'gddl' || format === 'rddl') refuseGdl2(loaded.game, format === 'gddl' ? 'GDDL' : 'RDDL');
   const run = groundWritten(ctx, loaded, false);
   const final = readBackSupersets(loaded.normal, run.reach.supersets, run.full, ctx.options);
-  return { run, final, files: batchFiles(ctx, run.game, loaded.normal, format, name) };
+  return { run, final, files: batchFiles(ctx, run.game, loaded.normal, format, name, gddl) };
 }
 
-function batchFiles(ctx: RunContext, game: GroundGame, normal: NormalGame, format: BatchOutputFormat, name: string): OutputFile[] {
+function batchFiles(ctx: RunContext, game: GroundGame, normal: NormalGame, format: BatchOutputFormat, name: string, gddl?: GddlBatchFiles): OutputFile[] {
   const gdl = { baseInput: true };
   if (format === 'gdl') {
     const chunks: string[] = [];
@@ -155,31 +140,6 @@ function batchFiles(ctx: RunContext, game: GroundGame, normal: NormalGame, forma
     const files = rddlOf(ctx, game, DEFAULT_AXIOM_OPTIONS, name, {}).files;
     return [{ name: `${name}_mdp.rddl`, text: files.domain }, { name: `${name}_inst.rddl`, text: files.instance }];
   }
-  const settings = { gddl: DEFAULT_GDDL_OPTIONS, axioms: DEFAULT_AXIOM_OPTIONS, mutex: DEFAULT_MUTEX_SETTINGS };
-  const files = gddlOf(ctx, game, normal, settings).files;
-  return [
-    { name: `${name}/${GDDL_FILE_NAMES.domain}`, text: files.domain },
-    { name: `${name}/${GDDL_FILE_NAMES.problem}`, text: files.problem },
-    { name: `${name}/${GDDL_FILE_NAMES.partition}`, text: files.partition },
-  ];
-}
-
-/** What the GDDL output of a ground game is made of: its mutex groups, its axioms removed, the model, the files. */
-export interface GddlOutput {
-  readonly mutex: MutexResult;
-  readonly axioms: AxiomResult;
-  readonly model: GddlModel;
-  readonly files: GddlFiles;
-}
-
-/**
- * Steps 6 to 8 for GDDL (slides 44-49) on the written game: its mutex groups (proven on
- * `normal`'s rules first, as `mutex` proves them), axiom removal, the model (multi-actions,
- * rewards, partition) and its three files.
- */
-function gddlOf(ctx: RunContext, game: GroundGame, normal: NormalGame, settings: Omit<GddlSettings, 'keepUnused'>, found: FoundResults = {}): GddlOutput {
-  const mutex = found.mutex ?? mutexGroups(game, normal, ctx.options, settings.mutex, ctx.timer);
-  const axioms = found.axioms ?? removeGameAxioms(game, ctx.options, settings.axioms, ctx.timer);
-  const model = gddlModel(axioms, mutex.groups, settings.gddl, ctx.options, ctx.timer);
-  return { mutex, axioms, model, files: gddlFiles(model, game.file, ctx.options, ctx.timer) };
+  if (gddl === undefined) throw new Error('a batch of GDDL needs its GDDL writer (recipes/gddl.ts, gddlBatchFiles)');
+  return gddl(ctx, game, normal, name);
 }

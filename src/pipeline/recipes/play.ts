@@ -4,11 +4,13 @@
  * always {@link groundWritten}'s: the very game `ground GAME` writes.
  */
 import { type RunContext, runContext } from '../context.js';
-import { type GddlFiles, type RddlSource, readGddlFiles, verifyGddl, verifyRddl } from '../formats.js';
+import type { GddlFiles, RddlSource } from '../formats.js';
+import { readGddlFiles, verifyGddl, verifyRddl } from '../formats-verify.js';
 import {
   type LoadedGame, type MutexResult, type MutexSettings, type PlayoutOptions, type PlayoutResult, type VerifyOptions, type VerifyResult,
-  DEFAULT_MUTEX_SETTINGS, loadGroundFile, mutexGroups, playGroundGame, playOriginalGame, verifyAgainst, verifyGrounding,
+  DEFAULT_MUTEX_SETTINGS, loadGroundFile,
 } from '../stages.js';
+import { mutexGroups, playGroundGame, playOriginalGame, verifyAgainst, verifyGrounding } from '../stages-play.js';
 import { StageTimer } from '../../timer.js';
 import type { Diagnostic } from '../../gdl/diagnostics.js';
 import { type GroundRun, groundWritten } from './game.js';
