@@ -26,3 +26,24 @@ export function runtimeSpecifiers(text: string): string[] {
   for (const m of text.matchAll(CALL)) out.push(m[1]!);
   return out;
 }
+
+/** Named imports whose every binding is `type X`: erased like `import type`. */
+const ALL_TYPES = /^\s*(?:import|export)\s*\{([^}]*)\}/;
+
+/**
+ * The specifiers a module loads as soon as it is loaded: static imports and re-exports that are
+ * not erased (not `import type`, not `{ type A, type B }` only) and side-effect imports; dynamic
+ * imports, which load only when they run, are left out.
+ */
+export function staticRuntimeSpecifiers(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(FROM)) {
+    if (m[1] !== undefined) continue;
+    const named = ALL_TYPES.exec(m[0]);
+    const bindings = named === null ? [] : named[1]!.split(',').map((b) => b.trim()).filter((b) => b !== '');
+    if (bindings.length > 0 && bindings.every((b) => b.startsWith('type '))) continue;
+    out.push(m[2]!);
+  }
+  for (const m of text.matchAll(BARE)) out.push(m[1]!);
+  return out;
+}
