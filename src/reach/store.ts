@@ -107,6 +107,18 @@ export function recordFact(r: RelationFacts, args: readonly TauTerm[], maxDepth:
 }
 
 /**
+ * Records in `r` the fact whose argument ids {@link recordFact} just put in the store's buffer
+ * (a bridge's copy: a new `next` fact as a `true` fact, a new `legal` answer as a `does` fact):
+ * the same terms, so they are not interned again and are no deeper. True when new.
+ */
+export function recordSameFact(r: RelationFacts, store: FactStore): boolean {
+  // The relation reads the first `arity` entries of the buffer.
+  if (!r.ids.insert(store.scratch)) return false;
+  if (!r.auxiliary) store.size++;
+  return true;
+}
+
+/**
  * The id of a ground Tau term in the store's table, interned when new; -1 when it nests deeper
  * than `maxDepth` (a constant is 1 deep). Iterative: terms may nest as deep as the limit.
  */
