@@ -51,6 +51,21 @@ describe('planVariant', () => {
     expect(coreFirstApplies(shape, 0)).toBe(false);
   });
 
+  it('counts a bound variable repeated as a whole argument once when ordering (reach15)', () => {
+    // m: 500 facts, 10 values per argument; pp: 9 facts, 9 values per argument. With ?a and ?y
+    // bound, (m ?a ?x1 ?y ?y) yields about 500 / 10² = 5 rows (?y's repeat is the same value, not a
+    // tenth more), more than the one row of (pp ?x1 ?x2) with ?x2 bound: pp goes first. Counted
+    // twice, m looked like half a row and went first, enumerating every ?x1.
+    const shape = shapeOf('(<= (h ?a ?x1 ?y) (m ?a ?x1 ?y ?y) (pp ?x1 ?x2) (p ?a ?x2 ?y))', 'h');
+    const sizes: Record<string, [number, number]> = { 'm/4': [500, 10], 'pp/2': [9, 9], 'p/3': [100, 10] };
+    const estimate = (relKey: string, _t: string | undefined, bound: readonly boolean[]): number => {
+      const [size, distinct] = sizes[relKey]!;
+      return bound.reduce((n, b) => (b ? n / distinct : n), size);
+    };
+    const text = clauseText(planVariant(0, shape, { deltaAt: 2 }, { order: estimate, cost: estimate }));
+    expect(text.indexOf("'F|pp/2'"), text).toBeLessThan(text.indexOf("'F|m/4'"));
+  });
+
   it('has no core-first plan when a head variable is bound only through the existential part', () => {
     const shape = shapeOf('(<= (h ?x) (p ?x ?y) (d ?y))', 'h');
     expect(coreFirstApplies(shape, 1)).toBe(false);

@@ -29,7 +29,7 @@
 import { Deadline } from '../deadline.js';
 import { GdlError, deadlineTicker } from '../gdl/diagnostics.js';
 import { computeSupersetsProlog } from './prolog.js';
-import { accumulatorRelations, demandableRelations, isAtomBudget, magicGame, undemand } from './magic.js';
+import { accumulatorRelations, demandableRelations, isAtomBudget, magicGame, undemand, undemandedName } from './magic.js';
 import { seededDemand } from './demand-seeds.js';
 import type { NormalGame } from '../normalize/types.js';
 import type { ReachLimits, ReachResult } from './types.js';
@@ -62,18 +62,17 @@ const MIN_BOX_MS = 30000;
 const REFINED_SHARE = 4;
 
 /**
- * How grounding's runs call Algorithm 9.2: the relevant components only, and the axioms in the
- * order found (instantiation reads them as a set; `undemand` sorts what it merges by text).
+ * How grounding's runs call Algorithm 9.2: the relevant components only, and the supersets in
+ * the order found (instantiation reads them as sets).
  */
 const GROUNDING = { relevantOnly: true, axiomOrder: 'found' } as const;
 
 /**
  * The demand-driven run: the game rewritten for `demanded` (default: every demandable
- * relation), its supersets read back as the original's.
+ * relation), its supersets read back as the original's while they are collected.
  */
 function demandRun(game: NormalGame, limits: ReachLimits, demanded?: ReadonlySet<string>, stateFree?: ReadonlySet<string>): ReachResult {
-  const r = computeSupersetsProlog(magicGame(game, demanded, stateFree), limits, GROUNDING);
-  return { supersets: undemand(r.supersets, GROUNDING.axiomOrder), stats: r.stats };
+  return computeSupersetsProlog(magicGame(game, demanded, stateFree), limits, { ...GROUNDING, readAs: undemandedName });
 }
 
 /**

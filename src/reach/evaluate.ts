@@ -14,7 +14,7 @@ import { EngineError, EngineLimitError, type TauTerm, tauName, toTau } from '../
 import { splitPosition, variantName } from './clauses.js';
 import { invalidError, largestRelation, limitError } from './failures.js';
 import { type Component, type RelationKey, type RelaxedRule, keyOf } from './relaxed.js';
-import { type StoredFact, clearDelta, mirrorFacts, recordFact } from './store.js';
+import { type RelationFacts, type StoredFact, clearDelta, mirrorFacts, recordFact, recordSameFact } from './store.js';
 import { type CompiledComponent, type CompiledRule, type DeltaVariant, type VariantRun, compileComponent, replanIfGrown, variantClause } from './compile.js';
 import type { Run } from './run.js';
 import { semiNaive } from '../datalog/fixpoint.js';
@@ -192,6 +192,11 @@ function keep(run: Run, fresh: Fresh, key: string, args: readonly unknown[], rul
     }
     return;
   }
+  added(run, fresh, key, r, args);
+}
+
+/** What follows a new fact: the round's list, its bridge, the progress report and the limits. */
+function added(run: Run, fresh: Fresh, key: string, r: RelationFacts, args: readonly unknown[]): void {
   let list = fresh.get(key);
   if (list === undefined) fresh.set(key, (list = []));
   list.push(args as StoredFact);
@@ -200,7 +205,7 @@ function keep(run: Run, fresh: Fresh, key: string, args: readonly unknown[], rul
   // Bridges copy at once, in the same round: a new `next` fact is a `true` fact (line 19),
   // a new `legal` answer a `does` fact (line 14). Waiting a round would double the rounds.
   const to = run.bridges.get(key);
-  if (to !== undefined) keep(run, fresh, to, args, undefined);
+  if (to !== undefined) keepBridged(run, fresh, to, args);
   // Long single queries report too, not only rounds (the reporter throttles by time).
   if ((run.store.size & 0x3fff) === 0) run.onProgress?.({ round: run.rounds, atoms: run.store.size, largest: largestRelation(run.store).key });
   if (run.store.size > run.limits.maxAtoms) {
@@ -209,6 +214,17 @@ function keep(run: Run, fresh: Fresh, key: string, args: readonly unknown[], rul
   // The relations of eliminated parts are not the game's: neither estimated nor blamed.
   const past = r.auxiliary ? undefined : pastBudget(run, key, r.ids.size);
   if (past !== undefined) throw estimateError(run, r, past);
+}
+
+/**
+ * {@link keep} for a bridge's copy of the fact just kept (`true` of a new `next` fact, `does`
+ * of a new `legal` answer): the same arguments, whose ids are still in the store's buffer, so
+ * they are neither interned nor checked for depth again.
+ */
+function keepBridged(run: Run, fresh: Fresh, key: string, args: readonly unknown[]): void {
+  const r = run.store.relations.get(key)!;
+  if (!recordSameFact(r, run.store)) return;
+  added(run, fresh, key, r, args);
 }
 
 /**

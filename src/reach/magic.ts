@@ -23,7 +23,7 @@
  */
 import type { Atom, Term } from '../gdl/ast.js';
 import { KEYWORDS, mkAtom } from '../gdl/ast.js';
-import { atomToString, atomVars, collectVars, sortByCodePoints, termToString } from '../gdl/terms.js';
+import { atomToString, atomVars, collectVars, sortByCodePoints } from '../gdl/terms.js';
 import { GdlError } from '../gdl/diagnostics.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import { keyOf, planRelaxedGame, relevantComponents } from './relaxed.js';
@@ -211,14 +211,14 @@ export function magicGame(game: NormalGame, demanded: ReadonlySet<string> = dema
 /**
  * The supersets of the rewritten game read as supersets of the original: magic relations
  * dropped, adorned copies renamed back to their relation and merged (sorted, no duplicates).
+ * Grounding's runs read them back while collecting instead (`readAs`, {@link undemandedName}).
  */
-export function undemand(s: Supersets, order: 'text' | 'found' = 'text'): Supersets {
-  if (order === 'found') return { ...s, axioms: undemandFound(s.axioms) };
+export function undemand(s: Supersets): Supersets {
   const seen = new Map<string, Atom>();
   for (const a of s.axioms) {
-    if (a.rel.startsWith(MAGIC)) continue;
-    const space = a.rel.indexOf(' ');
-    const atom = space < 0 ? a : { ...a, rel: a.rel.slice(0, space) };
+    const rel = undemandedName(a.rel);
+    if (rel === undefined) continue;
+    const atom = rel === a.rel ? a : { ...a, rel };
     const text = atomToString(atom);
     if (!seen.has(text)) seen.set(text, atom);
   }
@@ -226,73 +226,14 @@ export function undemand(s: Supersets, order: 'text' | 'found' = 'text'): Supers
 }
 
 /**
- * `undemand` for axioms read as a set (grounding's runs, `axiomOrder: 'found'`): in the order
- * found, not sorted. The facts of one relation of the run are distinct already, so only a
- * relation of the game merged from several (its plain relation and adorned copies) is
- * deduplicated, by the numbers of its arguments' texts (amazons' demanded run has 480,000
- * axioms to map back, whose texts and sort took 1.8 s; a text per axiom, 0.3 s).
+ * The relation of the original game that relation `rel` of the rewritten game is read as: an
+ * adorned copy as its relation, any other as itself; undefined for a magic relation, which is
+ * not the game's. (The rewrite's names carry a space, which no GDL symbol holds.)
  */
-function undemandFound(axioms: readonly Atom[]): Atom[] {
-  // Per relation of the run, by name and arity (a few dozen): the game's relation it maps to.
-  const names = new Map<string, Map<number, { readonly rel: string; readonly key: string }>>();
-  const sources = new Map<string, Set<string>>();
-  const named = (a: Atom): { readonly rel: string; readonly key: string } | undefined => names.get(a.rel)?.get(a.args.length);
-  for (const a of axioms) {
-    if (a.rel.startsWith(MAGIC) || named(a) !== undefined) continue;
-    const space = a.rel.indexOf(' ');
-    const rel = space < 0 ? a.rel : a.rel.slice(0, space);
-    const key = `${rel}/${a.args.length}`;
-    let byArity = names.get(a.rel);
-    if (byArity === undefined) names.set(a.rel, (byArity = new Map()));
-    byArity.set(a.args.length, { rel, key });
-    let set = sources.get(key);
-    if (set === undefined) sources.set(key, (set = new Set()));
-    set.add(a.rel);
-  }
-  const numbers = termNumbers();
-  const seen = new Set<string>();
-  const out: Atom[] = [];
-  for (const a of axioms) {
-    if (a.rel.startsWith(MAGIC)) continue;
-    const { rel, key } = named(a)!;
-    const atom = rel === a.rel ? a : mkAtom(rel, a.args, a.pos);
-    if (sources.get(key)!.size > 1) {
-      const text = tupleKey(key, a.args, numbers);
-      if (seen.has(text)) continue;
-      seen.add(text);
-    }
-    out.push(atom);
-  }
-  return out;
-}
-
-/**
- * The key of a tuple of relation `key`: the arguments' numbers as one character each (a short
- * string that hashes fast), or written out when one does not fit in a character.
- */
-function tupleKey(key: string, args: readonly Term[], numbers: (t: Term) => number): string {
-  const codes = args.map(numbers);
-  // The separator tells the two forms apart: a relation key holds neither character.
-  return codes.every((n) => n < 0x10000) ? `${key}\u0000${String.fromCharCode(...codes)}` : `${key}\u0001${codes.join(' ')}`;
-}
-
-/**
- * Numbers for terms, equal for equal terms: by the term object first (the supersets' terms come
- * from one term table, each term one object, so most look-ups end there), by its text on a
- * miss, so equal terms held by distinct objects share a number too.
- */
-function termNumbers(): (t: Term) => number {
-  const byObject = new Map<Term, number>();
-  const byText = new Map<string, number>();
-  return (t) => {
-    let n = byObject.get(t);
-    if (n !== undefined) return n;
-    const text = termToString(t);
-    n = byText.get(text);
-    if (n === undefined) byText.set(text, (n = byText.size));
-    byObject.set(t, n);
-    return n;
-  };
+export function undemandedName(rel: string): string | undefined {
+  if (rel.startsWith(MAGIC)) return undefined;
+  const space = rel.indexOf(' ');
+  return space < 0 ? rel : rel.slice(0, space);
 }
 
 /** True for the superset stage's atom budget (not its clock): the case demand may rescue. */

@@ -22,6 +22,7 @@ import { type RelaxedRule, asOneComponent, planRelaxedGame, relevantComponents }
 import { type Optimization, switches, uses } from './ablation.js';
 import { type FactStore, type RelationFacts, createStore, ensureTable, factText, relationFacts, releaseEngineFacts } from './store.js';
 import { StageTimer } from '../timer.js';
+import { Relation } from '../datalog/relation.js';
 import { type ReachLimits, type ReachResult, type Supersets } from './types.js';
 
 export type { ReachProgress } from './evaluate.js';
@@ -73,13 +74,22 @@ interface PrologReachOptions {
    */
   readonly off?: readonly Optimization[];
   /**
-   * The order of the axioms returned: `text` (the default), sorted by KIF text as
-   * {@link Supersets} says; `found`, relation by relation in the order the run derived them, for
-   * callers that read them as a set (instantiation: head filters by term id, whose output is
-   * sorted by text where it is written). amazons' grounding run derives 752,469 axioms, whose
-   * sort by text was a fifth of its superset stage.
+   * The order of the supersets returned: `text` (the default), sorted by KIF text as
+   * {@link Supersets} says; `found`, in the order the run derived them (the axioms relation by
+   * relation), for callers that read them as sets (instantiation: head filters and stores by
+   * term id; its vocabulary and everything it writes are ordered by text downstream).
+   * amazons' grounding run derives 752,469 axioms, whose sort by text was a fifth of its
+   * superset stage, and 173,962 moves, whose sort took another 0.5 s.
    */
   readonly axiomOrder?: 'text' | 'found';
+  /**
+   * With `axiomOrder: 'found'`: the relation of the game each relation of the run is read as
+   * (undefined: left out), and relations read as one merged without duplicates, by their
+   * facts' term ids. Grounding's demanded runs read the magic-sets rewrite back this way
+   * (src/reach/magic.ts `undemandedName`), with no atom made for a magic fact and none made
+   * twice (amazons: 480,000 axioms mapped back, 0.1-0.2 s).
+   */
+  readonly readAs?: (rel: string) => string | undefined;
 }
 
 /**
@@ -103,7 +113,7 @@ export function computeSupersetsProlog(
   const what = 'Prolog method: collecting the supersets';
   checkDeadline(limits.deadline, game.file, what);
   const tick = deadlineTicker(limits.deadline, game.file, what);
-  const supersets = timed('collect', () => collect(derived.store, derived.auxiliary, tick, options.axiomOrder ?? 'text'));
+  const supersets = timed('collect', () => collect(derived.store, derived.auxiliary, tick, options.axiomOrder ?? 'text', options.readAs));
   checkDeadline(limits.deadline, game.file, what);
   return {
     supersets,
@@ -173,16 +183,17 @@ function refuseDeepRules(file: string, rules: readonly RelaxedRule[], maxDepth: 
 }
 
 /**
- * Lines 21-26: the three supersets, read off the fact store; fluents and moves sorted by KIF
- * text, the axioms too unless `order` is `found`.
+ * Lines 21-26: the three supersets, read off the fact store; sorted by KIF text, or in the
+ * order found when `order` is `found`.
  */
-function collect(store: FactStore, auxiliary: ReadonlySet<string>, tick: () => void, order: 'text' | 'found'): Supersets {
+function collect(store: FactStore, auxiliary: ReadonlySet<string>, tick: () => void, order: 'text' | 'found', readAs?: (rel: string) => string | undefined): Supersets {
   // Terms are made from the facts' ids, each once: a term held by several facts is one object.
   const term = (id: number): Term => store.terms.toTerm(id);
   // Sorted by text first, converted after: only what is kept is converted, once. Each fact's
   // text is made once (the sort reads it twice: amazons' 173,962 moves).
   const byText = <T>(r: RelationFacts | undefined, value: (row: number) => T): T[] => {
     if (r === undefined) return [];
+    if (order === 'found') return rowsOf(r).map((row) => (tick(), value(row)));
     const texts = Array.from({ length: r.ids.size }, (_, row) => (tick(), factText(store, r, row)));
     return sortByCodePoints(rowsOf(r), (row) => texts[row]!).map((row) => (tick(), value(row)));
   };
@@ -190,7 +201,7 @@ function collect(store: FactStore, auxiliary: ReadonlySet<string>, tick: () => v
   const d = store.relations.get('does/2');
   const fluents = byText(t, (row) => term(t!.ids.get(row, 0)));
   const moves = byText(d, (row) => ({ role: term(d!.ids.get(row, 0)), action: term(d!.ids.get(row, 1)) }));
-  const axioms = order === 'text' ? axiomsByText(store, auxiliary, tick, term) : axiomsFound(store, auxiliary, tick, term);
+  const axioms = order === 'text' ? axiomsByText(store, auxiliary, tick, term) : axiomsFound(store, auxiliary, tick, term, readAs);
   return { fluents, moves, axioms };
 }
 
@@ -199,23 +210,44 @@ function rowsOf(r: RelationFacts): number[] {
   return Array.from({ length: r.ids.size }, (_, i) => i);
 }
 
-/** The axiom of fact `row` of relation `r`. */
-function axiomOf(r: RelationFacts, row: number, term: (id: number) => Term): Atom {
+/** The axiom of fact `row` of relation `r`, named `rel`. */
+function axiomOf(r: RelationFacts, row: number, term: (id: number) => Term, rel = r.rel): Atom {
   // Sized once: an array filled by push keeps room for 17 elements (amazons: 385,000 argument
   // lists, 53 of the 109 MiB the supersets held through instantiation).
   const args = new Array<Term>(r.arity);
   for (let i = 0; i < r.arity; i++) args[i] = term(r.ids.get(row, i));
-  return { kind: 'atom', rel: r.rel, args, pos: NO_POS };
+  return { kind: 'atom', rel, args, pos: NO_POS };
 }
 
-/** The axioms relation by relation, each relation's facts in the order they were found. */
-function axiomsFound(store: FactStore, auxiliary: ReadonlySet<string>, tick: () => void, term: (id: number) => Term): Atom[] {
-  const axioms: Atom[] = [];
+/**
+ * The axioms relation by relation, each relation's facts in the order they were found; with
+ * `readAs`, each relation under the name it is read as, and a fact of a name and arity that
+ * several relations are read as only the first time it is found.
+ */
+function axiomsFound(store: FactStore, auxiliary: ReadonlySet<string>, tick: () => void, term: (id: number) => Term, readAs = (rel: string): string | undefined => rel): Atom[] {
+  const sources = new Map<string, number>();
+  const named: { readonly r: RelationFacts; readonly rel: string; readonly key: string }[] = [];
   for (const [key, r] of store.relations) {
-    if (KEYWORDS.has(r.rel) || auxiliary.has(key)) continue;
+    const rel = KEYWORDS.has(r.rel) || auxiliary.has(key) ? undefined : readAs(r.rel);
+    if (rel === undefined) continue;
+    const to = `${rel}/${r.arity}`;
+    named.push({ r, rel, key: to });
+    sources.set(to, (sources.get(to) ?? 0) + 1);
+  }
+  // The facts already given of each merged name and arity, as tuples of the store's term ids.
+  const merged = new Map<string, Relation>();
+  const axioms: Atom[] = [];
+  for (const { r, rel, key } of named) {
+    let seen = merged.get(key);
+    if (seen === undefined && sources.get(key)! > 1) merged.set(key, (seen = new Relation(r.arity)));
+    const tuple = new Int32Array(r.arity);
     for (let row = 0; row < r.ids.size; row++) {
       tick();
-      axioms.push(axiomOf(r, row, term));
+      if (seen !== undefined) {
+        for (let i = 0; i < r.arity; i++) tuple[i] = r.ids.get(row, i);
+        if (!seen.insert(tuple)) continue;
+      }
+      axioms.push(axiomOf(r, row, term, rel));
     }
   }
   return axioms;

@@ -11,8 +11,9 @@ export interface Move {
 /**
  * The three supersets, each sorted by the KIF text of its elements (code point order) and
  * free of duplicates. For the Prolog method they equal the least model of the relaxed game.
- * Grounding's runs (`supersetsForGrounding`, src/reach/demand.ts) leave the axioms in the order
- * found: instantiation reads them as a set (docs/reach.md, "Fourth pass").
+ * Grounding's runs (`supersetsForGrounding`, src/reach/demand.ts) leave all three in the order
+ * found: instantiation reads them as sets (docs/reach.md, "Fourth pass"; the fluents and moves
+ * since 2026-11-28, docs/corpus.md "reach15").
  */
 export interface Supersets {
   /** Every F with `(true F)` reachable in the relaxed game. */
