@@ -9,16 +9,10 @@ import type { Term } from '../gdl/ast.js';
 import { collectVars } from '../gdl/terms.js';
 import { atomCall, tableArgs, variantName } from './clauses.js';
 import { greedyOrder } from '../datalog/plan.js';
-import type { RelaxedLiteral, RelaxedRule } from './relaxed.js';
-import type { PlannedClause, PlannedGoal } from './planned.js';
+import type { RelaxedRule } from './relaxed.js';
+import type { Estimates, LiteralShape, PlannedClause, PlannedGoal, RowEstimate, RuleShape } from './planned.js';
 
-export type { PlannedClause } from './planned.js';
-
-/**
- * Estimated number of answers of a literal reading `table` of relation `relKey` (undefined:
- * served by a split relation's whole table), given which table arguments are bound.
- */
-export type RowEstimate = (relKey: string, table: string | undefined, boundArgs: readonly boolean[]) => number;
+export type { Estimates, LiteralShape, PlannedClause, RowEstimate, RuleShape } from './planned.js';
 
 /**
  * Without statistics: every bound argument divides a nominal 1000 rows by 10. Only the order
@@ -41,41 +35,6 @@ interface VariantSpec {
    * (`deferredParts`, src/reach/head-first.ts).
    */
   readonly deferred?: readonly (readonly LiteralShape[])[];
-}
-
-/** Estimates for ordering a body and for costing the result. */
-export interface Estimates {
-  /** Orders goals; may inflate growing tables so that they are not put first while small. */
-  readonly order: RowEstimate;
-  /** Sizes as they are, for comparing plans. */
-  readonly cost: RowEstimate;
-}
-
-/** One body literal as planning sees it. */
-export interface LiteralShape {
-  readonly lit: RelaxedLiteral;
-  readonly vars: readonly string[];
-  /** Positive literals: what they read, the variables of each table argument, the calls. */
-  readonly read?: {
-    readonly relKey: string;
-    readonly table: string | undefined;
-    readonly argVars: readonly (readonly string[])[];
-    /** Its arguments in the table (split relations spread the split argument's). */
-    readonly args: readonly Term[];
-    readonly full: PlannedGoal;
-    readonly delta: PlannedGoal;
-  };
-}
-
-/** What planning needs of a rule, computed once. */
-export interface RuleShape {
-  readonly rule: RelaxedRule;
-  readonly headVars: ReadonlySet<string>;
-  /** The head as a call of its relation's full table, when one table holds it. */
-  readonly headCall?: PlannedGoal & { readonly kind: 'call' };
-  readonly literals: readonly LiteralShape[];
-  /** The positive literals in body order (the `deltaAt` of a variant counts these). */
-  readonly positives: readonly LiteralShape[];
 }
 
 const varsOf = (terms: readonly Term[]): string[] => {
@@ -235,7 +194,6 @@ export function planCost(steps: readonly CostStep[], deltaRows: number): number 
   }
   return total;
 }
-
 
 /**
  * True when variant `deltaAt` can run core first: the positive literals linked to the delta

@@ -1,9 +1,10 @@
 /**
  * A planned variant clause over GDL terms: what join planning (plan.ts) makes and what
- * clauses.ts renders as Prolog text or Tau terms. Apart from both, since plan.ts calls clauses.ts.
+ * clauses.ts renders as Prolog text or Tau terms, and the shapes of rules and literals planning
+ * reads. Apart from both, since plan.ts calls clauses.ts.
  */
 import type { Term } from '../gdl/ast.js';
-import type { RelaxedRule } from './relaxed.js';
+import type { RelaxedLiteral, RelaxedRule } from './relaxed.js';
 
 /** A goal of a variant clause, before it is rendered as text or built as Tau terms. */
 export type PlannedGoal =
@@ -29,4 +30,45 @@ export interface PlannedClause {
   readonly rule: RelaxedRule;
   /** Estimated states the clause creates when the delta table holds `deltaRows` facts. */
   readonly cost: (deltaRows: number) => number;
+}
+
+/**
+ * Estimated number of answers of a literal reading `table` of relation `relKey` (undefined:
+ * served by a split relation's whole table), given which table arguments are bound.
+ */
+export type RowEstimate = (relKey: string, table: string | undefined, boundArgs: readonly boolean[]) => number;
+
+/** Estimates for ordering a body and for costing the result. */
+export interface Estimates {
+  /** Orders goals; may inflate growing tables so that they are not put first while small. */
+  readonly order: RowEstimate;
+  /** Sizes as they are, for comparing plans. */
+  readonly cost: RowEstimate;
+}
+
+/** One body literal as planning sees it. */
+export interface LiteralShape {
+  readonly lit: RelaxedLiteral;
+  readonly vars: readonly string[];
+  /** Positive literals: what they read, the variables of each table argument, the calls. */
+  readonly read?: {
+    readonly relKey: string;
+    readonly table: string | undefined;
+    readonly argVars: readonly (readonly string[])[];
+    /** Its arguments in the table (split relations spread the split argument's). */
+    readonly args: readonly Term[];
+    readonly full: PlannedGoal;
+    readonly delta: PlannedGoal;
+  };
+}
+
+/** What planning needs of a rule, computed once. */
+export interface RuleShape {
+  readonly rule: RelaxedRule;
+  readonly headVars: ReadonlySet<string>;
+  /** The head as a call of its relation's full table, when one table holds it. */
+  readonly headCall?: PlannedGoal & { readonly kind: 'call' };
+  readonly literals: readonly LiteralShape[];
+  /** The positive literals in body order (the `deltaAt` of a variant counts these). */
+  readonly positives: readonly LiteralShape[];
 }
