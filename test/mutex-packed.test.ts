@@ -1,4 +1,4 @@
-// A complete search's states handed packed (src/mutex/packed.ts, src/play/reachable.ts `pack`;
+// A complete search's states handed packed (src/play/packed.ts, src/play/reachable.ts `pack`;
 // docs/mutex.md 2f, "Packed states"): snake_2008's 512,693 states came to more term ids than the
 // search's array cap and counted as capped. Packed, the same states are not capped at that count,
 // and the stage's groups from them are those from the arrays.
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
 import { DEFAULT_MUTEX_OPTIONS, findMutexGroups } from '../src/mutex/index.js';
-import { unpackFirst } from '../src/mutex/packed.js';
+import { unpackFirst } from '../src/play/packed.js';
 import { reachableStates } from '../src/play/reachable.js';
 import { defaultPipelineOptions } from '../src/pipeline/options.js';
 import { runGrounding } from '../src/pipeline/stages.js';

@@ -7,7 +7,7 @@
  * true, and exactly-one claims of groups that are ever empty.
  */
 import type { MutexView } from './view.js';
-import { type PackedStates, packStates } from './packed.js';
+import { type PackedStates, packStates } from '../play/packed.js';
 
 /** Widest relation whose input/output splits are all tried (2^n splits per relation). */
 const MAX_SPLIT_ARITY = 8;

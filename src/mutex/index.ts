@@ -22,7 +22,7 @@ import { type Implication, impliedCandidates } from './implications.js';
 import { type Claim, type ClaimVerdict, proveClaims } from './prove.js';
 import { strengthen } from './ground-exclusions.js';
 import { type ProofCounts, countByProof, tallyJudged } from './tally.js';
-import { type PackedStates, mapPacked, unpackFirst } from './packed.js';
+import { type PackedStates, mapPacked, unpackFirst } from '../play/packed.js';
 import { type MutexView, fluentArgs, mutexView } from './view.js';
 
 /** One group of the chosen encoding, members as fluent texts exactly as `ground` prints them. */
@@ -154,12 +154,12 @@ export const DEFAULT_MUTEX_OPTIONS: Omit<MutexOptions, 'deadline'> = { maxConfli
 
 /**
  * Finds, proves and chooses mutex groups. `states` are sampled reachable states, each as the
- * term ids (in `game.terms`) of the fluents that hold, or packed (packed.ts: a complete search's
+ * term ids (in `game.terms`) of the fluents that hold, or packed (src/play/packed.ts: a complete search's
  * states); include the initial state.
  */
 export function findMutexGroups(game: GroundGame, states: readonly (readonly number[])[] | PackedStates, options: MutexOptions): MutexResult {
   const view = mutexView(game);
-  // Packed (a complete search's states, packed.ts): refuted on packed, and only the first
+  // Packed (a complete search's states, src/play/packed.ts): refuted on packed, and only the first
   // MINED_STATES unpacked, which are all minedStates keeps of a complete search.
   const packed = Array.isArray(states) ? undefined : mapPacked(states as PackedStates, fluentIndexOfTerm(view));
   const fluentOfTerm = new Map(view.fluents.map((f, i) => [f.term, i]));

@@ -222,7 +222,7 @@ interface ProofState {
  * outside it assumed: a claim leaves when its violation is satisfiable (or undecided); repeat
  * until stable. 'stopped' when the work or time budget cut the batch short, 'refused' when one of
  * its cones was more than the budget left could encode: then none of its claims counts, since
- * they were proven assuming batch-mates not yet checked.
+ * they were proven assuming batch-mates not yet checked, and none is reported not inductive.
  */
 function proveBatch(
   view: MutexView, index: () => RuleIndex, claims: readonly Claim[], initially: readonly boolean[], st: ProofState, batch: readonly number[],
@@ -246,7 +246,13 @@ function proveBatch(
     }
   } catch (err) {
     if (!(err instanceof ProofStopped)) throw err;
-    for (const j of batch) active[j] = false;
+    // Every claim of a batch cut short is unproven, also those that had left it (not inductive
+    // relative to batch-mates): which had left depends on where the processor time ran out, and
+    // the output would change from run to run with it (crossers3, docs/mutex.md 2c).
+    for (const j of batch) {
+      active[j] = false;
+      left[j] = undefined;
+    }
     return err instanceof ConeRefused ? 'refused' : 'stopped';
   }
   return 'done';

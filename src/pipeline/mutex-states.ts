@@ -8,7 +8,7 @@ import type { Deadline } from '../deadline.js';
 import { ruleCount } from '../ground/compact.js';
 import type { GroundGame } from '../ground/types.js';
 import type { MutexEnumeration } from '../mutex/index.js';
-import type { PackedStates } from '../mutex/packed.js';
+import type { PackedStates } from '../play/packed.js';
 import { reachableStates } from '../play/reachable.js';
 import { sampleStates } from '../play/sample.js';
 
@@ -46,7 +46,7 @@ const MAX_EXTRA_STATES = 10_000;
 
 /** The states for the mutex stage, and whether they are every reachable state. */
 interface MutexStates {
-  /** Term ids per state; a complete search's packed (src/mutex/packed.ts). */
+  /** Term ids per state; a complete search's packed (src/play/packed.ts). */
   readonly states: readonly (readonly number[])[] | PackedStates;
   /** The search, when tried (absent: the game is above {@link MAX_RULES}, or the search is turned off). */
   readonly enumeration?: MutexEnumeration;

@@ -8,7 +8,7 @@
 import { checkDeadline } from '../gdl/diagnostics.js';
 import type { GroundGame } from '../ground/types.js';
 import { DEFAULT_MUTEX_OPTIONS, type MutexResult, type MutexTime, findMutexGroups } from '../mutex/index.js';
-import { stateCount } from '../mutex/packed.js';
+import { stateCount } from '../play/packed.js';
 import type { NormalGame } from '../normalize/types.js';
 import { createFastSimulator } from '../play/fast/simulator.js';
 import { createGroundSimulator } from '../play/ground-sim.js';

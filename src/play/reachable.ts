@@ -12,6 +12,7 @@ import { type Deadline, cpuMs } from '../deadline.js';
 import type { GroundGame } from '../ground/types.js';
 import { createFastSimulator } from './fast/simulator.js';
 import type { GroundState } from './ground-sim.js';
+import type { PackedStates } from './packed.js';
 import { StateSet } from './state-set.js';
 
 /** Limits of one search. */
@@ -40,14 +41,6 @@ interface ReachableOptions {
   readonly pack?: boolean;
 }
 
-/** States packed into one array of term ids: state s is `ids[offsets[s]]` up to `ids[offsets[s + 1]]` (the mutex stage's packed.ts shape). */
-interface PackedTerms {
-  readonly kind: 'packed';
-  readonly ids: Int32Array;
-  readonly offsets: Int32Array;
-  readonly count: number;
-}
-
 /** How a search ended. */
 type ReachableEnd = 'complete' | 'states' | 'budget' | 'forecast';
 
@@ -64,8 +57,8 @@ interface ReachableStates {
   readonly successors: number;
   /** States the search found (all of them, whether or not `states` holds them all). */
   readonly found: number;
-  /** With {@link ReachableOptions.pack}, a complete search's states (then `states` is empty). */
-  readonly packed?: PackedTerms;
+  /** With {@link ReachableOptions.pack}, a complete search's states as term ids (then `states` is empty). */
+  readonly packed?: PackedStates;
 }
 
 /**
@@ -75,7 +68,7 @@ interface ReachableStates {
 const MAX_PACKED_IDS = 64_000_000;
 
 /** The states of `found` packed as term ids, or undefined past {@link MAX_PACKED_IDS}. */
-function packTerms(found: StateSet, termsOf: (s: GroundState) => number[]): PackedTerms | undefined {
+function packTerms(found: StateSet, termsOf: (s: GroundState) => number[]): PackedStates | undefined {
   const offsets = new Int32Array(found.size + 1);
   let ids = new Int32Array(1 << 16);
   let n = 0;

@@ -3,6 +3,9 @@
  * `ids[offsets[s + 1]]`. A complete search's half a million states as one array of ids each cost
  * about 600 bytes (snake_2008: 512,693 states of about 68 fluents, held twice, as term ids and as
  * fluent indexes); packed they cost 4 bytes an id and are walked without a pointer per state.
+ * The search (reachable.ts) packs them as term ids, the mutex stage maps them to fluent indexes:
+ * one type for both, here, since the mutex stage may read this file of play/ and play/ nothing of
+ * the mutex stage (docs/architecture.md).
  */
 
 /** States packed (see the file's comment); `ids` are term ids or fluent indexes, as the user says. */
