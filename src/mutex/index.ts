@@ -18,6 +18,7 @@ import type { Term } from '../gdl/ast.js';
 import { proveLiftedAlo } from './lifted-alo.js';
 import { exactCandidates, proveJointly } from './lifted-joint.js';
 import { exclusionCandidates } from './lifted-exclusion.js';
+import { orderCandidates } from './lifted-order.js';
 import { type Implication, impliedCandidates } from './implications.js';
 import { type Claim, type ClaimVerdict, proveClaims } from './prove.js';
 import { strengthen } from './ground-exclusions.js';
@@ -203,7 +204,8 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   const implications = options.lifted === undefined ? [] : impliedCandidates(view, options.lifted, tried, hidden, mined, () => options.deadline.passed());
   const normal = options.lifted;
   const exclusions = normal === undefined ? [] : exclusionCandidates(view, normal, hidden, mined);
-  const limits = { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game), implications, exclusions };
+  const orders = normal === undefined ? [] : orderCandidates(view, normal, mined, () => options.deadline.passed());
+  const limits = { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game), implications, exclusions, orders };
   const first = normal === undefined ? { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0 }
     : proveLifted(normal, view, hyps, sampledAmo, limits, partial);
   // Whole relations left open tried again as exactly-one, jointly with the rest (section 2g).

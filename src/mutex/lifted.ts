@@ -30,6 +30,7 @@ import { expandedNexts } from './lifted-expand.js';
 import { memberCasesClose } from './lifted-exactly.js';
 import { type Exclusion, proveExclusions, withExclusions } from './lifted-exclusion.js';
 import { type InductionTask, assumedOf, checkOrder, induce } from './lifted-induction.js';
+import { type OrderFact, proveOrders, withOrders } from './lifted-order.js';
 import type { MutexView } from './view.js';
 
 
@@ -49,6 +50,8 @@ interface LiftedLimits {
   readonly exclusions?: readonly Exclusion[];
   /** Whole relations some member of which is assumed true in the current state (lifted-exactly.ts, 2g). */
   readonly exactly?: readonly (readonly Term[])[];
+  /** Order facts between a counter and a record that the sampled states satisfy (lifted-order.ts, 2k): proven after the induction, then assumed. */
+  readonly orders?: readonly OrderFact[];
 }
 
 /**
@@ -240,6 +243,16 @@ export function proveLifted(
     base = { ...exact, over, refute: withExclusions(refute, more) };
     const again = more.length > excluded.length ? induce(task, active, first?.proven ?? [], true) : undefined;
     if (again !== undefined && again.outcome !== 'pairs') ({ proven, implied } = { proven: proven.map((p, i) => p || again.proven[i] === true), implied: again.implied });
+  }
+  // Order facts between a counter and a record (2k), proven assuming the claims just proven: with some, the induction again.
+  const orders = result.outcome === 'done' && proven.some((p) => p) ? limits.orders ?? [] : [];
+  const amo = withFunctions(assumedOf(hyps, proven, keysOf, statics), derived);
+  const ordered = orders.length === 0 ? [] : proveOrders(orders, (rel) => byRelation.get(rel) ?? [], (body, s, extra) => bodiesClose(body, s, NO_GOAL,
+    { assumed: amo, implied: [], legal, base: { ...base, refute: (b, t) => extra(b, t) || base.refute(b, t) }, deadline: limits.deadline, counter: { tag: 0 }, exactly: [] }), () => limits.deadline.passed());
+  if (ordered.length > 0) {
+    base = { ...base, refute: withOrders(base.refute, ordered) };
+    const again = induce(task, active, proven, true);
+    if (again.outcome !== 'pairs') ({ proven, implied } = { proven: proven.map((p, i) => p || again.proven[i] === true), implied: again.implied });
   }
   return { proven, assumed: assumedOf(hyps, proven, keysOf, statics), implied, pairs };
 }
