@@ -184,6 +184,14 @@ export class RelationIndex {
   }
 }
 
+/**
+ * How sparse a column's bits may grow, in words per distinct value (256 bytes; a hash index
+ * takes at least 28 bytes per row, and a column has far fewer values than rows). The window
+ * starts at 32 words and doubles: the stores' limit (8) refused a column of a few hundred
+ * values over a few hundred ids at its second value.
+ */
+const DISTINCT_WORDS_PER_VALUE = 64;
+
 const IDENTITY: readonly number[] = Array.from({ length: 64 }, (_, i) => i);
 
 function identity(n: number): number[] {
@@ -331,7 +339,7 @@ export class Relation {
     let seen = this.seen[col];
     if (seen === undefined) {
       while (this.seen.length <= col) this.seen.push(undefined);
-      this.seen[col] = seen = { bits: new IdBits(), rows: 0, count: 0 };
+      this.seen[col] = seen = { bits: new IdBits(DISTINCT_WORDS_PER_VALUE), rows: 0, count: 0 };
     }
     const data = this.data;
     const n = this.arity;
