@@ -86,6 +86,15 @@ export function blockAtom(block: Block, row: number): number {
   return block.rows.get(row, block.cols.length);
 }
 
+/**
+ * Whether every atom of the block's store matches its pattern: a relation's atoms share its name
+ * and arity (a store holds one relation), so a pattern of distinct variables matches them all.
+ */
+function matchesAll(block: Block): boolean {
+  const p = block.pattern;
+  return p.kind === 'fn' && p.flat && block.width === p.args.length;
+}
+
 /** Matches the store entries added since the last call and adds their rows. */
 export function syncBlock(block: Block, table: TermTable): void {
   const ids = block.store.ids;
@@ -109,6 +118,8 @@ export function syncBlock(block: Block, table: TermTable): void {
     block.consumed = ids.size;
     return;
   }
+  // A first catch-up of a pattern that every entry matches adds a row per entry: room for them at once.
+  if (block.consumed === 0 && distinct && matchesAll(block)) block.rows.reserve(ids.size);
   const data = ids.rows;
   for (let i = block.consumed; i < ids.size; i++) {
     const id = data[i]!;

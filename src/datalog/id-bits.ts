@@ -106,6 +106,11 @@ export class IdSet {
     this.order[this.count++] = id;
   }
 
+  /** Number of ids in the set. */
+  get size(): number {
+    return this.count;
+  }
+
   /** The ids, in the order first added (a view, valid until the next {@link add}). */
   ids(): Int32Array {
     return this.order.subarray(0, this.count);

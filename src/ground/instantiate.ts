@@ -153,10 +153,29 @@ const NOT_KEPT: IdSet = new IdSet();
  * 64 MiB of typed arrays allocated starts a full collection of the supersets' heap).
  */
 function supersetTable(supersets: Supersets): TermTable {
-  const terms = 3 * supersets.fluents.length + 2 * supersets.moves.length + supersets.axioms.length;
-  let args = 2 * supersets.fluents.length + 4 * supersets.moves.length;
+  const inner = { terms: 0, args: 0 };
+  for (const f of supersets.fluents) countCompounds(f, inner);
+  for (const m of supersets.moves) countCompounds(m.role, inner), countCompounds(m.action, inner);
+  const terms = 3 * supersets.fluents.length + 2 * supersets.moves.length + supersets.axioms.length + inner.terms;
+  let args = 2 * supersets.fluents.length + 4 * supersets.moves.length + inner.args;
   for (const a of supersets.axioms) args += a.args.length;
   return new TermTable(terms, args);
+}
+
+/**
+ * Adds to `into` the compound terms of `term` and their arguments (the fluents' and moves' own
+ * terms: amazonsTorus's 259,202 `(play ...)` actions, six arguments each, were not counted and
+ * the table doubled while loading). Iterative: terms nest deep.
+ */
+function countCompounds(term: Term, into: { terms: number; args: number }): void {
+  const stack: Term[] = [term];
+  while (stack.length > 0) {
+    const t = stack.pop()!;
+    if (t.kind !== 'fn') continue;
+    into.terms++;
+    into.args += t.args.length;
+    for (const a of t.args) stack.push(a);
+  }
 }
 
 /** A store holding `ids` (the seed of a demanded static relation's rules). */

@@ -87,6 +87,9 @@ export function storeOf(ctx: Context, rel: string): Store {
   let s = ctx.stores.get(rel);
   if (s === undefined) {
     s = createStore(rel);
+    // A filtered relation's atoms are among its superset's: room for them at once, not doubled to it.
+    const filter = ctx.headFilter.get(rel);
+    if (filter !== undefined) s.ids.reserve(filter.size);
     ctx.stores.set(rel, s);
   }
   return s;

@@ -54,7 +54,7 @@ const MAX_NESTED = 8;
  * character, `(` against the constant's, which is never `(`.
  */
 function segmentRanks(terms: TermReader, ids: ArrayLike<number>, depth: number): { rank: Int32Array; range: number } {
-  const rank = new Int32Array(terms.size * 2);
+  const rank = new Int32Array(2 * (largestArgument(terms, ids) + 1));
   const codes: number[] = [];
   const compounds: number[] = [];
   for (let i = 0; i < ids.length; i++) {
@@ -78,6 +78,20 @@ function segmentRanks(terms: TermReader, ids: ArrayLike<number>, depth: number):
   for (const arg of sortTerms(terms, compounds, depth + 1)) (rank[segment(arg, false)] = ++r), (rank[segment(arg, true)] = ++r);
   for (let k = before; k < codes.length; k++) rank[codes[k]!] = ++r;
   return { rank, range: r + 1 };
+}
+
+/**
+ * The largest argument id of the terms `ids` (-1 if none): the segment ranks are indexed by it,
+ * and sized by it rather than by the whole table (amazonsTorus: 2.7 million terms, arguments
+ * below 0.6 million; every typed array allocated counts towards the next full collection).
+ */
+function largestArgument(terms: TermReader, ids: ArrayLike<number>): number {
+  let max = -1;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    for (let p = terms.arity(id) - 1; p >= 0; p--) max = Math.max(max, terms.arg(id, p));
+  }
+  return max;
 }
 
 /** The code point of `(`, with which every compound term's text starts. */
