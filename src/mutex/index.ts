@@ -248,7 +248,7 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   const chosen = chooseEncoding(view, hyps, left, judged, { order, end: options.end });
   const texts = (ms: readonly number[]): string[] => ms.map((f) => view.fluents[f]!.text);
   // In claim order, as they were found.
-  const failures = [...proof.unrefutedPairs].map(([i, u]) => ({ members: texts(claims[i]!.members), unrefutedPairs: u.pairs, capped: u.capped }));
+  const failures = [...proof.unrefutedPairs].filter(([i]) => walked?.refuted[i] !== 1).map(([i, u]) => ({ members: texts(claims[i]!.members), unrefutedPairs: u.pairs, capped: u.capped }));
   const tally = tallyJudged(hyps, left, judged, lifted.proven, reachable);
   return {
     fluents: view.fluents.length,
