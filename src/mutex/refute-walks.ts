@@ -41,7 +41,7 @@ const BRANCHES = 4;
 const DEPTH = 48;
 
 /** What the walks found: per claim, 1 when refuted; the refuting states (fluent indexes); the work spent. */
-export interface Refutation {
+interface Refutation {
   readonly refuted: Uint8Array;
   readonly states: readonly (readonly number[])[];
   readonly evaluations: number;
