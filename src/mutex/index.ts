@@ -265,7 +265,7 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
       groundProof: game.lazy === undefined,
       chosen: countByProof(chosen.groups, reachable),
       // The explanation of failed claims (for --stats, within a small budget of its own) does not count.
-      budgetReached: proof.budgetSpent || strengthened?.budgetSpent === true || !chosen.complete || candidatesCut,
+      budgetReached: proof.budgetSpent || strengthened?.budgetSpent === true || walked?.cut === true || !chosen.complete || candidatesCut,
       candidatesCut,
       failures,
       satQueries: proof.queries + (strengthened?.queries ?? 0),

@@ -46,6 +46,8 @@ interface Refutation {
   readonly states: readonly (readonly number[])[];
   readonly evaluations: number;
   readonly walks: number;
+  /** The safety stop (the stage's budget) ended the walks before their count did. */
+  readonly cut: boolean;
 }
 
 /**
@@ -73,7 +75,9 @@ export function refuteByWalks(
   const budget = Math.max(1, Math.floor(WALK_WORK / Math.max(1, view.rules.length)));
   let evaluations = 0;
   let walks = 0;
-  const spend = (): boolean => ++evaluations <= budget && !stop.passed();
+  let cut = false;
+  // One evaluation more, unless the count is spent or the safety stop has passed (then `cut`).
+  const spend = (): boolean => ++evaluations <= budget && !(cut ||= stop.passed());
   const fluents = (terms: readonly number[]): number[] => terms.map((t) => fluentOfTerm.get(t) ?? -1).filter((f) => f >= 0);
   const look = (state: readonly number[]): number => {
     const hit = targets.violated(state);
@@ -105,15 +109,16 @@ export function refuteByWalks(
   const order = sampled.map((s, i) => [targets.touched(s), i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
   try {
     for (const [, i] of order) {
-      if (targets.open === 0 || evaluations >= budget || stop.passed()) break;
+      if (targets.open === 0 || evaluations >= budget || (cut ||= stop.passed())) break;
       walks++;
       walk(explorer.state(sampled[i]!.map((f) => view.fluents[f]!.term)));
     }
   } catch (err) {
     // The explorer's simulator is made on first use, under the stage's budget: past it, a limit error.
     if (!stop.passed()) throw err;
+    cut = true;
   }
-  return { refuted, states: found, evaluations: Math.min(evaluations, budget), walks };
+  return { refuted, states: found, evaluations: Math.min(evaluations, budget), walks, cut };
 }
 
 /** The open targets: per fluent, the claims it is a member of; per claim, whether it is still open. */
