@@ -21,7 +21,7 @@ import { exclusionCandidates } from './lifted-exclusion.js';
 import { orderCandidates } from './lifted-order.js';
 import { type Implication, impliedCandidates } from './implications.js';
 import { type Claim, type ClaimVerdict, proveClaims } from './prove.js';
-import { strengthen } from './ground-exclusions.js';
+import { type Explorer, refuteByWalks, strengthenRest, withRefuted } from './refute-walks.js';
 import { type ProofCounts, countByProof, tallyJudged } from './tally.js';
 import { type PackedStates, mapPacked, unpackFirst } from '../play/packed.js';
 import { type MutexView, fluentArgs, mutexView } from './view.js';
@@ -86,6 +86,8 @@ interface MutexStats {
   readonly enumeration?: MutexEnumeration;
   /** False when the work budget stopped the proof before every candidate was tried. */
   readonly proofComplete: boolean;
+  /** The walks that refute unproven claims (refute-walks.ts), when they ran: claims refuted, walks, evaluations. */
+  readonly walks?: { readonly refuted: number; readonly walks: number; readonly evaluations: number };
 }
 
 /**
@@ -141,6 +143,11 @@ interface MutexOptions {
    * is asked. Default: they are a sample, proving nothing.
    */
   readonly reachable?: boolean;
+  /**
+   * Plays the ground game for the walks that refute the claims the proofs leave unproven
+   * (refute-walks.ts, docs/mutex.md): absent, no walks (the output as before them).
+   */
+  readonly explorer?: Explorer;
 }
 
 /**
@@ -228,17 +235,23 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
     : game.lazy === undefined ? proveClaims(view, claims, { ...options, implied }, provenLifted) : withoutQueries(provenLifted, false, options.deadline.passed());
   // The claims left unproven, again with exclusions between two relations (section 2h); every
   // reachable state already decided them all.
-  const strengthened = game.lazy === undefined && !reachable ? strengthen(view, sampled, claims, proof, options) : undefined;
+  // Before it, the claims left unproven are refuted where walks from the sampled states reach a
+  // state with two members (refute-walks.ts): they leave the groups, and that proof.
+  const walked = game.lazy !== undefined || reachable || options.explorer === undefined ? undefined
+    : refuteByWalks(view, claims, proof.verdicts, sampled, options.explorer, fluentOfTerm, options.deadline);
+  const strengthened = game.lazy === undefined && !reachable ? strengthenRest(view, sampled, claims, proof, options, walked) : undefined;
   const verdicts = strengthened?.verdicts ?? proof.verdicts;
   const verdict = (k: number): ClaimVerdict | 'none' => (k < 0 ? 'none' : verdicts[k]!);
-  const judged = judge(hyps, cands, claimOf, verdict, provenLifted, reachable ? 'states' : 'ground');
+  const refutedWalks = walked?.refuted.reduce((n, x) => n + x, 0) ?? 0;
+  const left = refutedWalks === 0 ? cands : withRefuted(cands, claimOf.amo, walked!.refuted);
+  const judged = judge(hyps, left, claimOf, verdict, provenLifted, reachable ? 'states' : 'ground');
   // The hypotheses proven lifted are weighed first: past the stage's budget the rest are not.
   const order = [...hyps.keys()].sort((x, y) => Number(lifted.proven[y] === true) - Number(lifted.proven[x] === true) || x - y);
-  const chosen = chooseEncoding(view, hyps, cands, judged, { order, end: options.end });
+  const chosen = chooseEncoding(view, hyps, left, judged, { order, end: options.end });
   const texts = (ms: readonly number[]): string[] => ms.map((f) => view.fluents[f]!.text);
   // In claim order, as they were found.
-  const failures = [...proof.unrefutedPairs].map(([i, u]) => ({ members: texts(claims[i]!.members), unrefutedPairs: u.pairs, capped: u.capped }));
-  const tally = tallyJudged(hyps, cands, judged, lifted.proven, reachable);
+  const failures = [...proof.unrefutedPairs].filter(([i]) => walked?.refuted[i] !== 1).map(([i, u]) => ({ members: texts(claims[i]!.members), unrefutedPairs: u.pairs, capped: u.capped }));
+  const tally = tallyJudged(hyps, left, judged, lifted.proven, reachable);
   return {
     fluents: view.fluents.length,
     bits: chosen.bits,
@@ -254,13 +267,14 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
       groundProof: game.lazy === undefined,
       chosen: countByProof(chosen.groups, reachable),
       // The explanation of failed claims (for --stats, within a small budget of its own) does not count.
-      budgetReached: proof.budgetSpent || strengthened?.budgetSpent === true || !chosen.complete || candidatesCut,
+      budgetReached: proof.budgetSpent || strengthened?.budgetSpent === true || walked?.cut === true || !chosen.complete || candidatesCut,
       candidatesCut,
       failures,
       satQueries: proof.queries + (strengthened?.queries ?? 0),
       sampledStates: packed?.count ?? sampled.length,
       proofWork: proof.work + (strengthened?.work ?? 0),
       proofComplete: proof.complete,
+      ...(walked === undefined || walked.walks === 0 ? {} : { walks: { refuted: refutedWalks, walks: walked.walks, evaluations: walked.evaluations } }),
     },
   };
 }

@@ -19,6 +19,7 @@ import { type VerifyOptions, type VerifyResult, verifyGame } from '../play/verif
 // For the commands that verify (the command line reaches play/ only through pipeline/).
 export { formatDifference } from '../play/verify.js';
 import type { StageTimer } from '../timer.js';
+import { groundExplorer } from './mutex-explorer.js';
 import { MUTEX_EXTRA_SECONDS, type MutexSettings } from './mutex-settings.js';
 import { mutexStates } from './mutex-states.js';
 import type { PipelineOptions } from './options.js';
@@ -77,7 +78,9 @@ export function mutexGroups(ground: GroundGame, normal: NormalGame, options: Pip
   const sampled = timer.processorSeconds();
   return timer.run('mutex', () => {
     const reachable = enumeration?.end === 'complete';
-    const r = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: budget, end, lifted: normal, reachable });
+    // The walks that refute what the proofs leave unproven (docs/mutex.md): not for lazy axioms.
+    const explorer = ground.lazy === undefined ? groundExplorer(ground, budget, settings.seed) : undefined;
+    const r = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: budget, end, lifted: normal, reachable, ...(explorer === undefined ? {} : { explorer }) });
     checkDeadline(options.deadline, ground.file, 'mutex groups: proving');
     const time: MutexTime = { beforeSeconds: before, budgetSeconds: seconds, sampleSeconds: sampled - before, proofSeconds: timer.processorSeconds() - sampled };
     return { ...r, stats: { ...r.stats, time, ...(enumeration === undefined ? {} : { enumeration }) } };
