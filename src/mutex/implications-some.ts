@@ -6,7 +6,8 @@
  * groups hold only because a marked `cellb` square exists only once `ticscores` is set, a fact of
  * the phase, not of a key. These candidates are tried by the same induction as those of 2d
  * (implications.ts), after all of them: the pairs of relations for which no map with a position
- * holds on the sampled states (one that does implies this one), at most {@link MAX_SOME}.
+ * holds on the sampled states (one that does implies this one) and Q is missing from some sampled
+ * state (else "some Q" holds everywhere it was seen and marks no phase), at most {@link MAX_SOME}.
  */
 import { type Implication, holdsOnStates, implicationPairs } from './implications.js';
 import type { NormalGame } from '../normalize/types.js';
@@ -27,12 +28,28 @@ export function someFluentCandidates(
 ): Implication[] {
   const joined = new Set(taken.map((i) => `${i.from} ${i.to}`));
   const all = [view.init, ...states];
+  const pairs = implicationPairs(normal, from, hidden);
+  const phased = missingSomewhere(view, new Set(pairs.map(([, q]) => q)), all);
   const out: Implication[] = [];
-  for (const [p, q] of implicationPairs(normal, from, hidden)) {
+  for (const [p, q] of pairs) {
     if (out.length >= MAX_SOME || stop()) break;
-    if (p === q || joined.has(`${p} ${q}`)) continue;
+    if (p === q || joined.has(`${p} ${q}`) || !phased.has(q)) continue;
     const map = Array<undefined>(arityOf(q)).fill(undefined);
     if (holdsOnStates(view, p, q, map, all)) out.push({ from: p, to: q, map });
+  }
+  return out;
+}
+
+/**
+ * The relations of `qs` that some state holds no fluent of. A Q some fluent of which every state
+ * holds (`control`) says nothing of a phase: "P => some Q" then adds nothing worth its proof.
+ */
+function missingSomewhere(view: MutexView, qs: ReadonlySet<string>, states: readonly (readonly number[])[]): Set<string> {
+  const out = new Set<string>();
+  for (const st of states) {
+    if (out.size === qs.size) break;
+    const present = new Set(st.map((f) => view.fluents[f]!.relation));
+    for (const q of qs) if (!present.has(q)) out.add(q);
   }
   return out;
 }
