@@ -87,14 +87,8 @@ export function impliedCandidates(
   view: MutexView, normal: NormalGame, from: ReadonlySet<string>, hidden: ReadonlySet<string>, states: readonly (readonly number[])[],
   stop: () => boolean = () => false,
 ): Implication[] {
-  const direct = negatedFluents(normal);
-  const usable = (q: string): boolean => !hidden.has(q) && arityOf(q) <= MAX_TO_ARITY;
-  // Those read negated through a derived relation come after every direct one (so that the direct
-  // ones are kept first within the limit, as before they were added).
-  const to = [[...direct].filter(usable).sort(), negatedThroughDerived(normal, direct).filter(usable)];
   const out: Implication[] = [];
-  const ps = [...from].filter((x) => !hidden.has(x) && arityOf(x) > 0).sort();
-  for (const [p, q] of to.flatMap((qs) => ps.flatMap((x) => qs.map((y) => [x, y] as const)))) {
+  for (const [p, q] of implicationPairs(normal, from, hidden)) {
     // Past the limit nothing more is kept.
     if (q === p || out.length >= MAX_IMPLICATIONS) continue;
     // At least one position mapped: an implication between unrelated fluents says nothing per key.
@@ -107,8 +101,22 @@ export function impliedCandidates(
   return out.slice(0, MAX_IMPLICATIONS);
 }
 
+/**
+ * The pairs (P, Q) of relations an implication is tried between, in the order tried: Q read
+ * negated directly first, then through a derived relation; P among `from`; neither hidden.
+ */
+export function implicationPairs(normal: NormalGame, from: ReadonlySet<string>, hidden: ReadonlySet<string>): (readonly [string, string])[] {
+  const direct = negatedFluents(normal);
+  const usable = (q: string): boolean => !hidden.has(q) && arityOf(q) <= MAX_TO_ARITY;
+  // Those read negated through a derived relation come after every direct one (so that the direct
+  // ones are kept first within the limit, as before they were added).
+  const to = [[...direct].filter(usable).sort(), negatedThroughDerived(normal, direct).filter(usable)];
+  const ps = [...from].filter((x) => !hidden.has(x) && arityOf(x) > 0).sort();
+  return to.flatMap((qs) => ps.flatMap((x) => qs.map((y) => [x, y] as const)));
+}
+
 /** Whether every state has, for each true P fluent, a true Q fluent agreeing at the mapped positions. */
-function holdsOnStates(view: MutexView, p: string, q: string, map: readonly (number | undefined)[], states: readonly (readonly number[])[]): boolean {
+export function holdsOnStates(view: MutexView, p: string, q: string, map: readonly (number | undefined)[], states: readonly (readonly number[])[]): boolean {
   const mapped = map.flatMap((x, i) => (x === undefined ? [] : [[i, x] as const]));
   for (const state of states) {
     const keys = new Set<string>();

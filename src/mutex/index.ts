@@ -20,6 +20,7 @@ import { exactCandidates, proveJointly } from './lifted-joint.js';
 import { exclusionCandidates } from './lifted-exclusion.js';
 import { orderCandidates } from './lifted-order.js';
 import { type Implication, impliedCandidates } from './implications.js';
+import { someFluentCandidates } from './implications-some.js';
 import { type Claim, type ClaimVerdict, proveClaims } from './prove.js';
 import { type Explorer, refuteByWalks, strengthenRest, withRefuted } from './refute-walks.js';
 import { type ProofCounts, countByProof, tallyJudged } from './tally.js';
@@ -208,7 +209,9 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   // Implications from the relations tried lifted (a hypothesis with a surviving group) to others (section 2d).
   const tried = new Set(hyps.flatMap((h, i) => (sampledAmo[i] || partial[i]!.length > 0 ? [h.relation] : [])));
   const mined = minedStates(sampled, options.reachable === true);
-  const implications = options.lifted === undefined ? [] : impliedCandidates(view, options.lifted, tried, hidden, mined, () => options.deadline.passed());
+  const mapped = options.lifted === undefined ? [] : impliedCandidates(view, options.lifted, tried, hidden, mined, () => options.deadline.passed());
+  // Then implications to some fluent of a relation, no position mapped (section 2l), after all of those.
+  const implications = options.lifted === undefined ? [] : [...mapped, ...someFluentCandidates(view, options.lifted, tried, hidden, mined, mapped, () => options.deadline.passed())];
   const normal = options.lifted;
   const exclusions = normal === undefined ? [] : exclusionCandidates(view, normal, hidden, mined);
   const orders = normal === undefined ? [] : orderCandidates(view, normal, mined, () => options.deadline.passed());

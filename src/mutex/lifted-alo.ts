@@ -34,6 +34,7 @@ import { type Assumed, type StaticFacts, closes } from './lifted-core.js';
 import { literalWays } from './lifted-match.js';
 import { type Subst, renameRule, unify, walk } from './lifted-terms.js';
 import { ruleBase } from './lifted-unfold.js';
+import { unfoldCases, unfoldTarget, wantedRelations } from './lifted-alo-unfold.js';
 
 /** One branch of the case analysis: literals that hold together, and the equalities known. */
 interface Branch {
@@ -42,6 +43,8 @@ interface Branch {
   /** Roles whose move has been split on. */
   readonly moved: ReadonlySet<string>;
   readonly depth: number;
+  /** Indexes of the derived atoms of `lits` read backwards already (lifted-alo-unfold.ts). */
+  readonly unfolded?: ReadonlySet<number>;
 }
 
 /** Limits of one member's search. */
@@ -64,6 +67,9 @@ interface AloContext {
   readonly deadline: Deadline;
   /** Fresh tags for renaming rules apart; nodes visited for the node limit. */
   counter: { tag: number; nodes: number };
+  /** The rules of the non-recursive derived relations, and those `nexts` read (lifted-alo-unfold.ts). */
+  readonly derived: ReadonlyMap<string, readonly NormalRule[]>;
+  readonly wanted: ReadonlySet<string>;
 }
 
 /** Whether variable names belong to a rule renamed with the tag (`X#r12`). */
@@ -123,7 +129,7 @@ function extend(br: Branch, lits: readonly Literal[], s: Subst, moved: ReadonlyS
   const all = [...br.lits, ...lits, ...impliedAtoms(lits, s, ctx.implied, ctx.counter)];
   const t = new Map(s);
   if (closes(all, t, undefined, ctx.assumed)) return undefined;
-  return { lits: all, s: t, moved, depth: br.depth + 1 };
+  return { lits: all, s: t, moved, depth: br.depth + 1, unfolded: br.unfolded };
 }
 
 /** The cases of one role's move: one per `legal` rule whose head can name the role. */
@@ -182,8 +188,30 @@ function isTerminal(br: Branch, ctx: AloContext): boolean {
   });
 }
 
-/** Whether every real transition of the branch makes a `next` rule of f fire with key `k`. */
+/**
+ * Whether every real transition of the branch makes a `next` rule of f fire with key `k`: searched
+ * as before, then, when that fails where a derived atom of a branch could be read backwards, again
+ * with those atoms unfolded (2l), so that what the first search proves stays proven.
+ */
 function covered(root: Branch, input: readonly number[], k: readonly Term[], ctx: AloContext): boolean {
+  const seen = { unfoldable: false };
+  if (search(root, input, k, ctx, seen, false)) return true;
+  if (!seen.unfoldable) return false;
+  ctx.counter.nodes = 0;
+  return search(root, input, k, ctx, seen, true);
+}
+
+/** The cases of reading the derived atom at `i` of the branch backwards: one per rule of its relation. */
+function unfoldedCases(br: Branch, i: number, ctx: AloContext): (Branch | undefined)[] {
+  const unfolded = new Set([...(br.unfolded ?? []), i]);
+  return unfoldCases(br.lits[i]!, br.s, ctx.derived, () => `u${ctx.counter.tag++}`).map((c) => {
+    const b = extend({ ...br, unfolded }, c.body, c.s, br.moved, ctx);
+    return b === undefined ? undefined : { ...b, unfolded };
+  });
+}
+
+/** The search of {@link covered}; `unfold`: read derived atoms backwards, else only note in `seen` that some could be. */
+function search(root: Branch, input: readonly number[], k: readonly Term[], ctx: AloContext, seen: { unfoldable: boolean }, unfold: boolean): boolean {
   const todo: Branch[] = [root];
   while (todo.length > 0) {
     const br = todo.pop()!;
@@ -194,8 +222,11 @@ function covered(root: Branch, input: readonly number[], k: readonly Term[], ctx
     const role = ctx.mentionsDoes ? ctx.roles.find((r) => !br.moved.has(r)) : undefined;
     const unnamed = roleVariable(br);
     let cases: (Branch | undefined)[];
+    const target = role === undefined && unnamed === undefined ? unfoldTarget(br.lits, br.unfolded ?? new Set(), ctx.derived, ctx.wanted) : undefined;
+    if (target !== undefined) seen.unfoldable = true;
     if (unnamed !== undefined) cases = roleCases(br, unnamed, ctx);
     else if (role !== undefined) cases = moveCases(br, role, ctx);
+    else if (unfold && target !== undefined) cases = unfoldedCases(br, target, ctx);
     else {
       const open = found.flatMap((m) => (m.kind === 'partial' ? [m.open] : [])).sort((a, b) => a.length - b.length)[0];
       if (open === undefined) return false;
@@ -244,7 +275,7 @@ function taskProven(
 ): boolean {
   const own = nextsOf(rules.nexts, task.hypothesis.relation);
   const mentionsDoes = own.some((r) => r.body.some((l) => l.kind !== 'distinct' && l.atom.rel === 'does'));
-  const ctx: AloContext = { ...rules, nexts: own, assumed, implied, mentionsDoes, deadline, counter: { tag: 0, nodes: 0 } };
+  const ctx: AloContext = { ...rules, nexts: own, assumed, implied, mentionsDoes, deadline, counter: { tag: 0, nodes: 0 }, wanted: wantedRelations(own, rules.derived) };
   return task.groups.every((members) => members.every((g) => {
     if (deadline.passed()) return false;
     ctx.counter.nodes = 0;
@@ -274,16 +305,20 @@ interface ImplicationRules {
   readonly roles: readonly string[];
   readonly facts: StaticFacts;
   readonly terminal: readonly NormalRule[];
+  /** The rules of the non-recursive derived relations (not `does`), read backwards by 2l. */
+  readonly derived: ReadonlyMap<string, readonly NormalRule[]>;
 }
 
 /** The rules {@link implicationStep} reads, once per game. */
 export function implicationRules(normal: NormalGame): ImplicationRules {
+  const base = ruleBase(normal, new Map());
   return {
     nexts: normal.rules.filter((r) => r.head.rel === 'next' && r.head.args.length === 1),
     legal: normal.rules.filter((r) => r.head.rel === 'legal' && r.head.args.length === 2),
     roles: normal.rules.flatMap((r) => (r.head.rel === 'role' && r.body.length === 0 && r.head.args[0]?.kind === 'const' ? [r.head.args[0].name] : [])),
-    facts: ruleBase(normal, new Map()).facts,
+    facts: base.facts,
     terminal: normal.rules.filter((r) => r.head.rel === 'terminal' && r.head.args.length === 0),
+    derived: new Map([...base.rules].filter(([rel]) => rel !== 'does/2')),
   };
 }
 
@@ -300,7 +335,7 @@ export function implicationStep(
   if (rules.nexts.some((r) => r.head.args[0]!.kind === 'var')) return false;
   const own = nextsOf(rules.nexts, imp.to);
   const mentionsDoes = own.some((r) => r.body.some((l) => l.kind !== 'distinct' && l.atom.rel === 'does'));
-  const ctx: AloContext = { ...rules, nexts: own, assumed, implied, mentionsDoes, deadline, counter: { tag: 0, nodes: 0 } };
+  const ctx: AloContext = { ...rules, nexts: own, assumed, implied, mentionsDoes, deadline, counter: { tag: 0, nodes: 0 }, wanted: wantedRelations(own, rules.derived) };
   const input = imp.map.flatMap((j, i) => (j === undefined ? [] : [i]));
   return nextsOf(rules.nexts, imp.from).every((rule, n) => {
     const r = renameRule(rule, `p${n}`);

@@ -16,7 +16,8 @@ import { type Deadline, cpuMs } from '../deadline.js';
 import { type Term, mkConst } from '../gdl/ast.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
-import { type Assumed, type StaticFacts, closes } from './lifted-core.js';
+import { type Assumed, type Refute, type StaticFacts, closes } from './lifted-core.js';
+import { everyRoleMoves, forbiddenThroughRules } from './lifted-moves.js';
 import { derivedFunctions, functionalStatics, withFunctions } from './lifted-functional.js';
 import { type Subst, renameRule, unify } from './lifted-terms.js';
 import { type RuleBase, ruleBase, unfoldedCasesClose } from './lifted-unfold.js';
@@ -81,6 +82,9 @@ interface Context {
   readonly counter: { tag: number };
   /** Whole relations with a member true in the current state: a pair left open is split over which (2g). */
   readonly exactly: readonly (readonly Term[])[];
+  /** A pair left open that forbids what a move makes true: its bodies with every role's move, checked again with `deep` (2l). */
+  readonly moves?: (body: readonly Literal[], s: Subst) => Literal[] | undefined;
+  readonly deep?: Refute;
 }
 
 /** Most cases (one `legal` rule per `does` fact of the pair) a pair check splits into. */
@@ -113,7 +117,10 @@ function pairRefuted(r1: NormalRule, r2: NormalRule, input: readonly number[], c
 function bodiesClose(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]], ctx: Context): boolean {
   const check = (b: readonly Literal[], t: Subst): boolean =>
     closes(b, t, goal, ctx.assumed, ctx.base.facts, ctx.base.over, ctx.base.refute) || legalCasesClose(b, t, goal, ctx) || unfoldedCasesClose(b, t, goal, ctx);
-  return check(body, s) || memberCasesClose(body, s, ctx.exactly, check);
+  if (check(body, s) || memberCasesClose(body, s, ctx.exactly, check)) return true;
+  // Every role moves, and forbidden atoms are entailed through chains of rules (lifted-moves.ts, 2l).
+  const moved = ctx.moves?.(body, s);
+  return moved !== undefined && ctx.deep !== undefined && bodiesClose(moved, s, goal, { ...ctx, base: { ...ctx.base, refute: ctx.deep }, moves: undefined });
 }
 
 /** Two constants no game has (a space in their names): as a goal, they never become identical. */
@@ -207,6 +214,9 @@ export function proveLifted(
     (set) => withExclusions(refute, set), () => limits.deadline.passed()));
   const excluded = exclusionsAssuming(statics);
   let base = { ...exact, over, refute: withExclusions(refute, excluded) };
+  // 2l: the pairs left open that forbid what a move makes true, again with every role's move.
+  const deepOf = (set: readonly Exclusion[]): Refute => withExclusions(forbiddenThroughRules(exact.rules, exact.facts), set);
+  let phase = { moves: everyRoleMoves(normal, (exact.facts.get('role/1') ?? []).map((r) => r[0]!), { tag: 0 }), deep: deepOf(excluded) };
   const imps = limits.implications ?? [];
   const stepRules = implicationRules(normal);
   // "Some fluent per key" facts for the implications' steps (2e): proven alone first, an invariant of their own.
@@ -219,7 +229,7 @@ export function proveLifted(
   const task: InductionTask = {
     hyps, keysOf, statics, order: checkOrder(hyps, keysOf, byRelation), imps,
     check: (i, assumed, implied) => allPairsRefuted(byRelation.get(hyps[i]!.relation) ?? [], hyps[i]!.input,
-      { assumed: transition(withFunctions(assumed, derived)), implied, legal, base, deadline, counter: { tag: 0 }, exactly: limits.exactly ?? [] }, knownFor(known, hyps[i]!.relation), keysOf[i]),
+      { assumed: transition(withFunctions(assumed, derived)), implied, legal, base, deadline, counter: { tag: 0 }, exactly: limits.exactly ?? [], ...phase }, knownFor(known, hyps[i]!.relation), keysOf[i]),
     implicationStep: (j, assumed, implied) => implicationStep(stepRules, imps[j]!, assumed, implied, deadline, exists),
     stop: (i) => {
       const rules = byRelation.get(hyps[i]!.relation)?.length ?? 0;
@@ -241,6 +251,7 @@ export function proveLifted(
   if (excluded.length < exclusions.length && result.outcome === 'done') {
     const more = exclusionsAssuming(assumedOf(hyps, proven, keysOf, statics));
     base = { ...exact, over, refute: withExclusions(refute, more) };
+    phase = { ...phase, deep: deepOf(more) };
     const again = more.length > excluded.length ? induce(task, active, first?.proven ?? [], true) : undefined;
     if (again !== undefined && again.outcome !== 'pairs') ({ proven, implied } = { proven: proven.map((p, i) => p || again.proven[i] === true), implied: again.implied });
   }
