@@ -18,6 +18,7 @@ import type { Term } from '../gdl/ast.js';
 import { stronglyConnectedComponents } from '../gdl/scc.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import { type Assumed, type AssumedClaim, type StaticFacts, staticKey } from './lifted-core.js';
+import { relKey } from './lifted-relax.js';
 import { type Subst, renameRule, unify } from './lifted-terms.js';
 
 /** Whether a conjunction closes (lifted.ts' pair check), with these claims assumed. */
@@ -54,8 +55,6 @@ interface Components {
   readonly rules: ReadonlyMap<string, readonly NormalRule[]>;
   readonly of: ReadonlyMap<string, readonly string[]>;
 }
-
-const relKey = (rel: string, arity: number): string => `${rel}/${arity}`;
 
 /** The derived relations (with rules, no static facts, not {@link NOT_CLAIMED}) and the components of those that read the state or the move. */
 function components(normal: NormalGame, facts: StaticFacts): Components {

@@ -15,9 +15,10 @@ import { NO_POS, type Term } from '../gdl/ast.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Refute, StaticFacts } from './lifted-core.js';
 import { literalWays } from './lifted-match.js';
+import { relKey } from './lifted-relax.js';
 import { type Subst, renameRule, unify, walk } from './lifted-terms.js';
 
-const relOf = (l: { readonly rel: string; readonly args: readonly unknown[] }): string => `${l.rel}/${l.args.length}`;
+const relOf = (l: { readonly rel: string; readonly args: readonly unknown[] }): string => relKey(l.rel, l.args.length);
 
 /** The relations (`name/arity`) some rule of which reads `does` positively: what a move makes true. */
 function moveRelations(normal: NormalGame): Set<string> {
