@@ -14,6 +14,7 @@
 import type { Term } from '../gdl/ast.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Refute } from './lifted-core.js';
+import { relKey, relOf } from './lifted-relax.js';
 import { type Subst, ground, key, renameRule, walk } from './lifted-terms.js';
 import { ruleBase } from './lifted-unfold.js';
 import type { MutexView } from './view.js';
@@ -149,13 +150,13 @@ function edges(body: readonly Literal[], s: Subst, assumed: readonly OrderFact[]
   const trues: Term[] = [];
   for (const l of body) {
     if (l.kind !== 'pos') continue;
-    if (`${l.atom.rel}/${l.atom.args.length}` === order.relation) add(key(l.atom.args[0]!, s), key(l.atom.args[1]!, s));
+    if (relOf(l.atom) === order.relation) add(key(l.atom.args[0]!, s), key(l.atom.args[1]!, s));
     if (l.atom.rel === 'true' && l.atom.args.length === 1) trues.push(walk(l.atom.args[0]!, s));
   }
-  const relOf = (t: Term): string => (t.kind === 'fn' ? `${t.name}/${t.args.length}` : t.kind === 'const' ? `${t.name}/0` : '');
+  const fluentRel = (t: Term): string => (t.kind === 'fn' ? relKey(t.name, t.args.length) : t.kind === 'const' ? relKey(t.name, 0) : '');
   for (const fact of assumed.filter((f) => f.order === order)) {
-    for (const c of trues.filter((t) => relOf(t) === fact.counter)) {
-      for (const r of trues.filter((t) => relOf(t) === fact.record)) {
+    for (const c of trues.filter((t) => fluentRel(t) === fact.counter)) {
+      for (const r of trues.filter((t) => fluentRel(t) === fact.record)) {
         if (c.kind === 'fn' && r.kind === 'fn') add(key(r.args[fact.position]!, s), key(c.args[0]!, s));
       }
     }
