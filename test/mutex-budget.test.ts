@@ -11,13 +11,13 @@ import { mutexGroups } from '../src/pipeline/stages-play.js';
 import { defaultPipelineOptions } from '../src/pipeline/options.js';
 import { StageTimer } from '../src/timer.js';
 import { Deadline } from '../src/deadline.js';
-import type { GroundGame } from '../src/ground/types.js';
 import { candidateMembers, hypotheses, refute } from '../src/mutex/candidates.js';
 import { DEFAULT_MUTEX_OPTIONS, findMutexGroups } from '../src/mutex/index.js';
 import { proveClaims } from '../src/mutex/prove.js';
 import { EncodingStopped, encodeCone, ruleIndex } from '../src/mutex/encode.js';
 import { type MutexView, mutexView } from '../src/mutex/view.js';
 import { sampleStates } from '../src/play/sample.js';
+import { PROOF_LIMITS, PassingAtThirdLook, sampledTictactoe, syntheticFluent, tictactoe } from './support/mutex-budget.js';
 import { EXAMPLES_DIR } from './examples.js';
 
 describe("the mutex stage's default budget", () => {
@@ -38,14 +38,9 @@ describe("the mutex stage's default budget", () => {
 });
 
 describe('the mutex stage past its budget', () => {
-  const tictactoe = (): GroundGame => runGrounding(readFileSync(join(EXAMPLES_DIR, 'tictactoe.kif'), 'utf8'), 'tictactoe.kif', defaultPipelineOptions(), new StageTimer()).ground;
-
   it('refutes candidates in one pass per hypothesis, as a count of every group per state does', () => {
-    const ground = tictactoe();
-    const view = mutexView(ground);
+    const { view, states } = sampledTictactoe();
     const hyps = hypotheses(view);
-    const fluentOf = new Map(view.fluents.map((f, i) => [f.term, i]));
-    const states = sampleStates(ground, { playouts: 20, seed: 5, maxSteps: 50, deadline: Deadline.never() }).map((s) => s.map((t) => fluentOf.get(t)!));
     // The reference: per state, how many members of each group are true.
     const expected = hyps.flatMap((h, hypothesis) => h.groups.map((members) => {
       const counts = states.map((s) => members.filter((f) => s.includes(f)).length);
@@ -63,11 +58,8 @@ describe('the mutex stage past its budget', () => {
   });
 
   it('stops refuting when told to, keeping the hypotheses it held against every state', () => {
-    const ground = tictactoe();
-    const view = mutexView(ground);
+    const { view, states } = sampledTictactoe();
     const hyps = hypotheses(view);
-    const fluentOf = new Map(view.fluents.map((f, i) => [f.term, i]));
-    const states = sampleStates(ground, { playouts: 20, seed: 5, maxSteps: 50, deadline: Deadline.never() }).map((s) => s.map((t) => fluentOf.get(t)!));
     let looks = 0;
     // One look per hypothesis here (fewer states than a look's stride): stop at the third.
     const held = refute(view, hyps, states, () => ++looks > 2);
@@ -101,27 +93,17 @@ describe('the mutex stage past its budget', () => {
 });
 
 describe('the ground proof past its budget', () => {
-  /** A budget that passes at its third look: after the checks before the batch and the claim, inside the encoding. */
-  class PassingAtThirdLook extends Deadline {
-    looks = 0;
-    override passed(): boolean {
-      return ++this.looks > 2;
-    }
-  }
-
   it('stops inside the encoding of a query, not after it (the cone has far fewer atoms than a tick reads the clock)', () => {
-    const ground = runGrounding(readFileSync(join(EXAMPLES_DIR, 'tictactoe.kif'), 'utf8'), 'tictactoe.kif', defaultPipelineOptions(), new StageTimer()).ground;
-    const view = mutexView(ground);
+    const view = mutexView(tictactoe());
     const members = view.fluents.flatMap((f, i) => (f.text.startsWith('(cell 1 1 ') ? [i] : []));
     expect(members).toHaveLength(3);
     const claims = [{ kind: 'amo' as const, batch: 0, members }];
-    const limits = { maxConflicts: 20_000, maxPairQueries: 0, maxWork: 100_000_000 };
-    const unbounded = proveClaims(view, claims, { ...limits, deadline: Deadline.never() });
+    const unbounded = proveClaims(view, claims, { ...PROOF_LIMITS, deadline: Deadline.never() });
     // Alone (without the other squares and the control) the claim is not inductive: queries decide it.
     expect(unbounded.verdicts).toEqual(['not-inductive']);
     expect(unbounded.queries).toBeGreaterThan(0);
-    const late = new PassingAtThirdLook(Infinity);
-    const stopped = proveClaims(view, claims, { ...limits, deadline: late });
+    // The third look is inside the encoding.
+    const stopped = proveClaims(view, claims, { ...PROOF_LIMITS, deadline: new PassingAtThirdLook(Infinity) });
     expect(stopped.verdicts).toEqual(['unproven']);
     expect(stopped.queries).toBe(0);
     expect(stopped.complete).toBe(false);
@@ -131,7 +113,7 @@ describe('the ground proof past its budget', () => {
 describe('the encoding of a query', () => {
   it('asks its stop test per rule, not only per atom: one atom with a thousand rules over three fluents', () => {
     // Atom 0 (next (f 0), say) has 1,000 rules, each reading one of the fluents' true atoms 1-3.
-    const fluent = (i: number): MutexView['fluents'][number] => ({ term: i, text: `(f ${i})`, trueAtom: i + 1, nextAtom: i === 0 ? 0 : -1, relation: 'f/1', name: 'f', args: [String(i)] });
+    const fluent = (i: number): MutexView['fluents'][number] => syntheticFluent(i, i + 1, i === 0 ? 0 : -1);
     const view: MutexView = {
       atoms: 4,
       rules: Array.from({ length: 1000 }, (_, r) => ({ head: 0, pos: [1 + (r % 3)], neg: [] })),
@@ -152,8 +134,7 @@ describe('the encoding of a query', () => {
 describe('the explanation of failed claims', () => {
   it('explains at most 16 claims shown not inductive: it proves nothing and only feeds --stats', () => {
     // 20 pairs of fluents, each made true by a rule with an empty body: every "at most one" fails.
-    const fluents = Array.from({ length: 40 }, (_, i): MutexView['fluents'][number] => (
-      { term: i, text: `(f ${i})`, trueAtom: 2 * i, nextAtom: 2 * i + 1, relation: 'f/1', name: 'f', args: [String(i)] }));
+    const fluents = Array.from({ length: 40 }, (_, i) => syntheticFluent(i, 2 * i, 2 * i + 1));
     const view: MutexView = { atoms: 80, rules: fluents.map((f) => ({ head: f.nextAtom, pos: [], neg: [] })), fluents, moves: [], terminal: -1, init: [] };
     const claims = Array.from({ length: 20 }, (_, j) => ({ kind: 'amo' as const, batch: j, members: [2 * j, 2 * j + 1] }));
     const r = proveClaims(view, claims, { maxConflicts: 20_000, maxPairQueries: 64, maxWork: 100_000_000, deadline: Deadline.never() });

@@ -7,6 +7,7 @@ import { coneLiterals } from '../src/mutex/cone-cost.js';
 import { ConeTooLarge, encodeCone, ruleIndex } from '../src/mutex/encode.js';
 import { proveClaims } from '../src/mutex/prove.js';
 import type { MutexView } from '../src/mutex/view.js';
+import { PROOF_LIMITS as limits, PassingAtThirdLook, syntheticFluent } from './support/mutex-budget.js';
 
 /**
  * Four fluents f0..f3 (true atoms 0..3, next atoms 4..7). (next f0) has 1,000 rules, each reading
@@ -15,8 +16,7 @@ import type { MutexView } from '../src/mutex/view.js';
  * single rule, and both are inductive.
  */
 function twoCones(bigRules = 1000): MutexView {
-  const fluent = (i: number): MutexView['fluents'][number] => (
-    { term: i, text: `(f ${i})`, trueAtom: i, nextAtom: i === 0 || i === 2 ? 4 + i : -1, relation: 'f/1', name: 'f', args: [String(i)] });
+  const fluent = (i: number): MutexView['fluents'][number] => syntheticFluent(i, i, i === 0 || i === 2 ? 4 + i : -1);
   const big = Array.from({ length: bigRules }, (_, r) => ({ head: 4, pos: [2 + (r % 2)], neg: [] }));
   return { atoms: 8, rules: [...big, { head: 6, pos: [0], neg: [] }], fluents: [0, 1, 2, 3].map(fluent), moves: [], terminal: -1, init: [] };
 }
@@ -25,7 +25,6 @@ const claims = [
   { kind: 'amo' as const, batch: 0, members: [0, 1] },
   { kind: 'amo' as const, batch: 1, members: [2, 3] },
 ];
-const limits = { maxConflicts: 20_000, maxPairQueries: 0, maxWork: 100_000_000 };
 
 describe('the cost of a cone, before it is encoded', () => {
   it('estimates three literals per body literal and three per rule of the derived atoms', () => {
@@ -60,15 +59,8 @@ describe('the ground proof with a cone it cannot pay for', () => {
 });
 
 describe('the ground proof when the budget passes while the rule index is built', () => {
-  /** A budget that passes at its third look: the checks before the batch and the claim, then the index's first clock read. */
-  class PassingAtThirdLook extends Deadline {
-    looks = 0;
-    override passed(): boolean {
-      return ++this.looks > 2;
-    }
-  }
-
   it('stops the proof (claims unproven), not the stage with an error', () => {
+    // The third look is the index's first clock read.
     // 5,000 rules: the index reads the clock once per 4,096 rules (Deadline.tick).
     const r = proveClaims(twoCones(5000), claims, { ...limits, deadline: new PassingAtThirdLook(Infinity) });
     expect(r.verdicts).toEqual(['unproven', 'unproven']);

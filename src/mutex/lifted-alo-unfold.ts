@@ -9,13 +9,12 @@
  * rule's body added, is a complete case distinction; no rule unifying: the branch cannot hold.
  */
 import type { Literal, NormalRule } from '../normalize/types.js';
+import { relOf } from './lifted-relax.js';
 import { type Subst, renameRule, unify } from './lifted-terms.js';
-
-const relOf = (l: Literal): string | undefined => (l.kind === 'distinct' ? undefined : `${l.atom.rel}/${l.atom.args.length}`);
 
 /** The derived relations (keys of `derived`) that some of the `next` rules read positively: what a branch may have to show. */
 export function wantedRelations(nexts: readonly NormalRule[], derived: ReadonlyMap<string, readonly NormalRule[]>): Set<string> {
-  return new Set(nexts.flatMap((r) => r.body.flatMap((l) => (l.kind === 'pos' && derived.has(relOf(l)!) ? [relOf(l)!] : []))));
+  return new Set(nexts.flatMap((r) => r.body.flatMap((l) => (l.kind === 'pos' && derived.has(relOf(l.atom)) ? [relOf(l.atom)] : []))));
 }
 
 /**
@@ -26,7 +25,7 @@ export function unfoldTarget(
   lits: readonly Literal[], unfolded: ReadonlySet<number>, derived: ReadonlyMap<string, readonly NormalRule[]>, wanted: ReadonlySet<string>,
 ): number | undefined {
   const i = lits.findIndex((l, j) => l.kind === 'pos' && !unfolded.has(j)
-    && (derived.get(relOf(l)!) ?? []).some((r) => r.body.some((m) => m.kind === 'pos' && wanted.has(relOf(m)!))));
+    && (derived.get(relOf(l.atom)) ?? []).some((r) => r.body.some((m) => m.kind === 'pos' && wanted.has(relOf(m.atom)))));
   return i < 0 ? undefined : i;
 }
 
@@ -39,7 +38,7 @@ interface UnfoldCase {
 /** The cases of the positive literal `l` (of a relation of `derived`): one per rule whose head unifies with it, renamed apart by `tag`. */
 export function unfoldCases(l: Literal, s: Subst, derived: ReadonlyMap<string, readonly NormalRule[]>, tag: () => string): UnfoldCase[] {
   if (l.kind !== 'pos') return [];
-  return (derived.get(relOf(l)!) ?? []).flatMap((rule) => {
+  return (derived.get(relOf(l.atom)) ?? []).flatMap((rule) => {
     const r = renameRule(rule, tag());
     const t: Subst = new Map(s);
     return r.head.args.every((a, k) => unify(a, l.atom.args[k]!, t)) ? [{ body: r.body, s: t }] : [];

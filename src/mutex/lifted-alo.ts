@@ -51,24 +51,16 @@ interface Branch {
 const MAX_DEPTH = 12;
 const MAX_NODES = 2000;
 
-/** What the search reads: f's `next` rules, the roles and their `legal` rules, the assumed AMO claims. */
-interface AloContext {
-  readonly nexts: readonly NormalRule[];
-  readonly roles: readonly string[];
-  readonly legal: readonly NormalRule[];
+/** What the search reads: f's `next` rules, the roles and their `legal` rules (the rules an implication's step reads too), the assumed AMO claims. */
+interface AloContext extends ImplicationRules {
   readonly assumed: Assumed;
   /** Implications proven (or assumed in the induction): their atoms are added beside every `true` atom of a branch. */
   readonly implied: readonly Implication[];
   readonly mentionsDoes: boolean;
-  /** The static relations' facts (true in every state): a static literal of a rule is matched against them. */
-  readonly facts: StaticFacts;
-  /** The `terminal` rules: a branch where one fires is a terminal state, which has no successor. */
-  readonly terminal: readonly NormalRule[];
   readonly deadline: Deadline;
   /** Fresh tags for renaming rules apart; nodes visited for the node limit. */
   counter: { tag: number; nodes: number };
-  /** The rules of the non-recursive derived relations, and those `nexts` read (lifted-alo-unfold.ts). */
-  readonly derived: ReadonlyMap<string, readonly NormalRule[]>;
+  /** The derived relations `nexts` read (lifted-alo-unfold.ts). */
   readonly wanted: ReadonlySet<string>;
 }
 
@@ -303,9 +295,11 @@ interface ImplicationRules {
   readonly nexts: readonly NormalRule[];
   readonly legal: readonly NormalRule[];
   readonly roles: readonly string[];
+  /** The static relations' facts (true in every state): a static literal of a rule is matched against them. */
   readonly facts: StaticFacts;
+  /** The `terminal` rules: a branch where one fires is a terminal state, which has no successor. */
   readonly terminal: readonly NormalRule[];
-  /** The rules of the non-recursive derived relations (not `does`), read backwards by 2l. */
+  /** The rules of the non-recursive derived relations (not `does`), read backwards by 2l (lifted-alo-unfold.ts). */
   readonly derived: ReadonlyMap<string, readonly NormalRule[]>;
 }
 

@@ -8,6 +8,7 @@ import type { Atom, Term } from '../gdl/ast.js';
 import type { Literal } from '../normalize/types.js';
 import { type Subst, ground, key, unify, walk } from './lifted-terms.js';
 import { type Bound, boundFits, boundPairsFit, matchesGround, varsOf } from './lifted-rows.js';
+import { relKey } from './lifted-relax.js';
 
 /**
  * A claim assumed of the current state: "at most one per key" over the input positions, for
@@ -102,7 +103,7 @@ function truePairs(a: Atom, b: Atom, s: Subst, assumed: Assumed): [Term, Term][]
   const x = walk(a.args[0]!, s);
   const y = walk(b.args[0]!, s);
   if (x.kind !== 'fn' || y.kind !== 'fn' || x.name !== y.name || x.args.length !== y.args.length) return [];
-  for (const claim of assumed.get(`${x.name}/${x.args.length}`) ?? []) {
+  for (const claim of assumed.get(relKey(x.name, x.args.length)) ?? []) {
     const { input, keys } = claim;
     if (!input.every((i) => key(x.args[i]!, s) === key(y.args[i]!, s))) continue;
     // A claim on some keys only: the key must be ground and one of them.
@@ -149,8 +150,6 @@ const NO_BOUNDS: Bounds = new Map();
 
 /** Steps of one search over static facts before it answers "satisfiable" (sound either way). */
 const MAX_FACT_STEPS = 2000;
-
-const relKey = (rel: string, arity: number): string => `${rel}/${arity}`;
 
 /**
  * Whether the static atoms of the body, with the `distinct`s and the negative static atoms that

@@ -14,6 +14,7 @@
 import type { Term } from '../gdl/ast.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Refute } from './lifted-core.js';
+import { relKey, relOf } from './lifted-relax.js';
 import { type Subst, ground, key, renameRule, walk } from './lifted-terms.js';
 import { ruleBase } from './lifted-unfold.js';
 import type { MutexView } from './view.js';
@@ -51,24 +52,34 @@ function pushTo<K, V>(map: Map<K, V[]>, k: K, value: V): void {
   else list.push(value);
 }
 
+/**
+ * The nodes a path of one or more edges leads to from `from`, depth first (iterative: a static
+ * order may be a chain of thousands). With `until`, the search stops as soon as it reaches that
+ * node (the set then holds it, and maybe not all the others).
+ */
+function reachable(graph: ReadonlyMap<string, Iterable<string>>, from: string, until?: string): Set<string> {
+  const out = new Set<string>();
+  const stack = [...(graph.get(from) ?? [])];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    if (out.has(x)) continue;
+    out.add(x);
+    if (x === until) break;
+    for (const y of graph.get(x) ?? []) stack.push(y);
+  }
+  return out;
+}
+
 /** The order of a static binary relation, or undefined when it has a cycle or too many facts. */
 function staticOrder(relation: string, rows: readonly (readonly Term[])[]): StaticOrder | undefined {
   if (rows.length > MAX_ORDER_FACTS || rows.some((r) => r.some((t) => t.kind !== 'const'))) return undefined;
   const next = new Map<string, string[]>();
   for (const [x, y] of rows) pushTo(next, key(x!, EMPTY), key(y!, EMPTY));
-  const above = new Map<string, Set<string>>();
-  const reach = (x: string): Set<string> => {
+  // Each constant's closure is searched once, when a comparison first needs it.
+  const above = new Map<string, ReadonlySet<string>>();
+  const reach = (x: string): ReadonlySet<string> => {
     let out = above.get(x);
-    if (out !== undefined) return out;
-    out = new Set<string>();
-    const stack = [...(next.get(x) ?? [])];
-    while (stack.length > 0) {
-      const y = stack.pop()!;
-      if (out.has(y)) continue;
-      out.add(y);
-      stack.push(...(next.get(y) ?? []));
-    }
-    above.set(x, out);
+    if (out === undefined) above.set(x, out = reachable(next, x));
     return out;
   };
   const domain = new Set(rows.flatMap((r) => r.map((t) => key(t, EMPTY))));
@@ -139,13 +150,13 @@ function edges(body: readonly Literal[], s: Subst, assumed: readonly OrderFact[]
   const trues: Term[] = [];
   for (const l of body) {
     if (l.kind !== 'pos') continue;
-    if (`${l.atom.rel}/${l.atom.args.length}` === order.relation) add(key(l.atom.args[0]!, s), key(l.atom.args[1]!, s));
+    if (relOf(l.atom) === order.relation) add(key(l.atom.args[0]!, s), key(l.atom.args[1]!, s));
     if (l.atom.rel === 'true' && l.atom.args.length === 1) trues.push(walk(l.atom.args[0]!, s));
   }
-  const relOf = (t: Term): string => (t.kind === 'fn' ? `${t.name}/${t.args.length}` : t.kind === 'const' ? `${t.name}/0` : '');
+  const fluentRel = (t: Term): string => (t.kind === 'fn' ? relKey(t.name, t.args.length) : t.kind === 'const' ? relKey(t.name, 0) : '');
   for (const fact of assumed.filter((f) => f.order === order)) {
-    for (const c of trues.filter((t) => relOf(t) === fact.counter)) {
-      for (const r of trues.filter((t) => relOf(t) === fact.record)) {
+    for (const c of trues.filter((t) => fluentRel(t) === fact.counter)) {
+      for (const r of trues.filter((t) => fluentRel(t) === fact.record)) {
         if (c.kind === 'fn' && r.kind === 'fn') add(key(r.args[fact.position]!, s), key(c.args[0]!, s));
       }
     }
@@ -157,18 +168,7 @@ function edges(body: readonly Literal[], s: Subst, assumed: readonly OrderFact[]
 }
 
 /** Whether a path of one or more edges leads from `from` to `to`. */
-function below(graph: ReadonlyMap<string, ReadonlySet<string>>, from: string, to: string): boolean {
-  const seen = new Set<string>();
-  const stack = [...(graph.get(from) ?? [])];
-  while (stack.length > 0) {
-    const x = stack.pop()!;
-    if (x === to) return true;
-    if (seen.has(x)) continue;
-    seen.add(x);
-    stack.push(...(graph.get(x) ?? []));
-  }
-  return false;
-}
+const below = (graph: ReadonlyMap<string, Iterable<string>>, from: string, to: string): boolean => reachable(graph, from, to).has(to);
 
 /** Whether the order edges of a case form a cycle (x < x): no state and move satisfy it. */
 function cyclic(body: readonly Literal[], s: Subst, assumed: readonly OrderFact[]): boolean {

@@ -16,6 +16,9 @@ export const KEYWORDS: ReadonlySet<string> = new Set(['true', 'does', 'next', 'i
 /** The key of a relation, `name/arity`. */
 export const relKey = (rel: string, arity: number): string => `${rel}/${arity}`;
 
+/** The key of an atom's relation, `name/arity`. */
+export const relOf = (a: { readonly rel: string; readonly args: readonly unknown[] }): string => relKey(a.rel, a.args.length);
+
 /** The arity of a relation's key. */
 export const arityOf = (k: string): number => Number(k.slice(k.lastIndexOf('/') + 1));
 

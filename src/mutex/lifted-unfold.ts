@@ -13,6 +13,7 @@ import type { Atom, Term } from '../gdl/ast.js';
 import { stronglyConnectedComponents } from '../gdl/scc.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import { type Assumed, type Bounds, type Refute, type StaticFacts, closes } from './lifted-core.js';
+import { relKey } from './lifted-relax.js';
 import { type Subst, key, renameRule, unify, walk } from './lifted-terms.js';
 
 /** The static facts and the unfoldable rules of a game, per `name/arity`. */
@@ -33,8 +34,6 @@ export interface RuleBase {
 const OPAQUE = new Set(['true', 'does', 'next', 'init', 'base', 'input']);
 
 const atomText = (a: Atom, s: Subst): string => `${a.rel} ${a.args.map((t) => key(t, s)).join(' ')}`;
-
-const relKey = (rel: string, arity: number): string => `${rel}/${arity}`;
 
 function isGroundTerm(t: Term): boolean {
   return t.kind === 'const' || (t.kind === 'fn' && t.args.every(isGroundTerm));

@@ -17,12 +17,12 @@ import { type Term, mkConst } from '../gdl/ast.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
 import { type Assumed, type Refute, type StaticFacts, closes } from './lifted-core.js';
-import { everyRoleMoves, forbiddenThroughRules } from './lifted-moves.js';
+import { everyRoleMoves } from './lifted-moves.js';
 import { derivedFunctions, functionalStatics, withFunctions } from './lifted-functional.js';
 import { type Subst, renameRule, unify } from './lifted-terms.js';
 import { type RuleBase, ruleBase, unfoldedCasesClose } from './lifted-unfold.js';
 import { relaxedBounds } from './lifted-bounds.js';
-import { forbiddenDerived } from './lifted-entail.js';
+import { THROUGH_RULES, forbiddenDerived } from './lifted-entail.js';
 import { type Implication, impliedAtoms } from './implications.js';
 import { implicationRules, implicationStep } from './lifted-alo.js';
 import { provenExistence } from './lifted-exists.js';
@@ -215,7 +215,7 @@ export function proveLifted(
   const excluded = exclusionsAssuming(statics);
   let base = { ...exact, over, refute: withExclusions(refute, excluded) };
   // 2l: the pairs left open that forbid what a move makes true, again with every role's move.
-  const deepOf = (set: readonly Exclusion[]): Refute => withExclusions(forbiddenThroughRules(exact.rules, exact.facts), set);
+  const deepOf = (set: readonly Exclusion[]): Refute => withExclusions(forbiddenDerived(exact.rules, exact.facts, THROUGH_RULES), set);
   let phase = { moves: everyRoleMoves(normal, (exact.facts.get('role/1') ?? []).map((r) => r[0]!), { tag: 0 }), deep: deepOf(excluded) };
   const imps = limits.implications ?? [];
   const stepRules = implicationRules(normal);
