@@ -9,7 +9,7 @@
  * every state of the game satisfies, so its answers are sound as encode.ts' (an "unsat" there
  * stays "unsat"; a "sat" may become "unsat", a proof the smaller cone could not make).
  */
-import { EncodingStopped, type RuleIndex, atMostOne } from './encode.js';
+import { ConeTooLarge, EncodingStopped, type RuleIndex, atMostOne } from './encode.js';
 import { SatSolver } from './sat.js';
 import type { MutexView } from './view.js';
 
@@ -42,12 +42,16 @@ export class GrowingCone {
     return a < 0 ? 0 : this.vars[a]!;
   }
 
-  /** Extends the encoding by the cone of `roots` (with `allMoves`, every move's legal atom too, as encode.ts). */
-  add(roots: readonly number[], allMoves: boolean): void {
+  /**
+   * Extends the encoding by the cone of `roots` (with `allMoves`, every move's legal atom too, as
+   * encode.ts); `fits` is asked of the atoms not encoded yet, before any is ({@link ConeTooLarge}).
+   */
+  add(roots: readonly number[], allMoves: boolean, fits: (atoms: readonly number[]) => boolean = () => true): void {
     const { view, index } = this;
     const legals = allMoves ? view.moves.flatMap((role) => role.flatMap((m) => (m.legal >= 0 ? [m.legal] : []))) : [];
     const terminal = index.useTerminal && !this.terminalDone ? [view.terminal] : [];
     const fresh = this.newAtoms([...roots, ...legals, ...terminal]);
+    if (!fits(fresh)) throw new ConeTooLarge();
     for (const a of fresh) this.vars[a] = this.solver.newVar();
     for (const a of fresh) this.define(a);
     for (const a of fresh) if (this.fluentOf[a]! >= 0) this.fluents.push(this.fluentOf[a]!);

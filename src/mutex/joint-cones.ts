@@ -41,8 +41,12 @@ const MAX_LITERALS = 6_000_000;
 /** Asks claim `i` of `claims` with the claims `state` marks (1 proven, 2 active) assumed; undefined once the encoding is too large. */
 export type JointAsk = (i: number, state: readonly number[], maxConflicts: number, passed: () => boolean) => KeptAnswer | undefined;
 
-/** The joint proof's queries on one growing encoding; `stop` is asked per atom and rule encoded. */
-export function jointCones(view: MutexView, index: RuleIndex, claims: readonly JointClaimLike[], stop: () => boolean): JointAsk {
+/**
+ * The joint proof's queries on one growing encoding; `stop` is asked per atom and rule encoded,
+ * `fits` of the atoms a query adds to it (cone-grow.ts). Also the queries of prove.ts' larger
+ * batches, the claims it assumes marked in `state`.
+ */
+export function jointCones(view: MutexView, index: RuleIndex, claims: readonly JointClaimLike[], stop: () => boolean, fits?: (atoms: readonly number[]) => boolean): JointAsk {
   const cone = new GrowingCone(view, index, stop);
   const { solver } = cone;
   // Per claim: its selector (0: it adds no clause) and the cone's fluent count when it was added.
@@ -66,7 +70,7 @@ export function jointCones(view: MutexView, index: RuleIndex, claims: readonly J
     if (solver.literalCount > MAX_LITERALS) return undefined;
     const claim = claims[i]!;
     const nexts = claim.members.map((f) => view.fluents[f]!.nextAtom);
-    cone.add(nexts, claim.kind === 'alo');
+    cone.add(nexts, claim.kind === 'alo', fits);
     const selected: number[] = [];
     state.forEach((v, j) => {
       if (v === 0) return;
