@@ -9,12 +9,9 @@
  * every state of the game satisfies, so its answers are sound as encode.ts' (an "unsat" there
  * stays "unsat"; a "sat" may become "unsat", a proof the smaller cone could not make).
  */
-import { ConeTooLarge, EncodingStopped, type RuleIndex, atMostOne } from './encode.js';
+import { ConeTooLarge, EncodingStopped, type RuleIndex, atMostOne, defineAnd, defineOr } from './encode.js';
 import { SatSolver } from './sat.js';
 import type { MutexView } from './view.js';
-
-/** Widest disjunction written as one clause, as in encode.ts. */
-const OR_WIDTH = 8;
 
 /** A growing encoding: its solver, the variable of each atom encoded (0: none), the fluents whose current value is a variable. */
 export class GrowingCone {
@@ -145,32 +142,4 @@ function and(s: SatSolver, lits: readonly number[]): number {
   const v = s.newVar();
   defineAnd(s, v, lits);
   return v;
-}
-
-/** Clauses for `out <-> AND(lits)`. */
-function defineAnd(s: SatSolver, out: number, lits: readonly number[]): void {
-  for (const l of lits) s.addClause([-out, l]);
-  s.addClause([out, ...lits.map((l) => -l)]);
-}
-
-/** Clauses for `out <-> OR(lits)`, as a tree of disjunctions at most {@link OR_WIDTH} wide (encode.ts). */
-function defineOr(s: SatSolver, out: number, lits: readonly number[]): void {
-  let layer = lits;
-  while (layer.length > OR_WIDTH) {
-    const next: number[] = [];
-    for (let i = 0; i < layer.length; i += OR_WIDTH) {
-      const chunk = layer.slice(i, i + OR_WIDTH);
-      if (chunk.length === 1) {
-        next.push(chunk[0]!);
-        continue;
-      }
-      const v = s.newVar();
-      for (const x of chunk) s.addClause([-x, v]);
-      s.addClause([-v, ...chunk]);
-      next.push(v);
-    }
-    layer = next;
-  }
-  for (const x of layer) s.addClause([-x, out]);
-  s.addClause([-out, ...layer]);
 }
