@@ -25,7 +25,7 @@ export interface ConeEncoding {
 }
 
 /** Clauses for `out <-> AND(lits)`. */
-function defineAnd(s: SatSolver, out: number, lits: readonly number[]): void {
+export function defineAnd(s: SatSolver, out: number, lits: readonly number[]): void {
   for (const l of lits) s.addClause([-out, l]);
   s.addClause([out, ...lits.map((l) => -l)]);
 }
@@ -38,7 +38,7 @@ const OR_WIDTH = 8;
  * thousands of literals, which unit propagation walks again and again while its literals turn
  * false one by one; a tree of narrow disjunctions keeps every clause short.
  */
-function defineOr(s: SatSolver, out: number, lits: readonly number[]): void {
+export function defineOr(s: SatSolver, out: number, lits: readonly number[]): void {
   let layer = lits;
   while (layer.length > OR_WIDTH) {
     const next: number[] = [];

@@ -12,6 +12,7 @@
  */
 import type { Deadline } from '../deadline.js';
 import { EncodingStopped, type RuleIndex, atLeastTwo, atMostOne, encodeCone, ruleIndex } from './encode.js';
+import { type JointAsk, jointCones } from './joint-cones.js';
 import type { Claim } from './prove.js';
 import type { MutexView } from './view.js';
 
@@ -63,6 +64,8 @@ interface Prover {
   readonly state: number[];
   readonly index: RuleIndex;
   readonly limits: JointLimits;
+  /** The cones kept between rounds (joint-cones.ts); undefined: each query encodes its cone anew. */
+  readonly kept?: JointAsk;
   queries: number;
   work: number;
 }
@@ -71,6 +74,17 @@ interface Prover {
 function ask(p: Prover, i: number): Answer {
   const { view, claims, limits } = p;
   const claim = claims[i]!;
+  if (p.kept !== undefined) {
+    // A first member no rule makes true never makes an implication false (as below).
+    if (claim.kind === 'imp' && view.fluents[claim.members[0]]!.nextAtom < 0) return { kind: 'unsat' };
+    const r = p.kept(i, p.state, limits.maxConflicts, () => limits.deadline.passed());
+    if (r !== undefined) {
+      p.queries++;
+      p.work += r.work;
+      if (limits.deadline.passed()) throw new JointStopped();
+      return r.answer === 'sat' ? { kind: 'sat', now: r.now, cone: r.cone } : { kind: r.answer };
+    }
+  }
   const stop = (): boolean => limits.deadline.tick();
   const nexts = claim.members.map((f) => view.fluents[f]!.nextAtom);
   const enc = encodeCone(view, p.index, nexts, claim.kind === 'alo', stop);
@@ -157,7 +171,8 @@ export function proveGroundJointly(view: MutexView, claims: readonly Claim[], ba
   let p: Prover | undefined;
   let complete = true;
   try {
-    p = { view, claims: all, state, index: ruleIndex(view, () => limits.deadline.tick()), limits, queries: 0, work: 0 };
+    const index = ruleIndex(view, () => limits.deadline.tick());
+    p = { view, claims: all, state, index, limits, kept: jointCones(view, index, all, () => limits.deadline.tick()), queries: 0, work: 0 };
     // The exclusions first, together (each cone is small); those that need a claim of a later
     // batch may still join it on demand.
     const exclusions = pairs.map((_, k) => claims.length + k);

@@ -31,6 +31,7 @@ import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
 import { type Existence, type Implication, existenceAtoms, impliedAtoms } from './implications.js';
 import { type Assumed, type StaticFacts, closes } from './lifted-core.js';
+import { type FactRows, factRows } from './lifted-fact-rows.js';
 import { literalWays } from './lifted-match.js';
 import { type Subst, renameRule, unify, walk } from './lifted-terms.js';
 import { ruleBase } from './lifted-unfold.js';
@@ -50,6 +51,8 @@ interface Branch {
 /** Limits of one member's search. */
 const MAX_DEPTH = 12;
 const MAX_NODES = 2000;
+/** Nodes of a search per read of the budget's clock (a member's search reads it before its first node too). */
+const NODES_PER_LOOK = 8;
 
 /** What the search reads: f's `next` rules, the roles and their `legal` rules (the rules an implication's step reads too), the assumed AMO claims. */
 interface AloContext extends ImplicationRules {
@@ -89,14 +92,14 @@ type Match = { readonly kind: 'covered' } | { readonly kind: 'partial'; readonly
  * Matches the body literals from `i` on against the branch, extending `s` (binding only the
  * rule's variables; lifted-match.ts); reports every way through to `found` (stops early once covered).
  */
-function matchBody(body: readonly Literal[], i: number, br: Branch, s: Subst, bindable: (n: string) => boolean, open: Literal[], found: Match[], facts: StaticFacts): void {
+function matchBody(body: readonly Literal[], i: number, br: Branch, s: Subst, bindable: (n: string) => boolean, open: Literal[], found: Match[], ctx: AloContext): void {
   if (found.some((m) => m.kind === 'covered') || found.length > 16) return;
   if (i === body.length) {
     found.push(open.length === 0 ? { kind: 'covered' } : { kind: 'partial', open: open.map((l) => resolveLit(l, s)) });
     return;
   }
   const l = body[i]!;
-  for (const way of literalWays(l, br.lits, s, bindable, facts, false)) matchBody(body, i + 1, br, way.s, bindable, way.open ? [...open, l] : open, found, facts);
+  for (const way of literalWays(l, br.lits, s, bindable, ctx.facts, false, ctx.rows)) matchBody(body, i + 1, br, way.s, bindable, way.open ? [...open, l] : open, found, ctx);
 }
 
 /** The ways each `next` rule of f with key `k` (the input arguments) meets the branch. */
@@ -110,7 +113,7 @@ function matches(br: Branch, input: readonly number[], k: readonly Term[], ctx: 
     const s: Subst = new Map(br.s);
     if (head.kind !== 'fn' || !input.every((i, j) => unify(head.args[i]!, k[j]!, s, bindable))) continue;
     // Positive literals first: they bind the variables the others read.
-    matchBody([...r.body].sort((a, b) => rank(b) - rank(a)), 0, br, s, bindable, [], out, ctx.facts);
+    matchBody([...r.body].sort((a, b) => rank(b) - rank(a)), 0, br, s, bindable, [], out, ctx);
     if (out.some((m) => m.kind === 'covered')) return out;
   }
   return out;
@@ -175,7 +178,7 @@ function isTerminal(br: Branch, ctx: AloContext): boolean {
   return ctx.terminal.some((rule) => {
     const tag = `t${ctx.counter.tag++}`;
     const out: Match[] = [];
-    matchBody([...renameRule(rule, tag).body].sort((a, b) => rank(b) - rank(a)), 0, br, new Map(br.s), ofTag(tag), [], out, ctx.facts);
+    matchBody([...renameRule(rule, tag).body].sort((a, b) => rank(b) - rank(a)), 0, br, new Map(br.s), ofTag(tag), [], out, ctx);
     return out.some((m) => m.kind === 'covered');
   });
 }
@@ -205,10 +208,12 @@ function unfoldedCases(br: Branch, i: number, ctx: AloContext): (Branch | undefi
 /** The search of {@link covered}; `unfold`: read derived atoms backwards, else only note in `seen` that some could be. */
 function search(root: Branch, input: readonly number[], k: readonly Term[], ctx: AloContext, seen: { unfoldable: boolean }, unfold: boolean): boolean {
   const todo: Branch[] = [root];
+  let looked = 0;
   while (todo.length > 0) {
     const br = todo.pop()!;
-    // A node costs far more than reading the processor time: the budget is read at every one.
-    if (++ctx.counter.nodes > MAX_NODES || br.depth > MAX_DEPTH || ctx.deadline.passed()) return false;
+    // The budget is read every NODES_PER_LOOK nodes: at every one, the read took a sixth of
+    // mineClearingSmall's searches (most of its 11,358 members' searches are a node or two).
+    if (++ctx.counter.nodes > MAX_NODES || br.depth > MAX_DEPTH || (++looked % NODES_PER_LOOK === 0 && ctx.deadline.passed())) return false;
     const found = matches(br, input, k, ctx);
     if (found.some((m) => m.kind === 'covered') || isTerminal(br, ctx)) continue;
     const role = ctx.mentionsDoes ? ctx.roles.find((r) => !br.moved.has(r)) : undefined;
@@ -297,6 +302,8 @@ interface ImplicationRules {
   readonly roles: readonly string[];
   /** The static relations' facts (true in every state): a static literal of a rule is matched against them. */
   readonly facts: StaticFacts;
+  /** `facts` indexed, built as the searches ask (lifted-fact-rows.ts). */
+  readonly rows: FactRows;
   /** The `terminal` rules: a branch where one fires is a terminal state, which has no successor. */
   readonly terminal: readonly NormalRule[];
   /** The rules of the non-recursive derived relations (not `does`), read backwards by 2l (lifted-alo-unfold.ts). */
@@ -311,6 +318,7 @@ export function implicationRules(normal: NormalGame): ImplicationRules {
     legal: normal.rules.filter((r) => r.head.rel === 'legal' && r.head.args.length === 2),
     roles: normal.rules.flatMap((r) => (r.head.rel === 'role' && r.body.length === 0 && r.head.args[0]?.kind === 'const' ? [r.head.args[0].name] : [])),
     facts: base.facts,
+    rows: factRows(base.facts),
     terminal: normal.rules.filter((r) => r.head.rel === 'terminal' && r.head.args.length === 0),
     derived: new Map([...base.rules].filter(([rel]) => rel !== 'does/2')),
   };

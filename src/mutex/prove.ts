@@ -22,6 +22,7 @@
 import type { Deadline } from '../deadline.js';
 import { affordable } from './cone-cost.js';
 import { ConeTooLarge, type ConeEncoding, EncodingStopped, type RuleIndex, atLeastTwo, atMostOne, encodeCone, ruleIndex } from './encode.js';
+import { type JointAsk, jointCones } from './joint-cones.js';
 import type { MutexView } from './view.js';
 
 /** A claim to prove: at most one (`amo`) or at least one (`alo`) member true, always. */
@@ -210,6 +211,43 @@ function unrefuted(
   return { pairs, capped };
 }
 
+/** Batches of at least this many claims (and at most {@link GROWN_MAX}) are asked on one growing encoding (joint-cones.ts). */
+const GROWN_MIN = 8;
+const GROWN_MAX = 512;
+
+/**
+ * The queries of a batch of {@link GROWN_MIN} to {@link GROWN_MAX} claims on one growing
+ * encoding (joint-cones.ts, cone-grow.ts) made for the batch, with the claims {@link canViolate}
+ * assumes assumed; what a query adds to it is refused as {@link encode} refuses a cone. Undefined
+ * for other batches, and from a query on once the encoding is too large: asked as before.
+ */
+function growingAsk(
+  view: MutexView, index: () => RuleIndex, claims: readonly Claim[], active: readonly boolean[], batch: readonly number[], limits: ProofLimits, meter: Meter,
+): ((i: number) => 'sat' | 'unsat' | 'unknown' | undefined) | undefined {
+  if (batch.length < GROWN_MIN || batch.length > GROWN_MAX) return undefined;
+  let ask: JointAsk | undefined;
+  const kind = claims[batch[0]!]!.kind;
+  const state = claims.map(() => 0);
+  return (i) => {
+    try {
+      const idx = index();
+      ask ??= jointCones(view, idx, claims, every(LOOK_STRIDE, () => limits.deadline.passed()), affordable(view, idx, limits.deadline, limits.coneRate));
+      // As assumeInvariants: an AMO query assumes no ALO claim, and no claim marked implied.
+      claims.forEach((c, j) => (state[j] = active[j] && !(kind === 'amo' && c.kind === 'alo') && limits.implied?.[j] !== 1 ? 1 : 0));
+      const r = ask(i, state, limits.maxConflicts, () => limits.deadline.passed());
+      if (r === undefined) return undefined;
+      if (r.answer === 'unknown' && limits.deadline.passed()) throw new ProofStopped();
+      meter.queries++;
+      meter.work += r.work;
+      return r.answer;
+    } catch (err) {
+      if (err instanceof EncodingStopped) throw new ProofStopped();
+      if (err instanceof ConeTooLarge) throw new ConeRefused();
+      throw err;
+    }
+  };
+}
+
 /** What the proof has found so far: which claims are active, and why the others left. */
 interface ProofState {
   readonly active: boolean[];
@@ -230,13 +268,14 @@ function proveBatch(
 ): 'done' | 'stopped' | 'refused' {
   const { active, left } = st;
   for (const i of batch) active[i] = initially[i]!;
+  const grown = growingAsk(view, index, claims, active, batch, limits, meter);
   try {
     for (let changed = true; changed; ) {
       changed = false;
       for (const i of batch) {
         if (!active[i]) continue;
         if (limits.deadline.passed() || meter.work > limits.maxWork) throw new ProofStopped();
-        const answer = canViolate(view, index, claims, active, claims[i]!, limits, meter);
+        const answer = grown?.(i) ?? canViolate(view, index, claims, active, claims[i]!, limits, meter);
         if (answer !== 'unsat') {
           active[i] = false;
           left[i] = answer;

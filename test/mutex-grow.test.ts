@@ -1,0 +1,40 @@
+// One growing encoding for a batch of claims (docs/mutex.md, "Proofs that finish inside the
+// budget"): a batch of eight claims whose cones share one large derived atom encodes that atom's
+// completion once, not once per query, and proves what the queries one by one prove.
+import { describe, expect, it } from 'vitest';
+import { Deadline } from '../src/deadline.js';
+import { proveClaims } from '../src/mutex/prove.js';
+import type { MutexView } from '../src/mutex/view.js';
+
+/**
+ * Sixteen fluents f0..f15 (true atoms 0..15). The even ones have next atoms 16 + i, each with one
+ * rule reading the derived atom 32 and its own true atom; atom 32 has 1,000 rules, each reading one
+ * true atom. The odd fluents are never made true, so "at most one of f(2k), f(2k+1)" is inductive,
+ * and every claim's cone holds atom 32's 1,000 rules.
+ */
+function sharedCone(): MutexView {
+  const fluent = (i: number): MutexView['fluents'][number] => (
+    { term: i, text: `(f ${i})`, trueAtom: i, nextAtom: i % 2 === 0 ? 16 + i : -1, relation: 'f/1', name: 'f', args: [String(i)] });
+  const derived = Array.from({ length: 1000 }, (_, r) => ({ head: 32, pos: [r % 16], neg: [] }));
+  const nexts = Array.from({ length: 8 }, (_, k) => ({ head: 16 + 2 * k, pos: [32, 2 * k], neg: [] }));
+  return { atoms: 33, rules: [...derived, ...nexts], fluents: Array.from({ length: 16 }, (_, i) => fluent(i)), moves: [], terminal: -1, init: [] };
+}
+
+const claims = Array.from({ length: 8 }, (_, k) => ({ kind: 'amo' as const, batch: 0, members: [2 * k, 2 * k + 1] }));
+const limits = { maxConflicts: 20_000, maxPairQueries: 0, maxWork: 100_000_000 };
+
+describe('a batch of claims on one growing encoding', () => {
+  it('proves every claim, as the queries one by one do', () => {
+    const r = proveClaims(sharedCone(), claims, { ...limits, deadline: Deadline.never().within(1000) });
+    expect(r.verdicts).toEqual(claims.map(() => 'proven'));
+    expect(r.queries).toBe(8);
+  });
+
+  it('encodes the shared cone once: the batch of eight costs less than twice one claim alone', () => {
+    const one = proveClaims(sharedCone(), claims.slice(0, 1), { ...limits, deadline: Deadline.never().within(1000) });
+    const eight = proveClaims(sharedCone(), claims, { ...limits, deadline: Deadline.never().within(1000) });
+    expect(one.verdicts).toEqual(['proven']);
+    expect(one.work).toBeGreaterThan(3000);
+    expect(eight.work).toBeLessThan(2 * one.work);
+  });
+});
