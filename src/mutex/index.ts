@@ -23,7 +23,7 @@ import { type Implication, impliedCandidates } from './implications.js';
 import { someFluentCandidates } from './implications-some.js';
 import { type Claim, type ClaimVerdict, proveClaims } from './prove.js';
 import { type Explorer, refuteByWalks, strengthenRest, withRefuted } from './refute-walks.js';
-import { refuteEarly } from './refute-moves.js';
+import { type EarlyStats, refuteEarly } from './refute-moves.js';
 import { type ProofCounts, countByProof, tallyJudged } from './tally.js';
 import { type PackedStates, mapPacked, unpackFirst } from '../play/packed.js';
 import { type MutexView, fluentArgs, mutexView } from './view.js';
@@ -90,8 +90,8 @@ interface MutexStats {
   readonly proofComplete: boolean;
   /** The walks that refute unproven claims (refute-walks.ts), when they ran: claims refuted, walks, evaluations. */
   readonly walks?: { readonly refuted: number; readonly walks: number; readonly evaluations: number };
-  /** The moves that make two members true, played before the proofs (refute-moves.ts), when any: refuting states, states seeded, evaluations. */
-  readonly moves?: { readonly refuting: number; readonly seeds: number; readonly evaluations: number };
+  /** Moves making two members true, played before the proofs (refute-moves.ts), when any state was seeded. */
+  readonly moves?: EarlyStats;
 }
 
 /**
@@ -180,16 +180,11 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   // Candidates are made and held against the states within the stage's budget, like the proofs:
   // past it, the hypotheses not yet made or held are left out, their relations' fluents left
   // singletons (more bits, never a failure; pancakes88: a relation of arity 8, 40,320 fluents,
-  // 247 hypotheses, about 1.5 processor seconds here).
+  // 247 hypotheses, about 1.5 processor seconds here). Then moves (refute-moves.ts) refute more.
   let candidatesCut = false;
   // Both leave out what they have not done once it says to stop: then the candidates are cut.
   const stop = (): boolean => (candidatesCut ||= options.deadline.passed());
-  const sampledHeld = refute(view, hypotheses(view, stop), packed ?? given, stop);
-  // Moves that make two members true, played from the sampled states before the proofs (refute-moves.ts).
-  const early = packed !== undefined || game.lazy !== undefined || options.explorer === undefined || options.reachable === true ? undefined
-    : refuteEarly(game, view, sampledHeld, given, options.explorer, fluentOfTerm, options.deadline, stop);
-  const held = early?.held ?? sampledHeld;
-  const sampled = early?.sampled ?? given;
+  const { held, sampled, stats: moves } = refuteEarly(game, view, refute(view, hypotheses(view, stop), packed ?? given, stop), given, { ...options, packed: packed !== undefined }, fluentOfTerm, stop);
   const hyps = held.hypotheses;
   const cands = held.candidates;
   const count = cands.hypothesis.length;
@@ -285,7 +280,7 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
       sampledStates: packed?.count ?? given.length,
       proofWork: proof.work + (strengthened?.work ?? 0),
       proofComplete: proof.complete,
-      ...(early === undefined || early.moves.seeds === 0 ? {} : { moves: { refuting: early.moves.states.length, seeds: early.moves.seeds, evaluations: early.moves.evaluations } }),
+      moves,
       ...(walked === undefined || walked.walks === 0 ? {} : { walks: { refuted: refutedWalks, walks: walked.walks, evaluations: walked.evaluations } }),
     },
   };

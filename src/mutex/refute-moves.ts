@@ -31,7 +31,7 @@ const MOVE_WORK = 100_000_000;
 const PROBE_SEEDS = 8;
 
 /** What the moves found: the refuting states (fluent indexes), the work spent, states seeded. */
-export interface MoveRefutation {
+interface MoveRefutation {
   readonly states: readonly (readonly number[])[];
   readonly evaluations: number;
   readonly seeds: number;
@@ -210,16 +210,35 @@ function heldIn(groupsOf: readonly (readonly number[])[], open: ReadonlySet<numb
 /** The candidates held against the sampled states, as `refute` gives them. */
 type Held = ReturnType<typeof refute>;
 
+/** For `--stats`: the states that refuted a candidate, the sampled states seeded, the rule evaluations spent. */
+export interface EarlyStats {
+  readonly refuting: number;
+  readonly seeds: number;
+  readonly evaluations: number;
+}
+
+/** What {@link refuteEarly} reads of the stage's options. */
+interface EarlyOptions {
+  readonly explorer?: Explorer;
+  readonly deadline: Deadline;
+  readonly reachable?: boolean;
+  /** The states are a complete search's, packed: every reachable state, nothing to refute. */
+  readonly packed: boolean;
+}
+
 /**
  * The candidates `held` against `sampled`, held again with the states {@link refuteByMoves} found
  * added to the sampled ones (they are reachable); `held` and `sampled` themselves when it found
- * none. `stop` is `refute`'s (the stage's budget, as for the first hold).
+ * none, or did not run (no explorer; lazy axioms, no ground SAT either; every reachable state
+ * given). `stop` is `refute`'s (the stage's budget, as for the first hold).
  */
 export function refuteEarly(
-  game: GroundGame, view: MutexView, held: Held, sampled: readonly (readonly number[])[], explorer: Explorer, fluentOfTerm: ReadonlyMap<number, number>, deadline: Deadline, stop: () => boolean,
-): { held: Held; sampled: readonly (readonly number[])[]; moves: MoveRefutation } {
-  const moves = refuteByMoves(game, view, held.hypotheses, held.candidates, sampled, explorer, fluentOfTerm, deadline);
-  if (moves.states.length === 0) return { held, sampled, moves };
+  game: GroundGame, view: MutexView, held: Held, sampled: readonly (readonly number[])[], options: EarlyOptions, fluentOfTerm: ReadonlyMap<number, number>, stop: () => boolean,
+): { held: Held; sampled: readonly (readonly number[])[]; stats?: EarlyStats } {
+  if (options.explorer === undefined || game.lazy !== undefined || options.reachable === true || options.packed) return { held, sampled };
+  const moves = refuteByMoves(game, view, held.hypotheses, held.candidates, sampled, options.explorer, fluentOfTerm, options.deadline);
+  const stats = moves.seeds === 0 ? undefined : { refuting: moves.states.length, seeds: moves.seeds, evaluations: moves.evaluations };
+  if (moves.states.length === 0) return { held, sampled, ...(stats === undefined ? {} : { stats }) };
   const more = [...sampled, ...moves.states];
-  return { held: refute(view, held.hypotheses, more, stop), sampled: more, moves };
+  return { held: refute(view, held.hypotheses, more, stop), sampled: more, ...(stats === undefined ? {} : { stats }) };
 }
