@@ -4,8 +4,9 @@
  * atom is in the body of a `next` rule of two members of one group would break the group in one
  * step, if legal where those rules fire; random playouts seldom draw it among thousands of moves
  * (amazonsTorus: a queen's move and an arrow shot round a clear ring back onto her square). From
- * the sampled states (reachable), in sample order, each legal such move is played once per group
- * and state; a successor with two members of a group true is a reachable state that refutes it.
+ * the sampled states (reachable), spread over the sample, each legal such move is played once per
+ * group and state; a successor with two members of a group true is a reachable state that refutes
+ * it. After the first refutation, also the moves that make one member true beside one that holds.
  * The work is counted in rule evaluations (a state's legal moves: every ground rule; a successor:
  * the rules that read a move), so the same states are tried on every run; the stage's budget is
  * only a safety stop. A game with no such move never compiles the simulator.
@@ -18,8 +19,8 @@ import type { Explorer } from './refute-walks.js';
 import type { MutexView } from './view.js';
 
 /**
- * Rule evaluations the early refutation may spend: about 25 states' legal moves on amazonsTorus
- * (1.9 M rules), a fraction of a processor second on the games measured (docs/mutex.md).
+ * Rule evaluations the early refutation may spend: about 50 states' legal moves on amazonsTorus
+ * (1.9 M rules, 28 ms a state here), which needed 31 to refute all its false groups (docs/mutex.md).
  */
 const MOVE_WORK = 100_000_000;
 
@@ -29,6 +30,13 @@ const MOVE_WORK = 100_000_000;
  * have such moves, whose rules never fire together: they spent the whole work for nothing).
  */
 const PROBE_SEEDS = 8;
+
+/**
+ * Members of the open candidates, in all, above which the step is not taken: the double moves are
+ * found per member (pancakes88: 1,078,850 candidates of a relation of 40,320 fluents, about ten
+ * million members, took the stage past T + 10; amazonsTorus has under a thousand).
+ */
+const MEMBERSHIPS = 1_000_000;
 
 /** What the moves found: the refuting states (fluent indexes), the work spent, states seeded. */
 interface MoveRefutation {
@@ -85,8 +93,16 @@ function doubleMoves(game: GroundGame, view: MutexView, groupsOf: readonly (read
   return { of, makes: new Map([...made].map(([legal, fs]) => [legal, [...fs]])), readers, always };
 }
 
-/** Per fluent, the candidates of two or more members, not refuted by sampling, it is a member of. */
-function memberships(view: MutexView, hyps: readonly Hypothesis[], cands: Candidates): number[][] {
+/**
+ * Per fluent, the candidates of two or more members, not refuted by sampling, it is a member of;
+ * undefined when they have more than {@link MEMBERSHIPS} members in all (then no move is played).
+ */
+function memberships(view: MutexView, hyps: readonly Hypothesis[], cands: Candidates): number[][] | undefined {
+  let total = 0;
+  for (let i = 0; i < cands.hypothesis.length; i++) {
+    const n = cands.atMostOne[i] === 0 ? 0 : candidateMembers(hyps, cands, i).length;
+    if (n > 1 && (total += n) > MEMBERSHIPS) return undefined;
+  }
   const of = Array.from({ length: view.fluents.length }, (): number[] => []);
   for (let i = 0; i < cands.hypothesis.length; i++) {
     if (cands.atMostOne[i] === 0) continue;
@@ -127,7 +143,9 @@ function refuteByMoves(
   game: GroundGame, view: MutexView, hyps: readonly Hypothesis[], cands: Candidates, sampled: readonly (readonly number[])[],
   explorer: Explorer, fluentOfTerm: ReadonlyMap<number, number>, stop: Deadline,
 ): MoveRefutation {
-  const groupsOf = memberships(view, hyps, cands);
+  const members = memberships(view, hyps, cands);
+  if (members === undefined) return { states: [], evaluations: 0, seeds: 0, cut: false };
+  const groupsOf: readonly (readonly number[])[] = members;
   const { of, makes, readers, always } = doubleMoves(game, view, groupsOf);
   const states: number[][] = [];
   const rules = ruleCount(game);
