@@ -95,6 +95,7 @@ function formatMutexStats(r: MutexResult): string {
     `mutex: ${s.provenLifted} proven lifted (${s.liftedPairs} rule pairs, ${s.liftedMs} ms), ${s.proven - s.provenLifted} proven ${v.states === undefined ? `by ground SAT${s.groundProof ? '' : ' (lazy axioms: no ground SAT)'}` : 'by every reachable state (no ground SAT)'}`,
     ...(s.exclusions.tried > 0 ? [`mutex: facts between two fluents (exclusions, implications; ground): ${s.exclusions.proven} proven of ${s.exclusions.tried} held by the sampled states${s.exclusions.complete ? '' : ' (its budget reached)'}`] : []),
     ...(s.implications.tried > 0 ? [`mutex: implications between two relations: ${s.implications.proven} proven lifted of ${s.implications.tried} held by the sampled states`] : []),
+    ...(s.moves === undefined ? [] : [`mutex: moves that make two members true, before the proofs: ${s.moves.refuting} refuting states (${s.moves.seeds} states seeded, ${s.moves.evaluations} evaluations)`]),
     ...(s.walks === undefined ? [] : [`mutex: walks from the sampled states: ${s.walks.refuted} unproven claims refuted (${s.walks.walks} walks, ${s.walks.evaluations} evaluations)`]),
     `mutex: ${s.satQueries} SAT queries, work ${s.proofWork}${s.proofComplete ? '' : ' (budget reached: later candidates not tried)'}`,
     ...(s.enumeration === undefined ? [] : [enumerationLine(s.enumeration, s.chosen.states)]),

@@ -23,6 +23,7 @@ import { type Implication, impliedCandidates } from './implications.js';
 import { someFluentCandidates } from './implications-some.js';
 import { type Claim, type ClaimVerdict, proveClaims } from './prove.js';
 import { type Explorer, refuteByWalks, strengthenRest, withRefuted } from './refute-walks.js';
+import { type EarlyStats, refuteEarly } from './refute-moves.js';
 import { type ProofCounts, countByProof, tallyJudged } from './tally.js';
 import { type PackedStates, mapPacked, unpackFirst } from '../play/packed.js';
 import { type MutexView, fluentArgs, mutexView } from './view.js';
@@ -89,6 +90,8 @@ interface MutexStats {
   readonly proofComplete: boolean;
   /** The walks that refute unproven claims (refute-walks.ts), when they ran: claims refuted, walks, evaluations. */
   readonly walks?: { readonly refuted: number; readonly walks: number; readonly evaluations: number };
+  /** Moves making two members true, played before the proofs (refute-moves.ts), when any state was seeded. */
+  readonly moves?: EarlyStats;
 }
 
 /**
@@ -172,16 +175,16 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   // MINED_STATES unpacked, which are all minedStates keeps of a complete search.
   const packed = Array.isArray(states) ? undefined : mapPacked(states as PackedStates, fluentIndexOfTerm(view));
   const fluentOfTerm = new Map(view.fluents.map((f, i) => [f.term, i]));
-  const sampled = packed !== undefined ? unpackFirst(packed, MINED_STATES)
+  const given = packed !== undefined ? unpackFirst(packed, MINED_STATES)
     : (states as readonly (readonly number[])[]).map((s) => s.map((t) => fluentOfTerm.get(t) ?? -1).filter((f) => f >= 0));
   // Candidates are made and held against the states within the stage's budget, like the proofs:
   // past it, the hypotheses not yet made or held are left out, their relations' fluents left
   // singletons (more bits, never a failure; pancakes88: a relation of arity 8, 40,320 fluents,
-  // 247 hypotheses, about 1.5 processor seconds here).
+  // 247 hypotheses, about 1.5 processor seconds here). Then moves (refute-moves.ts) refute more.
   let candidatesCut = false;
   // Both leave out what they have not done once it says to stop: then the candidates are cut.
   const stop = (): boolean => (candidatesCut ||= options.deadline.passed());
-  const held = refute(view, hypotheses(view, stop), packed ?? sampled, stop);
+  const { held, sampled, stats: moves } = refuteEarly(game, view, refute(view, hypotheses(view, stop), packed ?? given, stop), given, { ...options, packed: packed !== undefined }, fluentOfTerm, stop);
   const hyps = held.hypotheses;
   const cands = held.candidates;
   const count = cands.hypothesis.length;
@@ -274,9 +277,10 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
       candidatesCut,
       failures,
       satQueries: proof.queries + (strengthened?.queries ?? 0),
-      sampledStates: packed?.count ?? sampled.length,
+      sampledStates: packed?.count ?? given.length,
       proofWork: proof.work + (strengthened?.work ?? 0),
       proofComplete: proof.complete,
+      moves,
       ...(walked === undefined || walked.walks === 0 ? {} : { walks: { refuted: refutedWalks, walks: walked.walks, evaluations: walked.evaluations } }),
     },
   };

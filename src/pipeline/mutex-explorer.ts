@@ -9,14 +9,17 @@ import type { Explorer } from '../mutex/refute-walks.js';
 import { type GroundSimulator, type GroundState, createGroundSimulator, fluentsOf } from '../play/ground-sim.js';
 import { createRandom } from '../play/random.js';
 
-/** An explorer of `game` (not one with lazy axioms); the simulator is compiled under `deadline`. */
-export function groundExplorer(game: GroundGame, deadline: Deadline, seed: number): Explorer<GroundState> {
+/**
+ * An explorer of `game` (not one with lazy axioms): the simulator `shared` gives (sampling's,
+ * compiled once), else one compiled under `deadline`.
+ */
+export function groundExplorer(game: GroundGame, deadline: Deadline, seed: number, shared?: () => GroundSimulator): Explorer<GroundState> {
   const random = createRandom(seed);
   let made: { sim: GroundSimulator; index: Map<number, number>; words: number } | undefined;
   const simulator = (): NonNullable<typeof made> => {
     if (made === undefined) {
       const terms = fluentsOf(game).terms;
-      made = { sim: createGroundSimulator(game, deadline), index: new Map(terms.map((t, i) => [t, i])), words: (terms.length + 31) >>> 5 };
+      made = { sim: shared?.() ?? createGroundSimulator(game, deadline), index: new Map(terms.map((t, i) => [t, i])), words: (terms.length + 31) >>> 5 };
     }
     return made;
   };

@@ -11,7 +11,7 @@ import { DEFAULT_MUTEX_OPTIONS, type MutexResult, type MutexTime, findMutexGroup
 import { stateCount } from '../play/packed.js';
 import type { NormalGame } from '../normalize/types.js';
 import { createFastSimulator } from '../play/fast/simulator.js';
-import { createGroundSimulator } from '../play/ground-sim.js';
+import { type GroundSimulator, createGroundSimulator } from '../play/ground-sim.js';
 import { type PlayoutOptions, type PlayoutResult, fastPlayouts, simulatorPlayouts } from '../play/playouts.js';
 import { createReasoner } from '../play/reasoner.js';
 import { type VerifyOptions, type VerifyResult, verifyGame } from '../play/verify.js';
@@ -73,13 +73,16 @@ export function mutexGroups(ground: GroundGame, normal: NormalGame, options: Pip
   // The whole budget, reserve included: the choice of the encoding stops weighing there.
   const end = options.deadline.within(seconds);
   // Every reachable state of a small game first (mutex-states.ts), else sampled playouts.
-  const { states, enumeration } = timer.run('sample', () => mutexStates(ground, settings, options.deadline, seconds), (s) => ({ states: stateCount(s.states) }));
+  // One ground simulator for sampling and the walks (compiling it took seconds on amazonsTorus).
+  let made: GroundSimulator | undefined;
+  const simulator = (): GroundSimulator => (made ??= createGroundSimulator(ground, options.deadline.withoutBudget()));
+  const { states, enumeration } = timer.run('sample', () => mutexStates(ground, settings, options.deadline, seconds, simulator), (s) => ({ states: stateCount(s.states) }));
   checkDeadline(options.deadline, ground.file, 'mutex groups: sampling');
   const sampled = timer.processorSeconds();
   return timer.run('mutex', () => {
     const reachable = enumeration?.end === 'complete';
     // The walks that refute what the proofs leave unproven (docs/mutex.md): not for lazy axioms.
-    const explorer = ground.lazy === undefined ? groundExplorer(ground, budget, settings.seed) : undefined;
+    const explorer = ground.lazy === undefined ? groundExplorer(ground, budget, settings.seed, simulator) : undefined;
     const r = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: budget, end, lifted: normal, reachable, ...(explorer === undefined ? {} : { explorer }) });
     checkDeadline(options.deadline, ground.file, 'mutex groups: proving');
     const time: MutexTime = { beforeSeconds: before, budgetSeconds: seconds, sampleSeconds: sampled - before, proofSeconds: timer.processorSeconds() - sampled };

@@ -5,7 +5,7 @@
 import type { Deadline } from '../deadline.js';
 import type { GroundGame } from '../ground/types.js';
 import { createFastSimulator } from './fast/simulator.js';
-import { createGroundSimulator } from './ground-sim.js';
+import { type GroundSimulator, createGroundSimulator } from './ground-sim.js';
 import { createRandom } from './random.js';
 
 /** Options of a sampling run, resolved by the caller. */
@@ -16,6 +16,8 @@ interface SampleOptions {
   readonly maxSteps: number;
   /** Sampling stops early (with what it has) once the deadline passes (looked at every step). */
   readonly deadline: Deadline;
+  /** The ground simulator to play, made once by the caller and shared (the mutex stage's walks); absent: made here. */
+  readonly simulator?: () => GroundSimulator;
 }
 
 /**
@@ -36,7 +38,7 @@ export function sampleStates(game: GroundGame, options: SampleOptions): number[]
     // limits, not at the sampling budget: the initial state is sampled whatever the budget, as
     // it was before that compilation looked at a clock (test/mutex-lifted-alo.test.ts).
     const d = options.deadline;
-    const sim = game.lazy === undefined ? createGroundSimulator(game, d.withoutBudget()) : createFastSimulator(game, d);
+    const sim = game.lazy !== undefined ? createFastSimulator(game, d) : options.simulator?.() ?? createGroundSimulator(game, d.withoutBudget());
     out.push(sim.fluentTerms(sim.initialState()));
     for (let p = 0; p < options.playouts && !options.deadline.passed(); p++) {
       let state = sim.initialState();

@@ -1,0 +1,262 @@
+/**
+ * False candidate groups refuted before the proofs, by the moves that make two members true at
+ * once (docs/mutex.md, "Moves that make two members true, before the proofs"). A move whose `does`
+ * atom is in the body of a `next` rule of two members of one group would break the group in one
+ * step, if legal where those rules fire; random playouts seldom draw it among thousands of moves
+ * (amazonsTorus: a queen's move and an arrow shot round a clear ring back onto her square). From
+ * the sampled states (reachable), spread over the sample, each legal such move is played once per
+ * group and state; a successor with two members of a group true is a reachable state that refutes
+ * it. After the first refutation, also the moves that make one member true beside one that holds.
+ * The work is counted in rule evaluations (a state's legal moves: every ground rule; a successor:
+ * the rules that read a move), so the same states are tried on every run; the stage's budget is
+ * only a safety stop. A game with no such move never compiles the simulator.
+ */
+import type { Deadline } from '../deadline.js';
+import { compactRules, ruleCount } from '../ground/compact.js';
+import type { GroundGame } from '../ground/types.js';
+import { type Candidates, type Hypothesis, candidateMembers, refute } from './candidates.js';
+import type { Explorer } from './refute-walks.js';
+import type { MutexView } from './view.js';
+
+/**
+ * Rule evaluations the early refutation may spend: about 50 states' legal moves on amazonsTorus
+ * (1.9 M rules, 28 ms a state here), which needed 31 to refute all its false groups (docs/mutex.md).
+ */
+const MOVE_WORK = 100_000_000;
+
+/**
+ * The first round: when its seeds refute nothing, the rest of {@link MOVE_WORK} is not spent (the
+ * games whose groups are all true, mineClearingSmall, crossers3, ttcc4_2player, chineseCheckers4,
+ * have such moves, whose rules never fire together: they spent the whole work for nothing).
+ */
+const PROBE_SEEDS = 8;
+
+/**
+ * Members of the open candidates, in all, above which the step is not taken: the double moves are
+ * found per member (pancakes88: 1,078,850 candidates of a relation of 40,320 fluents, about ten
+ * million members, took the stage past T + 10; amazonsTorus has under a thousand).
+ */
+const MEMBERSHIPS = 1_000_000;
+
+/** What the moves found: the refuting states (fluent indexes), the work spent, states seeded. */
+interface MoveRefutation {
+  readonly states: readonly (readonly number[])[];
+  readonly evaluations: number;
+  readonly seeds: number;
+  readonly cut: boolean;
+}
+
+/** What the rules say of the moves: per legal atom, the candidates it would break; the rules a successor evaluates. */
+interface Doubles {
+  /** Per legal atom of a move, the open candidates (ascending) it makes two members true of. */
+  readonly of: Map<number, number[]>;
+  /** Per legal atom, the members of open candidates a `next` rule reading its `does` atom makes true. */
+  readonly makes: Map<number, readonly number[]>;
+  /** Per legal atom, the rules that read its `does` atom (those a successor fires for it). */
+  readonly readers: Map<number, number>;
+  /** Rules that read a `does` atom only negated (a successor evaluates them whatever the move). */
+  readonly always: number;
+}
+
+/**
+ * The moves whose `does` atom is in the positive body of `next` rules of two members of one open
+ * candidate (`groupsOf`: per fluent, its candidates), read off the compact rules (no rule objects).
+ */
+function doubleMoves(game: GroundGame, view: MutexView, groupsOf: readonly (readonly number[])[]): Doubles {
+  // Per atom: the legal atom of its move when it is a does atom, the fluent when it is a next atom (-1: none).
+  const legalOfDoes = new Int32Array(view.atoms).fill(-1);
+  for (const role of view.moves) for (const m of role) if (m.does >= 0 && m.legal >= 0) legalOfDoes[m.does] = m.legal;
+  const fluentOfNext = new Int32Array(view.atoms).fill(-1);
+  view.fluents.forEach((f, i) => f.nextAtom >= 0 && (fluentOfNext[f.nextAtom] = i));
+  const { count, heads, starts, negAt, lits } = compactRules(game);
+  // Per legal atom, the fluents a next rule reading its does atom makes true (direct bodies only).
+  const made = new Map<number, Set<number>>();
+  const readers = new Map<number, number>();
+  let always = 0;
+  for (let i = 0; i < count; i++) {
+    const f = fluentOfNext[heads[i]!]!;
+    let reads = false;
+    for (let k = starts[i]!; k < negAt[i]!; k++) {
+      const legal = legalOfDoes[lits[k]!]!;
+      if (legal < 0) continue;
+      reads = true;
+      readers.set(legal, (readers.get(legal) ?? 0) + 1);
+      if (f >= 0 && groupsOf[f]!.length > 0) (made.get(legal) ?? made.set(legal, new Set()).get(legal)!).add(f);
+    }
+    if (!reads && readsNegated(legalOfDoes, lits, negAt[i]!, starts[i + 1]!)) always++;
+  }
+  const of = new Map<number, number[]>();
+  for (const [legal, fluents] of made) {
+    const hit = twice(groupsOf, undefined, fluents);
+    if (hit.length > 0) of.set(legal, hit);
+  }
+  return { of, makes: new Map([...made].map(([legal, fs]) => [legal, [...fs]])), readers, always };
+}
+
+/**
+ * Per fluent, the candidates of two or more members, not refuted by sampling, it is a member of;
+ * undefined when they have more than {@link MEMBERSHIPS} members in all (then no move is played).
+ */
+function memberships(view: MutexView, hyps: readonly Hypothesis[], cands: Candidates): number[][] | undefined {
+  let total = 0;
+  for (let i = 0; i < cands.hypothesis.length; i++) {
+    const n = cands.atMostOne[i] === 0 ? 0 : candidateMembers(hyps, cands, i).length;
+    if (n > 1 && (total += n) > MEMBERSHIPS) return undefined;
+  }
+  const of = Array.from({ length: view.fluents.length }, (): number[] => []);
+  for (let i = 0; i < cands.hypothesis.length; i++) {
+    if (cands.atMostOne[i] === 0) continue;
+    const members = candidateMembers(hyps, cands, i);
+    if (members.length > 1) for (const f of members) of[f]!.push(i);
+  }
+  return of;
+}
+
+/** Whether one of `lits[from .. to - 1]` is a does atom. */
+function readsNegated(legalOfDoes: Int32Array, lits: Int32Array, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (legalOfDoes[lits[k]!]! >= 0) return true;
+  return false;
+}
+
+/** The candidates (of `open`, when given) with two members among `fluents`, ascending. */
+function twice(groupsOf: readonly (readonly number[])[], open: ReadonlySet<number> | undefined, fluents: Iterable<number>): number[] {
+  const seen = new Map<number, number>();
+  const hit: number[] = [];
+  for (const f of fluents) {
+    for (const c of groupsOf[f]!) {
+      if (open !== undefined && !open.has(c)) continue;
+      const n = (seen.get(c) ?? 0) + 1;
+      seen.set(c, n);
+      if (n === 2) hit.push(c);
+    }
+  }
+  return hit.sort((a, b) => a - b);
+}
+
+/**
+ * Plays, from the sampled states (fluent indexes, reachable) in order, the legal moves that make
+ * two members of an open candidate true (the other roles' first legal moves beside it), once per
+ * candidate and state, and returns the successors that refute a candidate. `fluentOfTerm` maps a
+ * term id to its fluent index; `stop` is the safety stop, looked at before every simulator call.
+ */
+function refuteByMoves(
+  game: GroundGame, view: MutexView, hyps: readonly Hypothesis[], cands: Candidates, sampled: readonly (readonly number[])[],
+  explorer: Explorer, fluentOfTerm: ReadonlyMap<number, number>, stop: Deadline,
+): MoveRefutation {
+  const members = memberships(view, hyps, cands);
+  if (members === undefined) return { states: [], evaluations: 0, seeds: 0, cut: false };
+  const groupsOf: readonly (readonly number[])[] = members;
+  const { of, makes, readers, always } = doubleMoves(game, view, groupsOf);
+  const states: number[][] = [];
+  const rules = ruleCount(game);
+  const open = new Set([...of.values()].flat());
+  let wide = false;
+  let evaluations = 0;
+  let seeds = 0;
+  let cut = false;
+  const spend = (work: number): boolean => (evaluations += work) <= MOVE_WORK && !(cut ||= stop.passed());
+  try {
+    for (const i of spread(sampled.length)) {
+      const seed = sampled[i]!;
+      // The first round refuted nothing: no sign of a false group sampling missed, the rest not spent.
+      if (open.size === 0 || (seeds === PROBE_SEEDS && states.length === 0) || !spend(rules)) break;
+      seeds++;
+      const state = explorer.state(seed.map((f) => view.fluents[f]!.term));
+      const legal = explorer.legal(state);
+      if (legal !== undefined) play(legal, state, seed);
+    }
+  } catch (err) {
+    // The explorer's simulator is made on first use, under the stage's budget: past it, a limit error.
+    if (!stop.passed()) throw err;
+    cut = true;
+  }
+  return { states, evaluations: Math.min(evaluations, MOVE_WORK), seeds, cut };
+
+  // Each legal move that may break an open candidate, played once per candidate in this state.
+  function play(legal: readonly (readonly number[])[], state: unknown, seed: readonly number[]): void {
+    const tried = new Set<number>();
+    const held = wide ? heldIn(groupsOf, open, seed) : undefined;
+    for (let role = 0; role < legal.length; role++) {
+      for (const m of legal[role]!) {
+        const targets = (of.get(m) ?? []).filter((c) => open.has(c) && !tried.has(c));
+        if (held !== undefined) for (const f of makes.get(m) ?? []) for (const c of groupsOf[f]!) if (open.has(c) && !tried.has(c) && held.has(c) && held.get(c) !== f) targets.push(c);
+        if (targets.length === 0) continue;
+        const joint = legal.map((ms, r) => (r === role ? m : ms[0]!));
+        if (!spend(joint.reduce((n, j) => n + (readers.get(j) ?? 0), always + 1))) return;
+        targets.forEach((c) => tried.add(c));
+        const next = explorer.terms(explorer.successor(state, joint)).map((t) => fluentOfTerm.get(t) ?? -1).filter((f) => f >= 0).sort((a, b) => a - b);
+        const hit = twice(groupsOf, open, next);
+        if (hit.length === 0) continue;
+        hit.forEach((c) => open.delete(c));
+        states.push(next);
+        // A false group sampling missed: from now on, also the moves that make one member true beside one held.
+        if (!wide) (wide = true), widen();
+      }
+    }
+  }
+
+  // Every candidate a move makes a member of joins the open ones (those not refuted yet).
+  function widen(): void {
+    const refuted = new Set(states.flatMap((s) => twice(groupsOf, undefined, s)));
+    for (const fs of makes.values()) for (const f of fs) for (const c of groupsOf[f]!) if (!refuted.has(c)) open.add(c);
+  }
+}
+
+/**
+ * `0 .. n-1` in bit-reversed order (0, n/2, n/4, 3n/4, ...): the first seeds spread over the whole
+ * sample, not the first steps of its first playout (amazonsTorus: three playouts in 325 states).
+ */
+function spread(n: number): number[] {
+  let bits = 0;
+  while (1 << bits < n) bits++;
+  const out: number[] = [];
+  for (let i = 0; i < 1 << bits; i++) {
+    let r = 0;
+    for (let b = 0; b < bits; b++) if ((i >> b) & 1) r |= 1 << (bits - 1 - b);
+    if (r < n) out.push(r);
+  }
+  return out;
+}
+
+/** Per open candidate with a member true in `seed`, that member (a candidate not refuted has one at most). */
+function heldIn(groupsOf: readonly (readonly number[])[], open: ReadonlySet<number>, seed: readonly number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const f of seed) for (const c of groupsOf[f]!) if (open.has(c)) out.set(c, f);
+  return out;
+}
+
+/** The candidates held against the sampled states, as `refute` gives them. */
+type Held = ReturnType<typeof refute>;
+
+/** For `--stats`: the states that refuted a candidate, the sampled states seeded, the rule evaluations spent. */
+export interface EarlyStats {
+  readonly refuting: number;
+  readonly seeds: number;
+  readonly evaluations: number;
+}
+
+/** What {@link refuteEarly} reads of the stage's options. */
+interface EarlyOptions {
+  readonly explorer?: Explorer;
+  readonly deadline: Deadline;
+  readonly reachable?: boolean;
+  /** The states are a complete search's, packed: every reachable state, nothing to refute. */
+  readonly packed: boolean;
+}
+
+/**
+ * The candidates `held` against `sampled`, held again with the states {@link refuteByMoves} found
+ * added to the sampled ones (they are reachable); `held` and `sampled` themselves when it found
+ * none, or did not run (no explorer; lazy axioms, no ground SAT either; every reachable state
+ * given). `stop` is `refute`'s (the stage's budget, as for the first hold).
+ */
+export function refuteEarly(
+  game: GroundGame, view: MutexView, held: Held, sampled: readonly (readonly number[])[], options: EarlyOptions, fluentOfTerm: ReadonlyMap<number, number>, stop: () => boolean,
+): { held: Held; sampled: readonly (readonly number[])[]; stats?: EarlyStats } {
+  if (options.explorer === undefined || game.lazy !== undefined || options.reachable === true || options.packed) return { held, sampled };
+  const moves = refuteByMoves(game, view, held.hypotheses, held.candidates, sampled, options.explorer, fluentOfTerm, options.deadline);
+  const stats = moves.seeds === 0 ? undefined : { refuting: moves.states.length, seeds: moves.seeds, evaluations: moves.evaluations };
+  if (moves.states.length === 0) return { held, sampled, ...(stats === undefined ? {} : { stats }) };
+  const more = [...sampled, ...moves.states];
+  return { held: refute(view, held.hypotheses, more, stop), sampled: more, ...(stats === undefined ? {} : { stats }) };
+}
