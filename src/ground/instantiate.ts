@@ -128,13 +128,24 @@ function loadSupersets(
     return byArity[n] === NOT_KEPT ? undefined : byArity[n];
   };
   const args: number[] = [];
+  // Axioms come grouped by relation: the last one's filter and symbol are looked up once per run
+  // of a relation, not per instance (amazonsTorus: 1.15×10⁶ instances).
+  let last: Atom | undefined;
+  let set: IdSet | undefined;
+  let sym = -1;
   for (const a of supersets.axioms) {
     tick(a.rel);
-    const set = filterFor(a);
+    if (last === undefined || a.rel !== last.rel || a.args.length !== last.args.length) {
+      last = a;
+      set = filterFor(a);
+      sym = -1;
+    }
     if (set === undefined) continue;
     args.length = a.args.length;
     for (let i = 0; i < args.length; i++) args[i] = intern(a.args[i]!);
-    set.add(t.compound(a.rel, args));
+    // Looked up after the arguments, as compound() did: symbols are made in the same order.
+    if (sym < 0) sym = t.symbol(a.rel);
+    set.add(t.make(sym, args));
   }
   for (const rel of [...filter.keys()]) {
     if (!statics.has(rel)) continue;
