@@ -185,8 +185,7 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   // Both leave out what they have not done once it says to stop: then the candidates are cut.
   const stop = (): boolean => (candidatesCut ||= options.deadline.passed());
   const { held, sampled, stats: moves } = refuteEarly(game, view, refute(view, hypotheses(view, stop), packed ?? given, stop), given, { ...options, packed: packed !== undefined }, fluentOfTerm, stop);
-  const hyps = held.hypotheses;
-  const cands = held.candidates;
+  const { hypotheses: hyps, candidates: cands } = held;
   const count = cands.hypothesis.length;
   const membersOf = (i: number): readonly number[] => candidateMembers(hyps, cands, i);
   // Claims worth proving: AMO of surviving groups of two or more, ALO of always-hit groups.
