@@ -3,6 +3,8 @@
 // completion once, not once per query, and proves what the queries one by one prove.
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
+import { ruleIndex } from '../src/mutex/encode.js';
+import { jointCones } from '../src/mutex/joint-cones.js';
 import { proveClaims } from '../src/mutex/prove.js';
 import type { MutexView } from '../src/mutex/view.js';
 
@@ -36,5 +38,37 @@ describe('a batch of claims on one growing encoding', () => {
     expect(one.verdicts).toEqual(['proven']);
     expect(one.work).toBeGreaterThan(3000);
     expect(eight.work).toBeLessThan(2 * one.work);
+  });
+});
+
+/**
+ * As {@link sharedCone}, but each of the sixteen claims' next atoms reads its own derived atom
+ * (64 + k, 1,000 rules each): cones that share nothing, where one growing encoding would make every
+ * query pay for every cone added before it (joint-cones.ts' MAX_GROWTH).
+ */
+function disjointCones(): MutexView {
+  const fluent = (i: number): MutexView['fluents'][number] => (
+    { term: i, text: `(f ${i})`, trueAtom: i, nextAtom: i % 2 === 0 ? 32 + i : -1, relation: 'f/1', name: 'f', args: [String(i)] });
+  const derived = Array.from({ length: 16 * 1000 }, (_, r) => ({ head: 64 + Math.floor(r / 1000), pos: [r % 32], neg: [] }));
+  const nexts = Array.from({ length: 16 }, (_, k) => ({ head: 32 + 2 * k, pos: [64 + k, 2 * k], neg: [] }));
+  return { atoms: 80, rules: [...derived, ...nexts], fluents: Array.from({ length: 32 }, (_, i) => fluent(i)), moves: [], terminal: -1, init: [] };
+}
+
+describe('a batch of claims whose cones share nothing', () => {
+  const many = Array.from({ length: 16 }, (_, k) => ({ kind: 'amo' as const, members: [2 * k, 2 * k + 1] }));
+
+  it('proves every claim, as the queries one by one do', () => {
+    const all = proveClaims(disjointCones(), many.map((c) => ({ ...c, batch: 0 })), { ...limits, deadline: Deadline.never().within(1000) });
+    expect(all.verdicts).toEqual(many.map(() => 'proven'));
+  });
+
+  it('stops growing one encoding past four times its first size: the later claims are encoded anew', () => {
+    const view = disjointCones();
+    const ask = jointCones(view, ruleIndex(view), many, () => false);
+    const state = many.map(() => 2);
+    const answers = many.map((_, i) => ask(i, state, 20_000, () => false)?.answer);
+    // The first cones grow the encoding (1,000 rules each); once it is four cones large, undefined.
+    expect(answers.slice(0, 4)).toEqual(['unsat', 'unsat', 'unsat', 'unsat']);
+    expect(answers.slice(5)).toEqual(many.slice(5).map(() => undefined));
   });
 });
