@@ -9,7 +9,7 @@
  * every state of the game satisfies, so its answers are sound as encode.ts' (an "unsat" there
  * stays "unsat"; a "sat" may become "unsat", a proof the smaller cone could not make).
  */
-import { ConeTooLarge, EncodingStopped, type RuleIndex, atMostOne, defineAnd, defineOr } from './encode.js';
+import { ConeTooLarge, type RuleIndex, atMostOne, cone, defineAtom } from './encode.js';
 import { SatSolver } from './sat.js';
 import type { MutexView } from './view.js';
 
@@ -61,51 +61,13 @@ export class GrowingCone {
 
   /** The atoms the roots depend on that are not encoded yet (encoded ones bring their cone already), in discovery order. */
   private newAtoms(roots: readonly number[]): number[] {
-    const { view, index, vars } = this;
-    const seen = new Set<number>();
-    const out: number[] = [];
-    const todo: number[] = [];
-    const visit = (d: number): void => {
-      if (d >= 0 && vars[d] === 0 && !seen.has(d)) {
-        seen.add(d);
-        todo.push(d);
-      }
-    };
-    roots.forEach(visit);
-    while (todo.length > 0) {
-      if (this.stop()) throw new EncodingStopped();
-      const a = todo.pop()!;
-      out.push(a);
-      if (index.free[a] === 1) {
-        if (index.legalOf[a]! >= 0) visit(index.legalOf[a]!);
-        continue;
-      }
-      for (const r of index.byHead[a]!) {
-        const rule = view.rules[r]!;
-        rule.pos.forEach(visit);
-        rule.neg.forEach(visit);
-      }
-    }
-    return out;
+    return cone(this.index, this.view, roots, this.stop, (a) => this.vars[a] !== 0);
   }
 
   /** The completion of atom `a` (encode.ts' clauses), or its preference as an input. */
   private define(a: number): void {
-    const { solver: s, view, index } = this;
-    const v = this.atom(a);
-    if (index.free[a] === 1) {
-      s.prefer(v);
-      return;
-    }
-    const bodies = index.byHead[a]!.map((i) => {
-      if (this.stop()) throw new EncodingStopped();
-      const r = view.rules[i]!;
-      return [...r.pos.map((x) => this.atom(x)), ...r.neg.map((n) => -this.atom(n))];
-    });
-    if (bodies.some((b) => b.length === 0)) s.addClause([v]);
-    else if (bodies.length === 0) s.addClause([-v]);
-    else if (bodies.length === 1) defineAnd(s, v, bodies[0]!);
-    else defineOr(s, v, bodies.map((b) => (b.length === 1 ? b[0]! : and(s, b))));
+    if (this.index.free[a] === 1) this.solver.prefer(this.atom(a));
+    else defineAtom(this.solver, this.view, this.index, a, (x) => this.atom(x), this.stop);
   }
 
   /** One move per role over the moves the encoding holds (encode.ts' constraints), made again when a role's moves grew. */
@@ -135,11 +97,4 @@ export class GrowingCone {
       }
     });
   }
-}
-
-/** A fresh variable defined as the conjunction of `lits`. */
-function and(s: SatSolver, lits: readonly number[]): number {
-  const v = s.newVar();
-  defineAnd(s, v, lits);
-  return v;
 }

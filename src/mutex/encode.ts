@@ -25,7 +25,7 @@ export interface ConeEncoding {
 }
 
 /** Clauses for `out <-> AND(lits)`. */
-export function defineAnd(s: SatSolver, out: number, lits: readonly number[]): void {
+function defineAnd(s: SatSolver, out: number, lits: readonly number[]): void {
   for (const l of lits) s.addClause([-out, l]);
   s.addClause([out, ...lits.map((l) => -l)]);
 }
@@ -38,7 +38,7 @@ const OR_WIDTH = 8;
  * thousands of literals, which unit propagation walks again and again while its literals turn
  * false one by one; a tree of narrow disjunctions keeps every clause short.
  */
-export function defineOr(s: SatSolver, out: number, lits: readonly number[]): void {
+function defineOr(s: SatSolver, out: number, lits: readonly number[]): void {
   let layer = lits;
   while (layer.length > OR_WIDTH) {
     const next: number[] = [];
@@ -156,16 +156,18 @@ export function ruleIndex(view: MutexView, stop: () => boolean = () => false): R
 }
 
 /** The atoms `roots` depend on (iteratively: rule chains are long), in discovery order. */
-function cone(index: RuleIndex, view: MutexView, roots: readonly number[], stop: () => boolean = () => false): number[] {
+export function cone(
+  index: RuleIndex, view: MutexView, roots: readonly number[], stop: () => boolean = () => false, known: (a: number) => boolean = () => false,
+): number[] {
   const seen = new Uint8Array(view.atoms);
   const out: number[] = [];
-  const todo = roots.filter((a) => a >= 0 && seen[a] === 0 && (seen[a] = 1));
+  const todo = roots.filter((a) => a >= 0 && !known(a) && seen[a] === 0 && (seen[a] = 1));
   while (todo.length > 0) {
     if (stop()) throw new EncodingStopped();
     const a = todo.pop()!;
     out.push(a);
     const visit = (d: number): void => {
-      if (seen[d] === 0) {
+      if (seen[d] === 0 && !known(d)) {
         seen[d] = 1;
         todo.push(d);
       }
@@ -190,6 +192,32 @@ export class EncodingStopped extends Error {}
 
 /** Raised when the `fits` test of an encoding refuses its cone, before any clause is built. */
 export class ConeTooLarge extends Error {}
+
+/**
+ * The Clark completion of derived atom `a` over the variables `atom` gives (encodeCone and
+ * cone-grow.ts' growing encoding); `stop` is asked per rule: one atom with hundreds of thousands
+ * of rules took 15 processor seconds between two looks (gt_attrition).
+ */
+export function defineAtom(s: SatSolver, view: MutexView, index: RuleIndex, a: number, atom: (a: number) => number, stop: () => boolean): void {
+  const bodies = index.byHead[a]!.map((i) => {
+    if (stop()) throw new EncodingStopped();
+    const r = view.rules[i]!;
+    return [...r.pos.map(atom), ...r.neg.map((n) => -atom(n))];
+  });
+  if (bodies.some((b) => b.length === 0)) s.addClause([atom(a)]);
+  else if (bodies.length === 0) s.addClause([-atom(a)]);
+  else if (bodies.length === 1) defineAnd(s, atom(a), bodies[0]!);
+  else {
+    const aux = bodies.map((b) => {
+      if (stop()) throw new EncodingStopped();
+      if (b.length === 1) return b[0]!;
+      const v = s.newVar();
+      defineAnd(s, v, b);
+      return v;
+    });
+    defineOr(s, atom(a), aux);
+  }
+}
 
 /**
  * Encodes the cone of `roots`: the completion of its derived atoms and the move constraints
@@ -217,26 +245,7 @@ export function encodeCone(
       s.prefer(atom(a));
       continue;
     }
-    // Asked per rule too: one atom with hundreds of thousands of rules took 15 processor
-    // seconds between two looks (gt_attrition).
-    const bodies = index.byHead[a]!.map((i) => {
-      if (stop()) throw new EncodingStopped();
-      const r = view.rules[i]!;
-      return [...r.pos.map(atom), ...r.neg.map((n) => -atom(n))];
-    });
-    if (bodies.some((b) => b.length === 0)) s.addClause([atom(a)]);
-    else if (bodies.length === 0) s.addClause([-atom(a)]);
-    else if (bodies.length === 1) defineAnd(s, atom(a), bodies[0]!);
-    else {
-      const aux = bodies.map((b) => {
-        if (stop()) throw new EncodingStopped();
-        if (b.length === 1) return b[0]!;
-        const v = s.newVar();
-        defineAnd(s, v, b);
-        return v;
-      });
-      defineOr(s, atom(a), aux);
-    }
+    defineAtom(s, view, index, a, atom, stop);
   }
   for (const role of view.moves) {
     // One move per role: at most one of those in the cone, and at least one when all are; with
