@@ -16,7 +16,7 @@
  *   (src/reach/demand-choice.ts: crisscross's `count/6`, called with five constants, 203 axioms
  *   in 0.2 s instead of 830,457 in 15-18 s);
  * - else, the large relations free of the state in the relaxed game whose callers' state-free
- *   literals, counted in a small run, pass a third of their domains at most, demanded with
+ *   literals, counted in a small run, pass two fifths of their domains at most, demanded with
  *   static seeds (src/reach/demand-seeds.ts: amazons' `*MoveIgnoring`, 296,821 axioms instead
  *   of 752,469, and 458,588 fewer rules made).
  * The last two need the unused instances removed, so a caller that keeps them (`--keep-unused`)
