@@ -6,7 +6,8 @@
  *
  * amazons' `queenMoveIgnoring ?xIg ?yIg ?x1 ?y1 ?x2 ?y2` (a queen's line, ignoring one cell) and
  * the six relations under it are derived for every cell ignored: 752,469 instances, of which
- * instantiation then makes 458,588 rules that unused-instance removal drops. Their one caller,
+ * instantiation then makes 458,588 rules that unused-instance removal drops. Only the three
+ * that are not recursive (queen, rook and bishop moves) are demanded: see `recursiveRelations`. Their one caller,
  * the legal rule, binds the first four arguments from `queenMove` (the ignored cell is the
  * queen's own). The domains of the argument dependency graph cannot see that sliver (queenMove's
  * domain product is 10^4, its relaxed model 2,940 pairs), so src/reach/demand-choice.ts does not
@@ -31,14 +32,16 @@ import { demandableRelations, isAtomBudget, magicGame, magicParts, stateFreeRela
 import { MIN_FULL, domainProduct } from './demand-choice.js';
 import { computeSupersetsProlog } from './prolog.js';
 import { keyOf } from './relaxed-rule.js';
+import { relationComponents } from '../gdl/relations.js';
 import { domainSizesOf } from './domain-sizes.js';
 import type { ReachLimits } from './types.js';
 
 /**
  * How many times smaller than the callees' domain products the counted bindings must be. The
  * count is an upper bound (every free position's whole domain per seed tuple): amazonsTorus asks
- * 3,600 × 100 of 10^6 (ratio 2.78), and the demanded run keeps 684,220 of 1,151,420 axioms and
- * makes 1.93×10⁶ rules instead of 2.65×10⁶ (docs/corpus.md, amaz17); 3 did not choose it.
+ * 3,600 × 100 of 10^6 (ratio 2.78), and the demanded run keeps 684,220 of 1,151,420 axioms:
+ * instantiation makes 1.93×10⁶ rules instead of 2.65×10⁶ (docs/corpus.md, amaz17); 3 did not
+ * choose it. No other corpus or held-out game has a ratio between 2.5 and 3.
  */
 const SEED_RATIO = 2.5;
 
@@ -64,7 +67,10 @@ export function seededDemand(game: NormalGame, limits: ReachLimits, tick: () => 
   const candidates = [...demandableRelations(game)].filter((k) => stateFree.has(k));
   if (candidates.length === 0) return undefined;
   const dom = domainSizesOf(game.rules, tick);
-  const group = new Set(candidates.filter((k) => domainProduct(dom, k) >= MIN_FULL));
+  const large = candidates.filter((k) => domainProduct(dom, k) >= MIN_FULL);
+  const recursive = recursiveRelations(game);
+  const flat = large.filter((k) => !recursive.has(k));
+  const group = new Set(flat.length > 0 ? flat : large);
   if (group.size === 0) return undefined;
   const seeds = seedRules(magicGame(game, group, stateFree).rules);
   if (seeds === undefined || seeds.length === 0) return undefined;
@@ -80,6 +86,21 @@ export function seededDemand(game: NormalGame, limits: ReachLimits, tick: () => 
   const total = [...called].reduce((s, k) => s + domainProduct(dom, k), 0);
   // A domain that nests without end (Infinity) says nothing of the model's size: not chosen.
   return total > 0 && Number.isFinite(total) && asked * SEED_RATIO <= total ? { relations: group, stateFree, asked, full: total } : undefined;
+}
+
+/**
+ * The relations on a cycle of the game's dependency graph: left out of the group when it has
+ * others (games/demand-seeds.kif has only a recursive one, demanded as before). A recursive
+ * call passes bindings of its own, and where they reach most of the relation (amazonsTorus's
+ * rows and diagonals wrap around) its magic relations and adorned copies cost the superset stage
+ * more than the instances they cut save; the relations above them are cut by their callers'
+ * bindings alone. amazonsTorus: superset stage 4.8 s plain, 8.1 s with the seven relations
+ * demanded, 4.0 s with the three non-recursive ones (docs/corpus.md, amaz17).
+ */
+function recursiveRelations(game: NormalGame): Set<string> {
+  const edges = game.rules.flatMap((r) => r.body.flatMap((l) => (l.kind === 'distinct' ? [] : [{ from: keyOf(l.atom), to: keyOf(r.head) }])));
+  const comps = relationComponents(game.rules.map((r) => keyOf(r.head)), edges);
+  return new Set(comps.filter((c) => c.recursive).flatMap((c) => c.members));
 }
 
 /**
