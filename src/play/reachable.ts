@@ -172,7 +172,7 @@ export function reachableStates(game: GroundGame, options: ReachableOptions): Re
     found = new StateSet(sim.initialState());
     for (let head = 0; head < found.size && end === 'complete'; head++) {
       const state = found.state(head);
-      const info = sim.info(state);
+      const info = sim.moves(state);
       if (info.terminal) continue;
       eachJointMove(info.legal, (moves) => {
         if (++successors % SUCCESSORS_PER_LOOK === 0) {
