@@ -58,6 +58,8 @@ export type FastSimulator = GameSimulator<GroundState, number, number> & {
    * of snake_2009's search (docs/mutex.md, snake17).
    */
   moves(state: GroundState): Omit<StateInfo<number, number>, 'goals'>;
+  /** The term id of each fluent by its bit (fluent f is bit f of a state): to pack states without an array each. */
+  readonly fluentTermIds: readonly number[];
 };
 
 /** Where a {@link FastSimulator.walk} ended: its last state (a copy), joint moves made, whether that state is terminal, its goal atoms per role. */
@@ -393,6 +395,7 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     initialState: () => init.slice(),
     info,
     moves: movesOf,
+    fluentTermIds: fluents.terms,
     successor,
     percepts,
     depthCharge,
