@@ -187,8 +187,11 @@ export function initialBits(fluents: Fluents): GroundState {
 export function groundText(game: GroundGame, fluents: Fluents): { fluentTerms(state: GroundState): number[]; text: SimulatorText<GroundState, number, number> } {
   const { terms } = game;
   const fluentTerms = (state: GroundState): number[] => {
+    // Set bits only, lowest first (so fluent order, as before): a state holds few of a game's fluents.
     const out: number[] = [];
-    for (let f = 0; f < fluents.terms.length; f++) if ((state[f >>> 5]! >>> (f & 31)) & 1) out.push(fluents.terms[f]!);
+    for (let w = 0; w < state.length; w++) {
+      for (let b = state[w]!; b !== 0; b &= b - 1) out.push(fluents.terms[(w << 5) | (31 - Math.clz32(b & -b))]!);
+    }
     return out;
   };
   const text: SimulatorText<GroundState, number, number> = {

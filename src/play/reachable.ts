@@ -67,24 +67,27 @@ interface ReachableStates {
  */
 const MAX_PACKED_IDS = 64_000_000;
 
-/** The states of `found` packed as term ids, or undefined past {@link MAX_PACKED_IDS}. */
-function packTerms(found: StateSet, termsOf: (s: GroundState) => number[]): PackedStates | undefined {
+/**
+ * The states of `found` packed as term ids (`termOf[f]` for bit f), or undefined past
+ * {@link MAX_PACKED_IDS}: counted first and written from the bits, without an array per state.
+ */
+function packTerms(found: StateSet, termOf: readonly number[]): PackedStates | undefined {
   const offsets = new Int32Array(found.size + 1);
-  let ids = new Int32Array(1 << 16);
-  let n = 0;
   for (let i = 0; i < found.size; i++) {
-    const terms = termsOf(found.state(i));
-    if (n + terms.length > MAX_PACKED_IDS) return undefined;
-    if (n + terms.length > ids.length) {
-      const bigger = new Int32Array(Math.min(MAX_PACKED_IDS, Math.max(2 * ids.length, n + terms.length)));
-      bigger.set(ids.subarray(0, n));
-      ids = bigger;
-    }
-    ids.set(terms, n);
-    n += terms.length;
-    offsets[i + 1] = n;
+    const state = found.state(i);
+    let n = 0;
+    for (let w = 0; w < state.length; w++) for (let b = state[w]!; b !== 0; b &= b - 1) n++;
+    if (offsets[i]! + n > MAX_PACKED_IDS) return undefined;
+    offsets[i + 1] = offsets[i]! + n;
   }
-  return { kind: 'packed', ids: ids.subarray(0, n), offsets, count: found.size };
+  const ids = new Int32Array(offsets[found.size]!);
+  for (let i = 0, k = 0; i < found.size; i++) {
+    const state = found.state(i);
+    for (let w = 0; w < state.length; w++) {
+      for (let b = state[w]!; b !== 0; b &= b - 1) ids[k++] = termOf[(w << 5) | (31 - Math.clz32(b & -b))]!;
+    }
+  }
+  return { kind: 'packed', ids, offsets, count: found.size };
 }
 
 /**
@@ -172,7 +175,7 @@ export function reachableStates(game: GroundGame, options: ReachableOptions): Re
     found = new StateSet(sim.initialState());
     for (let head = 0; head < found.size && end === 'complete'; head++) {
       const state = found.state(head);
-      const info = sim.info(state);
+      const info = sim.moves(state);
       if (info.terminal) continue;
       eachJointMove(info.legal, (moves) => {
         if (++successors % SUCCESSORS_PER_LOOK === 0) {
@@ -186,7 +189,7 @@ export function reachableStates(game: GroundGame, options: ReachableOptions): Re
         return false;
       });
     }
-    const packed = end === 'complete' && options.pack === true ? packTerms(found, (s) => sim.fluentTerms(s)) : undefined;
+    const packed = end === 'complete' && options.pack === true ? packTerms(found, sim.fluentTermIds) : undefined;
     if (packed !== undefined) return { states: [], end, successors, found: found.size, packed };
     // Past the packed cap, as past maxFluents: capped, with the first states kept as arrays.
     const ended = options.pack === true && end === 'complete' ? 'states' : end;

@@ -52,6 +52,14 @@ export type FastSimulator = GameSimulator<GroundState, number, number> & {
    * many fluents it leaves to the frame masks (frames.ts).
    */
   nets(): { readonly control: readonly string[]; readonly goalsOnDemand: boolean; readonly factoredAtoms: number; readonly framedFluents: number };
+  /**
+   * {@link GameSimulator.info} without the goal values: the reachable-states search asks every
+   * state's moves and never its goals, whose evaluation (goals on demand, goals.ts) was a third
+   * of snake_2009's search (docs/mutex.md, snake17).
+   */
+  moves(state: GroundState): Omit<StateInfo<number, number>, 'goals'>;
+  /** The term id of each fluent by its bit (fluent f is bit f of a state): to pack states without an array each. */
+  readonly fluentTermIds: readonly number[];
 };
 
 /** Where a {@link FastSimulator.walk} ended: its last state (a copy), joint moves made, whether that state is terminal, its goal atoms per role. */
@@ -291,6 +299,11 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     return { legal: legal.map((_, r) => legalOf(r)), terminal: terminalIn(m), goals: goalsHere() };
   };
 
+  const movesOf = (state: GroundState): Omit<StateInfo<number, number>, 'goals'> => {
+    load(state);
+    return { legal: legal.map((_, r) => legalOf(r)), terminal: terminalIn(m) };
+  };
+
   const successor = (state: GroundState, moves: readonly number[]): GroundState => {
     load(state);
     return successorIn(m, moves);
@@ -381,6 +394,8 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     roles: game.roles.map((r) => game.terms.text(r)),
     initialState: () => init.slice(),
     info,
+    moves: movesOf,
+    fluentTermIds: fluents.terms,
     successor,
     percepts,
     depthCharge,
