@@ -14,7 +14,8 @@ import type { GameSimulator, StateInfo } from '../types.js';
 import { Deadline } from '../../deadline.js';
 import { type FastLazy, fastLazy, opaqueAtoms } from './lazy.js';
 import { compileNet } from './net.js';
-import { type Outputs, createPropagator } from './propagate.js';
+import { createPropagator } from './propagate.js';
+import { outputsOf } from './outputs.js';
 import { createWasmGroup } from './wasm-group.js';
 import { controlCycle, controlTurns, simplifyRules, turnRules } from './specialize.js';
 import { evaluateGoals, splitGoals } from './goals.js';
@@ -68,33 +69,6 @@ interface Walk {
   readonly depth: number;
   readonly terminal: boolean;
   readonly goals: readonly (readonly number[])[];
-}
-
-/** The watched atoms of `game`: legal atoms by role, next atoms by fluent. */
-function outputsOf(game: GroundGame, legal: readonly Int32Array[], nextAtoms: Int32Array, nextFluent: Int32Array, words: number): Outputs {
-  const n = game.atoms.length;
-  const kind = new Uint8Array(n);
-  const legalRole = new Int32Array(n).fill(-1);
-  const legalBase = new Int32Array(legal.length + 1);
-  legal.forEach((ids, r) => {
-    legalBase[r + 1] = legalBase[r]! + ids.length;
-    for (const a of ids) (kind[a] = 1), (legalRole[a] = r);
-  });
-  const fluentOf = new Int32Array(n).fill(-1);
-  nextAtoms.forEach((a, i) => {
-    kind[a] = 2;
-    fluentOf[a] = nextFluent[i]!;
-  });
-  return {
-    kind,
-    legalRole,
-    legalBase,
-    legalCount: new Int32Array(legal.length),
-    legalList: new Int32Array(legalBase[legal.length]!),
-    legalPos: new Int32Array(n),
-    nextFluent: fluentOf,
-    nextBits: new Uint32Array(words),
-  };
 }
 
 /** Which net optimization passes run (docs/play.md, "Specialized nets"); all by default. Tests turn them off to compare. */
