@@ -18,6 +18,7 @@ import type { Assumed } from './lifted-core.js';
 import { exclusionCandidates } from './lifted-exclusion.js';
 import { exactCandidates, proveJointly } from './lifted-joint.js';
 import { orderCandidates } from './lifted-order.js';
+import { relKey } from './lifted-relax.js';
 import { type KeyedGroup, proveLifted } from './lifted.js';
 import { type ClaimVerdict, proveClaims } from './prove.js';
 import { refuteByWalks, strengthenRest, withRefuted } from './refute-walks.js';
@@ -176,7 +177,7 @@ function withoutQueries(proven: readonly boolean[], complete: boolean, budgetSpe
 
 /** The relations (`name/arity`) with a fluent that has no `true` atom (outside the view: sampled states do not show it). */
 function hiddenRelations(game: GroundGame): Set<string> {
-  return new Set(game.vocabulary.fluents.filter((f) => f.trueId < 0).map((f) => `${game.terms.name(f.term)}/${game.terms.args(f.term).length}`));
+  return new Set(game.vocabulary.fluents.filter((f) => f.trueId < 0).map((f) => relKey(game.terms.name(f.term), game.terms.args(f.term).length)));
 }
 
 /** Candidates between two looks at the budget in {@link partialKeys}: a key of terms each. */
