@@ -72,3 +72,32 @@ describe('a batch of claims whose cones share nothing', () => {
     expect(answers.slice(5)).toEqual(many.slice(5).map(() => undefined));
   });
 });
+
+/**
+ * Claim 0 (f0, f1) reads a derived atom of 1,000 rules; claims 1..n (f2k, f2k+1) read only their
+ * own two true atoms (f2k+1 negated, never made true): a large first cone, then n small ones, each
+ * bringing its claim's two members into the encoding.
+ */
+function oneLargeManySmall(n: number): MutexView {
+  const f = 2 * (n + 1);
+  const derived = f + n + 1;
+  const fluent = (i: number): MutexView['fluents'][number] => (
+    { term: i, text: `(f ${i})`, trueAtom: i, nextAtom: i % 2 === 0 ? f + i / 2 : -1, relation: 'f/1', name: 'f', args: [String(i)] });
+  const big = Array.from({ length: 1000 }, (_, r) => ({ head: derived, pos: [r % 2], neg: [] }));
+  const nexts = Array.from({ length: n + 1 }, (_, k) => ({ head: f + k, pos: k === 0 ? [derived, 0] : [2 * k], neg: k === 0 ? [] : [2 * k + 1] }));
+  return { atoms: derived + 1, rules: [...big, ...nexts], fluents: Array.from({ length: f }, (_, i) => fluent(i)), moves: [], terminal: -1, init: [] };
+}
+
+describe('claims active while the encoding grows', () => {
+  it('adds each claim once, not again at every growth: a hundred small cones after a large one stay under the growth cap', () => {
+    const n = 100;
+    const view = oneLargeManySmall(n);
+    const many = Array.from({ length: n + 1 }, (_, k) => ({ kind: 'amo' as const, members: [2 * k, 2 * k + 1] }));
+    const ask = jointCones(view, ruleIndex(view), many, () => false);
+    const state = many.map(() => 2);
+    const answers = many.map((_, i) => ask(i, state, 20_000, () => false)?.answer);
+    // Every claim active at every query: re-added with a new selector at each growth (one clause
+    // per claim per query, quadratic), the encoding passed four times its first size at claim 82.
+    expect(answers).toEqual(many.map(() => 'unsat'));
+  });
+});

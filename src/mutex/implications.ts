@@ -12,7 +12,7 @@
  */
 import { NO_POS, type Term } from '../gdl/ast.js';
 import type { Literal, NormalGame } from '../normalize/types.js';
-import { arityOf } from './lifted-relax.js';
+import { arityOf, relOf, termRel } from './lifted-relax.js';
 import { type Subst, walk } from './lifted-terms.js';
 import type { MutexView } from './view.js';
 
@@ -39,7 +39,7 @@ function negatedFluents(normal: NormalGame): Set<string> {
     for (const l of r.body) {
       if (l.kind !== 'neg' || l.atom.rel !== 'true' || l.atom.args.length !== 1) continue;
       const f = l.atom.args[0]!;
-      if (f.kind === 'fn') out.add(`${f.name}/${f.args.length}`);
+      if (f.kind === 'fn') out.add(termRel(f));
     }
   }
   return out;
@@ -53,13 +53,13 @@ function negatedFluents(normal: NormalGame): Set<string> {
  */
 function negatedThroughDerived(normal: NormalGame, direct: ReadonlySet<string>): string[] {
   const negated = new Set<string>();
-  for (const r of normal.rules) for (const l of r.body) if (l.kind === 'neg' && l.atom.rel !== 'true' && l.atom.rel !== 'does') negated.add(`${l.atom.rel}/${l.atom.args.length}`);
+  for (const r of normal.rules) for (const l of r.body) if (l.kind === 'neg' && l.atom.rel !== 'true' && l.atom.rel !== 'does') negated.add(relOf(l.atom));
   const out = new Set<string>();
   for (const r of normal.rules) {
-    if (!negated.has(`${r.head.rel}/${r.head.args.length}`)) continue;
+    if (!negated.has(relOf(r.head))) continue;
     for (const l of r.body) {
       const f = l.kind === 'pos' && l.atom.rel === 'true' && l.atom.args.length === 1 ? l.atom.args[0]! : undefined;
-      if (f?.kind === 'fn' && !direct.has(`${f.name}/${f.args.length}`)) out.add(`${f.name}/${f.args.length}`);
+      if (f?.kind === 'fn' && !direct.has(termRel(f))) out.add(termRel(f));
     }
   }
   return [...out].sort();
@@ -145,7 +145,7 @@ export function impliedAtoms(lits: readonly Literal[], s: Subst, implied: readon
     const f = walk(l.atom.args[0]!, s);
     if (f.kind !== 'fn') continue;
     for (const imp of implied) {
-      if (imp.from !== `${f.name}/${f.args.length}`) continue;
+      if (imp.from !== termRel(f)) continue;
       const args = imp.map.map((j): Term => (j === undefined ? { kind: 'var', name: `_I${counter.tag++}`, pos: NO_POS } : f.args[j]!));
       out.push({ kind: 'pos', atom: { ...l.atom, args: [{ kind: 'fn', name: relName(imp.to), args, pos: NO_POS }] } });
     }

@@ -4,9 +4,9 @@
  * query. On chineseCheckers4 those cones are nearly the whole game (137 fluents, about 400,000
  * clause literals each), and encoding one per exclusion took the joint pass past its budget, at a
  * point that moved with the machine's load. Here one encoding (cone-grow.ts) takes on each query's
- * cone; every claim assumed is added, at the first query that assumes it (and again when the cone
- * has grown since), behind a selector variable (its clauses hold only when the selector is true),
- * and each query selects the claims proven or active now; a claim's goal ("two members next", ...)
+ * cone; every claim assumed is added, at the first query that assumes it (and, for "at most one",
+ * extended by the members a growth of the cone brings), behind a selector variable (its clauses
+ * hold only when the selector is true), and each query selects the claims proven or active now; a claim's goal ("two members next", ...)
  * is made at its first query. Another claim's unselected clauses and unassumed goal constrain
  * nothing, and what the search learned stays valid for the next query (learned clauses follow from
  * the clauses alone, selectors and goals being free variables), so a query's formula is its own
@@ -16,6 +16,7 @@
 import type { RuleIndex } from './encode.js';
 import { atLeastTwo, atMostOne } from './encode.js';
 import { GrowingCone } from './cone-grow.js';
+import type { SatSolver } from './sat.js';
 import type { MutexView } from './view.js';
 
 /** A claim of the joint proof: at most one, at least one, or the first member only with the second. */
@@ -40,13 +41,65 @@ const MAX_LITERALS = 6_000_000;
 
 /**
  * The encoding may grow to this many times its size after the first query; past it the claims'
- * cones are mostly disjoint, and every query (and every claim's constraints, added again each time
- * the cone grows) would pay for all of them: the rest are encoded anew, as before. amazonsTorus_10x10's
- * batch of 100 square groups, each cone a few squares: one growing encoding took 48 queries to the
- * budget with none proven, against 100 queries and 2.4 s on cones encoded anew. Counted in literals,
- * not time, so the choice is the same run to run.
+ * cones are mostly disjoint, and every query's search would pay for all of them: the rest are
+ * encoded anew, as before. amazonsTorus_10x10's batch of 100 square groups, each cone a few
+ * squares: one growing encoding took 48 queries to the budget with none proven, against 100
+ * queries and 2.4 s on cones encoded anew. With each claim's constraints added once (not again at
+ * each growth) it still took only 52 (tidy17): the search, not the constraints, needs the cap.
+ * Counted in literals, not time, so the choice is the same run to run.
  */
 const MAX_GROWTH = 4;
+
+/**
+ * A claim's constraints in the encoding: its selector (0: none yet), the members they cover and
+ * those members' current-state variables, in the order they joined; for "at most one" past six
+ * members, `seen`, a variable true (when selected) once a covered member is (0: none made); the
+ * cone's fluent count when the claim was last looked at; `whole` once nothing can join.
+ */
+interface Selected {
+  s: number;
+  readonly covered: Set<number>;
+  readonly vars: number[];
+  seen: number;
+  size: number;
+  whole: boolean;
+}
+
+/**
+ * Adds the members `fresh` (new to the cone) to an "at most one" claim, behind its selector: the
+ * first time it has two members, encode.ts' constraint over them (as each query once made it
+ * anew); after that only the clauses the fresh members bring, under the same selector. Up to six
+ * members in all, the pairs with a fresh one; past that a chain from `seen` (made once, over the
+ * members covered: encode.ts' sequential encoding, which the pairs imply) through the fresh ones.
+ */
+function growAmo(solver: SatSolver, c: Selected, fresh: readonly number[], now: (f: number) => number): void {
+  const add = fresh.map(now);
+  fresh.forEach((f) => c.covered.add(f));
+  if (c.s === 0) {
+    c.vars.push(...add);
+    if (c.vars.length >= 2) atMostOne(solver, c.vars, (c.s = solver.newVar()));
+    return;
+  }
+  const g = c.s;
+  if (c.seen === 0 && c.vars.length + add.length <= 6) {
+    for (const n of add) {
+      for (const x of c.vars) solver.addClause([-g, -x, -n]);
+      c.vars.push(n);
+    }
+    return;
+  }
+  if (c.seen === 0) {
+    c.seen = solver.newVar();
+    for (const x of c.vars) solver.addClause([-g, -x, c.seen]);
+  }
+  for (const n of add) {
+    const next = solver.newVar();
+    solver.addClause([-g, -c.seen, next]);
+    solver.addClause([-g, -n, next]);
+    solver.addClause([-g, -c.seen, -n]);
+    c.seen = next;
+  }
+}
 
 /** Asks claim `i` of `claims` with the claims `state` marks (1 proven, 2 active) assumed; undefined once the encoding is too large. */
 export type JointAsk = (i: number, state: readonly number[], maxConflicts: number, passed: () => boolean) => KeptAnswer | undefined;
@@ -59,23 +112,27 @@ export type JointAsk = (i: number, state: readonly number[], maxConflicts: numbe
 export function jointCones(view: MutexView, index: RuleIndex, claims: readonly JointClaimLike[], stop: () => boolean, fits?: (atoms: readonly number[]) => boolean): JointAsk {
   const cone = new GrowingCone(view, index, stop);
   const { solver } = cone;
-  // Per claim: its selector (0: it adds no clause) and the cone's fluent count when it was added.
-  const selector = new Map<number, { readonly s: number; readonly size: number }>();
+  // Per claim: its selector and what it covers so far (cone-grow's fluents only ever join).
+  const selector = new Map<number, Selected>();
   const goals = new Map<number, readonly number[]>();
   let spent = 0;
   let first = 0;
   const now = (f: number): number => cone.atom(view.fluents[f]!.trueAtom);
   const select = (j: number): number => {
     const had = selector.get(j);
-    if (had !== undefined && had.size === cone.fluents.length) return had.s;
+    if (had !== undefined && (had.size === cone.fluents.length || had.whole)) return had.s;
     const c = claims[j]!;
-    const members = c.members.filter((f) => now(f) !== 0);
-    let s = 0;
-    if (c.kind === 'amo' && members.length >= 2) atMostOne(solver, members.map(now), (s = solver.newVar()));
-    else if (c.kind === 'alo' && members.length === c.members.length) solver.addClause([-(s = solver.newVar()), ...members.map(now)]);
-    else if (c.kind === 'imp' && members.length === 2) solver.addClause([-(s = solver.newVar()), -now(c.members[0]!), now(c.members[1]!)]);
-    selector.set(j, { s, size: cone.fluents.length });
-    return s;
+    const fresh = c.members.filter((f) => now(f) !== 0 && had?.covered.has(f) !== true);
+    const out = had ?? { s: 0, covered: new Set<number>(), vars: [], seen: 0, size: 0, whole: false };
+    out.size = cone.fluents.length;
+    if (c.kind === 'amo') growAmo(solver, out, fresh, now);
+    else if (c.kind === 'alo' && fresh.length === c.members.length) solver.addClause([-(out.s = solver.newVar()), ...fresh.map(now)]);
+    else if (c.kind === 'imp' && fresh.length === 2) solver.addClause([-(out.s = solver.newVar()), -now(c.members[0]!), now(c.members[1]!)]);
+    // Nothing more to add: every member covered, or an "at least one" or an implication added
+    // (once, when all its members are in the cone).
+    out.whole = c.kind === 'amo' ? out.covered.size === c.members.length : out.s !== 0;
+    selector.set(j, out);
+    return out.s;
   };
   return (i, state, maxConflicts, passed) => {
     if (solver.literalCount > MAX_LITERALS || (first > 0 && solver.literalCount > MAX_GROWTH * first)) return undefined;

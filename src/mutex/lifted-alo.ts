@@ -34,6 +34,7 @@ import { type Assumed, type StaticFacts, closes } from './lifted-core.js';
 import { type FactRows, factRows } from './lifted-fact-rows.js';
 import { literalWays } from './lifted-match.js';
 import { type Subst, renameRule, unify, walk } from './lifted-terms.js';
+import { termRel } from './lifted-relax.js';
 import { ruleBase } from './lifted-unfold.js';
 import { unfoldCases, unfoldTarget, wantedRelations } from './lifted-alo-unfold.js';
 
@@ -291,7 +292,7 @@ function taskProven(
 function nextsOf(nexts: readonly NormalRule[], rel: string): NormalRule[] {
   return nexts.filter((r) => {
     const t = r.head.args[0]!;
-    return t.kind !== 'var' && `${t.name}/${t.kind === 'fn' ? t.args.length : 0}` === rel;
+    return t.kind !== 'var' && termRel(t) === rel;
   });
 }
 

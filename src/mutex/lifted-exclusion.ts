@@ -12,6 +12,7 @@
 import type { Term } from '../gdl/ast.js';
 import type { NormalGame, NormalRule } from '../normalize/types.js';
 import type { Refute } from './lifted-core.js';
+import { termRel } from './lifted-relax.js';
 import { type Subst, walk } from './lifted-terms.js';
 import type { MutexView } from './view.js';
 
@@ -35,8 +36,7 @@ function legalReads(normal: NormalGame): Set<string> {
     if (r.head.rel !== 'legal' && r.head.rel !== 'next') continue;
     for (const l of r.body) {
       const f = l.kind === 'pos' && l.atom.rel === 'true' ? l.atom.args[0] : undefined;
-      if (f?.kind === 'fn') out.add(`${f.name}/${f.args.length}`);
-      else if (f?.kind === 'const') out.add(`${f.name}/0`);
+      if (f !== undefined && f.kind !== 'var') out.add(termRel(f));
     }
   }
   return out;
@@ -69,7 +69,7 @@ export function exclusionCandidates(view: MutexView, normal: NormalGame, hidden:
 /** The relation (`name/arity`) of a fluent term under `s`, if it is known. */
 function relationOf(t: Term, s: Subst): string | undefined {
   const f = walk(t, s);
-  return f.kind === 'fn' ? `${f.name}/${f.args.length}` : f.kind === 'const' ? `${f.name}/0` : undefined;
+  return f.kind === 'var' ? undefined : termRel(f);
 }
 
 /**

@@ -10,6 +10,7 @@
 import type { Term } from '../gdl/ast.js';
 import type { NormalGame } from '../normalize/types.js';
 import { type Assumed, type AssumedClaim, type Bounds, type StaticFacts, staticKey } from './lifted-core.js';
+import { relKey } from './lifted-relax.js';
 import { ground, key } from './lifted-terms.js';
 
 /** Most positions whose pairs are tried as two-position inputs, and most rows read for them. */
@@ -80,7 +81,7 @@ export function functionalStatics(normal: NormalGame): Map<string, AssumedClaim[
 export function derivedFunctions(normal: NormalGame, facts: StaticFacts, over: Bounds): DerivedFunctions {
   const relOf = new Map<string, string>();
   for (const r of normal.rules) {
-    const rel = `${r.head.rel}/${r.head.args.length}`;
+    const rel = relKey(r.head.rel, r.head.args.length);
     if (!NOT_DERIVED.has(r.head.rel) && r.head.args.length >= 2 && !facts.has(rel)) relOf.set(staticKey(r.head.rel, r.head.args.length), rel);
   }
   const memo = new Map<string, readonly AssumedClaim[] | undefined>();

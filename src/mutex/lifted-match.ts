@@ -11,6 +11,7 @@ import type { Term } from '../gdl/ast.js';
 import type { Literal } from '../normalize/types.js';
 import type { StaticFacts } from './lifted-core.js';
 import type { FactRows } from './lifted-fact-rows.js';
+import { relOf } from './lifted-relax.js';
 import { type Subst, atomKey, ground, hasRuleVar, key, unify, walk } from './lifted-terms.js';
 
 /** One way a literal meets the case: the bindings, and whether it is left open (neither entailed nor refuted). */
@@ -49,7 +50,7 @@ export function literalWays(
   // The literal's arguments as bound now: a constant there rules out, before any copy of `s`,
   // every row with another constant in that place (most of a large static relation's rows).
   const now = l.atom.args.map((a) => walk(a, s));
-  const rel = `${l.atom.rel}/${l.atom.args.length}`;
+  const rel = relOf(l.atom);
   const rows = rowsOf?.(rel, now) ?? facts.get(rel) ?? [];
   const same = lits.flatMap((m) => (m.kind === 'pos' && m.atom.rel === l.atom.rel && m.atom.args.length === l.atom.args.length ? [m.atom.args] : []));
   for (const from of [rows, same]) {

@@ -19,6 +19,9 @@ export const relKey = (rel: string, arity: number): string => `${rel}/${arity}`;
 /** The key of an atom's relation, `name/arity`. */
 export const relOf = (a: { readonly rel: string; readonly args: readonly unknown[] }): string => relKey(a.rel, a.args.length);
 
+/** The key of a fluent term's relation, `name/arity` (a constant's arity 0). */
+export const termRel = (t: Exclude<Term, { readonly kind: 'var' }>): string => relKey(t.name, t.kind === 'fn' ? t.args.length : 0);
+
 /** The arity of a relation's key. */
 export const arityOf = (k: string): number => Number(k.slice(k.lastIndexOf('/') + 1));
 

@@ -22,6 +22,7 @@ import { derivedFunctions, functionalStatics, withFunctions } from './lifted-fun
 import { type Subst, renameRule, unify } from './lifted-terms.js';
 import { type RuleBase, ruleBase, unfoldedCasesClose } from './lifted-unfold.js';
 import { relaxedBounds } from './lifted-bounds.js';
+import { termRel } from './lifted-relax.js';
 import { THROUGH_RULES, forbiddenDerived } from './lifted-entail.js';
 import { type Implication, impliedAtoms } from './implications.js';
 import { implicationRules, implicationStep } from './lifted-alo.js';
@@ -189,7 +190,8 @@ export function proveLifted(
   const byRelation = new Map<string, NormalRule[]>();
   for (const r of nexts) {
     const t = r.head.args[0]!;
-    const rel = `${t.name}/${t.kind === 'fn' ? t.args.length : 0}`;
+    if (t.kind === 'var') continue; // none: checked above
+    const rel = termRel(t);
     byRelation.set(rel, [...(byRelation.get(rel) ?? []), r]);
   }
   const legal = normal.rules.filter((r) => r.head.rel === 'legal' && r.head.args.length === 2);

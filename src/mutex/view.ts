@@ -7,6 +7,7 @@ import type { GroundGame } from '../ground/types.js';
 import type { Term } from '../gdl/ast.js';
 import { compareCodePoints } from '../gdl/terms.js';
 import type { GroundRule } from '../ground/types.js';
+import { relKey } from './lifted-relax.js';
 
 /** One fluent F: its `(true F)` and `(next F)` atoms and its shape. */
 interface FluentInfo {
@@ -52,7 +53,7 @@ export function mutexView(game: GroundGame): MutexView {
     .map((f) => {
       const args = terms.args(f.term).map((x) => terms.text(x));
       const name = terms.name(f.term);
-      return { term: f.term, text: terms.text(f.term), trueAtom: f.trueId, nextAtom: f.nextId, relation: `${name}/${args.length}`, name, args };
+      return { term: f.term, text: terms.text(f.term), trueAtom: f.trueId, nextAtom: f.nextId, relation: relKey(name, args.length), name, args };
     });
   // One entry per move of a role of the game: its does atom and its legal atom, whichever exist.
   const moveIndex = game.roles.map((): [number, { does: number; legal: number }][] => []);
@@ -76,7 +77,7 @@ export function fluentArgs(game: GroundGame): Map<string, Term[][]> {
   for (const f of game.vocabulary.fluents) {
     const t = game.terms.toTerm(f.term);
     const args = t.kind === 'fn' ? [...t.args] : [];
-    const k = `${t.kind === 'var' ? '' : t.name}/${args.length}`;
+    const k = relKey(t.kind === 'var' ? '' : t.name, args.length);
     const rows = out.get(k) ?? [];
     rows.push(args);
     out.set(k, rows);

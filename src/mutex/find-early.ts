@@ -1,0 +1,102 @@
+/**
+ * The mutex stage's first step (index.ts): the hypotheses made and held against the states given
+ * (candidates.ts), more of them refuted by moves played from the sampled states (refute-moves.ts),
+ * and the claims worth proving of the candidates left.
+ */
+import type { GroundGame } from '../ground/types.js';
+import { type PackedStates, mapPacked, unpackFirst } from '../play/packed.js';
+import { type Candidates, type Hypothesis, candidateMembers, hypotheses, refute } from './candidates.js';
+import type { ClaimsOf } from './choose.js';
+import type { Claim } from './prove.js';
+import { type EarlyStats, refuteEarly } from './refute-moves.js';
+import type { MutexOptions } from './types.js';
+import { type MutexView, mutexView } from './view.js';
+
+/** What the first step leaves for the proofs and the result. */
+export interface Early {
+  readonly view: MutexView;
+  /** Per term id of a fluent in `view`, its index there. */
+  readonly fluentOfTerm: ReadonlyMap<number, number>;
+  readonly hyps: readonly Hypothesis[];
+  /** The candidates no state refuted (the groups of every hypothesis, each refuted or not). */
+  readonly cands: Candidates;
+  /** The sampled states, with the states the moves found, as fluent indexes of `view`. */
+  readonly sampled: readonly (readonly number[])[];
+  /** The states the lifted proofs' candidates are held against ({@link MINED_STATES}). */
+  readonly mined: readonly (readonly number[])[];
+  /** The states given, as `--stats` counts them. */
+  readonly sampledStates: number;
+  readonly moves: EarlyStats | undefined;
+  /** The stage's budget ran out while the hypotheses were made or held. */
+  readonly candidatesCut: boolean;
+  /** AMO of surviving groups of two or more, ALO of always-hit groups. */
+  readonly claims: readonly Claim[];
+  readonly claimOf: ClaimsOf;
+}
+
+/**
+ * Holds the hypotheses against `states` (term ids of the fluents that hold, or packed: a complete
+ * search's states), then against the states moves find, and names the claims to prove.
+ */
+export function refuteFirst(game: GroundGame, states: readonly (readonly number[])[] | PackedStates, options: MutexOptions): Early {
+  const view = mutexView(game);
+  // Packed (a complete search's states, src/play/packed.ts): refuted on packed, and only the first
+  // MINED_STATES unpacked, which are all minedStates keeps of a complete search.
+  const packed = Array.isArray(states) ? undefined : mapPacked(states as PackedStates, fluentIndexOfTerm(view));
+  const fluentOfTerm = new Map(view.fluents.map((f, i) => [f.term, i]));
+  const given = packed !== undefined ? unpackFirst(packed, MINED_STATES)
+    : (states as readonly (readonly number[])[]).map((s) => s.map((t) => fluentOfTerm.get(t) ?? -1).filter((f) => f >= 0));
+  // Candidates are made and held against the states within the stage's budget, like the proofs:
+  // past it, the hypotheses not yet made or held are left out, their relations' fluents left
+  // singletons (more bits, never a failure; pancakes88: a relation of arity 8, 40,320 fluents,
+  // 247 hypotheses, about 1.5 processor seconds here). Then moves (refute-moves.ts) refute more.
+  let candidatesCut = false;
+  // Both leave out what they have not done once it says to stop: then the candidates are cut.
+  const stop = (): boolean => (candidatesCut ||= options.deadline.passed());
+  const { held, sampled, stats: moves } = refuteEarly(game, view, refute(view, hypotheses(view, stop), packed ?? given, stop), given, { ...options, packed: packed !== undefined }, fluentOfTerm, stop);
+  const { hypotheses: hyps, candidates: cands } = held;
+  return {
+    view, fluentOfTerm, hyps, cands, sampled, moves, candidatesCut,
+    mined: minedStates(sampled, options.reachable === true),
+    sampledStates: packed?.count ?? given.length,
+    ...claimsOf(hyps, cands),
+  };
+}
+
+/** The claims worth proving: AMO of surviving groups of two or more, ALO of always-hit groups. */
+function claimsOf(hyps: readonly Hypothesis[], cands: Candidates): { claims: Claim[]; claimOf: ClaimsOf } {
+  const count = cands.hypothesis.length;
+  const claims: Claim[] = [];
+  const claimOf: ClaimsOf = { amo: new Int32Array(count).fill(-1), alo: new Int32Array(count).fill(-1) };
+  for (let i = 0; i < count; i++) {
+    // One batch per hypothesis and kind: "at most one" claims are cheap and matter most; the
+    // "at least one" claims need every move's legal rules and come after them.
+    if (cands.atMostOne[i] === 0) continue;
+    const members = candidateMembers(hyps, cands, i);
+    const h = cands.hypothesis[i]!;
+    if (members.length > 1) claimOf.amo[i] = claims.push({ kind: 'amo', batch: 2 * h, members }) - 1;
+    if (cands.atLeastOne[i] === 1) claimOf.alo[i] = claims.push({ kind: 'alo', batch: 2 * h + 1, members }) - 1;
+  }
+  return { claims, claimOf };
+}
+
+/**
+ * States a complete search found that the lifted proofs' implication and exclusion candidates
+ * are held against: those proofs only label groups the states already prove (2f), and holding
+ * candidates against all of a large reachable set outlasted the budget (snake_2008: 512,693
+ * states, 9 processor seconds in those two steps). Fewer states refute fewer candidates, which
+ * the lifted proofs then decide: sound either way. Sampled states are taken whole.
+ */
+const MINED_STATES = 20_000;
+
+/** Per term id, the index of its fluent in `view` (-1: none). */
+function fluentIndexOfTerm(view: MutexView): Int32Array {
+  const out = new Int32Array(view.fluents.reduce((m, f) => Math.max(m, f.term + 1), 0)).fill(-1);
+  view.fluents.forEach((f, i) => (out[f.term] = i));
+  return out;
+}
+
+/** The states the lifted proofs' candidates are held against ({@link MINED_STATES}). */
+function minedStates(sampled: readonly (readonly number[])[], reachable: boolean): readonly (readonly number[])[] {
+  return reachable && sampled.length > MINED_STATES ? sampled.slice(0, MINED_STATES) : sampled;
+}

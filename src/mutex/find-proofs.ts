@@ -1,0 +1,211 @@
+/**
+ * The mutex stage's second step (index.ts): the claims the first step left, proven lifted first
+ * (lifted.ts, then exactly-one jointly and per group), then on the ground rules with SAT
+ * (prove.ts); those left unproven refuted by walks (refute-walks.ts) and tried again with the
+ * exclusions between two relations (section 2h).
+ */
+import type { Deadline } from '../deadline.js';
+import type { Term } from '../gdl/ast.js';
+import type { GroundGame } from '../ground/types.js';
+import type { NormalGame } from '../normalize/types.js';
+import { type Candidates, type Hypothesis, candidateMembers } from './candidates.js';
+import type { ClaimsOf } from './choose.js';
+import type { Early } from './find-early.js';
+import { type Implication, impliedCandidates } from './implications.js';
+import { someFluentCandidates } from './implications-some.js';
+import { proveLiftedAlo } from './lifted-alo.js';
+import type { Assumed } from './lifted-core.js';
+import { exclusionCandidates } from './lifted-exclusion.js';
+import { exactCandidates, proveJointly } from './lifted-joint.js';
+import { orderCandidates } from './lifted-order.js';
+import { relKey } from './lifted-relax.js';
+import { type KeyedGroup, proveLifted } from './lifted.js';
+import { type ClaimVerdict, proveClaims } from './prove.js';
+import { refuteByWalks, strengthenRest, withRefuted } from './refute-walks.js';
+import type { MutexOptions } from './types.js';
+import { type MutexView, fluentArgs } from './view.js';
+
+/** What the proofs and the walks decided, for the result and its stats. */
+export interface Proofs {
+  /** Per hypothesis: its "at most one" proven lifted (for every key, or for the keys tried). */
+  readonly liftedProven: readonly boolean[];
+  /** Per claim: proven on the rules with variables. */
+  readonly provenLifted: readonly boolean[];
+  /** Per claim, with the exclusions of section 2h when they ran. */
+  readonly verdicts: readonly ClaimVerdict[];
+  /** The candidates, less those whose claim the walks refuted. */
+  readonly left: Candidates;
+  readonly proof: ReturnType<typeof proveClaims>;
+  readonly strengthened: ReturnType<typeof strengthenRest> | undefined;
+  readonly walked: ReturnType<typeof refuteByWalks> | undefined;
+  /** Claims the walks refuted. */
+  readonly refutedWalks: number;
+  readonly liftedMs: number;
+  readonly liftedPairs: number;
+  readonly implications: { readonly tried: number; readonly proven: number };
+}
+
+/** Proves the claims of `early`: lifted, then ground (none for lazy axioms), then walks and 2h. */
+export function proveAndWalk(game: GroundGame, early: Early, options: MutexOptions): Proofs {
+  const { view, claims, claimOf, hyps, cands } = early;
+  const liftedStart = Date.now();
+  const { lifted, aloLifted, sampledAmo, tried } = proveAllLifted(game, early, options);
+  const liftedMs = Date.now() - liftedStart;
+  const aloClaims = new Set([...aloLifted].map((i) => claimOf.alo[i]!));
+  const provenLifted = claims.map((c, k) => (c.kind === 'amo' ? lifted.proven[c.batch >> 1] === true : aloClaims.has(k)));
+  // A game with lazy axioms (docs/lazy.md) has no ground rules for its lazy part, whose Clark
+  // completion would then say "false": the ground SAT is not asked, only the lifted proofs count.
+  const implied = impliedClaims(hyps, cands, claimOf, claims.length, sampledAmo, lifted.proven);
+  const reachable = options.reachable === true;
+  // Every reachable state given (docs/mutex.md 2f): the claims asked are exactly those no state
+  // violates (an AMO no state had two members of, an ALO every state had a member of), so each holds.
+  const proof = reachable ? withoutQueries(claims.map(() => true), true, false)
+    : game.lazy === undefined ? proveClaims(view, claims, { ...options, implied }, provenLifted) : withoutQueries(provenLifted, false, options.deadline.passed());
+  // The claims left unproven, again with exclusions between two relations (section 2h); every
+  // reachable state already decided them all.
+  // Before it, the claims left unproven are refuted where walks from the sampled states reach a
+  // state with two members (refute-walks.ts): they leave the groups, and that proof.
+  const walked = game.lazy !== undefined || reachable || options.explorer === undefined ? undefined
+    : refuteByWalks(view, claims, proof.verdicts, early.sampled, options.explorer, early.fluentOfTerm, options.deadline);
+  const strengthened = game.lazy === undefined && !reachable ? strengthenRest(view, early.sampled, claims, proof, options, walked) : undefined;
+  const refutedWalks = walked?.refuted.reduce((n, x) => n + x, 0) ?? 0;
+  return {
+    liftedProven: lifted.proven, provenLifted, proof, strengthened, walked, refutedWalks, liftedMs,
+    verdicts: strengthened?.verdicts ?? proof.verdicts,
+    left: refutedWalks === 0 ? cands : withRefuted(cands, claimOf.amo, walked!.refuted),
+    liftedPairs: lifted.pairs,
+    implications: { tried: tried.implications, proven: lifted.implied.length },
+  };
+}
+
+/** The lifted proofs' result ({@link proveLifted}'s, or the joint one's). */
+type Lifted = ReturnType<typeof proveLifted>;
+
+/**
+ * The lifted proofs: "at most one" of the hypotheses no state refuted (for every key) and of the
+ * others' surviving groups (for their keys), with implications, exclusions and orders between
+ * relations; whole relations left open again as exactly-one, jointly (section 2g); "at least one"
+ * of those proven (lifted-alo.ts). None without the normalized game.
+ */
+function proveAllLifted(game: GroundGame, early: Early, options: MutexOptions): { lifted: Lifted; aloLifted: Set<number>; sampledAmo: boolean[]; tried: { implications: number } } {
+  const { view, hyps, cands, mined } = early;
+  // Lifted first: a hypothesis none of whose groups was refuted by sampling may hold per key.
+  const sampledAmo = hyps.map(() => true);
+  for (let i = 0; i < cands.hypothesis.length; i++) if (cands.atMostOne[i] === 0) sampledAmo[cands.hypothesis[i]!] = false;
+  // A hypothesis with a refuted group is still tried lifted for the keys of its surviving ones
+  // (the others are tried for every key: their keys are not made, a million on pancakes88).
+  const partial = partialKeys(game, view, hyps, cands, sampledAmo, options.deadline);
+  const hidden = hiddenRelations(game);
+  // Implications from the relations tried lifted (a hypothesis with a surviving group) to others (section 2d).
+  const tried = new Set(hyps.flatMap((h, i) => (sampledAmo[i] || partial[i]!.length > 0 ? [h.relation] : [])));
+  const mapped = options.lifted === undefined ? [] : impliedCandidates(view, options.lifted, tried, hidden, mined, () => options.deadline.passed());
+  // Then implications to some fluent of a relation, no position mapped (section 2l), after all of those.
+  const implications = options.lifted === undefined ? [] : [...mapped, ...someFluentCandidates(view, options.lifted, tried, hidden, mined, mapped, () => options.deadline.passed())];
+  const normal = options.lifted;
+  const exclusions = normal === undefined ? [] : exclusionCandidates(view, normal, hidden, mined);
+  const orders = normal === undefined ? [] : orderCandidates(view, normal, mined, () => options.deadline.passed());
+  const limits = { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game), implications, exclusions, orders };
+  const first: Lifted = normal === undefined ? { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0 }
+    : proveLifted(normal, view, hyps, sampledAmo, limits, partial);
+  // Whole relations left open tried again as exactly-one, jointly with the rest (section 2g).
+  const joint = normal === undefined ? undefined : proveJointly(exactCandidates(game, view, hyps, cands, sampledAmo, first.proven, hidden),
+    (exactly) => proveLifted(normal, view, hyps, sampledAmo, { ...limits, exactly }, partial),
+    (r, tasks) => proveLiftedAlo(normal, tasks, r.assumed, options.deadline, r.implied), hyps);
+  const lifted = joint?.result ?? first;
+  const aloLifted = normal === undefined ? new Set<number>() : liftedAlo(game, normal, view, hyps, cands, lifted, hidden, options.deadline);
+  for (const c of joint?.exact ?? []) aloLifted.add(c.candidate);
+  return { lifted, aloLifted, sampledAmo, tried: { implications: implications.length } };
+}
+
+/**
+ * Per claim, 1 for the "at most one" claims of a hypothesis whose relation has a hypothesis
+ * with fewer input positions (a subset of its) proven lifted for every key: each group of the
+ * finer one lies inside a group of the coarser, whose proven claim implies its claim in any
+ * query (weakened to a cone, a subset of a subset). Those need not be assumed again.
+ */
+function impliedClaims(hyps: readonly Hypothesis[], cands: Candidates, claimOf: ClaimsOf, claims: number, everyKey: readonly boolean[], liftedProven: readonly boolean[]): Uint8Array {
+  const coarse = new Map<string, Hypothesis[]>();
+  hyps.forEach((h, i) => everyKey[i] && liftedProven[i] === true && coarse.set(h.relation, [...(coarse.get(h.relation) ?? []), h]));
+  const finer = hyps.map((h) => (coarse.get(h.relation) ?? []).some((c) => c.input.length < h.input.length && c.input.every((p) => h.input.includes(p))));
+  const out = new Uint8Array(claims);
+  for (let i = 0; i < cands.hypothesis.length; i++) if (finer[cands.hypothesis[i]!] && claimOf.amo[i]! >= 0) out[claimOf.amo[i]!] = 1;
+  return out;
+}
+
+/**
+ * The candidates (indexes) whose "at least one" is proven lifted (lifted-alo.ts). Tried on the
+ * hypotheses whose "at most one" is proven lifted (for every key, or for the keys of their
+ * surviving groups) and whose relation's every fluent is in the view (has a `true` atom), so that
+ * a fluent a rule makes true is a member of its group; on the groups that are exactly-one
+ * candidates with a member in the initial state. A hypothesis all of whose groups are is one
+ * task (it stops at its first failure); of any other, each such group is a task of its own (the
+ * claim is per key: hallway's pawns, `(cell ?x ?y wp)`, beside the blanks).
+ */
+function liftedAlo(
+  game: GroundGame, normal: NormalGame, view: MutexView, hyps: readonly Hypothesis[], cands: Candidates,
+  { proven: amo, assumed, implied }: { readonly proven: readonly boolean[]; readonly assumed: Assumed; readonly implied: readonly Implication[] },
+  hidden: ReadonlySet<string>, deadline: Deadline,
+): Set<number> {
+  const init = new Set(view.init);
+  const isAlo = (i: number): boolean => cands.atMostOne[i] === 1 && cands.atLeastOne[i] === 1 && candidateMembers(hyps, cands, i).some((f) => init.has(f));
+  const everyAlo = hyps.map(() => true);
+  const terms = (ms: readonly number[]): Term[] => ms.map((f) => game.terms.toTerm(view.fluents[f]!.term));
+  const tasks: { readonly hypothesis: Hypothesis; readonly groups: Term[][]; readonly of: number[] }[] = [];
+  // The exactly-one candidates of each hypothesis, in one pass (not one pass per hypothesis).
+  const aloOf = hyps.map((): number[] => []);
+  for (let i = 0; i < cands.hypothesis.length; i++) {
+    if (isAlo(i)) aloOf[cands.hypothesis[i]!]!.push(i);
+    else everyAlo[cands.hypothesis[i]!] = false;
+  }
+  hyps.forEach((h, i) => {
+    if (amo[i] !== true || hidden.has(h.relation)) return;
+    const own = aloOf[i]!;
+    if (everyAlo[i]) tasks.push({ hypothesis: h, groups: h.groups.map(terms), of: own });
+    else own.forEach((j) => tasks.push({ hypothesis: h, groups: [terms(candidateMembers(hyps, cands, j))], of: [j] }));
+  });
+  const proven = proveLiftedAlo(normal, tasks, assumed, deadline, implied);
+  return new Set(tasks.flatMap((t, k) => (proven[k] === true ? t.of : [])));
+}
+
+/**
+ * The proof's result when no SAT query is asked: `proven` by the lifted proofs alone (the rest
+ * never asked: unproven), or all of them by every reachable state.
+ */
+function withoutQueries(proven: readonly boolean[], complete: boolean, budgetSpent: boolean): ReturnType<typeof proveClaims> {
+  return { proven, verdicts: proven.map((p) => (p ? 'proven' : 'unproven')), unrefutedPairs: new Map(), queries: 0, work: 0, complete, budgetSpent };
+}
+
+/** The relations (`name/arity`) with a fluent that has no `true` atom (outside the view: sampled states do not show it). */
+function hiddenRelations(game: GroundGame): Set<string> {
+  return new Set(game.vocabulary.fluents.filter((f) => f.trueId < 0).map((f) => relKey(game.terms.name(f.term), game.terms.args(f.term).length)));
+}
+
+/** Candidates between two looks at the budget in {@link partialKeys}: a key of terms each. */
+const KEYS_PER_LOOK = 4096;
+
+/**
+ * Per hypothesis with a group refuted by sampling, the keys of its surviving groups of two or
+ * more (it is tried lifted for those only). Past the stage's budget the hypothesis being keyed
+ * gets none, so that it is not tried (a subset of its keys proven would pass for all of them),
+ * nor are those after it.
+ */
+function partialKeys(game: GroundGame, view: MutexView, hyps: readonly Hypothesis[], cands: Candidates, sampledAmo: readonly boolean[], budget: Deadline): KeyedGroup[][] {
+  const partial = hyps.map((): KeyedGroup[] => []);
+  for (let i = 0; i < cands.hypothesis.length; i++) {
+    const h = cands.hypothesis[i]!;
+    if (i % KEYS_PER_LOOK === 0 && budget.passed()) {
+      partial[h] = [];
+      break;
+    }
+    const members = candidateMembers(hyps, cands, i);
+    if (sampledAmo[h] || cands.atMostOne[i] === 0 || members.length < 2) continue;
+    partial[h]!.push({ key: keyTerms(game, view, hyps[h]!, members[0]!), members });
+  }
+  return partial;
+}
+
+/** The input arguments of fluent `f` under hypothesis `h`, as terms: the key of its group. */
+function keyTerms(game: GroundGame, view: MutexView, h: Hypothesis, f: number): Term[] {
+  const t = game.terms.toTerm(view.fluents[f]!.term);
+  return t.kind === 'fn' ? h.input.map((i) => t.args[i]!) : [];
+}

@@ -1,0 +1,136 @@
+/**
+ * The mutex stage's result, its stats and its options (index.ts runs the stage; the find-*.ts
+ * modules are its steps, which read the options and fill the result).
+ */
+import type { Deadline } from '../deadline.js';
+import type { NormalGame } from '../normalize/types.js';
+import type { EncodedGroup } from './choose.js';
+import type { Explorer } from './refute-walks.js';
+import type { EarlyStats } from './refute-moves.js';
+import type { ProofCounts } from './tally.js';
+
+/** One group of the chosen encoding, members as fluent texts exactly as `ground` prints them. */
+export type MutexGroup = EncodedGroup<string>;
+
+/**
+ * The pipeline's breadth-first search over the reachable states (docs/mutex.md, 2f): the states
+ * it found, how it ended (`complete`: they are every reachable state), the successors it made.
+ */
+export interface MutexEnumeration {
+  readonly states: number;
+  readonly end: 'complete' | 'states' | 'budget' | 'forecast';
+  readonly successors: number;
+}
+
+/** Counts for `--stats`. */
+interface MutexStats {
+  /** The groups of the chosen encoding (those `--observed` prints) by how they stand. */
+  readonly chosen: ProofCounts;
+  /** Every candidate of two or more members that no sampled state refuted, by how it stands. */
+  readonly surviving: ProofCounts;
+  /** The stage's time budget ran out before the proof was done. */
+  readonly budgetReached: boolean;
+  /**
+   * The stage's time budget ran out while the hypotheses were made or held against the sampled
+   * states: those not yet made or held are left out (their relations' fluents singletons).
+   */
+  readonly candidatesCut: boolean;
+  readonly hypotheses: number;
+  readonly candidates: number;
+  readonly refutedBySimulation: number;
+  readonly proven: number;
+  /** Of the proven groups, those whose "at most one" was proven on the rules with variables. */
+  readonly provenLifted: number;
+  /** Milliseconds spent on the lifted proof, and the rule pairs it checked. */
+  readonly liftedMs: number;
+  readonly liftedPairs: number;
+  /** Implications between two relations held by the sampled states, and those proven lifted (section 2d). */
+  readonly implications: { readonly tried: number; readonly proven: number };
+  /** Exclusions between two relations held by the sampled states, and those proven with the groups (section 2h). */
+  readonly exclusions: { readonly tried: number; readonly proven: number; readonly complete: boolean };
+  /** False for a game with lazy axioms: only the lifted proofs were taken (no ground SAT). */
+  readonly groundProof: boolean;
+  /** Candidates the SAT proof showed not inductive (observed only). */
+  readonly notInductive: number;
+  /** Candidates left unproven because the work, conflict or time budget ran out first. */
+  readonly unprovenForBudget: number;
+  /** Failed AMO candidates of two or more members, with their unrefuted pair counts. */
+  readonly failures: readonly { readonly members: readonly string[]; readonly unrefutedPairs: number; readonly capped: boolean }[];
+  readonly satQueries: number;
+  readonly sampledStates: number;
+  /**
+   * The stage's time budget and the seconds its two steps took (sampling, then the proofs and the
+   * choice), as the budget counts them: set by the pipeline, which samples the states.
+   */
+  readonly time?: MutexTime;
+  /** Work spent (clause literals built plus clause visits of unit propagation). */
+  readonly proofWork: number;
+  /** The search over the reachable states, when the pipeline tried it (set by the pipeline, like `time`). */
+  readonly enumeration?: MutexEnumeration;
+  /** False when the work budget stopped the proof before every candidate was tried. */
+  readonly proofComplete: boolean;
+  /** The walks that refute unproven claims (refute-walks.ts), when they ran: claims refuted, walks, evaluations. */
+  readonly walks?: { readonly refuted: number; readonly walks: number; readonly evaluations: number };
+  /** Moves making two members true, played before the proofs (refute-moves.ts), when any state was seeded. */
+  readonly moves?: EarlyStats;
+}
+
+/**
+ * The mutex stage's budget and what it used, in processor seconds where the host reports them
+ * (else wall-clock seconds), as the budget counts (see {@link MutexStats.time}).
+ */
+export interface MutexTime {
+  /** The run before the stage (loading and grounding): T of the default budget T + 10 s. */
+  readonly beforeSeconds: number;
+  readonly budgetSeconds: number;
+  readonly sampleSeconds: number;
+  /** The proofs and the choice of the encoding. */
+  readonly proofSeconds: number;
+}
+
+/** The mutex groups of a game and the state encoding they give. */
+export interface MutexResult {
+  readonly fluents: number;
+  /** Bits per state of the chosen encoding (singletons count one bit each). */
+  readonly bits: number;
+  /** The groups of the chosen encoding with two or more members (or exactly-one), sorted. */
+  readonly groups: readonly MutexGroup[];
+  readonly stats: MutexStats;
+}
+
+/** Options, resolved by the caller. */
+export interface MutexOptions {
+  /**
+   * The stage's time budget (a sub-deadline of the run's, `Deadline.within`): once passed, the
+   * proofs stop and what they have not decided is reported unproven, never failed. The caller
+   * decides whether the run's own deadline passed too.
+   */
+  readonly deadline: Deadline;
+  /** Conflicts per SAT query before it counts as failed. */
+  readonly maxConflicts: number;
+  /** Pair queries spent explaining each failed candidate in the stats. */
+  readonly maxPairQueries: number;
+  /** Work budget of the proof (clause literals built plus clause visits), see prove.ts. */
+  readonly maxWork: number;
+  /** Rule pairs the lifted proof may check before it gives up (lifted.ts). */
+  readonly maxLiftedPairs: number;
+  /** The normalized game the ground game came from: when given, lifted proofs come first. */
+  readonly lifted?: NormalGame;
+  /**
+   * The end of the stage's whole budget, past `deadline` (which the proofs keep a reserve
+   * before): the choice of the encoding reads it once per 65,536 candidates weighed and, once
+   * passed, weighs no more hypotheses (docs/mutex.md, 2c). None: every hypothesis is weighed.
+   */
+  readonly end?: Deadline;
+  /**
+   * The states given are every reachable state (a complete search, docs/mutex.md 2f): every
+   * candidate they leave is proven, its proof `states` unless proven lifted, and no ground SAT
+   * is asked. Default: they are a sample, proving nothing.
+   */
+  readonly reachable?: boolean;
+  /**
+   * Plays the ground game for the walks that refute the claims the proofs leave unproven
+   * (refute-walks.ts, docs/mutex.md): absent, no walks (the output as before them).
+   */
+  readonly explorer?: Explorer;
+}
