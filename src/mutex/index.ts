@@ -27,6 +27,7 @@ import { type EarlyStats, refuteEarly } from './refute-moves.js';
 import { type ProofCounts, countByProof, tallyJudged } from './tally.js';
 import { type PackedStates, mapPacked, unpackFirst } from '../play/packed.js';
 import { type MutexView, fluentArgs, mutexView } from './view.js';
+import { proveByProjection } from './projection.js';
 
 /** One group of the chosen encoding, members as fluent texts exactly as `ground` prints them. */
 export type MutexGroup = EncodedGroup<string>;
@@ -245,7 +246,8 @@ export function findMutexGroups(game: GroundGame, states: readonly (readonly num
   const walked = game.lazy !== undefined || reachable || options.explorer === undefined ? undefined
     : refuteByWalks(view, claims, proof.verdicts, sampled, options.explorer, fluentOfTerm, options.deadline);
   const strengthened = game.lazy === undefined && !reachable ? strengthenRest(view, sampled, claims, proof, options, walked) : undefined;
-  const verdicts = strengthened?.verdicts ?? proof.verdicts;
+  const verdicts = game.lazy !== undefined || reachable ? strengthened?.verdicts ?? proof.verdicts // then those still open by a state search on a projection (projection.ts)
+    : proveByProjection(view, claims, strengthened?.verdicts ?? proof.verdicts, options, (k) => walked?.refuted[k] === 1).verdicts;
   const verdict = (k: number): ClaimVerdict | 'none' => (k < 0 ? 'none' : verdicts[k]!);
   const refutedWalks = walked?.refuted.reduce((n, x) => n + x, 0) ?? 0;
   const left = refutedWalks === 0 ? cands : withRefuted(cands, claimOf.amo, walked!.refuted);
