@@ -54,6 +54,8 @@ interface ProjectionResult {
  * those it proved set to `proven`.
  */
 export function proveByProjection(view: MutexView, claims: readonly Claim[], verdicts: readonly ClaimVerdict[], budget: Budget, skip: (k: number) => boolean = () => false): ProjectionResult {
+  const open = (k: number): boolean => claims[k]!.kind === 'amo' && verdicts[k] !== 'proven' && !skip(k);
+  if (!claims.some((_, k) => open(k))) return { verdicts, proven: 0, searches: 0, states: 0, work: 0, cut: false };
   if (budget.deadline.passed()) return { verdicts, proven: 0, searches: 0, states: 0, work: 0, cut: true };
   const deadline = halfReserve(budget);
   const ix = coneIndex(view);
@@ -62,7 +64,7 @@ export function proveByProjection(view: MutexView, claims: readonly Claim[], ver
   const byClosure = new Map<string, { closure: Closure; claims: number[] }>();
   let cut = false;
   for (let k = 0; k < claims.length; k++) {
-    if (claims[k]!.kind !== 'amo' || verdicts[k] === 'proven' || skip(k)) continue;
+    if (!open(k)) continue;
     if (meter.work > CAPS.maxWork || deadline.passed()) return { verdicts: out, proven: 0, ...meter, cut: true };
     const closure = closureOf(ix, claims[k]!.members, meter);
     if (closure === undefined) continue;
