@@ -8,7 +8,7 @@
  */
 
 /** What minimization reads of the solver's trail: per variable (0-based) its level, reason clause (-1: decision or assumption), and a scratch mark. */
-export interface ImplicationGraph {
+interface ImplicationGraph {
   readonly level: Int32Array;
   readonly reason: Int32Array;
   readonly clauses: readonly (readonly number[])[];
