@@ -5,6 +5,7 @@
  * whatever is assumed next. Variables are 1-based; a literal is `v` or `-v` as in DIMACS.
  * The decision order (activities and their heap) is sat-order.ts's.
  */
+import { minimizeLearnt } from './sat-minimize.js';
 import { VarOrder } from './sat-order.js';
 
 /** The answer of {@link SatSolver.solve}; 'unknown' when the conflict budget ran out. */
@@ -315,7 +316,7 @@ export class SatSolver {
 
   /** First-UIP conflict analysis: the learnt clause (asserting literal first) and the level to return to. */
   private analyze(confl: number): { learnt: number[]; back: number } {
-    const learnt: number[] = [-1];
+    let learnt: number[] = [-1];
     const current = this.trailLim.length;
     let pathCount = 0;
     let p = -1;
@@ -336,6 +337,7 @@ export class SatSolver {
       }
       while (this.seen[this.trail[index]! >> 1] === 0) index--;
       p = this.trail[index--]!;
+      this.seen[p >> 1] = 0; // so that `seen` marks the learnt clause's variables only, for minimizeLearnt
       const r = this.reason[p >> 1]!;
       clause = r >= 0 ? this.clauses[r]! : null;
       pathCount--;
@@ -347,6 +349,7 @@ export class SatSolver {
       }
     } while (pathCount > 0);
     learnt[0] = p ^ 1;
+    learnt = minimizeLearnt(learnt, { level: this.level, reason: this.reason, clauses: this.clauses, seen: this.seen }, touched);
     for (const v of touched) this.seen[v] = 0;
     let back = 0;
     let maxAt = 1;
