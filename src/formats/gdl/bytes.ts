@@ -16,6 +16,17 @@ const OPEN = 0x28;
 const CLOSE = 0x29;
 const SPACE = 0x20;
 
+/** Copies `src[from .. to)` into `dst` at `at`; returns the position after them. */
+export function putBytes(dst: Uint8Array, at: number, src: Uint8Array, from: number, to: number): number {
+  // Atom texts are short: a loop beats making a subarray per literal.
+  if (to - from < 64) {
+    for (let k = from; k < to; k++) dst[at++] = src[k]!;
+    return at;
+  }
+  dst.set(src.subarray(from, to), at);
+  return at + to - from;
+}
+
 /** A growing byte buffer that text is appended to; {@link take} turns what it holds into a string. */
 export class ByteLines {
   private bytes: Uint8Array<ArrayBuffer>;
@@ -39,6 +50,15 @@ export class ByteLines {
     this.bytes = grown;
   }
 
+  /**
+   * The buffer, with room for `n` more bytes at `length`: a caller writing a whole line fills
+   * them itself and sets `length`, without a call and a bounds check per piece.
+   */
+  room(n: number): Uint8Array {
+    this.ensure(n);
+    return this.bytes;
+  }
+
   /** Appends one byte (ASCII). */
   byte(b: number): void {
     this.ensure(1);
@@ -49,14 +69,7 @@ export class ByteLines {
   copy(src: Uint8Array, from: number, to: number): void {
     this.ensure(to - from);
     const bytes = this.bytes;
-    let at = this.length;
-    // Atom texts are short: a loop beats making a subarray per literal.
-    if (to - from < 64) for (let k = from; k < to; k++) bytes[at++] = src[k]!;
-    else {
-      bytes.set(src.subarray(from, to), at);
-      at += to - from;
-    }
-    this.length = at;
+    this.length = putBytes(bytes, this.length, src, from, to);
   }
 
   /** Appends `text` in UTF-8. */
@@ -88,40 +101,155 @@ export interface TermBytes {
 /**
  * The KIF texts of `roots` (term ids of `terms`) as {@link TermBytes}, byte for byte what
  * `terms.text` gives (`(f a b)`, single spaces), written without recursion (terms nest deep)
- * and without a string per term: only each symbol's name is encoded, once.
+ * and without a string per term: only each symbol's name is encoded, once. The texts' lengths
+ * are summed first, so the bytes are one array of their exact size (growing it by doublings and
+ * copying it out allocated four times its size, and each 64 MiB of such memory starts a full
+ * collection of the heap). A compound term is walked once: its bytes, where they were first
+ * written, are copied for every later occurrence (the `(move ...)` of a `legal` and of its
+ * `does`, the `(cell ...)` of a `true` and of its `next`).
  */
 export function termBytes(terms: TermReader, roots: ArrayLike<number>): TermBytes {
-  const out = new ByteLines(Math.max(1 << 16, roots.length * 16));
-  const encoder = new TextEncoder();
-  const names: (Uint8Array | undefined)[] = [];
-  while (names.length < terms.symbolCount) names.push(undefined);
-  const name = (t: number): void => {
-    const sym = terms.functor(t);
-    const b = (names[sym] ??= encoder.encode(terms.symbolName(sym)));
-    out.copy(b, 0, b.length);
-  };
+  const names = symbolBytes(terms);
+  const sizes = textSizes(terms, names);
   const start = new Int32Array(roots.length + 1);
-  // Pairs (term, next argument to write; -1: not opened yet).
-  const stack: number[] = [];
+  for (let i = 0; i < roots.length; i++) start[i + 1] = start[i]! + sizes(roots[i]!);
+  const bytes = new Uint8Array(start[roots.length]!);
+  // Where each compound term's bytes were first written (-1: not yet); their length is `sizes`'.
+  const at = new Int32Array(terms.size).fill(-1);
+  // Pairs (compound term, next argument to write).
+  const stack = new PairStack();
+  let p = 0;
+  /** Writes `t` when it is a constant or written before, else opens it (pushed). */
+  const put = (t: number): void => {
+    const n = terms.arity(t);
+    if (n === 0) {
+      p = putBytes(bytes, p, names[terms.functor(t)]!, 0, names[terms.functor(t)]!.length);
+      return;
+    }
+    const from = at[t]!;
+    if (from !== -1) {
+      p = repeatBytes(bytes, p, from, sizes(t));
+      return;
+    }
+    at[t] = p;
+    bytes[p++] = OPEN;
+    p = putBytes(bytes, p, names[terms.functor(t)]!, 0, names[terms.functor(t)]!.length);
+    stack.push(t);
+  };
   for (let i = 0; i < roots.length; i++) {
-    start[i] = out.length;
-    stack.push(roots[i]!, -1);
-    while (stack.length > 0) {
-      const at = stack.pop()!;
-      const t = stack.pop()!;
-      const n = terms.arity(t);
-      if (n === 0) name(t);
-      else if (at === -1) {
-        out.byte(OPEN);
-        name(t);
-        stack.push(t, 0);
-      } else if (at === n) out.byte(CLOSE);
-      else {
-        out.byte(SPACE);
-        stack.push(t, at + 1, terms.arg(t, at), -1);
+    put(roots[i]!);
+    while (stack.depth > 0) {
+      const t = stack.term();
+      const next = stack.advance();
+      if (next === terms.arity(t)) {
+        bytes[p++] = CLOSE;
+        stack.pop();
+        continue;
       }
+      bytes[p++] = SPACE;
+      put(terms.arg(t, next));
     }
   }
-  start[roots.length] = out.length;
-  return { bytes: out.view().slice(), start };
+  return { bytes, start };
+}
+
+/**
+ * A stack of pairs (a value, a counter from 0) in one typed array: a plain array truncated by
+ * setting its length gave its room back and took it again on the next push, an allocation
+ * per term (most of the texts' time).
+ */
+class PairStack {
+  private items = new Int32Array(64);
+  /** Pairs held. */
+  depth = 0;
+
+  /** Pushes `value` with its counter at 0. */
+  push(value: number): void {
+    if (2 * this.depth + 2 > this.items.length) {
+      const grown = new Int32Array(this.items.length * 2);
+      grown.set(this.items);
+      this.items = grown;
+    }
+    this.items[2 * this.depth] = value;
+    this.items[2 * this.depth + 1] = 0;
+    this.depth++;
+  }
+
+  /** The value on top. */
+  term(): number {
+    return this.items[2 * this.depth - 2]!;
+  }
+
+  /** The top's counter, which then goes up by one. */
+  advance(): number {
+    return this.items[2 * this.depth - 1]!++;
+  }
+
+  /** Adds `n` to the value on top. */
+  add(n: number): void {
+    this.items[2 * this.depth - 2]! += n;
+  }
+
+  /** Drops the top pair. */
+  pop(): void {
+    this.depth--;
+  }
+}
+
+/** Copies `bytes[from .. from + n)` to `at` (before it); returns the position after them. */
+function repeatBytes(bytes: Uint8Array, at: number, from: number, n: number): number {
+  if (n < 64) {
+    for (let k = from; k < from + n; k++) bytes[at++] = bytes[k]!;
+    return at;
+  }
+  bytes.copyWithin(at, from, from + n);
+  return at + n;
+}
+
+/**
+ * The length of each term's text in bytes, memoized per compound term: a function of the
+ * term id, computed without recursion the first time it is asked for.
+ */
+function textSizes(terms: TermReader, names: readonly Uint8Array[]): (t: number) => number {
+  // 0: not known yet (every text has at least one byte).
+  const size = new Int32Array(terms.size);
+  // Per open term: its next argument, and the sum of its text's bytes known so far.
+  const stack = new PairStack();
+  const sum = new PairStack();
+  const known = (t: number): number => (terms.arity(t) === 0 ? names[terms.functor(t)]!.length : size[t]!);
+  const open = (t: number): void => {
+    stack.push(t);
+    // Parentheses, the name, a space before each argument.
+    sum.push(2 + names[terms.functor(t)]!.length + terms.arity(t));
+  };
+  return (root: number): number => {
+    const s = known(root);
+    if (s !== 0) return s;
+    open(root);
+    while (stack.depth > 0) {
+      const t = stack.term();
+      const next = stack.advance();
+      if (next === terms.arity(t)) {
+        const total = sum.term();
+        size[t] = total;
+        stack.pop();
+        sum.pop();
+        if (sum.depth > 0) sum.add(total);
+        continue;
+      }
+      const a = terms.arg(t, next);
+      const k = known(a);
+      if (k !== 0) sum.add(k);
+      else open(a);
+    }
+    return size[root]!;
+  };
+}
+
+/** Each symbol's name in UTF-8, by symbol id. */
+function symbolBytes(terms: TermReader): Uint8Array[] {
+  const encoder = new TextEncoder();
+  const names: Uint8Array[] = [];
+  for (let sym = 0; sym < terms.symbolCount; sym++) names.push(encoder.encode(terms.symbolName(sym)));
+  return names;
 }

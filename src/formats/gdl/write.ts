@@ -7,7 +7,7 @@ import { Deadline } from '../../deadline.js';
 import { deadlineTicker } from '../../gdl/diagnostics.js';
 import type { GroundGame } from '../../ground/types.js';
 import { type CompactRules, atomTerm, atomTerms, compactRules } from '../../ground/compact.js';
-import { ByteLines, type TermBytes, termBytes } from './bytes.js';
+import { ByteLines, type TermBytes, putBytes, termBytes } from './bytes.js';
 import { lazyLines } from './lazy.js';
 
 /** Options of the GDL output. */
@@ -29,31 +29,44 @@ const SPACE = 0x20;
 const CLOSE = 0x29;
 const NEWLINE = 0x0a;
 
-/** Appends the line of rule `i` of `rules` and its line end; `atoms` holds the atoms' texts by atom id. */
+/**
+ * Appends the line of rule `i` of `rules` and its line end; `atoms` holds the atoms' texts by
+ * atom id. The line's length is summed first, so the buffer is checked once per line and each
+ * piece copied with a plain loop (one call per piece was a third of the rules' writing).
+ */
 function ruleLine(out: ByteLines, atoms: TermBytes, rules: CompactRules, i: number): void {
   const { starts, negAt, lits, heads } = rules;
   const { bytes, start } = atoms;
   const head = heads[i]!;
+  const first = starts[i]!;
+  const neg = negAt[i]!;
   const end = starts[i + 1]!;
-  if (starts[i] === end) {
-    out.copy(bytes, start[head]!, start[head + 1]!);
-    out.byte(NEWLINE);
+  // Bytes of the line: head, a space per positive literal, `(not ` and `)` per negative one.
+  let size = start[head + 1]! - start[head]! + 1;
+  if (first < end) size += RULE_OPEN.length + 1 + (neg - first) + (end - neg) * (NOT_OPEN.length + 1);
+  for (let k = first; k < end; k++) size += start[lits[k]! + 1]! - start[lits[k]!]!;
+  const buf = out.room(size);
+  let at = out.length;
+  if (first === end) {
+    at = putBytes(buf, at, bytes, start[head]!, start[head + 1]!);
+    buf[at++] = NEWLINE;
+    out.length = at;
     return;
   }
-  out.copy(RULE_OPEN, 0, RULE_OPEN.length);
-  out.copy(bytes, start[head]!, start[head + 1]!);
-  const neg = negAt[i]!;
-  for (let k = starts[i]!; k < neg; k++) {
-    out.byte(SPACE);
-    out.copy(bytes, start[lits[k]!]!, start[lits[k]! + 1]!);
+  at = putBytes(buf, at, RULE_OPEN, 0, RULE_OPEN.length);
+  at = putBytes(buf, at, bytes, start[head]!, start[head + 1]!);
+  for (let k = first; k < neg; k++) {
+    buf[at++] = SPACE;
+    at = putBytes(buf, at, bytes, start[lits[k]!]!, start[lits[k]! + 1]!);
   }
   for (let k = neg; k < end; k++) {
-    out.copy(NOT_OPEN, 0, NOT_OPEN.length);
-    out.copy(bytes, start[lits[k]!]!, start[lits[k]! + 1]!);
-    out.byte(CLOSE);
+    at = putBytes(buf, at, NOT_OPEN, 0, NOT_OPEN.length);
+    at = putBytes(buf, at, bytes, start[lits[k]!]!, start[lits[k]! + 1]!);
+    buf[at++] = CLOSE;
   }
-  out.byte(CLOSE);
-  out.byte(NEWLINE);
+  buf[at++] = CLOSE;
+  buf[at++] = NEWLINE;
+  out.length = at;
 }
 
 /** The lines before the rules: the comment, roles, `base` and `input`, the initial state. */
