@@ -25,7 +25,7 @@ import type { SplitEnv } from './split-env.js';
 import { type DemandComponent, type DemandPlan, askRule, seededRule } from './static-demand.js';
 
 /** The state of the waiting components during one run. */
-export interface DemandRun {
+interface DemandRun {
   readonly plan: DemandPlan;
   readonly components: readonly DemandComponent[];
   /** Waiting components evaluated whole (their stores complete). */

@@ -39,7 +39,7 @@ export interface DemandPlan {
 }
 
 /** What the plan must not defer: relations read after the joins, or already seeded. */
-export interface DemandExclusions {
+interface DemandExclusions {
   readonly statics: ReadonlySet<string>;
   /** Relations read after the components' loop (roles, init, the lazy part's facts, ...). */
   readonly keep: ReadonlySet<string>;
@@ -65,7 +65,7 @@ function atomVars(a: Atom): Set<string> {
 }
 
 /** The magic atom of `atom` (a waiting relation's): its asked columns under the magic name. */
-export function magicAtom(plan: DemandPlan, atom: Atom): Atom {
+function magicAtom(plan: DemandPlan, atom: Atom): Atom {
   const rel = plan.key(atom);
   return { ...atom, rel: plan.magic.get(rel)!, args: plan.cols.get(rel)!.map((i) => atom.args[i]!) };
 }
