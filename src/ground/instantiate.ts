@@ -33,7 +33,7 @@ import { atomTerms, compactRules, gameFields, gameWithRules } from './compact.js
 import { checkComponentEstimate } from './component-estimate.js';
 import { lastReaders, releaseBlocks } from './release.js';
 import { demandPrefix, planDemand } from './static-demand.js';
-import { demandFor, startDemand, waits } from './static-demand-run.js';
+import { checkWaiting, demandFor, startDemand, waits } from './static-demand-run.js';
 
 export { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from './run-context.js';
 
@@ -328,6 +328,7 @@ export function instantiateGame(whole: NormalGame, supersets: Supersets, limits:
   for (let i = 0; i < components.length; i++) {
     const comp = components[i]!;
     if (waits(demand, i)) {
+      checkWaiting(run, demand, comp);
       releaseBlocks(run, last, i);
       continue;
     }

@@ -18,7 +18,8 @@ import type { NormalRule } from '../normalize/types.js';
 import { addToStore, storeSize } from '../datalog/block.js';
 import { type JoinRule, compileRule } from './compile.js';
 import { evaluateComponent, ruleEstimate } from './evaluate.js';
-import { type Context, storeOf } from './run-context.js';
+import { type Context, checkEstimate, storeOf } from './run-context.js';
+import { checkComponentEstimate } from './component-estimate.js';
 import { splitRule } from './split.js';
 import { frameRule } from './frame.js';
 import type { SplitEnv } from './split-env.js';
@@ -201,4 +202,18 @@ export function demandFor(ctx: Context, run: DemandRun, comp: DemandComponent, e
     if (ctx.statics.has(r.rule.head.rel) || !free[k] || r.calls.every(({ comp: c }) => run.whole.has(c))) return;
     if (ruleEstimate(ctx, r.rule) > env.above) for (const { comp: c } of r.calls) makeWhole(ctx, run, c);
   });
+}
+
+/**
+ * At a waiting component's place in the order: the refusals its first round would meet there
+ * (the component's summed estimate, each rule's own), so that a relation too large to ground
+ * is still refused where it was, with the same message (games/explode.kif's `code`: 10⁹ atoms,
+ * which demand would cut to 10, and lazy axioms then leave the goal rule lazy as before).
+ * Checked only when the first round reads no waiting relation (its stores are complete).
+ */
+export function checkWaiting(ctx: Context, run: DemandRun, comp: DemandComponent): void {
+  const first = comp.rules.filter((r) => !r.positives.some((p) => comp.rels.has(p.rel)));
+  if (first.some((r) => r.positives.some((p) => run.plan.waiting.has(p.rel)))) return;
+  checkComponentEstimate(ctx, comp.rules, comp.rels);
+  for (const r of first) checkEstimate(ctx, r, ruleEstimate(ctx, r), true);
 }
