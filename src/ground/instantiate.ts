@@ -32,6 +32,8 @@ import { appendRule, createRuleBuffer } from './rule-buffer.js';
 import { atomTerms, compactRules, gameFields, gameWithRules } from './compact.js';
 import { checkComponentEstimate } from './component-estimate.js';
 import { lastReaders, releaseBlocks } from './release.js';
+import { demandPrefix, planDemand } from './static-demand.js';
+import { checkWaiting, demandFor, startDemand, waits } from './static-demand-run.js';
 
 export { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from './run-context.js';
 
@@ -319,8 +321,18 @@ export function instantiateGame(whole: NormalGame, supersets: Supersets, limits:
   const split = splitEnv(limits.splitAbove ?? DEFAULT_SPLIT_ABOVE, auxPrefix(gameSymbols(game, AUX_ROOT)), key, limits.frameAbove, limits.frameShared === true);
   const components = componentsInOrder(plain, compiled, facts);
   const last = lastReaders(components);
+  // Static components read only through bound columns run later, for what their readers ask.
+  const keep = new Set([...(lazy?.statics ?? []), ...headSeeds.keys()]);
+  const plan = planDemand(components, { statics, keep, ...(run.lazy === undefined ? {} : { lazy: run.lazy }) }, key, demandPrefix(game));
+  const demand = startDemand(run, plan, components);
   for (let i = 0; i < components.length; i++) {
     const comp = components[i]!;
+    if (waits(demand, i)) {
+      checkWaiting(run, demand, comp);
+      releaseBlocks(run, last, i);
+      continue;
+    }
+    demandFor(run, demand, comp, split);
     const rules = splitLargeRules(run, comp.rules, comp.rels, split);
     checkComponentEstimate(run, rules, comp.rels);
     evaluateComponent(run, rules, comp.rels, comp.facts);
