@@ -38,22 +38,26 @@ describe('each optimization switched off gives the same supersets', () => {
   }
 });
 
-/** A game and an optimization whose switch changes the answers the queries return there. */
-const EFFECTIVE: readonly [string, Optimization][] = [
+/**
+ * A game and an optimization whose switch changes the answers the queries return there, with the
+ * switches off in both runs (the local buckets of src/reach/eliminate-local.ts rewrite the rule
+ * head-first.kif's plan is built for, so that plan is measured on the rule as written).
+ */
+const EFFECTIVE: readonly [string, Optimization, Optimization[]?][] = [
   ['linkpath.kif', 'semi-naive'],
   ['relaxed-subsume.kif', 'subsumption'],
-  ['head-first.kif', 'head-first'],
+  ['head-first.kif', 'head-first', ['elimination']],
   ['head-first.kif', 'elimination'],
   ['head-first.kif', 'fresh-projection'],
   ['tictactoe.kif', 'existence'],
 ];
 
 describe('the switches change the work', () => {
-  for (const [name, o] of EFFECTIVE) {
+  for (const [name, o, both = []] of EFFECTIVE) {
     it(`${o} off in ${name}: more answers`, () => {
       const normal = load(name);
-      const on = computeSupersetsProlog(normal, TEST_REACH_LIMITS).stats.answers;
-      const off = computeSupersetsProlog(normal, TEST_REACH_LIMITS, { off: [o] }).stats.answers;
+      const on = computeSupersetsProlog(normal, TEST_REACH_LIMITS, { off: both }).stats.answers;
+      const off = computeSupersetsProlog(normal, TEST_REACH_LIMITS, { off: [o, ...both] }).stats.answers;
       expect(off).toBeGreaterThan(on);
     });
   }

@@ -185,7 +185,7 @@ function relationFor(
  * variables renamed `_0`, `_1`, ... in order of first occurrence, head first. `names` are the
  * canonical names of the head's variables, `back` maps them to this body's.
  */
-function canonical(args: readonly Term[], body: readonly RelaxedLiteral[]): { text: string; names: string[]; back: Map<string, Term> } {
+export function canonical(args: readonly Term[], body: readonly RelaxedLiteral[]): { text: string; names: string[]; back: Map<string, Term> } {
   const rename = new Map<string, string>();
   const back = new Map<string, Term>();
   const text = (t: Term): string => {

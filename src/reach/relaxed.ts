@@ -12,6 +12,7 @@ import { signatureText } from '../gdl/relation-table.js';
 import { BRIDGES, neededRules } from './relaxation.js';
 import { dropSubsumed } from './subsume.js';
 import { eliminateParts } from './eliminate.js';
+import { eliminateLocals } from './eliminate-local.js';
 import { type RelaxedLiteral, type RelaxedRule, keyOf } from './relaxed-rule.js';
 
 export { type RelaxedLiteral, type RelaxedRule, keyOf } from './relaxed-rule.js';
@@ -81,7 +82,7 @@ export function relaxRules(game: NormalGame, keepSubsumed = false): RelaxedRule[
  */
 export function planRelaxedGame(game: NormalGame, keepSubsumed = false, eliminate = false): RelaxedPlan {
   const relaxed = relaxRules(game, keepSubsumed);
-  const { rules, auxiliary } = eliminate ? eliminateParts(relaxed) : { rules: relaxed, auxiliary: new Set<string>() };
+  const { rules, auxiliary } = eliminate ? eliminateAll(relaxed) : { rules: relaxed, auxiliary: new Set<string>() };
   const relations = new Map<string, RelationKey>();
   const firstRule = new Map<string, Pos>();
   const note = (a: Atom): string => {
@@ -102,6 +103,13 @@ export function planRelaxedGame(game: NormalGame, keepSubsumed = false, eliminat
     bridges.push({ from, to });
   }
   return { components: orderComponents(rules, bridges, relations), relations, firstRule, auxiliary };
+}
+
+/** Existence parts made relations (src/reach/eliminate.ts), then buckets of whole bodies (src/reach/eliminate-local.ts). */
+function eliminateAll(relaxed: readonly RelaxedRule[]): { rules: readonly RelaxedRule[]; auxiliary: ReadonlySet<string> } {
+  const parts = eliminateParts(relaxed);
+  const locals = eliminateLocals(parts.rules, parts.auxiliary);
+  return { rules: locals.rules, auxiliary: new Set([...parts.auxiliary, ...locals.auxiliary]) };
 }
 
 /** Groups rules by strongly connected component of the relation graph, bodies before heads. */
