@@ -4,22 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { minimizeLearnt } from '../src/mutex/sat-minimize.js';
 import { SatSolver } from '../src/mutex/sat.js';
-
-function rng(seed: number): (n: number) => number {
-  let s = seed >>> 0;
-  return (n) => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s % n;
-  };
-}
-
-function bruteForce(n: number, clauses: number[][], assumptions: number[]): boolean {
-  for (let m = 0; m < 1 << n; m++) {
-    const val = (l: number): boolean => (((m >> (Math.abs(l) - 1)) & 1) === 1) === l > 0;
-    if (assumptions.every(val) && clauses.every((c) => c.some(val))) return true;
-  }
-  return false;
-}
+import { bruteForce, rng } from './support/sat-brute.js';
 
 describe('minimizeLearnt', () => {
   it('drops a literal whose reason rests on the clause and keeps one resting on an outside decision', () => {

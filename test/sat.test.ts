@@ -2,22 +2,7 @@
 // models satisfy every clause, assumptions are honoured, and hard unsatisfiable cases finish.
 import { describe, expect, it } from 'vitest';
 import { SatSolver } from '../src/mutex/sat.js';
-
-function rng(seed: number): (n: number) => number {
-  let s = seed >>> 0;
-  return (n) => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s % n;
-  };
-}
-
-function bruteForce(n: number, clauses: number[][], assumptions: number[]): boolean {
-  for (let m = 0; m < 1 << n; m++) {
-    const val = (l: number): boolean => (((m >> (Math.abs(l) - 1)) & 1) === 1) === l > 0;
-    if (assumptions.every(val) && clauses.every((c) => c.some(val))) return true;
-  }
-  return false;
-}
+import { bruteForce, rng } from './support/sat-brute.js';
 
 describe('SatSolver', () => {
   it('agrees with brute force on 600 random 3-SAT formulas, with and without assumptions', () => {
