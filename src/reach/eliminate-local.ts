@@ -23,11 +23,10 @@
  * literals, all positive, not the whole body, and its relation has at most {@link MAX_WIDTH}
  * arguments, fewer than the bucket has variables.
  */
-import type { Atom, Term } from '../gdl/ast.js';
-import { NO_POS } from '../gdl/ast.js';
+import type { Atom } from '../gdl/ast.js';
 import { collectVars } from '../gdl/terms.js';
-import { canonical } from './eliminate.js';
-import type { RelaxedLiteral, RelaxedRule } from './relaxed-rule.js';
+import { literalVars, relationFor } from './eliminate.js';
+import { type RelaxedLiteral, type RelaxedRule, keyOf } from './relaxed-rule.js';
 
 /** Widest relation a bucket may be made: wider ones risk products the rule's join never makes. */
 const MAX_WIDTH = 2;
@@ -48,7 +47,7 @@ export function eliminateLocals(rules: readonly RelaxedRule[], skip: ReadonlySet
   const made: Made = { atoms: new Map(), rules: [], auxiliary: new Set(), next: 0 };
   const out: RelaxedRule[] = [];
   for (const rule of rules) {
-    if (skip.has(`${rule.head.rel}/${rule.head.args.length}`)) {
+    if (skip.has(keyOf(rule.head))) {
       out.push(rule);
       continue;
     }
@@ -59,13 +58,6 @@ export function eliminateLocals(rules: readonly RelaxedRule[], skip: ReadonlySet
   return { rules: out, auxiliary: made.auxiliary };
 }
 
-function varsOfLiteral(l: RelaxedLiteral): Set<string> {
-  const out = new Set<string>();
-  if (l.kind === 'pos') for (const a of l.atom.args) collectVars(a, out);
-  else for (const t of [l.left, l.right]) collectVars(t, out);
-  return out;
-}
-
 /** The body with buckets replaced one variable at a time until none qualifies. */
 function eliminateRule(rule: RelaxedRule, made: Made): readonly RelaxedLiteral[] {
   const head = new Set<string>();
@@ -74,14 +66,14 @@ function eliminateRule(rule: RelaxedRule, made: Made): readonly RelaxedLiteral[]
   for (;;) {
     const bucket = nextBucket(body, head);
     if (bucket === undefined) return body;
-    const atom = relationFor(rule, bucket.literals, bucket.vars, made);
+    const atom = relationFor(rule, bucket.literals, bucket.vars, made.atoms, made.rules, made.auxiliary, made, 'local');
     body = [...body.filter((l) => !bucket.literals.includes(l)), { kind: 'pos', atom }];
   }
 }
 
 /** The first local variable (in order of first occurrence) whose bucket qualifies. */
 function nextBucket(body: readonly RelaxedLiteral[], head: ReadonlySet<string>): { literals: RelaxedLiteral[]; vars: string[] } | undefined {
-  const vars = body.map(varsOfLiteral);
+  const vars = body.map((l) => new Set(literalVars(l)));
   const seen = new Set<string>();
   for (const vs of vars) {
     for (const v of vs) {
@@ -116,17 +108,4 @@ function qualifying(
   const kept = [...all].filter((u) => head.has(u) || rest.has(u));
   if (kept.length === 0 || kept.length > MAX_WIDTH || kept.length >= all.size) return undefined;
   return { literals: body.filter((_, i) => inside[i]), vars: kept };
-}
-
-/** The atom of the relation defined by `body` over `vars`: made once per distinct body. */
-function relationFor(rule: RelaxedRule, body: readonly RelaxedLiteral[], vars: readonly string[], made: Made): Atom {
-  const args: Term[] = vars.map((name) => ({ kind: 'var', name, pos: NO_POS }));
-  const key = canonical(args, body);
-  const known = made.atoms.get(key.text);
-  if (known !== undefined) return { ...known, args: known.args.map((a) => key.back.get((a as { name: string }).name) ?? a) };
-  const atom: Atom = { kind: 'atom', rel: `${rule.head.rel} local${++made.next}`, args, pos: rule.pos };
-  made.atoms.set(key.text, { ...atom, args: args.map((a, i) => ({ ...a, name: key.names[i]! }) as Term) });
-  made.auxiliary.add(`${atom.rel}/${args.length}`);
-  made.rules.push({ head: atom, body, pos: rule.pos });
-  return atom;
 }

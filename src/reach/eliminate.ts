@@ -77,7 +77,8 @@ function varsOf(terms: readonly Term[]): string[] {
   return [...out];
 }
 
-function literalVars(l: RelaxedLiteral): string[] {
+/** Variables of a literal, in order of first occurrence. */
+export function literalVars(l: RelaxedLiteral): string[] {
   return l.kind === 'pos' ? varsOf(l.atom.args) : varsOf([l.left, l.right]);
 }
 
@@ -159,8 +160,11 @@ function nextBucket(lits: readonly RelaxedLiteral[], keep: readonly string[]): {
   return best;
 }
 
-/** The atom of the relation defined by `body` over `vars`: made once per distinct body. */
-function relationFor(
+/**
+ * The atom of the relation defined by `body` over `vars`: made once per distinct body (its rule
+ * added to `out`, its key to `auxiliary`), named `<head> <kind>N`; also eliminate-local.ts's.
+ */
+export function relationFor(
   rule: RelaxedRule,
   body: readonly RelaxedLiteral[],
   vars: readonly string[],
@@ -168,12 +172,13 @@ function relationFor(
   out: RelaxedRule[],
   auxiliary: Set<string>,
   names: { next: number },
+  kind = 'part',
 ): Atom {
   const args: Term[] = vars.map((name) => ({ kind: 'var', name, pos: NO_POS }));
   const key = canonical(args, body);
   const known = made.get(key.text);
   if (known !== undefined) return { ...known, args: known.args.map((a) => key.back.get((a as { name: string }).name) ?? a) };
-  const atom: Atom = { kind: 'atom', rel: `${rule.head.rel} part${++names.next}`, args, pos: rule.pos };
+  const atom: Atom = { kind: 'atom', rel: `${rule.head.rel} ${kind}${++names.next}`, args, pos: rule.pos };
   made.set(key.text, { ...atom, args: args.map((a, i) => ({ ...a, name: key.names[i]! }) as Term) });
   auxiliary.add(`${atom.rel}/${args.length}`);
   out.push({ head: atom, body, pos: rule.pos });
@@ -185,7 +190,7 @@ function relationFor(
  * variables renamed `_0`, `_1`, ... in order of first occurrence, head first. `names` are the
  * canonical names of the head's variables, `back` maps them to this body's.
  */
-export function canonical(args: readonly Term[], body: readonly RelaxedLiteral[]): { text: string; names: string[]; back: Map<string, Term> } {
+function canonical(args: readonly Term[], body: readonly RelaxedLiteral[]): { text: string; names: string[]; back: Map<string, Term> } {
   const rename = new Map<string, string>();
   const back = new Map<string, Term>();
   const text = (t: Term): string => {
