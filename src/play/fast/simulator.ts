@@ -268,15 +268,13 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     return goals.map((ids) => holding(ids, goalVal));
   };
 
-  const info = (state: GroundState): StateInfo<number, number> => {
-    load(state);
-    return { legal: legal.map((_, r) => legalOf(r)), terminal: terminalIn(m), goals: goalsHere() };
-  };
-
   const movesOf = (state: GroundState): Omit<StateInfo<number, number>, 'goals'> => {
     load(state);
     return { legal: legal.map((_, r) => legalOf(r)), terminal: terminalIn(m) };
   };
+
+  // The goals read after movesOf's load, so on the same state.
+  const info = (state: GroundState): StateInfo<number, number> => ({ ...movesOf(state), goals: goalsHere() });
 
   const successor = (state: GroundState, moves: readonly number[]): GroundState => {
     load(state);
