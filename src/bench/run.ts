@@ -29,7 +29,8 @@
  *   --playouts        instead: the Monte-Carlo table of slide 4 (src/bench/playouts.ts)
  *   --corpus          instead: the corpus table of issue 17 (src/bench/corpus.ts, docs/corpus.md)
  *   --scale           instead: seconds and MiB per million rules written on the ten largest
- *                     ground games, beside gringo on the same rules (src/bench/scale.ts)
+ *                     ground games (or the files of --files A,B), beside gringo on the same
+ *                     rules (src/bench/scale.ts)
  *   --reach-ablation  instead: processor seconds of reach by plain Algorithm 9.2, the optimized
  *                     method, and the optimized method with each optimization switched off in
  *                     turn, supersets asserted equal (src/bench/ablation.ts, docs/reach.md)

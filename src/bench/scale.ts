@@ -1,6 +1,7 @@
 /**
- * `npm run bench -- --scale [--games A,B] [--timeout S]`: grounding cost per million rules
- * written, on the largest ground games of the corpus, side by side with gringo (issue 27).
+ * `npm run bench -- --scale [--games A,B] [--files F,G] [--timeout S]`: grounding cost per million
+ * rules written, on the largest ground games of the corpus (or on the game files `--files` names,
+ * e.g. held-out games outside the corpus), side by side with gringo (issue 27).
  *
  * Per game, one after the other (time and peak memory are measured, so nothing runs beside):
  * - ours: `gdl-ground ground GAME -o FILE --stats` in its own process under GNU time: processor
@@ -20,7 +21,7 @@
  */
 import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gamesDir } from '../../scripts/corpus.mjs';
 import { failureText, runChild } from '../batch/runner.js';
@@ -131,24 +132,38 @@ function stageCells(stages: Record<string, number>): string {
   return Object.entries(stages).filter(([s]) => s !== 'total').sort((x, y) => y[1] - x[1]).slice(0, 4).map(([s, v]) => `${s} ${v.toFixed(1)}`).join(', ');
 }
 
+/**
+ * The games to measure as [shown name, path]: the files `--files` names, relative to the
+ * directory `npm run` was called from (npm runs the script in the package's own), else the
+ * corpus's ten filtered by `--games`.
+ */
+function scaleGames(argv: readonly string[], root: string): [string, string][] {
+  const list = (flag: string): string[] => (argValue(argv, flag) ?? '').split(',').filter((g) => g !== '');
+  const files = list('--files');
+  const from = process.env['INIT_CWD'] ?? process.cwd();
+  if (files.length > 0) return files.map((f) => [relative(from, resolve(from, f)), resolve(from, f)]);
+  const filter = list('--games');
+  return SCALE_GAMES.filter((g) => filter.length === 0 || filter.some((f) => g.includes(f))).map((g) => [g, join(root, g)]);
+}
+
 /** Runs the scale benchmark; the exit code. */
 export async function runScaleBench(argv: readonly string[]): Promise<number> {
   const root = gamesDir();
-  if (!existsSync(root)) return (process.stderr.write(`bench: no game corpus at ${root} (set GDL_GAMES_DIR)\n`), 2);
+  const games = scaleGames(argv, root);
+  const missing = games.find(([, path]) => !existsSync(path));
+  if (missing !== undefined) return (process.stderr.write(`bench: no game file ${missing[1]} (set GDL_GAMES_DIR for the corpus)\n`), 2);
   const haveGringo = existsSync(GRINGO) && existsSync(GNU_TIME);
   if (!haveGringo) return (process.stderr.write('bench --scale: needs gringo and GNU time (apt-get install gringo time); skipped\n'), 0);
-  const filter = (argValue(argv, '--games') ?? '').split(',').filter((g) => g !== '');
   const timeoutS = positiveArg(argv, '--timeout', 300);
-  const games = SCALE_GAMES.filter((g) => filter.length === 0 || filter.some((f) => g.includes(f)));
   const header = ['game', 'rules', 'cpu s', 'peak MiB', 's / M rules', 'MiB / M rules', 'longest stages (wall s)', 'gringo rules', 'gringo cpu s', 'of it supersets', 'gringo MiB', 'ours / gringo cpu'];
   const lines = [`| ${header.join(' | ')} |`, `| ${header.map((h, i) => (i === 0 || i === 6 ? '---' : '---:')).join(' | ')} |`];
   const ratios: number[] = [];
-  for (const game of games) {
+  for (const [game, path] of games) {
     const work = mkdtempSync(join(tmpdir(), 'gdl-scale-'));
     try {
-      const a = await ours(join(root, game), join(work, 'ours.gdl'), timeoutS);
+      const a = await ours(path, join(work, 'ours.gdl'), timeoutS);
       rmSync(join(work, 'ours.gdl'), { force: true });
-      const b = await gringo(join(root, game), work, join(work, 'gringo.txt'), timeoutS).catch((err: unknown): Measured => ({ kind: 'failed', why: String(err).split('\n')[0]! }));
+      const b = await gringo(path, work, join(work, 'gringo.txt'), timeoutS).catch((err: unknown): Measured => ({ kind: 'failed', why: String(err).split('\n')[0]! }));
       if (a.kind === 'ok' && b.kind === 'ok') ratios.push(a.cpu / Math.max(b.cpu, 0.01));
       lines.push(`| ${row(game, a, b).join(' | ')} |`);
       process.stderr.write(`${game}: ${a.kind === 'ok' ? `${a.rules} rules, ${a.cpu.toFixed(1)} s` : a.why}; gringo ${b.kind === 'ok' ? `${b.rules} rules, ${b.cpu.toFixed(1)} s` : b.why}\n`);
