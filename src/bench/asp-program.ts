@@ -15,8 +15,19 @@ import { StageTimer } from '../timer.js';
 import { groundingProgram, relaxedProgram } from './asp.js';
 
 const [file, out, timeout, relaxed] = process.argv.slice(2);
-const options = resolvePipelineOptions({ timeoutSeconds: Number(timeout) });
-const loaded = loadGame(readFileSync(file!, 'utf8'), file!, options, new StageTimer());
-const { supersets } = reachForGrounding(loaded.normal, options, new StageTimer());
-writeFileSync(out!, groundingProgram(loaded.normal, supersets.fluents, supersets.moves));
-if (relaxed !== undefined) writeFileSync(relaxed, relaxedProgram(loaded.normal));
+
+/** Writes the program(s); a game whose supersets cannot be computed is a message, not a stack trace. */
+function writePrograms(): void {
+  const options = resolvePipelineOptions({ timeoutSeconds: Number(timeout) });
+  const loaded = loadGame(readFileSync(file!, 'utf8'), file!, options, new StageTimer());
+  const { supersets } = reachForGrounding(loaded.normal, options, new StageTimer());
+  writeFileSync(out!, groundingProgram(loaded.normal, supersets.fluents, supersets.moves));
+  if (relaxed !== undefined) writeFileSync(relaxed, relaxedProgram(loaded.normal));
+}
+
+try {
+  writePrograms();
+} catch (err) {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+}
