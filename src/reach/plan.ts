@@ -9,6 +9,7 @@ import type { Term } from '../gdl/ast.js';
 import { collectVars } from '../gdl/terms.js';
 import { atomCall, tableArgs, variantName } from './clauses.js';
 import { greedyOrder } from '../datalog/plan.js';
+import { type Domains, containment, noteDomains } from './domains.js';
 import type { RelaxedRule } from './relaxed.js';
 import type { Estimates, LiteralShape, PlannedClause, PlannedGoal, RowEstimate, RuleShape } from './planned.js';
 
@@ -91,6 +92,7 @@ export function planGoals(
   const goal = (l: LiteralShape): PlannedGoal => goalOf(l, delta);
   const singles = singleVars(body, new Set([...shape.headVars, ...bound0]));
   const bound = new Set(bound0);
+  const domains: Domains = new Map();
   const goals: PlannedGoal[] = [...prefix];
   const steps: CostStep[] = [];
   const headBound = (): boolean => [...shape.headVars].every((v) => bound.has(v));
@@ -99,8 +101,9 @@ export function planGoals(
     const end = existentialEnd(body, later, bound, i);
     const group = end < 0 ? undefined : body.slice(i, end);
     for (const l of group ?? [body[i]!]) {
-      if (l.read !== undefined) steps.push({ rows: rowsOf(l, bound, l === delta, estimates.cost), once: group !== undefined, first: l === group?.[0] });
+      if (l.read !== undefined) steps.push({ rows: rowsOf(l, bound, l === delta, estimates.cost, domains), once: group !== undefined, first: l === group?.[0] });
       for (const v of l.vars) bound.add(v);
+      noteDomains(domains, l);
     }
     goals.push(group === undefined ? projectDead(goal(body[i]!), body[i]!, singles, estimates) : { kind: 'once', goals: group.map(goal) });
     i = end < 0 ? i + 1 : end;
@@ -163,9 +166,12 @@ export interface CostStep {
   readonly first: boolean;
 }
 
-/** Rows of a literal given the variables bound before it; a delta literal's scale with the delta. */
-export function rowsOf(l: LiteralShape, bound: ReadonlySet<string>, isDelta: boolean, estimate: RowEstimate): (d: number) => number {
-  const n = rows(l, bound, estimate);
+/**
+ * Rows of a literal given the variables bound before it (narrowed by their `domains`, when
+ * given: domains.ts); a delta literal's scale with the delta.
+ */
+export function rowsOf(l: LiteralShape, bound: ReadonlySet<string>, isDelta: boolean, estimate: RowEstimate, domains?: Domains): (d: number) => number {
+  const n = rows(l, bound, estimate, domains);
   if (!isDelta) return () => n;
   const all = Math.max(1, rows(l, new Set(), estimate));
   return (d) => (n * d) / all;
@@ -275,9 +281,9 @@ export function planDistinctHeads(id: number, shape: RuleShape, estimates: Estim
  * several positions selects once: its repeats hold the same value, not independent filters
  * (amazons' `(magic horizontalmoveignoring bbbbbb ?xig ?yig ?x1 ?y ?x3 ?y)` was estimated ten
  * times more selective than it is for the row `?y` at two positions, and put before `(++ ?x1
- * ?x2)`, which binds its one `?x1`).
+ * ?x2)`, which binds its one `?x1`). With `domains`, narrowed by containment (domains.ts).
  */
-function rows(l: LiteralShape, bound: ReadonlySet<string>, estimate: RowEstimate): number {
+function rows(l: LiteralShape, bound: ReadonlySet<string>, estimate: RowEstimate, domains?: Domains): number {
   const seen = new Set<string>();
   const boundArgs = l.read!.args.map((a, i) => {
     if (!l.read!.argVars[i]!.every((v) => bound.has(v))) return false;
@@ -286,7 +292,7 @@ function rows(l: LiteralShape, bound: ReadonlySet<string>, estimate: RowEstimate
     seen.add(a.name);
     return true;
   });
-  return estimate(l.read!.relKey, l.read!.table, boundArgs);
+  return estimate(l.read!.relKey, l.read!.table, boundArgs) * containment(l, boundArgs, domains, estimate);
 }
 
 const NOMINAL: Estimates = { order: NOMINAL_ESTIMATE, cost: NOMINAL_ESTIMATE };
@@ -324,10 +330,12 @@ export function orderBody(
   const remaining = shape.positives.filter((l) => l !== delta && !later.has(l));
   const pending = shape.literals.filter((l) => l.read === undefined);
   const bound = new Set(bound0);
+  const domains: Domains = new Map();
   const out: LiteralShape[] = [];
   const take = (l: LiteralShape): void => {
     out.push(l);
     for (const v of l.vars) bound.add(v);
+    noteDomains(domains, l);
     for (let i = 0; i < pending.length; ) {
       if (pending[i]!.vars.every((v) => bound.has(v))) out.push(pending.splice(i, 1)[0]!);
       else i++;
@@ -344,8 +352,8 @@ export function orderBody(
     // part: with the core's variables bound, a literal joining on them is usually more
     // selective than a scan of the delta.
     const existential = existentialPart(shape, delta);
-    takeGreedily(remaining.filter((l) => !existential.has(l)), bound, estimate, take);
-    takeGreedily([...existential], bound, estimate, take);
+    takeGreedily(remaining.filter((l) => !existential.has(l)), bound, domains, estimate, take);
+    takeGreedily([...existential], bound, domains, estimate, take);
     remaining.length = 0;
   } else if (delta !== undefined) {
     // A delta literal sharing no variable with the head or another positive literal only
@@ -355,14 +363,14 @@ export function orderBody(
     if (delta.vars.every((v) => !elsewhere.has(v))) last = delta;
     else take(delta);
   }
-  takeGreedily(remaining, bound, estimate, take);
-  for (const part of deferred) takeGreedily(part, bound, estimate, take);
+  takeGreedily(remaining, bound, domains, estimate, take);
+  for (const part of deferred) takeGreedily(part, bound, domains, estimate, take);
   if (last !== undefined) take(last);
   out.push(...pending);
   return out;
 }
 
-/** Takes `literals` in the core's greedy order (src/datalog/plan.ts) given the bound variables. */
-function takeGreedily(literals: readonly LiteralShape[], bound: ReadonlySet<string>, estimate: RowEstimate, take: (l: LiteralShape) => void): void {
-  greedyOrder(literals, bound, (l) => rows(l, bound, estimate), take);
+/** Takes `literals` in the core's greedy order (src/datalog/plan.ts) given the bound variables and their domains. */
+function takeGreedily(literals: readonly LiteralShape[], bound: ReadonlySet<string>, domains: Domains, estimate: RowEstimate, take: (l: LiteralShape) => void): void {
+  greedyOrder(literals, bound, (l) => rows(l, bound, estimate, domains), take);
 }
