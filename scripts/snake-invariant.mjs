@@ -6,8 +6,9 @@
 // satisfiable (or undecided within 20,000 conflicts) leaves, until a round drops none.
 //   node scripts/snake-invariant.mjs DIST GAME.kif        (DIST: a built dist/, e.g. ./dist)
 // Lemma families left out with NO=A,B,L,E (comma separated), to see which the proof needs.
+// GROUPS_FILE=FILE writes the squares' and E's groups as mutexcheck.py reads them (/work/shared/oracles).
 // Not part of the library: the lemmas are written for the snake games' vocabulary.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 const [distArg, file] = process.argv.slice(2);
 const dist = resolve(distArg);
@@ -117,3 +118,7 @@ console.log(JSON.stringify({
   file, off: [...off], claims: claims.length, rounds, queries, cpu: Number(cpu().toFixed(2)),
   squaresProven: count((c, i) => c.target && active[i]), squares: count((c) => c.target), families,
 }));
+if (process.env.GROUPS_FILE) {
+  const groups = claims.filter((c) => c.kind === 'amo' && (c.target || c.name === 'E')).map((c) => ({ members: c.members.map((f) => view.fluents[f].text), exactlyOne: false }));
+  writeFileSync(process.env.GROUPS_FILE, JSON.stringify({ groups }));
+}
