@@ -22,7 +22,7 @@ import { formatEstimate, relationLimitError } from '../gdl/diagnostics.js';
 import { isOutputKeyword } from '../gdl/keywords.js';
 import type { JoinRule } from './compile.js';
 import { ruleEstimate } from './evaluate.js';
-import { type Context, ESTIMATE_MARGIN } from './run-context.js';
+import { type Context, ESTIMATE_MARGIN, rulesMade } from './run-context.js';
 
 /**
  * How far the summed estimate of plain rules may exceed what is left of the ground-rule budget
@@ -87,7 +87,7 @@ export function checkComponentEstimate(ctx: Context, rules: readonly JoinRule[],
     add(ground, rule, estimate);
     if (isPlain(ctx, rule)) add(plain, rule, estimate);
   }
-  const rulesLeft = ctx.limits.maxRules - ctx.rules.count;
+  const rulesLeft = ctx.limits.maxRules - rulesMade(ctx);
   const ruleWords = `ground rules (limit ${ctx.limits.maxRules})`;
   refuse(ctx, atoms, ESTIMATE_MARGIN, 2, ctx.limits.maxAtoms - ctx.counters.atoms, `ground atoms (limit ${ctx.limits.maxAtoms})`, 'ground-atoms');
   refuse(ctx, ground, ESTIMATE_MARGIN, 2, rulesLeft, ruleWords, 'rules');

@@ -23,7 +23,8 @@ import { STAGE_SIZE, addGroundRule, dropNegatives, flushStaged } from './rule-bu
 import { IdBits } from '../datalog/id-bits.js';
 import { grow } from '../datalog/terms.js';
 import { HEAD_FILTERED, HEAD_PASSED, HEAD_RECORDED, addHead, createHeadCache, findHead } from './head-cache.js';
-import { type Context, type Where, checkEstimate, checkLazyEstimate, keyOfId, limitError, makeTick, storeOf } from './run-context.js';
+import { type Context, type Where, checkEstimate, checkLazyEstimate, keyOfId, limitError, makeTick, rulesMade, storeOf } from './run-context.js';
+import { demandForRun } from './aux-demand.js';
 
 const NONE: readonly number[] = Object.freeze([]);
 
@@ -156,6 +157,9 @@ function runRule(
   // a duplicate rule (rare): the cache would only miss, a probe and an insertion per binding
   // (amazonsTorus: 1.5 of its 3.0 million bindings).
   const heads = createHeadCache(rule.head.vars, [...outputs].some((v) => !rule.head.vars.includes(v)));
+  // An auxiliary relation's heads no reader asks for make no rule, counted as made (aux-demand.ts).
+  const demand = isStatic ? undefined : demandForRun(ctx, rule, outputs, plan.at, plan.negatives.length);
+  const droppedLiterals = 1 + plan.at.length;
   join(rule.nVars, joins, checks, outputs, makeTick(ctx, rule, estimate), (b, rows) => {
     let entry = findHead(heads, b);
     if (entry >= 0 && heads.states[entry] === HEAD_FILTERED) return;
@@ -167,13 +171,16 @@ function runRule(
       if (!passes) return;
     }
     if (!isStatic) {
-      if (!addBindingRule(plan, ctx.scratch, ctx.table, ctx.rules, b, rows, head)) return;
+      if (demand !== undefined && !demand.has(head)) {
+        ctx.counters.dropped++;
+        ctx.counters.literals += droppedLiterals;
+      } else if (!addBindingRule(plan, ctx.scratch, ctx.table, ctx.rules, b, rows, head)) return;
       // The batch is added when full, or as soon as its rules, were they all new, could pass a
       // limit: the limits are then checked at the same binding as if each rule were added at once.
       const staged = ctx.rules.staged;
-      if (staged.count === STAGE_SIZE || ctx.rules.count + staged.count > maxRules || ctx.counters.literals + staged.literals > maxLiterals) {
+      if (staged.count === STAGE_SIZE || rulesMade(ctx) + staged.count > maxRules || ctx.counters.literals + staged.literals > maxLiterals) {
         ctx.counters.literals += flushStaged(ctx.rules);
-        if (ctx.rules.count > maxRules) throw limitError(ctx, rule, `exceeded ${maxRules} ground rules${size}`, { kind: 'rules', estimate });
+        if (rulesMade(ctx) > maxRules) throw limitError(ctx, rule, `exceeded ${maxRules} ground rules${size}`, { kind: 'rules', estimate });
         if (ctx.counters.literals > maxLiterals) throw limitError(ctx, rule, `exceeded ${maxLiterals} ground literals${size}`, { kind: 'literals', estimate });
       }
     }
@@ -231,7 +238,7 @@ function addFact(ctx: Context, fact: GroundFact, pending: Pending): void {
   if (ctx.limits.deadline.tick()) throw limitError(ctx, where, `stopped: ${ctx.limits.deadline.describe()}`, deadlineLimit(ctx.limits.deadline, 1));
   if (!ctx.statics.has(rel)) {
     if (!addRule(ctx, { head, pos: NONE, neg: NONE })) return;
-    if (ctx.rules.count > ctx.limits.maxRules) throw limitError(ctx, where, `exceeded ${ctx.limits.maxRules} ground rules`, { kind: 'rules' });
+    if (rulesMade(ctx) > ctx.limits.maxRules) throw limitError(ctx, where, `exceeded ${ctx.limits.maxRules} ground rules`, { kind: 'rules' });
     if (ctx.counters.literals > ctx.limits.maxLiterals) throw limitError(ctx, where, `exceeded ${ctx.limits.maxLiterals} ground literals`, { kind: 'literals' });
   }
   if (!inStore(storeOf(ctx, rel), head) && !pending.bits.has(head)) {

@@ -14,7 +14,7 @@ import type { NormalGame, NormalRule } from '../normalize/types.js';
 import type { Supersets } from '../reach/types.js';
 import { compileRule, type JoinRule } from './compile.js';
 import { evaluateComponent, ruleBound, ruleEstimate } from './evaluate.js';
-import { type Context, type Mark, markOf, rollBack } from './run-context.js';
+import { type Context, type Mark, madeSince, markOf, rollBack, rulesMade } from './run-context.js';
 import { frameRule, keepsFluent } from './frame.js';
 import { finalSupersets } from './reachability.js';
 import type { GroundGame } from './types.js';
@@ -85,12 +85,12 @@ export function tryFrame(ctx: Context, rule: JoinRule, estimate: number, env: Sp
     const e = compiled.reduce((sum, r) => sum + ruleEstimate(ctx, r), 0);
     // The estimate ignores the tests, which are most of a touched rule: only the budget is
     // checked before, what the rules made must pay after.
-    if (e > ctx.limits.maxRules - ctx.rules.count) return fail();
+    if (e > ctx.limits.maxRules - rulesMade(ctx)) return fail();
     evaluateComponent(ctx, compiled, new Set([compiled[0]!.head.rel]));
-    if ((ctx.rules.count - mark.rules) * FRAME_GAIN >= estimate) return fail();
+    if (madeSince(ctx, mark) * FRAME_GAIN >= estimate) return fail();
   }
   const head = compile(rewrite.head);
-  const total = ctx.rules.count - mark.rules + ruleEstimate(ctx, head);
+  const total = madeSince(ctx, mark) + ruleEstimate(ctx, head);
   if (total * FRAME_GAIN >= estimate) return fail();
   stats.rules++;
   stats.estimated += estimate;

@@ -7,6 +7,7 @@
  * its superset (next by fluents, legal by moves, axioms by their instances). Ground rules
  * therefore only ever have heads that are reachable in the relaxed game.
  */
+import { AuxDemandConflict } from './aux-demand.js';
 import { GdlError, deadlineLimit, deadlineTicker, diag, relationLimitError } from '../gdl/diagnostics.js';
 import { OUTPUT_KEYWORDS } from '../gdl/keywords.js';
 import { compareCodePoints, isGround, termToString } from '../gdl/terms.js';
@@ -297,6 +298,17 @@ function initAtoms(table: TermTable, ctx: Context): number[] {
  * or `role`/`init` depending on the state; 'limit' when a limit of `limits` is exceeded.
  */
 export function instantiateGame(whole: NormalGame, supersets: Supersets, limits: InstantiateLimits, lazy?: LazyPlan): GroundGame {
+  try {
+    return instantiateOnce(whole, supersets, limits, lazy, limits.auxDemand === true);
+  } catch (err) {
+    // An auxiliary relation reused with a demand it was not made for (aux-demand.ts): again without demands.
+    if (err instanceof AuxDemandConflict) return instantiateOnce(whole, supersets, limits, lazy, false);
+    throw err;
+  }
+}
+
+/** {@link instantiateGame}, with or without demands on auxiliary relations (aux-demand.ts). */
+function instantiateOnce(whole: NormalGame, supersets: Supersets, limits: InstantiateLimits, lazy: LazyPlan | undefined, demands: boolean): GroundGame {
   // With lazy axioms (docs/lazy.md) only the ground part is instantiated; what uses a lazy
   // relation depends on the state through it.
   const game = lazy?.ground ?? whole;
@@ -309,7 +321,8 @@ export function instantiateGame(whole: NormalGame, supersets: Supersets, limits:
   const headSeeds = new Map<string, Store>();
   const run: Context = {
     file: game.file, table, limits, stores: new Map(), blocks: new Map(), statics, headFilter, headSeeds,
-    rules: createRuleBuffer(), scratch: { pos: new Int32Array(16), neg: new Int32Array(16) }, counters: { atoms: 0, literals: 0 }, several: severalArities(plain),
+    rules: createRuleBuffer(), scratch: { pos: new Int32Array(16), neg: new Int32Array(16) }, counters: { atoms: 0, literals: 0, dropped: 0 }, several: severalArities(plain),
+    ...(demands ? { auxDemand: new Map() } : {}),
     ...(lazy === undefined ? {} : { lazy: new Set(lazy.relations) }),
   };
   const key = (atom: Atom): string => relationKey(atom, run.several);

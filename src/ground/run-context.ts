@@ -37,6 +37,11 @@ export interface InstantiateLimits {
    * rewritten too; a run over a method's own supersets leaves them as written (frame-run.ts).
    */
   readonly frameShared?: boolean;
+  /**
+   * Auxiliary relations of splits instantiated only for what their head rule can read
+   * (aux-demand.ts): for callers that remove unused instances next, whose game is then the same.
+   */
+  readonly auxDemand?: boolean;
 }
 
 /**
@@ -47,6 +52,14 @@ export const DEFAULT_INSTANTIATE_LIMITS: Omit<InstantiateLimits, 'deadline'> = {
   maxRules: 5_000_000, maxAtoms: 5_000_000, maxLiterals: 40_000_000,
 };
 
+
+/** The demand on one auxiliary relation of a split (aux-demand.ts). */
+export interface AuxDemand {
+  /** The aux atoms (term ids) its reader can read. */
+  readonly ids: IdSet;
+  /** The reader's head and aux atom with variables numbered: equal readers demand equal sets. */
+  readonly reader: string;
+}
 
 /** The mutable state of one instantiation run (never shared between runs). */
 export interface Context {
@@ -69,7 +82,13 @@ export interface Context {
   readonly rules: RuleBuffer;
   /** Where the bodies of one binding's ground rule are made (grown as rules need). */
   readonly scratch: { pos: Int32Array; neg: Int32Array };
-  readonly counters: { atoms: number; literals: number };
+  /**
+   * Ground rules counted as made without being made (`dropped`: instances of an auxiliary
+   * relation no reader asks for, aux-demand.ts), beside the atoms and literals made.
+   */
+  readonly counters: { atoms: number; literals: number; dropped: number };
+  /** The demands on auxiliary relations (aux-demand.ts); absent: none applied. */
+  readonly auxDemand?: Map<string, AuxDemand>;
   /** Relation names used with several arities, whose stores are keyed by name/arity. */
   readonly several: ReadonlySet<string>;
   /** Lazy relations (docs/lazy.md): negated, their atoms stay in the rule, opaque. */
@@ -119,7 +138,7 @@ export const ESTIMATE_MARGIN = 20;
  */
 export function checkEstimate(ctx: Context, rule: JoinRule, estimate: number, isStatic: boolean): void {
   const { maxRules, maxAtoms } = ctx.limits;
-  const left = isStatic ? maxAtoms - ctx.counters.atoms : maxRules - ctx.rules.count;
+  const left = isStatic ? maxAtoms - ctx.counters.atoms : maxRules - rulesMade(ctx);
   if (estimate <= ESTIMATE_MARGIN * Math.max(left, 1)) return;
   const what = isStatic ? `ground atoms (limit ${maxAtoms})` : `ground rules (limit ${maxRules})`;
   const rel = `${rule.head.rel}/${rule.source.head.args.length}`;
@@ -153,16 +172,30 @@ export function makeTick(ctx: Context, rule: JoinRule, estimate: number): Tick {
   };
 }
 
+/**
+ * Ground rules made so far, as the limits and the splitter's decisions count them: those in the
+ * buffer and those counted without being made (aux-demand.ts), so that they decide as if all were made.
+ */
+export function rulesMade(ctx: Context): number {
+  return ctx.rules.count + ctx.counters.dropped;
+}
+
 /** How far a run has got: ground rules and counters, to go back to with {@link rollBack}. */
 export interface Mark {
   readonly rules: number;
+  readonly dropped: number;
   readonly atoms: number;
   readonly literals: number;
 }
 
 /** The current {@link Mark} of `ctx`. */
 export function markOf(ctx: Context): Mark {
-  return { rules: ctx.rules.count, atoms: ctx.counters.atoms, literals: ctx.counters.literals };
+  return { rules: ctx.rules.count, dropped: ctx.counters.dropped, atoms: ctx.counters.atoms, literals: ctx.counters.literals };
+}
+
+/** Ground rules made since `mark`, counted as {@link rulesMade} counts them. */
+export function madeSince(ctx: Context, mark: Mark): number {
+  return rulesMade(ctx) - mark.rules - mark.dropped;
 }
 
 /**
@@ -171,6 +204,7 @@ export function markOf(ctx: Context): Mark {
  */
 export function rollBack(ctx: Context, mark: Mark): void {
   truncateRules(ctx.rules, mark.rules);
+  ctx.counters.dropped = mark.dropped;
   ctx.counters.atoms = mark.atoms;
   ctx.counters.literals = mark.literals;
 }

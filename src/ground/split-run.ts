@@ -16,7 +16,8 @@ import { compareCodePoints } from '../gdl/terms.js';
 import { compileRule, type JoinRule } from './compile.js';
 import type { NormalRule } from '../normalize/types.js';
 import { evaluateComponent, ruleEstimate } from './evaluate.js';
-import { type Context, type Mark, markOf, rollBack } from './run-context.js';
+import { type Context, type Mark, madeSince, markOf, rollBack, rulesMade } from './run-context.js';
+import { checkReuse, demandAux, forgetDemand } from './aux-demand.js';
 import { auxKey, eliminate, innerVariables, renameRelation, splitRule } from './split.js';
 import { DEFAULT_FRAME_ABOVE, frameCandidate, tryFrame } from './frame-run.js';
 import type { SplitEnv } from './split-env.js';
@@ -86,7 +87,7 @@ function instantiateAux(ctx: Context, env: SplitEnv, rule: NormalRule, compiled:
 
 /** Ground rules the run may still make. */
 function budgetLeft(ctx: Context): number {
-  return ctx.limits.maxRules - ctx.rules.count;
+  return ctx.limits.maxRules - rulesMade(ctx);
 }
 
 function recursive(rule: JoinRule, rels: ReadonlySet<string>): boolean {
@@ -140,6 +141,7 @@ function splitParts(ctx: Context, parts: readonly NormalRule[], estimate: number
     const same = known(env, aux);
     if (same !== undefined) {
       later = later.map((r) => renameRelation(r, aux.head.rel, same));
+      checkReuse(ctx, later[later.length - 1]!, same, env.key);
       continue;
     }
     const plain = compileRule(aux, ctx.file, ctx.table, env.key);
@@ -148,7 +150,9 @@ function splitParts(ctx: Context, parts: readonly NormalRule[], estimate: number
     if (compiled !== plain) e = ruleEstimate(ctx, compiled);
     // What this part will make, with what the parts before it made, must already pay, and fit
     // the budget (else the rule as written is refused, under its own name, not the part's).
-    if ((ctx.rules.count - mark.rules + e) * SPLIT_GAIN > estimate || e > budgetLeft(ctx)) return null;
+    if ((madeSince(ctx, mark) + e) * SPLIT_GAIN > estimate || e > budgetLeft(ctx)) return null;
+    // The head rule (the last part) reads only the aux atoms its filtered heads need (aux-demand.ts).
+    demandAux(ctx, later[later.length - 1]!, aux.head.rel, env.key);
     instantiateAux(ctx, env, aux, compiled);
   }
   return compileRule(later[0]!, ctx.file, ctx.table, env.key);
@@ -168,10 +172,13 @@ function trySplit(ctx: Context, rule: JoinRule, estimate: number, env: SplitEnv,
   const parts = splitRule(rule.source, { isStatic: (a) => ctx.statics.has(env.key(a)), fresh });
   const head = parts === null ? eliminateGreedy(ctx, rule, estimate, env) : splitParts(ctx, parts, estimate, env, depth, mark);
   // A rule of the game must gain a lot; an auxiliary rule (no output to keep) just has to gain.
-  if (head !== null && head !== rule && (ctx.rules.count - mark.rules + ruleEstimate(ctx, head)) * gain < estimate) return head;
+  if (head !== null && head !== rule && (madeSince(ctx, mark) + ruleEstimate(ctx, head)) * gain < estimate) return head;
   rollBack(ctx, mark);
   env.made.count = count;
-  for (const key of env.journal.splice(journal)) env.memo.delete(key);
+  for (const key of env.journal.splice(journal)) {
+    forgetDemand(ctx, env.memo.get(key)!);
+    env.memo.delete(key);
+  }
   return rule;
 }
 

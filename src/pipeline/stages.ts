@@ -145,12 +145,16 @@ export function drawDependencyGraph(
   return (format === 'dot' ? argGraphToDot : argGraphToText)(graph, domains, { relation });
 }
 
-/** Steps 4 and 5: instantiation, then reachability on the ground rules. */
-export function groundGame(normal: NormalGame, supersets: Supersets, options: PipelineOptions, timer: StageTimer, lazy?: LazyPlan): GroundGame {
+/**
+ * Steps 4 and 5: instantiation, then reachability on the ground rules. `auxDemand`: for callers
+ * that remove unused instances next (InstantiateLimits.auxDemand).
+ */
+export function groundGame(normal: NormalGame, supersets: Supersets, options: PipelineOptions, timer: StageTimer, lazy?: LazyPlan, auxDemand = false): GroundGame {
   const counts = (g: GroundGame): Record<string, number> => ({ rules: ruleCount(g), atoms: atomCount(g), init: g.init.length });
   // Frame rules rewritten with move mutexes (docs/ground.md): how many, estimated rules before and after.
   const frame = (g: GroundGame): Record<string, number> => (g.frame === undefined || g.frame.rules === 0 ? {} : { frameRules: g.frame.rules, frameFrom: Math.round(g.frame.estimated), frameTo: Math.round(g.frame.made) });
-  const ground = timer.run('instantiate', () => instantiateGame(normal, supersets, instantiateLimits(options), lazy), (g) => ({ ...counts(g), ...frame(g) }));
+  const limits = { ...instantiateLimits(options), auxDemand };
+  const ground = timer.run('instantiate', () => instantiateGame(normal, supersets, limits, lazy), (g) => ({ ...counts(g), ...frame(g) }));
   const pruned = timer.run('prune', () => pruneUnreachable(ground, options.deadline), counts);
   // Frame rewrites are decided again over the supersets read back from the pruned game, which
   // both methods share (docs/ground.md, "One decision for both methods"). Lazy plans are not.
@@ -158,7 +162,7 @@ export function groundGame(normal: NormalGame, supersets: Supersets, options: Pi
   // Over the same fluents and moves the first run had the same stores, hence decisions.
   if (ground.frame!.deferred === 0 && timer.run('read-back', () => keepsFluentsAndMoves(pruned, supersets, options.deadline))) return pruned;
   const shared = timer.run('read-back', () => sharedSupersets(normal, supersets, pruned, options.deadline));
-  const again = timer.run('reinstantiate', () => instantiateGame(normal, shared, { ...instantiateLimits(options), frameShared: true }), (g) => ({ ...counts(g), ...frame(g) }));
+  const again = timer.run('reinstantiate', () => instantiateGame(normal, shared, { ...limits, frameShared: true }), (g) => ({ ...counts(g), ...frame(g) }));
   return timer.run('prune', () => pruneUnreachable(again, options.deadline), counts);
 }
 
@@ -198,7 +202,7 @@ export function groundNormalGame(
 ): { reach: ReachResult; ground: GroundGame } {
   if (options.lazyAxioms === true || options.lazyRelations !== undefined) return groundLazily(normal, options, timer, demand);
   const reach = reachForGrounding(normal, options, timer, demand);
-  return { reach, ground: groundGame(normal, reach.supersets, options, timer) };
+  return { reach, ground: groundGame(normal, reach.supersets, options, timer, undefined, demand === 'auto') };
 }
 
 /**
@@ -211,7 +215,7 @@ function groundLazily(normal: NormalGame, options: PipelineOptions, timer: Stage
   return lazyRounds(normal, options.lazyRelations ?? [], options.lazyAxioms === true, options.deadline, (plan) => {
     const reach = reached ?? reachForGrounding(plan?.relaxed ?? normal, options, timer, demand);
     reached = reach;
-    return { reach, ground: groundGame(normal, reach.supersets, options, timer, plan) };
+    return { reach, ground: groundGame(normal, reach.supersets, options, timer, plan, demand === 'auto') };
   });
 }
 
