@@ -5,8 +5,8 @@
  */
 import { Deadline } from '../deadline.js';
 import { checkDeadline, deadlineTicker } from '../gdl/diagnostics.js';
-import { restrictGame } from '../ground/restrict.js';
-import { type CompactRules, atomCount, compactRules, ruleCount, selectRules } from '../ground/compact.js';
+import { restrictToHeads } from '../ground/restrict.js';
+import { atomCount, compactRules, ruleCount } from '../ground/compact.js';
 import type { GroundAtom, GroundGame } from '../ground/types.js';
 import { atomKind, isOutput } from './atoms.js';
 
@@ -102,17 +102,9 @@ export interface UnusedStats {
 export function removeUnused(game: GroundGame, deadline: Deadline): { game: GroundGame; stats: UnusedStats } {
   const needed = neededAtoms(game, deadline);
   checkDeadline(deadline, game.file, 'dropping unused instances');
-  // Kept rules are a subsequence with bodies unchanged: restricting keeps them sorted.
-  const rules = compactRules(game);
-  const out = restrictGame(game, neededRules(rules, needed), false, deadline, 'dropping unused instances');
-  const stats = { rulesBefore: rules.count, rulesAfter: ruleCount(out), atomsBefore: atomCount(game), atomsAfter: atomCount(out) };
+  // Kept rules (those of needed heads) are a subsequence with bodies unchanged, so they stay
+  // sorted; every atom they mention is needed (the needed atoms are closed under bodies).
+  const out = restrictToHeads(game, needed, deadline, 'dropping unused instances');
+  const stats = { rulesBefore: ruleCount(game), rulesAfter: ruleCount(out), atomsBefore: atomCount(game), atomsAfter: atomCount(out) };
   return { game: out, stats };
-}
-
-/** The rules of `rules` whose head is needed, in their order (`rules` itself when all are). */
-function neededRules(rules: CompactRules, needed: Uint8Array): CompactRules {
-  const keep = new Uint8Array(rules.count);
-  let kept = 0;
-  for (let i = 0; i < rules.count; i++) kept += keep[i] = needed[rules.heads[i]!]!;
-  return kept === rules.count ? rules : selectRules(rules, keep, kept);
 }

@@ -27,13 +27,12 @@ export function putBytes(dst: Uint8Array, at: number, src: Uint8Array, from: num
   return at + to - from;
 }
 
-/** A growing byte buffer that text is appended to; {@link take} turns what it holds into a string. */
+/** A growing byte buffer that text is appended to; {@link take} hands over what it holds. */
 export class ByteLines {
   private bytes: Uint8Array<ArrayBuffer>;
   /** Bytes held: `bytes[0 .. length)`. */
   length = 0;
   private readonly encoder = new TextEncoder();
-  private readonly decoder = new TextDecoder();
 
   constructor(capacity = 1 << 16) {
     this.bytes = new Uint8Array(Math.max(16, capacity));
@@ -79,16 +78,11 @@ export class ByteLines {
     this.length += this.encoder.encodeInto(text, this.bytes.subarray(this.length)).written;
   }
 
-  /** The text held, as a string, and the buffer emptied. */
-  take(): string {
-    const text = this.decoder.decode(this.bytes.subarray(0, this.length));
+  /** The bytes held, and the buffer emptied: a view, valid until the next append. */
+  take(): Uint8Array {
+    const held = this.bytes.subarray(0, this.length);
     this.length = 0;
-    return text;
-  }
-
-  /** The bytes held (a view, valid until the next append). */
-  view(): Uint8Array {
-    return this.bytes.subarray(0, this.length);
+    return held;
   }
 }
 
