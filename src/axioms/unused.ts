@@ -8,7 +8,7 @@ import { checkDeadline, deadlineTicker } from '../gdl/diagnostics.js';
 import { restrictToHeads } from '../ground/restrict.js';
 import { atomCount, compactRules, ruleCount } from '../ground/compact.js';
 import type { GroundAtom, GroundGame } from '../ground/types.js';
-import { atomKind, isOutput } from './atoms.js';
+import { outputAtoms } from './atoms.js';
 
 /** Rule indices per head atom. */
 export function rulesByHead(game: GroundGame): number[][] {
@@ -43,16 +43,19 @@ export function neededAtoms(game: GroundGame, deadline: Deadline): Uint8Array {
   const atoms = atomCount(game);
   const start = headRanges(rules.heads, rules.count, atoms, tick);
   const needed = new Uint8Array(atoms);
-  const todo: number[] = [];
+  // Each atom is pushed once, when first needed.
+  const todo = new Int32Array(atoms);
+  let top = 0;
+  const output = outputAtoms(game);
   for (let id = 0; id < atoms; id++) {
     tick();
-    if (start[id + 1]! > start[id]! && isOutput(atomKind(game, id))) {
+    if (start[id + 1]! > start[id]! && output[id] === 1) {
       needed[id] = 1;
-      todo.push(id);
+      todo[top++] = id;
     }
   }
-  while (todo.length > 0) {
-    const h = todo.pop()!;
+  while (top > 0) {
+    const h = todo[--top]!;
     for (let r = start[h]!; r < start[h + 1]!; r++) {
       tick();
       // Both bodies: a rule's literals are one range, the positive ones first.
@@ -60,7 +63,7 @@ export function neededAtoms(game: GroundGame, deadline: Deadline): Uint8Array {
         const b = lits[k]!;
         if (needed[b] === 0) {
           needed[b] = 1;
-          todo.push(b);
+          todo[top++] = b;
         }
       }
     }

@@ -86,12 +86,18 @@ export function restrictGame(game: GroundGame, rules: CompactRules, changed: boo
   const used = usedAtoms(n, game.init, rules, tick);
   // Lazy atoms and lazy rules' heads (docs/lazy.md) stay: the simulators read and make them.
   for (const id of lazyInputAtoms(game)) used[id] = 1;
+  // Every atom used (pruning most large games): no renumbering is made.
+  let all = true;
+  for (let id = 0; id < n && all; id++) all = used[id] === 1;
+  if (all) {
+    const out = changed ? canonicalRules(rules, n, tick) : rules;
+    checkDeadline(deadline, game.file, what);
+    return gameWithRules(gameFields(game), terms, out);
+  }
   const { renumber, count } = renumbering(used, tick);
-  const identity = count === n;
-  let out = identity ? rules : renumberRules(rules, renumber, tick);
+  let out = renumberRules(rules, renumber, tick);
   if (changed) out = canonicalRules(out, count, tick);
   checkDeadline(deadline, game.file, what);
-  if (identity) return gameWithRules(gameFields(game), terms, out);
   return withAtoms(game, out, renumber, count);
 }
 

@@ -69,6 +69,19 @@ function ruleLine(out: ByteLines, atoms: TermBytes, rules: CompactRules, i: numb
   out.length = at;
 }
 
+/**
+ * Appends the lines of the rules from `i` on until the buffer holds `chunk` bytes or the rules
+ * end; returns the index of the next rule. A plain function, so that the loop over the rules
+ * is optimized as one and not resumed as a generator's.
+ */
+function ruleLines(out: ByteLines, texts: TermBytes, rules: CompactRules, i: number, chunk: number, tick: () => void): number {
+  for (; i < rules.count && out.length < chunk; i++) {
+    tick();
+    ruleLine(out, texts, rules, i);
+  }
+  return i;
+}
+
 /** Bytes of the header lines' fixed parts. */
 const ROLE_OPEN = new TextEncoder().encode('(role ');
 const BASE_OPEN = new TextEncoder().encode('(base ');
@@ -165,9 +178,8 @@ export function* emitGdlBytes(game: GroundGame, options: GdlEmitOptions = DEFAUL
   const texts = termBytes(game.terms, roots);
   yield* headerBytes(game, options, out, texts, atomIds.length, chunkBytes);
   const rules = compactRules(game);
-  for (let i = 0; i < rules.count; i++) {
-    tick();
-    ruleLine(out, texts, rules, i);
+  for (let i = 0; i < rules.count; ) {
+    i = ruleLines(out, texts, rules, i, chunkBytes, tick);
     if (out.length >= chunkBytes) yield out.take();
   }
   for (const line of lazyLines(game)) {
