@@ -47,6 +47,24 @@ describe('GDL as bytes', () => {
     });
   }
 
+  for (const name of ['utf8-names.kif', 'tictactoe.kif']) {
+    it(`writes the lines before the rules of games/${name} as the terms' texts make them`, () => {
+      const game = ground(name);
+      const text = (t: number): string => game.terms.text(t);
+      const { fluents, moves } = game.vocabulary;
+      const expected = [
+        '; ground game written by gdl-grounder',
+        ...game.roles.map((r) => `(role ${text(r)})`),
+        ...fluents.map((f) => `(base ${text(f.term)})`),
+        ...moves.map((m) => `(input ${text(m.role)} ${text(m.action)})`),
+        ...game.init.map((id) => `(init ${text(game.terms.arg(game.atoms[id]!.term, 0))})`),
+      ];
+      expect(emitGdl(game, { baseInput: true }, Deadline.never()).split('\n').slice(0, expected.length)).toEqual(expected);
+      const plain = expected.filter((l) => !l.startsWith('(base ') && !l.startsWith('(input '));
+      expect(emitGdl(game, { baseInput: false }, Deadline.never()).split('\n').slice(0, plain.length)).toEqual(plain);
+    });
+  }
+
   it('writes the non-ASCII names of games/utf8-names.kif', () => {
     const text = emitGdl(ground('utf8-names.kif'), { baseInput: true }, Deadline.never());
     expect(text).toContain('(<= 🀄 (true (zelle (pos (x 1) (y 1)) 中)) (true (zelle (pos (x 1) (y 2)) größe)))\n');

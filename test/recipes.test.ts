@@ -40,7 +40,8 @@ function texts(file: string): { written: string; keptAll: string; others: Record
     const [, out] = loadAnd((ctx, l) => groundRecipe(ctx, l, { keepUnused, format: 'gdl', gdl: { baseInput: true } }));
     if (out.kind !== 'chunks') throw new Error('ground without --remove-axioms streams');
     const parts: string[] = [];
-    out.emit((c) => parts.push(c));
+    const decoder = new TextDecoder();
+    out.emit((c) => parts.push(typeof c === 'string' ? c : decoder.decode(c)));
     return parts.join('');
   };
   const others: Record<string, string> = {};

@@ -37,7 +37,8 @@ describe('emitGdlChunks', () => {
   it('emitGroundStream hands over emitGround text, in GDL and in JSON', () => {
     for (const format of ['gdl', 'json'] as const) {
       const parts: string[] = [];
-      emitGroundStream(game, format, { baseInput: true }, (c) => parts.push(c), new StageTimer(), defaultPipelineOptions());
+      const decoder = new TextDecoder();
+      emitGroundStream(game, format, { baseInput: true }, (c) => parts.push(typeof c === 'string' ? c : decoder.decode(c)), new StageTimer(), defaultPipelineOptions());
       expect(parts.join('')).toBe(emitGround(game, format, { baseInput: true }, new StageTimer(), defaultPipelineOptions()));
     }
   });
@@ -95,6 +96,18 @@ describe('writeChunksWhenDone (stdout)', () => {
       expect(text()).toBe(lines.join(''));
       expect(ours()).toEqual([]);
     }
+  });
+
+  it('copies the byte chunks it keeps: the writer reuses their buffer', async () => {
+    const buffer = new Uint8Array(64);
+    const encoder = new TextEncoder();
+    const { out, text } = sink();
+    expect(await writeChunksWhenDone(out, (write) => {
+      for (const line of lines) write(buffer.subarray(0, encoder.encodeInto(line, buffer).written));
+    })).toBe('memory');
+    out.end();
+    await finished(out);
+    expect(text()).toBe(lines.join(''));
   });
 
   it('writes nothing and leaves no temporary file when emitting throws after a spill', async () => {

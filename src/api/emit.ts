@@ -75,7 +75,9 @@ function groundFiles(ctx: RunContext, run: GroundRun, format: 'gdl' | 'json', op
   const out = groundOutput(ctx, run, { format, gdl: { baseInput: options.baseInput !== false } });
   if (out.kind !== 'chunks') throw new Error('the ground game is emitted in chunks');
   const chunks: string[] = [];
-  out.emit((c) => chunks.push(c));
+  // GDL comes as UTF-8 bytes in chunks of whole lines: each decodes alone.
+  const decoder = new TextDecoder();
+  out.emit((c) => chunks.push(typeof c === 'string' ? c : decoder.decode(c)));
   return { format, files: [{ name: `${baseName(ctx.file)}.${format}`, text: joined(chunks, ctx.file) }], warnings: [] };
 }
 

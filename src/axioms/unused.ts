@@ -5,10 +5,10 @@
  */
 import { Deadline } from '../deadline.js';
 import { checkDeadline, deadlineTicker } from '../gdl/diagnostics.js';
-import { restrictGame } from '../ground/restrict.js';
-import { type CompactRules, atomCount, compactRules, ruleCount, selectRules } from '../ground/compact.js';
+import { restrictToHeads } from '../ground/restrict.js';
+import { atomCount, compactRules, ruleCount } from '../ground/compact.js';
 import type { GroundAtom, GroundGame } from '../ground/types.js';
-import { atomKind, isOutput } from './atoms.js';
+import { outputAtoms } from './atoms.js';
 
 /** Rule indices per head atom. */
 export function rulesByHead(game: GroundGame): number[][] {
@@ -43,16 +43,19 @@ export function neededAtoms(game: GroundGame, deadline: Deadline): Uint8Array {
   const atoms = atomCount(game);
   const start = headRanges(rules.heads, rules.count, atoms, tick);
   const needed = new Uint8Array(atoms);
-  const todo: number[] = [];
+  // Each atom is pushed once, when first needed.
+  const todo = new Int32Array(atoms);
+  let top = 0;
+  const output = outputAtoms(game);
   for (let id = 0; id < atoms; id++) {
     tick();
-    if (start[id + 1]! > start[id]! && isOutput(atomKind(game, id))) {
+    if (start[id + 1]! > start[id]! && output[id] === 1) {
       needed[id] = 1;
-      todo.push(id);
+      todo[top++] = id;
     }
   }
-  while (todo.length > 0) {
-    const h = todo.pop()!;
+  while (top > 0) {
+    const h = todo[--top]!;
     for (let r = start[h]!; r < start[h + 1]!; r++) {
       tick();
       // Both bodies: a rule's literals are one range, the positive ones first.
@@ -60,7 +63,7 @@ export function neededAtoms(game: GroundGame, deadline: Deadline): Uint8Array {
         const b = lits[k]!;
         if (needed[b] === 0) {
           needed[b] = 1;
-          todo.push(b);
+          todo[top++] = b;
         }
       }
     }
@@ -102,17 +105,9 @@ export interface UnusedStats {
 export function removeUnused(game: GroundGame, deadline: Deadline): { game: GroundGame; stats: UnusedStats } {
   const needed = neededAtoms(game, deadline);
   checkDeadline(deadline, game.file, 'dropping unused instances');
-  // Kept rules are a subsequence with bodies unchanged: restricting keeps them sorted.
-  const rules = compactRules(game);
-  const out = restrictGame(game, neededRules(rules, needed), false, deadline, 'dropping unused instances');
-  const stats = { rulesBefore: rules.count, rulesAfter: ruleCount(out), atomsBefore: atomCount(game), atomsAfter: atomCount(out) };
+  // Kept rules (those of needed heads) are a subsequence with bodies unchanged, so they stay
+  // sorted; every atom they mention is needed (the needed atoms are closed under bodies).
+  const out = restrictToHeads(game, needed, deadline, 'dropping unused instances');
+  const stats = { rulesBefore: ruleCount(game), rulesAfter: ruleCount(out), atomsBefore: atomCount(game), atomsAfter: atomCount(out) };
   return { game: out, stats };
-}
-
-/** The rules of `rules` whose head is needed, in their order (`rules` itself when all are). */
-function neededRules(rules: CompactRules, needed: Uint8Array): CompactRules {
-  const keep = new Uint8Array(rules.count);
-  let kept = 0;
-  for (let i = 0; i < rules.count; i++) kept += keep[i] = needed[rules.heads[i]!]!;
-  return kept === rules.count ? rules : selectRules(rules, keep, kept);
 }

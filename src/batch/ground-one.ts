@@ -59,13 +59,13 @@ function failure(err: unknown, figures: GameFigures): WorkerReply {
   return { ...figures, status: err.limit?.kind === 'memory' ? 'memory' : 'limit', message, outputs: [], ...limit };
 }
 
-/** Bytes of a text, whole or in chunks. */
-function textBytes(text: string | readonly string[]): number {
-  return typeof text === 'string' ? Buffer.byteLength(text) : text.reduce((n, c) => n + Buffer.byteLength(c), 0);
+/** Bytes of a text, whole or in chunks (strings or UTF-8 bytes). */
+function textBytes(text: OutputFile['text']): number {
+  return typeof text === 'string' ? Buffer.byteLength(text) : text.reduce((n, c) => n + (typeof c === 'string' ? Buffer.byteLength(c) : c.length), 0);
 }
 
 /** Writes `chunks` one after the other to a new file at `path`. */
-function writeChunks(path: string, chunks: readonly string[]): void {
+function writeChunks(path: string, chunks: Exclude<OutputFile['text'], string>): void {
   const fd = openSync(path, 'w');
   try {
     for (const c of chunks) writeFileSync(fd, c);

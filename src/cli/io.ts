@@ -146,12 +146,13 @@ export function writeStatsJson(path: string, timer: StageTimer): void {
 }
 
 /**
- * Like {@link writeAtomic}, for text made in chunks: `produce` hands each chunk to `write` as
- * it is made, and it goes straight to the temporary file (or the device), so no string holds
- * the whole text. When `produce` throws (a limit reached while emitting), the temporary file
- * is removed and the error passes on unchanged; a write that fails is a usage error.
+ * Like {@link writeAtomic}, for text made in chunks (strings, or UTF-8 bytes valid during the
+ * call): `produce` hands each chunk to `write` as it is made, and it goes straight to the
+ * temporary file (or the device), so no string holds the whole text. When `produce` throws (a
+ * limit reached while emitting), the temporary file is removed and the error passes on
+ * unchanged; a write that fails is a usage error.
  */
-export function writeAtomicChunks(path: string, produce: (write: (chunk: string) => void) => void): void {
+export function writeAtomicChunks(path: string, produce: (write: (chunk: string | Uint8Array) => void) => void): void {
   const special = isSpecial(path);
   const target = special ? path : tempPath(path);
   const cannot = (err: unknown): UsageError => new UsageError(`cannot write '${path}': ${(err as Error).message}`);

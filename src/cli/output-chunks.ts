@@ -15,14 +15,17 @@ import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { cleanUpOnSignal, writeAtomicChunks } from './io.js';
 
-/** Characters kept in memory before the chunks spill to a temporary file. */
+/** Characters (or bytes) kept in memory before the chunks spill to a temporary file. */
 const SPILL_CHARS = 32 << 20;
 
-/** Produces text in chunks, handing each to `write` as it is made (it may throw half-way). */
-type Produce = (write: (chunk: string) => void) => void;
+/**
+ * Produces text in chunks, handing each to `write` as it is made (it may throw half-way): strings,
+ * or UTF-8 bytes valid only during the call (the writer reuses its buffer).
+ */
+type Produce = (write: (chunk: string | Uint8Array) => void) => void;
 
 /** The chunks made so far: in memory, or in a temporary file from the first spill on. */
-type Held = { kind: 'memory'; chunks: string[]; chars: number } | { kind: 'file'; path: string; fd: number };
+type Held = { kind: 'memory'; chunks: (string | Uint8Array)[]; chars: number } | { kind: 'file'; path: string; fd: number };
 
 /**
  * Writes the produced text to `out` once it is all made, holding at most `spillChars` of it in
@@ -40,7 +43,8 @@ export async function writeChunksWhenDone(out: Writable, produce: Produce, spill
         writeFileSync(held.fd, chunk);
         return;
       }
-      held.chunks.push(chunk);
+      // Bytes are copied: the writer reuses their buffer once this call returns.
+      held.chunks.push(typeof chunk === 'string' ? chunk : chunk.slice());
       held.chars += chunk.length;
       if (held.chars <= spillChars) return;
       const path = join(tmpdir(), `gdl-ground-${process.pid}-${randomBytes(6).toString('hex')}.out`);

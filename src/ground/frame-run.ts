@@ -7,7 +7,6 @@
  * rolled back and the rule goes on to rule splitting (split-run.ts) as before.
  */
 import type { Atom } from '../gdl/ast.js';
-import { termToString } from '../gdl/terms.js';
 import { checkDeadline } from '../gdl/diagnostics.js';
 import type { Deadline } from '../deadline.js';
 import type { NormalGame, NormalRule } from '../normalize/types.js';
@@ -125,9 +124,10 @@ export function keepsFluentsAndMoves(pruned: GroundGame, first: Supersets, deadl
   // vocabulary's fluents and moves are the ones read back.
   checkDeadline(deadline, pruned.file, 'reading the supersets back');
   const { fluents, moves } = pruned.vocabulary;
-  const firstFluents = new Set(first.fluents.map(termToString)).size;
-  const firstMoves = new Set(first.moves.map((m) => `${termToString(m.role)} ${termToString(m.action)}`)).size;
-  return fluents.length === firstFluents && moves.length === firstMoves;
+  // The supersets are free of duplicates (their contract, reach/types.ts), so their lengths
+  // count them: no term is looked up or printed (amazonsTorus: 259,202 moves, 0.2 s as strings).
+  // Were one listed twice, the answer would be false: the slower way to the same game.
+  return fluents.length === first.fluents.length && moves.length === first.moves.length;
 }
 
 /**

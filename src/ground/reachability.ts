@@ -32,26 +32,37 @@ export function reachableAtoms(game: GroundGame, deadline: Deadline): Uint8Array
   const rules = compactRules(game);
   const bridge = relaxedBridges(game.vocabulary, n);
   const waiting = new Int32Array(rules.count);
-  const watchers = positiveWatchers(rules, n, waiting, tick);
+  const { start, list } = positiveWatchers(rules, n, waiting, tick);
   const reached = new Uint8Array(n);
-  const todo: number[] = [];
-  const reach = (id: number): void => {
-    if (id < 0 || reached[id]) return;
+  // The atoms reached and not yet followed: each is pushed once, so n entries suffice.
+  const todo = new Int32Array(n);
+  let top = 0;
+  const seed = (id: number): void => {
+    if (id < 0 || reached[id] === 1) return;
     reached[id] = 1;
-    todo.push(id);
+    todo[top++] = id;
   };
-  for (const id of game.init) reach(id);
+  for (const id of game.init) seed(id);
   // Lazy atoms and the heads of lazy rules (docs/lazy.md) may hold in any state.
-  for (const id of lazyInputAtoms(game)) reach(id);
-  for (let i = 0; i < rules.count; i++) if (waiting[i] === 0) reach(rules.heads[i]!);
-  const { start, list } = watchers;
-  while (todo.length > 0) {
-    const id = todo.pop()!;
+  for (const id of lazyInputAtoms(game)) seed(id);
+  const heads = rules.heads;
+  for (let i = 0; i < rules.count; i++) if (waiting[i] === 0) seed(heads[i]!);
+  while (top > 0) {
+    const id = todo[--top]!;
     tick();
-    reach(bridge[id]!);
-    for (let k = start[id]!; k < start[id + 1]!; k++) {
+    const b = bridge[id]!;
+    if (b >= 0 && reached[b] === 0) {
+      reached[b] = 1;
+      todo[top++] = b;
+    }
+    for (let k = start[id]!, end = start[id + 1]!; k < end; k++) {
       const ri = list[k]!;
-      if (--waiting[ri]! === 0) reach(rules.heads[ri]!);
+      if (--waiting[ri]! !== 0) continue;
+      const h = heads[ri]!;
+      if (reached[h] === 0) {
+        reached[h] = 1;
+        todo[top++] = h;
+      }
     }
   }
   return reached;
@@ -61,23 +72,24 @@ export function reachableAtoms(game: GroundGame, deadline: Deadline): Uint8Array
  * Per atom, the rules whose positive body holds it, as one list of rule indices with offsets
  * per atom (two typed arrays, not an array per atom); `waiting` gets each rule's body size.
  * Bodies are ascending without duplicates (the GroundGame contract): each atom counts once.
+ * The offsets are filled from each list's end backwards, so they need no second array.
  */
 function positiveWatchers(rules: CompactRules, atoms: number, waiting: Int32Array, tick: () => void): { start: Int32Array; list: Int32Array } {
   const { starts, negAt, lits } = rules;
+  // First the count of each atom's rules, then the end of its list, then (filled) its start.
   const start = new Int32Array(atoms + 1);
   let total = 0;
   for (let i = 0; i < rules.count; i++) {
     tick();
     waiting[i] = negAt[i]! - starts[i]!;
     total += waiting[i]!;
-    for (let k = starts[i]!; k < negAt[i]!; k++) start[lits[k]! + 1]!++;
+    for (let k = starts[i]!; k < negAt[i]!; k++) start[lits[k]!]!++;
   }
-  for (let a = 0; a < atoms; a++) start[a + 1]! += start[a]!;
-  const fill = start.slice(0, atoms);
+  for (let a = 1; a <= atoms; a++) start[a]! += start[a - 1]!;
   const list = new Int32Array(total);
-  for (let i = 0; i < rules.count; i++) {
+  for (let i = rules.count - 1; i >= 0; i--) {
     tick();
-    for (let k = starts[i]!; k < negAt[i]!; k++) list[fill[lits[k]!]!++] = i;
+    for (let k = starts[i]!; k < negAt[i]!; k++) list[--start[lits[k]!]!] = i;
   }
   return { start, list };
 }

@@ -11,7 +11,7 @@
 import { Deadline } from '../deadline.js';
 import { checkDeadline, deadlineTicker } from '../gdl/diagnostics.js';
 import { lazyInputAtoms } from './atoms.js';
-import { type CompactRules, atomTerms, canonicalRules, gameFields, gameWithRules } from './compact.js';
+import { type CompactRules, atomTerms, canonicalRules, compactRules, gameFields, gameWithRules } from './compact.js';
 import { renumberVocabulary } from './vocabulary.js';
 import type { GroundGame } from './types.js';
 
@@ -53,6 +53,26 @@ function renumberRules(rules: CompactRules, renumber: Int32Array, tick: () => vo
   return { count: rules.count, heads, starts: rules.starts, negAt: rules.negAt, lits };
 }
 
+/** Numbers the atoms `used` marks in their order (-1: dropped); how many there are. */
+function renumbering(used: Uint8Array, tick: () => void): { renumber: Int32Array; count: number } {
+  const renumber = new Int32Array(used.length).fill(-1);
+  let count = 0;
+  for (let id = 0; id < used.length; id++) {
+    tick();
+    if (used[id] === 0) continue;
+    renumber[id] = count++;
+  }
+  return { renumber, count };
+}
+
+/** `game` with `rules` over the atoms `used` marks, renumbered by `renumber` (its init and vocabulary too). */
+function withAtoms(game: GroundGame, rules: CompactRules, renumber: Int32Array, count: number): GroundGame {
+  const terms = atomTerms(game);
+  const atoms = new Int32Array(count);
+  for (let id = 0; id < terms.length; id++) if (renumber[id]! >= 0) atoms[renumber[id]!] = terms[id]!;
+  return gameWithRules({ ...gameFields(game), init: mapIds(game.init, renumber), vocabulary: renumberVocabulary(game.vocabulary, renumber) }, atoms, rules);
+}
+
 /**
  * The game restricted to `rules` (a subsequence of the game's rules in their order, in the
  * game's atom ids; a rule may have lost negative literals, then `changed` must be true) and the
@@ -66,20 +86,71 @@ export function restrictGame(game: GroundGame, rules: CompactRules, changed: boo
   const used = usedAtoms(n, game.init, rules, tick);
   // Lazy atoms and lazy rules' heads (docs/lazy.md) stay: the simulators read and make them.
   for (const id of lazyInputAtoms(game)) used[id] = 1;
-  const renumber = new Int32Array(n).fill(-1);
-  let count = 0;
-  for (let id = 0; id < n; id++) {
-    tick();
-    if (used[id] === 0) continue;
-    renumber[id] = count++;
+  // Every atom used (pruning most large games): no renumbering is made.
+  let all = true;
+  for (let id = 0; id < n && all; id++) all = used[id] === 1;
+  if (all) {
+    const out = changed ? canonicalRules(rules, n, tick) : rules;
+    checkDeadline(deadline, game.file, what);
+    return gameWithRules(gameFields(game), terms, out);
   }
-  const identity = count === n;
-  let out = identity ? rules : renumberRules(rules, renumber, tick);
+  const { renumber, count } = renumbering(used, tick);
+  let out = renumberRules(rules, renumber, tick);
   if (changed) out = canonicalRules(out, count, tick);
   checkDeadline(deadline, game.file, what);
-  const fields = gameFields(game);
-  if (identity) return gameWithRules(fields, terms, out);
-  const atoms = new Int32Array(count);
-  for (let id = 0; id < n; id++) if (renumber[id]! >= 0) atoms[renumber[id]!] = terms[id]!;
-  return gameWithRules({ ...fields, init: mapIds(game.init, renumber), vocabulary: renumberVocabulary(game.vocabulary, renumber) }, atoms, out);
+  return withAtoms(game, out, renumber, count);
+}
+
+/**
+ * The game restricted to the rules whose head `heads` marks, where every atom those rules
+ * mention is marked too (unused-instance removal: the needed atoms are closed under rule
+ * bodies), and to the atoms `heads`, `init` and the lazy part mark, renumbered in order. The
+ * rules are selected and renumbered in one pass into arrays of their exact size (before: a copy
+ * to select and a second to renumber, each tens of MiB, and a pass to find the atoms used).
+ * When nothing is dropped the game's own rules and atoms are kept. Past a limit of `deadline`
+ * it throws a limit error.
+ */
+export function restrictToHeads(game: GroundGame, heads: Uint8Array, deadline: Deadline, what: string): GroundGame {
+  const tick = deadlineTicker(deadline, game.file, what);
+  const rules = compactRules(game);
+  const used = heads.slice();
+  for (const id of game.init) used[id] = 1;
+  // Lazy atoms and lazy rules' heads (docs/lazy.md) stay: the simulators read and make them.
+  for (const id of lazyInputAtoms(game)) used[id] = 1;
+  const { renumber, count } = renumbering(used, tick);
+  let kept = 0;
+  let total = 0;
+  for (let i = 0; i < rules.count; i++) {
+    if (heads[rules.heads[i]!] === 0) continue;
+    kept++;
+    total += rules.starts[i + 1]! - rules.starts[i]!;
+  }
+  checkDeadline(deadline, game.file, what);
+  if (count === used.length && kept === rules.count) return gameWithRules(gameFields(game), atomTerms(game), rules);
+  const out = kept === rules.count ? renumberRules(rules, renumber, tick) : selectRenumbered(rules, heads, kept, total, renumber, tick);
+  checkDeadline(deadline, game.file, what);
+  return withAtoms(game, out, renumber, count);
+}
+
+/** The rules of `rules` whose head `heads` marks (`kept` of them, `total` literals), their atoms renumbered: one copy. */
+function selectRenumbered(rules: CompactRules, heads: Uint8Array, kept: number, total: number, renumber: Int32Array, tick: () => void): CompactRules {
+  const { starts, negAt, lits } = rules;
+  const outHeads = new Int32Array(kept);
+  const outStarts = new Int32Array(kept + 1);
+  const outNeg = new Int32Array(kept);
+  const outLits = new Int32Array(total);
+  let n = 0;
+  let k = 0;
+  for (let i = 0; i < rules.count; i++) {
+    tick();
+    const h = rules.heads[i]!;
+    if (heads[h] === 0) continue;
+    outHeads[n] = renumber[h]!;
+    outStarts[n] = k;
+    outNeg[n] = k + negAt[i]! - starts[i]!;
+    for (let m = starts[i]!; m < starts[i + 1]!; m++) outLits[k++] = renumber[lits[m]!]!;
+    n++;
+  }
+  outStarts[n] = k;
+  return { count: n, heads: outHeads, starts: outStarts, negAt: outNeg, lits: outLits };
 }

@@ -123,8 +123,19 @@ function movesByText(terms: TermReader, atoms: ArrayLike<number>, draft: Draft):
  */
 export function renumberVocabulary(vocab: Vocabulary, renumber: Int32Array): Vocabulary {
   const to = (id: number): number => (id < 0 ? -1 : renumber[id]!);
-  const fluents = vocab.fluents.map((f) => ({ term: f.term, trueId: to(f.trueId), nextId: to(f.nextId) })).filter((f) => f.trueId >= 0 || f.nextId >= 0);
-  const moves = vocab.moves.map((m) => ({ ...m, doesId: to(m.doesId), legalId: to(m.legalId) })).filter((m) => m.doesId >= 0 || m.legalId >= 0);
+  // One loop per list, each entry made with all its fields at once (amazonsTorus: 259,202 moves).
+  const fluents: FluentEntry[] = [];
+  for (const f of vocab.fluents) {
+    const trueId = to(f.trueId);
+    const nextId = to(f.nextId);
+    if (trueId >= 0 || nextId >= 0) fluents.push({ term: f.term, trueId, nextId });
+  }
+  const moves: MoveEntry[] = [];
+  for (const m of vocab.moves) {
+    const doesId = to(m.doesId);
+    const legalId = to(m.legalId);
+    if (doesId >= 0 || legalId >= 0) moves.push({ role: m.role, action: m.action, doesId, legalId });
+  }
   const goals = vocab.goals.map((g) => ({ ...g, id: to(g.id) })).filter((g) => g.id >= 0);
   return { fluents, moves, goals, terminal: to(vocab.terminal) };
 }

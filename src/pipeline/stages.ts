@@ -4,7 +4,7 @@
  * from one immutable value to the next; this module resolves the options once, times the stages
  * through one {@link StageTimer} and stops at the first stage that reports errors.
  */
-import { type GdlEmitOptions, emitGdl, emitGdlChunks } from '../formats/gdl/write.js';
+import { type GdlEmitOptions, emitGdl, emitGdlBytes } from '../formats/gdl/write.js';
 import { emitJson } from '../formats/json/write.js';
 import { type GameDescription, NO_POS } from '../gdl/ast.js';
 import { type Diagnostic, GdlError, checkDeadline, diag, hasErrors, sortDiagnostics } from '../gdl/diagnostics.js';
@@ -288,19 +288,25 @@ export function emitGround(game: GroundGame, format: GroundFormat, gdl: GdlEmitO
 }
 
 /**
- * Step 6 streamed: the ground game's text handed to `write` in chunks whose concatenation is
- * {@link emitGround}'s text byte for byte (GDL in chunks of whole lines, so no string holds a
- * game too large for one; JSON as one chunk). The `emit` time includes the writing.
+ * A piece of output: text, or UTF-8 bytes that are valid only during the call they are handed
+ * to (the writer reuses its buffer; a consumer that keeps them copies them).
  */
-export function emitGroundStream(game: GroundGame, format: GroundFormat, gdl: GdlEmitOptions, write: (chunk: string) => void, timer: StageTimer, options: PipelineOptions): void {
+export type OutputChunk = string | Uint8Array;
+
+/**
+ * Step 6 streamed: the ground game's text handed to `write` in chunks whose concatenation is
+ * {@link emitGround}'s text byte for byte (GDL as UTF-8 bytes in chunks of whole lines, so no
+ * string holds a game too large for one; JSON as one string). The `emit` time includes the writing.
+ */
+export function emitGroundStream(game: GroundGame, format: GroundFormat, gdl: GdlEmitOptions, write: (chunk: OutputChunk) => void, timer: StageTimer, options: PipelineOptions): void {
   if (format === 'json') {
     write(emitGround(game, format, gdl, timer, options));
     return;
   }
   timer.run('emit', () => {
     let bytes = 0;
-    for (const chunk of emitGdlChunks(game, gdl, options.deadline)) {
-      bytes += utf8Length(chunk);
+    for (const chunk of emitGdlBytes(game, gdl, options.deadline)) {
+      bytes += chunk.length;
       write(chunk);
     }
     return bytes;

@@ -27,13 +27,12 @@ export function putBytes(dst: Uint8Array, at: number, src: Uint8Array, from: num
   return at + to - from;
 }
 
-/** A growing byte buffer that text is appended to; {@link take} turns what it holds into a string. */
+/** A growing byte buffer that text is appended to; {@link take} hands over what it holds. */
 export class ByteLines {
   private bytes: Uint8Array<ArrayBuffer>;
   /** Bytes held: `bytes[0 .. length)`. */
   length = 0;
   private readonly encoder = new TextEncoder();
-  private readonly decoder = new TextDecoder();
 
   constructor(capacity = 1 << 16) {
     this.bytes = new Uint8Array(Math.max(16, capacity));
@@ -79,16 +78,11 @@ export class ByteLines {
     this.length += this.encoder.encodeInto(text, this.bytes.subarray(this.length)).written;
   }
 
-  /** The text held, as a string, and the buffer emptied. */
-  take(): string {
-    const text = this.decoder.decode(this.bytes.subarray(0, this.length));
+  /** The bytes held, and the buffer emptied: a view, valid until the next append. */
+  take(): Uint8Array {
+    const held = this.bytes.subarray(0, this.length);
     this.length = 0;
-    return text;
-  }
-
-  /** The bytes held (a view, valid until the next append). */
-  view(): Uint8Array {
-    return this.bytes.subarray(0, this.length);
+    return held;
   }
 }
 
@@ -114,43 +108,54 @@ export function termBytes(terms: TermReader, roots: ArrayLike<number>): TermByte
   const start = new Int32Array(roots.length + 1);
   for (let i = 0; i < roots.length; i++) start[i + 1] = start[i]! + sizes(roots[i]!);
   const bytes = new Uint8Array(start[roots.length]!);
+  writeTexts(terms, names, sizes, roots, bytes);
+  return { bytes, start };
+}
+
+/**
+ * Writes the texts of `roots` one after the other into `bytes` (sized for them). One loop with
+ * its position in a local variable: written by closures, the position lived in a context
+ * object, read and written through memory at every byte (most of the texts' time).
+ */
+function writeTexts(terms: TermReader, names: SymbolBytes, sizes: (t: number) => number, roots: ArrayLike<number>, bytes: Uint8Array): void {
+  const { bytes: nameBytes, start: nameStart } = names;
   // Where each compound term's bytes were first written (-1: not yet); their length is `sizes`'.
   const at = new Int32Array(terms.size).fill(-1);
   // Pairs (compound term, next argument to write).
   const stack = new PairStack();
   let p = 0;
-  /** Writes `t` when it is a constant or written before, else opens it (pushed). */
-  const put = (t: number): void => {
-    const n = terms.arity(t);
-    if (n === 0) {
-      p = putBytes(bytes, p, names[terms.functor(t)]!, 0, names[terms.functor(t)]!.length);
-      return;
-    }
-    const from = at[t]!;
-    if (from !== -1) {
-      p = repeatBytes(bytes, p, from, sizes(t));
-      return;
-    }
-    at[t] = p;
-    bytes[p++] = OPEN;
-    p = putBytes(bytes, p, names[terms.functor(t)]!, 0, names[terms.functor(t)]!.length);
-    stack.push(t);
-  };
   for (let i = 0; i < roots.length; i++) {
-    put(roots[i]!);
-    while (stack.depth > 0) {
-      const t = stack.term();
+    // The term to write next (-1: none, go on with the open term on top of the stack).
+    let t = roots[i]!;
+    for (;;) {
+      if (t >= 0) {
+        const n = terms.arity(t);
+        const from = n === 0 ? -1 : at[t]!;
+        if (from !== -1) {
+          p = repeatBytes(bytes, p, from, sizes(t));
+        } else {
+          if (n > 0) {
+            at[t] = p;
+            bytes[p++] = OPEN;
+            stack.push(t);
+          }
+          const f = terms.functor(t);
+          for (let k = nameStart[f]!, end = nameStart[f + 1]!; k < end; k++) bytes[p++] = nameBytes[k]!;
+        }
+        t = -1;
+      }
+      if (stack.depth === 0) break;
+      const open = stack.term();
       const next = stack.advance();
-      if (next === terms.arity(t)) {
+      if (next === terms.arity(open)) {
         bytes[p++] = CLOSE;
         stack.pop();
         continue;
       }
       bytes[p++] = SPACE;
-      put(terms.arg(t, next));
+      t = terms.arg(open, next);
     }
   }
-  return { bytes, start };
 }
 
 /**
@@ -210,17 +215,19 @@ function repeatBytes(bytes: Uint8Array, at: number, from: number, n: number): nu
  * The length of each term's text in bytes, memoized per compound term: a function of the
  * term id, computed without recursion the first time it is asked for.
  */
-function textSizes(terms: TermReader, names: readonly Uint8Array[]): (t: number) => number {
+function textSizes(terms: TermReader, names: SymbolBytes): (t: number) => number {
+  const nameStart = names.start;
+  const nameLength = (sym: number): number => nameStart[sym + 1]! - nameStart[sym]!;
   // 0: not known yet (every text has at least one byte).
   const size = new Int32Array(terms.size);
   // Per open term: its next argument, and the sum of its text's bytes known so far.
   const stack = new PairStack();
   const sum = new PairStack();
-  const known = (t: number): number => (terms.arity(t) === 0 ? names[terms.functor(t)]!.length : size[t]!);
+  const known = (t: number): number => (terms.arity(t) === 0 ? nameLength(terms.functor(t)) : size[t]!);
   const open = (t: number): void => {
     stack.push(t);
     // Parentheses, the name, a space before each argument.
-    sum.push(2 + names[terms.functor(t)]!.length + terms.arity(t));
+    sum.push(2 + nameLength(terms.functor(t)) + terms.arity(t));
   };
   return (root: number): number => {
     const s = known(root);
@@ -246,10 +253,22 @@ function textSizes(terms: TermReader, names: readonly Uint8Array[]): (t: number)
   };
 }
 
-/** Each symbol's name in UTF-8, by symbol id. */
-function symbolBytes(terms: TermReader): Uint8Array[] {
+/** Each symbol's name in UTF-8: symbol `s`'s is `bytes[start[s] .. start[s + 1])`. */
+interface SymbolBytes {
+  readonly bytes: Uint8Array;
+  readonly start: Int32Array;
+}
+
+/** Each symbol's name in UTF-8, by symbol id, in one array. */
+function symbolBytes(terms: TermReader): SymbolBytes {
   const encoder = new TextEncoder();
   const names: Uint8Array[] = [];
-  for (let sym = 0; sym < terms.symbolCount; sym++) names.push(encoder.encode(terms.symbolName(sym)));
-  return names;
+  const start = new Int32Array(terms.symbolCount + 1);
+  for (let sym = 0; sym < terms.symbolCount; sym++) {
+    names.push(encoder.encode(terms.symbolName(sym)));
+    start[sym + 1] = start[sym]! + names[sym]!.length;
+  }
+  const bytes = new Uint8Array(start[terms.symbolCount]!);
+  for (let sym = 0; sym < names.length; sym++) bytes.set(names[sym]!, start[sym]!);
+  return { bytes, start };
 }

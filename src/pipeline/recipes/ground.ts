@@ -7,7 +7,7 @@ import type { GdlEmitOptions } from '../../formats/gdl/write.js';
 import type { RunContext } from '../context.js';
 import { type RddlFiles, type RddlOptions, type UnrollStats, rddlFiles, refuseGdl2, unrollForRddl } from '../formats.js';
 import {
-  type AxiomOptions, type AxiomResult, type GroundFormat, type GroundGame, type LoadedGame, type MutexResult, type NormalGame, type Supersets,
+  type AxiomOptions, type AxiomResult, type GroundFormat, type GroundGame, type LoadedGame, type MutexResult, type NormalGame, type OutputChunk, type Supersets,
   DEFAULT_AXIOM_OPTIONS, emitFormulaGround, emitGround, emitGroundStream, readBackSupersets, removeGameAxioms,
 } from '../stages.js';
 import { type GroundRun, groundWritten } from './game.js';
@@ -23,7 +23,7 @@ interface GroundSettings {
 
 /** The output of `ground`: the game streamed in chunks, or the game without axioms as one text. */
 type GroundOutput =
-  | { readonly kind: 'chunks'; readonly run: GroundRun; readonly emit: (write: (chunk: string) => void) => void }
+  | { readonly kind: 'chunks'; readonly run: GroundRun; readonly emit: (write: (chunk: OutputChunk) => void) => void }
   | { readonly kind: 'text'; readonly run: GroundRun; readonly axioms: AxiomResult; readonly text: string };
 
 /**
@@ -97,10 +97,10 @@ function rddlOf(ctx: RunContext, game: GroundGame, axiomOptions: AxiomOptions, b
 /** The formats a batch writes. */
 type BatchOutputFormat = 'gdl' | 'json' | 'gddl' | 'rddl';
 
-/** One output file of a batch: its path relative to `--out`, and its text (GDL: in chunks). */
+/** One output file of a batch: its path relative to `--out`, and its text (GDL: in chunks, UTF-8 bytes). */
 export interface OutputFile {
   readonly name: string;
-  readonly text: string | readonly string[];
+  readonly text: string | readonly OutputChunk[];
 }
 
 /** The batch job's result: the run, the supersets read back, the files to write. */
@@ -131,8 +131,9 @@ export function batchRecipe(ctx: RunContext, loaded: LoadedGame, format: BatchOu
 function batchFiles(ctx: RunContext, game: GroundGame, normal: NormalGame, format: BatchOutputFormat, name: string, gddl?: GddlBatchFiles): OutputFile[] {
   const gdl = { baseInput: true };
   if (format === 'gdl') {
-    const chunks: string[] = [];
-    emitGroundStream(game, 'gdl', gdl, (c) => chunks.push(c), ctx.timer, ctx.options);
+    const chunks: OutputChunk[] = [];
+    // Byte chunks are views of the writer's buffer: kept, they are copied.
+    emitGroundStream(game, 'gdl', gdl, (c) => chunks.push(typeof c === 'string' ? c : c.slice()), ctx.timer, ctx.options);
     return [{ name: `${name}.gdl`, text: chunks }];
   }
   if (format === 'json') return [{ name: `${name}.json`, text: emitGround(game, 'json', gdl, ctx.timer, ctx.options) }];
