@@ -135,6 +135,34 @@ export class TermTable implements TermWriter {
     this.shift = Math.clz32(slots) + 1;
   }
 
+  /**
+   * An independent copy of this table with room for `moreTerms` further terms and `moreArgs`
+   * further argument entries: the same ids, symbols and hashes, none of the memoized texts or
+   * trees. Instantiation starts from a copy of the superset stage's table (the supersets' term
+   * ids handed over, src/reach/handover.ts) instead of interning a million axioms again, and a
+   * copy per run, since a run adds terms and the supersets may be ground more than once.
+   */
+  clone(moreTerms = 0, moreArgs = 0): TermTable {
+    const c = new TermTable(this.count + moreTerms, this.poolSize + moreArgs);
+    c.symbolNames = [...this.symbolNames];
+    for (let i = 0; i < c.symbolNames.length; i++) c.symbolIds.set(c.symbolNames[i]!, i);
+    c.functors.set(this.functors.subarray(0, this.count));
+    c.argStart.set(this.argStart.subarray(0, this.count));
+    c.argCount.set(this.argCount.subarray(0, this.count));
+    c.hashes.set(this.hashes.subarray(0, this.count));
+    c.pool.set(this.pool.subarray(0, this.poolSize));
+    c.poolSize = this.poolSize;
+    c.count = this.count;
+    // The slots are re-placed from the hashes: the copy's slots may be more than this table's.
+    const mask = c.slots.length - 1;
+    for (let id = 0; id < this.count; id++) {
+      let s = c.hashes[id]! >>> c.shift;
+      while (c.slots[s] !== 0) s = (s + 1) & mask;
+      c.slots[s] = id + 1;
+    }
+    return c;
+  }
+
   /** Number of terms interned so far. */
   get size(): number {
     return this.count;

@@ -12,6 +12,7 @@ import { checkDeadline } from '../gdl/diagnostics.js';
 import type { Deadline } from '../deadline.js';
 import type { NormalGame, NormalRule } from '../normalize/types.js';
 import type { Supersets } from '../reach/types.js';
+import { handedIds } from '../reach/handover.js';
 import { compileRule, type JoinRule } from './compile.js';
 import { evaluateComponent, ruleBound, ruleEstimate } from './evaluate.js';
 import { type Context, type Mark, markOf, rollBack } from './run-context.js';
@@ -125,8 +126,10 @@ export function keepsFluentsAndMoves(pruned: GroundGame, first: Supersets, deadl
   // vocabulary's fluents and moves are the ones read back.
   checkDeadline(deadline, pruned.file, 'reading the supersets back');
   const { fluents, moves } = pruned.vocabulary;
-  const firstFluents = new Set(first.fluents.map(termToString)).size;
-  const firstMoves = new Set(first.moves.map((m) => `${termToString(m.role)} ${termToString(m.action)}`)).size;
+  // Handed over as term ids, the supersets are distinct by construction (rows of the store's relations).
+  const ids = handedIds(first);
+  const firstFluents = ids !== undefined ? ids.fluents.length : new Set(first.fluents.map(termToString)).size;
+  const firstMoves = ids !== undefined ? ids.moves.length / 2 : new Set(first.moves.map((m) => `${termToString(m.role)} ${termToString(m.action)}`)).size;
   return fluents.length === firstFluents && moves.length === firstMoves;
 }
 
