@@ -57,10 +57,11 @@ export function handedSupersets(ids: SupersetIds): Supersets {
   });
   const axioms = memo(() => axiomsOf(ids, term));
   const s = {};
+  // Configurable: a test traps the reads to check that instantiation works on the ids alone.
   Object.defineProperties(s, {
-    fluents: { enumerable: true, get: fluents },
-    moves: { enumerable: true, get: moves },
-    axioms: { enumerable: true, get: axioms },
+    fluents: { enumerable: true, configurable: true, get: fluents },
+    moves: { enumerable: true, configurable: true, get: moves },
+    axioms: { enumerable: true, configurable: true, get: axioms },
     [HANDOVER]: { enumerable: false, value: ids },
   });
   return s as Supersets;
