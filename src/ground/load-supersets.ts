@@ -14,7 +14,7 @@ import { IdSet } from '../datalog/id-bits.js';
 import { type Context, storeOf } from './run-context.js';
 
 /** What loading reads besides the supersets. */
-export interface LoadSettings {
+interface LoadSettings {
   /** Static relations (keys): evaluated exactly, their instances not loaded unless demanded. */
   readonly statics: ReadonlySet<string>;
   /** Demanded static relations (`name/arity`, `Supersets.demandedStatics`), or none. */
