@@ -136,11 +136,9 @@ export class TermTable implements TermWriter {
   }
 
   /**
-   * An independent copy of this table with room for `moreTerms` further terms and `moreArgs`
-   * further argument entries: the same ids, symbols and hashes, none of the memoized texts or
-   * trees. Instantiation starts from a copy of the superset stage's table (the supersets' term
-   * ids handed over, src/reach/handover.ts) instead of interning a million axioms again, and a
-   * copy per run, since a run adds terms and the supersets may be ground more than once.
+   * A copy with room for `moreTerms` terms and `moreArgs` argument entries more: the same ids and
+   * symbols, no memoized texts or trees. Each instantiation run starts from one of the superset
+   * stage's table (src/reach/handover.ts): a run adds terms, and supersets may be ground twice.
    */
   clone(moreTerms = 0, moreArgs = 0): TermTable {
     const c = new TermTable(this.count + moreTerms, this.poolSize + moreArgs);
@@ -153,7 +151,7 @@ export class TermTable implements TermWriter {
     c.pool.set(this.pool.subarray(0, this.poolSize));
     c.poolSize = this.poolSize;
     c.count = this.count;
-    // The slots are re-placed from the hashes: the copy's slots may be more than this table's.
+    // Placed anew from the hashes: the copy may have more slots.
     const mask = c.slots.length - 1;
     for (let id = 0; id < this.count; id++) {
       let s = c.hashes[id]! >>> c.shift;
