@@ -144,13 +144,9 @@ export class TermTable implements TermWriter {
     const c = new TermTable(this.count + moreTerms, this.poolSize + moreArgs);
     c.symbolNames = [...this.symbolNames];
     for (let i = 0; i < c.symbolNames.length; i++) c.symbolIds.set(c.symbolNames[i]!, i);
-    c.functors.set(this.functors.subarray(0, this.count));
-    c.argStart.set(this.argStart.subarray(0, this.count));
-    c.argCount.set(this.argCount.subarray(0, this.count));
-    c.hashes.set(this.hashes.subarray(0, this.count));
+    for (const [to, from] of [[c.functors, this.functors], [c.argStart, this.argStart], [c.argCount, this.argCount], [c.hashes, this.hashes]] as const) to.set(from.subarray(0, this.count));
     c.pool.set(this.pool.subarray(0, this.poolSize));
-    c.poolSize = this.poolSize;
-    c.count = this.count;
+    [c.poolSize, c.count] = [this.poolSize, this.count];
     // Placed anew from the hashes: the copy may have more slots.
     const mask = c.slots.length - 1;
     for (let id = 0; id < this.count; id++) {
