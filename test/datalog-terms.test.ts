@@ -61,4 +61,22 @@ describe('TermTable', () => {
     expect(t.size).toBeGreaterThanOrEqual(seen.size);
     for (const [text, id] of seen) expect(t.text(id)).toBe(text);
   });
+
+  it('clones: the same ids and symbols, found again, and each table grows on its own', () => {
+    const t = new TermTable();
+    const kif = '(cell 1 2 b) (line (f a) (g (h c))) x (cell 2 1 b)';
+    const ids = terms(kif).map((x) => t.fromTerm(x));
+    // Room for far more terms than the original's slots: the copy's slots are placed anew.
+    const c = t.clone(5000, 20000);
+    expect(c.size).toBe(t.size);
+    expect(c.symbolCount).toBe(t.symbolCount);
+    expect(terms(kif).map((x) => c.findTerm(x))).toEqual(ids);
+    for (const id of ids) expect(c.text(id)).toBe(t.text(id));
+    const added = Array.from({ length: 3000 }, (_, i) => c.compound('q', [c.constant(`k${i}`), ids[0]!]));
+    expect(new Set(added).size).toBe(3000);
+    expect(t.findSymbol('q')).toBe(-1);
+    expect(t.size).toBe(c.size - 6000);
+    expect(c.fromTerm(terms('(cell 1 2 b)')[0]!)).toBe(ids[0]);
+    expect(t.constant('y')).toBe(c.size - 6000);
+  });
 });

@@ -135,6 +135,28 @@ export class TermTable implements TermWriter {
     this.shift = Math.clz32(slots) + 1;
   }
 
+  /**
+   * A copy with room for `moreTerms` terms and `moreArgs` argument entries more: the same ids and
+   * symbols, no memoized texts or trees. Each instantiation run starts from one of the superset
+   * stage's table (src/reach/handover.ts): a run adds terms, and supersets may be ground twice.
+   */
+  clone(moreTerms = 0, moreArgs = 0): TermTable {
+    const c = new TermTable(this.count + moreTerms, this.poolSize + moreArgs);
+    c.symbolNames = [...this.symbolNames];
+    for (let i = 0; i < c.symbolNames.length; i++) c.symbolIds.set(c.symbolNames[i]!, i);
+    for (const [to, from] of [[c.functors, this.functors], [c.argStart, this.argStart], [c.argCount, this.argCount], [c.hashes, this.hashes]] as const) to.set(from.subarray(0, this.count));
+    c.pool.set(this.pool.subarray(0, this.poolSize));
+    [c.poolSize, c.count] = [this.poolSize, this.count];
+    // Placed anew from the hashes: the copy may have more slots.
+    const mask = c.slots.length - 1;
+    for (let id = 0; id < this.count; id++) {
+      let s = c.hashes[id]! >>> c.shift;
+      while (c.slots[s] !== 0) s = (s + 1) & mask;
+      c.slots[s] = id + 1;
+    }
+    return c;
+  }
+
   /** Number of terms interned so far. */
   get size(): number {
     return this.count;

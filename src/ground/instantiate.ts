@@ -12,17 +12,18 @@ import { GdlError, deadlineLimit, deadlineTicker, diag, relationLimitError } fro
 import { OUTPUT_KEYWORDS } from '../gdl/keywords.js';
 import { compareCodePoints, isGround, termToString } from '../gdl/terms.js';
 import { relationComponents, relationGraph, relationKey, severalArities, stateDependent } from '../gdl/relations.js';
-import { type Atom, NO_POS, type Rule, type Term } from '../gdl/ast.js';
+import { type Atom, NO_POS, type Rule } from '../gdl/ast.js';
 import type { Deadline } from '../deadline.js';
 import type { NormalGame } from '../normalize/types.js';
 import { asRule } from '../normalize/types.js';
 import type { Supersets } from '../reach/types.js';
 import { assembleGame } from './assemble.js';
-import { type Store, addToStore, createStore, inStore, storeIds } from '../datalog/block.js';
+import { type Store, inStore, storeIds } from '../datalog/block.js';
+import { loadSupersets, supersetTable } from './load-supersets.js';
 import { type JoinRule, compileRule } from './compile.js';
 import { type GroundFact, evaluateComponent } from './evaluate.js';
 import { type Context, type InstantiateLimits, storeOf } from './run-context.js';
-import { TermTable } from '../datalog/terms.js';
+import type { TermTable } from '../datalog/terms.js';
 import { IdSet } from '../datalog/id-bits.js';
 import type { GroundGame } from './types.js';
 import { AUX_ROOT, auxPrefix, gameSymbols } from './split.js';
@@ -66,137 +67,6 @@ function ruleTicker(deadline: Deadline, game: NormalGame, what: string): (rel: s
     const pos = game.rules.find((r) => r.head.rel === rel)?.pos ?? NO_POS;
     throw relationLimitError(game.file, pos, rel, `instantiating this rule for '${rel}' stopped: ${deadline.describe()} (${what})`, deadlineLimit(deadline));
   };
-}
-
-/**
- * Interns ground terms of the supersets as `fromTerm` does (same ids, made in the same order),
- * faster for the common shapes: constants through a cache of their names, and terms whose
- * arguments are all constants without the general fold (amazons: 752,469 axiom instances).
- */
-function supersetInterner(t: TermTable): (term: Term) => number {
-  const constants = new Map<string, number>();
-  const constant = (name: string): number => {
-    let id = constants.get(name);
-    if (id === undefined) constants.set(name, (id = t.constant(name)));
-    return id;
-  };
-  const args: number[] = [];
-  return (term) => {
-    if (term.kind === 'const') return constant(term.name);
-    if (term.kind !== 'fn' || !term.args.every((a) => a.kind === 'const')) return t.fromTerm(term);
-    args.length = term.args.length;
-    for (let i = 0; i < args.length; i++) args[i] = constant((term.args[i] as { name: string }).name);
-    return t.make(t.symbol(term.name), args);
-  };
-}
-
-/** Interns the supersets: stores for `true` and `does`, head filters for covered relations. */
-function loadSupersets(
-  ctx: Context, game: NormalGame, supersets: Supersets, statics: ReadonlySet<string>, filter: Map<string, IdSet>, seeds: Map<string, Store>, key: (atom: Atom) => string,
-): void {
-  const t = ctx.table;
-  const intern = supersetInterner(t);
-  // A million axioms take seconds to intern (amazonsTorus: 1.15×10⁶, 5 s of processor time at a load of 20).
-  const tick = ruleTicker(ctx.limits.deadline, game, 'loading its superset');
-  filter.set('next', new IdSet());
-  filter.set('legal', new IdSet());
-  for (const f of supersets.fluents) {
-    tick('next');
-    const id = intern(f);
-    addToStore(storeOf(ctx, 'true'), t.compound('true', [id]));
-    filter.get('next')!.add(t.compound('next', [id]));
-  }
-  for (const m of supersets.moves) {
-    tick('legal');
-    const args = [intern(m.role), intern(m.action)];
-    addToStore(storeOf(ctx, 'does'), t.compound('does', args));
-    filter.get('legal')!.add(t.compound('legal', args));
-  }
-  // Static relations are evaluated exactly instead; their superset may be larger (dg method).
-  // Demanded static relations (a refined superset run) are filtered, and their rules seeded.
-  const demanded = new Set(supersets.demandedStatics ?? []);
-  const kept = (a: Atom): boolean => !statics.has(key(a)) || demanded.has(`${a.rel}/${a.args.length}`);
-  // The filter of each relation name and arity (undefined: not kept), looked up once, not per instance.
-  const filterOf = new Map<string, (IdSet | undefined)[]>();
-  const filterFor = (a: Atom): IdSet | undefined => {
-    let byArity = filterOf.get(a.rel);
-    if (byArity === undefined) filterOf.set(a.rel, (byArity = []));
-    const n = a.args.length;
-    if (n >= byArity.length || byArity[n] === undefined) {
-      while (byArity.length <= n) byArity.push(undefined);
-      const rel = key(a);
-      if (kept(a) && !filter.has(rel)) filter.set(rel, new IdSet());
-      byArity[n] = kept(a) ? filter.get(rel)! : NOT_KEPT;
-    }
-    return byArity[n] === NOT_KEPT ? undefined : byArity[n];
-  };
-  const args: number[] = [];
-  // Axioms come grouped by relation: the last one's filter and symbol are looked up once per run
-  // of a relation, not per instance (amazonsTorus: 1.15×10⁶ instances).
-  let last: Atom | undefined;
-  let set: IdSet | undefined;
-  let sym = -1;
-  for (const a of supersets.axioms) {
-    tick(a.rel);
-    if (last === undefined || a.rel !== last.rel || a.args.length !== last.args.length) {
-      last = a;
-      set = filterFor(a);
-      sym = -1;
-    }
-    if (set === undefined) continue;
-    args.length = a.args.length;
-    for (let i = 0; i < args.length; i++) args[i] = intern(a.args[i]!);
-    // Looked up after the arguments, as compound() did: symbols are made in the same order.
-    if (sym < 0) sym = t.symbol(a.rel);
-    set.add(t.make(sym, args));
-  }
-  for (const rel of [...filter.keys()]) {
-    if (!statics.has(rel)) continue;
-    if (demanded.size === 0) filter.delete(rel);
-    else seeds.set(rel, storeOfIds(rel, filter.get(rel)!.ids()));
-  }
-}
-
-/** The filter slot of a relation whose superset instances are not loaded (a static relation evaluated whole). */
-const NOT_KEPT: IdSet = new IdSet();
-
-/**
- * A term table with room for the terms that loading the supersets makes at least: per fluent
- * `F`, `(true F)` and `(next F)`, per move `(does R M)` and `(legal R M)`, per axiom the atom
- * (amazons: 752,469; the table doubled from 1,024 allocated twice its final size, and every
- * 64 MiB of typed arrays allocated starts a full collection of the supersets' heap).
- */
-function supersetTable(supersets: Supersets): TermTable {
-  const inner = { terms: 0, args: 0 };
-  for (const f of supersets.fluents) countCompounds(f, inner);
-  for (const m of supersets.moves) countCompounds(m.role, inner), countCompounds(m.action, inner);
-  const terms = 3 * supersets.fluents.length + 2 * supersets.moves.length + supersets.axioms.length + inner.terms;
-  let args = 2 * supersets.fluents.length + 4 * supersets.moves.length + inner.args;
-  for (const a of supersets.axioms) args += a.args.length;
-  return new TermTable(terms, args);
-}
-
-/**
- * Adds to `into` the compound terms of `term` and their arguments (the fluents' and moves' own
- * terms: amazonsTorus's 259,202 `(play ...)` actions, six arguments each, were not counted and
- * the table doubled while loading). Iterative: terms nest deep.
- */
-function countCompounds(term: Term, into: { terms: number; args: number }): void {
-  const stack: Term[] = [term];
-  while (stack.length > 0) {
-    const t = stack.pop()!;
-    if (t.kind !== 'fn') continue;
-    into.terms++;
-    into.args += t.args.length;
-    for (const a of t.args) stack.push(a);
-  }
-}
-
-/** A store holding `ids` (the seed of a demanded static relation's rules). */
-function storeOfIds(rel: string, ids: Int32Array): Store {
-  const store = createStore(rel);
-  for (const id of ids) addToStore(store, id);
-  return store;
 }
 
 /** Rules grouped by component of the relation graph, in evaluation order (bodies before heads). */
@@ -327,8 +197,10 @@ function instantiateOnce(whole: NormalGame, supersets: Supersets, limits: Instan
   };
   const key = (atom: Atom): string => relationKey(atom, run.several);
   // With a lazy part, its static facts come from the stores: demanded ones would be incomplete.
-  const loaded = lazy === undefined ? supersets : { ...supersets, demandedStatics: undefined };
-  loadSupersets(run, game, loaded, statics, headFilter, headSeeds, key);
+  const demanded = lazy === undefined ? supersets.demandedStatics ?? [] : [];
+  // A million axioms take seconds to intern (amazonsTorus: 1.15×10⁶, 5 s of processor time at a load of 20).
+  const tick = ruleTicker(limits.deadline, game, 'loading its superset');
+  loadSupersets(run, supersets, { statics, demanded, key, tick }, headFilter, headSeeds);
   const { compiled, facts } = compileGame(game, table, key, ruleTicker(limits.deadline, game, 'compiling it'));
   // Rule splitting (docs/ground.md): only rules estimated above the threshold are touched.
   const split = splitEnv(limits.splitAbove ?? DEFAULT_SPLIT_ABOVE, auxPrefix(gameSymbols(game, AUX_ROOT)), key, limits.frameAbove, limits.frameShared === true);
@@ -358,8 +230,8 @@ function instantiateOnce(whole: NormalGame, supersets: Supersets, limits: Instan
     if (!statics.has(rel)) continue;
     for (const id of storeIds(storeOf(run, rel))) appendRule(run.rules, id, NONE, NONE);
   }
-  const tick = deadlineTicker(limits.deadline, game.file, 'making the lazy part');
-  const part = lazy === undefined ? undefined : lazyPart(lazy, supersets, table, (rel) => storeIds(storeOf(run, rel)), tick);
+  const lazyTick = deadlineTicker(limits.deadline, game.file, 'making the lazy part');
+  const part = lazy === undefined ? undefined : lazyPart(lazy, supersets, table, (rel) => storeIds(storeOf(run, rel)), lazyTick);
   const ground = assembleGame(game.file, table, orderedRoles(game, run), initAtoms(table, run), run.rules, limits.deadline, part);
   if (split.frame.rules === 0 && split.frame.candidates === 0) return ground;
   // Not spread: that would make the rule objects the later stages do without (compact.ts).

@@ -24,6 +24,7 @@ import { type FactStore, type RelationFacts, createStore, ensureTable, factText,
 import { StageTimer } from '../timer.js';
 import { Relation } from '../datalog/relation.js';
 import { type ReachLimits, type ReachResult, type Supersets } from './types.js';
+import { type AxiomRows, type SupersetIds, handedSupersets } from './handover.js';
 
 export type { ReachProgress } from './evaluate.js';
 
@@ -184,16 +185,17 @@ function refuseDeepRules(file: string, rules: readonly RelaxedRule[], maxDepth: 
 
 /**
  * Lines 21-26: the three supersets, read off the fact store; sorted by KIF text, or in the
- * order found when `order` is `found`.
+ * order found when `order` is `found`, then handed over as the store's term ids (their arrays
+ * made only if read: src/reach/handover.ts).
  */
 function collect(store: FactStore, auxiliary: ReadonlySet<string>, tick: () => void, order: 'text' | 'found', readAs?: (rel: string) => string | undefined): Supersets {
+  if (order === 'found') return handedSupersets(idsFound(store, auxiliary, tick, readAs));
   // Terms are made from the facts' ids, each once: a term held by several facts is one object.
   const term = (id: number): Term => store.terms.toTerm(id);
   // Sorted by text first, converted after: only what is kept is converted, once. Each fact's
   // text is made once (the sort reads it twice: amazons' 173,962 moves).
   const byText = <T>(r: RelationFacts | undefined, value: (row: number) => T): T[] => {
     if (r === undefined) return [];
-    if (order === 'found') return rowsOf(r).map((row) => (tick(), value(row)));
     const texts = Array.from({ length: r.ids.size }, (_, row) => (tick(), factText(store, r, row)));
     return sortByCodePoints(rowsOf(r), (row) => texts[row]!).map((row) => (tick(), value(row)));
   };
@@ -201,8 +203,7 @@ function collect(store: FactStore, auxiliary: ReadonlySet<string>, tick: () => v
   const d = store.relations.get('does/2');
   const fluents = byText(t, (row) => term(t!.ids.get(row, 0)));
   const moves = byText(d, (row) => ({ role: term(d!.ids.get(row, 0)), action: term(d!.ids.get(row, 1)) }));
-  const axioms = order === 'text' ? axiomsByText(store, auxiliary, tick, term) : axiomsFound(store, auxiliary, tick, term, readAs);
-  return { fluents, moves, axioms };
+  return { fluents, moves, axioms: axiomsByText(store, auxiliary, tick, term) };
 }
 
 /** The row numbers of a relation's facts, in the order found. */
@@ -220,11 +221,12 @@ function axiomOf(r: RelationFacts, row: number, term: (id: number) => Term, rel 
 }
 
 /**
- * The axioms relation by relation, each relation's facts in the order they were found; with
- * `readAs`, each relation under the name it is read as, and a fact of a name and arity that
- * several relations are read as only the first time it is found.
+ * The supersets in the order found, as the store's term ids (src/reach/handover.ts): the axioms
+ * relation by relation; with `readAs`, each relation under the name it is read as, and a fact of
+ * a name and arity that several relations are read as only the first time it is found.
  */
-function axiomsFound(store: FactStore, auxiliary: ReadonlySet<string>, tick: () => void, term: (id: number) => Term, readAs = (rel: string): string | undefined => rel): Atom[] {
+function idsFound(store: FactStore, auxiliary: ReadonlySet<string>, tick: () => void, readAs = (rel: string): string | undefined => rel): SupersetIds {
+  const column = (r: RelationFacts | undefined): Int32Array => (r === undefined ? new Int32Array(0) : r.ids.rows.slice(0, r.ids.size * r.arity));
   const sources = new Map<string, number>();
   const named: { readonly r: RelationFacts; readonly rel: string; readonly key: string }[] = [];
   for (const [key, r] of store.relations) {
@@ -236,21 +238,28 @@ function axiomsFound(store: FactStore, auxiliary: ReadonlySet<string>, tick: () 
   }
   // The facts already given of each merged name and arity, as tuples of the store's term ids.
   const merged = new Map<string, Relation>();
-  const axioms: Atom[] = [];
+  const axioms: AxiomRows[] = [];
+  let axiomCount = 0;
   for (const { r, rel, key } of named) {
     let seen = merged.get(key);
     if (seen === undefined && sources.get(key)! > 1) merged.set(key, (seen = new Relation(r.arity)));
-    const tuple = new Int32Array(r.arity);
-    for (let row = 0; row < r.ids.size; row++) {
-      tick();
-      if (seen !== undefined) {
-        for (let i = 0; i < r.arity; i++) tuple[i] = r.ids.get(row, i);
-        if (!seen.insert(tuple)) continue;
-      }
-      axioms.push(axiomOf(r, row, term, rel));
-    }
+    const rows = seen === undefined ? r.ids : newRows(r, seen, tick);
+    axioms.push({ rel, arity: r.arity, rows });
+    axiomCount += rows.size;
   }
-  return axioms;
+  return { terms: store.terms, fluents: column(store.relations.get('true/1')), moves: column(store.relations.get('does/2')), axioms, axiomCount };
+}
+
+/** The rows of `r` not in `seen`, in order, added to `seen` too. */
+function newRows(r: RelationFacts, seen: Relation, tick: () => void): Relation {
+  const out = new Relation(r.arity);
+  const tuple = new Int32Array(r.arity);
+  for (let row = 0; row < r.ids.size; row++) {
+    tick();
+    for (let i = 0; i < r.arity; i++) tuple[i] = r.ids.get(row, i);
+    if (seen.insert(tuple)) out.append(tuple);
+  }
+  return out;
 }
 
 /**
