@@ -209,13 +209,12 @@ function groundLazily(normal: NormalGame, options: PipelineOptions, timer: Stage
   // Supersets of an earlier round stay sound: every round's relaxed game over-approximates.
   // Not those with static relations asked for (`askedStatics`): under a lazy plan a static
   // relation may depend on a lazy one and read its instances; made again without, on the same game.
-  let reached: ReachResult | undefined;
-  let first: NormalGame | undefined;
+  let reached: { reach: ReachResult; game: NormalGame } | undefined;
   return lazyRounds(normal, options.lazyRelations ?? [], options.lazyAxioms === true, options.deadline, (plan) => {
-    const again = reached !== undefined && plan !== undefined && reached.supersets.askedStatics !== undefined;
-    first ??= plan?.relaxed ?? normal;
-    const reach = reached !== undefined && !again ? reached : reachForGrounding(first, options, timer, demand, plan === undefined);
-    reached = reach;
+    const game = reached?.game ?? plan?.relaxed ?? normal;
+    const reuse = reached !== undefined && (plan === undefined || reached.reach.supersets.askedStatics === undefined);
+    const reach = reuse ? reached!.reach : reachForGrounding(game, options, timer, demand, plan === undefined);
+    reached = { reach, game };
     return { reach, ground: groundGame(normal, reach.supersets, options, timer, plan) };
   });
 }
