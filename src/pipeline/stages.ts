@@ -202,7 +202,7 @@ export function groundNormalGame(
   demand: GroundingDemand = 'accumulator',
 ): { reach: ReachResult; ground: GroundGame } {
   if (options.lazyAxioms === true || options.lazyRelations !== undefined) return groundLazily(normal, options, timer, demand);
-  const reach = reachForGrounding(normal, options, timer, demand);
+  const reach = reachForGrounding(normal, options, timer, demand, true);
   return { reach, ground: groundGame(normal, reach.supersets, options, timer, undefined, demand === 'auto') };
 }
 
@@ -212,10 +212,14 @@ export function groundNormalGame(
  */
 function groundLazily(normal: NormalGame, options: PipelineOptions, timer: StageTimer, demand: GroundingDemand): { reach: ReachResult; ground: GroundGame } {
   // Supersets of an earlier round stay sound: every round's relaxed game over-approximates.
-  let reached: ReachResult | undefined;
+  // Not those with static relations asked for (`askedStatics`): under a lazy plan a static
+  // relation may depend on a lazy one and read its instances; made again without, on the same game.
+  let reached: { reach: ReachResult; game: NormalGame } | undefined;
   return lazyRounds(normal, options.lazyRelations ?? [], options.lazyAxioms === true, options.deadline, (plan) => {
-    const reach = reached ?? reachForGrounding(plan?.relaxed ?? normal, options, timer, demand);
-    reached = reach;
+    const game = reached?.game ?? plan?.relaxed ?? normal;
+    const reuse = reached !== undefined && (plan === undefined || reached.reach.supersets.askedStatics === undefined);
+    const reach = reuse ? reached!.reach : reachForGrounding(game, options, timer, demand, plan === undefined);
+    reached = { reach, game };
     return { reach, ground: groundGame(normal, reach.supersets, options, timer, plan, demand === 'auto') };
   });
 }
@@ -233,15 +237,17 @@ type GroundingDemand = Extract<DemandMode, 'auto' | 'accumulator'>;
  * `demand`: `accumulator` (the default) demands only in games with an accumulator relation, and
  * the ground game before unused-instance removal is the one the relevant supersets give; `auto`
  * also demands the relations whose callers ask for a sliver of them (docs/reach.md), for callers
- * that remove unused instances next: the game after removal is the same.
+ * that remove unused instances next: the game after removal is the same. `statics`: static
+ * relations asked for where the run would be plain (src/reach/demand-statics.ts), for a
+ * grounding with no lazy plan (instantiation then ignores their instances).
  */
-export function reachForGrounding(normal: NormalGame, options: PipelineOptions, timer: StageTimer, demand: GroundingDemand = 'accumulator'): ReachResult {
+export function reachForGrounding(normal: NormalGame, options: PipelineOptions, timer: StageTimer, demand: GroundingDemand = 'accumulator', statics = false): ReachResult {
   if (options.method !== 'prolog') return reachGame(normal, options, timer);
   // Foresight names a relation that may be lazy (src/reach/foresight.ts), with or without lazy axioms.
   const limits = { ...reachLimits(options), foresight: { mayBeLazy: (rel: string) => mayBeLazy(normal, rel) } };
   // Demand-driven axioms (src/reach/demand.ts) where they pay.
   // Counted without making the arrays of supersets handed over as term ids (src/reach/handover.ts).
-  return timer.run('reach-prolog', () => supersetsForGrounding(normal, limits, demand), (r) => supersetSizes(r.supersets));
+  return timer.run('reach-prolog', () => supersetsForGrounding(normal, limits, demand, statics), (r) => supersetSizes(r.supersets));
 }
 
 /**

@@ -35,6 +35,8 @@ import type { NormalGame } from '../normalize/types.js';
 import type { ReachLimits, ReachResult } from './types.js';
 import { keepExactNegations, withoutKept } from './exact-negation.js';
 import { relationsWorthDemanding } from './demand-choice.js';
+import { staticDemand } from './demand-statics.js';
+import { withAskedStatics } from './handover.js';
 
 /**
  * When the rewrite is used. `auto` (the default): every demandable relation when the game has
@@ -139,8 +141,11 @@ function withNote(err: unknown, note: string): unknown {
  * and moves are a subset of the relaxed game's and still a superset of the reachable ones.
  * Throws like `computeSupersetsProlog`; when the refined or demand run after a plain one
  * passes the budget or its time box, the plain run's error (it names the game's own relation).
+ * `statics` (a grounding with no lazy relation, `auto` or `accumulator`): where the run would be
+ * plain, static relations are asked for instead (`askedStatics`; instantiation ignores their
+ * instances, so the ground game is the same, with or without `--keep-unused`).
  */
-export function supersetsForGrounding(game: NormalGame, limits: ReachLimits, mode: DemandMode = 'auto'): ReachResult {
+export function supersetsForGrounding(game: NormalGame, limits: ReachLimits, mode: DemandMode = 'auto', statics = false): ReachResult {
   const start = performance.now();
   try {
     if (mode === 'always') return demandRun(game, limits);
@@ -151,12 +156,31 @@ export function supersetsForGrounding(game: NormalGame, limits: ReachLimits, mod
       if (chosen.size > 0) return demandRun(game, limits, chosen);
       const seeded = mode === 'auto' ? seededDemand(game, limits, demandTicker(game, limits)) : undefined;
       if (seeded !== undefined) return demandRun(game, limits, seeded.relations, seeded.stateFree);
+      const asked = statics ? staticsAskedRun(game, limits) : undefined;
+      if (asked !== undefined) return asked;
     }
     return computeSupersetsProlog(game, limits, GROUNDING);
   } catch (err) {
     if (!isAtomBudget(err) || mode === 'never' || mode === 'always') throw err;
     const plainMs = performance.now() - start;
     return mode === 'fallback' ? demandFallback(game, limits, err, plainMs) : refinedRun(game, limits, err, plainMs);
+  }
+}
+
+/**
+ * The run with static relations asked for (src/reach/demand-statics.ts), or undefined when none
+ * is, or when the run passes a limit before the deadline: the plain run then makes the same
+ * supersets and errors as without it (its messages name the game's own relations).
+ */
+function staticsAskedRun(game: NormalGame, limits: ReachLimits): ReachResult | undefined {
+  const asked = staticDemand(game);
+  if (asked === undefined) return undefined;
+  try {
+    const r = computeSupersetsProlog(asked.game, limits, { ...GROUNDING, readAs: undemandedName });
+    return { ...r, supersets: withAskedStatics(r.supersets, asked.relations) };
+  } catch (err) {
+    if (err instanceof GdlError && err.code === 'limit' && !limits.deadline.passed()) return undefined;
+    throw err;
   }
 }
 

@@ -72,6 +72,18 @@ export function handedIds(s: Supersets): SupersetIds | undefined {
   return Object.prototype.hasOwnProperty.call(s, HANDOVER) ? (s as unknown as Record<string, SupersetIds>)[HANDOVER] : undefined;
 }
 
+/**
+ * `s` with the static relations a run asked for (`askedStatics`), still handed over as term
+ * ids when `s` was: a spread copy would make every array (gt_two_thirds_6p's demanded run).
+ */
+export function withAskedStatics(s: Supersets, askedStatics: readonly string[]): Supersets {
+  const ids = handedIds(s);
+  if (ids === undefined) return { ...s, askedStatics };
+  const handed = handedSupersets(ids);
+  Object.defineProperty(handed, 'askedStatics', { enumerable: true, value: askedStatics });
+  return handed;
+}
+
 /** The sizes of the three supersets, without making their arrays when they were handed over as ids. */
 export function supersetSizes(s: Supersets): { fluents: number; moves: number; axioms: number } {
   const ids = handedIds(s);

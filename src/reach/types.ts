@@ -30,6 +30,13 @@ export interface Supersets {
    * evaluated whole, as always.
    */
   readonly demandedStatics?: readonly string[];
+  /**
+   * Static relations (keys `name/arity`, static in instantiation) whose instances in `axioms`
+   * are only those the relevant relations ask for (src/reach/demand-statics.ts). Instantiation
+   * evaluates them exactly and never reads these instances; a run in which one of them is not
+   * static (a lazy plan) must not use these supersets.
+   */
+  readonly askedStatics?: readonly string[];
 }
 
 /** Counters and timings of a superset computation, for `--stats`. */
