@@ -72,9 +72,10 @@ export function proveAndWalk(game: GroundGame, early: Early, options: MutexOptio
   const refutedWalks = walked?.refuted.reduce((n, x) => n + x, 0) ?? 0;
   return {
     liftedProven: lifted.proven, provenLifted, proof, strengthened, walked, refutedWalks, liftedMs,
-    // then the claims still open by a state search on a projection (projection.ts)
+    // Then the claims still open after every other pass, by a state search on a projection
+    // (projection.ts), within the proofs' deadline: the reserve after it is the choice's.
     verdicts: game.lazy !== undefined || reachable ? strengthened?.verdicts ?? proof.verdicts
-      : proveByProjection(view, claims, strengthened?.verdicts ?? proof.verdicts, options, (k) => walked?.refuted[k] === 1).verdicts,
+      : proveByProjection(view, claims, strengthened?.verdicts ?? proof.verdicts, options.deadline, (k) => walked?.refuted[k] === 1).verdicts,
     left: refutedWalks === 0 ? cands : withRefuted(cands, claimOf.amo, walked!.refuted),
     liftedPairs: lifted.pairs,
     implications: { tried: tried.implications, proven: lifted.implied.length },

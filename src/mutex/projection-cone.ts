@@ -1,11 +1,46 @@
 /**
- * The projection a state search runs on (docs/mutex.md, "Projection search"): a set P of fluents
- * closed under "the `next` rules of a fluent in P read only fluents in P, `does` and static
- * facts", and the cone of ground rules that computes P's `next` atoms and the decidable `legal`
- * atoms from a projected state and a joint move, compiled to local indexes in an evaluation order.
+ * The projection a state search runs on (docs/mutex.md 2m): a set P of fluents closed under "the
+ * `next` rules of a fluent in P read only fluents in P, `does` and static facts", found by walks
+ * of the ground rules' cones. Every step of a walk is charged to the pass's {@link Meter}, and the
+ * caps (fluents in P, atoms a closure visits) are checked while P grows, never after.
  */
-import type { GroundRule } from '../ground/types.js';
+import type { Deadline } from '../deadline.js';
 import type { MutexView } from './view.js';
+
+/** Units of work between two looks at the clock: about two milliseconds of walking or evaluating. */
+const CLOCK_UNITS = 1 << 16;
+
+/**
+ * The pass's counted work: every step charges units (an atom visited, a rule literal read, a
+ * state's slot set); past `limit` or, looked at once per {@link CLOCK_UNITS}, past the deadline,
+ * the pass is cut and stays cut.
+ */
+export class Meter {
+  work = 0;
+  states = 0;
+  searches = 0;
+  cut = false;
+  private nextLook = CLOCK_UNITS;
+
+  constructor(readonly limit: number, private readonly deadline: Deadline) {}
+
+  /** Charges `units`; false once the pass must stop. */
+  spend(units: number): boolean {
+    this.work += units;
+    if (this.cut) return false;
+    if (this.work > this.limit) this.cut = true;
+    else if (this.work >= this.nextLook) {
+      this.nextLook = this.work + CLOCK_UNITS;
+      this.cut = this.deadline.passed();
+    }
+    return !this.cut;
+  }
+
+  /** Whether `units` more still fit under the limit (the clock is not read). */
+  fits(units: number): boolean {
+    return !this.cut && this.work + units <= this.limit;
+  }
+}
 
 /** Per atom, the rules whose head it is (indexes into `view.rules`), and what the atom is. */
 export interface ConeIndex {
@@ -17,9 +52,19 @@ export interface ConeIndex {
   readonly fluentOfAtom: Int32Array;
   /** The role whose `does` atom it is, else -1. */
   readonly roleOfDoes: Int32Array;
+  /** Of a `does` atom, its move's `legal` atom (-1: none, the move is never legal). */
+  readonly legalOfDoes: Int32Array;
+  /** Scratch marks of the walks: atom a is seen in the current walk when `mark[a] === stamp.now`. */
+  readonly mark: Int32Array;
+  readonly stamp: { now: number };
 }
 
-/** Builds the index once per game. */
+/** The work of building the index: one unit per atom and per rule. */
+export function coneIndexCost(view: MutexView): number {
+  return 4 * view.atoms + 2 * view.rules.length;
+}
+
+/** Builds the index once per pass (its cost, {@link coneIndexCost}, charged by the caller). */
 export function coneIndex(view: MutexView): ConeIndex {
   const n = view.atoms;
   const ruleStart = new Int32Array(n + 1);
@@ -31,41 +76,55 @@ export function coneIndex(view: MutexView): ConeIndex {
   const fluentOfAtom = new Int32Array(n).fill(-1);
   view.fluents.forEach((f, i) => (fluentOfAtom[f.trueAtom] = i));
   const roleOfDoes = new Int32Array(n).fill(-1);
-  view.moves.forEach((ms, r) => ms.forEach((m) => m.does >= 0 && (roleOfDoes[m.does] = r)));
-  return { view, ruleStart, ruleIds, fluentOfAtom, roleOfDoes };
+  const legalOfDoes = new Int32Array(n).fill(-1);
+  view.moves.forEach((ms, r) => ms.forEach((m) => m.does >= 0 && ((roleOfDoes[m.does] = r), (legalOfDoes[m.does] = m.legal))));
+  return { view, ruleStart, ruleIds, fluentOfAtom, roleOfDoes, legalOfDoes, mark: new Int32Array(n), stamp: { now: 0 } };
 }
 
-/** Caps of one closure: fluents in P and atoms visited. */
-interface ClosureCaps {
+/** Caps of one closure: fluents in P and atoms visited per walk of its cone. */
+export interface ClosureCaps {
   readonly maxFluents: number;
   readonly maxAtoms: number;
-  /** Also add the fluents the `legal` rules of its moves read, where they fit (fewer moves taken as possibly legal). */
-  readonly withLegal: boolean;
 }
 
-/** A closed projection: P (sorted fluent indexes) and the atoms of the cone of its `next` atoms. */
+/** A closed projection: P (sorted fluent indexes), the `does` atoms its cone reads, those whose legality P decides. */
 export interface Closure {
   readonly fluents: readonly number[];
-  /** The `does` atoms the cone reads. */
   readonly does: readonly number[];
+  /** The `does` atoms whose `legal` atom's cone reads only fluents of P (no `does`): evaluated in the search. */
+  readonly decided: readonly number[];
+}
+
+/** A fresh walk: a new stamp, so that no atom is seen yet. */
+export function freshWalk(ix: ConeIndex): number {
+  if (ix.stamp.now === 0x7fffffff) (ix.mark.fill(0), (ix.stamp.now = 0));
+  return ++ix.stamp.now;
+}
+
+/** What a walk was told of each atom it reached: `true` to go on, false to stop the walk. */
+interface Visitor {
+  onTrue(f: number): boolean;
+  onDoes(a: number): boolean;
 }
 
 /**
- * The atoms the cone of `roots` reads, walked iteratively; `onTrue` is told each `true` atom's
- * fluent, `onDoes` each `does` atom. Returns false past `budget` atoms.
+ * Walks the cone of `roots` iteratively, marking atoms with `stamp` (atoms already marked are not
+ * walked again), each atom and rule literal charged to `meter`. False when a visitor stopped it,
+ * more than `budget.left` atoms were visited, or the meter is cut.
  */
-function walkCone(ix: ConeIndex, roots: readonly number[], seen: Uint8Array, budget: { left: number }, onTrue: (f: number) => void, onDoes: (a: number) => void): boolean {
-  const stack = roots.filter((a) => a >= 0 && seen[a] === 0);
-  for (const a of stack) seen[a] = 1;
+export function walkCone(ix: ConeIndex, roots: readonly number[], stamp: number, budget: { left: number }, meter: Meter, visit: Visitor, out?: number[]): boolean {
+  const stack: number[] = [];
+  for (const a of roots) if (a >= 0 && ix.mark[a] !== stamp) (ix.mark[a] = stamp), stack.push(a);
   while (stack.length > 0) {
     const a = stack.pop()!;
-    if (--budget.left < 0) return false;
-    if (ix.fluentOfAtom[a]! >= 0) onTrue(ix.fluentOfAtom[a]!);
-    else if (ix.roleOfDoes[a]! >= 0) onDoes(a);
+    out?.push(a);
+    if (--budget.left < 0 || !meter.spend(1)) return false;
+    if (ix.fluentOfAtom[a]! >= 0 ? !visit.onTrue(ix.fluentOfAtom[a]!) : ix.roleOfDoes[a]! >= 0 && !visit.onDoes(a)) return false;
     for (let k = ix.ruleStart[a]!; k < ix.ruleStart[a + 1]!; k++) {
       const r = ix.view.rules[ix.ruleIds[k]!]!;
-      for (const b of r.pos) if (seen[b] === 0) (seen[b] = 1), stack.push(b);
-      for (const b of r.neg) if (seen[b] === 0) (seen[b] = 1), stack.push(b);
+      if (!meter.spend(1 + r.pos.length + r.neg.length)) return false;
+      for (const b of r.pos) if (ix.mark[b] !== stamp) (ix.mark[b] = stamp), stack.push(b);
+      for (const b of r.neg) if (ix.mark[b] !== stamp) (ix.mark[b] = stamp), stack.push(b);
     }
   }
   return true;
@@ -75,129 +134,60 @@ function walkCone(ix: ConeIndex, roots: readonly number[], seen: Uint8Array, bud
 const LEGAL_ROUNDS = 4;
 
 /**
- * The closure of `seed`, or undefined past the caps. With `withLegal`, then extended move by
+ * The closure of `seed`, or undefined past the caps (or the meter cut). Then extended move by
  * move: a move of P's cone whose `legal` atom reads fluents outside P has them added (and P
  * closed again) when that stays within the caps, so that P decides its legality; a move whose
  * extension does not fit is left to be taken as possibly legal.
  */
-export function closeProjection(ix: ConeIndex, seed: readonly number[], caps: ClosureCaps): Closure | undefined {
-  let p = closeNext(ix, seed, caps);
-  if (p === undefined || !caps.withLegal) return p;
-  const legalOf = legalAtoms(ix.view);
-  for (let round = 0, grew = true; grew && round < LEGAL_ROUNDS; round++) {
+export function closeProjection(ix: ConeIndex, seed: readonly number[], caps: ClosureCaps, meter: Meter): Closure | undefined {
+  let p = closeNext(ix, seed, caps, meter);
+  for (let round = 0, grew = true; p !== undefined && grew && round < LEGAL_ROUNDS; round++) {
     grew = false;
     for (const a of p.does) {
-      const inP = new Set(p.fluents);
-      const read: number[] = [];
-      if (!walkCone(ix, [legalOf.get(a) ?? -1], new Uint8Array(ix.view.atoms), { left: caps.maxAtoms }, (f) => inP.has(f) || read.push(f), () => undefined)) continue;
-      if (read.length === 0) continue;
-      const q = closeNext(ix, [...p.fluents, ...read], caps);
+      const read = legalReads(ix, a, p.inP, caps, meter);
+      if (meter.cut) return undefined;
+      if (read === undefined || read.length === 0) continue;
+      const q = closeNext(ix, [...p.fluents, ...read], caps, meter);
+      if (meter.cut) return undefined;
       if (q !== undefined) (p = q), (grew = true);
     }
   }
-  return p;
+  if (p === undefined) return undefined;
+  const decided: number[] = [];
+  for (const a of p.does) {
+    if (legalReads(ix, a, p.inP, caps, meter)?.length === 0) decided.push(a);
+    if (meter.cut) return undefined;
+  }
+  return { fluents: p.fluents, does: p.does, decided };
+}
+
+/**
+ * The fluents outside `inP` the `legal` atom of `does` atom `a` reads: undefined when it reads a
+ * `does` atom, has no `legal` atom, or more than the caps allow (it would not fit in P).
+ */
+function legalReads(ix: ConeIndex, a: number, inP: ReadonlySet<number>, caps: ClosureCaps, meter: Meter): number[] | undefined {
+  const legal = ix.legalOfDoes[a]!;
+  if (legal < 0) return undefined;
+  const read: number[] = [];
+  const room = caps.maxFluents - inP.size;
+  const visit: Visitor = { onTrue: (f) => inP.has(f) || (read.push(f), read.length <= room), onDoes: () => false };
+  return walkCone(ix, [legal], freshWalk(ix), { left: caps.maxAtoms }, meter, visit) ? read : undefined;
 }
 
 /** The closure of `seed` under the `next` rules' reads, or undefined past the caps. */
-function closeNext(ix: ConeIndex, seed: readonly number[], caps: ClosureCaps): Closure | undefined {
+function closeNext(ix: ConeIndex, seed: readonly number[], caps: ClosureCaps, meter: Meter): (Omit<Closure, 'decided'> & { inP: Set<number> }) | undefined {
   const { view } = ix;
   const inP = new Set<number>();
   const does = new Set<number>();
-  const seen = new Uint8Array(view.atoms);
+  const stamp = freshWalk(ix);
   const budget = { left: caps.maxAtoms };
   const added: number[] = [];
-  const addFluent = (f: number): void => void (inP.has(f) || (inP.add(f), added.push(f)));
-  seed.forEach(addFluent);
-  for (let i = 0; i < added.length; i++) {
-    if (inP.size > caps.maxFluents) return undefined;
-    if (!walkCone(ix, [view.fluents[added[i]!]!.nextAtom], seen, budget, addFluent, (a) => does.add(a))) return undefined;
-  }
-  return inP.size > caps.maxFluents ? undefined : { fluents: [...inP].sort((a, b) => a - b), does: [...does].sort((a, b) => a - b) };
-}
-
-/** Per `does` atom, its move's `legal` atom (-1: the move is never legal). */
-export function legalAtoms(view: MutexView): Map<number, number> {
-  return new Map(view.moves.flatMap((ms) => ms.flatMap((m) => (m.does >= 0 ? [[m.does, m.legal] as [number, number]] : []))));
-}
-
-/** A compiled cone: local atoms, their rules by local index, strongly connected parts in evaluation order. */
-export interface Program {
-  /** Local index of each global atom of the cone (Map, the cone is small). */
-  readonly local: Map<number, number>;
-  readonly size: number;
-  /** Per part in evaluation order: its atoms, whether recursive, whether it reads a `does` atom. */
-  readonly parts: readonly { readonly atoms: readonly number[]; readonly recursive: boolean; readonly moves: boolean }[];
-  /** Per local atom, its rules as [pos, neg] local lists. */
-  readonly rules: readonly (readonly { readonly pos: Int32Array; readonly neg: Int32Array }[])[];
-  /** Local atoms that are leaves set from the state (fluent index) or the move. */
-  readonly leafFluent: Int32Array;
-  readonly leafDoes: Int32Array;
-}
-
-/** Compiles the cone of `roots`; undefined when a negation stays inside a recursive part (not stratified). */
-export function compileCone(ix: ConeIndex, roots: readonly number[]): Program | undefined {
-  const seen = new Uint8Array(ix.view.atoms);
-  const atoms: number[] = [];
-  walkCone(ix, roots, seen, { left: Infinity }, () => undefined, () => undefined);
-  for (let a = 0; a < seen.length; a++) if (seen[a] === 1) atoms.push(a);
-  const local = new Map(atoms.map((a, i) => [a, i]));
-  const toLocal = (xs: readonly number[]): Int32Array => Int32Array.from(xs, (x) => local.get(x)!);
-  const rules = atoms.map((a) => {
-    const out: { pos: Int32Array; neg: Int32Array }[] = [];
-    for (let k = ix.ruleStart[a]!; k < ix.ruleStart[a + 1]!; k++) {
-      const r: GroundRule = ix.view.rules[ix.ruleIds[k]!]!;
-      out.push({ pos: toLocal(r.pos), neg: toLocal(r.neg) });
-    }
-    return out;
-  });
-  const leafFluent = Int32Array.from(atoms, (a) => ix.fluentOfAtom[a]!);
-  const leafDoes = Int32Array.from(atoms, (a) => (ix.roleOfDoes[a]! >= 0 ? a : -1));
-  const parts = orderParts(rules, leafDoes);
-  return parts === undefined ? undefined : { local, size: atoms.length, parts, rules, leafFluent, leafDoes };
-}
-
-/** Tarjan's strongly connected components, iteratively, dependencies first. */
-function orderParts(rules: readonly (readonly { readonly pos: Int32Array; readonly neg: Int32Array }[])[], leafDoes: Int32Array): Program['parts'] | undefined {
-  const n = rules.length;
-  const deps = rules.map((rs) => [...new Set(rs.flatMap((r) => [...r.pos, ...r.neg]))]);
-  const index = new Int32Array(n).fill(-1);
-  const low = new Int32Array(n);
-  const onStack = new Uint8Array(n);
-  const stack: number[] = [];
-  const parts: { atoms: number[]; recursive: boolean; moves: boolean }[] = [];
-  const partOf = new Int32Array(n).fill(-1);
-  let counter = 0;
-  for (let s = 0; s < n; s++) {
-    if (index[s] !== -1) continue;
-    const work: [number, number][] = [[s, 0]];
-    index[s] = low[s] = counter++;
-    stack.push(s), (onStack[s] = 1);
-    while (work.length > 0) {
-      const top = work[work.length - 1]!;
-      const [v, i] = top;
-      if (i < deps[v]!.length) {
-        top[1]++;
-        const w = deps[v]![i]!;
-        if (index[w] === -1) {
-          index[w] = low[w] = counter++;
-          stack.push(w), (onStack[w] = 1);
-          work.push([w, 0]);
-        } else if (onStack[w] === 1) low[v] = Math.min(low[v]!, index[w]!);
-        continue;
-      }
-      work.pop();
-      if (work.length > 0) low[work[work.length - 1]![0]] = Math.min(low[work[work.length - 1]![0]]!, low[v]!);
-      if (low[v] !== index[v]) continue;
-      const atoms: number[] = [];
-      let w: number;
-      do ((w = stack.pop()!), (onStack[w] = 0), atoms.push(w), (partOf[w] = parts.length));
-      while (w !== v);
-      const recursive = atoms.length > 1 || deps[v]!.includes(v);
-      const moves = atoms.some((a) => leafDoes[a]! >= 0 || deps[a]!.some((d) => partOf[d] !== parts.length && parts[partOf[d]!]!.moves));
-      parts.push({ atoms, recursive, moves });
-    }
-  }
-  // A negation inside a recursive part: not stratified, not evaluated here.
-  const selfNeg = parts.some((p, k) => p.recursive && p.atoms.some((a) => rules[a]!.some((r) => [...r.neg].some((b) => partOf[b] === k))));
-  return selfNeg ? undefined : parts;
+  // The cap is checked as each fluent joins: the walk stops at the first one too many.
+  const addFluent = (f: number): boolean => inP.has(f) || (inP.add(f), added.push(f), inP.size <= caps.maxFluents);
+  if (!seed.every(addFluent)) return undefined;
+  const visit: Visitor = { onTrue: addFluent, onDoes: (a) => (does.add(a), true) };
+  for (let i = 0; i < added.length; i++) if (!walkCone(ix, [view.fluents[added[i]!]!.nextAtom], stamp, budget, meter, visit)) return undefined;
+  const fluents = [...inP].sort((a, b) => a - b);
+  meter.spend(fluents.length + does.size);
+  return { fluents, does: [...does].sort((a, b) => a - b), inP };
 }
