@@ -25,7 +25,7 @@ function projected(name: string, members: readonly string[]) {
   const view = mutexView(grounded(name).ground);
   const ids = members.map((t) => view.fluents.findIndex((f) => f.text === t));
   expect(ids.every((i) => i >= 0)).toBe(true);
-  return proveByProjection(view, [{ kind: 'amo', batch: 0, members: ids }], ['unproven'], Deadline.never());
+  return proveByProjection(view, [{ kind: 'amo', batch: 0, members: ids }], ['unproven'], { deadline: Deadline.never() });
 }
 
 const pair = ['(count blue 2)', '(count red 2)'];

@@ -73,9 +73,9 @@ export function proveAndWalk(game: GroundGame, early: Early, options: MutexOptio
   return {
     liftedProven: lifted.proven, provenLifted, proof, strengthened, walked, refutedWalks, liftedMs,
     // Then the claims still open after every other pass, by a state search on a projection
-    // (projection.ts), within the proofs' deadline: the reserve after it is the choice's.
+    // (projection.ts), from before the proofs' deadline into a quarter of the reserve after it.
     verdicts: game.lazy !== undefined || reachable ? strengthened?.verdicts ?? proof.verdicts
-      : proveByProjection(view, claims, strengthened?.verdicts ?? proof.verdicts, options.deadline, (k) => walked?.refuted[k] === 1).verdicts,
+      : proveByProjection(view, claims, strengthened?.verdicts ?? proof.verdicts, options, (k) => walked?.refuted[k] === 1).verdicts,
     left: refutedWalks === 0 ? cands : withRefuted(cands, claimOf.amo, walked!.refuted),
     liftedPairs: lifted.pairs,
     implications: { tried: tried.implications, proven: lifted.implied.length },

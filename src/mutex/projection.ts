@@ -7,10 +7,11 @@
  * no reached projected state violates holds in every reachable state. Every step of the pass is
  * counted in one meter: the index, the closures, the compiled cones, the states.
  */
-import type { Deadline } from '../deadline.js';
+import { Deadline } from '../deadline.js';
 import type { Claim, ClaimVerdict } from './prove.js';
-import { compileCone, evaluate } from './projection-compile.js';
+import { type Program, compileCone, evaluate } from './projection-compile.js';
 import { type Closure, type ConeIndex, Meter, closeProjection, coneIndex, coneIndexCost } from './projection-cone.js';
+import { type Projected, representative, symmetries } from './projection-symmetry.js';
 import type { MutexView } from './view.js';
 
 /**
@@ -39,17 +40,32 @@ interface Search {
 }
 
 /**
- * Tries every "at most one" claim whose verdict is not `proven` and that `skip` does not name
- * (claims refuted elsewhere), one search per projection, within `deadline` (the proofs' own: the
- * reserve after it stays for the choice of the encoding). Returns the verdicts with those it
- * proved set to `proven`.
+ * The share of the reserve past the proofs' deadline (kept for the choice of the encoding) the
+ * pass may use: a quarter, half a second of the default two. The pass looks at the clock once
+ * per {@link Meter}'s units (milliseconds), so it ends within a few of its deadline, and the
+ * choice keeps three quarters of its reserve (card17 took half, and amazonsTorus's choice ran
+ * out: docs/mutex.md 2m).
  */
-export function proveByProjection(view: MutexView, claims: readonly Claim[], verdicts: readonly ClaimVerdict[], deadline: Deadline, skip: (k: number) => boolean = () => false): ProjectionResult {
+const RESERVE_SHARE = 0.25;
+
+/** The pass's deadline: the proofs', extended by {@link RESERVE_SHARE} of the reserve up to `end`. */
+function passDeadline(deadline: Deadline, end: Deadline | undefined): Deadline {
+  if (end === undefined || deadline.cpuAt === Infinity || end.cpuAt === Infinity) return deadline;
+  return new Deadline(end.at, end.maxHeapBytes, end.signal, deadline.cpuAt + (end.cpuAt - deadline.cpuAt) * RESERVE_SHARE);
+}
+
+/**
+ * Tries every "at most one" claim whose verdict is not `proven` and that `skip` does not name
+ * (claims refuted elsewhere), one search per projection. It starts only before the proofs'
+ * `deadline` and runs until {@link passDeadline}. Returns the verdicts with those it proved set
+ * to `proven`.
+ */
+export function proveByProjection(view: MutexView, claims: readonly Claim[], verdicts: readonly ClaimVerdict[], budget: { readonly deadline: Deadline; readonly end?: Deadline }, skip: (k: number) => boolean = () => false): ProjectionResult {
   const open = (k: number): boolean => claims[k]!.kind === 'amo' && verdicts[k] !== 'proven' && !skip(k);
   const none = (cut: boolean): ProjectionResult => ({ verdicts, proven: 0, searches: 0, states: 0, work: 0, cut });
   if (!claims.some((_, k) => open(k))) return none(false);
-  const meter = new Meter(CAPS.maxWork, deadline);
-  if (deadline.passed() || !meter.fits(coneIndexCost(view))) return none(true);
+  const meter = new Meter(CAPS.maxWork, passDeadline(budget.deadline, budget.end));
+  if (budget.deadline.passed() || !meter.fits(coneIndexCost(view))) return none(true);
   meter.spend(coneIndexCost(view));
   const ix = coneIndex(view);
   const searches = shareSearches(projections(ix, claims, open, meter), meter);
@@ -135,7 +151,9 @@ function search(ix: ConeIndex, closure: Closure, groups: readonly (readonly numb
   const groupPos = groups.map((g) => g.map((f) => posInP.get(f)!));
   const alive = groups.map(() => true);
   const init = new Set(view.init);
-  const start = closure.fluents.map((f) => (init.has(f) ? '1' : '0')).join('');
+  const start0 = closure.fluents.map((f) => (init.has(f) ? '1' : '0')).join('');
+  const gens = symmetries(projected(ix, closure, prog, leaves, options, nextLocal, groupPos, start0), meter);
+  const start = representative(start0, gens, meter);
   const seen = new Set([start]);
   const queue = [start];
   const vals = new Uint8Array(prog.size);
@@ -154,7 +172,7 @@ function search(ix: ConeIndex, closure: Closure, groups: readonly (readonly numb
     for (;;) {
       choices.forEach((c, r) => c.forEach(([d], i) => d >= 0 && (vals[d] = i === at[r] ? 1 : 0)));
       const work = evaluate(prog, vals, true);
-      const t = nextLocal.map((l) => (l >= 0 && vals[l] === 1 ? '1' : '0')).join('');
+      const t = representative(nextLocal.map((l) => (l >= 0 && vals[l] === 1 ? '1' : '0')).join(''), gens, meter);
       if (!seen.has(t)) seen.add(t), queue.push(t), meter.states++;
       if (!meter.spend(work + nextLocal.length + choices.length)) return undefined;
       let r = 0;
@@ -163,6 +181,22 @@ function search(ix: ConeIndex, closure: Closure, groups: readonly (readonly numb
     }
   }
   return alive;
+}
+
+/** The search's projection as its symmetries are found on it (projection-symmetry.ts). */
+function projected(ix: ConeIndex, closure: Closure, prog: Program, leaves: readonly (readonly [number, number])[], options: Options, nextLocal: readonly number[], groups: readonly (readonly number[])[], start: string): Projected {
+  const posOfLeaf = new Int32Array(prog.size).fill(-1);
+  const leafOf = new Int32Array(nextLocal.length).fill(-1);
+  for (const [a, p] of leaves) (posOfLeaf[a] = p), (leafOf[p] = a);
+  const roleOfDoes = new Int32Array(prog.size).fill(-1);
+  const legalOfDoes = new Int32Array(prog.size).fill(-2);
+  for (const d of closure.does) {
+    const a = prog.local.get(d);
+    if (a !== undefined) roleOfDoes[a] = ix.roleOfDoes[d]!;
+  }
+  for (const os of options) for (const [d, l] of os) if (d >= 0) legalOfDoes[d] = l;
+  const kinds = closure.fluents.map((f, i) => `${ix.view.fluents[f]!.relation}:${start[i]}`);
+  return { prog, posOfLeaf, leafOf, nextLocal, kinds, roleOfDoes, legalOfDoes, groups };
 }
 
 /**
