@@ -3,6 +3,8 @@
 // it in the mutex stage, with no search of the reachable states (maxStates 0); in the twin
 // games/mutex-projection-bonus.kif the group is false, and the move that makes it so (`bonus`,
 // legal on a fluent outside the projection) is taken as possibly legal, so the pass leaves it.
+// card18: the squares of the line are interchangeable, and the search keeps one representative per
+// state (projection-symmetry.ts); games/mutex-projection-asym.kif has a square unlike the others.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -49,5 +51,28 @@ describe('mutex groups proven by a state search on a projection', () => {
     expect(r.verdicts).toEqual(['unproven']);
     expect(r.searches).toBe(1);
     expect(r.cut).toBe(false);
+  });
+
+  it('mutex-projection: the squares are searched up to their symmetries (9 states, 26 without)', () => {
+    const r = projected('mutex-projection.kif', pair);
+    expect(r.verdicts).toEqual(['proven']);
+    expect(r.states).toBe(9);
+  });
+
+  it('mutex-projection-asym: no square is swapped, and the false group is not proven', () => {
+    const r = projected('mutex-projection-asym.kif', pair);
+    expect(r.verdicts).toEqual(['unproven']);
+    expect(r.cut).toBe(false);
+    // No symmetry (square 3's legality reads square 1): every state, 20; 14 when swaps that are
+    // not symmetries are accepted unverified.
+    expect(r.states).toBe(20);
+  });
+
+  it('a budget already spent: the pass does nothing and says it was cut', () => {
+    const view = mutexView(grounded('mutex-projection.kif').ground);
+    const ids = pair.map((t) => view.fluents.findIndex((f) => f.text === t));
+    const spent = new Deadline(Infinity, Infinity, undefined, 0);
+    const r = proveByProjection(view, [{ kind: 'amo', batch: 0, members: ids }], ['unproven'], { deadline: spent });
+    expect(r).toMatchObject({ verdicts: ['unproven'], work: 0, cut: true });
   });
 });
