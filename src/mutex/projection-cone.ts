@@ -82,7 +82,7 @@ export function coneIndex(view: MutexView): ConeIndex {
 }
 
 /** Caps of one closure: fluents in P and atoms visited per walk of its cone. */
-export interface ClosureCaps {
+interface ClosureCaps {
   readonly maxFluents: number;
   readonly maxAtoms: number;
 }
