@@ -21,6 +21,7 @@ import { orderCandidates } from './lifted-order.js';
 import { relKey } from './lifted-relax.js';
 import { type KeyedGroup, proveLifted } from './lifted.js';
 import { type ClaimVerdict, proveClaims } from './prove.js';
+import { proveByProjection } from './projection.js';
 import { refuteByWalks, strengthenRest, withRefuted } from './refute-walks.js';
 import type { MutexOptions } from './types.js';
 import { type MutexView, fluentArgs } from './view.js';
@@ -71,7 +72,10 @@ export function proveAndWalk(game: GroundGame, early: Early, options: MutexOptio
   const refutedWalks = walked?.refuted.reduce((n, x) => n + x, 0) ?? 0;
   return {
     liftedProven: lifted.proven, provenLifted, proof, strengthened, walked, refutedWalks, liftedMs,
-    verdicts: strengthened?.verdicts ?? proof.verdicts,
+    // Then the claims still open after every other pass, by a state search on a projection
+    // (projection.ts), from before the proofs' deadline into a quarter of the reserve after it.
+    verdicts: game.lazy !== undefined || reachable ? strengthened?.verdicts ?? proof.verdicts
+      : proveByProjection(view, claims, strengthened?.verdicts ?? proof.verdicts, options, (k) => walked?.refuted[k] === 1).verdicts,
     left: refutedWalks === 0 ? cands : withRefuted(cands, claimOf.amo, walked!.refuted),
     liftedPairs: lifted.pairs,
     implications: { tried: tried.implications, proven: lifted.implied.length },
