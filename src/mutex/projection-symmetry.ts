@@ -118,7 +118,7 @@ function swapFrom(p: Projected, col: readonly string[], x: number, y: number, me
   set(p.leafOf[x]!, p.leafOf[y]!);
   const deferred: number[] = [];
   const match = (a: number): void => {
-    const m = matchRules(p, col, pi, a, set);
+    const m = matchRules(p, col, pi, a, set, meter);
     if (m === 'later') deferred.push(a);
     else ok &&= m === 'done';
   };
@@ -157,7 +157,7 @@ function links(p: Projected, a: number, b: number, set: (a: number, b: number) =
  * left unmatched paired when one of a colour is left on each side, until none is left. False
  * while some rule fits several (`later`: tried again once more is known); `fail` when a rule fits none.
  */
-function matchRules(p: Projected, col: readonly string[], pi: Int32Array, a: number, set: (a: number, b: number) => void): 'done' | 'later' | 'fail' {
+function matchRules(p: Projected, col: readonly string[], pi: Int32Array, a: number, set: (a: number, b: number) => void, meter: Meter): 'done' | 'later' | 'fail' {
   const mine = [...p.prog.rules[a]!];
   const theirs = [...p.prog.rules[pi[a]!]!];
   if (mine.length !== theirs.length) return 'fail';
@@ -165,6 +165,9 @@ function matchRules(p: Projected, col: readonly string[], pi: Int32Array, a: num
     progress = false;
     for (let i = 0; i < mine.length; i++) {
       const r = mine[i]!;
+      // Every rule left on the other side is fitted, each fit copying and sorting both sides'
+      // literals: counted (knightwar's matches, uncounted, took 30 s of processor time).
+      if (!meter.spend(FIT_UNITS * theirs.length * (2 + 2 * (r.pos.length + r.neg.length)))) return 'fail';
       const fits = theirs.filter((t) => fitsSide(r.pos, t.pos, col, pi) && fitsSide(r.neg, t.neg, col, pi));
       if (fits.length === 0) return 'fail';
       if (fits.length > 1) continue;
@@ -175,6 +178,9 @@ function matchRules(p: Projected, col: readonly string[], pi: Int32Array, a: num
   }
   return mine.length === 0 ? 'done' : 'later';
 }
+
+/** Work units per literal of one {@link fitsSide} (copies, filters and sorts a few arrays each). */
+const FIT_UNITS = 16;
 
 /**
  * `xs` may map onto `ys`: as many, each literal of `xs` already mapped maps into `ys`, and the
