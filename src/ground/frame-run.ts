@@ -11,7 +11,7 @@ import { checkDeadline } from '../gdl/diagnostics.js';
 import type { Deadline } from '../deadline.js';
 import type { NormalGame, NormalRule } from '../normalize/types.js';
 import type { Supersets } from '../reach/types.js';
-import { handedIds } from '../reach/handover.js';
+import { supersetSizes } from '../reach/handover.js';
 import { compileRule, type JoinRule } from './compile.js';
 import { evaluateComponent, ruleBound, ruleEstimate } from './evaluate.js';
 import { type Context, type Mark, madeSince, markOf, rollBack, rulesMade } from './run-context.js';
@@ -129,10 +129,8 @@ export function keepsFluentsAndMoves(pruned: GroundGame, first: Supersets, deadl
   // count them: no term is looked up or printed (amazonsTorus: 259,202 moves, 0.2 s as strings).
   // Were one listed twice, the answer would be false: the slower way to the same game. Handed
   // over as term ids, they are counted by their ids, without building their arrays.
-  const ids = handedIds(first);
-  const firstFluents = ids !== undefined ? ids.fluents.length : first.fluents.length;
-  const firstMoves = ids !== undefined ? ids.moves.length / 2 : first.moves.length;
-  return fluents.length === firstFluents && moves.length === firstMoves;
+  const sizes = supersetSizes(first);
+  return fluents.length === sizes.fluents && moves.length === sizes.moves;
 }
 
 /**
