@@ -219,17 +219,3 @@ export function renumber(p: Pattern, map: ReadonlyMap<number, number>): Pattern 
 function foldPattern<R>(p: Pattern, combine: (q: Pattern, args: R[]) => R): R {
   return foldTree<Pattern, R>(p, (q) => (q.kind === 'fn' ? q.args : null), combine);
 }
-
-/**
- * Whether `p` is an atom with arguments, all of them distinct variables: every atom of its
- * relation matches it, binding each column to its own variable.
- */
-export function plainAtom(p: Pattern): boolean {
-  if (p.kind !== 'fn' || p.args.length === 0) return false;
-  const seen = new Set<number>();
-  for (const a of p.args) {
-    if (a.kind !== 'var' || seen.has(a.index)) return false;
-    seen.add(a.index);
-  }
-  return true;
-}

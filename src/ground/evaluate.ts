@@ -18,8 +18,7 @@ import { type JoinAtom, type JoinCheck, type JoinPlan, UNBOUND, estimateJoin, jo
 import { type Block, type Store, addToStore, advanceRound, createBlock, inStore, syncBlock } from '../datalog/block.js';
 import { addBindingRule, planBody } from './body-plan.js';
 import type { CompiledAtom, JoinRule } from './compile.js';
-import { type Pattern, canonicalKey, instantiatePattern, plainAtom, renumber } from '../datalog/pattern.js';
-import type { Relation } from '../datalog/relation.js';
+import { canonicalKey, instantiatePattern, renumber } from '../datalog/pattern.js';
 import { STAGE_SIZE, addGroundRule, dropNegatives, flushStaged } from './rule-buffer.js';
 import { IdBits } from '../datalog/id-bits.js';
 import { grow } from '../datalog/terms.js';
@@ -41,8 +40,6 @@ interface RuleDraft {
  * column, the atom id, binds none).
  */
 function blockFor(ctx: Context, atom: CompiledAtom): { block: Block; vars: readonly number[] } {
-  const tuples = ctx.tuples?.get(atom.rel);
-  if (tuples !== undefined) return tupleBlock(ctx, atom, tuples);
   const { key, order } = canonicalKey(atom.pattern);
   let block = ctx.blocks.get(key);
   if (block === undefined) {
@@ -52,18 +49,6 @@ function blockFor(ctx: Context, atom: CompiledAtom): { block: Block; vars: reado
   }
   syncBlock(block, ctx.table);
   return { block, vars: [...order, UNBOUND] };
-}
-
-/**
- * The block of an atom of a relation kept as tuples (static-tuples.ts): the tuples themselves,
- * columns in argument order, no atom id (a static atom's id is never read).
- */
-function tupleBlock(ctx: Context, atom: CompiledAtom, rows: Relation): { block: Block; vars: readonly number[] } {
-  // Every atom of such a relation is one of distinct variables (notTuples); anything else is a bug.
-  if (!plainAtom(atom.pattern)) throw new Error(`relation ${atom.rel} kept as tuples read by an atom that is not plain`);
-  const vars = (atom.pattern as Extract<Pattern, { kind: 'fn' }>).args.map((a) => (a as { index: number }).index);
-  const block: Block = { store: storeOf(ctx, atom.rel), pattern: atom.pattern, width: vars.length, cols: vars.map((_, i) => i), withId: false, rows, consumed: 0 };
-  return { block, vars };
 }
 
 /** The rule's head as one more join atom over `seed` (after the positives: ground rules read rows by their index). */
@@ -114,7 +99,7 @@ function addRule(ctx: Context, r: RuleDraft): boolean {
 }
 
 /** The join inputs of a rule (atom `delta`, if not -1, only over its rows of the last round). */
-export function prepareRule(ctx: Context, rule: JoinRule, delta: number) {
+function prepareRule(ctx: Context, rule: JoinRule, delta: number) {
   const blocks: Block[] = [];
   const joins: JoinAtom[] = rule.positives.map((p, i) => {
     const { block, vars } = blockFor(ctx, p);

@@ -35,7 +35,7 @@ import { atomTerms, compactRules, gameFields, gameWithRules } from './compact.js
 import { checkComponentEstimate } from './component-estimate.js';
 import { lastReaders, releaseBlocks } from './release.js';
 import { demandPrefix, planDemand } from './static-demand.js';
-import { checkWaiting, demandFor, releaseTuples, startDemand, waits } from './static-demand-run.js';
+import { checkWaiting, demandFor, startDemand, waits } from './static-demand-run.js';
 
 export { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from './run-context.js';
 
@@ -192,7 +192,7 @@ function instantiateOnce(whole: NormalGame, supersets: Supersets, limits: Instan
   const run: Context = {
     file: game.file, table, limits, stores: new Map(), blocks: new Map(), statics, headFilter, headSeeds,
     rules: createRuleBuffer(), scratch: { pos: new Int32Array(16), neg: new Int32Array(16) }, counters: { atoms: 0, literals: 0, dropped: 0 }, several: severalArities(plain),
-    ...(demands ? { auxDemand: new Map() } : {}), tuples: new Map(),
+    ...(demands ? { auxDemand: new Map() } : {}),
     ...(lazy === undefined ? {} : { lazy: new Set(lazy.relations) }),
   };
   const key = (atom: Atom): string => relationKey(atom, run.several);
@@ -222,7 +222,6 @@ function instantiateOnce(whole: NormalGame, supersets: Supersets, limits: Instan
     checkComponentEstimate(run, rules, comp.rels);
     evaluateComponent(run, rules, comp.rels, comp.facts);
     releaseBlocks(run, last, i);
-    releaseTuples(run, demand, last, i);
   }
   // What follows reads stores only: the blocks left (splitting's) go before the game is assembled.
   run.blocks.clear();

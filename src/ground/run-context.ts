@@ -10,7 +10,6 @@ import type { Deadline } from '../deadline.js';
 import type { Tick } from '../datalog/join.js';
 import type { TermTable } from '../datalog/terms.js';
 import type { IdSet } from '../datalog/id-bits.js';
-import type { Relation } from '../datalog/relation.js';
 import { type Block, type Store, createStore } from '../datalog/block.js';
 import type { JoinRule } from './compile.js';
 import { type RuleBuffer, truncateRules } from './rule-buffer.js';
@@ -94,8 +93,6 @@ export interface Context {
   readonly several: ReadonlySet<string>;
   /** Lazy relations (docs/lazy.md): negated, their atoms stay in the rule, opaque. */
   readonly lazy?: ReadonlySet<string>;
-  /** Static relations kept as tuples of argument ids, not atoms (static-tuples.ts). */
-  readonly tuples?: Map<string, Relation>;
 }
 
 /** The store key of a ground atom (relationKey of its relation: name, or name/arity). */

@@ -24,7 +24,6 @@ import { splitRule } from './split.js';
 import { frameRule } from './frame.js';
 import type { SplitEnv } from './split-env.js';
 import { type DemandComponent, type DemandPlan, askRule, seededRule } from './static-demand.js';
-import { evaluateTuples, notTuples } from './static-tuples.js';
 
 /**
  * Asking joins estimated above this many bindings are not run: the relation is evaluated whole
@@ -45,22 +44,12 @@ interface DemandRun {
   readonly dirty: Set<number>;
   /** Compiled rules by their source and purpose (asking rules, seeded rules). */
   readonly compiled: Map<NormalRule, Map<Atom | null, JoinRule>>;
-  /** Relations that cannot be kept as tuples when evaluated whole (static-tuples.ts). */
-  readonly notTuples: ReadonlySet<string>;
-  /** Relations read by a waiting component other than their own (it may run after their last reader's place). */
-  readonly readLate: ReadonlySet<string>;
 }
 
 /** A run of `plan` over `components`; its magic relations join the run's static relations. */
 export function startDemand(ctx: Context, plan: DemandPlan, components: readonly DemandComponent[]): DemandRun {
   for (const m of plan.magic.values()) ctx.statics.add(m);
-  const notKept = notTuples(components.flatMap((c) => c.rules));
-  const readLate = new Set<string>();
-  for (const c of components) {
-    if (![...c.rels].some((rel) => plan.waiting.has(rel))) continue;
-    for (const r of c.rules) for (const p of r.positives) if (!c.rels.has(p.rel)) readLate.add(p.rel);
-  }
-  return { plan, components, whole: new Set(), started: new Set(), dirty: new Set(), compiled: new Map(), notTuples: notKept, readLate };
+  return { plan, components, whole: new Set(), started: new Set(), dirty: new Set(), compiled: new Map() };
 }
 
 /** Whether component `i` waits (the main loop skips it). */
@@ -139,23 +128,9 @@ function makeWhole(ctx: Context, run: DemandRun, i: number): void {
     run.whole.add(j);
     run.dirty.delete(j);
     const c = run.components[j]!;
-    if (asTuples(ctx, run, j)) evaluateTuples(ctx, c.rules, c.rels, c.facts);
-    else evaluateComponent(ctx, c.rules, c.rels, run.started.has(j) ? [] : c.facts);
+    evaluateComponent(ctx, c.rules, c.rels, run.started.has(j) ? [] : c.facts);
     run.started.add(j);
   }
-}
-
-/** Whether waiting component `j`, when made whole, is kept as tuples: none of it evaluated yet, every relation plain. */
-function asTuples(ctx: Context, run: DemandRun, j: number): boolean {
-  return ctx.tuples !== undefined && !run.started.has(j) && [...run.components[j]!.rels].every((rel) => !run.notTuples.has(rel));
-}
-
-/**
- * Whether the waiting components `calls` read, and those they read, are whole or can be made
- * whole as tuples: then a reader's decisions read their whole size, at no atom's cost.
- */
-function tuplesFor(ctx: Context, run: DemandRun, calls: readonly { comp: number }[]): boolean {
-  return calls.every(({ comp }) => below(run, comp).every((j) => run.whole.has(j) || asTuples(ctx, run, j)));
 }
 
 /**
@@ -218,10 +193,8 @@ export function demandFor(ctx: Context, run: DemandRun, comp: DemandComponent, e
   const readers = comp.rules.map((rule) => ({ rule, calls: callsOf(run, rule, comp.rels) })).filter((r) => r.calls.length > 0);
   if (readers.length === 0) return;
   const free = readers.map((r) => sizeFree(ctx, r.rule, comp.rels, env));
-  // A reader of a dynamic component reads the estimate against the split threshold: over
-  // relations kept as tuples it reads the whole relations' numbers, so it decides as over their atoms.
   readers.forEach((r, k) => {
-    if (!free[k] || (!ctx.statics.has(r.rule.head.rel) && tuplesFor(ctx, run, r.calls))) for (const { comp: c } of r.calls) makeWhole(ctx, run, c);
+    if (!free[k]) for (const { comp: c } of r.calls) makeWhole(ctx, run, c);
   });
   for (const r of readers) ask(ctx, run, r.rule, comp.rels, r.calls);
   propagate(ctx, run);
@@ -229,17 +202,6 @@ export function demandFor(ctx: Context, run: DemandRun, comp: DemandComponent, e
     if (ctx.statics.has(r.rule.head.rel) || !free[k] || r.calls.every(({ comp: c }) => run.whole.has(c))) return;
     if (ruleEstimate(ctx, r.rule) > env.above) for (const { comp: c } of r.calls) makeWhole(ctx, run, c);
   });
-}
-
-/**
- * Drops the relations kept as tuples whose last reader is component `done` or before, as
- * release.ts drops blocks; not those a waiting component reads (it runs later than its place).
- */
-export function releaseTuples(ctx: Context, run: DemandRun, last: ReadonlyMap<string, number>, done: number): void {
-  for (const rel of [...(ctx.tuples?.keys() ?? [])]) {
-    const at = last.get(rel);
-    if (at !== undefined && at <= done && !run.readLate.has(rel)) ctx.tuples!.delete(rel);
-  }
 }
 
 /**
