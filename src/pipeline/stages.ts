@@ -34,6 +34,8 @@ import { type UnusedStats, removeUnused } from '../axioms/unused.js';
 import { emitFormulaGdl } from '../formats/gdl/formula.js';
 import { StageTimer, utf8Length } from '../timer.js';
 import { type LazyPlan, lazyRounds, mayBeLazy, refuseLazy } from '../ground/lazy.js';
+// For a refusal without lazy axioms that can name what they would leave non-ground (src/cli/ground.ts).
+export { lazySeed } from '../ground/lazy.js';
 
 import { type PipelineOptions, instantiateLimits, reachLimits } from './options.js';
 
