@@ -2,14 +2,18 @@
 // decision for both methods"): a game instantiated over loose supersets (more moves than can be
 // made, as the dependency-graph method may give) must ground to the same bytes as over tight
 // ones at every --frame-above, since the rewrite is decided again over the supersets read back
-// from the pruned game. Also: when the recheck happens (frame candidates) and when not.
+// from the pruned game. Also: when the recheck happens (frame candidates) and when not, and frame
+// rules with a (next F) head rewritten in the first run, read back as the rules they replaced.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sharedSupersets } from '../src/ground/frame-run.js';
 import { keepsFluent } from '../src/ground/frame.js';
 import { instantiateGame } from '../src/ground/instantiate.js';
-import { finalSupersets, pruneUnreachable } from '../src/ground/reachability.js';
+import { finalSupersets, pruneUnreachable, reachableAtoms } from '../src/ground/reachability.js';
+import { writtenReach } from '../src/ground/frame-reach.js';
+import { atomTerms } from '../src/ground/compact.js';
+import { Deadline } from '../src/deadline.js';
 import type { Supersets } from '../src/reach/types.js';
 import { instantiateLimits } from '../src/pipeline/options.js';
 import { defaultPipelineOptions, emitGround, groundGame, loadGame, reachGame, readBackSupersets, resolvePipelineOptions, runGrounding } from '../src/pipeline/stages.js';
@@ -129,13 +133,61 @@ describe('frame rules whose rewrite could reach other fluents', () => {
     return { gdl: emitGround(ground, 'gdl', { baseInput: true }, new StageTimer(), defaultPipelineOptions()), stages: timer.list() };
   };
 
-  it('are rewritten only in the run over the read-back supersets, made for them', () => {
+  it('with a (next F) head are rewritten in the first run, read back as the rule they replaced', () => {
     const { gdl, stages } = run('prolog');
     const first = stages.find((r) => r.stage === 'instantiate')!;
-    const again = stages.find((r) => r.stage === 'reinstantiate');
-    expect(first.counts.frameRules).toBeUndefined();
-    expect(again?.counts.frameRules).toBe(1);
+    expect(first.counts.frameRules).toBe(1);
+    expect(stages.map((r) => r.stage)).not.toContain('reinstantiate');
     expect(gdl).toMatch(/\(<= \(next \(d 3\)\) \(split-\d+ p\) \(true \(c 3\)\) \(not \(split-\d+ p 3\)\)\)/);
     expect(run('dg').gdl).toBe(gdl);
+  });
+
+  it('with another head are rewritten only in the run over the read-back supersets, made for them', () => {
+    const stays = game.replace('(next (d ?x)) (true (c ?x)) (does ?r (m ?a)) (distinct ?x ?a)', '(stays ?x) (true (c ?x)) (does ?r (m ?a)) (distinct ?x ?a)')
+      .replace('(<= terminal (true (d 2)))', '(<= terminal (true (d 2))) (<= (next (d ?x)) (stays ?x))');
+    const timer = new StageTimer();
+    runGrounding(stays, 'stays.kif', resolvePipelineOptions({ frameAbove: 100 }), timer);
+    const first = timer.list().find((r) => r.stage === 'instantiate')!;
+    const again = timer.list().find((r) => r.stage === 'reinstantiate');
+    expect(first.counts.frameRules).toBeUndefined();
+    expect(again?.counts.frameRules).toBe(1);
+  });
+});
+
+// games/frame-early.kif: q owns cell 24 and never moves, so (d 24) is never reached; the rewrite's
+// relaxed game reaches it (p moved, 24 is in the domain). Read back as the rewrite, the
+// dependency-graph method's supersets (which hold (d 24)) would keep its rules.
+describe('early frame rewrites read back as the rules they replaced (games/frame-early.kif)', () => {
+  const early = join(EXAMPLES_DIR, 'frame-early.kif');
+  const earlyText = readFileSync(early, 'utf8');
+  const options = (method: 'prolog' | 'dg') => resolvePipelineOptions({ method, frameAbove: 20 });
+  const run = (method: 'prolog' | 'dg') => {
+    const timer = new StageTimer();
+    const { ground } = runGrounding(earlyText, early, options(method), timer);
+    return { gdl: emitGround(ground, 'gdl', { baseInput: true }, new StageTimer(), defaultPipelineOptions()), stages: timer.list().map((r) => r.stage) };
+  };
+
+  it('are made in the first run: no second run over the Prolog method\'s supersets', () => {
+    const { gdl, stages } = run('prolog');
+    expect(stages).not.toContain('reinstantiate');
+    expect(gdl).toMatch(/\(<= \(next \(d 5\)\) \(split-\d+ p\) \(true \(c 5\)\) \(not \(split-\d+ p 5\)\)\)/);
+    expect(gdl).not.toContain('(next (d 24)) (split');
+  });
+
+  it('give the same game over the dependency-graph method\'s supersets, which hold (d 24)', () => {
+    const dg = run('dg');
+    expect(dg.stages).toContain('reinstantiate');
+    expect(dg.gdl).toBe(run('prolog').gdl);
+  });
+
+  it('reach (next (d 24)) in the relaxed game of the rewrite, not in that of the rule as written', () => {
+    const normal = loadGame(earlyText, early, options('dg'), new StageTimer()).normal;
+    const loose = reachGame(normal, options('dg'), new StageTimer()).supersets;
+    const ground = instantiateGame(normal, loose, { ...instantiateLimits(options('dg')), frameNext: true });
+    expect(ground.frame?.early.length).toBe(1);
+    const id = atomTerms(ground).indexOf(ground.terms.lookup('next', [ground.terms.lookup('d', [ground.terms.lookup('24')])]));
+    expect(id).toBeGreaterThanOrEqual(0);
+    expect(reachableAtoms(ground, Deadline.never())[id]).toBe(1);
+    expect(writtenReach(ground, ground.frame!.early, Deadline.never())[id]).toBe(0);
   });
 });

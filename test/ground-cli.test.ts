@@ -92,6 +92,19 @@ describe('gdl-ground ground', () => {
     expect(readdirSync(dir).filter((f) => f.includes('limited'))).toEqual([]);
   });
 
+  it('names --lazy-axioms in a refusal that a lazy round would answer, and that flag grounds the game', () => {
+    const walk = join(ROOT, 'games', 'lazy-walk.kif');
+    const out = join(dir, 'walk.gdl');
+    const refused = run(['ground', walk, '--max-rules', '60', '-o', out]);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(/^\S+lazy-walk\.kif:17:1: error: instantiating this rule for 'legal' exceeded 60 ground rules.*; --lazy-axioms leaves the rule at line 17 non-ground, evaluated per state \(docs\/lazy\.md\)$/m);
+    expect(run(['ground', walk, '--max-rules', '60', '--lazy-axioms', '-o', out]).code).toBe(0);
+    // A limit no lazy round answers (the moves' relation grew past the atom budget) names no flag.
+    const moves = run(['ground', walk, '--max-atoms', '100', '-o', out]);
+    expect(moves.code).toBe(3);
+    expect(moves.stderr).not.toContain('--lazy-axioms');
+  });
+
   it('reports an invalid game with exit 1 and usage errors with exit 2', () => {
     const bad = join(dir, 'bad.kif');
     writeFileSync(bad, '(role x)\n(<= (legal x go) (not (true (p ?y))) (distinct ?y 1))\n');

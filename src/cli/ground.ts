@@ -15,12 +15,12 @@
 import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
 import {
-  DEFAULT_MUTEX_SETTINGS, MUTEX_EXTRA_SECONDS, type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR, type GroundFormat, type PipelineOptions, type UnusedStats, lazyStatsLine,
+  DEFAULT_MUTEX_SETTINGS, MUTEX_EXTRA_SECONDS, type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR, type GroundFormat, type LoadedGame, type PipelineOptions, type UnusedStats, lazyStatsLine,
 } from '../pipeline/stages.js';
 import type { GddlOptions } from '../pipeline/formats.js';
 // Not the recipes' index: it loads every recipe, the mutex stage's and the simulators' modules
 // too, which only GDDL output needs here (imported when asked for).
-import { runContext } from '../pipeline/context.js';
+import { type RunContext, runContext } from '../pipeline/context.js';
 import { loadRun } from '../pipeline/recipes/game.js';
 import { groundRecipe, rddlRecipe } from '../pipeline/recipes/ground.js';
 import { type RddlFlags, checkRddlFlags, gameBase, writeRddl } from './rddl.js';
@@ -28,7 +28,7 @@ import { StageTimer, formatStages } from '../timer.js';
 import { GDDL_FLAG_HELP, formatGddlStats, resolveGddlFlags, writeGddlOutput } from './gddl.js';
 import { EXIT, UsageError, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput, writeStatsJson } from './io.js';
 import { writeOutputChunks } from './output-chunks.js';
-import { type LimitFlags, addLimitOptions, addMethodOption, addLazyOption, addSplitOption, parseChoice, parseWhole, resolveFlags } from './options.js';
+import { type LimitFlags, addLimitOptions, addMethodOption, addLazyOption, addSplitOption, parseChoice, parseWhole, resolveFlags, withLazyNote } from './options.js';
 
 /** Options of `ground`, as commander parses them. */
 interface GroundOptions extends LimitFlags, RddlFlags {
@@ -84,6 +84,9 @@ async function ground(file: string, options: GroundOptions): Promise<number> {
   return code;
 }
 
+/** The GDDL recipe's module, loaded only for `--format gddl`. */
+type GddlRecipes = typeof import('../pipeline/recipes/gddl.js') | undefined;
+
 async function groundWith(file: string, options: GroundOptions, timer: StageTimer): Promise<number> {
   const resolved = resolveOptions(options);
   const gddl = resolved.format === 'gddl' ? await import('../pipeline/recipes/gddl.js') : undefined;
@@ -93,6 +96,15 @@ async function groundWith(file: string, options: GroundOptions, timer: StageTime
   const ctx = runContext(gameName(file), resolved.pipeline, timer);
   const loaded = loadRun(ctx, text);
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
+  try {
+    return await groundLoaded(file, options, resolved, ctx, loaded, gddl);
+  } catch (err) {
+    throw withLazyNote(err, loaded.normal, options);
+  }
+}
+
+/** {@link groundWith} once the game is loaded: grounds it and writes the output. */
+async function groundLoaded(file: string, options: GroundOptions, resolved: Resolved, ctx: RunContext, loaded: LoadedGame, gddl: GddlRecipes): Promise<number> {
   const keepUnused = options.keepUnused === true;
   if (options.format === 'rddl') {
     const horizon = options.horizon === undefined ? undefined : parseWhole(options.horizon, '--horizon');

@@ -59,9 +59,11 @@ export function tryFrame(ctx: Context, rule: JoinRule, estimate: number, env: Sp
   const fresh = (): string => `${env.prefix}-${++env.made.count}`;
   const isStatic = (a: Atom): boolean => ctx.statics.has(env.key(a));
   const rewrite = frameRule(rule.source, { isStatic, isLazy: (a) => ctx.lazy?.has(env.key(a)) === true, fresh });
-  if (rewrite === null || (!env.frameShared && !keepsFluent(rule.source))) {
-    // Rewritten, such a rule could make the supersets read back depend on the method: it
-    // waits for the run over the read-back supersets (docs/ground.md).
+  // Rewritten, a rule that fails keepsFluent could make the supersets read back depend on the
+  // method: it waits for the run over the read-back supersets (docs/ground.md), unless its head
+  // is `(next F)` and the run may rewrite early (the read-back then reads it as written).
+  const early = !env.frameShared && !keepsFluent(rule.source);
+  if (rewrite === null || (early && !(env.frameNext && nextHead(rule.source)))) {
     if (rewrite !== null) stats.deferred++;
     env.made.count = count;
     return null;
@@ -95,17 +97,28 @@ export function tryFrame(ctx: Context, rule: JoinRule, estimate: number, env: Sp
   stats.rules++;
   stats.estimated += estimate;
   stats.made += total;
+  if (early) stats.early.push({ moved: rewrite.moved.head.rel, touched: rewrite.touched[0]?.head.rel ?? null });
   return head;
+}
+
+/**
+ * Whether the head of `rule` is `(next F)`: no rule reads `next`, and its atoms are filtered by
+ * the fluents, so a rewrite made early changes no store but its own relations' (frame-reach.ts).
+ */
+function nextHead(rule: NormalRule): boolean {
+  return rule.head.rel === 'next' && rule.head.args.length === 1;
 }
 
 /**
  * The supersets the frame rewrites are decided again over (docs/ground.md, "One decision for
  * both methods"): those read back from the pruned ground `game` (the same whichever method gave
  * `supersets`, see frame.ts on the `next` head), without the atoms of auxiliary relations, whose
- * names the new run gives again, maybe to other rules.
+ * names the new run gives again, maybe to other rules. `reached`: the atoms of `game` read as
+ * reachable, when not its own ground reachability's (an unpruned game with early frame
+ * rewrites read as the rules they replaced, frame-reach.ts).
  */
-export function sharedSupersets(normal: NormalGame, supersets: Supersets, game: GroundGame, deadline: Deadline): Supersets {
-  const final = finalSupersets(normal, supersets, game, deadline);
+export function sharedSupersets(normal: NormalGame, supersets: Supersets, game: GroundGame, deadline: Deadline, reached?: Uint8Array): Supersets {
+  const final = finalSupersets(normal, supersets, game, deadline, reached);
   const rels = new Set(normal.rules.map((r) => r.head.rel));
   return { ...final, axioms: final.axioms.filter((a) => rels.has(a.rel)) };
 }

@@ -203,7 +203,7 @@ function instantiateOnce(whole: NormalGame, supersets: Supersets, limits: Instan
   loadSupersets(run, supersets, { statics, demanded, key, tick }, headFilter, headSeeds);
   const { compiled, facts } = compileGame(game, table, key, ruleTicker(limits.deadline, game, 'compiling it'));
   // Rule splitting (docs/ground.md): only rules estimated above the threshold are touched.
-  const split = splitEnv(limits.splitAbove ?? DEFAULT_SPLIT_ABOVE, auxPrefix(gameSymbols(game, AUX_ROOT)), key, limits.frameAbove, limits.frameShared === true);
+  const split = splitEnv(limits.splitAbove ?? DEFAULT_SPLIT_ABOVE, auxPrefix(gameSymbols(game, AUX_ROOT)), key, limits.frameAbove, limits.frameShared === true, limits.frameNext === true);
   const components = componentsInOrder(plain, compiled, facts);
   const last = lastReaders(components);
   // Static components read only through bound columns run later, for what their readers ask.

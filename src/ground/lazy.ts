@@ -297,6 +297,20 @@ export function seedOfLimit(d: { readonly relation?: string; readonly line: numb
 }
 
 /**
+ * What the first lazy round would make lazy after `err`, a limit met by a run without lazy
+ * axioms: the seed {@link lazyRounds} would take (not after the clock or the heap, which never
+ * start a round, and only one whose lazy plan is not refused); undefined otherwise. For a
+ * refusal that can say what grounds the game (docs/lazy.md).
+ */
+export function lazySeed(game: NormalGame, err: GdlError): string | undefined {
+  const kind = err.limit?.kind;
+  if (err.code !== 'limit' || kind === 'time' || kind === 'memory' || kind === 'aborted') return undefined;
+  const first = err.diagnostics[0];
+  const seed = first === undefined ? undefined : seedOfLimit(first);
+  return seed !== undefined && mayBeLazy(game, seed) ? seed : undefined;
+}
+
+/**
  * Whether ground term `t` is an instance of pattern `p` (variables bound consistently);
  * iterative, since terms may nest deeply.
  */

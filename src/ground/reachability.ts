@@ -74,7 +74,7 @@ export function reachableAtoms(game: GroundGame, deadline: Deadline): Uint8Array
  * Bodies are ascending without duplicates (the GroundGame contract): each atom counts once.
  * The offsets are filled from each list's end backwards, so they need no second array.
  */
-function positiveWatchers(rules: CompactRules, atoms: number, waiting: Int32Array, tick: () => void): { start: Int32Array; list: Int32Array } {
+export function positiveWatchers(rules: CompactRules, atoms: number, waiting: Int32Array, tick: () => void): { start: Int32Array; list: Int32Array } {
   const { starts, negAt, lits } = rules;
   // First the count of each atom's rules, then the end of its list, then (filled) its start.
   const start = new Int32Array(atoms + 1);
@@ -139,12 +139,12 @@ function byText<T>(items: Iterable<[string, T]>): T[] {
  * The final supersets read off a ground game: the fluents, moves and axiom instances that are
  * reachable in its relaxed form. The ground game no longer holds static relations, so their
  * instances (`staticAxioms`, exact) are added to the axioms, as Algorithm 9.2 reports them.
- * Identity is by term id; text is made only to sort the output (its contract). Past a limit of
+ * Identity is by term id; text is made only to sort the output (its contract). `reached`: the
+ * atoms read as reachable (by default the game's own ground reachability). Past a limit of
  * `deadline` it throws a limit error.
  */
-export function groundSupersets(game: GroundGame, staticAxioms: readonly Atom[], deadline: Deadline): Supersets {
+export function groundSupersets(game: GroundGame, staticAxioms: readonly Atom[], deadline: Deadline, reached = reachableAtoms(game, deadline)): Supersets {
   const { terms, vocabulary } = game;
-  const reached = reachableAtoms(game, deadline);
   const tick = deadlineTicker(deadline, game.file, 'reading the supersets back');
   const holds = (id: number): boolean => id >= 0 && reached[id] === 1;
   // Fluents and moves are the vocabulary's (fluents already in the text order of the output).
@@ -173,11 +173,13 @@ export function groundSupersets(game: GroundGame, staticAxioms: readonly Atom[],
 /**
  * The final supersets of a method: what is reachable in the pruned ground game, plus the
  * static relations' instances from the method's own supersets (the ground game has none;
- * both methods compute them exactly). Past a limit of `deadline` it throws a limit error.
+ * both methods compute them exactly). `reached`: the atoms of `ground` read as reachable, when
+ * not its own ground reachability's (frame-reach.ts). Past a limit of `deadline` it throws a
+ * limit error.
  */
-export function finalSupersets(game: NormalGame, supersets: Supersets, ground: GroundGame, deadline: Deadline): Supersets {
+export function finalSupersets(game: NormalGame, supersets: Supersets, ground: GroundGame, deadline: Deadline, reached?: Uint8Array): Supersets {
   const plain = game.rules.map(asRule);
   const dependent = stateDependent(plain);
   const key = relationKeys(plain);
-  return groundSupersets(ground, supersets.axioms.filter((a) => !dependent.has(key(a))), deadline);
+  return groundSupersets(ground, supersets.axioms.filter((a) => !dependent.has(key(a))), deadline, reached);
 }

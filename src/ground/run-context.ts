@@ -38,6 +38,13 @@ export interface InstantiateLimits {
    */
   readonly frameShared?: boolean;
   /**
+   * In a run over a method's own supersets: frame rules whose head is `(next F)` may be
+   * rewritten even without `(true F)` in the body, and each such rewrite is listed on the game
+   * (`GroundGame.frame.early`), so that the supersets read back can be those of the rule as
+   * written (frame-reach.ts): the run over them is then needed only when they are fewer.
+   */
+  readonly frameNext?: boolean;
+  /**
    * Auxiliary relations of splits instantiated only for what their head rule can read
    * (aux-demand.ts): for callers that remove unused instances next, whose game is then the same.
    */

@@ -4,6 +4,7 @@
  * types: split-run.ts calls frame-run.ts, and frame-run.ts only reads this environment.
  */
 import type { Atom } from '../gdl/ast.js';
+import type { EarlyFrame } from './types.js';
 
 /** Counts of the rewrites kept in one run (the `--stats` line `frame`). */
 export interface FrameStats {
@@ -25,6 +26,8 @@ export interface FrameStats {
    * supersets: the run over the read-back supersets must then be made (it may rewrite them).
    */
   deferred: number;
+  /** Frame rules rewritten here that the run over the read-back supersets would have rewritten instead. */
+  early: EarlyFrame[];
 }
 
 /** What a run of the splitter needs besides the instantiation context. */
@@ -46,4 +49,6 @@ export interface SplitEnv {
   readonly frame: FrameStats;
   /** True in the run over read-back supersets: every frame rule may be rewritten (frame-run.ts). */
   readonly frameShared: boolean;
+  /** True when frame rules with a `(next F)` head may be rewritten early (InstantiateLimits.frameNext). */
+  readonly frameNext: boolean;
 }

@@ -67,9 +67,9 @@ const MAX_STEPS = 32;
 
 
 /** A fresh environment for one instantiation run. */
-export function splitEnv(above: number, prefix: string, key: (atom: Atom) => string, frameAbove = DEFAULT_FRAME_ABOVE, frameShared = false): SplitEnv {
-  const frame = { rules: 0, estimated: 0, made: 0, candidates: 0, deferred: 0 };
-  return { above, prefix, key, made: { count: 0 }, memo: new Map(), journal: [], frameAbove, frame, frameShared };
+export function splitEnv(above: number, prefix: string, key: (atom: Atom) => string, frameAbove = DEFAULT_FRAME_ABOVE, frameShared = false, frameNext = false): SplitEnv {
+  const frame = { rules: 0, estimated: 0, made: 0, candidates: 0, deferred: 0, early: [] };
+  return { above, prefix, key, made: { count: 0 }, memo: new Map(), journal: [], frameAbove, frame, frameShared, frameNext };
 }
 
 /** The relation made before for an auxiliary rule equal to `rule` up to names, if any. */

@@ -58,14 +58,27 @@ export interface GroundGame {
    * for them instead (estimated for the head rules); and how many rules could be rewritten
    * over smaller supersets (`candidates`: the pipeline then instantiates again over the
    * supersets read back, so that both methods decide alike; docs/ground.md), and how many
-   * were left for that run to decide (`deferred`).
+   * were left for that run to decide (`deferred`), and the rewrites that run would have made
+   * but this one made already (`early`: their relations, so that the read-back reads them as
+   * the rules they replace, frame-reach.ts).
    */
-  readonly frame?: { readonly rules: number; readonly estimated: number; readonly made: number; readonly candidates: number; readonly deferred: number };
+  readonly frame?: { readonly rules: number; readonly estimated: number; readonly made: number; readonly candidates: number; readonly deferred: number; readonly early: readonly EarlyFrame[] };
   /**
    * The fluents, moves, goals and terminal atom of `atoms`, computed once when the game is
    * made (vocabulary.ts): every reader of the game's vocabulary reads it here.
    */
   readonly vocabulary: Vocabulary;
+}
+
+/**
+ * A frame rewrite made in a run over a method's own supersets although its relaxed game may
+ * reach more than the rule it replaces (a `(next F)` head without `(true F)` in the body;
+ * docs/ground.md, "One decision for both methods"): the names of its `moved` and `touched`
+ * relations (`touched` null when no test can fail).
+ */
+export interface EarlyFrame {
+  readonly moved: string;
+  readonly touched: string | null;
 }
 
 /** A fluent F (term id) with the ids of its `(true F)` and `(next F)` atoms (-1 when absent). */

@@ -11,6 +11,7 @@ import { type Diagnostic, GdlError, checkDeadline, diag, hasErrors, sortDiagnost
 import { parseGdl } from '../gdl/parser.js';
 import { instantiateGame } from '../ground/instantiate.js';
 import { keepsFluentsAndMoves, sharedSupersets } from '../ground/frame-run.js';
+import { reachesAll, writtenReach } from '../ground/frame-reach.js';
 import { finalSupersets, pruneUnreachable } from '../ground/reachability.js';
 import type { GroundGame } from '../ground/types.js';
 import { atomCount, ruleCount } from '../ground/compact.js';
@@ -33,6 +34,8 @@ import { type UnusedStats, removeUnused } from '../axioms/unused.js';
 import { emitFormulaGdl } from '../formats/gdl/formula.js';
 import { StageTimer, utf8Length } from '../timer.js';
 import { type LazyPlan, lazyRounds, mayBeLazy, refuseLazy } from '../ground/lazy.js';
+// For a refusal without lazy axioms that can name what they would leave non-ground (src/cli/ground.ts).
+export { lazySeed } from '../ground/lazy.js';
 
 import { type PipelineOptions, instantiateLimits, reachLimits } from './options.js';
 
@@ -154,17 +157,35 @@ export function groundGame(normal: NormalGame, supersets: Supersets, options: Pi
   const counts = (g: GroundGame): Record<string, number> => ({ rules: ruleCount(g), atoms: atomCount(g), init: g.init.length });
   // Frame rules rewritten with move mutexes (docs/ground.md): how many, estimated rules before and after.
   const frame = (g: GroundGame): Record<string, number> => (g.frame === undefined || g.frame.rules === 0 ? {} : { frameRules: g.frame.rules, frameFrom: Math.round(g.frame.estimated), frameTo: Math.round(g.frame.made) });
-  const limits = { ...instantiateLimits(options), auxDemand };
+  // Without a lazy plan, `(next F)` frame rules may be rewritten in this run already (frame-reach.ts).
+  const limits = { ...instantiateLimits(options), auxDemand, ...(lazy === undefined ? { frameNext: true } : {}) };
   const ground = timer.run('instantiate', () => instantiateGame(normal, supersets, limits, lazy), (g) => ({ ...counts(g), ...frame(g) }));
   const pruned = timer.run('prune', () => pruneUnreachable(ground, options.deadline), counts);
   // Frame rewrites are decided again over the supersets read back from the pruned game, which
   // both methods share (docs/ground.md, "One decision for both methods"). Lazy plans are not.
   if ((ground.frame?.candidates ?? 0) === 0 || lazy !== undefined) return pruned;
-  // Over the same fluents and moves the first run had the same stores, hence decisions.
-  if (ground.frame!.deferred === 0 && timer.run('read-back', () => keepsFluentsAndMoves(pruned, supersets, options.deadline))) return pruned;
-  const shared = timer.run('read-back', () => sharedSupersets(normal, supersets, pruned, options.deadline));
+  const shared = frameRecheck(normal, supersets, ground, pruned, options, timer);
+  if (shared === undefined) return pruned;
   const again = timer.run('reinstantiate', () => instantiateGame(normal, shared, { ...limits, frameShared: true }), (g) => ({ ...counts(g), ...frame(g) }));
   return timer.run('prune', () => pruneUnreachable(again, options.deadline), counts);
+}
+
+/**
+ * The supersets read back from the first run (`ground`, `pruned`) for the run that decides the
+ * frame rewrites again, or undefined when that run would be the first one again: nothing was
+ * deferred and they have every fluent and move of `supersets` (the same stores, hence the same
+ * decisions). Early rewrites (`GroundGame.frame.early`) are read as the rules they replaced
+ * (frame-reach.ts), so the supersets are those the first run gave before it made them.
+ */
+function frameRecheck(normal: NormalGame, supersets: Supersets, ground: GroundGame, pruned: GroundGame, options: PipelineOptions, timer: StageTimer): Supersets | undefined {
+  const { deferred, early } = ground.frame!;
+  if (early.length === 0) {
+    if (deferred === 0 && timer.run('read-back', () => keepsFluentsAndMoves(pruned, supersets, options.deadline))) return undefined;
+    return timer.run('read-back', () => sharedSupersets(normal, supersets, pruned, options.deadline));
+  }
+  const reached = timer.run('read-back', () => writtenReach(ground, early, options.deadline));
+  if (deferred === 0 && reachesAll(ground, reached, supersets)) return undefined;
+  return timer.run('read-back', () => sharedSupersets(normal, supersets, ground, options.deadline, reached));
 }
 
 /**
