@@ -35,7 +35,7 @@ interface LemmaLimits {
 }
 
 /** The counts of a generation, for the stats. */
-export interface LemmaCounts {
+interface LemmaCounts {
   readonly mappingRules: number;
   readonly generated: number;
   readonly kept: number;
