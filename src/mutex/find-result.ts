@@ -36,6 +36,7 @@ export function assembleResult(game: GroundGame, early: Early, proofs: Proofs, o
       liftedPairs: proofs.liftedPairs,
       implications: proofs.implications,
       exclusions: { tried: strengthened?.tried ?? 0, proven: strengthened?.proven ?? 0, complete: strengthened?.complete ?? true },
+      ...(strengthened?.lemmas === undefined ? {} : { lemmas: strengthened.lemmas }),
       groundProof: game.lazy === undefined,
       chosen: countByProof(chosen.groups, reachable),
       // The explanation of failed claims (for --stats, within a small budget of its own) does not count.

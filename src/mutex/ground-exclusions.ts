@@ -16,7 +16,8 @@
  */
 import { type Deadline, cpuMs } from '../deadline.js';
 import { counterPairs } from './ground-counters.js';
-import { type FluentPair, proveGroundJointly } from './ground-joint.js';
+import { type FluentPair, type JointFact, proveGroundJointly } from './ground-joint.js';
+import { type LemmaRun, lemmaPass } from './ground-lemma-pass.js';
 import { positionMaps } from './implications.js';
 import { arityOf } from './lifted-relax.js';
 import type { Claim, ClaimVerdict } from './prove.js';
@@ -221,6 +222,8 @@ interface Strengthened {
   readonly complete: boolean;
   /** The stage's own budget had passed when the joint proof ended. */
   readonly budgetSpent: boolean;
+  /** The lemmas through a mapping relation, when the game has one (ground-lemma-pass.ts). */
+  readonly lemmas?: LemmaRun['counts'];
 }
 
 /**
@@ -235,16 +238,21 @@ export function strengthen(
   limits: { readonly deadline: Deadline; readonly maxConflicts: number; readonly maxPairQueries: number; readonly maxWork: number },
 ): Strengthened | undefined {
   const done = coveredRelations(view, claims, first.verdicts);
-  const failed = claims.flatMap((c, i) => (first.verdicts[i] === 'proven' || done.has(view.fluents[c.members[0]!]!.relation) ? [] : [i]));
+  let failed = claims.flatMap((c, i) => (first.verdicts[i] === 'proven' || done.has(view.fluents[c.members[0]!]!.relation) ? [] : [i]));
   if (!first.complete || failed.length === 0 || limits.deadline.passed()) return undefined;
   const cpu = cpuMs();
   const left = limits.deadline.cpuAt === Infinity || cpu === undefined ? Infinity : (limits.deadline.cpuAt - cpu) / 1000 - JOINT_MARGIN_SECONDS;
   if (left <= 0) return undefined;
   const deadline = limits.deadline.within(left);
+  // The lemmas through a mapping relation first, within a share of what is left (none without a
+  // mapping rule); what they prove is assumed by the passes after them.
+  const lemmas = lemmaPass(view, [view.init, ...states], claims, batchesOf(claims, failed), first.proven, { deadline, share: left, maxConflicts: limits.maxConflicts });
+  const proven = lemmas === undefined ? first.proven : claims.map((_, i) => lemmas.proven[i] === true);
+  failed = failed.filter((i) => proven[i] !== true);
   const pairs = exclusionCandidates(view, states, () => deadline.passed());
   const jointLimits = { deadline, maxConflicts: limits.maxConflicts };
-  const r = pairs.length === 0 ? undefined : proveGroundJointly(view, claims, batchesOf(claims, failed), pairs, jointLimits, first.proven);
-  const none: Counted = { proven: first.proven, queries: 0, work: 0, complete: true, pairs: [], tried: 0, factsProven: 0 };
+  const r = pairs.length === 0 || failed.length === 0 ? undefined : proveGroundJointly(view, claims, batchesOf(claims, failed), pairs, jointLimits, proven);
+  const none: Counted = { proven, queries: 0, work: 0, complete: true, pairs: [], tried: 0, factsProven: 0 };
   let last: Counted = r === undefined ? none : { ...r, pairs, tried: pairs.length, factsProven: factsProven(r.proven, claims.length) };
   const stop = (): boolean => deadline.passed();
   const all = [view.init, ...states];
@@ -255,6 +263,7 @@ export function strengthen(
   // Then the counters and their records (stateSpaceLarge, firefighter), after a complete pass that ran.
   const counters = (_: readonly number[], known: ReadonlySet<number>): FluentPair[] => refuteOnStates(view, counterPairs(view, all, known), all, stop).slice(0, MAX_EXCLUSIONS);
   if (last !== none && last.complete) last = furtherPass(view, claims, failed, last, counters, jointLimits) ?? last;
+  if (lemmas !== undefined) return outcome(claims, first.verdicts, last, limits.deadline, lemmas);
   return last === none ? undefined : outcome(claims, first.verdicts, last, limits.deadline);
 }
 
@@ -266,13 +275,14 @@ function factsProven(proven: readonly boolean[], claims: number): number {
 }
 
 /** A joint proof's result with its facts (after the claims, in order), those tried and proven counted. */
-type Counted = ReturnType<typeof proveGroundJointly> & { readonly pairs: readonly FluentPair[]; readonly tried: number; readonly factsProven: number };
+type Counted = ReturnType<typeof proveGroundJointly> & { readonly pairs: readonly JointFact[]; readonly tried: number; readonly factsProven: number };
 
-/** The verdicts and stats of {@link strengthen} from the last joint proof run. */
-function outcome(claims: readonly Claim[], verdicts: readonly ClaimVerdict[], r: Counted, deadline: Deadline): Strengthened {
+/** The verdicts and stats of {@link strengthen} from the last joint proof run (and the lemma pass before it, when one ran). */
+function outcome(claims: readonly Claim[], verdicts: readonly ClaimVerdict[], r: Counted, deadline: Deadline, lemmas?: LemmaRun): Strengthened {
   return {
-    verdicts: claims.map((_, i): ClaimVerdict => (r.proven[i] === true ? 'proven' : verdicts[i]!)),
-    queries: r.queries, work: r.work, tried: r.tried, proven: r.factsProven, complete: r.complete, budgetSpent: deadline.passed(),
+    verdicts: claims.map((_, i): ClaimVerdict => (r.proven[i] === true || lemmas?.proven[i] === true ? 'proven' : verdicts[i]!)),
+    queries: r.queries + (lemmas?.queries ?? 0), work: r.work + (lemmas?.work ?? 0), tried: r.tried, proven: r.factsProven, complete: r.complete, budgetSpent: deadline.passed(),
+    ...(lemmas === undefined ? {} : { lemmas: lemmas.counts }),
   };
 }
 
@@ -294,7 +304,7 @@ function furtherPass(
   if (left.length === 0 || limits.deadline.passed()) return undefined;
   const n = view.fluents.length;
   const kept = last.pairs.filter((_, k) => last.proven[claims.length + k] === true);
-  const known = new Set(last.pairs.map(({ a, b }) => (a < b ? a * n + b : b * n + a)));
+  const known = new Set(last.pairs.flatMap((x) => ('a' in x ? [x.a < x.b ? x.a * n + x.b : x.b * n + x.a] : [])));
   const added = extraPairs(left, known);
   if (added.length === 0) return undefined;
   const pairs = [...kept, ...added];

@@ -12,7 +12,8 @@
  */
 import type { Deadline } from '../deadline.js';
 import { EncodingStopped, type RuleIndex, atLeastTwo, atMostOne, encodeCone, ruleIndex } from './encode.js';
-import { type JointAsk, jointCones } from './joint-cones.js';
+import { type JointAsk, clauseGoal, jointCones } from './joint-cones.js';
+import type { Lemma } from './ground-lemmas.js';
 import type { Claim } from './prove.js';
 import type { MutexView } from './view.js';
 
@@ -23,11 +24,22 @@ export interface FluentPair {
   readonly b: number;
 }
 
+/** A candidate fact of the joint proof: a pair, or a lemma of ground-lemmas.ts (a group, a clause). */
+export type JointFact = FluentPair | Lemma;
+
 /** Limits of the joint proof. */
 interface JointLimits {
   readonly deadline: Deadline;
   /** Conflicts one query may take; a claim undecided within them leaves. */
   readonly maxConflicts: number;
+  /** Queries the proof may ask; past them it stops as when the budget passes (a count, not time). */
+  readonly maxQueries?: number;
+  /**
+   * The facts are only pulled in on demand, not first proven together (lemmas: thousands of
+   * candidates), and each query is on its own cone: the growing encoding's model values fluents
+   * far from the claim freely, and would pull in lemmas from all over the game.
+   */
+  readonly onDemand?: boolean;
 }
 
 /** The outcome: per claim (the given ones, then the exclusions), whether it is proven, and the work done. */
@@ -39,22 +51,34 @@ interface JointResult {
   readonly complete: boolean;
 }
 
-/** A claim of prove.ts, or "the first member true only with the second" (an implication between two fluents). */
-type JointClaim = Claim | { readonly kind: 'imp'; readonly batch: number; readonly members: readonly [number, number] };
+/**
+ * A claim of prove.ts, "the first member true only with the second" (an implication between two
+ * fluents), or a clause over its members (`positive[i]`: the literal of `members[i]` is "true").
+ */
+type JointClaim = Claim | { readonly kind: 'imp'; readonly batch: number; readonly members: readonly [number, number] }
+  | { readonly kind: 'clause'; readonly batch: number; readonly members: readonly number[]; readonly positive: readonly boolean[] };
 
 /** Whether claim `c` holds where `value` says which fluents are true. */
 function holds(c: JointClaim, value: (f: number) => boolean): boolean {
   if (c.kind === 'imp') return !value(c.members[0]) || value(c.members[1]);
+  if (c.kind === 'clause') return c.members.some((f, i) => value(f) === c.positive[i]);
   let n = 0;
   for (const f of c.members) if (value(f)) n++;
   return c.kind === 'amo' ? n <= 1 : n >= 1;
+}
+
+/** A fact as a claim of the proof (batch -1). */
+function factClaim(x: JointFact): JointClaim {
+  if (x.kind === 'group') return { kind: 'amo', batch: -1, members: x.members };
+  if (x.kind === 'clause') return { kind: 'clause', batch: -1, members: x.members, positive: x.positive };
+  return { kind: x.kind, batch: -1, members: [x.a, x.b] };
 }
 
 /** Raised when the budget has passed. */
 class JointStopped extends Error {}
 
 /** What a query found: no violation, a violation with its current state's true fluents (of the cone), or undecided. */
-type Answer = { readonly kind: 'unsat' | 'unknown' } | { readonly kind: 'sat'; readonly now: readonly number[]; readonly cone: readonly number[] };
+type Answer = { readonly kind: 'unsat' | 'unknown'; readonly cone?: readonly number[] } | { readonly kind: 'sat'; readonly now: readonly number[]; readonly cone: readonly number[] };
 
 /** The shared state of the proof. */
 interface Prover {
@@ -66,6 +90,7 @@ interface Prover {
   readonly limits: JointLimits;
   /** The cones kept between rounds (joint-cones.ts); undefined: each query encodes its cone anew. */
   readonly kept?: JointAsk;
+  readonly maxQueries?: number;
   queries: number;
   work: number;
 }
@@ -74,9 +99,11 @@ interface Prover {
 function ask(p: Prover, i: number): Answer {
   const { view, claims, limits } = p;
   const claim = claims[i]!;
+  // A first member no rule makes true never makes an implication false, nor a negative literal's fluent a clause.
+  if (claim.kind === 'imp' && view.fluents[claim.members[0]]!.nextAtom < 0) return { kind: 'unsat' };
+  if (claim.kind === 'clause' && claim.members.some((f, k) => !claim.positive[k] && view.fluents[f]!.nextAtom < 0)) return { kind: 'unsat' };
+  if (p.maxQueries !== undefined && p.queries >= p.maxQueries) throw new JointStopped();
   if (p.kept !== undefined) {
-    // A first member no rule makes true never makes an implication false (as below).
-    if (claim.kind === 'imp' && view.fluents[claim.members[0]]!.nextAtom < 0) return { kind: 'unsat' };
     const r = p.kept(i, p.state, limits.maxConflicts, () => limits.deadline.passed());
     if (r !== undefined) {
       p.queries++;
@@ -98,18 +125,19 @@ function ask(p: Prover, i: number): Answer {
     if (c.kind === 'amo' && members.length >= 2) atMostOne(solver, members.map(now));
     else if (c.kind === 'alo' && members.length === c.members.length) solver.addClause(members.map(now));
     else if (c.kind === 'imp' && members.length === 2) solver.addClause([-now(c.members[0]), now(c.members[1])]);
+    else if (c.kind === 'clause' && members.length === c.members.length) solver.addClause(c.members.map((f, j) => (c.positive[j] ? now(f) : -now(f))));
   });
   const next = nexts.filter((a) => a >= 0).map(atom);
-  // An implication is violated when its first member becomes true without its second; a first
-  // member no rule makes true never is.
-  if (claim.kind === 'imp' && nexts[0]! < 0) return { kind: 'unsat' };
+  // An implication is violated when its first member becomes true without its second (a first
+  // member no rule makes true never is, above), a clause when each literal becomes false.
   const assumptions = claim.kind === 'amo' ? [atLeastTwo(solver, next)]
-    : claim.kind === 'imp' ? [atom(nexts[0]!), ...(nexts[1]! < 0 ? [] : [-atom(nexts[1]!)])] : next.map((v) => -v);
+    : claim.kind === 'imp' ? [atom(nexts[0]!), ...(nexts[1]! < 0 ? [] : [-atom(nexts[1]!)])]
+      : claim.kind === 'clause' ? clauseGoal(claim.positive, nexts, atom) : next.map((v) => -v);
   const answer = solver.solve(assumptions, limits.maxConflicts, () => limits.deadline.passed());
   p.queries++;
   p.work += solver.literalCount + solver.visitCount;
   if (limits.deadline.passed()) throw new JointStopped();
-  if (answer !== 'sat') return { kind: answer };
+  if (answer !== 'sat') return { kind: answer, cone: enc.fluents };
   return { kind: 'sat', now: enc.fluents.filter((f) => solver.value(now(f))), cone: enc.fluents };
 }
 
@@ -141,20 +169,68 @@ function proveBatch(p: Prover, batch: readonly number[], pool: readonly (readonl
   for (const i of active) if (p.state[i] === 2) p.state[i] = 1;
 }
 
+/**
+ * {@link proveBatch} for facts pulled in on demand only (the lemma pass), asking again only what
+ * a drop may have changed. Adding claims only adds assumptions, so an "unsat" stays "unsat" until
+ * a claim leaves; and a query assumed a claim only through its members in the query's cone. So a
+ * claim shown inductive is asked again only when a claim with a member in its cone leaves; the
+ * fixpoint is reached when every active claim is shown inductive since.
+ */
+function proveBatchOnDemand(p: Prover, batch: readonly number[], pool: readonly (readonly number[])[]): void {
+  const init = new Uint8Array(p.view.fluents.length);
+  for (const f of p.view.init) init[f] = 1;
+  const tried = new Set<number>();
+  for (const i of batch) if (p.state[i] === 0 && holds(p.claims[i]!, (f) => init[f] === 1)) p.state[i] = 2;
+  // Per claim shown inductive: the fluents of its cone (a claim leaving with a member there undoes it).
+  const shown = new Map<number, Set<number>>();
+  const queue = batch.filter((i) => p.state[i] === 2);
+  for (let q = 0; q < queue.length; q++) {
+    const i = queue[q]!;
+    if (p.state[i] !== 2 || shown.has(i)) continue;
+    const answer = ask(p, i);
+    if (answer.kind === 'unsat') {
+      shown.set(i, new Set(answer.cone ?? []));
+      continue;
+    }
+    const added = answer.kind === 'sat' ? breaking(p, answer, pool, tried) : [];
+    for (const k of added) (tried.add(k), (p.state[k] = 2), queue.push(k));
+    if (added.length > 0) {
+      queue.push(i);
+      continue;
+    }
+    p.state[i] = 0;
+    const members = p.claims[i]!.members;
+    for (const [k, cone] of shown) {
+      if (members.some((f) => cone.has(f))) (shown.delete(k), queue.push(k));
+    }
+  }
+  for (const i of queue) if (p.state[i] === 2) p.state[i] = 1;
+}
+
 /** The claims of `pool`, not tried yet and not proven, that the model's current state (true fluents of its cone) violates. */
 function breaking(p: Prover, { now, cone }: { readonly now: readonly number[]; readonly cone: readonly number[] }, pool: readonly (readonly number[])[], tried: ReadonlySet<number>): number[] {
   const on = new Set(now);
   const seen = new Set(cone);
-  const out: number[] = [];
+  const out = new Set<number>();
   for (const f of now) {
     for (const k of pool[f] ?? []) {
-      if (tried.has(k) || p.state[k] !== 0 || out.includes(k)) continue;
-      const c = p.claims[k]!;
-      // Its second member must be in the cone: outside it, its value in the model says nothing.
-      if (c.kind === 'imp' ? seen.has(c.members[1]) && !on.has(c.members[1]) : c.members.every((g) => on.has(g))) out.push(k);
+      if (tried.has(k) || p.state[k] !== 0 || out.has(k)) continue;
+      if (broken(p.claims[k]!, on, seen)) out.add(k);
     }
   }
-  return out;
+  return [...out];
+}
+
+/**
+ * Whether a model's current state (`on` its true fluents, `seen` its cone) breaks a fact. A
+ * member that must be false must be in the cone: outside it, its value in the model says nothing.
+ */
+function broken(c: JointClaim, on: ReadonlySet<number>, seen: ReadonlySet<number>): boolean {
+  if (c.kind === 'imp') return seen.has(c.members[1]) && !on.has(c.members[1]);
+  if (c.kind === 'clause') return c.members.every((g, i) => (c.positive[i] ? seen.has(g) && !on.has(g) : on.has(g)));
+  let n = 0;
+  for (const g of c.members) if (on.has(g)) n++;
+  return n >= 2;
 }
 
 /**
@@ -162,24 +238,26 @@ function breaking(p: Prover, { now, cone }: { readonly now: readonly number[]; r
  * claims `proven` assumed, with the exclusions `pairs` as candidates. The claims of a batch
  * proven join the assumed ones; a batch the budget cuts short, and those after it, prove nothing.
  */
-export function proveGroundJointly(view: MutexView, claims: readonly Claim[], batches: readonly (readonly number[])[], pairs: readonly FluentPair[], limits: JointLimits, proven: readonly boolean[]): JointResult {
-  const all: JointClaim[] = [...claims, ...pairs.map(({ kind, a, b }): JointClaim => ({ kind, batch: -1, members: [a, b] }))];
-  // By first member: the one a violating state holds true, for either kind.
+export function proveGroundJointly(view: MutexView, claims: readonly Claim[], batches: readonly (readonly number[])[], pairs: readonly JointFact[], limits: JointLimits, proven: readonly boolean[]): JointResult {
+  const all: JointClaim[] = [...claims, ...pairs.map(factClaim)];
+  // By a member every violating state holds true: a pair's first, a group's each, a clause's first negative.
   const pool: number[][] = view.fluents.map(() => []);
-  pairs.forEach(({ a }, k) => pool[a]!.push(claims.length + k));
+  pairs.forEach((x, k) => {
+    for (const f of x.kind === 'group' ? x.members : x.kind === 'clause' ? [x.members[x.positive.indexOf(false)]!] : [x.a]) pool[f]!.push(claims.length + k);
+  });
   const state = all.map((_, k) => (proven[k] === true ? 1 : 0));
   let p: Prover | undefined;
   let complete = true;
   try {
     const index = ruleIndex(view, () => limits.deadline.tick());
-    p = { view, claims: all, state, index, limits, kept: jointCones(view, index, all, () => limits.deadline.tick()), queries: 0, work: 0 };
+    p = { view, claims: all, state, index, limits, kept: limits.onDemand === true ? undefined : jointCones(view, index, all, () => limits.deadline.tick()), maxQueries: limits.maxQueries, queries: 0, work: 0 };
     // The exclusions first, together (each cone is small); those that need a claim of a later
-    // batch may still join it on demand.
-    const exclusions = pairs.map((_, k) => claims.length + k);
+    // batch may still join it on demand. Lemmas only on demand.
+    const exclusions = limits.onDemand === true ? [] : pairs.map((_, k) => claims.length + k);
     for (const [batch, from] of [[exclusions, []] as const, ...batches.map((b) => [b, pool] as const)]) {
       const before = [...state];
       try {
-        proveBatch(p, batch, from);
+        (limits.onDemand === true ? proveBatchOnDemand : proveBatch)(p, batch, from);
       } catch (err) {
         before.forEach((v, k) => (state[k] = v));
         throw err;

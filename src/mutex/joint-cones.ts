@@ -19,10 +19,16 @@ import { GrowingCone } from './cone-grow.js';
 import type { SatSolver } from './sat.js';
 import type { MutexView } from './view.js';
 
-/** A claim of the joint proof: at most one, at least one, or the first member only with the second. */
+/** A claim of the joint proof: at most one, at least one, the first member only with the second, or a clause (`positive`: its literals' signs). */
 interface JointClaimLike {
-  readonly kind: 'amo' | 'alo' | 'imp';
+  readonly kind: 'amo' | 'alo' | 'imp' | 'clause';
   readonly members: readonly number[];
+  readonly positive?: readonly boolean[];
+}
+
+/** The assumptions that make a clause false in the successor: a negative literal's fluent next, a positive one's not (none when no rule makes it true). */
+export function clauseGoal(positive: readonly boolean[], nexts: readonly number[], atom: (a: number) => number): number[] {
+  return nexts.flatMap((a, k) => (a < 0 ? [] : [positive[k] ? -atom(a) : atom(a)]));
 }
 
 /** One query's answer: with a model (sat), the current state's true fluents of the encoding and its fluents; the work since the last query. */
@@ -128,8 +134,9 @@ export function jointCones(view: MutexView, index: RuleIndex, claims: readonly J
     if (c.kind === 'amo') growAmo(solver, out, fresh, now);
     else if (c.kind === 'alo' && fresh.length === c.members.length) solver.addClause([-(out.s = solver.newVar()), ...fresh.map(now)]);
     else if (c.kind === 'imp' && fresh.length === 2) solver.addClause([-(out.s = solver.newVar()), -now(c.members[0]!), now(c.members[1]!)]);
-    // Nothing more to add: every member covered, or an "at least one" or an implication added
-    // (once, when all its members are in the cone).
+    else if (c.kind === 'clause' && fresh.length === c.members.length) solver.addClause([-(out.s = solver.newVar()), ...c.members.map((f, k) => (c.positive![k] ? now(f) : -now(f)))]);
+    // Nothing more to add: every member covered, or an "at least one", an implication or a
+    // clause added (once, when all its members are in the cone).
     out.whole = c.kind === 'amo' ? out.covered.size === c.members.length : out.s !== 0;
     selector.set(j, out);
     return out.s;
@@ -149,7 +156,8 @@ export function jointCones(view: MutexView, index: RuleIndex, claims: readonly J
     if (goal === undefined) {
       const next = nexts.filter((a) => a >= 0).map((a) => cone.atom(a));
       goal = claim.kind === 'amo' ? [atLeastTwo(solver, next)]
-        : claim.kind === 'imp' ? [cone.atom(nexts[0]!), ...(nexts[1]! < 0 ? [] : [-cone.atom(nexts[1]!)])] : next.map((v) => -v);
+        : claim.kind === 'imp' ? [cone.atom(nexts[0]!), ...(nexts[1]! < 0 ? [] : [-cone.atom(nexts[1]!)])]
+          : claim.kind === 'clause' ? clauseGoal(claim.positive!, nexts, (a) => cone.atom(a)) : next.map((v) => -v);
       goals.set(i, goal);
     }
     if (first === 0) first = solver.literalCount;
