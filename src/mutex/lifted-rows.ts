@@ -20,6 +20,8 @@ export interface Bound {
   readonly index: readonly ReadonlyMap<string, readonly (readonly Term[])[]>[];
   /** Whether some row fits, per pattern of an atom's arguments (filled as the proof asks). */
   readonly memo: Map<string, boolean>;
+  /** The rows' texts (their arguments' {@link key}s joined by spaces), made at the first lookup of a ground row. */
+  keys?: Set<string>;
 }
 
 /** The names of the variables of `t` under `s` (with repeats). */
@@ -112,6 +114,11 @@ function pairFits([a, ba]: readonly [Atom, Bound], [b, bb]: readonly [Atom, Boun
 
 /** Whether some row of the bound fits the arguments (cut) under `s` and the ground bindings `local`. */
 function rowFitsWith(b: Bound, cut: readonly Term[], s: Subst, local: ReadonlyMap<string, Term>): boolean {
+  // Arguments all ground: one lookup of the row's text. Scanning a bucket with a copy of `local`
+  // per row took 6.5 million rows and 2.5 of PROPJOE_S's 3 processor seconds of lifted proofs
+  // (held-out 2006, a 5-ary bound of 18,432 rows paired with itself).
+  const text = groundText(cut, s, local);
+  if (text !== undefined) return rowKeys(b).has(text);
   let rows = b.rows;
   cut.forEach((x, i) => {
     const u = walk(x, s);
@@ -124,6 +131,25 @@ function rowFitsWith(b: Bound, cut: readonly Term[], s: Subst, local: ReadonlyMa
     const more = new Map(local);
     return cut.every((x, j) => matchesGround(x, row[j]!, s, more));
   });
+}
+
+/** The text of a row whose arguments (cut) are ground under `s` and `local`, as {@link rowKeys} has it; undefined when one is not. */
+function groundText(cut: readonly Term[], s: Subst, local: ReadonlyMap<string, Term>): string | undefined {
+  const parts: string[] = [];
+  for (const x of cut) {
+    const u = walk(x, s);
+    const g = u.kind === 'var' ? local.get(u.name) : ground(u, s) ? u : undefined;
+    if (g === undefined) return undefined;
+    parts.push(key(g, s));
+  }
+  return parts.join(' ');
+}
+
+/** The texts of the bound's rows (their ground arguments' keys joined by spaces), made once per bound. */
+function rowKeys(b: Bound): Set<string> {
+  const none: Subst = new Map();
+  b.keys ??= new Set(b.rows.map((row) => row.map((t) => key(t, none)).join(' ')));
+  return b.keys;
 }
 
 /**
