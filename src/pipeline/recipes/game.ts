@@ -28,7 +28,7 @@ export interface GroundRun {
 }
 
 /** A {@link GroundRun} with what made it: the supersets and the pruned game (the batch reads supersets back from them). */
-export interface GroundRunWhole extends GroundRun {
+interface GroundRunWhole extends GroundRun {
   readonly reach: ReachResult;
   /**
    * The pruned ground game, unused instances still in it (those of relations the superset
