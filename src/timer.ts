@@ -12,6 +12,13 @@ export interface StageRecord {
   readonly counts: Readonly<Record<string, number>>;
   /** Resident set size after the stage, in bytes. */
   readonly rss: number;
+  /**
+   * The process's highest resident set size so far, read after the stage, in bytes (0 where the
+   * host reports none): where it is above the stage before's, this stage raised the peak. The
+   * size at a stage's end misses what a stage holds only while it runs (the writer's texts, a
+   * join's blocks), which is what GNU time and the benchmarks report as the peak.
+   */
+  readonly maxRss: number;
 }
 
 /**
@@ -26,6 +33,12 @@ export function utf8Length(text: string): number {
 function residentBytes(): number {
   // memoryUsage.rss() reads only the resident set size, much cheaper than memoryUsage().
   return typeof process === 'undefined' ? 0 : process.memoryUsage.rss();
+}
+
+/** The process's highest resident set size so far in bytes where the host reports one (Node), else 0. */
+function highWaterBytes(): number {
+  // resourceUsage().maxRSS is in KiB (getrusage's ru_maxrss on Linux).
+  return typeof process === 'undefined' || typeof process.resourceUsage !== 'function' ? 0 : process.resourceUsage().maxRSS * 1024;
 }
 
 /** Collects stage records; one per pipeline run, never shared. */
@@ -63,7 +76,7 @@ export class StageTimer {
   private record(stage: string, ms: number, counts: Record<string, number>): void {
     const rss = residentBytes();
     this.peak = Math.max(this.peak, rss);
-    const record = { stage, ms, counts, rss };
+    const record = { stage, ms, counts, rss, maxRss: highWaterBytes() };
     this.records.push(record);
     this.onStage?.(record);
   }
@@ -111,17 +124,40 @@ function totalMs(records: readonly StageRecord[]): number {
   return total;
 }
 
+const MIB = 2 ** 20;
+
 /**
- * Human-readable lines for stderr: `parse      12.3 ms  rules=40`, one per stage, then the
- * total of the stages and the peak memory.
+ * The memory part of a stage's line: resident size at its end and the process's high-water mark
+ * after it, with how far this stage raised the mark (`+N`) when it did: the stage marked last
+ * is where the run's peak was reached. Empty where the host reports no memory.
+ */
+function memoryCell(r: StageRecord, before: number | undefined): string {
+  if (r.maxRss === 0) return '';
+  const rose = before !== undefined && r.maxRss > before ? ` +${((r.maxRss - before) / MIB).toFixed(0)}` : '';
+  return `  [rss ${(r.rss / MIB).toFixed(0)} MiB, peak ${(r.maxRss / MIB).toFixed(0)} MiB${rose}]`;
+}
+
+/** The last stage of `records` that raised the process's high-water mark, with the mark (undefined: none known). */
+function peakStage(records: readonly StageRecord[]): { stage: string; maxRss: number } | undefined {
+  let found: StageRecord | undefined;
+  for (let i = 1; i < records.length; i++) if (records[i]!.maxRss > records[i - 1]!.maxRss) found = records[i];
+  return found === undefined ? undefined : { stage: found.stage, maxRss: found.maxRss };
+}
+
+/**
+ * Human-readable lines for stderr: `parse      12.3 ms  rules=40  [rss 60 MiB, peak 61 MiB +1]`,
+ * one per stage, then the total of the stages, the peak memory at a stage's end and the
+ * process's high-water mark with the stage that reached it.
  */
 export function formatStages(records: readonly StageRecord[], peakRss: number): string {
-  const lines = records.map((r) => {
+  const lines = records.map((r, i) => {
     const counts = Object.entries(r.counts).map(([k, v]) => `${k}=${v}`).join(' ');
-    return `${r.stage.padEnd(12)} ${r.ms.toFixed(1).padStart(9)} ms  ${counts}`;
+    return `${r.stage.padEnd(12)} ${r.ms.toFixed(1).padStart(9)} ms  ${counts}${memoryCell(r, i === 0 ? undefined : records[i - 1]!.maxRss)}`;
   });
   lines.push(`${'total'.padEnd(12)} ${totalMs(records).toFixed(1).padStart(9)} ms`);
-  lines.push(`${'peak memory'.padEnd(12)} ${(peakRss / 2 ** 20).toFixed(1).padStart(9)} MiB`);
+  lines.push(`${'peak memory'.padEnd(12)} ${(peakRss / MIB).toFixed(1).padStart(9)} MiB`);
+  const peak = peakStage(records);
+  if (peak !== undefined) lines.push(`${'high water'.padEnd(12)} ${(peak.maxRss / MIB).toFixed(1).padStart(9)} MiB  reached in ${peak.stage}`);
   return lines.join('\n');
 }
 

@@ -11,7 +11,7 @@ import { Deadline } from '../src/deadline.js';
 import { relationsWorthDemanding } from '../src/reach/demand-choice.js';
 import { supersetsForGrounding } from '../src/reach/demand.js';
 import { demandableRelations } from '../src/reach/magic.js';
-import { groundWritten, loadRun } from '../src/pipeline/recipes/index.js';
+import { groundWrittenWhole, loadRun } from '../src/pipeline/recipes/index.js';
 import type { Supersets } from '../src/reach/types.js';
 import { EXAMPLES_DIR } from './corpus.js';
 import { testContext } from './support/context.js';
@@ -65,8 +65,8 @@ describe('demand where the callers pass constants: the same game', () => {
   it('the recipes: ground demands, ground --keep-unused keeps the plain supersets (every tally instance)', () => {
     const ctx = testContext(CALLS);
     const loaded = loadRun(ctx, readFileSync(CALLS, 'utf8'));
-    const removed = groundWritten(ctx, loaded, false);
-    const kept = groundWritten(testContext(CALLS), loaded, true);
+    const removed = groundWrittenWhole(ctx, loaded, false);
+    const kept = groundWrittenWhole(testContext(CALLS), loaded, true);
     expect(tallies(removed.reach.supersets) * 100).toBeLessThan(tallies(kept.reach.supersets));
     expect(tallies(kept.reach.supersets)).toBe(tallies(supersetsForGrounding(loaded.normal, limits, 'never').supersets));
   }, 120_000);

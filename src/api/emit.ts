@@ -7,7 +7,7 @@ import { NO_POS } from '../gdl/ast.js';
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import { DEFAULT_GDDL_OPTIONS, GDDL_FILE_NAMES } from '../pipeline/formats.js';
 import { type FoundResults, type GroundRun, type RunContext, gddlOutput, groundOutput, rddlOutput } from '../pipeline/recipes/index.js';
-import { type AxiomOptions, DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS } from '../pipeline/stages.js';
+import { type AxiomOptions, DEFAULT_AXIOM_OPTIONS, DEFAULT_MUTEX_SETTINGS, type OutputChunk } from '../pipeline/stages.js';
 import type { StageRecord } from '../timer.js';
 import { GROUNDED, type Grounding, axiomKey, laterContext, mutexKey } from './ground.js';
 import { LOADED } from './load.js';
@@ -70,23 +70,27 @@ function joined(chunks: readonly string[], file: string): string {
   }
 }
 
+/** The chunks `emit` makes, as strings: UTF-8 bytes come in chunks of whole lines or items, each decodes alone. */
+function decoded(emit: (write: (chunk: OutputChunk) => void) => void): string[] {
+  const chunks: string[] = [];
+  const decoder = new TextDecoder();
+  emit((c) => chunks.push(typeof c === 'string' ? c : decoder.decode(c)));
+  return chunks;
+}
+
 /** The GDL or JSON of `ground`, with its axioms. */
 function groundFiles(ctx: RunContext, run: GroundRun, format: 'gdl' | 'json', options: EmitOptions): Omit<Output, 'stats'> {
   const out = groundOutput(ctx, run, { format, gdl: { baseInput: options.baseInput !== false } });
   if (out.kind !== 'chunks') throw new Error('the ground game is emitted in chunks');
-  const chunks: string[] = [];
-  // GDL comes as UTF-8 bytes in chunks of whole lines: each decodes alone.
-  const decoder = new TextDecoder();
-  out.emit((c) => chunks.push(typeof c === 'string' ? c : decoder.decode(c)));
-  return { format, files: [{ name: `${baseName(ctx.file)}.${format}`, text: joined(chunks, ctx.file) }], warnings: [] };
+  return { format, files: [{ name: `${baseName(ctx.file)}.${format}`, text: joined(decoded(out.emit), ctx.file) }], warnings: [] };
 }
 
 /** The GDL of `ground --remove-axioms`, and the axiom removal it rests on (kept for later calls). */
 function noAxiomsFiles(ctx: RunContext, run: GroundRun, options: EmitOptions, found: FoundResults): { files: Omit<Output, 'stats'>; made: FoundResults } {
   const gdl = { baseInput: options.baseInput !== false };
   const out = groundOutput(ctx, run, { format: 'gdl', gdl, removeAxioms: axiomOptions(options) }, found);
-  if (out.kind !== 'text') throw new Error('axiom removal gives one text');
-  const files = { format: 'gdl-no-axioms' as const, files: [{ name: `${baseName(ctx.file)}-no-axioms.gdl`, text: out.text }], warnings: out.axioms.warnings };
+  if (out.kind !== 'formula') throw new Error('axiom removal gives the game without axioms');
+  const files = { format: 'gdl-no-axioms' as const, files: [{ name: `${baseName(ctx.file)}-no-axioms.gdl`, text: joined(decoded(out.emit), ctx.file) }], warnings: out.axioms.warnings };
   return { files, made: { axioms: out.axioms } };
 }
 

@@ -26,7 +26,7 @@ import { groundRecipe, rddlRecipe } from '../pipeline/recipes/ground.js';
 import { type RddlFlags, checkRddlFlags, gameBase, writeRddl } from './rddl.js';
 import { StageTimer, formatStages } from '../timer.js';
 import { GDDL_FLAG_HELP, formatGddlStats, resolveGddlFlags, writeGddlOutput } from './gddl.js';
-import { EXIT, UsageError, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput, writeStatsJson } from './io.js';
+import { EXIT, UsageError, checkOutputTarget, gameName, readGameFile, runCommand, writeStatsJson } from './io.js';
 import { writeOutputChunks } from './output-chunks.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, addLazyOption, addSplitOption, parseChoice, parseWhole, resolveFlags, withLazyNote } from './options.js';
 
@@ -121,11 +121,9 @@ async function groundLoaded(file: string, options: GroundOptions, resolved: Reso
   }
   const removeAxioms = options.removeAxioms === true ? resolved.axioms : undefined;
   const out = groundRecipe(ctx, loaded, { keepUnused, format: resolved.format === 'json' ? 'json' : 'gdl', gdl: { baseInput: options.baseInput }, ...(removeAxioms === undefined ? {} : { removeAxioms }) });
-  const axioms = out.kind === 'text' ? out.axioms : undefined;
-  if (out.kind === 'text') {
-    for (const w of out.axioms.warnings) process.stderr.write(`${file}: warning: ${w}\n`);
-    writeOutput(options.output, out.text);
-  } else await writeOutputChunks(options.output, out.emit);
+  const axioms = out.kind === 'formula' ? out.axioms : undefined;
+  if (out.kind === 'formula') for (const w of out.axioms.warnings) process.stderr.write(`${file}: warning: ${w}\n`);
+  await writeOutputChunks(options.output, out.emit);
   if (options.stats === true) process.stderr.write(`${formatStages(ctx.timer.list(), ctx.timer.peakRss())}\n${formatReductions(out.run.unused, axioms)}`);
   // With --lazy-axioms: which relations stayed non-ground (docs/lazy.md).
   const lazy = lazyStatsLine(out.run.game);

@@ -112,7 +112,7 @@ export function gameFields(game: GroundGame): GameFields {
 }
 
 /** The atoms of `game` as term ids, in their order: its own when it was made here, else read from its `atoms`. */
-export function atomTerms(game: GroundGame): Int32Array {
+export function atomTerms(game: Pick<GroundGame, 'atoms'>): Int32Array {
   const own = (game as Carrier)[ATOMS];
   if (own !== undefined) return own;
   const out = new Int32Array(game.atoms.length);

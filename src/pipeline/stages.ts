@@ -5,7 +5,7 @@
  * through one {@link StageTimer} and stops at the first stage that reports errors.
  */
 import { type GdlEmitOptions, emitGdl, emitGdlBytes } from '../formats/gdl/write.js';
-import { emitJson } from '../formats/json/write.js';
+import { emitJson, emitJsonBytes } from '../formats/json/write.js';
 import { type GameDescription, NO_POS } from '../gdl/ast.js';
 import { type Diagnostic, GdlError, checkDeadline, diag, hasErrors, sortDiagnostics } from '../gdl/diagnostics.js';
 import { parseGdl } from '../gdl/parser.js';
@@ -31,7 +31,7 @@ import { supersetSizes } from '../reach/handover.js';
 import { removeAxioms } from '../axioms/remove.js';
 import { type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS } from '../axioms/types.js';
 import { type UnusedStats, removeUnused } from '../axioms/unused.js';
-import { emitFormulaGdl } from '../formats/gdl/formula.js';
+import { emitFormulaGdlBytes } from '../formats/gdl/formula.js';
 import { StageTimer, utf8Length } from '../timer.js';
 import { type LazyPlan, lazyRounds, mayBeLazy, refuseLazy } from '../ground/lazy.js';
 // For a refusal without lazy axioms that can name what they would leave non-ground (src/cli/ground.ts).
@@ -320,17 +320,14 @@ export type OutputChunk = string | Uint8Array;
 
 /**
  * Step 6 streamed: the ground game's text handed to `write` in chunks whose concatenation is
- * {@link emitGround}'s text byte for byte (GDL as UTF-8 bytes in chunks of whole lines, so no
- * string holds a game too large for one; JSON as one string). The `emit` time includes the writing.
+ * {@link emitGround}'s text byte for byte (GDL and JSON as UTF-8 bytes in chunks of whole lines
+ * or items, so no string holds a game too large for one). The `emit` time includes the writing.
  */
 export function emitGroundStream(game: GroundGame, format: GroundFormat, gdl: GdlEmitOptions, write: (chunk: OutputChunk) => void, timer: StageTimer, options: PipelineOptions): void {
-  if (format === 'json') {
-    write(emitGround(game, format, gdl, timer, options));
-    return;
-  }
   timer.run('emit', () => {
     let bytes = 0;
-    for (const chunk of emitGdlBytes(game, gdl, options.deadline)) {
+    const chunks = format === 'json' ? emitJsonBytes(game, options.deadline) : emitGdlBytes(game, gdl, options.deadline);
+    for (const chunk of chunks) {
       bytes += chunk.length;
       write(chunk);
     }
@@ -362,18 +359,25 @@ export function removeGameAxioms(game: GroundGame, options: PipelineOptions, axi
 }
 
 /**
- * Step 8 for a game without axioms: GDL with `(or ...)`, `(and ...)`, `(not ...)` bodies; a
- * limit error past the run's deadline.
+ * Step 8 for a game without axioms: GDL with `(or ...)`, `(and ...)`, `(not ...)` bodies, handed
+ * to `write` as UTF-8 bytes in chunks of whole lines (valid during the call, as
+ * {@link emitGroundStream}'s); a limit error past the run's deadline. The `emit` time includes
+ * the writing.
  */
-export function emitFormulaGround(game: AxiomResult['game'], gdl: GdlEmitOptions, options: PipelineOptions, timer: StageTimer): string {
-  return timer.run('emit', () => {
+export function emitFormulaGroundStream(game: AxiomResult['game'], gdl: GdlEmitOptions, write: (chunk: OutputChunk) => void, options: PipelineOptions, timer: StageTimer): void {
+  timer.run('emit', () => {
+    let bytes = 0;
     try {
-      return emitFormulaGdl(game, gdl, options.deadline);
+      for (const chunk of emitFormulaGdlBytes(game, gdl, options.deadline)) {
+        bytes += chunk.length;
+        write(chunk);
+      }
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
       throw new GdlError([diag('error', game.file, NO_POS, `the game without axioms is too large to write (${game.rules.length} rules)`)], 'limit', { kind: 'output' });
     }
-  }, (s) => ({ bytes: utf8Length(s) }));
+    return bytes;
+  }, (bytes) => ({ bytes }));
 }
 
 /**

@@ -89,11 +89,14 @@ const INPUT_OPEN = new TextEncoder().encode('(input ');
 const INIT_OPEN = new TextEncoder().encode('(init ');
 const HEADER_COMMENT = '; ground game written by gdl-grounder';
 
+/** What the lines before the rules read of a game (a game without axioms has them too). */
+type HeaderSource = Omit<GroundGame, 'rules'>;
+
 /**
  * The terms of the lines before the rules, in their order: roles, then (with `base` and
  * `input`) each fluent and each move's role and action, then each initial fluent.
  */
-function headerTerms(game: GroundGame, options: GdlEmitOptions): number[] {
+export function headerTerms(game: HeaderSource, options: GdlEmitOptions): number[] {
   const out: number[] = [...game.roles];
   if (options.baseInput) {
     const { fluents, moves } = game.vocabulary;
@@ -121,12 +124,12 @@ function termLine(out: ByteLines, open: Uint8Array, texts: TermBytes, a: number,
 }
 
 /**
- * The lines before the rules (the comment, roles, `base` and `input`, the initial state) as
+ * The lines before the rules (`comment`, roles, `base` and `input`, the initial state) as
  * bytes; `texts` holds the header's terms ({@link headerTerms}) from number `first` on.
  * Yields the buffer's bytes (a view, see {@link emitGdlBytes}) whenever it holds `chunk` or more.
  */
-function* headerBytes(game: GroundGame, options: GdlEmitOptions, out: ByteLines, texts: TermBytes, first: number, chunk: number): Generator<Uint8Array> {
-  out.text(HEADER_COMMENT);
+export function* headerBytes(game: HeaderSource, options: GdlEmitOptions, out: ByteLines, texts: TermBytes, first: number, chunk: number, comment = HEADER_COMMENT): Generator<Uint8Array> {
+  out.text(comment);
   out.byte(NEWLINE);
   const { fluents, moves } = game.vocabulary;
   // Per group of lines: its opening, its number of lines, terms per line.

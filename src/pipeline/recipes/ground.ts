@@ -8,9 +8,9 @@ import type { RunContext } from '../context.js';
 import { type RddlFiles, type RddlOptions, type UnrollStats, rddlFiles, refuseGdl2, unrollForRddl } from '../formats.js';
 import {
   type AxiomOptions, type AxiomResult, type GroundFormat, type GroundGame, type LoadedGame, type MutexResult, type NormalGame, type OutputChunk, type Supersets,
-  DEFAULT_AXIOM_OPTIONS, emitFormulaGround, emitGround, emitGroundStream, readBackSupersets, removeGameAxioms,
+  DEFAULT_AXIOM_OPTIONS, emitFormulaGroundStream, emitGroundStream, readBackSupersets, removeGameAxioms,
 } from '../stages.js';
-import { type GroundRun, groundWritten } from './game.js';
+import { type GroundRun, groundWritten, groundWrittenWhole } from './game.js';
 
 /** What `ground` writes as GDL or JSON. */
 interface GroundSettings {
@@ -21,10 +21,13 @@ interface GroundSettings {
   readonly removeAxioms?: AxiomOptions;
 }
 
-/** The output of `ground`: the game streamed in chunks, or the game without axioms as one text. */
+/**
+ * The output of `ground`, streamed: `emit` hands the text to `write` in chunks, timed as `emit`;
+ * the ground game (GDL or JSON), or the game without axioms with the axiom removal it rests on.
+ */
 type GroundOutput =
   | { readonly kind: 'chunks'; readonly run: GroundRun; readonly emit: (write: (chunk: OutputChunk) => void) => void }
-  | { readonly kind: 'text'; readonly run: GroundRun; readonly axioms: AxiomResult; readonly text: string };
+  | { readonly kind: 'formula'; readonly run: GroundRun; readonly axioms: AxiomResult; readonly emit: (write: (chunk: OutputChunk) => void) => void };
 
 /**
  * Results a caller made already on the same run with the same settings (the library's
@@ -37,7 +40,7 @@ export interface FoundResults {
 }
 
 /**
- * `ground` as GDL or JSON. Without `--remove-axioms` the text is streamed: `emit` hands it to
+ * `ground` as GDL or JSON, or GDL without axioms: the text is streamed, `emit` hands it to
  * `write` in chunks (racer's 4.7M rules are too large for one string), timed as `emit`.
  */
 export function groundRecipe(ctx: RunContext, loaded: LoadedGame, settings: GroundSettings): GroundOutput {
@@ -53,7 +56,7 @@ export function groundOutput(ctx: RunContext, run: GroundRun, settings: Omit<Gro
     return { kind: 'chunks', run, emit: (write) => emitGroundStream(run.game, settings.format, settings.gdl, write, ctx.timer, ctx.options) };
   }
   const axioms = found.axioms ?? removeGameAxioms(run.game, ctx.options, settings.removeAxioms, ctx.timer);
-  return { kind: 'text', run, axioms, text: emitFormulaGround(axioms.game, settings.gdl, ctx.options, ctx.timer) };
+  return { kind: 'formula', run, axioms, emit: (write) => emitFormulaGroundStream(axioms.game, settings.gdl, write, ctx.options, ctx.timer) };
 }
 
 
@@ -123,20 +126,21 @@ export type GddlBatchFiles = (ctx: RunContext, game: GroundGame, normal: NormalG
  */
 export function batchRecipe(ctx: RunContext, loaded: LoadedGame, format: BatchOutputFormat, name: string, gddl?: GddlBatchFiles): BatchResult {
   if (format === 'gddl' || format === 'rddl') refuseGdl2(loaded.game, format === 'gddl' ? 'GDDL' : 'RDDL');
-  const run = groundWritten(ctx, loaded, false);
-  const final = readBackSupersets(loaded.normal, run.reach.supersets, run.full, ctx.options);
+  const whole = groundWrittenWhole(ctx, loaded, false);
+  const final = readBackSupersets(loaded.normal, whole.reach.supersets, whole.full, ctx.options);
+  // Only the game written is kept from here on (GroundRun).
+  const run: GroundRun = whole.unused === undefined ? { game: whole.game } : { game: whole.game, unused: whole.unused };
   return { run, final, files: batchFiles(ctx, run.game, loaded.normal, format, name, gddl) };
 }
 
 function batchFiles(ctx: RunContext, game: GroundGame, normal: NormalGame, format: BatchOutputFormat, name: string, gddl?: GddlBatchFiles): OutputFile[] {
   const gdl = { baseInput: true };
-  if (format === 'gdl') {
+  if (format === 'gdl' || format === 'json') {
     const chunks: OutputChunk[] = [];
     // Byte chunks are views of the writer's buffer: kept, they are copied.
-    emitGroundStream(game, 'gdl', gdl, (c) => chunks.push(typeof c === 'string' ? c : c.slice()), ctx.timer, ctx.options);
-    return [{ name: `${name}.gdl`, text: chunks }];
+    emitGroundStream(game, format, gdl, (c) => chunks.push(typeof c === 'string' ? c : c.slice()), ctx.timer, ctx.options);
+    return [{ name: `${name}.${format}`, text: chunks }];
   }
-  if (format === 'json') return [{ name: `${name}.json`, text: emitGround(game, 'json', gdl, ctx.timer, ctx.options) }];
   if (format === 'rddl') {
     const files = rddlOf(ctx, game, DEFAULT_AXIOM_OPTIONS, name, {}).files;
     return [{ name: `${name}_mdp.rddl`, text: files.domain }, { name: `${name}_inst.rddl`, text: files.instance }];

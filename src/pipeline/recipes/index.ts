@@ -6,7 +6,7 @@
  * and the batch import recipes/game.ts and recipes/ground.ts instead (docs/corpus.md, gt15).
  */
 export { type RunContext, runContext } from '../context.js';
-export { type GroundRun, groundWritten, loadRun } from './game.js';
+export { type GroundRun, groundWritten, groundWrittenWhole, loadRun } from './game.js';
 export { type FoundResults, type RddlOutput, batchRecipe, groundOutput, groundRecipe, rddlOutput, rddlRecipe } from './ground.js';
 export { type GddlOutput, gddlOutput, gddlRecipe } from './gddl.js';
 export { type VerifyTarget, mutexOfRun, mutexRecipe, playRecipe, verifyRecipe } from './play.js';
