@@ -16,6 +16,18 @@ const OPEN = 0x28;
 const CLOSE = 0x29;
 const SPACE = 0x20;
 
+/**
+ * The text of UTF-8 chunks as one string (the string writers beside each byte writer). Decoded
+ * as one stream, so a chunk that ended inside a character would still decode right.
+ */
+export function decodeChunks(chunks: Iterable<Uint8Array>): string {
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  for (const bytes of chunks) parts.push(decoder.decode(bytes, { stream: true }));
+  parts.push(decoder.decode());
+  return parts.join('');
+}
+
 /** Copies `src[from .. to)` into `dst` at `at`; returns the position after them. */
 export function putBytes(dst: Uint8Array, at: number, src: Uint8Array, from: number, to: number): number {
   // Atom texts are short: a loop beats making a subarray per literal.

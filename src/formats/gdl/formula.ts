@@ -15,7 +15,7 @@ import { deadlineError } from '../../gdl/diagnostics.js';
 import { NO_POS } from '../../gdl/ast.js';
 import { Deadline } from '../../deadline.js';
 import { atomTerms } from '../../ground/compact.js';
-import { ByteLines, type TermBytes, termBytes } from './bytes.js';
+import { ByteLines, type TermBytes, decodeChunks, termBytes } from './bytes.js';
 import { type GdlEmitOptions, DEFAULT_GDL_EMIT_OPTIONS, headerBytes, headerTerms } from './write.js';
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -121,8 +121,5 @@ export function* emitFormulaGdlBytes(game: FormulaGame, options: GdlEmitOptions 
 
 /** The game as GDL text, deterministic byte for byte; every line ends with `\n`. */
 export function emitFormulaGdl(game: FormulaGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline: Deadline): string {
-  const decoder = new TextDecoder();
-  const parts: string[] = [];
-  for (const bytes of emitFormulaGdlBytes(game, options, deadline)) parts.push(decoder.decode(bytes));
-  return parts.join('');
+  return decodeChunks(emitFormulaGdlBytes(game, options, deadline));
 }

@@ -7,7 +7,7 @@ import { Deadline } from '../../deadline.js';
 import { deadlineTicker } from '../../gdl/diagnostics.js';
 import type { GroundGame } from '../../ground/types.js';
 import { type CompactRules, atomTerm, atomTerms, compactRules } from '../../ground/compact.js';
-import { ByteLines, type TermBytes, putBytes, termBytes } from './bytes.js';
+import { ByteLines, type TermBytes, decodeChunks, putBytes, termBytes } from './bytes.js';
 import { lazyLines } from './lazy.js';
 
 /** Options of the GDL output. */
@@ -204,5 +204,5 @@ export function* emitGdlChunks(game: GroundGame, options: GdlEmitOptions = DEFAU
 
 /** The ground game as GDL text, deterministic byte for byte; every line ends with `\n`. */
 export function emitGdl(game: GroundGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline: Deadline): string {
-  return [...emitGdlChunks(game, options, deadline)].join('');
+  return decodeChunks(emitGdlBytes(game, options, deadline));
 }

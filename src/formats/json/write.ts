@@ -13,7 +13,7 @@ import { deadlineTicker } from '../../gdl/diagnostics.js';
 import { SEES } from '../../gdl/keywords.js';
 import type { GroundGame } from '../../ground/types.js';
 import { type CompactRules, atomCount, atomTerm, atomTerms, compactRules } from '../../ground/compact.js';
-import { ByteLines, type TermBytes, putBytes, termBytes } from '../gdl/bytes.js';
+import { ByteLines, type TermBytes, decodeChunks, putBytes, termBytes } from '../gdl/bytes.js';
 import { lazyJson } from '../gdl/lazy.js';
 
 /** Version of the JSON layout; bumped on any incompatible change. */
@@ -259,8 +259,5 @@ export function* emitJsonBytes(game: GroundGame, deadline: Deadline, chunk = JSO
  * `deadline` (looked at per item) it throws a limit error.
  */
 export function emitJson(game: GroundGame, deadline: Deadline): string {
-  const decoder = new TextDecoder();
-  let text = '';
-  for (const bytes of emitJsonBytes(game, deadline)) text += decoder.decode(bytes, { stream: true });
-  return text + decoder.decode();
+  return decodeChunks(emitJsonBytes(game, deadline));
 }
