@@ -103,6 +103,11 @@ describe('gdl-ground ground', () => {
     const moves = run(['ground', walk, '--max-atoms', '100', '-o', out]);
     expect(moves.code).toBe(3);
     expect(moves.stderr).not.toContain('--lazy-axioms');
+    // The note is made where every command grounds, so mutex (and play, verify, batch) say it too.
+    const mutex = run(['mutex', walk, '--max-rules', '60']);
+    expect(mutex.code).toBe(3);
+    expect(mutex.stderr).toMatch(/lazy-walk\.kif:17:1: error: .*; --lazy-axioms leaves the rule at line 17 non-ground/);
+    expect(run(['mutex', walk, '--max-rules', '60', '--lazy-axioms']).code).toBe(0);
   });
 
   it('reports an invalid game with exit 1 and usage errors with exit 2', () => {

@@ -28,7 +28,7 @@ import { StageTimer, formatStages } from '../timer.js';
 import { GDDL_FLAG_HELP, formatGddlStats, resolveGddlFlags, writeGddlOutput } from './gddl.js';
 import { EXIT, UsageError, checkOutputTarget, gameName, readGameFile, runCommand, writeStatsJson } from './io.js';
 import { writeOutputChunks } from './output-chunks.js';
-import { type LimitFlags, addLimitOptions, addMethodOption, addLazyOption, addSplitOption, parseChoice, parseWhole, resolveFlags, withLazyNote } from './options.js';
+import { type LimitFlags, addLimitOptions, addMethodOption, addLazyOption, addSplitOption, parseChoice, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `ground`, as commander parses them. */
 interface GroundOptions extends LimitFlags, RddlFlags {
@@ -96,11 +96,7 @@ async function groundWith(file: string, options: GroundOptions, timer: StageTime
   const ctx = runContext(gameName(file), resolved.pipeline, timer);
   const loaded = loadRun(ctx, text);
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
-  try {
-    return await groundLoaded(file, options, resolved, ctx, loaded, gddl);
-  } catch (err) {
-    throw withLazyNote(err, loaded.normal, options);
-  }
+  return await groundLoaded(file, options, resolved, ctx, loaded, gddl);
 }
 
 /** {@link groundWith} once the game is loaded: grounds it and writes the output. */

@@ -5,8 +5,7 @@
  * checked as whole numbers; only seconds may be fractional.
  */
 import type { Command } from 'commander';
-import { GdlError } from '../gdl/diagnostics.js';
-import { type NormalGame, defaultPipelineOptions, lazySeed, type PipelineOptions, type PipelineSettings, type ReachMethod, resolvePipelineOptions } from '../pipeline/stages.js';
+import { defaultPipelineOptions, type PipelineOptions, type PipelineSettings, type ReachMethod, resolvePipelineOptions } from '../pipeline/stages.js';
 import { defaultMaxMemoryMb, processStartedAt } from '../runtime.js';
 import { UsageError } from './io.js';
 
@@ -103,20 +102,6 @@ export function addTermDepthOption(command: Command): Command {
 /** Registers `--lazy-axioms` (docs/lazy.md), for the commands that ground and play or write the result. */
 export function addLazyOption(command: Command): Command {
   return command.option('--lazy-axioms', 'leave relations (or keyword rules) whose grounding passes a limit non-ground, evaluated per state (docs/lazy.md)');
-}
-
-/**
- * `err` with the flag that answers it, when it is a limit that a run with `--lazy-axioms`
- * would have answered by leaving a relation (or keyword rule) non-ground and the flag was not
- * given (the held-out chess scramblings: ground with it, refused without); else `err` itself.
- */
-export function withLazyNote(err: unknown, normal: NormalGame, flags: LimitFlags): unknown {
-  if (flags.lazyAxioms === true || !(err instanceof GdlError)) return err;
-  const seed = lazySeed(normal, err);
-  if (seed === undefined) return err;
-  const [first, ...rest] = err.diagnostics;
-  const what = seed.startsWith('@') ? `the rule at line ${seed.slice(1).split(':')[0]}` : `'${seed}'`;
-  return new GdlError([{ ...first!, message: `${first!.message}; --lazy-axioms leaves ${what} non-ground, evaluated per state (docs/lazy.md)` }, ...rest], err.code, err.limit);
 }
 
 /**

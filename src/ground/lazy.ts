@@ -299,15 +299,29 @@ export function seedOfLimit(d: { readonly relation?: string; readonly line: numb
 /**
  * What the first lazy round would make lazy after `err`, a limit met by a run without lazy
  * axioms: the seed {@link lazyRounds} would take (not after the clock or the heap, which never
- * start a round, and only one whose lazy plan is not refused); undefined otherwise. For a
- * refusal that can say what grounds the game (docs/lazy.md).
+ * start a round, and only one whose lazy plan is not refused); undefined otherwise.
  */
-export function lazySeed(game: NormalGame, err: GdlError): string | undefined {
+function lazySeed(game: NormalGame, err: GdlError): string | undefined {
   const kind = err.limit?.kind;
   if (err.code !== 'limit' || kind === 'time' || kind === 'memory' || kind === 'aborted') return undefined;
   const first = err.diagnostics[0];
   const seed = first === undefined ? undefined : seedOfLimit(first);
   return seed !== undefined && mayBeLazy(game, seed) ? seed : undefined;
+}
+
+/**
+ * `err` with the flag that answers it, when it is a limit that a run with lazy axioms would
+ * have answered by leaving a relation (or keyword rule) non-ground (the held-out chess
+ * scramblings: ground with `--lazy-axioms`, refused without); else `err` itself. Applied where
+ * every command grounds, so `ground`, `mutex`, `play`, `verify` and the batch say the same.
+ */
+export function withLazyNote(game: NormalGame, err: unknown): unknown {
+  if (!(err instanceof GdlError)) return err;
+  const seed = lazySeed(game, err);
+  if (seed === undefined) return err;
+  const [first, ...rest] = err.diagnostics;
+  const what = seed.startsWith('@') ? `the rule at line ${seed.slice(1).split(':')[0]}` : `'${seed}'`;
+  return new GdlError([{ ...first!, message: `${first!.message}; --lazy-axioms leaves ${what} non-ground, evaluated per state (docs/lazy.md)` }, ...rest], err.code, err.limit);
 }
 
 /**

@@ -33,9 +33,8 @@ import { type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS } from '../a
 import { type UnusedStats, removeUnused } from '../axioms/unused.js';
 import { emitFormulaGdlBytes } from '../formats/gdl/formula.js';
 import { StageTimer, utf8Length } from '../timer.js';
-import { type LazyPlan, lazyRounds, mayBeLazy, refuseLazy } from '../ground/lazy.js';
+import { type LazyPlan, lazyRounds, mayBeLazy, refuseLazy, withLazyNote } from '../ground/lazy.js';
 // For a refusal without lazy axioms that can name what they would leave non-ground (src/cli/ground.ts).
-export { lazySeed } from '../ground/lazy.js';
 
 import { type PipelineOptions, instantiateLimits, reachLimits } from './options.js';
 
@@ -223,8 +222,12 @@ export function groundNormalGame(
   demand: GroundingDemand = 'accumulator',
 ): { reach: ReachResult; ground: GroundGame } {
   if (options.lazyAxioms === true || options.lazyRelations !== undefined) return groundLazily(normal, options, timer, demand);
-  const reach = reachForGrounding(normal, options, timer, demand, true);
-  return { reach, ground: groundGame(normal, reach.supersets, options, timer, undefined, demand === 'auto') };
+  try {
+    const reach = reachForGrounding(normal, options, timer, demand, true);
+    return { reach, ground: groundGame(normal, reach.supersets, options, timer, undefined, demand === 'auto') };
+  } catch (err) {
+    throw withLazyNote(normal, err);
+  }
 }
 
 /**
