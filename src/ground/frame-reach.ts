@@ -25,14 +25,11 @@
  * if split, are exact in the relaxed game too).
  */
 import type { Deadline } from '../deadline.js';
-import { deadlineTicker } from '../gdl/diagnostics.js';
 import type { Supersets } from '../reach/types.js';
 import { supersetSizes } from '../reach/handover.js';
-import { lazyInputAtoms } from './atoms.js';
-import { type CompactRules, atomCount, atomTerms, compactRules } from './compact.js';
-import { positiveWatchers } from './reachability.js';
+import { type CompactRules, atomCount, atomTerms } from './compact.js';
+import { reachableAtoms } from './reachability.js';
 import type { EarlyFrame, GroundGame } from './types.js';
-import { relaxedBridges } from './vocabulary.js';
 
 /** The witnesses the head rules of early rewrites wait for (see the module comment). */
 interface Witnesses {
@@ -130,45 +127,25 @@ function available(w: Witnesses, atoms: number, a: number, does: number, stamp: 
 
 /**
  * The ids of the atoms reachable in the relaxed ground game with each rewrite of `early` read
- * as the rule it replaced (module comment); otherwise as reachableAtoms (reachability.ts).
- * Past a limit of `deadline` it throws a limit error.
+ * as the rule it replaced (module comment): reachableAtoms (reachability.ts) with each head rule
+ * waiting for its witness too. Past a limit of `deadline` it throws a limit error.
  */
 export function writtenReach(game: GroundGame, early: readonly EarlyFrame[], deadline: Deadline): Uint8Array {
-  const tick = deadlineTicker(deadline, game.file, 'ground reachability');
   const n = atomCount(game);
-  const rules = compactRules(game);
-  const bridge = relaxedBridges(game.vocabulary, n);
-  const waiting = new Int32Array(rules.count);
-  const { start, list } = positiveWatchers(rules, n, waiting, tick);
-  const w = witnesses(game, rules, early, waiting);
   const stamp = new Int32Array(n);
-  const reached = new Uint8Array(n);
-  const todo = new Int32Array(n);
-  let top = 0;
-  const reach = (id: number): void => {
-    if (id < 0 || reached[id] === 1) return;
-    reached[id] = 1;
-    todo[top++] = id;
-  };
-  // A head rule released by a witness is no `moved` rule, so this goes one call deep at most.
-  const fire = (ri: number): void => {
-    reach(rules.heads[ri]!);
-    const does = w.movedDoes[ri]!;
-    if (does >= 0) available(w, n, rules.heads[ri]!, does, stamp, release);
-  };
-  const release = (ri: number): void => {
-    if (--waiting[ri]! === 0) fire(ri);
-  };
-  for (const id of game.init) reach(id);
-  for (const id of lazyInputAtoms(game)) reach(id);
-  for (let i = 0; i < rules.count; i++) if (waiting[i] === 0) fire(i);
-  while (top > 0) {
-    const id = todo[--top]!;
-    tick();
-    reach(bridge[id]!);
-    for (let k = start[id]!, end = start[id + 1]!; k < end; k++) release(list[k]!);
-  }
-  return reached;
+  let w: Witnesses | undefined;
+  let heads: Int32Array | undefined;
+  return reachableAtoms(game, deadline, {
+    prepare: (rules, waiting) => {
+      w = witnesses(game, rules, early, waiting);
+      heads = rules.heads;
+    },
+    // A head rule released by a witness is no `moved` rule, so this goes one call deep at most.
+    fired: (ri, release) => {
+      const does = w!.movedDoes[ri]!;
+      if (does >= 0) available(w!, n, heads![ri]!, does, stamp, release);
+    },
+  });
 }
 
 /**

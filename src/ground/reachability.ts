@@ -20,19 +20,33 @@ import type { GroundGame } from './types.js';
 import { type CompactRules, atomCount, atomTerms, compactRules, gameFields, gameWithRules, selectRules } from './compact.js';
 
 /**
+ * What a caller adds to the forward chaining of {@link reachableAtoms} (frame-reach.ts reads
+ * early frame rewrites as the rules they replaced this way): waits beyond the positive bodies,
+ * and a hook when a rule fires that may release waits of other rules.
+ */
+interface ChainHooks {
+  /** Called once, after `waiting` holds each rule's positive body size: may add waits. */
+  readonly prepare: (rules: CompactRules, waiting: Int32Array) => void;
+  /** Rule `ri` fired (once); `release(rj)` takes one wait off rule `rj`. */
+  readonly fired: (ri: number, release: (rj: number) => void) => void;
+}
+
+/**
  * The ids of the atoms reachable in the relaxed ground game (negative literals ignored), by
  * counting down each rule's unreached positive atoms (a linear-time forward chaining):
  *   reach(h) <= reach(p1), ..., reach(pn)   for every rule h <= p1..pn, not n1..nm
  *   reach((true F)) <= reach((next F))      reach((does R M)) <= reach((legal R M))
- * Past a limit of `deadline` (looked at per rule and per atom) it throws a limit error.
+ * `hooks` add waits and act when a rule fires. Past a limit of `deadline` (looked at per rule
+ * and per atom) it throws a limit error.
  */
-export function reachableAtoms(game: GroundGame, deadline: Deadline): Uint8Array {
+export function reachableAtoms(game: GroundGame, deadline: Deadline, hooks?: ChainHooks): Uint8Array {
   const tick = deadlineTicker(deadline, game.file, 'ground reachability');
   const n = atomCount(game);
   const rules = compactRules(game);
   const bridge = relaxedBridges(game.vocabulary, n);
   const waiting = new Int32Array(rules.count);
   const { start, list } = positiveWatchers(rules, n, waiting, tick);
+  hooks?.prepare(rules, waiting);
   const reached = new Uint8Array(n);
   // The atoms reached and not yet followed: each is pushed once, so n entries suffice.
   const todo = new Int32Array(n);
@@ -42,28 +56,25 @@ export function reachableAtoms(game: GroundGame, deadline: Deadline): Uint8Array
     reached[id] = 1;
     todo[top++] = id;
   };
+  const heads = rules.heads;
+  const release = (ri: number): void => {
+    if (--waiting[ri]! === 0) fire(ri);
+  };
+  const fire = hooks === undefined
+    ? (ri: number): void => seed(heads[ri]!)
+    : (ri: number): void => {
+      seed(heads[ri]!);
+      hooks.fired(ri, release);
+    };
   for (const id of game.init) seed(id);
   // Lazy atoms and the heads of lazy rules (docs/lazy.md) may hold in any state.
   for (const id of lazyInputAtoms(game)) seed(id);
-  const heads = rules.heads;
-  for (let i = 0; i < rules.count; i++) if (waiting[i] === 0) seed(heads[i]!);
+  for (let i = 0; i < rules.count; i++) if (waiting[i] === 0) fire(i);
   while (top > 0) {
     const id = todo[--top]!;
     tick();
-    const b = bridge[id]!;
-    if (b >= 0 && reached[b] === 0) {
-      reached[b] = 1;
-      todo[top++] = b;
-    }
-    for (let k = start[id]!, end = start[id + 1]!; k < end; k++) {
-      const ri = list[k]!;
-      if (--waiting[ri]! !== 0) continue;
-      const h = heads[ri]!;
-      if (reached[h] === 0) {
-        reached[h] = 1;
-        todo[top++] = h;
-      }
-    }
+    seed(bridge[id]!);
+    for (let k = start[id]!, end = start[id + 1]!; k < end; k++) release(list[k]!);
   }
   return reached;
 }
@@ -74,7 +85,7 @@ export function reachableAtoms(game: GroundGame, deadline: Deadline): Uint8Array
  * Bodies are ascending without duplicates (the GroundGame contract): each atom counts once.
  * The offsets are filled from each list's end backwards, so they need no second array.
  */
-export function positiveWatchers(rules: CompactRules, atoms: number, waiting: Int32Array, tick: () => void): { start: Int32Array; list: Int32Array } {
+function positiveWatchers(rules: CompactRules, atoms: number, waiting: Int32Array, tick: () => void): { start: Int32Array; list: Int32Array } {
   const { starts, negAt, lits } = rules;
   // First the count of each atom's rules, then the end of its list, then (filled) its start.
   const start = new Int32Array(atoms + 1);
