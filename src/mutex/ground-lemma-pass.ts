@@ -11,8 +11,14 @@ import { mappedLemmas } from './ground-lemmas.js';
 import type { Claim } from './prove.js';
 import type { MutexView } from './view.js';
 
-/** Share of the joint proofs' processor seconds the lemma pass may take; the 2h passes have the rest. */
-const LEMMA_SHARE = 0.5;
+/**
+ * Share of the joint proofs' processor seconds the lemma pass may take; the 2h passes have the
+ * rest, and all of it when the pass ends sooner. All of it since snake20: at 0.5, snake_2009_big's
+ * pass paid for 1,100 to 1,600 of the 3,166 queries to its fixpoint (quiet); at 1.0 it reached it
+ * in two of four quiet runs (260 bits instead of 519). The eight other games with a mapping rule
+ * measured the same at both (docs/mutex.md, snake20).
+ */
+const LEMMA_SHARE = 1;
 /** Queries of the lemma pass (snake_2009_big: about 5,000 to its fixpoint, docs/mutex.md snake19); the time share cuts it first at the default budget. */
 const MAX_QUERIES = 8_000;
 /** Clauses generated before the states are read, and lemmas kept after. */
