@@ -2,7 +2,8 @@
 // 27): grounding's runs give supersets whose arrays are made only when read, instantiation reads
 // the ids alone, and the game written is the one the arrays give. tictactoe's `open` and `line`
 // (read by terminal and goal only) are relations the relevant run leaves empty: they must get no
-// head filter, as when the axioms come as a list.
+// head filter, as when the axioms come as a list. The axioms are handed over as rows only, at
+// their size (peak20): the store's relations, their indexes and room, are left behind.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -62,5 +63,21 @@ describe('the hand-over of term ids', () => {
       const want = written(normal, arrays);
       expect(written(normal, trapped(supersetsForGrounding(normal, limits, 'auto').supersets)), file).toBe(want);
     }
+  }, 120_000);
+
+  it('hands the axioms over as rows at their size, not the store\'s relations', () => {
+    let rows = 0;
+    for (const file of GAMES) {
+      const ids = handedIds(supersetsForGrounding(load(file), limits, 'auto').supersets)!;
+      let count = 0;
+      for (const g of ids.axioms) {
+        expect(g.rows, `${file} ${g.rel}`).toBeInstanceOf(Int32Array);
+        expect(g.rows.length, `${file} ${g.rel}`).toBe(g.size * g.arity);
+        count += g.size;
+      }
+      expect(count, file).toBe(ids.axiomCount);
+      rows += count;
+    }
+    expect(rows).toBeGreaterThan(0);
   }, 120_000);
 });

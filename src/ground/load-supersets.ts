@@ -35,7 +35,7 @@ export function supersetTable(supersets: Supersets): TermTable {
   const fluents = ids.fluents.length;
   const moves = ids.moves.length / 2;
   let args = 2 * fluents + 4 * moves;
-  for (const g of ids.axioms) args += g.arity * g.rows.size;
+  for (const g of ids.axioms) args += g.rows.length;
   return ids.terms.clone(2 * fluents + 2 * moves + ids.axiomCount, args);
 }
 
@@ -109,13 +109,13 @@ function loadIds(ctx: Context, ids: SupersetIds, s: LoadSettings, filter: Map<st
   }
   for (const g of ids.axioms) {
     // A relation the run found nothing of gets no filter, as when the axioms come as a list.
-    if (g.rows.size === 0) continue;
+    if (g.size === 0) continue;
     // One atom per relation stands for the relation's instances in the lookups by key.
     const set = filterFor({ kind: 'atom', rel: g.rel, args: new Array<Term>(g.arity), pos: NO_POS });
     if (set === undefined) continue;
     const sym = t.symbol(g.rel);
-    const rows = g.rows.rows;
-    for (let row = 0; row < g.rows.size; row++) {
+    const rows = g.rows;
+    for (let row = 0; row < g.size; row++) {
       s.tick(g.rel);
       set.add(atom(sym, rows, row * g.arity, g.arity));
     }

@@ -12,16 +12,21 @@
  */
 import type { Atom, Term } from '../gdl/ast.js';
 import { NO_POS } from '../gdl/ast.js';
-import type { Relation } from '../datalog/relation.js';
 import type { TermTable } from '../datalog/terms.js';
 import type { Move, Supersets } from './types.js';
 
-/** The axioms of one relation of the run, read as relation `rel`: the rows of `rows`. */
+/**
+ * The axioms of one relation of the run, read as relation `rel`: `size` tuples of `arity` term
+ * ids of {@link SupersetIds.terms}, in the order found, row by row in `rows` (exactly
+ * `size * arity` entries). A copy of the fact store's rows, not its `Relation`: that one's
+ * membership index and doubled room (amazonsTorus: 43 and 18 MiB) would live as long as the
+ * supersets, through instantiation and on, which reads the rows only.
+ */
 export interface AxiomRows {
   readonly rel: string;
   readonly arity: number;
-  /** Tuples of term ids of {@link SupersetIds.terms}, in the order found. */
-  readonly rows: Relation;
+  readonly size: number;
+  readonly rows: Int32Array;
 }
 
 /** The supersets as term ids of one term table (the superset stage's; read only from here on). */
@@ -96,10 +101,10 @@ function axiomsOf(ids: SupersetIds, term: (id: number) => Term): Atom[] {
   const out = new Array<Atom>(ids.axiomCount);
   let n = 0;
   for (const g of ids.axioms) {
-    for (let row = 0; row < g.rows.size; row++) {
+    for (let row = 0; row < g.size; row++) {
       // Sized once: an array filled by push keeps room for 17 elements.
       const args = new Array<Term>(g.arity);
-      for (let i = 0; i < g.arity; i++) args[i] = term(g.rows.get(row, i));
+      for (let i = 0; i < g.arity; i++) args[i] = term(g.rows[row * g.arity + i]!);
       out[n++] = { kind: 'atom', rel: g.rel, args, pos: NO_POS };
     }
   }

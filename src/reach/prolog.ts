@@ -244,7 +244,8 @@ function idsFound(store: FactStore, auxiliary: ReadonlySet<string>, tick: () => 
     let seen = merged.get(key);
     if (seen === undefined && sources.get(key)! > 1) merged.set(key, (seen = new Relation(r.arity)));
     const rows = seen === undefined ? r.ids : newRows(r, seen, tick);
-    axioms.push({ rel, arity: r.arity, rows });
+    // The rows alone, at their size: the store's relation (its index, its room) is left behind.
+    axioms.push({ rel, arity: r.arity, size: rows.size, rows: rows.rows.slice(0, rows.size * r.arity) });
     axiomCount += rows.size;
   }
   return { terms: store.terms, fluents: column(store.relations.get('true/1')), moves: column(store.relations.get('does/2')), axioms, axiomCount };
