@@ -24,7 +24,7 @@ interface OwnPredicates {
   defineTable(name: string, arity: number): void;
   addToTable(name: string, args: readonly TauTerm[], from?: number): void;
   tableSize(name: string): number;
-  tableArg(name: string, row: number, i: number): TauTerm;
+  tableData(name: string): readonly TauTerm[];
   clearTable(name: string): void;
   probe(name: string, pattern: readonly (TauTerm | null)[]): boolean;
   defineProjection(base: string, keep: readonly number[], name: string, history?: ProjectionHistory): boolean;
@@ -210,9 +210,8 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     return tables.get(name)?.count ?? 0;
   }
 
-  function tableArg(name: string, row: number, i: number): TauTerm {
-    const table = tables.get(name)!;
-    return table.data[row * table.arity + i]!;
+  function tableData(name: string): readonly TauTerm[] {
+    return tables.get(name)?.data ?? [];
   }
 
   /**
@@ -247,7 +246,7 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     sinkVars = vars;
   }
 
-  return { direct, defineTable, addToTable, tableSize, tableArg, clearTable, probe, defineProjection, setSink };
+  return { direct, defineTable, addToTable, tableSize, tableData, clearTable, probe, defineProjection, setSink };
 }
 
 /** The candidate facts of a table call (see `lookup`). */

@@ -20,8 +20,13 @@ export interface JsTable {
   data: TauTerm[];
   /** Number of facts (a table of arity 0 holds its one fact in no entry of `data`). */
   count: number;
-  /** Indexes by bitmask of bound argument positions (see {@link Index}). */
-  indexes: Map<number, Index>;
+  /**
+   * The bitmasks of bound argument positions that have an index, and the indexes, at the same
+   * positions (see {@link Index}). Arrays, not a map: a table has a few, and every fact added
+   * walks them all.
+   */
+  masks: number[];
+  indexes: Index[];
   /** Tables holding the distinct projections of this one's facts, kept up to date. */
   readonly projections: Projection[];
 }
@@ -56,25 +61,26 @@ export function tableStore(keyOf: (t: TauTerm) => string) {
   let scratch: TauTerm[] = [];
 
   function create(arity: number): JsTable {
-    return { arity, data: [], count: 0, indexes: new Map(), projections: [] };
+    return { arity, data: [], count: 0, masks: [], indexes: [], projections: [] };
   }
 
   /** Adds the fact whose arguments are `args[from]`, ..., `args[from + arity - 1]` (copied). */
   function add(table: JsTable, args: readonly TauTerm[], from: number): void {
     const row = table.count++;
-    for (let i = 0; i < table.arity; i++) table.data.push(args[from + i]!);
-    for (const [mask, index] of table.indexes) addToIndex(table, index, mask, row);
-    for (const p of table.projections) project(p, table.data, row * table.arity);
+    const data = table.data;
+    for (let i = 0; i < table.arity; i++) data.push(args[from + i]!);
+    for (let k = 0; k < table.masks.length; k++) addToIndex(table, table.indexes[k]!, table.masks[k]!, row);
+    for (let k = 0; k < table.projections.length; k++) project(table.projections[k]!, data, row * table.arity);
   }
 
   /** The index of a table on the arguments in `mask`, built on first use. */
   function indexFor(table: JsTable, mask: number): Index {
-    let index = table.indexes.get(mask);
-    if (index === undefined) {
-      index = new Map();
-      table.indexes.set(mask, index);
-      for (let row = 0; row < table.count; row++) addToIndex(table, index, mask, row);
-    }
+    const k = table.masks.indexOf(mask);
+    if (k >= 0) return table.indexes[k]!;
+    const index: Index = new Map();
+    table.masks.push(mask);
+    table.indexes.push(index);
+    for (let row = 0; row < table.count; row++) addToIndex(table, index, mask, row);
     return index;
   }
 
@@ -149,16 +155,20 @@ export function tableStore(keyOf: (t: TauTerm) => string) {
 
   /** Empties a table and its projections (whose seen tuples go too, unless lasting). */
   function clear(table: JsTable): void {
-    table.data = [];
-    table.count = 0;
-    table.indexes = new Map();
+    empty(table);
     for (const p of table.projections) {
       if (!p.lasting) p.seen.clear();
-      p.table.data = [];
-      p.table.count = 0;
-      p.table.indexes = new Map();
+      empty(p.table);
     }
   }
 
   return { create, add, indexFor, indexed, has, projectInto, clear };
+}
+
+/** A table without facts or indexes (its projections are the caller's). */
+function empty(table: JsTable): void {
+  table.data = [];
+  table.count = 0;
+  table.masks = [];
+  table.indexes = [];
 }

@@ -382,11 +382,12 @@ function tableStats(run: Run, name: string): TableStats {
   if (cached !== undefined && cached.size === size) return cached;
   const sets = cached?.values ?? Array.from({ length: t.arity }, () => new Set<string>());
   const deadline = run.limits.deadline;
+  const data = run.engine.tableData(t.fullName);
   for (let f = cached?.size ?? 0; f < size; f++) {
     // A table of 10⁶ facts takes seconds to measure (amazonsTorus): the clock is read here too,
     // and a stop is worded as the query's (evaluate.ts turns the engine's limit into the stage's).
     if (deadline.tick()) throw new EngineLimitError(deadline.describe(), deadline.exceeded() ?? 'time');
-    for (let i = 0; i < t.arity; i++) sets[i]!.add(run.engine.kif(run.engine.tableArg(t.fullName, f, i)).text);
+    for (let i = 0; i < t.arity; i++) sets[i]!.add(run.engine.kif(data[f * t.arity + i]!).text);
   }
   // A new object: plans made earlier keep the figures they were made with.
   const stats = { size, distinct: sets.map((s) => s.size), values: sets };
