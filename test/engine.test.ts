@@ -139,6 +139,51 @@ describe('engine steps', () => {
     expect(seen()).toEqual(['z c']);
   });
 
+  it('copies a fact\'s arguments into the table (from an offset): the array may be reused', () => {
+    // src/engine/tables.ts: one flat array per table. A table that kept the caller's array (the
+    // engine before it) would answer with whatever the buffer holds last.
+    const engine = createEngine({ deadline: Deadline.never() });
+    engine.defineTable('e', 2);
+    const buffer = ['x', 'a', '1'].map((x) => makeTerm(x, []));
+    engine.addToTable('e', buffer, 1);
+    buffer[1] = makeTerm('b', []);
+    buffer[2] = makeTerm('2', []);
+    engine.addToTable('e', buffer, 1);
+    buffer[1] = makeTerm('c', []);
+    engine.addClause(makeTerm('q', [makeVar('A'), makeVar('B')]), makeTerm('e', [makeVar('A'), makeVar('B')]));
+    const out: string[] = [];
+    engine.solveCall('q', 2, (v) => out.push(v.map((x) => tauKif(x).text).join(' ')));
+    expect(out).toEqual(['a 1', 'b 2']);
+    expect(engine.tableSize('e')).toBe(2);
+    expect(engine.tableData('e').map((t) => tauKif(t).text)).toEqual(['a', '1', 'b', '2']);
+    expect(engine.tableSize('missing')).toBe(0);
+  });
+
+  it('starts a projection with the tuples of the first facts of another table as seen, kept across clears', () => {
+    const engine = createEngine({ deadline: Deadline.never() });
+    const add = (t: string, ...xs: string[]) => engine.addToTable(t, xs.map((x) => makeTerm(x, [])));
+    engine.defineTable('F', 2);
+    engine.defineTable('D', 2);
+    add('F', 'a', '1');
+    add('F', 'b', '2');
+    add('F', 'c', '3');
+    add('D', 'c', '3');
+    add('D', 'a', '4');
+    // F's first two facts were there before the delta: their tuples (a, b) are not new.
+    expect(engine.defineProjection('D', [0], 'P', { table: 'F', count: 2 })).toBe(true);
+    engine.addClause(makeTerm('q', [makeVar('A')]), makeTerm('P', [makeVar('A')]));
+    const seen = (): string[] => {
+      const out: string[] = [];
+      engine.solveCall('q', 1, (v) => out.push(tauKif(v[0]!).text));
+      return out;
+    };
+    expect(seen()).toEqual(['c']);
+    engine.clearTable('D');
+    add('D', 'c', '5');
+    add('D', 'd', '6');
+    expect(seen()).toEqual(['d']);
+  });
+
   it('agrees with Tau-Prolog\'s own steps on 800 random programs, answer for answer', () => {
     const next = random(20261123);
     let nonEmpty = 0;

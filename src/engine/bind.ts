@@ -21,16 +21,17 @@ function linked(links: Links, name: string): unknown {
   return undefined;
 }
 
-/** A ground fact of a table: its arguments. */
-type FactArgs = readonly unknown[];
+/** The facts of a table: their ground arguments, one fact after another (src/engine/tables.ts). */
+type FactData = readonly unknown[];
 
 /** The binding operations, made for one tau-prolog library object. */
 interface Binder {
   /**
-   * The unifier of a table call with one of its candidate facts, or null when they do not
-   * unify. The call's bound arguments (up to `indexed` of them) already agree with the fact.
+   * The unifier of a table call with one of its candidate facts, the one whose arguments start
+   * at `data[base]`, or null when they do not unify. The call's bound arguments (up to
+   * `indexed` of them) already agree with the fact.
    */
-  bind(atom: unknown, fact: FactArgs, indexed: number): Links | null;
+  bind(atom: unknown, data: FactData, base: number, indexed: number): Links | null;
   /** A new state: `rest` and the substitution `subst` with `links` applied; parent `parent`. */
   state(rest: unknown, subst: unknown, links: Links, parent: unknown): unknown;
   /**
@@ -111,25 +112,25 @@ export function binder(pl: any): Binder {
   }
 
   /** Tau-Prolog's general unifier of a call's arguments with a fact, as links (or null). */
-  function unifyLinks(args: readonly unknown[], fact: FactArgs): Links | null {
+  function unifyLinks(args: readonly unknown[], data: FactData, base: number): Links | null {
     // Tau-Prolog's unify takes argument lists, but consumes them: it gets copies.
-    const mgu = pl.unify([...args], [...fact]);
+    const mgu = pl.unify([...args], data.slice(base, base + args.length));
     return mgu === null ? null : Object.entries(mgu.links as Record<string, unknown>).flat();
   }
 
   // The common call has variables where it has no bound argument: it needs only their bindings
   // (a variable twice must meet equal values). Anything else goes to Tau-Prolog's unify.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  function bind(atom: any, fact: FactArgs, indexed: number): Links | null {
+  function bind(atom: any, data: FactData, base: number, indexed: number): Links | null {
     const args = atom.args;
-    if (args.length > indexed) return unifyLinks(args, fact);
+    if (args.length > indexed) return unifyLinks(args, data, base);
     const links: Links = [];
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
       if (a.ground) continue;
-      if (!(a instanceof Var)) return unifyLinks(args, fact);
+      if (!(a instanceof Var)) return unifyLinks(args, data, base);
       if (a.id === '_') continue;
-      const value = fact[i];
+      const value = data[base + i];
       const prev = linked(links, a.id);
       if (prev === undefined) links.push(a.id, value);
       else if (pl.compare(prev, value) !== 0) return null;

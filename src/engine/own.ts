@@ -6,6 +6,7 @@
  * This module does not import tau-prolog: it is handed the library object by tau.ts.
  */
 import { binder } from './bind.js';
+import { type JsTable, MAX_INDEXED, tableStore } from './tables.js';
 import type { TauTerm } from './term.js';
 
 /** A predicate implemented here: it pops nothing and pushes the states the call leads to. */
@@ -21,7 +22,9 @@ interface OwnPredicates {
   readonly direct: ReadonlyMap<string, OwnPredicate>;
 
   defineTable(name: string, arity: number): void;
-  addToTable(name: string, args: readonly TauTerm[]): void;
+  addToTable(name: string, args: readonly TauTerm[], from?: number): void;
+  tableSize(name: string): number;
+  tableData(name: string): readonly TauTerm[];
   clearTable(name: string): void;
   probe(name: string, pattern: readonly (TauTerm | null)[]): boolean;
   defineProjection(base: string, keep: readonly number[], name: string, history?: ProjectionHistory): boolean;
@@ -45,11 +48,13 @@ type AnswerSink = (values: unknown[]) => void;
 
 /**
  * A projection that holds each tuple at most once over the base table's whole life: the tuples
- * of `before` (facts the base held earlier) count as seen, and emptying the base keeps what was
- * seen. The projection of a semi-naive delta table then holds only tuples new to the relation.
+ * of the first `count` facts of table `table` (facts the base held earlier: a delta table's
+ * full copy before the delta) count as seen, and emptying the base keeps what was seen. The
+ * projection of a semi-naive delta table then holds only tuples new to the relation.
  */
 export interface ProjectionHistory {
-  readonly before: readonly (readonly TauTerm[])[];
+  readonly table: string;
+  readonly count: number;
 }
 
 /**
@@ -93,11 +98,12 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   }
 
   const tables = new Map<string, JsTable>();
+  const store = tableStore(keyOf);
 
   function defineTable(name: string, arity: number): void {
     // Defined already (by a clause that calls it before it has facts): keep what it has.
     if (tables.has(name)) return;
-    const table: JsTable = { arity, facts: [], indexes: new Map(), projections: [] };
+    const table = store.create(arity);
     tables.set(name, table);
     install(name, arity, (thr, point, atom) => lookup(table, thr, point, atom));
   }
@@ -114,46 +120,49 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     }
     // Positions past MAX_INDEXED are not in the key: those calls unify each candidate below.
     full &&= args.length <= MAX_INDEXED;
-    const candidates = mask === 0 ? table.facts : indexed(indexFor(table, mask), mask, args as unknown as readonly TauTerm[]);
+    // The candidates: the rows of the index's list, or (null) every row below the table's count.
+    const rows = mask === 0 ? null : store.indexed(store.indexFor(table, mask), mask, args as unknown as readonly TauTerm[]);
+    const end = rows === null ? table.count : rows.length;
     if (full || args.length === 0) {
       // Every argument bound: a membership test, one answer at most.
-      if (candidates.length > 0) succeed(thr, point);
+      if (end > 0) succeed(thr, point);
       return;
     }
     const rest = point.goal.replace(null);
-    if (rest === null && sink !== null) answerAll(atom, candidates, point.substitution, sink);
-    else enumerate(thr, atom, candidates, 0, candidates.length, rest, point.substitution, point, FIRST_CHUNK);
+    const from: Candidates = { atom, data: table.data, arity: table.arity, rows, end };
+    if (rest === null && sink !== null) answerAll(from, point.substitution, sink);
+    else enumerate(thr, from, 0, rest, point.substitution, point, FIRST_CHUNK);
   }
 
   /**
    * The answers of a call that ends its state's goal, all given to the sink in candidate
    * order (what enumerate's states would give when popped; nothing after the call can cut).
    */
-  function answerAll(atom: unknown, candidates: readonly Fact[], subst: unknown, to: AnswerSink): void {
-    for (let i = 0; i < candidates.length; i++) {
-      const links = bind(atom, candidates[i]!, MAX_INDEXED);
+  function answerAll(c: Candidates, subst: unknown, to: AnswerSink): void {
+    for (let i = 0; i < c.end; i++) {
+      const links = bind(c.atom, c.data, (c.rows === null ? i : c.rows[i]!) * c.arity, MAX_INDEXED);
       if (links !== null) to(values(sinkVars, subst, links));
     }
   }
 
   /**
-   * Pushes a state for each of the next `chunk` candidates that unify with `atom`, and, when
-   * candidates remain, a state that resumes the enumeration when backtracking reaches it.
-   * Creating every state at once would waste most of them under `once`, where the first
-   * success cuts the rest away (Tau-Prolog's own clause resolution is eager like that).
+   * Pushes a state for each of the next `chunk` candidates from `from` on that unify with the
+   * call, and, when candidates remain, a state that resumes the enumeration when backtracking
+   * reaches it. Creating every state at once would waste most of them under `once`, where the
+   * first success cuts the rest away (Tau-Prolog's own clause resolution is eager like that).
    * Every state has the calling state as parent, as with eager resolution, so cuts behave alike.
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  function enumerate(thr: any, atom: any, candidates: readonly Fact[], from: number, end: number, rest: any, subst: any, parent: unknown, chunk: number): void {
+  function enumerate(thr: any, c: Candidates, from: number, rest: any, subst: any, parent: unknown, chunk: number): void {
     const states: unknown[] = [];
     let i = from;
-    for (; i < end && states.length < chunk; i++) {
-      const links = bind(atom, candidates[i]!, MAX_INDEXED);
+    for (; i < c.end && states.length < chunk; i++) {
+      const links = bind(c.atom, c.data, (c.rows === null ? i : c.rows[i]!) * c.arity, MAX_INDEXED);
       if (links !== null) states.push(state(rest, subst, links, parent));
     }
-    if (i < end) {
+    if (i < c.end) {
       const more = new pl.type.Term(MORE, []);
-      more.cursor = { atom, candidates, next: i, end, chunk: Math.min(chunk * 4, MAX_CHUNK) } satisfies Cursor;
+      more.cursor = { candidates: c, next: i, chunk: Math.min(chunk * 4, MAX_CHUNK) } satisfies Cursor;
       states.push(new pl.type.State(rest === null ? more : new pl.type.Term(',', [more, rest]), subst, parent));
     }
     thr.prepend(states);
@@ -182,71 +191,27 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     const call = atom.args[0];
     const table = tables.get(call.id);
     // Past MAX_INDEXED arguments the index cannot tell facts apart: then assume absent.
-    if (table === undefined || call.args.length > MAX_INDEXED || !has(table, call.args)) succeed(thr, point);
+    if (table === undefined || call.args.length > MAX_INDEXED || !store.has(table, call.args)) succeed(thr, point);
   });
   // The resumption step: `more` carries its cursor; the state's own parent is the calling state.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   install(MORE, 0, (thr: unknown, point: any, more: any) => {
     const c = more.cursor as Cursor;
-    enumerate(thr, c.atom, c.candidates, c.next, c.end, point.goal.replace(null), point.substitution, point.parent, c.chunk);
+    enumerate(thr, c.candidates, c.next, point.goal.replace(null), point.substitution, point.parent, c.chunk);
   });
 
-  /** The index of a table on the arguments in `mask`, built on first use. */
-  function indexFor(table: JsTable, mask: number): Index {
-    let index = table.indexes.get(mask);
-    if (index === undefined) {
-      index = new Map();
-      table.indexes.set(mask, index);
-      for (const fact of table.facts) addToIndex(index, mask, fact);
-    }
-    return index;
-  }
-
-  /** The facts of `index` (on `mask`) that agree with `args` at the positions of `mask`. */
-  function indexed(index: Index, mask: number, args: readonly (TauTerm | null | undefined)[]): readonly Fact[] {
-    let node: Index | Fact[] | undefined = index;
-    // Up to the highest bound position, not MAX_INDEXED: a call binds its first few arguments.
-    for (let i = 0, rest = mask; rest !== 0 && node !== undefined; i++, rest >>>= 1) {
-      if ((rest & 1) !== 0) node = (node as Index).get(keyOf(args[i]!));
-    }
-    return (node as Fact[] | undefined) ?? NO_FACTS;
-  }
-
-  function addToIndex(index: Index, mask: number, fact: Fact): void {
-    // The level of each indexed position but the last: a map from its key to the next level.
-    let node = index;
-    const last = 31 - Math.clz32(mask);
-    for (let i = 0; i < last; i++) {
-      if ((mask & (1 << i)) === 0) continue;
-      const key = keyOf(fact[i]!);
-      let next = node.get(key) as Index | undefined;
-      if (next === undefined) node.set(key, (next = new Map()));
-      node = next;
-    }
-    const key = keyOf(fact[last]!);
-    const list = node.get(key) as Fact[] | undefined;
-    if (list === undefined) node.set(key, [fact]);
-    else list.push(fact);
-  }
-
-  function addToTable(name: string, args: readonly TauTerm[]): void {
+  function addToTable(name: string, args: readonly TauTerm[], from = 0): void {
     const table = tables.get(name);
     if (table === undefined) throw new Error(`no table ${name}`);
-    add(table, args);
+    store.add(table, args, from);
   }
 
-  function add(table: JsTable, args: Fact): void {
-    table.facts.push(args);
-    for (const [mask, index] of table.indexes) addToIndex(index, mask, args);
-    for (const p of table.projections) project(p, args);
+  function tableSize(name: string): number {
+    return tables.get(name)?.count ?? 0;
   }
 
-  function project(p: Projection, fact: Fact): void {
-    const args = p.keep.map((i) => fact[i]!);
-    const key = indexKey(args.map(keyOf));
-    if (p.seen.has(key)) return;
-    p.seen.add(key);
-    add(p.table, args);
+  function tableData(name: string): readonly TauTerm[] {
+    return tables.get(name)?.data ?? [];
   }
 
   /**
@@ -259,37 +224,21 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     const from = tables.get(base);
     if (from === undefined) return false;
     defineTable(name, keep.length);
-    const seen = new Set<string>();
-    for (const fact of history?.before ?? []) seen.add(indexKey(keep.map((i) => keyOf(fact[i]!))));
-    const p: Projection = { keep, table: tables.get(name)!, seen, lasting: history !== undefined };
-    from.projections.push(p);
-    for (const fact of from.facts) project(p, fact);
+    // A history whose table is not defined has no facts: nothing was seen, and what is seen lasts.
+    const earlier = history === undefined ? undefined : tables.get(history.table);
+    const before = history === undefined ? undefined : earlier === undefined ? { table: from, count: 0 } : { table: earlier, count: history.count };
+    store.projectInto(from, keep, tables.get(name)!, before);
     return true;
   }
 
   function clearTable(name: string): void {
     const table = tables.get(name);
-    if (table === undefined) return;
-    table.facts = [];
-    table.indexes = new Map();
-    for (const p of table.projections) {
-      if (!p.lasting) p.seen.clear();
-      p.table.facts = [];
-      p.table.indexes = new Map();
-    }
+    if (table !== undefined) store.clear(table);
   }
 
   function probe(name: string, pattern: readonly (TauTerm | null)[]): boolean {
     const table = tables.get(name);
-    return table !== undefined && has(table, pattern);
-  }
-
-  /** True when the table has a fact agreeing with every non-null argument of `pattern`. */
-  function has(table: JsTable, pattern: readonly (TauTerm | null)[]): boolean {
-    let mask = 0;
-    for (let i = 0; i < Math.min(pattern.length, MAX_INDEXED); i++) if (pattern[i] !== null && pattern[i] !== undefined) mask |= 1 << i;
-    if (mask === 0) return table.facts.length > 0;
-    return indexed(indexFor(table, mask), mask, pattern).length > 0;
+    return table !== undefined && store.has(table, pattern);
   }
 
   function setSink(to: AnswerSink | null, vars: readonly string[] = []): void {
@@ -297,47 +246,25 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     sinkVars = vars;
   }
 
-  return { direct, defineTable, addToTable, clearTable, probe, defineProjection, setSink };
+  return { direct, defineTable, addToTable, tableSize, tableData, clearTable, probe, defineProjection, setSink };
 }
 
-/** A fact of a table: its ground arguments (never modified once added). */
-type Fact = readonly TauTerm[];
-
-/**
- * An index of a table on some argument positions: a map from the KIF text of the first
- * position's argument to the next position's map, and so on, the last one's to the facts.
- * Maps nested by position rather than one map keyed by the texts joined: a look-up then makes
- * no string (kalaha_2009's calls of `plus` bind two arguments), and the texts' hashes are
- * cached in them.
- */
-type Index = Map<string, Index | Fact[]>;
-
-/** A table of ground facts answered from JavaScript. */
-interface JsTable {
+/** The candidate facts of a table call (see `lookup`). */
+interface Candidates {
+  readonly atom: unknown;
+  /** The table's arguments (`arity` a fact) as they were when the call was made. */
+  readonly data: readonly TauTerm[];
   readonly arity: number;
-  facts: Fact[];
-  /** Indexes by bitmask of bound argument positions (see {@link Index}). */
-  indexes: Map<number, Index>;
-  /** Tables holding the distinct projections of this one's facts, kept up to date. */
-  readonly projections: Projection[];
-}
-
-/** A projection of a table onto some argument positions: each distinct tuple once. */
-interface Projection {
-  readonly keep: readonly number[];
-  readonly table: JsTable;
-  readonly seen: Set<string>;
-  /** Seen tuples survive the base being emptied (see {@link ProjectionHistory}). */
-  readonly lasting: boolean;
+  /** The candidates' rows; null: every row below `end`. */
+  readonly rows: readonly number[] | null;
+  /** Candidates from `end` on were added after the call and are not its answers. */
+  readonly end: number;
 }
 
 /** Where an enumeration of table facts resumes (see `enumerate`). */
 interface Cursor {
-  readonly atom: unknown;
-  readonly candidates: readonly Fact[];
+  readonly candidates: Candidates;
   readonly next: number;
-  /** Candidates past `end` were added after the call and are not its answers. */
-  readonly end: number;
   readonly chunk: number;
 }
 
@@ -351,19 +278,5 @@ const CUT = '$gdl_cut';
 const FIRST_CHUNK = 1;
 const MAX_CHUNK = 256;
 
-/** Argument positions an index can cover (a bit each in a 32-bit mask). */
-const MAX_INDEXED = 30;
-
-/**
- * The key of a projected tuple in its projection's set of those seen: the texts of its
- * arguments. One argument is its own key, a string whose hash is already known.
- */
-function indexKey(parts: readonly string[]): string {
-  return parts.length === 1 ? parts[0]! : parts.join('\u0000');
-}
-
-/** No bindings: the answer of a call that binds nothing (read only, like {@link NO_FACTS}). */
+/** No bindings: the answer of a call that binds nothing (read only). */
 const NO_LINKS = Object.freeze([]) as unknown as unknown[];
-
-/** Shared, never-modified empty candidate list. */
-const NO_FACTS: readonly Fact[] = Object.freeze([]);

@@ -73,10 +73,14 @@ export interface PrologEngine {
    */
   defineTable(name: string, arity: number): void;
   /**
-   * Adds the fact `name(args...)` to a table (ground arguments), updating its indexes. The
-   * table keeps `args` itself (one array can serve several tables): it must not change after.
+   * Adds the fact `name(args...)` (ground; with `from`, the table's arity of arguments from
+   * `args[from]` on) to a table, whose storage copies them (src/engine/tables.ts).
    */
-  addToTable(name: string, args: readonly TauTerm[]): void;
+  addToTable(name: string, args: readonly TauTerm[], from?: number): void;
+  /** Number of facts in a table (0 for a table not defined). */
+  tableSize(name: string): number;
+  /** A table's facts' arguments, fact after fact (its arity a fact), in the order added; read at once. */
+  tableData(name: string): readonly TauTerm[];
   /** Removes every fact of a table. */
   clearTable(name: string): void;
   /** True when the table has a fact agreeing with every non-null argument of `pattern`. */
@@ -297,8 +301,8 @@ export function createEngine(limits: EngineLimits, options: EngineOptions = {}):
     thread.add_rule(new pl.type.Rule(head, body), { from: '$gdl', context_module: 'user' });
   }
 
-  const { defineTable, addToTable, clearTable, probe, defineProjection } = own;
-  return { consult, solve, solveCall, addClause, addFacts, steps: () => stepCount, defineTable, addToTable, clearTable, probe, defineProjection, kif };
+  const { defineTable, addToTable, tableSize, tableData, clearTable, probe, defineProjection } = own;
+  return { consult, solve, solveCall, addClause, addFacts, steps: () => stepCount, defineTable, addToTable, tableSize, tableData, clearTable, probe, defineProjection, kif };
 }
 
 /** Name (functor) of a ground Tau term; numbers give their text. */

@@ -291,7 +291,7 @@ function deltaHistory(run: Run, base: string): ProjectionHistory | undefined {
   if (!uses(run.switches, 'fresh-projection') || !uses(run.switches, 'semi-naive')) return undefined;
   const t = run.store.tables.get(base.slice(2));
   if (t === undefined || t.deltaName !== base) return undefined;
-  return { before: t.all.slice(0, t.all.length - t.delta.length) };
+  return { table: t.fullName, count: run.engine.tableSize(t.fullName) - run.engine.tableSize(t.deltaName) };
 }
 
 /** A goal that reads a projection of a table (`projects`) as the call of the table itself. */
@@ -377,18 +377,20 @@ const GROWING_FLOOR = 1000;
 function tableStats(run: Run, name: string): TableStats {
   const t = run.store.tables.get(name);
   if (t === undefined) return { size: 0, distinct: [], values: [] };
+  const size = run.engine.tableSize(t.fullName);
   const cached = run.stats.get(name);
-  if (cached !== undefined && cached.size === t.all.length) return cached;
+  if (cached !== undefined && cached.size === size) return cached;
   const sets = cached?.values ?? Array.from({ length: t.arity }, () => new Set<string>());
   const deadline = run.limits.deadline;
-  for (let f = cached?.size ?? 0; f < t.all.length; f++) {
+  const data = run.engine.tableData(t.fullName);
+  for (let f = cached?.size ?? 0; f < size; f++) {
     // A table of 10⁶ facts takes seconds to measure (amazonsTorus): the clock is read here too,
     // and a stop is worded as the query's (evaluate.ts turns the engine's limit into the stage's).
     if (deadline.tick()) throw new EngineLimitError(deadline.describe(), deadline.exceeded() ?? 'time');
-    t.all[f]!.forEach((a, i) => sets[i]!.add(run.engine.kif(a).text));
+    for (let i = 0; i < t.arity; i++) sets[i]!.add(run.engine.kif(data[f * t.arity + i]!).text);
   }
   // A new object: plans made earlier keep the figures they were made with.
-  const stats = { size: t.all.length, distinct: sets.map((s) => s.size), values: sets };
+  const stats = { size, distinct: sets.map((s) => s.size), values: sets };
   run.stats.set(name, stats);
   return stats;
 }

@@ -31,6 +31,7 @@ import type { NormalGame, NormalRule } from '../normalize/types.js';
 import { demandableRelations, isAtomBudget, magicGame, magicParts, stateFreeRelations } from './magic.js';
 import { MIN_FULL, domainProduct } from './demand-choice.js';
 import { computeSupersetsProlog } from './prolog.js';
+import { handedIds } from './handover.js';
 import { keyOf } from './relaxed-rule.js';
 import { relationComponents } from '../gdl/relations.js';
 import { domainSizesOf } from './domain-sizes.js';
@@ -146,7 +147,9 @@ function countSeeds(game: NormalGame, seeds: readonly NormalRule[], limits: Reac
   try {
     const r = computeSupersetsProlog({ file: game.file, rules }, { ...limits, maxAtoms: SEED_BUDGET }, { axiomOrder: 'found' });
     const counts = new Map<string, number>();
-    for (const a of r.supersets.axioms) if (magicParts(a.rel) !== undefined) counts.set(a.rel, (counts.get(a.rel) ?? 0) + 1);
+    // Counted off the run's ids, relation by relation: no atom made for an axiom (amazons: 10,509).
+    const groups = handedIds(r.supersets)?.axioms ?? r.supersets.axioms.map((a) => ({ rel: a.rel, rows: { size: 1 } }));
+    for (const g of groups) if (magicParts(g.rel) !== undefined) counts.set(g.rel, (counts.get(g.rel) ?? 0) + g.rows.size);
     return counts;
   } catch (err) {
     // Too many to count is an answer (choose nothing); the run's own limits are not.

@@ -14,7 +14,7 @@ import { EngineError, EngineLimitError, type TauTerm, tauName, toTau } from '../
 import { splitPosition, variantName } from './clauses.js';
 import { invalidError, largestRelation, limitError } from './failures.js';
 import { type Component, type RelationKey, type RelaxedRule, keyOf } from './relaxed.js';
-import { type RelationFacts, type StoredFact, clearDelta, mirrorFacts, recordFact, recordSameFact } from './store.js';
+import { type RelationFacts, clearDelta, mirrorFacts, recordFact, recordSameFact } from './store.js';
 import { type CompiledComponent, type CompiledRule, type DeltaVariant, type VariantRun, compileComponent, replanIfGrown, variantClause } from './compile.js';
 import type { Run } from './run.js';
 import { semiNaive } from '../datalog/fixpoint.js';
@@ -28,8 +28,14 @@ export type { ReachProgress, Run } from './run.js';
 /** The `current` relation of a run before any rule ran: no name, so messages name none. */
 export const NO_RELATION: RelationKey = { rel: '', arity: 0 };
 
-/** New facts of a round, by relation key. */
-type Fresh = Map<string, StoredFact[]>;
+/**
+ * New facts of a round, by relation key: the row of the relation's first new fact (the rows
+ * after it are the round's too: a relation's facts are rows in the order found).
+ */
+type Fresh = Map<string, number>;
+
+/** The number of new facts of each relation in the last round (its delta), by relation key. */
+type Delta = Map<string, number>;
 
 /** Evaluates a component to its fixpoint; limits and Prolog failures become GdlErrors. */
 export function evaluateComponent(run: Run, comp: Component): void {
@@ -52,7 +58,7 @@ function fixpoint(run: Run, comp: Component): void {
   const members = new Set(comp.relations);
   const compiled = compileComponent(run, comp);
   let fresh: Fresh = new Map();
-  let delta: Fresh = new Map();
+  let delta: Delta = new Map();
   const naive = !uses(run.switches, 'semi-naive');
   rounds<RelaxedRule>(naive, {
     rules: comp.rules,
@@ -65,7 +71,7 @@ function fixpoint(run: Run, comp: Component): void {
         return;
       }
       const d = c.deltas[j]!;
-      if (mayMatch(run, d, delta) && allMayMatch(run, c)) derive(run, fresh, compiled, rule, d.deltaAt, delta.get(d.relKey)!.length);
+      if (mayMatch(run, d, delta) && allMayMatch(run, c)) derive(run, fresh, compiled, rule, d.deltaAt, delta.get(d.relKey)!);
     },
     commit: () => {
       if (fresh.size === 0) return false;
@@ -73,13 +79,13 @@ function fixpoint(run: Run, comp: Component): void {
         commit(run, members, fresh, false);
         return false;
       }
-      commit(run, members, fresh, true);
+      const counts = commit(run, members, fresh, true);
       replanIfGrown(run, compiled);
       run.rounds++;
       if (comp.containsTrue) run.iterations++;
       checkDeadline(run);
       run.onProgress?.({ round: run.rounds, atoms: run.store.size, largest: largestRelation(run.store).key });
-      delta = fresh;
+      delta = counts;
       fresh = new Map();
       return true;
     },
@@ -110,7 +116,7 @@ function rounds<R>(naive: boolean, c: Rounds<R>): void {
  * such queries saves planning them and Tau-Prolog's per-query overhead, which dominate in
  * games with many rules over few facts.
  */
-function mayMatch(run: Run, d: DeltaVariant, delta: Fresh): boolean {
+function mayMatch(run: Run, d: DeltaVariant, delta: Delta): boolean {
   if (!delta.has(d.relKey)) return false;
   return d.deltaTable === undefined || !uses(run.switches, 'probes') || run.engine.probe(d.deltaTable, d.pattern!);
 }
@@ -192,20 +198,19 @@ function keep(run: Run, fresh: Fresh, key: string, args: readonly unknown[], rul
     }
     return;
   }
-  added(run, fresh, key, r, args);
+  added(run, fresh, key, r);
 }
 
 /** What follows a new fact: the round's list, its bridge, the progress report and the limits. */
-function added(run: Run, fresh: Fresh, key: string, r: RelationFacts, args: readonly unknown[]): void {
-  let list = fresh.get(key);
-  if (list === undefined) fresh.set(key, (list = []));
-  list.push(args as StoredFact);
+function added(run: Run, fresh: Fresh, key: string, r: RelationFacts): void {
+  // The fact is the relation's newest row; the answer's terms are not kept (see mirrorFacts).
+  if (!fresh.has(key)) fresh.set(key, r.ids.size - 1);
   // Answers can come faster than engine steps (one query, many answers): counted here too.
   if (run.limits.deadline.tick()) checkDeadline(run);
   // Bridges copy at once, in the same round: a new `next` fact is a `true` fact (line 19),
   // a new `legal` answer a `does` fact (line 14). Waiting a round would double the rounds.
   const to = run.bridges.get(key);
-  if (to !== undefined) keepBridged(run, fresh, to, args);
+  if (to !== undefined) keepBridged(run, fresh, to);
   // Long single queries report too, not only rounds (the reporter throttles by time).
   if ((run.store.size & 0x3fff) === 0) run.onProgress?.({ round: run.rounds, atoms: run.store.size, largest: largestRelation(run.store).key });
   if (run.store.size > run.limits.maxAtoms) {
@@ -221,10 +226,10 @@ function added(run: Run, fresh: Fresh, key: string, r: RelationFacts, args: read
  * of a new `legal` answer): the same arguments, whose ids are still in the store's buffer, so
  * they are neither interned nor checked for depth again.
  */
-function keepBridged(run: Run, fresh: Fresh, key: string, args: readonly unknown[]): void {
+function keepBridged(run: Run, fresh: Fresh, key: string): void {
   const r = run.store.relations.get(key)!;
   if (!recordSameFact(r, run.store)) return;
-  added(run, fresh, key, r, args);
+  added(run, fresh, key, r);
 }
 
 /**
@@ -240,18 +245,25 @@ function estimateError(run: Run, r: RelationKey, past: GrowthEstimate): GdlError
   return limitError(run.game.file, run.plan, r, message, { kind: 'atoms', estimate: past.estimate });
 }
 
-/** Puts the round's new facts into the engine's tables; `D` replaces the previous delta. */
-function commit(run: Run, members: ReadonlySet<string>, fresh: Fresh, delta: boolean): void {
+/**
+ * Puts the round's new facts into the engine's tables; `D` replaces the previous delta.
+ * Returns how many each relation got.
+ */
+function commit(run: Run, members: ReadonlySet<string>, fresh: Fresh, delta: boolean): Delta {
   if (delta) for (const key of members) clearDelta(run.engine, run.store, run.store.relations.get(key)!);
   // Mirroring a large round into the engine's tables takes long (amazonsTorus: 3 s of one
   // round at a load of 15 went by unchecked when the clock was read per relation only).
   const tick = (): void => {
     if (run.limits.deadline.tick()) checkDeadline(run);
   };
-  for (const [key, facts] of fresh) {
+  const counts: Delta = new Map();
+  for (const [key, from] of fresh) {
     checkDeadline(run);
-    mirrorFacts(run.engine, run.store, key, run.store.relations.get(key)!, facts, delta, tick);
+    const r = run.store.relations.get(key)!;
+    counts.set(key, r.ids.size - from);
+    mirrorFacts(run.engine, run.store, key, r, from, r.ids.size, delta, tick);
   }
+  return counts;
 }
 
 /** Throws the limit error once a limit of the run's deadline is reached (reads the clock). */

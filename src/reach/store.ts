@@ -4,15 +4,13 @@
  * arguments are interned and its tuple inserted, one hash probe per argument and one for the
  * tuple, so a duplicate answer (most answers: 394,000 of kalaha_2009's 421,000) allocates
  * nothing. Texts are made only for what is written sorted, from the ids. The engine's tables
- * (full copy `F|t`, delta copy `D|t`) are filled from here with the answers' own Tau terms.
+ * (full copy `F|t`, delta copy `D|t`) are filled from here at the end of each round, with Tau
+ * terms made from the ids of the round's new rows (see {@link mirrorFacts}).
  */
-import { type PrologEngine, type TauTerm, tauArgs, tauConstant, tauName } from '../engine/tau.js';
+import { type PrologEngine, type TauTerm, makeTerm, tauArgs, tauConstant, tauName } from '../engine/tau.js';
 import { Relation } from '../datalog/relation.js';
 import { TermTable } from '../datalog/terms.js';
 import { CONST_PART, type TablesRead, splitPosition, tableName } from './clauses.js';
-
-/** One ground fact: its arguments as Tau terms (the tuple of ids is its relation's row). */
-export type StoredFact = readonly TauTerm[];
 
 /** The facts of one relation. */
 export interface RelationFacts {
@@ -47,10 +45,6 @@ interface TableFacts {
   readonly filled: boolean;
   /** False when no clause reads its delta copy, which then stays empty. */
   readonly deltaFilled: boolean;
-  /** Table arguments of every fact. */
-  readonly all: (readonly TauTerm[])[];
-  /** Table arguments of the facts in the delta copy. */
-  delta: (readonly TauTerm[])[];
 }
 
 /** Why a fact was refused. */
@@ -72,11 +66,15 @@ export interface FactStore {
   flat: Int32Array;
   /** The tables to fill (see `TableFacts.filled`); undefined: all. */
   readonly read: TablesRead | undefined;
+  /** Tau terms made from term ids for the engine's tables, by id (see `tauOf`); emptied with the engine. */
+  tau: (TauTerm | undefined)[];
+  /** The arguments of one fact on their way into a table, which copies them. */
+  readonly args: TauTerm[];
 }
 
 /** An empty store that fills the engine's tables in `read` (undefined: all of them). */
 export function createStore(read?: TablesRead): FactStore {
-  return { relations: new Map(), tables: new Map(), terms: new TermTable(), constants: new Map(), size: 0, scratch: new Int32Array(8), flat: new Int32Array(8), read };
+  return { relations: new Map(), tables: new Map(), terms: new TermTable(), constants: new Map(), size: 0, scratch: new Int32Array(8), flat: new Int32Array(8), read, tau: [], args: [] };
 }
 
 /** The facts of a relation, created empty on first use. */
@@ -186,15 +184,11 @@ export function factText(store: FactStore, r: RelationFacts, row: number): strin
 }
 
 /**
- * Empties the store's copies of the engine's tables (every fact as Tau terms: amazons, 160 of
- * the 172 MiB the store held) once the engine is done with them: collecting the supersets reads
- * only the relations' ids and the term table.
+ * Drops the Tau terms made for the engine's tables once the engine is done with them:
+ * collecting the supersets reads only the relations' ids and the term table.
  */
 export function releaseEngineFacts(store: FactStore): void {
-  for (const t of store.tables.values()) {
-    t.all.length = 0;
-    t.delta = [];
-  }
+  store.tau = [];
 }
 
 const DUPLICATE: Refusal = { kind: 'duplicate' };
@@ -203,7 +197,7 @@ const DUPLICATE: Refusal = { kind: 'duplicate' };
 function createTable(engine: PrologEngine, store: FactStore, name: string, arity: number): TableFacts {
   const filled = store.read === undefined || store.read.full.has(name);
   const deltaFilled = store.read === undefined || store.read.delta.has(name);
-  const t: TableFacts = { name, fullName: tableName('F', name), deltaName: tableName('D', name), arity, filled, deltaFilled, all: [], delta: [] };
+  const t: TableFacts = { name, fullName: tableName('F', name), deltaName: tableName('D', name), arity, filled, deltaFilled };
   store.tables.set(name, t);
   engine.defineTable(t.fullName, arity);
   engine.defineTable(t.deltaName, arity);
@@ -219,54 +213,97 @@ export function ensureTable(engine: PrologEngine, store: FactStore, relKey: stri
 }
 
 /**
- * Puts facts of relation `relKey` into the engine's tables (full copy, and the delta copy when
- * `delta`): the relation's own table, with every fact as it is, and for a split relation also
- * the table of the fact's split part, created the first time its functor appears. A literal
- * whose split argument is known reads the part; one with a variable there reads the whole.
+ * Puts the facts of rows `from` to `to` (excluded) of relation `relKey` into the engine's
+ * tables (full copy, and the delta copy when `delta`): the relation's own table, with every
+ * fact as it is, and for a split relation also the table of the fact's split part, created the
+ * first time its functor appears. A literal whose split argument is known reads the part; one
+ * with a variable there reads the whole. The facts are read from their ids, not kept as the
+ * answers' Tau terms until the round ends: those would outlive a few collections of the young
+ * generation, and be copied by each (amazons' `legal` answers, 167,664 in one round, none of
+ * which a table holds).
  */
 export function mirrorFacts(
   engine: PrologEngine,
   store: FactStore,
   relKey: string,
   r: RelationFacts,
-  facts: readonly StoredFact[],
+  from: number,
+  to: number,
   delta: boolean,
   tick: () => void = () => {},
 ): void {
   const split = splitPosition(r.rel, r.arity);
   const whole = ensureTable(engine, store, relKey, r);
-  for (const f of facts) {
+  const args = store.args;
+  for (let row = from; row < to; row++) {
     tick();
-    if (whole.filled) put(engine, whole, f, delta);
+    if (whole.filled) {
+      for (let i = 0; i < r.arity; i++) args[i] = tauOf(store, r.ids.get(row, i));
+      put(engine, whole, args, delta);
+    }
     if (split === undefined) continue;
-    const at = f[split]!;
-    const inner = tauArgs(at);
-    const name = inner.length === 0 ? CONST_PART : tauName(at);
-    const part = r.parts.get(name)?.get(inner.length) ?? createPart(engine, store, relKey, r, name, inner.length, inner.length === 0 ? r.arity : r.arity - 1 + inner.length);
-    if (part.filled) put(engine, part, inner.length === 0 ? f : partArgs(f, split, inner), delta);
+    const at = r.ids.get(row, split);
+    const n = store.terms.arity(at);
+    const name = n === 0 ? CONST_PART : store.terms.name(at);
+    const part = r.parts.get(name)?.get(n) ?? createPart(engine, store, relKey, r, name, n, n === 0 ? r.arity : r.arity - 1 + n);
+    if (part.filled) put(engine, part, partArgs(store, r, row, split, n), delta);
   }
 }
 
 /**
- * The arguments of fact `f` in the table of its split part: the others, then the split
- * argument's own (`(true (cell 1 2 b))` is `cell/3`'s `1, 2, b`). One array, sized once: every
- * fluent and move of a split relation is put this way (amazons: 173,962 moves of 7 arguments).
+ * The arguments of fact `row` of `r` in the table of its split part (whose functor has `n`
+ * arguments): the others, then the split argument's own (`(true (cell 1 2 b))` is `cell/3`'s
+ * `1, 2, b`); a constant there, the fact as it is. In the store's buffer, which the table copies.
  */
-function partArgs(f: StoredFact, split: number, inner: readonly TauTerm[]): TauTerm[] {
-  const args = new Array<TauTerm>(f.length - 1 + inner.length);
-  let n = 0;
-  for (let i = 0; i < f.length; i++) if (i !== split) args[n++] = f[i]!;
-  for (let i = 0; i < inner.length; i++) args[n++] = inner[i]!;
+function partArgs(store: FactStore, r: RelationFacts, row: number, split: number, n: number): TauTerm[] {
+  const args = store.args;
+  let k = 0;
+  for (let i = 0; i < r.arity; i++) if (n === 0 || i !== split) args[k++] = tauOf(store, r.ids.get(row, i));
+  const at = r.ids.get(row, split);
+  for (let i = 0; i < n; i++) args[k++] = tauOf(store, store.terms.arg(at, i));
   return args;
 }
 
-function put(engine: PrologEngine, t: TableFacts, args: readonly TauTerm[], delta: boolean): void {
-  t.all.push(args);
-  engine.addToTable(t.fullName, args);
-  if (delta && t.deltaFilled) {
-    t.delta.push(args);
-    engine.addToTable(t.deltaName, args);
+/**
+ * The Tau term of term `id`, made once (the table's indexes cache a compound term's text by
+ * the object). Iterative: terms may nest as deep as the depth limit.
+ */
+function tauOf(store: FactStore, id: number): TauTerm {
+  const tau = store.tau;
+  const made = tau[id];
+  if (made !== undefined) return made;
+  const terms = store.terms;
+  const stack = [id];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    if (tau[top] !== undefined) {
+      stack.pop();
+      continue;
+    }
+    const n = terms.arity(top);
+    let ready = true;
+    for (let i = 0; i < n; i++) if (tau[terms.arg(top, i)] === undefined) ready = false, stack.push(terms.arg(top, i));
+    if (!ready) continue;
+    stack.pop();
+    const args = new Array<TauTerm>(n);
+    for (let i = 0; i < n; i++) args[i] = tau[terms.arg(top, i)]!;
+    fillTo(tau, top);
+    tau[top] = makeTerm(terms.name(top), args);
   }
+  return tau[id]!;
+}
+
+/**
+ * Extends the array with `undefined` up to `n` entries: written far past its end, a V8 array
+ * turns into a dictionary, and term ids are first written in no particular order.
+ */
+function fillTo(tau: (TauTerm | undefined)[], n: number): void {
+  while (tau.length < n) tau.push(undefined);
+}
+
+function put(engine: PrologEngine, t: TableFacts, args: readonly TauTerm[], delta: boolean): void {
+  engine.addToTable(t.fullName, args);
+  if (delta && t.deltaFilled) engine.addToTable(t.deltaName, args);
 }
 
 /** The table of a new functor of a split relation. */
@@ -285,8 +322,6 @@ function createPart(engine: PrologEngine, store: FactStore, relKey: string, r: R
 export function clearDelta(engine: PrologEngine, store: FactStore, r: RelationFacts): void {
   for (const name of r.tables) {
     const t = store.tables.get(name)!;
-    if (t.delta.length === 0) continue;
-    t.delta = [];
-    engine.clearTable(t.deltaName);
+    if (engine.tableSize(t.deltaName) > 0) engine.clearTable(t.deltaName);
   }
 }
