@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { TEST_INSTANTIATE_LIMITS, TEST_REACH_LIMITS } from './support/context.js';
 import { Deadline } from '../src/deadline.js';
-import { STAGE_SIZE, appendRule, addGroundRule, createRuleBuffer, dropNegatives, flushStaged, stageRule, truncateRules, type RuleBuffer } from '../src/ground/rule-buffer.js';
+import { STAGE_SIZE, appendRule, appendStaged, addGroundRule, createRuleBuffer, dropNegatives, flushStaged, hashAppended, stageRule, truncateRules, type RuleBuffer } from '../src/ground/rule-buffer.js';
 import { pruneUnreachable, reachableAtoms } from '../src/ground/reachability.js';
 import { removeUnused, neededAtoms } from '../src/axioms/unused.js';
 import { instantiateGame } from '../src/ground/instantiate.js';
@@ -94,6 +94,24 @@ describe('rule buffer', () => {
     appendRule(buf, 12, [13], []);
     dropNegatives(buf, 1, (id) => id % 2 === 0);
     expect(readBack(buf)).toEqual([[1, [2], [3, 4]], [5, [6], [8]], [9, [], [10]], [12, [13], []]]);
+  });
+
+  it('appends a batch without the table, and finds its rules once they are put in it (rolled-back ones forgotten)', () => {
+    const buf = createRuleBuffer();
+    expect(addGroundRule(buf, 9, [1], [])).toBe(true);
+    for (let i = 0; i < 10; i++) stageRule(buf, i, [i + 100], []);
+    expect(appendStaged(buf)).toBe(20);
+    expect(buf.count).toBe(11);
+    expect(buf.hashed).toBe(1);
+    truncateRules(buf, 8);
+    expect(buf.appended).toEqual([1, 8]);
+    hashAppended(buf);
+    expect(buf.hashed).toBe(8);
+    expect(buf.appended).toEqual([]);
+    // Each rule kept is found; the ones rolled back are new again.
+    for (let i = 0; i < 7; i++) expect(addGroundRule(buf, i, [i + 100], [])).toBe(false);
+    expect(addGroundRule(buf, 7, [107], [])).toBe(true);
+    expect(readBack(buf).slice(7)).toEqual([[6, [106], []], [7, [107], []]]);
   });
 });
 

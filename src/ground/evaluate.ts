@@ -19,7 +19,8 @@ import { type Block, type Store, addToStore, advanceRound, createBlock, inStore,
 import { addBindingRule, planBody } from './body-plan.js';
 import type { CompiledAtom, JoinRule } from './compile.js';
 import { canonicalKey, instantiatePattern, renumber } from '../datalog/pattern.js';
-import { STAGE_SIZE, addGroundRule, dropNegatives, flushStaged } from './rule-buffer.js';
+import { STAGE_SIZE, addGroundRule, appendStaged, dropNegatives, flushStaged } from './rule-buffer.js';
+import { distinctRules, markSeen, prepareCall } from './distinct-rules.js';
 import { IdBits } from '../datalog/id-bits.js';
 import { grow } from '../datalog/terms.js';
 import { HEAD_FILTERED, HEAD_PASSED, HEAD_RECORDED, addHead, createHeadCache, findHead } from './head-cache.js';
@@ -137,7 +138,7 @@ export function ruleBound(ctx: Context, rule: JoinRule): number {
  */
 function runRule(
   ctx: Context, rule: JoinRule, rels: ReadonlySet<string>, delta: number,
-  pending: Pending,
+  pending: Pending, distinct: boolean,
 ): void {
   const { blocks, joins, isStatic, checks, outputs } = prepareRule(ctx, rule, delta);
   const plan = planBody({ statics: ctx.statics, lazy: ctx.lazy, storeOf: (rel) => storeOf(ctx, rel) }, rule, blocks, rels);
@@ -160,6 +161,8 @@ function runRule(
   // An auxiliary relation's heads no reader asks for make no rule, counted as made (aux-demand.ts).
   const demand = isStatic ? undefined : demandForRun(ctx, rule, outputs, plan.at, plan.negatives.length);
   const droppedLiterals = 1 + plan.at.length;
+  // Rules proven unequal to any other (distinct-rules.ts) are added without the duplicate test.
+  const flush = distinct ? appendStaged : flushStaged;
   join(rule.nVars, joins, checks, outputs, makeTick(ctx, rule, estimate), (b, rows) => {
     let entry = findHead(heads, b);
     if (entry >= 0 && heads.states[entry] === HEAD_FILTERED) return;
@@ -179,7 +182,7 @@ function runRule(
       // limit: the limits are then checked at the same binding as if each rule were added at once.
       const staged = ctx.rules.staged;
       if (staged.count === STAGE_SIZE || rulesMade(ctx) + staged.count > maxRules || ctx.counters.literals + staged.literals > maxLiterals) {
-        ctx.counters.literals += flushStaged(ctx.rules);
+        ctx.counters.literals += flush(ctx.rules);
         if (rulesMade(ctx) > maxRules) throw limitError(ctx, rule, `exceeded ${maxRules} ground rules${size}`, { kind: 'rules', estimate });
         if (ctx.counters.literals > maxLiterals) throw limitError(ctx, rule, `exceeded ${maxLiterals} ground literals${size}`, { kind: 'literals', estimate });
       }
@@ -193,7 +196,7 @@ function runRule(
     if (entry >= 0) heads.states[entry] = HEAD_RECORDED;
   }, joinPlan);
   // Within the limits: the batch was flushed at every binding where they could be passed.
-  ctx.counters.literals += flushStaged(ctx.rules);
+  ctx.counters.literals += flush(ctx.rules);
 }
 
 /**
@@ -294,10 +297,14 @@ export function evaluateComponent(ctx: Context, rules: readonly JoinRule[], rels
   // Facts hold in the first round, as a rule with an empty body would fire there.
   for (const f of facts) addFact(ctx, f, pending);
   const recursive = new Map(rules.map((r) => [r, r.positives.flatMap((p, i) => (rels.has(p.rel) ? [i] : []))]));
+  const heads = [...new Set([...rules.map((r) => r.head.rel), ...facts.map((f) => f.rel)])];
+  prepareCall(ctx, heads);
+  const distinct = distinctRules(ctx, rules, rels, new Set(facts.map((f) => f.rel)));
+  markSeen(ctx, heads);
   semiNaive({
     rules,
     recursiveAtoms: (rule) => recursive.get(rule)!,
-    fire: (rule, delta) => runRule(ctx, rule, rels, delta, pending),
+    fire: (rule, delta) => runRule(ctx, rule, rels, delta, pending, distinct.has(rule)),
     commit: () => {
       if (pending.size === 0) return false;
       commitPending(ctx, pending);

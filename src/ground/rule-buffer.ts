@@ -30,6 +30,11 @@ export interface RuleBuffer {
   hashed: number;
   /** Rules staged ({@link stageRule}), neither looked up nor added yet ({@link flushStaged}). */
   readonly staged: Staging;
+  /**
+   * Ranges `[from, to)` of rules appended without the table ({@link appendStaged}: proven
+   * unequal to every rule that could be looked up until {@link hashAppended} puts them in).
+   */
+  appended: number[];
 }
 
 /**
@@ -61,7 +66,7 @@ export function createRuleBuffer(): RuleBuffer {
     count: 0, literals: 0, heads: new Int32Array(STAGE_SIZE), hashes: new Int32Array(STAGE_SIZE), ends: new Int32Array(STAGE_SIZE),
     lits: new Int32Array(16 * STAGE_SIZE), homes: new Int32Array(STAGE_SIZE), seen: 0,
   };
-  return { count: 0, heads: new Int32Array(1024), starts: new Int32Array(1025), lits: new Int32Array(4096), hashes: new Int32Array(1024), slots: new Int32Array(2 * 2048), hashed: 0, staged };
+  return { count: 0, heads: new Int32Array(1024), starts: new Int32Array(1025), lits: new Int32Array(4096), hashes: new Int32Array(1024), slots: new Int32Array(2 * 2048), hashed: 0, staged, appended: [] };
 }
 
 /** Mixes one literal into a rule hash (integers only: no key strings). */
@@ -209,6 +214,47 @@ export function flushStaged(buf: RuleBuffer): number {
 }
 
 /**
+ * Adds the staged rules, in the order staged, without looking for equal ones: the caller knows
+ * none is in the buffer nor staged twice (distinct-rules.ts). They keep the hashes staged with
+ * them and stay out of the table (neither probed nor grown for) until {@link hashAppended}.
+ * The literals (heads included) of the rules added.
+ */
+export function appendStaged(buf: RuleBuffer): number {
+  const st = buf.staged;
+  const first = buf.count;
+  for (let i = 0, from = 0; i < st.count; from = st.ends[i]!, i++) appendWith(buf, st.hashes[i]!, st.heads[i]!, st.lits, from, st.ends[i]!);
+  const ranges = buf.appended;
+  if (ranges.length > 0 && ranges[ranges.length - 1] === first) ranges[ranges.length - 1] = buf.count;
+  else if (buf.count > first) ranges.push(first, buf.count);
+  const literals = st.literals;
+  st.count = 0;
+  st.literals = 0;
+  return literals;
+}
+
+/**
+ * Puts the rules appended without the table ({@link appendStaged}) into it, with the hashes
+ * they were staged with, as if each had been added through it: before rules that could equal
+ * them are looked up. They are distinct from the rules in it (the caller's proof), so none is probed for.
+ */
+export function hashAppended(buf: RuleBuffer): void {
+  const ranges = buf.appended;
+  for (let r = 0; r < ranges.length; r += 2) {
+    for (let i = ranges[r]!; i < ranges[r + 1]!; i++) {
+      while (2 * (buf.hashed + 1) > buf.slots.length >> 1) rehash(buf, buf.slots.length);
+      const slots = buf.slots;
+      const mask = (slots.length >> 1) - 1;
+      let s = slotOf(buf.hashes[i]!, shiftOf(slots));
+      while (slots[2 * s] !== 0) s = (s + 1) & mask;
+      slots[2 * s] = i + 1;
+      slots[2 * s + 1] = buf.hashes[i]!;
+      buf.hashed++;
+    }
+  }
+  ranges.length = 0;
+}
+
+/**
  * Adds ground rule `head <= pos[0 .. npos - 1], (not neg[0 .. nneg - 1])` (bodies ascending
  * without duplicates; the lengths default to the arrays', so a caller may pass scratch arrays)
  * unless it is already there; true when added. Nothing may be staged.
@@ -228,6 +274,10 @@ export function addGroundRule(
 export function truncateRules(buf: RuleBuffer, count: number): void {
   for (let i = buf.count - 1; i >= count; i--) removeSlot(buf, i);
   buf.count = count;
+  // Appended ranges forgotten with their rules (removeSlot found none of them in the table).
+  const ranges = buf.appended;
+  while (ranges.length > 0 && ranges[ranges.length - 2]! >= count) ranges.length -= 2;
+  if (ranges.length > 0 && ranges[ranges.length - 1]! > count) ranges[ranges.length - 1] = count;
 }
 
 /** Takes rule `i` out of the table, if it is there (rules appended without looking are not). */

@@ -100,6 +100,8 @@ export interface Context {
   readonly several: ReadonlySet<string>;
   /** Lazy relations (docs/lazy.md): negated, their atoms stay in the rule, opaque. */
   readonly lazy?: ReadonlySet<string>;
+  /** The head relations of every component run so far (distinct-rules.ts: rules made before may repeat). */
+  readonly ruleHeads: Set<string>;
 }
 
 /** The store key of a ground atom (relationKey of its relation: name, or name/arity). */
