@@ -2,6 +2,8 @@
 // batch worker reach, through the imports that load at once, no module of the stages that play
 // (the mutex stage, the simulators, the reasoner, verification) nor the GDDL and RDDL readers;
 // those are loaded by the commands that play, or by a dynamic import when GDDL is asked for.
+// Nor the GDDL model and writer, the RDDL writer or the unrolling (fred20): a dynamic import
+// loads them for `--format gddl` or `--format rddl`.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +34,12 @@ function playing(module: string): boolean {
     || ['pipeline/stages-play.ts', 'pipeline/formats-verify.ts', 'pipeline/recipes/play.ts', 'pipeline/recipes/gddl.ts'].includes(module);
 }
 
+/** Modules that only GDDL or RDDL output needs. */
+function planner(module: string): boolean {
+  return /^formats\/(gddl|rddl)\//.test(module) && module !== 'formats/gddl/options.ts'
+    || ['axioms/unroll.ts', 'pipeline/formats.ts', 'pipeline/recipes/rddl.ts'].includes(module);
+}
+
 describe('a run that only grounds', () => {
   it.each(['cli/ground.ts', 'cli/program.ts', 'batch/worker.ts'])('%s loads none of the modules that play', (entry) => {
     const loaded = loadedBy(entry);
@@ -39,8 +47,14 @@ describe('a run that only grounds', () => {
     expect([...loaded].filter(playing).sort()).toEqual([]);
   });
 
+  it.each(['cli/ground.ts', 'cli/program.ts', 'batch/worker.ts'])('%s loads none of the GDDL and RDDL writers', (entry) => {
+    expect([...loadedBy(entry)].filter(planner).sort()).toEqual([]);
+  });
+
   it('the commands that play still load them', () => {
     expect([...loadedBy('cli/mutex.ts')].some((m) => m.startsWith('mutex/'))).toBe(true);
     expect([...loadedBy('pipeline/recipes/gddl.ts')].some((m) => m.startsWith('mutex/'))).toBe(true);
+    expect(loadedBy('pipeline/recipes/gddl.ts').has('formats/gddl/write.ts')).toBe(true);
+    expect(loadedBy('pipeline/recipes/rddl.ts').has('formats/rddl/write.ts')).toBe(true);
   });
 });

@@ -8,10 +8,10 @@ import { dirname, join } from 'node:path';
 import { GdlError, formatDiagnostic } from '../gdl/diagnostics.js';
 import { type PipelineOptions, type PipelineSettings, resolvePipelineOptions } from '../pipeline/stages.js';
 // Not the recipes' index, which loads every recipe (the mutex stage and the simulators too):
-// a batch of GDDL gets its writer from the worker (`gddl`), which loads it only then.
+// a batch of GDDL or RDDL gets its writer from the worker (`planner`), which loads it only then.
 import { runContext } from '../pipeline/context.js';
 import { loadRun } from '../pipeline/recipes/game.js';
-import { type GddlBatchFiles, type OutputFile, batchRecipe } from '../pipeline/recipes/ground.js';
+import { type OutputFile, type PlannerBatchFiles, batchRecipe } from '../pipeline/recipes/ground.js';
 import { StageTimer } from '../timer.js';
 import type { GameFigures, WorkerJob, WorkerReply } from './types.js';
 
@@ -88,9 +88,9 @@ function writeFiles(dir: string, files: readonly OutputFile[]): void {
  * Grounds the job's game and writes its files into `job.tmpDir` (when given). Invalid games
  * and limits are replies; anything else (a bug, a write error) is thrown for the worker to
  * report as a crash. `signal`: read by the run's deadline (the worker's watch of its parent);
- * `gddl`: the GDDL writer, for a job of format 'gddl'.
+ * `planner`: the GDDL or RDDL writer, for a job of format 'gddl' or 'rddl'.
  */
-export function groundOne(job: WorkerJob, signal?: PipelineSettings['signal'], gddl?: GddlBatchFiles): WorkerReply {
+export function groundOne(job: WorkerJob, signal?: PipelineSettings['signal'], planner?: PlannerBatchFiles): WorkerReply {
   const options = jobOptions(job, signal);
   const ctx = runContext(job.file, options, new StageTimer());
   const timer = ctx.timer;
@@ -99,7 +99,7 @@ export function groundOne(job: WorkerJob, signal?: PipelineSettings['signal'], g
     const text = readFileSync(job.file, 'utf8');
     // The ground recipe: the game `ground` writes, its supersets read back under the job's deadline.
     const loaded = loadRun(ctx, text);
-    const { run, final, files } = batchRecipe(ctx, loaded, job.format, job.name, gddl);
+    const { run, final, files } = batchRecipe(ctx, loaded, job.format, job.name, planner);
     const game = run.game;
     if (job.tmpDir !== undefined) writeFiles(job.tmpDir, files);
     return {

@@ -50,9 +50,11 @@ const parentGone = parentWatch();
 process.once('disconnect', () => process.exit(INTERNAL));
 process.once('message', async (job: WorkerJob) => {
   try {
-    // Only a GDDL job loads the GDDL writer, which proves mutex groups (the mutex stage's modules).
-    const gddl = job.format === 'gddl' ? (await import('../pipeline/recipes/gddl.js')).gddlBatchFiles : undefined;
-    const reply = groundOne({ ...job, timeoutSeconds: job.timeoutSeconds ?? Infinity }, parentGone, gddl);
+    // Only a GDDL job loads the GDDL writer, which proves mutex groups (the mutex stage's
+    // modules), and only an RDDL job the RDDL writer.
+    const planner = job.format === 'gddl' ? (await import('../pipeline/recipes/gddl.js')).gddlBatchFiles
+      : job.format === 'rddl' ? (await import('../pipeline/recipes/rddl.js')).rddlBatchFiles : undefined;
+    const reply = groundOne({ ...job, timeoutSeconds: job.timeoutSeconds ?? Infinity }, parentGone, planner);
     process.send!(reply, () => process.exit(0));
   } catch (err) {
     process.stderr.write(`internal error: ${(err as Error)?.message ?? String(err)}\n`);

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { DEFAULT_GDDL_OPTIONS, GDDL_FILE_NAMES, type GddlFiles, type GddlOptions } from '../pipeline/formats.js';
+import { DEFAULT_GDDL_OPTIONS, GDDL_FILE_NAMES, type GddlFiles, type GddlOptions } from '../pipeline/format-basics.js';
 import type { GddlOutput } from '../pipeline/recipes/index.js';
 import { UsageError, announceTemp, readGameFile } from './io.js';
 import { parseWhole } from './options.js';

@@ -17,12 +17,12 @@ import { formatDiagnostic } from '../gdl/diagnostics.js';
 import {
   DEFAULT_MUTEX_SETTINGS, MUTEX_EXTRA_SECONDS, type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS, GROWTH_FACTOR, GROWTH_FLOOR, type GroundFormat, type LoadedGame, type PipelineOptions, type UnusedStats, lazyStatsLine,
 } from '../pipeline/stages.js';
-import type { GddlOptions } from '../pipeline/formats.js';
+import type { GddlOptions } from '../pipeline/format-basics.js';
 // Not the recipes' index: it loads every recipe, the mutex stage's and the simulators' modules
-// too, which only GDDL output needs here (imported when asked for).
+// too, which only GDDL output needs here; the GDDL and RDDL recipes are imported when asked for.
 import { type RunContext, runContext } from '../pipeline/context.js';
 import { loadRun } from '../pipeline/recipes/game.js';
-import { groundRecipe, rddlRecipe } from '../pipeline/recipes/ground.js';
+import { groundRecipe } from '../pipeline/recipes/ground.js';
 import { type RddlFlags, checkRddlFlags, gameBase, writeRddl } from './rddl.js';
 import { StageTimer, formatStages } from '../timer.js';
 import { GDDL_FLAG_HELP, formatGddlStats, resolveGddlFlags, writeGddlOutput } from './gddl.js';
@@ -84,32 +84,44 @@ async function ground(file: string, options: GroundOptions): Promise<number> {
   return code;
 }
 
-/** The GDDL recipe's module, loaded only for `--format gddl`. */
-type GddlRecipes = typeof import('../pipeline/recipes/gddl.js') | undefined;
+/**
+ * The planner formats' recipes, each module loaded only for its format: `--format gddl` (the
+ * mutex stage's modules too) or `--format rddl` (the RDDL writer, the unrolling).
+ */
+type PlannerRecipes =
+  | { readonly kind: 'gddl'; readonly recipes: typeof import('../pipeline/recipes/gddl.js') }
+  | { readonly kind: 'rddl'; readonly recipes: typeof import('../pipeline/recipes/rddl.js') }
+  | undefined;
+
+async function plannerRecipes(options: GroundOptions, resolved: Resolved): Promise<PlannerRecipes> {
+  if (resolved.format === 'gddl') return { kind: 'gddl', recipes: await import('../pipeline/recipes/gddl.js') };
+  if (options.format === 'rddl') return { kind: 'rddl', recipes: await import('../pipeline/recipes/rddl.js') };
+  return undefined;
+}
 
 async function groundWith(file: string, options: GroundOptions, timer: StageTimer): Promise<number> {
   const resolved = resolveOptions(options);
-  const gddl = resolved.format === 'gddl' ? await import('../pipeline/recipes/gddl.js') : undefined;
+  const planner = await plannerRecipes(options, resolved);
   checkOutputTarget(options.output, options.format === 'rddl' ? 'folders' : resolved.format === 'gddl' ? 'folder' : 'file');
   if (options.statsJson !== undefined && options.statsJson !== '-') checkOutputTarget(options.statsJson);
   const text = readGameFile(file);
   const ctx = runContext(gameName(file), resolved.pipeline, timer);
   const loaded = loadRun(ctx, text);
   for (const d of loaded.warnings) process.stderr.write(`${formatDiagnostic(d)}\n`);
-  return await groundLoaded(file, options, resolved, ctx, loaded, gddl);
+  return await groundLoaded(file, options, resolved, ctx, loaded, planner);
 }
 
 /** {@link groundWith} once the game is loaded: grounds it and writes the output. */
-async function groundLoaded(file: string, options: GroundOptions, resolved: Resolved, ctx: RunContext, loaded: LoadedGame, gddl: GddlRecipes): Promise<number> {
+async function groundLoaded(file: string, options: GroundOptions, resolved: Resolved, ctx: RunContext, loaded: LoadedGame, planner: PlannerRecipes): Promise<number> {
   const keepUnused = options.keepUnused === true;
-  if (options.format === 'rddl') {
+  if (planner?.kind === 'rddl') {
     const horizon = options.horizon === undefined ? undefined : parseWhole(options.horizon, '--horizon');
-    const out = rddlRecipe(ctx, loaded, { keepUnused, axioms: resolved.axioms, base: gameBase(file), rddl: horizon === undefined ? {} : { horizon } });
+    const out = planner.recipes.rddlRecipe(ctx, loaded, { keepUnused, axioms: resolved.axioms, base: gameBase(file), rddl: horizon === undefined ? {} : { horizon } });
     return writeRddl(file, options, out, ctx.timer);
   }
-  if (gddl !== undefined) {
+  if (planner?.kind === 'gddl') {
     const seconds = options.mutexSeconds === undefined ? {} : { seconds: parseWhole(options.mutexSeconds, '--mutex-seconds', true) };
-    const { run, output } = gddl.gddlRecipe(ctx, loaded, { keepUnused, gddl: resolved.gddl, axioms: resolved.axioms, mutex: { ...DEFAULT_MUTEX_SETTINGS, ...seconds } });
+    const { run, output } = planner.recipes.gddlRecipe(ctx, loaded, { keepUnused, gddl: resolved.gddl, axioms: resolved.axioms, mutex: { ...DEFAULT_MUTEX_SETTINGS, ...seconds } });
     for (const w of output.axioms.warnings) process.stderr.write(`${file}: warning: ${w}\n`);
     writeGddlOutput(options.output, output.files);
     if (options.stats === true) process.stderr.write(`${formatStages(ctx.timer.list(), ctx.timer.peakRss())}\n${formatReductions(run.unused, output.axioms)}${formatGddlStats(output)}`);

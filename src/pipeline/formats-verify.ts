@@ -6,7 +6,7 @@
 import type { NormalGame, PipelineOptions, VerifyOptions, VerifyResult } from './stages.js';
 import { NO_POS } from '../gdl/ast.js';
 import { GdlError, diag } from '../gdl/diagnostics.js';
-import type { GddlFiles } from '../formats/gddl/write.js';
+import type { GddlFiles } from '../formats/gddl/options.js';
 import { type GddlGame, readGddl } from '../formats/gddl/read.js';
 import { GddlPlayError, createGddlSimulator } from '../formats/gddl/sim.js';
 import { type RddlSource, readRddl } from '../formats/rddl/read.js';

@@ -6,34 +6,22 @@
  */
 import type { AxiomResult, MutexResult, PipelineOptions } from './stages.js';
 import { DEFAULT_UNROLL_OPTIONS, unrollRecursion } from '../axioms/unroll.js';
-import { type GddlModel, type GddlOptions, buildGddl } from '../formats/gddl/model.js';
-import { type GddlFiles, writeGddl } from '../formats/gddl/write.js';
+import { type GddlModel, buildGddl } from '../formats/gddl/model.js';
+import type { GddlFiles, GddlOptions } from '../formats/gddl/options.js';
+import { writeGddl } from '../formats/gddl/write.js';
 import { type RddlFiles, type RddlOptions, emitRddl } from '../formats/rddl/write.js';
 import { NO_POS } from '../gdl/ast.js';
 import { GdlError, diag } from '../gdl/diagnostics.js';
-import type { GameDescription } from '../gdl/ast.js';
-import { firstGdl2Feature } from '../gdl/gdl2.js';
 import { StageTimer, utf8Length } from '../timer.js';
 
 export type { RddlFiles, RddlOptions } from '../formats/rddl/write.js';
 export type { UnrollStats } from '../axioms/unroll.js';
 export type { RddlSource } from '../formats/rddl/read.js';
 
-/**
- * GDDL and RDDL have no percepts and no chance player: a GDL-II game (docs/gdl2.md) is refused
- * before any work, as an invalid input naming its first `sees` rule or its `random` role.
- */
-export function refuseGdl2(game: GameDescription, format: 'GDDL' | 'RDDL'): void {
-  const hit = firstGdl2Feature(game);
-  if (hit === undefined) return;
-  const what = hit.kind === 'sees' ? "a 'sees' rule (what a role perceives)" : "the role 'random' (moves chosen by chance)";
-  throw new GdlError([diag('error', game.file, hit.pos, `${format} cannot describe GDL-II games: this game has ${what}; use --format gdl or json`)]);
-}
-
 // ---- GDDL output and read-back (issue 14, docs/gddl.md) ----
 
-export { DEFAULT_GDDL_OPTIONS, type GddlModel, type GddlOptions } from '../formats/gddl/model.js';
-export { GDDL_FILE_NAMES, type GddlFiles } from '../formats/gddl/write.js';
+export type { GddlModel } from '../formats/gddl/model.js';
+export { DEFAULT_GDDL_OPTIONS, GDDL_FILE_NAMES, type GddlFiles, type GddlOptions, refuseGdl2 } from './format-basics.js';
 
 
 /**

@@ -148,8 +148,8 @@ function countSeeds(game: NormalGame, seeds: readonly NormalRule[], limits: Reac
     const r = computeSupersetsProlog({ file: game.file, rules }, { ...limits, maxAtoms: SEED_BUDGET }, { axiomOrder: 'found' });
     const counts = new Map<string, number>();
     // Counted off the run's ids, relation by relation: no atom made for an axiom (amazons: 10,509).
-    const groups = handedIds(r.supersets)?.axioms ?? r.supersets.axioms.map((a) => ({ rel: a.rel, rows: { size: 1 } }));
-    for (const g of groups) if (magicParts(g.rel) !== undefined) counts.set(g.rel, (counts.get(g.rel) ?? 0) + g.rows.size);
+    const groups = handedIds(r.supersets)?.axioms ?? r.supersets.axioms.map((a) => ({ rel: a.rel, size: 1 }));
+    for (const g of groups) if (magicParts(g.rel) !== undefined) counts.set(g.rel, (counts.get(g.rel) ?? 0) + g.size);
     return counts;
   } catch (err) {
     // Too many to count is an answer (choose nothing); the run's own limits are not.

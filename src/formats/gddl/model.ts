@@ -20,25 +20,8 @@ import { type Combinations, type ProvenGroups, type RoleMoves, combinations, des
 import { necessaryLiterals } from './literals.js';
 import { DERIVED_PREFIX, escapeSymbol, termName } from './names.js';
 import { Specializer } from './specialize.js';
+import type { GddlOptions } from './options.js';
 
-/** Options of the GDDL model, resolved by the caller. */
-export interface GddlOptions {
-  /** Largest number of multi-actions; beyond it a limit error names the sizes (CLI `--max-actions`). */
-  readonly maxActions: number;
-  /**
-   * Largest number of precondition/effect pairs over all multi-actions, bounded before they are
-   * made by multi-actions times fluents with a `next` rule (CLI `--max-effects`).
-   */
-  readonly maxEffects: number;
-}
-
-/**
- * Defaults: 50,000 multi-actions and 1,000,000 precondition/effect pairs. Each multi-action
- * holds a pair for every fluent that may hold after it (tic-tac-toe's 28 pairs are about 1.8 KB,
- * connect four's about 14 KB), so the pairs bound the domain file to some 100 MB; chinook's
- * 22,050 simultaneous multi-actions would need 5.9 million pairs.
- */
-export const DEFAULT_GDDL_OPTIONS: GddlOptions = { maxActions: 50_000, maxEffects: 1_000_000 };
 
 /** A precondition/effect pair: `fluent` holds after the multi-action when `condition` holds before. */
 interface GddlEffect {

@@ -10,16 +10,8 @@ import type { GddlModel } from './model.js';
 import { TRUE_NAME } from './names.js';
 import { NO_POS } from '../../gdl/ast.js';
 import { deadlineError } from '../../gdl/diagnostics.js';
+import type { GddlFiles } from './options.js';
 
-/** The three files' texts. */
-export interface GddlFiles {
-  readonly domain: string;
-  readonly problem: string;
-  readonly partition: string;
-}
-
-/** The file names of the three texts, in the order they are printed. */
-export const GDDL_FILE_NAMES = { domain: 'domain.gddl', problem: 'problem.gddl', partition: 'partition.gddl' } as const;
 
 /** Writes formulas of one model; the text of each root written is kept (roots recur across multi-actions). */
 class FormulaWriter {

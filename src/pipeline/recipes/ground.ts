@@ -1,14 +1,15 @@
 /**
- * The recipes that write the ground game: `ground` (GDL, JSON, `--remove-axioms`), `ground
- * --format rddl` and the batch job (`--format gddl`: recipes/gddl.ts). Each starts from
- * {@link groundWritten} and returns what to write; the caller writes it.
+ * The recipes that write the ground game: `ground` (GDL, JSON, `--remove-axioms`) and the batch
+ * job (`--format gddl`: recipes/gddl.ts, `--format rddl`: recipes/rddl.ts, each loaded by its
+ * caller only for its format). Each starts from {@link groundWritten} and returns what to write;
+ * the caller writes it.
  */
 import type { GdlEmitOptions } from '../../formats/gdl/write.js';
 import type { RunContext } from '../context.js';
-import { type RddlFiles, type RddlOptions, type UnrollStats, rddlFiles, refuseGdl2, unrollForRddl } from '../formats.js';
+import { refuseGdl2 } from '../format-basics.js';
 import {
   type AxiomOptions, type AxiomResult, type GroundFormat, type GroundGame, type LoadedGame, type MutexResult, type NormalGame, type OutputChunk, type Supersets,
-  DEFAULT_AXIOM_OPTIONS, emitFormulaGroundStream, emitGroundStream, readBackSupersets, removeGameAxioms,
+  emitFormulaGroundStream, emitGroundStream, readBackSupersets, removeGameAxioms,
 } from '../stages.js';
 import { type GroundRun, groundWritten, groundWrittenWhole } from './game.js';
 
@@ -60,41 +61,6 @@ export function groundOutput(ctx: RunContext, run: GroundRun, settings: Omit<Gro
 }
 
 
-/** What `ground --format rddl` needs besides the run. */
-interface RddlSettings {
-  readonly keepUnused: boolean;
-  readonly axioms: AxiomOptions;
-  /** `<game>` of the file names. */
-  readonly base: string;
-  readonly rddl: RddlOptions;
-}
-
-/** The RDDL translation of a run: axioms removed, recursion unrolled, domain and instance. */
-export interface RddlOutput {
-  readonly run: GroundRun;
-  readonly axioms: AxiomResult;
-  readonly files: RddlFiles & { unroll: UnrollStats };
-}
-
-/** `ground --format rddl`: the written game without axioms, unrolled, as RDDL texts. */
-export function rddlRecipe(ctx: RunContext, loaded: LoadedGame, settings: RddlSettings): RddlOutput {
-  refuseGdl2(loaded.game, 'RDDL');
-  const run = groundWritten(ctx, loaded, settings.keepUnused);
-  return { run, ...rddlOf(ctx, run.game, settings.axioms, settings.base, settings.rddl) };
-}
-
-/** {@link rddlRecipe} on a grounding made already (by {@link groundWritten}) of `loaded`; `found.axioms` is reused. */
-export function rddlOutput(ctx: RunContext, loaded: LoadedGame, run: GroundRun, settings: Omit<RddlSettings, 'keepUnused'>, found: FoundResults = {}): RddlOutput {
-  refuseGdl2(loaded.game, 'RDDL');
-  return { run, ...rddlOf(ctx, run.game, settings.axioms, settings.base, settings.rddl, found.axioms) };
-}
-
-function rddlOf(ctx: RunContext, game: GroundGame, axiomOptions: AxiomOptions, base: string, rddl: RddlOptions, found?: AxiomResult): Omit<RddlOutput, 'run'> {
-  const axioms = found ?? removeGameAxioms(game, ctx.options, axiomOptions, ctx.timer);
-  const unrolled = unrollForRddl(axioms.game, ctx.options, ctx.timer);
-  return { axioms, files: { ...rddlFiles(unrolled.game, base, rddl, ctx.options, ctx.timer), unroll: unrolled.stats } };
-}
-
 // ---- the batch job ----------------------------------------------------------------------
 
 /** The formats a batch writes. */
@@ -114,26 +80,27 @@ interface BatchResult {
 }
 
 /**
- * How a batch makes a game's GDDL files: recipes/gddl.ts's `gddlBatchFiles`, which the caller
- * loads only for a batch of GDDL (it proves mutex groups: the mutex stage's modules).
+ * How a batch makes a game's GDDL or RDDL files: recipes/gddl.ts's `gddlBatchFiles` or
+ * recipes/rddl.ts's `rddlBatchFiles`, which the caller loads only for a batch of that format
+ * (GDDL proves mutex groups: the mutex stage's modules; both load the formats' writers).
  */
-export type GddlBatchFiles = (ctx: RunContext, game: GroundGame, normal: NormalGame, name: string) => OutputFile[];
+export type PlannerBatchFiles = (ctx: RunContext, game: GroundGame, normal: NormalGame, name: string) => OutputFile[];
 
 /**
  * One game of a batch: the game `ground` writes, the supersets read back from the pruned
  * game (under the run's deadline), and its files in `format`, named after `name`, with the
- * default limits of each format; `gddl` makes them for `format` 'gddl'.
+ * default limits of each format; `planner` makes them for `format` 'gddl' or 'rddl'.
  */
-export function batchRecipe(ctx: RunContext, loaded: LoadedGame, format: BatchOutputFormat, name: string, gddl?: GddlBatchFiles): BatchResult {
+export function batchRecipe(ctx: RunContext, loaded: LoadedGame, format: BatchOutputFormat, name: string, planner?: PlannerBatchFiles): BatchResult {
   if (format === 'gddl' || format === 'rddl') refuseGdl2(loaded.game, format === 'gddl' ? 'GDDL' : 'RDDL');
   const whole = groundWrittenWhole(ctx, loaded, false);
   const final = readBackSupersets(loaded.normal, whole.reach.supersets, whole.full, ctx.options);
   // Only the game written is kept from here on (GroundRun).
   const run: GroundRun = whole.unused === undefined ? { game: whole.game } : { game: whole.game, unused: whole.unused };
-  return { run, final, files: batchFiles(ctx, run.game, loaded.normal, format, name, gddl) };
+  return { run, final, files: batchFiles(ctx, run.game, loaded.normal, format, name, planner) };
 }
 
-function batchFiles(ctx: RunContext, game: GroundGame, normal: NormalGame, format: BatchOutputFormat, name: string, gddl?: GddlBatchFiles): OutputFile[] {
+function batchFiles(ctx: RunContext, game: GroundGame, normal: NormalGame, format: BatchOutputFormat, name: string, planner?: PlannerBatchFiles): OutputFile[] {
   const gdl = { baseInput: true };
   if (format === 'gdl' || format === 'json') {
     const chunks: OutputChunk[] = [];
@@ -141,10 +108,6 @@ function batchFiles(ctx: RunContext, game: GroundGame, normal: NormalGame, forma
     emitGroundStream(game, format, gdl, (c) => chunks.push(typeof c === 'string' ? c : c.slice()), ctx.timer, ctx.options);
     return [{ name: `${name}.${format}`, text: chunks }];
   }
-  if (format === 'rddl') {
-    const files = rddlOf(ctx, game, DEFAULT_AXIOM_OPTIONS, name, {}).files;
-    return [{ name: `${name}_mdp.rddl`, text: files.domain }, { name: `${name}_inst.rddl`, text: files.instance }];
-  }
-  if (gddl === undefined) throw new Error('a batch of GDDL needs its GDDL writer (recipes/gddl.ts, gddlBatchFiles)');
-  return gddl(ctx, game, normal, name);
+  if (planner === undefined) throw new Error(`a batch of ${format.toUpperCase()} needs its writer (recipes/${format}.ts, ${format}BatchFiles)`);
+  return planner(ctx, game, normal, name);
 }

@@ -7,7 +7,8 @@
  */
 export { type RunContext, runContext } from '../context.js';
 export { type GroundRun, groundWritten, groundWrittenWhole, loadRun } from './game.js';
-export { type FoundResults, type RddlOutput, batchRecipe, groundOutput, groundRecipe, rddlOutput, rddlRecipe } from './ground.js';
+export { type FoundResults, batchRecipe, groundOutput, groundRecipe } from './ground.js';
+export { type RddlOutput, rddlOutput, rddlRecipe } from './rddl.js';
 export { type GddlOutput, gddlOutput, gddlRecipe } from './gddl.js';
 export { type VerifyTarget, mutexOfRun, mutexRecipe, playRecipe, verifyRecipe } from './play.js';
 export { checkRecipe, compareRecipe, graphRecipe, reachRecipe } from './inspect.js';
