@@ -88,7 +88,7 @@ function enumerationLine(e: NonNullable<MutexResult['stats']['enumeration']>, st
 /** The searches toward two members (refute-search.ts): counts, and the first witness with its moves from the initial state. */
 function searchLines(x: NonNullable<MutexResult['stats']['search']>): string[] {
   const head = `mutex: searches from the initial state toward two members: ${x.refuted} unproven claims refuted (${x.searches} searches, ${x.evaluations} evaluations)`;
-  const w = x.witness;
+  const w = x.witnesses[0];
   return w === undefined ? [head] : [head, `mutex: refuted: ${w.members.join(' ')} both true after ${w.moves.length} joint moves: ${w.moves.map((j) => j.join(' ')).join(', ')}`];
 }
 

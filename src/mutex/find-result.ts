@@ -56,14 +56,14 @@ export function assembleResult(game: GroundGame, early: Early, proofs: Proofs, o
   };
 }
 
-/** The searches' counts for `--stats`, with their first witness as texts (refute-search.ts). */
+/** The searches' counts for `--stats`, with their witnesses as texts (refute-search.ts). */
 function searchStats(game: GroundGame, proofs: Proofs, early: Early): NonNullable<MutexResult['stats']['search']> {
   const s = proofs.searched!;
-  const w = s.witnesses[0];
-  return {
-    refuted: s.refuted.reduce((n, x) => n + x, 0), searches: s.searches, evaluations: s.evaluations,
-    ...(w === undefined ? {} : { witness: { members: early.claims[w.claim]!.members.filter((f) => w.state.includes(f)).map((f) => early.view.fluents[f]!.text), moves: w.moves.map((j) => j.map((l) => atomText(game, l))) } }),
-  };
+  const witnesses = s.witnesses.map((w) => ({
+    members: early.claims[w.claim]!.members.filter((f) => w.state.includes(f)).map((f) => early.view.fluents[f]!.text),
+    moves: w.moves.map((j) => j.map((l) => atomText(game, l))),
+  }));
+  return { refuted: s.refuted.reduce((n, x) => n + x, 0), searches: s.searches, evaluations: s.evaluations, witnesses };
 }
 
 /** Candidates no sampled state refuted whose claim a reachable state of the walks or the searches refuted. */

@@ -75,12 +75,12 @@ interface MutexStats {
   readonly walks?: { readonly refuted: number; readonly walks: number; readonly evaluations: number };
   /**
    * The searches from the initial state toward two members of a claim the walks left (refute-search.ts),
-   * when any ran: claims refuted, searches, evaluations, and the first witness (two members, the
-   * joint moves as `legal` atoms from the initial state).
+   * when any ran: claims refuted, searches, evaluations, and per refuted claim its witness (the
+   * members true, the joint moves from the initial state as `legal` atoms, each role's in role order).
    */
   readonly search?: {
     readonly refuted: number; readonly searches: number; readonly evaluations: number;
-    readonly witness?: { readonly members: readonly string[]; readonly moves: readonly (readonly string[])[] };
+    readonly witnesses: readonly { readonly members: readonly string[]; readonly moves: readonly (readonly string[])[] }[];
   };
   /** Candidate groups no sampled state refuted that a reachable state of the walks or the searches refuted, when the walks ran. */
   readonly refutedByState?: number;
