@@ -85,19 +85,27 @@ function enumerationLine(e: NonNullable<MutexResult['stats']['enumeration']>, st
   return `mutex: reachable states searched: ${e.states} states, ${e.successors} successors${why}; ${proven}`;
 }
 
+/** The searches toward two members (refute-search.ts): counts, and the first witness with its moves from the initial state. */
+function searchLines(x: NonNullable<MutexResult['stats']['search']>): string[] {
+  const head = `mutex: searches from the initial state toward two members: ${x.refuted} unproven claims refuted (${x.searches} searches, ${x.evaluations} evaluations)`;
+  const w = x.witnesses[0];
+  return w === undefined ? [head] : [head, `mutex: refuted: ${w.members.join(' ')} both true after ${w.moves.length} joint moves: ${w.moves.map((j) => j.join(' ')).join(', ')}`];
+}
+
 function formatMutexStats(r: MutexResult): string {
   const s = r.stats;
   const v = s.surviving;
   const lines = [
     `mutex: ${s.hypotheses} hypotheses, ${s.candidates} candidate groups over ${s.sampledStates} sampled states${s.candidatesCut ? ' (time budget reached while making them: the rest left out, their fluents singletons)' : ''}`,
     `mutex: ${s.refutedBySimulation} refuted by simulation, ${s.proven} proven, ${s.notInductive} not inductive (observed only), ${s.unprovenForBudget} unproven for lack of budget`,
-    `mutex: surviving groups of 2+: ${v.lifted.groups} proven lifted, ${v.ground.groups} proven ground, ${v.states === undefined ? '' : `${v.states.groups} proven by every reachable state, `}${v.observed.groups} observed only, ${v.unproven.groups} unproven for lack of budget${s.budgetReached ? ' (time budget reached)' : ''}`,
+    `mutex: surviving groups of 2+: ${v.lifted.groups} proven lifted, ${v.ground.groups} proven ground, ${v.states === undefined ? '' : `${v.states.groups} proven by every reachable state, `}${v.observed.groups} observed only, ${s.refutedByState === undefined ? '' : `${s.refutedByState} refuted by a reachable state, `}${v.unproven.groups} unproven for lack of budget${s.budgetReached ? ' (time budget reached)' : ''}`,
     `mutex: ${s.provenLifted} proven lifted (${s.liftedPairs} rule pairs, ${s.liftedMs} ms), ${s.proven - s.provenLifted} proven ${v.states === undefined ? `by ground SAT${s.groundProof ? '' : ' (lazy axioms: no ground SAT)'}` : 'by every reachable state (no ground SAT)'}`,
     ...(s.exclusions.tried > 0 ? [`mutex: facts between two fluents (exclusions, implications; ground): ${s.exclusions.proven} proven of ${s.exclusions.tried} held by the sampled states${s.exclusions.complete ? '' : ' (its budget reached)'}`] : []),
     ...(s.lemmas === undefined ? [] : [`mutex: lemmas through a mapping relation (${s.lemmas.mappingRules} mapping rules): ${s.lemmas.proven} proven of ${s.lemmas.kept} held by the sampled states (${s.lemmas.generated} made), ${s.lemmas.queries} queries${s.lemmas.complete ? '' : ' (its budget reached)'}`]),
     ...(s.implications.tried > 0 ? [`mutex: implications between two relations: ${s.implications.proven} proven lifted of ${s.implications.tried} held by the sampled states`] : []),
     ...(s.moves === undefined ? [] : [`mutex: moves that make two members true, before the proofs: ${s.moves.refuting} refuting states (${s.moves.seeds} states seeded, ${s.moves.evaluations} evaluations)`]),
     ...(s.walks === undefined ? [] : [`mutex: walks from the sampled states: ${s.walks.refuted} unproven claims refuted (${s.walks.walks} walks, ${s.walks.evaluations} evaluations)`]),
+    ...(s.search === undefined ? [] : searchLines(s.search)),
     `mutex: ${s.satQueries} SAT queries, work ${s.proofWork}${s.proofComplete ? '' : ' (budget reached: later candidates not tried)'}`,
     ...(s.enumeration === undefined ? [] : [enumerationLine(s.enumeration, s.chosen.states)]),
     ...(s.time === undefined ? [] : [timeLine(s.time)]),

@@ -22,6 +22,7 @@ import { relKey } from './lifted-relax.js';
 import { type KeyedGroup, proveLifted } from './lifted.js';
 import { type ClaimVerdict, proveClaims } from './prove.js';
 import { proveByProjection } from './projection.js';
+import { type SearchRefutation, refuteBySearch, withSearched } from './refute-search.js';
 import { refuteByWalks, strengthenRest, withRefuted } from './refute-walks.js';
 import type { MutexOptions } from './types.js';
 import { type MutexView, fluentArgs } from './view.js';
@@ -34,13 +35,15 @@ export interface Proofs {
   readonly provenLifted: readonly boolean[];
   /** Per claim, with the exclusions of section 2h when they ran. */
   readonly verdicts: readonly ClaimVerdict[];
-  /** The candidates, less those whose claim the walks refuted. */
+  /** The candidates, less those whose claim the walks or the searches refuted. */
   readonly left: Candidates;
   readonly proof: ReturnType<typeof proveClaims>;
   readonly strengthened: ReturnType<typeof strengthenRest> | undefined;
   readonly walked: ReturnType<typeof refuteByWalks> | undefined;
-  /** Claims the walks refuted. */
+  /** Claims the walks refuted (`walked` has the searches' too). */
   readonly refutedWalks: number;
+  /** The searches toward two members (refute-search.ts), when the walks ran. */
+  readonly searched: SearchRefutation | undefined;
   readonly liftedMs: number;
   readonly liftedPairs: number;
   readonly implications: { readonly tried: number; readonly proven: number };
@@ -66,17 +69,20 @@ export function proveAndWalk(game: GroundGame, early: Early, options: MutexOptio
   // reachable state already decided them all.
   // Before it, the claims left unproven are refuted where walks from the sampled states reach a
   // state with two members (refute-walks.ts): they leave the groups, and that proof.
-  const walked = game.lazy !== undefined || reachable || options.explorer === undefined ? undefined
+  const walks = game.lazy !== undefined || reachable || options.explorer === undefined ? undefined
     : refuteByWalks(view, claims, proof.verdicts, early.sampled, options.explorer, early.fluentOfTerm, options.deadline);
+  // Then those the walks left, by a search from the initial state toward two members (refute-search.ts).
+  const searched = walks === undefined ? undefined : refuteBySearch(view, claims, proof.verdicts, walks.refuted, options.explorer!, early.fluentOfTerm, options.deadline);
+  const walked = walks === undefined ? undefined : withSearched(walks, searched!);
   const strengthened = game.lazy === undefined && !reachable ? strengthenRest(view, early.sampled, claims, proof, options, walked) : undefined;
-  const refutedWalks = walked?.refuted.reduce((n, x) => n + x, 0) ?? 0;
+  const refutedWalks = walks?.refuted.reduce((n, x) => n + x, 0) ?? 0;
   return {
-    liftedProven: lifted.proven, provenLifted, proof, strengthened, walked, refutedWalks, liftedMs,
+    liftedProven: lifted.proven, provenLifted, proof, strengthened, walked, searched, refutedWalks, liftedMs,
     // Then the claims still open after every other pass, by a state search on a projection
     // (projection.ts), from before the proofs' deadline into a quarter of the reserve after it.
     verdicts: game.lazy !== undefined || reachable ? strengthened?.verdicts ?? proof.verdicts
       : proveByProjection(view, claims, strengthened?.verdicts ?? proof.verdicts, options, (k) => walked?.refuted[k] === 1).verdicts,
-    left: refutedWalks === 0 ? cands : withRefuted(cands, claimOf.amo, walked!.refuted),
+    left: walked === undefined || !walked.refuted.includes(1) ? cands : withRefuted(cands, claimOf.amo, walked.refuted),
     liftedPairs: lifted.pairs,
     implications: { tried: tried.implications, proven: lifted.implied.length },
   };

@@ -2,6 +2,7 @@
  * The mutex stage's last step (index.ts): every candidate judged by its claims' verdicts, the
  * encoding with the fewest bits chosen (choose.ts), and the result with its stats.
  */
+import { atomText } from '../ground/atoms.js';
 import type { GroundGame } from '../ground/types.js';
 import { chooseEncoding, judge } from './choose.js';
 import type { Early } from './find-early.js';
@@ -49,6 +50,25 @@ export function assembleResult(game: GroundGame, early: Early, proofs: Proofs, o
       proofComplete: proof.complete,
       moves: early.moves,
       ...(walked === undefined || walked.walks === 0 ? {} : { walks: { refuted: proofs.refutedWalks, walks: walked.walks, evaluations: walked.evaluations } }),
+      ...(walked === undefined ? {} : { refutedByState: refutedByState(early, proofs) }),
+      ...(proofs.searched === undefined || proofs.searched.searches === 0 ? {} : { search: searchStats(game, proofs, early) }),
     },
   };
+}
+
+/** The searches' counts for `--stats`, with their witnesses as texts (refute-search.ts). */
+function searchStats(game: GroundGame, proofs: Proofs, early: Early): NonNullable<MutexResult['stats']['search']> {
+  const s = proofs.searched!;
+  const witnesses = s.witnesses.map((w) => ({
+    members: early.claims[w.claim]!.members.filter((f) => w.state.includes(f)).map((f) => early.view.fluents[f]!.text),
+    moves: w.moves.map((j) => j.map((l) => atomText(game, l))),
+  }));
+  return { refuted: s.refuted.reduce((n, x) => n + x, 0), searches: s.searches, evaluations: s.evaluations, witnesses };
+}
+
+/** Candidates no sampled state refuted whose claim a reachable state of the walks or the searches refuted. */
+function refutedByState(early: Early, proofs: Proofs): number {
+  let groups = 0;
+  for (let i = 0; i < early.cands.atMostOne.length; i++) if (early.cands.atMostOne[i] === 1 && proofs.left.atMostOne[i] === 0) groups++;
+  return groups;
 }

@@ -73,6 +73,17 @@ interface MutexStats {
   readonly proofComplete: boolean;
   /** The walks that refute unproven claims (refute-walks.ts), when they ran: claims refuted, walks, evaluations. */
   readonly walks?: { readonly refuted: number; readonly walks: number; readonly evaluations: number };
+  /**
+   * The searches from the initial state toward two members of a claim the walks left (refute-search.ts),
+   * when any ran: claims refuted, searches, evaluations, and per refuted claim its witness (the
+   * members true, the joint moves from the initial state as `legal` atoms, each role's in role order).
+   */
+  readonly search?: {
+    readonly refuted: number; readonly searches: number; readonly evaluations: number;
+    readonly witnesses: readonly { readonly members: readonly string[]; readonly moves: readonly (readonly string[])[] }[];
+  };
+  /** Candidate groups no sampled state refuted that a reachable state of the walks or the searches refuted, when the walks ran. */
+  readonly refutedByState?: number;
   /** Moves making two members true, played before the proofs (refute-moves.ts), when any state was seeded. */
   readonly moves?: EarlyStats;
 }

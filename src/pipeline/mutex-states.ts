@@ -42,6 +42,15 @@ const MAX_STATES = 1_000_000;
  */
 const SEARCH_SHARE = 0.3;
 
+/**
+ * Rule evaluations the playouts of a game above {@link MAX_RULES} may spend (steps times ground
+ * rules; docs/mutex.md, held20): PROPJOE_S (213,924 rules) played 9,174 to 9,549 states in its half
+ * of the budget depending on the load, about 5.9 processor seconds, and the proofs were cut under
+ * load; its first 4,799 states refute the same candidates. About 4 processor seconds of the
+ * ground simulator at its rate there.
+ */
+const SAMPLE_WORK = 1_500_000_000;
+
 /** Of an incomplete search, the states (the first found) added to the sampled ones. */
 const MAX_EXTRA_STATES = 10_000;
 
@@ -61,7 +70,7 @@ interface MutexStates {
  */
 export function mutexStates(ground: GroundGame, settings: SampleSettings, deadline: Deadline, seconds: number, simulator?: () => GroundSimulator): MutexStates {
   const maxStates = settings.maxStates ?? MAX_STATES;
-  if (maxStates === 0 || ruleCount(ground) > MAX_RULES) return { states: sampleStates(ground, { ...settings, deadline: deadline.within(seconds / 2), simulator }) };
+  if (maxStates === 0 || ruleCount(ground) > MAX_RULES) return { states: sampleStates(ground, { ...settings, deadline: deadline.within(seconds / 2), simulator, maxEvaluations: SAMPLE_WORK }) };
   // Search and sampling share the half of the budget sampling alone had: the proofs keep the other.
   const half = deadline.within(seconds / 2);
   const share = seconds * SEARCH_SHARE;

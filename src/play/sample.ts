@@ -3,6 +3,7 @@
  * visited state: the sample that the mutex stage refutes its candidate groups on.
  */
 import type { Deadline } from '../deadline.js';
+import { ruleCount } from '../ground/compact.js';
 import type { GroundGame } from '../ground/types.js';
 import { createFastSimulator } from './fast/simulator.js';
 import { type GroundSimulator, createGroundSimulator } from './ground-sim.js';
@@ -16,6 +17,11 @@ interface SampleOptions {
   readonly maxSteps: number;
   /** Sampling stops early (with what it has) once the deadline passes (looked at every step). */
   readonly deadline: Deadline;
+  /**
+   * Rule evaluations sampling may spend, each step counting the game's ground rules (absent: no
+   * cap): a count, unlike the deadline, stops at the same state whatever the machine's load.
+   */
+  readonly maxEvaluations?: number;
   /** The ground simulator to play, made once by the caller and shared (the mutex stage's walks); absent: made here. */
   readonly simulator?: () => GroundSimulator;
 }
@@ -40,9 +46,11 @@ export function sampleStates(game: GroundGame, options: SampleOptions): number[]
     const d = options.deadline;
     const sim = game.lazy !== undefined ? createFastSimulator(game, d) : options.simulator?.() ?? createGroundSimulator(game, d.withoutBudget());
     out.push(sim.fluentTerms(sim.initialState()));
-    for (let p = 0; p < options.playouts && !options.deadline.passed(); p++) {
+    // Steps left under the count of rule evaluations (a step evaluates the game's rules once).
+    let steps = options.maxEvaluations === undefined ? Infinity : Math.floor(options.maxEvaluations / Math.max(1, ruleCount(game)));
+    for (let p = 0; p < options.playouts && steps > 0 && !options.deadline.passed(); p++) {
       let state = sim.initialState();
-      for (let step = 0; step < options.maxSteps && !options.deadline.passed(); step++) {
+      for (let step = 0; step < options.maxSteps && steps-- > 0 && !options.deadline.passed(); step++) {
         const info = sim.info(state);
         if (info.terminal || info.legal.some((moves) => moves.length === 0)) break;
         state = sim.successor(state, info.legal.map((moves) => moves[random.below(moves.length)]!));
