@@ -100,12 +100,17 @@ describe('rule buffer', () => {
     const buf = createRuleBuffer();
     expect(addGroundRule(buf, 9, [1], [])).toBe(true);
     for (let i = 0; i < 10; i++) stageRule(buf, i, [i + 100], []);
-    expect(appendStaged(buf)).toBe(20);
-    expect(buf.count).toBe(11);
+    expect(appendStaged(buf, 3)).toBe(20);
+    stageRule(buf, 50, [150], []);
+    expect(appendStaged(buf, 4)).toBe(2);
+    expect(buf.count).toBe(12);
     expect(buf.hashed).toBe(1);
     truncateRules(buf, 8);
-    expect(buf.appended).toEqual([1, 8]);
-    hashAppended(buf);
+    expect(buf.appended).toEqual([1, 8, 3]);
+    // Only the rules of the tags asked for go into the table.
+    hashAppended(buf, new Set([4]));
+    expect(buf.hashed).toBe(1);
+    hashAppended(buf, new Set([3]));
     expect(buf.hashed).toBe(8);
     expect(buf.appended).toEqual([]);
     // Each rule kept is found; the ones rolled back are new again.

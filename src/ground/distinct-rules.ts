@@ -19,8 +19,8 @@
  * Rules of other relations never make the same ground rule. Rules of earlier calls (a
  * relation whose rules were made before, by a split's or a frame rewrite's own run, or a
  * static component run in pieces) are not looked at: a relation seen before is never
- * skipped, and the skipped rules are put in the table before a later call with any relation
- * seen before runs ({@link prepareCall}), so that every look-up finds what it found before.
+ * skipped, and the skipped rules of a relation are put in the table before a later call with
+ * that relation runs ({@link prepareCall}), so that every look-up finds what it found before.
  */
 import type { Pattern } from '../datalog/pattern.js';
 import type { CompiledAtom, JoinRule } from './compile.js';
@@ -104,12 +104,22 @@ export function distinctRules(ctx: Context, rules: readonly JoinRule[], rels: Re
 }
 
 /**
- * Before a call over `rules` and `facts` runs: the rules skipped earlier go into the table if
- * the call has a relation seen before (its look-ups may meet them), and the call's relations
- * are seen from now on.
+ * The tag of a relation's rules appended without the table (rule-buffer.ts): its name's symbol
+ * (a name used with several arities shares one: their rules are put in the table together).
+ */
+export function relationTag(ctx: Context, rel: string): number {
+  const slash = rel.lastIndexOf('/');
+  const name = slash > 0 && ctx.several.has(rel.slice(0, slash)) ? rel.slice(0, slash) : rel;
+  return ctx.table.findSymbol(name);
+}
+
+/**
+ * Before a call over rules and facts of the relations `heads` runs: the rules skipped earlier
+ * of its relations seen before go into the table (its look-ups may meet them).
  */
 export function prepareCall(ctx: Context, heads: readonly string[]): void {
-  if (heads.some((rel) => ctx.ruleHeads.has(rel))) hashAppended(ctx.rules);
+  const seen = heads.filter((rel) => ctx.ruleHeads.has(rel));
+  if (seen.length > 0 && ctx.rules.appended.length > 0) hashAppended(ctx.rules, new Set(seen.map((rel) => relationTag(ctx, rel))));
 }
 
 /** After {@link distinctRules} has read them: the call's head relations are seen before by every later call. */

@@ -19,8 +19,8 @@ import { type Block, type Store, addToStore, advanceRound, createBlock, inStore,
 import { addBindingRule, planBody } from './body-plan.js';
 import type { CompiledAtom, JoinRule } from './compile.js';
 import { canonicalKey, instantiatePattern, renumber } from '../datalog/pattern.js';
-import { STAGE_SIZE, addGroundRule, appendStaged, dropNegatives, flushStaged } from './rule-buffer.js';
-import { distinctRules, markSeen, prepareCall } from './distinct-rules.js';
+import { type RuleBuffer, STAGE_SIZE, addGroundRule, appendStaged, dropNegatives, flushStaged } from './rule-buffer.js';
+import { distinctRules, markSeen, prepareCall, relationTag } from './distinct-rules.js';
 import { IdBits } from '../datalog/id-bits.js';
 import { grow } from '../datalog/terms.js';
 import { HEAD_FILTERED, HEAD_PASSED, HEAD_RECORDED, addHead, createHeadCache, findHead } from './head-cache.js';
@@ -162,7 +162,8 @@ function runRule(
   const demand = isStatic ? undefined : demandForRun(ctx, rule, outputs, plan.at, plan.negatives.length);
   const droppedLiterals = 1 + plan.at.length;
   // Rules proven unequal to any other (distinct-rules.ts) are added without the duplicate test.
-  const flush = distinct ? appendStaged : flushStaged;
+  const tag = distinct ? relationTag(ctx, rule.head.rel) : -1;
+  const flush = distinct ? (buf: RuleBuffer): number => appendStaged(buf, tag) : flushStaged;
   join(rule.nVars, joins, checks, outputs, makeTick(ctx, rule, estimate), (b, rows) => {
     let entry = findHead(heads, b);
     if (entry >= 0 && heads.states[entry] === HEAD_FILTERED) return;

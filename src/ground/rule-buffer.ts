@@ -31,8 +31,8 @@ export interface RuleBuffer {
   /** Rules staged ({@link stageRule}), neither looked up nor added yet ({@link flushStaged}). */
   readonly staged: Staging;
   /**
-   * Ranges `[from, to)` of rules appended without the table ({@link appendStaged}: proven
-   * unequal to every rule that could be looked up until {@link hashAppended} puts them in).
+   * Triples `from, to, tag`: rules `[from, to)` appended without the table ({@link appendStaged}:
+   * proven unequal to every rule that could be looked up until {@link hashAppended} puts them in).
    */
   appended: number[];
 }
@@ -216,16 +216,17 @@ export function flushStaged(buf: RuleBuffer): number {
 /**
  * Adds the staged rules, in the order staged, without looking for equal ones: the caller knows
  * none is in the buffer nor staged twice (distinct-rules.ts). They keep the hashes staged with
- * them and stay out of the table (neither probed nor grown for) until {@link hashAppended}.
- * The literals (heads included) of the rules added.
+ * them and stay out of the table (neither probed nor grown for) until {@link hashAppended} puts
+ * in those of `tag` (the caller's name for their relation). The literals (heads included) added.
  */
-export function appendStaged(buf: RuleBuffer): number {
+export function appendStaged(buf: RuleBuffer, tag: number): number {
   const st = buf.staged;
   const first = buf.count;
   for (let i = 0, from = 0; i < st.count; from = st.ends[i]!, i++) appendWith(buf, st.hashes[i]!, st.heads[i]!, st.lits, from, st.ends[i]!);
   const ranges = buf.appended;
-  if (ranges.length > 0 && ranges[ranges.length - 1] === first) ranges[ranges.length - 1] = buf.count;
-  else if (buf.count > first) ranges.push(first, buf.count);
+  const n = ranges.length;
+  if (n > 0 && ranges[n - 2] === first && ranges[n - 1] === tag) ranges[n - 2] = buf.count;
+  else if (buf.count > first) ranges.push(first, buf.count, tag);
   const literals = st.literals;
   st.count = 0;
   st.literals = 0;
@@ -233,13 +234,19 @@ export function appendStaged(buf: RuleBuffer): number {
 }
 
 /**
- * Puts the rules appended without the table ({@link appendStaged}) into it, with the hashes
- * they were staged with, as if each had been added through it: before rules that could equal
- * them are looked up. They are distinct from the rules in it (the caller's proof), so none is probed for.
+ * Puts the rules appended without the table with a tag of `tags` ({@link appendStaged}) into
+ * it, with the hashes they were staged with, as if each had been added through it: before
+ * rules that could equal them are looked up. They are distinct from the rules in it (the
+ * caller's proof), so none is probed for.
  */
-export function hashAppended(buf: RuleBuffer): void {
+export function hashAppended(buf: RuleBuffer, tags: ReadonlySet<number>): void {
   const ranges = buf.appended;
-  for (let r = 0; r < ranges.length; r += 2) {
+  let w = 0;
+  for (let r = 0; r < ranges.length; r += 3) {
+    if (!tags.has(ranges[r + 2]!)) {
+      ranges[w++] = ranges[r]!, ranges[w++] = ranges[r + 1]!, ranges[w++] = ranges[r + 2]!;
+      continue;
+    }
     for (let i = ranges[r]!; i < ranges[r + 1]!; i++) {
       while (2 * (buf.hashed + 1) > buf.slots.length >> 1) rehash(buf, buf.slots.length);
       const slots = buf.slots;
@@ -251,7 +258,7 @@ export function hashAppended(buf: RuleBuffer): void {
       buf.hashed++;
     }
   }
-  ranges.length = 0;
+  ranges.length = w;
 }
 
 /**
@@ -276,8 +283,8 @@ export function truncateRules(buf: RuleBuffer, count: number): void {
   buf.count = count;
   // Appended ranges forgotten with their rules (removeSlot found none of them in the table).
   const ranges = buf.appended;
-  while (ranges.length > 0 && ranges[ranges.length - 2]! >= count) ranges.length -= 2;
-  if (ranges.length > 0 && ranges[ranges.length - 1]! > count) ranges[ranges.length - 1] = count;
+  while (ranges.length > 0 && ranges[ranges.length - 3]! >= count) ranges.length -= 3;
+  if (ranges.length > 0 && ranges[ranges.length - 2]! > count) ranges[ranges.length - 2] = count;
 }
 
 /** Takes rule `i` out of the table, if it is there (rules appended without looking are not). */
