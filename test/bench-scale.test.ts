@@ -29,5 +29,14 @@ describe('bench --scale --files', () => {
     expect(Number(cells[2])).toBeGreaterThan(0);
     expect(Number(cells[8])).toBeGreaterThan(0);
     expect(r.stdout).toContain('median over the 1 games both ground');
+    expect(r.stdout).not.toContain('--lazy-axioms');
+  });
+
+  // The held-out chess scramblings are refused without lazy axioms (docs/lazy.md); the flag reaches ours.
+  it.skipIf(!existsSync('/usr/bin/gringo') || !existsSync('/usr/bin/time'))('grounds ours with --lazy-axioms when asked', () => {
+    ensureBuilt();
+    const r = bench(['--files', 'games/tictactoe.kif', '--timeout', '60', '--lazy-axioms']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('ours ground with --lazy-axioms');
   });
 });
