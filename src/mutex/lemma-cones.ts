@@ -1,0 +1,211 @@
+/**
+ * The lemma pass's queries (ground-joint.ts with `onDemand`) on cone encodings kept between
+ * queries (docs/mutex.md, snake21). The pass asks each claim on its own cone, and asked every
+ * claim on a cone encoded anew: snake_2009_big's fixpoint took 3,166 queries, each encoding a cone
+ * that the lemmas of the same site share. Here one encoding is kept per cone (the set of atoms its
+ * roots depend on: two claims over the fluents of one site have the same), and every claim a
+ * query assumes is added to it once, behind a selector variable (its clauses hold only when the
+ * selector is true); a query assumes the selectors of the claims proven or active now, and its
+ * goal. What the search learns follows from the clauses alone (selectors and goals are free
+ * variables there), so it stays valid for the next query on the cone; a query's formula is the
+ * one the pass encoded anew, with unselected claims that constrain nothing: its answers are the
+ * same kind of proof. An "unsat" also says which assumed claims it used (sat-core.ts): the claims
+ * whose selectors its failed assumptions hold. The rest could be dropped and the answer would
+ * stand, so the pass asks a claim again only when one of those leaves.
+ */
+import { GrowingCone } from './cone-grow.js';
+import { type RuleIndex, atLeastTwo, atMostOne, cone } from './encode.js';
+import { clauseGoal } from './joint-cones.js';
+import type { MutexView } from './view.js';
+
+/** A claim of the pass: at most one, at least one, the first member only with the second, or a clause (`positive`: its literals' signs). */
+interface ClaimLike {
+  readonly kind: 'amo' | 'alo' | 'imp' | 'clause';
+  readonly members: readonly number[];
+  readonly positive?: readonly boolean[];
+}
+
+/** One kept encoding: the claims it can encode (their members in it), their selectors once made, the goals made. */
+interface Kept {
+  readonly enc: GrowingCone;
+  /** Its index among the kept ones; -1: made for one query only (past the cap). */
+  id: number;
+  /** Atoms encoded when it was made, and now. */
+  readonly first: number;
+  atoms: number;
+  /** The claims a query on it assumes when active: a group with two members in it, any other claim with all; undefined: to be read again (it grew). */
+  encodable: readonly number[] | undefined;
+  /** Per claim, its selector and how many of its members its clauses cover. */
+  readonly selector: Map<number, { readonly s: number; readonly covers: number }>;
+  /** Per selector variable, its claim. */
+  readonly claimOf: Map<number, number>;
+  readonly goals: Map<number, readonly number[]>;
+}
+
+/** Where a query's roots are asked: the kept encoding holding their cone, and the fluents of that cone. */
+interface Place {
+  readonly kept: Kept;
+  readonly fluents: readonly number[];
+}
+
+/** One query's answer: with a model (sat), the current state's true fluents of the query's own cone; with "unsat", the claims it used; the work it took. */
+interface KeptConeAnswer {
+  readonly answer: 'sat' | 'unsat' | 'unknown';
+  readonly work: number;
+  readonly now: readonly number[];
+  readonly cone: readonly number[];
+  readonly used: readonly number[];
+}
+
+/**
+ * Clause literals the kept encodings may hold together; past it a cone no kept encoding holds is
+ * encoded for its query only, as before (a count, not time: the same choice run to run).
+ */
+const MAX_KEPT_LITERALS = 3_000_000;
+/** A kept encoding takes on a query's cone when it holds at least this share of the cone's atoms... */
+const MIN_OVERLAP = 0.5;
+/** ...and stays within this many times the atoms it was made with (its queries' search pays for all of it). */
+const MAX_GROWTH = 3;
+
+/** The pass's queries on kept cone encodings; `stop` is asked per atom and rule encoded. */
+export class KeptCones {
+  private readonly all: Kept[] = [];
+  /** Per atom, the kept encodings holding it (in the order made). */
+  private readonly holders = new Map<number, number[]>();
+  private readonly places = new Map<string, Place>();
+  private kept = 0;
+  /** Per atom, the fluent whose current-state atom it is (-1: none). */
+  private readonly fluentOf: Int32Array;
+
+  constructor(private readonly view: MutexView, private readonly index: RuleIndex, private readonly claims: readonly ClaimLike[], private readonly stop: () => boolean) {
+    this.fluentOf = new Int32Array(view.atoms).fill(-1);
+    view.fluents.forEach((f, i) => (this.fluentOf[f.trueAtom] = i));
+  }
+
+  /** Asks claim `i` with the claims `state` marks (1 proven, 2 active) assumed. */
+  ask(i: number, state: readonly number[], maxConflicts: number, passed: () => boolean): KeptConeAnswer {
+    const claim = this.claims[i]!;
+    const nexts = claim.members.map((f) => this.view.fluents[f]!.nextAtom);
+    const { kept: k, fluents } = this.placeOf(nexts, claim.kind === 'alo');
+    const { solver } = k.enc;
+    const before = solver.literalCount + solver.visitCount;
+    const assumptions: number[] = [];
+    for (const j of this.encodable(k)) if (state[j] !== 0) assumptions.push(this.select(k, j));
+    assumptions.push(...this.goal(k, i, nexts));
+    const answer = solver.solve(assumptions, maxConflicts, passed);
+    const work = solver.literalCount + solver.visitCount - before;
+    if (answer === 'sat') return { answer, work, now: fluents.filter((f) => solver.value(this.now(k, f))), cone: fluents, used: [] };
+    const used = answer === 'unsat' ? solver.core.flatMap((l) => { const c = k.claimOf.get(l); return c === undefined ? [] : [c]; }) : [];
+    return { answer, work, now: [], cone: fluents, used };
+  }
+
+  /** The current-state variable of fluent `f` in `k` (0: outside). */
+  private now(k: Kept, f: number): number {
+    return k.enc.atom(this.view.fluents[f]!.trueAtom);
+  }
+
+  /**
+   * The kept encoding to ask the cone of `roots` on: one holding all its atoms, else the one
+   * holding most of them grown by the rest (when it holds enough and may grow), else a new one.
+   */
+  private placeOf(roots: readonly number[], allMoves: boolean): Place {
+    const key = `${allMoves ? 'a' : 'm'}${[...roots].sort((x, y) => x - y).join(' ')}`;
+    const had = this.places.get(key);
+    if (had !== undefined) return had;
+    const { view, index } = this;
+    const legals = allMoves ? view.moves.flatMap((role) => role.flatMap((m) => (m.legal >= 0 ? [m.legal] : []))) : [];
+    const atoms = cone(index, view, [...roots, ...legals, ...(index.useTerminal ? [view.terminal] : [])], this.stop);
+    const overlap = new Map<number, number>();
+    for (const a of atoms) for (const h of this.holders.get(a) ?? []) overlap.set(h, (overlap.get(h) ?? 0) + 1);
+    let best = -1;
+    for (const [h, n] of overlap) if (best < 0 || n > overlap.get(best)! || (n === overlap.get(best)! && h < best)) best = h;
+    const n = best < 0 ? 0 : overlap.get(best)!;
+    const grows = best >= 0 && n >= MIN_OVERLAP * atoms.length && this.all[best]!.atoms + atoms.length - n <= MAX_GROWTH * this.all[best]!.first;
+    const k = grows ? this.all[best]! : this.made(atoms.length);
+    const fresh = atoms.filter((a) => k.enc.atom(a) === 0);
+    if (fresh.length > 0 || allMoves) {
+      const literals = k.enc.solver.literalCount;
+      k.enc.add(roots, allMoves);
+      k.atoms += fresh.length;
+      k.encodable = undefined;
+      if (k.id >= 0) this.kept += k.enc.solver.literalCount - literals;
+    }
+    const place = { kept: k, fluents: this.fluentsOf(atoms) };
+    if (k.id < 0 && this.kept + k.enc.solver.literalCount <= MAX_KEPT_LITERALS) {
+      k.id = this.all.push(k) - 1;
+      this.kept += k.enc.solver.literalCount;
+    }
+    if (k.id < 0) return place;
+    for (const a of fresh) {
+      const list = this.holders.get(a);
+      if (list === undefined) this.holders.set(a, [k.id]);
+      else list.push(k.id);
+    }
+    this.places.set(key, place);
+    return place;
+  }
+
+  /** A new encoding, empty. */
+  private made(first: number): Kept {
+    return { enc: new GrowingCone(this.view, this.index, this.stop), id: -1, first, atoms: 0, encodable: undefined, selector: new Map(), claimOf: new Map(), goals: new Map() };
+  }
+
+  /** The fluents whose current-state atom is among `atoms`, in index order. */
+  private fluentsOf(atoms: readonly number[]): number[] {
+    const out: number[] = [];
+    for (const a of atoms) {
+      const f = this.fluentOf[a]!;
+      if (f >= 0) out.push(f);
+    }
+    return out.sort((x, y) => x - y);
+  }
+
+  /** The claims `k` can encode, read again after it grew. */
+  private encodable(k: Kept): readonly number[] {
+    if (k.encodable !== undefined) return k.encodable;
+    const out: number[] = [];
+    this.claims.forEach((c, j) => {
+      let n = 0;
+      for (const f of c.members) if (this.now(k, f) !== 0) n++;
+      if (c.kind === 'amo' ? n >= 2 : n === c.members.length) out.push(j);
+    });
+    k.encodable = out;
+    return out;
+  }
+
+  /**
+   * Claim `j`'s selector in `k`, its clauses added behind it over its members in the encoding; a
+   * group whose members grew gets a new one (the old one is then never assumed again).
+   */
+  private select(k: Kept, j: number): number {
+    const c = this.claims[j]!;
+    const members = c.members.filter((f) => this.now(k, f) !== 0);
+    const had = k.selector.get(j);
+    if (had !== undefined && had.covers === members.length) return had.s;
+    const { solver } = k.enc;
+    const now = (f: number): number => this.now(k, f);
+    const s = solver.newVar();
+    if (c.kind === 'amo') atMostOne(solver, members.map(now), s);
+    else if (c.kind === 'alo') solver.addClause([-s, ...members.map(now)]);
+    else if (c.kind === 'imp') solver.addClause([-s, -now(c.members[0]!), now(c.members[1]!)]);
+    else solver.addClause([-s, ...c.members.map((f, m) => (c.positive![m] ? now(f) : -now(f)))]);
+    k.selector.set(j, { s, covers: members.length });
+    k.claimOf.set(s, j);
+    return s;
+  }
+
+  /** The assumptions that make claim `i` false in the successor (ground-joint.ts' goals), made once per encoding. */
+  private goal(k: Kept, i: number, nexts: readonly number[]): readonly number[] {
+    const had = k.goals.get(i);
+    if (had !== undefined) return had;
+    const { solver } = k.enc;
+    const atom = (a: number): number => k.enc.atom(a);
+    const c = this.claims[i]!;
+    const next = nexts.filter((a) => a >= 0).map(atom);
+    const goal = c.kind === 'amo' ? [atLeastTwo(solver, next)]
+      : c.kind === 'imp' ? [atom(nexts[0]!), ...(nexts[1]! < 0 ? [] : [-atom(nexts[1]!)])]
+        : c.kind === 'clause' ? clauseGoal(c.positive!, nexts, atom) : next.map((v) => -v);
+    k.goals.set(i, goal);
+    return goal;
+  }
+}
