@@ -1,17 +1,21 @@
 /**
  * The lemma pass's queries (ground-joint.ts with `onDemand`) on cone encodings kept between
- * queries (docs/mutex.md, snake21). The pass asks each claim on its own cone, and asked every
- * claim on a cone encoded anew: snake_2009_big's fixpoint took 3,166 queries, each encoding a cone
- * that the lemmas of the same site share. Here one encoding is kept per cone (the set of atoms its
- * roots depend on: two claims over the fluents of one site have the same), and every claim a
- * query assumes is added to it once, behind a selector variable (its clauses hold only when the
- * selector is true); a query assumes the selectors of the claims proven or active now, and its
- * goal. What the search learns follows from the clauses alone (selectors and goals are free
- * variables there), so it stays valid for the next query on the cone; a query's formula is the
- * one the pass encoded anew, with unselected claims that constrain nothing: its answers are the
- * same kind of proof. An "unsat" also says which assumed claims it used (sat-core.ts): the claims
- * whose selectors its failed assumptions hold. The rest could be dropped and the answer would
- * stand, so the pass asks a claim again only when one of those leaves.
+ * queries (docs/mutex.md, snake21). The pass asked each claim on its own cone encoded anew:
+ * snake_2009_big's fixpoint took 3,166 queries and 10.6 processor s, most of it encoding cones
+ * that the claims of one neighbourhood nearly share. Here a few encodings are kept and grown
+ * (cone-grow.ts): a query's cone (the atoms its roots depend on) is asked on the kept encoding
+ * holding most of it, grown by the rest when it holds half or more and stays within three times
+ * its first size, else on a new one. Every claim a query assumes is added once, behind a selector
+ * variable (its clauses hold only when the selector is true); a query assumes the selectors of the
+ * claims proven or active now that its own cone encodes (as the pass did), and its goal. Atoms
+ * outside its cone are defined by their completion, which every transition satisfies; what the
+ * search learns follows from the clauses alone (selectors and goals are free variables there), so
+ * it stays valid for later queries; unselected claims constrain nothing. So an "unsat" is a proof
+ * as the cone encoded anew gave one, or a stronger one (cone-grow.ts' argument). It also says
+ * which assumed claims it used (sat-core.ts): with only those selectors assumed the formula is
+ * still unsatisfiable, so the pass asks a claim again only when one of those leaves. A model's
+ * state is read on the query's own cone only (snake20: values far from the claim pulled in
+ * lemmas from all over the board).
  */
 import { GrowingCone } from './cone-grow.js';
 import { type RuleIndex, atLeastTwo, atMostOne, cone } from './encode.js';
@@ -46,6 +50,8 @@ interface Kept {
 interface Place {
   readonly kept: Kept;
   readonly fluents: readonly number[];
+  /** The claims a query of these roots assumes when active (by their members in its own cone). */
+  encodable?: readonly number[];
 }
 
 /** One query's answer: with a model (sat), the current state's true fluents of the query's own cone; with "unsat", the claims it used; the work it took. */
@@ -86,11 +92,12 @@ export class KeptCones {
   ask(i: number, state: readonly number[], maxConflicts: number, passed: () => boolean): KeptConeAnswer {
     const claim = this.claims[i]!;
     const nexts = claim.members.map((f) => this.view.fluents[f]!.nextAtom);
-    const { kept: k, fluents } = this.placeOf(nexts, claim.kind === 'alo');
+    const place = this.placeOf(nexts, claim.kind === 'alo');
+    const { kept: k, fluents } = place;
     const { solver } = k.enc;
     const before = solver.literalCount + solver.visitCount;
     const assumptions: number[] = [];
-    for (const j of this.encodable(k)) if (state[j] !== 0) assumptions.push(this.select(k, j));
+    for (const j of this.ownEncodable(place)) if (state[j] !== 0) assumptions.push(this.select(k, j));
     assumptions.push(...this.goal(k, i, nexts));
     const answer = solver.solve(assumptions, maxConflicts, passed);
     const work = solver.literalCount + solver.visitCount - before;
@@ -158,6 +165,19 @@ export class KeptCones {
       if (f >= 0) out.push(f);
     }
     return out.sort((x, y) => x - y);
+  }
+
+  /** The claims a query of `place` assumes: those its own cone can encode. */
+  private ownEncodable(place: Place): readonly number[] {
+    if (place.encodable !== undefined) return place.encodable;
+    const inCone = new Set(place.fluents);
+    place.encodable = this.encodable(place.kept).filter((j) => {
+      const c = this.claims[j]!;
+      let n = 0;
+      for (const f of c.members) if (inCone.has(f)) n++;
+      return c.kind === 'amo' ? n >= 2 : n === c.members.length;
+    });
+    return place.encodable;
   }
 
   /** The claims `k` can encode, read again after it grew. */
