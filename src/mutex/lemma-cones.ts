@@ -122,13 +122,7 @@ export class KeptCones {
     const { view, index } = this;
     const legals = allMoves ? view.moves.flatMap((role) => role.flatMap((m) => (m.legal >= 0 ? [m.legal] : []))) : [];
     const atoms = cone(index, view, [...roots, ...legals, ...(index.useTerminal ? [view.terminal] : [])], this.stop);
-    const overlap = new Map<number, number>();
-    for (const a of atoms) for (const h of this.holders.get(a) ?? []) overlap.set(h, (overlap.get(h) ?? 0) + 1);
-    let best = -1;
-    for (const [h, n] of overlap) if (best < 0 || n > overlap.get(best)! || (n === overlap.get(best)! && h < best)) best = h;
-    const n = best < 0 ? 0 : overlap.get(best)!;
-    const grows = best >= 0 && n >= MIN_OVERLAP * atoms.length && this.all[best]!.atoms + atoms.length - n <= MAX_GROWTH * this.all[best]!.first;
-    const k = grows ? this.all[best]! : this.made(atoms.length);
+    const k = this.closest(atoms) ?? this.made(atoms.length);
     const fresh = atoms.filter((a) => k.enc.atom(a) === 0);
     if (fresh.length > 0 || allMoves) {
       const literals = k.enc.solver.literalCount;
@@ -150,6 +144,17 @@ export class KeptCones {
     }
     this.places.set(key, place);
     return place;
+  }
+
+  /** The kept encoding holding most of `atoms` (the first made among equals), when it holds enough of them and may grow by the rest. */
+  private closest(atoms: readonly number[]): Kept | undefined {
+    const overlap = new Map<number, number>();
+    for (const a of atoms) for (const h of this.holders.get(a) ?? []) overlap.set(h, (overlap.get(h) ?? 0) + 1);
+    let best = -1;
+    let n = 0;
+    for (const [h, m] of overlap) if (m > n || (m === n && h < best)) (best = h, n = m);
+    const k = this.all[best];
+    return k !== undefined && n >= MIN_OVERLAP * atoms.length && k.atoms + atoms.length - n <= MAX_GROWTH * k.first ? k : undefined;
   }
 
   /** A new encoding, empty. */
