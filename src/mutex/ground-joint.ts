@@ -14,6 +14,7 @@ import type { Deadline } from '../deadline.js';
 import { EncodingStopped, type RuleIndex, atLeastTwo, atMostOne, encodeCone, ruleIndex } from './encode.js';
 import { type JointAsk, clauseGoal, jointCones } from './joint-cones.js';
 import type { Lemma } from './ground-lemmas.js';
+import { KeptCones } from './lemma-cones.js';
 import type { Claim } from './prove.js';
 import type { MutexView } from './view.js';
 
@@ -77,8 +78,11 @@ function factClaim(x: JointFact): JointClaim {
 /** Raised when the budget has passed. */
 class JointStopped extends Error {}
 
-/** What a query found: no violation, a violation with its current state's true fluents (of the cone), or undecided. */
-type Answer = { readonly kind: 'unsat' | 'unknown'; readonly cone?: readonly number[] } | { readonly kind: 'sat'; readonly now: readonly number[]; readonly cone: readonly number[] };
+/**
+ * What a query found: no violation (with the assumed claims it used, when known), a violation
+ * with its current state's true fluents (of the cone), or undecided.
+ */
+type Answer = { readonly kind: 'unsat' | 'unknown'; readonly used?: readonly number[] } | { readonly kind: 'sat'; readonly now: readonly number[]; readonly cone: readonly number[] };
 
 /** The shared state of the proof. */
 interface Prover {
@@ -90,6 +94,8 @@ interface Prover {
   readonly limits: JointLimits;
   /** The cones kept between rounds (joint-cones.ts); undefined: each query encodes its cone anew. */
   readonly kept?: JointAsk;
+  /** The lemma pass's cone encodings kept per cone (lemma-cones.ts); undefined in the 2h passes. */
+  readonly cones?: KeptCones;
   readonly maxQueries?: number;
   queries: number;
   work: number;
@@ -100,9 +106,16 @@ function ask(p: Prover, i: number): Answer {
   const { view, claims, limits } = p;
   const claim = claims[i]!;
   // A first member no rule makes true never makes an implication false, nor a negative literal's fluent a clause.
-  if (claim.kind === 'imp' && view.fluents[claim.members[0]]!.nextAtom < 0) return { kind: 'unsat' };
-  if (claim.kind === 'clause' && claim.members.some((f, k) => !claim.positive[k] && view.fluents[f]!.nextAtom < 0)) return { kind: 'unsat' };
+  if (claim.kind === 'imp' && view.fluents[claim.members[0]]!.nextAtom < 0) return { kind: 'unsat', used: [] };
+  if (claim.kind === 'clause' && claim.members.some((f, k) => !claim.positive[k] && view.fluents[f]!.nextAtom < 0)) return { kind: 'unsat', used: [] };
   if (p.maxQueries !== undefined && p.queries >= p.maxQueries) throw new JointStopped();
+  if (p.cones !== undefined) {
+    const r = p.cones.ask(i, p.state, limits.maxConflicts, () => limits.deadline.passed());
+    p.queries++;
+    p.work += r.work;
+    if (limits.deadline.passed()) throw new JointStopped();
+    return r.answer === 'sat' ? { kind: 'sat', now: r.now, cone: r.cone } : { kind: r.answer, used: r.used };
+  }
   if (p.kept !== undefined) {
     const r = p.kept(i, p.state, limits.maxConflicts, () => limits.deadline.passed());
     if (r !== undefined) {
@@ -138,7 +151,7 @@ function ask(p: Prover, i: number): Answer {
   p.queries++;
   p.work += solver.literalCount + solver.visitCount;
   if (limits.deadline.passed()) throw new JointStopped();
-  if (answer !== 'sat') return { kind: answer, cone: enc.fluents };
+  if (answer !== 'sat') return { kind: answer };
   return { kind: 'sat', now: enc.fluents.filter((f) => solver.value(now(f))), cone: enc.fluents };
 }
 
@@ -181,9 +194,10 @@ function proveBatch(p: Prover, batch: readonly number[], pool: readonly (readonl
 /**
  * {@link proveBatch} for facts pulled in on demand only (the lemma pass), asking again only what
  * a drop may have changed. Adding claims only adds assumptions, so an "unsat" stays "unsat" until
- * a claim leaves; and a query assumed a claim only when it encoded it ({@link encodedWith}: its
- * members in the query's cone). So a claim shown inductive is asked again only when a claim its
- * query encoded leaves; the fixpoint is reached when every active claim is shown inductive since.
+ * a claim leaves; and an "unsat" on a kept cone (lemma-cones.ts) says which assumed claims it
+ * used: the query with only those assumed is unsatisfiable too (docs/mutex.md, snake21). So a
+ * claim shown inductive is asked again only when a claim its proof used leaves; the fixpoint is
+ * reached when every active claim is shown inductive since.
  * Facts just pulled in are asked first, the last pulled first (docs/mutex.md, snake20): a false
  * one then leaves before other claims are shown with it assumed, each of which its leaving would
  * send back to the queue (snake_2009_big: 5,049 queries to the fixpoint in the queue's order).
@@ -193,8 +207,8 @@ function proveBatchOnDemand(p: Prover, batch: readonly number[], pool: readonly 
   for (const f of p.view.init) init[f] = 1;
   const tried = new Set<number>();
   for (const i of batch) if (p.state[i] === 0 && holds(p.claims[i]!, (f) => init[f] === 1)) p.state[i] = 2;
-  // Per claim shown inductive: the fluents of its cone (a claim leaving that it encoded undoes it).
-  const shown = new Map<number, Set<number>>();
+  // Per claim shown inductive: the claims its proof used (one of them leaving undoes it; null: any).
+  const shown = new Map<number, Set<number> | null>();
   const queue = batch.filter((i) => p.state[i] === 2);
   const fresh: number[] = [];
   for (let q = 0; q < queue.length || fresh.length > 0; ) {
@@ -202,7 +216,7 @@ function proveBatchOnDemand(p: Prover, batch: readonly number[], pool: readonly 
     if (p.state[i] !== 2 || shown.has(i)) continue;
     const answer = ask(p, i);
     if (answer.kind === 'unsat') {
-      shown.set(i, new Set(answer.cone ?? []));
+      shown.set(i, answer.used === undefined ? null : new Set(answer.used));
       continue;
     }
     const added = answer.kind === 'sat' ? breaking(p, answer, pool, tried) : [];
@@ -212,10 +226,7 @@ function proveBatchOnDemand(p: Prover, batch: readonly number[], pool: readonly 
       continue;
     }
     p.state[i] = 0;
-    const c = p.claims[i]!;
-    for (const [k, cone] of shown) {
-      if (encodedWith(c, c.members.filter((f) => cone.has(f)).length)) (shown.delete(k), queue.push(k));
-    }
+    for (const [k, used] of shown) if (used === null || used.has(i)) (shown.delete(k), queue.push(k));
   }
   for (const i of [...queue, ...tried]) if (p.state[i] === 2) p.state[i] = 1;
 }
@@ -263,7 +274,9 @@ export function proveGroundJointly(view: MutexView, claims: readonly Claim[], ba
   let complete = true;
   try {
     const index = ruleIndex(view, () => limits.deadline.tick());
-    p = { view, claims: all, state, index, limits, kept: limits.onDemand === true ? undefined : jointCones(view, index, all, () => limits.deadline.tick()), maxQueries: limits.maxQueries, queries: 0, work: 0 };
+    const tick = (): boolean => limits.deadline.tick();
+    const onDemand = limits.onDemand === true;
+    p = { view, claims: all, state, index, limits, kept: onDemand ? undefined : jointCones(view, index, all, tick), cones: onDemand ? new KeptCones(view, index, all, tick) : undefined, maxQueries: limits.maxQueries, queries: 0, work: 0 };
     // The exclusions first, together (each cone is small); those that need a claim of a later
     // batch may still join it on demand. Lemmas only on demand.
     const exclusions = limits.onDemand === true ? [] : pairs.map((_, k) => claims.length + k);

@@ -37,6 +37,8 @@ export interface LemmaRun {
     readonly kept: number;
     readonly proven: number;
     readonly queries: number;
+    /** The solver's work (literals added, clause visits) over the pass's queries. */
+    readonly work: number;
     readonly complete: boolean;
   };
 }
@@ -58,5 +60,5 @@ export function lemmaPass(
   const r = proveGroundJointly(view, claims, batches, lemmas, { deadline, maxConflicts: limits.maxConflicts, maxQueries: MAX_QUERIES, onDemand: true }, proven);
   let n = 0;
   for (let k = claims.length; k < r.proven.length; k++) if (r.proven[k] === true) n++;
-  return { proven: r.proven, queries: r.queries, work: r.work, counts: { ...counts, proven: n, queries: r.queries, complete: r.complete } };
+  return { proven: r.proven, queries: r.queries, work: r.work, counts: { ...counts, proven: n, queries: r.queries, work: r.work, complete: r.complete } };
 }

@@ -5,6 +5,7 @@
  * whatever is assumed next. Variables are 1-based; a literal is `v` or `-v` as in DIMACS.
  * The decision order (activities and their heap) is sat-order.ts's.
  */
+import { failedAssumptions } from './sat-core.js';
 import { minimizeLearnt } from './sat-minimize.js';
 import { VarOrder } from './sat-order.js';
 
@@ -73,6 +74,8 @@ export class SatSolver {
   visitCount = 0;
   /** Literals of all clauses added: the work of building an encoding. */
   literalCount = 0;
+  /** After an 'unsat' answer: assumptions it rests on (sat-core.ts; empty: the clauses alone). */
+  core: readonly number[] = [];
 
   /** Number of variables created. */
   get variables(): number {
@@ -150,6 +153,7 @@ export class SatSolver {
       lookAt = this.visitCount + VISITS_PER_LOOK;
       return stop();
     };
+    this.core = [];
     if (!this.ok) return 'unsat';
     const assume = assumptions.map(code);
     let conflicts = 0;
@@ -188,6 +192,7 @@ export class SatSolver {
         const a = assume[this.trailLim.length]!;
         const val = this.litValue(a);
         if (val === FALSE) {
+          this.core = failedAssumptions(a, { trail: this.trail, trailLim: this.trailLim, level: this.level, reason: this.reason, clauses: this.clauses, seen: this.seen }).map((c) => ((c & 1) === 0 ? (c >> 1) + 1 : -((c >> 1) + 1)));
           this.cancelUntil(0);
           return 'unsat';
         }

@@ -49,7 +49,7 @@ interface MutexStats {
   /** Exclusions between two relations held by the sampled states, and those proven with the groups (section 2h). */
   readonly exclusions: { readonly tried: number; readonly proven: number; readonly complete: boolean };
   /** Lemmas through a mapping relation (ground-lemmas.ts), when the game has a mapping rule and the sampled states held one. */
-  readonly lemmas?: { readonly mappingRules: number; readonly generated: number; readonly kept: number; readonly proven: number; readonly queries: number; readonly complete: boolean };
+  readonly lemmas?: { readonly mappingRules: number; readonly generated: number; readonly kept: number; readonly proven: number; readonly queries: number; readonly work: number; readonly complete: boolean };
   /** False for a game with lazy axioms: only the lifted proofs were taken (no ground SAT). */
   readonly groundProof: boolean;
   /** Candidates the SAT proof showed not inductive (observed only). */
