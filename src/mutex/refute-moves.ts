@@ -39,10 +39,17 @@ const PROBE_SEEDS = 8;
 const REACH_TRIES = 4;
 
 /**
+ * Moves played per state beside a member of a candidate held there: a successor costs only the
+ * rules that read its move, and the first such move may move the held member itself (amazonsTorus:
+ * the black queen in row 5 moved along row 5, where another black queen could have come in).
+ */
+const BESIDE_TRIES = 8;
+
+/**
  * Rule evaluations the follow-ups may spend beside {@link MOVE_WORK} (each followed-up state's legal
  * moves count every ground rule): about 20 states' legal moves on amazonsTorus.
  */
-const FOLLOW_WORK = 60_000_000;
+const FOLLOW_WORK = 120_000_000;
 
 /** Joint moves played from a followed-up state before its second member is tried again (one: the other role's turn). */
 const FOLLOW_DEPTH = 1;
@@ -181,8 +188,12 @@ function refuteByMoves(
   // Per candidate, the sampled states it was reached from ({@link REACH_TRIES} at most).
   const reached = new Map<number, number>();
   try {
-    for (const i of spread(sampled.length)) {
-      const seed = sampled[i]!;
+    const order = spread(sampled.length);
+    for (let k = 0; ; k++) {
+      // After the sampled states, the refuting states found so far (reachable too; amazonsTorus
+      // with 83 sampled states: its last square groups were refuted only from those).
+      const seed = k < order.length ? sampled[order[k]!]! : states[k - order.length];
+      if (seed === undefined) break;
       // The first round refuted nothing: no sign of a false group sampling missed, the rest not spent.
       if (open.size === 0 || (seeds === PROBE_SEEDS && states.length === 0) || !spend(rules)) break;
       seeds++;
@@ -203,22 +214,26 @@ function refuteByMoves(
   // candidate true where none holds: its successor is followed up ({@link followUp}).
   function play(legal: readonly (readonly number[])[], state: unknown, seed: readonly number[], reach: boolean): void {
     const tried = new Set<number>();
+    // Per candidate held here, the moves played beside its member (the first may move that member away).
+    const beside = new Map<number, number>();
     const held = wide ? heldIn(groupsOf, open, seed) : undefined;
     for (let role = 0; role < legal.length; role++) {
       for (const m of legal[role]!) {
         const targets = (of.get(m) ?? []).filter((c) => open.has(c) && !tried.has(c));
         const reaching: number[] = [];
+        const besides: number[] = [];
         for (const f of held === undefined ? [] : makes.get(m) ?? []) {
           for (const c of groupsOf[f]!) {
             if (!open.has(c) || tried.has(c)) continue;
-            if (held!.has(c)) held!.get(c) !== f && targets.push(c);
+            if (held!.has(c)) held!.get(c) !== f && (beside.get(c) ?? 0) < BESIDE_TRIES && besides.push(c);
             else if (reach && !doubled.has(c) && followed < FOLLOW_WORK && (reached.get(c) ?? 0) < REACH_TRIES) reaching.push(c);
           }
         }
-        if (targets.length === 0 && reaching.length === 0) continue;
+        if (targets.length === 0 && reaching.length === 0 && besides.length === 0) continue;
         const joint = legal.map((ms, r) => (r === role ? m : ms[0]!));
         if (!spend(joint.reduce((n, j) => n + (readers.get(j) ?? 0), always + 1))) return;
         targets.forEach((c) => tried.add(c));
+        besides.forEach((c) => beside.set(c, (beside.get(c) ?? 0) + 1));
         reaching.forEach((c) => (tried.add(c), reached.set(c, (reached.get(c) ?? 0) + 1)));
         const after = explorer.successor(state, joint);
         const next = fluentsOf(after);
