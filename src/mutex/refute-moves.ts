@@ -6,7 +6,10 @@
  * (amazonsTorus: a queen's move and an arrow shot round a clear ring back onto her square). From
  * the sampled states (reachable), spread over the sample, each legal such move is played once per
  * group and state; a successor with two members of a group true is a reachable state that refutes
- * it. After the first refutation, also the moves that make one member true beside one that holds.
+ * it. After the first refutation, also the moves that make one member true beside one that holds,
+ * and, for a candidate no single move breaks, a move that makes one member true where none holds,
+ * followed up: the other roles' first moves, then a second member beside it (the refuting states
+ * are seeded too, after the sampled ones).
  * The work is counted in rule evaluations (a state's legal moves: every ground rule; a successor:
  * the rules that read a move), so the same states are tried on every run; the stage's budget is
  * only a safety stop. A game with no such move never compiles the simulator.
@@ -19,8 +22,9 @@ import type { Explorer } from './refute-walks.js';
 import type { MutexView } from './view.js';
 
 /**
- * Rule evaluations the early refutation may spend: about 50 states' legal moves on amazonsTorus
- * (1.9 M rules, 28 ms a state here), which needed 31 to refute all its false groups (docs/mutex.md).
+ * Rule evaluations the early refutation may spend: about 130 states' legal moves on amazonsTorus
+ * (1.9 M rules, about 20 processor ms a state), which needed 75 to 94 seeds (200 to 230 million) to
+ * refute all its false groups; 100 million (51 seeds) left a group of 3 or 10 fluents (docs/mutex.md).
  */
 const MOVE_WORK = 250_000_000;
 
