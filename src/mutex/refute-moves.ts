@@ -6,7 +6,10 @@
  * (amazonsTorus: a queen's move and an arrow shot round a clear ring back onto her square). From
  * the sampled states (reachable), spread over the sample, each legal such move is played once per
  * group and state; a successor with two members of a group true is a reachable state that refutes
- * it. After the first refutation, also the moves that make one member true beside one that holds.
+ * it. After the first refutation, also the moves that make one member true beside one that holds,
+ * and, for a candidate no single move breaks, a move that makes one member true where none holds,
+ * followed up: the other roles' first moves, then a second member beside it (the refuting states
+ * are seeded too, after the sampled ones).
  * The work is counted in rule evaluations (a state's legal moves: every ground rule; a successor:
  * the rules that read a move), so the same states are tried on every run; the stage's budget is
  * only a safety stop. A game with no such move never compiles the simulator.
@@ -19,10 +22,11 @@ import type { Explorer } from './refute-walks.js';
 import type { MutexView } from './view.js';
 
 /**
- * Rule evaluations the early refutation may spend: about 50 states' legal moves on amazonsTorus
- * (1.9 M rules, 28 ms a state here), which needed 31 to refute all its false groups (docs/mutex.md).
+ * Rule evaluations the early refutation may spend: about 130 states' legal moves on amazonsTorus
+ * (1.9 M rules, about 20 processor ms a state), which needed 75 to 94 seeds (200 to 230 million) to
+ * refute all its false groups; 100 million (51 seeds) left a group of 3 or 10 fluents (docs/mutex.md).
  */
-const MOVE_WORK = 100_000_000;
+const MOVE_WORK = 250_000_000;
 
 /**
  * The first round: when its seeds refute nothing, the rest of {@link MOVE_WORK} is not spent (the
@@ -30,6 +34,29 @@ const MOVE_WORK = 100_000_000;
  * have such moves, whose rules never fire together: they spent the whole work for nothing).
  */
 const PROBE_SEEDS = 8;
+
+/**
+ * Per open candidate, the sampled states from which a move that makes one of its members true is
+ * played and followed up (a second member then made true beside it): a few tries per candidate,
+ * so that one candidate whose second member never comes cannot spend the work of the others.
+ */
+const REACH_TRIES = 4;
+
+/**
+ * Moves played per state beside a member of a candidate held there: a successor costs only the
+ * rules that read its move, and the first such move may move the held member itself (amazonsTorus:
+ * the black queen in row 5 moved along row 5, where another black queen could have come in).
+ */
+const BESIDE_TRIES = 8;
+
+/**
+ * Rule evaluations the follow-ups may spend beside {@link MOVE_WORK} (each followed-up state's legal
+ * moves count every ground rule): about 20 states' legal moves on amazonsTorus.
+ */
+const FOLLOW_WORK = 120_000_000;
+
+/** Joint moves played from a followed-up state before its second member is tried again (one: the other role's turn). */
+const FOLLOW_DEPTH = 1;
 
 /**
  * Members of the open candidates, in all, above which the step is not taken: the double moves are
@@ -150,49 +177,110 @@ function refuteByMoves(
   const states: number[][] = [];
   const rules = ruleCount(game);
   const open = new Set([...of.values()].flat());
+  // The candidates one move can break: the others need two, a member made true, then a second.
+  const doubled: ReadonlySet<number> = new Set(open);
   let wide = false;
   let evaluations = 0;
   let seeds = 0;
   let cut = false;
   const spend = (work: number): boolean => (evaluations += work) <= MOVE_WORK && !(cut ||= stop.passed());
+  // The follow-ups' own count, so that they never take the seeds' work (the double moves first).
+  let followed = 0;
+  const spendFollowing = (work: number): boolean => (followed += work) <= FOLLOW_WORK && !(cut ||= stop.passed());
+  // States a move reached with a member of an open candidate newly true (`depth`: joint moves still to play from them).
+  const follow: { state: unknown; fluents: readonly number[]; depth: number }[] = [];
+  // Per candidate, the sampled states it was reached from ({@link REACH_TRIES} at most).
+  const reached = new Map<number, number>();
   try {
-    for (const i of spread(sampled.length)) {
-      const seed = sampled[i]!;
+    const order = spread(sampled.length);
+    for (let k = 0; ; k++) {
+      // After the sampled states, the refuting states found so far (reachable too; amazonsTorus
+      // with 83 sampled states: its last square groups were refuted only from those).
+      const seed = k < order.length ? sampled[order[k]!]! : states[k - order.length];
+      if (seed === undefined) break;
       // The first round refuted nothing: no sign of a false group sampling missed, the rest not spent.
       if (open.size === 0 || (seeds === PROBE_SEEDS && states.length === 0) || !spend(rules)) break;
       seeds++;
       const state = explorer.state(seed.map((f) => view.fluents[f]!.term));
       const legal = explorer.legal(state);
-      if (legal !== undefined) play(legal, state, seed);
+      if (legal !== undefined) play(legal, state, seed, true);
+      followUp();
     }
   } catch (err) {
     // The explorer's simulator is made on first use, under the stage's budget: past it, a limit error.
     if (!stop.passed()) throw err;
     cut = true;
   }
-  return { states, evaluations: Math.min(evaluations, MOVE_WORK), seeds, cut };
+  return { states, evaluations: Math.min(evaluations, MOVE_WORK) + Math.min(followed, FOLLOW_WORK), seeds, cut };
 
-  // Each legal move that may break an open candidate, played once per candidate in this state.
-  function play(legal: readonly (readonly number[])[], state: unknown, seed: readonly number[]): void {
+  // Each legal move that may break an open candidate, played once per candidate in this state;
+  // from a sampled state (`reach`), in the wider set, also a move that makes a member of an open
+  // candidate true where none holds: its successor is followed up ({@link followUp}).
+  function play(legal: readonly (readonly number[])[], state: unknown, seed: readonly number[], reach: boolean): void {
     const tried = new Set<number>();
+    // Per candidate held here, the moves played beside its member (the first may move that member away).
+    const beside = new Map<number, number>();
     const held = wide ? heldIn(groupsOf, open, seed) : undefined;
     for (let role = 0; role < legal.length; role++) {
       for (const m of legal[role]!) {
         const targets = (of.get(m) ?? []).filter((c) => open.has(c) && !tried.has(c));
-        if (held !== undefined) for (const f of makes.get(m) ?? []) for (const c of groupsOf[f]!) if (open.has(c) && !tried.has(c) && held.has(c) && held.get(c) !== f) targets.push(c);
-        if (targets.length === 0) continue;
+        const reaching: number[] = [];
+        const besides: number[] = [];
+        for (const f of held === undefined ? [] : makes.get(m) ?? []) {
+          for (const c of groupsOf[f]!) {
+            if (!open.has(c) || tried.has(c)) continue;
+            if (held!.has(c)) held!.get(c) !== f && (beside.get(c) ?? 0) < BESIDE_TRIES && besides.push(c);
+            else if (reach && !doubled.has(c) && followed < FOLLOW_WORK && (reached.get(c) ?? 0) < REACH_TRIES) reaching.push(c);
+          }
+        }
+        if (targets.length === 0 && reaching.length === 0 && besides.length === 0) continue;
         const joint = legal.map((ms, r) => (r === role ? m : ms[0]!));
         if (!spend(joint.reduce((n, j) => n + (readers.get(j) ?? 0), always + 1))) return;
         targets.forEach((c) => tried.add(c));
-        const next = explorer.terms(explorer.successor(state, joint)).map((t) => fluentOfTerm.get(t) ?? -1).filter((f) => f >= 0).sort((a, b) => a - b);
-        const hit = twice(groupsOf, open, next);
-        if (hit.length === 0) continue;
-        hit.forEach((c) => open.delete(c));
-        states.push(next);
-        // A false group sampling missed: from now on, also the moves that make one member true beside one held.
-        if (!wide) (wide = true), widen();
+        besides.forEach((c) => beside.set(c, (beside.get(c) ?? 0) + 1));
+        reaching.forEach((c) => (tried.add(c), reached.set(c, (reached.get(c) ?? 0) + 1)));
+        const after = explorer.successor(state, joint);
+        const next = fluentsOf(after);
+        if (!refutes(next) && reaching.length > 0) follow.push({ state: after, fluents: next, depth: FOLLOW_DEPTH });
       }
     }
+  }
+
+  // Whether the state `next` (reachable) has two members of an open candidate true: then it is kept.
+  function refutes(next: number[]): boolean {
+    const hit = twice(groupsOf, open, next);
+    if (hit.length === 0) return false;
+    hit.forEach((c) => open.delete(c));
+    states.push(next);
+    // A false group sampling missed: from now on, also the moves that make one member true beside one held.
+    if (!wide) (wide = true), widen();
+    return true;
+  }
+
+  // The states reached with a member newly true, last first: the moves that make a second member
+  // true are played from each (the wider set), then the first legal joint move, {@link FOLLOW_DEPTH}
+  // times (amazonsTorus: a black queen moved into row 1, white's first move, then a second black
+  // queen into row 1), within {@link FOLLOW_WORK}.
+  function followUp(): void {
+    while (follow.length > 0 && open.size > 0) {
+      const { state, fluents, depth } = follow.pop()!;
+      if (!spendFollowing(rules)) break;
+      const legal = explorer.legal(state);
+      if (legal === undefined) continue;
+      play(legal, state, fluents, false);
+      if (depth === 0) continue;
+      const joint = legal.map((ms) => ms[0]!);
+      if (!spendFollowing(joint.reduce((n, j) => n + (readers.get(j) ?? 0), always + 1))) break;
+      const after = explorer.successor(state, joint);
+      const next = fluentsOf(after);
+      if (!refutes(next)) follow.push({ state: after, fluents: next, depth: depth - 1 });
+    }
+    follow.length = 0;
+  }
+
+  // The fluent indexes of an explorer state, ascending.
+  function fluentsOf(state: unknown): number[] {
+    return explorer.terms(state).map((t) => fluentOfTerm.get(t) ?? -1).filter((f) => f >= 0).sort((a, b) => a - b);
   }
 
   // Every candidate a move makes a member of joins the open ones (those not refuted yet).
