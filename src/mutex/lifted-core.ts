@@ -142,7 +142,7 @@ export function closes(
     if (step === 'conflict') return true;
     if (step !== 'same') continue;
     // Values the bounds' rows leave one choice are bound, and the forcing goes on with them.
-    const forced = facts === undefined ? 'same' : forcedByRows(body, s, over);
+    const forced = facts === undefined ? 'same' : forcedByRows(body, s, over, goal);
     if (forced === 'conflict') return true;
     if (forced === 'same') return (facts !== undefined && !staticsSatisfiable(body, s, goal, facts, over)) || refute?.(body, s) === true;
   }

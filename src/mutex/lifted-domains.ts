@@ -44,7 +44,10 @@ type Domains = Map<string, Map<string, Term>>;
  * left one value in `s`: 'changed' (some bound), 'conflict' (a variable left none: no θ exists)
  * or 'same'.
  */
-export function forcedByRows(body: readonly Literal[], s: Subst, over: BoundOf): 'changed' | 'same' | 'conflict' {
+export function forcedByRows(body: readonly Literal[], s: Subst, over: BoundOf, goal: readonly [Term[], Term[]] | undefined): 'changed' | 'same' | 'conflict' {
+  // Only where the two heads' outputs still differ in a variable (the values are forced for the goal's sake).
+  const outputs = goal === undefined ? [] : [...goal[0], ...goal[1]].flatMap((t) => varsOf(t, s));
+  if (outputs.length === 0) return 'same';
   const items: Item[] = [];
   for (const l of body) {
     if (l.kind !== 'pos') continue;
@@ -56,8 +59,10 @@ export function forcedByRows(body: readonly Literal[], s: Subst, over: BoundOf):
   }
   // Only a pair of atoms sharing two variables narrows what each alone does not (cost: the atoms
   // alone are scanned in every settled case otherwise, 100 processor seconds on FARMERS_S).
-  const pairs = items.flatMap((a, i) => items.slice(i + 1).flatMap((b) => (a.vars.filter((v) => b.vars.includes(v)).length >= 2 ? [[a, b] as const] : [])));
-  if (pairs.length === 0) return 'same';
+  // Two atoms of one relation are checked in pairs already (lifted-rows.ts, for a conflict only):
+  // forcing values from them cost colonelBlotto's `(gt ?x ?y)` pairs its whole budget.
+  const pairs = items.flatMap((a, i) => items.slice(i + 1).flatMap((b) => (a.rel !== b.rel && a.vars.filter((v) => b.vars.includes(v)).length >= 2 ? [[a, b] as const] : [])));
+  if (!pairs.some(([a, b]) => outputs.some((v) => a.vars.includes(v) || b.vars.includes(v)))) return 'same';
   const excluded = distinctValues(body, s);
   // The answer depends only on the atoms' pattern (variables named by first occurrence) and the
   // values the `distinct`s exclude: kept per pattern in the first atom's bound, one per proof.
