@@ -172,7 +172,7 @@ function boundOf(c: number, run: Run): void {
   for (const [k, { table, keep }] of built ?? []) {
     known.tables.set(k, table);
     known.keeps.set(k, keep);
-    if (keep.length > 0) run.out.set(k, { keep, rows: table.rows, index: table.index, memo: new Map() });
+    if (keep.length > 0) run.out.set(k, { keep, rows: table.rows, index: table.index, memo: new Map(), ...(run.graph.stateFree[c] === true ? { stateFree: true } : {}) });
     run.rows += table.rows.length;
   }
 }

@@ -21,12 +21,12 @@ interface BoundOf {
 }
 
 /** Rows one atom may scan per round (past it the atom narrows nothing), and rounds of narrowing. */
-const MAX_SCAN = 1024;
+const MAX_SCAN = 256;
 const MAX_ROUNDS = 4;
 /** Values of a variable whose rows' buckets are joined to find an atom's rows (more: not used). */
 const MAX_DOMAIN_BUCKETS = 64;
 /** Row pairs one pair of atoms may try (past it the pair narrows nothing). */
-const MAX_PAIR_STEPS = 65_536;
+const MAX_PAIR_STEPS = 4096;
 
 /** An atom of a bounded relation: its arguments cut to the bound's kept positions, and their variables. */
 interface Item {
@@ -61,7 +61,9 @@ export function forcedByRows(body: readonly Literal[], s: Subst, over: BoundOf, 
   // alone are scanned in every settled case otherwise, 100 processor seconds on FARMERS_S).
   // Two atoms of one relation are checked in pairs already (lifted-rows.ts, for a conflict only):
   // forcing values from them cost colonelBlotto's `(gt ?x ?y)` pairs its whole budget.
-  const pairs = items.flatMap((a, i) => items.slice(i + 1).flatMap((b) => (a.rel !== b.rel && a.vars.filter((v) => b.vars.includes(v)).length >= 2 ? [[a, b] as const] : [])));
+  // And only pairs of state-free relations (arithmetic tables): pairs of dynamic bounds cost
+  // checkers' lifted proofs the budget (601 rule pairs in 9.3 processor s against 2,062 in 4.5).
+  const pairs = items.flatMap((a, i) => items.slice(i + 1).flatMap((b) => (a.rel !== b.rel && a.bound.stateFree === true && b.bound.stateFree === true && a.vars.filter((v) => b.vars.includes(v)).length >= 2 ? [[a, b] as const] : [])));
   if (!pairs.some(([a, b]) => outputs.some((v) => a.vars.includes(v) || b.vars.includes(v)))) return 'same';
   const excluded = distinctValues(body, s);
   // The answer depends only on the atoms' pattern (variables named by first occurrence) and the
@@ -91,7 +93,9 @@ function narrowed(
       if (seen !== undefined) changed = narrow(dom, seen) || changed;
     }
   }
-  for (const [a, b] of pairs) {
+  for (const [x, y] of pairs) {
+    // The atom with fewer rows to scan first: the other is looked up under its bindings.
+    const [a, b] = (candidateRows(y, s, dom)?.length ?? Infinity) < (candidateRows(x, s, dom)?.length ?? Infinity) ? [y, x] : [x, y];
     const seen = pairValues(a, b, s, dom, excluded);
     if (seen === 'conflict') return 'conflict';
     if (seen !== undefined) narrow(dom, seen);

@@ -22,6 +22,8 @@ export interface Bound {
   readonly memo: Map<string, boolean>;
   /** The rows' texts (their arguments' {@link key}s joined by spaces), made at the first lookup of a ground row. */
   keys?: Set<string>;
+  /** The relation reads no state nor move (lifted-bounds.ts' stateFree): its rows are its definition's, the same in every state. */
+  readonly stateFree?: boolean;
   /** What lifted-domains.ts found per pattern of a case's bounded atoms (this bound's atom first): the values it binds, or 'conflict'. */
   forced?: Map<string, readonly (readonly [string, Term])[] | 'conflict'>;
 }
