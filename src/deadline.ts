@@ -78,6 +78,15 @@ export class Deadline {
   }
 
   /**
+   * A budget of `share` of the processor time this deadline has left (itself when it counts no
+   * processor time): for a step that must leave time to the steps after it in the same budget.
+   */
+  shareOfRest(share: number): Deadline {
+    const now = cpuMs();
+    return now === undefined || this.cpuAt === Infinity ? this : this.within((Math.max(0, this.cpuAt - now) * share) / 1000);
+  }
+
+  /**
    * This deadline's wall-clock instant, heap limit and abort signal, without a processor-time
    * budget ({@link Deadline.within}): for work a stage does past its spent budget that only the
    * run's own limits may stop (the mutex stage's candidates, sampling's simulator compilation).

@@ -11,8 +11,8 @@
  * join the proven ones. A batch the budget cuts short proves nothing.
  */
 import type { Deadline } from '../deadline.js';
-import { EncodingStopped, type RuleIndex, atLeastTwo, atMostOne, encodeCone, ruleIndex } from './encode.js';
-import { type JointAsk, clauseGoal, jointCones } from './joint-cones.js';
+import { EncodingStopped, type RuleIndex, atMostOne, encodeCone, ruleIndex } from './encode.js';
+import { type JointAsk, claimGoal, jointCones } from './joint-cones.js';
 import type { Lemma } from './ground-lemmas.js';
 import { KeptCones } from './lemma-cones.js';
 import type { Claim } from './prove.js';
@@ -141,12 +141,9 @@ function ask(p: Prover, i: number): Answer {
     else if (c.kind === 'imp') solver.addClause([-now(c.members[0]), now(c.members[1])]);
     else if (c.kind === 'clause') solver.addClause(c.members.map((f, j) => (c.positive[j] ? now(f) : -now(f))));
   });
-  const next = nexts.filter((a) => a >= 0).map(atom);
   // An implication is violated when its first member becomes true without its second (a first
   // member no rule makes true never is, above), a clause when each literal becomes false.
-  const assumptions = claim.kind === 'amo' ? [atLeastTwo(solver, next)]
-    : claim.kind === 'imp' ? [atom(nexts[0]!), ...(nexts[1]! < 0 ? [] : [-atom(nexts[1]!)])]
-      : claim.kind === 'clause' ? clauseGoal(claim.positive, nexts, atom) : next.map((v) => -v);
+  const assumptions = claimGoal(solver, claim, nexts, atom);
   const answer = solver.solve(assumptions, limits.maxConflicts, () => limits.deadline.passed());
   p.queries++;
   p.work += solver.literalCount + solver.visitCount;

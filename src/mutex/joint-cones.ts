@@ -27,8 +27,20 @@ interface JointClaimLike {
 }
 
 /** The assumptions that make a clause false in the successor: a negative literal's fluent next, a positive one's not (none when no rule makes it true). */
-export function clauseGoal(positive: readonly boolean[], nexts: readonly number[], atom: (a: number) => number): number[] {
+function clauseGoal(positive: readonly boolean[], nexts: readonly number[], atom: (a: number) => number): number[] {
   return nexts.flatMap((a, k) => (a < 0 ? [] : [positive[k] ? -atom(a) : atom(a)]));
+}
+
+/**
+ * The assumptions that make `claim` false in the successor (`nexts`: its members' next atoms, -1
+ * for none; `atom`: an atom's variable): two members of a group true, an implication's first member
+ * without its second, a clause's every literal false, or no member of an "at least one" true.
+ */
+export function claimGoal(solver: SatSolver, claim: JointClaimLike, nexts: readonly number[], atom: (a: number) => number): number[] {
+  const next = nexts.filter((a) => a >= 0).map(atom);
+  return claim.kind === 'amo' ? [atLeastTwo(solver, next)]
+    : claim.kind === 'imp' ? [atom(nexts[0]!), ...(nexts[1]! < 0 ? [] : [-atom(nexts[1]!)])]
+      : claim.kind === 'clause' ? clauseGoal(claim.positive!, nexts, atom) : next.map((v) => -v);
 }
 
 /** One query's answer: with a model (sat), the current state's true fluents of the encoding and its fluents; the work since the last query. */
@@ -154,10 +166,7 @@ export function jointCones(view: MutexView, index: RuleIndex, claims: readonly J
     });
     let goal = goals.get(i);
     if (goal === undefined) {
-      const next = nexts.filter((a) => a >= 0).map((a) => cone.atom(a));
-      goal = claim.kind === 'amo' ? [atLeastTwo(solver, next)]
-        : claim.kind === 'imp' ? [cone.atom(nexts[0]!), ...(nexts[1]! < 0 ? [] : [-cone.atom(nexts[1]!)])]
-          : claim.kind === 'clause' ? clauseGoal(claim.positive!, nexts, (a) => cone.atom(a)) : next.map((v) => -v);
+      goal = claimGoal(solver, claim, nexts, (a) => cone.atom(a));
       goals.set(i, goal);
     }
     if (first === 0) first = solver.literalCount;

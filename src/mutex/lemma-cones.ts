@@ -18,8 +18,8 @@
  * lemmas from all over the board).
  */
 import { GrowingCone } from './cone-grow.js';
-import { type RuleIndex, atLeastTwo, atMostOne, cone } from './encode.js';
-import { clauseGoal } from './joint-cones.js';
+import { type RuleIndex, atMostOne, cone } from './encode.js';
+import { claimGoal } from './joint-cones.js';
 import type { MutexView } from './view.js';
 
 /** A claim of the pass: at most one, at least one, the first member only with the second, or a clause (`positive`: its literals' signs). */
@@ -223,13 +223,7 @@ export class KeptCones {
   private goal(k: Kept, i: number, nexts: readonly number[]): readonly number[] {
     const had = k.goals.get(i);
     if (had !== undefined) return had;
-    const { solver } = k.enc;
-    const atom = (a: number): number => k.enc.atom(a);
-    const c = this.claims[i]!;
-    const next = nexts.filter((a) => a >= 0).map(atom);
-    const goal = c.kind === 'amo' ? [atLeastTwo(solver, next)]
-      : c.kind === 'imp' ? [atom(nexts[0]!), ...(nexts[1]! < 0 ? [] : [-atom(nexts[1]!)])]
-        : c.kind === 'clause' ? clauseGoal(c.positive!, nexts, atom) : next.map((v) => -v);
+    const goal = claimGoal(k.enc.solver, this.claims[i]!, nexts, (a) => k.enc.atom(a));
     k.goals.set(i, goal);
     return goal;
   }

@@ -12,7 +12,7 @@
  * `true` atoms of a claim of S with identical inputs (their outputs unify). Anything else
  * counts as possible, so the answer is "proven" or "unknown", never wrong.
  */
-import { type Deadline, cpuMs } from '../deadline.js';
+import type { Deadline } from '../deadline.js';
 import { type Term, mkConst } from '../gdl/ast.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
@@ -245,7 +245,7 @@ export function proveLifted(
   const first = active.some((a, i) => a && keysOf[i] !== undefined) ? induce(task, everyKey, [], false) : undefined;
   if (first?.outcome === 'pairs') return { ...none, pairs };
   // The whole set then gets half of what is left: the exactly-one proofs after it (lifted-alo.ts) are cheap and worth more.
-  if (first !== undefined) deadline = halfOfRest(limits.deadline);
+  if (first !== undefined) deadline = limits.deadline.shareOfRest(0.5);
   const result = first?.outcome === 'deadline' ? first : induce(task, active, first?.proven ?? [], true);
   if (result.outcome === 'pairs') return { ...none, pairs };
   let { proven, implied } = result;
@@ -268,12 +268,6 @@ export function proveLifted(
     if (again.outcome !== 'pairs') ({ proven, implied } = { proven: proven.map((p, i) => p || again.proven[i] === true), implied: again.implied });
   }
   return { proven, assumed: assumedOf(hyps, proven, keysOf, statics), implied, pairs };
-}
-
-/** A budget of half the processor time `deadline` has left (itself when it counts no processor time). */
-function halfOfRest(deadline: Deadline): Deadline {
-  const now = cpuMs();
-  return now === undefined || deadline.cpuAt === Infinity ? deadline : deadline.within(Math.max(0, deadline.cpuAt - now) / 2000);
 }
 
 /** Two `next` rules (indexes into a relation's rules) checked as a pair. */

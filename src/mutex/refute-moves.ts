@@ -14,7 +14,7 @@
  * the rules that read a move), so the same states are tried on every run; the stage's budget is
  * only a safety stop. A game with no such move never compiles the simulator.
  */
-import { type Deadline, cpuMs } from '../deadline.js';
+import type { Deadline } from '../deadline.js';
 import { compactRules, ruleCount } from '../ground/compact.js';
 import type { GroundGame } from '../ground/types.js';
 import { type Candidates, type Hypothesis, candidateMembers, refute } from './candidates.js';
@@ -65,13 +65,6 @@ const FOLLOW_DEPTH = 1;
  * seeds and follow-ups fit in half of what is left).
  */
 const STEP_SHARE = 0.5;
-
-/** The step's own stop: {@link STEP_SHARE} of the processor time `stop` has left (all of `stop` when it counts none). */
-function stepStop(stop: Deadline): Deadline {
-  const now = cpuMs();
-  if (stop.cpuAt === Infinity || now === undefined) return stop;
-  return stop.within((Math.max(0, stop.cpuAt - now) * STEP_SHARE) / 1000);
-}
 
 /**
  * Members of the open candidates, in all, above which the step is not taken: the double moves are
@@ -186,7 +179,7 @@ function refuteByMoves(
   game: GroundGame, view: MutexView, hyps: readonly Hypothesis[], cands: Candidates, sampled: readonly (readonly number[])[],
   explorer: Explorer, fluentOfTerm: ReadonlyMap<number, number>, stageStop: Deadline,
 ): MoveRefutation {
-  const stop = stepStop(stageStop);
+  const stop = stageStop.shareOfRest(STEP_SHARE);
   const members = memberships(view, hyps, cands);
   if (members === undefined) return { states: [], evaluations: 0, seeds: 0, cut: false };
   const groupsOf: readonly (readonly number[])[] = members;
