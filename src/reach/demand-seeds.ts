@@ -33,6 +33,7 @@ import { MIN_FULL, domainProduct } from './demand-choice.js';
 import { computeSupersetsProlog } from './prolog.js';
 import { handedIds } from './handover.js';
 import { keyOf } from './relaxed-rule.js';
+import { type RelaxedPlan, planRelaxedGame } from './relaxed.js';
 import { relationComponents } from '../gdl/relations.js';
 import { domainSizesOf } from './domain-sizes.js';
 import type { ReachLimits } from './types.js';
@@ -61,11 +62,12 @@ interface SeededDemand {
 
 /**
  * The state-free demandable relations of `game` worth demanding with static seeds (see the
- * module comment), or undefined. `tick` is called per rule while the dependency graph is built.
+ * module comment), or undefined. `tick` is called per rule while the dependency graph is built;
+ * `plan`: the game's relaxed plan, when the caller has it.
  */
-export function seededDemand(game: NormalGame, limits: ReachLimits, tick: () => void): SeededDemand | undefined {
-  const stateFree = stateFreeRelations(game);
-  const candidates = [...demandableRelations(game)].filter((k) => stateFree.has(k));
+export function seededDemand(game: NormalGame, limits: ReachLimits, tick: () => void, plan: RelaxedPlan = planRelaxedGame(game)): SeededDemand | undefined {
+  const stateFree = stateFreeRelations(game, plan);
+  const candidates = [...demandableRelations(game, plan)].filter((k) => stateFree.has(k));
   if (candidates.length === 0) return undefined;
   const dom = domainSizesOf(game.rules, tick);
   const large = candidates.filter((k) => domainProduct(dom, k) >= MIN_FULL);

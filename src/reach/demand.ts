@@ -37,6 +37,7 @@ import { keepExactNegations, withoutKept } from './exact-negation.js';
 import { relationsWorthDemanding } from './demand-choice.js';
 import { staticDemand } from './demand-statics.js';
 import { withAskedStatics } from './handover.js';
+import { type RelaxedPlan, planRelaxedGame } from './relaxed.js';
 
 /**
  * When the rewrite is used. `auto` (the default): every demandable relation when the game has
@@ -150,13 +151,15 @@ export function supersetsForGrounding(game: NormalGame, limits: ReachLimits, mod
   try {
     if (mode === 'always') return demandRun(game, limits);
     if (mode === 'auto' || mode === 'accumulator') {
-      const demandable = demandableRelations(game);
+      // The relaxed plan once for every question below (five plans on FRED, 30 ms each).
+      const plan = planRelaxedGame(game);
+      const demandable = demandableRelations(game, plan);
       if (accumulatorRelations(game, demandable).length > 0) return demandRun(game, limits, demandable);
       const chosen = mode === 'auto' ? chosenDemand(game, limits, demandable) : new Set<string>();
       if (chosen.size > 0) return demandRun(game, limits, chosen);
-      const seeded = mode === 'auto' ? seededDemand(game, limits, demandTicker(game, limits)) : undefined;
+      const seeded = mode === 'auto' ? seededDemand(game, limits, demandTicker(game, limits), plan) : undefined;
       if (seeded !== undefined) return demandRun(game, limits, seeded.relations, seeded.stateFree);
-      const asked = statics ? staticsAskedRun(game, limits) : undefined;
+      const asked = statics ? staticsAskedRun(game, limits, plan) : undefined;
       if (asked !== undefined) return asked;
     }
     return computeSupersetsProlog(game, limits, GROUNDING);
@@ -170,10 +173,11 @@ export function supersetsForGrounding(game: NormalGame, limits: ReachLimits, mod
 /**
  * The run with static relations asked for (src/reach/demand-statics.ts), or undefined when none
  * is, or when the run passes a limit before the deadline: the plain run then makes the same
- * supersets and errors as without it (its messages name the game's own relations).
+ * supersets and errors as without it (its messages name the game's own relations). `plan`: the
+ * game's relaxed plan.
  */
-function staticsAskedRun(game: NormalGame, limits: ReachLimits): ReachResult | undefined {
-  const asked = staticDemand(game);
+function staticsAskedRun(game: NormalGame, limits: ReachLimits, plan: RelaxedPlan): ReachResult | undefined {
+  const asked = staticDemand(game, plan);
   if (asked === undefined) return undefined;
   try {
     const r = computeSupersetsProlog(asked.game, limits, { ...GROUNDING, readAs: undemandedName });

@@ -18,7 +18,7 @@
  * of rules a head, and pairs would cost more than they save).
  */
 import type { Atom, Term } from '../gdl/ast.js';
-import { matchTerm } from '../gdl/terms.js';
+import { atomToString, isGround, matchTerm } from '../gdl/terms.js';
 import { rulesByHead } from '../gdl/relations.js';
 import { type RelaxedLiteral, type RelaxedRule, keyOf } from './relaxed-rule.js';
 
@@ -44,12 +44,15 @@ export function dropSubsumed(rules: readonly RelaxedRule[]): RelaxedRule[] {
   for (const group of byHead.values()) {
     if (group.length < 2 || group.length > MAX_RULES) continue;
     const sigs = group.map(signature);
+    const heads = group.map(groundHead);
     group.forEach((d, j) => {
       for (let i = 0; i < group.length; i++) {
         if (i === j || dropped.has(group[i]!)) continue;
         if (!sigs[i]!.every((k) => sigs[j]!.includes(k))) continue;
         // Mutual subsumption: only the later rule goes.
         if (budget.left <= 0) return;
+        // Two different ground heads: subsumes would fail at the heads, before spending a step.
+        if (heads[i] !== undefined && heads[j] !== undefined && heads[i] !== heads[j]) continue;
         if (subsumes(group[i]!, d, budget) && (i < j || !subsumes(d, group[i]!, budget))) {
           dropped.add(d);
           break;
@@ -58,6 +61,15 @@ export function dropSubsumed(rules: readonly RelaxedRule[]): RelaxedRule[] {
     });
   }
   return dropped.size === 0 ? [...rules] : rules.filter((r) => !dropped.has(r));
+}
+
+/**
+ * The head's text when it is ground, else undefined: a relation of facts (FRED's 101 `sumbas`
+ * facts, 10,100 pairs) is told apart by text instead of a match per pair, which took 25 ms
+ * of each of FRED's relaxed plans.
+ */
+function groundHead(r: RelaxedRule): string | undefined {
+  return r.head.args.every(isGround) ? atomToString(r.head) : undefined;
 }
 
 /** The body's relation keys (`distinct` for a distinct), for a cheap necessary condition. */
