@@ -82,8 +82,28 @@ export class Deadline {
    * processor time): for a step that must leave time to the steps after it in the same budget.
    */
   shareOfRest(share: number): Deadline {
+    const left = this.processorSecondsLeft();
+    return left === Infinity ? this : this.within(Math.max(0, left) * share);
+  }
+
+  /**
+   * Processor seconds left of this deadline's budget ({@link Deadline.within}), negative once it
+   * has passed; Infinity when it counts no processor time (no budget, or a runtime that reports
+   * none). The one place a step reads what its budget leaves, instead of subtracting clocks itself.
+   */
+  processorSecondsLeft(): number {
     const now = cpuMs();
-    return now === undefined || this.cpuAt === Infinity ? this : this.within((Math.max(0, this.cpuAt - now) * share) / 1000);
+    return now === undefined || this.cpuAt === Infinity ? Infinity : (this.cpuAt - now) / 1000;
+  }
+
+  /**
+   * Seconds left before the nearer of this deadline's limits: its processor-time budget
+   * ({@link Deadline.processorSecondsLeft}) and its wall-clock instant; negative once passed,
+   * Infinity for neither.
+   */
+  secondsLeft(): number {
+    const byWall = this.at === Infinity ? Infinity : (this.at - Date.now()) / 1000;
+    return Math.min(this.processorSecondsLeft(), byWall);
   }
 
   /**

@@ -42,6 +42,22 @@ describe('Deadline', () => {
     expect(past.passed()).toBe(true);
     expect(past.maxHeapBytes).toBe(1e12);
   });
+  it('says the seconds a budget leaves: processor time, the nearer wall instant, Infinity for none', () => {
+    expect(Deadline.never().processorSecondsLeft()).toBe(Infinity);
+    expect(Deadline.never().secondsLeft()).toBe(Infinity);
+    const budget = Deadline.never().within(100);
+    expect(budget.processorSecondsLeft()).toBeGreaterThan(99);
+    expect(budget.processorSecondsLeft()).toBeLessThanOrEqual(100);
+    // A wall instant nearer than the processor budget is what is left; a processor budget counts no wall time.
+    const near = Deadline.in(5).within(100);
+    expect(near.secondsLeft()).toBeLessThanOrEqual(5);
+    expect(near.processorSecondsLeft()).toBeGreaterThan(99);
+    // Passed: negative, and a share of the rest is an empty budget, not a negative one.
+    const spent = new Deadline(Infinity, Infinity, undefined, 0);
+    expect(spent.processorSecondsLeft()).toBeLessThan(0);
+    expect(spent.shareOfRest(0.5).passed()).toBe(true);
+    expect(budget.shareOfRest(0.5).processorSecondsLeft()).toBeLessThanOrEqual(50);
+  });
 });
 
 describe('reading and validating a large game look at the deadline', () => {

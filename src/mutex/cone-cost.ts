@@ -7,7 +7,7 @@
  * stage past T + 10. A cone that the budget left cannot encode even at the fastest rate measured
  * is not started: the proof goes on with the next batch.
  */
-import { cpuMs, type Deadline } from '../deadline.js';
+import type { Deadline } from '../deadline.js';
 import type { RuleIndex } from './encode.js';
 import type { MutexView } from './view.js';
 
@@ -39,21 +39,13 @@ export function coneLiterals(view: MutexView, index: RuleIndex, atoms: readonly 
  */
 const CONE_LITERALS_PER_SECOND = 2_000_000;
 
-/** Seconds left before `deadline`: processor seconds of a stage's budget, else wall-clock seconds (Infinity: none). */
-function secondsLeft(deadline: Deadline): number {
-  const cpu = cpuMs();
-  const byCpu = deadline.cpuAt === Infinity || cpu === undefined ? Infinity : (deadline.cpuAt - cpu) / 1000;
-  const byWall = deadline.at === Infinity ? Infinity : (deadline.at - Date.now()) / 1000;
-  return Math.min(byCpu, byWall);
-}
-
 /**
  * The `fits` test of `encodeCone` under `deadline`: a cone whose estimated literals could not be
  * encoded in the seconds left at `rate` ({@link CONE_LITERALS_PER_SECOND} unless told) is refused.
  */
 export function affordable(view: MutexView, index: RuleIndex, deadline: Deadline, rate = CONE_LITERALS_PER_SECOND): (atoms: readonly number[]) => boolean {
   return (atoms) => {
-    const left = secondsLeft(deadline);
+    const left = deadline.secondsLeft();
     return left === Infinity || coneLiterals(view, index, atoms) <= left * rate;
   };
 }

@@ -14,7 +14,7 @@
  * the first proof assumed, a claim dropped when a transition from a state satisfying all of them
  * violates it, until none is.
  */
-import { type Deadline, cpuMs } from '../deadline.js';
+import type { Deadline } from '../deadline.js';
 import { counterPairs } from './ground-counters.js';
 import { type FluentPair, type JointFact, proveGroundJointly } from './ground-joint.js';
 import { type LemmaRun, lemmaPass } from './ground-lemma-pass.js';
@@ -240,8 +240,7 @@ export function strengthen(
   const done = coveredRelations(view, claims, first.verdicts);
   let failed = claims.flatMap((c, i) => (first.verdicts[i] === 'proven' || done.has(view.fluents[c.members[0]!]!.relation) ? [] : [i]));
   if (!first.complete || failed.length === 0 || limits.deadline.passed()) return undefined;
-  const cpu = cpuMs();
-  const left = limits.deadline.cpuAt === Infinity || cpu === undefined ? Infinity : (limits.deadline.cpuAt - cpu) / 1000 - JOINT_MARGIN_SECONDS;
+  const left = limits.deadline.processorSecondsLeft() - JOINT_MARGIN_SECONDS;
   if (left <= 0) return undefined;
   const deadline = limits.deadline.within(left);
   // The lemmas through a mapping relation first, within a share of what is left (none without a
