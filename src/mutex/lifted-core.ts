@@ -126,6 +126,8 @@ export type StaticFacts = ReadonlyMap<string, readonly (readonly Term[])[]>;
  */
 export interface Bounds {
   get(rel: string): Bound | undefined;
+  /** The work (rows scanned, row pairs tried) lifted-domains.ts may still spend in this proof; none: no forcing by rows. */
+  readonly forcing?: { left: number };
 }
 
 /**

@@ -18,6 +18,13 @@ import { type Subst, ground, key, walk } from './lifted-terms.js';
 /** The bounds of the derived relations, per `name/arity` (lifted-core.ts' `Bounds`). */
 interface BoundOf {
   get(rel: string): Bound | undefined;
+  /** The work left to this proof's forcing (lifted-bounds.ts' MAX_FORCING_WORK); none: no forcing. */
+  readonly forcing?: Work;
+}
+
+/** Rows scanned and row pairs tried that the forcing may still spend, shared by one proof's cases. */
+interface Work {
+  left: number;
 }
 
 /** Rows one atom may scan per round (past it the atom narrows nothing), and rounds of narrowing. */
@@ -45,6 +52,9 @@ type Domains = Map<string, Map<string, Term>>;
  * or 'same'.
  */
 export function forcedByRows(body: readonly Literal[], s: Subst, over: BoundOf, goal: readonly [Term[], Term[]] | undefined): 'changed' | 'same' | 'conflict' {
+  // Past its work the forcing says nothing (its bounds are not even asked for: they cost too).
+  const work = over.forcing;
+  if (work === undefined || work.left <= 0) return 'same';
   // Only where the two heads' outputs still differ in a variable (the values are forced for the goal's sake).
   const outputs = goal === undefined ? [] : [...goal[0], ...goal[1]].flatMap((t) => varsOf(t, s));
   if (outputs.length === 0) return 'same';
@@ -73,7 +83,7 @@ export function forcedByRows(body: readonly Literal[], s: Subst, over: BoundOf, 
   const key0 = `${pattern} | ${[...names].flatMap(([v, n]) => (excluded.has(v) ? [`${n}!=${[...excluded.get(v)!].sort().join(',')}`] : [])).join(' ')}`;
   const memo = (items[0]!.bound.forced ??= new Map());
   let found = memo.get(key0);
-  if (found === undefined) memo.set(key0, (found = narrowed(items, pairs, s, excluded, names)));
+  if (found === undefined) memo.set(key0, (found = narrowed(items, pairs, s, excluded, names, work)));
   if (found === 'conflict') return 'conflict';
   const byName = new Map([...names].map(([v, n]) => [n, v]));
   for (const [n, value] of found) s.set(byName.get(n)!, value);
@@ -82,13 +92,13 @@ export function forcedByRows(body: readonly Literal[], s: Subst, over: BoundOf, 
 
 /** The values left one choice (by pattern name: `names` maps the case's variables to them), or 'conflict'. */
 function narrowed(
-  items: readonly Item[], pairs: readonly (readonly [Item, Item])[], s: Subst, excluded: ReadonlyMap<string, ReadonlySet<string>>, names: ReadonlyMap<string, string>,
+  items: readonly Item[], pairs: readonly (readonly [Item, Item])[], s: Subst, excluded: ReadonlyMap<string, ReadonlySet<string>>, names: ReadonlyMap<string, string>, work: Work,
 ): readonly (readonly [string, Term])[] | 'conflict' {
   const dom: Domains = new Map();
   for (let round = 0, changed = true; changed && round < MAX_ROUNDS; round++) {
     changed = false;
     for (const item of items) {
-      const seen = fittingValues(item, s, dom, excluded);
+      const seen = fittingValues(item, s, dom, excluded, work);
       if (seen === 'conflict') return 'conflict';
       if (seen !== undefined) changed = narrow(dom, seen) || changed;
     }
@@ -96,7 +106,7 @@ function narrowed(
   for (const [x, y] of pairs) {
     // The atom with fewer rows to scan first: the other is looked up under its bindings.
     const [a, b] = (candidateRows(y, s, dom)?.length ?? Infinity) < (candidateRows(x, s, dom)?.length ?? Infinity) ? [y, x] : [x, y];
-    const seen = pairValues(a, b, s, dom, excluded);
+    const seen = pairValues(a, b, s, dom, excluded, work);
     if (seen === 'conflict') return 'conflict';
     if (seen !== undefined) narrow(dom, seen);
   }
@@ -177,10 +187,10 @@ function record(seen: Domains, local: ReadonlyMap<string, Term>, s: Subst): void
   }
 }
 
-/** The values the item's fitting rows give its variables; 'conflict' when none fits, undefined when too many to scan. */
-function fittingValues(item: Item, s: Subst, dom: Domains, excluded: ReadonlyMap<string, ReadonlySet<string>>): Domains | 'conflict' | undefined {
+/** The values the item's fitting rows give its variables; 'conflict' when none fits, undefined when too many to scan (or past the work). */
+function fittingValues(item: Item, s: Subst, dom: Domains, excluded: ReadonlyMap<string, ReadonlySet<string>>, work: Work): Domains | 'conflict' | undefined {
   const rows = candidateRows(item, s, dom);
-  if (rows === undefined) return undefined;
+  if (rows === undefined || (work.left -= rows.length) < 0) return undefined;
   const seen: Domains = new Map();
   let fits = false;
   for (const row of rows) {
@@ -194,11 +204,11 @@ function fittingValues(item: Item, s: Subst, dom: Domains, excluded: ReadonlyMap
 
 /**
  * The values two items' rows give their variables when the rows fit together (the second's rows
- * looked up under the first's bindings); 'conflict' when no two fit, undefined past the limits.
+ * looked up under the first's bindings); 'conflict' when no two fit, undefined past the limits (or the work).
  */
-function pairValues(a: Item, b: Item, s: Subst, dom: Domains, excluded: ReadonlyMap<string, ReadonlySet<string>>): Domains | 'conflict' | undefined {
+function pairValues(a: Item, b: Item, s: Subst, dom: Domains, excluded: ReadonlyMap<string, ReadonlySet<string>>, work: Work): Domains | 'conflict' | undefined {
   const rows = candidateRows(a, s, dom);
-  if (rows === undefined) return undefined;
+  if (rows === undefined || (work.left -= rows.length) < 0) return undefined;
   const seen: Domains = new Map();
   let steps = 0;
   let fits = false;
@@ -211,7 +221,7 @@ function pairValues(a: Item, b: Item, s: Subst, dom: Domains, excluded: Readonly
     const others = candidateRows(b, s, fixed);
     if (others === undefined) return undefined;
     for (const other of others) {
-      if (++steps > MAX_PAIR_STEPS) return undefined;
+      if (++steps > MAX_PAIR_STEPS || --work.left < 0) return undefined;
       const more = new Map(local);
       if (!b.cut.every((x, k) => matchesGround(x, other[k]!, s, more)) || !allowed(more, s, dom, excluded)) continue;
       fits = true;
