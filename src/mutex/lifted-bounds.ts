@@ -63,6 +63,7 @@ export function relaxedBounds(normal: NormalGame, facts: StaticFacts, fluents: S
   const run: Run = { graph: componentGraph(byHead), byHead, known, out: new Map(), budget: { steps: MAX_JOIN_STEPS, deadline }, rows: 0, tried: new Set() };
   return {
     forcing: { left: MAX_FORCING_WORK },
+    stateFree: (k) => run.graph.stateFree[run.graph.of.get(k === 'does/2' ? 'legal/2' : k) ?? -1] === true,
     get: (k) => {
       const rel = k === 'does/2' ? 'legal/2' : k;
       const c = run.graph.of.get(rel);

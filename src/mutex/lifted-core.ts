@@ -128,6 +128,8 @@ export interface Bounds {
   get(rel: string): Bound | undefined;
   /** The work (rows scanned, row pairs tried) lifted-domains.ts may still spend in this proof; none: no forcing by rows. */
   readonly forcing?: { left: number };
+  /** Whether the relation's bound, if it has one, reads no state nor move, told without computing it. */
+  stateFree?(rel: string): boolean;
 }
 
 /**
