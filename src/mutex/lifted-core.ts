@@ -9,6 +9,7 @@ import type { Literal } from '../normalize/types.js';
 import { type Subst, ground, key, unify, walk } from './lifted-terms.js';
 import { type Bound, boundFits, boundPairsFit, matchesGround, varsOf } from './lifted-rows.js';
 import { relKey } from './lifted-relax.js';
+import { forcedByRows } from './lifted-domains.js';
 
 /**
  * A claim assumed of the current state: "at most one per key" over the input positions, for
@@ -125,6 +126,10 @@ export type StaticFacts = ReadonlyMap<string, readonly (readonly Term[])[]>;
  */
 export interface Bounds {
   get(rel: string): Bound | undefined;
+  /** The work (rows scanned, row pairs tried) lifted-domains.ts may still spend in this proof; none: no forcing by rows. */
+  readonly forcing?: { left: number };
+  /** Whether the relation's bound, if it has one, reads no state nor move, told without computing it. */
+  stateFree?(rel: string): boolean;
 }
 
 /**
@@ -139,7 +144,11 @@ export function closes(
     if (contradicts(body, s, goal)) return true;
     const step = force(body, s, assumed);
     if (step === 'conflict') return true;
-    if (step === 'same') return (facts !== undefined && !staticsSatisfiable(body, s, goal, facts, over)) || refute?.(body, s) === true;
+    if (step !== 'same') continue;
+    // Values the bounds' rows leave one choice are bound, and the forcing goes on with them.
+    const forced = facts === undefined ? 'same' : forcedByRows(body, s, over, goal);
+    if (forced === 'conflict') return true;
+    if (forced === 'same') return (facts !== undefined && !staticsSatisfiable(body, s, goal, facts, over)) || refute?.(body, s) === true;
   }
 }
 

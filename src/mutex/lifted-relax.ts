@@ -2,8 +2,9 @@
  * The relaxed rules of a derived relation (docs/mutex.md, section 2a, "Bounds of derived
  * relations"): each rule keeps its positive atoms of relations with rows (static facts, the
  * ground game's fluents for its `true` atoms, the bounds computed before) and the `distinct`s
- * those bind; negative literals, `does` and the atoms of unbounded relations are dropped, which
- * only lets more instances fire. A kept head position no kept atom binds is left out of the
+ * those bind; negative literals and the atoms of unbounded relations are dropped, which only lets
+ * more instances fire. A `does` atom is read against the bound of `legal` (a move made is legal),
+ * or dropped when `legal` has none. A kept head position no kept atom binds is left out of the
  * relation's rows (any value there).
  */
 import type { Term } from '../gdl/ast.js';
@@ -53,6 +54,10 @@ function joinAtom(l: Literal, kept: Kept): JoinAtom | undefined {
     if (f.kind === 'var') return undefined;
     rel = `true ${relKey(f.name, f.kind === 'fn' ? f.args.length : 0)}`;
     args = f.kind === 'fn' ? f.args : [];
+  } else if (l.atom.rel === 'does' && l.atom.args.length === 2) {
+    // A move made is legal: read against the bound of `legal` when it has one (else dropped).
+    rel = 'legal/2';
+    args = l.atom.args;
   } else {
     if (KEYWORDS.has(l.atom.rel)) return undefined;
     rel = relKey(l.atom.rel, l.atom.args.length);

@@ -22,6 +22,10 @@ export interface Bound {
   readonly memo: Map<string, boolean>;
   /** The rows' texts (their arguments' {@link key}s joined by spaces), made at the first lookup of a ground row. */
   keys?: Set<string>;
+  /** The relation reads no state nor move (lifted-bounds.ts' stateFree): its rows are its definition's, the same in every state. */
+  readonly stateFree?: boolean;
+  /** What lifted-domains.ts found per pattern of a case's bounded atoms (this bound's atom first): the values it binds, or 'conflict'. */
+  forced?: Map<string, readonly (readonly [string, Term])[] | 'conflict'>;
 }
 
 /** The names of the variables of `t` under `s` (with repeats). */
@@ -156,7 +160,7 @@ function rowKeys(b: Bound): Set<string> {
  * The text of a term under `s` with its variables named by first occurrence (`names`, shared by
  * the atom's arguments); `constrained` is called when the term is not a variable seen first here.
  */
-function patternText(t: Term, s: Subst, names: Map<string, string>, constrained: () => void): string {
+export function patternText(t: Term, s: Subst, names: Map<string, string>, constrained: () => void): string {
   const u = walk(t, s);
   if (u.kind === 'var') {
     const seen = names.get(u.name);
