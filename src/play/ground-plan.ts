@@ -13,9 +13,9 @@
  */
 import { NO_POS } from '../gdl/ast.js';
 import { GdlError, checkDeadline, deadlineTicker, diag } from '../gdl/diagnostics.js';
-import { stronglyConnectedComponents } from '../gdl/scc.js';
 import { atomText, keywordSymbols } from '../ground/atoms.js';
-import type { GroundGame, GroundRule } from '../ground/types.js';
+import type { GroundGame } from '../ground/types.js';
+import { type AtomGraph, atomComponents, atomGraph, dependOnDoesGraph, selfLoop } from './ground-graph.js';
 import type { Deadline } from '../deadline.js';
 
 /** The compiled rules; rule `k` is the k-th in evaluation order. */
@@ -53,20 +53,6 @@ interface CompiledRules {
   readonly moveHeads: Int32Array;
 }
 
-/** Atom graph edges body -> head, and the rules of each head. */
-function graph(game: GroundGame, tick: () => void): { byHead: number[][]; succ: number[][] } {
-  const n = game.atoms.length;
-  const byHead: number[][] = Array.from({ length: n }, () => []);
-  const succ: number[][] = Array.from({ length: n }, () => []);
-  game.rules.forEach((rule, r) => {
-    tick();
-    byHead[rule.head]!.push(r);
-    for (const b of rule.pos) succ[b]!.push(rule.head);
-    for (const b of rule.neg) succ[b]!.push(rule.head);
-  });
-  return { byHead, succ };
-}
-
 /**
  * Atoms that depend on a `does` atom, found forwards from every `does` atom:
  *   onDoes(d) <= d is a does atom      onDoes(h) <= onDoes(b), h <= ... b ...
@@ -84,77 +70,115 @@ export function dependOnDoes(game: GroundGame, succ: readonly number[][]): Uint8
   return onDoes;
 }
 
+/** The rules in evaluation order as flat arrays (the {@link CompiledRules} fields read per rule). */
+type FlatRules = Pick<CompiledRules, 'head' | 'posStart' | 'pos' | 'negStart' | 'neg'>;
+
+/** The rules `order` of `g` (evaluation order) as flat arrays, bodies as they are. */
+function flatRules(g: AtomGraph, order: Int32Array): FlatRules {
+  const { heads, starts, negAt, lits } = g.rules;
+  const k0 = order.length;
+  const head = new Int32Array(k0);
+  const posStart = new Int32Array(k0 + 1);
+  const negStart = new Int32Array(k0 + 1);
+  for (let k = 0; k < k0; k++) {
+    const r = order[k]!;
+    head[k] = heads[r]!;
+    posStart[k + 1] = posStart[k]! + negAt[r]! - starts[r]!;
+    negStart[k + 1] = negStart[k]! + starts[r + 1]! - negAt[r]!;
+  }
+  const pos = new Int32Array(posStart[k0]!);
+  const neg = new Int32Array(negStart[k0]!);
+  for (let k = 0; k < k0; k++) {
+    const r = order[k]!;
+    pos.set(lits.subarray(starts[r]!, negAt[r]!), posStart[k]!);
+    neg.set(lits.subarray(negAt[r]!, starts[r + 1]!), negStart[k]!);
+  }
+  return { head, posStart, pos, negStart, neg };
+}
+
+/** The rules in evaluation order and the ranges: each strongly connected component's rules contiguous, bodies first. */
+interface Ordered {
+  readonly order: Int32Array;
+  readonly cycleOf: Int32Array;
+  readonly stateRanges: number[];
+  readonly moveRanges: number[];
+  readonly moveHeads: number[];
+}
+
+/** Orders the rules of `g` by component (Tarjan lists a component after everything it feeds; bodies must come first). */
+function orderRules(g: AtomGraph, onDoes: Uint8Array, tick: () => void, check: () => void): Ordered {
+  const comps = atomComponents(g, tick);
+  check();
+  const { byHeadStart, byHead } = g;
+  const order = new Int32Array(g.rules.count);
+  const out: Ordered = { order, cycleOf: new Int32Array(g.atoms).fill(-1), stateRanges: [], moveRanges: [], moveHeads: [] };
+  let length = 0;
+  for (let t = comps.count - 1; t >= 0; t--) {
+    tick();
+    // c numbers the components in evaluation order.
+    const c = comps.count - 1 - t;
+    const first = comps.start[t]!;
+    const last = comps.start[t + 1]!;
+    const from = length;
+    for (let j = first; j < last; j++) {
+      const a = comps.atoms[j]!;
+      for (let i = byHeadStart[a]!; i < byHeadStart[a + 1]!; i++) order[length++] = byHead[i]!;
+    }
+    if (length === from) continue;
+    const cyclic = last - first > 1 || selfLoop(g, comps.atoms[first]!);
+    if (cyclic) for (let j = first; j < last; j++) out.cycleOf[comps.atoms[j]!] = c;
+    if (onDoes[comps.atoms[first]!] === 0) out.stateRanges.push(from, length, cyclic ? c : -1);
+    else {
+      out.moveRanges.push(from, length, cyclic ? c : -1, 0, 0);
+      for (let j = first; j < last; j++) out.moveHeads.push(comps.atoms[j]!);
+    }
+  }
+  return out;
+}
+
 /**
  * Compiles the rules of `game`; throws a GdlError when negation lies on a cycle, or a limit error
  * once `deadline` passes: on gt_attrition's 4.2 million rules this takes about 8 processor
- * seconds, which a mutex stage's sampling budget or a run's own limit can pass.
+ * seconds, which a mutex stage's sampling budget or a run's own limit can pass. It reads the
+ * compact rules and the atoms' term ids only (ground-graph.ts), never their objects.
  */
 export function compileRules(game: GroundGame, deadline: Deadline): CompiledRules {
   const what = 'compiling the ground game';
   const tick = deadlineTicker(deadline, game.file, what);
   const check = (): void => checkDeadline(deadline, game.file, what);
-  const n = game.atoms.length;
-  const { byHead, succ } = graph(game, tick);
-  const onDoes = dependOnDoes(game, succ);
+  const g = atomGraph(game, tick);
+  const n = g.atoms;
+  const onDoes = dependOnDoesGraph(g);
   check();
-  const order: number[] = [];
-  const stateRanges: number[] = [];
-  const moveRanges: number[] = [];
-  const moveHeads: number[] = [];
-  const cycleOf = new Int32Array(n).fill(-1);
-  // Tarjan lists a component after everything it feeds; bodies must come first.
-  const comps = stronglyConnectedComponents(n, (v) => succ[v]!).reverse();
-  check();
-  comps.forEach((comp, c) => {
-    tick();
-    const from = order.length;
-    // Loops, not push(...list): an atom can have more rules than a call has room for arguments.
-    for (const a of comp) for (const r of byHead[a]!) order.push(r);
-    if (order.length === from) return;
-    const cyclic = comp.length > 1 || succ[comp[0]!]!.includes(comp[0]!);
-    if (cyclic) for (const a of comp) cycleOf[a] = c;
-    if (onDoes[comp[0]!] === 0) stateRanges.push(from, order.length, cyclic ? c : -1);
-    else {
-      moveRanges.push(from, order.length, cyclic ? c : -1, 0, 0);
-      for (const a of comp) moveHeads.push(a);
-    }
-  });
-  const rules = order.map((r) => game.rules[r]!);
-  const posStart = new Int32Array(rules.length + 1);
-  const negStart = new Int32Array(rules.length + 1);
-  rules.forEach((r, k) => {
-    posStart[k + 1] = posStart[k]! + r.pos.length;
-    negStart[k + 1] = negStart[k]! + r.neg.length;
-  });
-  const internal = new Int32Array(rules.length);
+  const { order, cycleOf, stateRanges, moveRanges, moveHeads } = orderRules(g, onDoes, tick, check);
+  const flat = flatRules(g, order);
+  const { head, posStart, pos, negStart, neg } = flat;
+  const internal = new Int32Array(order.length);
   const watchCount = new Int32Array(n + 1);
   check();
-  rules.forEach((r, k) => {
+  for (let k = 0; k < order.length; k++) {
     tick();
-    const c = cycleOf[r.head]!;
-    if (c < 0) return;
-    if (r.neg.some((q) => cycleOf[q] === c)) {
-      const message = `ground game is not stratified: ${atomText(game, r.head)} depends negatively on itself`;
+    const c = cycleOf[head[k]!]!;
+    if (c < 0) continue;
+    for (let i = negStart[k]!; i < negStart[k + 1]!; i++) {
+      if (cycleOf[neg[i]!] !== c) continue;
+      const message = `ground game is not stratified: ${atomText(game, head[k]!)} depends negatively on itself`;
       throw new GdlError([diag('error', game.file, NO_POS, message)]);
     }
-    for (const p of r.pos) if (cycleOf[p] === c) (internal[k]!++, watchCount[p + 1]!++);
-  });
+    for (let i = posStart[k]!; i < posStart[k + 1]!; i++) if (cycleOf[pos[i]!] === c) (internal[k]!++, watchCount[pos[i]! + 1]!++);
+  }
   const watchStart = new Int32Array(n + 1);
   for (let a = 0; a < n; a++) watchStart[a + 1] = watchStart[a]! + watchCount[a + 1]!;
   const watch = new Int32Array(watchStart[n]!);
   const fill = watchStart.slice(0, n);
-  rules.forEach((r, k) => {
-    const c = cycleOf[r.head]!;
-    if (c >= 0) for (const p of r.pos) if (cycleOf[p] === c) watch[fill[p]!++] = k;
-  });
+  for (let k = 0; k < order.length; k++) {
+    const c = cycleOf[head[k]!]!;
+    if (c >= 0) for (let i = posStart[k]!; i < posStart[k + 1]!; i++) if (cycleOf[pos[i]!] === c) watch[fill[pos[i]!]!++] = k;
+  }
   return {
     atoms: n,
-    ...fileUnderTriggers(game, rules, moveRanges),
-    head: Int32Array.from(rules, (r) => r.head),
-    posStart,
-    pos: Int32Array.from(rules.flatMap((r) => r.pos)),
-    negStart,
-    neg: Int32Array.from(rules.flatMap((r) => r.neg)),
+    ...fileUnderTriggers(g, flat, moveRanges),
+    ...flat,
     internal,
     cycleOf,
     watchStart,
@@ -168,16 +192,16 @@ export function compileRules(game: GroundGame, deadline: Deadline): CompiledRule
  * Splits the rules of acyclic move ranges into those a does atom triggers (the first does atom
  * of the positive body) and the plain rest; fills in the ranges' plain slices.
  */
-function fileUnderTriggers(game: GroundGame, rules: readonly GroundRule[], ranges: number[]): Pick<CompiledRules, 'moveRanges' | 'plain' | 'triggerStart' | 'triggers'> {
-  const does = keywordSymbols(game.terms).does;
-  const n = game.atoms.length;
+function fileUnderTriggers(g: AtomGraph, rules: FlatRules, ranges: number[]): Pick<CompiledRules, 'moveRanges' | 'plain' | 'triggerStart' | 'triggers'> {
+  const n = g.atoms;
   const plain: number[] = [];
   const filed: [number, number][] = [];
   for (let r = 0; r < ranges.length; r += 5) {
     ranges[r + 3] = plain.length;
     for (let k = ranges[r]!; k < ranges[r + 1]! && ranges[r + 2]! < 0; k++) {
-      const d = rules[k]!.pos.find((a) => game.atoms[a]!.rel === does);
-      if (d === undefined) plain.push(k);
+      let d = -1;
+      for (let i = rules.posStart[k]!; i < rules.posStart[k + 1]! && d < 0; i++) if (g.isDoes[rules.pos[i]!] === 1) d = rules.pos[i]!;
+      if (d < 0) plain.push(k);
       else filed.push([d, k]);
     }
     ranges[r + 4] = plain.length;

@@ -1,0 +1,57 @@
+// The ground simulator's atom graph read from the compact rules (src/play/ground-graph.ts): its
+// components are gdl/scc.ts's over per-atom arrays made from the rule objects, in the same order
+// with the members in the same order, so the compiled rules did not change (docs/mutex.md, torus22).
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { stronglyConnectedComponents } from '../src/gdl/scc.js';
+import { defaultPipelineOptions, runGrounding } from '../src/pipeline/stages.js';
+import { atomComponents, atomGraph, dependOnDoesGraph } from '../src/play/ground-graph.js';
+import { dependOnDoes } from '../src/play/ground-plan.js';
+import { StageTimer } from '../src/timer.js';
+import type { GroundGame } from '../src/ground/types.js';
+import { handMadeGame } from './support/ground-game.js';
+
+/** The components of `game`'s atom graph as lists, and its successor arrays, from the rule objects. */
+function reference(game: GroundGame): { comps: number[][]; succ: number[][] } {
+  const succ: number[][] = game.atoms.map((): number[] => []);
+  for (const r of game.rules) for (const b of [...r.pos, ...r.neg]) succ[b]!.push(r.head);
+  return { comps: stronglyConnectedComponents(game.atoms.length, (v) => succ[v]!), succ };
+}
+
+/** The components of the flat graph as lists. */
+function flat(game: GroundGame): number[][] {
+  const c = atomComponents(atomGraph(game, () => {}), () => {});
+  return Array.from({ length: c.count }, (_, t) => Array.from(c.atoms.subarray(c.start[t]!, c.start[t + 1]!)));
+}
+
+// Two rings (p, q) joined one way, a self-loop (s) and a negation outside the cycles.
+const rings = handMadeGame(['r'], ['(e 1)'], [
+  ['(p a)', ['(p b)', '(true (e 1))'], []],
+  ['(p b)', ['(p a)'], []],
+  ['(p a)', ['(true (e 1))'], []],
+  ['(q a)', ['(q b)', '(p a)'], []],
+  ['(q b)', ['(q a)'], ['(p b)']],
+  ['(s)', ['(s)'], []],
+  ['(s)', ['(does r go)'], []],
+  ['(legal r go)', [], ['(q a)']],
+  ['(next (e 1))', ['(s)'], []],
+]);
+
+describe('the atom graph from the compact rules', () => {
+  it('has the components of scc.ts, in its order, on a hand-made game with cycles', () => {
+    const ref = reference(rings);
+    expect(flat(rings)).toEqual(ref.comps);
+    expect(ref.comps.filter((c) => c.length > 1)).toHaveLength(2);
+  });
+
+  it('finds the atoms that depend on a does atom as dependOnDoes does', () => {
+    const g = atomGraph(rings, () => {});
+    expect(Array.from(dependOnDoesGraph(g))).toEqual(Array.from(dependOnDoes(rings, reference(rings).succ)));
+    expect(Array.from(dependOnDoesGraph(g)).filter((x) => x === 1)).toHaveLength(3);
+  });
+
+  it('has the components of scc.ts on a ground game with recursion (games/linkpath.kif)', () => {
+    const game = runGrounding(readFileSync('games/linkpath.kif', 'utf8'), 'linkpath.kif', defaultPipelineOptions(), new StageTimer()).ground;
+    expect(flat(game)).toEqual(reference(game).comps);
+  });
+});
