@@ -12,7 +12,7 @@ import { clauseTerms, literalTarget, tableName, variantName } from './clauses.js
 import { type Estimates, type PlannedClause, type RowEstimate, type RuleShape, coreFirstApplies, planDistinctHeads, planVariant, ruleShape } from './plan.js';
 import { type ProjectedPlan, planProjected } from './project.js';
 import { planStaged } from './staged.js';
-import { deferredParts } from './head-first.js';
+import { deferredParts, deltaDeferred } from './head-first.js';
 import type { Run, TableStats } from './run.js';
 import { type Component, type RelaxedRule, keyOf } from './relaxed.js';
 import { uses } from './ablation.js';
@@ -157,7 +157,8 @@ export function variantClause(run: Run, compiled: CompiledComponent, rule: Relax
   if (run.estimate < CORE_FIRST_WORTH) return main;
   if (v.headFirst === undefined) {
     const deferred = uses(run.switches, 'head-first') ? deferredParts(shape, deltaAt === null ? undefined : shape.positives[deltaAt], v.estimates.order) : [];
-    v.headFirst = deferred.length === 0 ? null : { plan: planVariant(run.nextId, shape, { deltaAt, deferred }, v.estimates) };
+    const plan = deferred.length === 0 ? undefined : planVariant(run.nextId, shape, { deltaAt, deferred }, v.estimates);
+    v.headFirst = plan === undefined ? null : { plan: (deltaAt === null ? undefined : deltaDeferred(run.nextId, shape, deltaAt, deferred, plan, v.estimates)) ?? plan };
   }
   const headFirst = v.headFirst === null ? [] : [{ cost: v.headFirst.plan.cost(deltaRows), run: (): VariantRun => ({ kind: 'clause', id: (v.headFirst!.id ??= load(run, v.headFirst!.plan)) }) }];
   if (v.staged === undefined) {
@@ -268,7 +269,7 @@ function load(run: Run, planned: PlannedClause): number {
     const g = calls.pop()!;
     if (g.kind === 'call' && g.projects !== undefined) {
       run.engine.defineTable(g.projects.base, g.projects.args.length);
-      run.engine.defineProjection(g.projects.base, g.projects.keep, g.name, deltaHistory(run, g.projects.base));
+      run.engine.defineProjection(g.projects.base, g.projects.keep, g.name, g.projects.all === true ? undefined : deltaHistory(run, g.projects.base));
     } else if (g.kind === 'call') run.engine.defineTable(g.name, g.args.length);
     else if (g.kind === 'once') calls.push(...g.goals);
     else if (g.kind === 'absent') calls.push(g.call);

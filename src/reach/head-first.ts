@@ -14,9 +14,12 @@
  * position on the track before it reaches the velocities: racer4's relaxed game gave 5.0M
  * answers for 21,000 moves in 42 s with it.
  */
-import type { LiteralShape, RowEstimate, RuleShape } from './plan.js';
-import { rowsOf } from './plan.js';
+import type { Estimates, LiteralShape, PlannedClause, RowEstimate, RuleShape } from './plan.js';
+import { orderBody, planGoals, rowsOf } from './plan.js';
+import type { PlannedGoal } from './planned.js';
 import { greedyOrder, linkedGroups } from '../datalog/plan.js';
+import { collectVars } from '../gdl/terms.js';
+import { variantName } from './clauses.js';
 
 /**
  * The parts to run last (each a list of positive literals), in the order to run them; empty
@@ -54,4 +57,49 @@ function partCost(part: readonly LiteralShape[], bound0: ReadonlySet<string>, es
     for (const v of l.vars) bound.add(v);
   });
   return states;
+}
+
+/**
+ * The head-first plan `plan` of delta variant `deltaAt` with the delta literal moved into the
+ * deferred part that reads its own variables (those no other literal outside the deferred parts
+ * and not the head reads), and the run started instead from the distinct tuples of the delta's
+ * other arguments (a projection of the delta table, every tuple of this round's delta). Chess's
+ * king-in-check legal rules (the 2006 scramblings, lines 56-57 of GERMANY) have the delta
+ * `part2(?player, ?kx, ?ky)` (the king's cell): head first enumerates every move of the player
+ * once per new king cell, 25 times a round, each time testing the cell's line; here the moves
+ * are enumerated once per player, and the lines of the new king cells are tried, under `once`,
+ * for the moves that are new. Undefined when the rule has no such shape.
+ *
+ * The same heads: the body is the same conjunction, with the existential quantifier over the
+ * delta's own variables moved inward to the only part that reads them (the part is
+ * existential, under `once`, and binds nothing read after it). Never more join states: the
+ * enumeration before the head is bound runs once per distinct tuple instead of once per delta
+ * fact, and per head the part tries the delta's facts in turn, each followed by what the head
+ * first plan ran for that fact, stopping at the first success. So its estimate is `plan`'s.
+ */
+export function deltaDeferred(id: number, shape: RuleShape, deltaAt: number, deferred: readonly (readonly LiteralShape[])[], plan: PlannedClause, estimates: Estimates): PlannedClause | undefined {
+  const delta = shape.positives[deltaAt]!;
+  const call = delta.read!.delta;
+  if (call.kind !== 'call') return undefined;
+  const later = new Set(deferred.flat());
+  const elsewhere = new Set([...shape.headVars, ...shape.literals.filter((l) => l !== delta && !later.has(l)).flatMap((l) => l.vars)]);
+  const own = new Set(delta.vars.filter((v) => !elsewhere.has(v)));
+  const parts = deferred.filter((p) => p.some((l) => l.vars.some((v) => own.has(v))));
+  if (own.size === 0 || parts.length !== 1) return undefined;
+  const keep: number[] = [];
+  for (let i = 0; i < call.args.length; i++) {
+    const a = call.args[i]!;
+    const vars = [...collectVars(a, new Set())];
+    if (vars.every((v) => !own.has(v))) keep.push(i);
+    else if (a.kind !== 'var') return undefined;
+  }
+  if (keep.length === 0) return undefined;
+  const args = keep.map((i) => call.args[i]!);
+  const bound0 = new Set(args.flatMap((a) => [...collectVars(a, new Set())]));
+  const first: PlannedGoal = { kind: 'call', name: `A|${call.name}|${keep.join('.')}`, args, projects: { base: call.name, args: call.args, keep, all: true } };
+  // The delta literal alone, just before its part: read first there, as it was in `plan`.
+  const order = deferred.flatMap((p) => (p === parts[0] ? [[delta], p] : [p]));
+  const body = orderBody(shape, delta, false, estimates.order, bound0, order);
+  const { goals } = planGoals(shape, body, delta, true, estimates, bound0, [first]);
+  return { name: variantName(id), head: shape.rule.head.args, goals, rule: shape.rule, cost: plan.cost };
 }

@@ -347,7 +347,9 @@ export function orderBody(
     else i++;
   }
   let last: LiteralShape | undefined;
-  if (delta !== undefined && coreFirst) {
+  if (delta !== undefined && later.has(delta)) {
+    // Deferred with its part (src/reach/head-first.ts, `deltaDeferred`): taken there.
+  } else if (delta !== undefined && coreFirst) {
     // Core first, then the existential part. The delta literal is not put first within the
     // part: with the core's variables bound, a literal joining on them is usually more
     // selective than a scan of the delta.

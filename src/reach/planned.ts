@@ -14,7 +14,11 @@ export type PlannedGoal =
        * A call of the projection `name` of table `base` onto the positions `keep` (see plan.ts,
        * `projectDead`); `args` are the base call's.
        */
-      readonly projects?: { readonly base: string; readonly args: readonly Term[]; readonly keep: readonly number[] };
+      readonly projects?: {
+        readonly base: string; readonly args: readonly Term[]; readonly keep: readonly number[];
+        /** Every distinct tuple of the base as it is, not only those new to the relation (compile.ts, `deltaHistory`). */
+        readonly all?: boolean;
+      };
     }
   | { readonly kind: 'neq'; readonly left: Term; readonly right: Term }
   /** Goals that only decide whether some binding exists: `once((G1, ..., Gn))`. */
