@@ -13,7 +13,7 @@
  */
 import { NO_POS } from '../gdl/ast.js';
 import { GdlError, checkDeadline, deadlineTicker, diag } from '../gdl/diagnostics.js';
-import { atomText, keywordSymbols } from '../ground/atoms.js';
+import { atomText } from '../ground/atoms.js';
 import type { GroundGame } from '../ground/types.js';
 import { type AtomGraph, atomComponents, atomGraph, dependOnDoesGraph, selfLoop } from './ground-graph.js';
 import type { Deadline } from '../deadline.js';
@@ -51,23 +51,6 @@ interface CompiledRules {
   readonly triggers: Int32Array;
   /** Heads of the move ranges (reset before every joint move). */
   readonly moveHeads: Int32Array;
-}
-
-/**
- * Atoms that depend on a `does` atom, found forwards from every `does` atom:
- *   onDoes(d) <= d is a does atom      onDoes(h) <= onDoes(b), h <= ... b ...
- */
-export function dependOnDoes(game: GroundGame, succ: readonly number[][]): Uint8Array {
-  const does = keywordSymbols(game.terms).does;
-  const onDoes = new Uint8Array(game.atoms.length);
-  const todo: number[] = [];
-  game.atoms.forEach((a, i) => {
-    if (a.rel === does) (onDoes[i] = 1), todo.push(i);
-  });
-  while (todo.length > 0) {
-    for (const h of succ[todo.pop()!]!) if (onDoes[h] === 0) (onDoes[h] = 1), todo.push(h);
-  }
-  return onDoes;
 }
 
 /** The rules in evaluation order as flat arrays (the {@link CompiledRules} fields read per rule). */

@@ -10,10 +10,9 @@
  */
 import { NO_POS } from '../../gdl/ast.js';
 import { GdlError, diag } from '../../gdl/diagnostics.js';
-import { stronglyConnectedComponents } from '../../gdl/scc.js';
-import { atomText, keywordSymbols } from '../../ground/atoms.js';
+import { atomText } from '../../ground/atoms.js';
 import type { GroundGame } from '../../ground/types.js';
-import { dependOnDoes } from '../ground-plan.js';
+import { type AtomGraph, atomComponents, atomGraph, dependOnDoesGraph, selfLoop } from '../ground-graph.js';
 
 /** The compiled network; all lists are CSR pairs (`start[i] .. start[i+1]-1` into the list). */
 export interface Net {
@@ -64,12 +63,9 @@ export interface Net {
 }
 
 /** Per atom, 1 when it is a does atom, 2 when it depends on one (and is not one). */
-function doesDependence(game: GroundGame, succ: readonly number[][]): Uint8Array {
-  const does = keywordSymbols(game.terms).does;
-  const mark = dependOnDoes(game, succ);
-  game.atoms.forEach((a, i) => {
-    if (mark[i] === 1 && a.rel !== does) mark[i] = 2;
-  });
+function doesDependence(g: AtomGraph): Uint8Array {
+  const mark = dependOnDoesGraph(g);
+  for (let a = 0; a < g.atoms; a++) if (mark[a] === 1 && g.isDoes[a] === 0) mark[a] = 2;
   return mark;
 }
 
@@ -93,23 +89,21 @@ function csr(keys: number, pairs: readonly number[]): { start: Int32Array; list:
   return { start, list };
 }
 
-/** Components in topological order and each atom's component. */
-function components(game: GroundGame): { comps: number[][]; comp: Int32Array; cyclic: Uint8Array; succ: number[][] } {
-  const n = game.atoms.length;
-  const succ: number[][] = Array.from({ length: n }, () => []);
-  for (const r of game.rules) {
-    for (const b of r.pos) succ[b]!.push(r.head);
-    for (const b of r.neg) succ[b]!.push(r.head);
-  }
+/** Components in topological order and each atom's component, over the atom graph of the compact rules (ground-graph.ts). */
+function components(g: AtomGraph): { comps: number[][]; comp: Int32Array; cyclic: Uint8Array } {
+  const found = atomComponents(g, () => {});
   // Tarjan lists a component after everything it feeds; bodies must come first.
-  const comps = stronglyConnectedComponents(n, (v) => succ[v]!).reverse();
-  const comp = new Int32Array(n);
+  const comps = Array.from({ length: found.count }, (_, c) => {
+    const t = found.count - 1 - c;
+    return Array.from(found.atoms.subarray(found.start[t]!, found.start[t + 1]!));
+  });
+  const comp = new Int32Array(g.atoms);
   const cyclic = new Uint8Array(comps.length);
   comps.forEach((atoms, c) => {
     for (const a of atoms) comp[a] = c;
-    if (atoms.length > 1 || succ[atoms[0]!]!.includes(atoms[0]!)) cyclic[c] = 1;
+    if (atoms.length > 1 || selfLoop(g, atoms[0]!)) cyclic[c] = 1;
   });
-  return { comps, comp, cyclic, succ };
+  return { comps, comp, cyclic };
 }
 
 /**
@@ -119,8 +113,9 @@ function components(game: GroundGame): { comps: number[][]; comp: Int32Array; cy
 export function compileNet(game: GroundGame, opaque?: Uint8Array): Net {
   const n = game.atoms.length;
   const rules = game.rules;
-  const { comps, comp, cyclic, succ } = components(game);
-  const onDoes = doesDependence(game, succ);
+  const g = atomGraph(game, () => {});
+  const { comps, comp, cyclic } = components(g);
+  const onDoes = doesDependence(g);
   const head = Int32Array.from(rules, (r) => r.head);
   const posPairs: number[] = [];
   const negPairs: number[] = [];
