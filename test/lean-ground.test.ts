@@ -4,6 +4,8 @@
 // those are loaded by the commands that play, or by a dynamic import when GDDL is asked for.
 // Nor the GDDL model and writer, the RDDL writer or the unrolling (fred20): a dynamic import
 // loads them for `--format gddl` or `--format rddl`.
+// And the main thread of the command line, which only starts the command's thread and waits,
+// loads no more than that needs: not io.ts with node:crypto, the diagnostics and the timer (fixed23).
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,5 +58,9 @@ describe('a run that only grounds', () => {
     expect([...loadedBy('pipeline/recipes/gddl.ts')].some((m) => m.startsWith('mutex/'))).toBe(true);
     expect(loadedBy('pipeline/recipes/gddl.ts').has('formats/gddl/write.ts')).toBe(true);
     expect(loadedBy('pipeline/recipes/rddl.ts').has('formats/rddl/write.ts')).toBe(true);
+  });
+
+  it("the command line's main thread loads only what starts the command's thread", () => {
+    expect([...loadedBy('cli/main.ts')].sort()).toEqual(['cli/exit.ts', 'cli/main.ts', 'cli/thread.ts', 'runtime.ts']);
   });
 });

@@ -16,7 +16,8 @@ import { Progress } from '../batch/progress.js';
 import { type ReportFormat, formatReport, reportFormatOf, summarize, summaryLines } from '../batch/report.js';
 import { type BatchOptions, defaultMaxMemoryMb, runBatch } from '../batch/run.js';
 import type { GameRow } from '../batch/types.js';
-import { EXIT, UsageError, checkOutputTarget, runCommand, writeAtomic } from './io.js';
+import { EXIT } from './exit.js';
+import { UsageError, checkOutputTarget, runCommand, writeAtomic } from './io.js';
 import { type LimitFlags, addLazyOption, addLimitOptions, addMethodOption, limitSettings, parseChoice, parseMethod, parseWhole } from './options.js';
 
 /** Exit code after Ctrl-C (128 + SIGINT), and after SIGTERM. */

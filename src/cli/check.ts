@@ -9,7 +9,8 @@ import { type Diagnostic, GdlError, formatDiagnostic } from '../gdl/diagnostics.
 import { type GameSummary, formatSummary } from '../pipeline/stages.js';
 import { checkRecipe, loadRun, runContext } from '../pipeline/recipes/index.js';
 import { StageTimer } from '../timer.js';
-import { EXIT, gameName, readGameFile, runCommand } from './io.js';
+import { EXIT } from './exit.js';
+import { gameName, readGameFile, runCommand } from './io.js';
 import { addLoadOptions, addMemoryOption, addTermDepthOption, resolveFlags } from './options.js';
 
 /** Options of `check`, as commander parses them. */

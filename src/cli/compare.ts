@@ -13,7 +13,8 @@ import { formatDiagnostic } from '../gdl/diagnostics.js';
 import type { SupersetSizes } from '../pipeline/stages.js';
 import { compareRecipe, loadRun, runContext } from '../pipeline/recipes/index.js';
 import { StageTimer } from '../timer.js';
-import { EXIT, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput } from './io.js';
+import { EXIT } from './exit.js';
+import { checkOutputTarget, gameName, readGameFile, runCommand, writeOutput } from './io.js';
 import { type LimitFlags, addLimitOptions, addSplitOption, limitSettings, resolveFlags } from './options.js';
 
 /** Options of `compare`, as commander parses them. */

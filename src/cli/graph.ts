@@ -9,7 +9,8 @@ import type { Command } from 'commander';
 import { formatDiagnostic } from '../gdl/diagnostics.js';
 import { graphRecipe, loadRun, runContext } from '../pipeline/recipes/index.js';
 import { StageTimer } from '../timer.js';
-import { EXIT, UsageError, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput } from './io.js';
+import { EXIT } from './exit.js';
+import { UsageError, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput } from './io.js';
 import { type LimitFlags, addLimitOptions, parseChoice, resolveFlags } from './options.js';
 
 /** Options of `graph`, as commander parses them. */

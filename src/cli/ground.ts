@@ -26,7 +26,8 @@ import { groundRecipe } from '../pipeline/recipes/ground.js';
 import { type RddlFlags, checkRddlFlags, gameBase, writeRddl } from './rddl.js';
 import { StageTimer, formatStages } from '../timer.js';
 import { GDDL_FLAG_HELP, formatGddlStats, resolveGddlFlags, writeGddlOutput } from './gddl.js';
-import { EXIT, UsageError, checkOutputTarget, gameName, readGameFile, runCommand, writeStatsJson } from './io.js';
+import { EXIT } from './exit.js';
+import { UsageError, checkOutputTarget, gameName, readGameFile, runCommand, writeStatsJson } from './io.js';
 import { writeOutputChunks } from './output-chunks.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, addLazyOption, addSplitOption, parseChoice, parseWhole, resolveFlags } from './options.js';
 

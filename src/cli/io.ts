@@ -4,36 +4,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type Stats, accessSync, closeSync, constants as fsConstants, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { constants } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { GdlError, formatDiagnostic } from '../gdl/diagnostics.js';
 import { type StageTimer, stagesJson } from '../timer.js';
-
-/**
- * Exit codes of `gdl-ground` (the table in README.md): 130 is Ctrl-C (128 + SIGINT), and 70
- * (EX_SOFTWARE of sysexits.h) an internal error, that is a bug, reported with a message and no
- * stack trace.
- */
-export const EXIT = { ok: 0, invalid: 1, usage: 2, limit: 3, internal: 70, interrupted: 130 } as const;
-
-/** The signals a user sends to end a run; each ends it with 128 + its number and no temporary file. */
-export const TERMINATING_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-
-/** The exit code of a run ended by `signal`: 128 + its number, as a shell reports a process it killed. */
-export function signalExitCode(signal: NodeJS.Signals): number {
-  return 128 + (constants.signals[signal] ?? 0);
-}
-
-/**
- * What the thread that runs a command tells the main thread about a temporary file or folder
- * (src/cli/thread.ts): made (`made`), or renamed into place or removed. The main thread removes
- * those still announced when the run is stopped by a signal or dies.
- */
-export interface TempFileMessage {
-  readonly path: string;
-  readonly made: boolean;
-}
+import { EXIT, TERMINATING_SIGNALS, type TempFileMessage, reportInternal, signalExitCode } from './exit.js';
 
 /**
  * Tells the main thread that the temporary `path` is made (before it is) or gone (after); a
@@ -291,37 +266,6 @@ export function cleanUpOnSignal(target: string): () => void {
 export function writeOutput(path: string | undefined, text: string): void {
   if (path === undefined || path === '-') process.stdout.write(text);
   else writeAtomic(path, text);
-}
-
-/**
- * Makes the process end with a message and a documented code whatever happens outside a
- * command body: an output pipe closed by its reader (`gdl-ground ground g.kif | head`) ends the
- * run quietly with 0, as the reader asked for no more; any other uncaught error is an internal
- * error (70), without a stack trace unless GDL_GROUND_DEBUG is set.
- */
-export function guardProcess(): void {
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') process.exit(EXIT.ok);
-      reportInternal(err);
-      process.exit(EXIT.internal);
-    });
-  }
-  process.on('uncaughtException', (err) => {
-    reportInternal(err);
-    process.exit(EXIT.internal);
-  });
-}
-
-/** The message of an internal error: what happened, and that it is a bug. */
-function reportInternal(err: unknown): void {
-  const e = err as Error | undefined;
-  try {
-    process.stderr.write(`gdl-ground: internal error (a bug in gdl-ground, please report it with the game): ${e?.message ?? String(err)}\n`);
-    if (process.env.GDL_GROUND_DEBUG) process.stderr.write(`${e?.stack ?? ''}\n`);
-  } catch {
-    // stderr is gone too: the exit code is all that is left.
-  }
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import { isMainThread, workerData } from 'node:worker_threads';
 import { type CommandThreadData, boundHeapGrowth, tuneForShortRuns } from '../runtime.js';
-import { guardProcess } from './io.js';
+import { guardProcess } from './exit.js';
 import { runInThread, runsInThread } from './thread.js';
 
 guardProcess();

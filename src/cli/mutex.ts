@@ -12,7 +12,8 @@ import { formatDiagnostic } from '../gdl/diagnostics.js';
 import { DEFAULT_MUTEX_SETTINGS, MUTEX_EXTRA_SECONDS, type MutexResult, type MutexSettings } from '../pipeline/stages.js';
 import { loadRun, mutexRecipe, runContext } from '../pipeline/recipes/index.js';
 import { StageTimer, formatStages } from '../timer.js';
-import { EXIT, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput, writeStatsJson } from './io.js';
+import { EXIT } from './exit.js';
+import { checkOutputTarget, gameName, readGameFile, runCommand, writeOutput, writeStatsJson } from './io.js';
 import { type LimitFlags, addLazyOption, addLimitOptions, addMethodOption, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `mutex`, as commander parses them. */

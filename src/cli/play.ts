@@ -15,7 +15,8 @@ import { formatDiagnostic } from '../gdl/diagnostics.js';
 import type { PlayoutOptions, PlayoutResult } from '../pipeline/stages.js';
 import { loadRun, playRecipe, runContext } from '../pipeline/recipes/index.js';
 import { StageTimer } from '../timer.js';
-import { EXIT, readGameFile, runCommand } from './io.js';
+import { EXIT } from './exit.js';
+import { readGameFile, runCommand } from './io.js';
 import { type LimitFlags, addLazyOption, addLimitOptions, addMethodOption, parseChoice, parseSeconds, parseWhole, resolveFlags } from './options.js';
 
 /** Options of `play`, as commander parses them. */

@@ -3,7 +3,7 @@
  * the words the user typed. `main.ts` runs it in the thread that does the work.
  */
 import { Command, CommanderError } from 'commander';
-import { EXIT } from './io.js';
+import { EXIT } from './exit.js';
 
 /** Adds one subcommand (its options, help and action) to the program. */
 type Register = (program: Command) => void;

@@ -10,7 +10,8 @@ import { basename, join } from 'node:path';
 import type { RddlSource } from '../pipeline/formats.js';
 import type { RddlOutput } from '../pipeline/recipes/index.js';
 import { type StageTimer, formatStages } from '../timer.js';
-import { EXIT, UsageError, readGameFile, writeAtomicFiles } from './io.js';
+import { EXIT } from './exit.js';
+import { UsageError, readGameFile, writeAtomicFiles } from './io.js';
 import { parseWhole } from './options.js';
 
 /** The flags of `ground` that RDDL output reads. */

@@ -10,7 +10,8 @@ import { formatDiagnostic } from '../gdl/diagnostics.js';
 import { type ReachProgress, type ReachResult, type ReachStats, formatSupersets, supersetSentences } from '../pipeline/stages.js';
 import { loadRun, reachRecipe, runContext } from '../pipeline/recipes/index.js';
 import { StageTimer } from '../timer.js';
-import { EXIT, checkOutputTarget, gameName, readGameFile, runCommand, writeOutput } from './io.js';
+import { EXIT } from './exit.js';
+import { checkOutputTarget, gameName, readGameFile, runCommand, writeOutput } from './io.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, resolveFlags } from './options.js';
 
 /** Options of `reach`, as commander parses them. */

@@ -12,7 +12,7 @@
 import { rmSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { type CommandThreadData, defaultMaxMemoryMb, heapForMemoryLimit } from '../runtime.js';
-import { EXIT, TERMINATING_SIGNALS, type TempFileMessage, signalExitCode } from './io.js';
+import { EXIT, TERMINATING_SIGNALS, type TempFileMessage, signalExitCode } from './exit.js';
 
 /**
  * Whether the command in `args` runs in a thread: all but `batch`, which computes nothing itself

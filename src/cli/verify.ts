@@ -17,7 +17,8 @@ import { formatDifference } from '../pipeline/stages-play.js';
 import { type VerifyTarget, loadRun, runContext, verifyRecipe } from '../pipeline/recipes/index.js';
 import { StageTimer } from '../timer.js';
 import { readGddlDir } from './gddl.js';
-import { EXIT, UsageError, gameName, readGameFile, runCommand } from './io.js';
+import { EXIT } from './exit.js';
+import { UsageError, gameName, readGameFile, runCommand } from './io.js';
 import { readRddlDir } from './rddl.js';
 import { type LimitFlags, addLimitOptions, addMethodOption, addLazyOption, addSplitOption, parseWhole, resolveFlags } from './options.js';
 
