@@ -11,6 +11,7 @@ import { type Pattern, instantiatePattern } from '../datalog/pattern.js';
 import type { TermTable } from '../datalog/terms.js';
 import type { JoinRule } from './compile.js';
 import { type RuleBuffer, stageRule } from './rule-buffer.js';
+import { type DetachedRun, allowedRow, firstDetachedRow, nextDetachedRow } from './detached-run.js';
 
 /** What a negated atom becomes in a ground rule. */
 type NegativePlan =
@@ -22,7 +23,7 @@ type NegativePlan =
   | { readonly kind: 'stored'; readonly pattern: Pattern; readonly store: Store };
 
 /** The body of a rule's ground instances, decided once per run of the rule. */
-interface BodyPlan {
+export interface BodyPlan {
   /** The blocks of the positive atoms that stay in the body (not static). */
   readonly blocks: readonly Block[];
   /** Their positions among the rule's positive atoms (the join's row of each). */
@@ -73,22 +74,21 @@ function holds(ids: Int32Array, n: number, id: number): boolean {
   return false;
 }
 
-/** Scratch arrays for the bodies of one binding (grown as rules need; no allocation per binding). */
-interface BodyScratch {
+/** Scratch arrays for the bodies of one binding (grown as rules need; no allocation per binding), and their lengths. */
+export interface BodyScratch {
   pos: Int32Array;
   neg: Int32Array;
+  npos: number;
+  nneg: number;
 }
 
 /**
- * Builds the ground rule of binding `b` (join rows `rows`) with head `head` into `scratch` and
- * stages it in `rules` (rule-buffer.ts: added, unless it is there, when the batch is flushed);
- * false when a simplification kills it (`p` and `not p`).
+ * Makes the body of binding `b` (join rows `rows`) into `scratch` (its lengths in `npos`, `nneg`),
+ * each list ascending without duplicates; false when a simplification kills it (`p` and `not p`).
  */
-export function addBindingRule(
-  plan: BodyPlan, scratch: BodyScratch, table: TermTable, rules: RuleBuffer, b: Int32Array, rows: Int32Array, head: number,
-): boolean {
+function fillBody(plan: BodyPlan, scratch: BodyScratch, table: TermTable, b: Int32Array, rows: Int32Array): boolean {
   if (scratch.pos.length < plan.at.length) scratch.pos = new Int32Array(2 * plan.at.length);
-  if (scratch.neg.length < plan.negatives.length) scratch.neg = new Int32Array(2 * plan.negatives.length);
+  if (scratch.neg.length < plan.negatives.length + 1) scratch.neg = new Int32Array(2 * plan.negatives.length + 2);
   const { pos, neg } = scratch;
   const { at, blocks, negatives } = plan;
   let npos = 0;
@@ -106,8 +106,63 @@ export function addBindingRule(
     if (holds(pos, npos, id)) return false;
     neg[nneg++] = id;
   }
-  npos = ascendingUnique(pos, npos);
-  nneg = ascendingUnique(neg, nneg);
-  stageRule(rules, head, pos, neg, npos, nneg);
+  scratch.npos = ascendingUnique(pos, npos);
+  scratch.nneg = ascendingUnique(neg, nneg);
   return true;
+}
+
+/**
+ * Builds the ground rule of binding `b` (join rows `rows`) with head `head` into `scratch` and
+ * stages it in `rules` (rule-buffer.ts: added, unless it is there, when the batch is flushed);
+ * false when a simplification kills it (`p` and `not p`).
+ */
+export function addBindingRule(
+  plan: BodyPlan, scratch: BodyScratch, table: TermTable, rules: RuleBuffer, b: Int32Array, rows: Int32Array, head: number,
+): boolean {
+  if (!fillBody(plan, scratch, table, b, rows)) return false;
+  stageRule(rules, head, scratch.pos, scratch.neg, scratch.npos, scratch.nneg);
+  return true;
+}
+
+/**
+ * The ground rules of binding `b` of a rule whose negated atom `det` reads (detached.ts): the
+ * body of `plan` (the rule's other literals) with `not N(b, d)` for each allowed tuple `d` whose
+ * atom is in the store, and without it once when some allowed tuple's atom is not (then always
+ * true, dropped). Each rule is staged, then `staged` runs (the caller flushes a full batch).
+ * False when every one dies, as {@link addBindingRule} for each tuple would say.
+ */
+export function addDetachedRules(
+  plan: BodyPlan, det: DetachedRun, scratch: BodyScratch, table: TermTable, rules: RuleBuffer,
+  b: Int32Array, rows: Int32Array, head: number, staged: () => void,
+): boolean {
+  if (!fillBody(plan, scratch, table, b, rows)) return false;
+  const { pos, neg, npos, nneg } = scratch;
+  const withOne = det.neg.length > nneg ? det.neg : (det.neg = new Int32Array(2 * nneg + 2));
+  let matched = 0;
+  let made = false;
+  for (let row = firstDetachedRow(det, b); row >= 0; row = nextDetachedRow(det, row)) {
+    if (!allowedRow(det, row)) continue;
+    matched++;
+    const id = blockAtom(det.block, row);
+    if (holds(pos, npos, id)) continue;
+    stageRule(rules, head, pos, withOne, npos, withInserted(neg, nneg, id, withOne));
+    staged();
+    made = true;
+  }
+  if (matched < det.allowed.size) {
+    stageRule(rules, head, pos, neg, npos, nneg);
+    staged();
+    made = true;
+  }
+  return made;
+}
+
+/** Copies ascending `ids[0 .. n - 1]` with `id` put in its place (once) into `out`; the new length. */
+function withInserted(ids: Int32Array, n: number, id: number, out: Int32Array): number {
+  let k = 0;
+  let i = 0;
+  for (; i < n && ids[i]! < id; i++) out[k++] = ids[i]!;
+  if (i === n || ids[i] !== id) out[k++] = id;
+  for (; i < n; i++) out[k++] = ids[i]!;
+  return k;
 }

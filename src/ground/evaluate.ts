@@ -16,7 +16,8 @@ import { deadlineLimit, formatEstimate } from '../gdl/diagnostics.js';
 import { semiNaive } from '../datalog/fixpoint.js';
 import { type JoinAtom, type JoinCheck, type JoinPlan, UNBOUND, estimateJoin, join, planJoin } from '../datalog/join.js';
 import { type Block, type Store, addToStore, advanceRound, createBlock, inStore, syncBlock } from '../datalog/block.js';
-import { addBindingRule, planBody } from './body-plan.js';
+import { addBindingRule, addDetachedRules, planBody } from './body-plan.js';
+import { detachedJoin } from './detached.js';
 import type { CompiledAtom, JoinRule } from './compile.js';
 import { canonicalKey, instantiatePattern, renumber } from '../datalog/pattern.js';
 import { type RuleBuffer, STAGE_SIZE, addGroundRule, appendStaged, dropNegatives, flushStaged } from './rule-buffer.js';
@@ -140,16 +141,26 @@ function runRule(
   ctx: Context, rule: JoinRule, rels: ReadonlySet<string>, delta: number,
   pending: Pending, distinct: boolean,
 ): void {
-  const { blocks, joins, isStatic, checks, outputs } = prepareRule(ctx, rule, delta);
-  const plan = planBody({ statics: ctx.statics, lazy: ctx.lazy, storeOf: (rel) => storeOf(ctx, rel) }, rule, blocks, rels);
+  const prepared = prepareRule(ctx, rule, delta);
+  const { isStatic, checks } = prepared;
+  const whole = planBody({ statics: ctx.statics, lazy: ctx.lazy, storeOf: (rel) => storeOf(ctx, rel) }, rule, prepared.blocks, rels);
   const filter = ctx.headFilter.get(rule.head.rel);
   const headStore = storeOf(ctx, rule.head.rel);
   const { maxRules, maxLiterals, maxAtoms } = ctx.limits;
   // Planned once for the estimate and the join (an empty atom: neither plans).
-  const joinPlan: JoinPlan | undefined = joins.some((j) => j.hi <= j.lo) ? undefined : planJoin(joins, checks);
-  const estimate = estimateJoin(joins, checks, outputs, joinPlan);
+  const wholePlan: JoinPlan | undefined = prepared.joins.some((j) => j.hi <= j.lo) ? undefined : planJoin(prepared.joins, checks);
+  const estimate = estimateJoin(prepared.joins, checks, prepared.outputs, wholePlan);
   checkEstimate(ctx, rule, estimate, isStatic);
   checkLazyEstimate(ctx, rule, estimate);
+  const tick = makeTick(ctx, rule, estimate);
+  // A negated atom whose other variables only static atoms bind is read by index (detached.ts);
+  // the estimate above stays the whole rule's.
+  const detached = isStatic || distinct || wholePlan === undefined
+    ? undefined
+    : detachedJoin(rule, ctx.statics, whole, prepared.joins, prepared.outputs, (atom) => blockFor(ctx, atom), tick);
+  if (detached?.run.allowed.size === 0) return;
+  const { joins, outputs, plan } = detached ?? { joins: prepared.joins, outputs: prepared.outputs, plan: whole };
+  const joinPlan = detached === undefined ? wholePlan : planJoin(joins, checks);
   // A limit passed while enumerating names the size the join was estimated at, as the clock's does.
   const size = `; its join was estimated at about ${formatEstimate(estimate)} bindings`;
   // Heads repeat across bindings: what is known of each is looked up once (head-cache.ts). Where
@@ -164,7 +175,17 @@ function runRule(
   // Rules proven unequal to any other (distinct-rules.ts) are added without the duplicate test.
   const tag = distinct ? relationTag(ctx, rule.head.rel) : -1;
   const flush = distinct ? (buf: RuleBuffer): number => appendStaged(buf, tag) : flushStaged;
-  join(rule.nVars, joins, checks, outputs, makeTick(ctx, rule, estimate), (b, rows) => {
+  // The batch is added when full, or as soon as its rules, were they all new, could pass a
+  // limit: the limits are then checked at the same binding as if each rule were added at once.
+  const staged = (): void => {
+    const st = ctx.rules.staged;
+    if (st.count === STAGE_SIZE || rulesMade(ctx) + st.count > maxRules || ctx.counters.literals + st.literals > maxLiterals) {
+      ctx.counters.literals += flush(ctx.rules);
+      if (rulesMade(ctx) > maxRules) throw limitError(ctx, rule, `exceeded ${maxRules} ground rules${size}`, { kind: 'rules', estimate });
+      if (ctx.counters.literals > maxLiterals) throw limitError(ctx, rule, `exceeded ${maxLiterals} ground literals${size}`, { kind: 'literals', estimate });
+    }
+  };
+  join(rule.nVars, joins, checks, outputs, tick, (b, rows) => {
     let entry = findHead(heads, b);
     if (entry >= 0 && heads.states[entry] === HEAD_FILTERED) return;
     const before = ctx.table.size;
@@ -178,14 +199,12 @@ function runRule(
       if (demand !== undefined && !demand.has(head)) {
         ctx.counters.dropped++;
         ctx.counters.literals += droppedLiterals;
-      } else if (!addBindingRule(plan, ctx.scratch, ctx.table, ctx.rules, b, rows, head)) return;
-      // The batch is added when full, or as soon as its rules, were they all new, could pass a
-      // limit: the limits are then checked at the same binding as if each rule were added at once.
-      const staged = ctx.rules.staged;
-      if (staged.count === STAGE_SIZE || rulesMade(ctx) + staged.count > maxRules || ctx.counters.literals + staged.literals > maxLiterals) {
-        ctx.counters.literals += flush(ctx.rules);
-        if (rulesMade(ctx) > maxRules) throw limitError(ctx, rule, `exceeded ${maxRules} ground rules${size}`, { kind: 'rules', estimate });
-        if (ctx.counters.literals > maxLiterals) throw limitError(ctx, rule, `exceeded ${maxLiterals} ground literals${size}`, { kind: 'literals', estimate });
+        staged();
+      } else if (detached !== undefined) {
+        if (!addDetachedRules(plan, detached.run, ctx.scratch, ctx.table, ctx.rules, b, rows, head, staged)) return;
+      } else {
+        if (!addBindingRule(plan, ctx.scratch, ctx.table, ctx.rules, b, rows, head)) return;
+        staged();
       }
     }
     if (entry >= 0 && heads.states[entry] === HEAD_RECORDED) return;

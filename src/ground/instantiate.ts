@@ -191,7 +191,7 @@ function instantiateOnce(whole: NormalGame, supersets: Supersets, limits: Instan
   const headSeeds = new Map<string, Store>();
   const run: Context = {
     file: game.file, table, limits, stores: new Map(), blocks: new Map(), statics, headFilter, headSeeds,
-    rules: createRuleBuffer(), scratch: { pos: new Int32Array(16), neg: new Int32Array(16) }, counters: { atoms: 0, literals: 0, dropped: 0 }, several: severalArities(plain), ruleHeads: new Set(),
+    rules: createRuleBuffer(), scratch: { pos: new Int32Array(16), neg: new Int32Array(16), npos: 0, nneg: 0 }, counters: { atoms: 0, literals: 0, dropped: 0 }, several: severalArities(plain), ruleHeads: new Set(),
     ...(demands ? { auxDemand: new Map() } : {}),
     ...(lazy === undefined ? {} : { lazy: new Set(lazy.relations) }),
   };

@@ -12,6 +12,7 @@ import type { TermTable } from '../datalog/terms.js';
 import type { IdSet } from '../datalog/id-bits.js';
 import { type Block, type Store, createStore } from '../datalog/block.js';
 import type { JoinRule } from './compile.js';
+import type { BodyScratch } from './body-plan.js';
 import { type RuleBuffer, truncateRules } from './rule-buffer.js';
 
 /** Limits of instantiation, resolved with the run's options; exceeding one raises a GdlError 'limit'. */
@@ -88,7 +89,7 @@ export interface Context {
   /** The ground rules made so far, compactly (rule-buffer.ts). */
   readonly rules: RuleBuffer;
   /** Where the bodies of one binding's ground rule are made (grown as rules need). */
-  readonly scratch: { pos: Int32Array; neg: Int32Array };
+  readonly scratch: BodyScratch;
   /**
    * Ground rules counted as made without being made (`dropped`: instances of an auxiliary
    * relation no reader asks for, aux-demand.ts), beside the atoms and literals made.
