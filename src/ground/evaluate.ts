@@ -14,7 +14,7 @@
  */
 import { deadlineLimit, formatEstimate } from '../gdl/diagnostics.js';
 import { semiNaive } from '../datalog/fixpoint.js';
-import { type JoinAtom, type JoinCheck, type JoinPlan, UNBOUND, estimateJoin, join, planJoin } from '../datalog/join.js';
+import { type JoinAtom, type JoinCheck, type JoinPlan, UNBOUND, estimateJoin, join, leadPlan, planJoin } from '../datalog/join.js';
 import { type Block, type Store, addToStore, advanceRound, createBlock, inStore, syncBlock } from '../datalog/block.js';
 import { addBindingRule, planBody } from './body-plan.js';
 import type { CompiledAtom, JoinRule } from './compile.js';
@@ -148,6 +148,8 @@ function runRule(
   // Planned once for the estimate and the join (an empty atom: neither plans).
   const joinPlan: JoinPlan | undefined = joins.some((j) => j.hi <= j.lo) ? undefined : planJoin(joins, checks);
   const estimate = estimateJoin(joins, checks, outputs, joinPlan);
+  // A lead changes only how the bindings are enumerated: the estimate (and the limits) stay the greedy plan's.
+  const runPlan = joinPlan === undefined || rule.lead === undefined ? joinPlan : leadPlan(joins, checks, rule.lead);
   checkEstimate(ctx, rule, estimate, isStatic);
   checkLazyEstimate(ctx, rule, estimate);
   // A limit passed while enumerating names the size the join was estimated at, as the clock's does.
@@ -195,7 +197,7 @@ function runRule(
       if (++ctx.counters.atoms > maxAtoms) throw limitError(ctx, rule, `exceeded ${maxAtoms} ground atoms${size}`, { kind: 'ground-atoms', estimate });
     }
     if (entry >= 0) heads.states[entry] = HEAD_RECORDED;
-  }, joinPlan);
+  }, runPlan);
   // Within the limits: the batch was flushed at every binding where they could be passed.
   ctx.counters.literals += flush(ctx.rules);
 }
