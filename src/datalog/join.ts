@@ -11,6 +11,7 @@
  */
 import type { Relation, RelationIndex } from './relation.js';
 import { greedyOrder } from './plan.js';
+import { type StepMemo, closeMemo, openMemo, stepMemos } from './join-memo.js';
 
 /** Marks an unbound variable in a binding, and a column that binds no variable. */
 export const UNBOUND = -1;
@@ -126,6 +127,20 @@ function walked(a: JoinAtom, bound: ReadonlySet<number>): number {
 export interface JoinPlan {
   readonly pre: readonly JoinCheck[];
   readonly steps: readonly Step[];
+  /** Whether the steps with tests remember the rows that passed them (join-memo.ts). */
+  readonly memo?: boolean;
+}
+
+/**
+ * The plan that reads atom `first` first and the rest in the greedy order, its later steps with
+ * tests remembering the rows that passed them (join-memo.ts): for joins whose first atom is
+ * large and whose later steps test each of its rows against a small domain through a few of its
+ * variables (the frame rewrite's touched rules). Same bindings as {@link planJoin}'s plan, in
+ * another order.
+ */
+export function leadPlan(atoms: readonly JoinAtom[], checks: readonly JoinCheck[], first: number): JoinPlan {
+  const { pre, steps } = orderedPlan(atoms, checks, first);
+  return { pre, steps, memo: true };
 }
 
 /**
@@ -199,7 +214,7 @@ export function join(
   for (const a of atoms) if (a.hi <= a.lo) return;
   const binding = new Int32Array(nVars).fill(UNBOUND);
   const rows = new Int32Array(atoms.length);
-  const { pre, steps } = plan ?? planJoin(atoms, checks);
+  const { pre, steps, memo } = plan ?? planJoin(atoms, checks);
   if (!allPass(pre, binding)) return;
   if (steps.length === 0) {
     onMatch(binding, rows);
@@ -209,12 +224,28 @@ export function join(
   const indexes: (RelationIndex | null)[] = steps.map((s) => (s.keyCols.length === 0 ? null : s.atom.rel.index(s.keyCols)));
   // Per depth the next candidate row: a cursor over the range, or a position in an index chain.
   const cursor = new Int32Array(steps.length);
+  const memos = memo === true ? stepMemos(steps) : null;
   const open = (d: number): void => {
     const s = steps[d]!;
+    if (memos?.[d] && openMemo(memos[d]!, binding)) return;
     cursor[d] = indexes[d] === null ? s.atom.lo : indexes[d]!.firstFor(binding, s.keyVars);
+  };
+  // Binds the new variables of step d from `row`, which passed its tests under the same earlier values.
+  const replay = (d: number, m: StepMemo): boolean => {
+    if (m.at >= m.replay!.length) return false;
+    tick();
+    const s = steps[d]!;
+    const row = m.replay![m.at++]!;
+    const data = s.atom.rel.rows;
+    const base = row * s.atom.rel.arity;
+    for (let i = 0; i < s.newCols.length; i++) binding[s.newVars[i]!] = data[base + s.newCols[i]!]!;
+    rows[s.at] = row;
+    return true;
   };
   // Moves depth d to its next row that passes the step's tests; false when exhausted.
   const advance = (d: number): boolean => {
+    const m = memos?.[d];
+    if (m && m.replay !== null) return replay(d, m);
     const s = steps[d]!;
     const a = s.atom;
     const index = indexes[d];
@@ -223,7 +254,10 @@ export function join(
     for (;;) {
       tick();
       const row = cursor[d]!;
-      if (row < 0 || row >= a.hi) return false; // index chains are ascending
+      if (row < 0 || row >= a.hi) {
+        if (m) closeMemo(m);
+        return false; // index chains are ascending
+      }
       cursor[d] = index === null ? row + 1 : index.nextRow(row);
       if (row < a.lo) continue;
       const base = row * width;
@@ -232,6 +266,7 @@ export function join(
       for (let i = 0; i < s.sameCols.length && ok; i++) ok = binding[s.sameVars[i]!] === data[base + s.sameCols[i]!];
       if (ok && allPass(s.checks, binding)) {
         rows[s.at] = row;
+        m?.recording?.push(row);
         return true;
       }
     }

@@ -34,6 +34,11 @@ export interface JoinRule {
   readonly positives: readonly CompiledAtom[];
   readonly negatives: readonly CompiledAtom[];
   readonly distincts: readonly CompiledDistinct[];
+  /**
+   * The positive atom the join reads first, its later tests remembered (join.ts leadPlan);
+   * unset: the greedy plan. Set by the frame rewrite for its touched rules (frame-run.ts).
+   */
+  readonly lead?: number;
 }
 
 function compiled(rel: string, pattern: Pattern): CompiledAtom {

@@ -14,7 +14,7 @@
  */
 import { deadlineLimit, formatEstimate } from '../gdl/diagnostics.js';
 import { semiNaive } from '../datalog/fixpoint.js';
-import { type JoinAtom, type JoinCheck, type JoinPlan, UNBOUND, estimateJoin, join, planJoin } from '../datalog/join.js';
+import { type JoinAtom, type JoinCheck, type JoinPlan, UNBOUND, estimateJoin, join, leadPlan, planJoin } from '../datalog/join.js';
 import { type Block, type Store, addToStore, advanceRound, createBlock, inStore, syncBlock } from '../datalog/block.js';
 import { addBindingRule, addDetachedRules, planBody } from './body-plan.js';
 import { detachedJoin } from './detached.js';
@@ -160,7 +160,11 @@ function runRule(
     : detachedJoin(rule, ctx.statics, whole, prepared.joins, prepared.outputs, (atom) => blockFor(ctx, atom), tick);
   if (detached?.run.allowed.size === 0) return;
   const { joins, outputs, plan } = detached ?? { joins: prepared.joins, outputs: prepared.outputs, plan: whole };
-  const joinPlan = detached === undefined ? wholePlan : planJoin(joins, checks);
+  // A lead (the frame rewrite's touched rules) changes only how the bindings are enumerated: the
+  // estimate (and the limits) stay the greedy plan's. It indexes the rule's own atoms, so it is
+  // not used when the detached join has replaced them.
+  const joinPlan = detached !== undefined ? planJoin(joins, checks)
+    : wholePlan === undefined || rule.lead === undefined ? wholePlan : leadPlan(joins, checks, rule.lead);
   // A limit passed while enumerating names the size the join was estimated at, as the clock's does.
   const size = `; its join was estimated at about ${formatEstimate(estimate)} bindings`;
   // Heads repeat across bindings: what is known of each is looked up once (head-cache.ts). Where

@@ -85,8 +85,12 @@ export function tryFrame(ctx: Context, rule: JoinRule, estimate: number, env: Sp
   // are the same before and after, and a group over the budget left now is over it after the
   // other is made too. amazons' touched group (every move times every cell, 1.7×10⁷) failed only
   // after its moved group's 173,960 rules were made and rolled back (0.2 s of 5).
-  const groups = [[rewrite.moved], rewrite.touched].filter((g) => g.length > 0).map((g) => {
-    const compiled = g.map(compile);
+  // A touched rule's body starts with the move (frame.ts touchedBody): read first, each move is
+  // tested against the cells once per value of the move's variables the tests read (join-memo.ts).
+  // (Compiled in the order as before, the moved rule first: compiling interns the rules' terms.)
+  const moved = [compile(rewrite.moved)];
+  const touched = rewrite.touched.map((r): JoinRule => ({ ...compile(r), lead: 0 }));
+  const groups = [moved, touched].filter((g) => g.length > 0).map((compiled) => {
     return { compiled, e: compiled.reduce((sum, r) => sum + ruleEstimate(ctx, r), 0) };
   });
   if (groups.some((g) => g.e > ctx.limits.maxRules - rulesMade(ctx))) return fail();

@@ -4,12 +4,12 @@
  * program reads, and the heads its keyword rules may make).
  */
 import type { Atom, Term } from '../gdl/ast.js';
-import { compareCodePoints } from '../gdl/terms.js';
 import { relationGraph, stateDependent } from '../gdl/relations.js';
 import type { Rule } from '../gdl/ast.js';
 import type { TermTable } from '../datalog/terms.js';
 import type { Supersets } from '../reach/types.js';
 import { type LazyPlan, LazyRefusal, matchesPattern } from './lazy.js';
+import { sortTermsByText } from './text-order.js';
 import type { LazyPart } from './types.js';
 
 /**
@@ -58,9 +58,13 @@ function headsOf(head: Atom, supersets: Supersets, table: TermTable, roles: read
   return out;
 }
 
-/** Sorted by text, without duplicates. */
+/**
+ * Sorted by text, without duplicates: by text-order.ts's radix sort over argument ranks, the
+ * code point order of the texts without making them (chess: 69,890 static facts, ~100 ms of
+ * its final instantiation as texts compared).
+ */
 function byText(table: TermTable, ids: Iterable<number>): number[] {
-  return [...new Set(ids)].sort((x, y) => compareCodePoints(table.text(x), table.text(y)));
+  return sortTermsByText(table, [...new Set(ids)]);
 }
 
 /**
