@@ -15,7 +15,7 @@ const TEXT = readFileSync(join(EXAMPLES_DIR, FILE), 'utf8');
 function ground(options: PipelineOptions): { text: string; instantiations: number; lazyRules: string[] } {
   const timer = new StageTimer();
   const { ground: game } = groundNormalGame(loadGame(TEXT, FILE, options, new StageTimer()).normal, options, timer);
-  const text = emitGround(game, 'gdl', {}, new StageTimer(), options);
+  const text = emitGround(game, 'gdl', { baseInput: true }, new StageTimer(), options);
   const lazyRules = (game.lazy?.rules ?? []).filter((r) => r.head.rel === 'legal').map((r) => `@${r.pos.line}:${r.pos.col}`);
   return { text, instantiations: timer.list().filter((s) => s.stage === 'instantiate').length, lazyRules };
 }
