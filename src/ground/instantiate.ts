@@ -30,6 +30,7 @@ import { AUX_ROOT, auxPrefix, gameSymbols } from './split.js';
 import { DEFAULT_SPLIT_ABOVE, splitEnv, splitLargeRules } from './split-run.js';
 import type { LazyPlan } from './lazy.js';
 import { lazyDynamic, lazyPart } from './lazy-part.js';
+import { withLaterLazyRules } from './lazy-scan.js';
 import { appendRule, createRuleBuffer } from './rule-buffer.js';
 import { atomTerms, compactRules, gameFields, gameWithRules } from './compact.js';
 import { checkComponentEstimate } from './component-estimate.js';
@@ -220,7 +221,12 @@ function instantiateOnce(whole: NormalGame, supersets: Supersets, limits: Instan
     demandFor(run, demand, comp, split);
     const rules = splitLargeRules(run, comp.rules, comp.rels, split);
     checkComponentEstimate(run, rules, comp.rels);
-    evaluateComponent(run, rules, comp.rels, comp.facts);
+    try {
+      evaluateComponent(run, rules, comp.rels, comp.facts);
+    } catch (err) {
+      // The lazy rounds take the component's later rules refused alike at once (lazy-scan.ts).
+      throw withLaterLazyRules(run, comp.rules, rules, comp.rels, err);
+    }
     releaseBlocks(run, last, i);
   }
   // What follows reads stores only: the blocks left (splitting's) go before the game is assembled.

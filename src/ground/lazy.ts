@@ -18,7 +18,6 @@
 import type { Atom, Rule, Term } from '../gdl/ast.js';
 import { KEYWORDS, NO_POS } from '../gdl/ast.js';
 import { OUTPUT_KEYWORD_SET, SEES } from '../gdl/keywords.js';
-import type { Deadline } from '../deadline.js';
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import { atomVars, matchTerm } from '../gdl/terms.js';
 import { dependents, relationGraph, relationKeys, rulesByHead, stateDependent } from '../gdl/relations.js';
@@ -54,7 +53,7 @@ export interface LazyPlan {
 }
 
 /** The seed that makes the keyword rule at `pos` lazy as a whole: `@line:col`. */
-function ruleSeed(pos: { readonly line: number; readonly col: number }): string {
+export function ruleSeed(pos: { readonly line: number; readonly col: number }): string {
   return `@${pos.line}:${pos.col}`;
 }
 
@@ -168,7 +167,7 @@ export function planLazy(game: NormalGame, seeds: Iterable<string>): LazyPlan {
 /**
  * Whether relation `rel` alone may be lazy in `game` (no {@link LazyRefusal}): the superset
  * stage's foresight (src/reach/foresight.ts) names only such relations. `rel` is the name a
- * limit error carries (`relation`), the seed {@link lazyRounds} then takes.
+ * limit error carries (`relation`), the seed the lazy rounds (lazy-rounds.ts) then take.
  */
 export function mayBeLazy(game: NormalGame, rel: string): boolean {
   try {
@@ -298,7 +297,7 @@ export function seedOfLimit(d: { readonly relation?: string; readonly line: numb
 
 /**
  * What the first lazy round would make lazy after `err`, a limit met by a run without lazy
- * axioms: the seed {@link lazyRounds} would take (not after the clock or the heap, which never
+ * axioms: the seed the lazy rounds (lazy-rounds.ts) would take (not after the clock or the heap, which never
  * start a round, and only one whose lazy plan is not refused); undefined otherwise.
  */
 function lazySeed(game: NormalGame, err: GdlError): string | undefined {
@@ -330,44 +329,6 @@ export function withLazyNote(game: NormalGame, err: unknown): unknown {
  */
 export function matchesPattern(p: Term, t: Term): boolean {
   return matchTerm(p, t, new Map());
-}
-
-/** Rounds of lazy grounding at most: each makes one more relation lazy. */
-const MAX_LAZY_ROUNDS = 6;
-
-/**
- * Runs `attempt` with the plan for `seeds` (none while `seeds` is empty); when `retry` is set
- * and it stops at a limit naming a relation (not the clock or the heap), that relation is made
- * lazy and `attempt` runs again, at most {@link MAX_LAZY_ROUNDS} times. A relation that cannot
- * be lazy ends the rounds with the limit error, which then says why.
- */
-export function lazyRounds<R>(game: NormalGame, seeds: readonly string[], retry: boolean, deadline: Deadline, attempt: (plan: LazyPlan | undefined) => R): R {
-  const lazy = [...seeds];
-  for (let round = 0; ; round++) {
-    const plan = lazy.length === 0 ? undefined : planOrRefuse(game, lazy, undefined);
-    try {
-      return attempt(plan);
-    } catch (err) {
-      if (!retry || round >= MAX_LAZY_ROUNDS || !(err instanceof GdlError) || err.code !== 'limit' || deadline.exceeded() !== undefined) throw err;
-      const first = err.diagnostics[0];
-      const rel = first === undefined ? undefined : seedOfLimit(first);
-      if (rel === undefined || lazy.includes(rel) || plan?.program.includes(rel) === true) throw err;
-      planOrRefuse(game, [...lazy, rel], err);
-      lazy.push(rel);
-    }
-  }
-}
-
-/** The plan for `seeds`; a refusal becomes `cause` (the limit met) with the reason added, or an invalid-game error. */
-function planOrRefuse(game: NormalGame, seeds: readonly string[], cause: GdlError | undefined): LazyPlan {
-  try {
-    return planLazy(game, seeds);
-  } catch (err) {
-    if (!(err instanceof LazyRefusal)) throw err;
-    const first = cause?.diagnostics[0];
-    if (first === undefined) throw new GdlError([diag('error', game.file, NO_POS, `lazy axioms: ${err.message}`)]);
-    throw new GdlError([{ ...first, message: `${first.message}; it cannot be lazy: ${err.message}` }, ...cause!.diagnostics.slice(1)], 'limit', cause!.limit);
-  }
 }
 
 /** Stages that need every rule ground refuse a game with lazy axioms (exit 1, docs/lazy.md). */

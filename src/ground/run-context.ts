@@ -165,10 +165,20 @@ export function checkEstimate(ctx: Context, rule: JoinRule, estimate: number, is
  */
 const LAZY_RULE_ESTIMATE = 100_000;
 
-export function checkLazyEstimate(ctx: Context, rule: JoinRule, estimate: number): void {
+/**
+ * Whether keyword rule `rule`, estimated at `estimate` ground rules, is one that
+ * {@link checkLazyEstimate} leaves non-ground: it reads a lazy relation negatively and passes
+ * {@link LAZY_RULE_ESTIMATE}. Also asked of the rules after one refused (src/ground/lazy-scan.ts).
+ */
+export function overLazyEstimate(ctx: Context, rule: JoinRule, estimate: number): boolean {
   const lazy = ctx.lazy;
-  if (lazy === undefined || estimate <= LAZY_RULE_ESTIMATE || !isOutputKeyword(rule.head.rel) || rule.head.rel === SEES) return;
-  if (!rule.negatives.some((n) => lazy.has(n.rel))) return;
+  if (lazy === undefined || estimate <= LAZY_RULE_ESTIMATE || !isOutputKeyword(rule.head.rel) || rule.head.rel === SEES) return false;
+  return rule.negatives.some((n) => lazy.has(n.rel));
+}
+
+/** Refuses, as a limit naming it, a rule {@link overLazyEstimate} says is to stay non-ground. */
+export function checkLazyEstimate(ctx: Context, rule: JoinRule, estimate: number): void {
+  if (!overLazyEstimate(ctx, rule, estimate)) return;
   const rel = `${rule.head.rel}/${rule.source.head.args.length}`;
   throw relationLimitError(ctx.file, rule.source.pos, rule.head.rel,
     `instantiating this rule for '${rel}' would make about ${formatEstimate(estimate)} ground rules with lazy atoms, more than ${LAZY_RULE_ESTIMATE} (lazy axioms)`, { kind: 'lazy', estimate });

@@ -33,7 +33,8 @@ import { type AxiomOptions, type AxiomResult, DEFAULT_AXIOM_OPTIONS } from '../a
 import { type UnusedStats, removeUnused } from '../axioms/unused.js';
 import { emitFormulaGdlBytes } from '../formats/gdl/formula.js';
 import { StageTimer, utf8Length } from '../timer.js';
-import { type LazyPlan, lazyRounds, mayBeLazy, refuseLazy, withLazyNote } from '../ground/lazy.js';
+import { type LazyPlan, mayBeLazy, refuseLazy, withLazyNote } from '../ground/lazy.js';
+import { lazyRounds } from '../ground/lazy-rounds.js';
 // For a refusal without lazy axioms that can name what they would leave non-ground (src/cli/ground.ts).
 
 import { type PipelineOptions, instantiateLimits, reachLimits } from './options.js';

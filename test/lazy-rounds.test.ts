@@ -1,0 +1,44 @@
+// The lazy rounds (src/ground/lazy-rounds.ts, lazy-scan.ts): the later keyword rules of a
+// component refused alike are made lazy in the same round, with the same plan and output as
+// when every seed is given at once.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type PipelineOptions, emitGround, groundNormalGame, loadGame, resolvePipelineOptions } from '../src/pipeline/stages.js';
+import { StageTimer } from '../src/timer.js';
+import { planLazy } from '../src/ground/lazy.js';
+import { EXAMPLES_DIR } from './examples.js';
+
+const FILE = 'lazy-rounds.kif';
+const TEXT = readFileSync(join(EXAMPLES_DIR, FILE), 'utf8');
+
+function ground(options: PipelineOptions): { text: string; instantiations: number; lazyRules: string[] } {
+  const timer = new StageTimer();
+  const { ground: game } = groundNormalGame(loadGame(TEXT, FILE, options, new StageTimer()).normal, options, timer);
+  const text = emitGround(game, 'gdl', { baseInput: true }, new StageTimer(), options);
+  const lazyRules = (game.lazy?.rules ?? []).filter((r) => r.head.rel === 'legal').map((r) => `@${r.pos.line}:${r.pos.col}`);
+  return { text, instantiations: timer.list().filter((s) => s.stage === 'instantiate').length, lazyRules };
+}
+
+describe('a keyword component with three rules refused by the lazy-rule estimate', () => {
+  it('takes the two later ones with the first: two instantiations, not four', () => {
+    const { instantiations, lazyRules } = ground(resolvePipelineOptions({ lazyRelations: ['blocked'], lazyAxioms: true }));
+    expect(lazyRules).toEqual(['@12:1', '@13:1', '@14:1']);
+    expect(instantiations).toBe(2);
+  });
+
+  it('drops far from the ground game with the rule at line 13, which alone reads it', () => {
+    const normal = loadGame(TEXT, FILE, resolvePipelineOptions({}), new StageTimer()).normal;
+    const grounds = (seeds: string[]): boolean => planLazy(normal, seeds).ground.rules.some((r) => r.head.rel === 'far');
+    expect(grounds(['blocked', '@12:1'])).toBe(true);
+    expect(grounds(['blocked', '@12:1', '@13:1'])).toBe(false);
+  });
+
+  it('writes what the plan with every seed given makes, in one instantiation', () => {
+    const rounds = ground(resolvePipelineOptions({ lazyRelations: ['blocked'], lazyAxioms: true }));
+    const given = ground(resolvePipelineOptions({ lazyRelations: ['blocked', '@12:1', '@13:1', '@14:1'] }));
+    expect(given.instantiations).toBe(1);
+    expect(given.lazyRules).toEqual(rounds.lazyRules);
+    expect(rounds.text).toBe(given.text);
+  });
+});
