@@ -95,8 +95,8 @@ interface LoadedVariant {
   coreFirst?: { readonly plan: PlannedClause; id?: number } | null;
   /** The same for the projected plan. */
   projected?: { readonly plan: ProjectedPlan; run?: VariantRun } | null;
-  /** The same for the head-first plan (src/reach/head-first.ts). */
-  headFirst?: { readonly plan: PlannedClause; id?: number } | null;
+  /** The same for the head-first plan (src/reach/head-first.ts); `deltaDeferred`: its delta-deferred form. */
+  headFirst?: { readonly plan: PlannedClause; readonly deltaDeferred: boolean; id?: number } | null;
   /** The same for the staged plan (src/reach/staged.ts). */
   staged?: { readonly plan: ProjectedPlan; run?: VariantRun } | null;
 }
@@ -158,7 +158,8 @@ export function variantClause(run: Run, compiled: CompiledComponent, rule: Relax
   if (v.headFirst === undefined) {
     const deferred = uses(run.switches, 'head-first') ? deferredParts(shape, deltaAt === null ? undefined : shape.positives[deltaAt], v.estimates.order) : [];
     const plan = deferred.length === 0 ? undefined : planVariant(run.nextId, shape, { deltaAt, deferred }, v.estimates);
-    v.headFirst = plan === undefined ? null : { plan: (deltaAt === null ? undefined : deltaDeferred(run.nextId, shape, deltaAt, deferred, plan, v.estimates)) ?? plan };
+    const late = plan === undefined || deltaAt === null ? undefined : deltaDeferred(run.nextId, shape, deltaAt, deferred, plan, v.estimates);
+    v.headFirst = plan === undefined ? null : { plan: late ?? plan, deltaDeferred: late !== undefined };
   }
   const headFirst = v.headFirst === null ? [] : [{ cost: v.headFirst.plan.cost(deltaRows), run: (): VariantRun => ({ kind: 'clause', id: (v.headFirst!.id ??= load(run, v.headFirst!.plan)) }) }];
   if (v.staged === undefined) {
@@ -168,6 +169,9 @@ export function variantClause(run: Run, compiled: CompiledComponent, rule: Relax
   }
   const staged = v.staged === null ? [] : [{ cost: STAGED_PENALTY * v.staged.plan.cost(deltaRows), run: (): VariantRun => (v.staged!.run ??= loadStaged(run, compiled, rule, deltaAt, v.staged!.plan)) }];
   if (deltaAt === null) return cheapest(run, [{ cost: run.estimate, run: () => main }, ...headFirst, ...staged]);
+  // Not weighed against the others: their estimates take the tests on the delta's own variables
+  // as independent filters, and in chess they pass for most delta facts (docs/corpus.md, reach23).
+  if (v.headFirst?.deltaDeferred === true) return cheapest(run, headFirst);
   if (v.coreFirst === undefined) {
     v.coreFirst = uses(run.switches, 'core-first') && coreFirstApplies(shape, deltaAt) ? { plan: planVariant(run.nextId, shape, { deltaAt, coreFirst: true }, v.estimates) } : null;
   }

@@ -15,7 +15,8 @@
  * answers for 21,000 moves in 42 s with it.
  */
 import type { Estimates, LiteralShape, PlannedClause, RowEstimate, RuleShape } from './plan.js';
-import { orderBody, planGoals, rowsOf } from './plan.js';
+import { orderBody, planCost, planGoals, rowsOf } from './plan.js';
+import { bindingsCap } from './project.js';
 import type { PlannedGoal } from './planned.js';
 import { greedyOrder, linkedGroups } from '../datalog/plan.js';
 import { collectVars } from '../gdl/terms.js';
@@ -61,9 +62,11 @@ function partCost(part: readonly LiteralShape[], bound0: ReadonlySet<string>, es
 
 /**
  * The head-first plan `plan` of delta variant `deltaAt` with the delta literal moved into the
- * deferred part that reads its own variables (those no other literal outside the deferred parts
- * and not the head reads), and the run started instead from the distinct tuples of the delta's
- * other arguments (a projection of the delta table, every tuple of this round's delta). Chess's
+ * deferred parts that read its own variables (those no other literal outside the deferred parts
+ * and not the head reads), run as one part after it, and the run started instead from the
+ * distinct tuples of the delta's other arguments (a projection of the delta table, every tuple
+ * of this round's delta). Corpus chess's block-the-threat rules have two such parts, the
+ * threat's cell and the king's (`blocks_rook_threat ?x ?y ?tx ?ty ?kx ?ky`). Chess's
  * king-in-check legal rules (the 2006 scramblings, lines 56-57 of GERMANY) have the delta
  * `part2(?player, ?kx, ?ky)` (the king's cell): head first enumerates every move of the player
  * once per new king cell, 25 times a round, each time testing the cell's line; here the moves
@@ -75,7 +78,9 @@ function partCost(part: readonly LiteralShape[], bound0: ReadonlySet<string>, es
  * existential, under `once`, and binds nothing read after it). Never more join states: the
  * enumeration before the head is bound runs once per distinct tuple instead of once per delta
  * fact, and per head the part tries the delta's facts in turn, each followed by what the head
- * first plan ran for that fact, stopping at the first success. So its estimate is `plan`'s.
+ * first plan ran for that fact, stopping at the first success (with several parts merged, their
+ * joint solutions, not the sum of each part's: the same where, as in chess, each part is a
+ * fully bound test). Its estimate is the lower of `plan`'s and its own.
  */
 export function deltaDeferred(id: number, shape: RuleShape, deltaAt: number, deferred: readonly (readonly LiteralShape[])[], plan: PlannedClause, estimates: Estimates): PlannedClause | undefined {
   const delta = shape.positives[deltaAt]!;
@@ -85,7 +90,7 @@ export function deltaDeferred(id: number, shape: RuleShape, deltaAt: number, def
   const elsewhere = new Set([...shape.headVars, ...shape.literals.filter((l) => l !== delta && !later.has(l)).flatMap((l) => l.vars)]);
   const own = new Set(delta.vars.filter((v) => !elsewhere.has(v)));
   const parts = deferred.filter((p) => p.some((l) => l.vars.some((v) => own.has(v))));
-  if (own.size === 0 || parts.length !== 1) return undefined;
+  if (own.size === 0 || parts.length === 0) return undefined;
   const keep: number[] = [];
   for (let i = 0; i < call.args.length; i++) {
     const a = call.args[i]!;
@@ -97,9 +102,15 @@ export function deltaDeferred(id: number, shape: RuleShape, deltaAt: number, def
   const args = keep.map((i) => call.args[i]!);
   const bound0 = new Set(args.flatMap((a) => [...collectVars(a, new Set())]));
   const first: PlannedGoal = { kind: 'call', name: `A|${call.name}|${keep.join('.')}`, args, projects: { base: call.name, args: call.args, keep, all: true } };
-  // The delta literal alone, just before its part: read first there, as it was in `plan`.
-  const order = deferred.flatMap((p) => (p === parts[0] ? [[delta], p] : [p]));
+  // The delta literal alone, just before the parts that read its own variables, run as one
+  // part (the delta links them): read first there, as it was in `plan`.
+  const merged = new Set(parts);
+  const order = [...deferred.filter((p) => !merged.has(p)), [delta], parts.flat()];
   const body = orderBody(shape, delta, false, estimates.order, bound0, order);
-  const { goals } = planGoals(shape, body, delta, true, estimates, bound0, [first]);
-  return { name: variantName(id), head: shape.rule.head.args, goals, rule: shape.rule, cost: plan.cost };
+  const { goals, steps } = planGoals(shape, body, delta, true, estimates, bound0, [first]);
+  // Its own estimate too: at most `cap` distinct tuples (and never more than the delta's
+  // rows), each running the body once; `plan`'s bounds it from above (see above).
+  const cap = bindingsCap(shape.positives, [...bound0], estimates);
+  const cost = (d: number): number => Math.min(plan.cost(d), Math.min(d, cap) * (1 + planCost(steps, d)));
+  return { name: variantName(id), head: shape.rule.head.args, goals, rule: shape.rule, cost };
 }
