@@ -25,6 +25,11 @@ export function newTable(arity: number): Table {
   return { rows: [], seen: new Set(), index: Array.from({ length: arity }, () => new Map()) };
 }
 
+/** A row's text, as a table's `seen` holds it. */
+export function rowText(row: readonly Term[]): string {
+  return row.map((x) => key(x, EMPTY)).join(' ');
+}
+
 /** Adds a row unless present; true when added. */
 export function addRow(t: Table, row: readonly Term[]): boolean {
   const texts = row.map((x) => key(x, EMPTY));
@@ -145,15 +150,28 @@ interface Frame {
 /**
  * Every head row of the relaxed rule, the atom at `deltaAt` (if any) reading `delta` instead of
  * its table; false when the budget ran out. Depth first over one binding map, each atom's
- * bindings undone before its next row.
+ * bindings undone before its next row. With `known` (whether a head row's text was found
+ * already), a binding of the atoms up to the one that binds the head's last variable (headBoundAt)
+ * whose head row is known is not extended: every row below it would be that row again (hex's
+ * `transfer ?k`, whose `k` its second atom binds and whose other three atoms only say that some
+ * move and cell exist for it: 1 M steps without this). A row found then goes to `emit` with its text.
  */
-export function joinRule(r: Relaxed, tables: ReadonlyMap<string, Table>, delta: Table | undefined, deltaAt: number, emit: (row: readonly Term[]) => void, budget: Budget): boolean {
+export function joinRule(
+  r: Relaxed, tables: ReadonlyMap<string, Table>, delta: Table | undefined, deltaAt: number, emit: (row: readonly Term[], text?: string) => void, budget: Budget,
+  known?: (text: string) => boolean,
+): boolean {
   const env = new Map<string, Term>();
   const frameAt = (i: number): Frame => ({ rows: candidates(i === deltaAt ? delta! : tables.get(r.atoms[i]!.rel)!, r.atoms[i]!.args, env), next: 0, bound: [] });
+  const head = (): Term[] => r.head.map((t) => instantiate(t, env)!);
   if (r.atoms.length === 0) {
-    if (passes(r, tables, env)) emit(r.head.map((t) => instantiate(t, env)!));
+    if (passes(r, tables, env)) emit(head());
     return true;
   }
+  const last = r.atoms.length - 1;
+  const headAt = known === undefined ? last : headBoundAt(r);
+  // The head row and its text, once every head variable is bound (below headAt they stay so).
+  let row: readonly Term[] = [];
+  let text = '';
   const frames: Frame[] = [frameAt(0)];
   while (frames.length > 0) {
     const f = frames[frames.length - 1]!;
@@ -165,13 +183,34 @@ export function joinRule(r: Relaxed, tables: ReadonlyMap<string, Table>, delta: 
     }
     // The clock is read rarely: reading the processor time costs a system call.
     if (--budget.steps < 0 || ((budget.steps & CLOCK_MASK) === 0 && budget.deadline.passed())) return false;
-    const row = f.rows[f.next++]!;
-    const args = r.atoms[frames.length - 1]!.args;
-    if (!args.every((x, j) => match(x, row[j]!, env, f.bound))) continue;
-    if (frames.length < r.atoms.length) frames.push(frameAt(frames.length));
-    else if (passes(r, tables, env)) emit(r.head.map((t) => instantiate(t, env)!));
+    const values = f.rows[f.next++]!;
+    const at = frames.length - 1;
+    if (!r.atoms[at]!.args.every((x, j) => match(x, values[j]!, env, f.bound))) continue;
+    if (at === headAt && at < last) {
+      row = head();
+      text = rowText(row);
+      if (known!(text)) continue;
+    }
+    if (at < last) frames.push(frameAt(at + 1));
+    else if (passes(r, tables, env)) (headAt < last ? emit(row, text) : emit(head()));
   }
   return true;
+}
+
+/**
+ * The index of the first atom after which every variable of the head is bound (0 when the head
+ * has none): where {@link joinRule} looks its head row up among the known ones. A rule where it is
+ * the last atom never looks (there the row is found anyway).
+ */
+export function headBoundAt(r: Relaxed): number {
+  const want = new Set<string>();
+  r.head.forEach((t) => varsOf(t, want));
+  const bound = new Set<string>();
+  for (let i = 0; i < r.atoms.length; i++) {
+    r.atoms[i]!.args.forEach((t) => varsOf(t, bound));
+    if ([...want].every((v) => bound.has(v))) return i;
+  }
+  return r.atoms.length;
 }
 
 /** Whether a full binding passes the rule's `distinct`s and finds none of its absent atoms among the static facts. */
