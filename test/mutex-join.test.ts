@@ -2,7 +2,9 @@
 // docs/mutex.md 2a "Bounds of derived relations"): a rule shaped like hex's `transfer ?k`, whose
 // head variable its second atom binds and whose other atoms only say that some move and cell
 // exist for it. Looking the head row up once it is bound (`known`) must give the same rows, in
-// the same order, in far fewer steps; a rule binding its head at its last atom never looks.
+// the same order, in far fewer steps; a rule binding its head at its last atom never looks. An
+// atom with two bound positions reads the bucket of both (the same rows, charged as the scan of
+// the smaller one-position bucket was, so that which bounds complete stays as it was).
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
 import { NO_POS, type Term, mkConst } from '../src/gdl/ast.js';
@@ -71,5 +73,22 @@ describe('the join of a relaxed rule', () => {
     // transfer(?k) as above, but the move's cell ?x must differ from 0: the first legal move (cell 0) fails at the end.
     const r: Relaxed = { ...TRANSFER, distinct: [[v('?x'), c(0)]] };
     expect(new Set(run(r, true).rows)).toEqual(new Set(run(r, false).rows));
+  });
+
+  it('two bound positions: the rows of both, in order, charged as the scan of one position', () => {
+    const five = range(5);
+    const t = new Map([
+      ['a/1', tableOf(five.map((x) => [c(x)]), 1)],
+      ['b/3', tableOf(five.flatMap((x) => five.map((y) => [c(x), c(y), c((x + y) % 5)])), 3)],
+    ]);
+    const r: Relaxed = { head: [v('?x'), v('?z')], atoms: [{ rel: 'a/1', args: [v('?x')] }, { rel: 'a/1', args: [v('?y')] }, { rel: 'b/3', args: [v('?x'), v('?y'), v('?z')] }], distinct: [] };
+    const rows: string[] = [];
+    const budget = { steps: 1000, deadline: Deadline.never() };
+    expect(joinRule(r, t, undefined, -1, (row) => void rows.push(rowText(row)), budget)).toBe(true);
+    expect(rows).toEqual(five.flatMap((x) => five.map((y) => `${x} ${(x + y) % 5}`)));
+    // 5 rows of a, 5 of a per x, and per (x, y) the 5 rows of b with that x (the one with that y among them).
+    expect(1000 - budget.steps).toBe(5 + 25 + 125);
+    // A budget of one step less runs out, as the scan did.
+    expect(joinRule(r, t, undefined, -1, () => undefined, { steps: 5 + 25 + 125 - 1, deadline: Deadline.never() })).toBe(false);
   });
 });
