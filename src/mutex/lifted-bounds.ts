@@ -18,7 +18,7 @@ import { stronglyConnectedComponents } from '../gdl/scc.js';
 import type { NormalGame, NormalRule } from '../normalize/types.js';
 import type { Bounds, StaticFacts } from './lifted-core.js';
 import type { Bound } from './lifted-rows.js';
-import { type Budget, type JoinAtom, type Table, addRow, joinRule, newTable, tableOf, varsOf as termVars } from './lifted-join.js';
+import { type Budget, type JoinAtom, type Table, addRow, headBoundAt, joinRule, newTable, rowText, tableOf, varsOf as termVars } from './lifted-join.js';
 import { type ComponentRule, type Known, KEYWORDS, arityOf, factorGroups, relKey, relaxedRules } from './lifted-relax.js';
 
 /**
@@ -248,11 +248,11 @@ function leastModel(rules: readonly ComponentRule[], own: ReadonlyMap<string, Ta
   let rows = 0;
   for (let first = true; first || delta!.size > 0; first = false) {
     const pending: { readonly rel: string; readonly row: readonly Term[] }[] = [];
+    const join = knownJoin(own, pending, all, budget);
     for (const { rel, rule } of rules) {
-      const emit = (row: readonly Term[]): void => void pending.push({ rel, row });
       const at = rule.atoms.flatMap((a, i) => (own.has(a.rel) ? [i] : []));
-      const ok = first ? joinRule(rule, all, undefined, -1, emit, budget)
-        : at.every((i) => delta!.get(rule.atoms[i]!.rel) === undefined || joinRule(deltaFirst(rule, i), all, delta!.get(rule.atoms[i]!.rel), 0, emit, budget));
+      const ok = first ? join(rel, rule, undefined, -1)
+        : at.every((i) => delta!.get(rule.atoms[i]!.rel) === undefined || join(rel, deltaFirst(rule, i), delta!.get(rule.atoms[i]!.rel), 0));
       if (!ok) return 'steps';
     }
     delta = new Map();
@@ -265,6 +265,32 @@ function leastModel(rules: readonly ComponentRule[], own: ReadonlyMap<string, Ta
     }
   }
   return 'done';
+}
+
+/** One join of a round: the rule's head rows (of `rel`) into the round's rows; false when the budget ran out. */
+type RoundJoin = (rel: string, rule: ComponentRule['rule'], delta: Table | undefined, deltaAt: number) => boolean;
+
+/**
+ * One round's joins, each adding its head rows to `pending`. A join that can look its head row up
+ * before its last atom (headBoundAt) skips the rows known: in the relation's table (the rounds
+ * before) or found this round by such a join. Only duplicates are skipped, so `pending` adds the
+ * same rows to the tables, in the same order, as without the look-ups: only fewer steps are taken.
+ */
+function knownJoin(own: ReadonlyMap<string, Table>, pending: { readonly rel: string; readonly row: readonly Term[] }[], all: ReadonlyMap<string, Table>, budget: Budget): RoundJoin {
+  // The texts of the rows found this round by the joins that look rows up, per relation.
+  const found = new Map([...own.keys()].map((k) => [k, new Set<string>()]));
+  return (rel: string, rule: ComponentRule['rule'], delta: Table | undefined, deltaAt: number): boolean => {
+    // A join that never looks rows up records none either (a text for every row would cost).
+    if (headBoundAt(rule) >= rule.atoms.length - 1) return joinRule(rule, all, delta, deltaAt, (row) => void pending.push({ rel, row }), budget);
+    const seen = found.get(rel)!;
+    const table = own.get(rel)!;
+    const emit = (row: readonly Term[], text?: string): void => {
+      seen.add(text ?? rowText(row));
+      pending.push({ rel, row });
+    };
+    const known = (text: string): boolean => seen.has(text) || table.seen.has(text);
+    return joinRule(rule, all, delta, deltaAt, emit, budget, known);
+  };
 }
 
 /**
