@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
 import { reachableStates } from '../src/play/reachable.js';
-import { readFluentTerms, readMask } from '../src/play/read-fluents.js';
+import { readFluentTerms, statePacker } from '../src/play/read-fluents.js';
 import { sampleStates } from '../src/play/sample.js';
 import { defaultPipelineOptions } from '../src/pipeline/options.js';
 import { runGrounding } from '../src/pipeline/stages.js';
@@ -23,17 +23,22 @@ const texts = (game: ReturnType<typeof ground>, states: readonly (readonly numbe
   states.map((s) => s.map((t) => game.terms.text(t)).sort());
 
 describe('states cut to the fluents some rule reads', () => {
-  it('knows which fluents are read, and masks the others', () => {
+  it('knows which fluents are read, and packs states without the others', () => {
     const game = ground();
     const read = readFluentTerms(game);
     const textOf = (t: number): string => game.terms.text(t);
     const fluents = game.vocabulary.fluents.map((f) => f.term);
     expect(fluents.filter((t) => read[t] === 1).map(textOf).sort()).toEqual(['(light off)', '(light on)']);
     expect(fluents.filter((t) => read[t] !== 1).map(textOf).sort()).toEqual(['(mark off)', '(mark on)']);
-    // Bits 0 and 2 read, 1 not: the mask keeps 0 and 2; none when every bit is read.
     const [on, off, mark] = [fluents.find((t) => textOf(t) === '(light on)')!, fluents.find((t) => textOf(t) === '(light off)')!, fluents.find((t) => textOf(t) === '(mark on)')!];
-    expect(Array.from(readMask([on, mark, off], read)!)).toEqual([0b101]);
-    expect(readMask([on, off], read)).toBeUndefined();
+    // Bits 0 and 2 read, 1 not: packed, bits 0 and 2 become 0 and 1; spread back, bit 1 is clear.
+    const packer = statePacker([on, mark, off], read)!;
+    expect(packer.termOf).toEqual([on, off]);
+    expect(Array.from(packer.pack(Uint32Array.of(0b111)))).toEqual([0b11]);
+    expect(Array.from(packer.pack(Uint32Array.of(0b110)))).toEqual([0b10]);
+    expect(Array.from(packer.unpack(Uint32Array.of(0b10), Uint32Array.of(0xffff)))).toEqual([0b100]);
+    // None when every bit is read.
+    expect(statePacker([on, off], read)).toBeUndefined();
   });
 
   it('searches two states instead of three, complete, with no mark in them', () => {

@@ -14,7 +14,7 @@ import { createFastSimulator } from './fast/simulator.js';
 import type { GroundState } from './ground-sim.js';
 import type { PackedStates } from './packed.js';
 import { StateSet } from './state-set.js';
-import { readFluentTerms, readMask } from './read-fluents.js';
+import { readFluentTerms, statePacker } from './read-fluents.js';
 
 /** Limits of one search. */
 interface ReachableOptions {
@@ -161,10 +161,13 @@ function eachJointMove(legal: readonly (readonly number[])[], visit: (moves: rea
   }
 }
 
-/** `state` (a fresh successor, so changed in place) without the bits `mask` clears; itself without a mask. */
-function cut(state: GroundState, mask: Uint32Array | undefined): GroundState {
-  if (mask !== undefined) for (let w = 0; w < state.length; w++) state[w] = state[w]! & mask[w]!;
-  return state;
+/** The term ids of the set bits of `state` (bit f: `termOf[f]`), lowest first. */
+function termsOfBits(state: GroundState, termOf: readonly number[]): number[] {
+  const out: number[] = [];
+  for (let w = 0; w < state.length; w++) {
+    for (let b = state[w]!; b !== 0; b &= b - 1) out.push(termOf[(w << 5) | (31 - Math.clz32(b & -b))]!);
+  }
+  return out;
 }
 
 /**
@@ -186,12 +189,16 @@ export function reachableStates(game: GroundGame, options: ReachableOptions): Re
   try {
     // Its compilation (a tenth of a second on the games tried, docs/mutex.md 2f) counts against the budget.
     const sim = createFastSimulator(game, deadline);
-    const mask = options.readOnly === true && game.lazy === undefined ? readMask(sim.fluentTermIds, readFluentTerms(game)) : undefined;
+    // Stored packed, the unread fluents dropped (read-fluents.ts), and spread back to be played.
+    const packer = options.readOnly === true && game.lazy === undefined ? statePacker(sim.fluentTermIds, readFluentTerms(game)) : undefined;
+    const store = (state: GroundState): GroundState => packer?.pack(state) ?? state;
+    const whole = new Uint32Array(sim.initialState().length);
+    const termOf = packer?.termOf ?? sim.fluentTermIds;
     // The forecast counts the search's time from here: compiling the simulator is paid once.
     start = now();
-    found = new StateSet(cut(sim.initialState(), mask));
+    found = new StateSet(store(sim.initialState()));
     for (let head = 0; head < found.size && end === 'complete'; head++) {
-      const state = found.state(head);
+      const state = packer === undefined ? found.state(head) : packer.unpack(found.state(head), whole);
       const info = sim.moves(state);
       if (info.terminal) continue;
       eachJointMove(info.legal, (moves) => {
@@ -200,17 +207,17 @@ export function reachableStates(game: GroundGame, options: ReachableOptions): Re
           else if (hopeless(head + 1)) end = 'forecast';
           if (end !== 'complete') return false;
         }
-        if (!found!.add(cut(sim.successor(state, moves), mask))) return true;
+        if (!found!.add(store(sim.successor(state, moves)))) return true;
         if (found!.size <= maxStates) return true;
         end = 'states';
         return false;
       });
     }
-    const packed = end === 'complete' && options.pack === true ? packTerms(found, sim.fluentTermIds) : undefined;
+    const packed = end === 'complete' && options.pack === true ? packTerms(found, termOf) : undefined;
     if (packed !== undefined) return { states: [], end, successors, found: found.size, packed };
     // Past the packed cap, as past maxFluents: capped, with the first states kept as arrays.
     const ended = options.pack === true && end === 'complete' ? 'states' : end;
-    return { ...asTerms(found, (s) => sim.fluentTerms(s), ended, options), successors, found: found.size };
+    return { ...asTerms(found, (s) => termsOfBits(s, termOf), ended, options), successors, found: found.size };
   } catch (err) {
     // A lazy part's evaluation stops with a limit error once the budget passes inside a step:
     // then the search ends with the states it has, as sampling does.
