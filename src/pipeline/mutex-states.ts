@@ -70,13 +70,13 @@ interface MutexStates {
  */
 export function mutexStates(ground: GroundGame, settings: SampleSettings, deadline: Deadline, seconds: number, simulator?: () => GroundSimulator): MutexStates {
   const maxStates = settings.maxStates ?? MAX_STATES;
-  if (maxStates === 0 || ruleCount(ground) > MAX_RULES) return { states: sampleStates(ground, { ...settings, deadline: deadline.within(seconds / 2), simulator, maxEvaluations: SAMPLE_WORK }) };
+  if (maxStates === 0 || ruleCount(ground) > MAX_RULES) return { states: sampleStates(ground, { ...settings, deadline: deadline.within(seconds / 2), simulator, maxEvaluations: SAMPLE_WORK, readOnly: true }) };
   // Search and sampling share the half of the budget sampling alone had: the proofs keep the other.
   const half = deadline.within(seconds / 2);
   const share = seconds * SEARCH_SHARE;
-  const found = reachableStates(ground, { maxStates, seconds: share, deadline: half.within(share), keepIncomplete: MAX_EXTRA_STATES, pack: true });
+  const found = reachableStates(ground, { maxStates, seconds: share, deadline: half.within(share), keepIncomplete: MAX_EXTRA_STATES, pack: true, readOnly: true });
   const enumeration: MutexEnumeration = { states: found.found, end: found.end, successors: found.successors };
   if (found.end === 'complete') return { states: found.packed ?? found.states, enumeration };
-  const sampled = sampleStates(ground, { ...settings, deadline: half, simulator });
+  const sampled = sampleStates(ground, { ...settings, deadline: half, simulator, readOnly: true });
   return { states: [...sampled, ...found.states], enumeration };
 }

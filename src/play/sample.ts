@@ -8,6 +8,7 @@ import type { GroundGame } from '../ground/types.js';
 import { createFastSimulator } from './fast/simulator.js';
 import { type GroundSimulator, createGroundSimulator } from './ground-sim.js';
 import { createRandom } from './random.js';
+import { keepRead, readFluentTerms } from './read-fluents.js';
 
 /** Options of a sampling run, resolved by the caller. */
 interface SampleOptions {
@@ -24,6 +25,12 @@ interface SampleOptions {
   readonly maxEvaluations?: number;
   /** The ground simulator to play, made once by the caller and shared (the mutex stage's walks); absent: made here. */
   readonly simulator?: () => GroundSimulator;
+  /**
+   * Only the fluents some rule reads kept in the states returned (read-fluents.ts): the others
+   * took most of the sample's memory on factoringImpossibleTurtleBrain (7,300 of a state's fluents,
+   * 547 read; the mutex stage drops them when it reads the states).
+   */
+  readonly readOnly?: boolean;
 }
 
 /**
@@ -45,7 +52,9 @@ export function sampleStates(game: GroundGame, options: SampleOptions): number[]
     // it was before that compilation looked at a clock (test/mutex-lifted-alo.test.ts).
     const d = options.deadline;
     const sim = game.lazy !== undefined ? createFastSimulator(game, d) : options.simulator?.() ?? createGroundSimulator(game, d.withoutBudget());
-    out.push(sim.fluentTerms(sim.initialState()));
+    const read = options.readOnly === true ? readFluentTerms(game) : undefined;
+    const terms = (state: Uint32Array): number[] => (read === undefined ? sim.fluentTerms(state) : keepRead(sim.fluentTerms(state), read));
+    out.push(terms(sim.initialState()));
     // Steps left under the count of rule evaluations (a step evaluates the game's rules once).
     let steps = options.maxEvaluations === undefined ? Infinity : Math.floor(options.maxEvaluations / Math.max(1, ruleCount(game)));
     for (let p = 0; p < options.playouts && steps > 0 && !options.deadline.passed(); p++) {
@@ -54,7 +63,7 @@ export function sampleStates(game: GroundGame, options: SampleOptions): number[]
         const info = sim.info(state);
         if (info.terminal || info.legal.some((moves) => moves.length === 0)) break;
         state = sim.successor(state, info.legal.map((moves) => moves[random.below(moves.length)]!));
-        out.push(sim.fluentTerms(state));
+        out.push(terms(state));
       }
     }
   } catch (err) {
