@@ -45,9 +45,18 @@ describe('demand seeded by state-free literals: the choice', () => {
   }, 60_000);
 
   it('chooses nothing where no state-free relation is large, or the callers pass all of it', () => {
-    for (const name of ['tictactoe.kif', 'nim.kif', 'demand.kif', 'lazy-wide.kif', 'linkpath.kif']) {
+    for (const name of ['tictactoe.kif', 'nim.kif', 'demand.kif', 'lazy-wide.kif', 'linkpath.kif', 'seed-decline.kif']) {
       expect(seededDemand(load(join(EXAMPLES_DIR, name)), limits, () => {}), name).toBeUndefined();
     }
+  });
+
+  it('declines before the counting run when a seed rule surely asks for too much (games/seed-decline.kif)', () => {
+    // A deadline already passed: a counting run would throw, so no throw means none ran.
+    const passed = { deadline: new Deadline(Date.now() - 1000), maxAtoms: 2_000_000 };
+    expect(seededDemand(load(join(EXAMPLES_DIR, 'seed-decline.kif')), passed, () => {})).toBeUndefined();
+    expect(seededDemand(load(join(EXAMPLES_DIR, 'seed-decline.kif')), limits, () => {})).toBeUndefined();
+    // demand-seeds.kif's seed reads move/4, a derived relation: it must be counted, and is.
+    expect(() => seededDemand(load(SEEDS), passed, () => {})).toThrow(/time limit/);
   });
 
   it('static seeds: every magic rule reads only state-free relations (the plain rewrite reads true)', () => {

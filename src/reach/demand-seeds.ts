@@ -26,7 +26,9 @@
  * is state-free too, so the demanded run derives them once before the loop, as the plain run
  * derived the relations.
  */
+import type { Atom, Term } from '../gdl/ast.js';
 import { GdlError } from '../gdl/diagnostics.js';
+import { isGround, matchTerm, termEquals } from '../gdl/terms.js';
 import type { NormalGame, NormalRule } from '../normalize/types.js';
 import { demandableRelations, isAtomBudget, magicGame, magicParts, stateFreeRelations } from './magic.js';
 import { MIN_FULL, domainProduct } from './demand-choice.js';
@@ -37,6 +39,7 @@ import { type RelaxedPlan, planRelaxedGame } from './relaxed.js';
 import { relationComponents } from '../gdl/relations.js';
 import { domainSizesOf } from './domain-sizes.js';
 import type { ReachLimits } from './types.js';
+import type { DomainSizes } from './run.js';
 
 /**
  * How many times smaller than the callees' domain products the counted bindings must be. The
@@ -77,6 +80,8 @@ export function seededDemand(game: NormalGame, limits: ReachLimits, tick: () => 
   if (group.size === 0) return undefined;
   const seeds = seedRules(magicGame(game, group, stateFree).rules);
   if (seeds === undefined || seeds.length === 0) return undefined;
+  // The counting run is spent only where its answer is not known already (see surelyDeclined).
+  if (surelyDeclined(game, seeds, dom)) return undefined;
   const counts = countSeeds(game, seeds, limits);
   if (counts === undefined) return undefined;
   let asked = 0;
@@ -89,6 +94,81 @@ export function seededDemand(game: NormalGame, limits: ReachLimits, tick: () => 
   const total = [...called].reduce((s, k) => s + domainProduct(dom, k), 0);
   // A domain that nests without end (Infinity) says nothing of the model's size: not chosen.
   return total > 0 && Number.isFinite(total) && asked * SEED_RATIO <= total ? { relations: group, stateFree, asked, full: total } : undefined;
+}
+
+/**
+ * True when the counting run is sure to end in no choice, so that it need not run: the magic
+ * relations whose seed rules surely fire (see {@link surelyFires}) have at least one tuple each,
+ * so `asked` is at least the sum of their free positions' domain products, while `full` is at
+ * most the sum of the domain products of every relation a seed rule asks for (the counted
+ * relations are among them). When the first times {@link SEED_RATIO} passes the second,
+ * `asked × SEED_RATIO ≤ full` fails whatever the run counts (and a run over its budget chooses
+ * nothing either). MUZONE_S's `riefut/5` has a seed rule with no body, asked = full = 1.4×10⁸;
+ * FRED's `shesers/3` one that reads a fact, asked ≥ 1,050,804 of full ≤ 2,101,608: each run
+ * counted for nothing (0.1-0.2 s of FRED's superset stage, docs/corpus.md, small24).
+ */
+function surelyDeclined(game: NormalGame, seeds: readonly NormalRule[], dom: DomainSizes): boolean {
+  const facts = groundFacts(game);
+  let askedAtLeast = 0;
+  const fired = new Set<string>();
+  const called = new Set<string>();
+  for (const r of seeds) {
+    const { rel, adornment } = magicParts(r.head.rel)!;
+    called.add(`${rel}/${adornment.length}`);
+    if (fired.has(r.head.rel) || !surelyFires(r, facts)) continue;
+    fired.add(r.head.rel);
+    askedAtLeast += [...adornment].reduce((p, c, i) => (c === 'f' ? p * dom.position(rel, adornment.length, i) : p), 1);
+  }
+  const fullAtMost = [...called].reduce((s, k) => s + domainProduct(dom, k), 0);
+  return askedAtLeast * SEED_RATIO > fullAtMost;
+}
+
+/** The game's ground facts (rules with no body and a ground head), by relation key. */
+function groundFacts(game: NormalGame): Map<string, Atom[]> {
+  const out = new Map<string, Atom[]>();
+  for (const r of game.rules) {
+    if (r.body.length > 0 || !r.head.args.every(isGround)) continue;
+    const list = out.get(keyOf(r.head));
+    if (list === undefined) out.set(keyOf(r.head), [r.head]);
+    else list.push(r.head);
+  }
+  return out;
+}
+
+/** Steps of {@link surelyFires}'s search over the facts: past them it answers "not sure". */
+const FIRE_STEPS = 10_000;
+
+/**
+ * True when rule `r` surely derives its head in the counting run: its body holds positive
+ * literals and ground `distinct`s only, and some choice of one fact of `facts` per positive
+ * literal matches them all with one binding of the variables (the run derives every fact it
+ * reads, and this binding satisfies the body). False is "not sure": a derived relation, a
+ * negated literal, a `distinct` over variables, or a search past {@link FIRE_STEPS}.
+ */
+function surelyFires(r: NormalRule, facts: ReadonlyMap<string, readonly Atom[]>): boolean {
+  const atoms: Atom[] = [];
+  for (const l of r.body) {
+    if (l.kind === 'neg') return false;
+    if (l.kind === 'pos') atoms.push(l.atom);
+    else if (!isGround(l.left) || !isGround(l.right) || termEquals(l.left, l.right)) return false;
+  }
+  // Depth-first over the literals with an explicit stack: per literal, the next fact to try and the binding before it.
+  const next = new Array<number>(atoms.length + 1).fill(0);
+  const bindings: Map<string, Term>[] = [new Map()];
+  let depth = 0;
+  for (let steps = 0; steps < FIRE_STEPS; steps++) {
+    if (depth === atoms.length) return true;
+    if (depth < 0) return false;
+    const candidates = facts.get(keyOf(atoms[depth]!)) ?? [];
+    const i = next[depth]!++;
+    if (i >= candidates.length) {
+      next[depth--] = 0;
+      continue;
+    }
+    const binding = new Map(bindings[depth]!);
+    if (atoms[depth]!.args.every((a, k) => matchTerm(a, candidates[i]!.args[k]!, binding))) bindings[++depth] = binding;
+  }
+  return false;
 }
 
 /**
