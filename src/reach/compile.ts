@@ -7,7 +7,7 @@
  * them has grown fourfold, and made again on next use.
  */
 import { isGround } from '../gdl/terms.js';
-import { EngineLimitError, type ProjectionHistory, type TauTerm, toTau } from '../engine/tau.js';
+import { EngineLimitError, type ProjectionHistory, type TauTerm, tauArgs, toTau } from '../engine/tau.js';
 import { clauseTerms, literalTarget, tableName, variantName } from './clauses.js';
 import { type Estimates, type PlannedClause, type RowEstimate, type RuleShape, coreFirstApplies, planDistinctHeads, planVariant, ruleShape } from './plan.js';
 import { type ProjectedPlan, planProjected } from './project.js';
@@ -169,22 +169,24 @@ export function variantClause(run: Run, compiled: CompiledComponent, rule: Relax
   }
   const staged = v.staged === null ? [] : [{ cost: STAGED_PENALTY * v.staged.plan.cost(deltaRows), run: (): VariantRun => (v.staged!.run ??= loadStaged(run, compiled, rule, deltaAt, v.staged!.plan)) }];
   if (deltaAt === null) return cheapest(run, [{ cost: run.estimate, run: () => main }, ...headFirst, ...staged]);
-  // Not weighed against the others: their estimates take the tests on the delta's own variables
-  // as independent filters, and in chess they pass for most delta facts (docs/corpus.md, reach23).
-  if (v.headFirst?.deltaDeferred === true) return cheapest(run, headFirst);
-  if (v.coreFirst === undefined) {
-    v.coreFirst = uses(run.switches, 'core-first') && coreFirstApplies(shape, deltaAt) ? { plan: planVariant(run.nextId, shape, { deltaAt, coreFirst: true }, v.estimates) } : null;
-  }
   if (v.projected === undefined && !uses(run.switches, 'projected')) v.projected = null;
   if (v.projected === undefined) {
     // The table's name takes an id of its own: ids are unique in the engine.
     const plan = planProjected(shape, deltaAt, `T|${run.nextId++}`, v.estimates);
     v.projected = plan === undefined ? null : { plan };
   }
+  const projected = v.projected === null ? [] : [{ cost: v.projected.plan.cost(deltaRows), run: (): VariantRun => (v.projected!.run ??= loadProjected(run, compiled, rule, v.projected!.plan)) }];
+  // Not weighed against delta first and core first: their estimates take the tests on the
+  // delta's own variables as independent filters, and in chess they pass for most delta facts
+  // (docs/corpus.md, reach23).
+  if (v.headFirst?.deltaDeferred === true) return cheapest(run, [...headFirst, ...projected]);
+  if (v.coreFirst === undefined) {
+    v.coreFirst = uses(run.switches, 'core-first') && coreFirstApplies(shape, deltaAt) ? { plan: planVariant(run.nextId, shape, { deltaAt, coreFirst: true }, v.estimates) } : null;
+  }
   return cheapest(run, [
     { cost: v.main.cost(deltaRows), run: (): VariantRun => main },
     ...(v.coreFirst === null ? [] : [{ cost: v.coreFirst.plan.cost(deltaRows), run: (): VariantRun => ({ kind: 'clause', id: (v.coreFirst!.id ??= load(run, v.coreFirst!.plan)) }) }]),
-    ...(v.projected === null ? [] : [{ cost: v.projected.plan.cost(deltaRows), run: (): VariantRun => (v.projected!.run ??= loadProjected(run, compiled, rule, v.projected!.plan)) }]),
+    ...projected,
     ...headFirst,
     ...staged,
   ]);
@@ -348,7 +350,7 @@ function sizes(run: Run, keys: readonly string[]): Map<string, number> {
  */
 function estimator(run: Run, members: ReadonlySet<string>, useFloor: boolean): RowEstimate {
   if (!uses(run.switches, 'join-order')) return NOMINAL_ROWS;
-  return (relKey, table, boundArgs) => {
+  return (relKey, table, boundArgs, inner) => {
     const floor = useFloor && members.has(relKey) ? GROWING_FLOOR : 0;
     if (table === undefined) {
       const r = run.store.relations.get(relKey);
@@ -358,6 +360,9 @@ function estimator(run: Run, members: ReadonlySet<string>, useFloor: boolean): R
     let rows = Math.max(floor, stats.size);
     boundArgs.forEach((b, i) => {
       if (b) rows /= Math.max(1, stats.distinct[i] ?? 1);
+    });
+    inner?.bound.forEach((b, j) => {
+      if (b) rows /= Math.max(1, stats.innerDistinct.get(`${inner.at}.${j}`) ?? 1);
     });
     return rows;
   };
@@ -381,21 +386,32 @@ const GROWING_FLOOR = 1000;
 /** Statistics of a table, measured again only when it has grown since. */
 function tableStats(run: Run, name: string): TableStats {
   const t = run.store.tables.get(name);
-  if (t === undefined) return { size: 0, distinct: [], values: [] };
+  if (t === undefined) return { size: 0, distinct: [], values: [], inner: new Map(), innerDistinct: new Map() };
   const size = run.engine.tableSize(t.fullName);
   const cached = run.stats.get(name);
   if (cached !== undefined && cached.size === size) return cached;
   const sets = cached?.values ?? Array.from({ length: t.arity }, () => new Set<string>());
+  const inner = new Map(cached?.inner);
   const deadline = run.limits.deadline;
   const data = run.engine.tableData(t.fullName);
   for (let f = cached?.size ?? 0; f < size; f++) {
     // A table of 10⁶ facts takes seconds to measure (amazonsTorus): the clock is read here too,
     // and a stop is worded as the query's (evaluate.ts turns the engine's limit into the stage's).
     if (deadline.tick()) throw new EngineLimitError(deadline.describe(), deadline.exceeded() ?? 'time');
-    for (let i = 0; i < t.arity; i++) sets[i]!.add(run.engine.kif(data[f * t.arity + i]!).text);
+    for (let i = 0; i < t.arity; i++) {
+      const arg = data[f * t.arity + i]!;
+      sets[i]!.add(run.engine.kif(arg).text);
+      const args = tauArgs(arg);
+      for (let j = 0; j < args.length; j++) {
+        const key = `${i}.${j}`;
+        let set = inner.get(key);
+        if (set === undefined) inner.set(key, (set = new Set()));
+        set.add(run.engine.kif(args[j]!).text);
+      }
+    }
   }
   // A new object: plans made earlier keep the figures they were made with.
-  const stats = { size, distinct: sets.map((s) => s.size), values: sets };
+  const stats = { size, distinct: sets.map((s) => s.size), values: sets, inner, innerDistinct: new Map([...inner].map(([k, s]) => [k, s.size])) };
   run.stats.set(name, stats);
   return stats;
 }
