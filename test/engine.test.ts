@@ -184,6 +184,38 @@ describe('engine steps', () => {
     expect(seen()).toEqual(['d']);
   });
 
+  it('looks up a call by the ground arguments inside a compound argument, in insertion order', () => {
+    // Chess's relaxed legal rules call legal2(P, move(Pc, U, V, X, Y)) with only the destination
+    // bound: the inner index (src/engine/tables.ts) must give what a scan gives, in its order,
+    // as the table grows, skipping facts with another term in that position.
+    const engine = createEngine({ deadline: Deadline.never() });
+    engine.defineTable('m', 2);
+    const c = (x: string): TauTerm => makeTerm(x, []);
+    const facts: string[][] = [];
+    const add = (i: number): void => {
+      const who = `p${i % 2}`;
+      const to = [`x${i % 3}`, `y${i % 5}`];
+      const move = i % 7 === 0 ? c('noop') : i % 11 === 0 ? makeTerm('jump', [c(to[0]!), c(to[1]!)]) : makeTerm('move', [c(`k${i}`), c(to[0]!), c(to[1]!)]);
+      engine.addToTable('m', [c(who), move]);
+      if (i % 7 !== 0 && i % 11 !== 0) facts.push([who, `k${i}`, to[0]!, to[1]!]);
+    };
+    const [P, K] = [makeVar('P'), makeVar('K')];
+    engine.addClause(makeTerm('q', [P, K]), makeTerm('m', [P, makeTerm('move', [K, c('x1'), c('y2')])]));
+    engine.addClause(makeTerm('r', [K]), makeTerm('m', [c('p1'), makeTerm('move', [K, c('x2'), makeVar('_')])]));
+    const ask = (name: string, arity: number): string[] => {
+      const out: string[] = [];
+      engine.solveCall(name, arity, (v) => out.push(v.map((x) => tauKif(x).text).join(' ')));
+      return out;
+    };
+    for (let i = 0; i < 60; i++) add(i);
+    expect(ask('q', 2)).toEqual(facts.filter((f) => f[2] === 'x1' && f[3] === 'y2').map((f) => `${f[0]} ${f[1]}`));
+    for (let i = 60; i < 200; i++) add(i);
+    const q = ask('q', 2);
+    expect(q).toEqual(facts.filter((f) => f[2] === 'x1' && f[3] === 'y2').map((f) => `${f[0]} ${f[1]}`));
+    expect(q.length).toBeGreaterThan(3);
+    expect(ask('r', 1)).toEqual(facts.filter((f) => f[0] === 'p1' && f[2] === 'x2').map((f) => f[1]));
+  });
+
   it('agrees with Tau-Prolog\'s own steps on 800 random programs, answer for answer', () => {
     const next = random(20261123);
     let nonEmpty = 0;

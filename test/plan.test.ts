@@ -66,6 +66,21 @@ describe('planVariant', () => {
     expect(text.indexOf("'F|pp/2'"), text).toBeLessThan(text.indexOf("'F|m/4'"));
   });
 
+  it('gives the estimate the arguments bound inside a compound argument, as the engine looks them up (chess24)', () => {
+    // (mv ?p (move ?pc ?x ?y)) after (dest ?x ?y): the engine's inner index finds the moves to
+    // (?x, ?y) directly, so the estimate is told that ?x and ?y are bound inside argument 1.
+    const shape = shapeOf('(<= (h ?p ?pc) (dest ?x ?y) (mv ?p (move ?pc ?x ?y)))', 'h');
+    const seen: string[] = [];
+    const estimate = (relKey: string, _t: string | undefined, bound: readonly boolean[], inner?: { at: number; bound: readonly boolean[] }): number => {
+      seen.push(`${relKey} ${bound.map(Number).join('')} ${inner === undefined ? '-' : `${inner.at}:${inner.bound.map(Number).join('')}`}`);
+      return 100 / 10 ** (bound.filter((b) => b).length + (inner?.bound.filter((b) => b).length ?? 0));
+    };
+    const text = clauseText(planVariant(0, shape, { deltaAt: null }, { order: estimate, cost: estimate }));
+    expect(text.indexOf("'F|dest/2'"), text).toBeLessThan(text.indexOf("'F|mv/2'"));
+    expect(seen).toContain('mv/2 00 1:011');
+    expect(seen).toContain('mv/2 00 -');
+  });
+
   it('has no core-first plan when a head variable is bound only through the existential part', () => {
     const shape = shapeOf('(<= (h ?x) (p ?x ?y) (d ?y))', 'h');
     expect(coreFirstApplies(shape, 1)).toBe(false);

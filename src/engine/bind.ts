@@ -118,8 +118,41 @@ export function binder(pl: any): Binder {
     return mgu === null ? null : Object.entries(mgu.links as Record<string, unknown>).flat();
   }
 
+  /**
+   * Adds to `links` the bindings that make `a` (a variable) equal to the ground `value`; false
+   * when a variable met twice would need two different values.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function link(links: Links, a: any, value: unknown): boolean {
+    if (a.id === '_') return true;
+    const prev = linked(links, a.id);
+    if (prev === undefined) links.push(a.id, value);
+    else if (pl.compare(prev, value) !== 0) return false;
+    return true;
+  }
+
+  /**
+   * Adds to `links` the bindings that unify `a`, a compound term that is not ground and whose
+   * arguments are variables or ground terms (`move(V1, V2, V3, '1', V5)`), with the ground
+   * `value`. False when they do not unify; undefined when `a` nests deeper than that, for
+   * Tau-Prolog's general unify. Such arguments are the moves of relations like chess's `legal2`:
+   * every candidate went through the general unify, whose copies cost more than the binding.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function bindCompound(links: Links, a: any, value: any): boolean | undefined {
+    const args = a.args;
+    for (let j = 0; j < args.length; j++) if (!args[j].ground && !(args[j] instanceof Var)) return undefined;
+    if (value instanceof Var || value.id !== a.id || value.args === undefined || value.args.length !== args.length) return false;
+    for (let j = 0; j < args.length; j++) {
+      const b = args[j];
+      if (b.ground ? pl.compare(b, value.args[j]) !== 0 : !link(links, b, value.args[j])) return false;
+    }
+    return true;
+  }
+
   // The common call has variables where it has no bound argument: it needs only their bindings
-  // (a variable twice must meet equal values). Anything else goes to Tau-Prolog's unify.
+  // (a variable twice must meet equal values); a compound argument one level deep is matched
+  // here too. Anything else goes to Tau-Prolog's unify.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   function bind(atom: any, data: FactData, base: number, indexed: number): Links | null {
     const args = atom.args;
@@ -128,12 +161,13 @@ export function binder(pl: any): Binder {
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
       if (a.ground) continue;
-      if (!(a instanceof Var)) return unifyLinks(args, data, base);
-      if (a.id === '_') continue;
-      const value = data[base + i];
-      const prev = linked(links, a.id);
-      if (prev === undefined) links.push(a.id, value);
-      else if (pl.compare(prev, value) !== 0) return null;
+      if (a instanceof Var) {
+        if (!link(links, a, data[base + i])) return null;
+        continue;
+      }
+      const matched = bindCompound(links, a, data[base + i]);
+      if (matched === undefined) return unifyLinks(args, data, base);
+      if (!matched) return null;
     }
     return links;
   }

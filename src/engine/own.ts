@@ -6,7 +6,7 @@
  * This module does not import tau-prolog: it is handed the library object by tau.ts.
  */
 import { binder } from './bind.js';
-import { type JsTable, MAX_INDEXED, tableStore } from './tables.js';
+import { type InnerKey, type JsTable, MAX_INDEXED, tableStore } from './tables.js';
 import type { TauTerm } from './term.js';
 
 /** A predicate implemented here: it pops nothing and pushes the states the call leads to. */
@@ -120,14 +120,17 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     }
     // Positions past MAX_INDEXED are not in the key: those calls unify each candidate below.
     full &&= args.length <= MAX_INDEXED;
-    // The candidates: the rows of the index's list, or (null) every row below the table's count.
-    const rows = mask === 0 ? null : store.indexed(store.indexFor(table, mask), mask, args as unknown as readonly TauTerm[]);
-    const end = rows === null ? table.count : rows.length;
     if (full || args.length === 0) {
       // Every argument bound: a membership test, one answer at most.
-      if (end > 0) succeed(thr, point);
+      if ((mask === 0 ? table.count : store.indexed(store.indexFor(table, mask), mask, args as unknown as readonly TauTerm[]).length) > 0) succeed(thr, point);
       return;
     }
+    // The candidates: the rows of an index's list, or (null) every row below the table's count.
+    const inner = innerKey(args);
+    const terms = args as unknown as readonly TauTerm[];
+    const rows =
+      inner !== undefined ? store.innerIndexed(store.innerIndexFor(table, mask, inner), terms) : mask === 0 ? null : store.indexed(store.indexFor(table, mask), mask, terms);
+    const end = rows === null ? table.count : rows.length;
     const rest = point.goal.replace(null);
     const from: Candidates = { atom, data: table.data, arity: table.arity, rows, end };
     if (rest === null && sink !== null) answerAll(from, point.substitution, sink);
@@ -247,6 +250,23 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   }
 
   return { direct, defineTable, addToTable, tableSize, tableData, clearTable, probe, defineProjection, setSink };
+}
+
+/**
+ * The first argument of a call (within {@link MAX_INDEXED}) that is a compound term, not ground,
+ * with ground arguments of its own, and which of those are ground (within the same bound): what
+ * an inner index of the table (src/engine/tables.ts) looks up by. Undefined when there is none.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function innerKey(args: readonly any[]): InnerKey | undefined {
+  for (let i = 0; i < Math.min(args.length, MAX_INDEXED); i++) {
+    const a = args[i];
+    if (a.ground || a.args === undefined || a.args.length === 0) continue;
+    let inner = 0;
+    for (let j = 0; j < Math.min(a.args.length, MAX_INDEXED); j++) if (a.args[j].ground) inner |= 1 << j;
+    if (inner !== 0) return { at: i, name: a.id, arity: a.args.length, inner };
+  }
+  return undefined;
 }
 
 /** The candidate facts of a table call (see `lookup`). */

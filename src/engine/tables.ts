@@ -27,6 +27,8 @@ export interface JsTable {
    */
   masks: number[];
   indexes: Index[];
+  /** The indexes that reach inside a compound argument (see {@link InnerIndex}). */
+  inner: InnerIndex[];
   /** Tables holding the distinct projections of this one's facts, kept up to date. */
   readonly projections: Projection[];
 }
@@ -39,6 +41,32 @@ export interface JsTable {
  * texts' hashes are cached in them.
  */
 type Index = Map<string, Index | number[]>;
+
+/**
+ * An index on the arguments in `mask` and, inside argument `at` when it is a compound term
+ * `name/arity`, on that term's arguments in `inner`: keyed on the first ones' texts in order,
+ * then the inner ones'. Only facts whose argument `at` has that functor are in it (no other
+ * fact unifies with a call that has it there). A call like `legal2(P, move(Pc, U, V, 'e', '4'))`
+ * (chess's relaxed legal rules, a move's destination bound) otherwise has only the player, or
+ * nothing, to look up by, and tries every move of the table. Its rows are ascending like any
+ * index's, so a call answers in the same order whichever index serves it.
+ */
+interface InnerIndex {
+  readonly mask: number;
+  readonly at: number;
+  readonly name: string;
+  readonly arity: number;
+  readonly inner: number;
+  readonly index: Index;
+}
+
+/** Where a call's bound arguments inside a compound argument are (see {@link InnerIndex}). */
+export interface InnerKey {
+  readonly at: number;
+  readonly name: string;
+  readonly arity: number;
+  readonly inner: number;
+}
 
 /** A projection of a table onto some argument positions: each distinct tuple once. */
 interface Projection {
@@ -61,7 +89,7 @@ export function tableStore(keyOf: (t: TauTerm) => string) {
   let scratch: TauTerm[] = [];
 
   function create(arity: number): JsTable {
-    return { arity, data: [], count: 0, masks: [], indexes: [], projections: [] };
+    return { arity, data: [], count: 0, masks: [], indexes: [], inner: [], projections: [] };
   }
 
   /** Adds the fact whose arguments are `args[from]`, ..., `args[from + arity - 1]` (copied). */
@@ -70,6 +98,7 @@ export function tableStore(keyOf: (t: TauTerm) => string) {
     const data = table.data;
     for (let i = 0; i < table.arity; i++) data.push(args[from + i]!);
     for (let k = 0; k < table.masks.length; k++) addToIndex(table, table.indexes[k]!, table.masks[k]!, row);
+    for (let k = 0; k < table.inner.length; k++) addToInner(table, table.inner[k]!, row);
     for (let k = 0; k < table.projections.length; k++) project(table.projections[k]!, data, row * table.arity);
   }
 
@@ -110,6 +139,51 @@ export function tableStore(keyOf: (t: TauTerm) => string) {
     const list = node.get(key) as number[] | undefined;
     if (list === undefined) node.set(key, [row]);
     else list.push(row);
+  }
+
+  /** The index of a table on the arguments in `mask` and those of `key` inside one, built on first use. */
+  function innerIndexFor(table: JsTable, mask: number, key: InnerKey): InnerIndex {
+    for (const x of table.inner) if (x.mask === mask && x.at === key.at && x.name === key.name && x.arity === key.arity && x.inner === key.inner) return x;
+    const x: InnerIndex = { mask, ...key, index: new Map() };
+    table.inner.push(x);
+    for (let row = 0; row < table.count; row++) addToInner(table, x, row);
+    return x;
+  }
+
+  /**
+   * The rows of `x` whose facts agree with `args` at the positions of its mask and, inside
+   * `args[x.at]`, at the inner positions.
+   */
+  function innerIndexed(x: InnerIndex, args: readonly TauTerm[]): readonly number[] {
+    const keys = innerKeys(x, args, 0, innerArgs(args[x.at]!));
+    let node: Index | number[] | undefined = x.index;
+    for (let k = 0; k < keys.length && node !== undefined; k++) node = (node as Index).get(keys[k]!);
+    return (node as number[] | undefined) ?? NO_ROWS;
+  }
+
+  function addToInner(table: JsTable, x: InnerIndex, row: number): void {
+    const base = row * table.arity;
+    const inner = innerArgs(table.data[base + x.at]!);
+    // A fact with another term there unifies with no call this index serves.
+    if (inner === undefined || (table.data[base + x.at] as unknown as { id: string }).id !== x.name || inner.length !== x.arity) return;
+    const keys = innerKeys(x, table.data, base, inner);
+    let node = x.index;
+    for (let k = 0; k < keys.length - 1; k++) {
+      let next = node.get(keys[k]!) as Index | undefined;
+      if (next === undefined) node.set(keys[k]!, (next = new Map()));
+      node = next;
+    }
+    const list = node.get(keys[keys.length - 1]!) as number[] | undefined;
+    if (list === undefined) node.set(keys[keys.length - 1]!, [row]);
+    else list.push(row);
+  }
+
+  /** The keys of an inner index for the arguments at `args[base]`...: the mask's, then the inner ones'. */
+  function innerKeys(x: InnerIndex, args: readonly TauTerm[], base: number, inner: readonly TauTerm[] | undefined): string[] {
+    const keys: string[] = [];
+    for (let i = 0, rest = x.mask; rest !== 0; i++, rest >>>= 1) if ((rest & 1) !== 0) keys.push(keyOf(args[base + i]!));
+    for (let j = 0, rest = x.inner; rest !== 0; j++, rest >>>= 1) if ((rest & 1) !== 0) keys.push(keyOf(inner![j]!));
+    return keys;
   }
 
   /** True when the table has a fact agreeing with every non-null argument of `pattern`. */
@@ -162,7 +236,7 @@ export function tableStore(keyOf: (t: TauTerm) => string) {
     }
   }
 
-  return { create, add, indexFor, indexed, has, projectInto, clear };
+  return { create, add, indexFor, indexed, innerIndexFor, innerIndexed, has, projectInto, clear };
 }
 
 /** A table without facts or indexes (its projections are the caller's). */
@@ -171,4 +245,11 @@ function empty(table: JsTable): void {
   table.count = 0;
   table.masks = [];
   table.indexes = [];
+  table.inner = [];
+}
+
+/** The arguments of a compound term (undefined for a constant or a number). */
+function innerArgs(t: TauTerm): readonly TauTerm[] | undefined {
+  const args = (t as unknown as { args?: readonly TauTerm[] }).args;
+  return args === undefined || args.length === 0 ? undefined : args;
 }

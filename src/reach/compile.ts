@@ -7,13 +7,14 @@
  * them has grown fourfold, and made again on next use.
  */
 import { isGround } from '../gdl/terms.js';
-import { EngineLimitError, type ProjectionHistory, type TauTerm, toTau } from '../engine/tau.js';
+import { type ProjectionHistory, type TauTerm, toTau } from '../engine/tau.js';
 import { clauseTerms, literalTarget, tableName, variantName } from './clauses.js';
-import { type Estimates, type PlannedClause, type RowEstimate, type RuleShape, coreFirstApplies, planDistinctHeads, planVariant, ruleShape } from './plan.js';
+import { type Estimates, type PlannedClause, type RuleShape, coreFirstApplies, planDistinctHeads, planVariant, ruleShape } from './plan.js';
 import { type ProjectedPlan, planProjected } from './project.js';
 import { planStaged } from './staged.js';
 import { deferredParts, deltaDeferred } from './head-first.js';
-import type { Run, TableStats } from './run.js';
+import type { Run } from './run.js';
+import { estimator } from './estimates.js';
 import { type Component, type RelaxedRule, keyOf } from './relaxed.js';
 import { uses } from './ablation.js';
 import type { PlannedGoal } from './planned.js';
@@ -169,22 +170,24 @@ export function variantClause(run: Run, compiled: CompiledComponent, rule: Relax
   }
   const staged = v.staged === null ? [] : [{ cost: STAGED_PENALTY * v.staged.plan.cost(deltaRows), run: (): VariantRun => (v.staged!.run ??= loadStaged(run, compiled, rule, deltaAt, v.staged!.plan)) }];
   if (deltaAt === null) return cheapest(run, [{ cost: run.estimate, run: () => main }, ...headFirst, ...staged]);
-  // Not weighed against the others: their estimates take the tests on the delta's own variables
-  // as independent filters, and in chess they pass for most delta facts (docs/corpus.md, reach23).
-  if (v.headFirst?.deltaDeferred === true) return cheapest(run, headFirst);
-  if (v.coreFirst === undefined) {
-    v.coreFirst = uses(run.switches, 'core-first') && coreFirstApplies(shape, deltaAt) ? { plan: planVariant(run.nextId, shape, { deltaAt, coreFirst: true }, v.estimates) } : null;
-  }
   if (v.projected === undefined && !uses(run.switches, 'projected')) v.projected = null;
   if (v.projected === undefined) {
     // The table's name takes an id of its own: ids are unique in the engine.
     const plan = planProjected(shape, deltaAt, `T|${run.nextId++}`, v.estimates);
     v.projected = plan === undefined ? null : { plan };
   }
+  const projected = v.projected === null ? [] : [{ cost: v.projected.plan.cost(deltaRows), run: (): VariantRun => (v.projected!.run ??= loadProjected(run, compiled, rule, v.projected!.plan)) }];
+  // Not weighed against delta first and core first: their estimates take the tests on the
+  // delta's own variables as independent filters, and in chess they pass for most delta facts
+  // (docs/corpus.md, reach23).
+  if (v.headFirst?.deltaDeferred === true) return cheapest(run, [...headFirst, ...projected]);
+  if (v.coreFirst === undefined) {
+    v.coreFirst = uses(run.switches, 'core-first') && coreFirstApplies(shape, deltaAt) ? { plan: planVariant(run.nextId, shape, { deltaAt, coreFirst: true }, v.estimates) } : null;
+  }
   return cheapest(run, [
     { cost: v.main.cost(deltaRows), run: (): VariantRun => main },
     ...(v.coreFirst === null ? [] : [{ cost: v.coreFirst.plan.cost(deltaRows), run: (): VariantRun => ({ kind: 'clause', id: (v.coreFirst!.id ??= load(run, v.coreFirst!.plan)) }) }]),
-    ...(v.projected === null ? [] : [{ cost: v.projected.plan.cost(deltaRows), run: (): VariantRun => (v.projected!.run ??= loadProjected(run, compiled, rule, v.projected!.plan)) }]),
+    ...projected,
     ...headFirst,
     ...staged,
   ]);
@@ -337,65 +340,4 @@ const REPLAN_FROM = 64;
 
 function sizes(run: Run, keys: readonly string[]): Map<string, number> {
   return new Map(keys.map((k) => [k, run.store.relations.get(k)?.ids.size ?? 0]));
-}
-
-/**
- * Rows a literal yields: the table's size divided by the distinct values of each bound
- * argument (independence assumption). A call of a split relation's whole table counts every fact of the relation.
- * Relations of the component itself are still growing, so their size counts as at least
- * {@link GROWING_FLOOR}: planning on a nearly empty table would put it first and multiply out
- * once it has filled up.
- */
-function estimator(run: Run, members: ReadonlySet<string>, useFloor: boolean): RowEstimate {
-  if (!uses(run.switches, 'join-order')) return NOMINAL_ROWS;
-  return (relKey, table, boundArgs) => {
-    const floor = useFloor && members.has(relKey) ? GROWING_FLOOR : 0;
-    if (table === undefined) {
-      const r = run.store.relations.get(relKey);
-      return Math.max(floor, r === undefined ? 0 : r.ids.size);
-    }
-    const stats = tableStats(run, table);
-    let rows = Math.max(floor, stats.size);
-    boundArgs.forEach((b, i) => {
-      if (b) rows /= Math.max(1, stats.distinct[i] ?? 1);
-    });
-    return rows;
-  };
-}
-
-/**
- * Rows of a literal without statistics (the ablation of `join-order`, src/reach/ablation.ts):
- * each bound argument divides a nominal 1000 by 10, so only the number of bound arguments
- * orders a body, as plan.ts does where no statistics are given.
- */
-const NOMINAL_ROWS: RowEstimate = (_r, _t, boundArgs) => 1000 / 10 ** boundArgs.filter((b) => b).length;
-
-/**
- * Size assumed at least for a relation of the component being evaluated. 1000 is above the
- * static tables that should be joined first in real games (roles, successor chains, board
- * coordinates: tens to hundreds of facts) and below what a growing relation such as `true`
- * reaches after a few rounds; the exact value is an order of magnitude, not a measured optimum.
- */
-const GROWING_FLOOR = 1000;
-
-/** Statistics of a table, measured again only when it has grown since. */
-function tableStats(run: Run, name: string): TableStats {
-  const t = run.store.tables.get(name);
-  if (t === undefined) return { size: 0, distinct: [], values: [] };
-  const size = run.engine.tableSize(t.fullName);
-  const cached = run.stats.get(name);
-  if (cached !== undefined && cached.size === size) return cached;
-  const sets = cached?.values ?? Array.from({ length: t.arity }, () => new Set<string>());
-  const deadline = run.limits.deadline;
-  const data = run.engine.tableData(t.fullName);
-  for (let f = cached?.size ?? 0; f < size; f++) {
-    // A table of 10⁶ facts takes seconds to measure (amazonsTorus): the clock is read here too,
-    // and a stop is worded as the query's (evaluate.ts turns the engine's limit into the stage's).
-    if (deadline.tick()) throw new EngineLimitError(deadline.describe(), deadline.exceeded() ?? 'time');
-    for (let i = 0; i < t.arity; i++) sets[i]!.add(run.engine.kif(data[f * t.arity + i]!).text);
-  }
-  // A new object: plans made earlier keep the figures they were made with.
-  const stats = { size, distinct: sets.map((s) => s.size), values: sets };
-  run.stats.set(name, stats);
-  return stats;
 }

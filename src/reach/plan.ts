@@ -11,7 +11,7 @@ import { atomCall, tableArgs, variantName } from './clauses.js';
 import { greedyOrder } from '../datalog/plan.js';
 import { type Domains, containment, noteDomains } from './domains.js';
 import type { RelaxedRule } from './relaxed.js';
-import type { Estimates, LiteralShape, PlannedClause, PlannedGoal, RowEstimate, RuleShape } from './planned.js';
+import type { Estimates, InnerBound, LiteralShape, PlannedClause, PlannedGoal, RowEstimate, RuleShape } from './planned.js';
 
 export type { Estimates, LiteralShape, PlannedClause, RowEstimate, RuleShape } from './planned.js';
 
@@ -292,7 +292,23 @@ function rows(l: LiteralShape, bound: ReadonlySet<string>, estimate: RowEstimate
     seen.add(a.name);
     return true;
   });
-  return estimate(l.read!.relKey, l.read!.table, boundArgs) * containment(l, boundArgs, domains, estimate);
+  return estimate(l.read!.relKey, l.read!.table, boundArgs, innerBound(l, bound, boundArgs)) * containment(l, boundArgs, domains, estimate);
+}
+
+/**
+ * The first argument of `l`'s table call that is a compound term not bound as a whole but with
+ * some of its own arguments bound (ground, or all their variables in `bound`), as the engine
+ * looks such a call up (src/engine/own.ts `innerKey`); undefined when there is none.
+ */
+function innerBound(l: LiteralShape, bound: ReadonlySet<string>, boundArgs: readonly boolean[]): InnerBound | undefined {
+  const args = l.read!.args;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (boundArgs[i] === true || a.kind !== 'fn') continue;
+    const inner = a.args.map((t) => [...collectVars(t, new Set())].every((v) => bound.has(v)));
+    if (inner.some((b) => b)) return { at: i, bound: inner };
+  }
+  return undefined;
 }
 
 const NOMINAL: Estimates = { order: NOMINAL_ESTIMATE, cost: NOMINAL_ESTIMATE };

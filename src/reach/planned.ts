@@ -38,9 +38,20 @@ export interface PlannedClause {
 
 /**
  * Estimated number of answers of a literal reading `table` of relation `relKey` (undefined:
- * served by a split relation's whole table), given which table arguments are bound.
+ * served by a split relation's whole table), given which table arguments are bound, and
+ * `inner`: the arguments bound inside a compound argument that is not, where the engine's
+ * inner index (src/engine/tables.ts) looks the call up by them.
  */
-export type RowEstimate = (relKey: string, table: string | undefined, boundArgs: readonly boolean[]) => number;
+export type RowEstimate = (relKey: string, table: string | undefined, boundArgs: readonly boolean[], inner?: InnerBound) => number;
+
+/**
+ * The table argument `at`, a compound term not bound as a whole, and which of its own
+ * arguments are (the first such argument with any: the one the engine's inner index uses).
+ */
+export interface InnerBound {
+  readonly at: number;
+  readonly bound: readonly boolean[];
+}
 
 /** Estimates for ordering a body and for costing the result. */
 export interface Estimates {

@@ -20,6 +20,14 @@ export interface TableStats {
    * adds only the facts since (tables only grow), where it read every fact again.
    */
   readonly values: readonly Set<string>[];
+  /**
+   * The distinct texts of the arguments inside compound arguments, keyed `i.j` (argument `j`
+   * of the term at argument `i`), for calls the engine looks up by them (src/reach/plan.ts
+   * `innerBound`); likewise of the first `size` facts.
+   */
+  readonly inner: ReadonlyMap<string, Set<string>>;
+  /** The sizes of `inner`'s sets when measured. */
+  readonly innerDistinct: ReadonlyMap<string, number>;
 }
 
 /**
