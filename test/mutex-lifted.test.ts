@@ -1,15 +1,19 @@
 // Lifted "at most one" proofs (src/mutex/lifted.ts, docs/mutex.md section 2a): proven on the
 // rules with variables where the rule pairs conflict, never where two next rules can both fire
 // for one key (every hypothesis is offered as a candidate here, so sampling does not hide it).
+// Also the order and passes of proveLifted's inductions (docs/mutex.md, ttcc23 and atari23): an
+// every-key claim that failed alone checked first in the whole induction, and one that needs the
+// implications proven in a pass of its own before it (games/mutex-failed-first.kif, mutex-extra-pass.kif).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
 import { NO_POS } from '../src/gdl/ast.js';
 import { hypotheses } from '../src/mutex/candidates.js';
+import type { Implication } from '../src/mutex/implications.js';
 import { DEFAULT_MUTEX_OPTIONS, findMutexGroups } from '../src/mutex/index.js';
 import { proveLifted } from '../src/mutex/lifted.js';
-import { mutexView } from '../src/mutex/view.js';
+import { fluentArgs, mutexView } from '../src/mutex/view.js';
 import { defaultPipelineOptions } from '../src/pipeline/options.js';
 import { runGrounding } from '../src/pipeline/stages.js';
 import { sampleStates } from '../src/play/sample.js';
@@ -47,6 +51,34 @@ function liftedForKey(text: string, hypothesis: string, piece: string): boolean 
   const members = hyps[i]!.groups.find((g) => view.fluents[g[0]!]!.args[1] === piece)!;
   const partial = hyps.map((_, j) => (j === i ? [{ key: [{ kind: 'const' as const, name: piece, pos: NO_POS }], members }] : undefined));
   return proveLifted(loaded.normal, view, hyps, hyps.map(() => false), { deadline: Deadline.never(), maxPairs: 1e6 }, partial).proven[i]!;
+}
+
+/** What {@link offered} offers: hypotheses (`relation [input]`) on every key, one for one key only, the implications, a budget. */
+interface Offer {
+  readonly everyKey: readonly string[];
+  readonly partial?: { readonly hypothesis: string; readonly key: readonly string[] };
+  readonly implications?: readonly Implication[];
+  /** Looks at the budget (the deadline's abort flag read) before it counts as spent: deterministic, no clock. */
+  readonly looks?: number;
+}
+
+/** The lifted proof of example game `file` on what `offer` offers: the hypotheses proven, the rule pairs checked, the looks at the budget. */
+function offered(file: string, offer: Offer): { proven: Set<string>; pairs: number; looks: number } {
+  const { loaded, ground } = runGrounding(readFileSync(join(EXAMPLES_DIR, file), 'utf8'), file, defaultPipelineOptions(), new StageTimer());
+  const view = mutexView(ground);
+  const hyps = hypotheses(view);
+  const names = hyps.map((h) => `${h.relation} [${h.input.join(',')}]`);
+  const p = offer.partial;
+  const partial = hyps.map((h, i) => {
+    if (p === undefined || names[i] !== p.hypothesis) return undefined;
+    const members = h.groups.find((g) => h.input.every((at, k) => view.fluents[g[0]!]!.args[at] === p.key[k]))!;
+    return [{ key: p.key.map((name) => ({ kind: 'const' as const, name, pos: NO_POS })), members }];
+  });
+  let looks = 0;
+  const flag = { get aborted(): boolean { return ++looks > (offer.looks ?? Infinity); } };
+  const limits = { deadline: new Deadline(Infinity, Infinity, flag), maxPairs: 1e6, fluents: fluentArgs(ground), implications: offer.implications ?? [] };
+  const r = proveLifted(loaded.normal, view, hyps, names.map((n) => offer.everyKey.includes(n)), limits, partial);
+  return { proven: new Set(names.filter((_, i) => r.proven[i])), pairs: r.pairs, looks };
 }
 
 /** A piece wp moving on blank squares; with `copy`, a move that puts a second wp down. */
@@ -153,5 +185,37 @@ describe('lifted mutex proofs', () => {
     expect(withLifted.groups.every((g) => g.proof === 'lifted')).toBe(true);
     expect(without.groups.every((g) => g.proof === 'ground')).toBe(true);
     expect(withLifted.stats.satQueries).toBeLessThan(without.stats.satQueries);
+  });
+});
+
+describe('the order and the passes of the lifted induction (lifted.ts)', () => {
+  it('an every-key claim that failed in the first induction is checked first in the whole one: the partial claim that would lean on it is checked once', () => {
+    // games/mutex-failed-first.kif: p [0] is false; q [0] for key a follows from it.
+    const file = 'mutex-failed-first.kif';
+    const p = offered(file, { everyKey: ['p/2 [0]'] });
+    const q = offered(file, { everyKey: [], partial: { hypothesis: 'q/2 [0]', key: ['a'] } });
+    const both = offered(file, { everyKey: ['p/2 [0]'], partial: { hypothesis: 'q/2 [0]', key: ['a'] } });
+    expect(both.proven).toEqual(new Set());
+    // p is checked in the first induction and again (first) in the whole one, q once after it.
+    // q first (fewer rules) would pass leaning on p and be checked again when p fails: 2p + 2q.
+    expect(both.pairs).toBe(2 * p.pairs + q.pairs);
+  });
+
+  it('an every-key claim that needs the implications is proven in a pass of its own, kept when the budget stops the whole induction', () => {
+    // games/mutex-extra-pass.kif: connected [1,2] needs connected => cell; cell [0,1] on (a 1) is the partial claim.
+    const file = 'mutex-extra-pass.kif';
+    const connected = 'connected/3 [1,2]';
+    const cell = 'cell/3 [0,1]';
+    const everyKey = ['control/1 []', 'step/1 []', 'owner/2 [0]', connected];
+    const implications = [{ from: 'connected/3', to: 'cell/3', map: [1, 2, undefined] }];
+    const partial = { hypothesis: cell, key: ['a', '1'] };
+    expect(offered(file, { everyKey, partial }).proven.has(connected)).toBe(false);
+    const whole = offered(file, { everyKey, partial, implications });
+    expect([whole.proven.has(connected), whole.proven.has(cell)]).toEqual([true, true]);
+    // One look short: the budget stops the whole induction at its end, before the partial claim
+    // is settled. connected was proven in the extra pass and is kept; checked only in the whole
+    // induction (with the implications assumed), a stop there would lose it.
+    const stopped = offered(file, { everyKey, partial, implications, looks: whole.looks - 1 });
+    expect([stopped.proven.has(connected), stopped.proven.has(cell)]).toEqual([true, false]);
   });
 });
