@@ -135,6 +135,23 @@ function weigh(hyps: readonly Hypothesis[], cands: Candidates, judged: Judged, h
 }
 
 /**
+ * Per hypothesis, whether proving the claims of its groups could make its encoding the chosen one
+ * of its relation: with every group no sampled state refuted proven (exactly-one where every state
+ * had a member), {@link better} than the best encoding with `judged` as it stands (the claims proven
+ * so far). One that cannot lowers no bit and adds no proven member (prove.ts asks its claims last).
+ */
+export function couldBeChosen(view: MutexView, hyps: readonly Hypothesis[], cands: Candidates, judged: Judged): boolean[] {
+  const best = new Map<string, Option>();
+  for (const f of view.fluents) best.set(f.relation, { hypothesis: -1, bits: (best.get(f.relation)?.bits ?? 0) + 1, provenMembers: 0, observedMembers: 0 });
+  hyps.forEach((h, hi) => {
+    const option = weigh(hyps, cands, judged, hi);
+    if (better(option, best.get(h.relation)!, hyps)) best.set(h.relation, option);
+  });
+  const all: Judged = { proven: cands.atMostOne, exactlyOne: cands.atMostOne.map((a, i) => a & cands.atLeastOne[i]!), proof: judged.proof };
+  return hyps.map((h, hi) => better(weigh(hyps, cands, all, hi), best.get(h.relation)!, hyps));
+}
+
+/**
  * Candidates weighed between two looks at the end of the stage's budget in {@link chooseEncoding}:
  * a few milliseconds of work, so that a game with a few thousand groups (tic-tac-toe) is weighed
  * whole even when its budget was spent before the choice (its groups then listed unproven).

@@ -9,7 +9,7 @@ import type { Term } from '../gdl/ast.js';
 import type { GroundGame } from '../ground/types.js';
 import type { NormalGame } from '../normalize/types.js';
 import { type Candidates, type Hypothesis, candidateMembers } from './candidates.js';
-import type { ClaimsOf } from './choose.js';
+import { type ClaimsOf, couldBeChosen, judge } from './choose.js';
 import type { Early } from './find-early.js';
 import { type Implication, impliedCandidates } from './implications.js';
 import { someFluentCandidates } from './implications-some.js';
@@ -64,7 +64,8 @@ export function proveAndWalk(game: GroundGame, early: Early, options: MutexOptio
   // Every reachable state given (docs/mutex.md 2f): the claims asked are exactly those no state
   // violates (an AMO no state had two members of, an ALO every state had a member of), so each holds.
   const proof = reachable ? withoutQueries(claims.map(() => true), true, false)
-    : game.lazy === undefined ? proveClaims(view, claims, { ...options, implied }, provenLifted) : withoutQueries(provenLifted, false, options.deadline.passed());
+    : game.lazy === undefined ? proveClaims(view, claims, { ...options, implied, later: laterClaims(early, provenLifted) }, provenLifted)
+      : withoutQueries(provenLifted, false, options.deadline.passed());
   // The claims left unproven, again with exclusions between two relations (section 2h); every
   // reachable state already decided them all.
   // Before it, the claims left unproven are refuted where walks from the sampled states reach a
@@ -175,6 +176,26 @@ function liftedAlo(
   });
   const proven = proveLiftedAlo(normal, tasks, assumed, deadline, implied);
   return new Set(tasks.flatMap((t, k) => (proven[k] === true ? t.of : [])));
+}
+
+/**
+ * Per claim, 1 when its hypothesis cannot become the chosen encoding of its relation even with
+ * all its claims proven, given those proven lifted (choose.ts): the ground proof asks it last.
+ * checkers-cylinder-mustjump's `cell` per square is proven "at most one" lifted; its other
+ * hypotheses' claims (1.9 s, failing) and the "at least one" of `step` and `piece_count` (50
+ * and 13 members: no bit saved) were asked before the squares' "at least one" (40 bits).
+ */
+function laterClaims(early: Early, provenLifted: readonly boolean[]): Uint8Array {
+  const { view, hyps, cands, claimOf, claims } = early;
+  const judged = judge(hyps, cands, claimOf, (k) => (k < 0 ? 'none' : provenLifted[k] === true ? 'proven' : 'unproven'), provenLifted);
+  const chosen = couldBeChosen(view, hyps, cands, judged);
+  const out = new Uint8Array(claims.length);
+  for (let i = 0; i < cands.hypothesis.length; i++) {
+    if (chosen[cands.hypothesis[i]!]) continue;
+    if (claimOf.amo[i]! >= 0) out[claimOf.amo[i]!] = 1;
+    if (claimOf.alo[i]! >= 0) out[claimOf.alo[i]!] = 1;
+  }
+  return out;
 }
 
 /**

@@ -78,6 +78,11 @@ interface ProofLimits {
   readonly implied?: Uint8Array;
   /** Estimated cone literals encoded per second at most (cone-cost.ts; default its constant): a cone the budget left cannot pay for is refused. */
   readonly coneRate?: number;
+  /**
+   * Per claim, 1 when proving it cannot change the chosen encoding (choose.ts, `couldBeChosen`):
+   * its batch is asked after the others, which the budget then reaches first (default: none).
+   */
+  readonly later?: Uint8Array;
 }
 
 /** Per claim, whether the initial state satisfies it (nothing allocated per claim: a million on pancakes88). */
@@ -322,10 +327,12 @@ export function proveClaims(view: MutexView, claims: readonly Claim[], limits: P
   let complete = true;
   // A batch refused for its cone's size leaves the budget unspent: the batches after it are tried.
   let refused = false;
-  // "At most one" batches first, small ones first: when the budget runs out, as many claims as
-  // possible are settled.
+  // The batches that can change the encoding first; then "at most one" batches first, small ones
+  // first: when the budget runs out, as many claims as possible are settled. (A batch is one
+  // hypothesis and kind: its claims are all `later` or none.)
+  const later = (b: number): number => limits.later?.[batches.get(b)![0]!] ?? 0;
   const kind = (b: number): number => (claims[batches.get(b)![0]!]!.kind === 'amo' ? 0 : 1);
-  const order = [...batches.keys()].sort((a, b) => kind(a) - kind(b) || batches.get(a)!.length - batches.get(b)!.length || a - b);
+  const order = [...batches.keys()].sort((a, b) => later(a) - later(b) || kind(a) - kind(b) || batches.get(a)!.length - batches.get(b)!.length || a - b);
   for (const batch of order) {
     if (meter.work > limits.maxWork || limits.deadline.passed()) {
       complete = false;
