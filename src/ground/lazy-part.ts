@@ -30,28 +30,32 @@ export function lazyDynamic(plain: readonly Rule[], plan: LazyPlan): Set<string>
   return out;
 }
 
-/**
- * The fluents (`next`) and moves (`legal`) as term ids of the run's table, each atom's argument
- * ids: `[f]` per fluent, `[role, action]` per move. Supersets handed over as term ids are read
- * as they are (the run's table is a copy of theirs); others are interned once here, for all
- * the lazy rules (each rule interned every move again: ~0.1 s of chess's final instantiation).
- */
+/** The arguments of the `next` and `legal` atoms of the supersets, as term ids: `[f]` per fluent, `[role, action]` per move. */
 interface KeywordArgs {
   readonly fluents: Int32Array;
   readonly moves: Int32Array;
 }
 
+/**
+ * The fluents and moves of `supersets` as term ids of the run's `table`: as handed over (the
+ * run's table is a copy of theirs), or interned here, once for all the lazy rules (each rule
+ * interned every move again: ~0.1 s of chess's final instantiation).
+ */
 function keywordArgs(supersets: Supersets, table: TermTable): KeywordArgs {
   const ids = handedIds(supersets);
   if (ids !== undefined) return { fluents: ids.fluents, moves: ids.moves };
   const fluents = Int32Array.from(supersets.fluents, (f) => table.fromTerm(f));
   const moves = new Int32Array(2 * supersets.moves.length);
-  supersets.moves.forEach((m, i) => ((moves[2 * i] = table.fromTerm(m.role)), (moves[2 * i + 1] = table.fromTerm(m.action))));
+  for (let i = 0; i < supersets.moves.length; i++) {
+    const m = supersets.moves[i]!;
+    moves[2 * i] = table.fromTerm(m.role);
+    moves[2 * i + 1] = table.fromTerm(m.action);
+  }
   return { fluents, moves };
 }
 
 /**
- * Whether the terms `ids[at .. at + n - 1]` of `table` are an instance of the patterns `args`,
+ * Whether the terms `ids[at ..]` of `table`, one per pattern of `args`, are an instance of them,
  * variables bound consistently: `matchTerm` of src/gdl/terms.ts over term ids. Ids are hash-consed, so a
  * variable's two values are equal terms exactly when their ids are. A constant and a function
  * of no arguments would be one term id, but no term is such a function (the parser reads `(f)`
