@@ -1,12 +1,16 @@
 // The lazy rounds (src/ground/lazy-rounds.ts, lazy-scan.ts): the later keyword rules of a
 // component refused alike are made lazy in the same round, with the same plan and output as
-// when every seed is given at once.
+// when every seed is given at once; and a stopped round's data is not kept alive by its error.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { type PipelineOptions, emitGround, groundNormalGame, loadGame, resolvePipelineOptions } from '../src/pipeline/stages.js';
 import { StageTimer } from '../src/timer.js';
 import { planLazy } from '../src/ground/lazy.js';
+import { lazyRounds } from '../src/ground/lazy-rounds.js';
+import { relationLimitError } from '../src/gdl/diagnostics.js';
 import { EXAMPLES_DIR } from './examples.js';
 
 const FILE = 'lazy-rounds.kif';
@@ -40,5 +44,40 @@ describe('a keyword component with three rules refused by the lazy-rule estimate
     expect(given.instantiations).toBe(1);
     expect(given.lazyRules).toEqual(rounds.lazyRules);
     expect(rounds.text).toBe(given.text);
+  });
+});
+
+// Full collections on demand (the flag is read when the context is made: a new one is).
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+
+/** Heap used after a full collection, in bytes. */
+function liveHeap(): number {
+  collect();
+  return getHeapStatistics().used_heap_size;
+}
+
+/** Throws a limit naming `blocked` from a closure that holds `big`, as a stage's frames hold its data. */
+function stopHoldingData(big: number[]): never {
+  const deep = (): never => {
+    if (big.length === 0) throw new Error('unreachable');
+    throw relationLimitError(FILE, { line: 10, col: 1 }, 'blocked', 'too large', { kind: 'rules' });
+  };
+  return deep();
+}
+
+describe('the lazy rounds and the limit error of a round', () => {
+  it('keep nothing of the stopped round alive in the next: its error frames held its data', () => {
+    const normal = loadGame(TEXT, FILE, resolvePipelineOptions({}), new StageTimer()).normal;
+    const before = liveHeap();
+    let during = 0;
+    const out = lazyRounds(normal, [], true, resolvePipelineOptions({}).deadline, (plan) => {
+      // About 32 MiB of heap that only the stopped round's frames reach.
+      if (plan === undefined) stopHoldingData(new Array<number>(4_000_000).fill(0.5));
+      during = liveHeap();
+      return plan.relations;
+    });
+    expect(out).toEqual(['blocked']);
+    expect(during - before).toBeLessThan(8 * 2 ** 20);
   });
 });

@@ -138,6 +138,21 @@ describe('the ground game', () => {
     expect(json.lazy.rules).toHaveLength(4);
   });
 
+  it('makes the lazy heads alike from supersets handed over as term ids and from syntax trees (dg)', () => {
+    const heads = (options: PipelineOptions): string[] => {
+      const { game } = ground(options);
+      return game.lazy!.heads.map((t) => game.terms.text(t));
+    };
+    const handed = heads(LAZY);
+    const trees = heads(resolvePipelineOptions({ lazyRelations: ['path'], method: 'dg' }));
+    // Both are every move of the rule's pattern in the supersets, and goal 50.
+    for (const list of [handed, trees]) {
+      expect(list).toContain('(legal walker (go 6))');
+      expect(list.every((h) => h.startsWith('(legal walker (go ') || h === '(goal walker 50)')).toBe(true);
+    }
+    expect(trees).toEqual(handed);
+  });
+
   it('is refused by the stages that need every rule ground; the mutex stage takes its lifted proofs only', () => {
     const { game, normal } = ground(LAZY);
     const mutex = mutexGroups(game, normal, LAZY, DEFAULT_MUTEX_SETTINGS, new StageTimer());

@@ -169,11 +169,20 @@ function initAtoms(table: TermTable, ctx: Context): number[] {
  * or `role`/`init` depending on the state; 'limit' when a limit of `limits` is exceeded.
  */
 export function instantiateGame(whole: NormalGame, supersets: Supersets, limits: InstantiateLimits, lazy?: LazyPlan): GroundGame {
+  // An auxiliary relation reused with a demand it was not made for (aux-demand.ts): again without demands.
+  return (limits.auxDemand === true ? withDemands(whole, supersets, limits, lazy) : undefined) ?? instantiateOnce(whole, supersets, limits, lazy, false);
+}
+
+/**
+ * {@link instantiateOnce} with demands on auxiliary relations, or undefined when a demand
+ * conflicts. The conflict is dropped with this frame: a caught error keeps its stack's frames,
+ * whose closures hold the stopped run's stores, alive (docs/corpus.md, cinst24).
+ */
+function withDemands(whole: NormalGame, supersets: Supersets, limits: InstantiateLimits, lazy: LazyPlan | undefined): GroundGame | undefined {
   try {
-    return instantiateOnce(whole, supersets, limits, lazy, limits.auxDemand === true);
+    return instantiateOnce(whole, supersets, limits, lazy, true);
   } catch (err) {
-    // An auxiliary relation reused with a demand it was not made for (aux-demand.ts): again without demands.
-    if (err instanceof AuxDemandConflict) return instantiateOnce(whole, supersets, limits, lazy, false);
+    if (err instanceof AuxDemandConflict) return undefined;
     throw err;
   }
 }

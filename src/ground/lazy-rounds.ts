@@ -8,7 +8,7 @@
 import type { Pos } from '../gdl/ast.js';
 import { NO_POS } from '../gdl/ast.js';
 import type { Deadline } from '../deadline.js';
-import { GdlError, diag } from '../gdl/diagnostics.js';
+import { type Diagnostic, GdlError, type LimitInfo, diag } from '../gdl/diagnostics.js';
 import { asRule, type NormalGame } from '../normalize/types.js';
 import { relationKeys } from '../gdl/relations.js';
 import { type LazyPlan, LazyRefusal, planLazy, ruleSeed, seedOfLimit } from './lazy.js';
@@ -30,20 +30,56 @@ export function lazyRounds<R>(game: NormalGame, seeds: readonly string[], retry:
   const lazy = [...seeds];
   for (let round = 0; ; round++) {
     const plan = lazy.length === 0 ? undefined : planOrRefuse(game, lazy, undefined);
-    try {
-      return attempt(plan);
-    } catch (err) {
-      if (!retry || round >= MAX_LAZY_ROUNDS || !(err instanceof GdlError) || err.code !== 'limit' || deadline.exceeded() !== undefined) throw err;
+    const retryable = (err: GdlError): string | undefined => {
+      if (!retry || round >= MAX_LAZY_ROUNDS || err.code !== 'limit' || deadline.exceeded() !== undefined) return undefined;
       const first = err.diagnostics[0];
       const rel = first === undefined ? undefined : seedOfLimit(first);
-      if (rel === undefined || lazy.includes(rel) || plan?.program.includes(rel) === true) throw err;
-      const next = planOrRefuse(game, [...lazy, rel], err);
-      lazy.push(rel);
-      // Rounds k+1.. would each stop at the next of these rules: at most as many as the cap leaves.
-      const later = err instanceof LazyRulesLimit ? laterRuleSeeds(game, lazy, next, err.later, MAX_LAZY_ROUNDS - round - 1) : [];
-      lazy.push(...later);
-      round += later.length;
-    }
+      return rel === undefined || lazy.includes(rel) || plan?.program.includes(rel) === true ? undefined : rel;
+    };
+    const outcome = attemptOrLimit(attempt, plan, retryable);
+    if (outcome.kind === 'done') return outcome.value;
+    const { met } = outcome;
+    const next = planOrRefuse(game, [...lazy, met.rel], met);
+    lazy.push(met.rel);
+    // Rounds k+1.. would each stop at the next of these rules: at most as many as the cap leaves.
+    const later = met.later.length > 0 ? laterRuleSeeds(game, lazy, next, met.later, MAX_LAZY_ROUNDS - round - 1) : [];
+    lazy.push(...later);
+    round += later.length;
+  }
+}
+
+/**
+ * A limit an attempt met that starts another round: the error's data, not the error. A thrown
+ * error keeps its stack's frames, their functions and what their closures hold: the round 0 of
+ * chess (the superset stage on the game as written, stopped by foresight) stayed reachable
+ * through the caught error's frames, about 50 MiB of Prolog tables and 37 MiB of fact-store
+ * arrays, for as long as the rounds ran (docs/corpus.md, cinst24).
+ */
+interface LimitMet {
+  /** The relation (or keyword rule, by position) the limit makes lazy. */
+  readonly rel: string;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly limit: LimitInfo | undefined;
+  /** The component's later rules refused alike ({@link LazyRulesLimit}), or none. */
+  readonly later: readonly Pos[];
+}
+
+/**
+ * `attempt(plan)`'s result, or the limit it met when `retryable` names a seed for it; any other
+ * error is thrown on. The error itself is dropped with this frame ({@link LimitMet}).
+ */
+function attemptOrLimit<R>(
+  attempt: (plan: LazyPlan | undefined) => R,
+  plan: LazyPlan | undefined,
+  retryable: (err: GdlError) => string | undefined,
+): { kind: 'done'; value: R } | { kind: 'limit'; met: LimitMet } {
+  try {
+    return { kind: 'done', value: attempt(plan) };
+  } catch (err) {
+    const rel = err instanceof GdlError ? retryable(err) : undefined;
+    if (rel === undefined) throw err;
+    const e = err as GdlError;
+    return { kind: 'limit', met: { rel, diagnostics: e.diagnostics, limit: e.limit, later: e instanceof LazyRulesLimit ? e.later : [] } };
   }
 }
 
@@ -107,8 +143,8 @@ function onlyDrops(plan: LazyPlan, next: LazyPlan, seeds: ReadonlySet<string>): 
   return same(dynamic(plan), dynamic(next));
 }
 
-/** The plan for `seeds`; a refusal becomes `cause` (the limit met) with the reason added, or an invalid-game error. */
-function planOrRefuse(game: NormalGame, seeds: readonly string[], cause: GdlError | undefined): LazyPlan {
+/** The plan for `seeds`; a refusal becomes the limit `cause` met with the reason added, or an invalid-game error. */
+function planOrRefuse(game: NormalGame, seeds: readonly string[], cause: LimitMet | undefined): LazyPlan {
   try {
     return planLazy(game, seeds);
   } catch (err) {

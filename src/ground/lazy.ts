@@ -15,11 +15,11 @@
  * - The static relations the program reads are evaluated exactly by instantiation as usual;
  *   their facts go into the output beside the program.
  */
-import type { Atom, Rule, Term } from '../gdl/ast.js';
+import type { Atom, Rule } from '../gdl/ast.js';
 import { KEYWORDS, NO_POS } from '../gdl/ast.js';
 import { OUTPUT_KEYWORD_SET, SEES } from '../gdl/keywords.js';
 import { GdlError, diag } from '../gdl/diagnostics.js';
-import { atomVars, matchTerm } from '../gdl/terms.js';
+import { atomVars } from '../gdl/terms.js';
 import { dependents, relationGraph, relationKeys, rulesByHead, stateDependent } from '../gdl/relations.js';
 import { type Literal, type NormalGame, type NormalRule, asRule } from '../normalize/types.js';
 import { keywordsRead, renameKeywordReads } from './lazy-keywords.js';
@@ -321,14 +321,6 @@ export function withLazyNote(game: NormalGame, err: unknown): unknown {
   const [first, ...rest] = err.diagnostics;
   const what = seed.startsWith('@') ? `the rule at line ${seed.slice(1).split(':')[0]}` : `'${seed}'`;
   return new GdlError([{ ...first!, message: `${first!.message}; --lazy-axioms leaves ${what} non-ground, evaluated per state (docs/lazy.md)` }, ...rest], err.code, err.limit);
-}
-
-/**
- * Whether ground term `t` is an instance of pattern `p` (variables bound consistently);
- * iterative, since terms may nest deeply.
- */
-export function matchesPattern(p: Term, t: Term): boolean {
-  return matchTerm(p, t, new Map());
 }
 
 /** Stages that need every rule ground refuse a game with lazy axioms (exit 1, docs/lazy.md). */

@@ -148,26 +148,44 @@ function withNote(err: unknown, note: string): unknown {
  */
 export function supersetsForGrounding(game: NormalGame, limits: ReachLimits, mode: DemandMode = 'auto', statics = false): ReachResult {
   const start = performance.now();
+  const first = firstRun(game, limits, mode, statics);
+  if (first.kind === 'done') return first.result;
+  const plainMs = performance.now() - start;
+  return mode === 'fallback' ? demandFallback(game, limits, first.err, plainMs) : refinedRun(game, limits, first.err, plainMs);
+}
+
+/**
+ * The run {@link supersetsForGrounding} chooses first, or its atom-budget error when a second
+ * run may follow. That error comes back as a copy made here: the one thrown keeps its stack's
+ * frames, whose closures hold the stopped run's tables, alive through the second run (the same
+ * holding as the lazy rounds' limit errors, docs/corpus.md cinst24).
+ */
+function firstRun(game: NormalGame, limits: ReachLimits, mode: DemandMode, statics: boolean): { kind: 'done'; result: ReachResult } | { kind: 'over'; err: GdlError } {
   try {
-    if (mode === 'always') return demandRun(game, limits);
-    if (mode === 'auto' || mode === 'accumulator') {
-      // The relaxed plan once for every question below (five plans on FRED, 30 ms each).
-      const plan = planRelaxedGame(game);
-      const demandable = demandableRelations(game, plan);
-      if (accumulatorRelations(game, demandable).length > 0) return demandRun(game, limits, demandable);
-      const chosen = mode === 'auto' ? chosenDemand(game, limits, demandable) : new Set<string>();
-      if (chosen.size > 0) return demandRun(game, limits, chosen);
-      const seeded = mode === 'auto' ? seededDemand(game, limits, demandTicker(game, limits), plan) : undefined;
-      if (seeded !== undefined) return demandRun(game, limits, seeded.relations, seeded.stateFree);
-      const asked = statics ? staticsAskedRun(game, limits, plan) : undefined;
-      if (asked !== undefined) return asked;
-    }
-    return computeSupersetsProlog(game, limits, GROUNDING);
+    return { kind: 'done', result: chosenRun(game, limits, mode, statics) };
   } catch (err) {
     if (!isAtomBudget(err) || mode === 'never' || mode === 'always') throw err;
-    const plainMs = performance.now() - start;
-    return mode === 'fallback' ? demandFallback(game, limits, err, plainMs) : refinedRun(game, limits, err, plainMs);
+    const e = err as GdlError;
+    return { kind: 'over', err: new GdlError(e.diagnostics, e.code, e.limit) };
   }
+}
+
+/** The first run of {@link supersetsForGrounding} by `mode`: demand where it pays, else plain (statics asked for). */
+function chosenRun(game: NormalGame, limits: ReachLimits, mode: DemandMode, statics: boolean): ReachResult {
+  if (mode === 'always') return demandRun(game, limits);
+  if (mode === 'auto' || mode === 'accumulator') {
+    // The relaxed plan once for every question below (five plans on FRED, 30 ms each).
+    const plan = planRelaxedGame(game);
+    const demandable = demandableRelations(game, plan);
+    if (accumulatorRelations(game, demandable).length > 0) return demandRun(game, limits, demandable);
+    const chosen = mode === 'auto' ? chosenDemand(game, limits, demandable) : new Set<string>();
+    if (chosen.size > 0) return demandRun(game, limits, chosen);
+    const seeded = mode === 'auto' ? seededDemand(game, limits, demandTicker(game, limits), plan) : undefined;
+    if (seeded !== undefined) return demandRun(game, limits, seeded.relations, seeded.stateFree);
+    const asked = statics ? staticsAskedRun(game, limits, plan) : undefined;
+    if (asked !== undefined) return asked;
+  }
+  return computeSupersetsProlog(game, limits, GROUNDING);
 }
 
 /**
