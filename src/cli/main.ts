@@ -7,7 +7,7 @@
  * it only schedules worker processes, each with a heap of its own.
  */
 import { isMainThread, workerData } from 'node:worker_threads';
-import { type CommandThreadData, boundHeapGrowth, tuneForShortRuns } from '../runtime.js';
+import { type CommandThreadData, boundHeapGrowth, startHeapLarger, tuneForShortRuns } from '../runtime.js';
 import { guardProcess } from './exit.js';
 import { runInThread, runsInThread } from './thread.js';
 
@@ -15,6 +15,7 @@ guardProcess();
 if (isMainThread) {
   tuneForShortRuns();
   boundHeapGrowth();
+  startHeapLarger();
   const args = process.argv.slice(2);
   if (runsInThread(args)) process.exitCode = await runInThread(new URL(import.meta.url), args);
   else await (await import('./program.js')).runProgram(args);
