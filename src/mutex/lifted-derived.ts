@@ -127,6 +127,18 @@ function fingerprint(assumed: Assumed, relations: readonly string[]): string {
   return relations.map((r) => (assumed.get(r) ?? []).map((c) => `${c.hypothesis ?? ''}:${c.input.join(',')}:${c.keys?.size ?? ''}`).join(';')).join('|');
 }
 
+/**
+ * Whether a claim proven already implies `claim`: its inputs among `claim`'s and `claim`'s
+ * outputs among its. Two atoms that agree at `claim`'s inputs agree at its inputs, so (it holds)
+ * at its outputs, `claim`'s among them; and lifted-core.ts' forcing with it alone unifies every
+ * output `claim` would. wargame01's `intendedlocation` [0] -> [1, 2] implies [0, 1] -> [2] and
+ * [0, 2] -> [1], whose own proofs failed after 0.3 to 0.7 processor seconds each.
+ */
+function impliedBy(proven: ReadonlyMap<string, Proven> | undefined, claim: AssumedClaim): boolean {
+  const out = claim.output ?? [];
+  return [...(proven?.values() ?? [])].some((p) => p.claims.some((c) => c.input.every((i) => claim.input.includes(i)) && out.every((j) => c.output?.includes(j) === true)));
+}
+
 /** Per derived relation (`name/arity`), per output positions asked for: the claim if proven, and the state claims its proof used. */
 type Known = Map<string, Map<string, Proven>>;
 
@@ -160,6 +172,8 @@ export function transitionFunctions(normal: NormalGame, facts: StaticFacts, rela
       const id = output.join(',');
       if (!k.startsWith('static ') || rels === undefined || busy.has(rel) || tooCostly.has(rel) || same.length > MAX_ARITY || output.length > 2 || known.get(rel)?.has(id) === true) return;
       const claim: AssumedClaim = { input: [...same.keys()].filter((i) => same[i]), output };
+      // A claim proven already that implies this one forces all it would force (`merged` hands it out): no proof.
+      if (impliedBy(known.get(rel), claim)) return;
       const used = new Set<AssumedClaim>();
       rels.forEach((r) => busy.add(r));
       const outer = current;
