@@ -183,17 +183,22 @@ export function initialBits(fluents: Fluents): GroundState {
   return state;
 }
 
+/**
+ * The term ids of the set bits of `state` (bit f: `termOf[f]`), lowest first, so in fluent order:
+ * set bits only, as a state holds few of a game's fluents.
+ */
+export function termsOfBits(state: GroundState, termOf: ArrayLike<number>): number[] {
+  const out: number[] = [];
+  for (let w = 0; w < state.length; w++) {
+    for (let b = state[w]!; b !== 0; b &= b - 1) out.push(termOf[(w << 5) | (31 - Math.clz32(b & -b))]!);
+  }
+  return out;
+}
+
 /** The term ids of a bitset state's fluents, and the text of states, moves and values, for a ground game's simulators. */
 export function groundText(game: GroundGame, fluents: Fluents): { fluentTerms(state: GroundState): number[]; text: SimulatorText<GroundState, number, number> } {
   const { terms } = game;
-  const fluentTerms = (state: GroundState): number[] => {
-    // Set bits only, lowest first (so fluent order, as before): a state holds few of a game's fluents.
-    const out: number[] = [];
-    for (let w = 0; w < state.length; w++) {
-      for (let b = state[w]!; b !== 0; b &= b - 1) out.push(fluents.terms[(w << 5) | (31 - Math.clz32(b & -b))]!);
-    }
-    return out;
-  };
+  const fluentTerms = (state: GroundState): number[] => termsOfBits(state, fluents.terms);
   const text: SimulatorText<GroundState, number, number> = {
     state: (state) => fluentTerms(state).map((t) => terms.text(t)),
     move: (move) => terms.text(game.atoms[move]!.args[1]!),

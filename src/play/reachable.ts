@@ -11,7 +11,7 @@
 import { type Deadline, cpuMs } from '../deadline.js';
 import type { GroundGame } from '../ground/types.js';
 import { createFastSimulator } from './fast/simulator.js';
-import type { GroundState } from './ground-sim.js';
+import { type GroundState, termsOfBits } from './ground-sim.js';
 import type { PackedStates } from './packed.js';
 import { StateSet } from './state-set.js';
 import { readFluentTerms, statePacker } from './read-fluents.js';
@@ -159,15 +159,6 @@ function eachJointMove(legal: readonly (readonly number[])[], visit: (moves: rea
     if (r < 0) return;
     for (let q = r; q < legal.length; q++) moves[q] = legal[q]![pick[q]!]!;
   }
-}
-
-/** The term ids of the set bits of `state` (bit f: `termOf[f]`), lowest first. */
-function termsOfBits(state: GroundState, termOf: readonly number[]): number[] {
-  const out: number[] = [];
-  for (let w = 0; w < state.length; w++) {
-    for (let b = state[w]!; b !== 0; b &= b - 1) out.push(termOf[(w << 5) | (31 - Math.clz32(b & -b))]!);
-  }
-  return out;
 }
 
 /**
