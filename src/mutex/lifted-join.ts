@@ -144,7 +144,7 @@ function candidates(t: Table, args: readonly Term[], env: ReadonlyMap<string, Te
   // Every argument bound: one look-up of the row's text instead of a scan of a bucket (racer's `(smaller p0 ?y)`, 50 rows a time).
   if (args.length > 1 && whole.every((g) => g !== undefined)) {
     const row = whole as Term[];
-    const rows = t.seen.has(row.map((g) => key(g, EMPTY)).join(' ')) ? [row] : [];
+    const rows = t.seen.has(rowText(row)) ? [row] : [];
     return { rows, charged: rows.length };
   }
   const at = whole.flatMap((g, i) => (g === undefined ? [] : [i]));
