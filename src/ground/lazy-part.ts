@@ -3,10 +3,11 @@
  * through a lazy one, and the lazy part of the ground game (static facts the non-ground
  * program reads, and the heads its keyword rules may make).
  */
-import type { Atom, Term } from '../gdl/ast.js';
+import type { Atom } from '../gdl/ast.js';
 import { relationGraph, stateDependent } from '../gdl/relations.js';
 import type { Rule } from '../gdl/ast.js';
 import type { TermTable } from '../datalog/terms.js';
+import { UNBOUND, compileTerm, matchPattern } from '../datalog/pattern.js';
 import type { Supersets } from '../reach/types.js';
 import { type LazyPlan, LazyRefusal } from './lazy.js';
 import { handedIds } from '../reach/handover.js';
@@ -54,46 +55,23 @@ function keywordArgs(supersets: Supersets, table: TermTable): KeywordArgs {
   return { fluents, moves };
 }
 
-/**
- * Whether the terms `ids[at ..]` of `table`, one per pattern of `args`, are an instance of them,
- * variables bound consistently: `matchTerm` of src/gdl/terms.ts over term ids. Ids are hash-consed, so a
- * variable's two values are equal terms exactly when their ids are. A constant and a function
- * of no arguments would be one term id, but no term is such a function (the parser reads `(f)`
- * as the constant `f`). Iterative: terms nest deep.
- */
-function matchesIds(args: readonly Term[], table: TermTable, ids: Int32Array, at: number, binding: Map<string, number>): boolean {
-  binding.clear();
-  const stack: [Term, number][] = [];
-  for (let i = 0; i < args.length; i++) stack.push([args[i]!, ids[at + i]!]);
-  while (stack.length > 0) {
-    const [p, t] = stack.pop()!;
-    if (p.kind === 'var') {
-      const bound = binding.get(p.name);
-      if (bound === undefined) binding.set(p.name, t);
-      else if (bound !== t) return false;
-    } else if (p.kind === 'const') {
-      if (table.arity(t) !== 0 || table.name(t) !== p.name) return false;
-    } else {
-      if (table.arity(t) !== p.args.length || table.name(t) !== p.name) return false;
-      for (let i = 0; i < p.args.length; i++) stack.push([p.args[i]!, table.arg(t, i)]);
-    }
-  }
-  return true;
-}
-
 /** Term ids of the atoms lazy keyword rule head `head` may make, over the fluents and moves `kw`. */
 function headsOf(head: Atom, kw: () => KeywordArgs, table: TermTable, roles: readonly number[], tick: () => void): number[] {
   const out: number[] = [];
-  const binding = new Map<string, number>();
   if (head.rel === 'next' || head.rel === 'legal') {
     const width = head.rel === 'next' ? 1 : 2;
     const rows = head.rel === 'next' ? kw().fluents : kw().moves;
     // A head of another arity matches none (as the syntax-tree match found).
     if (head.args.length !== width) return out;
     const sym = table.symbol(head.rel);
+    // The head's arguments matched over term ids (hash-consed: equal terms, equal ids), variables bound consistently.
+    const vars = new Map<string, number>();
+    const patterns = head.args.map((a) => compileTerm(a, vars, table));
+    const vals = new Int32Array(vars.size);
     for (let at = 0; at < rows.length; at += width) {
       tick();
-      if (matchesIds(head.args, table, rows, at, binding)) out.push(table.make(sym, rows.subarray(at, at + width)));
+      vals.fill(UNBOUND);
+      if (patterns.every((p, i) => matchPattern(p, rows[at + i]!, table, vals))) out.push(table.make(sym, rows.subarray(at, at + width)));
     }
   } else if (head.args.every((a) => a.kind === 'const')) {
     out.push(table.compound(head.rel, head.args.map((a) => table.fromTerm(a))));
