@@ -7,7 +7,7 @@
  * state are kept up to date as atoms change, so a step costs what changes, not the game's size.
  */
 import type { GroundGame } from '../../ground/types.js';
-import { type GroundState, fluentsOf, groundText, holding, initialBits, perceptAtoms, roleAtoms } from '../ground-sim.js';
+import { type GroundState, fluentsOf, groundText, holding, initialBits, perceptAtoms, roleAtoms, termsOfBits } from '../ground-sim.js';
 import { compareCodePoints } from '../../gdl/terms.js';
 import type { Random } from '../random.js';
 import type { GameSimulator, StateInfo } from '../types.js';
@@ -147,13 +147,8 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
   };
   const machine = (all: GroundGame['rules']): Machine => machines([all])[0]!;
   /** Term ids of the fluents set in `bits` (for the lazy part's evaluator). */
-  const fluentIds = (bits: Uint32Array): number[] => {
-    const ids: number[] = [];
-    for (let w = 0; w < words; w++) {
-      for (let b = bits[w]!; b !== 0; b &= b - 1) ids.push(fluents.terms[(w << 5) | (31 - Math.clz32(b & -b))]!);
-    }
-    return ids;
-  };
+  // `loaded` (WebAssembly's view or not) is `words` long, as nextBits is (wasm-propagate.ts arraysOf).
+  const fluentIds = (bits: Uint32Array): number[] => termsOfBits(bits, fluents.terms);
 
   /** Makes `state` the loaded one of machine `into` (changing only the true atoms that differ) with no does atom set, and settles its net. */
   let changed = true;
