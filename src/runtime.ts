@@ -73,6 +73,26 @@ export function startHeapLarger(): void {
   setFlagsFromString(`--initial-heap-size=${INITIAL_HEAP_MB}`);
 }
 
+/**
+ * Gives threads started afterwards a global `gc()`, a full garbage collection, for the command
+ * line's process (the flag is read when a context is made, so the command thread started after
+ * this call has it; the main thread's own context does not). Only {@link fullCollection} calls
+ * it: the command line's lazy rounds collect a stopped round's data before the next round
+ * (docs/corpus.md, chess25). The library never sets it.
+ */
+export function exposeCollector(): void {
+  setFlagsFromString('--expose-gc');
+}
+
+/**
+ * A full garbage collection, when this thread's global `gc()` exists ({@link exposeCollector}
+ * before the thread started), else undefined.
+ */
+export function fullCollection(): (() => void) | undefined {
+  const gc: unknown = (globalThis as { gc?: unknown }).gc;
+  return typeof gc === 'function' ? () => void gc() : undefined;
+}
+
 /** Share of the machine's physical memory a run may use by default (`--max-memory`). */
 export const DEFAULT_MEMORY_SHARE = 0.5;
 

@@ -7,7 +7,7 @@
  * it only schedules worker processes, each with a heap of its own.
  */
 import { isMainThread, workerData } from 'node:worker_threads';
-import { type CommandThreadData, boundHeapGrowth, startHeapLarger, tuneForShortRuns } from '../runtime.js';
+import { type CommandThreadData, boundHeapGrowth, exposeCollector, startHeapLarger, tuneForShortRuns } from '../runtime.js';
 import { guardProcess } from './exit.js';
 import { runInThread, runsInThread } from './thread.js';
 
@@ -16,6 +16,7 @@ if (isMainThread) {
   tuneForShortRuns();
   boundHeapGrowth();
   startHeapLarger();
+  exposeCollector();
   const args = process.argv.slice(2);
   if (runsInThread(args)) process.exitCode = await runInThread(new URL(import.meta.url), args);
   else await (await import('./program.js')).runProgram(args);
