@@ -69,7 +69,7 @@ export const INITIAL_HEAP_MB = 128;
  * first round that is stopped and thrown away (chess and the held-out 2006 scramblings: round 0,
  * the superset stage on the game as written, stopped by foresight). With 128 MB that round's
  * garbage, about 40 of its 90 MB of heap, was never collected while it ran and set the run's
- * peak (held-out GERMANY: 204-209 MiB, about 510 MiB per million rules; with 96 MB 194-200).
+ * peak (held-out GERMANY: 203-204 MiB, about 505 MiB per million rules; with 96 MB 194-197).
  * Measured in docs/corpus.md, chess25.
  */
 export const LAZY_INITIAL_HEAP_MB = 96;
