@@ -1,6 +1,7 @@
 // The lazy rounds (src/ground/lazy-rounds.ts, lazy-scan.ts): the later keyword rules of a
 // component refused alike are made lazy in the same round, with the same plan and output as
-// when every seed is given at once; and a stopped round's data is not kept alive by its error.
+// when every seed is given at once; a stopped round's data is not kept alive by its error; and
+// the caller's `reclaim` runs between two rounds, when that data is garbage.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
@@ -79,5 +80,30 @@ describe('the lazy rounds and the limit error of a round', () => {
     });
     expect(out).toEqual(['blocked']);
     expect(during - before).toBeLessThan(8 * 2 ** 20);
+  });
+
+  it('call reclaim once between two rounds, when the stopped round holds nothing any more', () => {
+    const normal = loadGame(TEXT, FILE, resolvePipelineOptions({}), new StageTimer()).normal;
+    const before = liveHeap();
+    const calls: string[] = [];
+    let between = Infinity;
+    const reclaim = (): void => {
+      calls.push('reclaim');
+      between = liveHeap();
+    };
+    lazyRounds(
+      normal,
+      [],
+      true,
+      resolvePipelineOptions({}).deadline,
+      (plan) => {
+        calls.push(plan === undefined ? 'round 0' : 'round 1');
+        if (plan === undefined) stopHoldingData(new Array<number>(4_000_000).fill(0.5));
+        return plan.relations;
+      },
+      reclaim,
+    );
+    expect(calls).toEqual(['round 0', 'reclaim', 'round 1']);
+    expect(between - before).toBeLessThan(8 * 2 ** 20);
   });
 });

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../src/cli/io.js';
 import { totalmem } from 'node:os';
-import { requestedMemoryMb } from '../src/cli/thread.js';
-import { defaultMaxMemoryMb, heapForMemoryLimit } from '../src/runtime.js';
+import { initialHeapMb, requestedMemoryMb } from '../src/cli/thread.js';
+import { INITIAL_HEAP_MB, LAZY_INITIAL_HEAP_MB, defaultMaxMemoryMb, heapForMemoryLimit } from '../src/runtime.js';
 import { limitSettings, parseChoice, parseSeconds, parseWhole, resolveFlags } from '../src/cli/options.js';
 import { defaultPipelineOptions, resolvePipelineOptions } from '../src/pipeline/stages.js';
 
@@ -54,6 +54,13 @@ describe('cli options', () => {
     expect(requestedMemoryMb(['ground', '--max-memory=1200', 'g.kif'])).toBe(1200);
     expect(requestedMemoryMb(['ground', 'g.kif', '--max-memory', 'lots'])).toBe(defaultMaxMemoryMb());
     expect(requestedMemoryMb(['ground', '--', '--max-memory', '900'])).toBe(defaultMaxMemoryMb());
+  });
+
+  it('starts the heap lower for a run with lazy axioms, read before the options parser', () => {
+    expect(initialHeapMb(['ground', 'g.kif', '--lazy-axioms'])).toBe(LAZY_INITIAL_HEAP_MB);
+    expect(initialHeapMb(['ground', 'g.kif'])).toBe(INITIAL_HEAP_MB);
+    expect(initialHeapMb(['ground', '--', '--lazy-axioms'])).toBe(INITIAL_HEAP_MB);
+    expect(LAZY_INITIAL_HEAP_MB).toBeLessThan(INITIAL_HEAP_MB);
   });
 
   it('resolves one deadline, counted from the start of the process', () => {

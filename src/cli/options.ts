@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { defaultPipelineOptions, type PipelineOptions, type PipelineSettings, type ReachMethod, resolvePipelineOptions } from '../pipeline/stages.js';
-import { defaultMaxMemoryMb, processStartedAt } from '../runtime.js';
+import { defaultMaxMemoryMb, fullCollection, processStartedAt } from '../runtime.js';
 import { UsageError } from './io.js';
 
 /** The limit flags as commander parses them (all strings, all optional). */
@@ -148,9 +148,16 @@ function defined<K extends string>(key: K, value: number | undefined): Partial<R
 
 /**
  * The options of one run from the flags: checked, then resolved once, the deadline counted
- * from the start of the process (`--timeout` bounds the whole command).
+ * from the start of the process (`--timeout` bounds the whole command). In the command thread
+ * the lazy rounds get a full collection between rounds (`reclaim`, src/runtime.ts).
  */
 export function resolveFlags(flags: LimitFlags & { readonly method?: string }): PipelineOptions {
   const method = flags.method === undefined ? undefined : parseMethod(flags.method);
-  return resolvePipelineOptions({ ...limitSettings(flags), ...(method === undefined ? {} : { method }), startedAt: processStartedAt() });
+  const reclaim = fullCollection();
+  return resolvePipelineOptions({
+    ...limitSettings(flags),
+    ...(method === undefined ? {} : { method }),
+    ...(reclaim === undefined ? {} : { reclaim }),
+    startedAt: processStartedAt(),
+  });
 }

@@ -11,7 +11,7 @@
  */
 import { rmSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { type CommandThreadData, defaultMaxMemoryMb, heapForMemoryLimit } from '../runtime.js';
+import { type CommandThreadData, INITIAL_HEAP_MB, LAZY_INITIAL_HEAP_MB, defaultMaxMemoryMb, heapForMemoryLimit } from '../runtime.js';
 import { EXIT, TERMINATING_SIGNALS, type TempFileMessage, signalExitCode } from './exit.js';
 
 /**
@@ -40,6 +40,15 @@ function flagValue(args: readonly string[], name: string, valid: RegExp): number
 /** The `--max-memory` value in `args` if it is a positive whole number, else the default. */
 export function requestedMemoryMb(args: readonly string[]): number {
   return flagValue(args, '--max-memory', /^\d+$/) ?? defaultMaxMemoryMb();
+}
+
+/**
+ * The first heap limit for the command in `args` (src/runtime.ts): lower when `--lazy-axioms`
+ * is given (before `--`), whose first round is often thrown away.
+ */
+export function initialHeapMb(args: readonly string[]): number {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).includes('--lazy-axioms') ? LAZY_INITIAL_HEAP_MB : INITIAL_HEAP_MB;
 }
 
 /**

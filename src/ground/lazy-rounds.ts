@@ -25,8 +25,17 @@ const MAX_LAZY_ROUNDS = 6;
  * be lazy ends the rounds with the limit error, which then says why. The later keyword rules a
  * lazy-rule limit carries ({@link LazyRulesLimit}) are made lazy with it, each counted as the
  * round it saves ({@link laterRuleSeeds}).
+ * `reclaim`, when given, is called between two rounds, once the stopped round's data is garbage
+ * (the command line's full garbage collection: `reclaim` of src/pipeline/options.ts).
  */
-export function lazyRounds<R>(game: NormalGame, seeds: readonly string[], retry: boolean, deadline: Deadline, attempt: (plan: LazyPlan | undefined) => R): R {
+export function lazyRounds<R>(
+  game: NormalGame,
+  seeds: readonly string[],
+  retry: boolean,
+  deadline: Deadline,
+  attempt: (plan: LazyPlan | undefined) => R,
+  reclaim?: () => void,
+): R {
   const lazy = [...seeds];
   for (let round = 0; ; round++) {
     const plan = lazy.length === 0 ? undefined : planOrRefuse(game, lazy, undefined);
@@ -39,6 +48,9 @@ export function lazyRounds<R>(game: NormalGame, seeds: readonly string[], retry:
     const outcome = attemptOrLimit(attempt, plan, retryable);
     if (outcome.kind === 'done') return outcome.value;
     const { met } = outcome;
+    // The stopped attempt's stores are unreachable now (LimitMet); collected here, they are not
+    // still filling the heap while the next round fills it too (docs/corpus.md, chess25).
+    reclaim?.();
     const next = planOrRefuse(game, [...lazy, met.rel], met);
     lazy.push(met.rel);
     // Rounds k+1.. would each stop at the next of these rules: at most as many as the cap leaves.

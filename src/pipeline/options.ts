@@ -57,6 +57,14 @@ export interface PipelineOptions {
    * No CLI flag. Absent: all on.
    */
   readonly reachOff?: readonly Optimization[];
+  /**
+   * Called between two lazy rounds, when the stopped round's data (its superset stage's tables
+   * and stores, or its instantiation's) has become garbage: the command line passes a full
+   * garbage collection, so that the next round does not fill the heap on top of that garbage
+   * before V8 collects it (the peak of held-out GERMANY, docs/corpus.md, chess25). No CLI flag;
+   * the library never collects by itself. Absent: nothing is called.
+   */
+  readonly reclaim?: () => void;
 }
 
 /** What a caller may set; everything left out takes its default. */
@@ -89,6 +97,8 @@ export interface PipelineSettings {
   readonly signal?: AbortFlag;
   /** See {@link PipelineOptions.reachOff}. */
   readonly reachOff?: readonly Optimization[];
+  /** See {@link PipelineOptions.reclaim}. */
+  readonly reclaim?: () => void;
 }
 
 /** The deadline `settings.timeoutSeconds` after `settings.startedAt` (default now). */
@@ -123,6 +133,7 @@ export function resolvePipelineOptions(settings: PipelineSettings = {}): Pipelin
     ...(settings.lazyAxioms === true ? { lazyAxioms: true } : {}),
     ...(settings.lazyRelations === undefined ? {} : { lazyRelations: settings.lazyRelations }),
     ...(settings.reachOff === undefined || settings.reachOff.length === 0 ? {} : { reachOff: settings.reachOff }),
+    ...(settings.reclaim === undefined ? {} : { reclaim: settings.reclaim }),
   };
 }
 

@@ -246,7 +246,7 @@ function groundLazily(normal: NormalGame, options: PipelineOptions, timer: Stage
     const reach = reuse ? reached!.reach : reachForGrounding(game, options, timer, demand, plan === undefined);
     reached = { reach, game };
     return { reach, ground: groundGame(normal, reach.supersets, options, timer, plan, demand === 'auto') };
-  });
+  }, options.reclaim);
 }
 
 /** The demand modes of the superset stage a grounding may ask for (src/reach/demand.ts). */
