@@ -1,6 +1,6 @@
 /**
  * One measurement of the reach ablation (src/bench/ablation.ts), in a process of its own so
- * that no run warms up the next: `node dist/bench/ablation-worker.js GAME VARIANT TIMEOUT_S`
+ * that no run warms up the next: `node FLAGS dist/bench/ablation-worker.js GAME VARIANT TIMEOUT_S` (FLAGS: src/runtime.ts, `v8Flags`, which ablation.ts passes)
  * prints one JSON line (an {@link AblationRun}). VARIANT is `plain` (Algorithm 9.2 as the
  * thesis writes it), `optimized` (the `prolog` method), or `no-NAME`: the `prolog` method
  * with the optimization NAME switched off (src/reach/ablation.ts). The processor time is
@@ -12,7 +12,6 @@ import { readFileSync } from 'node:fs';
 import { GdlError } from '../gdl/diagnostics.js';
 import { type Optimization, formatSupersets, isOptimization, loadGame, reachGame, resolvePipelineOptions } from '../pipeline/stages.js';
 import { StageTimer } from '../timer.js';
-import { tuneForShortRuns } from '../runtime.js';
 
 /** What one run reports. */
 export interface AblationRun {
@@ -61,7 +60,7 @@ function measure(file: string, variant: string, timeoutS: number): AblationRun {
   }
 }
 
-tuneForShortRuns();
+// V8's flags (src/runtime.ts, v8Flags) come on this process's command line from ablation.ts.
 const [file, variant, timeout] = process.argv.slice(2);
 if (file === undefined || variant === undefined) {
   process.stderr.write('usage: ablation-worker GAME VARIANT [TIMEOUT_S]\n');

@@ -7,15 +7,13 @@
  * it only schedules worker processes, each with a heap of its own.
  */
 import { isMainThread, workerData } from 'node:worker_threads';
-import { type CommandThreadData, boundHeapGrowth, startHeapLarger, tuneForShortRuns } from '../runtime.js';
+import { type CommandThreadData, tuneProcess } from '../runtime.js';
 import { guardProcess } from './exit.js';
 import { runInThread, runsInThread } from './thread.js';
 
 guardProcess();
 if (isMainThread) {
-  tuneForShortRuns();
-  boundHeapGrowth();
-  startHeapLarger();
+  tuneProcess();
   const args = process.argv.slice(2);
   if (runsInThread(args)) process.exitCode = await runInThread(new URL(import.meta.url), args);
   else await (await import('./program.js')).runProgram(args);
