@@ -1,7 +1,8 @@
 /**
  * One benchmark measurement, in its own process so that peak memory and crashes stay per game:
  * `node FLAGS dist/bench/worker.js GAME TIMEOUT_S MAX_ATOMS [swi] [methods] [plain] [clingo] [mutex] [method=M]`
- * prints one JSON line (a {@link Measurement}) on stdout; FLAGS: the command line's V8 flags (src/runtime.ts, `v8Flags`), which run.ts passes. `methods` adds both superset methods
+ * prints one JSON line (a {@link Measurement}) on stdout; FLAGS: the command line's V8 flags
+ * (src/runtime.ts, `v8Flags`), which run.ts passes. `methods` adds both superset methods
  * through instantiation (`plain` also prolog-plain), `clingo` clingo's time for the relaxed
  * game's least model; `method=M` measures the superset method M (prolog, prolog-plain, dg;
  * default prolog) in the main columns.
