@@ -2,9 +2,10 @@
  * One measurement of the reach ablation (src/bench/ablation.ts), in a process of its own so
  * that no run warms up the next: `node FLAGS dist/bench/ablation-worker.js GAME VARIANT TIMEOUT_S`
  * (FLAGS: src/runtime.ts, `v8Flags`, which ablation.ts passes) prints one JSON line (an
- * {@link AblationRun}). VARIANT is `plain` (Algorithm 9.2 as the thesis writes it), `optimized` (the `prolog` method), or `no-NAME`: the `prolog` method
- * with the optimization NAME switched off (src/reach/ablation.ts). The processor time is
- * that of the superset computation alone (`process.cpuUsage` around it: every thread of the
+ * {@link AblationRun}). VARIANT is `plain` (Algorithm 9.2 as the thesis writes it),
+ * `optimized` (the `prolog` method), or `no-NAME`: the `prolog` method with the optimization
+ * NAME switched off (src/reach/ablation.ts). The processor time is that of the superset
+ * computation alone (`process.cpuUsage` around it: every thread of the
  * process, the collector's included), less disturbed by other processes than elapsed time.
  */
 import { createHash } from 'node:crypto';
