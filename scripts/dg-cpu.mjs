@@ -20,7 +20,7 @@ if (dist === undefined || file === undefined) {
   process.stderr.write('usage: node scripts/dg-cpu.mjs DIST GAME [TIMEOUT_S] [noclingo]\n');
   process.exit(2);
 }
-(await import(`${dist}/runtime.js`)).tuneForShortRuns();
+(await import(`${dist}/runtime.js`)).tuneProcess();
 const P = await import(`${dist}/pipeline/stages.js`);
 const { StageTimer } = await import(`${dist}/index.js`);
 const { relaxedProgram } = await import(`${dist}/bench/asp.js`);

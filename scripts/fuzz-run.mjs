@@ -13,7 +13,7 @@ export async function loadLib() {
     runtime: await import(new URL('runtime.js', dist).href),
     timer: await import(new URL('timer.js', dist).href),
   };
-  lib.runtime.tuneForShortRuns();
+  lib.runtime.tuneProcess();
   return lib;
 }
 

@@ -19,7 +19,7 @@ if (dist === undefined || file === undefined) {
   process.stderr.write('usage: node scripts/reach-cpu.mjs DIST GAME [TIMEOUT_S] [full]\n');
   process.exit(2);
 }
-(await import(`${dist}/runtime.js`)).tuneForShortRuns();
+(await import(`${dist}/runtime.js`)).tuneProcess();
 const P = await import(`${dist}/pipeline/stages.js`);
 const { StageTimer } = await import(`${dist}/timer.js`);
 const options = P.resolvePipelineOptions({ timeoutSeconds: Number(timeoutArg ?? 120) });

@@ -1,7 +1,9 @@
 /**
- * Process-wide V8 tuning for this project's programs: the `gdl-ground` command and the
- * benchmark worker call it first thing. The library never does: V8 flags belong to the whole
- * process, which may be someone else's.
+ * Process-wide V8 tuning for this project's programs, one list of flags ({@link v8Flags}) for all
+ * of them: the `gdl-ground` command sets them first thing for the thread that runs its command
+ * ({@link tuneProcess}); the processes this project starts to ground or measure a game (`batch`'s
+ * workers, the benchmarks' workers) get them on their command line. The library never sets them:
+ * V8 flags belong to the whole process, which may be someone else's.
  */
 import { totalmem } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
@@ -18,7 +20,7 @@ import { isMainThread, workerData } from 'node:worker_threads';
 const INTERRUPT_BUDGET = 1_000_000;
 
 /**
- * Tunes V8 for short runs. Most games take 50-300 ms in one fresh process, and V8's defaults
+ * V8's setting for short runs. Most games take 50-300 ms in one fresh process, and V8's defaults
  * are made for long-lived ones: there, TurboFan starts compiling the hot functions of the
  * engine within the first milliseconds, and that compiling competes with the run for the
  * processor (two cores here, shared with the garbage collector's helpers) while the optimized
@@ -29,9 +31,7 @@ const INTERRUPT_BUDGET = 1_000_000;
  * games no consistent change: 6.2 s against 6.6 s on 5 games of 0.7-1.8 s, 16.9 s against
  * 16.1 s on 8 games of 0.4-6 s (docs/reach.md, "How it runs", item 14).
  */
-export function tuneForShortRuns(): void {
-  setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);
-}
+const SHORT_RUNS_FLAG = `--interrupt-budget=${INTERRUPT_BUDGET}`;
 
 /**
  * How far V8 lets the old generation grow past what its last full collection left live, in
@@ -44,13 +44,11 @@ export function tuneForShortRuns(): void {
 const HEAP_GROWING_PERCENT = 100;
 
 /**
- * Bounds the heap's growth between full collections, for the command line's process (its
- * command thread included: the flag is read at each collection). Peak memory on large games
- * against a few more full collections; the library never sets it.
+ * Bounds the heap's growth between full collections (the flag is read at each collection, so
+ * setting it in a running process works): peak memory on large games against a few more full
+ * collections.
  */
-export function boundHeapGrowth(): void {
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-}
+const HEAP_GROWTH_FLAG = `--heap-growing-percent=${HEAP_GROWING_PERCENT}`;
 
 /**
  * The old generation's first limit, in MB. V8 starts it at a few MB and makes a full collection
@@ -75,12 +73,33 @@ export const INITIAL_HEAP_MB = 128;
 export const LAZY_INITIAL_HEAP_MB = 96;
 
 /**
- * Starts the heap at `mb` ({@link INITIAL_HEAP_MB} unless said), for the command line's process
- * (the flag is read when an isolate's heap is set up, so the command thread started afterwards
- * has it); the library never sets it.
+ * The flag that starts the heap at `mb` MB. It is read when an isolate's heap is set up: set in
+ * a running process it reaches only threads started afterwards (the command line's command
+ * thread), not the process's own heap, so a child process needs it on its command line
+ * (`node --trace-gc` with 50 MB kept: one full collection with it set at run time, none with it
+ * given as `node --initial-heap-size=128`).
  */
-export function startHeapLarger(mb: number = INITIAL_HEAP_MB): void {
-  setFlagsFromString(`--initial-heap-size=${mb}`);
+function heapStartFlag(mb: number): string {
+  return `--initial-heap-size=${mb}`;
+}
+
+/**
+ * The V8 flags of every process this project runs to ground or measure a game, as `node`
+ * command-line words, the heap started at `initialMb`: the one list that {@link tuneProcess}
+ * sets and that the spawners of `batch`'s and the benchmarks' worker processes pass
+ * (`execArgv`), so that what they measure is what `gdl-ground ground` runs.
+ */
+export function v8Flags(initialMb: number = INITIAL_HEAP_MB): string[] {
+  return [SHORT_RUNS_FLAG, HEAP_GROWTH_FLAG, heapStartFlag(initialMb)];
+}
+
+/**
+ * Sets {@link v8Flags} in this process, for the threads it starts afterwards (the command line's
+ * command thread gets all of them; the command line passes {@link LAZY_INITIAL_HEAP_MB} for
+ * `--lazy-axioms`); its own heap keeps its initial size (see {@link heapStartFlag}).
+ */
+export function tuneProcess(initialMb: number = INITIAL_HEAP_MB): void {
+  for (const flag of v8Flags(initialMb)) setFlagsFromString(flag);
 }
 
 /**

@@ -8,7 +8,7 @@ import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_MEMORY_SHARE } from '../runtime.js';
+import { DEFAULT_MEMORY_SHARE, v8Flags } from '../runtime.js';
 import { type Ending, heapAborted, runAll, runChild } from './runner.js';
 import type { BatchFormat, FoundGame, GameRow, WorkerJob, WorkerReply } from './types.js';
 
@@ -63,7 +63,8 @@ function runWorker(job: WorkerJob, options: BatchOptions, signal: AbortSignal): 
   return runChild({
     // The worker watches this process id and dies when its parent is gone (worker.ts).
     args: [WORKER, String(process.pid)],
-    execArgv: [`--max-old-space-size=${options.maxMemoryMb}`],
+    // The command line's V8 settings, so that a game costs here what `ground` costs.
+    execArgv: [...v8Flags(), `--max-old-space-size=${options.maxMemoryMb}`],
     message: (startedAt) => ({ ...job, startedAt }),
     ...(options.timeoutSeconds === undefined ? {} : { killAfterMs: (options.timeoutSeconds + GRACE_SECONDS) * 1000 }),
   }, signal);

@@ -5,7 +5,6 @@
  * records as a crash; a V8 heap abort or a kill is seen by the parent the same way.
  */
 import { Worker } from 'node:worker_threads';
-import { tuneForShortRuns } from '../runtime.js';
 import { groundOne } from './ground-one.js';
 import type { WorkerJob } from './types.js';
 import type { PipelineSettings } from '../pipeline/stages.js';
@@ -44,7 +43,7 @@ function parentWatch(): NonNullable<PipelineSettings['signal']> {
   };
 }
 
-tuneForShortRuns();
+// V8's flags (src/runtime.ts, v8Flags) come on this process's command line from run.ts.
 const parentGone = parentWatch();
 // The parent is gone (killed): nobody waits for the reply.
 process.once('disconnect', () => process.exit(INTERNAL));

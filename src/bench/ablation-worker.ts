@@ -1,10 +1,11 @@
 /**
  * One measurement of the reach ablation (src/bench/ablation.ts), in a process of its own so
- * that no run warms up the next: `node dist/bench/ablation-worker.js GAME VARIANT TIMEOUT_S`
- * prints one JSON line (an {@link AblationRun}). VARIANT is `plain` (Algorithm 9.2 as the
- * thesis writes it), `optimized` (the `prolog` method), or `no-NAME`: the `prolog` method
- * with the optimization NAME switched off (src/reach/ablation.ts). The processor time is
- * that of the superset computation alone (`process.cpuUsage` around it: every thread of the
+ * that no run warms up the next: `node FLAGS dist/bench/ablation-worker.js GAME VARIANT TIMEOUT_S`
+ * (FLAGS: src/runtime.ts, `v8Flags`, which ablation.ts passes) prints one JSON line (an
+ * {@link AblationRun}). VARIANT is `plain` (Algorithm 9.2 as the thesis writes it),
+ * `optimized` (the `prolog` method), or `no-NAME`: the `prolog` method with the optimization
+ * NAME switched off (src/reach/ablation.ts). The processor time is that of the superset
+ * computation alone (`process.cpuUsage` around it: every thread of the
  * process, the collector's included), less disturbed by other processes than elapsed time.
  */
 import { createHash } from 'node:crypto';
@@ -12,7 +13,6 @@ import { readFileSync } from 'node:fs';
 import { GdlError } from '../gdl/diagnostics.js';
 import { type Optimization, formatSupersets, isOptimization, loadGame, reachGame, resolvePipelineOptions } from '../pipeline/stages.js';
 import { StageTimer } from '../timer.js';
-import { tuneForShortRuns } from '../runtime.js';
 
 /** What one run reports. */
 export interface AblationRun {
@@ -61,7 +61,7 @@ function measure(file: string, variant: string, timeoutS: number): AblationRun {
   }
 }
 
-tuneForShortRuns();
+// V8's flags (src/runtime.ts, v8Flags) come on this process's command line from ablation.ts.
 const [file, variant, timeout] = process.argv.slice(2);
 if (file === undefined || variant === undefined) {
   process.stderr.write('usage: ablation-worker GAME VARIANT [TIMEOUT_S]\n');

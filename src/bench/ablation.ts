@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { gamesDir, listGames } from '../../scripts/corpus.mjs';
 import { OPTIMIZATIONS } from '../pipeline/stages.js';
 import { failureText, runAll, runChild } from '../batch/runner.js';
+import { v8Flags } from '../runtime.js';
 import { argValue, positiveArg } from './args.js';
 import type { AblationRun } from './ablation-worker.js';
 
@@ -44,7 +45,7 @@ interface GameRow {
 async function measure(file: string, variant: string, timeoutS: number, runs: number): Promise<AblationRun> {
   const all: AblationRun[] = [];
   for (let i = 0; i < runs; i++) {
-    const e = await runChild({ args: [WORKER, file, variant, String(timeoutS)], stdout: 'keep', killAfterMs: (timeoutS + 30) * 1000 });
+    const e = await runChild({ args: [WORKER, file, variant, String(timeoutS)], execArgv: v8Flags(), stdout: 'keep', killAfterMs: (timeoutS + 30) * 1000 });
     try {
       all.push(JSON.parse(e.stdout.trim().split('\n').pop() ?? '') as AblationRun);
     } catch {

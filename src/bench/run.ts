@@ -53,6 +53,7 @@ import { runScaleBench } from './scale.js';
 import { runAblationBench } from './ablation.js';
 import { argValue, positiveArg } from './args.js';
 import { failureText, runAll, runChild } from '../batch/runner.js';
+import { v8Flags } from '../runtime.js';
 import type { ReachMethod } from '../pipeline/stages.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -105,7 +106,8 @@ async function runOne(root: string, game: string, o: BenchOptions): Promise<Meas
   const args = [WORKER, join(root, game), String(o.timeout), String(o.maxAtoms), ...flags];
   // Room for the worker's own limit plus SWI-Prolog's and the methods', then it is killed.
   const runs = 1 + (o.swi ? 1 : 0) + (o.methods ? 2 : 0) + (o.plain ? 1 : 0) + (o.clingo ? 1 : 0) + (o.mutex ? 1 : 0);
-  const e = await runChild({ args, stdout: 'keep', killAfterMs: (o.timeout * runs + 30) * 1000 });
+  // The command line's V8 settings, so that the superset stage is measured as `ground` runs it.
+  const e = await runChild({ args, execArgv: v8Flags(), stdout: 'keep', killAfterMs: (o.timeout * runs + 30) * 1000 });
   const line = e.stdout.trim().split('\n').pop() ?? '';
   try {
     return JSON.parse(line) as Measurement;

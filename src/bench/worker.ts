@@ -1,7 +1,8 @@
 /**
  * One benchmark measurement, in its own process so that peak memory and crashes stay per game:
- * `node dist/bench/worker.js GAME TIMEOUT_S MAX_ATOMS [swi] [methods] [plain] [clingo] [mutex] [method=M]`
- * prints one JSON line (a {@link Measurement}) on stdout. `methods` adds both superset methods
+ * `node FLAGS dist/bench/worker.js GAME TIMEOUT_S MAX_ATOMS [swi] [methods] [plain] [clingo] [mutex] [method=M]`
+ * prints one JSON line (a {@link Measurement}) on stdout; FLAGS: the command line's V8 flags
+ * (src/runtime.ts, `v8Flags`), which run.ts passes. `methods` adds both superset methods
  * through instantiation (`plain` also prolog-plain), `clingo` clingo's time for the relaxed
  * game's least model; `method=M` measures the superset method M (prolog, prolog-plain, dg;
  * default prolog) in the main columns.
@@ -14,7 +15,6 @@ import { type MethodColumns, measureMethods } from './dg-column.js';
 import { type SwiOutcome, runSwi } from './swi.js';
 import { type ClingoTime, timeClingo } from './clingo-column.js';
 import { type MutexColumn, measureMutex } from './mutex-column.js';
-import { tuneForShortRuns } from '../runtime.js';
 
 /** What the worker reports for one game. */
 export interface Measurement {
@@ -104,7 +104,7 @@ function measureTau(normal: NormalGame, timeout: number, maxAtoms: number, metho
   }
 }
 
-tuneForShortRuns();
+// V8's flags (src/runtime.ts, v8Flags) come on this process's command line from run.ts.
 const [file, timeout, maxAtoms, ...flags] = process.argv.slice(2);
 if (file === undefined) {
   process.stderr.write('usage: worker GAME TIMEOUT_S MAX_ATOMS [swi] [methods] [plain] [clingo] [mutex] [method=M]\n');

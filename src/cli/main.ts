@@ -7,16 +7,14 @@
  * it only schedules worker processes, each with a heap of its own.
  */
 import { isMainThread, workerData } from 'node:worker_threads';
-import { type CommandThreadData, boundHeapGrowth, exposeCollector, startHeapLarger, tuneForShortRuns } from '../runtime.js';
+import { type CommandThreadData, exposeCollector, tuneProcess } from '../runtime.js';
 import { guardProcess } from './exit.js';
 import { initialHeapMb, runInThread, runsInThread } from './thread.js';
 
 guardProcess();
 if (isMainThread) {
-  tuneForShortRuns();
-  boundHeapGrowth();
   const args = process.argv.slice(2);
-  startHeapLarger(initialHeapMb(args));
+  tuneProcess(initialHeapMb(args));
   exposeCollector();
   if (runsInThread(args)) process.exitCode = await runInThread(new URL(import.meta.url), args);
   else await (await import('./program.js')).runProgram(args);
