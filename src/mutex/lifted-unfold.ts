@@ -65,8 +65,34 @@ export function ruleBase(normal: NormalGame, fluents: StaticFacts): RuleBase {
     rules.set(derived[comp[0]!]!, byHead.get(derived[comp[0]!]!)!);
   }
   const legal = rules.get('legal/2');
-  if (legal !== undefined) rules.set('does/2', legal);
+  if (legal !== undefined) rules.set('does/2', inlinedLegal(legal, rules));
   return { facts, rules, fluents, over: new Map() };
+}
+
+/**
+ * The `legal` rules, each that only passes a move on to another relation, non-recursive
+ * (`(<= (legal ?r ?m) (legal2 ?r ?m))`, ttcc4_2player), replaced by that relation's rules with
+ * their heads named `legal`. `legal(r, m)` holds exactly when one of `legal2`'s rules has its head
+ * equal to `legal2(r, m)` and its body true (the perfect model is supported), so the cases of a
+ * `does` are the same; but what decides them (`true (control ?r)`) is now in the `legal` rule's
+ * body, which the case analyses read, instead of behind an atom they unfold only when one case
+ * stays open (`legal2` has a rule per kind of move).
+ */
+export function inlinedLegal(legal: readonly NormalRule[], rules: ReadonlyMap<string, readonly NormalRule[]>): NormalRule[] {
+  return legal.flatMap((r) => {
+    const target = passedOn(r);
+    const defs = target === undefined ? undefined : rules.get(target);
+    return defs === undefined ? [r] : defs.map((d) => ({ ...d, head: { ...d.head, rel: 'legal' } }));
+  });
+}
+
+/** The relation (`name/arity`) a rule's body only renames: one positive atom whose arguments are the head's, distinct variables in the same order. */
+function passedOn(r: NormalRule): string | undefined {
+  const [l] = r.body;
+  if (r.body.length !== 1 || l === undefined || l.kind !== 'pos' || l.atom.rel === r.head.rel || OPAQUE.has(l.atom.rel)) return undefined;
+  const names = r.head.args.map((t) => (t.kind === 'var' ? t.name : ''));
+  if (names.includes('') || new Set(names).size !== names.length || l.atom.args.length !== names.length) return undefined;
+  return l.atom.args.every((t, i) => t.kind === 'var' && t.name === names[i]) ? relKey(l.atom.rel, names.length) : undefined;
 }
 
 /** Limits of one pair's case analysis: nodes visited, splits along one branch, values of one split. */
