@@ -66,7 +66,37 @@ function placeGame(anywhere: boolean): string {
 `;
 }
 
+/**
+ * The last move made, one per turn: the roles take turns (`control`), so two moves other than
+ * `noop` are never made together. With `passOn`, `legal` passes the move on to `pick`, which has a
+ * rule per kind of move and reads the turn (ttcc4_2player's `legal2`).
+ */
+function lastGame(passOn: boolean): string {
+  const head = passOn ? 'pick' : 'legal';
+  return `
+(role red) (role blue)
+(sq 1) (sq 2)
+(init (control red))
+${passOn ? '(<= (legal ?p ?m) (pick ?p ?m))' : ''}
+(<= (${head} ?p (set ?x)) (true (control ?p)) (sq ?x))
+(<= (${head} ?p (clear ?x)) (true (control ?p)) (sq ?x))
+(<= (legal ?p noop) (role ?p) (not (true (control ?p))))
+(<= (next (last ?m)) (does ?p ?m) (distinct ?m noop))
+(<= (next (control red)) (true (control blue)))
+(<= (next (control blue)) (true (control red)))
+(<= terminal (true (last (set 2))))
+(<= (goal red 100) (true (last (set 2))))
+(<= (goal blue 100) (true (last (clear 2))))
+`;
+}
+
 describe('lifted proofs through derived relations and fluent values', () => {
+  it('a legal rule that passes the move on to another relation is read as its rules: the turn they read is seen', () => {
+    expect(lifted(lastGame(false), false).get('last/1 []')).toBe(true);
+    // Before legal rules passing the move on were read as pick's rules, this one was not proven: both roles' moves stayed possible together.
+    expect(lifted(lastGame(true), false).get('last/1 []')).toBe(true);
+  });
+
   it('a counter whose next rules read derived relations: proven by unfolding them, not when a step is both short and long', () => {
     expect(lifted(counterGame(false), false).get('count/1 []')).toBe(true);
     // A step that is both near and far raises the counter and keeps it: two counts hold next.

@@ -19,8 +19,8 @@ import type { Hypothesis } from './candidates.js';
 import { type Assumed, type Refute, type StaticFacts, closes } from './lifted-core.js';
 import { everyRoleMoves } from './lifted-moves.js';
 import { derivedFunctions, functionalStatics, withFunctions } from './lifted-functional.js';
-import { type Subst, renameRule, unify } from './lifted-terms.js';
-import { type RuleBase, ruleBase, unfoldedCasesClose } from './lifted-unfold.js';
+import { type Subst, key, renameRule, unify } from './lifted-terms.js';
+import { type RuleBase, inlinedLegal, ruleBase, unfoldedCasesClose } from './lifted-unfold.js';
 import { relaxedBounds } from './lifted-bounds.js';
 import { termRel } from './lifted-relax.js';
 import { THROUGH_RULES, forbiddenDerived } from './lifted-entail.js';
@@ -194,7 +194,8 @@ export function proveLifted(
     const rel = termRel(t);
     byRelation.set(rel, [...(byRelation.get(rel) ?? []), r]);
   }
-  const legal = normal.rules.filter((r) => r.head.rel === 'legal' && r.head.args.length === 2);
+  // A `legal` rule passing the move on to another relation is read as that relation's rules.
+  const legal = inlinedLegal(normal.rules.filter((r) => r.head.rel === 'legal' && r.head.args.length === 2), exact.rules);
   const init = initiallyAmo(view, hyps);
   // Keys of a partial claim: the sampled states (the initial one included) had at most one member.
   // The base case of a partial claim: the initial state has at most one member of each group.
@@ -231,7 +232,7 @@ export function proveLifted(
   const task: InductionTask = {
     hyps, keysOf, statics, order: checkOrder(hyps, keysOf, byRelation), imps,
     check: (i, assumed, implied) => allPairsRefuted(byRelation.get(hyps[i]!.relation) ?? [], hyps[i]!.input,
-      { assumed: transition(withFunctions(assumed, derived)), implied, legal, base, deadline, counter: { tag: 0 }, exactly: limits.exactly ?? [], ...phase }, knownFor(known, hyps[i]!.relation), keysOf[i]),
+      { assumed: transition(withFunctions(assumed, derived)), implied, legal, base, deadline, counter: { tag: 0 }, exactly: limits.exactly ?? [], ...phase }, knownFor(known, hyps[i]!.relation), keysNotImplied(hyps[i]!, keysOf[i], assumed)),
     implicationStep: (j, assumed, implied) => implicationStep(stepRules, imps[j]!, assumed, implied, deadline, exists),
     stop: (i) => {
       const rules = byRelation.get(hyps[i]!.relation)?.length ?? 0;
@@ -278,6 +279,26 @@ export function proveLifted(
     if (again.outcome !== 'pairs') ({ proven, implied } = { proven: proven.map((p, i) => p || again.proven[i] === true), implied: again.implied });
   }
   return { proven, assumed: assumedOf(hyps, proven, keysOf, statics), implied, pairs };
+}
+
+/**
+ * The keys of a partial hypothesis whose claim no assumed claim of its relation on fewer input
+ * positions implies (all of them for a hypothesis on every key). Two fluents that agree on the
+ * hypothesis' inputs agree on the smaller claim's, so where that claim holds, this key's claim holds
+ * too: in the successor state, by the smaller claim's own step (ttcc4_2player: `cell` [2], one square
+ * per piece, implies [0, 2] and [1, 2] for that piece, 45 keys each). The claim leaned on is told
+ * to `use`, so that the check is done again, every key, if it leaves.
+ */
+function keysNotImplied(h: Hypothesis, keys: readonly (readonly Term[])[] | undefined, assumed: Assumed): readonly (readonly Term[])[] | undefined {
+  if (keys === undefined) return undefined;
+  const smaller = (assumed.get(h.relation) ?? []).filter((c) => c.input.length < h.input.length && c.input.every((p) => h.input.includes(p)));
+  if (smaller.length === 0) return keys;
+  const empty: Subst = new Map();
+  return keys.filter((k) => {
+    const by = smaller.find((c) => c.keys === undefined || c.keys.has(c.input.map((p) => key(k[h.input.indexOf(p)]!, empty)).join(' ')));
+    if (by !== undefined) assumed.use?.(by);
+    return by === undefined;
+  });
 }
 
 /** Two `next` rules (indexes into a relation's rules) checked as a pair. */
