@@ -18,7 +18,7 @@ import { stronglyConnectedComponents } from '../gdl/scc.js';
 import type { NormalGame, NormalRule } from '../normalize/types.js';
 import type { Bounds, StaticFacts } from './lifted-core.js';
 import type { Bound } from './lifted-rows.js';
-import { type Budget, type JoinAtom, type Table, addRow, headBoundAt, joinRule, newTable, rowText, tableOf, varsOf as termVars } from './lifted-join.js';
+import { type Budget, type JoinAtom, type Table, addRow, firstLevelsSteps, headBoundAt, joinRule, newTable, rowText, tableOf, varsOf as termVars } from './lifted-join.js';
 import { type ComponentRule, type Known, KEYWORDS, arityOf, factorGroups, relKey, relaxedRules } from './lifted-relax.js';
 
 /**
@@ -244,6 +244,7 @@ function attempt(
  * the round before). 'rows' or 'steps' when a limit was reached.
  */
 function leastModel(rules: readonly ComponentRule[], own: ReadonlyMap<string, Table>, all: ReadonlyMap<string, Table>, budget: Budget, rowsLeft: RowLimits): 'done' | 'rows' | 'steps' {
+  if (firstRoundSpends(rules, all, budget)) return 'steps';
   let delta: Map<string, Table> | undefined;
   let rows = 0;
   for (let first = true; first || delta!.size > 0; first = false) {
@@ -265,6 +266,25 @@ function leastModel(rules: readonly ComponentRule[], own: ReadonlyMap<string, Ta
     }
   }
   return 'done';
+}
+
+/**
+ * Whether the first round's joins would spend the budget's steps, counted before they run
+ * (firstLevelsSteps): then the least model ends in 'steps' anyway, since every join of a round
+ * runs before its rows are counted against the limits. The budget is then left spent (-1), as the
+ * joins would leave it, so the steps charged to the component and the bounds computed are those
+ * of the joins; only their time is saved.
+ */
+function firstRoundSpends(rules: readonly ComponentRule[], all: ReadonlyMap<string, Table>, budget: Budget): boolean {
+  let steps = 0;
+  for (const { rule } of rules) {
+    steps += firstLevelsSteps(rule, all, budget.steps - steps);
+    if (steps > budget.steps) {
+      budget.steps = -1;
+      return true;
+    }
+  }
+  return false;
 }
 
 /** One join of a round: the rule's head rows (of `rel`) into the round's rows; false when the budget ran out. */
