@@ -269,8 +269,8 @@ export function joinRule(
  * first that matches, each charged as {@link candidates} charges it. Below the second atom the
  * join may skip known rows; these two levels it takes whole, so the count is exact for them and
  * the join's steps are never fewer. Counting stops once past `atMost` (enough to know the budget
- * is spent: legal/2 of FARMERS_S, 1,200 states' values times 900 before its third atom, 1.08 M
- * steps against 500,000, 0.6 s of join for no bound).
+ * is spent: legal/2 of FARMERS_S, about 1,200 `spiciand` fluents times 900 `whaver` ones before
+ * its third atom, 1.08 M steps against 500,000, 0.6 s of join for no bound).
  */
 export function firstLevelsSteps(r: Relaxed, tables: ReadonlyMap<string, Table>, atMost: number): number {
   if (r.atoms.length === 0) return 0;
