@@ -4,11 +4,13 @@
 // exist for it. Looking the head row up once it is bound (`known`) must give the same rows, in
 // the same order, in far fewer steps; a rule binding its head at its last atom never looks. An
 // atom with two bound positions reads the bucket of both (the same rows, charged as the scan of
-// the smaller one-position bucket was, so that which bounds complete stays as it was).
+// the smaller one-position bucket was, so that which bounds complete stays as it was). The steps of
+// the first two atoms are counted before the join (firstLevelsSteps): never more than it takes,
+// so a budget below the count is one the join runs out of.
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
 import { NO_POS, type Term, mkConst } from '../src/gdl/ast.js';
-import { type Relaxed, type Table, headBoundAt, joinRule, rowText, tableOf } from '../src/mutex/lifted-join.js';
+import { type Relaxed, type Table, firstLevelsSteps, headBoundAt, joinRule, rowText, tableOf } from '../src/mutex/lifted-join.js';
 
 const v = (name: string): Term => ({ kind: 'var', name, pos: NO_POS });
 const c = (name: string | number): Term => mkConst(String(name));
@@ -90,5 +92,26 @@ describe('the join of a relaxed rule', () => {
     expect(1000 - budget.steps).toBe(5 + 25 + 125);
     // A budget of one step less runs out, as the scan did.
     expect(joinRule(r, t, undefined, -1, () => undefined, { steps: 5 + 25 + 125 - 1, deadline: Deadline.never() })).toBe(false);
+  });
+
+  it('the first two atoms\' steps, counted without joining, are the join\'s least: a budget below them runs out', () => {
+    // 40 legal moves, and per move the 10 steps of its role (owner/2 by its second position).
+    const floor = firstLevelsSteps(TRANSFER, tables(), Infinity);
+    expect(floor).toBe(40 + 40 * 10);
+    expect(run(TRANSFER, true).steps).toBeGreaterThanOrEqual(floor);
+    for (const lookUp of [false, true]) {
+      const found = new Set<string>();
+      const short = { steps: floor - 1, deadline: Deadline.never() };
+      expect(joinRule(TRANSFER, tables(), undefined, -1, (row) => void found.add(rowText(row)), short, lookUp ? (text) => found.has(text) : undefined)).toBe(false);
+    }
+    // Counting stops once past `atMost`: enough to know a budget is spent.
+    expect(firstLevelsSteps(TRANSFER, tables(), 100)).toBeLessThan(floor);
+    expect(firstLevelsSteps(TRANSFER, tables(), 100)).toBeGreaterThan(100);
+  });
+
+  it('a head the first atom binds may be looked up there: only the first atom\'s scan is counted', () => {
+    const r: Relaxed = { ...TRANSFER, head: [v('?role')] };
+    expect(headBoundAt(r)).toBe(0);
+    expect(firstLevelsSteps(r, tables(), Infinity)).toBe(40);
   });
 });

@@ -18,7 +18,7 @@ import { stronglyConnectedComponents } from '../gdl/scc.js';
 import type { NormalGame, NormalRule } from '../normalize/types.js';
 import type { Bounds, StaticFacts } from './lifted-core.js';
 import type { Bound } from './lifted-rows.js';
-import { type Budget, type JoinAtom, type Table, addRow, headBoundAt, joinRule, newTable, rowText, tableOf, varsOf as termVars } from './lifted-join.js';
+import { type Budget, type JoinAtom, type Table, addRow, firstLevelsSteps, headBoundAt, joinRule, newTable, rowText, tableOf, varsOf as termVars } from './lifted-join.js';
 import { type ComponentRule, type Known, KEYWORDS, arityOf, factorGroups, relKey, relaxedRules } from './lifted-relax.js';
 
 /**
@@ -244,10 +244,11 @@ function attempt(
  * the round before). 'rows' or 'steps' when a limit was reached.
  */
 function leastModel(rules: readonly ComponentRule[], own: ReadonlyMap<string, Table>, all: ReadonlyMap<string, Table>, budget: Budget, rowsLeft: RowLimits): 'done' | 'rows' | 'steps' {
+  if (firstRoundSpends(rules, all, budget)) return 'steps';
   let delta: Map<string, Table> | undefined;
   let rows = 0;
   for (let first = true; first || delta!.size > 0; first = false) {
-    const pending: { readonly rel: string; readonly row: readonly Term[] }[] = [];
+    const pending: Pending[] = [];
     const join = knownJoin(own, pending, all, budget);
     for (const { rel, rule } of rules) {
       const at = rule.atoms.flatMap((a, i) => (own.has(a.rel) ? [i] : []));
@@ -256,15 +257,41 @@ function leastModel(rules: readonly ComponentRule[], own: ReadonlyMap<string, Ta
       if (!ok) return 'steps';
     }
     delta = new Map();
-    for (const { rel, row } of pending) {
+    for (const { rel, row, text = rowText(row) } of pending) {
       const table = own.get(rel)!;
-      if (!addRow(table, row)) continue;
+      if (!addRow(table, row, text)) continue;
       if (++rows > rowsLeft.total || table.rows.length > rowsLeft.relation) return 'rows';
       if (!delta.has(rel)) delta.set(rel, newTable(row.length));
-      addRow(delta.get(rel)!, row);
+      addRow(delta.get(rel)!, row, text);
     }
   }
   return 'done';
+}
+
+/**
+ * Whether the first round's joins would spend the budget's steps, counted before they run
+ * (firstLevelsSteps): then the least model ends in 'steps' anyway, since every join of a round
+ * runs before its rows are counted against the limits. The budget is then left spent (-1), as the
+ * joins would leave it, so the steps charged to the component and the bounds computed are those
+ * of the joins; only their time is saved.
+ */
+function firstRoundSpends(rules: readonly ComponentRule[], all: ReadonlyMap<string, Table>, budget: Budget): boolean {
+  let steps = 0;
+  for (const { rule } of rules) {
+    steps += firstLevelsSteps(rule, all, budget.steps - steps);
+    if (steps > budget.steps) {
+      budget.steps = -1;
+      return true;
+    }
+  }
+  return false;
+}
+
+/** A head row found in a round, of relation `rel`; its text when the join made it. */
+interface Pending {
+  readonly rel: string;
+  readonly row: readonly Term[];
+  readonly text?: string;
 }
 
 /** One join of a round: the rule's head rows (of `rel`) into the round's rows; false when the budget ran out. */
@@ -276,7 +303,7 @@ type RoundJoin = (rel: string, rule: ComponentRule['rule'], delta: Table | undef
  * before) or found this round by such a join. Only duplicates are skipped, so `pending` adds the
  * same rows to the tables, in the same order, as without the look-ups: only fewer steps are taken.
  */
-function knownJoin(own: ReadonlyMap<string, Table>, pending: { readonly rel: string; readonly row: readonly Term[] }[], all: ReadonlyMap<string, Table>, budget: Budget): RoundJoin {
+function knownJoin(own: ReadonlyMap<string, Table>, pending: Pending[], all: ReadonlyMap<string, Table>, budget: Budget): RoundJoin {
   // The texts of the rows found this round by the joins that look rows up, per relation.
   const found = new Map([...own.keys()].map((k) => [k, new Set<string>()]));
   return (rel: string, rule: ComponentRule['rule'], delta: Table | undefined, deltaAt: number): boolean => {
@@ -284,9 +311,9 @@ function knownJoin(own: ReadonlyMap<string, Table>, pending: { readonly rel: str
     if (headBoundAt(rule) >= rule.atoms.length - 1) return joinRule(rule, all, delta, deltaAt, (row) => void pending.push({ rel, row }), budget);
     const seen = found.get(rel)!;
     const table = own.get(rel)!;
-    const emit = (row: readonly Term[], text?: string): void => {
-      seen.add(text ?? rowText(row));
-      pending.push({ rel, row });
+    const emit = (row: readonly Term[], found = rowText(row)): void => {
+      seen.add(found);
+      pending.push({ rel, row, text: found });
     };
     const known = (text: string): boolean => seen.has(text) || table.seen.has(text);
     return joinRule(rule, all, delta, deltaAt, emit, budget, known);
