@@ -10,6 +10,9 @@
  * Most rules that depend on the joint move read a `(does R M)` atom positively, and only one
  * does atom per role holds: such a rule is filed under that atom (its trigger) and looked at
  * only when the atom holds, so a joint move costs what its own rules cost, not the whole game.
+ * Likewise most rules that depend only on the state read a `(true F)` atom positively, and a
+ * state holds few of the fluents: such a rule is filed under one of them and looked at only
+ * when that fluent holds (shogi_ctk: 322,551 of its 336,083 state rules; docs/mutex.md, snake25).
  */
 import { NO_POS } from '../gdl/ast.js';
 import { GdlError, checkDeadline, deadlineTicker, diag } from '../gdl/diagnostics.js';
@@ -36,8 +39,16 @@ interface CompiledRules {
   /** Rules (k) of its own component reading atom a positively: `watch[watchStart[a] .. watchStart[a+1]-1]`. */
   readonly watchStart: Int32Array;
   readonly watch: Int32Array;
-  /** Ranges that depend only on the state, as triples (from, to, component or -1 when acyclic). */
+  /**
+   * Ranges that depend only on the state, as quintuples like {@link moveRanges}'s, their rules
+   * filed under `(true F)` atoms ({@link stateTriggers}) instead of does atoms.
+   */
   readonly stateRanges: Int32Array;
+  /** Rules (k) of acyclic state ranges that no true atom triggers, range by range. */
+  readonly statePlain: Int32Array;
+  /** Rules (k) triggered by true atom a, ascending: `stateTriggers[stateTriggerStart[a] .. stateTriggerStart[a+1]-1]`. */
+  readonly stateTriggerStart: Int32Array;
+  readonly stateTriggers: Int32Array;
   /**
    * Ranges that depend on the joint move, as quintuples (from, to, component or -1, plainFrom,
    * plainTo): an acyclic range evaluates `plain[plainFrom .. plainTo-1]` and, of its other rules,
@@ -110,7 +121,7 @@ function orderRules(g: AtomGraph, onDoes: Uint8Array, tick: () => void, check: (
     if (length === from) continue;
     const cyclic = last - first > 1 || selfLoop(g, comps.atoms[first]!);
     if (cyclic) for (let j = first; j < last; j++) out.cycleOf[comps.atoms[j]!] = c;
-    if (onDoes[comps.atoms[first]!] === 0) out.stateRanges.push(from, length, cyclic ? c : -1);
+    if (onDoes[comps.atoms[first]!] === 0) out.stateRanges.push(from, length, cyclic ? c : -1, 0, 0);
     else {
       out.moveRanges.push(from, length, cyclic ? c : -1, 0, 0);
       for (let j = first; j < last; j++) out.moveHeads.push(comps.atoms[j]!);
@@ -158,32 +169,80 @@ export function compileRules(game: GroundGame, deadline: Deadline): CompiledRule
     const c = cycleOf[head[k]!]!;
     if (c >= 0) for (let i = posStart[k]!; i < posStart[k + 1]!; i++) if (cycleOf[pos[i]!] === c) watch[fill[pos[i]!]!++] = k;
   }
+  // The does atom of a move rule: the first in its body. A state rule's true atom: the one fewest
+  // state rules read (a rarely read fluent is rarely true, as a board square's piece against
+  // whose turn it is); none for a game with lazy axioms, whose evaluator may set any atom.
+  const onState = game.lazy === undefined ? trueAtoms(game, n) : new Uint8Array(n);
+  const byMove = fileUnderTriggers(flat, moveRanges, firstOf(g.isDoes), n);
+  const byState = fileUnderTriggers(flat, stateRanges, leastRead(flat, stateRanges, onState), n);
   return {
     atoms: n,
-    ...fileUnderTriggers(g, flat, moveRanges),
+    moveRanges: byMove.ranges, plain: byMove.plain, triggerStart: byMove.triggerStart, triggers: byMove.triggers,
+    stateRanges: byState.ranges, statePlain: byState.plain, stateTriggerStart: byState.triggerStart, stateTriggers: byState.triggers,
     ...flat,
     internal,
     cycleOf,
     watchStart,
     watch,
-    stateRanges: Int32Array.from(stateRanges),
     moveHeads: Int32Array.from(moveHeads),
   };
 }
 
+/** 1 for the `(true F)` atoms of `game`'s fluents (of its `n` atoms). */
+function trueAtoms(game: GroundGame, n: number): Uint8Array {
+  const out = new Uint8Array(n);
+  for (const f of game.vocabulary.fluents) if (f.trueId >= 0) out[f.trueId] = 1;
+  return out;
+}
+
+/** Picks a rule's trigger: an atom of its positive body, or -1 for none (then the rule is plain). */
+type PickTrigger = (rules: FlatRules, k: number) => number;
+
+/** The first positive body atom marked in `is`. */
+function firstOf(is: Uint8Array): PickTrigger {
+  return (rules, k) => {
+    for (let i = rules.posStart[k]!; i < rules.posStart[k + 1]!; i++) if (is[rules.pos[i]!] === 1) return rules.pos[i]!;
+    return -1;
+  };
+}
+
+/** The positive body atom marked in `is` that the fewest rules of the acyclic `ranges` read positively (the first of those). */
+function leastRead(rules: FlatRules, ranges: readonly number[], is: Uint8Array): PickTrigger {
+  const reads = new Int32Array(is.length);
+  for (let r = 0; r < ranges.length; r += 5) {
+    if (ranges[r + 2]! >= 0) continue;
+    for (let i = rules.posStart[ranges[r]!]!; i < rules.posStart[ranges[r + 1]!]!; i++) if (is[rules.pos[i]!] === 1) reads[rules.pos[i]!]!++;
+  }
+  return (flat, k) => {
+    let best = -1;
+    for (let i = flat.posStart[k]!; i < flat.posStart[k + 1]!; i++) {
+      const a = flat.pos[i]!;
+      if (is[a] === 1 && (best < 0 || reads[a]! < reads[best]!)) best = a;
+    }
+    return best;
+  };
+}
+
+/** Acyclic ranges' rules split by trigger: the ranges with their plain slices, the plain rules, the triggered ones per atom. */
+interface Filed {
+  readonly ranges: Int32Array;
+  readonly plain: Int32Array;
+  readonly triggerStart: Int32Array;
+  readonly triggers: Int32Array;
+}
+
 /**
- * Splits the rules of acyclic move ranges into those a does atom triggers (the first does atom
- * of the positive body) and the plain rest; fills in the ranges' plain slices.
+ * Splits the rules of acyclic `ranges` (quintuples) into those `pick` files under a trigger atom
+ * and the plain rest; fills in the ranges' plain slices. A rule so filed cannot fire unless its
+ * trigger holds (a positive body atom), so looking at it only then changes nothing.
  */
-function fileUnderTriggers(g: AtomGraph, rules: FlatRules, ranges: number[]): Pick<CompiledRules, 'moveRanges' | 'plain' | 'triggerStart' | 'triggers'> {
-  const n = g.atoms;
+function fileUnderTriggers(rules: FlatRules, ranges: number[], pick: PickTrigger, n: number): Filed {
   const plain: number[] = [];
   const filed: [number, number][] = [];
   for (let r = 0; r < ranges.length; r += 5) {
     ranges[r + 3] = plain.length;
     for (let k = ranges[r]!; k < ranges[r + 1]! && ranges[r + 2]! < 0; k++) {
-      let d = -1;
-      for (let i = rules.posStart[k]!; i < rules.posStart[k + 1]! && d < 0; i++) if (g.isDoes[rules.pos[i]!] === 1) d = rules.pos[i]!;
+      const d = pick(rules, k);
       if (d < 0) plain.push(k);
       else filed.push([d, k]);
     }
@@ -196,7 +255,7 @@ function fileUnderTriggers(g: AtomGraph, rules: FlatRules, ranges: number[]): Pi
   const fill = triggerStart.slice(0, n);
   // `filed` is in ascending k, so every trigger's list is too.
   for (const [d, k] of filed) triggers[fill[d]!++] = k;
-  return { moveRanges: Int32Array.from(ranges), plain: Int32Array.from(plain), triggerStart, triggers };
+  return { ranges: Int32Array.from(ranges), plain: Int32Array.from(plain), triggerStart, triggers };
 }
 
 /** Scratch space of an evaluation, allocated once per simulator. */
@@ -205,11 +264,13 @@ interface Scratch {
   readonly stack: Int32Array;
   /** Room for the triggered rules of a joint move. */
   readonly enabled: Int32Array;
+  /** Room for the triggered rules of a state. */
+  readonly stateEnabled: Int32Array;
 }
 
 /** Scratch space for evaluating `rules`. */
 export function scratchFor(rules: CompiledRules): Scratch {
-  return { missing: new Int32Array(rules.head.length), stack: new Int32Array(rules.atoms), enabled: new Int32Array(rules.triggers.length) };
+  return { missing: new Int32Array(rules.head.length), stack: new Int32Array(rules.atoms), enabled: new Int32Array(rules.triggers.length), stateEnabled: new Int32Array(rules.stateTriggers.length) };
 }
 
 /**
@@ -290,13 +351,37 @@ function fire(p: CompiledRules, k: number, val: Uint8Array, resolve?: Resolve): 
   val[h] = 1;
 }
 
-/** Evaluates the state ranges in order over the valuation `val` (lazy atoms decided by `resolve`). */
-export function evaluateState(p: CompiledRules, val: Uint8Array, s: Scratch, resolve?: Resolve): void {
-  const ranges = p.stateRanges;
-  for (let r = 0; r < ranges.length; r += 3) {
+/**
+ * Evaluates the state ranges in order over the valuation `val` (lazy atoms decided by
+ * `resolve`), whose true atoms `held[0 .. count-1]` are those of the state loaded (every other
+ * atom 0): per acyclic range its plain rules and the rules those true atoms trigger in it.
+ */
+export function evaluateState(p: CompiledRules, held: Int32Array, count: number, val: Uint8Array, s: Scratch, resolve?: Resolve): void {
+  let n = 0;
+  for (let j = 0; j < count; j++) {
+    const a = held[j]!;
+    for (let i = p.stateTriggerStart[a]!; i < p.stateTriggerStart[a + 1]!; i++) s.stateEnabled[n++] = p.stateTriggers[i]!;
+  }
+  const enabled = s.stateEnabled.subarray(0, n);
+  enabled.sort();
+  evaluateRanges(p, p.stateRanges, p.statePlain, enabled, val, s, resolve);
+}
+
+/**
+ * Evaluates `ranges` (quintuples, {@link CompiledRules.moveRanges}) in order: a cyclic one whole,
+ * an acyclic one its `plain` rules and those of `enabled` (ascending) that lie in it.
+ */
+function evaluateRanges(p: CompiledRules, ranges: Int32Array, plain: Int32Array, enabled: Int32Array, val: Uint8Array, s: Scratch, resolve?: Resolve): void {
+  let next = 0;
+  for (let r = 0; r < ranges.length; r += 5) {
+    const to = ranges[r + 1]!;
     const c = ranges[r + 2]!;
-    if (c >= 0) evaluateCyclic(p, ranges[r]!, ranges[r + 1]!, c, val, s, resolve);
-    else for (let k = ranges[r]!; k < ranges[r + 1]!; k++) fire(p, k, val, resolve);
+    if (c >= 0) {
+      evaluateCyclic(p, ranges[r]!, to, c, val, s, resolve);
+      continue;
+    }
+    for (let i = ranges[r + 3]!; i < ranges[r + 4]!; i++) fire(p, plain[i]!, val, resolve);
+    while (next < enabled.length && enabled[next]! < to) fire(p, enabled[next++]!, val, resolve);
   }
 }
 
@@ -310,16 +395,5 @@ export function evaluateMove(p: CompiledRules, does: readonly number[], val: Uin
   // Each trigger's list is ascending already; several does atoms (one per role) need a merge.
   const enabled = s.enabled.subarray(0, count);
   if (does.length > 1) enabled.sort();
-  const ranges = p.moveRanges;
-  let next = 0;
-  for (let r = 0; r < ranges.length; r += 5) {
-    const to = ranges[r + 1]!;
-    const c = ranges[r + 2]!;
-    if (c >= 0) {
-      evaluateCyclic(p, ranges[r]!, to, c, val, s, resolve);
-      continue;
-    }
-    for (let i = ranges[r + 3]!; i < ranges[r + 4]!; i++) fire(p, p.plain[i]!, val, resolve);
-    while (next < enabled.length && enabled[next]! < to) fire(p, enabled[next++]!, val, resolve);
-  }
+  evaluateRanges(p, p.moveRanges, p.plain, enabled, val, s, resolve);
 }

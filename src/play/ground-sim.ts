@@ -114,18 +114,21 @@ export function createGroundSimulator(game: GroundGame, deadline: Deadline): Gro
   // The simulator holds one state at a time; `current` avoids re-evaluating it for successor().
   let current: GroundState | undefined;
   const doesSet: number[] = [];
+  // The true atoms of the state loaded: the state rules filed under them are the ones evaluated.
+  const held = new Int32Array(fluents.terms.length);
   const load = (state: GroundState): void => {
     if (current === state) return;
     val.fill(0);
     doesSet.length = 0;
+    let count = 0;
     for (let w = 0; w < words; w++) {
       for (let bits = state[w]!; bits !== 0; bits &= bits - 1) {
         const atom = fluents.trueAtom[(w << 5) | (31 - Math.clz32(bits & -bits))]!;
-        if (atom >= 0) val[atom] = 1;
+        if (atom >= 0) (val[atom] = 1), (held[count++] = atom);
       }
     }
     lazy?.loadState(state);
-    evaluateState(rules, val, scratch, lazy?.resolve);
+    evaluateState(rules, held, count, val, scratch, lazy?.resolve);
     current = state;
   };
 

@@ -31,7 +31,16 @@ interface SampleOptions {
    * 547 read; the mutex stage drops them when it reads the states).
    */
   readonly readOnly?: boolean;
+  /**
+   * Asked with the states sampled so far each time their number reaches {@link FIRST_LOOK} and
+   * each doubling of it: true stops sampling there (the mutex stage's test that the states have
+   * stopped refuting its candidates, src/mutex/sample-enough.ts). Absent: never asked.
+   */
+  readonly enough?: (states: readonly (readonly number[])[]) => boolean;
 }
+
+/** States sampled before {@link SampleOptions.enough} is first asked (then at every doubling). */
+const FIRST_LOOK = 1024;
 
 /**
  * The states visited by `playouts` random playouts, each as the term ids of its fluents (the
@@ -57,6 +66,13 @@ export function sampleStates(game: GroundGame, options: SampleOptions): number[]
     out.push(terms(sim.initialState()));
     // Steps left under the count of rule evaluations (a step evaluates the game's rules once).
     let steps = options.maxEvaluations === undefined ? Infinity : Math.floor(options.maxEvaluations / Math.max(1, ruleCount(game)));
+    let look = FIRST_LOOK;
+    // Asked at a count of states, never at a time: the same states stop it under any load.
+    const done = (): boolean => {
+      if (options.enough === undefined || out.length < look) return false;
+      look *= 2;
+      return options.enough(out);
+    };
     for (let p = 0; p < options.playouts && steps > 0 && !options.deadline.passed(); p++) {
       let state = sim.initialState();
       for (let step = 0; step < options.maxSteps && steps-- > 0 && !options.deadline.passed(); step++) {
@@ -64,6 +80,7 @@ export function sampleStates(game: GroundGame, options: SampleOptions): number[]
         if (info.terminal || info.legal.some((moves) => moves.length === 0)) break;
         state = sim.successor(state, info.legal.map((moves) => moves[random.below(moves.length)]!));
         out.push(terms(state));
+        if (done()) return out;
       }
     }
   } catch (err) {
