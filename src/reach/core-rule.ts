@@ -2,8 +2,8 @@
  * State-free rules of the relaxed game joined by the Datalog core (src/datalog/join.ts) over the
  * fact store's own id relations, instead of Tau-Prolog (issue 27, docs/corpus.md amaz25).
  * amazons' four recursive `*MoveIgnoring` lines, derived whole before the loop, took about 0.6
- * CPU s in Tau-Prolog for 147,000 facts (4 µs a fact); the core's join made the same facts in
- * 83-97 ms in a prototype, and the whole superset stage went from 2.25-2.31 to 1.97 CPU s.
+ * CPU s in Tau-Prolog for 147,000 facts (4 µs a fact); the core's join makes the same facts in
+ * about a tenth of that.
  *
  * Only rules the core can read exactly are taken: every argument of the head and of the
  * positive literals a variable or a constant, `distinct` between such terms (function terms,
