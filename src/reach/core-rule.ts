@@ -122,15 +122,13 @@ export function fireCore(
   const width = rule.head.length;
   // Only the head's variables shape a fact: one completion of the others is enough.
   const outputs = new Set(rule.head.flatMap((h) => (h.kind === 'var' ? [h.v] : [])));
-  // Counted apart from `found`: a head without arguments (a magic relation's `magic p f`) adds none.
-  let n = 0;
   join(rule.nVars, atoms, checks, outputs, tick, (b) => {
-    n++;
     for (let i = 0; i < width; i++) {
       const h = rule.head[i]!;
       found.push(h.kind === 'var' ? b[h.v]! : UNBOUND);
     }
   });
+  const n = found.length / width;
   const ids = new Int32Array(width);
   for (let k = 0; k < n; k++) {
     for (let i = 0; i < width; i++) {
