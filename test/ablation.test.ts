@@ -24,7 +24,6 @@ const CASES: readonly [string, readonly Optimization[]][] = [
   ['tictactoe.kif', OPTIMIZATIONS],
   ['head-first.kif', ['head-first', 'semi-naive', 'elimination', 'fresh-projection']],
   ['projection.kif', ['projected', 'existence']],
-  ['core-joins.kif', ['core-joins', 'semi-naive']],
 ];
 
 describe('each optimization switched off gives the same supersets', () => {

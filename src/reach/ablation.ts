@@ -39,14 +39,12 @@ export type Optimization =
   /** Plans made again when a relation of the component has grown fourfold (item 8). */
   | 'replan'
   /** The engine steps its own predicates itself (item 11; `PrologReachOptions.directSteps`). */
-  | 'direct-steps'
-  /** State-free rules without function terms joined by the Datalog core (src/reach/core-rule.ts). */
-  | 'core-joins';
+  | 'direct-steps';
 
 /** Every optimization that can be switched off, in the order of docs/reach.md. */
 export const OPTIMIZATIONS: readonly Optimization[] = [
   'semi-naive', 'components', 'subsumption', 'join-order', 'existence', 'core-first',
-  'projected', 'head-first', 'distinct-heads', 'staged', 'dead-projection', 'fresh-projection', 'elimination', 'probes', 'replan', 'direct-steps', 'core-joins',
+  'projected', 'head-first', 'distinct-heads', 'staged', 'dead-projection', 'fresh-projection', 'elimination', 'probes', 'replan', 'direct-steps',
 ];
 
 /** Which optimizations a run uses: a set of those switched off (empty: all on). */

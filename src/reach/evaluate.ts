@@ -62,7 +62,7 @@ function fixpoint(run: Run, comp: Component): void {
   let delta: Delta = new Map();
   const naive = !uses(run.switches, 'semi-naive');
   // State-free rules the Datalog core can read exactly are joined by it (core-rule.ts).
-  const core = comp.stateDependent || !uses(run.switches, 'core-joins') ? undefined : new Map(comp.rules.map((r) => [r, coreRule(r)]));
+  const core = comp.stateDependent ? undefined : new Map(comp.rules.map((r) => [r, coreRule(r)]));
   // The rows Tau-Prolog's tables hold: those before the round's first new one.
   const committed = (key: string): number => fresh.get(key) ?? run.store.relations.get(key)!.ids.size;
   rounds<RelaxedRule>(naive, {
