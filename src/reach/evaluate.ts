@@ -20,7 +20,6 @@ import type { Run } from './run.js';
 import { semiNaive } from '../datalog/fixpoint.js';
 import { type GrowthEstimate, pastBudget } from './growth.js';
 import { uses } from './ablation.js';
-import { type CoreRule, type RowRange, coreRule, fireCore } from './core-rule.js';
 
 export type { ReachProgress, Run } from './run.js';
 
@@ -61,29 +60,17 @@ function fixpoint(run: Run, comp: Component): void {
   let fresh: Fresh = new Map();
   let delta: Delta = new Map();
   const naive = !uses(run.switches, 'semi-naive');
-  // State-free rules the Datalog core can read exactly are joined by it (core-rule.ts).
-  const core = comp.stateDependent ? undefined : new Map(comp.rules.map((r) => [r, coreRule(r)]));
-  // The rows Tau-Prolog's tables hold: those before the round's first new one.
-  const committed = (key: string): number => fresh.get(key) ?? run.store.relations.get(key)!.ids.size;
   rounds<RelaxedRule>(naive, {
     rules: comp.rules,
     recursiveAtoms: (rule) => compiled.rules.get(rule)!.deltas.map((_, i) => i),
     fire: (rule, j) => {
       const c = compiled.rules.get(rule)!;
-      const cr = core?.get(rule);
       if (j < 0) {
         if (c.fact) addFact(run, fresh, rule, rule.head);
-        else if (cr !== undefined) deriveCore(run, fresh, rule, cr, null, [0, 0], committed);
         else if (allMayMatch(run, c)) derive(run, fresh, compiled, rule, null, 0);
         return;
       }
       const d = c.deltas[j]!;
-      if (cr !== undefined) {
-        const n = delta.get(d.relKey);
-        const end = committed(d.relKey);
-        if (n !== undefined && !naive) deriveCore(run, fresh, rule, cr, d.deltaAt, [end - n, end], committed);
-        return;
-      }
       if (mayMatch(run, d, delta) && allMayMatch(run, c)) derive(run, fresh, compiled, rule, d.deltaAt, delta.get(d.relKey)!);
     },
     commit: () => {
@@ -165,23 +152,6 @@ function derive(run: Run, fresh: Fresh, compiled: CompiledComponent, rule: Relax
     throw err;
   }
   // Cleared only when the query ends normally: a limit error is worded after the unwinding.
-  run.at = undefined;
-}
-
-/** Runs a variant by the Datalog core (core-rule.ts) and keeps its facts as {@link keep} does. */
-function deriveCore(run: Run, fresh: Fresh, rule: RelaxedRule, cr: CoreRule, deltaAt: number | null, rows: RowRange, committed: (key: string) => number): void {
-  const key = keyOf(rule.head);
-  const r = run.store.relations.get(key)!;
-  run.current = { rel: rule.head.rel, arity: rule.head.args.length };
-  run.at = rule.pos;
-  const tick = (): void => {
-    if (run.limits.deadline.tick()) checkDeadline(run);
-  };
-  run.answers += fireCore(run.store, cr, deltaAt, rows, committed, tick, (ids) => {
-    if (run.store.scratch.length < ids.length) run.store.scratch = new Int32Array(2 * ids.length);
-    run.store.scratch.set(ids);
-    if (recordSameFact(r, run.store)) added(run, fresh, key, r);
-  });
   run.at = undefined;
 }
 
