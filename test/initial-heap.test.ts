@@ -7,6 +7,24 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { v8Flags } from '../src/runtime.js';
 
+/**
+ * A CommonJS script that keeps about 50 MB of objects and hands `report` (a function of one
+ * argument, as source text) the number of full collections made meanwhile.
+ */
+function keepingScript(report: string): string {
+  return `
+    const { PerformanceObserver, constants } = require('node:perf_hooks');
+    let major = 0;
+    const obs = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (e.detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR) major++;
+    });
+    obs.observe({ entryTypes: ['gc'] });
+    const keep = [];
+    for (let i = 0; i < 600000; i++) keep.push({ a: i, b: [i, i + 1] });
+    setTimeout(() => (${report})(major + keep.length * 0), 100);
+  `;
+}
+
 /** Full collections in a fresh worker thread that keeps about 50 MB of objects, after `tuneProcess` or not. */
 function majorCollections(larger: boolean): number {
   const script = `
@@ -14,15 +32,7 @@ function majorCollections(larger: boolean): number {
     (async () => {
     if (${larger}) (await import('./dist/runtime.js')).tuneProcess();
     const w = new Worker(\`
-      const { PerformanceObserver, constants } = require('node:perf_hooks');
-      let major = 0;
-      const obs = new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) if (e.detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR) major++;
-      });
-      obs.observe({ entryTypes: ['gc'] });
-      const keep = [];
-      for (let i = 0; i < 600000; i++) keep.push({ a: i, b: [i, i + 1] });
-      setTimeout(() => require('node:worker_threads').parentPort.postMessage(major + keep.length * 0), 100);
+      ${keepingScript("(n) => require('node:worker_threads').parentPort.postMessage(n)")}
     \`, { eval: true });
     w.on('message', (m) => { console.log(m); process.exit(0); });
     })();
@@ -41,17 +51,7 @@ describe('tuneProcess', () => {
 
 /** Full collections in a fresh process, started with `flags`, that keeps about 50 MB of objects. */
 function processMajorCollections(flags: readonly string[]): number {
-  const script = `
-    const { PerformanceObserver, constants } = require('node:perf_hooks');
-    let major = 0;
-    const obs = new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) if (e.detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR) major++;
-    });
-    obs.observe({ entryTypes: ['gc'] });
-    const keep = [];
-    for (let i = 0; i < 600000; i++) keep.push({ a: i, b: [i, i + 1] });
-    setTimeout(() => console.log(major + keep.length * 0), 100);
-  `;
+  const script = keepingScript('console.log');
   const r = spawnSync(process.execPath, [...flags, '--input-type=commonjs', '-e', script], { encoding: 'utf8' });
   expect(r.status, r.stderr).toBe(0);
   return Number(r.stdout.trim());
