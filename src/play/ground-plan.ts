@@ -266,11 +266,13 @@ interface Scratch {
   readonly enabled: Int32Array;
   /** Room for the triggered rules of a state. */
   readonly stateEnabled: Int32Array;
+  /** One bit per rule, all 0 between evaluations: a state's triggered rules put in order. */
+  readonly stateBits: Uint32Array;
 }
 
 /** Scratch space for evaluating `rules`. */
 export function scratchFor(rules: CompiledRules): Scratch {
-  return { missing: new Int32Array(rules.head.length), stack: new Int32Array(rules.atoms), enabled: new Int32Array(rules.triggers.length), stateEnabled: new Int32Array(rules.stateTriggers.length) };
+  return { missing: new Int32Array(rules.head.length), stack: new Int32Array(rules.atoms), enabled: new Int32Array(rules.triggers.length), stateEnabled: new Int32Array(rules.stateTriggers.length), stateBits: new Uint32Array((rules.head.length + 31) >>> 5) };
 }
 
 /**
@@ -357,13 +359,22 @@ function fire(p: CompiledRules, k: number, val: Uint8Array, resolve?: Resolve): 
  * atom 0): per acyclic range its plain rules and the rules those true atoms trigger in it.
  */
 export function evaluateState(p: CompiledRules, held: Int32Array, count: number, val: Uint8Array, s: Scratch, resolve?: Resolve): void {
-  let n = 0;
+  // In order by a bitset, not a sort: a state may hold fluents triggering most of the game's
+  // rules (blokbox_simple: a sort per state doubled its sampling's time).
+  const bits = s.stateBits;
   for (let j = 0; j < count; j++) {
     const a = held[j]!;
-    for (let i = p.stateTriggerStart[a]!; i < p.stateTriggerStart[a + 1]!; i++) s.stateEnabled[n++] = p.stateTriggers[i]!;
+    for (let i = p.stateTriggerStart[a]!; i < p.stateTriggerStart[a + 1]!; i++) {
+      const k = p.stateTriggers[i]!;
+      bits[k >>> 5]! |= 1 << (k & 31);
+    }
+  }
+  let n = 0;
+  for (let w = 0; w < bits.length; w++) {
+    for (let b = bits[w]!; b !== 0; b &= b - 1) s.stateEnabled[n++] = (w << 5) | (31 - Math.clz32(b & -b));
+    bits[w] = 0;
   }
   const enabled = s.stateEnabled.subarray(0, n);
-  enabled.sort();
   evaluateRanges(p, p.stateRanges, p.statePlain, enabled, val, s, resolve);
 }
 
