@@ -359,23 +359,33 @@ function fire(p: CompiledRules, k: number, val: Uint8Array, resolve?: Resolve): 
  * atom 0): per acyclic range its plain rules and the rules those true atoms trigger in it.
  */
 export function evaluateState(p: CompiledRules, held: Int32Array, count: number, val: Uint8Array, s: Scratch, resolve?: Resolve): void {
-  // In order by a bitset, not a sort: a state may hold fluents triggering most of the game's
-  // rules (blokbox_simple: a sort per state doubled its sampling's time).
-  const bits = s.stateBits;
+  let n = 0;
   for (let j = 0; j < count; j++) {
     const a = held[j]!;
-    for (let i = p.stateTriggerStart[a]!; i < p.stateTriggerStart[a + 1]!; i++) {
-      const k = p.stateTriggers[i]!;
-      bits[k >>> 5]! |= 1 << (k & 31);
-    }
-  }
-  let n = 0;
-  for (let w = 0; w < bits.length; w++) {
-    for (let b = bits[w]!; b !== 0; b &= b - 1) s.stateEnabled[n++] = (w << 5) | (31 - Math.clz32(b & -b));
-    bits[w] = 0;
+    for (let i = p.stateTriggerStart[a]!; i < p.stateTriggerStart[a + 1]!; i++) s.stateEnabled[n++] = p.stateTriggers[i]!;
   }
   const enabled = s.stateEnabled.subarray(0, n);
+  inOrder(enabled, s.stateBits);
   evaluateRanges(p, p.stateRanges, p.statePlain, enabled, val, s, resolve);
+}
+
+/**
+ * Sorts the distinct rule indices `ks` ascending, through `bits` (one bit per rule, all 0, left
+ * so) when they are many for the game's rules: a state may hold fluents triggering most of the
+ * game's rules (blokbox_simple: a sort per state doubled its sampling's time), or only a few of
+ * millions (merrills: a scan of every rule's bit per state cost more than the sort).
+ */
+function inOrder(ks: Int32Array, bits: Uint32Array): void {
+  if (ks.length * 16 < bits.length) {
+    ks.sort();
+    return;
+  }
+  for (let i = 0; i < ks.length; i++) bits[ks[i]! >>> 5]! |= 1 << (ks[i]! & 31);
+  let n = 0;
+  for (let w = 0; w < bits.length; w++) {
+    for (let b = bits[w]!; b !== 0; b &= b - 1) ks[n++] = (w << 5) | (31 - Math.clz32(b & -b));
+    bits[w] = 0;
+  }
 }
 
 /**
