@@ -17,18 +17,31 @@ import { mutexView } from './view.js';
  * only counts.
  */
 export function sampleEnough(game: GroundGame): (states: readonly (readonly number[])[]) => boolean {
-  let view: ReturnType<typeof mutexView> | undefined;
+  let made: Made | undefined;
   let before = -1;
   return (states) => {
     // Made at the first call only: a game whose sampling ends before it never pays for it.
-    view ??= mutexView(game);
-    const fluentOfTerm = new Map(view.fluents.map((f, i) => [f.term, i]));
+    made ??= makeOnce(game);
+    const { view, fluentOfTerm, hyps } = made;
     const given = states.map((s) => s.map((t) => fluentOfTerm.get(t) ?? -1).filter((f) => f >= 0));
-    const { candidates } = refute(view, hypotheses(view, () => false), given);
+    const { candidates } = refute(view, hyps, given);
     let left = 0;
     for (let i = 0; i < candidates.hypothesis.length; i++) left += candidates.atMostOne[i]! + candidates.atLeastOne[i]!;
     const same = left === before;
     before = left;
     return same;
   };
+}
+
+/** What every call of the test reads: the game's view, its fluents by term id, the hypotheses. */
+interface Made {
+  readonly view: ReturnType<typeof mutexView>;
+  readonly fluentOfTerm: ReadonlyMap<number, number>;
+  readonly hyps: ReturnType<typeof hypotheses>;
+}
+
+/** {@link Made} of `game`, once per sampling rather than at each doubling. */
+function makeOnce(game: GroundGame): Made {
+  const view = mutexView(game);
+  return { view, fluentOfTerm: new Map(view.fluents.map((f, i) => [f.term, i])), hyps: hypotheses(view, () => false) };
 }
