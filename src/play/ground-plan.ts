@@ -266,13 +266,13 @@ interface Scratch {
   readonly enabled: Int32Array;
   /** Room for the triggered rules of a state. */
   readonly stateEnabled: Int32Array;
-  /** One bit per rule, all 0 between evaluations: a state's triggered rules put in order. */
-  readonly stateBits: Uint32Array;
+  /** One bit per rule, all 0 between evaluations: triggered rules put in order ({@link inOrder}). */
+  readonly ruleBits: Uint32Array;
 }
 
 /** Scratch space for evaluating `rules`. */
 export function scratchFor(rules: CompiledRules): Scratch {
-  return { missing: new Int32Array(rules.head.length), stack: new Int32Array(rules.atoms), enabled: new Int32Array(rules.triggers.length), stateEnabled: new Int32Array(rules.stateTriggers.length), stateBits: new Uint32Array((rules.head.length + 31) >>> 5) };
+  return { missing: new Int32Array(rules.head.length), stack: new Int32Array(rules.atoms), enabled: new Int32Array(rules.triggers.length), stateEnabled: new Int32Array(rules.stateTriggers.length), ruleBits: new Uint32Array((rules.head.length + 31) >>> 5) };
 }
 
 /**
@@ -364,28 +364,25 @@ export function evaluateState(p: CompiledRules, held: Int32Array, count: number,
     const a = held[j]!;
     for (let i = p.stateTriggerStart[a]!; i < p.stateTriggerStart[a + 1]!; i++) s.stateEnabled[n++] = p.stateTriggers[i]!;
   }
-  const enabled = s.stateEnabled.subarray(0, n);
-  inOrder(enabled, s.stateBits);
+  const enabled = inOrder(s.stateEnabled.subarray(0, n), s.ruleBits);
   evaluateRanges(p, p.stateRanges, p.statePlain, enabled, val, s, resolve);
 }
 
 /**
- * Sorts the distinct rule indices `ks` ascending, through `bits` (one bit per rule, all 0, left
- * so) when they are many for the game's rules: a state may hold fluents triggering most of the
+ * The rule indices `ks` ascending (sorted in place; the view returned has each once when they
+ * went through `bits`, one bit per rule, all 0 and left so), through the bits when they are many for the game's rules: a state may hold fluents triggering most of the
  * game's rules (blokbox_simple: a sort per state doubled its sampling's time), or only a few of
  * millions (merrills: a scan of every rule's bit per state cost more than the sort).
  */
-function inOrder(ks: Int32Array, bits: Uint32Array): void {
-  if (ks.length * 16 < bits.length) {
-    ks.sort();
-    return;
-  }
+function inOrder(ks: Int32Array, bits: Uint32Array): Int32Array {
+  if (ks.length * 16 < bits.length) return ks.sort();
   for (let i = 0; i < ks.length; i++) bits[ks[i]! >>> 5]! |= 1 << (ks[i]! & 31);
   let n = 0;
   for (let w = 0; w < bits.length; w++) {
     for (let b = bits[w]!; b !== 0; b &= b - 1) ks[n++] = (w << 5) | (31 - Math.clz32(b & -b));
     bits[w] = 0;
   }
+  return ks.subarray(0, n);
 }
 
 /**
@@ -414,7 +411,7 @@ export function evaluateMove(p: CompiledRules, does: readonly number[], val: Uin
   let count = 0;
   for (const d of does) for (let i = p.triggerStart[d]!; i < p.triggerStart[d + 1]!; i++) s.enabled[count++] = p.triggers[i]!;
   // Each trigger's list is ascending already; several does atoms (one per role) need a merge.
-  const enabled = s.enabled.subarray(0, count);
-  if (does.length > 1) enabled.sort();
+  const triggered = s.enabled.subarray(0, count);
+  const enabled = does.length > 1 ? inOrder(triggered, s.ruleBits) : triggered;
   evaluateRanges(p, p.moveRanges, p.plain, enabled, val, s, resolve);
 }
