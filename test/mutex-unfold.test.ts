@@ -1,7 +1,9 @@
 // Lifted proofs that see through derived relations and split `true` atoms over the game's fluent
 // values (src/mutex/lifted-unfold.ts, docs/mutex.md "Seeing through derived relations"): proven
 // where the unfolded bodies conflict, never where the group is false; and the library's groups
-// say how they were proven.
+// say how they were proven. Also which split the case analysis takes (bestSplit, lazily: the split
+// evaluating every split in full takes, games/mutex-lazy-split.kif) and a `legal` rule passing the
+// move on with its arguments swapped, not read as the other relation's rules (mutex-legal-swapped.kif).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,11 +11,13 @@ import { Deadline } from '../src/deadline.js';
 import { findMutexGroups as apiMutexGroups, groundGame, loadGame } from '../src/index.js';
 import { hypotheses } from '../src/mutex/candidates.js';
 import { proveLifted } from '../src/mutex/lifted.js';
+import { ruleBase, unfoldedCasesClose } from '../src/mutex/lifted-unfold.js';
 import { fluentArgs, mutexView } from '../src/mutex/view.js';
 import { defaultPipelineOptions } from '../src/pipeline/options.js';
 import { runGrounding } from '../src/pipeline/stages.js';
 import { StageTimer } from '../src/timer.js';
 import { EXAMPLES_DIR } from './corpus.js';
+import { mkConst } from '../src/gdl/ast.js';
 
 /** Per hypothesis `relation [input]`, whether the lifted proof proves it (all offered); with `values`, the ground fluents are known to it. */
 function lifted(text: string, values: boolean): Map<string, boolean> {
@@ -90,11 +94,59 @@ ${passOn ? '(<= (legal ?p ?m) (pick ?p ?m))' : ''}
 `;
 }
 
+/**
+ * The case analysis of the body of games/mutex-lazy-split.kif's `root` rule (its derived atoms
+ * unfolded): whether every case closed, and the bodies the closing check left open, in the order it
+ * was given them (each one call of `refute`, the check's last step, which closes none here).
+ */
+function splitCases(root: string): { closed: boolean; open: string[] } {
+  const file = 'mutex-lazy-split.kif';
+  const { loaded } = runGrounding(readFileSync(join(EXAMPLES_DIR, file), 'utf8'), file, defaultPipelineOptions(), new StageTimer());
+  const rule = loaded.normal.rules.find((r) => r.head.rel === root)!;
+  const open: string[] = [];
+  const refute = (body: readonly { kind: string; atom?: { rel: string; args: readonly { kind: string; name?: string }[] } }[]): boolean => {
+    // A case's unfolded rules, named by their relation and the constant their `f` atom reads.
+    open.push(body.flatMap((l) => (l.atom?.rel === 'f' ? [`f${l.atom.args[0]!.name}`] : [])).join(' '));
+    return false;
+  };
+  const base = { ...ruleBase(loaded.normal, new Map()), refute };
+  const goal: [ReturnType<typeof mkConst>[], ReturnType<typeof mkConst>[]] = [[mkConst('a')], [mkConst('b')]];
+  const closed = unfoldedCasesClose(rule.body, new Map(), goal, { assumed: new Map(), base, deadline: Deadline.never(), counter: { tag: 0 } });
+  return { closed, open };
+}
+
+describe('the split the case analysis takes (lifted-unfold.ts bestSplit)', () => {
+  it('a literal whose split leaves no case open is taken after only two cases of the splits before it were looked at', () => {
+    // root1: (d ?x) (wide ?x) (never ?x). never's one case closes, so the body is refuted; of
+    // wide's four cases (all open) only the first two are given to the check: two open already
+    // mean wide is not the split taken. Evaluating every split in full gave it all four.
+    expect(splitCases('root1')).toEqual({ closed: true, open: ['f1', 'f2'] });
+  });
+
+  it('the split with the fewest open cases is taken, as evaluating every split in full takes it', () => {
+    // root2: (d ?x) (three ?x) (pair ?x). three leaves three cases open, pair two (its (e ?x)
+    // case closes): pair is taken, and its last open case (f2) is split on three next, whose
+    // three cases stay open; then nothing is left to split, so the body is not refuted.
+    const { closed, open } = splitCases('root2');
+    expect(closed).toBe(false);
+    // At the root, three's three cases and pair's two open ones (in any order: every case of both
+    // is needed to know which leaves fewer open); then pair's case f2 with each of three's.
+    // Taking three (the first literal) would split its case f3 on pair instead: f3 f1, f3 f2.
+    expect(open.filter((c) => !c.includes(' ')).sort()).toEqual(['f1', 'f1', 'f2', 'f2', 'f3']);
+    expect(open.filter((c) => c.includes(' '))).toEqual(['f2 f1', 'f2 f2', 'f2 f3']);
+  });
+});
+
 describe('lifted proofs through derived relations and fluent values', () => {
   it('a legal rule that passes the move on to another relation is read as its rules: the turn they read is seen', () => {
     expect(lifted(lastGame(false), false).get('last/1 []')).toBe(true);
     // Before legal rules passing the move on were read as pick's rules, this one was not proven: both roles' moves stayed possible together.
     expect(lifted(lastGame(true), false).get('last/1 []')).toBe(true);
+  });
+
+  it('a legal rule that passes the move on with its arguments swapped is not read as the other relation\'s rules: the false group is not proven', () => {
+    // games/mutex-legal-swapped.kif: both roles set a square at once, so last/1 [] is false.
+    expect(lifted(readFileSync(join(EXAMPLES_DIR, 'mutex-legal-swapped.kif'), 'utf8'), false).get('last/1 []')).toBe(false);
   });
 
   it('a counter whose next rules read derived relations: proven by unfolding them, not when a step is both short and long', () => {
