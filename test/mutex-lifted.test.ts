@@ -4,6 +4,8 @@
 // Also the order and passes of proveLifted's inductions (docs/mutex.md, ttcc23 and atari23): an
 // every-key claim that failed alone checked first in the whole induction, and one that needs the
 // implications proven in a pass of its own before it (games/mutex-failed-first.kif, mutex-extra-pass.kif).
+// And a partial claim's keys implied by a smaller claim: not checked while it is assumed, checked
+// again when it leaves (keysNotImplied; games/mutex-implied-keys.kif, mutex-implied-keys-leave.kif).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -53,10 +55,16 @@ function liftedForKey(text: string, hypothesis: string, piece: string): boolean 
   return proveLifted(loaded.normal, view, hyps, hyps.map(() => false), { deadline: Deadline.never(), maxPairs: 1e6 }, partial).proven[i]!;
 }
 
-/** What {@link offered} offers: hypotheses (`relation [input]`) on every key, one for one key only, the implications, a budget. */
+/** A hypothesis (`relation [input]`) offered for one key only (the constants at its input positions). */
+interface KeyOffer {
+  readonly hypothesis: string;
+  readonly key: readonly string[];
+}
+
+/** What {@link offered} offers: hypotheses (`relation [input]`) on every key, some for one key only, the implications, a budget. */
 interface Offer {
   readonly everyKey: readonly string[];
-  readonly partial?: { readonly hypothesis: string; readonly key: readonly string[] };
+  readonly partial?: KeyOffer | readonly KeyOffer[];
   readonly implications?: readonly Implication[];
   /** Looks at the budget (the deadline's abort flag read) before it counts as spent: deterministic, no clock. */
   readonly looks?: number;
@@ -68,9 +76,10 @@ function offered(file: string, offer: Offer): { proven: Set<string>; pairs: numb
   const view = mutexView(ground);
   const hyps = hypotheses(view);
   const names = hyps.map((h) => `${h.relation} [${h.input.join(',')}]`);
-  const p = offer.partial;
+  const offers: readonly KeyOffer[] = offer.partial === undefined ? [] : 'hypothesis' in offer.partial ? [offer.partial] : offer.partial;
   const partial = hyps.map((h, i) => {
-    if (p === undefined || names[i] !== p.hypothesis) return undefined;
+    const p = offers.find((o) => o.hypothesis === names[i]);
+    if (p === undefined) return undefined;
     const members = h.groups.find((g) => h.input.every((at, k) => view.fluents[g[0]!]!.args[at] === p.key[k]))!;
     return [{ key: p.key.map((name) => ({ kind: 'const' as const, name, pos: NO_POS })), members }];
   });
@@ -185,6 +194,32 @@ describe('lifted mutex proofs', () => {
     expect(withLifted.groups.every((g) => g.proof === 'lifted')).toBe(true);
     expect(without.groups.every((g) => g.proof === 'ground')).toBe(true);
     expect(withLifted.stats.satQueries).toBeLessThan(without.stats.satQueries);
+  });
+});
+
+describe('keys of a partial claim implied by a smaller claim (lifted.ts keysNotImplied)', () => {
+  const small = { hypothesis: 'cell/3 [2]', key: ['a'] };
+  const large = { hypothesis: 'cell/3 [0,2]', key: ['1', 'a'] };
+
+  it('a key implied by a smaller claim assumed with it is not checked: the claim costs its turn in the induction only', () => {
+    // games/mutex-implied-keys.kif: one a on the board, so both claims hold.
+    const file = 'mutex-implied-keys.kif';
+    const alone = offered(file, { everyKey: [], partial: small });
+    const both = offered(file, { everyKey: [], partial: [large, small] });
+    expect(both.proven).toEqual(new Set(['cell/3 [2]', 'cell/3 [0,2]']));
+    // Offered with the smaller claim, the larger one (checked first: larger input) adds one look at
+    // the budget, the one before its check, and no rule pair. Checked on its key it would add what
+    // it costs alone (its pair's case analysis looks too).
+    expect(both.looks).toBe(alone.looks + 1);
+    expect(offered(file, { everyKey: [], partial: large }).looks).toBeGreaterThan(1);
+  });
+
+  it('a claim that leaned on a smaller one that then fails is checked again on its keys: not proven where false', () => {
+    // games/mutex-implied-keys-leave.kif: a second a on (1 2), so both claims are false.
+    const file = 'mutex-implied-keys-leave.kif';
+    expect(offered(file, { everyKey: [], partial: [large, small] }).proven).toEqual(new Set());
+    // Alone, each fails too.
+    expect(offered(file, { everyKey: [], partial: large }).proven).toEqual(new Set());
   });
 });
 
