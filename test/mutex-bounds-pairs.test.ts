@@ -3,7 +3,9 @@
 // implications whose implied relation a negated derived relation reads (src/mutex/implications.ts;
 // docs/mutex.md 2d "Read through a derived relation"). games/mutex-bidding.kif (a miniature of
 // colonelBlotto: one gain per transition) and games/mutex-occupied.kif (of atariGo's groups: one
-// stamp per square) are proven lifted; their twins, where the groups are false, are refused.
+// stamp per square) are proven lifted; their twins, where the groups are false, are refused. So is
+// games/mutex-step-jump.kif (two atoms of two bounded relations sharing three variables, held against
+// their rows together: checkersTiny's step and jump), and refused its twin mutex-step-jump-both.kif.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -59,6 +61,16 @@ describe('bounds with absent facts, bounded atoms in pairs', () => {
     expect(strict).toContain('3 1');
     expect(strict.filter((r) => r.split(' ')[0] === r.split(' ')[1])).toEqual([]);
     expect(rowsOf('mutex-unbidding.kif')).toContain('2 2');
+  });
+});
+
+describe('bounded atoms of two relations in pairs (lifted-rows.ts boundPairsFit)', () => {
+  it('mutex-step-jump: an up-move and a down-move between the same three digits fit no two rows, so last is proven lifted', () => {
+    expect(provenLifted('mutex-step-jump.kif')).toMatchObject({ 'last/1 []': true });
+  });
+
+  it('mutex-step-jump-both: (go 2 2 2) is both, the rows fit together, and the (false) last group is refused', () => {
+    expect(provenLifted('mutex-step-jump-both.kif')).toMatchObject({ 'last/1 []': false });
   });
 });
 
