@@ -3,7 +3,8 @@
 // "one thing per square" holds only because a recursive relation never relates a square to itself;
 // proven lifted with the bounds, never where the group is false (a reflexive slide); the bounds'
 // rows themselves, with a cross product left out; games/mutex-demand.kif, where they are computed
-// on demand (the costly relations no proof reads never are).
+// on demand (the costly relations no proof reads never are); a component whose first round alone
+// passes its join steps ends at once with the same steps charged (lifted-bounds.ts firstRoundSpends).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -32,8 +33,8 @@ function lifted(text: string): Map<string, boolean> {
   return new Map(hyps.map((h, i) => [`${h.relation} [${h.input.join(',')}]`, r.proven[i]!]));
 }
 
-/** The rows of each bound as KIF texts, per relation (static facts only known). */
-function bounds(text: string): Map<string, { keep: readonly number[]; rows: string[] }> {
+/** The game's bounds, computed on demand (static facts only known) within `deadline`. */
+function boundsWithin(text: string, deadline: Deadline): ReturnType<typeof relaxedBounds> {
   const loaded = loadGame(text, 'game.kif', defaultPipelineOptions(), new StageTimer());
   const facts = new Map<string, Term[][]>();
   for (const r of loaded.normal.rules) {
@@ -41,7 +42,12 @@ function bounds(text: string): Map<string, { keep: readonly number[]; rows: stri
     const k = `${r.head.rel}/${r.head.args.length}`;
     facts.set(k, [...(facts.get(k) ?? []), [...r.head.args]]);
   }
-  const out = relaxedBounds(loaded.normal, facts, new Map(), Deadline.never());
+  return relaxedBounds(loaded.normal, facts, new Map(), deadline);
+}
+
+/** The rows of each bound as KIF texts, per relation (static facts only known). */
+function bounds(text: string): Map<string, { keep: readonly number[]; rows: string[] }> {
+  const out = boundsWithin(text, Deadline.never());
   // The bounds are computed on demand: each relation named by the tests is asked for.
   const named = ['slide/2', 'empty/1', 'legal/2', 'does/2', 'ign/5', 'different_cells/4'];
   return new Map(named.flatMap((k) => {
@@ -83,6 +89,26 @@ describe('bounds of derived relations', () => {
     const b = bounds(`${RECURSIVE}\n${coords}\n${rules}`).get('different_cells/4')!;
     expect(b.keep).toEqual([0, 1, 2, 3]);
     expect(b.rows).toHaveLength(16 ** 4 - 16 ** 2);
+  });
+
+  it('a component whose first round alone passes its share of the join steps ends at once, charged the whole share', () => {
+    // big1 .. big6: (m ?x) (m ?y) over 800 values, the head bound only by the second atom: 800 +
+    // 800 x 800 steps in the first round, past a component's 500,000. Six such shares spend the
+    // bounds' 3,000,000 join steps; `small` (800 steps) is asked for after them.
+    const m = Array.from({ length: 800 }, (_, i) => `(m ${i})`).join(' ');
+    const big = [1, 2, 3, 4, 5, 6].map((k) => `(<= (big${k} ?x ?y) (m ?x) (m ?y))`).join('\n');
+    const text = `${RECURSIVE}\n${m}\n${big}\n(<= (small ?x) (m ?x))`;
+    const after = (hard: number): { small: boolean; looks: number } => {
+      let looks = 0;
+      const out = boundsWithin(text, new Deadline(Infinity, Infinity, { get aborted(): boolean { return ++looks < 0; } }));
+      for (let k = 1; k <= hard; k++) expect(out.get(`big${k}/2`)).toBeUndefined();
+      return { small: out.get('small/1') !== undefined, looks };
+    };
+    // Five shares spent leave small its bound; six leave it none: each big was charged its whole
+    // share, as the join that runs out of it is. Counted before it is joined, no join ran: the join
+    // looks at the budget every 65,536 steps, and no look was taken.
+    expect(after(5)).toEqual({ small: true, looks: 0 });
+    expect(after(6)).toEqual({ small: false, looks: 0 });
   });
 
   it('a bound past 20,000 rows (of a relation reading the state) is cut to all but one factor of its cross product, the most precise kept', () => {
