@@ -221,6 +221,13 @@ describe('keys of a partial claim implied by a smaller claim (lifted.ts keysNotI
     // Alone, each fails too.
     expect(offered(file, { everyKey: [], partial: large }).proven).toEqual(new Set());
   });
+
+  it('a smaller claim for another key implies nothing of this one: the key is checked, not proven where false', () => {
+    // games/mutex-implied-keys-leave.kif: b stays on (2 2), so cell [2] for b holds and stays.
+    const file = 'mutex-implied-keys-leave.kif';
+    const b = { hypothesis: 'cell/3 [2]', key: ['b'] };
+    expect(offered(file, { everyKey: [], partial: [large, b] }).proven).toEqual(new Set(['cell/3 [2]']));
+  });
 });
 
 describe('the order and the passes of the lifted induction (lifted.ts)', () => {
