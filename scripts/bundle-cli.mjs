@@ -57,6 +57,10 @@ async function bundle() {
     format: 'cjs',
     target: 'node20',
     legalComments: 'none',
+    // Whitespace and syntax only (names stay, as do stack traces and error messages): 1.7 -> 1.2 MB,
+    // about 4 MiB less peak memory and 0.01 CPU s a run (docs/corpus.md, boot26).
+    minifyWhitespace: true,
+    minifySyntax: true,
     logLevel: 'warning',
     metafile: true,
     plugins: [importMetaUrl],
