@@ -65,7 +65,10 @@ async function bundle() {
     metafile: true,
     plugins: [importMetaUrl],
   });
-  const inputs = Object.keys(result.metafile.inputs).map((p) => relative(CLI, join(ROOT, p))).filter((p) => p !== ENTRY).sort();
+  // The package's own files only (dist/, lib/): a later tsc rewrites those. The dependencies'
+  // paths differ once the package is installed (hoisted), and tau-prolog's version is pinned.
+  const own = Object.keys(result.metafile.inputs).filter((p) => p !== `dist/cli/${ENTRY}` && /^(dist|lib)\//.test(p));
+  const inputs = own.map((p) => relative(CLI, join(ROOT, p))).sort();
   writeFileSync(INPUTS, `${JSON.stringify(inputs, null, 1)}\n`);
   return true;
 }
