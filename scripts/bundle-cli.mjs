@@ -7,7 +7,7 @@
 // the command thread's V8 flags, once per first heap limit (with and without --lazy-axioms: their
 // flags differ, and V8 refuses a cache made under other flags). Without esbuild (a production
 // install) it says so and leaves dist/ without a bundle: the command line then loads the modules.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,12 @@ const INPUTS = join(CLI, 'program.bundle.json');
 const ENTRY = 'program-entry.js';
 /** The game each code cache is made on: small, and it runs every stage of `ground`. */
 const GAME = join(ROOT, 'games/tictactoe.kif');
+
+/** Writes `data` to `file` through a temporary file, so that a command line started meanwhile never reads half of it. */
+function writeAtomically(file, data) {
+  writeFileSync(`${file}.tmp`, data);
+  renameSync(`${file}.tmp`, file);
+}
 
 /**
  * Replaces `import.meta.url` in a built module by the URL of that module (the bundle's
@@ -64,7 +70,9 @@ async function bundle() {
     logLevel: 'warning',
     metafile: true,
     plugins: [importMetaUrl],
+    write: false,
   });
+  writeAtomically(BUNDLE, result.outputFiles[0].contents);
   // The package's own files only (dist/, lib/): a later tsc rewrites those. The dependencies'
   // paths differ once the package is installed (hoisted), and tau-prolog's version is pinned.
   const own = Object.keys(result.metafile.inputs).filter((p) => p !== `dist/cli/${ENTRY}` && /^(dist|lib)\//.test(p));
@@ -90,7 +98,7 @@ if (!isMainThread) {
   const { loadProgram, codeCacheFile } = await import('../dist/cli/bundle.js');
   const program = await loadProgram(initialMb);
   await program.runProgram(args);
-  if (save) writeFileSync(codeCacheFile(initialMb), program.codeCache());
+  if (save) writeAtomically(codeCacheFile(initialMb), program.codeCache());
   parentPort.postMessage(program.source);
 } else {
   const { codeCacheFile } = await import('../dist/cli/bundle.js');
