@@ -22,5 +22,7 @@ if (isMainThread) {
   const data = workerData as CommandThreadData;
   // The progress line of `reach` is drawn only on a terminal, which the thread's stderr is not.
   if (data.stderrIsTTY) process.stderr.isTTY = true;
-  await (await import('./program.js')).runProgram(data.args);
+  // The bundle's loader (with node:crypto and node:vm) only here: the main thread never needs it.
+  const { loadProgram } = await import('./bundle.js');
+  await (await loadProgram(initialHeapMb(data.args))).runProgram(data.args);
 }

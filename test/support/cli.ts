@@ -40,6 +40,9 @@ function sleep(ms: number): void {
 function build(): void {
   const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.json')], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`building dist/ failed (tsc exit ${r.status}):\n${r.stdout}${r.stderr}`);
+  // What `npm run build` does next: the command thread's bundle and code cache (src/cli/bundle.ts).
+  const b = spawnSync(process.execPath, [join(ROOT, 'scripts/bundle-cli.mjs')], { encoding: 'utf8' });
+  if (b.status !== 0) throw new Error(`bundling dist/cli failed (exit ${b.status}):\n${b.stdout}${b.stderr}`);
 }
 
 /** Builds dist/ when it is missing or older than src/ (`npm ci` builds it through `prepare`); throws when it cannot. */
