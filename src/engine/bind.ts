@@ -39,6 +39,9 @@ interface Binder {
    * the answer a state with an empty goal, `state(null, subst, links, _)`, would give.
    */
   values(vars: readonly string[], subst: unknown, links: Links): unknown[];
+  /** `term` with the variables in `links` replaced (ground subterms shared, not copied). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  apply(term: unknown, links: Links): any;
 }
 
 /** The binding operations on terms of the tau-prolog library `pl`. */
@@ -172,5 +175,5 @@ export function binder(pl: any): Binder {
     return links;
   }
 
-  return { bind, state, values };
+  return { apply, bind, state, values };
 }

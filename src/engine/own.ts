@@ -32,7 +32,7 @@ interface OwnPredicates {
    * Where answers go while a query runs (null: as states, the way Tau-Prolog's own steps give
    * them). See {@link AnswerSink}.
    */
-  setSink(sink: AnswerSink | null, vars?: readonly string[]): void;
+  setSink(sink: AnswerSink | null, vars?: readonly string[], tick?: () => void): void;
 }
 
 /**
@@ -63,10 +63,12 @@ export interface ProjectionHistory {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string): OwnPredicates {
-  const { bind, state, values } = binder(pl);
-  // The query's answer sink, and its variables (see AnswerSink); the driver sets both.
+  const { apply, bind, state, values } = binder(pl);
+  // The query's answer sink, its variables (see AnswerSink) and the deadline's tick for the
+  // candidates that fail their checks (each was a step); the driver sets them.
   let sink: AnswerSink | null = null;
   let sinkVars: readonly string[] = [];
+  let sinkTick: () => void = NO_TICK;
   // Predicates implemented here, by functor name, for stepDirect.
   const direct = new Map<string, OwnPredicate>();
   /**
@@ -133,19 +135,82 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     const end = rows === null ? table.count : rows.length;
     const rest = point.goal.replace(null);
     const from: Candidates = { atom, data: table.data, arity: table.arity, rows, end };
-    if (rest === null && sink !== null) answerAll(from, point.substitution, sink);
+    const checks = sink === null ? undefined : rest === null ? NO_CHECKS : checksAfter(atom, rest);
+    if (checks !== undefined) answerAll(from, checks, point.substitution, sink!);
     else enumerate(thr, from, 0, rest, point.substitution, point, FIRST_CHUNK);
   }
 
   /**
-   * The answers of a call that ends its state's goal, all given to the sink in candidate
-   * order (what enumerate's states would give when popped; nothing after the call can cut).
+   * The answers of a call whose state's goal ends with it or with `checks` after it (see
+   * {@link checksAfter}), all given to the sink in candidate order: what enumerate's states
+   * would give when popped, each state proving its checks or failing, one after the other
+   * (nothing after the call can cut). No state is made per candidate (amazons' `legal`: a
+   * state, a substitution and the goal's copy for each of its 173,960 answers).
    */
-  function answerAll(c: Candidates, subst: unknown, to: AnswerSink): void {
+  function answerAll(c: Candidates, checks: readonly Check[], subst: unknown, to: AnswerSink): void {
     for (let i = 0; i < c.end; i++) {
       const links = bind(c.atom, c.data, (c.rows === null ? i : c.rows[i]!) * c.arity, MAX_INDEXED);
-      if (links !== null) to(values(sinkVars, subst, links));
+      if (links === null) continue;
+      if (checks.length === 0 || passes(checks, links)) to(values(sinkVars, subst, links));
+      else sinkTick();
     }
+  }
+
+  /**
+   * The literals of `rest` when each is a check that the call `call` leaves ground: a call of a
+   * table, `\\==` or `$gdl_absent` whose variables all occur in `call` (every candidate fact,
+   * being ground, binds them all). Proving such a literal binds nothing and pushes at most the
+   * state of the rest, so the rest's answers are exactly the candidates that pass them all.
+   * Undefined when some literal is anything else.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function checksAfter(call: any, rest: any): Check[] | undefined {
+    const checks: Check[] = [];
+    for (let goal = rest; ; goal = goal.args[1]) {
+      const conj = goal.indicator === ',/2';
+      const lit = conj ? goal.args[0] : goal;
+      const kind = checkKind(lit);
+      if (kind === undefined) return undefined;
+      checks.push({ kind, lit });
+      if (!conj) break;
+    }
+    const bound = varNames(call);
+    for (const c of checks) if (!c.lit.ground && !onlyVars(c.lit, bound)) return undefined;
+    return checks;
+  }
+
+  /** What kind of check literal `lit` is (undefined: not one the sink may prove directly). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function checkKind(lit: any): Check['kind'] | undefined {
+    const args = lit.args;
+    if (args === undefined || typeof lit.id !== 'string') return undefined;
+    if (lit.id === '\\==') return args.length === 2 ? 'neq' : undefined;
+    if (lit.id === ABSENT) return args.length === 1 ? 'absent' : undefined;
+    return tables.has(lit.id) && args.length <= MAX_INDEXED ? 'table' : undefined;
+  }
+
+  /** True when every check holds under `links` (what stepping them one by one would find). */
+  function passes(checks: readonly Check[], links: unknown[]): boolean {
+    for (let k = 0; k < checks.length; k++) {
+      const { kind, lit } = checks[k]!;
+      const args = lit.args;
+      if (kind === 'neq') {
+        if (pl.compare(apply(args[0], links), apply(args[1], links)) === 0) return false;
+      } else if (kind === 'absent') {
+        if (!absent(apply(args[0], links))) return false;
+      } else {
+        const table = tables.get(lit.id)!;
+        if (args.length === 0) {
+          if (table.count === 0) return false;
+          continue;
+        }
+        const ground = new Array<TauTerm>(args.length);
+        for (let i = 0; i < args.length; i++) ground[i] = apply(args[i], links);
+        const mask = (1 << args.length) - 1;
+        if (store.indexed(store.indexFor(table, mask), mask, ground).length === 0) return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -190,12 +255,16 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   // '$gdl_absent'(Call): Call is a ground call of a table, which has no such fact (a table not
   // defined yet has none). One hash lookup, where \+ would take several generic steps.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  install('$gdl_absent', 1, (thr: any, point: any, atom: any) => {
-    const call = atom.args[0];
+  install(ABSENT, 1, (thr: any, point: any, atom: any) => {
+    if (absent(atom.args[0])) succeed(thr, point);
+  });
+  /** True when the ground table call `call` has no fact (`$gdl_absent`'s test). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function absent(call: any): boolean {
     const table = tables.get(call.id);
     // Past MAX_INDEXED arguments the index cannot tell facts apart: then assume absent.
-    if (table === undefined || call.args.length > MAX_INDEXED || !store.has(table, call.args)) succeed(thr, point);
-  });
+    return table === undefined || call.args.length > MAX_INDEXED || !store.has(table, call.args);
+  }
   // The resumption step: `more` carries its cursor; the state's own parent is the calling state.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   install(MORE, 0, (thr: unknown, point: any, more: any) => {
@@ -244,9 +313,10 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     return table !== undefined && store.has(table, pattern);
   }
 
-  function setSink(to: AnswerSink | null, vars: readonly string[] = []): void {
+  function setSink(to: AnswerSink | null, vars: readonly string[] = [], tick: () => void = NO_TICK): void {
     sink = to;
     sinkVars = vars;
+    sinkTick = tick;
   }
 
   return { direct, defineTable, addToTable, tableSize, tableData, clearTable, probe, defineProjection, setSink };
@@ -287,6 +357,57 @@ interface Cursor {
   readonly next: number;
   readonly chunk: number;
 }
+
+/**
+ * A literal after a table call that the sink's enumeration proves itself (see `checksAfter`):
+ * a call of a table, `\\==`, or `$gdl_absent`, ground once the call's variables are bound.
+ */
+interface Check {
+  readonly kind: 'table' | 'neq' | 'absent';
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly lit: any;
+}
+
+/** No checks: the call ends its state's goal. */
+const NO_CHECKS: readonly Check[] = Object.freeze([]);
+
+/** No deadline to tick (no query running). */
+const NO_TICK = (): void => undefined;
+
+/**
+ * The names of the variables in `term` (iteratively), `_` left out: binding a call to a fact
+ * binds every one of its variables but `_` (src/engine/bind.ts).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function varNames(term: any): string[] {
+  const names: string[] = [];
+  const stack = [term];
+  while (stack.length > 0) {
+    const t = stack.pop();
+    if (t.ground) continue;
+    if (t.args === undefined) {
+      if (t.id !== '_' && !names.includes(t.id)) names.push(t.id);
+    } else for (const a of t.args) stack.push(a);
+  }
+  return names;
+}
+
+/** True when every variable of `term` is in `names` (iteratively). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function onlyVars(term: any, names: readonly string[]): boolean {
+  const stack = [term];
+  while (stack.length > 0) {
+    const t = stack.pop();
+    if (t.ground) continue;
+    if (t.args === undefined) {
+      if (!names.includes(t.id)) return false;
+    } else for (const a of t.args) stack.push(a);
+  }
+  return true;
+}
+
+/** The check that a ground table call has no fact (one hash lookup, where \\+ takes several generic steps). */
+const ABSENT = '$gdl_absent';
 
 /** The goal that resumes an enumeration; its name cannot clash with a relation (`r:`, `F|`...). */
 const MORE = '$gdl_more';

@@ -218,7 +218,9 @@ export function createEngine(limits: EngineLimits, options: EngineOptions = {}):
       if (limits.deadline.tick()) stopAtLimit(goal);
       count++;
       onAnswer(values as TauTerm[]);
-    }, vars);
+    }, vars, () => {
+      if (limits.deadline.tick()) stopAtLimit(goal);
+    });
     try {
       const popped = stepAll(goal, vars, onAnswer);
       return popped + count;
