@@ -113,6 +113,23 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   /** Answers a call on a table: the facts agreeing with its bound arguments, as new states. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   function lookup(table: JsTable, thr: any, point: any, atom: any): void {
+    const found = candidates(table, atom);
+    const rest = point.goal.replace(null);
+    if (sink !== null && (rest === null || joinable(rest))) {
+      if (rest === null && found !== true && found !== false) answerAll(found, point.substitution, sink);
+      else answerJoin(found, rest === null ? [] : literals(rest), point.substitution, sink);
+      return;
+    }
+    if (found === true) succeed(thr, point);
+    else if (found !== false) enumerate(thr, found, 0, rest, point.substitution, point, FIRST_CHUNK);
+  }
+
+  /**
+   * The facts of a table agreeing with the bound arguments of a call: a membership test's result
+   * when every argument is bound (one answer at most), else the candidates to unify.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function candidates(table: JsTable, atom: any): Candidates | boolean {
     const args = atom.args as { ground: boolean }[];
     let mask = 0;
     let full = true;
@@ -122,95 +139,104 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     }
     // Positions past MAX_INDEXED are not in the key: those calls unify each candidate below.
     full &&= args.length <= MAX_INDEXED;
-    if (full || args.length === 0) {
-      // Every argument bound: a membership test, one answer at most.
-      if ((mask === 0 ? table.count : store.indexed(store.indexFor(table, mask), mask, args as unknown as readonly TauTerm[]).length) > 0) succeed(thr, point);
-      return;
-    }
+    const terms = args as unknown as readonly TauTerm[];
+    // Every argument bound: a membership test, one answer at most.
+    if (full || args.length === 0) return (mask === 0 ? table.count : store.indexed(store.indexFor(table, mask), mask, terms).length) > 0;
     // The candidates: the rows of an index's list, or (null) every row below the table's count.
     const inner = innerKey(args);
-    const terms = args as unknown as readonly TauTerm[];
     const rows =
       inner !== undefined ? store.innerIndexed(store.innerIndexFor(table, mask, inner), terms) : mask === 0 ? null : store.indexed(store.indexFor(table, mask), mask, terms);
-    const end = rows === null ? table.count : rows.length;
-    const rest = point.goal.replace(null);
-    const from: Candidates = { atom, data: table.data, arity: table.arity, rows, end };
-    const checks = sink === null ? undefined : rest === null ? NO_CHECKS : checksAfter(atom, rest);
-    if (checks !== undefined) answerAll(from, checks, point.substitution, sink!);
-    else enumerate(thr, from, 0, rest, point.substitution, point, FIRST_CHUNK);
+    return { atom, data: table.data, arity: table.arity, rows, end: rows === null ? table.count : rows.length };
   }
 
   /**
-   * The answers of a call whose state's goal ends with it or with `checks` after it (see
-   * {@link checksAfter}), all given to the sink in candidate order: what enumerate's states
-   * would give when popped, each state proving its checks or failing, one after the other
-   * (nothing after the call can cut). No state is made per candidate (amazons' `legal`: a
-   * state, a substitution and the goal's copy for each of its 173,960 answers).
+   * The answers of a call that ends its state's goal, all given to the sink in candidate
+   * order (what enumerate's states would give when popped; nothing after the call can cut).
    */
-  function answerAll(c: Candidates, checks: readonly Check[], subst: unknown, to: AnswerSink): void {
+  function answerAll(c: Candidates, subst: unknown, to: AnswerSink): void {
     for (let i = 0; i < c.end; i++) {
       const links = bind(c.atom, c.data, (c.rows === null ? i : c.rows[i]!) * c.arity, MAX_INDEXED);
-      if (links === null) continue;
-      if (checks.length === 0 || passes(checks, links)) to(values(sinkVars, subst, links));
-      else sinkTick();
+      if (links !== null) to(values(sinkVars, subst, links));
     }
   }
 
   /**
-   * The literals of `rest` when each is a check that the call `call` leaves ground: a call of a
-   * table, `\\==` or `$gdl_absent` whose variables all occur in `call` (every candidate fact,
-   * being ground, binds them all). Proving such a literal binds nothing and pushes at most the
-   * state of the rest, so the rest's answers are exactly the candidates that pass them all.
-   * Undefined when some literal is anything else.
+   * True when every literal of the conjunction `rest` is one this module proves (see
+   * {@link Step}): then the state's answers are a join that {@link answerJoin} walks itself.
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  function checksAfter(call: any, rest: any): Check[] | undefined {
-    const checks: Check[] = [];
+  function joinable(rest: any): boolean {
     for (let goal = rest; ; goal = goal.args[1]) {
       const conj = goal.indicator === ',/2';
-      const lit = conj ? goal.args[0] : goal;
-      const kind = checkKind(lit);
-      if (kind === undefined) return undefined;
-      checks.push({ kind, lit });
-      if (!conj) break;
+      if (stepKind(conj ? goal.args[0] : goal) === undefined) return false;
+      if (!conj) return true;
     }
-    const bound = varNames(call);
-    for (const c of checks) if (!c.lit.ground && !onlyVars(c.lit, bound)) return undefined;
-    return checks;
   }
 
-  /** What kind of check literal `lit` is (undefined: not one the sink may prove directly). */
+  /** What kind of literal `lit` is among those {@link answerJoin} proves (undefined: none). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  function checkKind(lit: any): Check['kind'] | undefined {
+  function stepKind(lit: any): Step | undefined {
     const args = lit.args;
     if (args === undefined || typeof lit.id !== 'string') return undefined;
     if (lit.id === '\\==') return args.length === 2 ? 'neq' : undefined;
     if (lit.id === ABSENT) return args.length === 1 ? 'absent' : undefined;
-    return tables.has(lit.id) && args.length <= MAX_INDEXED ? 'table' : undefined;
+    return tables.has(lit.id) ? 'table' : undefined;
   }
 
-  /** True when every check holds under `links` (what stepping them one by one would find). */
-  function passes(checks: readonly Check[], links: unknown[]): boolean {
-    for (let k = 0; k < checks.length; k++) {
-      const { kind, lit } = checks[k]!;
-      const args = lit.args;
-      if (kind === 'neq') {
-        if (pl.compare(apply(args[0], links), apply(args[1], links)) === 0) return false;
-      } else if (kind === 'absent') {
-        if (!absent(apply(args[0], links))) return false;
-      } else {
-        const table = tables.get(lit.id)!;
-        if (args.length === 0) {
-          if (table.count === 0) return false;
-          continue;
-        }
-        const ground = new Array<TauTerm>(args.length);
-        for (let i = 0; i < args.length; i++) ground[i] = apply(args[i], links);
-        const mask = (1 << args.length) - 1;
-        if (store.indexed(store.indexFor(table, mask), mask, ground).length === 0) return false;
+  /**
+   * The answers of a state whose goal is a table call (its facts `first`) and then the literals
+   * `lits`, each a table call, `\\==` or `$gdl_absent`: a nested loop over the literals, left to
+   * right, each literal's candidates in their order, each answer given to the sink. That is the
+   * order in which the states the calls would push are popped (depth first, a call's candidates
+   * in order), and nothing in the goal can cut; each literal is proved as its step would prove it,
+   * on the literal with the bindings so far applied. No state is made per candidate (amazons'
+   * superset stage: a state, a substitution and a copy of the goal for most of its 590,000).
+   */
+  function answerJoin(first: Candidates | boolean, lits: readonly unknown[], subst: unknown, to: AnswerSink): void {
+    // Per level (0: the call, k: lits[k - 1]), its facts and next candidate, and the bindings of the levels before it.
+    const found: (Candidates | boolean)[] = [first];
+    const next: number[] = [0];
+    const bound: unknown[][] = [NO_LINKS];
+    for (let k = 0; k >= 0; ) {
+      const links = nextLinks(found[k]!, next, k, bound[k]!);
+      if (links === null) {
+        k--;
+        continue;
       }
+      if (k === lits.length) {
+        to(values(sinkVars, subst, links));
+        continue;
+      }
+      // Each level opened was a state stepped: the deadline is looked at as often.
+      sinkTick();
+      found[k + 1] = prove(lits[k], links);
+      next[k + 1] = 0;
+      bound[k + 1] = links;
+      k++;
     }
-    return true;
+  }
+
+  /**
+   * The bindings (those of the levels before, `before`, and the candidate's) of level `k`'s next
+   * candidate that unifies, its cursor `next[k]` moved past it; null when none is left.
+   */
+  function nextLinks(found: Candidates | boolean, next: number[], k: number, before: unknown[]): unknown[] | null {
+    if (found === true || found === false) return found && next[k]++ === 0 ? before : null;
+    while (next[k]! < found.end) {
+      const i = next[k]!++;
+      const links = bind(found.atom, found.data, (found.rows === null ? i : found.rows[i]!) * found.arity, MAX_INDEXED);
+      if (links !== null) return before.length === 0 ? links : before.concat(links);
+    }
+    return null;
+  }
+
+  /** What proving literal `lit` under `links` gives: a test's result, or a table's candidates. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function prove(lit: any, links: unknown[]): Candidates | boolean {
+    const kind = stepKind(lit);
+    if (kind === 'neq') return pl.compare(apply(lit.args[0], links), apply(lit.args[1], links)) !== 0;
+    if (kind === 'absent') return absent(apply(lit.args[0], links));
+    return candidates(tables.get(lit.id)!, apply(lit, links));
   }
 
   /**
@@ -358,53 +384,21 @@ interface Cursor {
   readonly chunk: number;
 }
 
-/**
- * A literal after a table call that the sink's enumeration proves itself (see `checksAfter`):
- * a call of a table, `\\==`, or `$gdl_absent`, ground once the call's variables are bound.
- */
-interface Check {
-  readonly kind: 'table' | 'neq' | 'absent';
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  readonly lit: any;
-}
+/** The literals `answerJoin` proves itself: a table call, `\\==/2`, `$gdl_absent/1`. */
+type Step = 'table' | 'neq' | 'absent';
 
-/** No checks: the call ends its state's goal. */
-const NO_CHECKS: readonly Check[] = Object.freeze([]);
+/** The literals of a conjunction, left to right (its nesting is to the right, as parsed). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function literals(rest: any): unknown[] {
+  const out: unknown[] = [];
+  let goal = rest;
+  for (; goal.indicator === ',/2'; goal = goal.args[1]) out.push(goal.args[0]);
+  out.push(goal);
+  return out;
+}
 
 /** No deadline to tick (no query running). */
 const NO_TICK = (): void => undefined;
-
-/**
- * The names of the variables in `term` (iteratively), `_` left out: binding a call to a fact
- * binds every one of its variables but `_` (src/engine/bind.ts).
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function varNames(term: any): string[] {
-  const names: string[] = [];
-  const stack = [term];
-  while (stack.length > 0) {
-    const t = stack.pop();
-    if (t.ground) continue;
-    if (t.args === undefined) {
-      if (t.id !== '_' && !names.includes(t.id)) names.push(t.id);
-    } else for (const a of t.args) stack.push(a);
-  }
-  return names;
-}
-
-/** True when every variable of `term` is in `names` (iteratively). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function onlyVars(term: any, names: readonly string[]): boolean {
-  const stack = [term];
-  while (stack.length > 0) {
-    const t = stack.pop();
-    if (t.ground) continue;
-    if (t.args === undefined) {
-      if (!names.includes(t.id)) return false;
-    } else for (const a of t.args) stack.push(a);
-  }
-  return true;
-}
 
 /** The check that a ground table call has no fact (one hash lookup, where \\+ takes several generic steps). */
 const ABSENT = '$gdl_absent';
