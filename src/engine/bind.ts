@@ -39,9 +39,6 @@ interface Binder {
    * the answer a state with an empty goal, `state(null, subst, links, _)`, would give.
    */
   values(vars: readonly string[], subst: unknown, links: Links): unknown[];
-  /** `term` with the variables in `links` replaced (ground subterms shared, not copied). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  apply(term: unknown, links: Links): any;
 }
 
 /** The binding operations on terms of the tau-prolog library `pl`. */
@@ -175,5 +172,5 @@ export function binder(pl: any): Binder {
     return links;
   }
 
-  return { apply, bind, state, values };
+  return { bind, state, values };
 }

@@ -32,7 +32,7 @@ interface OwnPredicates {
    * Where answers go while a query runs (null: as states, the way Tau-Prolog's own steps give
    * them). See {@link AnswerSink}.
    */
-  setSink(sink: AnswerSink | null, vars?: readonly string[], tick?: () => void): void;
+  setSink(sink: AnswerSink | null, vars?: readonly string[]): void;
 }
 
 /**
@@ -63,12 +63,10 @@ export interface ProjectionHistory {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string): OwnPredicates {
-  const { apply, bind, state, values } = binder(pl);
-  // The query's answer sink, its variables (see AnswerSink) and the deadline's tick for the
-  // candidates that fail their checks (each was a step); the driver sets them.
+  const { bind, state, values } = binder(pl);
+  // The query's answer sink, and its variables (see AnswerSink); the driver sets both.
   let sink: AnswerSink | null = null;
   let sinkVars: readonly string[] = [];
-  let sinkTick: () => void = NO_TICK;
   // Predicates implemented here, by functor name, for stepDirect.
   const direct = new Map<string, OwnPredicate>();
   /**
@@ -113,23 +111,6 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   /** Answers a call on a table: the facts agreeing with its bound arguments, as new states. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   function lookup(table: JsTable, thr: any, point: any, atom: any): void {
-    const found = candidates(table, atom);
-    const rest = point.goal.replace(null);
-    if (sink !== null && (rest === null || joinable(rest))) {
-      if (rest === null && found !== true && found !== false) answerAll(found, point.substitution, sink);
-      else answerJoin(found, rest === null ? [] : literals(rest), point.substitution, sink);
-      return;
-    }
-    if (found === true) succeed(thr, point);
-    else if (found !== false) enumerate(thr, found, 0, rest, point.substitution, point, FIRST_CHUNK);
-  }
-
-  /**
-   * The facts of a table agreeing with the bound arguments of a call: a membership test's result
-   * when every argument is bound (one answer at most), else the candidates to unify.
-   */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  function candidates(table: JsTable, atom: any): Candidates | boolean {
     const args = atom.args as { ground: boolean }[];
     let mask = 0;
     let full = true;
@@ -139,14 +120,21 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     }
     // Positions past MAX_INDEXED are not in the key: those calls unify each candidate below.
     full &&= args.length <= MAX_INDEXED;
-    const terms = args as unknown as readonly TauTerm[];
-    // Every argument bound: a membership test, one answer at most.
-    if (full || args.length === 0) return (mask === 0 ? table.count : store.indexed(store.indexFor(table, mask), mask, terms).length) > 0;
+    if (full || args.length === 0) {
+      // Every argument bound: a membership test, one answer at most.
+      if ((mask === 0 ? table.count : store.indexed(store.indexFor(table, mask), mask, args as unknown as readonly TauTerm[]).length) > 0) succeed(thr, point);
+      return;
+    }
     // The candidates: the rows of an index's list, or (null) every row below the table's count.
     const inner = innerKey(args);
+    const terms = args as unknown as readonly TauTerm[];
     const rows =
       inner !== undefined ? store.innerIndexed(store.innerIndexFor(table, mask, inner), terms) : mask === 0 ? null : store.indexed(store.indexFor(table, mask), mask, terms);
-    return { atom, data: table.data, arity: table.arity, rows, end: rows === null ? table.count : rows.length };
+    const end = rows === null ? table.count : rows.length;
+    const rest = point.goal.replace(null);
+    const from: Candidates = { atom, data: table.data, arity: table.arity, rows, end };
+    if (rest === null && sink !== null) answerAll(from, point.substitution, sink);
+    else enumerate(thr, from, 0, rest, point.substitution, point, FIRST_CHUNK);
   }
 
   /**
@@ -158,85 +146,6 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
       const links = bind(c.atom, c.data, (c.rows === null ? i : c.rows[i]!) * c.arity, MAX_INDEXED);
       if (links !== null) to(values(sinkVars, subst, links));
     }
-  }
-
-  /**
-   * True when every literal of the conjunction `rest` is one this module proves (see
-   * {@link Step}): then the state's answers are a join that {@link answerJoin} walks itself.
-   */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  function joinable(rest: any): boolean {
-    for (let goal = rest; ; goal = goal.args[1]) {
-      const conj = goal.indicator === ',/2';
-      if (stepKind(conj ? goal.args[0] : goal) === undefined) return false;
-      if (!conj) return true;
-    }
-  }
-
-  /** What kind of literal `lit` is among those {@link answerJoin} proves (undefined: none). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  function stepKind(lit: any): Step | undefined {
-    const args = lit.args;
-    if (args === undefined || typeof lit.id !== 'string') return undefined;
-    if (lit.id === '\\==') return args.length === 2 ? 'neq' : undefined;
-    if (lit.id === ABSENT) return args.length === 1 ? 'absent' : undefined;
-    return tables.has(lit.id) ? 'table' : undefined;
-  }
-
-  /**
-   * The answers of a state whose goal is a table call (its facts `first`) and then the literals
-   * `lits`, each a table call, `\\==` or `$gdl_absent`: a nested loop over the literals, left to
-   * right, each literal's candidates in their order, each answer given to the sink. That is the
-   * order in which the states the calls would push are popped (depth first, a call's candidates
-   * in order), and nothing in the goal can cut; each literal is proved as its step would prove it,
-   * on the literal with the bindings so far applied. No state is made per candidate (amazons'
-   * superset stage: a state, a substitution and a copy of the goal for most of its 590,000).
-   */
-  function answerJoin(first: Candidates | boolean, lits: readonly unknown[], subst: unknown, to: AnswerSink): void {
-    // Per level (0: the call, k: lits[k - 1]), its facts and next candidate, and the bindings of the levels before it.
-    const found: (Candidates | boolean)[] = [first];
-    const next: number[] = [0];
-    const bound: unknown[][] = [NO_LINKS];
-    for (let k = 0; k >= 0; ) {
-      const links = nextLinks(found[k]!, next, k, bound[k]!);
-      if (links === null) {
-        k--;
-        continue;
-      }
-      if (k === lits.length) {
-        to(values(sinkVars, subst, links));
-        continue;
-      }
-      // Each level opened was a state stepped: the deadline is looked at as often.
-      sinkTick();
-      found[k + 1] = prove(lits[k], links);
-      next[k + 1] = 0;
-      bound[k + 1] = links;
-      k++;
-    }
-  }
-
-  /**
-   * The bindings (those of the levels before, `before`, and the candidate's) of level `k`'s next
-   * candidate that unifies, its cursor `next[k]` moved past it; null when none is left.
-   */
-  function nextLinks(found: Candidates | boolean, next: number[], k: number, before: unknown[]): unknown[] | null {
-    if (found === true || found === false) return found && next[k]++ === 0 ? before : null;
-    while (next[k]! < found.end) {
-      const i = next[k]!++;
-      const links = bind(found.atom, found.data, (found.rows === null ? i : found.rows[i]!) * found.arity, MAX_INDEXED);
-      if (links !== null) return before.length === 0 ? links : before.concat(links);
-    }
-    return null;
-  }
-
-  /** What proving literal `lit` under `links` gives: a test's result, or a table's candidates. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  function prove(lit: any, links: unknown[]): Candidates | boolean {
-    const kind = stepKind(lit);
-    if (kind === 'neq') return pl.compare(apply(lit.args[0], links), apply(lit.args[1], links)) !== 0;
-    if (kind === 'absent') return absent(apply(lit.args[0], links));
-    return candidates(tables.get(lit.id)!, apply(lit, links));
   }
 
   /**
@@ -281,16 +190,12 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   // '$gdl_absent'(Call): Call is a ground call of a table, which has no such fact (a table not
   // defined yet has none). One hash lookup, where \+ would take several generic steps.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  install(ABSENT, 1, (thr: any, point: any, atom: any) => {
-    if (absent(atom.args[0])) succeed(thr, point);
-  });
-  /** True when the ground table call `call` has no fact (`$gdl_absent`'s test). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  function absent(call: any): boolean {
+  install('$gdl_absent', 1, (thr: any, point: any, atom: any) => {
+    const call = atom.args[0];
     const table = tables.get(call.id);
     // Past MAX_INDEXED arguments the index cannot tell facts apart: then assume absent.
-    return table === undefined || call.args.length > MAX_INDEXED || !store.has(table, call.args);
-  }
+    if (table === undefined || call.args.length > MAX_INDEXED || !store.has(table, call.args)) succeed(thr, point);
+  });
   // The resumption step: `more` carries its cursor; the state's own parent is the calling state.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   install(MORE, 0, (thr: unknown, point: any, more: any) => {
@@ -339,10 +244,9 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     return table !== undefined && store.has(table, pattern);
   }
 
-  function setSink(to: AnswerSink | null, vars: readonly string[] = [], tick: () => void = NO_TICK): void {
+  function setSink(to: AnswerSink | null, vars: readonly string[] = []): void {
     sink = to;
     sinkVars = vars;
-    sinkTick = tick;
   }
 
   return { direct, defineTable, addToTable, tableSize, tableData, clearTable, probe, defineProjection, setSink };
@@ -383,25 +287,6 @@ interface Cursor {
   readonly next: number;
   readonly chunk: number;
 }
-
-/** The literals `answerJoin` proves itself: a table call, `\\==/2`, `$gdl_absent/1`. */
-type Step = 'table' | 'neq' | 'absent';
-
-/** The literals of a conjunction, left to right (its nesting is to the right, as parsed). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function literals(rest: any): unknown[] {
-  const out: unknown[] = [];
-  let goal = rest;
-  for (; goal.indicator === ',/2'; goal = goal.args[1]) out.push(goal.args[0]);
-  out.push(goal);
-  return out;
-}
-
-/** No deadline to tick (no query running). */
-const NO_TICK = (): void => undefined;
-
-/** The check that a ground table call has no fact (one hash lookup, where \\+ takes several generic steps). */
-const ABSENT = '$gdl_absent';
 
 /** The goal that resumes an enumeration; its name cannot clash with a relation (`r:`, `F|`...). */
 const MORE = '$gdl_more';

@@ -218,9 +218,7 @@ export function createEngine(limits: EngineLimits, options: EngineOptions = {}):
       if (limits.deadline.tick()) stopAtLimit(goal);
       count++;
       onAnswer(values as TauTerm[]);
-    }, vars, () => {
-      if (limits.deadline.tick()) stopAtLimit(goal);
-    });
+    }, vars);
     try {
       const popped = stepAll(goal, vars, onAnswer);
       return popped + count;

@@ -62,9 +62,6 @@ function tableStats(run: Run, name: string): TableStats {
   const inner = new Map(cached?.inner);
   const deadline = run.limits.deadline;
   const data = run.engine.tableData(t.fullName);
-  // The sets of argument `i`'s inner arguments, by j, found once per table measure (not a key
-  // string `i.j` made per fact: amazons' `does` has 173,962 facts of six inner arguments).
-  const innerSets: Set<string>[][] = Array.from({ length: t.arity }, () => []);
   for (let f = cached?.size ?? 0; f < size; f++) {
     // A table of 10⁶ facts takes seconds to measure (amazonsTorus): the clock is read here too,
     // and a stop is worded as the query's (evaluate.ts turns the engine's limit into the stage's).
@@ -73,15 +70,10 @@ function tableStats(run: Run, name: string): TableStats {
       const arg = data[f * t.arity + i]!;
       sets[i]!.add(run.engine.kif(arg).text);
       const args = tauArgs(arg);
-      const ofArg = innerSets[i]!;
       for (let j = 0; j < args.length; j++) {
-        let set: Set<string> | undefined = ofArg[j];
-        if (set === undefined) {
-          const key = `${i}.${j}`;
-          set = inner.get(key);
-          if (set === undefined) inner.set(key, (set = new Set()));
-          ofArg[j] = set;
-        }
+        const key = `${i}.${j}`;
+        let set = inner.get(key);
+        if (set === undefined) inner.set(key, (set = new Set()));
         set.add(run.engine.kif(args[j]!).text);
       }
     }
