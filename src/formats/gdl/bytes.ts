@@ -165,7 +165,11 @@ export function termBytes(terms: TermReader, roots: ArrayLike<number>): TermByte
  * object, read and written through memory at every byte (most of the texts' time).
  */
 function writeTexts(terms: TermReader, names: SymbolBytes, sizes: (t: number) => number, roots: ArrayLike<number>, bytes: Uint8Array): void {
-  const { bytes: nameBytes, start: nameStart } = names;
+  const nameStart = names.start;
+  // Names and earlier texts are copied four bytes at a time: both arrays have the slack for it,
+  // and a text is repeated only once it is complete, before the position written.
+  const nameWords = wordView(names.bytes);
+  const words = wordView(bytes);
   // Where each compound term's bytes were first written (-1: not yet); their length is `sizes`'.
   const at = new Int32Array(terms.size).fill(-1);
   // Pairs (compound term, next argument to write).
@@ -179,7 +183,7 @@ function writeTexts(terms: TermReader, names: SymbolBytes, sizes: (t: number) =>
         const n = terms.arity(t);
         const from = n === 0 ? -1 : at[t]!;
         if (from !== -1) {
-          p = repeatBytes(bytes, p, from, sizes(t));
+          p = putWords(words, p, words, from, from + sizes(t));
         } else {
           if (n > 0) {
             at[t] = p;
@@ -187,7 +191,7 @@ function writeTexts(terms: TermReader, names: SymbolBytes, sizes: (t: number) =>
             stack.push(t);
           }
           const f = terms.functor(t);
-          for (let k = nameStart[f]!, end = nameStart[f + 1]!; k < end; k++) bytes[p++] = nameBytes[k]!;
+          p = putWords(words, p, nameWords, nameStart[f]!, nameStart[f + 1]!);
         }
         t = -1;
       }
@@ -248,16 +252,6 @@ class PairStack {
   }
 }
 
-/** Copies `bytes[from .. from + n)` to `at` (before it); returns the position after them. */
-function repeatBytes(bytes: Uint8Array, at: number, from: number, n: number): number {
-  if (n < 64) {
-    for (let k = from; k < from + n; k++) bytes[at++] = bytes[k]!;
-    return at;
-  }
-  bytes.copyWithin(at, from, from + n);
-  return at + n;
-}
-
 /**
  * The length of each term's text in bytes, memoized per compound term: a function of the
  * term id, computed without recursion the first time it is asked for.
@@ -306,7 +300,7 @@ interface SymbolBytes {
   readonly start: Int32Array;
 }
 
-/** Each symbol's name in UTF-8, by symbol id, in one array. */
+/** Each symbol's name in UTF-8, by symbol id, in one array ({@link WORD_SLACK} bytes longer). */
 function symbolBytes(terms: TermReader): SymbolBytes {
   const encoder = new TextEncoder();
   const names: Uint8Array[] = [];
@@ -315,7 +309,7 @@ function symbolBytes(terms: TermReader): SymbolBytes {
     names.push(encoder.encode(terms.symbolName(sym)));
     start[sym + 1] = start[sym]! + names[sym]!.length;
   }
-  const bytes = new Uint8Array(start[terms.symbolCount]!);
+  const bytes = new Uint8Array(start[terms.symbolCount]! + WORD_SLACK);
   for (let sym = 0; sym < names.length; sym++) bytes.set(names[sym]!, start[sym]!);
   return { bytes, start };
 }
