@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
-import { termBytes } from '../src/formats/gdl/bytes.js';
+import { WORD_SLACK, putWords, termBytes, wordView } from '../src/formats/gdl/bytes.js';
 import { emitGdl, emitGdlChunks } from '../src/formats/gdl/write.js';
 import type { GroundGame } from '../src/ground/types.js';
 import { defaultPipelineOptions } from '../src/pipeline/options.js';
@@ -69,5 +69,20 @@ describe('GDL as bytes', () => {
     const text = emitGdl(ground('utf8-names.kif'), { baseInput: true }, Deadline.never());
     expect(text).toContain('(<= 🀄 (true (zelle (pos (x 1) (y 1)) 中)) (true (zelle (pos (x 1) (y 2)) größe)))\n');
     expect(text).toContain('(<= (goal spieler 0) (not 🀄))\n');
+  });
+
+  it('copies pieces of every length four bytes at a time into a buffer with only the slack to spare', () => {
+    // Pieces of 0 to 9 bytes, one after the other, in a source padded as termBytes pads it.
+    const lengths = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 3, 0, 5];
+    const total = lengths.reduce((x, y) => x + y, 0);
+    const src = new Uint8Array(total + WORD_SLACK).map((_, i) => (i < total ? 1 + (i % 250) : 0xff));
+    const dst = new Uint8Array(total + WORD_SLACK);
+    let from = 0;
+    let at = 0;
+    // Backwards, so that every piece lands elsewhere than it came from.
+    const pieces = lengths.map((n) => [from, (from += n)] as const).reverse();
+    for (const [a, b] of pieces) at = putWords(wordView(dst), at, wordView(src), a, b);
+    expect(at).toBe(total);
+    expect([...dst.subarray(0, total)]).toEqual(pieces.flatMap(([a, b]) => [...src.subarray(a, b)]));
   });
 });

@@ -260,27 +260,45 @@ function copyUnique(c: CompactRules, order: Int32Array, tick: () => void): Compa
   return { count: n, heads: heads.subarray(0, n), starts: starts.subarray(0, n + 1), negAt: negAt.subarray(0, n), lits: lits.subarray(0, k) };
 }
 
+/** Order of the positive bodies of rules `x` and `y` of `c`. */
+function comparePositive(c: CompactRules, x: number, y: number): number {
+  return compareRanges(c.lits, c.starts[x]!, c.negAt[x]!, c.starts[y]!, c.negAt[y]!);
+}
+
+/** Order of the negative bodies of rules `x` and `y` of `c`. */
+function compareNegative(c: CompactRules, x: number, y: number): number {
+  return compareRanges(c.lits, c.negAt[x]!, c.starts[x + 1]!, c.negAt[y]!, c.starts[y + 1]!);
+}
+
 /**
- * The rules `i` of `c` with `keep[i] === 1` (`kept` of them), in their order, each with its
- * positive body and those negative literals whose atom `keepNeg` marks (all without `keepNeg`).
- * Dropping whole rules or negative literals keeps bodies ascending and rules sorted.
+ * {@link canonicalRules} for rules that are sorted by head and positive body already and may
+ * only have lost negative literals (pruning drops those over unreachable atoms): only a run of
+ * rules with the same head and positive body can be out of order or hold duplicates, so only
+ * such runs are sorted (by negative body), and the rules are copied only when one was. The
+ * canonical order is one total order, so the result is {@link canonicalRules}' exactly; rules
+ * not sorted by head and positive body are handed to it. `tick` is called per run.
  */
-export function selectRules(c: CompactRules, keep: Uint8Array, kept: number, keepNeg?: Uint8Array): CompactRules {
-  const heads = new Int32Array(kept);
-  const starts = new Int32Array(kept + 1);
-  const negAt = new Int32Array(kept);
-  const lits = new Int32Array(c.starts[c.count]!);
-  let n = 0;
-  let k = 0;
-  for (let i = 0; i < c.count; i++) {
-    if (keep[i] === 0) continue;
-    heads[n] = c.heads[i]!;
-    starts[n] = k;
-    for (let m = c.starts[i]!; m < c.negAt[i]!; m++) lits[k++] = c.lits[m]!;
-    negAt[n] = k;
-    for (let m = c.negAt[i]!; m < c.starts[i + 1]!; m++) if (keepNeg === undefined || keepNeg[c.lits[m]!] === 1) lits[k++] = c.lits[m]!;
-    n++;
+export function canonicalNegatives(c: CompactRules, atoms: number, tick: () => void): CompactRules {
+  let order: Int32Array | undefined;
+  const byNegative = (x: number, y: number): number => compareNegative(c, x, y);
+  for (let from = 0; from < c.count; ) {
+    tick();
+    let to = from + 1;
+    let sorted = true;
+    while (to < c.count && c.heads[to] === c.heads[from] && comparePositive(c, from, to) === 0) {
+      if (sorted && compareNegative(c, to - 1, to) >= 0) sorted = false;
+      to++;
+    }
+    // The next run must start above this one (a head or a positive body that is not ascending).
+    if (to < c.count && (c.heads[to]! < c.heads[from]! || (c.heads[to] === c.heads[from] && comparePositive(c, from, to) > 0))) return canonicalRules(c, atoms, tick);
+    if (!sorted) {
+      if (order === undefined) {
+        order = new Int32Array(c.count);
+        for (let i = 0; i < c.count; i++) order[i] = i;
+      }
+      order.subarray(from, to).sort(byNegative);
+    }
+    from = to;
   }
-  starts[n] = k;
-  return { count: n, heads, starts, negAt, lits: lits.subarray(0, k) };
+  return order === undefined ? c : copyUnique(c, order, tick);
 }

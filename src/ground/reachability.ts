@@ -14,10 +14,10 @@ import type { Move, Supersets } from '../reach/types.js';
 import { Deadline } from '../deadline.js';
 import { deadlineTicker } from '../gdl/diagnostics.js';
 import { lazyInputAtoms } from './atoms.js';
-import { restrictGame } from './restrict.js';
+import { restrictRules } from './restrict.js';
 import { relaxedBridges } from './vocabulary.js';
 import type { GroundGame } from './types.js';
-import { type CompactRules, atomCount, atomTerms, compactRules, gameFields, gameWithRules, selectRules } from './compact.js';
+import { type CompactRules, atomCount, atomTerms, compactRules, gameFields, gameWithRules } from './compact.js';
 
 /**
  * What a caller adds to the forward chaining of {@link reachableAtoms} (frame-reach.ts reads
@@ -119,22 +119,14 @@ export function pruneUnreachable(game: GroundGame, deadline: Deadline): GroundGa
   const rules = compactRules(game);
   const { starts, negAt, lits } = rules;
   const keep = new Uint8Array(rules.count);
-  let kept = 0;
-  let changed = false;
   for (let i = 0; i < rules.count; i++) {
     tick();
-    if (!allReached(lits, starts[i]!, negAt[i]!, reached)) continue;
-    keep[i] = 1;
-    kept++;
-    if (!allReached(lits, negAt[i]!, starts[i + 1]!, reached)) changed = true;
+    if (allReached(lits, starts[i]!, negAt[i]!, reached)) keep[i] = 1;
   }
   // The frame statistics belong to the instantiation that made them, not to the pruned game.
   const { frame: _frame, ...fields } = gameFields(game);
-  // Every rule kept as it is: no copy of them (restricting then only checks that every atom is used).
-  const out = kept === rules.count && !changed ? rules : selectRules(rules, keep, kept, reached);
-  return restrictGame(gameWithRules(fields, atomTerms(game), rules), out, changed, deadline, 'pruning');
+  return restrictRules(gameWithRules(fields, atomTerms(game), rules), keep, reached, deadline, 'pruning');
 }
-
 
 function allReached(lits: Int32Array, from: number, to: number, reached: Uint8Array): boolean {
   for (let k = from; k < to; k++) if (reached[lits[k]!] !== 1) return false;

@@ -11,7 +11,7 @@
 import { Deadline } from '../deadline.js';
 import { checkDeadline, deadlineTicker } from '../gdl/diagnostics.js';
 import { lazyInputAtoms } from './atoms.js';
-import { type CompactRules, atomTerms, canonicalRules, compactRules, gameFields, gameWithRules } from './compact.js';
+import { type CompactRules, atomTerms, canonicalNegatives, compactRules, gameFields, gameWithRules } from './compact.js';
 import { renumberVocabulary } from './vocabulary.js';
 import type { GroundGame } from './types.js';
 
@@ -23,22 +23,6 @@ function mapIds(ids: readonly number[], renumber: Int32Array): readonly number[]
   const out = new Array<number>(ids.length);
   for (let i = 0; i < ids.length; i++) out[i] = renumber[ids[i]!]!;
   return out;
-}
-
-/** Marks (1) every atom that `init` or a rule of `rules` mentions, over `count` atoms. */
-function usedAtoms(count: number, init: readonly number[], rules: CompactRules, tick: () => void): Uint8Array {
-  const used = new Uint8Array(count);
-  for (const id of init) used[id] = 1;
-  for (let i = 0; i < rules.count; i++) {
-    tick();
-    used[rules.heads[i]!] = 1;
-  }
-  const end = rules.starts[rules.count]!;
-  for (let k = 0; k < end; k++) {
-    tick();
-    used[rules.lits[k]!] = 1;
-  }
-  return used;
 }
 
 /** `rules` with every atom id mapped through a monotone renumbering (order and bodies stay canonical). */
@@ -65,6 +49,13 @@ function renumbering(used: Uint8Array, tick: () => void): { renumber: Int32Array
   return { renumber, count };
 }
 
+/** The renumbering of `n` atoms that keeps every one. */
+function identity(n: number): Int32Array {
+  const out = new Int32Array(n);
+  for (let id = 0; id < n; id++) out[id] = id;
+  return out;
+}
+
 /** `game` with `rules` over the atoms `used` marks, renumbered by `renumber` (its init and vocabulary too). */
 function withAtoms(game: GroundGame, rules: CompactRules, renumber: Int32Array, count: number): GroundGame {
   const terms = atomTerms(game);
@@ -73,30 +64,103 @@ function withAtoms(game: GroundGame, rules: CompactRules, renumber: Int32Array, 
   return gameWithRules({ ...gameFields(game), init: mapIds(game.init, renumber), vocabulary: renumberVocabulary(game.vocabulary, renumber) }, atoms, rules);
 }
 
+/** What {@link restrictRules} keeps of a game's rules: how many rules and literals, whether a literal goes, the atoms used. */
+interface Kept {
+  readonly rules: number;
+  readonly literals: number;
+  readonly changed: boolean;
+  readonly used: Uint8Array;
+}
+
 /**
- * The game restricted to `rules` (a subsequence of the game's rules in their order, in the
- * game's atom ids; a rule may have lost negative literals, then `changed` must be true) and the
- * atoms they, `init` and the lazy part mention, renumbered in order. Past a limit of `deadline`
- * it throws a limit error. The result has the other fields of `game` as they are.
+ * Counts the rules `keep` marks and their literals, less the negative ones whose atom `keepNeg`
+ * does not mark, and marks every atom they mention (heads and literals kept), in one pass.
  */
-export function restrictGame(game: GroundGame, rules: CompactRules, changed: boolean, deadline: Deadline, what: string): GroundGame {
+function keptRules(rules: CompactRules, keep: Uint8Array, keepNeg: Uint8Array, atoms: number, tick: () => void): Kept {
+  const { heads, starts, negAt, lits } = rules;
+  const used = new Uint8Array(atoms);
+  let kept = 0;
+  let literals = 0;
+  let changed = false;
+  for (let i = 0; i < rules.count; i++) {
+    tick();
+    if (keep[i] === 0) continue;
+    kept++;
+    used[heads[i]!] = 1;
+    for (let k = starts[i]!; k < negAt[i]!; k++) used[lits[k]!] = 1;
+    literals += negAt[i]! - starts[i]!;
+    for (let k = negAt[i]!; k < starts[i + 1]!; k++) {
+      if (keepNeg[lits[k]!] === 0) {
+        changed = true;
+        continue;
+      }
+      used[lits[k]!] = 1;
+      literals++;
+    }
+  }
+  return { rules: kept, literals, changed, used };
+}
+
+/**
+ * The rules `keep` marks (`kept.rules` of them, `kept.literals` literals), each without the
+ * negative literals whose atom `keepNeg` does not mark, their atoms renumbered by `renumber`:
+ * one copy. Rules are still sorted by head and positive body (the renumbering is monotone).
+ */
+function selectKept(rules: CompactRules, keep: Uint8Array, keepNeg: Uint8Array, kept: Kept, renumber: Int32Array, tick: () => void): CompactRules {
+  const { heads, starts, negAt, lits } = rules;
+  const outHeads = new Int32Array(kept.rules);
+  const outStarts = new Int32Array(kept.rules + 1);
+  const outNeg = new Int32Array(kept.rules);
+  const outLits = new Int32Array(kept.literals);
+  let n = 0;
+  let k = 0;
+  for (let i = 0; i < rules.count; i++) {
+    tick();
+    if (keep[i] === 0) continue;
+    outHeads[n] = renumber[heads[i]!]!;
+    outStarts[n] = k;
+    for (let m = starts[i]!; m < negAt[i]!; m++) outLits[k++] = renumber[lits[m]!]!;
+    outNeg[n] = k;
+    for (let m = negAt[i]!; m < starts[i + 1]!; m++) if (keepNeg[lits[m]!] === 1) outLits[k++] = renumber[lits[m]!]!;
+    n++;
+  }
+  outStarts[n] = k;
+  return { count: n, heads: outHeads, starts: outStarts, negAt: outNeg, lits: outLits };
+}
+
+/**
+ * The game restricted to the rules `keep` marks (by index, in their order), each without the
+ * negative literals whose atom `keepNeg` does not mark (pruning: those over unreachable atoms,
+ * always true), and to the atoms they, `init` and the lazy part mention, renumbered in order.
+ * The rules are selected and renumbered in one copy of their exact size; rules that lost a
+ * literal are sorted again only within their runs of equal head and positive body
+ * (`canonicalNegatives`), the only place their order can change. When nothing is dropped the
+ * game's own rules and atoms are kept. Past a limit of `deadline` it throws a limit error. The
+ * result has the other fields of `game` as they are.
+ */
+export function restrictRules(game: GroundGame, keep: Uint8Array, keepNeg: Uint8Array, deadline: Deadline, what: string): GroundGame {
   const tick = deadlineTicker(deadline, game.file, what);
+  const rules = compactRules(game);
   const terms = atomTerms(game);
   const n = terms.length;
-  const used = usedAtoms(n, game.init, rules, tick);
+  const kept = keptRules(rules, keep, keepNeg, n, tick);
+  const used = kept.used;
+  for (const id of game.init) used[id] = 1;
   // Lazy atoms and lazy rules' heads (docs/lazy.md) stay: the simulators read and make them.
   for (const id of lazyInputAtoms(game)) used[id] = 1;
   // Every atom used (pruning most large games): no renumbering is made.
   let all = true;
   for (let id = 0; id < n && all; id++) all = used[id] === 1;
   if (all) {
-    const out = changed ? canonicalRules(rules, n, tick) : rules;
+    const same = kept.rules === rules.count && !kept.changed;
+    const selected = same ? rules : selectKept(rules, keep, keepNeg, kept, identity(n), tick);
+    const out = kept.changed ? canonicalNegatives(selected, n, tick) : selected;
     checkDeadline(deadline, game.file, what);
     return gameWithRules(gameFields(game), terms, out);
   }
   const { renumber, count } = renumbering(used, tick);
-  let out = renumberRules(rules, renumber, tick);
-  if (changed) out = canonicalRules(out, count, tick);
+  let out = selectKept(rules, keep, keepNeg, kept, renumber, tick);
+  if (kept.changed) out = canonicalNegatives(out, count, tick);
   checkDeadline(deadline, game.file, what);
   return withAtoms(game, out, renumber, count);
 }
