@@ -46,3 +46,35 @@ describe('state rules filed under a true atom', () => {
     expect(next[1]).not.toContain('(mark 1 1)');
   });
 });
+
+const groundOf = (name: string): ReturnType<typeof runGrounding>['ground'] =>
+  runGrounding(readFileSync(join(EXAMPLES_DIR, name), 'utf8'), name, defaultPipelineOptions(), new StageTimer()).ground;
+
+describe('state ranges joined, state rules filed only when most can be (docs/mutex.md, merr26)', () => {
+  it('joins consecutive acyclic ranges, the state ranges before the move ranges', () => {
+    const p = compileRules(groundOf('tictactoe.kif'), Deadline.never());
+    for (const ranges of [p.stateRanges, p.moveRanges]) {
+      // Undone (a range per component), tictactoe has dozens of adjacent acyclic state ranges.
+      for (let r = 5; r < ranges.length; r += 5) expect(ranges[r - 3]! < 0 && ranges[r + 2]! < 0 && ranges[r - 4] === ranges[r]).toBe(false);
+    }
+    expect(p.stateRanges.length).toBe(5);
+    expect(p.stateRanges[p.stateRanges.length - 4]).toBeLessThanOrEqual(p.moveRanges[0]!);
+  });
+
+  it('files no state rule when fewer than half read a fluent positively, and plays as the rules say', () => {
+    const game = groundOf('plain-state.kif');
+    const p = compileRules(game, Deadline.never());
+    const trueIds = new Set(game.vocabulary.fluents.map((f) => f.trueId));
+    let readers = 0;
+    for (let k = p.stateRanges[0]!; k < p.stateRanges[p.stateRanges.length - 4]!; k++) {
+      if (p.pos.subarray(p.posStart[k]!, p.posStart[k + 1]!).some((a) => trueIds.has(a))) readers++;
+    }
+    expect(readers).toBe(4);
+    expect(p.stateTriggers).toHaveLength(0);
+    const sim = createGroundSimulator(game, Deadline.never());
+    const moves = (state: Uint32Array): string[] => sim.info(state).legal[0]!.map((id) => sim.text.move(id)).sort();
+    expect(moves(sim.initialState())).toEqual(['(flip 1)', '(flip 2)', '(flip 3)', '(flip 4)']);
+    const flip1 = sim.info(sim.initialState()).legal[0]!.find((id) => sim.text.move(id) === '(flip 1)')!;
+    expect(moves(sim.successor(sim.initialState(), [flip1]))).toEqual(['(flip 2)', '(flip 3)', '(flip 4)', 'wait']);
+  });
+});

@@ -9,6 +9,7 @@ import { type Candidates, type Hypothesis, candidateMembers, hypotheses, refute 
 import type { ClaimsOf } from './choose.js';
 import type { Claim } from './prove.js';
 import { type EarlyStats, refuteEarly } from './refute-moves.js';
+import { type HeldSample, holdMore } from './sample-enough.js';
 import type { MutexOptions } from './types.js';
 import { type MutexView, mutexView } from './view.js';
 
@@ -36,16 +37,21 @@ export interface Early {
 
 /**
  * Holds the hypotheses against `states` (term ids of the fluents that hold, or packed: a complete
- * search's states), then against the states moves find, and names the claims to prove.
+ * search's states), then against the states moves find, and names the claims to prove. `held`:
+ * what sampling's stopping test held (sample-enough.ts), its states the first of `states`; its
+ * view and hypotheses are taken, and only the states after them are held.
  */
-export function refuteFirst(game: GroundGame, states: readonly (readonly number[])[] | PackedStates, options: MutexOptions): Early {
-  const view = mutexView(game);
+export function refuteFirst(game: GroundGame, states: readonly (readonly number[])[] | PackedStates, options: MutexOptions, held?: HeldSample): Early {
+  const given0 = Array.isArray(states) ? (states as readonly (readonly number[])[]) : undefined;
+  const from = given0 !== undefined && held !== undefined ? heldPrefix(held, given0) : undefined;
+  const view = from?.view ?? mutexView(game);
   // Packed (a complete search's states, src/play/packed.ts): refuted on packed, and only the first
   // MINED_STATES unpacked, which are all minedStates keeps of a complete search.
-  const packed = Array.isArray(states) ? undefined : mapPacked(states as PackedStates, fluentIndexOfTerm(view));
-  const fluentOfTerm = new Map(view.fluents.map((f, i) => [f.term, i]));
-  const given = packed !== undefined ? unpackFirst(packed, MINED_STATES)
-    : (states as readonly (readonly number[])[]).map((s) => s.map((t) => fluentOfTerm.get(t) ?? -1).filter((f) => f >= 0));
+  const packed = given0 === undefined ? mapPacked(states as PackedStates, fluentIndexOfTerm(view)) : undefined;
+  const fluentOfTerm = from?.fluentOfTerm ?? new Map(view.fluents.map((f, i) => [f.term, i]));
+  const toIndexes = (list: readonly (readonly number[])[]): number[][] => list.map((s) => s.map((t) => fluentOfTerm.get(t) ?? -1).filter((f) => f >= 0));
+  const rest = given0 === undefined ? [] : toIndexes(given0.slice(from?.given.length ?? 0));
+  const given = packed !== undefined ? unpackFirst(packed, MINED_STATES) : from === undefined ? rest : [...from.given, ...rest];
   // Candidates are made and held against the states within the stage's budget, like the proofs:
   // past it, the hypotheses not yet made or held are left out, their relations' fluents left
   // singletons (more bits, never a failure; pancakes88: a relation of arity 8, 40,320 fluents,
@@ -53,14 +59,28 @@ export function refuteFirst(game: GroundGame, states: readonly (readonly number[
   let candidatesCut = false;
   // Both leave out what they have not done once it says to stop: then the candidates are cut.
   const stop = (): boolean => (candidatesCut ||= options.deadline.passed());
-  const { held, sampled, stats: moves } = refuteEarly(game, view, refute(view, hypotheses(view, stop), packed ?? given, stop), given, { ...options, packed: packed !== undefined }, fluentOfTerm, stop);
-  const { hypotheses: hyps, candidates: cands } = held;
+  const first = from === undefined ? refute(view, hypotheses(view, stop), packed ?? given, stop) : refuteRest(from, rest, stop);
+  const { held: kept, sampled, stats: moves } = refuteEarly(game, view, first, given, { ...options, packed: packed !== undefined }, fluentOfTerm, stop);
+  const { hypotheses: hyps, candidates: cands } = kept;
   return {
     view, fluentOfTerm, hyps, cands, sampled, moves, candidatesCut,
     mined: minedStates(sampled, options.reachable === true),
     sampledStates: packed?.count ?? given.length,
     ...claimsOf(hyps, cands),
   };
+}
+
+/** `held` when its states are the first of `states` (its last one is there, the same array), else undefined. */
+function heldPrefix(held: HeldSample, states: readonly (readonly number[])[]): HeldSample | undefined {
+  const n = held.given.length;
+  return n > 0 && n <= states.length && states[n - 1] === held.last ? held : undefined;
+}
+
+/** The candidates of `held`'s states and `rest` (fluent indexes) together, `held`'s hypotheses held against `rest` only. */
+function refuteRest(held: HeldSample, rest: readonly (readonly number[])[], stop: () => boolean): ReturnType<typeof refute> {
+  if (rest.length === 0) return { candidates: held.candidates, hypotheses: held.hyps };
+  const after = refute(held.view, held.hyps, rest, stop);
+  return { candidates: holdMore(held.candidates, after.candidates), hypotheses: after.hypotheses };
 }
 
 /** The claims worth proving: AMO of surviving groups of two or more, ALO of always-hit groups. */

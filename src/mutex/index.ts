@@ -14,6 +14,7 @@
 import type { GroundGame } from '../ground/types.js';
 import type { PackedStates } from '../play/packed.js';
 import { refuteFirst } from './find-early.js';
+import type { HeldSample } from './sample-enough.js';
 import { proveAndWalk } from './find-proofs.js';
 import { assembleResult } from './find-result.js';
 import type { MutexOptions, MutexResult } from './types.js';
@@ -34,10 +35,11 @@ export const DEFAULT_MUTEX_OPTIONS: Omit<MutexOptions, 'deadline'> = { maxConfli
 /**
  * Finds, proves and chooses mutex groups. `states` are sampled reachable states, each as the
  * term ids (in `game.terms`) of the fluents that hold, or packed (src/play/packed.ts: a complete search's
- * states); include the initial state.
+ * states); include the initial state. `held`: what sampling's stopping test held of the first
+ * of them (sample-enough.ts), not held again.
  */
-export function findMutexGroups(game: GroundGame, states: readonly (readonly number[])[] | PackedStates, options: MutexOptions): MutexResult {
-  const early = refuteFirst(game, states, options);
+export function findMutexGroups(game: GroundGame, states: readonly (readonly number[])[] | PackedStates, options: MutexOptions, held?: HeldSample): MutexResult {
+  const early = refuteFirst(game, states, options, held);
   const proofs = proveAndWalk(game, early, options);
   return assembleResult(game, early, proofs, options);
 }

@@ -8,7 +8,7 @@ import type { Deadline } from '../deadline.js';
 import { ruleCount } from '../ground/compact.js';
 import type { GroundGame } from '../ground/types.js';
 import type { MutexEnumeration } from '../mutex/index.js';
-import { sampleEnough } from '../mutex/sample-enough.js';
+import { type HeldSample, sampleEnough } from '../mutex/sample-enough.js';
 import type { GroundSimulator } from '../play/ground-sim.js';
 import type { PackedStates } from '../play/packed.js';
 import { reachableStates } from '../play/reachable.js';
@@ -61,6 +61,8 @@ interface MutexStates {
   readonly states: readonly (readonly number[])[] | PackedStates;
   /** The search, when tried (absent: the game is above {@link MAX_RULES}, or the search is turned off). */
   readonly enumeration?: MutexEnumeration;
+  /** What sampling's stopping test held of the first states, for the stage not to hold it again. */
+  readonly held?: HeldSample;
 }
 
 /**
@@ -68,17 +70,23 @@ interface MutexStates {
  * `seconds` of processor time and {@link MAX_STATES}); when the search is not complete,
  * samples random playouts (the same seeded playouts as before the search) within what is left of
  * the half of `seconds` sampling alone had, and adds the first states the search found. Sampling
- * also stops once its states stop refuting candidates (src/mutex/sample-enough.ts).
+ * also stops once its states stop refuting candidates (src/mutex/sample-enough.ts); what that
+ * test held is returned with the states.
  */
 export function mutexStates(ground: GroundGame, settings: SampleSettings, deadline: Deadline, seconds: number, simulator?: () => GroundSimulator): MutexStates {
   const maxStates = settings.maxStates ?? MAX_STATES;
-  if (maxStates === 0 || ruleCount(ground) > MAX_RULES) return { states: sampleStates(ground, { ...settings, deadline: deadline.within(seconds / 2), simulator, maxEvaluations: SAMPLE_WORK, readOnly: true, enough: sampleEnough(ground) }) };
+  const test = sampleEnough(ground);
+  if (maxStates === 0 || ruleCount(ground) > MAX_RULES) {
+    const states = sampleStates(ground, { ...settings, deadline: deadline.within(seconds / 2), simulator, maxEvaluations: SAMPLE_WORK, readOnly: true, enough: test.enough });
+    return { states, held: test.held() };
+  }
   // Search and sampling share the half of the budget sampling alone had: the proofs keep the other.
   const half = deadline.within(seconds / 2);
   const share = seconds * SEARCH_SHARE;
   const found = reachableStates(ground, { maxStates, seconds: share, deadline: half.within(share), keepIncomplete: MAX_EXTRA_STATES, pack: true, readOnly: true });
   const enumeration: MutexEnumeration = { states: found.found, end: found.end, successors: found.successors };
   if (found.end === 'complete') return { states: found.packed ?? found.states, enumeration };
-  const sampled = sampleStates(ground, { ...settings, deadline: half, simulator, readOnly: true, enough: sampleEnough(ground) });
-  return { states: [...sampled, ...found.states], enumeration };
+  const sampled = sampleStates(ground, { ...settings, deadline: half, simulator, readOnly: true, enough: test.enough });
+  // The sampled states first: what the test held is the start of them.
+  return { states: [...sampled, ...found.states], enumeration, held: test.held() };
 }

@@ -76,14 +76,14 @@ export function mutexGroups(ground: GroundGame, normal: NormalGame, options: Pip
   // One ground simulator for sampling and the walks (compiling it took seconds on amazonsTorus).
   let made: GroundSimulator | undefined;
   const simulator = (): GroundSimulator => (made ??= createGroundSimulator(ground, options.deadline.withoutBudget()));
-  const { states, enumeration } = timer.run('sample', () => mutexStates(ground, settings, options.deadline, seconds, simulator), (s) => ({ states: stateCount(s.states) }));
+  const { states, enumeration, held } = timer.run('sample', () => mutexStates(ground, settings, options.deadline, seconds, simulator), (s) => ({ states: stateCount(s.states) }));
   checkDeadline(options.deadline, ground.file, 'mutex groups: sampling');
   const sampled = timer.processorSeconds();
   return timer.run('mutex', () => {
     const reachable = enumeration?.end === 'complete';
     // The walks that refute what the proofs leave unproven (docs/mutex.md): not for lazy axioms.
     const explorer = ground.lazy === undefined ? groundExplorer(ground, budget, settings.seed, simulator) : undefined;
-    const r = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: budget, end, lifted: normal, reachable, ...(explorer === undefined ? {} : { explorer }) });
+    const r = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: budget, end, lifted: normal, reachable, ...(explorer === undefined ? {} : { explorer }) }, held);
     checkDeadline(options.deadline, ground.file, 'mutex groups: proving');
     const time: MutexTime = { beforeSeconds: before, budgetSeconds: seconds, sampleSeconds: sampled - before, proofSeconds: timer.processorSeconds() - sampled };
     return { ...r, stats: { ...r.stats, time, ...(enumeration === undefined ? {} : { enumeration }) } };

@@ -19,6 +19,7 @@ import { GdlError, checkDeadline, deadlineTicker, diag } from '../gdl/diagnostic
 import { atomText } from '../ground/atoms.js';
 import type { GroundGame } from '../ground/types.js';
 import { type AtomGraph, atomComponents, atomGraph, dependOnDoesGraph, selfLoop } from './ground-graph.js';
+import { fileUnderTriggers, firstOf, leastRead } from './ground-triggers.js';
 import type { Deadline } from '../deadline.js';
 
 /** The compiled rules; rule `k` is the k-th in evaluation order. */
@@ -99,7 +100,12 @@ interface Ordered {
   readonly moveHeads: number[];
 }
 
-/** Orders the rules of `g` by component (Tarjan lists a component after everything it feeds; bodies must come first). */
+/**
+ * Orders the rules of `g` by component (Tarjan lists a component after everything it feeds; bodies
+ * must come first), the components that depend only on the state before those that depend on the
+ * joint move: no state atom reads a move atom, so that order keeps bodies first, and the state's
+ * acyclic ranges follow one another, to be joined (ground-triggers.ts).
+ */
 function orderRules(g: AtomGraph, onDoes: Uint8Array, tick: () => void, check: () => void): Ordered {
   const comps = atomComponents(g, tick);
   check();
@@ -107,24 +113,27 @@ function orderRules(g: AtomGraph, onDoes: Uint8Array, tick: () => void, check: (
   const order = new Int32Array(g.rules.count);
   const out: Ordered = { order, cycleOf: new Int32Array(g.atoms).fill(-1), stateRanges: [], moveRanges: [], moveHeads: [] };
   let length = 0;
-  for (let t = comps.count - 1; t >= 0; t--) {
-    tick();
-    // c numbers the components in evaluation order.
-    const c = comps.count - 1 - t;
-    const first = comps.start[t]!;
-    const last = comps.start[t + 1]!;
-    const from = length;
-    for (let j = first; j < last; j++) {
-      const a = comps.atoms[j]!;
-      for (let i = byHeadStart[a]!; i < byHeadStart[a + 1]!; i++) order[length++] = byHead[i]!;
-    }
-    if (length === from) continue;
-    const cyclic = last - first > 1 || selfLoop(g, comps.atoms[first]!);
-    if (cyclic) for (let j = first; j < last; j++) out.cycleOf[comps.atoms[j]!] = c;
-    if (onDoes[comps.atoms[first]!] === 0) out.stateRanges.push(from, length, cyclic ? c : -1, 0, 0);
-    else {
-      out.moveRanges.push(from, length, cyclic ? c : -1, 0, 0);
-      for (let j = first; j < last; j++) out.moveHeads.push(comps.atoms[j]!);
+  for (const onMove of [0, 1]) {
+    for (let t = comps.count - 1; t >= 0; t--) {
+      tick();
+      const first = comps.start[t]!;
+      const last = comps.start[t + 1]!;
+      if (onDoes[comps.atoms[first]!] !== onMove) continue;
+      // c numbers the components in Tarjan's order reversed.
+      const c = comps.count - 1 - t;
+      const from = length;
+      for (let j = first; j < last; j++) {
+        const a = comps.atoms[j]!;
+        for (let i = byHeadStart[a]!; i < byHeadStart[a + 1]!; i++) order[length++] = byHead[i]!;
+      }
+      if (length === from) continue;
+      const cyclic = last - first > 1 || selfLoop(g, comps.atoms[first]!);
+      if (cyclic) for (let j = first; j < last; j++) out.cycleOf[comps.atoms[j]!] = c;
+      if (onMove === 0) out.stateRanges.push(from, length, cyclic ? c : -1, 0, 0);
+      else {
+        out.moveRanges.push(from, length, cyclic ? c : -1, 0, 0);
+        for (let j = first; j < last; j++) out.moveHeads.push(comps.atoms[j]!);
+      }
     }
   }
   return out;
@@ -193,69 +202,6 @@ function trueAtoms(game: GroundGame, n: number): Uint8Array {
   const out = new Uint8Array(n);
   for (const f of game.vocabulary.fluents) if (f.trueId >= 0) out[f.trueId] = 1;
   return out;
-}
-
-/** Picks a rule's trigger: an atom of its positive body, or -1 for none (then the rule is plain). */
-type PickTrigger = (rules: FlatRules, k: number) => number;
-
-/** The first positive body atom marked in `is`. */
-function firstOf(is: Uint8Array): PickTrigger {
-  return (rules, k) => {
-    for (let i = rules.posStart[k]!; i < rules.posStart[k + 1]!; i++) if (is[rules.pos[i]!] === 1) return rules.pos[i]!;
-    return -1;
-  };
-}
-
-/** The positive body atom marked in `is` that the fewest rules of the acyclic `ranges` read positively (the first of those). */
-function leastRead(rules: FlatRules, ranges: readonly number[], is: Uint8Array): PickTrigger {
-  const reads = new Int32Array(is.length);
-  for (let r = 0; r < ranges.length; r += 5) {
-    if (ranges[r + 2]! >= 0) continue;
-    for (let i = rules.posStart[ranges[r]!]!; i < rules.posStart[ranges[r + 1]!]!; i++) if (is[rules.pos[i]!] === 1) reads[rules.pos[i]!]!++;
-  }
-  return (flat, k) => {
-    let best = -1;
-    for (let i = flat.posStart[k]!; i < flat.posStart[k + 1]!; i++) {
-      const a = flat.pos[i]!;
-      if (is[a] === 1 && (best < 0 || reads[a]! < reads[best]!)) best = a;
-    }
-    return best;
-  };
-}
-
-/** Acyclic ranges' rules split by trigger: the ranges with their plain slices, the plain rules, the triggered ones per atom. */
-interface Filed {
-  readonly ranges: Int32Array;
-  readonly plain: Int32Array;
-  readonly triggerStart: Int32Array;
-  readonly triggers: Int32Array;
-}
-
-/**
- * Splits the rules of acyclic `ranges` (quintuples) into those `pick` files under a trigger atom
- * and the plain rest; fills in the ranges' plain slices. A rule so filed cannot fire unless its
- * trigger holds (a positive body atom), so looking at it only then changes nothing.
- */
-function fileUnderTriggers(rules: FlatRules, ranges: number[], pick: PickTrigger, n: number): Filed {
-  const plain: number[] = [];
-  const filed: [number, number][] = [];
-  for (let r = 0; r < ranges.length; r += 5) {
-    ranges[r + 3] = plain.length;
-    for (let k = ranges[r]!; k < ranges[r + 1]! && ranges[r + 2]! < 0; k++) {
-      const d = pick(rules, k);
-      if (d < 0) plain.push(k);
-      else filed.push([d, k]);
-    }
-    ranges[r + 4] = plain.length;
-  }
-  const triggerStart = new Int32Array(n + 1);
-  for (const [d] of filed) triggerStart[d + 1]!++;
-  for (let a = 0; a < n; a++) triggerStart[a + 1]! += triggerStart[a]!;
-  const triggers = new Int32Array(filed.length);
-  const fill = triggerStart.slice(0, n);
-  // `filed` is in ascending k, so every trigger's list is too.
-  for (const [d, k] of filed) triggers[fill[d]!++] = k;
-  return { ranges: Int32Array.from(ranges), plain: Int32Array.from(plain), triggerStart, triggers };
 }
 
 /** Scratch space of an evaluation, allocated once per simulator. */
@@ -387,20 +333,44 @@ function inOrder(ks: Int32Array, bits: Uint32Array): Int32Array {
 
 /**
  * Evaluates `ranges` (quintuples, {@link CompiledRules.moveRanges}) in order: a cyclic one whole,
- * an acyclic one its `plain` rules and those of `enabled` (ascending) that lie in it.
+ * an acyclic one its `plain` rules and those of `enabled` (ascending) that lie in it, all in rule
+ * order (a joined range, ground-triggers.ts, holds components that read one another).
  */
 function evaluateRanges(p: CompiledRules, ranges: Int32Array, plain: Int32Array, enabled: Int32Array, val: Uint8Array, s: Scratch, resolve?: Resolve): void {
   let next = 0;
   for (let r = 0; r < ranges.length; r += 5) {
+    const from = ranges[r]!;
     const to = ranges[r + 1]!;
     const c = ranges[r + 2]!;
-    if (c >= 0) {
-      evaluateCyclic(p, ranges[r]!, to, c, val, s, resolve);
-      continue;
-    }
-    for (let i = ranges[r + 3]!; i < ranges[r + 4]!; i++) fire(p, plain[i]!, val, resolve);
-    while (next < enabled.length && enabled[next]! < to) fire(p, enabled[next++]!, val, resolve);
+    if (c >= 0) evaluateCyclic(p, from, to, c, val, s, resolve);
+    // Every rule plain (none filed, as merrills' state rules): the range itself, no list read.
+    else if (ranges[r + 4]! - ranges[r + 3]! === to - from) for (let k = from; k < to; k++) fire(p, k, val, resolve);
+    else next = evaluateMerged(p, plain, ranges[r + 3]!, ranges[r + 4]!, enabled, next, to, val, resolve);
   }
+}
+
+/**
+ * Fires the plain rules `plain[i .. end-1]` and the rules `enabled[next ..]` below `to`, merged in
+ * rule order; returns where `enabled` stops. The plain rules before a triggered one are found by
+ * a binary search, so a run of plain rules is one loop with no comparison per rule.
+ */
+function evaluateMerged(p: CompiledRules, plain: Int32Array, i: number, end: number, enabled: Int32Array, next: number, to: number, val: Uint8Array, resolve?: Resolve): number {
+  for (; next < enabled.length && enabled[next]! < to; next++) {
+    const e = enabled[next]!;
+    if (i < end && plain[i]! < e) {
+      let lo = i + 1;
+      let hi = end;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (plain[mid]! < e) lo = mid + 1;
+        else hi = mid;
+      }
+      for (; i < lo; i++) fire(p, plain[i]!, val, resolve);
+    }
+    fire(p, e, val, resolve);
+  }
+  for (; i < end; i++) fire(p, plain[i]!, val, resolve);
+  return next;
 }
 
 /**
