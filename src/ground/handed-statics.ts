@@ -11,6 +11,7 @@
  * stay as they are: their stores hold only what was asked, and readers' decisions read those sizes.
  */
 import { deadlineTicker } from '../gdl/diagnostics.js';
+import { relationKey } from '../gdl/relations.js';
 import { addToStore } from '../datalog/block.js';
 import type { Supersets } from '../reach/types.js';
 import { type AxiomRows, handedIds } from '../reach/handover.js';
@@ -20,8 +21,8 @@ import { type Context, storeOf } from './run-context.js';
 interface HandedSettings {
   /** The run's static relations (keys). */
   readonly statics: ReadonlySet<string>;
-  /** The key of a relation of this name and arity in the run (`relationKey`). */
-  readonly key: (rel: string, arity: number) => string;
+  /** Relation names used with several arities (their keys are `name/arity`, `relationKey`). */
+  readonly several: ReadonlySet<string>;
 }
 
 /**
@@ -35,7 +36,7 @@ export function handedStatics(supersets: Supersets, s: HandedSettings): Map<stri
   const byName = new Map<string, AxiomRows[]>();
   for (const name of exact) {
     const slash = name.lastIndexOf('/');
-    const key = s.key(name.slice(0, slash), Number(name.slice(slash + 1)));
+    const key = relationKey({ rel: name.slice(0, slash), args: new Array<unknown>(Number(name.slice(slash + 1))) }, s.several);
     if (!s.statics.has(key)) continue;
     const rows: AxiomRows[] = [];
     out.set(key, rows);

@@ -203,8 +203,9 @@ function instantiateOnce(whole: NormalGame, supersets: Supersets, limits: Instan
   const several = severalArities(plain);
   // With a lazy part, its static facts come from the stores: demanded ones would be incomplete.
   const demanded = lazy === undefined ? supersets.demandedStatics ?? [] : [];
-  // Static relations derived exactly by the superset stage, taken instead of evaluated (not under a lazy plan, whose superset game is another).
-  const handed = lazy === undefined && demanded.length === 0 ? handedStatics(supersets, { statics, key: (rel, n) => relationKey({ rel, args: new Array<unknown>(n) }, several) }) : undefined;
+  // Static relations derived exactly by the superset stage, taken instead of evaluated (not
+  // under a lazy plan, whose superset game is another, nor when the run demanded statics).
+  const handed = lazy === undefined && demanded.length === 0 ? handedStatics(supersets, { statics, several }) : undefined;
   const run: Context = {
     file: game.file, table, limits, stores: new Map(), blocks: new Map(), statics, headFilter, headSeeds,
     rules: createRuleBuffer(), scratch: { pos: new Int32Array(16), neg: new Int32Array(16), npos: 0, nneg: 0 }, counters: { atoms: 0, literals: 0, dropped: 0 }, several, ruleHeads: new Set(),
