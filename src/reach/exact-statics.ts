@@ -4,8 +4,8 @@
  * `plus`, 20,301 facts over 202 rounds in Tau-Prolog, then again whole in the Datalog core).
  *
  * The relaxed game (src/reach/relaxed.ts) differs from the game only by its dropped negative
- * literals (and dropped goal and terminal rules, which no static relation reads): subsumed rules
- * and eliminated parts leave each relation's least model as it is. So a relation that no
+ * literals (and its dropped goal, terminal, base and input rules, which no kept rule reads):
+ * subsumed rules and eliminated parts leave each relation's least model as it is. So a relation that no
  * negative literal reaches, neither in its own rules nor in those of any relation it reads,
  * transitively, has the same least model in both: its facts after its component ran in
  * Algorithm 9.2 are exactly the facts instantiation derives for it (the perfect model of a
