@@ -37,6 +37,7 @@ import { checkComponentEstimate } from './component-estimate.js';
 import { lastReaders, releaseBlocks } from './release.js';
 import { demandPrefix, planDemand } from './static-demand.js';
 import { checkWaiting, demandFor, startDemand, waits } from './static-demand-run.js';
+import { handedStatics, takeHanded } from './handed-statics.js';
 
 export { DEFAULT_INSTANTIATE_LIMITS, type InstantiateLimits } from './run-context.js';
 
@@ -199,15 +200,20 @@ function instantiateOnce(whole: NormalGame, supersets: Supersets, limits: Instan
   const table = supersetTable(supersets);
   const headFilter = new Map<string, IdSet>();
   const headSeeds = new Map<string, Store>();
-  const run: Context = {
-    file: game.file, table, limits, stores: new Map(), blocks: new Map(), statics, headFilter, headSeeds,
-    rules: createRuleBuffer(), scratch: { pos: new Int32Array(16), neg: new Int32Array(16), npos: 0, nneg: 0 }, counters: { atoms: 0, literals: 0, dropped: 0 }, several: severalArities(plain), ruleHeads: new Set(),
-    ...(demands ? { auxDemand: new Map() } : {}),
-    ...(lazy === undefined ? {} : { lazy: new Set(lazy.relations) }),
-  };
-  const key = (atom: Atom): string => relationKey(atom, run.several);
+  const several = severalArities(plain);
   // With a lazy part, its static facts come from the stores: demanded ones would be incomplete.
   const demanded = lazy === undefined ? supersets.demandedStatics ?? [] : [];
+  // Static relations derived exactly by the superset stage, taken instead of evaluated (not
+  // under a lazy plan, whose superset game is another, nor when the run demanded statics).
+  const handed = lazy === undefined && demanded.length === 0 ? handedStatics(supersets, { statics, several }) : undefined;
+  const run: Context = {
+    file: game.file, table, limits, stores: new Map(), blocks: new Map(), statics, headFilter, headSeeds,
+    rules: createRuleBuffer(), scratch: { pos: new Int32Array(16), neg: new Int32Array(16), npos: 0, nneg: 0 }, counters: { atoms: 0, literals: 0, dropped: 0 }, several, ruleHeads: new Set(),
+    ...(demands ? { auxDemand: new Map() } : {}),
+    ...(lazy === undefined ? {} : { lazy: new Set(lazy.relations) }),
+    ...(handed === undefined ? {} : { handed }),
+  };
+  const key = (atom: Atom): string => relationKey(atom, run.several);
   // A million axioms take seconds to intern (amazonsTorus: 1.15×10⁶, 5 s of processor time at a load of 20).
   const tick = ruleTicker(limits.deadline, game, 'loading its superset');
   loadSupersets(run, supersets, { statics, demanded, key, tick }, headFilter, headSeeds);
@@ -230,6 +236,10 @@ function instantiateOnce(whole: NormalGame, supersets: Supersets, limits: Instan
     demandFor(run, demand, comp, split);
     const rules = splitLargeRules(run, comp.rules, comp.rels, split);
     checkComponentEstimate(run, rules, comp.rels);
+    if (takeHanded(run, comp.rels)) {
+      releaseBlocks(run, last, i);
+      continue;
+    }
     try {
       evaluateComponent(run, rules, comp.rels, comp.facts);
     } catch (err) {

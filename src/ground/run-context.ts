@@ -14,6 +14,7 @@ import { type Block, type Store, createStore } from '../datalog/block.js';
 import type { JoinRule } from './compile.js';
 import type { BodyScratch } from './body-plan.js';
 import { type RuleBuffer, truncateRules } from './rule-buffer.js';
+import type { AxiomRows } from '../reach/handover.js';
 
 /** Limits of instantiation, resolved with the run's options; exceeding one raises a GdlError 'limit'. */
 export interface InstantiateLimits {
@@ -86,6 +87,11 @@ export interface Context {
    * bindings with a wanted head instead of the whole relation.
    */
   readonly headSeeds?: ReadonlyMap<string, Store>;
+  /**
+   * Static relations whose facts the superset stage derived exactly (handed-statics.ts), by
+   * key, as its rows of term ids: taken where the relation would be evaluated whole. Absent: none.
+   */
+  readonly handed?: ReadonlyMap<string, readonly AxiomRows[]>;
   /** The ground rules made so far, compactly (rule-buffer.ts). */
   readonly rules: RuleBuffer;
   /** Where the bodies of one binding's ground rule are made (grown as rules need). */

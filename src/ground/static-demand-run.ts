@@ -23,6 +23,7 @@ import { checkComponentEstimate } from './component-estimate.js';
 import { splitRule } from './split.js';
 import { frameRule } from './frame.js';
 import type { SplitEnv } from './split-env.js';
+import { takeHanded } from './handed-statics.js';
 import { type DemandComponent, type DemandPlan, askRule, seededRule } from './static-demand.js';
 
 /**
@@ -128,7 +129,7 @@ function makeWhole(ctx: Context, run: DemandRun, i: number): void {
     run.whole.add(j);
     run.dirty.delete(j);
     const c = run.components[j]!;
-    evaluateComponent(ctx, c.rules, c.rels, run.started.has(j) ? [] : c.facts);
+    if (!takeHanded(ctx, c.rels)) evaluateComponent(ctx, c.rules, c.rels, run.started.has(j) ? [] : c.facts);
     run.started.add(j);
   }
 }

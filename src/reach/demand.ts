@@ -185,7 +185,8 @@ function chosenRun(game: NormalGame, limits: ReachLimits, mode: DemandMode, stat
     const asked = statics ? staticsAskedRun(game, limits, plan) : undefined;
     if (asked !== undefined) return asked;
   }
-  return computeSupersetsProlog(game, limits, GROUNDING);
+  // The plain run names the static relations it derived exactly, for instantiation to take.
+  return computeSupersetsProlog(game, limits, { ...GROUNDING, exactStatics: true });
 }
 
 /**

@@ -40,6 +40,11 @@ export interface SupersetIds {
   readonly axioms: readonly AxiomRows[];
   /** Number of axioms in all. */
   readonly axiomCount: number;
+  /**
+   * Static relations (keys `name/arity`) whose rows in `axioms` are exactly their model
+   * (src/reach/exact-statics.ts): a relation named here with no rows has none. Absent: none.
+   */
+  readonly exactStatics?: readonly string[];
 }
 
 const HANDOVER = 'handover';

@@ -25,6 +25,7 @@ import { StageTimer } from '../timer.js';
 import { Relation } from '../datalog/relation.js';
 import { type ReachLimits, type ReachResult, type Supersets } from './types.js';
 import { type AxiomRows, type SupersetIds, handedSupersets } from './handover.js';
+import { negationFree } from './exact-statics.js';
 
 export type { ReachProgress } from './evaluate.js';
 
@@ -91,6 +92,12 @@ interface PrologReachOptions {
    * twice (amazons: 480,000 axioms mapped back, 0.1-0.2 s).
    */
   readonly readAs?: (rel: string) => string | undefined;
+  /**
+   * With `axiomOrder: 'found'` and no `readAs`: the static relations derived exactly are named
+   * in the hand-over (`SupersetIds.exactStatics`, src/reach/exact-statics.ts), for
+   * instantiation to take their facts instead of deriving them again.
+   */
+  readonly exactStatics?: boolean;
 }
 
 /**
@@ -114,7 +121,8 @@ export function computeSupersetsProlog(
   const what = 'Prolog method: collecting the supersets';
   checkDeadline(limits.deadline, game.file, what);
   const tick = deadlineTicker(limits.deadline, game.file, what);
-  const supersets = timed('collect', () => collect(derived.store, derived.auxiliary, tick, options.axiomOrder ?? 'text', options.readAs));
+  const exact = options.exactStatics === true && options.readAs === undefined ? derived.exact : undefined;
+  const supersets = timed('collect', () => collect(derived.store, derived.auxiliary, tick, options.axiomOrder ?? 'text', options.readAs, exact));
   checkDeadline(limits.deadline, game.file, what);
   return {
     supersets,
@@ -129,18 +137,22 @@ export function computeSupersetsProlog(
  */
 function derive(
   game: NormalGame, limits: ReachLimits, options: PrologReachOptions, timed: <T>(step: string, fn: () => T) => T,
-): { store: FactStore; auxiliary: ReadonlySet<string>; iterations: number; answers: number } {
+): { store: FactStore; auxiliary: ReadonlySet<string>; iterations: number; answers: number; exact: string[] } {
   const run = timed('load', () => load(game, limits, options));
   const trueAt = run.plan.components.findIndex((c) => c.containsTrue);
   const wanted = options.relevantOnly === true ? relevantComponents(run.plan.components) : null;
+  const free = options.exactStatics === true ? negationFree(game) : new Set<string>();
+  const exact: string[] = [];
   run.plan.components.forEach((comp, i) => {
     if (wanted !== null && !wanted.has(i)) return;
     // Line 1-8: static relations and init first; lines 9-20: the loop; lines 21-25: axioms.
     const phase = !comp.stateDependent ? 'static' : i <= trueAt ? 'fixpoint' : 'axioms';
     timed(phase, () => evaluateComponent(run, comp));
+    // Keywords are not among the axioms handed over; auxiliary relations are not the game's.
+    if (!comp.stateDependent) exact.push(...comp.relations.filter((k) => free.has(k) && !run.plan.auxiliary.has(k) && !KEYWORDS.has(run.plan.relations.get(k)!.rel)));
   });
   releaseEngineFacts(run.store);
-  return { store: run.store, auxiliary: run.plan.auxiliary, iterations: run.iterations, answers: run.answers };
+  return { store: run.store, auxiliary: run.plan.auxiliary, iterations: run.iterations, answers: run.answers, exact: exact.sort() };
 }
 
 /** Line 1 of Algorithm 9.2: a fresh engine with the driver loaded (clauses come per component). */
@@ -188,8 +200,13 @@ function refuseDeepRules(file: string, rules: readonly RelaxedRule[], maxDepth: 
  * order found when `order` is `found`, then handed over as the store's term ids (their arrays
  * made only if read: src/reach/handover.ts).
  */
-function collect(store: FactStore, auxiliary: ReadonlySet<string>, tick: () => void, order: 'text' | 'found', readAs?: (rel: string) => string | undefined): Supersets {
-  if (order === 'found') return handedSupersets(idsFound(store, auxiliary, tick, readAs));
+function collect(
+  store: FactStore, auxiliary: ReadonlySet<string>, tick: () => void, order: 'text' | 'found', readAs?: (rel: string) => string | undefined, exact?: readonly string[],
+): Supersets {
+  if (order === 'found') {
+    const ids = idsFound(store, auxiliary, tick, readAs);
+    return handedSupersets(exact === undefined ? ids : { ...ids, exactStatics: exact });
+  }
   // Terms are made from the facts' ids, each once: a term held by several facts is one object.
   const term = (id: number): Term => store.terms.toTerm(id);
   // Sorted by text first, converted after: only what is kept is converted, once. Each fact's
