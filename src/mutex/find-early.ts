@@ -53,7 +53,10 @@ export function refuteFirst(game: GroundGame, states: readonly (readonly number[
   let candidatesCut = false;
   // Both leave out what they have not done once it says to stop: then the candidates are cut.
   const stop = (): boolean => (candidatesCut ||= options.deadline.passed());
-  const { held, sampled, stats: moves } = refuteEarly(game, view, refute(view, hypotheses(view, stop), packed ?? given, stop), given, { ...options, packed: packed !== undefined }, fluentOfTerm, stop);
+  // A group two members of which a state held is not followed further (candidates.ts): nothing
+  // here reads "at least one" of a group whose "at most one" is refuted.
+  const first = refute(view, hypotheses(view, stop), packed ?? given, stop, { settleRefuted: true });
+  const { held, sampled, stats: moves } = refuteEarly(game, view, first, given, { ...options, packed: packed !== undefined }, fluentOfTerm, stop);
   const { hypotheses: hyps, candidates: cands } = held;
   return {
     view, fluentOfTerm, hyps, cands, sampled, moves, candidatesCut,
