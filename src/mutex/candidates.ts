@@ -35,7 +35,10 @@ export interface Candidates {
   readonly hypothesis: Int32Array;
   /** Per candidate, 1 when no sampled state had two members true. */
   readonly atMostOne: Uint8Array;
-  /** Per candidate, 1 when every sampled state had a member true. */
+  /**
+   * Per candidate, 1 when every sampled state had a member true (held with `settleRefuted`, see
+   * {@link refute}: only where `atMostOne` is 1 too).
+   */
   readonly atLeastOne: Uint8Array;
 }
 
