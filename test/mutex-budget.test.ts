@@ -11,7 +11,7 @@ import { mutexGroups } from '../src/pipeline/stages-play.js';
 import { defaultPipelineOptions } from '../src/pipeline/options.js';
 import { StageTimer } from '../src/timer.js';
 import { Deadline } from '../src/deadline.js';
-import { candidateMembers, hypotheses, refute } from '../src/mutex/candidates.js';
+import { type Candidates, candidateMembers, hypotheses, refute } from '../src/mutex/candidates.js';
 import { DEFAULT_MUTEX_OPTIONS, findMutexGroups } from '../src/mutex/index.js';
 import { proveClaims } from '../src/mutex/prove.js';
 import { EncodingStopped, encodeCone, ruleIndex } from '../src/mutex/encode.js';
@@ -38,33 +38,45 @@ describe("the mutex stage's default budget", () => {
 });
 
 describe('the mutex stage past its budget', () => {
-  it('refutes candidates in one pass per hypothesis, as a count of every group per state does', () => {
+  it('refutes candidates as a count of every group per state does, one hypothesis a pass or several', () => {
     const { view, states } = sampledTictactoe();
     const hyps = hypotheses(view);
+    // 300 copies of the first state first: the groups the later states refute are still open at
+    // the looks after 256 states, where groups nothing more can change are dropped.
+    const all = [...Array<number[]>(300).fill(states[0]!), ...states];
     // The reference: per state, how many members of each group are true.
     const expected = hyps.flatMap((h, hypothesis) => h.groups.map((members) => {
-      const counts = states.map((s) => members.filter((f) => s.includes(f)).length);
+      const counts = all.map((s) => members.filter((f) => s.includes(f)).length);
       return { hypothesis, members, atMostOne: counts.every((n) => n <= 1), atLeastOne: counts.every((n) => n >= 1) };
     }));
-    const held = refute(view, hyps, states);
-    expect(held.hypotheses).toHaveLength(hyps.length);
-    const c = held.candidates;
-    const found = [...c.hypothesis.keys()].map((i) => ({
+    const found = (c: Candidates) => [...c.hypothesis.keys()].map((i) => ({
       hypothesis: c.hypothesis[i]!, members: candidateMembers(hyps, c, i), atMostOne: c.atMostOne[i] === 1, atLeastOne: c.atLeastOne[i] === 1,
     }));
-    expect(found).toEqual(expected);
-    expect(c.start[hyps.length]).toBe(expected.length);
-    expect(found.some((x) => !x.atMostOne) && found.some((x) => x.atLeastOne)).toBe(true);
+    const held = refute(view, hyps, all);
+    expect(held.hypotheses).toHaveLength(hyps.length);
+    expect(found(held.candidates)).toEqual(expected);
+    expect(held.candidates.start[hyps.length]).toBe(expected.length);
+    // Groups whose "at least one" the first state refutes and whose "at most one" only the states
+    // after the copies refute (they stay open at the looks), and groups the settled pass reads otherwise.
+    const first = new Set(states[0]);
+    expect(expected.some((x) => !x.atMostOne && !x.atLeastOne && x.members.filter((f) => first.has(f)).length <= 1)).toBe(true);
+    expect(expected.some((x) => !x.atMostOne && x.atLeastOne)).toBe(true);
+    expect(found(refute(view, hyps, all, undefined, { perPass: 1 }).candidates)).toEqual(expected);
+    // Groups not followed once their "at most one" is refuted: their "at least one" reads 0.
+    const settled = expected.map((x) => ({ ...x, atLeastOne: x.atLeastOne && x.atMostOne }));
+    expect(found(refute(view, hyps, all, undefined, { settleRefuted: true }).candidates)).toEqual(settled);
   });
 
   it('stops refuting when told to, keeping the hypotheses it held against every state', () => {
     const { view, states } = sampledTictactoe();
     const hyps = hypotheses(view);
     let looks = 0;
-    // One look per hypothesis here (fewer states than a look's stride): stop at the third.
-    const held = refute(view, hyps, states, () => ++looks > 2);
+    // One look per pass here (fewer states than a look's stride), one hypothesis a pass: stop at the third.
+    const held = refute(view, hyps, states, () => ++looks > 2, { perPass: 1 });
     expect(held.hypotheses).toEqual(hyps.slice(0, 2));
     expect(held.candidates).toEqual(refute(view, hyps.slice(0, 2), states).candidates);
+    // By default every hypothesis of tic-tac-toe is held in one pass: a stop at its look leaves none.
+    expect(refute(view, hyps, states, () => true).hypotheses).toEqual([]);
   });
 
   it("past the run's own deadline, or only past the stage's budget, makes no candidates and says so", () => {

@@ -59,7 +59,9 @@ export function refuteFirst(game: GroundGame, states: readonly (readonly number[
   let candidatesCut = false;
   // Both leave out what they have not done once it says to stop: then the candidates are cut.
   const stop = (): boolean => (candidatesCut ||= options.deadline.passed());
-  const first = from === undefined ? refute(view, hypotheses(view, stop), packed ?? given, stop) : refuteRest(from, rest, stop);
+  // A group two members of which a state held is not followed further (candidates.ts): nothing
+  // here reads "at least one" of a group whose "at most one" is refuted.
+  const first = from === undefined ? refute(view, hypotheses(view, stop), packed ?? given, stop, SETTLE) : refuteRest(from, rest, stop);
   const { held: kept, sampled, stats: moves } = refuteEarly(game, view, first, given, { ...options, packed: packed !== undefined }, fluentOfTerm, stop);
   const { hypotheses: hyps, candidates: cands } = kept;
   return {
@@ -70,6 +72,9 @@ export function refuteFirst(game: GroundGame, states: readonly (readonly number[
   };
 }
 
+/** The stage's holding follows no group whose "at most one" a state refuted (candidates.ts `settleRefuted`). */
+const SETTLE = { settleRefuted: true } as const;
+
 /** `held` when its states are the first of `states` (its last one is there, the same array), else undefined. */
 function heldPrefix(held: HeldSample, states: readonly (readonly number[])[]): HeldSample | undefined {
   const n = held.given.length;
@@ -78,9 +83,19 @@ function heldPrefix(held: HeldSample, states: readonly (readonly number[])[]): H
 
 /** The candidates of `held`'s states and `rest` (fluent indexes) together, `held`'s hypotheses held against `rest` only. */
 function refuteRest(held: HeldSample, rest: readonly (readonly number[])[], stop: () => boolean): ReturnType<typeof refute> {
-  if (rest.length === 0) return { candidates: held.candidates, hypotheses: held.hyps };
-  const after = refute(held.view, held.hyps, rest, stop);
-  return { candidates: holdMore(held.candidates, after.candidates), hypotheses: after.hypotheses };
+  if (rest.length === 0) return { candidates: settled(held.candidates), hypotheses: held.hyps };
+  const after = refute(held.view, held.hyps, rest, stop, SETTLE);
+  return { candidates: settled(holdMore(held.candidates, after.candidates)), hypotheses: after.hypotheses };
+}
+
+/**
+ * `c` as {@link SETTLE} reports it: "at least one" 0 where "at most one" is refuted. The
+ * stopping test holds without it (it counts such groups), so the handed-on candidates are
+ * the ones the stage would have made over all the states itself.
+ */
+function settled(c: Candidates): Candidates {
+  const atLeastOne = c.atLeastOne.map((alo, i) => alo & c.atMostOne[i]!);
+  return { ...c, atLeastOne };
 }
 
 /** The claims worth proving: AMO of surviving groups of two or more, ALO of always-hit groups. */

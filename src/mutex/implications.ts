@@ -115,19 +115,28 @@ export function implicationPairs(normal: NormalGame, from: ReadonlySet<string>, 
   return to.flatMap((qs) => ps.flatMap((x) => qs.map((y) => [x, y] as const)));
 }
 
-/** Whether every state has, for each true P fluent, a true Q fluent agreeing at the mapped positions. */
+/**
+ * Whether every state has, for each true P fluent, a true Q fluent agreeing at the mapped positions.
+ * Each fluent's key (its arguments at the mapped positions) is numbered once, not joined per state
+ * (snake_2009_big: 0.7 s of a 5.8 s profile in string keys made per fluent and state).
+ */
 export function holdsOnStates(view: MutexView, p: string, q: string, map: readonly (number | undefined)[], states: readonly (readonly number[])[]): boolean {
   const mapped = map.flatMap((x, i) => (x === undefined ? [] : [[i, x] as const]));
-  for (const state of states) {
-    const keys = new Set<string>();
-    for (const f of state) {
-      const info = view.fluents[f]!;
-      if (info.relation === q) keys.add(mapped.map(([i]) => info.args[i]).join('\u0000'));
-    }
-    for (const f of state) {
-      const info = view.fluents[f]!;
-      if (info.relation === p && !keys.has(mapped.map(([, j]) => info.args[j]).join('\u0000'))) return false;
-    }
+  // Per fluent, the number of its key as a Q fluent and as a P fluent (-1: not one); shared numbers.
+  const qKey = new Int32Array(view.fluents.length).fill(-1);
+  const pKey = new Int32Array(view.fluents.length).fill(-1);
+  const numbers = new Map<string, number>();
+  const number = (key: string): number => numbers.get(key) ?? (numbers.set(key, numbers.size), numbers.size - 1);
+  view.fluents.forEach((info, f) => {
+    if (info.relation === q) qKey[f] = number(mapped.map(([i]) => info.args[i]).join('\u0000'));
+    if (info.relation === p) pKey[f] = number(mapped.map(([, j]) => info.args[j]).join('\u0000'));
+  });
+  // The state in which each key was last seen on a Q fluent (its index plus one): no set per state.
+  const seenIn = new Int32Array(numbers.size);
+  for (let s = 0; s < states.length; s++) {
+    const state = states[s]!;
+    for (const f of state) if (qKey[f]! >= 0) seenIn[qKey[f]!] = s + 1;
+    for (const f of state) if (pKey[f]! >= 0 && seenIn[pKey[f]!] !== s + 1) return false;
   }
   return true;
 }

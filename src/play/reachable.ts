@@ -142,9 +142,18 @@ function now(): number {
 
 /**
  * Calls `visit` with each joint move of `legal` (one move per role, in role order), the last
- * role's move varying fastest, until it returns false. The array passed is reused.
+ * role's move varying fastest, until it returns false. The array passed is reused (`one`, of one
+ * entry, for a game of one role).
  */
-function eachJointMove(legal: readonly (readonly number[])[], visit: (moves: readonly number[]) => boolean): void {
+function eachJointMove(legal: readonly (readonly number[])[], visit: (moves: readonly number[]) => boolean, one: number[]): void {
+  // One role (snake_2009: a move or two per state, 630,423 states): no odometer made per state.
+  if (legal.length === 1) {
+    for (const move of legal[0]!) {
+      one[0] = move;
+      if (!visit(one)) return;
+    }
+    return;
+  }
   if (legal.some((moves) => moves.length === 0)) return;
   const pick = legal.map(() => 0);
   const moves = legal.map((m) => m[0]!);
@@ -188,21 +197,29 @@ export function reachableStates(game: GroundGame, options: ReachableOptions): Re
     // The forecast counts the search's time from here: compiling the simulator is paid once.
     start = now();
     found = new StateSet(store(sim.initialState()));
-    for (let head = 0; head < found.size && end === 'complete'; head++) {
-      const state = packer === undefined ? found.state(head) : packer.unpack(found.state(head), whole);
+    const set = found;
+    // The state expanded, copied out of the set (not a view per state), and a successor's words.
+    const current = new Uint32Array(packer === undefined ? whole.length : packer.words);
+    const next = new Uint32Array(whole.length);
+    let state: GroundState = whole;
+    const one = [0];
+    let head = 0;
+    // One visitor for every state (not a closure each): adds the successor under `moves`.
+    const visit = (moves: readonly number[]): boolean => {
+      if (++successors % SUCCESSORS_PER_LOOK === 0) {
+        if (deadline.passed()) end = 'budget';
+        else if (hopeless(head + 1)) end = 'forecast';
+        if (end !== 'complete') return false;
+      }
+      if (!set.add(store(sim.successorInto(state, moves, next)))) return true;
+      if (set.size <= maxStates) return true;
+      end = 'states';
+      return false;
+    };
+    for (; head < set.size && end === 'complete'; head++) {
+      state = packer === undefined ? set.copyState(head, current) : packer.unpack(set.copyState(head, current), whole);
       const info = sim.moves(state);
-      if (info.terminal) continue;
-      eachJointMove(info.legal, (moves) => {
-        if (++successors % SUCCESSORS_PER_LOOK === 0) {
-          if (deadline.passed()) end = 'budget';
-          else if (hopeless(head + 1)) end = 'forecast';
-          if (end !== 'complete') return false;
-        }
-        if (!found!.add(store(sim.successor(state, moves)))) return true;
-        if (found!.size <= maxStates) return true;
-        end = 'states';
-        return false;
-      });
+      if (!info.terminal) eachJointMove(info.legal, visit, one);
     }
     const packed = end === 'complete' && options.pack === true ? packTerms(found, termOf) : undefined;
     if (packed !== undefined) return { states: [], end, successors, found: found.size, packed };

@@ -59,6 +59,11 @@ export type FastSimulator = GameSimulator<GroundState, number, number> & {
    * of snake_2009's search (docs/mutex.md, snake17).
    */
   moves(state: GroundState): Omit<StateInfo<number, number>, 'goals'>;
+  /**
+   * {@link GameSimulator.successor} written into `into` (as many words as a state) and returned:
+   * the reachable-states search makes hundreds of thousands of successors, each a new array otherwise.
+   */
+  successorInto(state: GroundState, moves: readonly number[], into: GroundState): GroundState;
   /** The term id of each fluent by its bit (fluent f is bit f of a state): to pack states without an array each. */
   readonly fluentTermIds: readonly number[];
 };
@@ -87,6 +92,9 @@ interface Passes {
   readonly frames: boolean;
   readonly copies: boolean;
 }
+
+/** Legal moves of a role up to which they are sorted by insertion as read (the reachable-states search reads every state's). */
+const FEW_MOVES = 16;
 
 const ALL_PASSES: Passes = { constants: true, control: true, goals: true, factor: true, frames: true, copies: true };
 
@@ -191,7 +199,17 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
   const legalIn = (into: Machine, r: number): number[] => {
     const { out } = into;
     const base = out.legalBase[r]!;
-    return Array.from(out.legalList.subarray(base, base + out.legalCount[r]!)).sort((x, y) => x - y);
+    const count = out.legalCount[r]!;
+    // A few moves (most states of most games) sorted in place as read: no view, no comparator calls.
+    if (count > FEW_MOVES) return Array.from(out.legalList.subarray(base, base + count)).sort((x, y) => x - y);
+    const moves: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const move = out.legalList[base + i]!;
+      let k = i;
+      for (; k > 0 && moves[k - 1]! > move; k--) moves[k] = moves[k - 1]!;
+      moves[k] = move;
+    }
+    return moves;
   };
 
   /** Whether machine `into`'s loaded state is terminal. */
@@ -274,6 +292,13 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
   const successor = (state: GroundState, moves: readonly number[]): GroundState => {
     load(state);
     return successorIn(m, moves);
+  };
+
+  const successorOf = (state: GroundState, moves: readonly number[], into: GroundState): GroundState => {
+    load(state);
+    playIn(m, moves);
+    successorInto(m, into);
+    return into;
   };
 
   // GDL-II percepts (docs/gdl2.md): the sees atoms that hold once the joint move is played.
@@ -364,6 +389,7 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     moves: movesOf,
     fluentTermIds: fluents.terms,
     successor,
+    successorInto: successorOf,
     percepts,
     depthCharge,
     walk,
