@@ -1,19 +1,8 @@
 // canonicalNegatives (src/ground/compact.ts): after pruning drops negative literals, only runs of
 // rules with the same head and positive body are sorted again; the result must be canonicalRules'.
 import { describe, expect, it } from 'vitest';
+import { random } from './support/seeded.js';
 import { type CompactRules, canonicalNegatives, canonicalRules } from '../src/ground/compact.js';
-
-/** A small deterministic generator (mulberry32), so failures reproduce. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rule = readonly [number, readonly number[], readonly number[]];
 

@@ -4,19 +4,8 @@
 // give the same answers in the same order.
 import { Deadline } from '../src/deadline.js';
 import { describe, expect, it } from 'vitest';
+import { random } from './support/seeded.js';
 import { type PrologEngine, type TauTerm, createEngine, makeTerm, makeVar, tauKif } from '../src/engine/tau.js';
-
-/** A small deterministic generator (mulberry32), so failures reproduce. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const RELATIONS = [
   { name: 'a', arity: 2 },

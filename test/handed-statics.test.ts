@@ -3,32 +3,19 @@
 // `plus` and `number` are negation-free and named exact; `odd` (negates `even`) and `oddsum`
 // (reads `odd`) are not. Instantiation takes the named relations' rows: the game written is the
 // one written without the hand-over, and a row taken out of `plus` changes it (so they are read).
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadNormal as load, written } from './support/written.js';
 import { Deadline } from '../src/deadline.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { handedIds, handedSupersets } from '../src/reach/handover.js';
 import { negationFree } from '../src/reach/exact-statics.js';
-import { emitGround, groundGame, loadGame, removeUnusedInstances, resolvePipelineOptions } from '../src/pipeline/stages.js';
 import type { NormalGame } from '../src/normalize/types.js';
 import type { Supersets } from '../src/reach/types.js';
-import { StageTimer } from '../src/timer.js';
 import { EXAMPLES_DIR } from './corpus.js';
 
 const limits = { deadline: Deadline.never(), maxAtoms: 2_000_000 };
 const GAME = join(EXAMPLES_DIR, 'handed-statics.kif');
-
-function load(file: string): NormalGame {
-  return loadGame(readFileSync(file, 'utf8'), file, resolvePipelineOptions(), new StageTimer()).normal;
-}
-
-/** The game `ground` writes from `supersets` (unused instances removed). */
-function written(normal: NormalGame, supersets: Supersets): string {
-  const options = resolvePipelineOptions();
-  const ground = groundGame(normal, supersets, options, new StageTimer());
-  return emitGround(removeUnusedInstances(ground, new StageTimer(), options).game, 'gdl', { baseInput: false }, new StageTimer(), options);
-}
 
 /** The plain grounding run of `normal`, with the exact static relations named. */
 function handedRun(normal: NormalGame): Supersets {

@@ -4,31 +4,18 @@
 // (read by terminal and goal only) are relations the relevant run leaves empty: they must get no
 // head filter, as when the axioms come as a list. The axioms are handed over as rows only, at
 // their size (peak20): the store's relations, their indexes and room, are left behind.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadNormal as load, written } from './support/written.js';
 import { Deadline } from '../src/deadline.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { supersetsForGrounding } from '../src/reach/demand.js';
 import { handedIds, supersetSizes } from '../src/reach/handover.js';
-import { emitGround, groundGame, loadGame, removeUnusedInstances, resolvePipelineOptions, supersetSentences } from '../src/pipeline/stages.js';
-import type { NormalGame } from '../src/normalize/types.js';
+import { supersetSentences } from '../src/pipeline/stages.js';
 import type { Supersets } from '../src/reach/types.js';
-import { StageTimer } from '../src/timer.js';
 import { EXAMPLES_DIR } from './corpus.js';
 
 const limits = { deadline: Deadline.never(), maxAtoms: 2_000_000 };
-
-function load(file: string): NormalGame {
-  return loadGame(readFileSync(file, 'utf8'), file, resolvePipelineOptions(), new StageTimer()).normal;
-}
-
-/** The game `ground` writes from `supersets` (unused instances removed). */
-function written(normal: NormalGame, supersets: Supersets): string {
-  const options = resolvePipelineOptions();
-  const ground = groundGame(normal, supersets, options, new StageTimer());
-  return emitGround(removeUnusedInstances(ground, new StageTimer(), options).game, 'gdl', { baseInput: false }, new StageTimer(), options);
-}
 
 /** `s` with every array read refused (`s` must come from `handedSupersets`, whose getters are configurable). */
 function trapped(s: Supersets): Supersets {
