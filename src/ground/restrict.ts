@@ -102,16 +102,20 @@ function keptRules(rules: CompactRules, keep: Uint8Array, keepNeg: Uint8Array, a
 }
 
 /**
- * The rules `keep` marks (`kept.rules` of them, `kept.literals` literals), each without the
- * negative literals whose atom `keepNeg` does not mark, their atoms renumbered by `renumber`:
- * one copy. Rules are still sorted by head and positive body (the renumbering is monotone).
+ * The rules `keep` marks (`size.rules` of them, `size.literals` literals), each without the
+ * negative literals whose atom `keepNeg` does not mark (all kept without `keepNeg`), their atoms
+ * renumbered by `renumber`: one copy into arrays of their exact size. Rules stay sorted by head
+ * and positive body (the renumbering is monotone). Pruning and unused-instance removal both
+ * select through it.
  */
-function selectKept(rules: CompactRules, keep: Uint8Array, keepNeg: Uint8Array, kept: Kept, renumber: Int32Array, tick: () => void): CompactRules {
+function selectKept(
+  rules: CompactRules, keep: Uint8Array, keepNeg: Uint8Array | undefined, size: { readonly rules: number; readonly literals: number }, renumber: Int32Array, tick: () => void,
+): CompactRules {
   const { heads, starts, negAt, lits } = rules;
-  const outHeads = new Int32Array(kept.rules);
-  const outStarts = new Int32Array(kept.rules + 1);
-  const outNeg = new Int32Array(kept.rules);
-  const outLits = new Int32Array(kept.literals);
+  const outHeads = new Int32Array(size.rules);
+  const outStarts = new Int32Array(size.rules + 1);
+  const outNeg = new Int32Array(size.rules);
+  const outLits = new Int32Array(size.literals);
   let n = 0;
   let k = 0;
   for (let i = 0; i < rules.count; i++) {
@@ -121,7 +125,8 @@ function selectKept(rules: CompactRules, keep: Uint8Array, keepNeg: Uint8Array, 
     outStarts[n] = k;
     for (let m = starts[i]!; m < negAt[i]!; m++) outLits[k++] = renumber[lits[m]!]!;
     outNeg[n] = k;
-    for (let m = negAt[i]!; m < starts[i + 1]!; m++) if (keepNeg[lits[m]!] === 1) outLits[k++] = renumber[lits[m]!]!;
+    if (keepNeg === undefined) for (let m = negAt[i]!; m < starts[i + 1]!; m++) outLits[k++] = renumber[lits[m]!]!;
+    else for (let m = negAt[i]!; m < starts[i + 1]!; m++) if (keepNeg[lits[m]!] === 1) outLits[k++] = renumber[lits[m]!]!;
     n++;
   }
   outStarts[n] = k;
@@ -182,39 +187,18 @@ export function restrictToHeads(game: GroundGame, heads: Uint8Array, deadline: D
   // Lazy atoms and lazy rules' heads (docs/lazy.md) stay: the simulators read and make them.
   for (const id of lazyInputAtoms(game)) used[id] = 1;
   const { renumber, count } = renumbering(used, tick);
+  const keep = new Uint8Array(rules.count);
   let kept = 0;
-  let total = 0;
+  let literals = 0;
   for (let i = 0; i < rules.count; i++) {
     if (heads[rules.heads[i]!] === 0) continue;
+    keep[i] = 1;
     kept++;
-    total += rules.starts[i + 1]! - rules.starts[i]!;
+    literals += rules.starts[i + 1]! - rules.starts[i]!;
   }
   checkDeadline(deadline, game.file, what);
   if (count === used.length && kept === rules.count) return gameWithRules(gameFields(game), atomTerms(game), rules);
-  const out = kept === rules.count ? renumberRules(rules, renumber, tick) : selectRenumbered(rules, heads, kept, total, renumber, tick);
+  const out = kept === rules.count ? renumberRules(rules, renumber, tick) : selectKept(rules, keep, undefined, { rules: kept, literals }, renumber, tick);
   checkDeadline(deadline, game.file, what);
   return withAtoms(game, out, renumber, count);
-}
-
-/** The rules of `rules` whose head `heads` marks (`kept` of them, `total` literals), their atoms renumbered: one copy. */
-function selectRenumbered(rules: CompactRules, heads: Uint8Array, kept: number, total: number, renumber: Int32Array, tick: () => void): CompactRules {
-  const { starts, negAt, lits } = rules;
-  const outHeads = new Int32Array(kept);
-  const outStarts = new Int32Array(kept + 1);
-  const outNeg = new Int32Array(kept);
-  const outLits = new Int32Array(total);
-  let n = 0;
-  let k = 0;
-  for (let i = 0; i < rules.count; i++) {
-    tick();
-    const h = rules.heads[i]!;
-    if (heads[h] === 0) continue;
-    outHeads[n] = renumber[h]!;
-    outStarts[n] = k;
-    outNeg[n] = k + negAt[i]! - starts[i]!;
-    for (let m = starts[i]!; m < starts[i + 1]!; m++) outLits[k++] = renumber[lits[m]!]!;
-    n++;
-  }
-  outStarts[n] = k;
-  return { count: n, heads: outHeads, starts: outStarts, negAt: outNeg, lits: outLits };
 }
