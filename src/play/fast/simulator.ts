@@ -289,17 +289,13 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
   // The goals read after movesOf's load, so on the same state.
   const info = (state: GroundState): StateInfo<number, number> => ({ ...movesOf(state), goals: goalsHere() });
 
-  const successor = (state: GroundState, moves: readonly number[]): GroundState => {
-    load(state);
-    return successorIn(m, moves);
-  };
-
   const successorOf = (state: GroundState, moves: readonly number[], into: GroundState): GroundState => {
     load(state);
     playIn(m, moves);
     successorInto(m, into);
     return into;
   };
+  const successor = (state: GroundState, moves: readonly number[]): GroundState => successorOf(state, moves, new Uint32Array(words));
 
   // GDL-II percepts (docs/gdl2.md): the sees atoms that hold once the joint move is played.
   const seesIds = perceptAtoms(game);
