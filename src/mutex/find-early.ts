@@ -11,7 +11,7 @@ import type { Claim } from './prove.js';
 import { type EarlyStats, refuteEarly } from './refute-moves.js';
 import { type HeldSample, holdMore } from './sample-enough.js';
 import type { MutexOptions } from './types.js';
-import { type MutexView, mutexView } from './view.js';
+import { type MutexView, fluentIndexByTerm, fluentIndexes, mutexView } from './view.js';
 
 /** What the first step leaves for the proofs and the result. */
 export interface Early {
@@ -48,9 +48,8 @@ export function refuteFirst(game: GroundGame, states: readonly (readonly number[
   // Packed (a complete search's states, src/play/packed.ts): refuted on packed, and only the first
   // MINED_STATES unpacked, which are all minedStates keeps of a complete search.
   const packed = given0 === undefined ? mapPacked(states as PackedStates, fluentIndexOfTerm(view)) : undefined;
-  const fluentOfTerm = from?.fluentOfTerm ?? new Map(view.fluents.map((f, i) => [f.term, i]));
-  const toIndexes = (list: readonly (readonly number[])[]): number[][] => list.map((s) => s.map((t) => fluentOfTerm.get(t) ?? -1).filter((f) => f >= 0));
-  const rest = given0 === undefined ? [] : toIndexes(given0.slice(from?.given.length ?? 0));
+  const fluentOfTerm = from?.fluentOfTerm ?? fluentIndexByTerm(view);
+  const rest = given0 === undefined ? [] : given0.slice(from?.given.length ?? 0).map((s) => fluentIndexes(fluentOfTerm, s));
   const given = packed !== undefined ? unpackFirst(packed, MINED_STATES) : from === undefined ? rest : [...from.given, ...rest];
   // Candidates are made and held against the states within the stage's budget, like the proofs:
   // past it, the hypotheses not yet made or held are left out, their relations' fluents left

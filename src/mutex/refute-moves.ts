@@ -19,7 +19,7 @@ import { compactRules, ruleCount } from '../ground/compact.js';
 import type { GroundGame } from '../ground/types.js';
 import { type Candidates, type Hypothesis, candidateMembers, refute } from './candidates.js';
 import type { Explorer } from './refute-walks.js';
-import type { MutexView } from './view.js';
+import { type MutexView, fluentIndexes } from './view.js';
 
 /**
  * Rule evaluations the early refutation may spend: about 130 states' legal moves on amazonsTorus
@@ -290,7 +290,7 @@ function refuteByMoves(
 
   // The fluent indexes of an explorer state, ascending.
   function fluentsOf(state: unknown): number[] {
-    return explorer.terms(state).map((t) => fluentOfTerm.get(t) ?? -1).filter((f) => f >= 0).sort((a, b) => a - b);
+    return fluentIndexes(fluentOfTerm, explorer.terms(state)).sort((a, b) => a - b);
   }
 
   // Every candidate a move makes a member of joins the open ones (those not refuted yet).

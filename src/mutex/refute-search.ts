@@ -14,7 +14,7 @@ import type { Deadline } from '../deadline.js';
 import { type ConeIndex, Meter, closeProjection, coneIndex, coneIndexCost } from './projection-cone.js';
 import type { Claim, ClaimVerdict } from './prove.js';
 import type { Explorer, refuteByWalks } from './refute-walks.js';
-import type { MutexView } from './view.js';
+import { type MutexView, fluentIndexes } from './view.js';
 
 /** Rule evaluations the searches may spend in all (each simulator call counts the game's ground rules). */
 const SEARCH_WORK = 20_000_000;
@@ -73,7 +73,7 @@ export function refuteBySearch(
   if (!meter.spend(coneIndexCost(view))) return out();
   const ix = coneIndex(view);
   const spend = (): boolean => ++evaluations <= budget && !(cut ||= stop.passed());
-  const fluents = (s: unknown): number[] => explorer.terms(s).map((t) => fluentOfTerm.get(t) ?? -1).filter((f) => f >= 0).sort((a, b) => a - b);
+  const fluents = (s: unknown): number[] => fluentIndexes(fluentOfTerm, explorer.terms(s)).sort((a, b) => a - b);
   try {
     const init = explorer.state(view.init.map((f) => view.fluents[f]!.term));
     for (const k of open) {

@@ -11,7 +11,7 @@ import type { Deadline } from '../deadline.js';
 import type { Candidates } from './candidates.js';
 import { strengthen } from './ground-exclusions.js';
 import type { Claim, ClaimVerdict } from './prove.js';
-import type { MutexView } from './view.js';
+import { type MutexView, fluentIndexes } from './view.js';
 
 /**
  * Plays the ground game for the walks (the pipeline makes one from the ground simulator: the
@@ -78,7 +78,7 @@ export function refuteByWalks(
   let cut = false;
   // One evaluation more, unless the count is spent or the safety stop has passed (then `cut`).
   const spend = (): boolean => ++evaluations <= budget && !(cut ||= stop.passed());
-  const fluents = (terms: readonly number[]): number[] => terms.map((t) => fluentOfTerm.get(t) ?? -1).filter((f) => f >= 0);
+  const fluents = (terms: readonly number[]): number[] => fluentIndexes(fluentOfTerm, terms);
   const look = (state: readonly number[]): number => {
     const hit = targets.violated(state);
     if (hit.length > 0) {

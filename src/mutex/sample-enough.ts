@@ -9,7 +9,7 @@
  */
 import type { GroundGame } from '../ground/types.js';
 import { type Candidates, type Hypothesis, hypotheses, refute } from './candidates.js';
-import { type MutexView, mutexView } from './view.js';
+import { type MutexView, fluentIndexByTerm, fluentIndexes, mutexView } from './view.js';
 
 /** What the stopping test held: the first `given.length` states sampled and the candidates they leave. */
 export interface HeldSample {
@@ -51,7 +51,7 @@ export function sampleEnough(game: GroundGame): SampleTest {
     const kept = last !== undefined && states.length >= last.given.length ? last : undefined;
     const from = kept?.given.length ?? 0;
     if (states.length === 0) return false;
-    const added = states.slice(from).map((s) => s.map((t) => fluentOfTerm.get(t) ?? -1).filter((f) => f >= 0));
+    const added = states.slice(from).map((s) => fluentIndexes(fluentOfTerm, s));
     // A state refutes the same whether held with the ones before or alone: only the new ones are held.
     const candidates = added.length === 0 ? kept!.candidates : holdMore(kept?.candidates, refute(made.view, made.hyps, added).candidates);
     last = { ...made, given: kept === undefined ? added : [...kept.given, ...added], last: states[states.length - 1]!, candidates };
@@ -92,5 +92,5 @@ interface Made {
 /** {@link Made} of `game`, once per sampling rather than at each doubling. */
 function makeOnce(game: GroundGame): Made {
   const view = mutexView(game);
-  return { view, fluentOfTerm: new Map(view.fluents.map((f, i) => [f.term, i])), hyps: hypotheses(view, () => false) };
+  return { view, fluentOfTerm: fluentIndexByTerm(view), hyps: hypotheses(view, () => false) };
 }

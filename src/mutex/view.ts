@@ -87,3 +87,22 @@ export function fluentArgs(game: GroundGame): Map<string, Term[][]> {
   }
   return out;
 }
+
+/** Per term id of a fluent of `view`, its index there. */
+export function fluentIndexByTerm(view: MutexView): Map<number, number> {
+  return new Map(view.fluents.map((f, i) => [f.term, i]));
+}
+
+/**
+ * The fluent indexes (through `fluentOfTerm`, {@link fluentIndexByTerm}) of the term ids `terms`,
+ * in their order: a state as the mutex stage reads it, the terms of fluents outside the view
+ * (no `true` atom) dropped.
+ */
+export function fluentIndexes(fluentOfTerm: ReadonlyMap<number, number>, terms: readonly number[]): number[] {
+  const out: number[] = [];
+  for (const t of terms) {
+    const f = fluentOfTerm.get(t);
+    if (f !== undefined) out.push(f);
+  }
+  return out;
+}
