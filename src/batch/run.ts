@@ -58,13 +58,21 @@ interface BatchResult {
   readonly interrupted: boolean;
 }
 
+/**
+ * The `node` options of a worker whose V8 heap is `maxMemoryMb`: the command line's V8 settings,
+ * so that a game costs here what `ground` costs. Its code cache is made for these flags
+ * (scripts/bundle-cli.mjs, with the default heap of one job): V8 refuses a cache of other flags.
+ */
+export function workerExecArgv(maxMemoryMb: number): string[] {
+  return [...v8Flags(), `--max-old-space-size=${maxMemoryMb}`];
+}
+
 /** Runs one job in a fresh worker through the corpus runner; resolves when the worker has exited (never rejects). */
 function runWorker(job: WorkerJob, options: BatchOptions, signal: AbortSignal): Promise<Ending> {
   return runChild({
     // The worker watches this process id and dies when its parent is gone (worker.ts).
     args: [WORKER, String(process.pid)],
-    // The command line's V8 settings, so that a game costs here what `ground` costs.
-    execArgv: [...v8Flags(), `--max-old-space-size=${options.maxMemoryMb}`],
+    execArgv: workerExecArgv(options.maxMemoryMb),
     message: (startedAt) => ({ ...job, startedAt }),
     ...(options.timeoutSeconds === undefined ? {} : { killAfterMs: (options.timeoutSeconds + GRACE_SECONDS) * 1000 }),
   }, signal);

@@ -17,7 +17,7 @@ import { OPTIMIZATIONS } from '../pipeline/stages.js';
 import { failureText, runAll, runChild } from '../batch/runner.js';
 import { v8Flags } from '../runtime.js';
 import { argValue, positiveArg } from './args.js';
-import type { AblationRun } from './ablation-worker.js';
+import type { AblationRun } from './ablation-main.js';
 
 const WORKER = join(dirname(fileURLToPath(import.meta.url)), 'ablation-worker.js');
 

@@ -5,7 +5,7 @@
  * are extra columns.
  */
 import type { GameRow } from '../batch/types.js';
-import type { Measurement } from './worker.js';
+import type { Measurement } from './worker-main.js';
 
 /** The report status of a measurement: a worker error is a crash. */
 const STATUS: Readonly<Record<Measurement['status'], GameRow['status']>> = { ok: 'ok', invalid: 'invalid', limit: 'limit', error: 'crash' };

@@ -44,7 +44,7 @@ import { methodCells, methodHeaders } from './dg-column.js';
 import { ratioCell } from './clingo-column.js';
 import { mutexCells, mutexHeaders, withinBound } from './mutex-column.js';
 import { haveSwipl } from './swi.js';
-import type { Measurement } from './worker.js';
+import type { Measurement } from './worker-main.js';
 import { measurementRow } from './report-row.js';
 import { formatReport, markdownReport, reportFormatOf } from '../batch/report.js';
 import { runPlayoutBench } from './playouts.js';

@@ -7,7 +7,7 @@
  * it only schedules worker processes, each with a heap of its own.
  */
 import { isMainThread, workerData } from 'node:worker_threads';
-import { type CommandThreadData, exposeCollector, tuneProcess } from '../runtime.js';
+import { type CommandThreadData, exposeCollector, tuneProcess, v8Flags } from '../runtime.js';
 import { guardProcess } from './exit.js';
 import { initialHeapMb, runInThread, runsInThread } from './thread.js';
 
@@ -23,6 +23,9 @@ if (isMainThread) {
   // The progress line of `reach` is drawn only on a terminal, which the thread's stderr is not.
   if (data.stderrIsTTY) process.stderr.isTTY = true;
   // The bundle's loader (with node:crypto and node:vm) only here: the main thread never needs it.
-  const { loadProgram } = await import('./bundle.js');
-  await (await loadProgram(initialHeapMb(data.args))).runProgram(data.args);
+  // The code cache is that of the thread's V8 flags (tuneProcess above, before it started).
+  const { bundleFile, loadBundle } = await import('../bundle.js');
+  const program = new URL('./program.js', import.meta.url);
+  const loaded = await loadBundle(bundleFile(program), v8Flags(initialHeapMb(data.args)), () => import('./program.js'));
+  await loaded.exports.runProgram(data.args);
 }
