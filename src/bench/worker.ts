@@ -6,4 +6,9 @@
  */
 import { runProcessEntry } from '../bundle.js';
 
-await runProcessEntry(new URL('./worker-main.js', import.meta.url), () => import('./worker-main.js'), process.argv.slice(2));
+const args = process.argv.slice(2);
+// The clingo column imports clingo-wasm, an ES module only, which a CommonJS bundle run as a
+// script cannot import (Node 20 has no dynamic import there without an experimental flag): a
+// run that asks for it loads the modules.
+if (args.includes('clingo')) await (await import('./worker-main.js')).main(args);
+else await runProcessEntry(new URL('./worker-main.js', import.meta.url), () => import('./worker-main.js'), args);
