@@ -8,7 +8,8 @@
 // later `tsc` makes it stale rather than wrong. Each code cache is made by running the program on
 // a small game with the V8 flags it runs with (V8 refuses a cache made under other flags): the
 // command thread in a worker thread, once per first heap limit (with and without --lazy-axioms);
-// each worker process as its spawner starts it (batch's with the default heap of one job).
+// each worker process as its spawner starts it (batch's with the default heaps of one job and of
+// the default jobs).
 // Then each cache is loaded again, and a warning says if V8 refuses it. Without esbuild (a
 // production install) it says so and leaves dist/ without bundles: every program then loads its
 // modules one by one.
@@ -18,7 +19,7 @@
 // `bundle-cli.mjs check MODULE` prints where MODULE's program would come from.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
@@ -136,21 +137,26 @@ function inProcess(flags, mode, module, args, job) {
   });
 }
 
-/** How each worker program is started for its cache: its V8 flags, its words and its IPC job. */
+/**
+ * How each worker program is started for its cache: its V8 flags, its words and its IPC job.
+ * `batch`'s worker gets one cache per default heap: that of `--jobs 1` (the corpus table's
+ * batch) and that of the default jobs, the number of processors (their heaps differ, and so
+ * their `--max-old-space-size`).
+ */
 async function processRuns(tmp) {
   const { v8Flags } = await import('../dist/runtime.js');
   const { defaultMaxMemoryMb, workerExecArgv } = await import('../dist/batch/run.js');
-  const maxMemoryMb = defaultMaxMemoryMb(1);
-  // What `batch --lazy-axioms --out DIR` sends (batch/run.ts, jobOf), the corpus table's batch.
-  const job = {
+  const heaps = [...new Set([defaultMaxMemoryMb(1), defaultMaxMemoryMb(availableParallelism())])];
+  // What `batch --lazy-axioms --out DIR` sends (batch/run.ts, jobOf).
+  const job = (maxMemoryMb) => ({
     file: GAME, name: 'tictactoe', format: 'gdl', method: 'prolog', timeoutSeconds: 60, lazyAxioms: true,
-    heapLimitMb: Math.floor(maxMemoryMb * 0.9), tmpDir: join(tmp, 'batch'), startedAt: Date.now(),
-  };
-  return {
-    'dist/batch/worker-main.js': { flags: workerExecArgv(maxMemoryMb), args: [String(process.pid)], job },
-    'dist/bench/worker-main.js': { flags: v8Flags(), args: [GAME, '60', '2000000', 'method=prolog'] },
-    'dist/bench/ablation-main.js': { flags: v8Flags(), args: [GAME, 'optimized', '60'] },
-  };
+    heapLimitMb: Math.floor(maxMemoryMb * 0.9), tmpDir: join(tmp, `batch-${maxMemoryMb}`), startedAt: Date.now(),
+  });
+  return [
+    ...heaps.map((mb) => ({ module: 'dist/batch/worker-main.js', flags: workerExecArgv(mb), args: [String(process.pid)], job: job(mb) })),
+    { module: 'dist/bench/worker-main.js', flags: v8Flags(), args: [GAME, '60', '2000000', 'method=prolog'] },
+    { module: 'dist/bench/ablation-main.js', flags: v8Flags(), args: [GAME, 'optimized', '60'] },
+  ];
 }
 
 /** Makes every program's code caches, then checks that V8 takes each. */
@@ -164,10 +170,10 @@ async function makeCaches() {
       const source = await inThread(mb, ['check', GAME], false);
       if (source !== 'cached') console.warn(`bundle-cli: the command thread's code cache for a first heap of ${mb} MB is not used (${source})`);
     }
-    for (const [module, run] of Object.entries(await processRuns(tmp))) {
-      await inProcess(run.flags, 'train', module, run.args, run.job);
-      const source = (await inProcess(run.flags, 'check', module, [])).trim();
-      if (source !== 'cached') console.warn(`bundle-cli: the code cache of ${module} is not used (${source})`);
+    for (const run of await processRuns(tmp)) {
+      await inProcess(run.flags, 'train', run.module, run.args, run.job);
+      const source = (await inProcess(run.flags, 'check', run.module, [])).trim();
+      if (source !== 'cached') console.warn(`bundle-cli: the code cache of ${run.module} for ${run.flags.join(' ')} is not used (${source})`);
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });

@@ -7,7 +7,7 @@
 // damage.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultMaxMemoryMb, workerExecArgv } from '../src/batch/run.js';
@@ -108,6 +108,8 @@ describe('the worker processes load their programs', () => {
 
   it('from the bundle with the code cache of the flags their spawners pass', () => {
     expect(workerLoadedFrom(root, 'dist/batch/worker-main.js', workerExecArgv(defaultMaxMemoryMb(1)))).toBe('cached');
+    // `batch` without --jobs: one job per processor, a smaller heap each.
+    expect(workerLoadedFrom(root, 'dist/batch/worker-main.js', workerExecArgv(defaultMaxMemoryMb(availableParallelism())))).toBe('cached');
     expect(workerLoadedFrom(root, 'dist/bench/worker-main.js', v8Flags())).toBe('cached');
     expect(workerLoadedFrom(root, 'dist/bench/ablation-main.js', v8Flags())).toBe('cached');
   });
