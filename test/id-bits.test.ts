@@ -1,6 +1,7 @@
 // Sets of term ids as bits (src/datalog/id-bits.ts) and the stores that keep their membership
 // that way (src/datalog/block.ts): checked against a Set on random ids, ids below and above the
-// window, a window refused as too sparse, and a store that falls back to its hash index.
+// window, ascending ids from far above zero, a window refused as too sparse, and a store that
+// falls back to its hash index.
 import { describe, expect, it } from 'vitest';
 import { IdBits, IdSet } from '../src/datalog/id-bits.js';
 import { addToStore, createStore, inStore, storeIds } from '../src/datalog/block.js';
@@ -37,6 +38,17 @@ describe('IdBits', () => {
     expect(bits.has(2000)).toBe(true);
   });
 
+  it('keeps ascending ids that start far from zero, with few held when they pass the first word', () => {
+    // Atoms are interned in ascending order: a store's first window must lie above its first id
+    // (the window once ended at it, and refused the next word while under 7 ids were held).
+    const bits = new IdBits();
+    for (let id = 87_900; id < 100_000; id += 2) expect(bits.add(id)).toBe(true);
+    expect(bits.has(87_902)).toBe(true);
+    expect(bits.has(87_903)).toBe(false);
+    expect(bits.add(87_000)).toBe(true);
+    expect(bits.has(87_000)).toBe(true);
+  });
+
   it('clears the ids listed and keeps no other', () => {
     const bits = new IdBits(Infinity);
     const ids = [5, 900, 33, 100_000];
@@ -59,6 +71,14 @@ describe('Store membership', () => {
     for (const id of ids) expect(inStore(store, id)).toBe(true);
     for (const id of [0, 4, 6_999_999, 8_000_000, -1]) expect(inStore(store, id)).toBe(false);
     expect(storeIds(store)).toEqual(ids);
+  });
+
+  it('keeps bits for ids interned in ascending order far from zero', () => {
+    const store = createStore('p');
+    for (let id = 764_254; id < 800_000; id += 3) addToStore(store, id);
+    expect(store.bits).toBeDefined();
+    expect(inStore(store, 764_257)).toBe(true);
+    expect(inStore(store, 764_258)).toBe(false);
   });
 
   it('keeps bits while its ids lie close together', () => {
