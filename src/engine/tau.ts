@@ -14,6 +14,7 @@ import type { Term } from '../gdl/ast.js';
 import { NO_POS } from '../gdl/ast.js';
 import { foldTerm, foldTree } from '../gdl/fold.js';
 import { type ProjectionHistory, ownPredicates } from './own.js';
+import { callStates } from './call.js';
 import type { TauTerm } from './term.js';
 import { Deadline, type LimitKind } from '../deadline.js';
 
@@ -191,10 +192,8 @@ export function createEngine(limits: EngineLimits, options: EngineOptions = {}):
   function solveCall(name: string, arity: number, onAnswer: (values: TauTerm[]) => void): number {
     // The goal is built as a term: parsing query text costs more than answering small queries.
     const vars = Array.from({ length: arity }, (_, i) => `X${i}`);
-    // What thread.add_goal does, without walking the goal for its variables: they are vars.
-    const links: Record<string, unknown> = {};
-    for (const v of vars) links[v] = new pl.type.Var(v);
-    reset(new pl.type.State(new pl.type.Term(name, vars.map((v) => links[v])), new pl.type.Substitution(links), null));
+    // The clause entered at once (src/engine/call.ts), or the call for Tau-Prolog to resolve.
+    reset((directSteps ? calls.enter(name, vars) : undefined) ?? calls.call(name, vars));
     return drive(name, vars, onAnswer);
   }
 
@@ -296,9 +295,10 @@ export function createEngine(limits: EngineLimits, options: EngineOptions = {}):
   }
   const own = ownPredicates(pl, session.modules.user, (t) => constantName(t) ?? kif(t).text);
   const direct = own.direct;
+  const calls = callStates(pl, session.modules.user);
 
   function addClause(head: TauTerm, body: TauTerm): void {
-    thread.add_rule(new pl.type.Rule(head, body), { from: '$gdl', context_module: 'user' });
+    thread.add_rule(calls.made(new pl.type.Rule(head, body)), { from: '$gdl', context_module: 'user' });
   }
 
   const { defineTable, addToTable, tableSize, tableData, clearTable, probe, defineProjection } = own;
