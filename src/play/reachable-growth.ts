@@ -36,12 +36,12 @@ const MIN_GROWTH = 1.2;
 const CAP_FACTOR = 2;
 
 /**
- * States expanded, from when the search's `found` is first at least `expanded`, after which its
- * frontier (`found - expanded`, the states waiting) is empty, if the new states per expansion
- * fall on from `now` at the rate they fell between the two halves measured: the frontier grows
- * by `now - 1` per expansion, less `fall` per expansion each expansion. Infinity when the
- * growth does not fall and is at least one new state per expansion. Never less than the
- * frontier: each expansion takes one state off it.
+ * Expansions still to make before the frontier (`waiting`: states found, not yet expanded) is
+ * empty, if the new states per expansion fall on from `now` by `fall` per expansion (the rate
+ * they fell between the two halves measured): the frontier grows by `now - 1` per expansion, so
+ * after x expansions by `(now - 1) x - fall x^2 / 2`. Infinity when the growth does not fall and
+ * is at least one new state per expansion. Never less than `waiting`: an expansion takes one
+ * state off the frontier.
  */
 function drainIn(waiting: number, now: number, fall: number): number {
   if (fall > 0) return Math.max(waiting, (now - 1 + Math.sqrt((now - 1) ** 2 + 2 * fall * waiting)) / fall);
@@ -52,10 +52,10 @@ function drainIn(waiting: number, now: number, fall: number): number {
  * Records the search's looks (processor seconds since it started, states expanded, states found)
  * and says at each whether the search is bound to end incomplete: its growth over the last two
  * halves of its expansions (the states found per state expanded between a quarter and a half of
- * them, and between a half and all) is at least {@link MIN_GROWTH} in both, carried on by
- * {@link drainIn} it leaves states waiting past
- * {@link CAP_FACTOR} times `maxStates`, and at the growth and cost per expansion of the last half
- * it would not even reach `maxStates` within `seconds`. A search that reaches its cap within its
+ * them, and between a half and all) is at least {@link MIN_GROWTH} in both; carried on by
+ * {@link drainIn}, it leaves states waiting past {@link CAP_FACTOR} times `maxStates`; and at the
+ * growth and cost per expansion of the last half it would not even reach `maxStates` within
+ * `seconds`. A search that reaches its cap within its
  * share is let run (stateSpaceMedium's tree grows fourfold to its last layer, 349,525 states, and
  * completes in 0.4 processor seconds).
  */
