@@ -5,14 +5,16 @@
  * has no successors; neither has a state where some role has no legal move (no joint move is
  * legal there). When the search ends with nothing left to expand, the states it holds are
  * exactly the reachable states: the mutex stage proves every candidate group none of them
- * violates (docs/mutex.md, 2f). Stopped early (its state cap, its budget, or its forecast that
- * the budget cannot suffice), its states are still reachable ones, and only that is claimed.
+ * violates (docs/mutex.md, 2f). Stopped early (its state cap, its budget, or its forecasts that
+ * the budget cannot suffice: reachable-growth.ts), its states are still reachable ones, and only
+ * that is claimed.
  */
 import { type Deadline, cpuMs } from '../deadline.js';
 import type { GroundGame } from '../ground/types.js';
 import { createFastSimulator } from './fast/simulator.js';
 import { type GroundState, termsOfBits } from './ground-sim.js';
 import type { PackedStates } from './packed.js';
+import { growthForecast } from './reachable-growth.js';
 import { StateSet } from './state-set.js';
 import { readFluentTerms, statePacker } from './read-fluents.js';
 
@@ -23,7 +25,8 @@ interface ReachableOptions {
   /**
    * The search's budget (a sub-deadline of the run's), and its length in seconds of the same
    * clock (processor time where the runtime reports it): the search also stops as soon as the
-   * states found but not yet expanded would, at the cost per expansion so far, outlast it.
+   * states found but not yet expanded would, at the cost per expansion so far, outlast it, or
+   * its growth is bound to pass `maxStates` and could not reach it within it (reachable-growth.ts).
    */
   readonly deadline: Deadline;
   readonly seconds: number;
@@ -181,10 +184,14 @@ export function reachableStates(game: GroundGame, options: ReachableOptions): Re
   let found: StateSet | undefined;
   let successors = 0;
   let end: ReachableEnd = 'complete';
-  // The forecast: the states waiting, at the cost per expansion so far, outlast the budget.
+  // The forecasts: the states waiting, at the cost per expansion so far, outlast the budget; or
+  // the search's growth is bound to pass its cap, which it could not reach within the budget.
+  const growth = growthForecast(maxStates, seconds);
   const hopeless = (expanded: number): boolean => {
     const spent = now() - start;
-    return spent >= FORECAST_AFTER_SECONDS && spent + ((found!.size - expanded) * spent) / expanded > seconds;
+    // Every look is recorded: the growth is read over the halves of the expansions so far.
+    const grows = growth(spent, expanded, found!.size);
+    return spent >= FORECAST_AFTER_SECONDS && (grows || spent + ((found!.size - expanded) * spent) / expanded > seconds);
   };
   try {
     // Its compilation (a tenth of a second on the games tried, docs/mutex.md 2f) counts against the budget.
