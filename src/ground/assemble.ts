@@ -12,7 +12,8 @@ import type { TermReader, TermTable } from '../datalog/terms.js';
 import type { RuleBuffer } from './rule-buffer.js';
 import { vocabularyOfTerms } from './vocabulary.js';
 import { sortTermsByText } from './text-order.js';
-import { type CompactRules, canonicalRules, gameWithRules } from './compact.js';
+import { gameWithRules } from './compact.js';
+import { canonicalFromBuffer } from './assemble-rules.js';
 import type { GroundGame, GroundRule, LazyPart } from './types.js';
 
 const NONE: readonly number[] = Object.freeze([]);
@@ -56,48 +57,6 @@ function ascending(ids: readonly number[], renumber: Int32Array): readonly numbe
   return out;
 }
 
-/**
- * Sorts `lits[from .. to - 1]` ascending and drops duplicates in place; returns the new end.
- * Bodies are short: an insertion sort, the typed array's own sort for long ones.
- */
-function sortRange(lits: Int32Array, from: number, to: number): number {
-  if (to - from > 16) lits.subarray(from, to).sort();
-  else {
-    for (let i = from + 1; i < to; i++) {
-      const x = lits[i]!;
-      let j = i - 1;
-      for (; j >= from && lits[j]! > x; j--) lits[j + 1] = lits[j]!;
-      lits[j + 1] = x;
-    }
-  }
-  if (to - from < 2) return to;
-  let n = from + 1;
-  for (let i = from + 1; i < to; i++) if (lits[i] !== lits[n - 1]) lits[n++] = lits[i]!;
-  return n;
-}
-
-/** The rules of `buf` over new ids (`renumber`), bodies ascending, in the buffer's order. */
-function renumberedRules(buf: RuleBuffer, renumber: Int32Array, tick: () => void): CompactRules {
-  const { count, starts: from, lits: source } = buf;
-  const heads = new Int32Array(count);
-  const starts = new Int32Array(count + 1);
-  const negAt = new Int32Array(count);
-  const lits = new Int32Array(from[count]!);
-  let k = 0;
-  for (let i = 0; i < count; i++) {
-    tick();
-    heads[i] = renumber[buf.heads[i]!]!;
-    starts[i] = k;
-    for (let m = from[i]!; m < from[i + 1]!; m++) if ((source[m]! & 1) === 0) lits[k++] = renumber[source[m]! >> 1]!;
-    k = sortRange(lits, starts[i]!, k);
-    negAt[i] = k;
-    for (let m = from[i]!; m < from[i + 1]!; m++) if ((source[m]! & 1) === 1) lits[k++] = renumber[source[m]! >> 1]!;
-    k = sortRange(lits, negAt[i]!, k);
-  }
-  starts[count] = k;
-  return { count, heads, starts, negAt, lits };
-}
-
 /** Marks (1) every atom that `init` or a rule of `buf` mentions, over `count` atoms. */
 function usedInBuffer(count: number, init: readonly number[], buf: RuleBuffer): Uint8Array {
   const used = new Uint8Array(count);
@@ -118,7 +77,7 @@ function canonicalGame(draft: GameDraft, deadline: Deadline): GroundGame {
   // Atoms as term ids: their objects are made only if a reader asks for them (compact.ts).
   const atoms = Int32Array.from(draft.atomTerms);
   // Rules that became equal (negations resolved late) are kept once.
-  const rules = canonicalRules(renumberedRules(draft.rules, renumber, tick), atoms.length, tick);
+  const rules = canonicalFromBuffer(draft.rules, renumber, atoms.length, tick);
   checkDeadline(deadline, draft.file, 'building the ground game');
   // The vocabulary is made here, once, so that no reader of the game classifies its atoms again.
   const vocabulary = vocabularyOfTerms(terms, atoms);

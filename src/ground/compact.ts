@@ -178,7 +178,7 @@ function compareRanges(lits: Int32Array, a0: number, a1: number, b0: number, b1:
 }
 
 /** Order of rules `x` and `y` of `c` with equal heads: positive body, then negative body. */
-function compareBodies(c: CompactRules, x: number, y: number): number {
+export function compareBodies(c: Omit<CompactRules, 'count'>, x: number, y: number): number {
   const { starts, negAt, lits } = c;
   return compareRanges(lits, starts[x]!, negAt[x]!, starts[y]!, negAt[y]!) || compareRanges(lits, negAt[x]!, starts[x + 1]!, negAt[y]!, starts[y + 1]!);
 }

@@ -44,54 +44,65 @@ function segment(arg: number, last: boolean): number {
 const MAX_NESTED = 8;
 
 /**
- * The rank (1 ..) of every segment used by the compound terms of `ids`, indexed by segment
- * code, and the number of ranks plus one; ranks follow the text order of the segments.
- * Constants' segments are sorted as texts (few: names repeat). Compound arguments (amazons:
- * 87,000 distinct `(play ...)` moves, whose texts were most of the sort) are sorted by this
- * module's own radix sort, one level deeper: a compound's text is never a prefix of another's
- * (its first parenthesis closes at its end), so its two segments (`... ` then `...)`) are
- * adjacent, in the order of its text; and it meets a constant's segment at the first
- * character, `(` against the constant's, which is never `(`.
+ * The segments of the terms `ids`, read from the table in one pass: `codes[p * n + i]` is the
+ * segment code + 1 of argument `p` of term `ids[i]` (0 when it has fewer arguments), `width`
+ * the largest arity, `top` the largest code. One pass, since every later pass reads these
+ * typed arrays alone: assembly runs each of its loops once on large input, mostly before V8
+ * has optimized them, where every table call per term and pass counted (racer4: the passes'
+ * keys took 45 ms cold, 2-3 ms once optimized).
  */
-function segmentRanks(terms: TermReader, ids: ArrayLike<number>, depth: number): { rank: Int32Array; range: number } {
-  const rank = new Int32Array(2 * (largestArgument(terms, ids) + 1));
-  const codes: number[] = [];
-  const compounds: number[] = [];
-  for (let i = 0; i < ids.length; i++) {
+function segmentCodes(terms: TermReader, ids: readonly number[]): { codes: Int32Array; width: number; top: number } {
+  const n = ids.length;
+  let width = 0;
+  for (let i = 0; i < n; i++) width = Math.max(width, terms.arity(ids[i]!));
+  const codes = new Int32Array(width * n);
+  let top = -1;
+  for (let i = 0; i < n; i++) {
     const id = ids[i]!;
-    const n = terms.arity(id);
-    for (let p = 0; p < n; p++) {
-      const arg = terms.arg(id, p);
-      const code = segment(arg, p === n - 1);
-      if (rank[code] !== 0) continue;
-      if (terms.arity(arg) === 0 || depth >= MAX_NESTED) (rank[code] = 1), codes.push(code);
-      else (rank[segment(arg, false)] = 1), (rank[segment(arg, true)] = 1), compounds.push(arg);
+    const arity = terms.arity(id);
+    for (let p = 0; p < arity; p++) {
+      const code = segment(terms.arg(id, p), p === arity - 1);
+      codes[p * n + i] = code + 1;
+      if (code > top) top = code;
     }
   }
-  const text = (code: number): string => terms.text(code >> 1) + ((code & 1) === 1 ? ')' : ' ');
-  sortByCodePoints(codes, text);
-  // Constants' segments before `(` (their first character below it), then the compounds, then the rest.
-  let before = 0;
-  while (before < codes.length && terms.text(codes[before]! >> 1).codePointAt(0)! < OPEN) before++;
-  let r = 0;
-  for (let k = 0; k < before; k++) rank[codes[k]!] = ++r;
-  for (const arg of sortTerms(terms, compounds, depth + 1)) (rank[segment(arg, false)] = ++r), (rank[segment(arg, true)] = ++r);
-  for (let k = before; k < codes.length; k++) rank[codes[k]!] = ++r;
-  return { rank, range: r + 1 };
+  return { codes, width, top };
 }
 
 /**
- * The largest argument id of the terms `ids` (-1 if none): the segment ranks are indexed by it,
- * and sized by it rather than by the whole table (amazonsTorus: 2.7 million terms, arguments
- * below 0.6 million; every typed array allocated counts towards the next full collection).
+ * The rank (1 ..) of every segment in `codes` (codes + 1, 0 for none: {@link segmentCodes}),
+ * indexed by segment code, and the number of ranks plus one; ranks follow the text order of the
+ * segments. Constants' segments are sorted as texts (few: names repeat). Compound arguments
+ * (amazons: 87,000 distinct `(play ...)` moves, whose texts were most of the sort) are sorted
+ * by this module's own radix sort, one level deeper: a compound's text is never a prefix of
+ * another's (its first parenthesis closes at its end), so its two segments (`... ` then `...)`)
+ * are adjacent, in the order of its text; and it meets a constant's segment at the first
+ * character, `(` against the constant's, which is never `(`.
  */
-function largestArgument(terms: TermReader, ids: ArrayLike<number>): number {
-  let max = -1;
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i]!;
-    for (let p = terms.arity(id) - 1; p >= 0; p--) max = Math.max(max, terms.arg(id, p));
+function segmentRanks(terms: TermReader, codes: Int32Array, top: number, depth: number): { rank: Int32Array; range: number } {
+  // Sized by the largest argument, not the whole table (amazonsTorus: 2.7 million terms,
+  // arguments below 0.6 million; every typed array allocated counts towards the next full collection).
+  const rank = new Int32Array((top >> 1) * 2 + 2);
+  const constants: number[] = [];
+  const compounds: number[] = [];
+  for (let k = 0; k < codes.length; k++) {
+    const code = codes[k]! - 1;
+    if (code < 0 || rank[code] !== 0) continue;
+    const arg = code >> 1;
+    if (terms.arity(arg) === 0 || depth >= MAX_NESTED) (rank[code] = 1), constants.push(code);
+    else (rank[segment(arg, false)] = 1), (rank[segment(arg, true)] = 1), compounds.push(arg);
   }
-  return max;
+  const text = (code: number): string => terms.text(code >> 1) + ((code & 1) === 1 ? ')' : ' ');
+  sortByCodePoints(constants, text);
+  // Constants' segments before `(` (their first character below it), then the compounds, then the rest.
+  let before = 0;
+  while (before < constants.length && terms.text(constants[before]! >> 1).codePointAt(0)! < OPEN) before++;
+  let r = 0;
+  for (let k = 0; k < before; k++) rank[constants[k]!] = ++r;
+  const inner = sortTerms(terms, compounds, depth + 1);
+  for (let k = 0; k < inner.length; k++) (rank[segment(inner[k]!, false)] = ++r), (rank[segment(inner[k]!, true)] = ++r);
+  for (let k = before; k < constants.length; k++) rank[constants[k]!] = ++r;
+  return { rank, range: r + 1 };
 }
 
 /** The code point of `(`, with which every compound term's text starts. */
@@ -101,26 +112,27 @@ const OPEN = 0x28;
  * The rank of each term's group (0 ..): groups are the compound terms of one functor (keyed
  * by `(f `) and each constant alone (keyed by its text), in the text order of their keys.
  */
-function groupRanks(terms: TermReader, ids: ArrayLike<number>): Int32Array {
-  const functorKey = new Map<number, number>();
-  const keys: { text: string; rank: number }[] = [];
+function groupRanks(terms: TermReader, ids: readonly number[]): Int32Array {
+  // The key of each functor, by symbol (-1: none yet): few functors, read per term without a map.
+  const functorKey = new Int32Array(terms.symbolCount).fill(-1);
+  const texts: string[] = [];
   const keyOf = new Int32Array(ids.length);
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i]!;
     if (terms.arity(id) === 0) {
-      keyOf[i] = keys.length;
-      keys.push({ text: terms.text(id), rank: 0 });
+      keyOf[i] = texts.length;
+      texts.push(terms.text(id));
       continue;
     }
     const f = terms.functor(id);
-    let k = functorKey.get(f);
-    if (k === undefined) functorKey.set(f, (k = keys.length)), keys.push({ text: `(${terms.symbolName(f)} `, rank: 0 });
-    keyOf[i] = k;
+    if (functorKey[f] === -1) (functorKey[f] = texts.length), texts.push(`(${terms.symbolName(f)} `);
+    keyOf[i] = functorKey[f]!;
   }
-  sortByCodePoints([...keys], (k) => k.text).forEach((k, r) => (k.rank = r));
-  const out = new Int32Array(ids.length);
-  for (let i = 0; i < ids.length; i++) out[i] = keys[keyOf[i]!]!.rank;
-  return out;
+  const byText = sortByCodePoints(Array.from(texts, (_, k) => k), (k) => texts[k]!);
+  const rankOf = new Int32Array(texts.length);
+  for (let r = 0; r < byText.length; r++) rankOf[byText[r]!] = r;
+  for (let i = 0; i < keyOf.length; i++) keyOf[i] = rankOf[keyOf[i]!]!;
+  return keyOf;
 }
 
 /**
@@ -163,26 +175,25 @@ export function sortByArgumentTexts(terms: TermReader, ids: readonly number[]): 
  */
 function sortTerms(terms: TermReader, ids: readonly number[], depth: number, byFunctor = true): number[] {
   if (ids.length < 2) return [...ids];
-  const { rank, range } = segmentRanks(terms, ids, depth);
-  let width = 0;
-  for (const id of ids) width = Math.max(width, terms.arity(id));
-  let order = new Int32Array(ids.length);
-  let other = new Int32Array(ids.length);
-  for (let i = 0; i < ids.length; i++) order[i] = i;
-  const begin = new Int32Array(Math.max(range, ids.length) + 1);
-  // Last position first; a term without that position takes 0, never the deciding key.
-  const keys = new Int32Array(ids.length);
+  const n = ids.length;
+  const { codes, width, top } = segmentCodes(terms, ids);
+  const { rank, range } = segmentRanks(terms, codes, top, depth);
+  // Codes to ranks in place; a term without a position keeps 0 there, never the deciding key.
+  for (let k = 0; k < codes.length; k++) if (codes[k] !== 0) codes[k] = rank[codes[k]! - 1]!;
+  let order = new Int32Array(n);
+  let other = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  const begin = new Int32Array(Math.max(range, n) + 1);
+  // Last position first.
   for (let p = width - 1; p >= 0; p--) {
-    for (let i = 0; i < ids.length; i++) {
-      const n = terms.arity(ids[i]!);
-      keys[i] = p < n ? rank[segment(terms.arg(ids[i]!, p), p === n - 1)]! : 0;
-    }
-    countingPass(order, keys, range, begin, other);
+    countingPass(order, codes.subarray(p * n, (p + 1) * n), range, begin, other);
     [order, other] = [other, order];
   }
   if (byFunctor) {
-    countingPass(order, groupRanks(terms, ids), ids.length, begin, other);
+    countingPass(order, groupRanks(terms, ids), n, begin, other);
     order = other;
   }
-  return Array.from(order, (i) => ids[i]!);
+  const out: number[] = [];
+  for (let j = 0; j < n; j++) out.push(ids[order[j]!]!);
+  return out;
 }
