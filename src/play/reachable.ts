@@ -11,6 +11,7 @@
 import { type Deadline, cpuMs } from '../deadline.js';
 import type { GroundGame } from '../ground/types.js';
 import { createFastSimulator } from './fast/simulator.js';
+import { outlasts } from './forecast.js';
 import { type GroundState, termsOfBits } from './ground-sim.js';
 import type { PackedStates } from './packed.js';
 import { StateSet } from './state-set.js';
@@ -23,7 +24,8 @@ interface ReachableOptions {
   /**
    * The search's budget (a sub-deadline of the run's), and its length in seconds of the same
    * clock (processor time where the runtime reports it): the search also stops as soon as the
-   * states found but not yet expanded would, at the cost per expansion so far, outlast it.
+   * states found but not yet expanded (or, on a plateau of its layers, more: forecast.ts) would,
+   * at the cost per expansion so far, outlast it.
    */
   readonly deadline: Deadline;
   readonly seconds: number;
@@ -129,12 +131,6 @@ const MAX_FLUENT_IDS = 24_000_000;
 /** Successors made between two looks at the clock (one look costs about a microsecond). */
 const SUCCESSORS_PER_LOOK = 1024;
 
-/**
- * The forecast is not made before this many seconds: the first expansions (compilation, the
- * runtime warming up) cost more than the rest.
- */
-const FORECAST_AFTER_SECONDS = 0.05;
-
 /** Seconds of the search's clock (processor time where reported, else wall-clock time). */
 function now(): number {
   return (cpuMs() ?? Date.now()) / 1000;
@@ -181,11 +177,13 @@ export function reachableStates(game: GroundGame, options: ReachableOptions): Re
   let found: StateSet | undefined;
   let successors = 0;
   let end: ReachableEnd = 'complete';
-  // The forecast: the states waiting, at the cost per expansion so far, outlast the budget.
-  const hopeless = (expanded: number): boolean => {
-    const spent = now() - start;
-    return spent >= FORECAST_AFTER_SECONDS && spent + ((found!.size - expanded) * spent) / expanded > seconds;
-  };
+  // The layer under expansion (breadth first: the states from layerStart to layerEnd) and the one before.
+  let layerStart = 0;
+  let layerEnd = 1;
+  let previousSize = 0;
+  // The forecast (forecast.ts): the states ahead, at the cost per expansion so far, outlast the budget.
+  const hopeless = (expanded: number): boolean =>
+    outlasts({ spent: now() - start, expanded, found: found!.size, layerStart, layerSize: layerEnd - layerStart, previousSize }, seconds);
   try {
     // Its compilation (a tenth of a second on the games tried, docs/mutex.md 2f) counts against the budget.
     const sim = createFastSimulator(game, deadline);
@@ -217,6 +215,11 @@ export function reachableStates(game: GroundGame, options: ReachableOptions): Re
       return false;
     };
     for (; head < set.size && end === 'complete'; head++) {
+      if (head === layerEnd) {
+        previousSize = layerEnd - layerStart;
+        layerStart = head;
+        layerEnd = set.size;
+      }
       state = packer === undefined ? set.copyState(head, current) : packer.unpack(set.copyState(head, current), whole);
       const info = sim.moves(state);
       if (!info.terminal) eachJointMove(info.legal, visit, one);
