@@ -12,6 +12,7 @@
 import { type Deadline, cpuMs } from '../deadline.js';
 import type { GroundGame } from '../ground/types.js';
 import { createFastSimulator } from './fast/simulator.js';
+import { FORECAST_AFTER_SECONDS, outlasts } from './forecast.js';
 import { type GroundState, termsOfBits } from './ground-sim.js';
 import type { PackedStates } from './packed.js';
 import { growthForecast } from './reachable-growth.js';
@@ -25,8 +26,9 @@ interface ReachableOptions {
   /**
    * The search's budget (a sub-deadline of the run's), and its length in seconds of the same
    * clock (processor time where the runtime reports it): the search also stops as soon as the
-   * states found but not yet expanded would, at the cost per expansion so far, outlast it, or
-   * its growth is bound to pass `maxStates` and could not reach it within it (reachable-growth.ts).
+   * states found but not yet expanded (or, on a plateau of its layers, more: forecast.ts) would,
+   * at the cost per expansion so far, outlast it, or its growth is bound to pass `maxStates` and
+   * could not reach it within it (reachable-growth.ts).
    */
   readonly deadline: Deadline;
   readonly seconds: number;
@@ -132,12 +134,6 @@ const MAX_FLUENT_IDS = 24_000_000;
 /** Successors made between two looks at the clock (one look costs about a microsecond). */
 const SUCCESSORS_PER_LOOK = 1024;
 
-/**
- * The forecast is not made before this many seconds: the first expansions (compilation, the
- * runtime warming up) cost more than the rest.
- */
-const FORECAST_AFTER_SECONDS = 0.05;
-
 /** Seconds of the search's clock (processor time where reported, else wall-clock time). */
 function now(): number {
   return (cpuMs() ?? Date.now()) / 1000;
@@ -184,14 +180,19 @@ export function reachableStates(game: GroundGame, options: ReachableOptions): Re
   let found: StateSet | undefined;
   let successors = 0;
   let end: ReachableEnd = 'complete';
-  // The forecasts: the states waiting, at the cost per expansion so far, outlast the budget; or
-  // the search's growth is bound to pass its cap, which it could not reach within the budget.
+  // The layer under expansion (breadth first: the states from layerStart to layerEnd) and the one before.
+  let layerStart = 0;
+  let layerEnd = 1;
+  let previousSize = 0;
+  // The forecasts: the states ahead, at the cost per expansion so far, outlast the budget
+  // (forecast.ts); or the search's growth is bound to pass its cap, which it could not reach
+  // within the budget (reachable-growth.ts).
   const growth = growthForecast(maxStates, seconds);
   const hopeless = (expanded: number): boolean => {
-    const spent = now() - start;
+    const progress = { spent: now() - start, expanded, found: found!.size, layerStart, layerSize: layerEnd - layerStart, previousSize };
     // Every look is recorded: the growth is read over the halves of the expansions so far.
-    const grows = growth(spent, expanded, found!.size);
-    return spent >= FORECAST_AFTER_SECONDS && (grows || spent + ((found!.size - expanded) * spent) / expanded > seconds);
+    const grows = growth(progress.spent, expanded, progress.found);
+    return (grows && progress.spent >= FORECAST_AFTER_SECONDS) || outlasts(progress, seconds);
   };
   try {
     // Its compilation (a tenth of a second on the games tried, docs/mutex.md 2f) counts against the budget.
@@ -224,6 +225,11 @@ export function reachableStates(game: GroundGame, options: ReachableOptions): Re
       return false;
     };
     for (; head < set.size && end === 'complete'; head++) {
+      if (head === layerEnd) {
+        previousSize = layerEnd - layerStart;
+        layerStart = head;
+        layerEnd = set.size;
+      }
       state = packer === undefined ? set.copyState(head, current) : packer.unpack(set.copyState(head, current), whole);
       const info = sim.moves(state);
       if (!info.terminal) eachJointMove(info.legal, visit, one);
