@@ -1,5 +1,6 @@
 // What a run that only grounds loads (docs/corpus.md, gt15): the command line's `ground` and a
-// batch worker reach, through the imports that load at once, no module of the stages that play
+// batch worker's program (batch/worker-main.ts, which the entry worker.ts loads from its bundle or
+// by a dynamic import) reach, through the imports that load at once, no module of the stages that play
 // (the mutex stage, the simulators, the reasoner, verification) nor the GDDL and RDDL readers;
 // those are loaded by the commands that play, or by a dynamic import when GDDL is asked for.
 // Nor the GDDL model and writer, the RDDL writer or the unrolling (fred20): a dynamic import
@@ -43,13 +44,13 @@ function planner(module: string): boolean {
 }
 
 describe('a run that only grounds', () => {
-  it.each(['cli/ground.ts', 'cli/program.ts', 'batch/worker.ts'])('%s loads none of the modules that play', (entry) => {
+  it.each(['cli/ground.ts', 'cli/program.ts', 'batch/worker-main.ts'])('%s loads none of the modules that play', (entry) => {
     const loaded = loadedBy(entry);
     expect(loaded.has('pipeline/stages.ts') || entry === 'cli/program.ts').toBe(true);
     expect([...loaded].filter(playing).sort()).toEqual([]);
   });
 
-  it.each(['cli/ground.ts', 'cli/program.ts', 'batch/worker.ts'])('%s loads none of the GDDL and RDDL writers', (entry) => {
+  it.each(['cli/ground.ts', 'cli/program.ts', 'batch/worker-main.ts'])('%s loads none of the GDDL and RDDL writers', (entry) => {
     expect([...loadedBy(entry)].filter(planner).sort()).toEqual([]);
   });
 
