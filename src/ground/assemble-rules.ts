@@ -18,6 +18,7 @@
  */
 import { type CompactRules, compareBodies } from './compact.js';
 import type { RuleBuffer } from './rule-buffer.js';
+import { grow } from '../datalog/terms.js';
 import { countingPass } from './text-order.js';
 
 /**
@@ -134,16 +135,11 @@ function keyOrder(keys: SortKeys, atoms: number): Int32Array {
 interface Scratch {
   /** Compares two rules of the run by their bodies (made once: one closure, not one per run). */
   readonly byBodies: (x: number, y: number) => number;
-  order: Int32Array;
+  order: Int32Array<ArrayBuffer>;
   duplicate: Uint8Array;
-  starts: Int32Array;
-  negAt: Int32Array;
-  lits: Int32Array;
-}
-
-/** `a` if it holds `n` values, else a new array of at least twice its length and `n`. */
-function room(a: Int32Array, n: number): Int32Array {
-  return a.length >= n ? a : new Int32Array(Math.max(n, 2 * a.length));
+  starts: Int32Array<ArrayBuffer>;
+  negAt: Int32Array<ArrayBuffer>;
+  lits: Int32Array<ArrayBuffer>;
 }
 
 /**
@@ -152,7 +148,7 @@ function room(a: Int32Array, n: number): Int32Array {
  */
 function sortWritten(out: Written, first: number, scratch: Scratch): void {
   const n = out.count - first;
-  const order = (scratch.order = room(scratch.order, n)).subarray(0, n);
+  const order = (scratch.order = grow(scratch.order, n)).subarray(0, n);
   for (let r = 0; r < n; r++) order[r] = first + r;
   order.sort(scratch.byBodies);
   // Duplicates found before any rule moves.
@@ -161,9 +157,9 @@ function sortWritten(out: Written, first: number, scratch: Scratch): void {
   for (let r = 1; r < n; r++) duplicate[r] = compareBodies(out, order[r - 1]!, order[r]!) === 0 ? 1 : 0;
   // The run's rules copied out, so that the moves below read them unchanged.
   const base = out.starts[first]!;
-  const starts = (scratch.starts = room(scratch.starts, n + 1));
-  const negAt = (scratch.negAt = room(scratch.negAt, n));
-  const lits = (scratch.lits = room(scratch.lits, out.end - base));
+  const starts = (scratch.starts = grow(scratch.starts, n + 1));
+  const negAt = (scratch.negAt = grow(scratch.negAt, n));
+  const lits = (scratch.lits = grow(scratch.lits, out.end - base));
   starts.set(out.starts.subarray(first, out.count + 1));
   negAt.set(out.negAt.subarray(first, out.count));
   lits.set(out.lits.subarray(base, out.end));
