@@ -184,12 +184,14 @@ export function reachableStates(game: GroundGame, options: ReachableOptions): Re
   let layerStart = 0;
   let layerEnd = 1;
   let previousSize = 0;
+  // States expanded (the one under expansion counted) when a new state was last found.
+  let lastNew = 0;
   // The forecasts: the states ahead, at the cost per expansion so far, outlast the budget
   // (forecast.ts); or the search's growth is bound to pass its cap, which it could not reach
   // within the budget (reachable-growth.ts).
   const growth = growthForecast(maxStates, seconds);
   const hopeless = (expanded: number): boolean => {
-    const progress = { spent: now() - start, expanded, found: found!.size, layerStart, layerSize: layerEnd - layerStart, previousSize };
+    const progress = { spent: now() - start, expanded, found: found!.size, layerStart, layerSize: layerEnd - layerStart, previousSize, lastNew };
     // Every look is recorded: the growth is read over the halves of the expansions so far.
     const grows = growth(progress.spent, expanded, progress.found);
     return (grows && progress.spent >= FORECAST_AFTER_SECONDS) || outlasts(progress, seconds);
@@ -220,6 +222,7 @@ export function reachableStates(game: GroundGame, options: ReachableOptions): Re
         if (end !== 'complete') return false;
       }
       if (!set.add(store(sim.successorInto(state, moves, next)))) return true;
+      lastNew = head + 1;
       if (set.size <= maxStates) return true;
       end = 'states';
       return false;
