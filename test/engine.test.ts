@@ -105,6 +105,30 @@ describe('engine steps', () => {
     expect(seen).toEqual(Array.from({ length: 1000 }, (_, i) => `v${i}`));
   });
 
+  it('proves a once group of table calls and tests by its first solution, backtracking inside it', () => {
+    // src/engine/once.ts: once((e(X, Y), f(Y, Z), Z \\== c)) must try e's later facts when f or
+    // the test fails for the first ones, keep the first solution's bindings, and no other.
+    const run = (direct: boolean): string[] => {
+      const engine = createEngine({ deadline: Deadline.never() }, { directSteps: direct });
+      engine.consult(':- set_prolog_flag(unknown, fail).');
+      const c = (x: string): TauTerm => makeTerm(x, []);
+      const [X, Y, Z, W] = ['X', 'Y', 'Z', 'W'].map(makeVar) as [TauTerm, TauTerm, TauTerm, TauTerm];
+      const facts: [string, string[]][] = [['e', ['a', '1']], ['e', ['a', '2']], ['e', ['a', '3']], ['e', ['b', '3']], ['f', ['2', 'c']], ['f', ['3', 'c']], ['f', ['3', 'd']], ['f', ['3', 'e']], ['g', ['a']], ['g', ['b']]];
+      if (direct) for (const [name, arity] of [['e', 2], ['f', 2], ['g', 1]] as const) engine.defineTable(name, arity);
+      for (const [name, args] of facts) {
+        if (direct) engine.addToTable(name, args.map(c));
+        else engine.addFacts([makeTerm(name, args.map(c))]);
+      }
+      const group = makeTerm(',', [makeTerm('e', [X, Y]), makeTerm(',', [makeTerm('f', [Y, Z]), makeTerm('\\==', [Z, c('c')])])]);
+      engine.addClause(makeTerm('q', [X, Y, Z, W]), makeTerm(',', [makeTerm('g', [X]), makeTerm(',', [makeTerm('once', [group]), makeTerm('e', [X, W])])]));
+      const out: string[] = [];
+      engine.solveCall('q', 4, (v) => out.push(v.map((t) => tauKif(t).text).join(' ')));
+      return out;
+    };
+    expect(run(true)).toEqual(run(false));
+    expect(run(true)).toEqual(['a 3 d 1', 'a 3 d 2', 'a 3 d 3', 'b 3 d 3']);
+  });
+
   it('keeps a projection of a table: each distinct tuple once, as the table grows and is cleared', () => {
     const engine = createEngine({ deadline: Deadline.never() });
     engine.defineTable('t', 3);

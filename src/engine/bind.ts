@@ -39,6 +39,8 @@ interface Binder {
    * the answer a state with an empty goal, `state(null, subst, links, _)`, would give.
    */
   values(vars: readonly string[], subst: unknown, links: Links): unknown[];
+  /** `term` with the variables bound in `links` replaced (the term itself when none occurs in it). */
+  apply(term: unknown, links: Links): unknown;
 }
 
 /** The binding operations on terms of the tau-prolog library `pl`. */
@@ -172,5 +174,5 @@ export function binder(pl: any): Binder {
     return links;
   }
 
-  return { bind, state, values };
+  return { apply, bind, state, values };
 }

@@ -7,6 +7,7 @@
  */
 import { binder } from './bind.js';
 import { type InnerKey, type JsTable, MAX_INDEXED, tableStore } from './tables.js';
+import { type Candidates, conjuncts, firstSolution } from './once.js';
 import type { TauTerm } from './term.js';
 
 /** A predicate implemented here: it pops nothing and pushes the states the call leads to. */
@@ -32,7 +33,7 @@ interface OwnPredicates {
    * Where answers go while a query runs (null: as states, the way Tau-Prolog's own steps give
    * them). See {@link AnswerSink}.
    */
-  setSink(sink: AnswerSink | null, vars?: readonly string[]): void;
+  setSink(sink: AnswerSink | null, vars?: readonly string[], tick?: () => void): void;
 }
 
 /**
@@ -63,10 +64,12 @@ export interface ProjectionHistory {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string): OwnPredicates {
-  const { bind, state, values } = binder(pl);
-  // The query's answer sink, and its variables (see AnswerSink); the driver sets both.
+  const { apply, bind, state, values } = binder(pl);
+  // The query's answer sink, and its variables (see AnswerSink); the driver sets both, and the
+  // clock's tick for work that makes no step (a once group proved here, see firstSolution).
   let sink: AnswerSink | null = null;
   let sinkVars: readonly string[] = [];
+  let tick: () => void = NO_TICK;
   // Predicates implemented here, by functor name, for stepDirect.
   const direct = new Map<string, OwnPredicate>();
   /**
@@ -111,6 +114,21 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   /** Answers a call on a table: the facts agreeing with its bound arguments, as new states. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   function lookup(table: JsTable, thr: any, point: any, atom: any): void {
+    const from = candidates(table, atom);
+    if (from === true) succeed(thr, point);
+    if (typeof from === 'boolean') return;
+    const rest = point.goal.replace(null);
+    if (rest === null && sink !== null) answerAll(from, point.substitution, sink);
+    else enumerate(thr, from, 0, rest, point.substitution, point, FIRST_CHUNK);
+  }
+
+  /**
+   * The facts of `table` a call `atom` may match: for a call with every argument bound (or
+   * none), whether it has a fact (a membership test, one answer at most); else the candidates,
+   * which the call's unifier then filters.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function candidates(table: JsTable, atom: any): Candidates | boolean {
     const args = atom.args as { ground: boolean }[];
     let mask = 0;
     let full = true;
@@ -121,20 +139,14 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     // Positions past MAX_INDEXED are not in the key: those calls unify each candidate below.
     full &&= args.length <= MAX_INDEXED;
     if (full || args.length === 0) {
-      // Every argument bound: a membership test, one answer at most.
-      if ((mask === 0 ? table.count : store.indexed(store.indexFor(table, mask), mask, args as unknown as readonly TauTerm[]).length) > 0) succeed(thr, point);
-      return;
+      return (mask === 0 ? table.count : store.indexed(store.indexFor(table, mask), mask, args as unknown as readonly TauTerm[]).length) > 0;
     }
     // The candidates: the rows of an index's list, or (null) every row below the table's count.
     const inner = innerKey(args);
     const terms = args as unknown as readonly TauTerm[];
     const rows =
       inner !== undefined ? store.innerIndexed(store.innerIndexFor(table, mask, inner), terms) : mask === 0 ? null : store.indexed(store.indexFor(table, mask), mask, terms);
-    const end = rows === null ? table.count : rows.length;
-    const rest = point.goal.replace(null);
-    const from: Candidates = { atom, data: table.data, arity: table.arity, rows, end };
-    if (rest === null && sink !== null) answerAll(from, point.substitution, sink);
-    else enumerate(thr, from, 0, rest, point.substitution, point, FIRST_CHUNK);
+    return { atom, data: table.data, arity: table.arity, rows, end: rows === null ? table.count : rows.length };
   }
 
   /**
@@ -174,14 +186,39 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   // once(G): G, then a cut back to the height the choice-point stack had when once was called.
   // Everything above that height was pushed while proving G, so dropping it is exactly once's
   // cut; Tau-Prolog's own once goes through call/1, module qualification and a cut that
-  // walks the ancestors, several steps per call.
+  // walks the ancestors, several steps per call. A G of table calls and tests is proved here
+  // at once (src/engine/once.ts): no state for G's goals, its candidates or the cut.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   direct.set('once', (thr: any, point: any, atom: any) => {
+    const goals = conjuncts(atom.args[0], ownGoal);
+    if (goals !== undefined) {
+      const links = firstSolution(goals, { entered, apply, bind, tick });
+      if (links === null) return;
+      const rest = point.goal.replace(null);
+      if (rest === null && sink !== null) sink(values(sinkVars, point.substitution, links));
+      else thr.prepend([state(rest, point.substitution, links, point)]);
+      return;
+    }
     const cut = new pl.type.Term(CUT, []);
     cut.height = thr.points.length;
     const goal = point.goal.replace(new pl.type.Term(',', [atom.args[0], cut]));
     thr.prepend([new pl.type.State(goal, point.substitution, point)]);
   });
+
+  /** True for a call of a table, `\\==` or `'$gdl_absent'` (what the superset stage's once groups hold). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function ownGoal(t: any): boolean {
+    return t.id === '\\==' ? t.args.length === 2 : t.id === ABSENT ? t.args.length === 1 : tables.get(t.id)?.arity === t.args.length;
+  }
+
+  /** A goal of a once group entered: passed or failed (a test, a bound call), or a call's candidates. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function entered(atom: any): Candidates | boolean {
+    if (atom.id === '\\==') return pl.compare(atom.args[0], atom.args[1]) !== 0;
+    if (atom.id === ABSENT) return absent(atom.args[0]);
+    return candidates(tables.get(atom.id)!, atom);
+  }
+
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   install(CUT, 0, (thr: any, point: any, cut: any) => {
     thr.points.length = Math.min(thr.points.length, cut.height);
@@ -190,12 +227,17 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   // '$gdl_absent'(Call): Call is a ground call of a table, which has no such fact (a table not
   // defined yet has none). One hash lookup, where \+ would take several generic steps.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  install('$gdl_absent', 1, (thr: any, point: any, atom: any) => {
-    const call = atom.args[0];
+  install(ABSENT, 1, (thr: any, point: any, atom: any) => {
+    if (absent(atom.args[0])) succeed(thr, point);
+  });
+
+  /** The test of `'$gdl_absent'(call)`. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function absent(call: any): boolean {
     const table = tables.get(call.id);
     // Past MAX_INDEXED arguments the index cannot tell facts apart: then assume absent.
-    if (table === undefined || call.args.length > MAX_INDEXED || !store.has(table, call.args)) succeed(thr, point);
-  });
+    return table === undefined || call.args.length > MAX_INDEXED || !store.has(table, call.args);
+  }
   // The resumption step: `more` carries its cursor; the state's own parent is the calling state.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   install(MORE, 0, (thr: unknown, point: any, more: any) => {
@@ -244,9 +286,10 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     return table !== undefined && store.has(table, pattern);
   }
 
-  function setSink(to: AnswerSink | null, vars: readonly string[] = []): void {
+  function setSink(to: AnswerSink | null, vars: readonly string[] = [], clock: () => void = NO_TICK): void {
     sink = to;
     sinkVars = vars;
+    tick = clock;
   }
 
   return { direct, defineTable, addToTable, tableSize, tableData, clearTable, probe, defineProjection, setSink };
@@ -269,18 +312,6 @@ function innerKey(args: readonly any[]): InnerKey | undefined {
   return undefined;
 }
 
-/** The candidate facts of a table call (see `lookup`). */
-interface Candidates {
-  readonly atom: unknown;
-  /** The table's arguments (`arity` a fact) as they were when the call was made. */
-  readonly data: readonly TauTerm[];
-  readonly arity: number;
-  /** The candidates' rows; null: every row below `end`. */
-  readonly rows: readonly number[] | null;
-  /** Candidates from `end` on were added after the call and are not its answers. */
-  readonly end: number;
-}
-
 /** Where an enumeration of table facts resumes (see `enumerate`). */
 interface Cursor {
   readonly candidates: Candidates;
@@ -294,9 +325,15 @@ const MORE = '$gdl_more';
 /** The cut that ends a `once` (see `stepDirect`); it carries the stack height to cut back to. */
 const CUT = '$gdl_cut';
 
+/** The test that a ground call of a table has no fact (see its handler). */
+const ABSENT = '$gdl_absent';
+
 /** States created by the first step of a table call, and the most a resumption creates. */
 const FIRST_CHUNK = 1;
 const MAX_CHUNK = 256;
+
+/** No clock to read (no query running). */
+const NO_TICK = (): void => {};
 
 /** No bindings: the answer of a call that binds nothing (read only). */
 const NO_LINKS = Object.freeze([]) as unknown as unknown[];

@@ -212,12 +212,15 @@ export function createEngine(limits: EngineLimits, options: EngineOptions = {}):
   function drive(goal: string, vars: readonly string[], onAnswer: (values: TauTerm[]) => void): number {
     let count = 0;
     if (!directSteps) return stepAll(goal, vars, onAnswer);
-    own.setSink((values) => {
-      // Counted like a step: a long enumeration of one call reads the clock too.
+    // Counted like a step: a long enumeration of one call reads the clock too.
+    const tick = (): void => {
       if (limits.deadline.tick()) stopAtLimit(goal);
+    };
+    own.setSink((values) => {
+      tick();
       count++;
       onAnswer(values as TauTerm[]);
-    }, vars);
+    }, vars, tick);
     try {
       const popped = stepAll(goal, vars, onAnswer);
       return popped + count;

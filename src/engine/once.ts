@@ -1,0 +1,106 @@
+/**
+ * `once(G)` proved without states when G is a conjunction of the engine's own goals (table
+ * calls, `\\==`, `'$gdl_absent'`): the superset stage's existence tests. Tau-Prolog's way, and
+ * own.ts's before this, pushes a state for each goal of G, one per candidate of each call
+ * (with a resumption state), and a cut that then drops every state G left: four or five
+ * states and steps for one test (racer4's `legal_speed` and `next` clauses run 72,000 such
+ * groups). Like own.ts, this module does not import tau-prolog.
+ */
+import { MAX_INDEXED } from './tables.js';
+import type { TauTerm } from './term.js';
+
+/** The candidate facts of a table call (see own.ts `lookup`). */
+export interface Candidates {
+  readonly atom: unknown;
+  /** The table's arguments (`arity` a fact) as they were when the call was made. */
+  readonly data: readonly TauTerm[];
+  readonly arity: number;
+  /** The candidates' rows; null: every row below `end`. */
+  readonly rows: readonly number[] | null;
+  /** Candidates from `end` on were added after the call and are not its answers. */
+  readonly end: number;
+}
+
+/** What the walk needs of own.ts and bind.ts. */
+interface Prover {
+  /** A goal entered: passed or failed (a test, a call with every argument bound), or a call's candidates. */
+  entered(atom: unknown): Candidates | boolean;
+  apply(term: unknown, links: unknown[]): unknown;
+  bind(atom: unknown, data: readonly unknown[], base: number, indexed: number): unknown[] | null;
+  /** The clock's tick, once per candidate tried (the walk makes no step the driver would count). */
+  tick(): void;
+}
+
+/**
+ * The goals of conjunction `g`, left to right, when every one satisfies `own`; undefined
+ * otherwise (a variable, or a goal the engine does not step itself).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function conjuncts(g: any, own: (goal: any) => boolean): unknown[] | undefined {
+  const out: unknown[] = [];
+  const stack = [g];
+  while (stack.length > 0) {
+    const t = stack.pop();
+    if (t.args === undefined) return undefined;
+    if (t.id === ',' && t.args.length === 2) {
+      stack.push(t.args[1], t.args[0]);
+      continue;
+    }
+    if (!own(t)) return undefined;
+    out.push(t);
+  }
+  return out;
+}
+
+/**
+ * The bindings of the first solution of `goals`, or null when there is none: a depth-first
+ * walk, each call's candidates in the order their states would be popped, each goal with the
+ * bindings of the goals before it applied, as those states' goals would hold it. So it is the
+ * solution `once` keeps (the first its states reach), and what the cut would drop is never
+ * made. The bindings are of ground facts, so applying them level by level or at once is the
+ * same. Iterative: a level per goal, resumed at its next candidate when the later levels fail.
+ */
+export function firstSolution(goals: readonly unknown[], p: Prover): unknown[] | null {
+  const before: unknown[][] = [];
+  const from: (Candidates | null)[] = [];
+  const next: number[] = [];
+  let links: unknown[] = NONE;
+  let k = 0;
+  let fresh = true;
+  while (k >= 0) {
+    if (k === goals.length) return links;
+    if (fresh) {
+      before[k] = links;
+      const found = p.entered(links.length === 0 ? goals[k] : p.apply(goals[k], links));
+      if (found === false) {
+        k--, (fresh = false);
+        continue;
+      }
+      from[k] = found === true ? null : found;
+      next[k] = 0;
+      if (found === true) {
+        k++;
+        continue;
+      }
+    }
+    // A test has one answer; a call has its next candidate that unifies, if any.
+    const c = from[k]!;
+    let bound: unknown[] | null = null;
+    while (c !== null && bound === null && next[k]! < c.end) {
+      p.tick();
+      const i = next[k]!++;
+      bound = p.bind(c.atom, c.data, (c.rows === null ? i : c.rows[i]!) * c.arity, MAX_INDEXED);
+    }
+    if (bound === null) {
+      k--, (fresh = false);
+      continue;
+    }
+    const was = before[k]!;
+    links = bound.length === 0 ? was : was.length === 0 ? bound : was.concat(bound);
+    k++, (fresh = true);
+  }
+  return null;
+}
+
+/** No bindings (read only). */
+const NONE = Object.freeze([]) as unknown as unknown[];
