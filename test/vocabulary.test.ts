@@ -99,6 +99,11 @@ describe('ground vocabulary', () => {
       const g = handMadeGame(['r', 'q'], ['f0'], rules);
       const got = g.vocabulary.moves.map((m) => `(${g.terms.text(m.role)} ${g.terms.text(m.action)})`);
       expect(got).toEqual(byText);
+      // Each move's atoms, found by text: its pair (or -1) whichever kind it was read off.
+      for (const m of g.vocabulary.moves) {
+        const rm = `${g.terms.text(m.role)} ${g.terms.text(m.action)}`;
+        expect([m.doesId, m.legalId]).toEqual([findAtom(g, `(does ${rm})`), findAtom(g, `(legal ${rm})`)]);
+      }
       expect(texts(g, g.vocabulary)).toEqual(texts(g, groundVocabulary(g)));
     }
   });

@@ -19,35 +19,15 @@ interface VocabularySource {
 }
 
 
-/** Mutable entries while the atoms are read. */
-interface Draft {
-  fluents: Map<number, { term: number; trueId: number; nextId: number }>;
-  moves: Map<number, Map<number, { role: number; action: number; doesId: number; legalId: number }>>;
-}
+/** The fluents while the atoms are read: a fluent's `(true F)` and `(next F)` atoms by its term. */
+type FluentDraft = Map<number, { term: number; trueId: number; nextId: number }>;
 
-/** Files atom `id` (term `t`, functor `rel`) under its fluent or move, if it is a true, next, does or legal atom; false otherwise. */
-function file(draft: Draft, kw: Record<'true' | 'next' | 'does' | 'legal', number>, terms: TermReader, t: number, id: number): boolean {
-  const rel = terms.functor(t);
-  const n = terms.arity(t);
-  if ((rel === kw.true || rel === kw.next) && n === 1) {
-    const f = terms.arg(t, 0);
-    const e = draft.fluents.get(f) ?? { term: f, trueId: -1, nextId: -1 };
-    draft.fluents.set(f, e);
-    if (rel === kw.true) e.trueId = id;
-    else e.nextId = id;
-    return true;
-  }
-  if ((rel === kw.does || rel === kw.legal) && n === 2) {
-    const [role, action] = [terms.arg(t, 0), terms.arg(t, 1)];
-    const ofRole = draft.moves.get(role) ?? new Map();
-    draft.moves.set(role, ofRole);
-    const e = ofRole.get(action) ?? { role, action, doesId: -1, legalId: -1 };
-    ofRole.set(action, e);
-    if (rel === kw.does) e.doesId = id;
-    else e.legalId = id;
-    return true;
-  }
-  return false;
+/** Files atom `id`, `(true F)` or `(next F)` (`isTrue`), under fluent `f`. */
+function fileFluent(fluents: FluentDraft, f: number, id: number, isTrue: boolean): void {
+  const e = fluents.get(f) ?? { term: f, trueId: -1, nextId: -1 };
+  fluents.set(f, e);
+  if (isTrue) e.trueId = id;
+  else e.nextId = id;
 }
 
 /**
@@ -58,62 +38,117 @@ export function groundVocabulary(game: VocabularySource): Vocabulary {
   return vocabularyOfTerms(game.terms, game.atoms.map((a) => a.term));
 }
 
-/** {@link groundVocabulary} of the atoms with term ids `atoms` (id = index), read from `terms` without atom objects. */
-export function vocabularyOfTerms(terms: TermReader, atoms: ArrayLike<number>): Vocabulary {
+/** Term id to atom id (-1 for a term that is no atom) of the atoms with term ids `atoms`. */
+function atomsByTerm(terms: TermReader, atoms: ArrayLike<number>): Int32Array {
+  const out = new Int32Array(terms.size).fill(-1);
+  for (let id = 0; id < atoms.length; id++) out[atoms[id]!] = id;
+  return out;
+}
+
+/**
+ * {@link groundVocabulary} of the atoms with term ids `atoms` (id = index, in text order), read
+ * from `terms` without atom objects; `atomOf` maps a term id to its atom id (-1 for none), when
+ * the caller has it (assembly's renumbering), else it is made here.
+ */
+export function vocabularyOfTerms(terms: TermReader, atoms: ArrayLike<number>, atomOf = atomsByTerm(terms, atoms)): Vocabulary {
   const s = (name: string): number => terms.findSymbol(name);
   const kw = { true: s('true'), next: s('next'), does: s('does'), legal: s('legal') };
   const goal = s('goal');
   const terminalSymbol = s('terminal');
-  const draft: Draft = { fluents: new Map(), moves: new Map() };
+  const fluents: FluentDraft = new Map();
+  const moveAtoms: MoveAtoms = { does: [], legal: [] };
   const goals: GoalEntry[] = [];
   let terminal = -1;
   for (let id = 0; id < atoms.length; id++) {
     const t = atoms[id]!;
-    if (file(draft, kw, terms, t, id)) continue;
     const rel = terms.functor(t);
-    if (rel === goal && terms.arity(t) === 2) goals.push({ role: terms.arg(t, 0), value: terms.arg(t, 1), id });
-    else if (rel === terminalSymbol && terms.arity(t) === 0) terminal = id;
+    const n = terms.arity(t);
+    if ((rel === kw.true || rel === kw.next) && n === 1) fileFluent(fluents, terms.arg(t, 0), id, rel === kw.true);
+    else if (rel === kw.does && n === 2) moveAtoms.does.push(id);
+    else if (rel === kw.legal && n === 2) moveAtoms.legal.push(id);
+    else if (rel === goal && n === 2) goals.push({ role: terms.arg(t, 0), value: terms.arg(t, 1), id });
+    else if (rel === terminalSymbol && n === 0) terminal = id;
   }
-  return { fluents: fluentsByText(terms, draft), moves: movesByText(terms, atoms, draft), goals, terminal };
+  const moves = movesInOrder({ terms, atoms, atomOf, does: kw.does, legal: kw.legal }, moveAtoms);
+  return { fluents: fluentsByText(terms, fluents), moves, goals, terminal };
 }
 
 /** The fluents in the text order of their terms (text-order.ts: no text made per fluent). */
-function fluentsByText(terms: TermReader, draft: Draft): FluentEntry[] {
-  return sortTermsByText(terms, [...draft.fluents.keys()]).map((f) => draft.fluents.get(f)!);
+function fluentsByText(terms: TermReader, fluents: FluentDraft): FluentEntry[] {
+  return sortTermsByText(terms, [...fluents.keys()]).map((f) => fluents.get(f)!);
+}
+
+/** The `(does R M)` and `(legal R M)` atoms of a game, each list in atom order. */
+interface MoveAtoms {
+  readonly does: number[];
+  readonly legal: number[];
+}
+
+/** What pairing a move's atoms reads: the atoms' terms, term id to atom id, the two symbols. */
+interface MoveSource {
+  readonly terms: TermReader;
+  readonly atoms: ArrayLike<number>;
+  readonly atomOf: Int32Array;
+  readonly does: number;
+  readonly legal: number;
+}
+
+/** Whether atoms `a` and `b` (two-argument atoms of `src`) have the same arguments: one move's `does` and `legal` atoms. */
+function sameMove(src: MoveSource, a: number, b: number): boolean {
+  const { terms, atoms } = src;
+  const [s, t] = [atoms[a]!, atoms[b]!];
+  return terms.arg(s, 0) === terms.arg(t, 0) && terms.arg(s, 1) === terms.arg(t, 1);
 }
 
 /**
- * The moves in the order of their `does` atoms, or else of their `legal` atoms, when every move
- * has one (undefined otherwise). The atoms are in text order and the texts of one kind share
- * their prefix (`(does `), so that is the text order of `(R M)` without sorting anything
- * (amazonsTorus: 259,200 moves, a tenth of its assembly sorting them again).
+ * The moves of atoms `own` in their order, each with its partner among atoms `other` (the other
+ * kind), when every atom of `other` has a partner in `own`; undefined otherwise. Both lists are
+ * in the order of `(R M)` (see {@link movesInOrder}), so `other` is then a subsequence of `own`
+ * and one merge pairs them, comparing argument ids: no hash probe of the term table per move
+ * (amazons: 173,962 finds, ~150 ms, a cache miss or more each). A pair is only ever made of
+ * equal arguments, and an atom of `other` left unpaired (the lists not so ordered, or a move of
+ * `other` alone) refuses the whole: the caller then pairs otherwise.
  */
-function movesByAtoms(atoms: number, draft: Draft): MoveEntry[] | undefined {
-  for (const kind of ['doesId', 'legalId'] as const) {
-    const at: (MoveEntry | undefined)[] = [];
-    let all = true;
-    for (const ofRole of draft.moves.values()) for (const e of ofRole.values()) all &&= e[kind] >= 0;
-    if (!all) continue;
-    // Pushed in atom order through a table of atoms (`new Array(n)` past 100,000 entries is a slow dictionary).
-    const slot = new Int32Array(atoms).fill(-1);
-    for (const ofRole of draft.moves.values()) for (const e of ofRole.values()) (slot[e[kind]] = at.length), at.push(e);
-    const out: MoveEntry[] = [];
-    for (let id = 0; id < atoms; id++) if (slot[id]! >= 0) out.push(at[slot[id]!]!);
-    return out;
+function mergedMoves(src: MoveSource, own: readonly number[], other: readonly number[], ownIsDoes: boolean): MoveEntry[] | undefined {
+  const { terms, atoms } = src;
+  const moves: MoveEntry[] = [];
+  let j = 0;
+  for (const id of own) {
+    const partner = j < other.length && sameMove(src, id, other[j]!) ? other[j++]! : -1;
+    const t = atoms[id]!;
+    const [role, action] = [terms.arg(t, 0), terms.arg(t, 1)];
+    moves.push(ownIsDoes ? { role, action, doesId: id, legalId: partner } : { role, action, doesId: partner, legalId: id });
   }
-  return undefined;
+  return j === other.length ? moves : undefined;
+}
+
+/** The moves of atoms `own` (both kinds: `ownIsDoes`), each with its partner of symbol `other` found as a term, then as an atom. */
+function movesOf(src: MoveSource, own: readonly number[], other: number, ownIsDoes: boolean): MoveEntry[] {
+  const { terms, atoms, atomOf } = src;
+  const args = new Int32Array(2);
+  return own.map((id) => {
+    const t = atoms[id]!;
+    const role = (args[0] = terms.arg(t, 0));
+    const action = (args[1] = terms.arg(t, 1));
+    const term = other < 0 ? -1 : terms.find(other, args, 2);
+    const partner = term < 0 ? -1 : atomOf[term]!;
+    return ownIsDoes ? { role, action, doesId: id, legalId: partner } : { role, action, doesId: partner, legalId: id };
+  });
 }
 
 /**
- * The moves in the text order of `(R M)` (amazons: 173,962 of them), which is the order of
- * their `does` or `legal` atoms' argument lists: each move read off one of its atoms.
+ * The moves in the text order of `(R M)` (amazons: 173,962 of them). The atoms are in text order
+ * and the texts of one kind share their prefix (`(does `), so when every move has a `does` atom
+ * their order is the moves' order, read off in one pass (else the `legal` atoms', when every move
+ * has one); only a game with moves of each kind alone sorts them, by their atoms' argument lists.
  */
-function movesByText(terms: TermReader, atoms: ArrayLike<number>, draft: Draft): MoveEntry[] {
-  const inOrder = movesByAtoms(atoms.length, draft);
+function movesInOrder(src: MoveSource, atoms: MoveAtoms): MoveEntry[] {
+  const inOrder = mergedMoves(src, atoms.does, atoms.legal, true) ?? mergedMoves(src, atoms.legal, atoms.does, false);
   if (inOrder !== undefined) return inOrder;
+  const alone = movesOf(src, atoms.legal, src.does, false).filter((m) => m.doesId < 0);
   const byAtom = new Map<number, MoveEntry>();
-  for (const ofRole of draft.moves.values()) for (const e of ofRole.values()) byAtom.set(atoms[e.doesId >= 0 ? e.doesId : e.legalId]!, e);
-  return sortByArgumentTexts(terms, [...byAtom.keys()]).map((t) => byAtom.get(t)!);
+  for (const e of [...movesOf(src, atoms.does, src.legal, true), ...alone]) byAtom.set(src.atoms[e.doesId >= 0 ? e.doesId : e.legalId]!, e);
+  return sortByArgumentTexts(src.terms, [...byAtom.keys()]).map((t) => byAtom.get(t)!);
 }
 
 /**
