@@ -8,16 +8,24 @@
 
 /**
  * Bindings of variables by name, what a table call's unifier holds: names and values
- * alternating, `[name0, value0, name1, value1, ...]`. Not an object keyed by the names: clause
- * variables are renamed afresh for every query, so such objects took a new hidden class per
- * query and every store and load on them was megamorphic (kalaha_2009's superset stage spent
- * a quarter of its time there). A call binds a few variables, so a scan is all a look-up needs.
+ * alternating in `items`, `[name0, value0, name1, value1, ...]`, its first `count` entries. Not
+ * an object keyed by the names: clause variables are renamed afresh for every query, so such
+ * objects took a new hidden class per query and every store and load on them was megamorphic
+ * (kalaha_2009's superset stage spent a quarter of its time there). A call binds a few
+ * variables, so a scan is all a look-up needs. One `Links` per binder is refilled by every
+ * `bind` (its bindings are read before the next candidate is bound): an array per candidate was
+ * the superset stage's largest allocation (racer4: 528,000 candidates, ~130 MiB with the room
+ * each array's first push reserved), garbage at once, which the collector's helper threads paid for.
  */
-type Links = unknown[];
+interface Links {
+  readonly items: unknown[];
+  count: number;
+}
 
 /** The value bound to variable `name` in `links`, or undefined. */
 function linked(links: Links, name: string): unknown {
-  for (let i = 0; i < links.length; i += 2) if (links[i] === name) return links[i + 1];
+  const items = links.items;
+  for (let i = 0; i < links.count; i += 2) if (items[i] === name) return items[i + 1];
   return undefined;
 }
 
@@ -29,7 +37,8 @@ interface Binder {
   /**
    * The unifier of a table call with one of its candidate facts, the one whose arguments start
    * at `data[base]`, or null when they do not unify. The call's bound arguments (up to
-   * `indexed` of them) already agree with the fact.
+   * `indexed` of them) already agree with the fact. The bindings returned are valid until the
+   * next call of `bind`, which refills the same object.
    */
   bind(atom: unknown, data: FactData, base: number, indexed: number): Links | null;
   /** A new state: `rest` and the substitution `subst` with `links` applied; parent `parent`. */
@@ -39,6 +48,8 @@ interface Binder {
    * the answer a state with an empty goal, `state(null, subst, links, _)`, would give.
    */
   values(vars: readonly string[], subst: unknown, links: Links): unknown[];
+  /** No bindings (never refilled): what a goal proved without a table call applies. */
+  readonly none: Links;
 }
 
 /** The binding operations on terms of the tau-prolog library `pl`. */
@@ -93,11 +104,30 @@ export function binder(pl: any): Binder {
     return new (TermCopy as any)(term.ref, term.id, out, term.indicator, ground);
   }
 
+  /**
+   * A state's substitution is copied only when the bindings change one of its values: most
+   * answers bind clause variables alone (kalaha_2009: 142,000 of 227,000 states), and then the
+   * state shares its parent's substitution, as `succeed` (own.ts) and Tau-Prolog's own steps
+   * without bindings do; no step changes a substitution a state holds (Tau-Prolog makes a new one).
+   */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   function state(rest: any, subst: any, links: Links, parent: unknown): unknown {
-    const values: Record<string, unknown> = {};
-    for (const v in subst.links) values[v] = apply(subst.links[v], links);
-    return new State(rest === null ? null : apply(rest, links), new Substitution(values, subst.attrs), parent);
+    const from = subst.links;
+    let values: Record<string, unknown> | null = null;
+    for (const v in from) {
+      const t = from[v];
+      const a = apply(t, links);
+      if (a !== t && values === null) {
+        // The first value changed: the copy takes the ones before it, in the same order.
+        values = {};
+        for (const u in from) {
+          if (u === v) break;
+          values[u] = from[u];
+        }
+      }
+      if (values !== null) values[v] = a;
+    }
+    return new State(rest === null ? null : apply(rest, links), values === null ? subst : new Substitution(values, subst.attrs), parent);
   }
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -106,16 +136,27 @@ export function binder(pl: any): Binder {
     for (let i = 0; i < vars.length; i++) {
       // What Substitution.lookup gives for a variable the substitution lacks.
       const t = subst.links[vars[i]!];
-      out[i] = t ? (links.length === 0 ? t : apply(t, links)) : null;
+      out[i] = t ? (links.count === 0 ? t : apply(t, links)) : null;
     }
     return out;
   }
+
+  // The bindings every `bind` refills, and the empty ones.
+  const scratch: Links = { items: [], count: 0 };
+  const none: Links = Object.freeze({ items: [], count: 0 });
 
   /** Tau-Prolog's general unifier of a call's arguments with a fact, as links (or null). */
   function unifyLinks(args: readonly unknown[], data: FactData, base: number): Links | null {
     // Tau-Prolog's unify takes argument lists, but consumes them: it gets copies.
     const mgu = pl.unify([...args], data.slice(base, base + args.length));
-    return mgu === null ? null : Object.entries(mgu.links as Record<string, unknown>).flat();
+    if (mgu === null) return null;
+    const bound = mgu.links as Record<string, unknown>;
+    scratch.count = 0;
+    for (const name of Object.keys(bound)) {
+      scratch.items[scratch.count++] = name;
+      scratch.items[scratch.count++] = bound[name];
+    }
+    return scratch;
   }
 
   /**
@@ -126,8 +167,10 @@ export function binder(pl: any): Binder {
   function link(links: Links, a: any, value: unknown): boolean {
     if (a.id === '_') return true;
     const prev = linked(links, a.id);
-    if (prev === undefined) links.push(a.id, value);
-    else if (pl.compare(prev, value) !== 0) return false;
+    if (prev === undefined) {
+      links.items[links.count++] = a.id;
+      links.items[links.count++] = value;
+    } else if (pl.compare(prev, value) !== 0) return false;
     return true;
   }
 
@@ -157,7 +200,8 @@ export function binder(pl: any): Binder {
   function bind(atom: any, data: FactData, base: number, indexed: number): Links | null {
     const args = atom.args;
     if (args.length > indexed) return unifyLinks(args, data, base);
-    const links: Links = [];
+    const links = scratch;
+    links.count = 0;
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
       if (a.ground) continue;
@@ -172,5 +216,5 @@ export function binder(pl: any): Binder {
     return links;
   }
 
-  return { bind, state, values };
+  return { bind, state, values, none };
 }

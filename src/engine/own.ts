@@ -63,7 +63,7 @@ export interface ProjectionHistory {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string): OwnPredicates {
-  const { bind, state, values } = binder(pl);
+  const { bind, state, values, none } = binder(pl);
   // The query's answer sink, and its variables (see AnswerSink); the driver sets both.
   let sink: AnswerSink | null = null;
   let sinkVars: readonly string[] = [];
@@ -93,7 +93,7 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   function succeed(thr: any, point: any): void {
     const rest = point.goal.replace(null);
-    if (rest === null && sink !== null) sink(values(sinkVars, point.substitution, NO_LINKS));
+    if (rest === null && sink !== null) sink(values(sinkVars, point.substitution, none));
     else thr.prepend([new pl.type.State(rest, point.substitution, point)]);
   }
 
@@ -297,6 +297,3 @@ const CUT = '$gdl_cut';
 /** States created by the first step of a table call, and the most a resumption creates. */
 const FIRST_CHUNK = 1;
 const MAX_CHUNK = 256;
-
-/** No bindings: the answer of a call that binds nothing (read only). */
-const NO_LINKS = Object.freeze([]) as unknown as unknown[];
