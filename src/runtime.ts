@@ -34,6 +34,17 @@ const INTERRUPT_BUDGET = 1_000_000;
 const SHORT_RUNS_FLAG = `--interrupt-budget=${INTERRUPT_BUDGET}`;
 
 /**
+ * TurboFan compiles on the thread that runs the code instead of on V8's helper threads. The CPU
+ * that a run spends beyond its stages' wall time (0.4-0.7 s on the mid-sized scale games) was
+ * those helpers, and nearly all of it optimizing compilation, not the garbage collector: with
+ * this flag the helpers took 0.00-0.04 s (kalaha_2009, racer4, shogi_ctk; per-thread CPU from
+ * /proc), the command thread 0.1-0.5 s more, the process 0.2-0.45 s less in all (docs/corpus.md,
+ * alloc28). Compiling in the background lets the run go on meanwhile in slower code, which on
+ * two cores shared with other runs bought no time and cost the compiler's concurrency overhead.
+ */
+const COMPILE_IN_PLACE_FLAG = '--no-concurrent-recompilation';
+
+/**
  * How far V8 lets the old generation grow past what its last full collection left live, in
  * percent. Without it the factor is 4 (300%) for heaps limited above about 2 GB, which
  * `--max-memory`'s default gives: the superset stage of amazons left about 110 MiB live and
@@ -90,7 +101,7 @@ function heapStartFlag(mb: number): string {
  * (`execArgv`), so that what they measure is what `gdl-ground ground` runs.
  */
 export function v8Flags(initialMb: number = INITIAL_HEAP_MB): string[] {
-  return [SHORT_RUNS_FLAG, HEAP_GROWTH_FLAG, heapStartFlag(initialMb)];
+  return [SHORT_RUNS_FLAG, COMPILE_IN_PLACE_FLAG, HEAP_GROWTH_FLAG, heapStartFlag(initialMb)];
 }
 
 /**
