@@ -4,7 +4,7 @@
  * everything else (rules and the atoms only they mention) can go without changing play.
  */
 import { Deadline } from '../deadline.js';
-import { checkDeadline, deadlineTicker } from '../gdl/diagnostics.js';
+import { TICK_MASK, checkDeadline, strideTicker } from '../gdl/diagnostics.js';
 import { restrictToHeads } from '../ground/restrict.js';
 import { atomCount, compactRules, ruleCount } from '../ground/compact.js';
 import type { GroundAtom, GroundGame } from '../ground/types.js';
@@ -24,7 +24,7 @@ export function rulesByHead(game: GroundGame): number[][] {
 function headRanges(heads: Int32Array, count: number, atoms: number, tick: () => void): Int32Array {
   const start = new Int32Array(atoms + 1);
   for (let i = 0; i < count; i++) {
-    tick();
+    if ((i & TICK_MASK) === 0) tick();
     start[heads[i]! + 1]!++;
   }
   for (let a = 0; a < atoms; a++) start[a + 1]! += start[a]!;
@@ -37,7 +37,7 @@ function headRanges(heads: Int32Array, count: number, atoms: number, tick: () =>
  *   needed(B) :- needed(H), rule(H, Body), B in Body.
  */
 export function neededAtoms(game: GroundGame, deadline: Deadline): Uint8Array {
-  const tick = deadlineTicker(deadline, game.file, 'dropping unused instances');
+  const tick = strideTicker(deadline, game.file, 'dropping unused instances');
   const rules = compactRules(game);
   const { starts, lits } = rules;
   const atoms = atomCount(game);
@@ -48,7 +48,7 @@ export function neededAtoms(game: GroundGame, deadline: Deadline): Uint8Array {
   let top = 0;
   const output = outputAtoms(game);
   for (let id = 0; id < atoms; id++) {
-    tick();
+    if ((id & TICK_MASK) === 0) tick();
     if (start[id + 1]! > start[id]! && output[id] === 1) {
       needed[id] = 1;
       todo[top++] = id;
@@ -57,7 +57,7 @@ export function neededAtoms(game: GroundGame, deadline: Deadline): Uint8Array {
   while (top > 0) {
     const h = todo[--top]!;
     for (let r = start[h]!; r < start[h + 1]!; r++) {
-      tick();
+      if ((r & TICK_MASK) === 0) tick();
       // Both bodies: a rule's literals are one range, the positive ones first.
       for (let k = starts[r]!; k < starts[r + 1]!; k++) {
         const b = lits[k]!;

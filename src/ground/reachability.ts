@@ -12,7 +12,7 @@ import { atomToString, compareCodePoints } from '../gdl/terms.js';
 import { type NormalGame, asRule } from '../normalize/types.js';
 import type { Move, Supersets } from '../reach/types.js';
 import { Deadline } from '../deadline.js';
-import { deadlineTicker } from '../gdl/diagnostics.js';
+import { TICK_MASK, deadlineTicker, strideTicker } from '../gdl/diagnostics.js';
 import { lazyInputAtoms } from './atoms.js';
 import { restrictRules } from './restrict.js';
 import { relaxedBridges } from './vocabulary.js';
@@ -40,12 +40,20 @@ interface ChainHooks {
  * and per atom) it throws a limit error.
  */
 export function reachableAtoms(game: GroundGame, deadline: Deadline, hooks?: ChainHooks): Uint8Array {
+  return forwardChain(game, deadline, hooks).reached;
+}
+
+/**
+ * {@link reachableAtoms}' chaining, with what it leaves per rule: `waiting[i]`, rule `i`'s
+ * positive body atoms not reached (0: the rule fired), plus the waits `hooks` added.
+ */
+function forwardChain(game: GroundGame, deadline: Deadline, hooks?: ChainHooks): { reached: Uint8Array; waiting: Int32Array } {
   const tick = deadlineTicker(deadline, game.file, 'ground reachability');
   const n = atomCount(game);
   const rules = compactRules(game);
   const bridge = relaxedBridges(game.vocabulary, n);
   const waiting = new Int32Array(rules.count);
-  const { start, list } = positiveWatchers(rules, n, waiting, tick);
+  const { start, list } = positiveWatchers(rules, n, waiting, strideTicker(deadline, game.file, 'ground reachability'));
   hooks?.prepare(rules, waiting);
   const reached = new Uint8Array(n);
   // The atoms reached and not yet followed: each is pushed once, so n entries suffice.
@@ -76,7 +84,7 @@ export function reachableAtoms(game: GroundGame, deadline: Deadline, hooks?: Cha
     seed(bridge[id]!);
     for (let k = start[id]!, end = start[id + 1]!; k < end; k++) release(list[k]!);
   }
-  return reached;
+  return { reached, waiting };
 }
 
 /**
@@ -90,8 +98,8 @@ function positiveWatchers(rules: CompactRules, atoms: number, waiting: Int32Arra
   // First the count of each atom's rules, then the end of its list, then (filled) its start.
   const start = new Int32Array(atoms + 1);
   let total = 0;
-  for (let i = 0; i < rules.count; i++) {
-    tick();
+  for (let i = 0, n = rules.count; i < n; i++) {
+    if ((i & TICK_MASK) === 0) tick();
     waiting[i] = negAt[i]! - starts[i]!;
     total += waiting[i]!;
     for (let k = starts[i]!; k < negAt[i]!; k++) start[lits[k]!]!++;
@@ -99,7 +107,7 @@ function positiveWatchers(rules: CompactRules, atoms: number, waiting: Int32Arra
   for (let a = 1; a <= atoms; a++) start[a]! += start[a - 1]!;
   const list = new Int32Array(total);
   for (let i = rules.count - 1; i >= 0; i--) {
-    tick();
+    if ((i & TICK_MASK) === 0) tick();
     for (let k = starts[i]!; k < negAt[i]!; k++) list[--start[lits[k]!]!] = i;
   }
   return { start, list };
@@ -114,23 +122,16 @@ function positiveWatchers(rules: CompactRules, atoms: number, waiting: Int32Arra
  * throws a limit error.
  */
 export function pruneUnreachable(game: GroundGame, deadline: Deadline): GroundGame {
-  const reached = reachableAtoms(game, deadline);
-  const tick = deadlineTicker(deadline, game.file, 'pruning');
+  const { reached, waiting } = forwardChain(game, deadline);
   const rules = compactRules(game);
-  const { starts, negAt, lits } = rules;
+  // Without hooks a rule's wait counts its unreached positive atoms (each distinct, each
+  // reached atom releasing the rule once): 0 exactly when all are reached. So the chaining's
+  // own counts select the rules, with no second pass over their literals.
   const keep = new Uint8Array(rules.count);
-  for (let i = 0; i < rules.count; i++) {
-    tick();
-    if (allReached(lits, starts[i]!, negAt[i]!, reached)) keep[i] = 1;
-  }
+  for (let i = 0, n = rules.count; i < n; i++) if (waiting[i] === 0) keep[i] = 1;
   // The frame statistics belong to the instantiation that made them, not to the pruned game.
   const { frame: _frame, ...fields } = gameFields(game);
   return restrictRules(gameWithRules(fields, atomTerms(game), rules), keep, reached, deadline, 'pruning');
-}
-
-function allReached(lits: Int32Array, from: number, to: number, reached: Uint8Array): boolean {
-  for (let k = from; k < to; k++) if (reached[lits[k]!] !== 1) return false;
-  return true;
 }
 
 /** Sorts `items` by their text, dropping none (the texts are unique). */

@@ -9,7 +9,7 @@
  * compactly (compact.ts).
  */
 import { Deadline } from '../deadline.js';
-import { checkDeadline, deadlineTicker } from '../gdl/diagnostics.js';
+import { TICK_MASK, checkDeadline, deadlineTicker, strideTicker } from '../gdl/diagnostics.js';
 import { lazyInputAtoms } from './atoms.js';
 import { type CompactRules, atomTerms, canonicalNegatives, compactRules, gameFields, gameWithRules } from './compact.js';
 import { renumberVocabulary } from './vocabulary.js';
@@ -29,7 +29,7 @@ function mapIds(ids: readonly number[], renumber: Int32Array): readonly number[]
 function renumberRules(rules: CompactRules, renumber: Int32Array, tick: () => void): CompactRules {
   const heads = new Int32Array(rules.count);
   for (let i = 0; i < rules.count; i++) {
-    tick();
+    if ((i & TICK_MASK) === 0) tick();
     heads[i] = renumber[rules.heads[i]!]!;
   }
   const lits = new Int32Array(rules.starts[rules.count]!);
@@ -42,7 +42,7 @@ function renumbering(used: Uint8Array, tick: () => void): { renumber: Int32Array
   const renumber = new Int32Array(used.length).fill(-1);
   let count = 0;
   for (let id = 0; id < used.length; id++) {
-    tick();
+    if ((id & TICK_MASK) === 0) tick();
     if (used[id] === 0) continue;
     renumber[id] = count++;
   }
@@ -82,8 +82,8 @@ function keptRules(rules: CompactRules, keep: Uint8Array, keepNeg: Uint8Array, a
   let kept = 0;
   let literals = 0;
   let changed = false;
-  for (let i = 0; i < rules.count; i++) {
-    tick();
+  for (let i = 0, n = rules.count; i < n; i++) {
+    if ((i & TICK_MASK) === 0) tick();
     if (keep[i] === 0) continue;
     kept++;
     used[heads[i]!] = 1;
@@ -118,8 +118,8 @@ function selectKept(
   const outLits = new Int32Array(size.literals);
   let n = 0;
   let k = 0;
-  for (let i = 0; i < rules.count; i++) {
-    tick();
+  for (let i = 0, count = rules.count; i < count; i++) {
+    if ((i & TICK_MASK) === 0) tick();
     if (keep[i] === 0) continue;
     outHeads[n] = renumber[heads[i]!]!;
     outStarts[n] = k;
@@ -145,10 +145,12 @@ function selectKept(
  */
 export function restrictRules(game: GroundGame, keep: Uint8Array, keepNeg: Uint8Array, deadline: Deadline, what: string): GroundGame {
   const tick = deadlineTicker(deadline, game.file, what);
+  // For the loops over every rule or atom, which call it once per TICK_MASK + 1 of them.
+  const stride = strideTicker(deadline, game.file, what);
   const rules = compactRules(game);
   const terms = atomTerms(game);
   const n = terms.length;
-  const kept = keptRules(rules, keep, keepNeg, n, tick);
+  const kept = keptRules(rules, keep, keepNeg, n, stride);
   const used = kept.used;
   for (const id of game.init) used[id] = 1;
   // Lazy atoms and lazy rules' heads (docs/lazy.md) stay: the simulators read and make them.
@@ -158,13 +160,13 @@ export function restrictRules(game: GroundGame, keep: Uint8Array, keepNeg: Uint8
   for (let id = 0; id < n && all; id++) all = used[id] === 1;
   if (all) {
     const same = kept.rules === rules.count && !kept.changed;
-    const selected = same ? rules : selectKept(rules, keep, keepNeg, kept, identity(n), tick);
+    const selected = same ? rules : selectKept(rules, keep, keepNeg, kept, identity(n), stride);
     const out = kept.changed ? canonicalNegatives(selected, n, tick) : selected;
     checkDeadline(deadline, game.file, what);
     return gameWithRules(gameFields(game), terms, out);
   }
-  const { renumber, count } = renumbering(used, tick);
-  let out = selectKept(rules, keep, keepNeg, kept, renumber, tick);
+  const { renumber, count } = renumbering(used, stride);
+  let out = selectKept(rules, keep, keepNeg, kept, renumber, stride);
   if (kept.changed) out = canonicalNegatives(out, count, tick);
   checkDeadline(deadline, game.file, what);
   return withAtoms(game, out, renumber, count);
@@ -180,21 +182,24 @@ export function restrictRules(game: GroundGame, keep: Uint8Array, keepNeg: Uint8
  * it throws a limit error.
  */
 export function restrictToHeads(game: GroundGame, heads: Uint8Array, deadline: Deadline, what: string): GroundGame {
-  const tick = deadlineTicker(deadline, game.file, what);
+  const tick = strideTicker(deadline, game.file, what);
   const rules = compactRules(game);
   const used = heads.slice();
   for (const id of game.init) used[id] = 1;
   // Lazy atoms and lazy rules' heads (docs/lazy.md) stay: the simulators read and make them.
   for (const id of lazyInputAtoms(game)) used[id] = 1;
   const { renumber, count } = renumbering(used, tick);
-  const keep = new Uint8Array(rules.count);
+  // The rules' arrays in locals: this loop runs once per game, mostly unoptimized, where each
+  // `rules.x` is a property load per rule.
+  const { count: ruleCount, heads: ruleHeads, starts } = rules;
+  const keep = new Uint8Array(ruleCount);
   let kept = 0;
   let literals = 0;
-  for (let i = 0; i < rules.count; i++) {
-    if (heads[rules.heads[i]!] === 0) continue;
+  for (let i = 0; i < ruleCount; i++) {
+    if (heads[ruleHeads[i]!] === 0) continue;
     keep[i] = 1;
     kept++;
-    literals += rules.starts[i + 1]! - rules.starts[i]!;
+    literals += starts[i + 1]! - starts[i]!;
   }
   checkDeadline(deadline, game.file, what);
   if (count === used.length && kept === rules.count) return gameWithRules(gameFields(game), atomTerms(game), rules);
