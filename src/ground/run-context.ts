@@ -62,13 +62,22 @@ export const DEFAULT_INSTANTIATE_LIMITS: Omit<InstantiateLimits, 'deadline'> = {
 };
 
 
-/** The demand on one auxiliary relation of a split (aux-demand.ts). */
-export interface AuxDemand {
-  /** The aux atoms (term ids) its reader can read. */
-  readonly ids: IdSet;
-  /** The reader's head and aux atom with variables numbered: equal readers demand equal sets. */
-  readonly reader: string;
+/** Which heads of an auxiliary relation make ground rules (aux-demand.ts). */
+export interface HeadTest {
+  has(id: number): boolean;
 }
+
+/** The demand on one auxiliary relation of a split (aux-demand.ts). */
+export type AuxDemand =
+  /** From the reader's head filter: the aux atoms (term ids) its reader can read. */
+  | {
+    readonly kind: 'filter';
+    readonly ids: IdSet;
+    /** The reader's head and aux atom with variables numbered: equal readers demand equal sets. */
+    readonly reader: string;
+  }
+  /** From a join-tree step's rest: each head tested against the complete atoms beside it. */
+  | { readonly kind: 'rest'; readonly ids: HeadTest };
 
 /** The mutable state of one instantiation run (never shared between runs). */
 export interface Context {

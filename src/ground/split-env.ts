@@ -43,6 +43,12 @@ export interface SplitEnv {
   /** Auxiliary rules instantiated so far: {@link auxKey} -> relation name; and the keys in order. */
   readonly memo: Map<string, string>;
   readonly journal: string[];
+  /**
+   * Auxiliary relations of join-tree steps at or after one whose heads were tested against the
+   * rest (aux-demand.ts, demandRest): read again by another rule, they could be read where that
+   * test does not hold, so reusing one ends the run with its conflict.
+   */
+  readonly tainted: Set<string>;
   /** Rules estimated above this many bindings are tried as frame rules first (frame-run.ts). */
   readonly frameAbove: number;
   /** The frame rewrites kept so far. */

@@ -17,7 +17,7 @@ import { compileRule, type JoinRule } from './compile.js';
 import type { NormalRule } from '../normalize/types.js';
 import { evaluateComponent, ruleEstimate } from './evaluate.js';
 import { type Context, type Mark, madeSince, markOf, rollBack, rulesMade } from './run-context.js';
-import { checkReuse, demandAux, forgetDemand } from './aux-demand.js';
+import { AuxDemandConflict, checkReuse, demandAux, demandRest, forgetDemand } from './aux-demand.js';
 import { auxKey, eliminate, innerVariables, renameRelation, splitRule } from './split.js';
 import { DEFAULT_FRAME_ABOVE, frameCandidate, tryFrame } from './frame-run.js';
 import type { SplitEnv } from './split-env.js';
@@ -69,12 +69,17 @@ const MAX_STEPS = 32;
 /** A fresh environment for one instantiation run. */
 export function splitEnv(above: number, prefix: string, key: (atom: Atom) => string, frameAbove = DEFAULT_FRAME_ABOVE, frameShared = false, frameNext = false): SplitEnv {
   const frame = { rules: 0, estimated: 0, made: 0, candidates: 0, deferred: 0, early: [] };
-  return { above, prefix, key, made: { count: 0 }, memo: new Map(), journal: [], frameAbove, frame, frameShared, frameNext };
+  return { above, prefix, key, made: { count: 0 }, memo: new Map(), journal: [], tainted: new Set(), frameAbove, frame, frameShared, frameNext };
 }
 
-/** The relation made before for an auxiliary rule equal to `rule` up to names, if any. */
+/**
+ * The relation made before for an auxiliary rule equal to `rule` up to names, if any; a
+ * conflict when that relation's heads were tested against another rule (`SplitEnv.tainted`).
+ */
 function known(env: SplitEnv, rule: NormalRule): string | undefined {
-  return env.memo.get(auxKey(rule));
+  const same = env.memo.get(auxKey(rule));
+  if (same !== undefined && env.tainted.has(same)) throw new AuxDemandConflict(`auxiliary relation ${same} reused after a join-tree step's demand`);
+  return same;
 }
 
 /** Instantiates an auxiliary rule (`compiled`, made from `rule`) and remembers it. */
@@ -102,6 +107,9 @@ function recursive(rule: JoinRule, rels: ReadonlySet<string>): boolean {
 function eliminateGreedy(ctx: Context, rule: JoinRule, estimate: number, env: SplitEnv): JoinRule {
   let current = rule;
   let size = estimate;
+  // From the first step whose heads are tested against the rest on, every step's relation may
+  // carry those heads' values (aux-demand.ts, demandRest).
+  let tested = false;
   for (let step = 0; size > AUX_SPLIT_ABOVE && step < MAX_STEPS; step++) {
     let best: { aux: JoinRule; rest: NormalRule; e: number; count: number } | null = null;
     const count = env.made.count;
@@ -120,7 +128,11 @@ function eliminateGreedy(ctx: Context, rule: JoinRule, estimate: number, env: Sp
     }
     env.made.count = best.count;
     const same = known(env, best.aux.source);
-    if (same === undefined) instantiateAux(ctx, env, best.aux.source, best.aux);
+    if (same === undefined) {
+      tested = demandRest(ctx, best.rest, best.aux.head.rel, env.key) || tested;
+      if (tested) env.tainted.add(best.aux.head.rel);
+      instantiateAux(ctx, env, best.aux.source, best.aux);
+    }
     const rest = same === undefined ? best.rest : renameRelation(best.rest, best.aux.head.rel, same);
     current = compileRule(rest, ctx.file, ctx.table, env.key);
     size = ruleEstimate(ctx, current);
@@ -176,7 +188,9 @@ function trySplit(ctx: Context, rule: JoinRule, estimate: number, env: SplitEnv,
   rollBack(ctx, mark);
   env.made.count = count;
   for (const key of env.journal.splice(journal)) {
-    forgetDemand(ctx, env.memo.get(key)!);
+    const rel = env.memo.get(key)!;
+    forgetDemand(ctx, rel);
+    env.tainted.delete(rel);
     env.memo.delete(key);
   }
   return rule;
