@@ -314,7 +314,7 @@ export class SatSolver {
         }
         this.enqueue(c[0]!, ci);
       }
-      list.length = keep;
+      if (keep !== list.length) list.length = keep;
     }
     return -1;
   }
