@@ -37,10 +37,12 @@ interface Kept {
   /** Atoms encoded when it was made, and now. */
   readonly first: number;
   atoms: number;
+  /** Times it grew: a selector made at the same count covers the same members. */
+  grown: number;
   /** The claims a query on it assumes when active: a group with two members in it, any other claim with all; undefined: to be read again (it grew). */
   encodable: readonly number[] | undefined;
-  /** Per claim, its selector and how many of its members its clauses cover. */
-  readonly selector: Map<number, { readonly s: number; readonly covers: number }>;
+  /** Per claim, its selector, how many of its members its clauses cover, and the `grown` count they were counted at. */
+  readonly selector: Map<number, { readonly s: number; readonly covers: number; at: number }>;
   /** Per selector variable, its claim. */
   readonly claimOf: Map<number, number>;
   readonly goals: Map<number, readonly number[]>;
@@ -82,10 +84,18 @@ export class KeptCones {
   private kept = 0;
   /** Per atom, the fluent whose current-state atom it is (-1: none). */
   private readonly fluentOf: Int32Array;
+  /** Per root atom, its cone (encode.ts' `cone`): a query's cone is the union of its roots' ({@link coneOf}). */
+  private readonly rootCones = new Map<number, readonly number[]>();
+  /** Per atom, the last union it joined (a stamp), and the stamp of the union being made. */
+  private readonly unionMark: Int32Array;
+  private unionStamp = 0;
+  /** Per kept encoding (by id), the atoms of the cone being placed it holds; scratch of {@link closest}. */
+  private overlap = new Int32Array(16);
 
   constructor(private readonly view: MutexView, private readonly index: RuleIndex, private readonly claims: readonly ClaimLike[], private readonly stop: () => boolean) {
     this.fluentOf = new Int32Array(view.atoms).fill(-1);
     view.fluents.forEach((f, i) => (this.fluentOf[f.trueAtom] = i));
+    this.unionMark = new Int32Array(view.atoms);
   }
 
   /** Asks claim `i` with the claims `state` marks (1 proven, 2 active) assumed. */
@@ -121,13 +131,14 @@ export class KeptCones {
     if (had !== undefined) return had;
     const { view, index } = this;
     const legals = allMoves ? view.moves.flatMap((role) => role.flatMap((m) => (m.legal >= 0 ? [m.legal] : []))) : [];
-    const atoms = cone(index, view, [...roots, ...legals, ...(index.useTerminal ? [view.terminal] : [])], this.stop);
+    const atoms = this.coneOf([...roots, ...legals, ...(index.useTerminal ? [view.terminal] : [])]);
     const k = this.closest(atoms) ?? this.made(atoms.length);
     const fresh = atoms.filter((a) => k.enc.atom(a) === 0);
     if (fresh.length > 0 || allMoves) {
       const literals = k.enc.solver.literalCount;
       k.enc.add(roots, allMoves);
       k.atoms += fresh.length;
+      k.grown++;
       k.encodable = undefined;
       if (k.id >= 0) this.kept += k.enc.solver.literalCount - literals;
     }
@@ -146,20 +157,43 @@ export class KeptCones {
     return place;
   }
 
+  /**
+   * The cone of `roots`: the union of each root's cone, each found once. A cone is the atoms a
+   * root reaches through the rules' bodies, so the cone of several roots is the union of theirs
+   * (the same set `cone` gives for all of them at once; its order is not read: the atoms are
+   * counted, filtered and their fluents sorted).
+   */
+  private coneOf(roots: readonly number[]): number[] {
+    const stamp = ++this.unionStamp;
+    const out: number[] = [];
+    for (const r of roots) {
+      if (r < 0) continue;
+      let c = this.rootCones.get(r);
+      if (c === undefined) this.rootCones.set(r, (c = cone(this.index, this.view, [r], this.stop)));
+      for (const a of c) if (this.unionMark[a] !== stamp) (this.unionMark[a] = stamp, out.push(a));
+    }
+    return out;
+  }
+
   /** The kept encoding holding most of `atoms` (the first made among equals), when it holds enough of them and may grow by the rest. */
   private closest(atoms: readonly number[]): Kept | undefined {
-    const overlap = new Map<number, number>();
-    for (const a of atoms) for (const h of this.holders.get(a) ?? []) overlap.set(h, (overlap.get(h) ?? 0) + 1);
+    if (this.overlap.length < this.all.length) this.overlap = new Int32Array(2 * this.all.length);
+    const overlap = this.overlap;
+    overlap.fill(0, 0, this.all.length);
+    for (const a of atoms) {
+      const hs = this.holders.get(a);
+      if (hs !== undefined) for (const h of hs) overlap[h]++;
+    }
     let best = -1;
     let n = 0;
-    for (const [h, m] of overlap) if (m > n || (m === n && h < best)) (best = h, n = m);
+    for (let h = 0; h < this.all.length; h++) if (overlap[h]! > n) (best = h, n = overlap[h]!);
     const k = this.all[best];
     return k !== undefined && n >= MIN_OVERLAP * atoms.length && k.atoms + atoms.length - n <= MAX_GROWTH * k.first ? k : undefined;
   }
 
   /** A new encoding, empty. */
   private made(first: number): Kept {
-    return { enc: new GrowingCone(this.view, this.index, this.stop), id: -1, first, atoms: 0, encodable: undefined, selector: new Map(), claimOf: new Map(), goals: new Map() };
+    return { enc: new GrowingCone(this.view, this.index, this.stop), id: -1, first, atoms: 0, grown: 0, encodable: undefined, selector: new Map(), claimOf: new Map(), goals: new Map() };
   }
 
   /** The fluents whose current-state atom is among `atoms`, in index order. */
@@ -203,10 +237,11 @@ export class KeptCones {
    * group whose members grew gets a new one (the old one is then never assumed again).
    */
   private select(k: Kept, j: number): number {
+    const had = k.selector.get(j);
+    if (had !== undefined && had.at === k.grown) return had.s;
     const c = this.claims[j]!;
     const members = c.members.filter((f) => this.now(k, f) !== 0);
-    const had = k.selector.get(j);
-    if (had !== undefined && had.covers === members.length) return had.s;
+    if (had !== undefined && had.covers === members.length) return (had.at = k.grown, had.s);
     const { solver } = k.enc;
     const now = (f: number): number => this.now(k, f);
     const s = solver.newVar();
@@ -214,7 +249,7 @@ export class KeptCones {
     else if (c.kind === 'alo') solver.addClause([-s, ...members.map(now)]);
     else if (c.kind === 'imp') solver.addClause([-s, -now(c.members[0]!), now(c.members[1]!)]);
     else solver.addClause([-s, ...c.members.map((f, m) => (c.positive![m] ? now(f) : -now(f)))]);
-    k.selector.set(j, { s, covers: members.length });
+    k.selector.set(j, { s, covers: members.length, at: k.grown });
     k.claimOf.set(s, j);
     return s;
   }

@@ -53,6 +53,8 @@ export class SatSolver {
   private clauses: number[][] = [];
   /** Per clause, where the search for a new watched literal resumes. */
   private searchFrom: number[] = [];
+  /** Per clause, its two literal codes xor-ed when it has two (the other one is then `pair ^ falseLit`), else 0. */
+  private pair: number[] = [];
   private watches: number[][] = [];
   private assign: Int8Array = new Int8Array(16);
   private level: Int32Array = new Int32Array(16);
@@ -260,6 +262,7 @@ export class SatSolver {
     const index = this.clauses.length;
     this.clauses.push(clause);
     this.searchFrom.push(2);
+    this.pair.push(clause.length === 2 ? clause[0]! ^ clause[1]! : 0);
     this.watches[clause[0]! ^ 1]!.push(index);
     this.watches[clause[1]! ^ 1]!.push(index);
     return index;
@@ -274,8 +277,15 @@ export class SatSolver {
       let keep = 0;
       for (let i = 0; i < list.length; i++) {
         const ci = list[i]!;
-        const c = this.clauses[ci]!;
         const falseLit = p ^ 1;
+        // Two literals (most clauses of an encoding): the other one is read without the clause,
+        // which is written (other first, as below) only when it implies or conflicts, where it is read.
+        const pair = this.pair[ci]!;
+        if (pair !== 0 && this.litValue(pair ^ falseLit) === TRUE) {
+          list[keep++] = ci;
+          continue;
+        }
+        const c = this.clauses[ci]!;
         if (c[0] === falseLit) {
           c[0] = c[1]!;
           c[1] = falseLit;
@@ -314,7 +324,7 @@ export class SatSolver {
         }
         this.enqueue(c[0]!, ci);
       }
-      list.length = keep;
+      if (keep !== list.length) list.length = keep;
     }
     return -1;
   }
