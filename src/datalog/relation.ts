@@ -177,14 +177,15 @@ export class RelationIndex {
   /**
    * Makes the chains of the rows placed so far, each its own group (`first` and `last` the row,
    * `next` none), before row `row` repeats a key: from here on the index keeps them as it places
-   * each row. Room for the relation's rows at once (an index built over many rows repeats a key
-   * early).
+   * each row. `next` has room for the relation's rows at once (an index built over many rows
+   * repeats a key early); the groups, as many as the rows so far, double from there as before
+   * (an index on a few keys over many rows keeps few groups).
    */
   private chain(row: number): void {
-    const room = Math.max(8, 2 * row, this.rel.size);
-    this.first = new Int32Array(room);
-    this.last = new Int32Array(room);
-    this.next = new Int32Array(room);
+    const groups = Math.max(8, 2 * this.groupCount);
+    this.first = new Int32Array(groups);
+    this.last = new Int32Array(groups);
+    this.next = new Int32Array(Math.max(8, this.rel.size, row + 1));
     for (let r = 0; r < this.groupCount; r++) {
       this.first[r] = r;
       this.last[r] = r;
