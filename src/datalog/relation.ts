@@ -50,9 +50,18 @@ export class RelationIndex {
    * home in the table doubled is `2s` or `2s + 1`: growing writes the new slots in order.
    */
   private shift = 28;
-  private first = new Int32Array(8);
-  private last = new Int32Array(8);
-  private next = new Int32Array(8);
+  /**
+   * While every key has one row (always on the membership index, whose rows are distinct;
+   * until a key repeats on any other), group `g` is row `g` and the chains are not kept: a slot's
+   * group is its row, and `first`, `last` and `next` stay empty. They are made when a key first
+   * repeats ({@link chain}). Keeping them for single rows cost three writes and a doubling array
+   * each per row, and a read of `first` per probe (amazons' superset stage: a tenth of its time
+   * in this index's inserts).
+   */
+  private chained = false;
+  private first = EMPTY;
+  private last = EMPTY;
+  private next = EMPTY;
   private groupCount = 0;
   /** Rows `[0, indexed)` of the relation are placed; the rest on the next read ({@link sync}). */
   private indexed = 0;
@@ -69,9 +78,6 @@ export class RelationIndex {
       while (slots < 2 * (rows + 1)) slots *= 2;
       this.slots = new Int32Array(2 * slots);
       this.shift = Math.clz32(slots) + 1;
-      this.first = new Int32Array(rows);
-      this.last = new Int32Array(rows);
-      this.next = new Int32Array(rows);
     }
     this.sync();
   }
@@ -97,10 +103,11 @@ export class RelationIndex {
       const g = slots[2 * s]!;
       if (g === 0) return -1;
       if (slots[2 * s + 1] !== h) continue;
-      const base = this.first[g - 1]! * width;
+      const row = this.chained ? this.first[g - 1]! : g - 1;
+      const base = row * width;
       let same = true;
       for (let i = 0; i < cols.length && same; i++) same = data[base + cols[i]!] === binding[vars[i]!];
-      if (same) return this.first[g - 1]!;
+      if (same) return row;
     }
   }
 
@@ -114,7 +121,7 @@ export class RelationIndex {
    * no row appended since (a relation does not grow while a join reads it).
    */
   nextRow(row: number): number {
-    return this.next[row]!;
+    return this.chained ? this.next[row]! : -1;
   }
 
   /**
@@ -142,6 +149,14 @@ export class RelationIndex {
     const s = this.probe(row, h);
     const g = this.slots[2 * s]!;
     if (g !== 0 && unique) return false;
+    if (g === 0 && !this.chained) {
+      // Row `row` is group `row`: every row placed before made a group of its own.
+      this.groupCount++;
+      this.slots[2 * s] = row + 1;
+      this.slots[2 * s + 1] = h;
+      return true;
+    }
+    if (!this.chained) this.chain(row);
     this.next = grow(this.next, row + 1);
     this.next[row] = -1;
     if (g === 0) {
@@ -157,6 +172,26 @@ export class RelationIndex {
       this.last[g - 1] = row;
     }
     return true;
+  }
+
+  /**
+   * Makes the chains of the rows placed so far, each its own group (`first` and `last` the row,
+   * `next` none), before row `row` repeats a key: from here on the index keeps them as it places
+   * each row. `next` has room for the relation's rows at once (an index built over many rows
+   * repeats a key early); the groups, as many as the rows so far, double from there as before
+   * (an index on a few keys over many rows keeps few groups).
+   */
+  private chain(row: number): void {
+    const groups = Math.max(8, 2 * this.groupCount);
+    this.first = new Int32Array(groups);
+    this.last = new Int32Array(groups);
+    this.next = new Int32Array(Math.max(8, this.rel.size, row + 1));
+    for (let r = 0; r < this.groupCount; r++) {
+      this.first[r] = r;
+      this.last[r] = r;
+      this.next[r] = -1;
+    }
+    this.chained = true;
   }
 
   private hashRow(row: number): number {
@@ -177,7 +212,7 @@ export class RelationIndex {
       const g = slots[2 * s]!;
       if (g === 0) return s;
       if (slots[2 * s + 1] !== h) continue;
-      const a = this.first[g - 1]! * width;
+      const a = (this.chained ? this.first[g - 1]! : g - 1) * width;
       const b = row * width;
       let same = true;
       for (let i = 0; i < this.cols.length && same; i++) same = data[a + this.cols[i]!] === data[b + this.cols[i]!];
@@ -202,6 +237,9 @@ export class RelationIndex {
     this.slots = slots;
   }
 }
+
+/** The chains of an index whose keys have one row each (see `RelationIndex.chained`). */
+const EMPTY = new Int32Array(0);
 
 /**
  * How sparse a column's bits may grow, in words per distinct value (256 bytes; a hash index

@@ -3,7 +3,7 @@
  * takes them as {@link RowEstimate}s): table sizes and per-argument distinct counts of the facts
  * known when a variant is planned, measured again only when a table has grown.
  */
-import { EngineLimitError, tauArgs } from '../engine/tau.js';
+import { EngineLimitError, type TauTerm, tauArgs } from '../engine/tau.js';
 import type { RowEstimate } from './plan.js';
 import type { Run, TableStats } from './run.js';
 import { uses } from './ablation.js';
@@ -58,8 +58,10 @@ function tableStats(run: Run, name: string): TableStats {
   const size = run.engine.tableSize(t.fullName);
   const cached = run.stats.get(name);
   if (cached !== undefined && cached.size === size) return cached;
-  const sets = cached?.values ?? Array.from({ length: t.arity }, () => new Set<string>());
+  const sets = cached?.values ?? Array.from({ length: t.arity }, () => new Set<TauTerm>());
   const inner = new Map(cached?.inner);
+  // The sets of `inner` by argument and inner position, so that a fact makes no key `i.j`.
+  const byArg: Set<TauTerm>[][] = Array.from({ length: t.arity }, () => []);
   const deadline = run.limits.deadline;
   const data = run.engine.tableData(t.fullName);
   for (let f = cached?.size ?? 0; f < size; f++) {
@@ -68,18 +70,24 @@ function tableStats(run: Run, name: string): TableStats {
     if (deadline.tick()) throw new EngineLimitError(deadline.describe(), deadline.exceeded() ?? 'time');
     for (let i = 0; i < t.arity; i++) {
       const arg = data[f * t.arity + i]!;
-      sets[i]!.add(run.engine.kif(arg).text);
+      sets[i]!.add(arg);
       const args = tauArgs(arg);
-      for (let j = 0; j < args.length; j++) {
-        const key = `${i}.${j}`;
-        let set = inner.get(key);
-        if (set === undefined) inner.set(key, (set = new Set()));
-        set.add(run.engine.kif(args[j]!).text);
-      }
+      for (let j = 0; j < args.length; j++) innerSet(inner, byArg[i]!, i, j).add(args[j]!);
     }
   }
   // A new object: plans made earlier keep the figures they were made with.
   const stats = { size, distinct: sets.map((s) => s.size), values: sets, inner, innerDistinct: new Map([...inner].map(([k, s]) => [k, s.size])) };
   run.stats.set(name, stats);
   return stats;
+}
+
+/** The set of `inner` keyed `i.j`, made on first use, through `row` (argument `i`'s sets by `j`). */
+function innerSet(inner: Map<string, Set<TauTerm>>, row: Set<TauTerm>[], i: number, j: number): Set<TauTerm> {
+  const known = row[j];
+  if (known !== undefined) return known;
+  const key = `${i}.${j}`;
+  let set = inner.get(key);
+  if (set === undefined) inner.set(key, (set = new Set()));
+  row[j] = set;
+  return set;
 }

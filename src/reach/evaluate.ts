@@ -37,6 +37,23 @@ type Fresh = Map<string, number>;
 /** The number of new facts of each relation in the last round (its delta), by relation key. */
 type Delta = Map<string, number>;
 
+/**
+ * Where the answers for one relation go, resolved once per component: before, every answer
+ * looked up its relation, and every new fact the round's list and its bridge, by key (three
+ * string-keyed map reads per answer; amazons: 952,190 answers).
+ */
+interface Target {
+  readonly key: string;
+  readonly r: RelationFacts;
+  /** The target of the relation's bridge (`true` of `next`, `does` of `legal`); undefined: none. */
+  bridge: Target | undefined;
+  /** The round's list that holds `key` already, once one does (each round's list is a new map, and keys are never deleted from one). */
+  listedIn: Fresh | undefined;
+}
+
+/** The targets of a component's relations (and their bridges'), by relation key, made on first use. */
+type Targets = Map<string, Target>;
+
 /** Evaluates a component to its fixpoint; limits and Prolog failures become GdlErrors. */
 export function evaluateComponent(run: Run, comp: Component): void {
   try {
@@ -59,6 +76,7 @@ function fixpoint(run: Run, comp: Component): void {
   const compiled = compileComponent(run, comp);
   let fresh: Fresh = new Map();
   let delta: Delta = new Map();
+  const targets: Targets = new Map();
   const naive = !uses(run.switches, 'semi-naive');
   rounds<RelaxedRule>(naive, {
     rules: comp.rules,
@@ -66,12 +84,12 @@ function fixpoint(run: Run, comp: Component): void {
     fire: (rule, j) => {
       const c = compiled.rules.get(rule)!;
       if (j < 0) {
-        if (c.fact) addFact(run, fresh, rule, rule.head);
-        else if (allMayMatch(run, c)) derive(run, fresh, compiled, rule, null, 0);
+        if (c.fact) addFact(run, fresh, targets, rule, rule.head);
+        else if (allMayMatch(run, c)) derive(run, fresh, targetOf(run, targets, keyOf(rule.head)), compiled, rule, null, 0);
         return;
       }
       const d = c.deltas[j]!;
-      if (mayMatch(run, d, delta) && allMayMatch(run, c)) derive(run, fresh, compiled, rule, d.deltaAt, delta.get(d.relKey)!);
+      if (mayMatch(run, d, delta) && allMayMatch(run, c)) derive(run, fresh, targetOf(run, targets, keyOf(rule.head)), compiled, rule, d.deltaAt, delta.get(d.relKey)!);
     },
     commit: () => {
       if (fresh.size === 0) return false;
@@ -136,11 +154,10 @@ function allMayMatch(run: Run, c: CompiledRule): boolean {
 }
 
 /** Runs one variant and records its answers (line 11 / 16 / 23 of Algorithm 9.2). */
-function derive(run: Run, fresh: Fresh, compiled: CompiledComponent, rule: RelaxedRule, deltaAt: number | null, deltaRows: number): void {
-  const key = keyOf(rule.head);
+function derive(run: Run, fresh: Fresh, target: Target, compiled: CompiledComponent, rule: RelaxedRule, deltaAt: number | null, deltaRows: number): void {
   run.current = { rel: rule.head.rel, arity: rule.head.args.length };
   const v = variantClause(run, compiled, rule, deltaAt, deltaRows);
-  const onAnswer = (values: TauTerm[]): void => keep(run, fresh, key, values, rule);
+  const onAnswer = (values: TauTerm[]): void => keep(run, fresh, target, values, rule);
   run.at = rule.pos;
   try {
     if (v.kind === 'clause') run.answers += run.engine.solveCall(variantName(v.id), rule.head.args.length, onAnswer);
@@ -180,14 +197,25 @@ function deriveProjected(run: Run, v: Extract<VariantRun, { kind: 'projected' }>
 }
 
 /** Adds a ground fact of the game directly, without a query. */
-function addFact(run: Run, fresh: Fresh, rule: RelaxedRule, head: Atom): void {
+function addFact(run: Run, fresh: Fresh, targets: Targets, rule: RelaxedRule, head: Atom): void {
   run.current = { rel: head.rel, arity: head.args.length };
-  keep(run, fresh, keyOf(head), head.args.map(toTau), rule);
+  keep(run, fresh, targetOf(run, targets, keyOf(head)), head.args.map(toTau), rule);
+}
+
+/** The target of relation `key`, with its bridge's (made first, so that a cycle of bridges would end). */
+function targetOf(run: Run, targets: Targets, key: string): Target {
+  const known = targets.get(key);
+  if (known !== undefined) return known;
+  const t: Target = { key, r: run.store.relations.get(key)!, bridge: undefined, listedIn: undefined };
+  targets.set(key, t);
+  const to = run.bridges.get(key);
+  if (to !== undefined) t.bridge = targetOf(run, targets, to);
+  return t;
 }
 
 /** Keeps a fact unless known; enforces the atom and depth limits. */
-function keep(run: Run, fresh: Fresh, key: string, args: readonly unknown[], rule: RelaxedRule | undefined): void {
-  const r = run.store.relations.get(key)!;
+function keep(run: Run, fresh: Fresh, target: Target, args: readonly unknown[], rule: RelaxedRule | undefined): void {
+  const r = target.r;
   const result = recordFact(r, args as never, run.maxDepth, run.store);
   if (result !== 'new') {
     if (result.kind === 'too-deep') {
@@ -198,26 +226,29 @@ function keep(run: Run, fresh: Fresh, key: string, args: readonly unknown[], rul
     }
     return;
   }
-  added(run, fresh, key, r);
+  added(run, fresh, target);
 }
 
 /** What follows a new fact: the round's list, its bridge, the progress report and the limits. */
-function added(run: Run, fresh: Fresh, key: string, r: RelationFacts): void {
+function added(run: Run, fresh: Fresh, target: Target): void {
+  const r = target.r;
   // The fact is the relation's newest row; the answer's terms are not kept (see mirrorFacts).
-  if (!fresh.has(key)) fresh.set(key, r.ids.size - 1);
+  if (target.listedIn !== fresh) {
+    if (!fresh.has(target.key)) fresh.set(target.key, r.ids.size - 1);
+    target.listedIn = fresh;
+  }
   // Answers can come faster than engine steps (one query, many answers): counted here too.
   if (run.limits.deadline.tick()) checkDeadline(run);
   // Bridges copy at once, in the same round: a new `next` fact is a `true` fact (line 19),
   // a new `legal` answer a `does` fact (line 14). Waiting a round would double the rounds.
-  const to = run.bridges.get(key);
-  if (to !== undefined) keepBridged(run, fresh, to);
+  if (target.bridge !== undefined) keepBridged(run, fresh, target.bridge);
   // Long single queries report too, not only rounds (the reporter throttles by time).
   if ((run.store.size & 0x3fff) === 0) run.onProgress?.({ round: run.rounds, atoms: run.store.size, largest: largestRelation(run.store).key });
   if (run.store.size > run.limits.maxAtoms) {
     throw limitError(run.game.file, run.plan, largestOrCurrent(run), `${describe(run)}; more than ${run.limits.maxAtoms} ground atoms in all`, { kind: 'atoms' });
   }
   // The relations of eliminated parts are not the game's: neither estimated nor blamed.
-  const past = r.auxiliary ? undefined : pastBudget(run, key, r.ids.size);
+  const past = r.auxiliary ? undefined : pastBudget(run, target.key, r.ids.size);
   if (past !== undefined) throw estimateError(run, r, past);
 }
 
@@ -226,10 +257,9 @@ function added(run: Run, fresh: Fresh, key: string, r: RelationFacts): void {
  * of a new `legal` answer): the same arguments, whose ids are still in the store's buffer, so
  * they are neither interned nor checked for depth again.
  */
-function keepBridged(run: Run, fresh: Fresh, key: string): void {
-  const r = run.store.relations.get(key)!;
-  if (!recordSameFact(r, run.store)) return;
-  added(run, fresh, key, r);
+function keepBridged(run: Run, fresh: Fresh, target: Target): void {
+  if (!recordSameFact(target.r, run.store)) return;
+  added(run, fresh, target);
 }
 
 /**

@@ -4,7 +4,7 @@
  * It lives apart from both so that compile.ts need not import evaluate.ts, which calls it.
  */
 import type { Pos } from '../gdl/ast.js';
-import type { PrologEngine } from '../engine/tau.js';
+import type { PrologEngine, TauTerm } from '../engine/tau.js';
 import type { NormalGame } from '../normalize/types.js';
 import type { RelationKey, RelaxedPlan } from './relaxed.js';
 import type { FactStore } from './store.js';
@@ -16,16 +16,18 @@ export interface TableStats {
   readonly size: number;
   readonly distinct: readonly number[];
   /**
-   * The distinct values' texts per argument, of the first `size` facts: the next measurement
-   * adds only the facts since (tables only grow), where it read every fact again.
+   * The distinct values per argument, of the first `size` facts: the next measurement adds only
+   * the facts since (tables only grow), where it read every fact again. The values are the
+   * table's own term objects, one per term of the fact store (src/reach/store.ts makes each
+   * term's object once, `tauOf`), so distinct objects are distinct terms, and no text is made.
    */
-  readonly values: readonly Set<string>[];
+  readonly values: readonly Set<TauTerm>[];
   /**
-   * The distinct texts of the arguments inside compound arguments, keyed `i.j` (argument `j`
-   * of the term at argument `i`), for calls the engine looks up by them (src/reach/plan.ts
-   * `innerBound`); likewise of the first `size` facts.
+   * The distinct arguments inside compound arguments, keyed `i.j` (argument `j` of the term at
+   * argument `i`), for calls the engine looks up by them (src/reach/plan.ts `innerBound`);
+   * likewise of the first `size` facts.
    */
-  readonly inner: ReadonlyMap<string, Set<string>>;
+  readonly inner: ReadonlyMap<string, Set<TauTerm>>;
   /** The sizes of `inner`'s sets when measured. */
   readonly innerDistinct: ReadonlyMap<string, number>;
 }
