@@ -9,7 +9,8 @@
  *
  *   head(X..) <= a1(..), ..., an(..), tests(..)   enumerates every binding with a row per ai
  */
-import type { Relation, RelationIndex } from './relation.js';
+import type { Relation } from './relation.js';
+import type { RelationIndex } from './relation-index.js';
 import { greedyOrder } from './plan.js';
 import { type StepMemo, closeMemo, openMemo, stepMemos } from './join-memo.js';
 

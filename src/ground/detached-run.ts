@@ -5,7 +5,8 @@
  * variables that the static atoms over them allow.
  */
 import type { Block } from '../datalog/block.js';
-import type { Relation, RelationIndex } from '../datalog/relation.js';
+import type { Relation } from '../datalog/relation.js';
+import type { RelationIndex } from '../datalog/relation-index.js';
 
 /** A detached negated atom, ready for the bindings of one run of its rule (mutable: `neg`). */
 export interface DetachedRun {

@@ -14,7 +14,8 @@
  * a caller that knows it (a static rule, whose join binds each head's values once but for
  * existential variables bound before them) creates it switched off.
  */
-import { Relation, type RelationIndex } from '../datalog/relation.js';
+import { Relation } from '../datalog/relation.js';
+import type { RelationIndex } from '../datalog/relation-index.js';
 import { grow } from '../datalog/terms.js';
 
 /** What is known of a head: its superset filter refused it, it passed, or it is also recorded. */
