@@ -27,6 +27,21 @@ describe('lazy relation indexes', () => {
     expect(rel.distinct(0)).toBe(5);
   });
 
+  it('keeps chains from the first repeated key of an index read while every key had one row', () => {
+    const rel = new Relation(2);
+    for (let i = 0; i < 40; i++) rel.append([i, i]);
+    // Every key has one row so far (relation-index.ts keeps no chains then): each is its own row.
+    expect(chain(rel, 17)).toEqual([17]);
+    expect(rel.index([0]).keys).toBe(40);
+    rel.append([17, 1]);
+    rel.append([39, 1]);
+    rel.append([17, 2]);
+    expect(chain(rel, 17)).toEqual([17, 40, 42]);
+    expect(chain(rel, 39)).toEqual([39, 41]);
+    expect(chain(rel, 0)).toEqual([0]);
+    expect(rel.index([0]).keys).toBe(40);
+  });
+
   it('keeps a set when appends come between inserts and look-ups', () => {
     const rel = new Relation(2);
     expect(rel.insert([1, 2])).toBe(true);
