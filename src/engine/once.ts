@@ -64,7 +64,7 @@ export function firstSolution(goals: readonly unknown[], p: Prover): unknown[] |
   const before: unknown[][] = [];
   const from: (Candidates | null)[] = [];
   const next: number[] = [];
-  let links: unknown[] = NONE;
+  let links: unknown[] = NO_LINKS;
   let k = 0;
   let fresh = true;
   while (k >= 0) {
@@ -102,5 +102,5 @@ export function firstSolution(goals: readonly unknown[], p: Prover): unknown[] |
   return null;
 }
 
-/** No bindings (read only). */
-const NONE = Object.freeze([]) as unknown as unknown[];
+/** No bindings (read only): a group's links before its first call binds, and own.ts's answer of a call that binds nothing. */
+export const NO_LINKS = Object.freeze([]) as unknown as unknown[];

@@ -7,7 +7,7 @@
  */
 import { binder } from './bind.js';
 import { type InnerKey, type JsTable, MAX_INDEXED, tableStore } from './tables.js';
-import { type Candidates, conjuncts, firstSolution } from './once.js';
+import { type Candidates, NO_LINKS, conjuncts, firstSolution } from './once.js';
 import type { TauTerm } from './term.js';
 
 /** A predicate implemented here: it pops nothing and pushes the states the call leads to. */
@@ -334,6 +334,3 @@ const MAX_CHUNK = 256;
 
 /** No clock to read (no query running). */
 const NO_TICK = (): void => {};
-
-/** No bindings: the answer of a call that binds nothing (read only). */
-const NO_LINKS = Object.freeze([]) as unknown as unknown[];
