@@ -2,8 +2,9 @@
  * Process-wide V8 tuning for this project's programs, one list of flags ({@link v8Flags}) for all
  * of them: the `gdl-ground` command sets them first thing for the thread that runs its command
  * ({@link tuneProcess}); the processes this project starts to ground or measure a game (`batch`'s
- * workers, the benchmarks' workers) get them on their command line. The library never sets them:
- * V8 flags belong to the whole process, which may be someone else's.
+ * workers, the benchmarks' workers) get them on their command line. Once a command has run long,
+ * the command line's main thread lowers the interrupt budget ({@link lowerBudgetWhenLong}). The
+ * library never sets them: V8 flags belong to the whole process, which may be someone else's.
  */
 import { totalmem } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
@@ -18,6 +19,25 @@ import { isMainThread, workerData } from 'node:worker_threads';
  * method's superset computation 0.83 -> 0.64 s; on games of 2-4 s no clear change.
  */
 const INTERRUPT_BUDGET = 1_000_000;
+
+/**
+ * V8's interrupt budget once a run has proved long ({@link LONG_RUN_CPU_MS}): 400,000, the
+ * value at which the largest games spent least (docs/corpus.md, tier29). A run that has already
+ * taken that much processor time is one of the corpus's largest, and its hot functions pay back
+ * their optimizing sooner; the corpus's typical runs (0.25-0.5 CPU s) end before and keep
+ * {@link INTERRUPT_BUDGET}, with which they measured 3-4% less than with this one from the start.
+ */
+const LONG_RUN_INTERRUPT_BUDGET = 400_000;
+
+/**
+ * Processor time of the whole process (ms, boot included) after which a run counts as long:
+ * above the ten median games of docs/reach.md item 14 (0.25-0.47 s each), below the first
+ * second of every game of the scale benchmark.
+ */
+const LONG_RUN_CPU_MS = 600;
+
+/** How often the idle main thread reads the process's processor time (ms): some 50 wake-ups a second. */
+const LONG_RUN_POLL_MS = 20;
 
 /**
  * V8's setting for short runs. Most games take 50-300 ms in one fresh process, and V8's defaults
@@ -111,6 +131,27 @@ export function v8Flags(initialMb: number = INITIAL_HEAP_MB): string[] {
  */
 export function tuneProcess(initialMb: number = INITIAL_HEAP_MB): void {
   for (const flag of v8Flags(initialMb)) setFlagsFromString(flag);
+}
+
+/**
+ * Lowers V8's interrupt budget to {@link LONG_RUN_INTERRUPT_BUDGET} once the process has used
+ * `afterCpuMs` of processor time, watched from a thread that is idle meanwhile (the command
+ * line's main thread while its command thread runs; a timer on the working thread would never
+ * fire). The budget is one process-wide setting, and V8 reads it each time it resets a
+ * function's budget (when the function's feedback is made and at each interrupt tick), so from
+ * the next tick on every function of the running thread counts against the lower one (checked
+ * with `--trace-opt`, docs/corpus.md, tier29). Returns a function that stops the watch; the
+ * watch keeps no process alive.
+ */
+export function lowerBudgetWhenLong(afterCpuMs: number = LONG_RUN_CPU_MS): () => void {
+  const watch = setInterval(() => {
+    const used = process.cpuUsage();
+    if ((used.user + used.system) / 1000 < afterCpuMs) return;
+    setFlagsFromString(`--interrupt-budget=${LONG_RUN_INTERRUPT_BUDGET}`);
+    clearInterval(watch);
+  }, LONG_RUN_POLL_MS);
+  watch.unref();
+  return () => clearInterval(watch);
 }
 
 /**

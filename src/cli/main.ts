@@ -7,7 +7,7 @@
  * it only schedules worker processes, each with a heap of its own.
  */
 import { isMainThread, workerData } from 'node:worker_threads';
-import { type CommandThreadData, exposeCollector, tuneProcess, v8Flags } from '../runtime.js';
+import { type CommandThreadData, exposeCollector, lowerBudgetWhenLong, tuneProcess, v8Flags } from '../runtime.js';
 import { guardProcess } from './exit.js';
 import { initialHeapMb, runInThread, runsInThread } from './thread.js';
 
@@ -16,8 +16,12 @@ if (isMainThread) {
   const args = process.argv.slice(2);
   tuneProcess(initialHeapMb(args));
   exposeCollector();
-  if (runsInThread(args)) process.exitCode = await runInThread(new URL(import.meta.url), args);
-  else await (await import('./program.js')).runProgram(args);
+  if (runsInThread(args)) {
+    // This thread idles while the command's thread runs: it watches whether the run is long.
+    const stopWatch = lowerBudgetWhenLong();
+    process.exitCode = await runInThread(new URL(import.meta.url), args);
+    stopWatch();
+  } else await (await import('./program.js')).runProgram(args);
 } else {
   const data = workerData as CommandThreadData;
   // The progress line of `reach` is drawn only on a terminal, which the thread's stderr is not.
