@@ -84,11 +84,17 @@ describe('ground vocabulary', () => {
   it('orders moves by the text of (R M) whether read off does atoms, legal atoms or sorted', () => {
     // Roles and actions whose texts sort apart from their interning order, and a name with '!'
     // (below ')'): `(r a!)` sorts before `(r a)`. Every move has a does atom, some a legal one;
-    // then the other way round; then each move only one of the two, so neither kind covers all.
+    // then the other way round; then each move only one of the two, so neither kind covers all;
+    // then some moves both, some only a does atom and some only a legal one (one merge of both).
     const moves = ['(r a)', '(r a!)', '(q (z 1))', '(q (b 2 3))', '(r ab)', '(q c)'];
     const byText = [...moves].sort(compareCodePoints);
     const some = (i: number): boolean => i % 2 === 0;
-    const cases: [(i: number) => boolean, (i: number) => boolean][] = [[() => true, some], [some, () => true], [some, (i) => !some(i)]];
+    const cases: [(i: number) => boolean, (i: number) => boolean][] = [
+      [() => true, some],
+      [some, () => true],
+      [some, (i) => !some(i)],
+      [(i) => i % 3 !== 1, (i) => i % 3 !== 2],
+    ];
     for (const [withDoes, withLegal] of cases) {
       const rules: [string, string[], string[]][] = [];
       moves.forEach((m, i) => {
