@@ -21,10 +21,18 @@ export interface Candidates {
   readonly end: number;
 }
 
+/** A once group proved: the bindings of its first solution. */
+export interface Proved {
+  readonly links: unknown[];
+}
+
 /** What the walk needs of own.ts and bind.ts. */
 interface Prover {
-  /** A goal entered: passed or failed (a test, a call with every argument bound), or a call's candidates. */
-  entered(atom: unknown): Candidates | boolean;
+  /**
+   * A goal entered: passed or failed (a test, a call with every argument bound), a call's
+   * candidates, or a once group's bindings (only in {@link everySolution}'s goals).
+   */
+  entered(atom: unknown): Candidates | Proved | boolean;
   apply(term: unknown, links: unknown[]): unknown;
   bind(atom: unknown, data: readonly unknown[], base: number, indexed: number): unknown[] | null;
   /** The clock's tick, once per candidate tried (the walk makes no step the driver would count). */
@@ -61,6 +69,24 @@ export function conjuncts(g: any, own: (goal: any) => boolean): unknown[] | unde
  * same. Iterative: a level per goal, resumed at its next candidate when the later levels fail.
  */
 export function firstSolution(goals: readonly unknown[], p: Prover): unknown[] | null {
+  return walk(goals, p, null);
+}
+
+/**
+ * Gives `each` the bindings of every solution of `goals`, in the order Tau-Prolog's states
+ * would reach them: the same depth-first walk as {@link firstSolution}, resumed after each
+ * solution instead of stopped. A goal may also be a once group proved by `entered` (its first
+ * solution's bindings, one alternative only), as own.ts's `once` step pushes one state for it.
+ */
+export function everySolution(goals: readonly unknown[], p: Prover, each: (links: unknown[]) => void): void {
+  walk(goals, p, each);
+}
+
+/**
+ * The walk of {@link firstSolution} (`each` null: stop at the first solution and return its
+ * bindings) and of {@link everySolution} (each solution given to `each`, then backtrack).
+ */
+function walk(goals: readonly unknown[], p: Prover, each: ((links: unknown[]) => void) | null): unknown[] | null {
   const before: unknown[][] = [];
   const from: (Candidates | null)[] = [];
   const next: number[] = [];
@@ -68,7 +94,12 @@ export function firstSolution(goals: readonly unknown[], p: Prover): unknown[] |
   let k = 0;
   let fresh = true;
   while (k >= 0) {
-    if (k === goals.length) return links;
+    if (k === goals.length) {
+      if (each === null) return links;
+      each(links);
+      k--, (fresh = false);
+      continue;
+    }
     if (fresh) {
       before[k] = links;
       const found = p.entered(links.length === 0 ? goals[k] : p.apply(goals[k], links));
@@ -76,12 +107,15 @@ export function firstSolution(goals: readonly unknown[], p: Prover): unknown[] |
         k--, (fresh = false);
         continue;
       }
-      from[k] = found === true ? null : found;
       next[k] = 0;
-      if (found === true) {
+      if (found === true || 'links' in found) {
+        // One alternative: a test passed, or a once group with its solution's bindings.
+        from[k] = null;
+        if (found !== true && found.links.length > 0) links = links.length === 0 ? found.links : links.concat(found.links);
         k++;
         continue;
       }
+      from[k] = found;
     }
     // A test has one answer; a call has its next candidate that unifies, if any.
     const c = from[k]!;

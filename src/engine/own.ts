@@ -7,7 +7,7 @@
  */
 import { binder } from './bind.js';
 import { type InnerKey, type JsTable, MAX_INDEXED, tableStore } from './tables.js';
-import { type Candidates, NO_LINKS, conjuncts, firstSolution } from './once.js';
+import { type Candidates, NO_LINKS, type Proved, conjuncts, everySolution, firstSolution } from './once.js';
 import type { TauTerm } from './term.js';
 
 /** A predicate implemented here: it pops nothing and pushes the states the call leads to. */
@@ -34,6 +34,12 @@ interface OwnPredicates {
    * them). See {@link AnswerSink}.
    */
   setSink(sink: AnswerSink | null, vars?: readonly string[], tick?: () => void): void;
+  /**
+   * Gives the sink every answer of a query's first state `entered` (a clause's body entered by
+   * src/engine/call.ts, its substitution the query's variables) when the body holds only goals
+   * proved here; false, with nothing done, otherwise (or with no sink), for the driver to step.
+   */
+  solveEntered(entered: unknown): boolean;
 }
 
 /**
@@ -205,6 +211,45 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     thr.prepend([new pl.type.State(goal, point.substitution, point)]);
   });
 
+  // The goals of each clause body walked by solveEntered (null: not walkable), by the body's
+  // term, which every query of the clause shares (call.ts). Tables are defined before the
+  // clauses that call them and never dropped, so a body's answer does not change.
+  const walkable = new Map<unknown, unknown[] | null>();
+
+  /**
+   * A query whose body is a conjunction of table calls, tests and once groups of them (every
+   * variant clause of the superset stage) is proved by one depth-first walk (once.ts
+   * `everySolution`) instead of a state per candidate, each with the rest of the body applied:
+   * the same answers in the same order, the order the states would be popped in.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function solveEntered(first: any): boolean {
+    if (sink === null) return false;
+    let goals = walkable.get(first.goal);
+    if (goals === undefined) walkable.set(first.goal, (goals = conjuncts(first.goal, walkGoal) ?? null));
+    if (goals === null) return false;
+    const to = sink;
+    const vars = sinkVars;
+    const subst = first.substitution;
+    const prover = { entered, apply, bind, tick };
+    everySolution(goals, { entered: (atom) => enteredOrOnce(atom, prover), apply, bind, tick }, (links) => to(values(vars, subst, links)));
+    return true;
+  }
+
+  /** A goal solveEntered walks: the engine's own, or a once group of them. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function walkGoal(t: any): boolean {
+    return t.id === 'once' ? t.args.length === 1 && conjuncts(t.args[0], ownGoal) !== undefined : ownGoal(t);
+  }
+
+  /** {@link entered}, and a once group proved by its first solution (what the `once` step does). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function enteredOrOnce(atom: any, prover: Parameters<typeof firstSolution>[1]): Candidates | Proved | boolean {
+    if (atom.id !== 'once') return entered(atom);
+    const links = firstSolution(conjuncts(atom.args[0], ownGoal)!, prover);
+    return links === null ? false : { links };
+  }
+
   /** True for a call of a table, `\\==` or `'$gdl_absent'` (what the superset stage's once groups hold). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   function ownGoal(t: any): boolean {
@@ -292,7 +337,7 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
     tick = clock;
   }
 
-  return { direct, defineTable, addToTable, tableSize, tableData, clearTable, probe, defineProjection, setSink };
+  return { direct, defineTable, addToTable, tableSize, tableData, clearTable, probe, defineProjection, setSink, solveEntered };
 }
 
 /**

@@ -193,8 +193,9 @@ export function createEngine(limits: EngineLimits, options: EngineOptions = {}):
     // The goal is built as a term: parsing query text costs more than answering small queries.
     const vars = Array.from({ length: arity }, (_, i) => `X${i}`);
     // The clause entered at once (src/engine/call.ts), or the call for Tau-Prolog to resolve.
-    reset((directSteps ? calls.enter(name, vars) : undefined) ?? calls.call(name, vars));
-    return drive(name, vars, onAnswer);
+    const entered = directSteps ? calls.enter(name, vars) : undefined;
+    reset(entered ?? calls.call(name, vars));
+    return drive(name, vars, onAnswer, entered);
   }
 
   /** Empties the machine and makes `state` its only choice point (what thread.add_goal does). */
@@ -209,7 +210,7 @@ export function createEngine(limits: EngineLimits, options: EngineOptions = {}):
    * engine's own predicates hand most answers straight to `onAnswer` (own.ts, `AnswerSink`);
    * the rest are the states with an empty goal that the loop pops.
    */
-  function drive(goal: string, vars: readonly string[], onAnswer: (values: TauTerm[]) => void): number {
+  function drive(goal: string, vars: readonly string[], onAnswer: (values: TauTerm[]) => void, entered?: unknown): number {
     let count = 0;
     if (!directSteps) return stepAll(goal, vars, onAnswer);
     // Counted like a step: a long enumeration of one call reads the clock too.
@@ -222,6 +223,11 @@ export function createEngine(limits: EngineLimits, options: EngineOptions = {}):
       onAnswer(values as TauTerm[]);
     }, vars, tick);
     try {
+      // A body of the engine's own goals is walked at once, without states (own.ts `solveEntered`).
+      if (entered !== undefined && own.solveEntered(entered)) {
+        thread.points = [];
+        return count;
+      }
       const popped = stepAll(goal, vars, onAnswer);
       return popped + count;
     } finally {
