@@ -1,7 +1,7 @@
 // The GDL writer makes rule lines as UTF-8 bytes (src/formats/gdl/bytes.ts, issue 27): every
 // term's bytes decode to the term table's text, and every rule line equals the line made from
 // the rule's atoms' texts, on symbols of one to four bytes (games/utf8-names.kif) and on
-// tictactoe, in chunks as small as a line.
+// tictactoe, in chunks as small as a line; deep terms, repeated roots and subterms as roots.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import type { GroundGame } from '../src/ground/types.js';
 import { defaultPipelineOptions } from '../src/pipeline/options.js';
 import { runGrounding } from '../src/pipeline/stages.js';
 import { StageTimer } from '../src/timer.js';
+import { TermTable } from '../src/datalog/terms.js';
 import { EXAMPLES_DIR } from './examples.js';
 
 function ground(name: string): GroundGame {
@@ -33,9 +34,9 @@ describe('GDL as bytes', () => {
 
     it(`decodes every term of games/${name} to its text`, () => {
       const ids = Array.from({ length: game.terms.size }, (_, i) => i);
-      const { bytes, start } = termBytes(game.terms, ids);
+      const { bytes, start, end } = termBytes(game.terms, ids);
       const decoder = new TextDecoder();
-      for (const id of ids) expect(decoder.decode(bytes.subarray(start[id]!, start[id + 1]!))).toBe(game.terms.text(id));
+      for (const id of ids) expect(decoder.decode(bytes.subarray(start[id]!, end[id]!))).toBe(game.terms.text(id));
     });
 
     it(`writes the rule lines of games/${name} as the atoms' texts make them, in any chunk size`, () => {
@@ -69,6 +70,21 @@ describe('GDL as bytes', () => {
     const text = emitGdl(ground('utf8-names.kif'), { baseInput: true }, Deadline.never());
     expect(text).toContain('(<= 🀄 (true (zelle (pos (x 1) (y 1)) 中)) (true (zelle (pos (x 1) (y 2)) größe)))\n');
     expect(text).toContain('(<= (goal spieler 0) (not 🀄))\n');
+  });
+
+  it('writes the texts of deep terms, of roots asked for twice and of subterms, whichever layout it picks', () => {
+    // A chain (s (s ... (s 0))) 40 deep, with a sibling (pair (s 0) z): asked for alone, the
+    // deepest term's subterms would take far more than twice its own text (the roots' texts
+    // are then written one after the other); asked for with all of them, a text per term.
+    const terms = new TermTable();
+    const chain = [terms.constant('0')];
+    for (let d = 1; d <= 40; d++) chain.push(terms.compound('s', [chain[d - 1]!]));
+    const pair = terms.compound('pair', [chain[1]!, terms.constant('z')]);
+    const decoder = new TextDecoder();
+    for (const roots of [[chain[40]!], [chain[40]!, pair, chain[40]!], [...chain, pair, chain[3]!], [pair, chain[0]!]]) {
+      const { bytes, start, end } = termBytes(terms, roots);
+      expect(roots.map((_, i) => decoder.decode(bytes.subarray(start[i]!, end[i]!)))).toEqual(roots.map((t) => terms.text(t)));
+    }
   });
 
   it('copies pieces of every length four bytes at a time into a buffer with only the slack to spare', () => {

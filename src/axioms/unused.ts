@@ -23,37 +23,62 @@ export function rulesByHead(game: GroundGame): number[][] {
  */
 function headRanges(heads: Int32Array, count: number, atoms: number, tick: () => void): Int32Array {
   const start = new Int32Array(atoms + 1);
+  countHeads(heads, count, start, tick);
+  prefixSums(start);
+  return start;
+}
+
+/** Counts each head's rules into `start[head + 1]`. */
+function countHeads(heads: Int32Array, count: number, start: Int32Array, tick: () => void): void {
   for (let i = 0; i < count; i++) {
     if ((i & TICK_MASK) === 0) tick();
     start[heads[i]! + 1]!++;
   }
-  for (let a = 0; a < atoms; a++) start[a + 1]! += start[a]!;
-  return start;
+}
+
+/** `counts` turned into running sums, in place. */
+function prefixSums(counts: Int32Array): void {
+  for (let a = 1; a < counts.length; a++) counts[a]! += counts[a - 1]!;
 }
 
 /**
  * The atoms whose rules play needs: the outputs, then backwards through rule bodies.
  *   needed(H) :- rule(H, _), output(H).
  *   needed(B) :- needed(H), rule(H, Body), B in Body.
+ * Each loop is a function of its own: this runs once per game, and V8 compiled a function of
+ * several loops again for each loop, having left the one before at code it had not seen run
+ * (three compiles here on amazons, emit's termBytes six; docs/corpus.md, tail29).
  */
 export function neededAtoms(game: GroundGame, deadline: Deadline): Uint8Array {
   const tick = strideTicker(deadline, game.file, 'dropping unused instances');
   const rules = compactRules(game);
-  const { starts, lits } = rules;
   const atoms = atomCount(game);
   const start = headRanges(rules.heads, rules.count, atoms, tick);
   const needed = new Uint8Array(atoms);
   // Each atom is pushed once, when first needed.
   const todo = new Int32Array(atoms);
+  const top = seedOutputs(start, outputAtoms(game), needed, todo, tick);
+  closeUnderBodies(start, rules.starts, rules.lits, needed, todo, top, tick);
+  return needed;
+}
+
+/** Marks as needed and pushes on `todo` every output atom that has rules; how many were pushed. */
+function seedOutputs(start: Int32Array, output: Uint8Array, needed: Uint8Array, todo: Int32Array, tick: () => void): number {
   let top = 0;
-  const output = outputAtoms(game);
-  for (let id = 0; id < atoms; id++) {
+  for (let id = 0, atoms = needed.length; id < atoms; id++) {
     if ((id & TICK_MASK) === 0) tick();
-    if (start[id + 1]! > start[id]! && output[id] === 1) {
-      needed[id] = 1;
-      todo[top++] = id;
-    }
+    // Without a branch: the first output atom comes late (atoms are in text order, `does`
+    // first), where a branch not yet run made V8 compile the loop again.
+    const mark = (start[id + 1]! > start[id]! ? 1 : 0) & output[id]!;
+    needed[id] = mark;
+    todo[top] = id;
+    top += mark;
   }
+  return top;
+}
+
+/** Marks every atom in a body of a rule of a needed head, from the `top` atoms on `todo`. */
+function closeUnderBodies(start: Int32Array, starts: Int32Array, lits: Int32Array, needed: Uint8Array, todo: Int32Array, top: number, tick: () => void): void {
   while (top > 0) {
     const h = todo[--top]!;
     for (let r = start[h]!; r < start[h + 1]!; r++) {
@@ -68,7 +93,6 @@ export function neededAtoms(game: GroundGame, deadline: Deadline): Uint8Array {
       }
     }
   }
-  return needed;
 }
 
 /**

@@ -77,7 +77,7 @@ function forwardChain(game: GroundGame, deadline: Deadline, hooks?: ChainHooks):
   for (const id of game.init) seed(id);
   // Lazy atoms and the heads of lazy rules (docs/lazy.md) may hold in any state.
   for (const id of lazyInputAtoms(game)) seed(id);
-  for (let i = 0; i < rules.count; i++) if (waiting[i] === 0) fire(i);
+  fireUnwaited(waiting, fire);
   while (top > 0) {
     const id = todo[--top]!;
     tick();
@@ -87,6 +87,11 @@ function forwardChain(game: GroundGame, deadline: Deadline, hooks?: ChainHooks):
   return { reached, waiting };
 }
 
+/** Fires every rule that waits for nothing (its own function: see {@link positiveWatchers}). */
+function fireUnwaited(waiting: Int32Array, fire: (ri: number) => void): void {
+  for (let i = 0; i < waiting.length; i++) if (waiting[i] === 0) fire(i);
+}
+
 /**
  * Per atom, the rules whose positive body holds it, as one list of rule indices with offsets
  * per atom (two typed arrays, not an array per atom); `waiting` gets each rule's body size.
@@ -94,23 +99,37 @@ function forwardChain(game: GroundGame, deadline: Deadline, hooks?: ChainHooks):
  * The offsets are filled from each list's end backwards, so they need no second array.
  */
 function positiveWatchers(rules: CompactRules, atoms: number, waiting: Int32Array, tick: () => void): { start: Int32Array; list: Int32Array } {
-  const { starts, negAt, lits } = rules;
   // First the count of each atom's rules, then the end of its list, then (filled) its start.
+  // Each loop is a function of its own: V8 compiled a function of the three again for each
+  // loop, having left the one before at code it had not seen run (docs/corpus.md, tail29).
   const start = new Int32Array(atoms + 1);
+  const total = countWatchers(rules, waiting, start, tick);
+  for (let a = 1; a <= atoms; a++) start[a]! += start[a - 1]!;
+  const list = new Int32Array(total);
+  fillWatchers(rules, start, list, tick);
+  return { start, list };
+}
+
+/** Each rule's positive body size into `waiting`, each atom's count of rules into `count`; the sum of the sizes. */
+function countWatchers(rules: CompactRules, waiting: Int32Array, count: Int32Array, tick: () => void): number {
+  const { starts, negAt, lits } = rules;
   let total = 0;
   for (let i = 0, n = rules.count; i < n; i++) {
     if ((i & TICK_MASK) === 0) tick();
     waiting[i] = negAt[i]! - starts[i]!;
     total += waiting[i]!;
-    for (let k = starts[i]!; k < negAt[i]!; k++) start[lits[k]!]!++;
+    for (let k = starts[i]!; k < negAt[i]!; k++) count[lits[k]!]!++;
   }
-  for (let a = 1; a <= atoms; a++) start[a]! += start[a - 1]!;
-  const list = new Int32Array(total);
+  return total;
+}
+
+/** Each rule's index into the lists of its positive atoms, filled from their ends (`end`, moved down to their starts). */
+function fillWatchers(rules: CompactRules, end: Int32Array, list: Int32Array, tick: () => void): void {
+  const { starts, negAt, lits } = rules;
   for (let i = rules.count - 1; i >= 0; i--) {
     if ((i & TICK_MASK) === 0) tick();
-    for (let k = starts[i]!; k < negAt[i]!; k++) list[--start[lits[k]!]!] = i;
+    for (let k = starts[i]!; k < negAt[i]!; k++) list[--end[lits[k]!]!] = i;
   }
-  return { start, list };
 }
 
 /**

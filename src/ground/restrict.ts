@@ -81,35 +81,36 @@ function keptRules(rules: CompactRules, keep: Uint8Array, keepNeg: Uint8Array, a
   const used = new Uint8Array(atoms);
   let kept = 0;
   let literals = 0;
-  let changed = false;
+  let dropped = 0;
   for (let i = 0, n = rules.count; i < n; i++) {
     if ((i & TICK_MASK) === 0) tick();
     if (keep[i] === 0) continue;
     kept++;
     used[heads[i]!] = 1;
-    for (let k = starts[i]!; k < negAt[i]!; k++) used[lits[k]!] = 1;
-    literals += negAt[i]! - starts[i]!;
-    for (let k = negAt[i]!; k < starts[i + 1]!; k++) {
-      if (keepNeg[lits[k]!] === 0) {
-        changed = true;
-        continue;
-      }
-      used[lits[k]!] = 1;
-      literals++;
+    // One loop, the same statements for positive and negative literals (as in selectKept).
+    const neg = negAt[i]!;
+    for (let k = starts[i]!, end = starts[i + 1]!; k < end; k++) {
+      const a = lits[k]!;
+      const mark = keepNeg[a]! | (k < neg ? 1 : 0);
+      used[a]! |= mark;
+      literals += mark;
+      dropped += 1 - mark;
     }
   }
-  return { rules: kept, literals, changed, used };
+  return { rules: kept, literals, changed: dropped > 0, used };
 }
 
 /**
  * The rules `keep` marks (`size.rules` of them, `size.literals` literals), each without the
- * negative literals whose atom `keepNeg` does not mark (all kept without `keepNeg`), their atoms
- * renumbered by `renumber`: one copy into arrays of their exact size. Rules stay sorted by head
- * and positive body (the renumbering is monotone). Pruning and unused-instance removal both
- * select through it.
+ * negative literals whose atom `keepNeg` does not mark, their atoms renumbered by `renumber`:
+ * one copy into arrays of their exact size. Rules stay sorted by head and positive body (the
+ * renumbering is monotone). Pruning selects through it. A rule's literals are copied in one
+ * loop with the same statements for positive and negative ones (a negative one dropped is
+ * written and then written over: the position does not move past it), so that the first
+ * negative literal, late in the rules, does not make V8 compile the loop again.
  */
 function selectKept(
-  rules: CompactRules, keep: Uint8Array, keepNeg: Uint8Array | undefined, size: { readonly rules: number; readonly literals: number }, renumber: Int32Array, tick: () => void,
+  rules: CompactRules, keep: Uint8Array, keepNeg: Uint8Array, size: { readonly rules: number; readonly literals: number }, renumber: Int32Array, tick: () => void,
 ): CompactRules {
   const { heads, starts, negAt, lits } = rules;
   const outHeads = new Int32Array(size.rules);
@@ -121,12 +122,16 @@ function selectKept(
   for (let i = 0, count = rules.count; i < count; i++) {
     if ((i & TICK_MASK) === 0) tick();
     if (keep[i] === 0) continue;
+    const neg = negAt[i]!;
     outHeads[n] = renumber[heads[i]!]!;
     outStarts[n] = k;
-    for (let m = starts[i]!; m < negAt[i]!; m++) outLits[k++] = renumber[lits[m]!]!;
-    outNeg[n] = k;
-    if (keepNeg === undefined) for (let m = negAt[i]!; m < starts[i + 1]!; m++) outLits[k++] = renumber[lits[m]!]!;
-    else for (let m = negAt[i]!; m < starts[i + 1]!; m++) if (keepNeg[lits[m]!] === 1) outLits[k++] = renumber[lits[m]!]!;
+    outNeg[n] = k + neg - starts[i]!;
+    for (let m = starts[i]!, end = starts[i + 1]!; m < end; m++) {
+      const a = lits[m]!;
+      // Past the last literal kept (the array's end) a typed array ignores the write.
+      outLits[k] = renumber[a]!;
+      k += keepNeg[a]! | (m < neg ? 1 : 0);
+    }
     n++;
   }
   outStarts[n] = k;
@@ -189,21 +194,55 @@ export function restrictToHeads(game: GroundGame, heads: Uint8Array, deadline: D
   // Lazy atoms and lazy rules' heads (docs/lazy.md) stay: the simulators read and make them.
   for (const id of lazyInputAtoms(game)) used[id] = 1;
   const { renumber, count } = renumbering(used, tick);
-  // The rules' arrays in locals: this loop runs once per game, mostly unoptimized, where each
-  // `rules.x` is a property load per rule.
-  const { count: ruleCount, heads: ruleHeads, starts } = rules;
-  const keep = new Uint8Array(ruleCount);
-  let kept = 0;
-  let literals = 0;
-  for (let i = 0; i < ruleCount; i++) {
-    if (heads[ruleHeads[i]!] === 0) continue;
-    keep[i] = 1;
-    kept++;
-    literals += starts[i + 1]! - starts[i]!;
-  }
+  const kept = rulesOfHeads(rules, heads);
   checkDeadline(deadline, game.file, what);
-  if (count === used.length && kept === rules.count) return gameWithRules(gameFields(game), atomTerms(game), rules);
-  const out = kept === rules.count ? renumberRules(rules, renumber, tick) : selectKept(rules, keep, undefined, { rules: kept, literals }, renumber, tick);
+  if (count === used.length && kept.rules === rules.count) return gameWithRules(gameFields(game), atomTerms(game), rules);
+  const out = kept.rules === rules.count ? renumberRules(rules, renumber, tick) : selectOfHeads(rules, heads, kept, renumber, tick);
   checkDeadline(deadline, game.file, what);
   return withAtoms(game, out, renumber, count);
+}
+
+/**
+ * How many rules have a head `heads` marks, and their literals. Its own function, as every
+ * loop over all rules here: this runs once per game, and V8 compiled a function of several
+ * loops again for each (docs/corpus.md, tail29).
+ */
+function rulesOfHeads(rules: CompactRules, heads: Uint8Array): { readonly rules: number; readonly literals: number } {
+  // The rules' arrays in locals: this loop runs once per game, partly unoptimized, where each
+  // `rules.x` is a property load per rule.
+  const { count, heads: ruleHeads, starts } = rules;
+  let kept = 0;
+  let literals = 0;
+  for (let i = 0; i < count; i++) {
+    const mark = heads[ruleHeads[i]!]!;
+    kept += mark;
+    literals += mark * (starts[i + 1]! - starts[i]!);
+  }
+  return { rules: kept, literals };
+}
+
+/**
+ * The rules whose head `heads` marks (`size.rules` of them, `size.literals` literals), whole,
+ * their atoms renumbered by `renumber`: one copy into arrays of their exact size, each rule's
+ * literals (positive and negative alike: one range) in one loop.
+ */
+function selectOfHeads(rules: CompactRules, heads: Uint8Array, size: { readonly rules: number; readonly literals: number }, renumber: Int32Array, tick: () => void): CompactRules {
+  const { heads: ruleHeads, starts, negAt, lits } = rules;
+  const outHeads = new Int32Array(size.rules);
+  const outStarts = new Int32Array(size.rules + 1);
+  const outNeg = new Int32Array(size.rules);
+  const outLits = new Int32Array(size.literals);
+  let n = 0;
+  let k = 0;
+  for (let i = 0, count = rules.count; i < count; i++) {
+    if ((i & TICK_MASK) === 0) tick();
+    if (heads[ruleHeads[i]!] === 0) continue;
+    outHeads[n] = renumber[ruleHeads[i]!]!;
+    outStarts[n] = k;
+    outNeg[n] = k + negAt[i]! - starts[i]!;
+    for (let m = starts[i]!, end = starts[i + 1]!; m < end; m++) outLits[k++] = renumber[lits[m]!]!;
+    n++;
+  }
+  outStarts[n] = k;
+  return { count: n, heads: outHeads, starts: outStarts, negAt: outNeg, lits: outLits };
 }

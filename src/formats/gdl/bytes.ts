@@ -131,32 +131,157 @@ export class ByteLines {
 }
 
 /**
- * The UTF-8 text of terms, each one after the other: term `i` of the list is `bytes[start[i] ..
- * start[i + 1])`; `bytes` ends with {@link WORD_SLACK} bytes more, for {@link putWords}.
+ * The UTF-8 text of terms: term `i` of the list is `bytes[start[i] .. end[i])`; `bytes` ends
+ * with {@link WORD_SLACK} bytes more, for {@link putWords}. Two terms of the list may share
+ * their bytes (the same term, or one the text of a term within the other).
  */
 export interface TermBytes {
   readonly bytes: Uint8Array;
   readonly start: Int32Array;
+  readonly end: Int32Array;
 }
 
 /**
  * The KIF texts of `roots` (term ids of `terms`) as {@link TermBytes}, byte for byte what
- * `terms.text` gives (`(f a b)`, single spaces), written without recursion (terms nest deep)
- * and without a string per term: only each symbol's name is encoded, once. The texts' lengths
- * are summed first, so the bytes are one array of their exact size (growing it by doublings and
- * copying it out allocated four times its size, and each 64 MiB of such memory starts a full
- * collection of the heap). A compound term is walked once: its bytes, where they were first
- * written, are copied for every later occurrence (the `(move ...)` of a `legal` and of its
- * `does`, the `(cell ...)` of a `true` and of its `next`).
+ * `terms.text` gives (`(f a b)`, single spaces), without recursion (terms nest deep) and
+ * without a string per term: only each symbol's name is encoded, once. A term's arguments have
+ * lower ids than the term (the table interns them first), so the texts are made bottom-up in
+ * plain loops over the ids, with no stack and no call per term: the terms the roots contain
+ * are marked going down, their sizes summed going up, and each text written going up, `(`, its
+ * name, then each argument's text copied from where it was written. Every distinct term's text
+ * is written once, a root's where its term's is. Where texts written per term would take more
+ * than twice the roots' own (terms nested deep, whose every subterm's text would be kept
+ * apart), the roots' texts are written one after the other instead ({@link contiguousTexts}).
+ *
+ * Each loop is a function of its own: this runs once per game, and V8 compiles a hot loop
+ * where it runs (on-stack replacement); a function of several loops was compiled again for
+ * each, after leaving the one before at code it had not seen run (six compiles here).
  */
 export function termBytes(terms: TermReader, roots: ArrayLike<number>): TermBytes {
   const names = symbolBytes(terms);
-  const sizes = textSizes(terms, names);
-  const start = new Int32Array(roots.length + 1);
-  for (let i = 0; i < roots.length; i++) start[i + 1] = start[i]! + sizes(roots[i]!);
-  const bytes = new Uint8Array(start[roots.length]! + WORD_SLACK);
-  writeTexts(terms, names, sizes, roots, bytes);
-  return { bytes, start };
+  const marked = new Uint8Array(idsBelow(roots));
+  markEach(marked, roots);
+  markArguments(terms, marked);
+  const size = new Int32Array(marked.length);
+  const at = new Int32Array(marked.length);
+  const total = placeTexts(terms, names.start, marked, size, at);
+  const own = sizeOf(size, roots);
+  if (total > 2 * own) return contiguousTexts(terms, names, roots, size, own);
+  const bytes = new Uint8Array(total + WORD_SLACK);
+  writeTermTexts(terms, names, marked, size, at, bytes);
+  const start = new Int32Array(roots.length);
+  const end = new Int32Array(roots.length);
+  rootRanges(roots, size, at, start, end);
+  return { bytes, start, end };
+}
+
+/** One more than the highest id of `ids` (0 when none). */
+function idsBelow(ids: ArrayLike<number>): number {
+  let top = 0;
+  for (let i = 0; i < ids.length; i++) if (ids[i]! >= top) top = ids[i]! + 1;
+  return top;
+}
+
+/** Marks every id of `ids`. */
+function markEach(marked: Uint8Array, ids: ArrayLike<number>): void {
+  for (let i = 0; i < ids.length; i++) marked[ids[i]!] = 1;
+}
+
+/** Marks the arguments of every marked term, going down the ids: so every term a marked one contains. */
+function markArguments(terms: TermReader, marked: Uint8Array): void {
+  for (let t = marked.length - 1; t >= 0; t--) {
+    if (marked[t] === 0) continue;
+    for (let i = 0, n = terms.arity(t); i < n; i++) marked[terms.arg(t, i)] = 1;
+  }
+}
+
+/**
+ * Each marked term's text length into `size` and its place into `at`, one after the other in
+ * id order (the arguments' lengths are known first); the bytes of all of them.
+ */
+function placeTexts(terms: TermReader, nameStart: Int32Array, marked: Uint8Array, size: Int32Array, at: Int32Array): number {
+  let total = 0;
+  for (let t = 0, top = marked.length; t < top; t++) {
+    if (marked[t] === 0) continue;
+    const f = terms.functor(t);
+    const n = terms.arity(t);
+    // Parentheses and a space before each argument.
+    let s = nameStart[f + 1]! - nameStart[f]! + (n === 0 ? 0 : 2 + n);
+    for (let i = 0; i < n; i++) s += size[terms.arg(t, i)]!;
+    size[t] = s;
+    at[t] = total;
+    total += s;
+  }
+  return total;
+}
+
+/** The sum of `size` over `ids`. */
+function sizeOf(size: Int32Array, ids: ArrayLike<number>): number {
+  let sum = 0;
+  for (let i = 0; i < ids.length; i++) sum += size[ids[i]!]!;
+  return sum;
+}
+
+/** Where each root's text is: `start[i]` to `end[i]`, from its term's place and length. */
+function rootRanges(roots: ArrayLike<number>, size: Int32Array, at: Int32Array, start: Int32Array, end: Int32Array): void {
+  for (let i = 0; i < roots.length; i++) {
+    const t = roots[i]!;
+    start[i] = at[t]!;
+    end[i] = at[t]! + size[t]!;
+  }
+}
+
+/**
+ * Writes the text of each term `marked` marks at `at[t]` (`size[t]` bytes), in id order: an
+ * argument's text, written before its term's, is copied from its own place four bytes at a
+ * time. *Why the bytes are right:* an argument's whole text lies before its term's (lower id,
+ * so lower place), written completely, so every byte a copy reads inside its piece is final.
+ * The up to {@link WORD_SLACK} bytes a copy reads past its piece, whatever they are, are
+ * written only past the copy's end: where the text goes on (the next space or `)`), in a later
+ * term's text (every byte of which is written afterwards, left to right), or in the slack past
+ * the last text.
+ */
+function writeTermTexts(terms: TermReader, names: SymbolBytes, marked: Uint8Array, size: Int32Array, at: Int32Array, bytes: Uint8Array): void {
+  const nameStart = names.start;
+  const nameWords = wordView(names.bytes);
+  const words = wordView(bytes);
+  for (let t = 0, top = marked.length; t < top; t++) {
+    if (marked[t] === 0) continue;
+    const f = terms.functor(t);
+    const n = terms.arity(t);
+    let p = at[t]!;
+    if (n === 0) {
+      putWords(words, p, nameWords, nameStart[f]!, nameStart[f + 1]!);
+      continue;
+    }
+    bytes[p++] = OPEN;
+    p = putWords(words, p, nameWords, nameStart[f]!, nameStart[f + 1]!);
+    for (let i = 0; i < n; i++) {
+      const a = terms.arg(t, i);
+      bytes[p++] = SPACE;
+      p = putWords(words, p, words, at[a]!, at[a]! + size[a]!);
+    }
+    bytes[p] = CLOSE;
+  }
+}
+
+/**
+ * The texts of `roots` one after the other (`own` bytes; `size` holds each marked term's text
+ * length), each compound written once where it first occurs and copied for every later
+ * occurrence ({@link writeTexts}): for terms nested so deep that a text per term would not pay.
+ */
+function contiguousTexts(terms: TermReader, names: SymbolBytes, roots: ArrayLike<number>, size: Int32Array, own: number): TermBytes {
+  const start = new Int32Array(roots.length);
+  const end = new Int32Array(roots.length);
+  let p = 0;
+  for (let i = 0; i < roots.length; i++) {
+    start[i] = p;
+    p += size[roots[i]!]!;
+    end[i] = p;
+  }
+  const bytes = new Uint8Array(own + WORD_SLACK);
+  writeTexts(terms, names, (t) => size[t]!, roots, bytes);
+  return { bytes, start, end };
 }
 
 /**
@@ -241,57 +366,10 @@ class PairStack {
     return this.items[2 * this.depth - 1]!++;
   }
 
-  /** Adds `n` to the value on top. */
-  add(n: number): void {
-    this.items[2 * this.depth - 2]! += n;
-  }
-
   /** Drops the top pair. */
   pop(): void {
     this.depth--;
   }
-}
-
-/**
- * The length of each term's text in bytes, memoized per compound term: a function of the
- * term id, computed without recursion the first time it is asked for.
- */
-function textSizes(terms: TermReader, names: SymbolBytes): (t: number) => number {
-  const nameStart = names.start;
-  const nameLength = (sym: number): number => nameStart[sym + 1]! - nameStart[sym]!;
-  // 0: not known yet (every text has at least one byte).
-  const size = new Int32Array(terms.size);
-  // Per open term: its next argument, and the sum of its text's bytes known so far.
-  const stack = new PairStack();
-  const sum = new PairStack();
-  const known = (t: number): number => (terms.arity(t) === 0 ? nameLength(terms.functor(t)) : size[t]!);
-  const open = (t: number): void => {
-    stack.push(t);
-    // Parentheses, the name, a space before each argument.
-    sum.push(2 + nameLength(terms.functor(t)) + terms.arity(t));
-  };
-  return (root: number): number => {
-    const s = known(root);
-    if (s !== 0) return s;
-    open(root);
-    while (stack.depth > 0) {
-      const t = stack.term();
-      const next = stack.advance();
-      if (next === terms.arity(t)) {
-        const total = sum.term();
-        size[t] = total;
-        stack.pop();
-        sum.pop();
-        if (sum.depth > 0) sum.add(total);
-        continue;
-      }
-      const a = terms.arg(t, next);
-      const k = known(a);
-      if (k !== 0) sum.add(k);
-      else open(a);
-    }
-    return size[root]!;
-  };
 }
 
 /** Each symbol's name in UTF-8: symbol `s`'s is `bytes[start[s] .. start[s + 1])`. */

@@ -43,7 +43,7 @@ function put(out: ByteLines, src: Uint8Array, from = 0, to = src.length): void {
  * called per node.
  */
 function formulaBytes(out: ByteLines, atoms: TermBytes, root: Formula, step: () => void): void {
-  const { bytes, start } = atoms;
+  const { bytes, start, end } = atoms;
   // Open `not`, `and`, `or` nodes with the index of their next argument.
   const open: Formula[] = [];
   const next: number[] = [];
@@ -51,7 +51,7 @@ function formulaBytes(out: ByteLines, atoms: TermBytes, root: Formula, step: () 
   for (;;) {
     if (f !== undefined) {
       step();
-      if (f.kind === 'atom') put(out, bytes, start[f.atom]!, start[f.atom + 1]!);
+      if (f.kind === 'atom') put(out, bytes, start[f.atom]!, end[f.atom]!);
       else if (f.kind === 'true') put(out, TRUE_TEXT);
       else if (f.kind === 'false') put(out, FALSE_TEXT);
       else {
@@ -100,13 +100,13 @@ export function* emitFormulaGdlBytes(game: FormulaGame, options: GdlEmitOptions 
   roots.set(header, atomIds.length);
   const texts = termBytes(game.terms, roots);
   yield* headerBytes(game, options, out, texts, atomIds.length, chunk, COMMENT);
-  const { bytes, start } = texts;
+  const { bytes, start, end } = texts;
   for (const r of game.rules) {
     if (deadline.passed()) throw deadlineError(deadline, game.file, NO_POS, 'writing the game without axioms');
-    if (r.body.length === 0) put(out, bytes, start[r.head]!, start[r.head + 1]!);
+    if (r.body.length === 0) put(out, bytes, start[r.head]!, end[r.head]!);
     else {
       put(out, RULE_OPEN);
-      put(out, bytes, start[r.head]!, start[r.head + 1]!);
+      put(out, bytes, start[r.head]!, end[r.head]!);
       for (const f of r.body) {
         out.byte(SPACE);
         formulaBytes(out, texts, f, step);

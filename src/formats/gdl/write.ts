@@ -31,45 +31,54 @@ const SPACE = 0x20;
 const CLOSE = 0x29;
 const NEWLINE = 0x0a;
 
+/** ` (not ` as a little-endian word and half-word: every literal starts with one write of them. */
+const NOT_WORD = wordView(NOT_OPEN).getUint32(0, true);
+const NOT_HALF = wordView(NOT_OPEN).getUint16(4, true);
+/** Bytes a line may write past its end (its own length not counted): see {@link ruleLine}. */
+const LINE_SLACK = 8;
+
 /**
  * Appends the line of rule `i` of `rules` and its line end; `atoms` holds the atoms' texts by
  * atom id, `words` is a view of their bytes. The line's length is summed first, so the buffer
- * is checked once per line; each atom's text is copied four bytes at a time (`putWords`: the
- * bytes past a piece that it writes are overwritten by the next piece or lie past the line),
- * the fixed parts with a plain loop (one call per piece was a third of the rules' writing).
+ * is checked once per line; each atom's text is copied four bytes at a time (`putWords`).
+ *
+ * The same statements run for every rule and literal, with no branch on whether the rule has a
+ * body or the literal is negative: this runs once per game, and V8 compiled it again (twice, on
+ * amazons) when a rule first took a path that had not run before. So `(<= ` is written before
+ * every head, and ` (not ` before every literal, and the position then moves past as many of
+ * their bytes as the rule or literal has (4 or 0, 6 or 1); likewise each literal's `)`. *Why the
+ * bytes are the same:* every write is at or past the position `at`, and `at` moves past a byte
+ * only once its own value is written, left to right; so each byte of the line is written last
+ * with its value, and the bytes written past the line's end (at most {@link WORD_SLACK}, within
+ * the {@link LINE_SLACK} asked for) lie past `length`, where the next line is written.
  */
 function ruleLine(out: ByteLines, atoms: TermBytes, words: DataView, rules: CompactRules, i: number): void {
   const { starts, negAt, lits, heads } = rules;
-  const start = atoms.start;
+  const { start, end } = atoms;
   const head = heads[i]!;
   const first = starts[i]!;
   const neg = negAt[i]!;
-  const end = starts[i + 1]!;
-  // Bytes of the line: head, a space per positive literal, `(not ` and `)` per negative one.
-  let size = start[head + 1]! - start[head]! + 1;
-  if (first < end) size += RULE_OPEN.length + 1 + (neg - first) + (end - neg) * (NOT_OPEN.length + 1);
-  for (let k = first; k < end; k++) size += start[lits[k]! + 1]! - start[lits[k]!]!;
-  const buf = out.room(size + WORD_SLACK);
+  const last = starts[i + 1]!;
+  const body = first < last ? 1 : 0;
+  // Bytes of the line: head and line end; with a body `(<= ` and `)`, a space per literal,
+  // `(not ` and `)` more per negative one.
+  let size = end[head]! - start[head]! + 1 + body * (RULE_OPEN.length + 1) + (last - first) + (last - neg) * NOT_OPEN.length;
+  for (let k = first; k < last; k++) size += end[lits[k]!]! - start[lits[k]!]!;
+  const buf = out.room(size + LINE_SLACK);
   const view = out.view();
   let at = out.length;
-  if (first === end) {
-    at = putWords(view, at, words, start[head]!, start[head + 1]!);
-    buf[at++] = NEWLINE;
-    out.length = at;
-    return;
-  }
   view.setUint32(at, RULE_OPEN_WORD, true);
-  at = putWords(view, at + 4, words, start[head]!, start[head + 1]!);
-  for (let k = first; k < neg; k++) {
-    buf[at++] = SPACE;
-    at = putWords(view, at, words, start[lits[k]!]!, start[lits[k]! + 1]!);
+  at = putWords(view, at + 4 * body, words, start[head]!, end[head]!);
+  for (let k = first; k < last; k++) {
+    const negative = k >= neg ? 1 : 0;
+    view.setUint32(at, NOT_WORD, true);
+    view.setUint16(at + 4, NOT_HALF, true);
+    at = putWords(view, at + 1 + 5 * negative, words, start[lits[k]!]!, end[lits[k]!]!);
+    buf[at] = CLOSE;
+    at += negative;
   }
-  for (let k = neg; k < end; k++) {
-    at = putBytes(buf, at, NOT_OPEN, 0, NOT_OPEN.length);
-    at = putWords(view, at, words, start[lits[k]!]!, start[lits[k]! + 1]!);
-    buf[at++] = CLOSE;
-  }
-  buf[at++] = CLOSE;
+  buf[at] = CLOSE;
+  at += body;
   buf[at++] = NEWLINE;
   out.length = at;
 }
@@ -119,15 +128,15 @@ export function headerTerms(game: HeaderSource, options: GdlEmitOptions): number
  * {@link ruleLine} (amazons: 173,962 `input` lines).
  */
 function termLine(out: ByteLines, open: Uint8Array, texts: TermBytes, words: DataView, a: number, b = -1): void {
-  const start = texts.start;
-  const size = open.length + start[a + 1]! - start[a]! + (b < 0 ? 0 : 1 + start[b + 1]! - start[b]!) + 2;
+  const { start, end } = texts;
+  const size = open.length + end[a]! - start[a]! + (b < 0 ? 0 : 1 + end[b]! - start[b]!) + 2;
   const buf = out.room(size + WORD_SLACK);
   const view = out.view();
   let at = putBytes(buf, out.length, open, 0, open.length);
-  at = putWords(view, at, words, start[a]!, start[a + 1]!);
+  at = putWords(view, at, words, start[a]!, end[a]!);
   if (b >= 0) {
     buf[at++] = SPACE;
-    at = putWords(view, at, words, start[b]!, start[b + 1]!);
+    at = putWords(view, at, words, start[b]!, end[b]!);
   }
   buf[at++] = CLOSE;
   buf[at++] = NEWLINE;
@@ -150,12 +159,21 @@ export function* headerBytes(game: HeaderSource, options: GdlEmitOptions, out: B
   const words = wordView(texts.bytes);
   let i = first;
   for (const [open, n, width] of groups) {
-    for (let k = 0; k < n; k++) {
-      termLine(out, open, texts, words, i, width === 2 ? i + 1 : -1);
-      i += width;
+    for (const stop = i + n * width; i < stop;) {
+      i = termLines(out, open, texts, words, i, stop, width, chunk);
       if (out.length >= chunk) yield out.take();
     }
   }
+}
+
+/**
+ * Appends the lines of one group of {@link headerBytes} (`open`, `width` terms a line) from
+ * term `i` on until term `stop` or until the buffer holds `chunk` bytes; returns the next term.
+ * A plain function, as {@link ruleLines}: the generator's own code is compiled apart from it.
+ */
+function termLines(out: ByteLines, open: Uint8Array, texts: TermBytes, words: DataView, i: number, stop: number, width: number, chunk: number): number {
+  for (; i < stop && out.length < chunk; i += width) termLine(out, open, texts, words, i, width === 2 ? i + 1 : -1);
+  return i;
 }
 
 /**
@@ -189,7 +207,7 @@ export function* emitGdlBytes(game: GroundGame, options: GdlEmitOptions = DEFAUL
   const header = headerTerms(game, options);
   const roots = new Int32Array(atomIds.length + header.length);
   roots.set(atomIds);
-  for (let i = 0; i < header.length; i++) roots[atomIds.length + i] = header[i]!;
+  roots.set(header, atomIds.length);
   const texts = termBytes(game.terms, roots);
   yield* headerBytes(game, options, out, texts, atomIds.length, chunkBytes);
   const rules = compactRules(game);

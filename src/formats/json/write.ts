@@ -89,12 +89,12 @@ function jsonString(j: JsonOut, t: number): void {
     j.out.text(JSON.stringify(j.game.terms.text(t)));
     return;
   }
-  const { bytes, start } = j.texts;
+  const { bytes, start, end } = j.texts;
   const i = j.at[t]!;
-  const buf = j.out.room(start[i + 1]! - start[i]! + 2);
+  const buf = j.out.room(end[i]! - start[i]! + 2);
   let p = j.out.length;
   buf[p++] = QUOTE;
-  p = putBytes(buf, p, bytes, start[i]!, start[i + 1]!);
+  p = putBytes(buf, p, bytes, start[i]!, end[i]!);
   buf[p++] = QUOTE;
   j.out.length = p;
 }
