@@ -6,7 +6,7 @@
  * cache made off (a static rule's) is never used; a head over no variables is found.
  */
 import { describe, expect, it } from 'vitest';
-import { HEAD_FILTERED, HEAD_PASSED, addHead, createHeadCache, findHead, rememberHead, sameHead } from '../src/ground/head-cache.js';
+import { HEAD_FILTERED, HEAD_PASSED, addHead, createHeadCache, findHead } from '../src/ground/head-cache.js';
 import { emitGame, groundGame, loadGame } from '../src/index.js';
 
 /** A binding of variables 0..2 (the head's are 0 and 2; 1 is a body variable). */
@@ -41,24 +41,6 @@ describe('head cache', () => {
     for (let x = 0; x < 200_000; x++) if (findHead(repeated, binding(x % 40_000, 0, 0)) < 0) addHead(repeated, binding(x % 40_000, 0, 0), x, HEAD_PASSED);
     expect(repeated.on).toBe(true);
     expect(repeated.count).toBe(40_000);
-  });
-
-  it('knows the last binding\'s head only while the head variables keep their values, on or off', () => {
-    for (const on of [true, false]) {
-      const c = createHeadCache([0, 2], on);
-      // Nothing remembered yet, even for a binding of all zeros (the values' initial state).
-      expect(sameHead(c, binding(0, 0, 0))).toBe(false);
-      rememberHead(c, 70, 3, true);
-      expect(sameHead(c, binding(0, 5, 0))).toBe(true);
-      expect([c.lastHead, c.lastEntry, c.lastPasses]).toEqual([70, 3, true]);
-      expect(sameHead(c, binding(0, 5, 1))).toBe(false);
-      // Refused once, refused again until a head is remembered for the new values.
-      expect(sameHead(c, binding(0, 5, 1))).toBe(false);
-      rememberHead(c, -1, -1, false);
-      expect(sameHead(c, binding(0, 9, 1))).toBe(true);
-      expect(c.lastPasses).toBe(false);
-      expect(sameHead(c, binding(0, 5, 0))).toBe(false);
-    }
   });
 
   it('made off (a static rule), finds nothing and holds nothing', () => {

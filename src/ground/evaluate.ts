@@ -24,7 +24,7 @@ import { type RuleBuffer, STAGE_SIZE, addGroundRule, appendStaged, dropNegatives
 import { distinctRules, markSeen, prepareCall, relationTag } from './distinct-rules.js';
 import { IdBits } from '../datalog/id-bits.js';
 import { grow } from '../datalog/terms.js';
-import { HEAD_FILTERED, HEAD_PASSED, HEAD_RECORDED, addHead, createHeadCache, findHead, rememberHead, sameHead } from './head-cache.js';
+import { HEAD_FILTERED, HEAD_PASSED, HEAD_RECORDED, addHead, createHeadCache, findHead } from './head-cache.js';
 import { type Context, type Where, checkEstimate, checkLazyEstimate, keyOfId, limitError, makeTick, rulesMade, storeOf } from './run-context.js';
 import { demandForRun } from './aux-demand.js';
 
@@ -190,22 +190,13 @@ function runRule(
     }
   };
   join(rule.nVars, joins, checks, outputs, tick, (b, rows) => {
+    let entry = findHead(heads, b);
+    if (entry >= 0 && heads.states[entry] === HEAD_FILTERED) return;
     const before = ctx.table.size;
-    let entry: number;
-    let head: number;
-    if (sameHead(heads, b)) {
-      if (!heads.lastPasses) return;
-      entry = heads.lastEntry;
-      head = heads.lastHead;
-    } else {
-      entry = findHead(heads, b);
-      head = entry >= 0 ? heads.ids[entry]! : instantiatePattern(rule.head.pattern, b, ctx.table, filter === undefined);
-      let passes = entry < 0 || heads.states[entry] !== HEAD_FILTERED;
-      if (entry < 0) {
-        passes = filter === undefined || filter.has(head);
-        entry = addHead(heads, b, head, passes ? HEAD_PASSED : HEAD_FILTERED);
-      }
-      rememberHead(heads, head, entry, passes);
+    const head = entry >= 0 ? heads.ids[entry]! : instantiatePattern(rule.head.pattern, b, ctx.table, filter === undefined);
+    if (entry < 0) {
+      const passes = filter === undefined || filter.has(head);
+      entry = addHead(heads, b, head, passes ? HEAD_PASSED : HEAD_FILTERED);
       if (!passes) return;
     }
     if (!isStatic) {

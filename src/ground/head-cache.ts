@@ -13,12 +13,6 @@
  * add a probe per binding: it switches itself off once it is large and most look-ups miss, and
  * a caller that knows it (a static rule, whose join binds each head's values once but for
  * existential variables bound before them) creates it switched off.
- *
- * Before either, the last binding's head is compared by its variables' values: where the join's
- * innermost steps bind only body variables, bindings that follow each other share their head
- * (amazons' `(next (location ?x2 ?y2 ?player))` over its 173,960 moves, 168,118 of them the
- * head of the binding before), and a few comparisons of ids replace the table's probe, or, with
- * the table off, the head's look-up in the term table. This works whether the table is on or off.
  */
 import { Relation } from '../datalog/relation.js';
 import type { RelationIndex } from '../datalog/relation-index.js';
@@ -55,12 +49,6 @@ interface HeadCache {
   hits: number;
   /** The row appended for a new entry (the values taken from the binding). */
   readonly tuple: Int32Array;
-  /** The last binding's head variables' values, and (when `hasLast`) its head, entry and filter verdict. */
-  readonly last: Int32Array;
-  hasLast: boolean;
-  lastHead: number;
-  lastEntry: number;
-  lastPasses: boolean;
 }
 
 /** An empty cache for heads over the variables `vars`; `on` false: never used (look-ups miss, nothing is added). */
@@ -70,32 +58,7 @@ export function createHeadCache(vars: readonly number[], on = true): HeadCache {
   return {
     vars: Int32Array.from(vars), on, keys, index, ids: new Int32Array(32), states: new Uint8Array(32),
     count: 0, lookups: 0, hits: 0, tuple: new Int32Array(vars.length),
-    last: new Int32Array(vars.length), hasLast: false, lastHead: -1, lastEntry: -1, lastPasses: false,
   };
-}
-
-/**
- * Whether binding `b`'s head variables have the values of the last binding remembered
- * ({@link rememberHead}): then its head, entry and filter verdict are the `last` fields. When
- * not, the values are taken as the next to remember, and nothing is remembered until then.
- */
-export function sameHead(c: HeadCache, b: Int32Array): boolean {
-  const { vars, last } = c;
-  let same = c.hasLast;
-  for (let i = 0; i < vars.length; i++) {
-    const v = b[vars[i]!]!;
-    if (last[i] !== v) (last[i] = v), (same = false);
-  }
-  c.hasLast = same;
-  return same;
-}
-
-/** Remembers the head of the binding {@link sameHead} last refused: its id, entry (-1: none) and filter verdict. */
-export function rememberHead(c: HeadCache, head: number, entry: number, passes: boolean): void {
-  c.hasLast = true;
-  c.lastHead = head;
-  c.lastEntry = entry;
-  c.lastPasses = passes;
 }
 
 /**
