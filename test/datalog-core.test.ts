@@ -6,7 +6,7 @@ import { type JoinAtom, type JoinCheck, UNBOUND, join } from '../src/datalog/joi
 import { semiNaive } from '../src/datalog/fixpoint.js';
 import { createRandom } from '../src/play/random.js';
 import { type Block, type Store, addToStore, advanceRound, createBlock, createStore, storeSize, syncBlock } from '../src/datalog/block.js';
-import { compileAtom } from '../src/datalog/pattern.js';
+import { UNBOUND as FREE, compileAtom, compileTerm, matchPattern } from '../src/datalog/pattern.js';
 import { TermTable } from '../src/datalog/terms.js';
 import { NO_POS, type Term, mkAtom, mkConst } from '../src/gdl/ast.js';
 
@@ -301,5 +301,51 @@ describe('blocks', () => {
     const block = createBlock(store, pattern, 1, [0], false);
     syncBlock(block, table);
     expect(block.rows.size).toBe(30);
+  });
+});
+
+describe('matchPattern on nested patterns', () => {
+  const v = (name: string): Term => ({ kind: 'var', name, pos: NO_POS });
+  const fn = (name: string, ...args: Term[]): Term => ({ kind: 'fn', name, args, pos: NO_POS });
+
+  // (does ?r (play ?x 3 ?x (q ?y))): a ground argument, a repeated variable, two levels of nesting.
+  it('binds every variable of a match and refuses each kind of mismatch', () => {
+    const table = new TermTable();
+    const vars = new Map<string, number>();
+    const p = compileAtom(mkAtom('does', [v('?r'), fn('play', v('?x'), mkConst('3'), v('?x'), fn('q', v('?y')))]), vars, table);
+    const c = (name: string): number => table.constant(name);
+    const q = (y: string): number => table.compound('q', [c(y)]);
+    const does = (r: string, play: number): number => table.compound('does', [c(r), play]);
+    const play = (...args: number[]): number => table.compound('play', args);
+    const match = (id: number, preset: number[] = []): number[] | null => {
+      const vals = new Int32Array(vars.size).fill(FREE);
+      preset.forEach((x, i) => (vals[i] = x));
+      return matchPattern(p, id, table, vals) ? Array.from(vals) : null;
+    };
+    expect(match(does('white', play(c('1'), c('3'), c('1'), q('7'))))).toEqual([c('white'), c('1'), c('7')]);
+    // The same term again, each variable already bound to its value: still a match.
+    expect(match(does('white', play(c('1'), c('3'), c('1'), q('7'))), [c('white'), c('1'), c('7')])).toEqual([c('white'), c('1'), c('7')]);
+    expect(match(does('white', play(c('1'), c('3'), c('1'), q('7'))), [c('black')])).toBeNull();
+    expect(match(does('white', play(c('1'), c('4'), c('1'), q('7'))))).toBeNull();
+    expect(match(does('white', play(c('1'), c('3'), c('2'), q('7'))))).toBeNull();
+    expect(match(does('white', play(c('1'), c('3'), c('1'), table.compound('r', [c('7')]))))).toBeNull();
+    expect(match(does('white', play(c('1'), c('3'), c('1'), table.compound('q', [c('7'), c('8')]))))).toBeNull();
+    expect(match(does('white', play(c('1'), c('3'), c('1'))))).toBeNull();
+    expect(match(does('white', c('noop')))).toBeNull();
+    expect(match(table.compound('legal', [c('white'), play(c('1'), c('3'), c('1'), q('7'))]))).toBeNull();
+  });
+
+  it('matches ground patterns and bare variables', () => {
+    const table = new TermTable();
+    const vars = new Map<string, number>();
+    const ground = compileTerm(fn('f', mkConst('a'), fn('g', mkConst('b'))), vars, table);
+    const id = table.compound('f', [table.constant('a'), table.compound('g', [table.constant('b')])]);
+    expect(matchPattern(ground, id, table, new Int32Array(0))).toBe(true);
+    expect(matchPattern(ground, table.constant('a'), table, new Int32Array(0))).toBe(false);
+    const bare = compileTerm(v('?z'), vars, table);
+    const vals = new Int32Array(1).fill(FREE);
+    expect(matchPattern(bare, id, table, vals)).toBe(true);
+    expect(vals[0]).toBe(id);
+    expect(matchPattern(bare, table.constant('a'), table, vals)).toBe(false);
   });
 });

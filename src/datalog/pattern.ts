@@ -12,7 +12,7 @@ import { UNBOUND } from './join.js';
 export type Pattern =
   | { readonly kind: 'ground'; readonly id: number }
   | { readonly kind: 'var'; readonly index: number }
-  | { readonly kind: 'fn'; readonly name: string; readonly sym: number; readonly args: readonly Pattern[]; readonly flat: boolean; readonly buffer: Int32Array; readonly scratch: { program?: Program } };
+  | { readonly kind: 'fn'; readonly name: string; readonly sym: number; readonly args: readonly Pattern[]; readonly flat: boolean; readonly buffer: Int32Array; readonly scratch: { program?: Program; match?: MatchProgram } };
 
 export { UNBOUND } from './join.js';
 
@@ -34,8 +34,8 @@ export function compileTerm(root: Term, vars: Map<string, number>, table: TermWr
 }
 
 function fnPattern(name: string, args: readonly Pattern[], table: TermWriter): Pattern {
-  // `buffer`, `scratch`: the argument buffer and the compiled program of instantiatePattern,
-  // working space only read within one call (so a pattern is not shared between threads).
+  // `buffer`, `scratch`: the argument buffer and the compiled programs of instantiatePattern and
+  // matchPattern, working space only read within one call (so a pattern is not shared between threads).
   return { kind: 'fn', name, sym: table.symbol(name), args, flat: args.every((a) => a.kind !== 'fn'), buffer: new Int32Array(args.length), scratch: {} };
 }
 
@@ -53,20 +53,70 @@ export function compileAtom(atom: Atom, vars: Map<string, number>, table: TermWr
  * On failure `vals` may be partly written; callers reset it.
  */
 export function matchPattern(p: Pattern, id: number, table: TermWriter, vals: Int32Array): boolean {
-  if (p.kind === 'fn' && p.flat) return matchFlat(p, id, table, vals);
-  const stack: [Pattern, number][] = [[p, id]];
+  if (p.kind === 'ground') return p.id === id;
+  if (p.kind === 'var') return bindVar(p.index, id, vals);
+  if (p.flat) return matchFlat(p, id, table, vals);
+  return runMatch(p.scratch.match ?? (p.scratch.match = compileMatch(p)), id, table, vals);
+}
+
+/** Binds variable `index` to `t`, or compares it when it is bound already. */
+function bindVar(index: number, t: number, vals: Int32Array): boolean {
+  const v = vals[index]!;
+  if (v === UNBOUND) vals[index] = t;
+  else if (v !== t) return false;
+  return true;
+}
+
+/** Instructions of {@link MatchProgram}: test a ground id, bind or compare a variable, take a term apart. */
+const MATCH_ID = 0;
+const MATCH_VAR = 1;
+const MATCH_FN = 2;
+
+/**
+ * A nested pattern as a pre-order program (`MATCH_ID id`, `MATCH_VAR index`, `MATCH_FN sym n`),
+ * each instruction matching the term on top of its stack of term ids (`MATCH_FN` pushes the
+ * term's arguments, the first on top, for the instructions of its argument patterns that follow).
+ * Matching it allocates nothing: the generic walk made an array per node and per store entry
+ * (every `true` and `does` block reads its store through a nested pattern).
+ */
+interface MatchProgram {
+  readonly code: Int32Array;
+  readonly stack: Int32Array;
+}
+
+function compileMatch(root: Pattern): MatchProgram {
+  const code: number[] = [];
+  let room = 1;
+  const stack: Pattern[] = [root];
   while (stack.length > 0) {
-    const [q, t] = stack.pop()!;
-    if (q.kind === 'ground') {
-      if (q.id !== t) return false;
-    } else if (q.kind === 'var') {
-      const v = vals[q.index]!;
-      if (v === UNBOUND) vals[q.index] = t;
-      else if (v !== t) return false;
+    const q = stack.pop()!;
+    if (q.kind === 'ground') code.push(MATCH_ID, q.id);
+    else if (q.kind === 'var') code.push(MATCH_VAR, q.index);
+    else {
+      code.push(MATCH_FN, q.sym, q.args.length);
+      room += q.args.length;
+      for (let i = q.args.length - 1; i >= 0; i--) stack.push(q.args[i]!);
+    }
+  }
+  return { code: Int32Array.from(code), stack: new Int32Array(room) };
+}
+
+function runMatch(prog: MatchProgram, id: number, table: TermWriter, vals: Int32Array): boolean {
+  const { code, stack } = prog;
+  let sp = 0;
+  stack[sp++] = id;
+  for (let pc = 0; pc < code.length; ) {
+    const op = code[pc++]!;
+    const t = stack[--sp]!;
+    if (op === MATCH_ID) {
+      if (code[pc++] !== t) return false;
+    } else if (op === MATCH_VAR) {
+      if (!bindVar(code[pc++]!, t, vals)) return false;
     } else {
-      const n = q.args.length;
-      if (table.arity(t) !== n || table.functor(t) !== q.sym) return false;
-      for (let i = 0; i < n; i++) stack.push([q.args[i]!, table.arg(t, i)]);
+      const sym = code[pc++]!;
+      const n = code[pc++]!;
+      if (table.arity(t) !== n || table.functor(t) !== sym) return false;
+      for (let i = n - 1; i >= 0; i--) stack[sp++] = table.arg(t, i);
     }
   }
   return true;
