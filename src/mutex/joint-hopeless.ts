@@ -21,6 +21,8 @@ import type { Claim } from './prove.js';
 import type { SatSolver } from './sat.js';
 import type { MutexView } from './view.js';
 
+/** Most ground rules of a game the check is made on (its rule index and cone walk are over all of them). */
+const MAX_RULES = 100_000;
 /** Largest whole-game encoding, in estimated literals (cone-cost.ts), the check is made on. */
 const MAX_ENCODING_LITERALS = 400_000;
 /** Most word operations spent finding the pair facts (fluent pairs times words of state bits). */
@@ -101,7 +103,7 @@ function assume(solver: SatSolver, c: Claim, now: (f: number) => number): void {
  */
 export function jointHopeless(view: MutexView, states: readonly (readonly number[])[], claims: readonly Claim[], open: readonly number[], proven: readonly boolean[], limits: CheckLimits): JointCheck {
   const none: JointCheck = { hopeless: false, queries: 0, work: 0 };
-  const facts = open.length === 0 ? undefined : heldPairFacts(states);
+  const facts = open.length === 0 || view.rules.length > MAX_RULES ? undefined : heldPairFacts(states);
   if (facts === undefined) return none;
   const tick = (): boolean => limits.deadline.tick();
   let enc;
