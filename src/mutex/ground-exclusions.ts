@@ -19,6 +19,7 @@ import { counterPairs } from './ground-counters.js';
 import { type FluentPair, type JointFact, proveGroundJointly } from './ground-joint.js';
 import { type LemmaRun, lemmaPass } from './ground-lemma-pass.js';
 import { positionMaps } from './implications.js';
+import { jointHopeless } from './joint-hopeless.js';
 import { arityOf } from './lifted-relax.js';
 import type { Claim, ClaimVerdict } from './prove.js';
 import type { MutexView } from './view.js';
@@ -248,13 +249,17 @@ export function strengthen(
   const lemmas = lemmaPass(view, [view.init, ...states], claims, batchesOf(claims, failed), first.proven, { deadline, share: left, maxConflicts: limits.maxConflicts });
   const proven = lemmas === undefined ? first.proven : claims.map((_, i) => lemmas.proven[i] === true);
   failed = failed.filter((i) => proven[i] !== true);
-  const pairs = exclusionCandidates(view, states, () => deadline.passed());
-  const jointLimits = { deadline, maxConflicts: limits.maxConflicts };
-  const r = pairs.length === 0 || failed.length === 0 ? undefined : proveGroundJointly(view, claims, batchesOf(claims, failed), pairs, jointLimits, proven);
-  const none: Counted = { proven, queries: 0, work: 0, complete: true, pairs: [], tried: 0, factsProven: 0 };
-  let last: Counted = r === undefined ? none : { ...r, pairs, tried: pairs.length, factsProven: factsProven(r.proven, claims.length) };
-  const stop = (): boolean => deadline.passed();
   const all = [view.init, ...states];
+  const jointLimits = { deadline, maxConflicts: limits.maxConflicts };
+  // The passes below only ever assume pair facts every state holds: when even all of them (and
+  // every claim) leave each open claim violated, none can be proven, and they are not run.
+  const check = jointHopeless(view, all, claims, failed, proven, jointLimits);
+  const none: Counted = { proven, queries: check.queries, work: check.work, complete: true, pairs: [], tried: 0, factsProven: 0 };
+  if (check.hopeless) return outcome(claims, first.verdicts, none, limits.deadline, lemmas);
+  const pairs = exclusionCandidates(view, states, () => deadline.passed());
+  const r = pairs.length === 0 || failed.length === 0 ? undefined : proveGroundJointly(view, claims, batchesOf(claims, failed), pairs, jointLimits, proven);
+  let last: Counted = r === undefined ? none : { ...r, queries: r.queries + check.queries, work: r.work + check.work, pairs, tried: pairs.length, factsProven: factsProven(r.proven, claims.length) };
+  const stop = (): boolean => deadline.passed();
   // Facts within one relation of a claim still unproven (connect4's gravity), after a complete
   // first pass or none (connect4 has no pair of two relations): the games it settles spend nothing more.
   const within = (left: readonly number[]): FluentPair[] => exclusionCandidates(view, states, stop, new Set(left.map((i) => view.fluents[claims[i]!.members[0]!]!.relation)));
