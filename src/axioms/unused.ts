@@ -6,7 +6,7 @@
 import { Deadline } from '../deadline.js';
 import { TICK_MASK, checkDeadline, strideTicker } from '../gdl/diagnostics.js';
 import { restrictToHeads } from '../ground/restrict.js';
-import { atomCount, compactRules, ruleCount } from '../ground/compact.js';
+import { atomCount, compactRules, prefixSums, ruleCount } from '../ground/compact.js';
 import type { GroundAtom, GroundGame } from '../ground/types.js';
 import { outputAtoms } from './atoms.js';
 
@@ -34,11 +34,6 @@ function countHeads(heads: Int32Array, count: number, start: Int32Array, tick: (
     if ((i & TICK_MASK) === 0) tick();
     start[heads[i]! + 1]!++;
   }
-}
-
-/** `counts` turned into running sums, in place. */
-function prefixSums(counts: Int32Array): void {
-  for (let a = 1; a < counts.length; a++) counts[a]! += counts[a - 1]!;
 }
 
 /**

@@ -125,6 +125,14 @@ export function atomCount(game: GroundGame): number {
   return (game as Carrier)[ATOMS]?.length ?? game.atoms.length;
 }
 
+/**
+ * The offsets of a counting sort, in place: `start[a]` becomes the sum of the counts of `0 ..
+ * a-1`, where `start[a + 1]` holds a's count on entry (one extra element at the end).
+ */
+export function prefixSums(start: Int32Array): void {
+  for (let a = 1; a < start.length; a++) start[a]! += start[a - 1]!;
+}
+
 /** The term id of atom `id` of `game` (or of a game made from one), without making atom objects. */
 export function atomTerm(game: Pick<GroundGame, 'atoms'>, id: number): number {
   const own = (game as Carrier)[ATOMS];

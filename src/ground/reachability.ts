@@ -17,7 +17,7 @@ import { lazyInputAtoms } from './atoms.js';
 import { restrictRules } from './restrict.js';
 import { relaxedBridges } from './vocabulary.js';
 import type { GroundGame } from './types.js';
-import { type CompactRules, atomCount, atomTerms, compactRules, gameFields, gameWithRules } from './compact.js';
+import { type CompactRules, atomCount, atomTerms, compactRules, gameFields, gameWithRules, prefixSums } from './compact.js';
 
 /**
  * What a caller adds to the forward chaining of {@link reachableAtoms} (frame-reach.ts reads
@@ -104,7 +104,7 @@ function positiveWatchers(rules: CompactRules, atoms: number, waiting: Int32Arra
   // loop, having left the one before at code it had not seen run (docs/corpus.md, tail29).
   const start = new Int32Array(atoms + 1);
   const total = countWatchers(rules, waiting, start, tick);
-  for (let a = 1; a <= atoms; a++) start[a]! += start[a - 1]!;
+  prefixSums(start);
   const list = new Int32Array(total);
   fillWatchers(rules, start, list, tick);
   return { start, list };

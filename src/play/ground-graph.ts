@@ -8,7 +8,7 @@
  * torus22). The lists hold the same entries in the same order as those arrays did, so the
  * compiled rules are the same.
  */
-import { atomCount, atomTerms, compactRules, type CompactRules } from '../ground/compact.js';
+import { atomCount, atomTerms, compactRules, type CompactRules, prefixSums } from '../ground/compact.js';
 import { keywordSymbols } from '../ground/atoms.js';
 import type { GroundGame } from '../ground/types.js';
 
@@ -24,11 +24,6 @@ export interface AtomGraph {
   readonly succ: Int32Array;
   /** 1 for the `(does R M)` atoms. */
   readonly isDoes: Uint8Array;
-}
-
-/** Offsets of a counting sort: `start[a]` = sum of `count[0 .. a-1]`, where `count[a+1]` holds a's count on entry. */
-function prefixSums(start: Int32Array): void {
-  for (let a = 1; a < start.length; a++) start[a]! += start[a - 1]!;
 }
 
 /** The atom graph of `game`, read from its compact rules; `tick` looks at the clock now and then. */
