@@ -45,7 +45,7 @@ export interface MutexColumn {
   readonly observedFluents?: number;
   /** The stage's time budget ran out. */
   readonly budgetReached?: boolean;
-  /** Seconds of loading and grounding before the stage (T). */
+  /** Seconds of grounding (and unused-instance removal) before the stage (T); loading is not in it: the worker loads the game once, before. */
   readonly groundSeconds: number;
   /** Seconds of sampling and the mutex stage (grounding not included). */
   readonly seconds: number;
