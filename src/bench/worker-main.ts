@@ -76,7 +76,7 @@ async function measure(file: string, timeout: number, maxAtoms: number, f: Worke
   // memory reported is that of the superset computation.
   const withSwi = swi ? { ...ours, swi: runSwi(loaded.normal, timeout) } : ours;
   const withMethods = methods ? { ...withSwi, methods: measureMethods(loaded.normal, timeout, maxAtoms, f.plain) } : withSwi;
-  const withMutex = mutex ? { ...withMethods, mutex: measureMutex(loaded.normal, timeout, maxAtoms) } : withMethods;
+  const withMutex = mutex ? { ...withMethods, mutex: measureMutex(loaded, timeout, maxAtoms) } : withMethods;
   return clingo ? { ...withMutex, clingo: await timeClingo(loaded.normal, timeout) } : withMutex;
 }
 

@@ -323,6 +323,15 @@ export function withLazyNote(game: NormalGame, err: unknown): unknown {
   return new GdlError([{ ...first!, message: `${first!.message}; --lazy-axioms leaves ${what} non-ground, evaluated per state (docs/lazy.md)` }, ...rest], err.code, err.limit);
 }
 
+/**
+ * Whether a run with lazy axioms would answer `err`, a limit met by a run without them, by
+ * leaving a relation (or keyword rule) non-ground: the limits {@link withLazyNote} notes. The
+ * benchmark's mutex column grounds such a game again with lazy axioms, as the note says to.
+ */
+export function lazyWouldAnswer(game: NormalGame, err: unknown): boolean {
+  return err instanceof GdlError && lazySeed(game, err) !== undefined;
+}
+
 /** Stages that need every rule ground refuse a game with lazy axioms (exit 1, docs/lazy.md). */
 export function refuseLazy(game: { readonly file: string; readonly lazy?: { readonly relations: readonly string[] } }, what: string): void {
   if (game.lazy === undefined) return;

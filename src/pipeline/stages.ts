@@ -36,6 +36,8 @@ import { StageTimer, utf8Length } from '../timer.js';
 import { type LazyPlan, mayBeLazy, refuseLazy, withLazyNote } from '../ground/lazy.js';
 import { lazyRounds } from '../ground/lazy-rounds.js';
 // For a refusal without lazy axioms that can name what they would leave non-ground (src/cli/ground.ts).
+// The limits a run with lazy axioms would answer: the benchmark's mutex column grounds those games again with them.
+export { lazyWouldAnswer } from '../ground/lazy.js';
 
 import { type PipelineOptions, instantiateLimits, reachLimits } from './options.js';
 
