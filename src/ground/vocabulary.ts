@@ -141,7 +141,7 @@ function unitedMoves(src: MoveSource, atoms: MoveAtoms): MoveEntry[] {
  * Throws: two different argument lists of moves, `(R M)` and `(R' M')`, have the same text
  * `text`. That cannot happen: the term table holds each ground term once (one id per functor
  * and arguments) and a symbol's name once, and no symbol name holds a space or a parenthesis
- * (the reader ends a symbol at either; the names the grounder makes are words), so a term's
+ * (the reader ends a symbol at either, and the names the grounder makes hold neither), so a term's
  * text is its functor's name or a parenthesized list of such texts, and `R M)` splits into `R`
  * and `M` one way only. Sorting the moves by their texts would not help: the order of two tied
  * moves would be arbitrary.
