@@ -12,7 +12,8 @@ import { Deadline } from '../src/deadline.js';
 import { emitGdlLines } from '../src/formats/gdl/write.js';
 import { pruneUnreachable } from '../src/ground/reachability.js';
 import type { GroundGame, Vocabulary } from '../src/ground/types.js';
-import { groundVocabulary } from '../src/ground/vocabulary.js';
+import { groundVocabulary, vocabularyOfTerms } from '../src/ground/vocabulary.js';
+import { TermTable } from '../src/datalog/terms.js';
 import { compareCodePoints } from '../src/gdl/terms.js';
 import { mutexView } from '../src/mutex/view.js';
 import { fluentsOf, roleAtoms } from '../src/play/ground-sim.js';
@@ -81,7 +82,7 @@ describe('ground vocabulary', () => {
     expect(roleAtoms(game).legal.map((ids) => ids.length)).toEqual([1]);
     expect(mutexView(game).fluents.map((f) => f.text)).toEqual(['b']);
   });
-  it('orders moves by the text of (R M) whether read off does atoms, legal atoms or sorted', () => {
+  it('orders moves by the text of (R M) whether read off does atoms, legal atoms or merged from both', () => {
     // Roles and actions whose texts sort apart from their interning order, and a name with '!'
     // (below ')'): `(r a!)` sorts before `(r a)`. Every move has a does atom, some a legal one;
     // then the other way round; then each move only one of the two, so neither kind covers all;
@@ -112,5 +113,16 @@ describe('ground vocabulary', () => {
       }
       expect(texts(g, g.vocabulary)).toEqual(texts(g, groundVocabulary(g)));
     }
+  });
+
+  it('throws an internal error, not a sort, when two different moves have the same text', () => {
+    // Unreachable from a game: the reader ends a symbol at a space or a parenthesis, so `R M)`
+    // splits one way only. A table given the names `a b` and `x a` breaks that: (does x |a b|)
+    // and (legal |x a| b) both read `x a b)`, and no order of the two is the text order.
+    const t = new TermTable();
+    const does = t.compound('does', [t.constant('x'), t.constant('a b')]);
+    const legal = t.compound('legal', [t.constant('x a'), t.constant('b')]);
+    expect(`${t.text(t.arg(does, 0))} ${t.text(t.arg(does, 1))}`).toBe(`${t.text(t.arg(legal, 0))} ${t.text(t.arg(legal, 1))}`);
+    expect(() => vocabularyOfTerms(t, Int32Array.from([does, legal]))).toThrow(/impossible/);
   });
 });

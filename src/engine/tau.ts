@@ -1,7 +1,8 @@
 /**
  * The one module that talks to Tau-Prolog. It loads Prolog text and drives queries
  * synchronously: Tau-Prolog's own `answer` API hands every answer through `setTimeout`,
- * which costs about a millisecond each, so this module steps the machine itself.
+ * which costs about a millisecond each, so this module steps the machine itself. What an
+ * engine offers (its interface and errors) is types.ts's; the callers import it from here.
  */
 // tau-prolog ships CommonJS without types; only this module sees its shape. A default import
 // is what both Node's ESM loader (module.exports) and a browser bundler (esbuild's CommonJS
@@ -13,94 +14,17 @@ import tauProlog from '#tau-prolog';
 import type { Term } from '../gdl/ast.js';
 import { NO_POS } from '../gdl/ast.js';
 import { foldTerm, foldTree } from '../gdl/fold.js';
-import { type ProjectionHistory, ownPredicates } from './own.js';
+import { ownPredicates } from './own.js';
 import { callStates } from './call.js';
 import type { TauTerm } from './term.js';
-import { Deadline, type LimitKind } from '../deadline.js';
+import { type EngineLimits, type EngineOptions, type PrologEngine, type TermText, EngineError, EngineLimitError } from './types.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const pl: any = tauProlog;
 
 export type { TauTerm } from './term.js';
 export type { ProjectionHistory } from './own.js';
-
-/** Raised when a query exceeds its step budget or deadline. */
-export class EngineLimitError extends Error {
-  constructor(message: string, readonly reason: 'steps' | LimitKind) {
-    super(message);
-    this.name = 'EngineLimitError';
-  }
-}
-
-/** Raised when Tau-Prolog rejects program text or a query throws a Prolog error. */
-export class EngineError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'EngineError';
-  }
-}
-
-/** Limits on one engine; checked while stepping. */
-interface EngineLimits {
-  /** The run's deadline (time and heap), looked at every few thousand steps. */
-  readonly deadline: Deadline;
-}
-
-/** A Tau-Prolog session with synchronous consult and query. */
-export interface PrologEngine {
-  /** Loads program text; throws {@link EngineError} on a syntax error. */
-  consult(text: string): void;
-  /**
-   * Runs `goal` (Prolog text without the final `.`) and calls `onAnswer` with the values of
-   * `vars` for each answer, in Tau-Prolog's order. Returns the number of answers.
-   */
-  solve(goal: string, vars: readonly string[], onAnswer: (values: TauTerm[]) => void): number;
-  /**
-   * Runs the goal `name(X0, ..., Xn-1)` and calls `onAnswer` with the values of the n
-   * variables for each answer; like {@link PrologEngine.solve} without parsing any text.
-   */
-  solveCall(name: string, arity: number, onAnswer: (values: TauTerm[]) => void): number;
-  /** Adds the clause `head :- body` (terms from {@link makeTerm} and {@link makeVar}). */
-  addClause(head: TauTerm, body: TauTerm): void;
-  /** Adds ground facts given as Tau terms (from {@link PrologEngine.solve} or {@link makeTerm}). */
-  addFacts(facts: readonly TauTerm[]): void;
-  /** Number of resolution steps taken so far. */
-  steps(): number;
-  /**
-   * Declares `name/arity` as a table of ground facts, empty (a table defined already stays as
-   * it is). Tables are held in JavaScript and
-   * answer a call by hash lookup on whichever arguments it binds (Tau-Prolog's own index sees
-   * only the first argument, so a fully bound check would scan every fact sharing it).
-   */
-  defineTable(name: string, arity: number): void;
-  /**
-   * Adds the fact `name(args...)` (ground; with `from`, the table's arity of arguments from
-   * `args[from]` on) to a table, whose storage copies them (src/engine/tables.ts).
-   */
-  addToTable(name: string, args: readonly TauTerm[], from?: number): void;
-  /** Number of facts in a table (0 for a table not defined). */
-  tableSize(name: string): number;
-  /** A table's facts' arguments, fact after fact (its arity a fact), in the order added; read at once. */
-  tableData(name: string): readonly TauTerm[];
-  /** Removes every fact of a table. */
-  clearTable(name: string): void;
-  /** True when the table has a fact agreeing with every non-null argument of `pattern`. */
-  probe(name: string, pattern: readonly (TauTerm | null)[]): boolean;
-  /**
-   * Defines table `name` (once) as the distinct projections of table `base` onto the argument
-   * positions `keep`, kept up to date as `base` grows. False when there is no table `base`.
-   * With `history`, each tuple enters it once over the base's life (see {@link ProjectionHistory}).
-   */
-  defineProjection(base: string, keep: readonly number[], name: string, history?: ProjectionHistory): boolean;
-  /** {@link tauKif}, cached per term object (answers share their arguments with table facts). */
-  kif(t: TauTerm): TermText;
-}
-
-/** KIF text of a ground term and its nesting depth (1 for a constant). */
-interface TermText {
-  readonly text: string;
-  readonly depth: number;
-}
+export { EngineError, EngineLimitError, type PrologEngine } from './types.js';
 
 /** Converts a ground Tau term to a GDL term (iteratively: terms may be deep). */
 export function fromTau(root: TauTerm): Term {
@@ -150,16 +74,6 @@ export function toTau(root: Term): TauTerm {
     if (t.kind === 'var') throw new EngineError(`toTau: variable ${t.name} in a ground term`);
     return makeTerm(t.name, args);
   });
-}
-
-/** How an engine steps. */
-interface EngineOptions {
-  /**
-   * Step calls of this module's own predicates (tables, `\\==`, `once`) directly (default
-   * true). False sends every goal through Tau-Prolog's own step: the reference that tests
-   * compare the direct steps with.
-   */
-  readonly directSteps?: boolean;
 }
 
 /** Creates a fresh engine. */

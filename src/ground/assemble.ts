@@ -80,7 +80,7 @@ function canonicalGame(draft: GameDraft, deadline: Deadline): GroundGame {
   const rules = canonicalFromBuffer(draft.rules, renumber, atoms.length, tick);
   checkDeadline(deadline, draft.file, 'building the ground game');
   // The vocabulary is made here, once, so that no reader of the game classifies its atoms again.
-  const vocabulary = vocabularyOfTerms(terms, atoms, renumber);
+  const vocabulary = vocabularyOfTerms(terms, atoms);
   const fields = { file: draft.file, terms, roles: draft.roles, init: ascending(draft.init, renumber), vocabulary };
   return gameWithRules(draft.lazy === undefined ? fields : { ...fields, lazy: draft.lazy }, atoms, rules);
 }

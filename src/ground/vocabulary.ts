@@ -8,7 +8,7 @@
  */
 import type { TermReader } from '../datalog/terms.js';
 import { compareCodePoints } from '../gdl/terms.js';
-import { sortByArgumentTexts, sortTermsByText } from './text-order.js';
+import { sortTermsByText } from './text-order.js';
 import type { FluentEntry, GoalEntry, GroundAtom, MoveEntry, Vocabulary } from './types.js';
 
 export type { Vocabulary };
@@ -39,19 +39,11 @@ export function groundVocabulary(game: VocabularySource): Vocabulary {
   return vocabularyOfTerms(game.terms, game.atoms.map((a) => a.term));
 }
 
-/** Term id to atom id (-1 for a term that is no atom) of the atoms with term ids `atoms`. */
-function atomsByTerm(terms: TermReader, atoms: ArrayLike<number>): Int32Array {
-  const out = new Int32Array(terms.size).fill(-1);
-  for (let id = 0; id < atoms.length; id++) out[atoms[id]!] = id;
-  return out;
-}
-
 /**
  * {@link groundVocabulary} of the atoms with term ids `atoms` (id = index, in text order), read
- * from `terms` without atom objects; `atomOf` maps a term id to its atom id (-1 for none), when
- * the caller has it (assembly's renumbering), else it is made here.
+ * from `terms` without atom objects.
  */
-export function vocabularyOfTerms(terms: TermReader, atoms: ArrayLike<number>, atomOf = atomsByTerm(terms, atoms)): Vocabulary {
+export function vocabularyOfTerms(terms: TermReader, atoms: ArrayLike<number>): Vocabulary {
   const s = (name: string): number => terms.findSymbol(name);
   const kw = { true: s('true'), next: s('next'), does: s('does'), legal: s('legal') };
   const goal = s('goal');
@@ -70,7 +62,7 @@ export function vocabularyOfTerms(terms: TermReader, atoms: ArrayLike<number>, a
     else if (rel === goal && n === 2) goals.push({ role: terms.arg(t, 0), value: terms.arg(t, 1), id });
     else if (rel === terminalSymbol && n === 0) terminal = id;
   }
-  const moves = movesInOrder({ terms, atoms, atomOf, does: kw.does, legal: kw.legal }, moveAtoms);
+  const moves = movesInOrder({ terms, atoms }, moveAtoms);
   return { fluents: fluentsByText(terms, fluents), moves, goals, terminal };
 }
 
@@ -85,13 +77,10 @@ interface MoveAtoms {
   readonly legal: number[];
 }
 
-/** What pairing a move's atoms reads: the atoms' terms, term id to atom id, the two symbols. */
+/** What pairing a move's atoms reads: the atoms' terms (atom id to term id) and the term table. */
 interface MoveSource {
   readonly terms: TermReader;
   readonly atoms: ArrayLike<number>;
-  readonly atomOf: Int32Array;
-  readonly does: number;
-  readonly legal: number;
 }
 
 /** A move entry of `own`'s atom `id` (of role `role` and action `action`) and its partner (-1: none) of the other kind. */
@@ -127,10 +116,10 @@ function mergedMoves(src: MoveSource, own: readonly number[], other: readonly nu
  * The moves of both lists (each in the order of `(R M)`) in that order, by one merge: two atoms
  * of equal arguments are one move's pair; else the one whose argument list's text, `R M)`,
  * comes first by code points is a move alone (texts made only there: shogi_ctk has 7,698 does
- * and 7,628 legal atoms over 7,700 moves). Undefined if two texts tie without equal arguments
- * (never, as distinct ground terms have distinct texts; the caller then sorts).
+ * and 7,628 legal atoms over 7,700 moves). Two texts never tie without equal arguments (see
+ * {@link argumentTextsTie}).
  */
-function unitedMoves(src: MoveSource, atoms: MoveAtoms): MoveEntry[] | undefined {
+function unitedMoves(src: MoveSource, atoms: MoveAtoms): MoveEntry[] {
   const { terms } = src;
   const args = (id: number): [number, number] => [terms.arg(src.atoms[id]!, 0), terms.arg(src.atoms[id]!, 1)];
   const text = ([role, action]: [number, number]): string => `${terms.text(role)} ${terms.text(action)})`;
@@ -141,43 +130,36 @@ function unitedMoves(src: MoveSource, atoms: MoveAtoms): MoveEntry[] | undefined
     const d = i < does.length ? args(does[i]!) : undefined;
     const l = j < legal.length ? args(legal[j]!) : undefined;
     const order = d === undefined ? 1 : l === undefined ? -1 : d[0] === l[0] && d[1] === l[1] ? 0 : compareCodePoints(text(d), text(l));
-    if (order === 0 && (d![0] !== l![0] || d![1] !== l![1])) return undefined;
+    if (order === 0 && (d![0] !== l![0] || d![1] !== l![1])) argumentTextsTie(text(d!));
     if (order <= 0) moves.push(moveEntry(true, d![0], d![1], does[i++]!, order === 0 ? legal[j++]! : -1));
     else moves.push(moveEntry(false, l![0], l![1], legal[j++]!, -1));
   }
   return moves;
 }
 
-/** The moves of atoms `own` (both kinds: `ownIsDoes`), each with its partner of symbol `other` found as a term, then as an atom. */
-function movesOf(src: MoveSource, own: readonly number[], other: number, ownIsDoes: boolean): MoveEntry[] {
-  const { terms, atoms, atomOf } = src;
-  const args = new Int32Array(2);
-  return own.map((id) => {
-    const t = atoms[id]!;
-    const role = (args[0] = terms.arg(t, 0));
-    const action = (args[1] = terms.arg(t, 1));
-    const term = other < 0 ? -1 : terms.find(other, args, 2);
-    const partner = term < 0 ? -1 : atomOf[term]!;
-    return moveEntry(ownIsDoes, role, action, id, partner);
-  });
+/**
+ * Throws: two different argument lists of moves, `(R M)` and `(R' M')`, have the same text
+ * `text`. That cannot happen: the term table holds each ground term once (one id per functor
+ * and arguments) and a symbol's name once, and no symbol name holds a space or a parenthesis
+ * (the reader ends a symbol at either, and the names the grounder makes hold neither), so a term's
+ * text is its functor's name or a parenthesized list of such texts, and `R M)` splits into `R`
+ * and `M` one way only. Sorting the moves by their texts would not help: the order of two tied
+ * moves would be arbitrary.
+ */
+function argumentTextsTie(text: string): never {
+  throw new Error(`vocabulary: two different moves have the argument text '${text}' (impossible: distinct ground terms have distinct texts; a bug)`);
 }
 
 /**
  * The moves in the text order of `(R M)` (amazons: 173,962 of them). The atoms are in text order
  * and the texts of one kind share their prefix (`(does `), so both lists are in the moves' order.
  * When the longer list's moves hold the other's, one pass over both pairs them (no text); else
- * one merge of the two, comparing texts where they differ (moves of each kind alone); only were
- * that ever refused would the moves be sorted by their atoms' argument lists.
+ * one merge of the two, comparing texts where they differ (moves of each kind alone).
  */
 function movesInOrder(src: MoveSource, atoms: MoveAtoms): MoveEntry[] {
   const doesLonger = atoms.does.length >= atoms.legal.length;
   const inOrder = doesLonger ? mergedMoves(src, atoms.does, atoms.legal, true) : mergedMoves(src, atoms.legal, atoms.does, false);
-  const united = inOrder ?? unitedMoves(src, atoms);
-  if (united !== undefined) return united;
-  const alone = movesOf(src, atoms.legal, src.does, false).filter((m) => m.doesId < 0);
-  const byAtom = new Map<number, MoveEntry>();
-  for (const e of [...movesOf(src, atoms.does, src.legal, true), ...alone]) byAtom.set(src.atoms[e.doesId >= 0 ? e.doesId : e.legalId]!, e);
-  return sortByArgumentTexts(src.terms, [...byAtom.keys()]).map((t) => byAtom.get(t)!);
+  return inOrder ?? unitedMoves(src, atoms);
 }
 
 /**

@@ -3,10 +3,11 @@
  * saving, Luby restarts) with solving under assumptions, so one encoding of a ground game
  * answers many queries: learned clauses are implied by the clauses alone, so they stay valid
  * whatever is assumed next. Variables are 1-based; a literal is `v` or `-v` as in DIMACS.
- * The decision order (activities and their heap) is sat-order.ts's.
+ * The decision order (activities and their heap) is sat-order.ts's, the conflict analysis
+ * sat-analyze.ts's.
  */
+import { analyzeConflict } from './sat-analyze.js';
 import { failedAssumptions } from './sat-core.js';
-import { minimizeLearnt } from './sat-minimize.js';
 import { VarOrder } from './sat-order.js';
 
 /** The answer of {@link SatSolver.solve}; 'unknown' when the conflict budget ran out. */
@@ -170,7 +171,7 @@ export class SatSolver {
           this.ok = false;
           return 'unsat';
         }
-        const { learnt, back } = this.analyze(confl);
+        const { learnt, back } = analyzeConflict(confl, { trail: this.trail, trailLim: this.trailLim, level: this.level, reason: this.reason, clauses: this.clauses, seen: this.seen, order: this.order, variables: this.nVars });
         this.cancelUntil(back);
         if (learnt.length === 1) this.enqueue(learnt[0]!, -1);
         else this.enqueue(learnt[0]!, this.attach(learnt));
@@ -327,57 +328,6 @@ export class SatSolver {
       if (keep !== list.length) list.length = keep;
     }
     return -1;
-  }
-
-  /** First-UIP conflict analysis: the learnt clause (asserting literal first) and the level to return to. */
-  private analyze(confl: number): { learnt: number[]; back: number } {
-    let learnt: number[] = [-1];
-    const current = this.trailLim.length;
-    let pathCount = 0;
-    let p = -1;
-    let index = this.trail.length - 1;
-    let clause: number[] | null = this.clauses[confl]!;
-    const touched: number[] = [];
-    do {
-      for (let k = p < 0 ? 0 : 1; k < clause!.length; k++) {
-        const q = clause![k]!;
-        const v = q >> 1;
-        if (this.seen[v] === 0 && this.level[v]! > 0) {
-          this.seen[v] = 1;
-          touched.push(v);
-          this.order.bump(v, this.nVars);
-          if (this.level[v]! >= current) pathCount++;
-          else learnt.push(q);
-        }
-      }
-      while (this.seen[this.trail[index]! >> 1] === 0) index--;
-      p = this.trail[index--]!;
-      this.seen[p >> 1] = 0; // so that `seen` marks the learnt clause's variables only, for minimizeLearnt
-      const r = this.reason[p >> 1]!;
-      clause = r >= 0 ? this.clauses[r]! : null;
-      pathCount--;
-      // The reason clause keeps its implied literal first (see propagate), so k starts at 1.
-      if (clause !== null && clause[0] !== p) {
-        const pos = clause.indexOf(p);
-        clause[pos] = clause[0]!;
-        clause[0] = p;
-      }
-    } while (pathCount > 0);
-    learnt[0] = p ^ 1;
-    learnt = minimizeLearnt(learnt, { level: this.level, reason: this.reason, clauses: this.clauses, seen: this.seen }, touched);
-    for (const v of touched) this.seen[v] = 0;
-    let back = 0;
-    let maxAt = 1;
-    for (let i = 1; i < learnt.length; i++) {
-      const l = this.level[learnt[i]! >> 1]!;
-      if (l > back) {
-        back = l;
-        maxAt = i;
-      }
-    }
-    // The literal of the highest remaining level is watched second, so the clause is asserting.
-    if (learnt.length > 1) [learnt[1], learnt[maxAt]] = [learnt[maxAt]!, learnt[1]!];
-    return { learnt, back };
   }
 
   private cancelUntil(level: number): void {
