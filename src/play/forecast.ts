@@ -3,7 +3,9 @@
  * expand would, at its cost per expansion so far, outlast its budget, so that a search bound to
  * be incomplete stops early and leaves its time to what follows. A search stopped wrongly loses a
  * small game its proofs from every reachable state (docs/mutex.md 2f), so the forecast counts no
- * state it has no evidence for, except on a plateau (below).
+ * state it has no evidence for, except on a plateau (below). The cost per expansion is the
+ * average so far, except in a layer whose expansions seldom insert a new state
+ * ({@link costPerExpansion}).
  */
 
 /** Where a breadth-first search stands at one of its looks at the clock. */
@@ -21,6 +23,23 @@ export interface SearchProgress {
   readonly previousSize: number;
   /** States expanded (as `expanded` counts them) when the search last found a new state. */
   readonly lastNew: number;
+  /** Expansions by kind in the layer under expansion, and in the layer before it (undefined for the first). */
+  readonly layerKinds: ExpansionKinds;
+  readonly previousKinds?: ExpansionKinds;
+}
+
+/**
+ * A layer's expansions by kind (nim30): those that inserted a new state, and the cost of those
+ * that found only old ones, read at the looks at the clock between which no expansion inserted.
+ */
+export interface ExpansionKinds {
+  /** States of the layer expanded (as `expanded` counts them). */
+  readonly expanded: number;
+  /** Of them, those that inserted at least one new state. */
+  readonly inserting: number;
+  /** Seconds and expansions between two looks of the layer with no inserting expansion between them. */
+  readonly oldSeconds: number;
+  readonly oldExpanded: number;
 }
 
 /**
@@ -90,8 +109,84 @@ export function statesAhead(p: SearchProgress): number {
   return Math.max(waiting, restOfLayer + PLATEAU_LAYERS * p.layerSize);
 }
 
-/** Whether the states ahead, at the cost per expansion so far, would take the search past `seconds`. */
+/**
+ * Expansions that found only old states, measured, before their cost counts
+ * ({@link costPerExpansion}): a few looks' worth (a look every 1,024 successors) is noise.
+ */
+const OLD_MEASURED = 1024;
+
+/**
+ * The share of a layer's expansions that insert a new state below which the states ahead may be
+ * costed as expansions that find only old ones. nim4 (docs/mutex.md, nim30): its fourth layer,
+ * 72,956 states, finds the whole fifth (57,599) in 4,960 expansions (7%), its third 28%, and the
+ * fifth inserts none; bomberman2p, whose search cannot complete, would stop 0.19 s later without
+ * this test (its trace, at its share).
+ */
+const INSERTING_SHARE = 0.3;
+
+/**
+ * The cost per expansion the states ahead are counted at: the average so far, or, when the
+ * layer under expansion (while fewer than {@link SETTLED_AFTER} and {@link SETTLED_SHARE} of it
+ * are expanded: the layer before it) inserts new states in fewer than {@link INSERTING_SHARE} of
+ * its expansions and the next layer found so far is smaller than it, the cost of its expansions
+ * that found only old states, if lower. The average holds the first expansions (the runtime
+ * warming up) and those of the growing layers: nim4's was 21 us at its largest forecast in a
+ * trace under load, its fourth layer's old-only expansions 17 us, its last layer's 15 us (nim30).
+ * A search seen to grow keeps the average, which its stop depends on: racetrackcorridor's layers
+ * grow (39,601, then 86,826) while only about a tenth of their expansions insert, and at its
+ * expansions' cost by kind it would stop 0.4 s later.
+ */
+export function costPerExpansion(p: SearchProgress): number {
+  const average = p.spent / p.expanded;
+  if (p.found - (p.layerStart + p.layerSize) >= p.layerSize) return average;
+  const young = p.layerKinds.expanded < Math.max(SETTLED_AFTER, SETTLED_SHARE * p.layerSize);
+  const kinds = young ? p.previousKinds : p.layerKinds;
+  if (kinds === undefined || kinds.oldExpanded < OLD_MEASURED || kinds.inserting >= INSERTING_SHARE * kinds.expanded) return average;
+  return Math.min(average, kinds.oldSeconds / kinds.oldExpanded);
+}
+
+/** Whether the states ahead, at {@link costPerExpansion}, would take the search past `seconds`. */
 export function outlasts(p: SearchProgress, seconds: number): boolean {
   if (p.spent < FORECAST_AFTER_SECONDS || p.expanded === 0) return false;
-  return p.spent + (statesAhead(p) * p.spent) / p.expanded > seconds;
+  return p.spent + statesAhead(p) * costPerExpansion(p) > seconds;
+}
+
+/** Records one layer's expansions by kind at the search's looks at the clock (reachable.ts). */
+interface KindsRecorder {
+  /** At a look: seconds spent, states of the layer expanded and inserting expansions so far. */
+  look(spent: number, expanded: number, inserting: number): ExpansionKinds;
+  /** At the layer's end (its size and inserting expansions): its kinds, and a new layer begun. */
+  close(expanded: number, inserting: number): ExpansionKinds;
+}
+
+/**
+ * A {@link KindsRecorder}: the time between two looks of a layer counts as that of expansions
+ * finding only old states when no expansion inserted in between; the first look of a layer starts
+ * its count.
+ */
+export function kindsRecorder(): KindsRecorder {
+  let oldSeconds = 0;
+  let oldExpanded = 0;
+  let lastSpent = 0;
+  let lastExpanded = 0;
+  let lastInserting = -1;
+  return {
+    look(spent, expanded, inserting) {
+      if (inserting === lastInserting) {
+        oldSeconds += spent - lastSpent;
+        oldExpanded += expanded - lastExpanded;
+      }
+      lastSpent = spent;
+      lastExpanded = expanded;
+      lastInserting = inserting;
+      return { expanded, inserting, oldSeconds, oldExpanded };
+    },
+    close(expanded, inserting) {
+      const kinds = { expanded, inserting, oldSeconds, oldExpanded };
+      oldSeconds = 0;
+      oldExpanded = 0;
+      lastInserting = -1;
+      return kinds;
+    },
+  };
 }

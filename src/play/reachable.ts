@@ -12,7 +12,7 @@
 import { type Deadline, cpuMs } from '../deadline.js';
 import type { GroundGame } from '../ground/types.js';
 import { createFastSimulator } from './fast/simulator.js';
-import { FORECAST_AFTER_SECONDS, outlasts } from './forecast.js';
+import { type ExpansionKinds, FORECAST_AFTER_SECONDS, kindsRecorder, outlasts } from './forecast.js';
 import { type GroundState, termsOfBits } from './ground-sim.js';
 import type { PackedStates } from './packed.js';
 import { growthForecast } from './reachable-growth.js';
@@ -27,7 +27,7 @@ interface ReachableOptions {
    * The search's budget (a sub-deadline of the run's), and its length in seconds of the same
    * clock (processor time where the runtime reports it): the search also stops as soon as the
    * states found but not yet expanded (or, on a plateau of its layers, more: forecast.ts) would,
-   * at the cost per expansion so far, outlast it, or its growth is bound to pass `maxStates` and
+   * at the cost per expansion so far (by kind of expansion: forecast.ts), outlast it, or its growth is bound to pass `maxStates` and
    * could not reach it within it (reachable-growth.ts).
    */
   readonly deadline: Deadline;
@@ -186,12 +186,19 @@ export function reachableStates(game: GroundGame, options: ReachableOptions): Re
   let previousSize = 0;
   // States expanded (the one under expansion counted) when a new state was last found.
   let lastNew = 0;
-  // The forecasts: the states ahead, at the cost per expansion so far, outlast the budget
+  // Expansions of the layer under expansion that inserted a new state; the kinds of the layer before (forecast.ts).
+  let inserting = 0;
+  let previousKinds: ExpansionKinds | undefined;
+  const kinds = kindsRecorder();
+  // The forecasts: the states ahead, at the cost per expansion so far (or, in a layer that seldom
+  // inserts a new state, at that of its expansions that found only old ones), outlast the budget
   // (forecast.ts); or the search's growth is bound to pass its cap, which it could not reach
   // within the budget (reachable-growth.ts).
   const growth = growthForecast(maxStates, seconds);
   const hopeless = (expanded: number): boolean => {
-    const progress = { spent: now() - start, expanded, found: found!.size, layerStart, layerSize: layerEnd - layerStart, previousSize, lastNew };
+    const spent = now() - start;
+    const layerKinds = kinds.look(spent, expanded - layerStart, inserting);
+    const progress = { spent, expanded, found: found!.size, layerStart, layerSize: layerEnd - layerStart, previousSize, lastNew, layerKinds, previousKinds };
     // Every look is recorded: the growth is read over the halves of the expansions so far.
     const grows = growth(progress.spent, expanded, progress.found);
     return (grows && progress.spent >= FORECAST_AFTER_SECONDS) || outlasts(progress, seconds);
@@ -222,6 +229,8 @@ export function reachableStates(game: GroundGame, options: ReachableOptions): Re
         if (end !== 'complete') return false;
       }
       if (!set.add(store(sim.successorInto(state, moves, next)))) return true;
+      // The first new state of this expansion: an inserting one.
+      if (lastNew !== head + 1) inserting++;
       lastNew = head + 1;
       if (set.size <= maxStates) return true;
       end = 'states';
@@ -230,6 +239,8 @@ export function reachableStates(game: GroundGame, options: ReachableOptions): Re
     for (; head < set.size && end === 'complete'; head++) {
       if (head === layerEnd) {
         previousSize = layerEnd - layerStart;
+        previousKinds = kinds.close(previousSize, inserting);
+        inserting = 0;
         layerStart = head;
         layerEnd = set.size;
       }
