@@ -220,6 +220,17 @@ export function defineAtom(s: SatSolver, view: MutexView, index: RuleIndex, a: n
 }
 
 /**
+ * The atoms {@link encodeCone} encodes for `roots`: their cone, with `terminal`'s (transitions
+ * start in non-terminal states: `terminal` and its cone join, asserted false, when that cone is
+ * small: leaving it out only weakens the query) and, with `allMoves`, every move's legal atom's
+ * (so that "one move per role" is exact).
+ */
+export function queryCone(view: MutexView, index: RuleIndex, roots: readonly number[], allMoves: boolean, stop: () => boolean = () => false): number[] {
+  const legals = allMoves ? view.moves.flatMap((role) => role.flatMap((m) => (m.legal >= 0 ? [m.legal] : []))) : [];
+  return cone(index, view, [...roots, ...legals, ...(index.useTerminal ? [view.terminal] : [])], stop);
+}
+
+/**
  * Encodes the cone of `roots`: the completion of its derived atoms and the move constraints
  * within it. `stop` is asked once per atom and per rule (make it cheap, e.g. a Deadline's tick)
  * and ends the encoding with {@link EncodingStopped}; `fits` is asked once, of the cone's atoms
@@ -229,11 +240,7 @@ export function encodeCone(
   view: MutexView, index: RuleIndex, roots: readonly number[], allMoves = false, stop: () => boolean = () => false, fits: (atoms: readonly number[]) => boolean = () => true,
 ): ConeEncoding {
   const s = new SatSolver();
-  // Transitions start in non-terminal states: `terminal` and its cone join, asserted false
-  // (when that cone is small: leaving it out only weakens the query).
-  // With `allMoves`, every move's legal atom joins too, so "one move per role" is exact.
-  const legals = allMoves ? view.moves.flatMap((role) => role.flatMap((m) => (m.legal >= 0 ? [m.legal] : []))) : [];
-  const atoms = cone(index, view, [...roots, ...legals, ...(index.useTerminal ? [view.terminal] : [])], stop);
+  const atoms = queryCone(view, index, roots, allMoves, stop);
   if (!fits(atoms)) throw new ConeTooLarge();
   const vars = new Map<number, number>();
   for (const a of atoms) vars.set(a, s.newVar());

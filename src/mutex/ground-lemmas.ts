@@ -181,14 +181,20 @@ function implied(groupOf: readonly (readonly number[])[], a: number, b: number):
 /** States between two looks at `stop`. */
 const STATES_PER_LOOK = 64;
 
-/** The lemmas no state refutes (a group with two members true, a clause with every literal false). */
+/**
+ * The lemmas no state refutes (a group with two members true, a clause with every literal false).
+ * Each lemma is looked at only in the states that hold a fluent every refuting state holds true:
+ * a group at each member, a clause at its negative literal whose fluent the fewest states hold
+ * (snake_2009_big: a square's blank is true in most states, its moves in few). Which lemmas are
+ * refuted does not depend on that choice, only how many are looked at.
+ */
 function heldByStates(view: MutexView, lemmas: readonly Lemma[], states: readonly (readonly number[])[], stop: () => boolean): Lemma[] {
-  // Each lemma is indexed by a fluent every refuting state holds true: a group by each member,
-  // a clause by its first negative literal's fluent.
+  const trueIn = new Int32Array(view.fluents.length);
+  for (const state of states) for (const f of state) trueIn[f]!++;
   const by = view.fluents.map((): number[] => []);
   lemmas.forEach((l, k) => {
     if (l.kind === 'group') for (const f of l.members) by[f]!.push(k);
-    else by[l.members[l.positive.indexOf(false)]!]!.push(k);
+    else by[rarestNegative(l, trueIn)]!.push(k);
   });
   const refuted = new Uint8Array(lemmas.length);
   const now = new Uint8Array(view.fluents.length);
@@ -204,8 +210,22 @@ function heldByStates(view: MutexView, lemmas: readonly Lemma[], states: readonl
   return lemmas.filter((_, k) => refuted[k] === 0);
 }
 
+/** The fluent of the clause's negative literal true in the fewest states (the first of those; a clause has one). */
+function rarestNegative(l: Lemma & { readonly kind: 'clause' }, trueIn: Int32Array): number {
+  let best = -1;
+  l.members.forEach((f, i) => {
+    if (!l.positive[i] && (best < 0 || trueIn[f]! < trueIn[best]!)) best = f;
+  });
+  return best;
+}
+
 /** Whether the state (`now`, with `f` true) refutes the lemma: a second group member true, or every clause literal false. */
 function refutes(l: Lemma, now: Uint8Array, f: number): boolean {
-  if (l.kind === 'group') return l.members.some((g) => g !== f && now[g] === 1);
-  return l.members.every((g, i) => (now[g] === 1) !== l.positive[i]);
+  const ms = l.members;
+  if (l.kind === 'group') {
+    for (const g of ms) if (g !== f && now[g] === 1) return true;
+    return false;
+  }
+  for (let i = 0; i < ms.length; i++) if ((now[ms[i]!] === 1) === l.positive[i]) return false;
+  return true;
 }

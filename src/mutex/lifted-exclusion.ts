@@ -50,17 +50,32 @@ function legalReads(normal: NormalGame): Set<string> {
 export function exclusionCandidates(view: MutexView, normal: NormalGame, hidden: ReadonlySet<string>, states: readonly (readonly number[])[]): Exclusion[] {
   const rels = [...legalReads(normal)].filter((r) => !hidden.has(r)).sort();
   const index = new Map(rels.map((r, i) => [r, i]));
-  const seen = new Set<number>();
-  const together = new Set<number>();
-  for (const state of [view.init, ...states]) {
-    const here = [...new Set(state.flatMap((f) => index.get(view.fluents[f]!.relation) ?? []))];
-    for (const a of here) seen.add(a);
-    for (const a of here) for (const b of here) together.add(a * rels.length + b);
-  }
+  const n = rels.length;
+  // Per fluent its relation's number (-1: none read): the states are read by number, with no set
+  // or list made per state (snake_2009_big: 11,708 states, about 0.25 processor s with them).
+  const relOf = Int32Array.from(view.fluents, (f) => index.get(f.relation) ?? -1);
+  const seen = new Uint8Array(n);
+  const together = new Uint8Array(n * n);
+  // The state (its number plus one) in which each relation was last found, and the relations of this one.
+  const inState = new Int32Array(n);
+  const here: number[] = [];
+  [view.init, ...states].forEach((state, s) => {
+    here.length = 0;
+    for (const f of state) {
+      const a = relOf[f]!;
+      if (a < 0 || inState[a] === s + 1) continue;
+      inState[a] = s + 1;
+      here.push(a);
+    }
+    for (const a of here) {
+      seen[a] = 1;
+      for (const b of here) together[a * n + b] = 1;
+    }
+  });
   const out: Exclusion[] = [];
-  for (let a = 0; a < rels.length; a++) {
-    for (let b = a + 1; b < rels.length; b++) {
-      if (seen.has(a) && seen.has(b) && !together.has(a * rels.length + b)) out.push({ p: rels[a]!, q: rels[b]! });
+  for (let a = 0; a < n; a++) {
+    for (let b = a + 1; b < n; b++) {
+      if (seen[a] === 1 && seen[b] === 1 && together[a * n + b] === 0) out.push({ p: rels[a]!, q: rels[b]! });
     }
   }
   return out.slice(0, MAX_EXCLUSIONS);

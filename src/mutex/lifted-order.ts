@@ -102,38 +102,63 @@ export function orderCandidates(view: MutexView, normal: NormalGame, states: rea
   view.fluents.forEach((f, i) => pushTo(byRel, f.relation, i));
   const within = (o: StaticOrder, fs: readonly number[], p: number): boolean => fs.every((f) => o.domain.has(view.fluents[f]!.args[p]!));
   const all = [view.init, ...states];
-  const twice = new Set<string>();
-  for (const st of all) {
-    const seen = new Set<string>();
-    for (const f of st) (seen.has(view.fluents[f]!.relation) ? twice : seen).add(view.fluents[f]!.relation);
-  }
+  // The states are read by relation number (the order of `byRel`), not by text: no set per state.
+  const rels = new Relations(view, byRel);
+  const twice = rels.twice(all);
   const out: OrderFact[] = [];
   for (const [counter, cs] of byRel) {
-    if (!counter.endsWith('/1') || cs.length < 2 || twice.has(counter)) continue;
+    if (!counter.endsWith('/1') || cs.length < 2 || twice[rels.number.get(counter)!] === 1) continue;
     for (const order of orders.filter((o) => within(o, cs, 0))) {
       const tried = [...byRel].flatMap(([record, rs]) => (record === counter ? [] : view.fluents[rs[0]!]!.args.map((_, p) => ({ counter, record, position: p, order }))
         .filter((f) => within(order, rs, f.position))));
-      out.push(...held(view, tried, all, stop));
+      out.push(...held(view, rels, tried, all, stop));
     }
   }
   return stop() ? [] : out.slice(0, MAX_ORDERS);
 }
 
+/** The view's relations numbered: per fluent the number of its relation. */
+class Relations {
+  readonly number: ReadonlyMap<string, number>;
+  readonly of: Int32Array;
+
+  constructor(view: MutexView, byRel: ReadonlyMap<string, readonly number[]>) {
+    this.number = new Map([...byRel.keys()].map((r, i) => [r, i]));
+    this.of = Int32Array.from(view.fluents, (f) => this.number.get(f.relation)!);
+  }
+
+  /** Per relation, 1 when some state holds two of its fluents. */
+  twice(states: readonly (readonly number[])[]): Uint8Array {
+    const out = new Uint8Array(this.number.size);
+    // The state (its number plus one) in which each relation was last found.
+    const last = new Int32Array(this.number.size);
+    states.forEach((st, s) => {
+      for (const f of st) {
+        const r = this.of[f]!;
+        if (last[r] === s + 1) out[r] = 1;
+        last[r] = s + 1;
+      }
+    });
+    return out;
+  }
+}
+
 /** The facts (of one counter and order) every state satisfies, each shown by some state holding a counter fluent and a record together. */
-function held(view: MutexView, tried: readonly OrderFact[], states: readonly (readonly number[])[], stop: () => boolean): OrderFact[] {
+function held(view: MutexView, rels: Relations, tried: readonly OrderFact[], states: readonly (readonly number[])[], stop: () => boolean): OrderFact[] {
   if (tried.length === 0) return [];
   const { counter, order } = tried[0]!;
   const alive = tried.map(() => true);
   const shown = tried.map(() => false);
-  const ofRecord = new Map<string, number[]>();
-  tried.forEach((f, i) => pushTo(ofRecord, f.record, i));
+  const ofRecord = [...rels.number.keys()].map((): number[] => []);
+  tried.forEach((f, i) => ofRecord[rels.number.get(f.record)!]!.push(i));
+  const counterNumber = rels.number.get(counter)!;
   for (const st of states) {
     if (stop()) return [];
-    const a = st.find((f) => view.fluents[f]!.relation === counter);
+    const a = st.find((f) => rels.of[f] === counterNumber);
     if (a === undefined) continue;
     const top = view.fluents[a]!.args[0]!;
     for (const f of st) {
-      for (const i of ofRecord.get(view.fluents[f]!.relation) ?? []) {
+      for (const i of ofRecord[rels.of[f]!]!) {
         if (!alive[i]) continue;
         alive[i] = order.less(view.fluents[f]!.args[tried[i]!.position]!, top);
         shown[i] = true;

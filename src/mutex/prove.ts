@@ -21,8 +21,9 @@
  */
 import type { Deadline } from '../deadline.js';
 import { affordable } from './cone-cost.js';
-import { ConeTooLarge, type ConeEncoding, EncodingStopped, type RuleIndex, atLeastTwo, atMostOne, encodeCone, ruleIndex } from './encode.js';
+import { ConeTooLarge, type ConeEncoding, EncodingStopped, type RuleIndex, atLeastTwo, atMostOne, encodeCone, queryCone, ruleIndex } from './encode.js';
 import { type JointAsk, jointCones } from './joint-cones.js';
+import { type FailingModel, FailingModels, failingModel } from './prove-models.js';
 import type { MutexView } from './view.js';
 
 /** A claim to prove: at most one (`amo`) or at least one (`alo`) member true, always. */
@@ -127,10 +128,22 @@ function assumeInvariants(enc: ConeEncoding, view: MutexView, claims: readonly C
  * a cone the budget left cannot pay for (cone-cost.ts) is not encoded ({@link ConeRefused}).
  */
 function encode(view: MutexView, index: () => RuleIndex, roots: readonly number[], allMoves: boolean, limits: ProofLimits): ConeEncoding {
-  try {
-    // Inside the try: building the index looks at the budget too (EncodingStopped).
+  // Inside the guard: building the index looks at the budget too (EncodingStopped).
+  return guarded(() => {
     const idx = index();
     return encodeCone(view, idx, roots, allMoves, every(LOOK_STRIDE, () => limits.deadline.passed()), affordable(view, idx, limits.deadline, limits.coneRate));
+  });
+}
+
+/** The atoms {@link encode} would encode for `roots` (encode.ts' `queryCone`), under the stage's budget. */
+function coneOf(view: MutexView, index: () => RuleIndex, roots: readonly number[], allMoves: boolean, limits: ProofLimits): number[] {
+  return guarded(() => queryCone(view, index(), roots, allMoves, every(LOOK_STRIDE, () => limits.deadline.passed())));
+}
+
+/** `f()`, an encoding stopped by the budget raised as {@link ProofStopped}, a cone too large as {@link ConeRefused}. */
+function guarded<T>(f: () => T): T {
+  try {
+    return f();
   } catch (err) {
     if (err instanceof EncodingStopped) throw new ProofStopped();
     if (err instanceof ConeTooLarge) throw new ConeRefused();
@@ -170,6 +183,7 @@ interface Meter {
  */
 function canViolate(
   view: MutexView, index: () => RuleIndex, claims: readonly Claim[], active: readonly boolean[], claim: Claim, limits: ProofLimits, meter: Meter,
+  save: (model: FailingModel) => void,
 ): 'sat' | 'unsat' | 'unknown' {
   const nexts = claim.members.map((f) => view.fluents[f]!.nextAtom);
   // "Some member stays or becomes true" usually rests on every role making some move.
@@ -182,6 +196,7 @@ function canViolate(
   if (answer === 'unknown' && limits.deadline.passed()) throw new ProofStopped();
   meter.queries++;
   meter.work += enc.solver.literalCount + enc.solver.visitCount;
+  if (answer === 'sat') save(failingModel(enc.fluents, (f) => enc.solver.value(enc.atom(view.fluents[f]!.trueAtom))));
   return answer;
 }
 
@@ -227,30 +242,26 @@ const GROWN_MAX = 512;
  * for other batches, and from a query on once the encoding is too large: asked as before.
  */
 function growingAsk(
-  view: MutexView, index: () => RuleIndex, claims: readonly Claim[], active: readonly boolean[], batch: readonly number[], limits: ProofLimits, meter: Meter,
+  view: MutexView, index: () => RuleIndex, claims: readonly Claim[], st: ProofState, batch: readonly number[], limits: ProofLimits, meter: Meter,
 ): ((i: number) => 'sat' | 'unsat' | 'unknown' | undefined) | undefined {
+  const { active } = st;
   if (batch.length < GROWN_MIN || batch.length > GROWN_MAX) return undefined;
   let ask: JointAsk | undefined;
   const kind = claims[batch[0]!]!.kind;
   const state = claims.map(() => 0);
-  return (i) => {
-    try {
-      const idx = index();
-      ask ??= jointCones(view, idx, claims, every(LOOK_STRIDE, () => limits.deadline.passed()), affordable(view, idx, limits.deadline, limits.coneRate));
-      // As assumeInvariants: an AMO query assumes no ALO claim, and no claim marked implied.
-      claims.forEach((c, j) => (state[j] = active[j] && !(kind === 'amo' && c.kind === 'alo') && limits.implied?.[j] !== 1 ? 1 : 0));
-      const r = ask(i, state, limits.maxConflicts, () => limits.deadline.passed());
-      if (r === undefined) return undefined;
-      if (r.answer === 'unknown' && limits.deadline.passed()) throw new ProofStopped();
-      meter.queries++;
-      meter.work += r.work;
-      return r.answer;
-    } catch (err) {
-      if (err instanceof EncodingStopped) throw new ProofStopped();
-      if (err instanceof ConeTooLarge) throw new ConeRefused();
-      throw err;
-    }
-  };
+  return (i) => guarded(() => {
+    const idx = index();
+    ask ??= jointCones(view, idx, claims, every(LOOK_STRIDE, () => limits.deadline.passed()), affordable(view, idx, limits.deadline, limits.coneRate));
+    // As assumeInvariants: an AMO query assumes no ALO claim, and no claim marked implied.
+    claims.forEach((c, j) => (state[j] = active[j] && !(kind === 'amo' && c.kind === 'alo') && limits.implied?.[j] !== 1 ? 1 : 0));
+    const r = ask(i, state, limits.maxConflicts, () => limits.deadline.passed());
+    if (r === undefined) return undefined;
+    if (r.answer === 'unknown' && limits.deadline.passed()) throw new ProofStopped();
+    meter.queries++;
+    meter.work += r.work;
+    if (r.answer === 'sat') st.models.keep(i, { fluents: r.cone, on: r.now });
+    return r.answer;
+  });
 }
 
 /** What the proof has found so far: which claims are active, and why the others left. */
@@ -258,6 +269,8 @@ interface ProofState {
   readonly active: boolean[];
   /** Per claim that left S: 'sat' (not inductive) or 'unknown' (undecided within the conflict budget). */
   readonly left: ('sat' | 'unknown' | undefined)[];
+  /** Per claim, the model of its last "sat" answer (prove-models.ts). */
+  readonly models: FailingModels;
 }
 
 /**
@@ -273,14 +286,22 @@ function proveBatch(
 ): 'done' | 'stopped' | 'refused' {
   const { active, left } = st;
   for (const i of batch) active[i] = initially[i]!;
-  const grown = growingAsk(view, index, claims, active, batch, limits, meter);
+  const grown = growingAsk(view, index, claims, st, batch, limits, meter);
+  // A claim asked on its own cone again (the retry batch) whose last failing model satisfies
+  // what is assumed now fails again: answered by that model, without encoding (prove-models.ts).
+  const again = (i: number): 'sat' | undefined => {
+    if (!st.models.has(i)) return undefined;
+    const c = claims[i]!;
+    const atoms = coneOf(view, index, c.members.map((f) => view.fluents[f]!.nextAtom), c.kind === 'alo', limits);
+    return st.models.answers(i, atoms, claims, active, limits.implied) ? 'sat' : undefined;
+  };
   try {
     for (let changed = true; changed; ) {
       changed = false;
       for (const i of batch) {
         if (!active[i]) continue;
         if (limits.deadline.passed() || meter.work > limits.maxWork) throw new ProofStopped();
-        const answer = grown?.(i) ?? canViolate(view, index, claims, active, claims[i]!, limits, meter);
+        const answer = grown?.(i) ?? again(i) ?? canViolate(view, index, claims, active, claims[i]!, limits, meter, (m) => st.models.keep(i, m));
         if (answer !== 'unsat') {
           active[i] = false;
           left[i] = answer;
@@ -314,7 +335,7 @@ export function proveClaims(view: MutexView, claims: readonly Claim[], limits: P
   const initially = holdInitially(view, claims);
   // Claims proven already (on the lifted rules) hold in every reachable state: assumed, not asked.
   const active = claims.map((_, i) => proven[i] === true);
-  const st: ProofState = { active, left: claims.map(() => undefined) };
+  const st: ProofState = { active, left: claims.map(() => undefined), models: new FailingModels(claims.length, view) };
   const meter: Meter = { queries: 0, work: 0 };
   const batches = new Map<number, number[]>();
   claims.forEach((c, i) => {
