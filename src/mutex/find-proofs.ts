@@ -115,7 +115,8 @@ function proveAllLifted(game: GroundGame, early: Early, options: MutexOptions): 
   const normal = options.lifted;
   const exclusions = normal === undefined ? [] : exclusionCandidates(view, normal, hidden, mined);
   const orders = normal === undefined ? [] : orderCandidates(view, normal, mined, () => options.deadline.passed());
-  const limits = { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game), implications, exclusions, orders };
+  // One record of the derived claims that failed for both lifted proofs below: the joint one repeats the first's induction.
+  const limits = { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game), implications, exclusions, orders, derivedFailed: new Map() };
   const first: Lifted = normal === undefined ? { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0 }
     : proveLifted(normal, view, hyps, sampledAmo, limits, partial);
   // Whole relations left open tried again as exactly-one, jointly with the rest (section 2g).

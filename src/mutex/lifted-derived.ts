@@ -120,11 +120,27 @@ function claimHolds(rel: string, claim: AssumedClaim, comps: Components, outer: 
 }
 
 /**
- * The claims of the state read by a check, as one text: two checks with the same text assume the
- * same of the state, so the derived relations' claims proven for one hold for the other.
+ * The claims of the state read by a check, one text each: two checks with the same texts assume
+ * the same of the state, so the derived relations' claims proven for one hold for the other. A
+ * claim's text names its hypothesis, whose keys are fixed within one lifted proof (lifted.ts' `keysOf`).
  */
-function fingerprint(assumed: Assumed, relations: readonly string[]): string {
-  return relations.map((r) => (assumed.get(r) ?? []).map((c) => `${c.hypothesis ?? ''}:${c.input.join(',')}:${c.keys?.size ?? ''}`).join(';')).join('|');
+function claimTexts(assumed: Assumed, relations: readonly string[]): string[] {
+  return relations.map((r) => (assumed.get(r) ?? []).map((c) => `${c.hypothesis ?? ''}:${c.input.join(',')}:${c.keys?.size ?? ''}`).join(';'));
+}
+
+/**
+ * Whether the state claims `texts` (per relation, from {@link claimTexts}) are among those of a
+ * check under which the claim failed (`failedUnder`), relation by relation. Fewer state claims
+ * force fewer equalities, so the claim's proof would fail again: englishDraughts' `legal2`
+ * [0] -> [1] failed four times in one lifted proof (0.2 to 0.6 processor seconds each), under
+ * fewer state claims each time as the induction dropped them.
+ */
+function failsAgain(failedUnder: readonly (readonly string[])[] | undefined, texts: readonly string[]): boolean {
+  const split = (t: string): string[] => (t === '' ? [] : t.split(';'));
+  return (failedUnder ?? []).some((f) => texts.every((t, r) => {
+    const had = new Set(split(f[r]!));
+    return split(t).every((c) => had.has(c));
+  }));
 }
 
 /**
@@ -139,6 +155,12 @@ function impliedBy(proven: ReadonlyMap<string, Proven> | undefined, claim: Assum
   return [...(proven?.values() ?? [])].some((p) => p.claims.some((c) => c.input.every((i) => claim.input.includes(i)) && out.every((j) => c.output?.includes(j) === true)));
 }
 
+/**
+ * Per derived relation and output positions (`name/arity#positions`), the state claims
+ * ({@link claimTexts}) of each check under which its claim failed, not for lack of time.
+ */
+export type DerivedFailures = Map<string, string[][]>;
+
 /** Per derived relation (`name/arity`), per output positions asked for: the claim if proven, and the state claims its proof used. */
 type Known = Map<string, Map<string, Proven>>;
 
@@ -149,7 +171,9 @@ type Known = Map<string, Map<string, Proven>>;
  * set of state claims. `relations` are the fluent relations whose claims the state may have;
  * `close` is the pair check of lifted.ts.
  */
-export function transitionFunctions(normal: NormalGame, facts: StaticFacts, relations: readonly string[], close: BodyCloser, limit: () => Deadline): (assumed: Assumed) => Assumed {
+export function transitionFunctions(
+  normal: NormalGame, facts: StaticFacts, relations: readonly string[], close: BodyCloser, limit: () => Deadline, failed: DerivedFailures = new Map(),
+): (assumed: Assumed) => Assumed {
   const comps = components(normal, facts);
   const memo = new Map<string, Known>();
   // Processor milliseconds the claims took so far, against TOTAL_SECONDS.
@@ -159,7 +183,8 @@ export function transitionFunctions(normal: NormalGame, facts: StaticFacts, rela
   // closure's reach) ran out twice, 1 s each, for the capture given and for its column given.
   const tooCostly = new Set<string>();
   return (assumed) => {
-    const print = fingerprint(assumed, relations);
+    const texts = claimTexts(assumed, relations);
+    const print = texts.join('|');
     const known: Known = memo.get(print) ?? new Map();
     memo.set(print, known);
     const busy = new Set<string>();
@@ -174,15 +199,22 @@ export function transitionFunctions(normal: NormalGame, facts: StaticFacts, rela
       const claim: AssumedClaim = { input: [...same.keys()].filter((i) => same[i]), output };
       // A claim proven already that implies this one forces all it would force (`merged` hands it out): no proof.
       if (impliedBy(known.get(rel), claim)) return;
+      const outer = current;
+      // Asked for at the top (not inside another claim's proof, whose relations are kept out of it).
+      if (outer === undefined && failsAgain(failed.get(`${rel}#${id}`), texts)) {
+        if (!known.has(rel)) known.set(rel, new Map());
+        known.get(rel)!.set(id, { claims: [], used: [] });
+        return;
+      }
       const used = new Set<AssumedClaim>();
       rels.forEach((r) => busy.add(r));
-      const outer = current;
       if (outer === undefined && spent >= TOTAL_SECONDS * 1000) return;
       const start = outer === undefined ? cpuMs() : undefined;
       current = (outer ?? limit()).within(CLAIM_SECONDS);
       const ok = claimHolds(rel, claim, comps, view(used), close, current);
       // Out of its own time, not refuted, nor stopped by the caller's deadline.
       if (!ok && current.passed() && !(outer ?? limit()).passed()) tooCostly.add(rel);
+      else if (!ok && outer === undefined && !current.passed()) failed.set(`${rel}#${id}`, [...(failed.get(`${rel}#${id}`) ?? []), texts]);
       current = outer;
       if (start !== undefined) spent += (cpuMs() ?? start) - start;
       rels.forEach((r) => busy.delete(r));

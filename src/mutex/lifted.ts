@@ -27,7 +27,7 @@ import { THROUGH_RULES, forbiddenDerived } from './lifted-entail.js';
 import { type Implication, impliedAtoms } from './implications.js';
 import { implicationRules, implicationStep } from './lifted-alo.js';
 import { provenExistence } from './lifted-exists.js';
-import { transitionFunctions } from './lifted-derived.js';
+import { type DerivedFailures, transitionFunctions } from './lifted-derived.js';
 import { expandedNexts } from './lifted-expand.js';
 import { memberCasesClose } from './lifted-exactly.js';
 import { type Exclusion, proveExclusions, withExclusions } from './lifted-exclusion.js';
@@ -54,6 +54,12 @@ interface LiftedLimits {
   readonly exactly?: readonly (readonly Term[])[];
   /** Order facts between a counter and a record that the sampled states satisfy (lifted-order.ts, 2k): proven after the induction, then assumed. */
   readonly orders?: readonly OrderFact[];
+  /**
+   * Where the derived relations' claims that failed are kept (lifted-derived.ts), shared by the
+   * lifted proofs of one stage over the same hypotheses (the joint one of 2g repeats the first's
+   * induction; default: one of its own).
+   */
+  readonly derivedFailed?: DerivedFailures;
 }
 
 /**
@@ -228,7 +234,7 @@ export function proveLifted(
   let deadline = limits.deadline;
   // Derived relations functional within one transition, given the state's claims (2i): proven on demand per set of claims.
   const transition = transitionFunctions(normal, exact.facts, [...byRelation.keys()], (body, s, goal, assumed, within) =>
-    bodiesClose(body, s, goal, { assumed, implied: [], legal, base, deadline: within, counter: { tag: 0 }, exactly: [] }), () => deadline);
+    bodiesClose(body, s, goal, { assumed, implied: [], legal, base, deadline: within, counter: { tag: 0 }, exactly: [] }), () => deadline, limits.derivedFailed);
   const task: InductionTask = {
     hyps, keysOf, statics, order: checkOrder(hyps, keysOf, byRelation), imps,
     check: (i, assumed, implied) => allPairsRefuted(byRelation.get(hyps[i]!.relation) ?? [], hyps[i]!.input,
