@@ -41,8 +41,8 @@ interface Prover {
    * Gives every answer of the last goal's candidates `c` at once, the bindings before it being
    * `before` (pick.ts); false when the walk must bind them itself. Only in {@link everySolution};
    * undefined in every prover of {@link firstSolution}. Always present, so that every prover has
-   * one shape: the walk reads these properties per candidate, and two shapes made the reads
-   * polymorphic (kalaha_2009's superset stage, full of once groups, was 4-7% slower).
+   * one shape: the walk reads these properties per candidate, and two shapes would make those
+   * reads polymorphic (a precaution: no difference was measured, docs/corpus.md amaz30).
    */
   readonly last: ((c: Candidates, before: unknown[]) => boolean) | undefined;
 }
