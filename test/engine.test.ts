@@ -229,6 +229,23 @@ describe('engine steps', () => {
     expect(ask('r', 1)).toEqual(facts.filter((f) => f[0] === 'p1' && f[2] === 'x2').map((f) => f[1]));
   });
 
+  it('picks the answers of a last call from its facts: a repeated variable, values bound before', () => {
+    // src/engine/pick.ts: a(X, X) as the last goal keeps only the facts with equal arguments;
+    // a(W, Y) with Y bound before reads W from the fact and Y, Z from the bindings before
+    // (with Y = p two candidates: pick.ts leaves an entry of one to the walk).
+    const facts = [
+      ...[['p', 'p'], ['p', 'q'], ['q', 'q'], ['r', 's'], ['s', 'r'], ['t', 'p']].map((args) => ({ name: 'a', args })),
+      ...[['p'], ['q']].map((args) => ({ name: 'c', args })),
+      ...[['p', 'r'], ['s', 't']].map((args) => ({ name: 'b', args })),
+    ];
+    const repeated: Program = { facts, body: [{ kind: 'call', name: 'c', args: ['Y'] }, { kind: 'call', name: 'a', args: ['X', 'X'] }] };
+    expect(answers(load(repeated, true))).toEqual(answers(load(repeated, false)));
+    expect(answers(load(repeated, true))).toEqual(['p p _ _', 'q p _ _', 'p q _ _', 'q q _ _']);
+    const before: Program = { facts, body: [{ kind: 'call', name: 'b', args: ['Y', 'Z'] }, { kind: 'call', name: 'a', args: ['W', 'Y'] }] };
+    expect(answers(load(before, true))).toEqual(answers(load(before, false)));
+    expect(answers(load(before, true))).toEqual(['_ p r p', '_ p r t', '_ s t r']);
+  });
+
   it('agrees with Tau-Prolog\'s own steps on 800 random programs, answer for answer', () => {
     const next = random(20261123);
     let nonEmpty = 0;

@@ -8,6 +8,7 @@
 import { binder } from './bind.js';
 import { type InnerKey, type JsTable, MAX_INDEXED, tableStore } from './tables.js';
 import { type Candidates, NO_LINKS, type Proved, conjuncts, everySolution, firstSolution } from './once.js';
+import { type LastGoal, answerPicker, lastGoalOf } from './pick.js';
 import type { TauTerm } from './term.js';
 
 /** A predicate implemented here: it pops nothing and pushes the states the call leads to. */
@@ -198,7 +199,7 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   direct.set('once', (thr: any, point: any, atom: any) => {
     const goals = conjuncts(atom.args[0], ownGoal);
     if (goals !== undefined) {
-      const links = firstSolution(goals, { entered, apply, bind, tick });
+      const links = firstSolution(goals, { entered, apply, bind, tick, last: undefined });
       if (links === null) return;
       const rest = point.goal.replace(null);
       if (rest === null && sink !== null) sink(values(sinkVars, point.substitution, links));
@@ -214,7 +215,8 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   // The goals of each clause body walked by solveEntered (null: not walkable), by the body's
   // term, which every query of the clause shares (call.ts). Tables are defined before the
   // clauses that call them and never dropped, so a body's answer does not change.
-  const walkable = new Map<unknown, unknown[] | null>();
+  // With each its last goal as pick.ts reads it (null: its answers are bound one by one).
+  const walkable = new Map<unknown, { goals: unknown[]; last: LastGoal | null } | null>();
 
   /**
    * A query whose body is a conjunction of table calls, tests and once groups of them (every
@@ -225,15 +227,23 @@ export function ownPredicates(pl: any, user: any, keyOf: (t: TauTerm) => string)
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   function solveEntered(first: any): boolean {
     if (sink === null) return false;
-    let goals = walkable.get(first.goal);
-    if (goals === undefined) walkable.set(first.goal, (goals = conjuncts(first.goal, walkGoal) ?? null));
-    if (goals === null) return false;
+    let walk = walkable.get(first.goal);
+    if (walk === undefined) walkable.set(first.goal, (walk = walkOf(first.goal)));
+    if (walk === null) return false;
+    const { goals } = walk;
     const to = sink;
     const vars = sinkVars;
     const subst = first.substitution;
-    const prover = { entered, apply, bind, tick };
-    everySolution(goals, { entered: (atom) => enteredOrOnce(atom, prover), apply, bind, tick }, (links) => to(values(vars, subst, links)));
+    const prover = { entered, apply, bind, tick, last: undefined };
+    const last = walk.last === null ? undefined : answerPicker(pl, walk.last, vars, subst, to, prover);
+    everySolution(goals, { entered: (atom) => enteredOrOnce(atom, prover), apply, bind, tick, last }, (links) => to(values(vars, subst, links)));
     return true;
+  }
+
+  /** The goals of a body solveEntered walks, and its last goal for pick.ts; null: not walkable. */
+  function walkOf(body: unknown): { goals: unknown[]; last: LastGoal | null } | null {
+    const goals = conjuncts(body, walkGoal);
+    return goals === undefined ? null : { goals, last: lastGoalOf(pl, goals) };
   }
 
   /** A goal solveEntered walks: the engine's own, or a once group of them. */
