@@ -247,7 +247,8 @@ export function proveLifted(
   const everyKey = active.map((a, i) => a && keysOf[i] === undefined);
   // Before them, with the sample's worth (lazy axioms), the claims on every key whose groups every sampled state occupied, alone: an invariant of their own.
   const heavy = occupiedAlone(active, keysOf, limits.worth);
-  const alone = heavy === undefined ? undefined : induce(task, heavy, [], false);
+  // In the plain order (fewer rules first): when the budget cuts it, the cheap claims (`control`, `step`) are settled.
+  const alone = heavy === undefined ? undefined : induce({ ...task, order: checkOrder(hyps, keysOf, byRelation) }, heavy, [], false);
   if (alone?.outcome === 'pairs') return { ...none, pairs };
   const fixed = alone?.proven ?? [];
   const plain = alone?.outcome === 'deadline' ? alone : active.some((a, i) => a && keysOf[i] !== undefined) ? induce(task, everyKey, fixed, false) : undefined;
