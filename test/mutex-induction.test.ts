@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Hypothesis } from '../src/mutex/candidates.js';
 import type { Assumed } from '../src/mutex/lifted-core.js';
-import { type InductionTask, induce } from '../src/mutex/lifted-induction.js';
+import { sampledWorth } from '../src/mutex/find-proofs.js';
+import { type InductionTask, checkOrder, induce, occupiedAlone } from '../src/mutex/lifted-induction.js';
+import type { NormalRule } from '../src/normalize/types.js';
 
 const hyp = (relation: string, input: number[]): Hypothesis => ({ relation, input, output: [], groups: [] });
 
@@ -90,5 +92,56 @@ describe('the lifted induction', () => {
     const r = induce(t, [true, true], [true, false], true);
     expect(checks).toEqual([1]);
     expect(r.proven).toEqual([true, true]);
+  });
+
+  it('with weights, the relation worth most is checked first, its hypotheses larger inputs first; a budget cut keeps it', () => {
+    // chess under lazy axioms: `check` (few rules, rarely true) came before `cell` (many rules,
+    // a piece or blank on every square) and took the budget (docs/mutex.md, chess30).
+    const hyps = [hyp('check/4', []), hyp('cell/3', [0, 1]), hyp('check/4', [0, 2, 3]), hyp('check/4', [0])];
+    const rules = (n: number): NormalRule[] => Array.from({ length: n }, () => ({}) as NormalRule);
+    const byRelation = new Map([['check/4', rules(8)], ['cell/3', rules(30)]]);
+    const keysOf = hyps.map(() => undefined);
+    expect(checkOrder(hyps, keysOf, byRelation)).toEqual([2, 3, 0, 1]);
+    // check on no input: one group of 640 members, true in 1 state of 100; cell: 64 groups of 13, every state.
+    const cellGroups = Array.from({ length: 64 }, (_, k) => Array.from({ length: 13 }, (_, m) => 1000 + 13 * k + m));
+    const states = Array.from({ length: 100 }, (_, n) => [...cellGroups.map((g) => g[0]!), ...(n === 0 ? [0] : [])]);
+    const { weights, everyState } = sampledWorth([[Array.from({ length: 640 }, (_, f) => f)], cellGroups, [[0, 1]], [[0, 1, 2]]], states);
+    expect(everyState).toEqual([false, true, false, false]);
+    expect(weights[1]).toBeGreaterThan(weights[0]!);
+    const order = checkOrder(hyps, keysOf, byRelation, weights);
+    expect(order).toEqual([1, 2, 3, 0]);
+    // The budget allows one check: in this order it proves `cell`.
+    const { task: t } = task(hyps, hyps.map((h) => ({ uses: [], passes: () => h.relation === 'cell/3' })), 1);
+    const r = induce({ ...t, order }, [true, true, true, true], [], false);
+    expect(r.outcome).toBe('deadline');
+    expect(r.proven).toEqual([false, true, false, false]);
+  });
+
+  it('with the sample\'s worth, the claims every sampled state occupied are proven alone first, not leaning on a rare claim that fails', () => {
+    // cell passes only assuming control's claim (taking it), and takes check's when there; check fails; the budget allows four checks.
+    const hyps = [hyp('cell/3', [0, 1]), hyp('check/4', [0, 2, 3]), hyp('control/1', []), hyp('pawn/2', [0])];
+    const keysOf = hyps.map(() => undefined);
+    const worth = { weights: [576, 3, 0, 1], everyState: [true, false, true, false] };
+    const scripts: Script[] = [
+      { uses: [1, 2], passes: (found) => found.includes(2) },
+      { uses: [], passes: () => false },
+      { uses: [], passes: () => true },
+      { uses: [], passes: () => true },
+    ];
+    // All together: cell took check's claim, check left, cell waits to be checked again when the budget stops it.
+    const together = task(hyps, scripts, 4);
+    const r = induce({ ...together.task, order: [0, 1, 2, 3] }, [true, true, true, true], [], false);
+    expect(r.outcome).toBe('deadline');
+    expect(r.proven).toEqual([false, false, true, true]);
+    const alone = occupiedAlone([true, true, true, true], keysOf, worth);
+    expect(alone).toEqual([true, false, true, false]);
+    const first = task(hyps, scripts, 4);
+    const a = induce({ ...first.task, order: [0, 1, 2, 3] }, alone!, [], false);
+    expect(a.proven).toEqual([true, false, true, false]);
+    const rest = induce({ ...first.task, order: [0, 1, 2, 3] }, [true, true, true, true], a.proven, false);
+    expect(rest.proven).toEqual([true, false, true, true]);
+    // Without worth, or when every active claim is occupied in every state, nothing is proven alone first.
+    expect(occupiedAlone([true, true, true, true], keysOf, undefined)).toBeUndefined();
+    expect(occupiedAlone([true, false, true, false], keysOf, worth)).toBeUndefined();
   });
 });

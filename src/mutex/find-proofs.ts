@@ -20,6 +20,7 @@ import { exactCandidates, proveJointly } from './lifted-joint.js';
 import { orderCandidates } from './lifted-order.js';
 import { relKey } from './lifted-relax.js';
 import { type KeyedGroup, proveLifted } from './lifted.js';
+import type { Worth } from './lifted-induction.js';
 import { type ClaimVerdict, proveClaims } from './prove.js';
 import { proveByProjection } from './projection.js';
 import { type SearchRefutation, refuteBySearch, withSearched } from './refute-search.js';
@@ -115,8 +116,11 @@ function proveAllLifted(game: GroundGame, early: Early, options: MutexOptions): 
   const normal = options.lifted;
   const exclusions = normal === undefined ? [] : exclusionCandidates(view, normal, hidden, mined);
   const orders = normal === undefined ? [] : orderCandidates(view, normal, mined, () => options.deadline.passed());
+  // With lazy axioms the lifted proofs are all there is, and chess's ran out of budget on `check`
+  // before `cell` was reached: the claims worth most in the sampled states go first.
+  const worth = game.lazy === undefined ? undefined : sampledWorth(hyps.map((h, i) => (sampledAmo[i] ? h.groups : partial[i]!.map((g) => g.members))), early.sampled);
   // One record of the derived claims that failed for both lifted proofs below: the joint one repeats the first's induction.
-  const limits = { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game), implications, exclusions, orders, derivedFailed: new Map() };
+  const limits = { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game), implications, exclusions, orders, derivedFailed: new Map(), worth };
   const first: Lifted = normal === undefined ? { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0 }
     : proveLifted(normal, view, hyps, sampledAmo, limits, partial);
   // Whole relations left open tried again as exactly-one, jointly with the rest (section 2g).
@@ -240,4 +244,25 @@ function partialKeys(game: GroundGame, view: MutexView, hyps: readonly Hypothesi
 function keyTerms(game: GroundGame, view: MutexView, h: Hypothesis, f: number): Term[] {
   const t = game.terms.toTerm(view.fluents[f]!.term);
   return t.kind === 'fn' ? h.input.map((i) => t.args[i]!) : [];
+}
+
+/**
+ * Per hypothesis (its groups tried lifted: all, or the surviving ones of a partial claim), the
+ * bits those of two or more would save (n members in ceil(log2(n + 1)) bits) counted in
+ * proportion to the sampled states with a member true: a group rarely occupied (chess's `check`
+ * on no input, a check being rare) weighs little, however large; and whether every sampled
+ * state had a member of each of its groups (exactly one, as far as the sample tells: chess's
+ * `cell` by square, `control`, `step`). Only an order and a first subset to prove
+ * (lifted-induction.ts): the induction keeps only what it proved, whichever they are.
+ */
+export function sampledWorth(groupsOf: readonly (readonly (readonly number[])[])[], sampled: readonly (readonly number[])[]): Worth {
+  const count = new Map<number, number>();
+  for (const state of sampled) for (const f of state) count.set(f, (count.get(f) ?? 0) + 1);
+  const states = Math.max(1, sampled.length);
+  const trueIn = (g: readonly number[]): number => g.reduce((n, f) => n + (count.get(f) ?? 0), 0);
+  return {
+    weights: groupsOf.map((groups) => groups.reduce((sum, g) => (g.length < 2 ? sum : sum + (g.length - Math.ceil(Math.log2(g.length + 1))) * Math.min(1, trueIn(g) / states)), 0)),
+    // A candidate group has at most one member per state: members true that often means one in every state.
+    everyState: groupsOf.map((groups) => sampled.length > 0 && groups.length > 0 && groups.every((g) => trueIn(g) >= sampled.length)),
+  };
 }

@@ -84,15 +84,56 @@ export function induce(task: InductionTask, start: readonly boolean[], fixed: re
 }
 
 /**
- * The order hypotheses are checked in within a round: fewer rules first (cheap, and settled when
+ * The order hypotheses are checked in within a round: with `weights` (per hypothesis, the bits its
+ * groups save in the sampled states; lazy axioms, find-proofs.ts), the relations whose best
+ * hypothesis saves most first, so that a budget cut short keeps the claims worth most (chess's
+ * `cell`, behind 3 to 6 processor seconds of `check` hypotheses); then fewer rules first (cheap, and settled when
  * the budget stops the induction), claims on some keys before claims on every key of a relation
  * (so that those do not lean on them long), larger inputs first (their pairs close more often,
  * a pair open for them is tried first for the smaller ones, and those then leave with them: weaker).
  */
-export function checkOrder(hyps: readonly Hypothesis[], keysOf: KeysOf, byRelation: ReadonlyMap<string, readonly NormalRule[]>): number[] {
+export function checkOrder(hyps: readonly Hypothesis[], keysOf: KeysOf, byRelation: ReadonlyMap<string, readonly NormalRule[]>, weights?: readonly number[]): number[] {
   const rules = (i: number): number => byRelation.get(hyps[i]!.relation)?.length ?? 0;
   const keyed = (i: number): number => (keysOf[i] === undefined ? 0 : 1);
-  return [...hyps.keys()].sort((x, y) => rules(x) - rules(y) || keyed(y) - keyed(x) || hyps[y]!.input.length - hyps[x]!.input.length);
+  const heaviest = relationWeights(hyps, weights);
+  const weight = (i: number): number => heaviest.get(hyps[i]!.relation) ?? 0;
+  return [...hyps.keys()].sort((x, y) => weight(y) - weight(x) || rules(x) - rules(y) || keyed(y) - keyed(x) || hyps[y]!.input.length - hyps[x]!.input.length);
+}
+
+/** What the sampled states say of each hypothesis (find-proofs.ts' sampledWorth; lazy axioms). */
+export interface Worth {
+  /** The bits its groups save, in proportion to the states occupying them ({@link checkOrder}). */
+  readonly weights: readonly number[];
+  /** Every sampled state had a member of each of its groups ({@link occupiedAlone}). */
+  readonly everyState: readonly boolean[];
+}
+
+/**
+ * The claims on every key whose groups every sampled state occupied (chess: `cell` by square,
+ * `control`, `step`), to be proven alone first (lifted.ts): a set of claims proven assuming only
+ * itself is an inductive invariant of its own, so what it proves holds whatever the others do,
+ * and no check of it leans on a claim that later fails (chess: `cell` proven leaning on a `check`
+ * claim, rare in the sample and false, then waiting to be checked again when the budget ran out).
+ * Undefined without worth, or when that would be none or every active claim on every key.
+ */
+export function occupiedAlone(active: readonly boolean[], keysOf: KeysOf, worth: Worth | undefined): boolean[] | undefined {
+  if (worth === undefined) return undefined;
+  const everyKey = active.map((a, i) => a && keysOf[i] === undefined);
+  const alone = everyKey.map((e, i) => e && worth.everyState[i] === true);
+  return alone.some((a) => a) && everyKey.some((e, i) => e && !alone[i]) ? alone : undefined;
+}
+
+/**
+ * Per relation, the largest weight of its hypotheses (none without weights). A relation's
+ * hypotheses stay together in the order, larger inputs first: a failed one takes its weaker
+ * kin with it ({@link weaker}), which checking the heaviest hypothesis first (often the one on
+ * no input, and false) would not.
+ */
+function relationWeights(hyps: readonly Hypothesis[], weights: readonly number[] | undefined): Map<string, number> {
+  const out = new Map<string, number>();
+  if (weights === undefined) return out;
+  hyps.forEach((h, i) => out.set(h.relation, Math.max(out.get(h.relation) ?? 0, weights[i] ?? 0)));
+  return out;
 }
 
 /**

@@ -31,7 +31,7 @@ import { type DerivedFailures, transitionFunctions } from './lifted-derived.js';
 import { expandedNexts } from './lifted-expand.js';
 import { memberCasesClose } from './lifted-exactly.js';
 import { type Exclusion, proveExclusions, withExclusions } from './lifted-exclusion.js';
-import { type InductionTask, assumedOf, checkOrder, induce } from './lifted-induction.js';
+import { type InductionTask, type Worth, assumedOf, checkOrder, induce, occupiedAlone } from './lifted-induction.js';
 import { type OrderFact, proveOrders, withOrders } from './lifted-order.js';
 import type { MutexView } from './view.js';
 
@@ -60,6 +60,8 @@ interface LiftedLimits {
    * induction; default: one of its own).
    */
   readonly derivedFailed?: DerivedFailures;
+  /** What the sampled states say each hypothesis is worth: an order, and a first subset proven alone (lifted-induction.ts; lazy axioms; default neither). */
+  readonly worth?: Worth;
 }
 
 /**
@@ -236,7 +238,7 @@ export function proveLifted(
   const transition = transitionFunctions(normal, exact.facts, [...byRelation.keys()], (body, s, goal, assumed, within) =>
     bodiesClose(body, s, goal, { assumed, implied: [], legal, base, deadline: within, counter: { tag: 0 }, exactly: [] }), () => deadline, limits.derivedFailed);
   const task: InductionTask = {
-    hyps, keysOf, statics, order: checkOrder(hyps, keysOf, byRelation), imps,
+    hyps, keysOf, statics, order: checkOrder(hyps, keysOf, byRelation, limits.worth?.weights), imps,
     check: (i, assumed, implied) => allPairsRefuted(byRelation.get(hyps[i]!.relation) ?? [], hyps[i]!.input,
       { assumed: transition(withFunctions(assumed, derived)), implied, legal, base, deadline, counter: { tag: 0 }, exactly: limits.exactly ?? [], ...phase }, knownFor(known, hyps[i]!.relation), keysNotImplied(hyps[i]!, keysOf[i], assumed)),
     implicationStep: (j, assumed, implied) => implicationStep(stepRules, imps[j]!, assumed, implied, deadline, exists),
@@ -249,7 +251,13 @@ export function proveLifted(
   // Claims on every key first, as an invariant of their own: what they prove stands when the budget
   // stops the whole induction, which a costly partial claim they leaned on (chess's pieces) would lose.
   const everyKey = active.map((a, i) => a && keysOf[i] === undefined);
-  const plain = active.some((a, i) => a && keysOf[i] !== undefined) ? induce(task, everyKey, [], false) : undefined;
+  // Before them, with the sample's worth (lazy axioms), the claims on every key whose groups every sampled state occupied, alone: an invariant of their own.
+  const heavy = occupiedAlone(active, keysOf, limits.worth);
+  // In the plain order (fewer rules first): when the budget cuts it, the cheap claims (`control`, `step`) are settled.
+  const alone = heavy === undefined ? undefined : induce({ ...task, order: checkOrder(hyps, keysOf, byRelation) }, heavy, [], false);
+  if (alone?.outcome === 'pairs') return { ...none, pairs };
+  const fixed = alone?.proven ?? [];
+  const plain = alone?.outcome === 'deadline' ? alone : active.some((a, i) => a && keysOf[i] !== undefined) ? induce(task, everyKey, fixed, false) : undefined;
   if (plain?.outcome === 'pairs') return { ...none, pairs };
   // Those it dropped again, its proven fixed, with the implications (2d): atariGo_7x7's `group` on
   // every key needs them, and without them waited behind the partial claims (2.5 of the 2.9 s their
@@ -263,7 +271,7 @@ export function proveLifted(
   // claims were checked (and leaned on it) has them checked again, which cost ttcc4 its budget.
   const failed = first?.outcome === 'done' ? everyKey.map((e, i) => e && first.proven[i] !== true) : [];
   const second = { ...task, order: [...task.order.filter((i) => failed[i]), ...task.order.filter((i) => !failed[i])] };
-  const result = first?.outcome === 'deadline' ? first : induce(second, active, first?.proven ?? [], true);
+  const result = first?.outcome === 'deadline' ? first : induce(second, active, first?.proven ?? fixed, true);
   if (result.outcome === 'pairs') return { ...none, pairs };
   let { proven, implied } = result;
   // The exclusions left open, tried again assuming the claims just proven (2g): with more, the induction again.
@@ -271,7 +279,7 @@ export function proveLifted(
     const more = exclusionsAssuming(assumedOf(hyps, proven, keysOf, statics));
     base = { ...exact, over, refute: withExclusions(refute, more) };
     phase = { ...phase, deep: deepOf(more) };
-    const again = more.length > excluded.length ? induce(task, active, first?.proven ?? [], true) : undefined;
+    const again = more.length > excluded.length ? induce(task, active, first?.proven ?? fixed, true) : undefined;
     if (again !== undefined && again.outcome !== 'pairs') ({ proven, implied } = { proven: proven.map((p, i) => p || again.proven[i] === true), implied: again.implied });
   }
   // Order facts between a counter and a record (2k), proven assuming the claims just proven: with some, the induction again.
