@@ -122,7 +122,7 @@ function pairRefuted(r1: NormalRule, r2: NormalRule, input: readonly number[], c
 /** Whether the conjunction closes: the cheap checks first, then the `legal` cases, the unfolding, the members' split (2g). */
 function bodiesClose(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]], ctx: Context): boolean {
   const check = (b: readonly Literal[], t: Subst): boolean =>
-    closes(b, t, goal, ctx.assumed, ctx.base.facts, ctx.base.over, ctx.base.refute) || legalCasesClose(b, t, goal, ctx) || unfoldedCasesClose(b, t, goal, ctx);
+    closes(b, t, goal, ctx.assumed, ctx.base.facts, ctx.base.over, ctx.base.refute, ctx.base.fluents) || legalCasesClose(b, t, goal, ctx) || unfoldedCasesClose(b, t, goal, ctx);
   if (check(body, s) || memberCasesClose(body, s, ctx.exactly, check)) return true;
   // Every role moves, and forbidden atoms are entailed through chains of rules (lifted-moves.ts, 2l).
   const moved = ctx.moves?.(body, s);
@@ -157,7 +157,7 @@ function legalCasesClose(body: readonly Literal[], s: Subst, goal: readonly [Ter
       extra.push(...r.body);
     }
     // A choice whose heads do not fit the moves is no case at all.
-    if (possible && !closes([...body, ...extra], t, goal, ctx.assumed, ctx.base.facts, ctx.base.over, ctx.base.refute)) return false;
+    if (possible && !closes([...body, ...extra], t, goal, ctx.assumed, ctx.base.facts, ctx.base.over, ctx.base.refute, ctx.base.fluents)) return false;
   }
   return true;
 }
