@@ -54,7 +54,7 @@ export interface Proofs {
 export function proveAndWalk(game: GroundGame, early: Early, options: MutexOptions): Proofs {
   const { view, claims, claimOf, hyps, cands } = early;
   const liftedStart = Date.now();
-  const { lifted, aloLifted, sampledAmo, tried } = proveAllLifted(game, early, options);
+  const { lifted, aloLifted, sampledAmo, tried, cut } = proveAllLifted(game, early, options);
   const liftedMs = Date.now() - liftedStart;
   const aloClaims = new Set([...aloLifted].map((i) => claimOf.alo[i]!));
   const provenLifted = claims.map((c, k) => (c.kind === 'amo' ? lifted.proven[c.batch >> 1] === true : aloClaims.has(k)));
@@ -64,9 +64,13 @@ export function proveAndWalk(game: GroundGame, early: Early, options: MutexOptio
   const reachable = options.reachable === true;
   // Every reachable state given (docs/mutex.md 2f): the claims asked are exactly those no state
   // violates (an AMO no state had two members of, an ALO every state had a member of), so each holds.
+  // With lazy axioms, the rule of the ground proof (prove.ts): a claim whose proof ran and failed
+  // is observed only, one the budget cut is unproven for lack of budget. The lifted proofs are the
+  // only proof here, so their claims left open are all observed unless the budget stopped them.
+  const spent = cut || options.deadline.passed();
   const proof = reachable ? withoutQueries(claims.map(() => true), true, false)
     : game.lazy === undefined ? proveClaims(view, claims, { ...options, implied, later: laterClaims(early, provenLifted) }, provenLifted)
-      : withoutQueries(provenLifted, false, options.deadline.passed());
+      : withoutQueries(provenLifted, !spent, spent);
   // The claims left unproven, again with exclusions between two relations (section 2h); every
   // reachable state already decided them all.
   // Before it, the claims left unproven are refuted where walks from the sampled states reach a
@@ -99,7 +103,7 @@ type Lifted = ReturnType<typeof proveLifted>;
  * relations; whole relations left open again as exactly-one, jointly (section 2g); "at least one"
  * of those proven (lifted-alo.ts). None without the normalized game.
  */
-function proveAllLifted(game: GroundGame, early: Early, options: MutexOptions): { lifted: Lifted; aloLifted: Set<number>; sampledAmo: boolean[]; tried: { implications: number } } {
+function proveAllLifted(game: GroundGame, early: Early, options: MutexOptions): { lifted: Lifted; aloLifted: Set<number>; sampledAmo: boolean[]; tried: { implications: number }; cut: boolean } {
   const { view, hyps, cands, mined } = early;
   // Lifted first: a hypothesis none of whose groups was refuted by sampling may hold per key.
   const sampledAmo = hyps.map(() => true);
@@ -121,7 +125,7 @@ function proveAllLifted(game: GroundGame, early: Early, options: MutexOptions): 
   const worth = game.lazy === undefined ? undefined : sampledWorth(hyps.map((h, i) => (sampledAmo[i] ? h.groups : partial[i]!.map((g) => g.members))), early.sampled);
   // One record of the derived claims that failed for both lifted proofs below: the joint one repeats the first's induction.
   const limits = { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game), implications, exclusions, orders, derivedFailed: new Map(), worth };
-  const first: Lifted = normal === undefined ? { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0 }
+  const first: Lifted = normal === undefined ? { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0, cut: false }
     : proveLifted(normal, view, hyps, sampledAmo, limits, partial);
   // Whole relations left open tried again as exactly-one, jointly with the rest (section 2g).
   const joint = normal === undefined ? undefined : proveJointly(exactCandidates(game, view, hyps, cands, sampledAmo, first.proven, hidden),
@@ -130,7 +134,8 @@ function proveAllLifted(game: GroundGame, early: Early, options: MutexOptions): 
   const lifted = joint?.result ?? first;
   const aloLifted = normal === undefined ? new Set<number>() : liftedAlo(game, normal, view, hyps, cands, lifted, hidden, options.deadline);
   for (const c of joint?.exact ?? []) aloLifted.add(c.candidate);
-  return { lifted, aloLifted, sampledAmo, tried: { implications: implications.length } };
+  // A cut first induction counts even when the joint one (which starts over) was not cut.
+  return { lifted, aloLifted, sampledAmo, tried: { implications: implications.length }, cut: first.cut || lifted.cut };
 }
 
 /**
@@ -204,11 +209,13 @@ function laterClaims(early: Early, provenLifted: readonly boolean[]): Uint8Array
 }
 
 /**
- * The proof's result when no SAT query is asked: `proven` by the lifted proofs alone (the rest
- * never asked: unproven), or all of them by every reachable state.
+ * The proof's result when no SAT query is asked: `proven` by the lifted proofs alone, or all of
+ * them by every reachable state. The rest are unproven for lack of budget when the budget cut the
+ * proofs (`budgetSpent`), else not inductive as far as the proofs tell (observed only).
  */
 function withoutQueries(proven: readonly boolean[], complete: boolean, budgetSpent: boolean): ReturnType<typeof proveClaims> {
-  return { proven, verdicts: proven.map((p) => (p ? 'proven' : 'unproven')), unrefutedPairs: new Map(), queries: 0, work: 0, complete, budgetSpent };
+  const open: ClaimVerdict = budgetSpent ? 'unproven' : 'not-inductive';
+  return { proven, verdicts: proven.map((p) => (p ? 'proven' : open)), unrefutedPairs: new Map(), queries: 0, work: 0, complete, budgetSpent };
 }
 
 /** The relations (`name/arity`) with a fluent that has no `true` atom (outside the view: sampled states do not show it). */

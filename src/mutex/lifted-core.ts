@@ -10,6 +10,7 @@ import { type Subst, ground, key, unify, walk } from './lifted-terms.js';
 import { type Bound, boundFits, boundPairsFit, matchesGround, varsOf } from './lifted-rows.js';
 import { relKey } from './lifted-relax.js';
 import { forcedByRows } from './lifted-domains.js';
+import { negativesCover } from './lifted-cover.js';
 
 /**
  * A claim assumed of the current state: "at most one per key" over the input positions, for
@@ -135,10 +136,13 @@ export interface Bounds {
 /**
  * Forces equalities until a contradiction (true) or nothing more to force (false); extends `s`.
  * With `facts`, a body whose static atoms (and positive atoms of relations with a bound in
- * `over`) no choice of rows fits closes too, and so does one `refute` says is impossible.
+ * `over`) no choice of rows fits closes too, and so does one `refute` says is impossible; with
+ * `fluents` (the game's fluent rows), one with a `true` atom its negative `true` atoms forbid on
+ * every row (lifted-cover.ts).
  */
 export function closes(
   body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]] | undefined, assumed: Assumed, facts?: StaticFacts, over: Bounds = NO_BOUNDS, refute?: Refute,
+  fluents?: StaticFacts,
 ): boolean {
   for (;;) {
     if (contradicts(body, s, goal)) return true;
@@ -148,7 +152,9 @@ export function closes(
     // Values the bounds' rows leave one choice are bound, and the forcing goes on with them.
     const forced = facts === undefined ? 'same' : forcedByRows(body, s, over, goal);
     if (forced === 'conflict') return true;
-    if (forced === 'same') return (facts !== undefined && !staticsSatisfiable(body, s, goal, facts, over)) || refute?.(body, s) === true;
+    if (forced !== 'same') continue;
+    if (fluents !== undefined && negativesCover(body, s, fluents)) return true;
+    return (facts !== undefined && !staticsSatisfiable(body, s, goal, facts, over)) || refute?.(body, s) === true;
   }
 }
 

@@ -169,7 +169,7 @@ function advance(sp: Split, limit: number, goal: readonly [Term[], Term[]], ctx:
   const most = Math.min(limit, sp.cap);
   while (sp.open.length < most && sp.seen < sp.candidates.length) {
     const c = sp.candidates[sp.seen++]!;
-    if (!closes(c.body, c.s, goal, ctx.assumed, ctx.base.facts, ctx.base.over, ctx.base.refute)) sp.open.push(c);
+    if (!closes(c.body, c.s, goal, ctx.assumed, ctx.base.facts, ctx.base.over, ctx.base.refute, ctx.base.fluents)) sp.open.push(c);
   }
   return sp.open.length < most;
 }

@@ -75,6 +75,11 @@ interface LiftedResult {
   /** The implications proven (with the proven hypotheses). */
   readonly implied: readonly Implication[];
   readonly pairs: number;
+  /**
+   * The pair limit or the deadline stopped an induction before it settled every claim: a claim
+   * left open may be one the budget cut, not one whose proof failed (find-proofs.ts labels them).
+   */
+  readonly cut: boolean;
 }
 
 /** What a pair check reads besides the two rules. */
@@ -125,7 +130,7 @@ function pairRefuted(r1: NormalRule, r2: NormalRule, input: readonly number[], c
 /** Whether the conjunction closes: the cheap checks first, then the `legal` cases, the unfolding, the members' split (2g). */
 function bodiesClose(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]], ctx: Context): boolean {
   const check = (b: readonly Literal[], t: Subst): boolean =>
-    closes(b, t, goal, ctx.assumed, ctx.base.facts, ctx.base.over, ctx.base.refute) || legalCasesClose(b, t, goal, ctx) || unfoldedCasesClose(b, t, goal, ctx);
+    closes(b, t, goal, ctx.assumed, ctx.base.facts, ctx.base.over, ctx.base.refute, ctx.base.fluents) || legalCasesClose(b, t, goal, ctx) || unfoldedCasesClose(b, t, goal, ctx);
   if (check(body, s) || memberCasesClose(body, s, ctx.exactly, check)) return true;
   // Every role moves, and forbidden atoms are entailed through chains of rules (lifted-moves.ts, 2l).
   const moved = ctx.moves?.(body, s);
@@ -160,7 +165,7 @@ function legalCasesClose(body: readonly Literal[], s: Subst, goal: readonly [Ter
       extra.push(...r.body);
     }
     // A choice whose heads do not fit the moves is no case at all.
-    if (possible && !closes([...body, ...extra], t, goal, ctx.assumed, ctx.base.facts, ctx.base.over, ctx.base.refute)) return false;
+    if (possible && !closes([...body, ...extra], t, goal, ctx.assumed, ctx.base.facts, ctx.base.over, ctx.base.refute, ctx.base.fluents)) return false;
   }
   return true;
 }
@@ -192,7 +197,7 @@ export function proveLifted(
   const exact = ruleBase(normal, limits.fluents ?? new Map());
   // A `next` rule whose fluent is a variable is read over the static facts that bind it (2i).
   const nexts = expandedNexts(normal.rules.filter((r) => r.head.rel === 'next' && r.head.args.length === 1), exact.facts);
-  const none = { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0 };
+  const none = { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0, cut: false };
   // A `next` rule whose fluent is not a compound term could make any relation true: give up.
   if (nexts === undefined || nexts.some((r) => r.head.args[0]!.kind !== 'fn' && r.head.args[0]!.kind !== 'const')) return none;
   const byRelation = new Map<string, NormalRule[]>();
@@ -255,16 +260,16 @@ export function proveLifted(
   const heavy = occupiedAlone(active, keysOf, limits.worth);
   // In the plain order (fewer rules first): when the budget cuts it, the cheap claims (`control`, `step`) are settled.
   const alone = heavy === undefined ? undefined : induce({ ...task, order: checkOrder(hyps, keysOf, byRelation) }, heavy, [], false);
-  if (alone?.outcome === 'pairs') return { ...none, pairs };
+  if (alone?.outcome === 'pairs') return { ...none, pairs, cut: true };
   const fixed = alone?.proven ?? [];
   const plain = alone?.outcome === 'deadline' ? alone : active.some((a, i) => a && keysOf[i] !== undefined) ? induce(task, everyKey, fixed, false) : undefined;
-  if (plain?.outcome === 'pairs') return { ...none, pairs };
+  if (plain?.outcome === 'pairs') return { ...none, pairs, cut: true };
   // Those it dropped again, its proven fixed, with the implications (2d): atariGo_7x7's `group` on
   // every key needs them, and without them waited behind the partial claims (2.5 of the 2.9 s their
   // half gave), lost under load. Not all at once: the implications cost wargame02 its `location`.
   const first = plain?.outcome === 'done' && imps.length > 0 && everyKey.some((a, i) => a && plain.proven[i] !== true)
     ? induce(task, everyKey, plain.proven, true) : plain;
-  if (first?.outcome === 'pairs') return { ...none, pairs };
+  if (first?.outcome === 'pairs') return { ...none, pairs, cut: true };
   // The whole set then gets half of what is left: the exactly-one proofs after it (lifted-alo.ts) are cheap and worth more.
   if (first !== undefined) deadline = limits.deadline.shareOfRest(0.5);
   // The claims on every key that failed alone are checked first: a failure found after the partial
@@ -272,14 +277,16 @@ export function proveLifted(
   const failed = first?.outcome === 'done' ? everyKey.map((e, i) => e && first.proven[i] !== true) : [];
   const second = { ...task, order: [...task.order.filter((i) => failed[i]), ...task.order.filter((i) => !failed[i])] };
   const result = first?.outcome === 'deadline' ? first : induce(second, active, first?.proven ?? fixed, true);
-  if (result.outcome === 'pairs') return { ...none, pairs };
+  if (result.outcome === 'pairs') return { ...none, pairs, cut: true };
   let { proven, implied } = result;
+  let cut = result.outcome === 'deadline';
   // The exclusions left open, tried again assuming the claims just proven (2g): with more, the induction again.
   if (excluded.length < exclusions.length && result.outcome === 'done') {
     const more = exclusionsAssuming(assumedOf(hyps, proven, keysOf, statics));
     base = { ...exact, over, refute: withExclusions(refute, more) };
     phase = { ...phase, deep: deepOf(more) };
     const again = more.length > excluded.length ? induce(task, active, first?.proven ?? fixed, true) : undefined;
+    cut ||= again !== undefined && again.outcome !== 'done';
     if (again !== undefined && again.outcome !== 'pairs') ({ proven, implied } = { proven: proven.map((p, i) => p || again.proven[i] === true), implied: again.implied });
   }
   // Order facts between a counter and a record (2k), proven assuming the claims just proven: with some, the induction again.
@@ -290,9 +297,10 @@ export function proveLifted(
   if (ordered.length > 0) {
     base = { ...base, refute: withOrders(base.refute, ordered) };
     const again = induce(task, active, proven, true);
+    cut ||= again.outcome !== 'done';
     if (again.outcome !== 'pairs') ({ proven, implied } = { proven: proven.map((p, i) => p || again.proven[i] === true), implied: again.implied });
   }
-  return { proven, assumed: assumedOf(hyps, proven, keysOf, statics), implied, pairs };
+  return { proven, assumed: assumedOf(hyps, proven, keysOf, statics), implied, pairs, cut };
 }
 
 /**
