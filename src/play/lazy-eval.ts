@@ -256,6 +256,8 @@ export function createTermEvaluator(game: GroundGame, deadline: Deadline): TermE
       for (const f of factsMatching(index, table, mask, parts.join(','), args.length)) if (matchThen(lit, table.args(f), 0, lits, i, b, emit)) return true;
     }
     if (!program.rules.has(lit.rel)) return false;
+    // A 0-ary relation's answer has no tuple to step over (alexChess's hasAnyLegalMoves).
+    if (args.length === 0) return call(lit.rel, args).count > 0 && body(lits, i + 1, b, emit);
     const tuples = call(lit.rel, args).tuples;
     for (let t = 0; t < tuples.length; t += args.length) if (matchThen(lit, tuples, t, lits, i, b, emit)) return true;
     return false;

@@ -49,10 +49,14 @@ export interface Completion {
   added(out: Answers): void;
 }
 
-/** The call `a` depends on: itself when active or done, else the call its chain of incomplete calls leads to. */
+/**
+ * The call `a` depends on: itself when active or final, else the call its chain leads to. The chain
+ * passes through incomplete calls, and through a ground call done early (`once`) inside a cycle,
+ * whose answer is final but whose incomplete callees still depend on the cycle below it.
+ */
 function lowest(a: Answers): Answers {
   let x = a;
-  while (x.state === 'incomplete') x = x.low;
+  while (x.state !== 'active' && x.low !== x) x = x.low;
   return x;
 }
 
@@ -78,7 +82,7 @@ export function createCompletion(): Completion {
   const settle = (mark: number, clean: number): void => {
     for (const m of members.splice(mark)) {
       if (m.state !== 'incomplete') continue;
-      if (m.ran > clean) m.state = 'done';
+      if (m.ran > clean) (m.state = 'done'), (m.low = m);
       else if (m.memo.get(m.key) === m) m.memo.delete(m.key);
     }
   };
