@@ -6,10 +6,12 @@
  * answers are computed once, all of them, or the first one only when the call is ground.
  * Negation is evaluated fully (the atom is ground by safety; the program is stratified).
  *
- * Recursion through a call still being evaluated (a cyclic call graph, e.g. connectivity on a
- * board with cycles) is not handled here: it throws {@link LazyUnsupported}, and lazy-hybrid.ts
- * then hands the game to the Tau-Prolog evaluator. Chess's recursion runs along the board, each
- * call with other arguments, so it terminates and never meets itself.
+ * A call that meets itself while still being evaluated (left recursion, connectivity over a
+ * cyclic graph, alexChess's `nextPieceN`) gets the answers found so far, and the outermost
+ * in-progress call of the cycle, its leader, runs its rules again until a whole pass finds no new
+ * answer (the least fixpoint; negation only reads completed calls, the program being
+ * stratified); calls completed inside the cycle are not final before their leader is
+ * (lazy-scc.ts).
  */
 import type { OutputKeyword } from '../gdl/keywords.js';
 import { Deadline } from '../deadline.js';
@@ -20,9 +22,10 @@ import type { TermWriter } from '../datalog/terms.js';
 import { overlayTerms } from './lazy-terms.js';
 import type { GroundGame } from '../ground/types.js';
 import type { LazyEvaluator } from './lazy.js';
+import { type Answers, type Completion, createCompletion } from './lazy-scc.js';
 import { type LazyLiteral, type LazyProgram, type LazyRule, compileLazyProgram, relKey } from './lazy-program.js';
 
-/** The program needs what this evaluator does not do (recursion meeting itself). */
+/** The program needs what this evaluator does not do (calls nested too deep, negation through an unfinished call). */
 export class LazyUnsupported extends Error {}
 
 /**
@@ -33,16 +36,6 @@ export class LazyUnsupported extends Error {}
 const MAX_DEPTH = 100;
 
 type Pos = Extract<LazyLiteral, { kind: 'pos' | 'neg' }>;
-
-/** The answers of one call: argument tuples, flat (`arity` ids each), each once. */
-interface Answers {
-  readonly tuples: number[];
-  /** Answers found (a 0-ary relation has no tuple to show for its one answer). */
-  count: number;
-  /** Texts of the tuples, made only for a call with unbound arguments (a ground call has at most one answer). */
-  readonly seen: Set<string> | undefined;
-  done: boolean;
-}
 
 /** Static facts of one relation, indexed on demand by the set of bound argument positions. */
 interface FactIndex {
@@ -98,6 +91,7 @@ export function createTermEvaluator(game: GroundGame, deadline: Deadline): TermE
   let stateMemo = new Map<string, Answers>();
   let moveMemo = new Map<string, Answers>();
   let depth = 0;
+  let scc: Completion = createCompletion();
 
   /** The id of `p` under `b`, or UNBOUND when one of its variables is unbound. */
   const valueOf = (p: Pattern, vars: readonly number[], b: Int32Array): number => {
@@ -122,18 +116,16 @@ export function createTermEvaluator(game: GroundGame, deadline: Deadline): TermE
     const memo = program.onDoes.has(rel) ? moveMemo : stateMemo;
     const key = `${rel}|${args.join(',')}`;
     const known = memo.get(key);
-    if (known !== undefined) {
-      if (!known.done) throw new LazyUnsupported(`recursion through ${rel} meets itself`);
-      return known;
-    }
+    if (known !== undefined && scc.reuse(known)) return known;
     if (++depth > MAX_DEPTH) throw new LazyUnsupported(`calls nested deeper than ${MAX_DEPTH}`);
     if (deadline.tick()) throw deadlineError(deadline, game.file, NO_POS, 'evaluating lazy axioms');
     stats.calls++;
     const once = !args.includes(UNBOUND);
-    const out: Answers = { tuples: [], count: 0, seen: once ? undefined : new Set(), done: false };
-    memo.set(key, out);
-    for (const rule of program.rules.get(rel) ?? []) if (runRule(rule, args, out, once) && once) break;
-    out.done = true;
+    const out = known ?? scc.fresh(memo, key, once);
+    if (known === undefined) memo.set(key, out);
+    scc.evaluate(out, () => {
+      for (const rule of program.rules.get(rel) ?? []) if (runRule(rule, args, out, once) && once) break;
+    });
     depth--;
     return out;
   };
@@ -149,8 +141,8 @@ export function createTermEvaluator(game: GroundGame, deadline: Deadline): TermE
       if (out.seen !== undefined) {
         const k = out.tuples.slice(at).join(',');
         if (out.seen.has(k)) out.tuples.length = at;
-        else out.seen.add(k), out.count++;
-      } else out.count++;
+        else out.seen.add(k), scc.added(out);
+      } else if (out.count === 0) scc.added(out);
       return once;
     });
   };
@@ -169,7 +161,7 @@ export function createTermEvaluator(game: GroundGame, deadline: Deadline): TermE
   };
 
   /** Whether the ground atom of `lit` under `b` holds. */
-  const holdsLit = (lit: Pos, b: Int32Array): boolean => holdsArgs(lit.rel, argsOf(lit, b));
+  const holdsLit = (lit: Pos, b: Int32Array): boolean => holdsArgs(lit.rel, argsOf(lit, b), true);
 
   /** The arguments of `lit` under `b`, UNBOUND where a variable is unbound. */
   const argsOf = (lit: Pos, b: Int32Array): number[] => {
@@ -178,7 +170,8 @@ export function createTermEvaluator(game: GroundGame, deadline: Deadline): TermE
     return out;
   };
 
-  const holdsArgs = (rel: string, args: readonly number[]): boolean => {
+  /** Whether `rel(args)` holds; `final`: the answer must not change (a negated literal). */
+  const holdsArgs = (rel: string, args: readonly number[], final = false): boolean => {
     if (rel === 'true/1') return fluentSet.has(args[0]!);
     if (rel === 'does/2') return moves.some(([r, a]) => r === args[0] && a === args[1]);
     const index = facts.get(rel);
@@ -187,7 +180,11 @@ export function createTermEvaluator(game: GroundGame, deadline: Deadline): TermE
       const id = sym < 0 ? -1 : table.find(sym, args);
       if (id >= 0 && index.set.has(id)) return true;
     }
-    return program.rules.has(rel) && call(rel, args).count > 0;
+    if (!program.rules.has(rel)) return false;
+    const answers = call(rel, args);
+    // Stratification puts a negated relation below the caller's cycle, so its call is complete.
+    if (final && answers.state !== 'done') throw new LazyUnsupported(`negation through ${rel} while it is being evaluated`);
+    return answers.count > 0;
   };
 
   /** Solves `lits[i..]` under `b`, calling `emit` per solution; true when `emit` asked to stop. */
@@ -259,6 +256,8 @@ export function createTermEvaluator(game: GroundGame, deadline: Deadline): TermE
       for (const f of factsMatching(index, table, mask, parts.join(','), args.length)) if (matchThen(lit, table.args(f), 0, lits, i, b, emit)) return true;
     }
     if (!program.rules.has(lit.rel)) return false;
+    // A 0-ary relation's answer has no tuple to step over (alexChess's hasAnyLegalMoves).
+    if (args.length === 0) return call(lit.rel, args).count > 0 && body(lits, i + 1, b, emit);
     const tuples = call(lit.rel, args).tuples;
     for (let t = 0; t < tuples.length; t += args.length) if (matchThen(lit, tuples, t, lits, i, b, emit)) return true;
     return false;
@@ -287,6 +286,9 @@ export function createTermEvaluator(game: GroundGame, deadline: Deadline): TermE
       moves = [];
       stateMemo = new Map();
       moveMemo = new Map();
+      // A run that threw (the deadline) may have left calls in progress.
+      scc = createCompletion();
+      depth = 0;
     },
     setMoves: (joint) => {
       moves = joint;
