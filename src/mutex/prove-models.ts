@@ -98,11 +98,20 @@ function atomFluents(view: MutexView): Int32Array {
   return out;
 }
 
+/**
+ * Whether a query of kind `query` assumes claim `i` (prove.ts' assumeInvariants and growingAsk, and
+ * the models' check here): an active claim, no "at least one" for an "at most one" query, none
+ * marked `implied` (its group inside a coarser one assumed for every key).
+ */
+export function assumes(query: Claim['kind'], claim: Claim, i: number, active: readonly boolean[], implied: Uint8Array | undefined): boolean {
+  return active[i] === true && !(query === 'amo' && claim.kind === 'alo') && implied?.[i] !== 1;
+}
+
 /** Whether the claims a query of kind `query` assumes hold where `mark` is 2 (false in the cone) or 3 (true in it). */
 function holdOn(mark: Uint8Array, claims: readonly Claim[], active: readonly boolean[], query: Claim['kind'], implied: Uint8Array | undefined): boolean {
   for (let i = 0; i < claims.length; i++) {
     const c = claims[i]!;
-    if (!active[i] || (query === 'amo' && c.kind === 'alo') || implied?.[i] === 1) continue;
+    if (!assumes(query, c, i, active, implied)) continue;
     let on = 0;
     let out = 0;
     for (const f of c.members) {

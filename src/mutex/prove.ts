@@ -23,7 +23,7 @@ import type { Deadline } from '../deadline.js';
 import { affordable } from './cone-cost.js';
 import { ConeTooLarge, type ConeEncoding, EncodingStopped, type RuleIndex, atLeastTwo, atMostOne, encodeCone, queryCone, ruleIndex } from './encode.js';
 import { type JointAsk, jointCones } from './joint-cones.js';
-import { type FailingModel, FailingModels, failingModel } from './prove-models.js';
+import { type FailingModel, FailingModels, assumes, failingModel } from './prove-models.js';
 import type { MutexView } from './view.js';
 
 /** A claim to prove: at most one (`amo`) or at least one (`alo`) member true, always. */
@@ -116,7 +116,7 @@ function assumeInvariants(enc: ConeEncoding, view: MutexView, claims: readonly C
   const look = every(LOOK_STRIDE, () => limits.deadline.passed());
   claims.forEach((c, i) => {
     if (look()) throw new ProofStopped();
-    if (!active[i] || (query === 'amo' && c.kind === 'alo') || limits.implied?.[i] === 1) return;
+    if (!assumes(query, c, i, active, limits.implied)) return;
     let n = 0;
     for (const f of c.members) n += inCone[f]!;
     // At most one of a subset is implied; at least one only holds when no member is missing.
@@ -255,7 +255,7 @@ function growingAsk(
     const idx = index();
     ask ??= jointCones(view, idx, claims, every(LOOK_STRIDE, () => limits.deadline.passed()), affordable(view, idx, limits.deadline, limits.coneRate));
     // As assumeInvariants: an AMO query assumes no ALO claim, and no claim marked implied.
-    claims.forEach((c, j) => (state[j] = active[j] && !(kind === 'amo' && c.kind === 'alo') && limits.implied?.[j] !== 1 ? 1 : 0));
+    claims.forEach((c, j) => (state[j] = assumes(kind, c, j, active, limits.implied) ? 1 : 0));
     const r = ask(i, state, limits.maxConflicts, () => limits.deadline.passed());
     if (r === undefined) return undefined;
     if (r.answer === 'unknown' && limits.deadline.passed()) throw new ProofStopped();
