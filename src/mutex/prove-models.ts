@@ -12,7 +12,7 @@
  */
 import type { MutexView } from './view.js';
 
-/** A claim of prove.ts as read here (prove.ts imports this module: its own type would be a cycle). */
+/** A claim of prove-query.ts as read here (prove-query.ts and prove.ts import this module: its own type would be a cycle). */
 interface Claim {
   readonly kind: 'amo' | 'alo';
   readonly members: readonly number[];
