@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { TermTable } from '../src/datalog/terms.js';
 import { compareCodePoints } from '../src/gdl/terms.js';
-import { sortByArgumentTexts, sortTermsByText } from '../src/ground/text-order.js';
+import { sortTermsByText } from '../src/ground/text-order.js';
 
 /** A generator of random numbers below n, seeded, so that a failure repeats. */
 function random(seed: number): (n: number) => number {
@@ -58,23 +58,6 @@ describe('sortTermsByText', () => {
     const leaves = randomTerms(table, rand, 200, 1);
     const ids = [...new Set(leaves.map((l, i) => table.compound('p', [deep(i % 12, l), table.constant(NAMES[i % NAMES.length]!)])))];
     expect(sortTermsByText(table, ids).map((id) => table.text(id))).toEqual(byText(table, ids).map((id) => table.text(id)));
-  });
-
-  it('orders atoms of two functors by their argument lists alone, as the moves (R M) are ordered', () => {
-    for (const seed of [11, 12, 13]) {
-      const table = new TermTable();
-      const rand = random(seed);
-      const args = randomTerms(table, rand, 400, 2);
-      const byArgs = new Map<string, number>();
-      for (let i = 0; i + 1 < args.length; i += 2) {
-        const atom = table.compound((i / 2) % 3 === 0 ? 'does' : 'legal', [args[i]!, args[i + 1]!]);
-        byArgs.set(`${table.text(args[i]!)} ${table.text(args[i + 1]!)}`, atom);
-      }
-      const ids = [...byArgs.values()];
-      const key = (id: number): string => `(${table.args(id).map((a) => table.text(a)).join(' ')})`;
-      const expected = [...ids].sort((x, y) => compareCodePoints(key(x), key(y)));
-      expect(sortByArgumentTexts(table, ids).map(key)).toEqual(expected.map(key));
-    }
   });
 
   it('falls back to the texts when a name holds a space', () => {

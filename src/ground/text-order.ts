@@ -158,22 +158,8 @@ export function sortTermsByText(terms: TermReader, ids: readonly number[]): numb
   return sortTerms(terms, ids, 0);
 }
 
-/**
- * The compound terms `ids` sorted by the text of their argument lists alone, `(a1 .. an)`, their
- * functors left out (the order of the vocabulary's moves, `(R M)`, read off their `does` or
- * `legal` atoms); `ids` must differ in their arguments. The same radix sort, without the last
- * pass by functor.
- */
-export function sortByArgumentTexts(terms: TermReader, ids: readonly number[]): number[] {
-  if (ids.length < 2 || !plainNames(terms)) return sortByCodePoints([...ids], (id) => `(${terms.args(id).map((a) => terms.text(a)).join(' ')})`);
-  return sortTerms(terms, ids, 0, false);
-}
-
-/**
- * {@link sortTermsByText} on a table whose names are plain, `depth` levels inside an atom;
- * `byFunctor` false: by the argument lists only ({@link sortByArgumentTexts}).
- */
-function sortTerms(terms: TermReader, ids: readonly number[], depth: number, byFunctor = true): number[] {
+/** {@link sortTermsByText} on a table whose names are plain, `depth` levels inside an atom. */
+function sortTerms(terms: TermReader, ids: readonly number[], depth: number): number[] {
   if (ids.length < 2) return [...ids];
   const n = ids.length;
   const { codes, width, top } = segmentCodes(terms, ids);
@@ -189,10 +175,8 @@ function sortTerms(terms: TermReader, ids: readonly number[], depth: number, byF
     countingPass(order, codes.subarray(p * n, (p + 1) * n), range, begin, other);
     [order, other] = [other, order];
   }
-  if (byFunctor) {
-    countingPass(order, groupRanks(terms, ids), n, begin, other);
-    order = other;
-  }
+  countingPass(order, groupRanks(terms, ids), n, begin, other);
+  order = other;
   const out: number[] = [];
   for (let j = 0; j < n; j++) out.push(ids[order[j]!]!);
   return out;
