@@ -2,7 +2,11 @@
 // scripts/ (a script names a built module and the export's name), or exported by a package
 // entry (src/index.ts, src/node.ts), the library API. The exports unused today are listed in test/expectations/unused-exports.txt,
 // each a debt to pay off: the test fails on an unused export not in the list, and on a listed one
-// that is used again or gone, so the list only shrinks. It reads the syntax only (TypeScript's
+// that is used again or gone, so the list only shrinks. An export that only tests import (none
+// of src/, no script, no entry) is used, but may be dead code kept alive by its own test (tidy31:
+// sortByArgumentTexts, whose last caller went in split30): those are listed apart, in
+// test/expectations/test-only-exports.txt, and the test fails on one not listed there and on a
+// listed one that src/ uses again or that is gone. It reads the syntax only (TypeScript's
 // parser, no type checker), which keeps it fast.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -13,6 +17,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = join(ROOT, 'src');
 const LIST = join(ROOT, 'test/expectations/unused-exports.txt');
+const TEST_ONLY_LIST = join(ROOT, 'test/expectations/test-only-exports.txt');
 
 function files(dir: string, ext: RegExp): string[] {
   const out: string[] = [];
@@ -84,15 +89,22 @@ function packageEntries(): string[] {
   return Object.values(exports).map((e) => e.default.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts'));
 }
 
-/** The exports of src/ nobody uses, as `module: name`, sorted. */
-function unusedExports(): string[] {
+/**
+ * The exports of src/ nobody uses (`unused`) and those only tests import (`testOnly`), each as
+ * `module: name`, sorted.
+ */
+function exportUses(): { unused: string[]; testOnly: string[] } {
   const exported = new Map<string, string[]>();
+  // Uses by src/ (and, below, by scripts), and uses by tests, apart.
   const used = new Set<string>();
-  const mark = ([m, name]: [string, string]): void => void used.add(`${m}: ${name}`);
-  for (const f of [...files(SRC, /\.ts$/), ...files(join(ROOT, 'test'), /\.ts$/)]) {
+  const byTests = new Set<string>();
+  for (const f of files(SRC, /\.ts$/)) {
     const { exports, uses } = readModule(f, readFileSync(f, 'utf8'));
-    if (f.startsWith(SRC + '/')) exported.set(relative(SRC, f), exports);
-    uses.forEach(mark);
+    exported.set(relative(SRC, f), exports);
+    for (const [m, name] of uses) used.add(`${m}: ${name}`);
+  }
+  for (const f of files(join(ROOT, 'test'), /\.ts$/)) {
+    for (const [m, name] of readModule(f, readFileSync(f, 'utf8')).uses) byTests.add(`${m}: ${name}`);
   }
   // The API: the package's entries (package.json `exports`: src/index.ts, src/node.ts) are used by
   // definition, and so is what they re-export; their own exports are not checked.
@@ -105,22 +117,28 @@ function unusedExports(): string[] {
     if (!scripts.includes(m.replace(/\.ts$/, '.js'))) continue;
     for (const n of names) if (new RegExp(`\\b${n}\\b`).test(scripts)) used.add(`${m}: ${n}`);
   }
-  const out: string[] = [];
+  const unused: string[] = [];
+  const testOnly: string[] = [];
   for (const [m, names] of exported) {
     if (used.has(`${m}: *`)) continue;
-    for (const n of new Set(names)) if (!used.has(`${m}: ${n}`)) out.push(`${m}: ${n}`);
+    for (const n of new Set(names)) {
+      if (used.has(`${m}: ${n}`)) continue;
+      (byTests.has(`${m}: *`) || byTests.has(`${m}: ${n}`) ? testOnly : unused).push(`${m}: ${n}`);
+    }
   }
-  return out.sort();
+  return { unused: unused.sort(), testOnly: testOnly.sort() };
 }
 
-function listed(): string[] {
-  return readFileSync(LIST, 'utf8').split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#')).sort();
+function listed(path: string): string[] {
+  return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#')).sort();
 }
 
 describe('no export nobody imports', () => {
-  const unused = unusedExports();
-  const known = listed();
+  const { unused, testOnly } = exportUses();
+  const known = listed(LIST);
+  const knownTestOnly = listed(TEST_ONLY_LIST);
   if (process.env.UNUSED_DUMP) writeFileSync(process.env.UNUSED_DUMP, unused.join('\n'));
+  if (process.env.TEST_ONLY_DUMP) writeFileSync(process.env.TEST_ONLY_DUMP, testOnly.join('\n'));
 
   it('has no unused export beyond the listed debt', () => {
     expect(unused.filter((u) => !known.includes(u))).toEqual([]);
@@ -128,6 +146,14 @@ describe('no export nobody imports', () => {
 
   it('lists no export that is used again or gone (the list only shrinks)', () => {
     expect(known.filter((k) => !unused.includes(k))).toEqual([]);
+  });
+
+  it('has no export only tests import beyond the listed test hooks', () => {
+    expect(testOnly.filter((u) => !knownTestOnly.includes(u))).toEqual([]);
+  });
+
+  it('lists no test hook that src/ uses again or that is gone', () => {
+    expect(knownTestOnly.filter((k) => !testOnly.includes(k))).toEqual([]);
   });
 
   it('takes the package entries from package.json', () => {
