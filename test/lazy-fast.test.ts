@@ -100,6 +100,22 @@ describe('fast simulator with lazy axioms against the ground simulator', () => {
     expect(compare(game, 30, 8, 'terms', 5)).toBeGreaterThan(100);
   });
 
+  it('lazy-deep.kif (calls nested deeper than MAX_DEPTH): the hybrid evaluator falls back to Tau-Prolog mid-run and agrees with it', () => {
+    const game = example('lazy-deep.kif', ['ahead', 'via', 'over']);
+    expect(game.lazy!.relations).toEqual(['ahead', 'over', 'via']);
+    // The start's calls stay under the depth: the term table answers until a playout goes back to 0.
+    const fast = createFastSimulator(game, Deadline.never());
+    fast.info(fast.initialState());
+    expect(fast.lazyEngine()).toBe('terms');
+    expect(compare(game, 8, 8, 'prolog')).toBeGreaterThan(30);
+  });
+
+  it('lazy-settle.kif (a call left incomplete and not reached in its leader\'s clean pass is forgotten, not final)', () => {
+    const game = example('lazy-settle.kif', ['l', 'a', 'g']);
+    expect(game.lazy!.relations).toEqual(['a', 'g', 'l']);
+    expect(compare(game, 20, 5, 'terms')).toBeGreaterThan(40);
+  });
+
   it.skipIf(!HAVE_CORPUS)('sudoku', () => {
     const file = 'ggp-repository-base/sudoku.kif';
     const game = ground(readGame(file), file, resolvePipelineOptions({ lazyAxioms: true }));
