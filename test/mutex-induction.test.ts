@@ -179,6 +179,8 @@ describe('the lifted induction', () => {
     expect(heaviestFirst(keyed(none.task), active, fixed, undefined)).toBeUndefined();
     // Nor when it is the only claim open (nothing to lean on): the induction over all checks it anyway.
     expect(heaviestFirst(keyed(none.task), [true, false, false, true], fixed, weights)).toBeUndefined();
+    // Nor when it outweighs the rest but is worth few bits (the checkers family's rare partial claims).
+    expect(heaviestFirst(keyed(none.task), active, fixed, [0, 0, 0, 1])).toBeUndefined();
     expect(none.checks).toEqual([]);
   });
 });

@@ -135,12 +135,19 @@ export function heaviestFirst(task: InductionTask, active: readonly boolean[], f
 }
 
 /**
+ * The least weight (bits saved, in proportion to the sampled states occupying the groups) of a
+ * claim worth a check of its own before the induction over all: the checkers family's partial
+ * claims outweigh the rest at weights 0 to 1 and fail alone; snakeAssemblit's `cell` [2] weighs 5,178.
+ */
+const MIN_ALONE_BITS = 64;
+
+/**
  * The claim {@link heaviestFirst} induces alone, the claims `proven` so far left out.
  * snakeAssemblit's `cell` [2] (two groups of 2,700 fluents, all but 250 of its proven fluents)
  * was proven in the first round leaning on claims that failed later in it, so a budget cut
  * before the second round kept nothing of that induction; alone it is one 30 ms check. A set proven assuming only itself and invariants is an invariant of its
  * own (as {@link occupiedAlone}'s). Undefined without weights, when no partial claim outweighs
- * the rest, or when it is the only claim open.
+ * the rest, when it is the only claim open, or when it weighs less than {@link MIN_ALONE_BITS}.
  */
 function heaviestAlone(active: readonly boolean[], keysOf: KeysOf, proven: readonly boolean[], weights: readonly number[] | undefined): boolean[] | undefined {
   if (weights === undefined) return undefined;
@@ -153,6 +160,8 @@ function heaviestAlone(active: readonly boolean[], keysOf: KeysOf, proven: reado
   // More than the rest together: one claim that leaves the others little to add. Alone among the
   // open claims it leans on none, and the induction over all would check it again (amazons' `location`).
   if (best < 0 || (weights[best] ?? 0) <= total - (weights[best] ?? 0) || open.filter((o) => o).length < 2) return undefined;
+  // A check alone that fails costs up to 0.4 processor s (checkers' `cell` [0, 2], rarely occupied, weight 0 to 1).
+  if ((weights[best] ?? 0) < MIN_ALONE_BITS) return undefined;
   return active.map((_, i) => i === best);
 }
 
