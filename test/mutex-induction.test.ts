@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 import type { Hypothesis } from '../src/mutex/candidates.js';
 import type { Assumed } from '../src/mutex/lifted-core.js';
 import { sampledWorth } from '../src/mutex/find-proofs.js';
-import { type InductionTask, checkOrder, induce, occupiedAlone } from '../src/mutex/lifted-induction.js';
+import { type InductionTask, checkOrder, heaviestFirst, induce, occupiedAlone } from '../src/mutex/lifted-induction.js';
 import type { NormalRule } from '../src/normalize/types.js';
+import { mkConst } from '../src/gdl/ast.js';
 
 const hyp = (relation: string, input: number[]): Hypothesis => ({ relation, input, output: [], groups: [] });
 
@@ -143,5 +144,43 @@ describe('the lifted induction', () => {
     // Without worth, or when every active claim is occupied in every state, nothing is proven alone first.
     expect(occupiedAlone([true, true, true, true], keysOf, undefined)).toBeUndefined();
     expect(occupiedAlone([true, false, true, false], keysOf, worth)).toBeUndefined();
+  });
+
+  it('the partial claim worth more than the rest together is induced alone first: a budget cut after it keeps it', () => {
+    // snakeAssemblit (docs/mutex.md, margin31): `cell` [2] on two keys passes leaning on `cell` [0, 2]
+    // (taking it) when there; [0, 2] and `marked` fail; `at` on every key is proven already (fixed).
+    const hyps = [hyp('at/3', [0]), hyp('cell/3', [0, 2]), hyp('marked/2', [0]), hyp('cell/3', [2])];
+    const scripts: Script[] = [
+      { uses: [], passes: () => true },
+      { uses: [], passes: () => false },
+      { uses: [], passes: () => false },
+      { uses: [1], passes: () => true },
+    ];
+    const fixed = [true, false, false, false];
+    const active = [true, true, true, true];
+    const keyed = (t: InductionTask): InductionTask => ({ ...t, keysOf: [undefined, [[mkConst('1')]], [[mkConst('1')]], [[mkConst('red')], [mkConst('blue')]]], order: [3, 1, 2, 0] });
+    // All together, the budget allowing three checks: [2] took [0, 2]'s claim, which left; [2] waits to be checked again.
+    const together = task(hyps, scripts, 3);
+    const r = induce(keyed(together.task), active, fixed, true);
+    expect(r.outcome).toBe('deadline');
+    expect(r.proven).toEqual([true, false, false, false]);
+    // [2] alone first (its weight is more than the others' together), then the rest with it fixed, within the same three checks.
+    const weights = [50, 200, 10, 5000];
+    const lone = task(hyps, scripts, 3);
+    const a = heaviestFirst(keyed(lone.task), active, fixed, weights);
+    expect(a?.proven).toEqual([true, false, false, true]);
+    const rest = induce(keyed(lone.task), active, a!.proven, true);
+    expect(rest.outcome).toBe('done');
+    expect(rest.proven).toEqual([true, false, false, true]);
+    expect(lone.checks).toEqual([3, 1, 2]);
+    // Not when it does not outweigh the rest, nor without weights: nothing is checked.
+    const none = task(hyps, scripts, 3);
+    expect(heaviestFirst(keyed(none.task), active, fixed, [50, 3000, 10, 2990])).toBeUndefined();
+    expect(heaviestFirst(keyed(none.task), active, fixed, undefined)).toBeUndefined();
+    // Nor when it is the only claim open (nothing to lean on): the induction over all checks it anyway.
+    expect(heaviestFirst(keyed(none.task), [true, false, false, true], fixed, weights)).toBeUndefined();
+    // Nor when it outweighs the rest but is worth few bits (the checkers family's rare partial claims).
+    expect(heaviestFirst(keyed(none.task), active, fixed, [0, 0, 0, 1])).toBeUndefined();
+    expect(none.checks).toEqual([]);
   });
 });

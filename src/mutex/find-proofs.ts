@@ -122,9 +122,12 @@ function proveAllLifted(game: GroundGame, early: Early, options: MutexOptions): 
   const orders = normal === undefined ? [] : orderCandidates(view, normal, mined, () => options.deadline.passed());
   // With lazy axioms the lifted proofs are all there is, and chess's ran out of budget on `check`
   // before `cell` was reached: the claims worth most in the sampled states go first.
-  const worth = game.lazy === undefined ? undefined : sampledWorth(hyps.map((h, i) => (sampledAmo[i] ? h.groups : partial[i]!.map((g) => g.members))), early.sampled);
+  // Without lazy axioms, what each hypothesis is worth picks a partial claim to prove alone first
+  // (lifted.ts' heaviestAlone); lazy-axiom games order the whole induction by it instead.
+  const sampled = sampledWorth(hyps.map((h, i) => (sampledAmo[i] ? h.groups : partial[i]!.map((g) => g.members))), early.sampled);
+  const worth = game.lazy === undefined ? undefined : sampled;
   // One record of the derived claims that failed for both lifted proofs below: the joint one repeats the first's induction.
-  const limits = { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game), implications, exclusions, orders, derivedFailed: new Map(), worth };
+  const limits = { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game), implications, exclusions, orders, derivedFailed: new Map(), worth, weights: game.lazy === undefined ? sampled.weights : undefined };
   const first: Lifted = normal === undefined ? { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0, cut: false }
     : proveLifted(normal, view, hyps, sampledAmo, limits, partial);
   // Whole relations left open tried again as exactly-one, jointly with the rest (section 2g).

@@ -31,7 +31,7 @@ import { type DerivedFailures, transitionFunctions } from './lifted-derived.js';
 import { expandedNexts } from './lifted-expand.js';
 import { memberCasesClose } from './lifted-exactly.js';
 import { type Exclusion, proveExclusions, withExclusions } from './lifted-exclusion.js';
-import { type InductionTask, type Worth, assumedOf, checkOrder, induce, occupiedAlone } from './lifted-induction.js';
+import { type InductionTask, type Worth, assumedOf, checkOrder, heaviestFirst, induce, occupiedAlone } from './lifted-induction.js';
 import { type OrderFact, proveOrders, withOrders } from './lifted-order.js';
 import type { MutexView } from './view.js';
 
@@ -62,6 +62,11 @@ interface LiftedLimits {
   readonly derivedFailed?: DerivedFailures;
   /** What the sampled states say each hypothesis is worth: an order, and a first subset proven alone (lifted-induction.ts; lazy axioms; default neither). */
   readonly worth?: Worth;
+  /**
+   * Per hypothesis, the bits its groups save in the sampled states (sampledWorth), for every game:
+   * a partial claim worth more than the rest together is proven alone before them (lifted-induction.ts' heaviestFirst; default none).
+   */
+  readonly weights?: readonly number[];
 }
 
 /**
@@ -276,7 +281,11 @@ export function proveLifted(
   // claims were checked (and leaned on it) has them checked again, which cost ttcc4 its budget.
   const failed = first?.outcome === 'done' ? everyKey.map((e, i) => e && first.proven[i] !== true) : [];
   const second = { ...task, order: [...task.order.filter((i) => failed[i]), ...task.order.filter((i) => !failed[i])] };
-  const result = first?.outcome === 'deadline' ? first : induce(second, active, first?.proven ?? fixed, true);
+  // The partial claim worth most bits, alone first: what it proves stands when the budget cuts the
+  // induction below, where it leans on claims that fail later in it (snakeAssemblit's `cell` [2]).
+  const lone = first?.outcome === 'deadline' ? undefined : heaviestFirst(task, active, first?.proven ?? fixed, limits.weights);
+  if (lone?.outcome === 'pairs') return { ...none, pairs, cut: true };
+  const result = first?.outcome === 'deadline' ? first : lone?.outcome === 'deadline' ? lone : induce(second, active, lone?.proven ?? first?.proven ?? fixed, true);
   if (result.outcome === 'pairs') return { ...none, pairs, cut: true };
   let { proven, implied } = result;
   let cut = result.outcome === 'deadline';
