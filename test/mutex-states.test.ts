@@ -61,7 +61,7 @@ describe('mutex groups by every reachable state', () => {
     expect(r.groups.every((g) => g.proven && (g.proof === 'lifted' || g.proof === 'states'))).toBe(true);
   });
 
-  it('gives the playouts of a game with lazy axioms a tenth of the budget, other games half', () => {
+  it('stops the playouts of a game with lazy axioms past a tenth of the budget once they have 32 states, other games at half', () => {
     // With lazy axioms the lifted proofs are the only proof: chess's budget went half to 1,700
     // states whose later ones refuted no claim the proofs reached (docs/mutex.md, samp31).
     const options = resolvePipelineOptions({ lazyRelations: ['right', 'left'] });
@@ -70,21 +70,22 @@ describe('mutex groups by every reachable state', () => {
     const eager = runGrounding(example('lazy-board.kif'), 'lazy-board.kif', defaultPipelineOptions(), new StageTimer()).ground;
     expect(lazy.lazy).toBeDefined();
     expect(eager.lazy).toBeUndefined();
-    /** The shares of `seconds` the sampling path asked its deadline for (no search: maxStates 0). */
-    const asked = (ground: typeof lazy): number[] => {
+    /** The shares of `seconds` the sampling path asked its deadline for (no search: maxStates 0), a tenth's already passed; and the states. */
+    const asked = (ground: typeof lazy): { shares: number[]; states: number } => {
       const shares: number[] = [];
       const deadline = new (class extends Deadline {
         override within(seconds: number): Deadline {
           shares.push(seconds / 100);
-          return super.within(seconds);
+          return seconds / 100 === 0.1 ? new Deadline(0) : super.within(seconds);
         }
       })(Infinity);
-      const states = mutexStates(ground, { ...DEFAULT_MUTEX_SETTINGS, playouts: 2, maxStates: 0 }, deadline, 100);
-      expect(Array.isArray(states.states) && states.states.length > 1).toBe(true);
-      return shares;
+      const states = mutexStates(ground, { ...DEFAULT_MUTEX_SETTINGS, maxStates: 0 }, deadline, 100).states;
+      return { shares, states: Array.isArray(states) ? states.length : -1 };
     };
-    expect(asked(lazy)).toEqual([0.1]);
-    expect(asked(eager)).toEqual([0.5]);
+    expect(asked(lazy)).toEqual({ shares: [0.1, 0.5], states: 32 });
+    const e = asked(eager);
+    expect(e.shares).toEqual([0.5]);
+    expect(e.states).toBeGreaterThan(32);
   });
 
   it('finds the 5,478 states of tic-tac-toe, the known count, and stops at a cap', () => {
