@@ -70,9 +70,10 @@ const LAZY_SAMPLE_SHARE = 0.1;
  * have fewer (within half of the budget, as other games): under a load of 16 on 2 cores making
  * chess's simulator took most of the tenth, and the three runs sampled 6, 8 and 9 states. Those
  * still proved every chosen group, but no state at all would leave no sampled worth to order the
- * checks by (find-proofs.ts `sampledWorth`); 32 states cost about 0.1 to 0.2 processor seconds.
+ * checks by (find-proofs.ts `sampledWorth`). Not more: at 32, the half second they took under that
+ * load cut `check` [0,2,3] again (880 bits; docs/mutex.md, samp31).
  */
-const LAZY_MIN_STATES = 32;
+const LAZY_MIN_STATES = 8;
 
 /** Of an incomplete search, the states (the first found) added to the sampled ones. */
 const MAX_EXTRA_STATES = 10_000;
