@@ -3,14 +3,20 @@
 // when the budget stops the induction. The checks are scripted: each says which claims it took
 // equalities from (lifted-core's `use`) and whether it passes.
 import { describe, expect, it } from 'vitest';
+import { NO_POS, type Term, mkAtom, mkConst, mkFn } from '../src/gdl/ast.js';
 import type { Hypothesis } from '../src/mutex/candidates.js';
 import type { Assumed } from '../src/mutex/lifted-core.js';
 import { sampledWorth } from '../src/mutex/find-proofs.js';
 import { type InductionTask, checkOrder, heaviestFirst, induce, occupiedAlone } from '../src/mutex/lifted-induction.js';
 import type { NormalRule } from '../src/normalize/types.js';
-import { mkConst } from '../src/gdl/ast.js';
 
-const hyp = (relation: string, input: number[]): Hypothesis => ({ relation, input, output: [], groups: [] });
+const hyp = (relation: string, input: number[], arity = 0): Hypothesis => ({ relation, input, output: [...Array(arity).keys()].filter((p) => !input.includes(p)), groups: [] });
+
+/** A `next` rule writing `(name args...)`, args "?x" variables, others constants (no body: only heads are read here). */
+const nextRule = (name: string, args: string[]): NormalRule => {
+  const terms: Term[] = args.map((a) => (a.startsWith('?') ? { kind: 'var', name: a, pos: NO_POS } : mkConst(a)));
+  return { head: mkAtom('next', [mkFn(name, terms)]), body: [], pos: NO_POS };
+};
 
 /** A check: the hypotheses whose claims it takes (when assumed), and whether it passes given those it found. */
 interface Script {
@@ -99,7 +105,7 @@ describe('the lifted induction', () => {
     // chess under lazy axioms: `check` (few rules, rarely true) came before `cell` (many rules,
     // a piece or blank on every square) and took the budget (docs/mutex.md, chess30).
     const hyps = [hyp('check/4', []), hyp('cell/3', [0, 1]), hyp('check/4', [0, 2, 3]), hyp('check/4', [0])];
-    const rules = (n: number): NormalRule[] => Array.from({ length: n }, () => ({}) as NormalRule);
+    const rules = (n: number): NormalRule[] => Array.from({ length: n }, () => nextRule('r', ['?x']));
     const byRelation = new Map([['check/4', rules(8)], ['cell/3', rules(30)]]);
     const keysOf = hyps.map(() => undefined);
     expect(checkOrder(hyps, keysOf, byRelation)).toEqual([2, 3, 0, 1]);
@@ -182,5 +188,21 @@ describe('the lifted induction', () => {
     // Nor when it outweighs the rest but is worth few bits (the checkers family's rare partial claims).
     expect(heaviestFirst(keyed(none.task), active, fixed, [0, 0, 0, 1])).toBeUndefined();
     expect(none.checks).toEqual([]);
+  });
+
+  it('with weights, of a relation\'s hypotheses on as many inputs, the one whose outputs its next rules write as constants goes first', () => {
+    // chess's `check ?player ?type ?x ?y`: the type a constant in every head, x and y variables.
+    // [0,1,2] and [0,1,3] are false and took 1.3 processor seconds before [0,2,3], which the
+    // budget then cut (docs/mutex.md, samp31).
+    const hyps = [hyp('check/4', [0, 1, 2], 4), hyp('check/4', [0, 1, 3], 4), hyp('check/4', [0, 2, 3], 4), hyp('check/4', [0, 1], 4)];
+    const byRelation = new Map([['check/4', ['pawn', 'knight', 'rook', 'rook'].map((t) => nextRule('check', ['?player', t, '?x', '?y']))]]);
+    const keysOf = hyps.map(() => undefined);
+    expect(checkOrder(hyps, keysOf, byRelation, [1, 1, 1, 1])).toEqual([2, 0, 1, 3]);
+    // Larger inputs still first, and without weights (eager games) the order of before.
+    expect(checkOrder(hyps, keysOf, byRelation)).toEqual([0, 1, 2, 3]);
+    // The budget allows one check: in this order it proves the true one.
+    const { task: t } = task(hyps, hyps.map((_, i) => ({ uses: [], passes: () => i === 2 })), 1);
+    const r = induce({ ...t, order: checkOrder(hyps, keysOf, byRelation, [1, 1, 1, 1]) }, [true, true, true, true], [], false);
+    expect(r.proven).toEqual([false, false, true, false]);
   });
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
 import { reachableStates } from '../src/play/reachable.js';
+import { mutexStates } from '../src/pipeline/mutex-states.js';
 import { defaultPipelineOptions } from '../src/pipeline/options.js';
 import {
   DEFAULT_MUTEX_SETTINGS, groundNormalGame, loadGame, removeUnusedInstances, resolvePipelineOptions, runGrounding,
@@ -58,6 +59,33 @@ describe('mutex groups by every reachable state', () => {
     expect(r.stats.satQueries).toBe(0);
     expect(r.groups.length).toBeGreaterThan(0);
     expect(r.groups.every((g) => g.proven && (g.proof === 'lifted' || g.proof === 'states'))).toBe(true);
+  });
+
+  it('stops the playouts of a game with lazy axioms past a tenth of the budget once they have 8 states, other games at half', () => {
+    // With lazy axioms the lifted proofs are the only proof: chess's budget went half to 1,700
+    // states whose later ones refuted no claim the proofs reached (docs/mutex.md, samp31).
+    const options = resolvePipelineOptions({ lazyRelations: ['right', 'left'] });
+    const loaded = loadGame(example('lazy-board.kif'), 'lazy-board.kif', options, new StageTimer());
+    const lazy = removeUnusedInstances(groundNormalGame(loaded.normal, options, new StageTimer()).ground, new StageTimer(), options).game;
+    const eager = runGrounding(example('lazy-board.kif'), 'lazy-board.kif', defaultPipelineOptions(), new StageTimer()).ground;
+    expect(lazy.lazy).toBeDefined();
+    expect(eager.lazy).toBeUndefined();
+    /** The shares of `seconds` the sampling path asked its deadline for (no search: maxStates 0), a tenth's already passed; and the states. */
+    const asked = (ground: typeof lazy): { shares: number[]; states: number } => {
+      const shares: number[] = [];
+      const deadline = new (class extends Deadline {
+        override within(seconds: number): Deadline {
+          shares.push(seconds / 100);
+          return seconds / 100 === 0.1 ? new Deadline(0) : super.within(seconds);
+        }
+      })(Infinity);
+      const states = mutexStates(ground, { ...DEFAULT_MUTEX_SETTINGS, maxStates: 0 }, deadline, 100).states;
+      return { shares, states: Array.isArray(states) ? states.length : -1 };
+    };
+    expect(asked(lazy)).toEqual({ shares: [0.1, 0.5], states: 8 });
+    const e = asked(eager);
+    expect(e.shares).toEqual([0.5]);
+    expect(e.states).toBeGreaterThan(8);
   });
 
   it('finds the 5,478 states of tic-tac-toe, the known count, and stops at a cap', () => {

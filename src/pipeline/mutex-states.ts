@@ -52,6 +52,29 @@ const SEARCH_SHARE = 0.3;
  */
 const SAMPLE_WORK = 1_500_000_000;
 
+/**
+ * The share of the stage's budget the playouts of a game with lazy axioms (docs/lazy.md) may take,
+ * where other games' take half. Its groups are proven by the lifted proofs alone (no ground SAT,
+ * no walks: find-proofs.ts), so the proofs are what its budget buys: chess's default budget of
+ * about 14.6 processor seconds gave the playouts 7.3 (1,681 to 1,884 states) and the proofs 5.3,
+ * where `cell` alone and `check` [0,2,3] take about 3.7 and 6 to 7. At a quarter (3.8 s, 619 states)
+ * and 0.15 (2.2 s, 218 states) the budget still cut `check` [0,2,3]; at a tenth (1.5 s, 32
+ * states, 0.9 of them making the simulator) it was proven, 98.9% of the observed fluents, 672
+ * bits where 880. The later states refute partial claims' keys: with a budget of 40 s a tenth
+ * (794 states) gave the same 660 bits as half (3,399), and finished under budget (docs/mutex.md, samp31).
+ */
+const LAZY_SAMPLE_SHARE = 0.1;
+
+/**
+ * States the playouts of a game with lazy axioms sample past {@link LAZY_SAMPLE_SHARE} when they
+ * have fewer (within half of the budget, as other games): under a load of 16 on 2 cores making
+ * chess's simulator took most of the tenth, and the three runs sampled 6, 8 and 9 states. Those
+ * still proved every chosen group, but no state at all would leave no sampled worth to order the
+ * checks by (find-proofs.ts `sampledWorth`). Not more: at 32, the half second they took under that
+ * load cut `check` [0,2,3] again (880 bits; docs/mutex.md, samp31).
+ */
+const LAZY_MIN_STATES = 8;
+
 /** Of an incomplete search, the states (the first found) added to the sampled ones. */
 const MAX_EXTRA_STATES = 10_000;
 
@@ -67,7 +90,9 @@ interface MutexStates {
 
 /**
  * Searches the reachable states of `ground` first (within {@link SEARCH_SHARE} of the stage's
- * `seconds` of processor time and {@link MAX_STATES}); when the search is not complete,
+ * `seconds` of processor time and {@link MAX_STATES}); without the search (above {@link MAX_RULES}
+ * rules), samples within half of `seconds` (with lazy axioms stopping past {@link LAZY_SAMPLE_SHARE} of
+ * it once it has {@link LAZY_MIN_STATES} states); when the search is not complete,
  * samples random playouts (the same seeded playouts as before the search) within what is left of
  * the half of `seconds` sampling alone had, and adds the first states the search found. Sampling
  * also stops once its states stop refuting candidates (src/mutex/sample-enough.ts); what that
@@ -77,7 +102,9 @@ export function mutexStates(ground: GroundGame, settings: SampleSettings, deadli
   const maxStates = settings.maxStates ?? MAX_STATES;
   const test = sampleEnough(ground);
   if (maxStates === 0 || ruleCount(ground) > MAX_RULES) {
-    const states = sampleStates(ground, { ...settings, deadline: deadline.within(seconds / 2), simulator, maxEvaluations: SAMPLE_WORK, readOnly: true, enough: test.enough });
+    // With lazy axioms, half of the budget still bounds sampling, but past its share it stops at LAZY_MIN_STATES.
+    const soft = ground.lazy === undefined ? undefined : { deadline: deadline.within(seconds * LAZY_SAMPLE_SHARE), states: LAZY_MIN_STATES };
+    const states = sampleStates(ground, { ...settings, deadline: deadline.within(seconds / 2), simulator, maxEvaluations: SAMPLE_WORK, readOnly: true, enough: test.enough, ...(soft === undefined ? {} : { soft }) });
     return { states, held: test.held() };
   }
   // Search and sampling share the half of the budget sampling alone had: the proofs keep the other.

@@ -37,6 +37,12 @@ interface SampleOptions {
    * stopped refuting its candidates, src/mutex/sample-enough.ts). Absent: never asked.
    */
   readonly enough?: (states: readonly (readonly number[])[]) => boolean;
+  /**
+   * Sampling also stops once `deadline` has passed and `states` states are sampled (absent: only
+   * the deadline above): a share of the budget that still buys a few states when making the
+   * simulator took most of it (the mutex stage with lazy axioms, src/pipeline/mutex-states.ts).
+   */
+  readonly soft?: { readonly deadline: Deadline; readonly states: number };
 }
 
 /** States sampled before {@link SampleOptions.enough} is first asked (then at every doubling). */
@@ -73,6 +79,7 @@ export function sampleStates(game: GroundGame, options: SampleOptions): number[]
       look *= 2;
       return options.enough(out);
     };
+    const softDone = (n: number): boolean => options.soft !== undefined && n >= options.soft.states && options.soft.deadline.passed();
     for (let p = 0; p < options.playouts && steps > 0 && !options.deadline.passed(); p++) {
       let state = sim.initialState();
       for (let step = 0; step < options.maxSteps && steps-- > 0 && !options.deadline.passed(); step++) {
@@ -80,7 +87,7 @@ export function sampleStates(game: GroundGame, options: SampleOptions): number[]
         if (info.terminal || info.legal.some((moves) => moves.length === 0)) break;
         state = sim.successor(state, info.legal.map((moves) => moves[random.below(moves.length)]!));
         out.push(terms(state));
-        if (done()) return out;
+        if (done() || softDone(out.length)) return out;
       }
     }
   } catch (err) {
