@@ -6,7 +6,7 @@
  */
 import type { Atom, Term } from '../gdl/ast.js';
 import type { Literal } from '../normalize/types.js';
-import { type Subst, ground, key, unify, walk } from './lifted-terms.js';
+import { type Subst, atomKey, ground, key, sameKey, unify, walk } from './lifted-terms.js';
 import { type Bound, boundFits, boundPairsFit, matchesGround, varsOf } from './lifted-rows.js';
 import { relKey } from './lifted-relax.js';
 import { forcedByRows } from './lifted-domains.js';
@@ -51,12 +51,17 @@ export interface Assumed {
  */
 function contradicts(body: readonly Literal[], s: Subst, goal: readonly [Term[], Term[]] | undefined): boolean {
   if (goal !== undefined && goal[0].map((t) => key(t, s)).join(' ') === goal[1].map((t) => key(t, s)).join(' ')) return true;
-  const pos = new Set<string>();
+  // The texts of the positive atoms only of relations some negative atom has (chess's cases: a
+  // few `threatened`, `in_check` and castling atoms against dozens of positive ones).
+  let negated: Set<string> | undefined;
   for (const l of body) {
-    if (l.kind === 'distinct' && key(l.left, s) === key(l.right, s)) return true;
-    if (l.kind === 'pos') pos.add(`${l.atom.rel} ${l.atom.args.map((a) => key(a, s)).join(' ')}`);
+    if (l.kind === 'distinct' && sameKey(l.left, l.right, s)) return true;
+    if (l.kind === 'neg') (negated ??= new Set()).add(l.atom.rel);
   }
-  return body.some((l) => l.kind === 'neg' && pos.has(`${l.atom.rel} ${l.atom.args.map((a) => key(a, s)).join(' ')}`));
+  if (negated === undefined) return false;
+  const pos = new Set<string>();
+  for (const l of body) if (l.kind === 'pos' && negated.has(l.atom.rel)) pos.add(atomKey(l.atom, s));
+  return pos.size > 0 && body.some((l) => l.kind === 'neg' && pos.has(atomKey(l.atom, s)));
 }
 
 /**
@@ -73,7 +78,7 @@ function force(body: readonly Literal[], s: Subst, assumed: Assumed): 'changed' 
       if (a.rel !== b.rel || a.args.length !== b.args.length) continue;
       const pairs = a.rel === 'does' ? doesPairs(a, b, s) : a.rel === 'true' ? truePairs(a, b, s, assumed) : functionalPairs(a, b, s, assumed);
       for (const [x, y] of pairs) {
-        if (key(x, s) === key(y, s)) continue;
+        if (sameKey(x, y, s)) continue;
         return unify(x, y, s) ? 'changed' : 'conflict';
       }
     }
@@ -83,7 +88,7 @@ function force(body: readonly Literal[], s: Subst, assumed: Assumed): 'changed' 
 
 /** One move per role: two `does` of an identical role name the same action. */
 function doesPairs(a: Atom, b: Atom, s: Subst): [Term, Term][] {
-  if (a.args.length !== 2 || key(a.args[0]!, s) !== key(b.args[0]!, s)) return [];
+  if (a.args.length !== 2 || !sameKey(a.args[0]!, b.args[0]!, s)) return [];
   return [[a.args[1]!, b.args[1]!]];
 }
 
@@ -93,11 +98,11 @@ function doesPairs(a: Atom, b: Atom, s: Subst): [Term, Term][] {
  */
 function functionalPairs(a: Atom, b: Atom, s: Subst, assumed: Assumed): [Term, Term][] {
   // Nothing to force unless the atoms agree somewhere and differ elsewhere (and only then is a derived relation's bound asked for).
-  const same = a.args.map((x, i) => key(x, s) === key(b.args[i]!, s));
+  const same = a.args.map((x, i) => sameKey(x, b.args[i]!, s));
   if (!same.includes(true) || !same.includes(false)) return [];
   assumed.want?.(staticKey(a.rel, a.args.length), same);
   return (assumed.get(staticKey(a.rel, a.args.length)) ?? []).flatMap(({ input, output }): [Term, Term][] =>
-    (input.every((i) => key(a.args[i]!, s) === key(b.args[i]!, s)) ? (output ?? []).map((j) => [a.args[j]!, b.args[j]!]) : []));
+    (input.every((i) => sameKey(a.args[i]!, b.args[i]!, s)) ? (output ?? []).map((j) => [a.args[j]!, b.args[j]!]) : []));
 }
 
 /** An assumed claim: two `true` fluents of its relation with identical inputs have equal outputs. */
@@ -107,7 +112,7 @@ function truePairs(a: Atom, b: Atom, s: Subst, assumed: Assumed): [Term, Term][]
   if (x.kind !== 'fn' || y.kind !== 'fn' || x.name !== y.name || x.args.length !== y.args.length) return [];
   for (const claim of assumed.get(relKey(x.name, x.args.length)) ?? []) {
     const { input, keys } = claim;
-    if (!input.every((i) => key(x.args[i]!, s) === key(y.args[i]!, s))) continue;
+    if (!input.every((i) => sameKey(x.args[i]!, y.args[i]!, s))) continue;
     // A claim on some keys only: the key must be ground and one of them.
     if (keys !== undefined && !(input.every((i) => ground(x.args[i]!, s)) && keys.has(input.map((i) => key(x.args[i]!, s)).join(' ')))) continue;
     assumed.use?.(claim);

@@ -111,22 +111,57 @@ function pairFits([a, ba]: readonly [Atom, Bound], [b, bb]: readonly [Atom, Boun
   if (known !== undefined) return known;
   const rows = rowsFor(ba, cut, s);
   const other = bb.keep.map((i) => b.args[i]!);
-  // The first atom's bindings are kept apart from `s` (a copy of `s` per row cost checkers 1.4 s).
-  const fits = rows.length > MAX_PAIR_ROWS || rows.some((row) => {
-    const local = new Map<string, Term>();
-    return cut.every((x, k) => matchesGround(x, row[k]!, s, local)) && rowFitsWith(bb, other, s, local);
-  });
+  const fits = rows.length > MAX_PAIR_ROWS || someRowsFit(rows, cut, bb, other, s);
   ba.memo.set(pattern, fits);
   return fits;
 }
 
-/** Whether some row of the bound fits the arguments (cut) under `s` and the ground bindings `local`. */
-function rowFitsWith(b: Bound, cut: readonly Term[], s: Subst, local: ReadonlyMap<string, Term>): boolean {
-  // Arguments all ground: one lookup of the row's text. Scanning a bucket with a copy of `local`
-  // per row took 6.5 million rows and 2.5 of PROPJOE_S's 3 processor seconds of lifted proofs
-  // (held-out 2006, a 5-ary bound of 18,432 rows paired with itself).
-  const text = groundText(cut, s, local);
-  if (text !== undefined) return rowKeys(b).has(text);
+/**
+ * Whether some row of `rows` fits `cut` with a row of `b` fitting `other` under its bindings. A
+ * row's bindings that make `other` ground look its text up; else a bucket of `b` is scanned,
+ * until the buckets scanned would pass the rows `other` may take alone: then those rows' values of
+ * the variables shared with `cut` are collected once, and each row after that is one look-up. The
+ * same answer (a row of `b` fits under the bindings exactly when it fits alone with the same values
+ * of the shared variables), at most about twice the rows either way would scan. chess's
+ * `(knight_move ?p ?x ?y ?kx ?ky ?o)` against `(legal2 ?o (move ?p ?u ?v ?x ?y))` (the second
+ * argument not ground, so indexed by ?o alone): 337 rows each scanning a bucket of 3,808, 1.3
+ * million rows and 3.9 processor s of one rule pair of `check`, where one pass over the 7,616 of
+ * `legal2` suffices.
+ */
+function someRowsFit(rows: readonly (readonly Term[])[], cut: readonly Term[], b: Bound, other: readonly Term[], s: Subst): boolean {
+  let left: number | undefined;
+  let shared: SharedValues | undefined;
+  for (const row of rows) {
+    // The first atom's bindings are kept apart from `s` (a copy of `s` per row cost checkers 1.4 s).
+    const local = new Map<string, Term>();
+    if (!cut.every((x, k) => matchesGround(x, row[k]!, s, local))) continue;
+    if (shared !== undefined) {
+      if (shared.values.has(valuesText(shared.names, local, s))) return true;
+      continue;
+    }
+    // Arguments all ground: one lookup of the row's text. Scanning a bucket with a copy of `local`
+    // per row took 6.5 million rows and 2.5 of PROPJOE_S's 3 processor seconds of lifted proofs
+    // (held-out 2006, a 5-ary bound of 18,432 rows paired with itself).
+    const text = groundText(other, s, local);
+    if (text !== undefined) {
+      if (rowKeys(b).has(text)) return true;
+      continue;
+    }
+    const bucket = bucketWith(b, other, s, local);
+    left ??= rowsFor(b, other, s).length;
+    if (bucket.length <= left) {
+      left -= bucket.length;
+      if (bucket.some((r) => fitsWith(r, other, s, local))) return true;
+      continue;
+    }
+    shared = sharedValues(b, other, s, local);
+    if (shared.values.has(valuesText(shared.names, local, s))) return true;
+  }
+  return false;
+}
+
+/** The smallest bucket of `b` by an argument of `cut` ground under `s` and `local` (all rows when none is). */
+function bucketWith(b: Bound, cut: readonly Term[], s: Subst, local: ReadonlyMap<string, Term>): readonly (readonly Term[])[] {
   let rows = b.rows;
   cut.forEach((x, i) => {
     const u = walk(x, s);
@@ -135,10 +170,35 @@ function rowFitsWith(b: Bound, cut: readonly Term[], s: Subst, local: ReadonlyMa
     const bucket = b.index[i]!.get(key(g, s)) ?? [];
     if (bucket.length < rows.length) rows = bucket;
   });
-  return rows.some((row) => {
-    const more = new Map(local);
-    return cut.every((x, j) => matchesGround(x, row[j]!, s, more));
-  });
+  return rows;
+}
+
+/** Whether the row fits the arguments (cut) under `s` and the ground bindings `local` (left as they are). */
+function fitsWith(row: readonly Term[], cut: readonly Term[], s: Subst, local: ReadonlyMap<string, Term>): boolean {
+  const more = new Map(local);
+  return cut.every((x, j) => matchesGround(x, row[j]!, s, more));
+}
+
+/** The variables an atom shares with the one it is paired with, and their values (texts) over the rows that fit it. */
+interface SharedValues {
+  readonly names: readonly string[];
+  readonly values: ReadonlySet<string>;
+}
+
+/** Per row of `b` that fits `cut` under `s` alone, the values of its variables that `local` binds (the first atom's). */
+function sharedValues(b: Bound, cut: readonly Term[], s: Subst, local: ReadonlyMap<string, Term>): SharedValues {
+  const names = [...new Set(cut.flatMap((t) => varsOf(t, s)))].filter((v) => local.has(v));
+  const values = new Set<string>();
+  for (const row of rowsFor(b, cut, s)) {
+    const mine = new Map<string, Term>();
+    if (cut.every((x, j) => matchesGround(x, row[j]!, s, mine))) values.add(valuesText(names, mine, s));
+  }
+  return { names, values };
+}
+
+/** The texts of the variables' ground values in `binding`, joined by spaces. */
+function valuesText(names: readonly string[], binding: ReadonlyMap<string, Term>, s: Subst): string {
+  return names.map((v) => key(binding.get(v)!, s)).join(' ');
 }
 
 /** The text of a row whose arguments (cut) are ground under `s` and `local`, as {@link rowKeys} has it; undefined when one is not. */

@@ -26,6 +26,27 @@ export function key(t: Term, s: Subst): string {
   return `(${u.name} ${u.args.map((a) => key(a, s)).join(' ')})`;
 }
 
+/**
+ * Whether `a` and `b` under `s` have the same {@link key}, without making the texts: the same
+ * variable or constant name (a name never holds a parenthesis, so a compound's text is no name),
+ * or compounds of one name and arity whose arguments do. The lifted proofs' forcing compares
+ * arguments this way in every step of every case (chess: about a fifth of a rule pair's time went
+ * to making and comparing texts).
+ */
+export function sameKey(a: Term, b: Term, s: Subst): boolean {
+  const stack: Term[] = [a, b];
+  while (stack.length > 0) {
+    const y = walk(stack.pop()!, s);
+    const x = walk(stack.pop()!, s);
+    if (x === y) continue;
+    if (x.name !== y.name || (x.kind === 'fn') !== (y.kind === 'fn')) return false;
+    if (x.kind !== 'fn' || y.kind !== 'fn') continue;
+    if (x.args.length !== y.args.length) return false;
+    for (let i = 0; i < x.args.length; i++) stack.push(x.args[i]!, y.args[i]!);
+  }
+  return true;
+}
+
 /** Whether `t` under `s` has no variable. */
 export function ground(t: Term, s: Subst): boolean {
   const u = walk(t, s);
