@@ -1,7 +1,8 @@
 // A lifted claim on some keys keeps the keys whose step holds when others fail (lifted.ts,
 // lifted-induction.ts; docs/mutex.md, thirty-first session, alex31). games/mutex-partial-keys.kif:
 // "one cell per piece" is refuted for `d` by the sampled states and offered on the keys a, b and
-// q; q's step fails, a's and b's are proven lifted (before, q's failure failed all three). The
+// q; q's step fails, a's and b's are proven lifted (before, q's failure failed all three; eager
+// games keep that: find-proofs.ts passes `perKey` for lazy axioms only). The
 // induction itself: a scripted check that leaves one key open keeps the hypothesis on the others.
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
@@ -17,10 +18,12 @@ import { EXAMPLES_DIR } from './corpus.js';
 
 describe('a lifted claim on some keys', () => {
   it('mutex-partial-keys: the keys whose step holds are proven lifted, the failed one is not', () => {
-    const options = resolvePipelineOptions({});
+    // Lazy axioms (`onboard` evaluated per state): where claims on some keys keep their keys, and no ground SAT proves what they leave.
+    const options = resolvePipelineOptions({ lazyRelations: ['onboard'] });
     const loaded = loadGame(readFileSync(join(EXAMPLES_DIR, 'mutex-partial-keys.kif'), 'utf8'), 'mutex-partial-keys.kif', options, new StageTimer());
     const ground = removeUnusedInstances(groundNormalGame(loaded.normal, options, new StageTimer()).ground, new StageTimer(), options).game;
     const states = sampleStates(ground, { playouts: 60, seed: 5, maxSteps: 10, deadline: Deadline.never() });
+    expect(ground.lazy).toBeDefined();
     const r = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: Deadline.never(), lifted: loaded.normal });
     const of = (piece: string) => r.groups.find((g) => g.relation === 'at' && g.input.length === 1 && g.input[0] === 0 && g.members.includes(`(at ${piece} 1)`));
     // d's group was refuted by the sample: the hypothesis is a claim on some keys.

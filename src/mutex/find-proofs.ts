@@ -123,7 +123,7 @@ function proveAllLifted(game: GroundGame, early: Early, options: MutexOptions): 
   // before `cell` was reached: the claims worth most in the sampled states go first.
   const worth = game.lazy === undefined ? undefined : sampledWorth(hyps.map((h, i) => (sampledAmo[i] ? h.groups : partial[i]!.map((g) => g.members))), early.sampled);
   // One record of the derived claims that failed for both lifted proofs below: the joint one repeats the first's induction.
-  const limits = { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game), implications, exclusions, orders, derivedFailed: new Map(), worth };
+  const limits = { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game), implications, exclusions, orders, derivedFailed: new Map(), worth, perKey: game.lazy !== undefined };
   const first: Lifted = normal === undefined ? { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0, cut: false, keys: [] }
     : proveLifted(normal, view, hyps, sampledAmo, limits, partial);
   // Whole relations left open tried again as exactly-one, jointly with the rest (section 2g).

@@ -62,6 +62,12 @@ interface LiftedLimits {
   readonly derivedFailed?: DerivedFailures;
   /** What the sampled states say each hypothesis is worth: an order, and a first subset proven alone (lifted-induction.ts; lazy axioms; default neither). */
   readonly worth?: Worth;
+  /**
+   * A claim on some keys keeps the keys whose step holds when others fail (lazy axioms, where the
+   * lifted proofs are all there is: alexChess). Default false, all or nothing: an eager game's
+   * ground SAT proves what is left, and checking every key of a failing claim costs the budget.
+   */
+  readonly perKey?: boolean;
 }
 
 /**
@@ -252,7 +258,7 @@ export function proveLifted(
     check: (i, assumed, implied, keys) => {
       const uses = perKeyUses(assumed);
       return allPairsRefuted(byRelation.get(hyps[i]!.relation) ?? [], hyps[i]!.input,
-        { assumed: transition(withFunctions(uses.assumed, derived)), implied, legal, base, deadline, counter: { tag: 0 }, exactly: limits.exactly ?? [], ...phase }, knownFor(known, hyps[i]!.relation), uses.settle, keysNotImplied(hyps[i]!, keys, assumed));
+        { assumed: transition(withFunctions(uses.assumed, derived)), implied, legal, base, deadline, counter: { tag: 0 }, exactly: limits.exactly ?? [], ...phase }, knownFor(known, hyps[i]!.relation), uses.settle, limits.perKey === true, keysNotImplied(hyps[i]!, keys, assumed));
     },
     implicationStep: (j, assumed, implied) => implicationStep(stepRules, imps[j]!, assumed, implied, deadline, exists),
     stop: (i, keys) => {
@@ -370,14 +376,15 @@ function knownFor(known: Map<string, Pair[]>, relation: string): Pair[] {
 
 /**
  * Whether every unordered pair of the rules (a rule with itself included) is refuted, for every
- * key of `keys` when given: true, or false (every key, or all given, with a pair open), or the
- * keys with a pair open (each key is a claim of its own: lifted-induction.ts keeps the others).
+ * key of `keys` when given: true, or false (every key, or all given, with a pair open; without
+ * `perKey`, any), or the keys with a pair open (each key is a claim of its own:
+ * lifted-induction.ts keeps the others).
  * The pairs of `known` (not refuted before, for another hypothesis of the relation or another
  * key) are tried first: the answer is the same in any order, and a false hypothesis usually fails
  * on one of them. A pair found open is added to `known`. `settle` is told after each key whether
  * its step was shown ({@link perKeyUses}).
  */
-function allPairsRefuted(rules: readonly NormalRule[], input: readonly number[], ctx: Context, known: Pair[], settle: (shown: boolean) => void, keys?: readonly (readonly Term[])[]): boolean | OpenKeys {
+function allPairsRefuted(rules: readonly NormalRule[], input: readonly number[], ctx: Context, known: Pair[], settle: (shown: boolean) => void, perKey: boolean, keys?: readonly (readonly Term[])[]): boolean | OpenKeys {
   const all: Pair[] = [];
   for (let x = 0; x < rules.length; x++) for (let y = x; y < rules.length; y++) all.push([x, y]);
   const open = new Set<readonly Term[]>();
@@ -387,7 +394,7 @@ function allPairsRefuted(rules: readonly NormalRule[], input: readonly number[],
     settle(pair === undefined);
     if (pair === undefined) continue;
     if (!first.has(pair[0] * rules.length + pair[1])) known.push(pair);
-    if (at === undefined) return false;
+    if (at === undefined || !perKey) return false;
     open.add(at);
   }
   return open.size === 0 ? true : open.size === keys!.length ? false : { open };
