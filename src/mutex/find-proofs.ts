@@ -11,16 +11,15 @@ import type { NormalGame } from '../normalize/types.js';
 import { type Candidates, type Hypothesis, candidateMembers } from './candidates.js';
 import { type ClaimsOf, couldBeChosen, judge } from './choose.js';
 import type { Early } from './find-early.js';
-import { type Implication, impliedCandidates } from './implications.js';
+import { impliedCandidates } from './implications.js';
 import { someFluentCandidates } from './implications-some.js';
 import { proveLiftedAlo } from './lifted-alo.js';
-import type { Assumed } from './lifted-core.js';
 import { exclusionCandidates } from './lifted-exclusion.js';
 import { exactCandidates, proveJointly } from './lifted-joint.js';
 import { orderCandidates } from './lifted-order.js';
 import { relKey } from './lifted-relax.js';
 import { type KeyedGroup, proveLifted } from './lifted.js';
-import type { Worth } from './lifted-induction.js';
+import { type Worth, keyText } from './lifted-induction.js';
 import { type ClaimVerdict, proveClaims } from './prove.js';
 import { proveByProjection } from './projection.js';
 import { type SearchRefutation, refuteBySearch, withSearched } from './refute-search.js';
@@ -57,7 +56,7 @@ export function proveAndWalk(game: GroundGame, early: Early, options: MutexOptio
   const { lifted, aloLifted, sampledAmo, tried, cut } = proveAllLifted(game, early, options);
   const liftedMs = Date.now() - liftedStart;
   const aloClaims = new Set([...aloLifted].map((i) => claimOf.alo[i]!));
-  const provenLifted = claims.map((c, k) => (c.kind === 'amo' ? lifted.proven[c.batch >> 1] === true : aloClaims.has(k)));
+  const provenLifted = claims.map((c, k) => (c.kind === 'amo' ? keyProven(game, view, hyps, lifted, c.batch >> 1, c.members) : aloClaims.has(k)));
   // A game with lazy axioms (docs/lazy.md) has no ground rules for its lazy part, whose Clark
   // completion would then say "false": the ground SAT is not asked, only the lifted proofs count.
   const implied = impliedClaims(hyps, cands, claimOf, claims.length, sampledAmo, lifted.proven);
@@ -127,8 +126,8 @@ function proveAllLifted(game: GroundGame, early: Early, options: MutexOptions): 
   const sampled = sampledWorth(hyps.map((h, i) => (sampledAmo[i] ? h.groups : partial[i]!.map((g) => g.members))), early.sampled);
   const worth = game.lazy === undefined ? undefined : sampled;
   // One record of the derived claims that failed for both lifted proofs below: the joint one repeats the first's induction.
-  const limits = { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game), implications, exclusions, orders, derivedFailed: new Map(), worth, weights: game.lazy === undefined ? sampled.weights : undefined };
-  const first: Lifted = normal === undefined ? { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0, cut: false }
+  const limits = { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game), implications, exclusions, orders, derivedFailed: new Map(), worth, weights: game.lazy === undefined ? sampled.weights : undefined, perKey: game.lazy !== undefined };
+  const first: Lifted = normal === undefined ? { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0, cut: false, keys: [] }
     : proveLifted(normal, view, hyps, sampledAmo, limits, partial);
   // Whole relations left open tried again as exactly-one, jointly with the rest (section 2g).
   const joint = normal === undefined ? undefined : proveJointly(exactCandidates(game, view, hyps, cands, sampledAmo, first.proven, hidden),
@@ -167,7 +166,7 @@ function impliedClaims(hyps: readonly Hypothesis[], cands: Candidates, claimOf: 
  */
 function liftedAlo(
   game: GroundGame, normal: NormalGame, view: MutexView, hyps: readonly Hypothesis[], cands: Candidates,
-  { proven: amo, assumed, implied }: { readonly proven: readonly boolean[]; readonly assumed: Assumed; readonly implied: readonly Implication[] },
+  lifted: Lifted,
   hidden: ReadonlySet<string>, deadline: Deadline,
 ): Set<number> {
   const init = new Set(view.init);
@@ -182,12 +181,12 @@ function liftedAlo(
     else everyAlo[cands.hypothesis[i]!] = false;
   }
   hyps.forEach((h, i) => {
-    if (amo[i] !== true || hidden.has(h.relation)) return;
+    if (lifted.proven[i] !== true || hidden.has(h.relation)) return;
     const own = aloOf[i]!;
     if (everyAlo[i]) tasks.push({ hypothesis: h, groups: h.groups.map(terms), of: own });
-    else own.forEach((j) => tasks.push({ hypothesis: h, groups: [terms(candidateMembers(hyps, cands, j))], of: [j] }));
+    else own.forEach((j) => keyProven(game, view, hyps, lifted, i, candidateMembers(hyps, cands, j)) && tasks.push({ hypothesis: h, groups: [terms(candidateMembers(hyps, cands, j))], of: [j] }));
   });
-  const proven = proveLiftedAlo(normal, tasks, assumed, deadline, implied);
+  const proven = proveLiftedAlo(normal, tasks, lifted.assumed, deadline, lifted.implied);
   return new Set(tasks.flatMap((t, k) => (proven[k] === true ? t.of : [])));
 }
 
@@ -248,6 +247,15 @@ function partialKeys(game: GroundGame, view: MutexView, hyps: readonly Hypothesi
     partial[h]!.push({ key: keyTerms(game, view, hyps[h]!, members[0]!), members });
   }
   return partial;
+}
+
+/**
+ * Whether the lifted proofs proved "at most one" of hypothesis h's group of `members`: h proven, for
+ * every key or for this group's (a claim on some keys keeps those whose step did not fail).
+ */
+function keyProven(game: GroundGame, view: MutexView, hyps: readonly Hypothesis[], lifted: Lifted, h: number, members: readonly number[]): boolean {
+  const keys = lifted.keys[h];
+  return lifted.proven[h] === true && (keys === undefined || (members.length > 0 && keys.has(keyText(keyTerms(game, view, hyps[h]!, members[0]!)))));
 }
 
 /** The input arguments of fluent `f` under hypothesis `h`, as terms: the key of its group. */

@@ -39,8 +39,10 @@ export interface Assumed {
    * Told of each claim whose equalities a check took: a check that took none of a claim's gives
    * the same answer without it (the claims it passed over did not match, those after it were not
    * looked at), which lifted.ts uses to check again only what a claim that left was used for.
+   * `key`: for a claim on some keys, the one taken (lifted-induction.ts: only what a key that
+   * left was used for is checked again); undefined: any of them.
    */
-  use?(claim: AssumedClaim): void;
+  use?(claim: AssumedClaim, key?: string): void;
   /** Told, before a relation's claims are read, which positions two of its atoms agree on (lifted-derived.ts proves claims on demand). */
   want?(relation: string, same: readonly boolean[]): void;
 }
@@ -114,8 +116,9 @@ function truePairs(a: Atom, b: Atom, s: Subst, assumed: Assumed): [Term, Term][]
     const { input, keys } = claim;
     if (!input.every((i) => sameKey(x.args[i]!, y.args[i]!, s))) continue;
     // A claim on some keys only: the key must be ground and one of them.
-    if (keys !== undefined && !(input.every((i) => ground(x.args[i]!, s)) && keys.has(input.map((i) => key(x.args[i]!, s)).join(' ')))) continue;
-    assumed.use?.(claim);
+    const at = keys === undefined ? undefined : input.map((i) => key(x.args[i]!, s)).join(' ');
+    if (at !== undefined && !(input.every((i) => ground(x.args[i]!, s)) && keys!.has(at))) continue;
+    assumed.use?.(claim, at);
     const out: [Term, Term][] = [];
     x.args.forEach((xa, i) => (input.includes(i) ? undefined : out.push([xa, y.args[i]!])));
     return out;

@@ -100,7 +100,7 @@ function claimHolds(rel: string, claim: AssumedClaim, comps: Components, outer: 
   const assumed: Assumed = {
     get: (k) => (k === mine ? [claim] : k.includes(LOWER + '/') ? undefined : outer.get(k)),
     has: (k) => k === mine || outer.has(k),
-    use: (c) => outer.use?.(c),
+    use: (c, at) => outer.use?.(c, at),
     want: (k, same) => outer.want?.(k, same),
   };
   if (rules.length > MAX_RULES) return false;
@@ -238,7 +238,7 @@ export function transitionFunctions(
         top.clear();
         return out;
       },
-      has, use: (c) => assumed.use?.(c), want: demand,
+      has, use: (c, at) => assumed.use?.(c, at), want: demand,
     };
   };
 }

@@ -111,6 +111,6 @@ export function withFunctions(assumed: Assumed, derived: DerivedFunctions): Assu
   return {
     get: (k) => assumed.get(k) ?? derived.get(k),
     has: (k) => assumed.has(k) || derived.has(k),
-    use: (claim) => assumed.use?.(claim),
+    use: (claim, at) => assumed.use?.(claim, at),
   };
 }

@@ -12,7 +12,7 @@ import type { Assumed, AssumedClaim } from './lifted-core.js';
 import { type Subst, key } from './lifted-terms.js';
 
 /** Keys of a partial hypothesis (claimed for those only), undefined for one claimed on every key. */
-type KeysOf = readonly (readonly (readonly Term[])[] | undefined)[];
+export type KeysOf = readonly (readonly (readonly Term[])[] | undefined)[];
 
 /** What the induction schedules: the hypotheses, the implications and how each is checked. */
 export interface InductionTask {
@@ -23,35 +23,53 @@ export interface InductionTask {
   /** The order hypotheses are checked in within a round ({@link checkOrder}). */
   readonly order: readonly number[];
   readonly imps: readonly Implication[];
-  /** Hypothesis i's step with these claims assumed (false: a pair left open). */
-  check(i: number, assumed: Assumed, implied: readonly Implication[]): boolean;
+  /**
+   * Hypothesis i's step with these claims assumed, for the keys given (those it is claimed for now;
+   * undefined: every key): true when every pair is refuted, false when one is left open, or the keys
+   * (of those given, the same arrays) with a pair left open when the others' pairs are all refuted.
+   */
+  check(i: number, assumed: Assumed, implied: readonly Implication[], keys: readonly (readonly Term[])[] | undefined): boolean | OpenKeys;
   /** Implication j's step with these claims assumed. */
   implicationStep(j: number, assumed: Assumed, implied: readonly Implication[]): boolean;
   /** Before each check: whether to stop, giving up ('pairs': nothing proven) or for the budget. */
-  stop(i: number): 'pairs' | 'deadline' | undefined;
+  stop(i: number, keys: readonly (readonly Term[])[] | undefined): 'pairs' | 'deadline' | undefined;
 }
 
-/** Where an induction ended, and the hypotheses and implications proven. */
+/** The keys of a claim on some keys whose step left a pair open, the step of its other keys shown. */
+export interface OpenKeys {
+  readonly open: ReadonlySet<readonly Term[]>;
+}
+
+/** Where an induction ended, the hypotheses and implications proven, and the keys each claim on some keys is left with. */
 interface InductionResult {
   readonly outcome: 'done' | 'pairs' | 'deadline';
   readonly proven: readonly boolean[];
   readonly implied: readonly Implication[];
+  /** Per hypothesis, the keys its claim holds for (undefined: every key): those of `keysOf` (or of the start) less those that failed. */
+  readonly keys: KeysOf;
 }
 
 /**
  * The greatest subset of the `active` hypotheses (and of the implications, when `withImps`)
  * whose every step is shown assuming the subset, `fixed` hypotheses (already proven an invariant
  * of their own: they hold in every reachable state) assumed throughout and never checked again.
- * What fails leaves at once, with the weaker hypotheses of its relation ({@link weaker}); a check
- * is done again only when a claim it took equalities from left since (lifted-core.ts' `use`: a
- * check gives the same answer without the claims it took nothing from), or an implication left.
- * When the budget stops it, the hypotheses {@link settled} are proven.
+ * What fails leaves at once, with the weaker hypotheses of its relation ({@link weaker}); a claim
+ * on some keys whose step fails for some of them only keeps the others (`startKeys`: those it
+ * starts with, default `task.keysOf`; the result's `keys`). A check is done again only when a
+ * claim it took equalities from left or lost keys since (lifted-core.ts' `use`: a check gives the
+ * same answer without the claims it took nothing from), or an implication left. When the budget
+ * stops it, the hypotheses {@link settled} are proven, for the keys they are left with.
  */
-export function induce(task: InductionTask, start: readonly boolean[], fixed: readonly boolean[], withImps: boolean): InductionResult {
-  const { hyps, keysOf, statics } = task;
+export function induce(task: InductionTask, start: readonly boolean[], fixed: readonly boolean[], withImps: boolean, startKeys?: KeysOf): InductionResult {
+  const { hyps, statics } = task;
+  // A claim on some keys loses only the keys whose step fails (alexChess: one promoted piece's
+  // key, `bn8`, failed the whole of "one square per piece" for 54 pieces); it is checked again then
+  // only if it took equalities from itself, as any claim that took some from it is.
+  const keysOf = [...(startKeys ?? task.keysOf)];
   const active = start.map((a, i) => a || fixed[i] === true);
   const dirty = start.map((a, i) => a && fixed[i] !== true);
-  const reads = hyps.map(() => new Set<number>());
+  // Per hypothesis, the claims its last check took equalities from, and of a claim on some keys which (null: any).
+  const reads = hyps.map((): Reads => new Map());
   // Checked with implications assumed: their use is not recorded, so not kept by settled.
   const withImplied = hyps.map(() => false);
   const impActive = task.imps.map(() => withImps);
@@ -62,12 +80,24 @@ export function induce(task: InductionTask, start: readonly boolean[], fixed: re
     const lost = new Set<number>();
     for (const i of task.order) {
       if (!active[i] || !dirty[i]) continue;
-      const stop = task.stop(i);
-      if (stop !== undefined) return { outcome: stop, proven: settled(active, dirty, reads, withImplied, fixed), implied: [] };
+      const stop = task.stop(i, keysOf[i]);
+      if (stop !== undefined) return { outcome: stop, proven: settled(active, dirty, reads, withImplied, fixed), implied: [], keys: keysOf };
       dirty[i] = false;
-      reads[i] = new Set();
+      reads[i] = new Map();
       withImplied[i] = implied.length > 0;
-      if (task.check(i, recording(assumed, reads[i]!), implied)) continue;
+      const answer = task.check(i, recording(assumed, reads[i]!), implied, keysOf[i]);
+      if (answer === true) continue;
+      const left = answer === false ? [] : keysOf[i]?.filter((k) => !answer.open.has(k)) ?? [];
+      if (answer !== false && left.length > 0) {
+        keysOf[i] = left;
+        changed = true;
+        // What took equalities from a key that left is checked again (itself included). Marked at
+        // once, not at the round's end: a budget stop before then keeps only what is not dirty (settled).
+        const gone = new Set([...answer.open].map(keyText));
+        hyps.forEach((_, j) => (dirty[j] ||= active[j] === true && fixed[j] !== true && tookFrom(reads[j]!, i, gone)));
+        assumed = assumedOf(hyps, active, keysOf, statics);
+        continue;
+      }
       // What fails leaves at once, so that the checks after it in this round do not lean on it.
       for (const j of [i, ...weaker(hyps, i, active, dirty, keysOf)]) (active[j] = false), lost.add(j);
       changed = true;
@@ -79,9 +109,9 @@ export function induce(task: InductionTask, start: readonly boolean[], fixed: re
       impActive[j] = false;
       changed = impLost = true;
     });
-    hyps.forEach((_, i) => (dirty[i] ||= active[i] === true && fixed[i] !== true && (impLost || [...reads[i]!].some((r) => lost.has(r)))));
+    hyps.forEach((_, i) => (dirty[i] ||= active[i] === true && fixed[i] !== true && (impLost || [...reads[i]!.keys()].some((r) => lost.has(r)))));
   }
-  return { outcome: 'done', proven: active, implied };
+  return { outcome: 'done', proven: active, implied, keys: keysOf };
 }
 
 /**
@@ -100,7 +130,11 @@ export function checkOrder(hyps: readonly Hypothesis[], keysOf: KeysOf, byRelati
   const weight = (i: number): number => heaviest.get(hyps[i]!.relation) ?? 0;
   // Without weights (eager games) every count is 0: the order of before the weights.
   const written = weights === undefined ? hyps.map(() => 0) : hyps.map((h) => constantOutputs(h, byRelation.get(h.relation) ?? []));
-  return [...hyps.keys()].sort((x, y) => weight(y) - weight(x) || rules(x) - rules(y) || keyed(y) - keyed(x) || hyps[y]!.input.length - hyps[x]!.input.length
+  // With weights (lazy axioms), claims on some keys on fewer inputs first: a claim on more inputs
+  // then skips the keys they imply (lifted.ts' keysNotImplied), and no weaker claim leaves with a
+  // claim on some keys (weaker). alexChess: one square per piece (54 keys) before per piece and rank (421).
+  const inputs = (i: number): number => (weights !== undefined && keyed(i) === 1 ? -hyps[i]!.input.length : hyps[i]!.input.length);
+  return [...hyps.keys()].sort((x, y) => weight(y) - weight(x) || rules(x) - rules(y) || keyed(y) - keyed(x) || inputs(y) - inputs(x)
     || written[y]! - written[x]!);
 }
 
@@ -207,12 +241,12 @@ function relationWeights(hyps: readonly Hypothesis[], weights: readonly number[]
  * left out, so each kept one is shown assuming exactly the kept ones (and holds initially): they
  * are an invariant of their own, whatever the others would have done.
  */
-function settled(active: readonly boolean[], dirty: readonly boolean[], reads: readonly ReadonlySet<number>[], withImplied: readonly boolean[], fixed: readonly boolean[]): boolean[] {
+function settled(active: readonly boolean[], dirty: readonly boolean[], reads: readonly Reads[], withImplied: readonly boolean[], fixed: readonly boolean[]): boolean[] {
   const kept = active.map((a, i) => fixed[i] === true || (a && !dirty[i] && !withImplied[i]));
   for (let changed = true; changed; ) {
     changed = false;
     kept.forEach((k, i) => {
-      if (!k || fixed[i] === true || [...reads[i]!].every((j) => kept[j])) return;
+      if (!k || fixed[i] === true || [...reads[i]!.keys()].every((j) => kept[j])) return;
       kept[i] = false;
       changed = true;
     });
@@ -234,24 +268,45 @@ function weaker(hyps: readonly Hypothesis[], i: number, active: readonly boolean
     && hyps[j]!.input.length < h.input.length && hyps[j]!.input.every((p) => h.input.includes(p)));
 }
 
-/** `assumed`, recording in `reads` the hypotheses whose claims a check took equalities from (lifted-core.ts' `use`). */
-function recording(assumed: Assumed, reads: Set<number>): Assumed {
+/** What one check took equalities from: per hypothesis, the keys of its claim (null: any key, or a claim on every key). */
+type Reads = Map<number, Set<string> | null>;
+
+/** `assumed`, recording in `reads` the hypotheses whose claims a check took equalities from (lifted-core.ts' `use`), and which keys. */
+function recording(assumed: Assumed, reads: Reads): Assumed {
   return {
     get: (relation) => assumed.get(relation),
     has: (relation) => assumed.has(relation),
-    use: (claim) => (claim.hypothesis === undefined ? undefined : reads.add(claim.hypothesis)),
+    use: (claim, at) => {
+      const h = claim.hypothesis;
+      if (h === undefined) return;
+      const seen = reads.get(h);
+      if (at === undefined || claim.keys === undefined) reads.set(h, null);
+      else if (seen === undefined) reads.set(h, new Set([at]));
+      else seen?.add(at);
+    },
   };
+}
+
+/** Whether a check that read `reads` took equalities from hypothesis h's claim at one of the keys `gone` (or at a key it did not say). */
+function tookFrom(reads: Reads, h: number, gone: ReadonlySet<string>): boolean {
+  const keys = reads.get(h);
+  return keys !== undefined && (keys === null || [...keys].some((k) => gone.has(k)));
 }
 
 /** The active claims as assumptions: per relation, input positions and the keys of partial ones. */
 export function assumedOf(hyps: readonly Hypothesis[], active: readonly boolean[], keysOf: KeysOf, statics: ReadonlyMap<string, AssumedClaim[]>): Assumed {
   const out = new Map<string, AssumedClaim[]>(statics);
-  const empty: Subst = new Map();
   hyps.forEach((h, i) => {
     if (!active[i]) return;
     const ks = keysOf[i];
-    const claim = ks === undefined ? { input: h.input, hypothesis: i } : { input: h.input, keys: new Set(ks.map((k) => k.map((t) => key(t, empty)).join(' '))), hypothesis: i };
+    const claim = ks === undefined ? { input: h.input, hypothesis: i } : { input: h.input, keys: new Set(ks.map(keyText)), hypothesis: i };
     out.set(h.relation, [...(out.get(h.relation) ?? []), claim]);
   });
   return out;
+}
+
+/** A key (input arguments, ground) as the assumed claims hold it: lifted-core.ts matches atoms' inputs against it. */
+export function keyText(k: readonly Term[]): string {
+  const empty: Subst = new Map();
+  return k.map((t) => key(t, empty)).join(' ');
 }

@@ -16,7 +16,7 @@ import type { Deadline } from '../deadline.js';
 import { type Term, mkConst } from '../gdl/ast.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
-import { type Assumed, type Refute, type StaticFacts, closes } from './lifted-core.js';
+import { type Assumed, type AssumedClaim, type Refute, type StaticFacts, closes } from './lifted-core.js';
 import { everyRoleMoves } from './lifted-moves.js';
 import { derivedFunctions, functionalStatics, withFunctions } from './lifted-functional.js';
 import { type Subst, key, renameRule, unify } from './lifted-terms.js';
@@ -31,7 +31,7 @@ import { type DerivedFailures, transitionFunctions } from './lifted-derived.js';
 import { expandedNexts } from './lifted-expand.js';
 import { memberCasesClose } from './lifted-exactly.js';
 import { type Exclusion, proveExclusions, withExclusions } from './lifted-exclusion.js';
-import { type InductionTask, type Worth, assumedOf, checkOrder, heaviestFirst, induce, occupiedAlone } from './lifted-induction.js';
+import { type InductionTask, type KeysOf, type OpenKeys, type Worth, assumedOf, checkOrder, heaviestFirst, induce, keyText, occupiedAlone } from './lifted-induction.js';
 import { type OrderFact, proveOrders, withOrders } from './lifted-order.js';
 import type { MutexView } from './view.js';
 
@@ -67,6 +67,12 @@ interface LiftedLimits {
    * a partial claim worth more than the rest together is proven alone before them (lifted-induction.ts' heaviestFirst; default none).
    */
   readonly weights?: readonly number[];
+  /**
+   * A claim on some keys keeps the keys whose step holds when others fail (lazy axioms, where the
+   * lifted proofs are all there is: alexChess). Default false, all or nothing: an eager game's
+   * ground SAT proves what is left, and checking every key of a failing claim costs the budget.
+   */
+  readonly perKey?: boolean;
 }
 
 /**
@@ -85,6 +91,11 @@ interface LiftedResult {
    * left open may be one the budget cut, not one whose proof failed (find-proofs.ts labels them).
    */
   readonly cut: boolean;
+  /**
+   * Per hypothesis, the keys (as lifted-induction.ts' {@link keyText}) its claim is proven for when
+   * it was offered on some keys only and some failed; undefined: every key it was offered for.
+   */
+  readonly keys: readonly (ReadonlySet<string> | undefined)[];
 }
 
 /** What a pair check reads besides the two rules. */
@@ -202,7 +213,7 @@ export function proveLifted(
   const exact = ruleBase(normal, limits.fluents ?? new Map());
   // A `next` rule whose fluent is a variable is read over the static facts that bind it (2i).
   const nexts = expandedNexts(normal.rules.filter((r) => r.head.rel === 'next' && r.head.args.length === 1), exact.facts);
-  const none = { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0, cut: false };
+  const none = { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0, cut: false, keys: [] };
   // A `next` rule whose fluent is not a compound term could make any relation true: give up.
   if (nexts === undefined || nexts.some((r) => r.head.args[0]!.kind !== 'fn' && r.head.args[0]!.kind !== 'const')) return none;
   const byRelation = new Map<string, NormalRule[]>();
@@ -249,12 +260,15 @@ export function proveLifted(
     bodiesClose(body, s, goal, { assumed, implied: [], legal, base, deadline: within, counter: { tag: 0 }, exactly: [] }), () => deadline, limits.derivedFailed);
   const task: InductionTask = {
     hyps, keysOf, statics, order: checkOrder(hyps, keysOf, byRelation, limits.worth?.weights), imps,
-    check: (i, assumed, implied) => allPairsRefuted(byRelation.get(hyps[i]!.relation) ?? [], hyps[i]!.input,
-      { assumed: transition(withFunctions(assumed, derived)), implied, legal, base, deadline, counter: { tag: 0 }, exactly: limits.exactly ?? [], ...phase }, knownFor(known, hyps[i]!.relation), keysNotImplied(hyps[i]!, keysOf[i], assumed)),
+    check: (i, assumed, implied, keys) => {
+      const uses = perKeyUses(assumed);
+      return allPairsRefuted(byRelation.get(hyps[i]!.relation) ?? [], hyps[i]!.input,
+        { assumed: transition(withFunctions(uses.assumed, derived)), implied, legal, base, deadline, counter: { tag: 0 }, exactly: limits.exactly ?? [], ...phase }, knownFor(known, hyps[i]!.relation), uses.settle, limits.perKey === true, keysNotImplied(hyps[i]!, keys, assumed));
+    },
     implicationStep: (j, assumed, implied) => implicationStep(stepRules, imps[j]!, assumed, implied, deadline, exists),
-    stop: (i) => {
+    stop: (i, keys) => {
       const rules = byRelation.get(hyps[i]!.relation)?.length ?? 0;
-      pairs += ((rules * (rules + 1)) / 2) * (keysOf[i]?.length ?? 1);
+      pairs += ((rules * (rules + 1)) / 2) * (keys?.length ?? 1);
       return pairs > limits.maxPairs ? 'pairs' : deadline.passed() ? 'deadline' : undefined;
     },
   };
@@ -287,29 +301,38 @@ export function proveLifted(
   if (lone?.outcome === 'pairs') return { ...none, pairs, cut: true };
   const result = first?.outcome === 'deadline' ? first : lone?.outcome === 'deadline' ? lone : induce(second, active, lone?.proven ?? first?.proven ?? fixed, true);
   if (result.outcome === 'pairs') return { ...none, pairs, cut: true };
-  let { proven, implied } = result;
+  let { proven, implied, keys } = result;
   let cut = result.outcome === 'deadline';
   // The exclusions left open, tried again assuming the claims just proven (2g): with more, the induction again.
   if (excluded.length < exclusions.length && result.outcome === 'done') {
-    const more = exclusionsAssuming(assumedOf(hyps, proven, keysOf, statics));
+    const more = exclusionsAssuming(assumedOf(hyps, proven, keys, statics));
     base = { ...exact, over, refute: withExclusions(refute, more) };
     phase = { ...phase, deep: deepOf(more) };
-    const again = more.length > excluded.length ? induce(task, active, first?.proven ?? fixed, true) : undefined;
+    const again = more.length > excluded.length ? induce(task, active, first?.proven ?? fixed, true, keys) : undefined;
     cut ||= again !== undefined && again.outcome !== 'done';
-    if (again !== undefined && again.outcome !== 'pairs') ({ proven, implied } = { proven: proven.map((p, i) => p || again.proven[i] === true), implied: again.implied });
+    if (again !== undefined && again.outcome !== 'pairs') ({ proven, implied, keys } = { ...merged(proven, keys, again), implied: again.implied });
   }
   // Order facts between a counter and a record (2k), proven assuming the claims just proven: with some, the induction again.
   const orders = result.outcome === 'done' && proven.some((p) => p) ? limits.orders ?? [] : [];
-  const amo = withFunctions(assumedOf(hyps, proven, keysOf, statics), derived);
+  const amo = withFunctions(assumedOf(hyps, proven, keys, statics), derived);
   const ordered = orders.length === 0 ? [] : proveOrders(orders, (rel) => byRelation.get(rel) ?? [], (body, s, extra) => bodiesClose(body, s, NO_GOAL,
     { assumed: amo, implied: [], legal, base: { ...base, refute: (b, t) => extra(b, t) || base.refute(b, t) }, deadline: limits.deadline, counter: { tag: 0 }, exactly: [] }), () => limits.deadline.passed());
   if (ordered.length > 0) {
     base = { ...base, refute: withOrders(base.refute, ordered) };
-    const again = induce(task, active, proven, true);
+    const again = induce(task, active, proven, true, keys);
     cut ||= again.outcome !== 'done';
-    if (again.outcome !== 'pairs') ({ proven, implied } = { proven: proven.map((p, i) => p || again.proven[i] === true), implied: again.implied });
+    if (again.outcome !== 'pairs') ({ proven, implied, keys } = { ...merged(proven, keys, again), implied: again.implied });
   }
-  return { proven, assumed: assumedOf(hyps, proven, keysOf, statics), implied, pairs, cut };
+  return { proven, assumed: assumedOf(hyps, proven, keys, statics), implied, pairs, cut, keys: keys.map((ks) => (ks === undefined ? undefined : new Set(ks.map(keyText)))) };
+}
+
+/**
+ * Two inductions' proven claims together, each an invariant of its own (the second started from
+ * the first's keys): a hypothesis the first proved keeps the first's keys, one only the second
+ * proved gets the second's.
+ */
+function merged(proven: readonly boolean[], keys: KeysOf, again: { readonly proven: readonly boolean[]; readonly keys: KeysOf }): { proven: boolean[]; keys: KeysOf } {
+  return { proven: proven.map((p, i) => p || again.proven[i] === true), keys: keys.map((k, i) => (proven[i] ? k : again.keys[i])) };
 }
 
 /**
@@ -326,10 +349,28 @@ function keysNotImplied(h: Hypothesis, keys: readonly (readonly Term[])[] | unde
   if (smaller.length === 0) return keys;
   const empty: Subst = new Map();
   return keys.filter((k) => {
-    const by = smaller.find((c) => c.keys === undefined || c.keys.has(c.input.map((p) => key(k[h.input.indexOf(p)]!, empty)).join(' ')));
-    if (by !== undefined) assumed.use?.(by);
+    const text = (c: AssumedClaim): string => c.input.map((p) => key(k[h.input.indexOf(p)]!, empty)).join(' ');
+    const by = smaller.find((c) => c.keys === undefined || c.keys.has(text(c)));
+    if (by !== undefined) assumed.use?.(by, by.keys === undefined ? undefined : text(by));
     return by === undefined;
   });
+}
+
+/**
+ * `assumed` whose `use` calls wait for `settle`: passed on for a key whose step was shown, dropped
+ * for one that failed. A key that failed leaves the claim (lifted-induction.ts), so what its
+ * check took does not make the check, which the other keys' steps stand without, be done again
+ * (alexChess: `bn8`'s step takes `bn8`'s own claim, which then leaves).
+ */
+function perKeyUses(assumed: Assumed): { assumed: Assumed; settle: (shown: boolean) => void } {
+  const pending: [AssumedClaim, string | undefined][] = [];
+  return {
+    assumed: { get: (k) => assumed.get(k), has: (k) => assumed.has(k), use: (c, at) => void pending.push([c, at]), ...(assumed.want === undefined ? {} : { want: (r, same) => assumed.want!(r, same) }) },
+    settle: (shown) => {
+      if (shown) pending.forEach(([c, at]) => assumed.use?.(c, at));
+      pending.length = 0;
+    },
+  };
 }
 
 /** Two `next` rules (indexes into a relation's rules) checked as a pair. */
@@ -344,20 +385,26 @@ function knownFor(known: Map<string, Pair[]>, relation: string): Pair[] {
 
 /**
  * Whether every unordered pair of the rules (a rule with itself included) is refuted, for every
- * key of `keys` when given. The pairs of `known` (not refuted before, for another hypothesis of
- * the relation or another key) are tried first: the answer is the same in any order, and a
- * false hypothesis usually fails on one of them. A pair found open is added to `known`.
+ * key of `keys` when given: true, or false (every key, or all given, with a pair open; without
+ * `perKey`, any), or the keys with a pair open (each key is a claim of its own:
+ * lifted-induction.ts keeps the others).
+ * The pairs of `known` (not refuted before, for another hypothesis of the relation or another
+ * key) are tried first: the answer is the same in any order, and a false hypothesis usually fails
+ * on one of them. A pair found open is added to `known`. `settle` is told after each key whether
+ * its step was shown ({@link perKeyUses}).
  */
-function allPairsRefuted(rules: readonly NormalRule[], input: readonly number[], ctx: Context, known: Pair[], keys?: readonly (readonly Term[])[]): boolean {
+function allPairsRefuted(rules: readonly NormalRule[], input: readonly number[], ctx: Context, known: Pair[], settle: (shown: boolean) => void, perKey: boolean, keys?: readonly (readonly Term[])[]): boolean | OpenKeys {
   const all: Pair[] = [];
   for (let x = 0; x < rules.length; x++) for (let y = x; y < rules.length; y++) all.push([x, y]);
+  const open = new Set<readonly Term[]>();
   for (const at of keys ?? [undefined]) {
     const first = new Set(known.map(([x, y]) => x * rules.length + y));
-    for (const [x, y] of [...known, ...all.filter(([x, y]) => !first.has(x * rules.length + y))]) {
-      if (pairRefuted(rules[x]!, rules[y]!, input, ctx, at)) continue;
-      if (!first.has(x * rules.length + y)) known.push([x, y]);
-      return false;
-    }
+    const pair = [...known, ...all.filter(([x, y]) => !first.has(x * rules.length + y))].find(([x, y]) => !pairRefuted(rules[x]!, rules[y]!, input, ctx, at));
+    settle(pair === undefined);
+    if (pair === undefined) continue;
+    if (!first.has(pair[0] * rules.length + pair[1])) known.push(pair);
+    if (at === undefined || !perKey) return false;
+    open.add(at);
   }
-  return true;
+  return open.size === 0 ? true : open.size === keys!.length ? false : { open };
 }
