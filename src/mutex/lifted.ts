@@ -16,10 +16,10 @@ import type { Deadline } from '../deadline.js';
 import { type Term, mkConst } from '../gdl/ast.js';
 import type { Literal, NormalGame, NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
-import { type Assumed, type AssumedClaim, type Refute, type StaticFacts, closes } from './lifted-core.js';
+import { type Assumed, type Refute, type StaticFacts, closes } from './lifted-core.js';
 import { everyRoleMoves } from './lifted-moves.js';
 import { derivedFunctions, functionalStatics, withFunctions } from './lifted-functional.js';
-import { type Subst, key, renameRule, unify } from './lifted-terms.js';
+import { type Subst, renameRule, unify } from './lifted-terms.js';
 import { type RuleBase, inlinedLegal, ruleBase, unfoldedCasesClose } from './lifted-unfold.js';
 import { relaxedBounds } from './lifted-bounds.js';
 import { termRel } from './lifted-relax.js';
@@ -31,7 +31,8 @@ import { type DerivedFailures, transitionFunctions } from './lifted-derived.js';
 import { expandedNexts } from './lifted-expand.js';
 import { memberCasesClose } from './lifted-exactly.js';
 import { type Exclusion, proveExclusions, withExclusions } from './lifted-exclusion.js';
-import { type InductionTask, type KeysOf, type OpenKeys, type Worth, assumedOf, checkOrder, heaviestFirst, induce, keyText, occupiedAlone } from './lifted-induction.js';
+import { type InductionTask, type OpenKeys, type Worth, assumedOf, checkOrder, heaviestFirst, induce, keyText, occupiedAlone } from './lifted-induction.js';
+import { keysNotImplied, merged, perKeyUses } from './lifted-keys.js';
 import { type OrderFact, proveOrders, withOrders } from './lifted-order.js';
 import type { MutexView } from './view.js';
 
@@ -324,53 +325,6 @@ export function proveLifted(
     if (again.outcome !== 'pairs') ({ proven, implied, keys } = { ...merged(proven, keys, again), implied: again.implied });
   }
   return { proven, assumed: assumedOf(hyps, proven, keys, statics), implied, pairs, cut, keys: keys.map((ks) => (ks === undefined ? undefined : new Set(ks.map(keyText)))) };
-}
-
-/**
- * Two inductions' proven claims together, each an invariant of its own (the second started from
- * the first's keys): a hypothesis the first proved keeps the first's keys, one only the second
- * proved gets the second's.
- */
-function merged(proven: readonly boolean[], keys: KeysOf, again: { readonly proven: readonly boolean[]; readonly keys: KeysOf }): { proven: boolean[]; keys: KeysOf } {
-  return { proven: proven.map((p, i) => p || again.proven[i] === true), keys: keys.map((k, i) => (proven[i] ? k : again.keys[i])) };
-}
-
-/**
- * The keys of a partial hypothesis whose claim no assumed claim of its relation on fewer input
- * positions implies (all of them for a hypothesis on every key). Two fluents that agree on the
- * hypothesis' inputs agree on the smaller claim's, so where that claim holds, this key's claim holds
- * too: in the successor state, by the smaller claim's own step (ttcc4_2player: `cell` [2], one square
- * per piece, implies [0, 2] and [1, 2] for that piece, 45 keys each). The claim leaned on is told
- * to `use`, so that the check is done again, every key, if it leaves.
- */
-function keysNotImplied(h: Hypothesis, keys: readonly (readonly Term[])[] | undefined, assumed: Assumed): readonly (readonly Term[])[] | undefined {
-  if (keys === undefined) return undefined;
-  const smaller = (assumed.get(h.relation) ?? []).filter((c) => c.input.length < h.input.length && c.input.every((p) => h.input.includes(p)));
-  if (smaller.length === 0) return keys;
-  const empty: Subst = new Map();
-  return keys.filter((k) => {
-    const text = (c: AssumedClaim): string => c.input.map((p) => key(k[h.input.indexOf(p)]!, empty)).join(' ');
-    const by = smaller.find((c) => c.keys === undefined || c.keys.has(text(c)));
-    if (by !== undefined) assumed.use?.(by, by.keys === undefined ? undefined : text(by));
-    return by === undefined;
-  });
-}
-
-/**
- * `assumed` whose `use` calls wait for `settle`: passed on for a key whose step was shown, dropped
- * for one that failed. A key that failed leaves the claim (lifted-induction.ts), so what its
- * check took does not make the check, which the other keys' steps stand without, be done again
- * (alexChess: `bn8`'s step takes `bn8`'s own claim, which then leaves).
- */
-function perKeyUses(assumed: Assumed): { assumed: Assumed; settle: (shown: boolean) => void } {
-  const pending: [AssumedClaim, string | undefined][] = [];
-  return {
-    assumed: { get: (k) => assumed.get(k), has: (k) => assumed.has(k), use: (c, at) => void pending.push([c, at]), ...(assumed.want === undefined ? {} : { want: (r, same) => assumed.want!(r, same) }) },
-    settle: (shown) => {
-      if (shown) pending.forEach(([c, at]) => assumed.use?.(c, at));
-      pending.length = 0;
-    },
-  };
 }
 
 /** Two `next` rules (indexes into a relation's rules) checked as a pair. */
