@@ -6,7 +6,8 @@
 // induction itself: a scripted check that leaves one key open keeps the hypothesis on the others.
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
-import { mkConst } from '../src/gdl/ast.js';
+import { type Term, mkConst } from '../src/gdl/ast.js';
+import type { Assumed } from '../src/mutex/lifted-core.js';
 import { DEFAULT_MUTEX_OPTIONS, findMutexGroups } from '../src/mutex/index.js';
 import { type InductionTask, induce } from '../src/mutex/lifted-induction.js';
 import { groundNormalGame, loadGame, removeUnusedInstances, resolvePipelineOptions } from '../src/pipeline/stages.js';
@@ -35,20 +36,10 @@ describe('a lifted claim on some keys', () => {
   it('the induction keeps a claim on the keys left when its check leaves one open', () => {
     const keys = [[mkConst('a')], [mkConst('b')], [mkConst('q')]];
     const checks: (number | undefined)[] = [];
-    const task: InductionTask = {
-      hyps: [{ relation: 'at/2', input: [0], output: [1], groups: [] }],
-      keysOf: [keys],
-      statics: new Map(),
-      order: [0],
-      imps: [],
-      check: (_i, _assumed, _implied, ks) => {
-        checks.push(ks?.length);
-        const q = ks?.find((k) => k[0]!.kind === 'const' && k[0]!.name === 'q');
-        return q === undefined ? true : { open: new Set([q]) };
-      },
-      implicationStep: () => true,
-      stop: () => undefined,
-    };
+    const task = keyedTask(keys, (_assumed, ks) => {
+      checks.push(ks?.length);
+      return openAtQ(ks);
+    });
     const r = induce(task, [true], [], false);
     expect(r.outcome).toBe('done');
     expect(r.proven).toEqual([true]);
@@ -61,22 +52,12 @@ describe('a lifted claim on some keys', () => {
     const keys = [[mkConst('a')], [mkConst('b')], [mkConst('q')]];
     const run = (took: string): number[] => {
       const checks: number[] = [];
-      const task: InductionTask = {
-        hyps: [{ relation: 'at/2', input: [0], output: [1], groups: [] }],
-        keysOf: [keys],
-        statics: new Map(),
-        order: [0],
-        imps: [],
-        check: (_i, assumed, _implied, ks) => {
-          checks.push(ks?.length ?? 0);
-          const claim = assumed.get('at/2')?.find((c) => c.hypothesis === 0);
-          if (claim !== undefined) assumed.use?.(claim, took);
-          const q = ks?.find((k) => k[0]!.kind === 'const' && k[0]!.name === 'q');
-          return q === undefined ? true : { open: new Set([q]) };
-        },
-        implicationStep: () => true,
-        stop: () => undefined,
-      };
+      const task = keyedTask(keys, (assumed, ks) => {
+        checks.push(ks?.length ?? 0);
+        const claim = assumed.get('at/2')?.find((c) => c.hypothesis === 0);
+        if (claim !== undefined) assumed.use?.(claim, took);
+        return openAtQ(ks);
+      });
       const r = induce(task, [true], [], false);
       expect(r.proven).toEqual([true]);
       return checks;
@@ -87,3 +68,23 @@ describe('a lifted claim on some keys', () => {
     expect(run('q')).toEqual([3, 2]);
   });
 });
+
+/** One claim `at/2` [0] on `keys`, its check scripted (the assumed claims, the keys checked). */
+function keyedTask(keys: Term[][], check: (assumed: Assumed, ks: readonly (readonly Term[])[] | undefined) => ReturnType<InductionTask['check']>): InductionTask {
+  return {
+    hyps: [{ relation: 'at/2', input: [0], output: [1], groups: [] }],
+    keysOf: [keys],
+    statics: new Map(),
+    order: [0],
+    imps: [],
+    check: (_i, assumed, _implied, ks) => check(assumed, ks),
+    implicationStep: () => true,
+    stop: () => undefined,
+  };
+}
+
+/** A check that leaves the key `q` open and shows the others. */
+function openAtQ(ks: readonly (readonly Term[])[] | undefined): ReturnType<InductionTask['check']> {
+  const q = ks?.find((k) => k[0]!.kind === 'const' && k[0]!.name === 'q');
+  return q === undefined ? true : { open: new Set([q]) };
+}
