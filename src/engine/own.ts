@@ -10,12 +10,13 @@ import { type InnerKey, type JsTable, MAX_INDEXED, tableStore } from './tables.j
 import { type Candidates, NO_LINKS, type Proved, conjuncts, everySolution, firstSolution } from './once.js';
 import { type LastGoal, answerPicker, lastGoalOf } from './pick.js';
 import type { TauTerm } from './term.js';
+import type { ProjectionHistory, TableOperations } from './types.js';
 
 /** A predicate implemented here: it pops nothing and pushes the states the call leads to. */
 type OwnPredicate = (thr: unknown, point: unknown, atom: unknown) => void;
 
 /** The engine's own predicates: by functor name for direct stepping, and the table operations. */
-interface OwnPredicates {
+interface OwnPredicates extends TableOperations {
   /**
    * Handlers by functor name. Every name here has one arity in the programs the engine runs
    * (table names carry theirs), or the handler takes any arity: keying by the name string, which
@@ -23,13 +24,6 @@ interface OwnPredicates {
    */
   readonly direct: ReadonlyMap<string, OwnPredicate>;
 
-  defineTable(name: string, arity: number): void;
-  addToTable(name: string, args: readonly TauTerm[], from?: number): void;
-  tableSize(name: string): number;
-  tableData(name: string): readonly TauTerm[];
-  clearTable(name: string): void;
-  probe(name: string, pattern: readonly (TauTerm | null)[]): boolean;
-  defineProjection(base: string, keep: readonly number[], name: string, history?: ProjectionHistory): boolean;
   /**
    * Where answers go while a query runs (null: as states, the way Tau-Prolog's own steps give
    * them). See {@link AnswerSink}.
@@ -53,17 +47,6 @@ interface OwnPredicates {
  * substitution and its values.
  */
 type AnswerSink = (values: unknown[]) => void;
-
-/**
- * A projection that holds each tuple at most once over the base table's whole life: the tuples
- * of the first `count` facts of table `table` (facts the base held earlier: a delta table's
- * full copy before the delta) count as seen, and emptying the base keeps what was seen. The
- * projection of a semi-naive delta table then holds only tuples new to the relation.
- */
-export interface ProjectionHistory {
-  readonly table: string;
-  readonly count: number;
-}
 
 /**
  * Installs the predicates in module `user` of a session. `pl` is the tau-prolog library

@@ -73,7 +73,7 @@ interface Projection {
   readonly keep: readonly number[];
   readonly table: JsTable;
   readonly seen: Set<string>;
-  /** Seen tuples survive the base being emptied (see `ProjectionHistory` in own.ts). */
+  /** Seen tuples survive the base being emptied (see `ProjectionHistory` in types.ts). */
   readonly lasting: boolean;
 }
 

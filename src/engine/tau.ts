@@ -23,7 +23,7 @@ import { type EngineLimits, type EngineOptions, type PrologEngine, type TermText
 const pl: any = tauProlog;
 
 export type { TauTerm } from './term.js';
-export type { ProjectionHistory } from './own.js';
+export type { ProjectionHistory } from './types.js';
 export { EngineError, EngineLimitError, type PrologEngine } from './types.js';
 
 /** Converts a ground Tau term to a GDL term (iteratively: terms may be deep). */

@@ -4,7 +4,6 @@
  * holds only the code that touches Tau-Prolog's objects; tau.ts re-exports what callers use.
  */
 import type { Deadline, LimitKind } from '../deadline.js';
-import type { ProjectionHistory } from './own.js';
 import type { TauTerm } from './term.js';
 
 /** Raised when a query exceeds its step budget or deadline. */
@@ -30,7 +29,7 @@ export interface EngineLimits {
 }
 
 /** A Tau-Prolog session with synchronous consult and query. */
-export interface PrologEngine {
+export interface PrologEngine extends TableOperations {
   /** Loads program text; throws {@link EngineError} on a syntax error. */
   consult(text: string): void;
   /**
@@ -49,6 +48,15 @@ export interface PrologEngine {
   addFacts(facts: readonly TauTerm[]): void;
   /** Number of resolution steps taken so far. */
   steps(): number;
+  /** tau.ts's `tauKif`, cached per term object (answers share their arguments with table facts). */
+  kif(t: TauTerm): TermText;
+}
+
+/**
+ * The table operations of an engine: src/engine/own.ts implements them, and a
+ * {@link PrologEngine} passes them on.
+ */
+export interface TableOperations {
   /**
    * Declares `name/arity` as a table of ground facts, empty (a table defined already stays as
    * it is). Tables are held in JavaScript and
@@ -75,8 +83,17 @@ export interface PrologEngine {
    * With `history`, each tuple enters it once over the base's life (see {@link ProjectionHistory}).
    */
   defineProjection(base: string, keep: readonly number[], name: string, history?: ProjectionHistory): boolean;
-  /** tau.ts's `tauKif`, cached per term object (answers share their arguments with table facts). */
-  kif(t: TauTerm): TermText;
+}
+
+/**
+ * A projection that holds each tuple at most once over the base table's whole life: the tuples
+ * of the first `count` facts of table `table` (facts the base held earlier: a delta table's
+ * full copy before the delta) count as seen, and emptying the base keeps what was seen. The
+ * projection of a semi-naive delta table then holds only tuples new to the relation.
+ */
+export interface ProjectionHistory {
+  readonly table: string;
+  readonly count: number;
 }
 
 /** KIF text of a ground term and its nesting depth (1 for a constant). */
