@@ -93,8 +93,8 @@ interface LiftedResult {
    */
   readonly cut: boolean;
   /**
-   * Per hypothesis, the keys (as lifted-induction.ts' {@link keyText}) its claim is proven for when
-   * it was offered on some keys only and some failed; undefined: every key it was offered for.
+   * Per hypothesis offered on some keys only, the keys (as lifted-induction.ts' {@link keyText}) its
+   * claim is proven for: those offered less those whose step failed; undefined: a claim on every key.
    */
   readonly keys: readonly (ReadonlySet<string> | undefined)[];
 }
