@@ -19,7 +19,8 @@ import {
 import { formatDifference } from '../src/pipeline/stages-play.js';
 import { DEFAULT_GDDL_OPTIONS } from '../src/pipeline/formats.js';
 import { readGddlFiles, verifyGddl } from '../src/pipeline/formats-verify.js';
-import { type GddlOutput, gddlRecipe, loadRun } from '../src/pipeline/recipes/index.js';
+import { type GddlOutput, loadRun } from '../src/pipeline/recipes/index.js';
+import { gddlRecipe } from '../src/pipeline/recipes/gddl.js';
 import { testContext } from './support/context.js';
 import { EXAMPLES_DIR, HAVE_CORPUS, readGame } from './corpus.js';
 

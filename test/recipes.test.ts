@@ -8,9 +8,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type GroundGame, emitGround } from '../src/pipeline/stages.js';
-import {
-  type RunContext, batchRecipe, gddlRecipe, groundRecipe, loadRun, mutexRecipe, playRecipe, rddlRecipe, verifyRecipe,
-} from '../src/pipeline/recipes/index.js';
+import { type RunContext, loadRun, mutexRecipe, playRecipe, verifyRecipe } from '../src/pipeline/recipes/index.js';
+import { batchRecipe, groundRecipe } from '../src/pipeline/recipes/ground.js';
+import { gddlRecipe } from '../src/pipeline/recipes/gddl.js';
+import { rddlRecipe } from '../src/pipeline/recipes/rddl.js';
 import { DEFAULT_AXIOM_OPTIONS } from '../src/pipeline/stages.js';
 import { DEFAULT_GDDL_OPTIONS } from '../src/pipeline/formats.js';
 import { EXAMPLES_DIR, GAMES_DIR, HAVE_CORPUS } from './corpus.js';

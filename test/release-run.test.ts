@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { groundWritten, groundWrittenWhole, loadRun } from '../src/pipeline/recipes/index.js';
+import { groundWritten, loadRun } from '../src/pipeline/recipes/index.js';
+import { groundWrittenWhole } from '../src/pipeline/recipes/game.js';
 import { runContext } from '../src/pipeline/context.js';
 import { defaultPipelineOptions } from '../src/pipeline/stages.js';
 import { type StageRecord, StageTimer, formatStages } from '../src/timer.js';
