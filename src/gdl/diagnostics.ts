@@ -94,11 +94,6 @@ export function relationLimitError(file: string, pos: Pos, relation: string, mes
   return new GdlError([{ ...diag('error', file, pos, message), relation }], 'limit', limit);
 }
 
-/** A limit error (exit 3) of `file` with one message at `pos`, and its {@link LimitInfo}. */
-export function limitErrorAt(file: string, pos: Pos, message: string, limit: LimitInfo): GdlError {
-  return new GdlError([diag('error', file, pos, message)], 'limit', limit);
-}
-
 /** The limit info of a stop by `deadline` (which limit it reached; the clock's when it cannot tell). */
 export function deadlineLimit(deadline: Deadline, estimate?: number): LimitInfo {
   const kind = deadline.exceeded() ?? 'time';

@@ -10,7 +10,7 @@ import { Deadline } from '../deadline.js';
 import { type ListNode, type SExpr, type SymNode, readSentences } from './lexer.js';
 
 /** Deepest nesting of `not`/`and`/`or` accepted in one rule body. */
-export const MAX_FORMULA_DEPTH = 500;
+const MAX_FORMULA_DEPTH = 500;
 
 /** The result of parsing: the rules that could be read, and every problem found. */
 export interface ParseResult {
