@@ -91,6 +91,10 @@ describe('batch: report', () => {
     expect(s.p90Seconds).toBe(10);
     expect(quantile([], 0.5)).toBeNull();
     expect(quantile([5, 1, 3], 0.5)).toBe(3);
+    // Nearest rank, as bench --corpus's time table takes them (the median of 4 values is the 2nd).
+    expect(quantile([4, 1, 3, 2], 0.5)).toBe(2);
+    expect(quantile([5, 1, 9, 3, 7, 2, 8, 4, 6, 10], 0.9)).toBe(9);
+    expect(quantile([7], 0.9)).toBe(7);
   });
 
   it('writes CSV with one record per game and the same columns in every record', () => {

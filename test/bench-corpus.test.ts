@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameRow } from '../src/batch/types.js';
-import { LARGEST, corpusMarkdown, largestGames, lazyRelations, outcomeOf, overshot, quantile } from '../src/bench/corpus-table.js';
+import { LARGEST, corpusMarkdown, largestGames, lazyRelations, outcomeOf, overshot } from '../src/bench/corpus-table.js';
 import { ROOT, ensureBuilt } from './support/cli.js';
 
 const row = (game: string, status: GameRow['status'], seconds: number, extra: Partial<GameRow> & { lazyRelations?: number } = {}): GameRow =>
@@ -72,13 +72,6 @@ describe('bench --corpus: outcomes', () => {
 });
 
 describe('bench --corpus: time per game', () => {
-  it('takes quantiles by nearest rank', () => {
-    expect(quantile([], 0.5)).toBeUndefined();
-    expect(quantile([4, 1, 3, 2], 0.5)).toBe(2);
-    expect(quantile([5, 1, 9, 3, 7, 2, 8, 4, 6, 10], 0.9)).toBe(9);
-    expect(quantile([7], 0.9)).toBe(7);
-  });
-
   it('writes median and 90th percentile of all games and of the ground ones, and a previous run beside', () => {
     const rows = [row('a', 'ok', 1), row('b', 'ok', 3), row('c', 'limit', 60.5), row('d', 'invalid', 0.1)];
     const previous = { name: 'old.json', rows: [row('a', 'ok', 2), row('b', 'ok', 6)] };

@@ -4,6 +4,7 @@
  * estimate, another limit, invalid, crash), runs that outlived their time limit by more than
  * a second counted and listed whatever their outcome, and the 20 largest ground games.
  */
+import { quantile } from '../batch/report.js';
 import type { GameRow } from '../batch/types.js';
 
 /** How a corpus game ended, for the table. */
@@ -89,18 +90,12 @@ function countLines(rows: readonly GameRow[], s: CorpusSettings): string[] {
   ];
 }
 
-/** The value at quantile `q` (0..1) of `xs` by nearest rank (the median of 4 values is the 2nd); undefined when empty. */
-export function quantile(xs: readonly number[], q: number): number | undefined {
-  if (xs.length === 0) return undefined;
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)];
-}
-
 /** Median and 90th percentile of the seconds per game, of all games and of those ground. */
 function timeRow(label: string, rows: readonly GameRow[]): (string | number | undefined)[] {
   const all = rows.map((r) => r.seconds);
   const ground = rows.filter((r) => r.status === 'ok').map((r) => r.seconds);
-  const f = (x: number | undefined): string | undefined => fixed(x, 2);
+  // The batch report's nearest-rank quantile (null for no games: an empty cell, as undefined).
+  const f = (x: number | null): string | undefined => fixed(x ?? undefined, 2);
   return [label, rows.length, f(quantile(all, 0.5)), f(quantile(all, 0.9)), ground.length, f(quantile(ground, 0.5)), f(quantile(ground, 0.9))];
 }
 
