@@ -2,10 +2,9 @@
 // negative bodies over the atoms in text order, each rule once, bodies ascending, whatever the
 // order and the duplicates of the rule buffer they are read from.
 import { describe, expect, it } from 'vitest';
-import { compareRules } from '../src/ground/assemble.js';
 import { compareCodePoints } from '../src/gdl/terms.js';
 import { createRandom } from '../src/play/random.js';
-import { handMadeGame } from './support/ground-game.js';
+import { compareRules, handMadeGame } from './support/ground-game.js';
 
 describe('assembled rules', () => {
   it('are sorted and unique over random rules with ties on the sort keys and duplicates', () => {

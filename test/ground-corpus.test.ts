@@ -11,7 +11,7 @@ import { relationKey, severalArities, stateDependent } from '../src/gdl/relation
 import { compareCodePoints, termToString } from '../src/gdl/terms.js';
 import { validateGame } from '../src/normalize/validate.js';
 import { emitGdl } from '../src/formats/gdl/write.js';
-import { compareRules } from '../src/ground/assemble.js';
+import { compareRules } from './support/ground-game.js';
 import { Deadline } from '../src/deadline.js';
 import { instantiateGame } from '../src/ground/instantiate.js';
 import type { GroundGame } from '../src/ground/types.js';

@@ -14,21 +14,9 @@ import { vocabularyOfTerms } from './vocabulary.js';
 import { sortTermsByText } from './text-order.js';
 import { gameWithRules } from './compact.js';
 import { canonicalFromBuffer } from './assemble-rules.js';
-import type { GroundGame, GroundRule, LazyPart } from './types.js';
+import type { GroundGame, LazyPart } from './types.js';
 
 const NONE: readonly number[] = Object.freeze([]);
-
-/** Lexicographic order of two ascending id lists. */
-function compareLists(a: readonly number[], b: readonly number[]): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return a.length - b.length;
-}
-
-/** Rules by head, then positive body, then negative body. */
-export function compareRules(a: GroundRule, b: GroundRule): number {
-  return a.head - b.head || compareLists(a.pos, b.pos) || compareLists(a.neg, b.neg);
-}
 
 /** What {@link canonicalGame} builds from: rules and init over some atom keys. */
 interface GameDraft {

@@ -3,7 +3,7 @@ import { TermTable } from '../../src/datalog/terms.js';
 import { parseGdl } from '../../src/gdl/parser.js';
 import { assembleGame } from '../../src/ground/assemble.js';
 import { appendRule, createRuleBuffer } from '../../src/ground/rule-buffer.js';
-import type { GroundGame } from '../../src/ground/types.js';
+import type { GroundGame, GroundRule } from '../../src/ground/types.js';
 import { Deadline } from '../../src/deadline.js';
 
 /** A ground rule as [head, positive body, negative body] atom texts. */
@@ -32,4 +32,21 @@ export function handMadeGame(roles: readonly string[], init: readonly string[], 
 /** The id in `game` of the atom with KIF text `text`, -1 when absent. */
 export function findAtom(game: GroundGame, text: string): number {
   return game.atoms.findIndex((a) => game.terms.text(a.term) === text);
+}
+
+/** Lexicographic order of two ascending id lists. */
+function compareLists(a: readonly number[], b: readonly number[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+/**
+ * The rule order of a canonical ground game (types.ts' contract): by head, then positive body,
+ * then negative body. Written here, apart from the canonicalization (assemble-rules.ts sorts
+ * compact rules by keys), so that tests check its order independently (moved from
+ * ground/assemble.ts in tidy32, where nothing in src/ called it).
+ */
+export function compareRules(a: GroundRule, b: GroundRule): number {
+  return a.head - b.head || compareLists(a.pos, b.pos) || compareLists(a.neg, b.neg);
 }
