@@ -10,7 +10,7 @@ import type { GdlEmitOptions } from '../src/formats/gdl/write.js';
 import { type Formula, FormulaTable, postOrder } from '../src/axioms/formula.js';
 import type { FormulaGame } from '../src/axioms/types.js';
 import { removeAxioms } from '../src/axioms/remove.js';
-import { argText } from '../src/axioms/atoms.js';
+import { atomTerm } from '../src/ground/compact.js';
 import { atomText } from '../src/ground/atoms.js';
 import { defaultPipelineOptions, removeUnusedInstances, runGrounding } from '../src/pipeline/stages.js';
 import { StageTimer } from '../src/timer.js';
@@ -27,7 +27,7 @@ function referenceText(game: FormulaGame, options: GdlEmitOptions): string {
     for (const f of game.vocabulary.fluents) lines.push(`(base ${text(f.term)})`);
     for (const m of game.vocabulary.moves) lines.push(`(input ${text(m.role)} ${text(m.action)})`);
   }
-  for (const id of game.init) lines.push(`(init ${argText(game, id, 0)})`);
+  for (const id of game.init) lines.push(`(init ${text(game.terms.arg(atomTerm(game, id), 0))})`);
   for (const r of game.rules) {
     const head = atomText(game, r.head);
     if (r.body.length === 0) {

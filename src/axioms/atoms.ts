@@ -50,8 +50,3 @@ export function outputAtoms(game: GroundGame): Uint8Array {
 export function isOutput(kind: AtomKind): boolean {
   return isOutputKeyword(kind);
 }
-
-/** The KIF text of argument `i` of atom `id` (the fluent of an `init`/`true` atom, for the emitter). */
-export function argText(game: AtomSource, id: number, i: number): string {
-  return game.terms.text(game.terms.arg(atomTerm(game, id), i));
-}
