@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
 import { WORD_SLACK, putWords, termBytes, wordView } from '../src/formats/gdl/bytes.js';
-import { emitGdl, emitGdlChunks } from '../src/formats/gdl/write.js';
+import { emitGdl } from '../src/formats/gdl/write.js';
+import { gdlChunks } from './support/written.js';
 import type { GroundGame } from '../src/ground/types.js';
 import { defaultPipelineOptions } from '../src/pipeline/options.js';
 import { runGrounding } from '../src/pipeline/stages.js';
@@ -19,6 +20,7 @@ function ground(name: string): GroundGame {
   const file = join(EXAMPLES_DIR, name);
   return runGrounding(readFileSync(file, 'utf8'), file, defaultPipelineOptions(), new StageTimer()).ground;
 }
+
 
 /** The rule lines as the writer made them before its bytes: from each atom's text. */
 function linesFromTexts(game: GroundGame): string[] {
@@ -44,7 +46,7 @@ describe('GDL as bytes', () => {
       const lines = text.split('\n');
       const header = 1 + game.roles.length + game.init.length;
       expect(lines.slice(header, header + game.rules.length)).toEqual(linesFromTexts(game));
-      expect([...emitGdlChunks(game, { baseInput: false }, Deadline.never(), 1)].join('')).toBe(text);
+      expect(gdlChunks(game, { baseInput: false }, 1).join('')).toBe(text);
     });
   }
 

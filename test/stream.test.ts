@@ -10,7 +10,8 @@ import { UsageError, writeAtomicChunks } from '../src/cli/io.js';
 import { writeChunksWhenDone } from '../src/cli/output-chunks.js';
 import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { emitGdl, emitGdlChunks } from '../src/formats/gdl/write.js';
+import { emitGdl } from '../src/formats/gdl/write.js';
+import { gdlChunks } from './support/written.js';
 import { GdlError, diag } from '../src/gdl/diagnostics.js';
 import { NO_POS } from '../src/gdl/ast.js';
 import { emitGround, emitGroundStream, removeUnusedInstances, runGrounding } from '../src/pipeline/stages.js';
@@ -20,14 +21,15 @@ import { StageTimer } from '../src/timer.js';
 import { defaultPipelineOptions } from '../src/pipeline/options.js';
 import { Deadline } from '../src/deadline.js';
 
+
 const TICTACTOE = join(EXAMPLES_DIR, 'tictactoe.kif');
 
-describe('emitGdlChunks', () => {
+describe('emitGdlBytes', () => {
   const game = runGrounding(readFileSync(TICTACTOE, 'utf8'), TICTACTOE, defaultPipelineOptions(), new StageTimer()).ground;
 
   it('chunks of whole lines that concatenate to emitGdl, with and without base/input', () => {
     for (const baseInput of [true, false]) {
-      const chunks = [...emitGdlChunks(game, { baseInput }, Deadline.never(), 200)];
+      const chunks = gdlChunks(game, { baseInput }, 200);
       expect(chunks.length).toBeGreaterThan(10);
       for (const c of chunks) expect(c.endsWith('\n')).toBe(true);
       expect(chunks.join('')).toBe(emitGdl(game, { baseInput }, Deadline.never()));

@@ -9,7 +9,7 @@ import { DEFAULT_AXIOM_OPTIONS } from '../src/axioms/types.js';
 import { DEFAULT_UNROLL_OPTIONS, unrollRecursion } from '../src/axioms/unroll.js';
 import { removeUnused } from '../src/axioms/unused.js';
 import { Deadline } from '../src/deadline.js';
-import { emitGdlLines } from '../src/formats/gdl/write.js';
+import { emitGdl } from '../src/formats/gdl/write.js';
 import { pruneUnreachable } from '../src/ground/reachability.js';
 import type { GroundGame, Vocabulary } from '../src/ground/types.js';
 import { groundVocabulary, vocabularyOfTerms } from '../src/ground/vocabulary.js';
@@ -76,7 +76,7 @@ describe('ground vocabulary', () => {
     // A vocabulary that leaves out fluent a and move stay: every reader must follow it.
     const v = g.vocabulary;
     const game: GroundGame = { ...g, vocabulary: { ...v, fluents: v.fluents.slice(1), moves: v.moves.slice(0, 1) } };
-    const base = emitGdlLines(game, { baseInput: true }, never).filter((l) => l.startsWith('(base') || l.startsWith('(input'));
+    const base = emitGdl(game, { baseInput: true }, never).split('\n').filter((l) => l.startsWith('(base') || l.startsWith('(input'));
     expect(base).toEqual(['(base b)', '(input r go)']);
     expect(fluentsOf(game).terms.map((t) => game.terms.text(t))).toEqual(['b']);
     expect(roleAtoms(game).legal.map((ids) => ids.length)).toEqual([1]);

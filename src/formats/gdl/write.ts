@@ -177,14 +177,6 @@ function termLines(out: ByteLines, open: Uint8Array, texts: TermBytes, words: Da
 }
 
 /**
- * The lines of the GDL output, without line ends (for writing large games piecewise); past a
- * limit of `deadline` (looked at per line) it throws a limit error.
- */
-export function emitGdlLines(game: GroundGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline: Deadline): string[] {
-  return emitGdl(game, options, deadline).slice(0, -1).split('\n');
-}
-
-/**
  * Bytes per chunk of {@link emitGdlBytes}: large enough to write efficiently, and small enough
  * that each chunk's string (where one is made) is an ordinary object of V8's young generation,
  * gone at the next scavenge; a string of 1 MiB went to the large-object space, which only a
@@ -221,15 +213,6 @@ export function* emitGdlBytes(game: GroundGame, options: GdlEmitOptions = DEFAUL
     if (out.length >= chunkBytes) yield out.take();
   }
   if (out.length > 0) yield out.take();
-}
-
-/**
- * {@link emitGdlBytes} as strings, one per chunk (chunks are whole lines, so no character is
- * split): no string holds all of the text, so games too large for one string can be written.
- */
-export function* emitGdlChunks(game: GroundGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline: Deadline, chunkChars = GDL_CHUNK_CHARS): Generator<string> {
-  const decoder = new TextDecoder();
-  for (const bytes of emitGdlBytes(game, options, deadline, chunkChars)) yield decoder.decode(bytes);
 }
 
 /** The ground game as GDL text, deterministic byte for byte; every line ends with `\n`. */
