@@ -8,14 +8,20 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
 import { hypotheses } from '../src/mutex/candidates.js';
-import type { Implication } from '../src/mutex/implications.js';
+import type { Existence, Implication } from '../src/mutex/implications.js';
 import { proveLifted } from '../src/mutex/lifted.js';
-import { existenceText, provenExistence } from '../src/mutex/lifted-exists.js';
+import { provenExistence } from '../src/mutex/lifted-exists.js';
+import { key } from '../src/mutex/lifted-terms.js';
 import { fluentArgs, mutexView } from '../src/mutex/view.js';
 import { defaultPipelineOptions } from '../src/pipeline/options.js';
 import { runGrounding } from '../src/pipeline/stages.js';
 import { StageTimer } from '../src/timer.js';
 import { EXAMPLES_DIR } from './corpus.js';
+
+/** Text of a fact: `usingMarker/2 [0] player1 player2`. */
+function existenceText(e: Existence): string {
+  return `${e.name}/${e.arity} [${e.input.join(',')}] ${e.keys.map((k) => k.map((t) => key(t, new Map())).join(' ')).join(', ')}`;
+}
 
 /** (connected ?k ?m ?n) => (cell ?m ?n ?someone). */
 const CONNECTED_CELL: Implication = { from: 'connected/3', to: 'cell/3', map: [1, 2, undefined] };

@@ -61,8 +61,3 @@ export function provenExistence(
   });
   return out;
 }
-
-/** Text of a fact, for tests and stats: `usingMarker/2 [0] player1 player2`. */
-export function existenceText(e: Existence): string {
-  return `${e.name}/${e.arity} [${e.input.join(',')}] ${e.keys.map((k) => k.map((t) => key(t, new Map())).join(' ')).join(', ')}`;
-}
