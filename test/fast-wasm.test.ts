@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultPipelineOptions, runGrounding } from '../src/pipeline/stages.js';
 import { createFastSimulator } from '../src/play/fast/simulator.js';
 import { compileNet } from '../src/play/fast/net.js';
-import { createWasmPropagator } from '../src/play/fast/wasm-group.js';
+import { createWasmGroup } from '../src/play/fast/wasm-group.js';
 import { add, c, call, encodeModule, get, ld, ltS, pick, seq, set, sleb, st, uleb, whileDo } from '../src/play/fast/wasm-encode.js';
 import type { GroundState } from '../src/play/ground-sim.js';
 import { createRandom } from '../src/play/random.js';
@@ -87,7 +87,8 @@ describe.skipIf(!HAVE_CORPUS)('the WebAssembly propagator', () => {
     const n = game.atoms.length;
     const out = { kind: new Uint8Array(n), legalRole: new Int32Array(n), legalBase: new Int32Array(1), legalCount: new Int32Array(0), legalList: new Int32Array(0), legalPos: new Int32Array(n), nextFluent: new Int32Array(n), nextBits: new Uint32Array(1) };
     const tables = { roles: 0, doesOf: new Int32Array(n), trueAtom: new Int32Array(0), watched: new Uint32Array(1), frames: undefined };
-    return createWasmPropagator(compileNet(game), out, tables) !== undefined;
+    // A group of one net, as the simulator makes for a game of one machine.
+    return createWasmGroup([{ net: compileNet(game), out, tables }])?.[0] !== undefined;
   };
 
   it('compiles the net of ticTacToe (the comparison above is not of two JS interpreters)', () => {

@@ -190,8 +190,3 @@ function propagatorOf({ net, out, tables }: GroupNet, p: Placed, buffer: ArrayBu
     savedBytes: () => net.atoms * 9 + net.rules * 8 + net.triggers.length * 4,
   };
 }
-
-/** The propagator of one net in WebAssembly (a group of one); undefined as for {@link createWasmGroup}. */
-export function createWasmPropagator(net: Net, out: Outputs, tables: StepTables): WasmPropagator | undefined {
-  return createWasmGroup([{ net, out, tables }])?.[0];
-}
