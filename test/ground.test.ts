@@ -10,7 +10,7 @@ import { emitGdl } from '../src/formats/gdl/write.js';
 import { instantiateGame } from '../src/ground/instantiate.js';
 import type { GroundGame } from '../src/ground/types.js';
 import { atomText } from '../src/ground/atoms.js';
-import { normalizeGame } from '../src/normalize/normalize.js';
+import { normalizeGame } from './support/normalize.js';
 import type { Supersets } from '../src/reach/types.js';
 
 function sentences(texts: readonly string[]): Atom[] {

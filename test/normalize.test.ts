@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { GdlError } from '../src/gdl/diagnostics.js';
 import { parseGdl } from '../src/gdl/parser.js';
 import { atomToString, termToString } from '../src/gdl/terms.js';
-import { normalizeGame } from '../src/normalize/normalize.js';
+import { normalizeGame } from './support/normalize.js';
 import type { Literal, NormalRule } from '../src/normalize/types.js';
 import { Deadline } from '../src/deadline.js';
 

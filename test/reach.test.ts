@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
 import { parseGdl } from '../src/gdl/parser.js';
-import { normalizeGame } from '../src/normalize/normalize.js';
+import { normalizeGame } from './support/normalize.js';
 import { formatSupersets, supersetSentences } from '../src/reach/format.js';
 import { computeSupersetsProlog } from '../src/reach/prolog.js';
 import { type ReachLimits } from '../src/reach/types.js';

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseGdl } from '../src/gdl/parser.js';
-import { normalizeGame } from '../src/normalize/normalize.js';
+import { normalizeGame } from './support/normalize.js';
 import { auxKey, auxPrefix, eliminate, gameSymbols, splitRule } from '../src/ground/split.js';
 import { defaultPipelineOptions } from '../src/pipeline/stages.js';
 import { expectSameGdl, groundAndCheck, groundGdl, ruleOf, show } from './support/rewrite.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { formatDiagnostic, hasErrors } from '../src/gdl/diagnostics.js';
 import { parseGdl } from '../src/gdl/parser.js';
 import { validateGame } from '../src/normalize/validate.js';
-import { normalizeGame } from '../src/normalize/normalize.js';
+import { normalizeGame } from './support/normalize.js';
 import { HAVE_CORPUS, listGames, readGame } from './corpus.js';
 import { Deadline } from '../src/deadline.js';
 

@@ -4,7 +4,7 @@ import { parseGdl } from '../src/gdl/parser.js';
 import { validateGame } from '../src/normalize/validate.js';
 import { type Diagnostic, formatDiagnostic, sortDiagnostics } from '../src/gdl/diagnostics.js';
 import { formulaToString } from '../src/gdl/terms.js';
-import { normalizeGame } from '../src/normalize/normalize.js';
+import { normalizeGame } from './support/normalize.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
 import { defaultPipelineOptions, loadGame } from '../src/pipeline/stages.js';
 import { StageTimer } from '../src/timer.js';

@@ -251,12 +251,3 @@ export function freshNames(game: GameDescription): () => string {
     return name;
   };
 }
-
-/**
- * Normalizes a (validated) game: NNF, DNF, one rule per disjunct, duplicates removed.
- * Throws {@link GdlError} naming the rule when a body's DNF would exceed `maxDisjuncts`.
- */
-export function normalizeGame(game: GameDescription, options: NormalizeOptions = DEFAULT_NORMALIZE_OPTIONS): NormalGame {
-  const fresh = options.splitGround === true ? freshNames(game) : undefined;
-  return assembleNormalGame(game.file, game.rules.map((r) => normalizeRule(r, game.file, options, fresh)));
-}

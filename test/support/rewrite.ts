@@ -4,7 +4,7 @@
 import { expect } from 'vitest';
 import { parseGdl } from '../../src/gdl/parser.js';
 import { atomToString, formulaToString } from '../../src/gdl/terms.js';
-import { normalizeGame } from '../../src/normalize/normalize.js';
+import { normalizeGame } from './normalize.js';
 import { asRule, type NormalRule } from '../../src/normalize/types.js';
 import type { GroundGame } from '../../src/ground/types.js';
 import type { PipelineOptions } from '../../src/pipeline/options.js';

@@ -1,7 +1,7 @@
 /** Small GDL texts as normalized games and rule shapes, for the join-plan tests. */
 import { expect } from 'vitest';
 import { parseGdl } from '../../src/gdl/parser.js';
-import { normalizeGame } from '../../src/normalize/normalize.js';
+import { normalizeGame } from './normalize.js';
 import { type RuleShape, ruleShape } from '../../src/reach/plan.js';
 import { planRelaxedGame } from '../../src/reach/relaxed.js';
 import { Deadline } from '../../src/deadline.js';
