@@ -11,7 +11,8 @@ import { type Formula, FormulaTable, postOrder } from '../src/axioms/formula.js'
 import { type AxiomResult, GROWTH_FLOOR, defaultGrowthBudget } from '../src/axioms/types.js';
 import { neededAtoms, removeUnused } from '../src/axioms/unused.js';
 import { Deadline } from '../src/deadline.js';
-import { emitFormulaGdl } from '../src/formats/gdl/formula.js';
+import { emitFormulaGdlBytes } from '../src/formats/gdl/formula.js';
+import { decodeChunks } from '../src/formats/gdl/bytes.js';
 import type { Formula as AstFormula } from '../src/gdl/ast.js';
 import { KEYWORDS } from '../src/gdl/ast.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
@@ -70,7 +71,7 @@ function strayAxioms(text: string, kept: readonly string[]): string[] {
 function roundTrip(text: string, file: string, playouts: number, run = (g: GroundGame): AxiomResult => removeAxioms(g, undefined, Deadline.never())): AxiomResult & { text: string } {
   const { original, game } = ground(text, file);
   const result = run(removeUnused(game, Deadline.never()).game);
-  const out = emitFormulaGdl(result.game, undefined, Deadline.never());
+  const out = decodeChunks(emitFormulaGdlBytes(result.game, undefined, Deadline.never()));
   expect(strayAxioms(out, result.stats.kept.map((k) => k.atom))).toEqual([]);
   expectSame(original, createReasoner(loadGame(out, `${file} (no axioms)`, READ_BACK, new StageTimer()).normal, { deadline: Deadline.never() }), playouts);
   return { ...result, text: out };
@@ -195,7 +196,7 @@ describe('axiom removal', () => {
     expect(r.warnings.join('\n')).toContain(`push the total body size over the budget of ${budget} nodes`);
     // Deterministic: the same text twice.
     const again = removeAxioms(removeUnused(ground(example('tictactoe.kif'), 't').game, Deadline.never()).game, { maxFormula: 2000, maxTotal: budget }, Deadline.never());
-    expect(emitFormulaGdl(again.game, undefined, Deadline.never())).toBe(r.text);
+    expect(decodeChunks(emitFormulaGdlBytes(again.game, undefined, Deadline.never()))).toBe(r.text);
   });
 
   it('throws a limit error when the deadline has passed, in removal and in writing', () => {
@@ -211,12 +212,12 @@ describe('axiom removal', () => {
       }
     };
     limit(() => removeAxioms(game, undefined, new Deadline(0)));
-    limit(() => emitFormulaGdl(removeAxioms(game, undefined, Deadline.never()).game, undefined, new Deadline(0)));
+    limit(() => decodeChunks(emitFormulaGdlBytes(removeAxioms(game, undefined, Deadline.never()).game, undefined, new Deadline(0))));
   });
 
   it('writes the same text twice', () => {
     const game = removeUnused(ground(example('tictactoe.kif'), 't').game, Deadline.never()).game;
-    expect(emitFormulaGdl(removeAxioms(game, undefined, Deadline.never()).game, undefined, Deadline.never())).toBe(emitFormulaGdl(removeAxioms(game, undefined, Deadline.never()).game, undefined, Deadline.never()));
+    expect(decodeChunks(emitFormulaGdlBytes(removeAxioms(game, undefined, Deadline.never()).game, undefined, Deadline.never()))).toBe(decodeChunks(emitFormulaGdlBytes(removeAxioms(game, undefined, Deadline.never()).game, undefined, Deadline.never())));
   });
 
   it('leaves games without axioms as they are', () => {

@@ -11,7 +11,8 @@ import { removeAxioms } from '../src/axioms/remove.js';
 import type { FormulaGame } from '../src/axioms/types.js';
 import { unrollRecursion } from '../src/axioms/unroll.js';
 import { removeUnused } from '../src/axioms/unused.js';
-import { emitFormulaGdl } from '../src/formats/gdl/formula.js';
+import { emitFormulaGdlBytes } from '../src/formats/gdl/formula.js';
+import { decodeChunks } from '../src/formats/gdl/bytes.js';
 import { escapeText, parseRddlName, rddlName, unescapeText } from '../src/formats/rddl/names.js';
 import { type RddlFiles, emitRddl } from '../src/formats/rddl/write.js';
 import { GdlError } from '../src/gdl/diagnostics.js';
@@ -86,7 +87,7 @@ describe('unrolling recursive axioms', () => {
       expect(cyclic).toEqual([]);
       // The unrolled game, written as GDL and read back, plays like the original.
       const readBack: PipelineOptions = { ...defaultPipelineOptions(), normalize: { ...defaultPipelineOptions().normalize, splitGround: true } };
-      const other = loadGame(emitFormulaGdl(game, undefined, Deadline.never()), `${name}.unrolled`, readBack, new StageTimer());
+      const other = loadGame(decodeChunks(emitFormulaGdlBytes(game, undefined, Deadline.never())), `${name}.unrolled`, readBack, new StageTimer());
       const original = loadGame(example(name), name, defaultPipelineOptions(), new StageTimer());
       const result = verifyGame(createReasoner(original.normal, { deadline: Deadline.never() }), createReasoner(other.normal, { deadline: Deadline.never() }), { playouts: 15, seed: 2, maxSteps: 30 });
       if (result.kind === 'different') expect.fail(formatDifference(result.difference));

@@ -15,7 +15,7 @@ import { deadlineError } from '../../gdl/diagnostics.js';
 import { NO_POS } from '../../gdl/ast.js';
 import { Deadline } from '../../deadline.js';
 import { atomTerms } from '../../ground/compact.js';
-import { ByteLines, type TermBytes, decodeChunks, termBytes } from './bytes.js';
+import { ByteLines, type TermBytes, termBytes } from './bytes.js';
 import { type GdlEmitOptions, DEFAULT_GDL_EMIT_OPTIONS, headerBytes, headerTerms } from './write.js';
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -86,7 +86,7 @@ const CHUNK_BYTES = 1 << 16;
 /**
  * The game as GDL text in UTF-8 chunks of whole lines, each a view of one reused buffer valid
  * until the next is asked for (a consumer that keeps chunks copies them); every line ends with
- * `\n`, and their concatenation is {@link emitFormulaGdl}'s text.
+ * `\n`; the pipeline writes them as they come (emitGroundStream), tests decode them (decodeChunks).
  */
 export function* emitFormulaGdlBytes(game: FormulaGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline: Deadline, chunk = CHUNK_BYTES): Generator<Uint8Array> {
   const step = (): void => {
@@ -117,9 +117,4 @@ export function* emitFormulaGdlBytes(game: FormulaGame, options: GdlEmitOptions 
     if (out.length >= chunk) yield out.take();
   }
   if (out.length > 0) yield out.take();
-}
-
-/** The game as GDL text, deterministic byte for byte; every line ends with `\n`. */
-export function emitFormulaGdl(game: FormulaGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline: Deadline): string {
-  return decodeChunks(emitFormulaGdlBytes(game, options, deadline));
 }
