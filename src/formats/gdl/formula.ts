@@ -14,9 +14,8 @@ import type { FormulaGame } from '../../axioms/types.js';
 import { deadlineError } from '../../gdl/diagnostics.js';
 import { NO_POS } from '../../gdl/ast.js';
 import { Deadline } from '../../deadline.js';
-import { atomTerms } from '../../ground/compact.js';
-import { ByteLines, type TermBytes, termBytes } from './bytes.js';
-import { type GdlEmitOptions, DEFAULT_GDL_EMIT_OPTIONS, headerBytes, headerTerms } from './write.js';
+import { ByteLines, type TermBytes } from './bytes.js';
+import { type GdlEmitOptions, DEFAULT_GDL_EMIT_OPTIONS, atomAndHeaderBytes, headerBytes } from './write.js';
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 const RULE_OPEN = encode('(<= ');
@@ -93,13 +92,8 @@ export function* emitFormulaGdlBytes(game: FormulaGame, options: GdlEmitOptions 
     if (deadline.tick()) throw deadlineError(deadline, game.file, NO_POS, 'writing the game without axioms');
   };
   const out = new ByteLines(chunk + (chunk >> 2));
-  const atomIds = atomTerms(game);
-  const header = headerTerms(game, options);
-  const roots = new Int32Array(atomIds.length + header.length);
-  roots.set(atomIds);
-  roots.set(header, atomIds.length);
-  const texts = termBytes(game.terms, roots);
-  yield* headerBytes(game, options, out, texts, atomIds.length, chunk, COMMENT);
+  const { texts, first } = atomAndHeaderBytes(game, options);
+  yield* headerBytes(game, options, out, texts, first, chunk, COMMENT);
   const { bytes, start, end } = texts;
   for (const r of game.rules) {
     if (deadline.passed()) throw deadlineError(deadline, game.file, NO_POS, 'writing the game without axioms');

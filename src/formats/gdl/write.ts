@@ -111,7 +111,7 @@ type HeaderSource = Omit<GroundGame, 'rules'>;
  * The terms of the lines before the rules, in their order: roles, then (with `base` and
  * `input`) each fluent and each move's role and action, then each initial fluent.
  */
-export function headerTerms(game: HeaderSource, options: GdlEmitOptions): number[] {
+function headerTerms(game: HeaderSource, options: GdlEmitOptions): number[] {
   const out: number[] = [...game.roles];
   if (options.baseInput) {
     const { fluents, moves } = game.vocabulary;
@@ -120,6 +120,21 @@ export function headerTerms(game: HeaderSource, options: GdlEmitOptions): number
   }
   for (const id of game.init) out.push(game.terms.arg(atomTerm(game, id), 0));
   return out;
+}
+
+/**
+ * The bytes of every atom's term (at the atom's id) and of the header's terms (after them), in
+ * one table, so that a compound term is written once: what {@link headerBytes} (from `first`,
+ * the atom count) and the rule lines read, for the ground game and the game without axioms
+ * (formula.ts) alike.
+ */
+export function atomAndHeaderBytes(game: HeaderSource, options: GdlEmitOptions): { texts: TermBytes; first: number } {
+  const atomIds = atomTerms(game);
+  const header = headerTerms(game, options);
+  const roots = new Int32Array(atomIds.length + header.length);
+  roots.set(atomIds);
+  roots.set(header, atomIds.length);
+  return { texts: termBytes(game.terms, roots), first: atomIds.length };
 }
 
 /**
@@ -194,14 +209,8 @@ const GDL_CHUNK_CHARS = 1 << 16;
 export function* emitGdlBytes(game: GroundGame, options: GdlEmitOptions = DEFAULT_GDL_EMIT_OPTIONS, deadline: Deadline, chunkBytes = GDL_CHUNK_CHARS): Generator<Uint8Array> {
   const out = new ByteLines(chunkBytes + (chunkBytes >> 2));
   const tick = strideTicker(deadline, game.file, 'writing the ground game');
-  // The atoms' texts and the header's terms', in one array (a compound term is written once).
-  const atomIds = atomTerms(game);
-  const header = headerTerms(game, options);
-  const roots = new Int32Array(atomIds.length + header.length);
-  roots.set(atomIds);
-  roots.set(header, atomIds.length);
-  const texts = termBytes(game.terms, roots);
-  yield* headerBytes(game, options, out, texts, atomIds.length, chunkBytes);
+  const { texts, first } = atomAndHeaderBytes(game, options);
+  yield* headerBytes(game, options, out, texts, first, chunkBytes);
   const rules = compactRules(game);
   for (let i = 0; i < rules.count; ) {
     i = ruleLines(out, texts, rules, i, chunkBytes, tick);
