@@ -18,6 +18,13 @@ import { EXAMPLES_DIR } from './corpus.js';
 
 const NAME = 'mutex-lazy-refute.kif';
 
+/** `name` of games/ ground with the relations `lazy` made lazy. */
+function groundWith(name: string, lazy: string[]) {
+  const options = resolvePipelineOptions({ lazyRelations: lazy });
+  const loaded = loadGame(readFileSync(join(EXAMPLES_DIR, name), 'utf8'), name, options, new StageTimer());
+  return removeUnusedInstances(groundNormalGame(loaded.normal, options, new StageTimer()).ground, new StageTimer(), options).game;
+}
+
 /** The mutex stage on the game (`jammed` lazy) with the initial state as its only sampled state, and the original game's reasoner. */
 function initialOnly() {
   const options = resolvePipelineOptions({ lazyRelations: ['jammed'] });
@@ -58,7 +65,7 @@ describe('false groups of a lazy-axiom game refuted on the fast simulator', () =
 
   it("the explorer counts the lazy part's queries as work, the same on every run", () => {
     const play = () => {
-      const explorer = mutexExplorer(ground, Deadline.never(), 1);
+      const explorer = mutexExplorer(ground, Deadline.never(), 1)!;
       expect(explorer.work!()).toBe(0);
       const { terms } = ground;
       const init = explorer.state([terms.find(terms.findSymbol('step'), [terms.find(terms.findSymbol('1'))])]);
@@ -73,5 +80,13 @@ describe('false groups of a lazy-axiom game refuted on the fast simulator', () =
     expect(legalWork).toBeGreaterThan(0);
     expect(successorWork).toBeGreaterThanOrEqual(legalWork!);
     expect(play()).toEqual([legalWork, successorWork]);
+  });
+
+  it('no explorer when the lazy part reads a fluent the mutex states leave out (mutex-lazy-unviewed: `flag`)', () => {
+    const unviewed = groundWith('mutex-lazy-unviewed.kif', ['blocked']);
+    expect(unviewed.lazy).toBeDefined();
+    expect(unviewed.vocabulary.fluents.filter((f) => f.trueId < 0).map((f) => unviewed.terms.text(f.term))).toEqual(['flag']);
+    expect(mutexExplorer(unviewed, Deadline.never(), 1)).toBeUndefined();
+    expect(mutexExplorer(ground, Deadline.never(), 1)).toBeDefined();
   });
 });

@@ -37,19 +37,43 @@ const LAZY_CALL_RULES = 2_000;
 /**
  * An explorer of `game`: for a game without lazy axioms, the ground simulator `shared` gives
  * (sampling's, compiled once), else one compiled under `deadline`; for a game with lazy axioms,
- * the fast simulator compiled under `deadline`, whose lazy queries count in `work`.
+ * the fast simulator compiled under `deadline`, whose lazy queries count in `work`. None when the
+ * lazy part may read a fluent without a `true` atom ({@link lazyReadsUnviewed}).
  */
-export function mutexExplorer(game: GroundGame, deadline: Deadline, seed: number, shared?: () => GroundSimulator): Explorer<GroundState> {
+export function mutexExplorer(game: GroundGame, deadline: Deadline, seed: number, shared?: () => GroundSimulator): Explorer<GroundState> | undefined {
   if (game.lazy === undefined) {
     return explorerOf(game, seed, (): Playing => {
       const sim = shared?.() ?? createGroundSimulator(game, deadline);
       return { fluentTerms: sim.fluentTerms, successor: sim.successor, moves: sim.info };
     });
   }
+  if (lazyReadsUnviewed(game)) return undefined;
   return explorerOf(game, seed, (): Playing => {
     const sim = createFastSimulator(game, deadline);
     return { fluentTerms: sim.fluentTerms, successor: sim.successor, moves: sim.moves, work: () => sim.lazyWork() * LAZY_CALL_RULES };
   });
+}
+
+/**
+ * Whether the lazy part of `game` may read, under `true`, a fluent that has no `true` atom in the
+ * ground rules. The mutex stage's states hold only fluents with one (view.ts, read-fluents.ts), and
+ * the refuters rebuild their seeds from those. A seed without such a fluent is not the state that
+ * was sampled, and its lazy queries would answer for another state. alexChess's
+ * `canEnPassantInFile` and the held-out LOCUST_S's and PIT221_S's 336 fluents of one relation are
+ * read so (docs/mutex.md, lazyref32). By relation name; a `true` of a variable may read any.
+ */
+function lazyReadsUnviewed(game: GroundGame): boolean {
+  const unviewed = new Set<string>();
+  for (const f of game.vocabulary.fluents) if (f.trueId < 0) unviewed.add(game.terms.symbolName(game.terms.functor(f.term)));
+  if (unviewed.size === 0) return false;
+  for (const rule of game.lazy?.rules ?? []) {
+    for (const lit of rule.body) {
+      if (lit.kind === 'distinct' || lit.atom.rel !== 'true') continue;
+      const t = lit.atom.args[0];
+      if (t === undefined || t.kind === 'var' || unviewed.has(t.name)) return true;
+    }
+  }
+  return false;
 }
 
 /** The explorer over the simulator `make` gives on first use. */
