@@ -74,7 +74,8 @@ export function proveAndWalk(game: GroundGame, early: Early, options: MutexOptio
   // reachable state already decided them all.
   // Before it, the claims left unproven are refuted where walks from the sampled states reach a
   // state with two members (refute-walks.ts): they leave the groups, and that proof.
-  const walks = game.lazy !== undefined || reachable || options.explorer === undefined ? undefined
+  // With lazy axioms too, on the fast simulator (pipeline/mutex-explorer.ts): the states are reachable all the same.
+  const walks = reachable || options.explorer === undefined ? undefined
     : refuteByWalks(view, claims, proof.verdicts, early.sampled, options.explorer, early.fluentOfTerm, options.deadline);
   // Then those the walks left, by a search from the initial state toward two members (refute-search.ts).
   const searched = walks === undefined ? undefined : refuteBySearch(view, claims, proof.verdicts, walks.refuted, options.explorer!, early.fluentOfTerm, options.deadline);

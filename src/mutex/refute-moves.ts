@@ -18,7 +18,7 @@ import type { Deadline } from '../deadline.js';
 import { compactRules, ruleCount } from '../ground/compact.js';
 import type { GroundGame } from '../ground/types.js';
 import { type Candidates, type Hypothesis, candidateMembers, refute } from './candidates.js';
-import type { Explorer } from './refute-walks.js';
+import { type Explorer, workMeter } from './refute-walks.js';
 import { type MutexView, fluentIndexes } from './view.js';
 
 /**
@@ -193,10 +193,13 @@ function refuteByMoves(
   let evaluations = 0;
   let seeds = 0;
   let cut = false;
-  const spend = (work: number): boolean => (evaluations += work) <= MOVE_WORK && !(cut ||= stop.passed());
+  // The explorer's work beyond the ground rules since the last spend (a lazy game's queries, 0 for
+  // other games), counted in the count that spends next.
+  const meter = workMeter(explorer);
+  const spend = (work: number): boolean => (evaluations += work + meter()) <= MOVE_WORK && !(cut ||= stop.passed());
   // The follow-ups' own count, so that they never take the seeds' work (the double moves first).
   let followed = 0;
-  const spendFollowing = (work: number): boolean => (followed += work) <= FOLLOW_WORK && !(cut ||= stop.passed());
+  const spendFollowing = (work: number): boolean => (followed += work + meter()) <= FOLLOW_WORK && !(cut ||= stop.passed());
   // States a move reached with a member of an open candidate newly true (`depth`: joint moves still to play from them).
   const follow: { state: unknown; fluents: readonly number[]; depth: number }[] = [];
   // Per candidate, the sampled states it was reached from ({@link REACH_TRIES} at most).
@@ -345,13 +348,14 @@ interface EarlyOptions {
 /**
  * The candidates `held` against `sampled`, held again with the states {@link refuteByMoves} found
  * added to the sampled ones (they are reachable); `held` and `sampled` themselves when it found
- * none, or did not run (no explorer; lazy axioms, no ground SAT either; every reachable state
- * given). `stop` is `refute`'s (the stage's budget, as for the first hold).
+ * none, or did not run (no explorer; every reachable state given). A game with lazy axioms plays
+ * the fast simulator (pipeline/mutex-explorer.ts); its double moves are read off its ground rules
+ * only (a lazy rule's are not seen: fewer moves tried, each successor still a reachable state). `stop` is `refute`'s (the stage's budget, as for the first hold).
  */
 export function refuteEarly(
   game: GroundGame, view: MutexView, held: Held, sampled: readonly (readonly number[])[], options: EarlyOptions, fluentOfTerm: ReadonlyMap<number, number>, stop: () => boolean,
 ): { held: Held; sampled: readonly (readonly number[])[]; stats?: EarlyStats } {
-  if (options.explorer === undefined || game.lazy !== undefined || options.reachable === true || options.packed) return { held, sampled };
+  if (options.explorer === undefined || options.reachable === true || options.packed) return { held, sampled };
   const moves = refuteByMoves(game, view, held.hypotheses, held.candidates, sampled, options.explorer, fluentOfTerm, options.deadline);
   const stats = moves.seeds === 0 ? undefined : { refuting: moves.states.length, seeds: moves.seeds, evaluations: moves.evaluations };
   if (moves.states.length === 0) return { held, sampled, ...(stats === undefined ? {} : { stats }) };

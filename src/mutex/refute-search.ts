@@ -13,7 +13,7 @@
 import type { Deadline } from '../deadline.js';
 import { type ConeIndex, Meter, closeProjection, coneIndex, coneIndexCost } from './projection-cone.js';
 import type { Claim, ClaimVerdict } from './prove.js';
-import type { Explorer, refuteByWalks } from './refute-walks.js';
+import { type Explorer, type refuteByWalks, workMeter } from './refute-walks.js';
 import { type MutexView, fluentIndexes } from './view.js';
 
 /** Rule evaluations the searches may spend in all (each simulator call counts the game's ground rules). */
@@ -63,24 +63,28 @@ export function refuteBySearch(
   const refuted = new Uint8Array(claims.length);
   const open = claims.flatMap((c, k) => (c.kind === 'amo' && c.members.length >= 2 && verdicts[k] !== 'proven' && done?.[k] !== 1 ? [k] : []));
   const witnesses: Witness[] = [];
-  const out = (): SearchRefutation => ({ refuted, witnesses, searches, evaluations: Math.min(evaluations, budget), cut });
-  const budget = Math.max(1, Math.floor(SEARCH_WORK / Math.max(1, view.rules.length)));
+  const out = (): SearchRefutation => ({ refuted, witnesses, searches, evaluations: Math.min(evaluations + Math.floor(beyond), budget), cut });
+  const rules = Math.max(1, view.rules.length);
+  const budget = Math.max(1, Math.floor(SEARCH_WORK / rules));
   let evaluations = 0;
+  // The explorer's work beyond the ground rules (a lazy game's queries), in evaluations: 0 for other games.
+  const meter = workMeter(explorer);
+  let beyond = 0;
   let searches = 0;
   let cut = false;
   if (open.length === 0) return out();
-  const meter = new Meter(CLOSURE_WORK, stop);
-  if (!meter.spend(coneIndexCost(view))) return out();
+  const closures = new Meter(CLOSURE_WORK, stop);
+  if (!closures.spend(coneIndexCost(view))) return out();
   const ix = coneIndex(view);
-  const spend = (): boolean => ++evaluations <= budget && !(cut ||= stop.passed());
+  const spend = (): boolean => ++evaluations + (beyond += meter() / rules) <= budget && !(cut ||= stop.passed());
   const fluents = (s: unknown): number[] => fluentIndexes(fluentOfTerm, explorer.terms(s)).sort((a, b) => a - b);
   try {
     const init = explorer.state(view.init.map((f) => view.fluents[f]!.term));
     for (const k of open) {
       if (refuted[k] === 1) continue;
       for (const [f, g] of pairsOf(claims[k]!.members)) {
-        if (evaluations >= budget || meter.cut || (cut ||= stop.passed())) return out();
-        const cone = pairCone(ix, f, g, meter);
+        if (evaluations + beyond >= budget || closures.cut || (cut ||= stop.passed())) return out();
+        const cone = pairCone(ix, f, g, closures);
         if (cone === undefined) continue;
         searches++;
         const hit = search(explorer, { state: init, fluents: fluents(init), parent: undefined, joint: undefined }, cone, (n) => n.fluents.includes(f) && n.fluents.includes(g), spend, fluents);

@@ -29,6 +29,25 @@ export interface Explorer<S = unknown> {
   successor(state: S, moves: readonly number[]): S;
   /** A seeded pseudo-random integer in `0..bound-1` (the same sequence on every run). */
   below(bound: number): number;
+  /**
+   * The work the calls so far cost beyond the game's ground rules, in rule evaluations, counted
+   * so that it is the same on every run (a game with lazy axioms: its lazy queries); absent: none.
+   */
+  work?(): number;
+}
+
+/**
+ * The explorer's work beyond the ground rules (in rule evaluations) since the meter's last
+ * reading: the refuters add it to their counts, so that a lazy game's queries are paid for.
+ */
+export function workMeter(explorer: Explorer): () => number {
+  let last = explorer.work?.() ?? 0;
+  return () => {
+    const now = explorer.work?.() ?? 0;
+    const spent = now - last;
+    last = now;
+    return spent;
+  };
 }
 
 /**
@@ -72,12 +91,16 @@ export function refuteByWalks(
   const refuted = new Uint8Array(claims.length);
   const targets = new Targets(view.fluents.length, claims, verdicts);
   const found: number[][] = [];
-  const budget = Math.max(1, Math.floor(WALK_WORK / Math.max(1, view.rules.length)));
+  const rules = Math.max(1, view.rules.length);
+  const budget = Math.max(1, Math.floor(WALK_WORK / rules));
   let evaluations = 0;
   let walks = 0;
   let cut = false;
+  // The explorer's work beyond the ground rules (a lazy game's queries), in evaluations: 0 for other games.
+  const meter = workMeter(explorer);
+  let beyond = 0;
   // One evaluation more, unless the count is spent or the safety stop has passed (then `cut`).
-  const spend = (): boolean => ++evaluations <= budget && !(cut ||= stop.passed());
+  const spend = (): boolean => ++evaluations + (beyond += meter() / rules) <= budget && !(cut ||= stop.passed());
   const fluents = (terms: readonly number[]): number[] => fluentIndexes(fluentOfTerm, terms);
   const look = (state: readonly number[]): number => {
     const hit = targets.violated(state);
@@ -109,7 +132,7 @@ export function refuteByWalks(
   const order = sampled.map((s, i) => [targets.touched(s), i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
   try {
     for (const [, i] of order) {
-      if (targets.open === 0 || evaluations >= budget || (cut ||= stop.passed())) break;
+      if (targets.open === 0 || evaluations + beyond >= budget || (cut ||= stop.passed())) break;
       walks++;
       walk(explorer.state(sampled[i]!.map((f) => view.fluents[f]!.term)));
     }
@@ -118,7 +141,7 @@ export function refuteByWalks(
     if (!stop.passed()) throw err;
     cut = true;
   }
-  return { refuted, states: found, evaluations: Math.min(evaluations, budget), walks, cut };
+  return { refuted, states: found, evaluations: Math.min(evaluations + Math.floor(beyond), budget), walks, cut };
 }
 
 /** The open targets: per fluent, the claims it is a member of; per claim, whether it is still open. */

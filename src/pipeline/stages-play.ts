@@ -19,7 +19,7 @@ import { type VerifyOptions, type VerifyResult, verifyGame } from '../play/verif
 // For the commands that verify (the command line reaches play/ only through pipeline/).
 export { formatDifference } from '../play/verify.js';
 import type { StageTimer } from '../timer.js';
-import { groundExplorer } from './mutex-explorer.js';
+import { mutexExplorer } from './mutex-explorer.js';
 import { MUTEX_EXTRA_SECONDS, type MutexSettings } from './mutex-settings.js';
 import { mutexStates } from './mutex-states.js';
 import type { PipelineOptions } from './options.js';
@@ -81,8 +81,9 @@ export function mutexGroups(ground: GroundGame, normal: NormalGame, options: Pip
   const sampled = timer.processorSeconds();
   return timer.run('mutex', () => {
     const reachable = enumeration?.end === 'complete';
-    // The walks that refute what the proofs leave unproven (docs/mutex.md): not for lazy axioms.
-    const explorer = ground.lazy === undefined ? groundExplorer(ground, budget, settings.seed, simulator) : undefined;
+    // The moves, walks and searches that refute what sampling and the proofs leave (docs/mutex.md);
+    // with lazy axioms on the fast simulator (mutex-explorer.ts), unless the states cannot seed it.
+    const explorer = mutexExplorer(ground, budget, settings.seed, simulator);
     const r = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: budget, end, lifted: normal, reachable, ...(explorer === undefined ? {} : { explorer }) }, held);
     checkDeadline(options.deadline, ground.file, 'mutex groups: proving');
     const time: MutexTime = { beforeSeconds: before, budgetSeconds: seconds, sampleSeconds: sampled - before, proofSeconds: timer.processorSeconds() - sampled };

@@ -16,14 +16,30 @@ export type HybridEvaluator = LazyEvaluator & {
   engine(): 'terms' | 'prolog';
   /** Why the term-table evaluator gave up, when it did. */
   fallbackReason(): string | undefined;
+  /**
+   * The work of the lazy part so far, counted so that it is the same on every run whatever the
+   * machine's load: the term-table evaluator's calls (not answered from its tables), and
+   * {@link PROLOG_QUERY_CALLS} per query to Tau-Prolog after a fallback.
+   */
+  work(): number;
 };
+
+/**
+ * Calls of the term-table evaluator one Tau-Prolog query counts for in {@link HybridEvaluator.work}:
+ * not measured (no corpus game falls back since alex30, docs/mutex.md); a query runs a whole
+ * top-down evaluation, so it counts as many calls, to keep a count that bounds work from running long.
+ */
+const PROLOG_QUERY_CALLS = 100;
 
 /** Creates the evaluator of `game.lazy` (which must be present). */
 export function createHybridEvaluator(game: GroundGame, deadline: Deadline): HybridEvaluator {
   let reason: string | undefined;
   let current: LazyEvaluator;
+  // The term-table evaluator's calls, kept when it gives up; then the queries to Tau-Prolog.
+  let terms: { readonly stats: { readonly calls: number } } | undefined;
+  let prologQueries = 0;
   try {
-    current = createTermEvaluator(game, deadline);
+    current = terms = createTermEvaluator(game, deadline);
   } catch (err) {
     if (!(err instanceof LazyUnsupported)) throw err;
     reason = err.message;
@@ -33,6 +49,7 @@ export function createHybridEvaluator(game: GroundGame, deadline: Deadline): Hyb
   let moves: readonly (readonly [number, number])[] | undefined;
   /** Runs `fn` on the current evaluator; on the first LazyUnsupported, switches to Tau-Prolog and runs it again. */
   const run = <T>(fn: (e: LazyEvaluator) => T): T => {
+    if (reason !== undefined) prologQueries++;
     try {
       return fn(current);
     } catch (err) {
@@ -43,6 +60,7 @@ export function createHybridEvaluator(game: GroundGame, deadline: Deadline): Hyb
       if (!unsupported || reason !== undefined) throw err;
       reason = (err as Error).message;
       current = createLazyEvaluator(game, deadline);
+      prologQueries++;
       current.setState(state);
       if (moves !== undefined) current.setMoves(moves);
       return fn(current);
@@ -62,5 +80,6 @@ export function createHybridEvaluator(game: GroundGame, deadline: Deadline): Hyb
     heads: (rel) => run((e) => e.heads(rel)),
     engine: () => (reason === undefined ? 'terms' : 'prolog'),
     fallbackReason: () => reason,
+    work: () => (terms?.stats.calls ?? 0) + prologQueries * PROLOG_QUERY_CALLS,
   };
 }

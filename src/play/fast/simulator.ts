@@ -46,6 +46,8 @@ export type FastSimulator = GameSimulator<GroundState, number, number> & {
    * (Tau-Prolog, after a fallback); undefined for a game without one.
    */
   lazyEngine(): 'terms' | 'prolog' | undefined;
+  /** The lazy part's work so far (lazy-hybrid.ts `work`: evaluator calls, the same under any load); 0 for a game without one. */
+  lazyWork(): number;
   /**
    * What the optimization passes made of the game (docs/play.md, "Specialized nets"): the
    * control fluents' texts when there is a net per control fluent (else empty), whether goals
@@ -390,6 +392,7 @@ export function createFastSimulator(game: GroundGame, deadline: Deadline, option
     depthCharge,
     walk,
     lazyEngine: () => lazy?.evaluator.engine(),
+    lazyWork: () => lazy?.evaluator.work() ?? 0,
     nets: () => ({ control: control.map((f) => game.terms.text(fluents.terms[f]!)), goalsOnDemand: m.goals !== undefined, factoredAtoms: m.compiled.atoms - game.atoms.length, framedFluents: m.frames?.fluents ?? 0 }),
     ...groundText(game, fluents),
   };

@@ -1,0 +1,92 @@
+// The refuters of the mutex stage on a game with lazy axioms (src/pipeline/mutex-explorer.ts: the
+// fast simulator, its lazy queries counted; docs/mutex.md, thirty-second session, lazyref32), through
+// the pipeline's mutex stage with a sample of the initial state alone: games/mutex-lazy-refute.kif
+// with `jammed` lazy. Its groups {(q K)}, {(r K)}, {(s K)} are false only after 4, 6 and 8 moves;
+// the searches refute them, and each witness is replayed from the initial state by the reasoner of
+// the original game (legal moves, non-terminal states, both members true at the end).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Deadline } from '../src/deadline.js';
+import { createReasoner } from '../src/play/reasoner.js';
+import { resolvePipelineOptions } from '../src/pipeline/options.js';
+import { DEFAULT_MUTEX_SETTINGS, groundNormalGame, loadGame, removeUnusedInstances } from '../src/pipeline/stages.js';
+import { mutexExplorer } from '../src/pipeline/mutex-explorer.js';
+import { mutexGroups } from '../src/pipeline/stages-play.js';
+import { StageTimer } from '../src/timer.js';
+import { EXAMPLES_DIR } from './corpus.js';
+
+const NAME = 'mutex-lazy-refute.kif';
+
+/** `name` of games/ ground with the relations `lazy` made lazy. */
+function groundWith(name: string, lazy: string[]) {
+  const options = resolvePipelineOptions({ lazyRelations: lazy });
+  const loaded = loadGame(readFileSync(join(EXAMPLES_DIR, name), 'utf8'), name, options, new StageTimer());
+  return removeUnusedInstances(groundNormalGame(loaded.normal, options, new StageTimer()).ground, new StageTimer(), options).game;
+}
+
+/** The mutex stage on the game (`jammed` lazy) with the initial state as its only sampled state, and the original game's reasoner. */
+function initialOnly() {
+  const options = resolvePipelineOptions({ lazyRelations: ['jammed'] });
+  const loaded = loadGame(readFileSync(join(EXAMPLES_DIR, NAME), 'utf8'), NAME, options, new StageTimer());
+  const ground = removeUnusedInstances(groundNormalGame(loaded.normal, options, new StageTimer()).ground, new StageTimer(), options).game;
+  const result = mutexGroups(ground, loaded.normal, options, { ...DEFAULT_MUTEX_SETTINGS, playouts: 0, maxStates: 0 }, new StageTimer());
+  return { ground, result, reasoner: createReasoner(loaded.normal, { deadline: Deadline.never() }) };
+}
+
+describe('false groups of a lazy-axiom game refuted on the fast simulator', () => {
+  const { ground, result, reasoner } = initialOnly();
+
+  it('refutes q, r and s, which a sample of the initial state leaves', () => {
+    expect(ground.lazy).toBeDefined();
+    expect(result.stats.sampledStates).toBe(1);
+    expect(result.groups.map((g) => g.relation)).toEqual(['step']);
+    expect(result.stats.search?.refuted).toBe(3);
+    expect(result.stats.failures).toEqual([]);
+    expect(result.stats.search!.witnesses.map((w) => [w.members[0]!.slice(1, 2), w.moves.length])).toEqual([['q', 4], ['r', 6], ['s', 8]]);
+  });
+
+  it('every witness replays from the initial state in the original game', () => {
+    const role = reasoner.roles[0]!;
+    for (const w of result.stats.search!.witnesses) {
+      let state = reasoner.initialState();
+      for (const joint of w.moves) {
+        const info = reasoner.info(state);
+        expect(info.terminal).toBe(false);
+        const move = info.legal[0]!.find((m) => `(legal ${role} ${m.text})` === joint[0]);
+        expect(move).toBeDefined();
+        state = reasoner.successor(state, [move!]);
+      }
+      const texts = state.map((f) => f.text);
+      expect(w.members).toHaveLength(2);
+      for (const m of w.members) expect(texts).toContain(m);
+    }
+  });
+
+  it("the explorer counts the lazy part's queries as work, the same on every run", () => {
+    const play = () => {
+      const explorer = mutexExplorer(ground, Deadline.never(), 1)!;
+      expect(explorer.work!()).toBe(0);
+      const { terms } = ground;
+      const init = explorer.state([terms.find(terms.findSymbol('step'), [terms.find(terms.findSymbol('1'))])]);
+      const legal = explorer.legal(init)!;
+      expect(legal[0]!.length).toBe(32);
+      const after = explorer.work!();
+      explorer.successor(init, [legal[0]![0]!]);
+      return [after, explorer.work!()];
+    };
+    const [legalWork, successorWork] = play();
+    // Each of the 8 keys' `jammed` asked: work beyond the ground rules.
+    expect(legalWork).toBeGreaterThan(0);
+    expect(successorWork).toBeGreaterThanOrEqual(legalWork!);
+    expect(play()).toEqual([legalWork, successorWork]);
+  });
+
+  it('no explorer when the lazy part reads a fluent the mutex states leave out (mutex-lazy-unviewed: `flag`)', () => {
+    const unviewed = groundWith('mutex-lazy-unviewed.kif', ['blocked']);
+    expect(unviewed.lazy).toBeDefined();
+    expect(unviewed.vocabulary.fluents.filter((f) => f.trueId < 0).map((f) => unviewed.terms.text(f.term))).toEqual(['flag']);
+    expect(mutexExplorer(unviewed, Deadline.never(), 1)).toBeUndefined();
+    expect(mutexExplorer(ground, Deadline.never(), 1)).toBeDefined();
+  });
+});
