@@ -44,6 +44,7 @@ function task(hyps: Hypothesis[], scripts: Script[], budget = Infinity): { task:
     },
     implicationStep: () => true,
     stop: () => (checks.length >= budget ? 'deadline' : undefined),
+    spent: () => checks.length >= budget,
   };
   return { task: t, checks };
 }

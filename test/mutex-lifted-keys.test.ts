@@ -80,11 +80,12 @@ function keyedTask(keys: Term[][], check: (assumed: Assumed, ks: readonly (reado
     check: (_i, assumed, _implied, ks) => check(assumed, ks),
     implicationStep: () => true,
     stop: () => undefined,
+    spent: () => false,
   };
 }
 
 /** A check that leaves the key `q` open and shows the others. */
 function openAtQ(ks: readonly (readonly Term[])[] | undefined): ReturnType<InductionTask['check']> {
   const q = ks?.find((k) => k[0]!.kind === 'const' && k[0]!.name === 'q');
-  return q === undefined ? true : { open: new Set([q]) };
+  return q === undefined ? true : { open: new Set([q]), whole: ks!.length === 1, failed: new Set([q]) };
 }

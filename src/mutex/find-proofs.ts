@@ -65,11 +65,13 @@ export function proveAndWalk(game: GroundGame, early: Early, options: MutexOptio
   // violates (an AMO no state had two members of, an ALO every state had a member of), so each holds.
   // With lazy axioms, the rule of the ground proof (prove.ts): a claim whose proof ran and failed
   // is observed only, one the budget cut is unproven for lack of budget. The lifted proofs are the
-  // only proof here, so their claims left open are all observed unless the budget stopped them.
+  // only proof here: a claim whose own lifted step failed, checked to its end, is observed only
+  // even when the budget cut later checks; the others left open are observed unless it did.
   const spent = cut || options.deadline.passed();
-  const proof = reachable ? withoutQueries(claims.map(() => true), true, false)
+  const failed = claims.map((c) => c.kind === 'amo' && keyFailed(game, view, hyps, lifted, c.batch >> 1, c.members));
+  const proof = reachable ? withoutQueries(claims.map(() => true), true, false, [])
     : game.lazy === undefined ? proveClaims(view, claims, { ...options, implied, later: laterClaims(early, provenLifted) }, provenLifted)
-      : withoutQueries(provenLifted, !spent, spent);
+      : withoutQueries(provenLifted, !spent, spent, failed);
   // The claims left unproven, again with exclusions between two relations (section 2h); every
   // reachable state already decided them all.
   // Before it, the claims left unproven are refuted where walks from the sampled states reach a
@@ -128,7 +130,7 @@ function proveAllLifted(game: GroundGame, early: Early, options: MutexOptions): 
   const worth = game.lazy === undefined ? undefined : sampled;
   // One record of the derived claims that failed for both lifted proofs below: the joint one repeats the first's induction.
   const limits = { deadline: options.deadline, maxPairs: options.maxLiftedPairs, fluents: fluentArgs(game), implications, exclusions, orders, derivedFailed: new Map(), worth, weights: game.lazy === undefined ? sampled.weights : undefined, perKey: game.lazy !== undefined };
-  const first: Lifted = normal === undefined ? { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0, cut: false, keys: [] }
+  const first: Lifted = normal === undefined ? { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0, cut: false, keys: [], failed: [] }
     : proveLifted(normal, view, hyps, sampledAmo, limits, partial);
   // Whole relations left open tried again as exactly-one, jointly with the rest (section 2g).
   const joint = normal === undefined ? undefined : proveJointly(exactCandidates(game, view, hyps, cands, sampledAmo, first.proven, hidden),
@@ -213,12 +215,13 @@ function laterClaims(early: Early, provenLifted: readonly boolean[]): Uint8Array
 
 /**
  * The proof's result when no SAT query is asked: `proven` by the lifted proofs alone, or all of
- * them by every reachable state. The rest are unproven for lack of budget when the budget cut the
- * proofs (`budgetSpent`), else not inductive as far as the proofs tell (observed only).
+ * them by every reachable state. The rest are not inductive as far as the proofs tell (observed
+ * only) when their own lifted step `failed` (checked to its end within the budget) or the budget
+ * did not cut the proofs (`budgetSpent`), else unproven for lack of budget.
  */
-function withoutQueries(proven: readonly boolean[], complete: boolean, budgetSpent: boolean): ReturnType<typeof proveClaims> {
-  const open: ClaimVerdict = budgetSpent ? 'unproven' : 'not-inductive';
-  return { proven, verdicts: proven.map((p) => (p ? 'proven' : open)), unrefutedPairs: new Map(), queries: 0, work: 0, complete, budgetSpent };
+function withoutQueries(proven: readonly boolean[], complete: boolean, budgetSpent: boolean, failed: readonly boolean[]): ReturnType<typeof proveClaims> {
+  const open = (k: number): ClaimVerdict => (failed[k] === true || !budgetSpent ? 'not-inductive' : 'unproven');
+  return { proven, verdicts: proven.map((p, k) => (p ? 'proven' : open(k))), unrefutedPairs: new Map(), queries: 0, work: 0, complete, budgetSpent };
 }
 
 /** The relations (`name/arity`) with a fluent that has no `true` atom (outside the view: sampled states do not show it). */
@@ -257,6 +260,19 @@ function partialKeys(game: GroundGame, view: MutexView, hyps: readonly Hypothesi
 function keyProven(game: GroundGame, view: MutexView, hyps: readonly Hypothesis[], lifted: Lifted, h: number, members: readonly number[]): boolean {
   const keys = lifted.keys[h];
   return lifted.proven[h] === true && (keys === undefined || (members.length > 0 && keys.has(keyText(keyTerms(game, view, hyps[h]!, members[0]!)))));
+}
+
+/**
+ * Whether the lifted proofs' induction over every claim found hypothesis h's step failing for the
+ * group of `members`, checked to its end before the budget ran out (lifted.ts' `failed`): the whole
+ * claim, or this group's key (one that left, or that the claim lost while it stayed).
+ */
+function keyFailed(game: GroundGame, view: MutexView, hyps: readonly Hypothesis[], lifted: Lifted, h: number, members: readonly number[]): boolean {
+  const f = lifted.failed[h];
+  if (f === undefined || f.every) return f?.every === true;
+  if (members.length === 0 || (f.left.size === 0 && f.lost.size === 0)) return false;
+  const key = keyText(keyTerms(game, view, hyps[h]!, members[0]!));
+  return f.left.has(key) || f.lost.has(key);
 }
 
 /** The input arguments of fluent `f` under hypothesis `h`, as terms: the key of its group. */

@@ -33,11 +33,42 @@ export interface InductionTask {
   implicationStep(j: number, assumed: Assumed, implied: readonly Implication[]): boolean;
   /** Before each check: whether to stop, giving up ('pairs': nothing proven) or for the budget. */
   stop(i: number, keys: readonly (readonly Term[])[] | undefined): 'pairs' | 'deadline' | undefined;
+  /**
+   * After a check that answered false: whether the budget ran out by then. A check stops closing
+   * cases at the deadline (lifted-unfold.ts), so its open pair may be the budget's, not a failure
+   * of the step: it is not recorded in {@link Failed} (the claim leaves all the same).
+   */
+  spent(): boolean;
 }
 
-/** The keys of a claim on some keys whose step left a pair open, the step of its other keys shown. */
+/**
+ * The keys of a claim on some keys whose step left a pair open, the step of its other keys shown;
+ * `whole`: every key checked left one open (keys a smaller claim implies are not checked: lifted-keys.ts),
+ * and the claim leaves whole, as for `false`; `failed`: those of `open` whose check ended before the
+ * budget ran out (the others' open pair may be the budget's: {@link InductionTask.spent}).
+ */
 export interface OpenKeys {
   readonly open: ReadonlySet<readonly Term[]>;
+  readonly whole: boolean;
+  readonly failed: ReadonlySet<readonly Term[]>;
+}
+
+/**
+ * Per hypothesis, the steps that failed in one induction, each checked to its end before the budget
+ * ran out (find-proofs.ts labels such a claim "observed only", not "unproven for lack of budget").
+ * A step that fails with some claims assumed fails with fewer (an assumed claim only closes cases),
+ * and the set only shrinks: no set the induction could end with shows it. Keys as {@link keyText}.
+ */
+export interface Failed {
+  /**
+   * The claim left, on every key: a claim on every key (or on some keys checked all or nothing) whose
+   * step, or a stronger claim's of its relation ({@link weaker}), left a pair open.
+   */
+  readonly every: boolean;
+  /** A claim on some keys that left whole: the keys its last check left open (a key a smaller claim implies is not checked, nor here). */
+  readonly left: ReadonlySet<string>;
+  /** The keys a claim on some keys lost while it stayed: never checked again, here or in an induction started from its keys. */
+  readonly lost: ReadonlySet<string>;
 }
 
 /** Where an induction ended, the hypotheses and implications proven, and the keys each claim on some keys is left with. */
@@ -47,6 +78,8 @@ interface InductionResult {
   readonly implied: readonly Implication[];
   /** Per hypothesis, the keys its claim holds for (undefined: every key): those of `keysOf` (or of the start) less those that failed. */
   readonly keys: KeysOf;
+  /** Per hypothesis, what failed in this induction (also when the budget stopped it). */
+  readonly failed: readonly Failed[];
 }
 
 /**
@@ -73,6 +106,10 @@ export function induce(task: InductionTask, start: readonly boolean[], fixed: re
   // Checked with implications assumed: their use is not recorded, so not kept by settled.
   const withImplied = hyps.map(() => false);
   const impActive = task.imps.map(() => withImps);
+  const failedEvery = hyps.map(() => false);
+  const failedLeft = hyps.map((): ReadonlySet<string> => new Set());
+  const failedLost = hyps.map(() => new Set<string>());
+  const failed = (): Failed[] => hyps.map((_, i) => ({ every: failedEvery[i]!, left: failedLeft[i]!, lost: failedLost[i]! }));
   let assumed = assumedOf(hyps, active, keysOf, statics);
   let implied = task.imps.filter((_, j) => impActive[j]);
   for (let changed = true; changed; assumed = assumedOf(hyps, active, keysOf, statics), implied = task.imps.filter((_, j) => impActive[j])) {
@@ -81,25 +118,33 @@ export function induce(task: InductionTask, start: readonly boolean[], fixed: re
     for (const i of task.order) {
       if (!active[i] || !dirty[i]) continue;
       const stop = task.stop(i, keysOf[i]);
-      if (stop !== undefined) return { outcome: stop, proven: settled(active, dirty, reads, withImplied, fixed), implied: [], keys: keysOf };
+      if (stop !== undefined) return { outcome: stop, proven: settled(active, dirty, reads, withImplied, fixed), implied: [], keys: keysOf, failed: failed() };
       dirty[i] = false;
       reads[i] = new Map();
       withImplied[i] = implied.length > 0;
       const answer = task.check(i, recording(assumed, reads[i]!), implied, keysOf[i]);
       if (answer === true) continue;
-      const left = answer === false ? [] : keysOf[i]?.filter((k) => !answer.open.has(k)) ?? [];
+      // A pair left open after the budget ran out may be the budget's: not recorded as failed.
+      const real = answer === false && !task.spent();
+      const left = answer === false || answer.whole ? [] : keysOf[i]?.filter((k) => !answer.open.has(k)) ?? [];
       if (answer !== false && left.length > 0) {
         keysOf[i] = left;
         changed = true;
         // What took equalities from a key that left is checked again (itself included). Marked at
         // once, not at the round's end: a budget stop before then keeps only what is not dirty (settled).
         const gone = new Set([...answer.open].map(keyText));
+        answer.failed.forEach((k) => failedLost[i]!.add(keyText(k)));
         hyps.forEach((_, j) => (dirty[j] ||= active[j] === true && fixed[j] !== true && tookFrom(reads[j]!, i, gone)));
         assumed = assumedOf(hyps, active, keysOf, statics);
         continue;
       }
       // What fails leaves at once, so that the checks after it in this round do not lean on it.
-      for (const j of [i, ...weaker(hyps, i, active, dirty, keysOf)]) (active[j] = false), lost.add(j);
+      const leaving = [i, ...weaker(hyps, i, active, dirty, keysOf)];
+      for (const j of leaving) (active[j] = false), lost.add(j);
+      if (answer !== false) failedLeft[i] = new Set([...answer.failed].map(keyText));
+      // The weaker claims leave with the whole claim, or with every key it checked, failed in time.
+      const inTime = real || (answer !== false && answer.failed.size === answer.open.size);
+      leaving.forEach((j) => (failedEvery[j] = j === i ? real : inTime));
       changed = true;
       assumed = assumedOf(hyps, active, keysOf, statics);
     }
@@ -111,7 +156,7 @@ export function induce(task: InductionTask, start: readonly boolean[], fixed: re
     });
     hyps.forEach((_, i) => (dirty[i] ||= active[i] === true && fixed[i] !== true && (impLost || [...reads[i]!.keys()].some((r) => lost.has(r)))));
   }
-  return { outcome: 'done', proven: active, implied, keys: keysOf };
+  return { outcome: 'done', proven: active, implied, keys: keysOf, failed: failed() };
 }
 
 /**

@@ -31,7 +31,7 @@ import { type DerivedFailures, transitionFunctions } from './lifted-derived.js';
 import { expandedNexts } from './lifted-expand.js';
 import { memberCasesClose } from './lifted-exactly.js';
 import { type Exclusion, proveExclusions, withExclusions } from './lifted-exclusion.js';
-import { type InductionTask, type OpenKeys, type Worth, assumedOf, checkOrder, heaviestFirst, induce, keyText, occupiedAlone } from './lifted-induction.js';
+import { type Failed, type InductionTask, type OpenKeys, type Worth, assumedOf, checkOrder, heaviestFirst, induce, keyText, occupiedAlone } from './lifted-induction.js';
 import { keysNotImplied, merged, perKeyUses } from './lifted-keys.js';
 import { type OrderFact, proveOrders, withOrders } from './lifted-order.js';
 import type { MutexView } from './view.js';
@@ -97,6 +97,14 @@ interface LiftedResult {
    * claim is proven for: those offered less those whose step failed; undefined: a claim on every key.
    */
   readonly keys: readonly (ReadonlySet<string> | undefined)[];
+  /**
+   * Per hypothesis not proven, what of it failed in the induction over every claim (and those
+   * after it), each step checked to its end before the budget ran out (lifted-induction.ts'
+   * {@link Failed}): find-proofs.ts labels those claims "observed only" when the induction was cut
+   * later. Failures in the inductions over some claims before it (proven alone first) are not
+   * recorded: the one over every claim checks them again with more assumed. Empty when none ran.
+   */
+  readonly failed: readonly Failed[];
 }
 
 /** What a pair check reads besides the two rules. */
@@ -214,7 +222,7 @@ export function proveLifted(
   const exact = ruleBase(normal, limits.fluents ?? new Map());
   // A `next` rule whose fluent is a variable is read over the static facts that bind it (2i).
   const nexts = expandedNexts(normal.rules.filter((r) => r.head.rel === 'next' && r.head.args.length === 1), exact.facts);
-  const none = { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0, cut: false, keys: [] };
+  const none = { proven: hyps.map(() => false), assumed: new Map(), implied: [], pairs: 0, cut: false, keys: [], failed: [] };
   // A `next` rule whose fluent is not a compound term could make any relation true: give up.
   if (nexts === undefined || nexts.some((r) => r.head.args[0]!.kind !== 'fn' && r.head.args[0]!.kind !== 'const')) return none;
   const byRelation = new Map<string, NormalRule[]>();
@@ -272,6 +280,7 @@ export function proveLifted(
       pairs += ((rules * (rules + 1)) / 2) * (keys?.length ?? 1);
       return pairs > limits.maxPairs ? 'pairs' : deadline.passed() ? 'deadline' : undefined;
     },
+    spent: () => deadline.passed(),
   };
   // Claims on every key first, as an invariant of their own: what they prove stands when the budget
   // stops the whole induction, which a costly partial claim they leaned on (chess's pieces) would lose.
@@ -303,6 +312,9 @@ export function proveLifted(
   const result = first?.outcome === 'deadline' ? first : lone?.outcome === 'deadline' ? lone : induce(second, active, lone?.proven ?? first?.proven ?? fixed, true);
   if (result.outcome === 'pairs') return { ...none, pairs, cut: true };
   let { proven, implied, keys } = result;
+  // What failed: only the induction over every claim says (when the budget stopped one over some
+  // claims before it, their failures are not verdicts: the one over all would check them again).
+  let failures = first?.outcome === 'deadline' || lone?.outcome === 'deadline' ? [] : result.failed;
   let cut = result.outcome === 'deadline';
   // The exclusions left open, tried again assuming the claims just proven (2g): with more, the induction again.
   if (excluded.length < exclusions.length && result.outcome === 'done') {
@@ -311,6 +323,7 @@ export function proveLifted(
     phase = { ...phase, deep: deepOf(more) };
     const again = more.length > excluded.length ? induce(task, active, first?.proven ?? fixed, true, keys) : undefined;
     cut ||= again !== undefined && again.outcome !== 'done';
+    if (again !== undefined) failures = thenFailed(failures, again.failed);
     if (again !== undefined && again.outcome !== 'pairs') ({ proven, implied, keys } = { ...merged(proven, keys, again), implied: again.implied });
   }
   // Order facts between a counter and a record (2k), proven assuming the claims just proven: with some, the induction again.
@@ -322,9 +335,20 @@ export function proveLifted(
     base = { ...base, refute: withOrders(base.refute, ordered) };
     const again = induce(task, active, proven, true, keys);
     cut ||= again.outcome !== 'done';
+    failures = thenFailed(failures, again.failed);
     if (again.outcome !== 'pairs') ({ proven, implied, keys } = { ...merged(proven, keys, again), implied: again.implied });
   }
-  return { proven, assumed: assumedOf(hyps, proven, keys, statics), implied, pairs, cut, keys: keys.map((ks) => (ks === undefined ? undefined : new Set(ks.map(keyText)))) };
+  return { proven, assumed: assumedOf(hyps, proven, keys, statics), implied, pairs, cut, keys: keys.map((ks) => (ks === undefined ? undefined : new Set(ks.map(keyText)))), failed: failures };
+}
+
+/**
+ * What failed in an induction over every claim, then in one after it that started from its keys
+ * and checked again every claim not proven: a claim that left whole failed only if it failed again
+ * (the later check, with more known, is its verdict; one the budget cut first is not failed), the
+ * keys a claim lost in either (the later one never checks a lost key again).
+ */
+function thenFailed(before: readonly Failed[], after: readonly Failed[]): Failed[] {
+  return after.map((a, i) => ({ ...a, lost: new Set([...(before[i]?.lost ?? []), ...a.lost]) }));
 }
 
 /** Two `next` rules (indexes into a relation's rules) checked as a pair. */
@@ -339,9 +363,10 @@ function knownFor(known: Map<string, Pair[]>, relation: string): Pair[] {
 
 /**
  * Whether every unordered pair of the rules (a rule with itself included) is refuted, for every
- * key of `keys` when given: true, or false (every key, or all given, with a pair open; without
- * `perKey`, any), or the keys with a pair open (each key is a claim of its own:
- * lifted-induction.ts keeps the others).
+ * key of `keys` when given: true, or false (a claim on every key with a pair open; without
+ * `perKey`, any key given with one), or the keys with a pair open (each key is a claim of its own:
+ * lifted-induction.ts keeps the others; `whole` when that is every key given), and of those the
+ * ones found open before the deadline (`failed`: no case of their check was cut by it).
  * The pairs of `known` (not refuted before, for another hypothesis of the relation or another
  * key) are tried first: the answer is the same in any order, and a false hypothesis usually fails
  * on one of them. A pair found open is added to `known`. `settle` is told after each key whether
@@ -351,6 +376,7 @@ function allPairsRefuted(rules: readonly NormalRule[], input: readonly number[],
   const all: Pair[] = [];
   for (let x = 0; x < rules.length; x++) for (let y = x; y < rules.length; y++) all.push([x, y]);
   const open = new Set<readonly Term[]>();
+  const failed = new Set<readonly Term[]>();
   for (const at of keys ?? [undefined]) {
     const first = new Set(known.map(([x, y]) => x * rules.length + y));
     const pair = [...known, ...all.filter(([x, y]) => !first.has(x * rules.length + y))].find(([x, y]) => !pairRefuted(rules[x]!, rules[y]!, input, ctx, at));
@@ -359,6 +385,8 @@ function allPairsRefuted(rules: readonly NormalRule[], input: readonly number[],
     if (!first.has(pair[0] * rules.length + pair[1])) known.push(pair);
     if (at === undefined || !perKey) return false;
     open.add(at);
+    // Found open before the deadline: no case of this key's check was cut by it (lifted-unfold.ts).
+    if (!ctx.deadline.passed()) failed.add(at);
   }
-  return open.size === 0 ? true : open.size === keys!.length ? false : { open };
+  return open.size === 0 ? true : { open, whole: open.size === keys!.length, failed };
 }
