@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
 import { createReasoner } from '../src/play/reasoner.js';
+import { sampleStates } from '../src/play/sample.js';
 import { resolvePipelineOptions } from '../src/pipeline/options.js';
 import { DEFAULT_MUTEX_SETTINGS, groundNormalGame, loadGame, removeUnusedInstances } from '../src/pipeline/stages.js';
 import { mutexExplorer } from '../src/pipeline/mutex-explorer.js';
@@ -65,10 +66,10 @@ describe('false groups of a lazy-axiom game refuted on the fast simulator', () =
 
   it("the explorer counts the lazy part's queries as work, the same on every run", () => {
     const play = () => {
-      const explorer = mutexExplorer(ground, Deadline.never(), 1)!;
+      const explorer = mutexExplorer(ground, Deadline.never(), 1);
       expect(explorer.work!()).toBe(0);
       const { terms } = ground;
-      const init = explorer.state([terms.find(terms.findSymbol('step'), [terms.find(terms.findSymbol('1'))])]);
+      const init = explorer.state([terms.find(terms.findSymbol('step'), [terms.find(terms.findSymbol('1'))])])!;
       const legal = explorer.legal(init)!;
       expect(legal[0]!.length).toBe(32);
       const after = explorer.work!();
@@ -82,11 +83,24 @@ describe('false groups of a lazy-axiom game refuted on the fast simulator', () =
     expect(play()).toEqual([legalWork, successorWork]);
   });
 
-  it('no explorer when the lazy part reads a fluent the mutex states leave out (mutex-lazy-unviewed: `flag`)', () => {
+  it('seeds made whole when the lazy part reads a fluent the mutex states leave out (mutex-lazy-unviewed: `flag`)', () => {
     const unviewed = groundWith('mutex-lazy-unviewed.kif', ['blocked']);
     expect(unviewed.lazy).toBeDefined();
     expect(unviewed.vocabulary.fluents.filter((f) => f.trueId < 0).map((f) => unviewed.terms.text(f.term))).toEqual(['flag']);
-    expect(mutexExplorer(unviewed, Deadline.never(), 1)).toBeUndefined();
-    expect(mutexExplorer(ground, Deadline.never(), 1)).toBeDefined();
+    const { terms } = unviewed;
+    const text = (ids: readonly number[]) => ids.map((t) => terms.text(t)).sort();
+    // The sampled states keep `flag`, which the lazy part reads.
+    const sampled = sampleStates(unviewed, { playouts: 8, seed: 1, maxSteps: 3, deadline: Deadline.never(), readOnly: true });
+    const flagged = sampled.find((s) => text(s).includes('flag'));
+    expect(flagged).toBeDefined();
+    // Seeded from the stage's view of that state (its `step` alone), the explorer plays the whole
+    // one: `blocked` holds, so `go` is not legal there (`wait` alone).
+    const viewed = new Set(unviewed.vocabulary.fluents.filter((f) => f.trueId >= 0).map((f) => f.term));
+    const explorer = mutexExplorer(unviewed, Deadline.never(), 1, undefined, [flagged!]);
+    const seed = explorer.state(flagged!.filter((t) => viewed.has(t)))!;
+    expect(text(explorer.terms(seed))).toEqual(text(flagged!));
+    expect(explorer.legal(seed)![0]!).toHaveLength(1);
+    // A state of the stage no sampled or given state was seen as: not made up.
+    expect(explorer.state([])).toBeUndefined();
   });
 });

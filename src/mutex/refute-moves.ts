@@ -212,9 +212,12 @@ function refuteByMoves(
       const seed = k < order.length ? sampled[order[k]!]! : states[k - order.length];
       if (seed === undefined) break;
       // The first round refuted nothing: no sign of a false group sampling missed, the rest not spent.
-      if (open.size === 0 || (seeds === PROBE_SEEDS && states.length === 0) || !spend(rules)) break;
-      seeds++;
+      if (open.size === 0 || (seeds === PROBE_SEEDS && states.length === 0)) break;
+      // Undefined: a state the explorer cannot make whole (pipeline/mutex-explorer.ts), not seeded.
       const state = explorer.state(seed.map((f) => view.fluents[f]!.term));
+      if (state === undefined) continue;
+      if (!spend(rules)) break;
+      seeds++;
       const legal = explorer.legal(state);
       if (legal !== undefined) play(legal, state, seed, true);
       followUp();

@@ -80,6 +80,8 @@ export function refuteBySearch(
   const fluents = (s: unknown): number[] => fluentIndexes(fluentOfTerm, explorer.terms(s)).sort((a, b) => a - b);
   try {
     const init = explorer.state(view.init.map((f) => view.fluents[f]!.term));
+    // Undefined: an initial state the explorer cannot make whole (pipeline/mutex-explorer.ts).
+    if (init === undefined) return out();
     for (const k of open) {
       if (refuted[k] === 1) continue;
       for (const [f, g] of pairsOf(claims[k]!.members)) {

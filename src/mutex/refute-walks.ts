@@ -19,8 +19,12 @@ import { type MutexView, fluentIndexes } from './view.js';
  * Method syntax on purpose: an explorer of any state type is one of `unknown` states.
  */
 export interface Explorer<S = unknown> {
-  /** The state whose fluents are the term ids `terms` (a sampled state). */
-  state(terms: readonly number[]): S;
+  /**
+   * The state whose fluents are the term ids `terms` (a sampled state, or one the explorer gave);
+   * undefined when the explorer cannot make it whole (a lazy part reads fluents the stage's states
+   * do not show, and no state seen had these: pipeline/mutex-explorer.ts).
+   */
+  state(terms: readonly number[]): S | undefined;
   /** The term ids of the fluents of `state`. */
   terms(state: S): number[];
   /** The legal moves of each role in `state`, or undefined when it is terminal or a role has none. */
@@ -133,8 +137,10 @@ export function refuteByWalks(
   try {
     for (const [, i] of order) {
       if (targets.open === 0 || evaluations + beyond >= budget || (cut ||= stop.passed())) break;
+      const seed = explorer.state(sampled[i]!.map((f) => view.fluents[f]!.term));
+      if (seed === undefined) continue;
       walks++;
-      walk(explorer.state(sampled[i]!.map((f) => view.fluents[f]!.term)));
+      walk(seed);
     }
   } catch (err) {
     // The explorer's simulator is made on first use, under the stage's budget: past it, a limit error.

@@ -11,6 +11,7 @@ import type { Explorer } from '../mutex/refute-walks.js';
 import { createFastSimulator } from '../play/fast/simulator.js';
 import { type GroundSimulator, type GroundState, createGroundSimulator, fluentsOf } from '../play/ground-sim.js';
 import { createRandom } from '../play/random.js';
+import { lazyReadUnviewed } from '../play/read-fluents.js';
 import type { StateInfo } from '../play/types.js';
 
 /** What an explorer reads of a simulator (the ground one's or the fast one's). */
@@ -37,47 +38,56 @@ const LAZY_CALL_RULES = 2_000;
 /**
  * An explorer of `game`: for a game without lazy axioms, the ground simulator `shared` gives
  * (sampling's, compiled once), else one compiled under `deadline`; for a game with lazy axioms,
- * the fast simulator compiled under `deadline`, whose lazy queries count in `work`. None when the
- * lazy part may read a fluent without a `true` atom ({@link lazyReadsUnviewed}).
+ * the fast simulator compiled under `deadline`, whose lazy queries count in `work`. When the lazy
+ * part may read a fluent without a `true` atom (read-fluents.ts `lazyReadUnviewed`), the stage's
+ * states do not show it: a seed is then completed from `sampled` ({@link completer}).
  */
-export function mutexExplorer(game: GroundGame, deadline: Deadline, seed: number, shared?: () => GroundSimulator): Explorer<GroundState> | undefined {
+export function mutexExplorer(
+  game: GroundGame, deadline: Deadline, seed: number, shared?: () => GroundSimulator, sampled?: readonly (readonly number[])[],
+): Explorer<GroundState> {
   if (game.lazy === undefined) {
     return explorerOf(game, seed, (): Playing => {
       const sim = shared?.() ?? createGroundSimulator(game, deadline);
       return { fluentTerms: sim.fluentTerms, successor: sim.successor, moves: sim.info };
     });
   }
-  if (lazyReadsUnviewed(game)) return undefined;
+  const complete = lazyReadUnviewed(game).length === 0 ? undefined : completer(game, sampled ?? []);
   return explorerOf(game, seed, (): Playing => {
     const sim = createFastSimulator(game, deadline);
     return { fluentTerms: sim.fluentTerms, successor: sim.successor, moves: sim.moves, work: () => sim.lazyWork() * LAZY_CALL_RULES };
-  });
+  }, complete);
 }
 
 /**
- * Whether the lazy part of `game` may read, under `true`, a fluent that has no `true` atom in the
- * ground rules. The mutex stage's states hold only fluents with one (view.ts, read-fluents.ts), and
- * the refuters rebuild their seeds from those. A seed without such a fluent is not the state that
- * was sampled, and its lazy queries would answer for another state. alexChess's
- * `canEnPassantInFile` and the held-out LOCUST_S's and PIT221_S's 336 fluents of one relation are
- * read so (docs/mutex.md, lazyref32). By relation name; a `true` of a variable may read any.
+ * Completes a state of the stage (its fluents with a `true` atom) to a whole state it was seen
+ * as: a sampled state (term ids of every fluent some rule reads, the lazy part's included:
+ * sample.ts, read-fluents.ts), or one the explorer gave the refuters ({@link Completer.saw}). A
+ * seed rebuilt from the stage's fluents alone would lack those the lazy part reads (alexChess's
+ * `canEnPassantInFile`), and its lazy queries would answer for another state, perhaps one that is
+ * not reachable (docs/mutex.md, lazyref32 and rook32). Two whole states seen as the same stage
+ * state: the first is kept (both are reachable).
  */
-function lazyReadsUnviewed(game: GroundGame): boolean {
-  const unviewed = new Set<string>();
-  for (const f of game.vocabulary.fluents) if (f.trueId < 0) unviewed.add(game.terms.symbolName(game.terms.functor(f.term)));
-  if (unviewed.size === 0) return false;
-  for (const rule of game.lazy?.rules ?? []) {
-    for (const lit of rule.body) {
-      if (lit.kind === 'distinct' || lit.atom.rel !== 'true') continue;
-      const t = lit.atom.args[0];
-      if (t === undefined || t.kind === 'var' || unviewed.has(t.name)) return true;
-    }
-  }
-  return false;
+interface Completer {
+  /** The whole state seen as the stage's state `terms`, or undefined when none was seen. */
+  whole(terms: readonly number[]): readonly number[] | undefined;
+  /** Remembers a whole state (term ids) the explorer gave out. */
+  saw(terms: readonly number[]): void;
 }
 
+/** The {@link Completer} of `game`, knowing the sampled states `sampled` (term ids). */
+function completer(game: GroundGame, sampled: readonly (readonly number[])[]): Completer {
+  const viewed = new Set(game.vocabulary.fluents.filter((f) => f.trueId >= 0).map((f) => f.term));
+  const key = (terms: readonly number[]): string => terms.filter((t) => viewed.has(t)).sort((a, b) => a - b).join(' ');
+  const seen = new Map<string, readonly number[]>();
+  const saw = (terms: readonly number[]): void => {
+    const k = key(terms);
+    if (!seen.has(k)) seen.set(k, terms);
+  };
+  for (const s of sampled) saw(s);
+  return { whole: (terms) => seen.get(key(terms)), saw };
+}
 /** The explorer over the simulator `make` gives on first use. */
-function explorerOf(game: GroundGame, seed: number, make: () => Playing): Explorer<GroundState> {
+function explorerOf(game: GroundGame, seed: number, make: () => Playing, complete?: Completer): Explorer<GroundState> {
   const random = createRandom(seed);
   let made: { sim: Playing; index: Map<number, number>; words: number } | undefined;
   const simulator = (): NonNullable<typeof made> => {
@@ -88,7 +98,9 @@ function explorerOf(game: GroundGame, seed: number, make: () => Playing): Explor
     return made;
   };
   return {
-    state(terms) {
+    state(given) {
+      const terms = complete === undefined ? given : complete.whole(given);
+      if (terms === undefined) return undefined;
       const { index, words } = simulator();
       const out = new Uint32Array(words);
       for (const t of terms) {
@@ -97,7 +109,11 @@ function explorerOf(game: GroundGame, seed: number, make: () => Playing): Explor
       }
       return out;
     },
-    terms: (state) => simulator().sim.fluentTerms(state),
+    terms(state) {
+      const terms = simulator().sim.fluentTerms(state);
+      complete?.saw(terms);
+      return terms;
+    },
     legal(state) {
       const info = simulator().sim.moves(state);
       return info.terminal || info.legal.some((m) => m.length === 0) ? undefined : info.legal;

@@ -82,9 +82,9 @@ export function mutexGroups(ground: GroundGame, normal: NormalGame, options: Pip
   return timer.run('mutex', () => {
     const reachable = enumeration?.end === 'complete';
     // The moves, walks and searches that refute what sampling and the proofs leave (docs/mutex.md);
-    // with lazy axioms on the fast simulator (mutex-explorer.ts), unless the states cannot seed it.
-    const explorer = mutexExplorer(ground, budget, settings.seed, simulator);
-    const r = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: budget, end, lifted: normal, reachable, ...(explorer === undefined ? {} : { explorer }) }, held);
+    // with lazy axioms on the fast simulator (mutex-explorer.ts), its seeds made whole from the sampled states.
+    const explorer = mutexExplorer(ground, budget, settings.seed, simulator, Array.isArray(states) ? states : undefined);
+    const r = findMutexGroups(ground, states, { ...DEFAULT_MUTEX_OPTIONS, deadline: budget, end, lifted: normal, reachable, explorer }, held);
     checkDeadline(options.deadline, ground.file, 'mutex groups: proving');
     const time: MutexTime = { beforeSeconds: before, budgetSeconds: seconds, sampleSeconds: sampled - before, proofSeconds: timer.processorSeconds() - sampled };
     return { ...r, stats: { ...r.stats, time, ...(enumeration === undefined ? {} : { enumeration }) } };

@@ -1,18 +1,45 @@
 /**
- * The fluents some rule reads: those with a `(true F)` atom in the ground game. A fluent without
- * one decides nothing (no legal move, next fluent, goal or terminal depends on it), so the states
+ * The fluents some rule reads: those with a `(true F)` atom in the ground game, and those the lazy
+ * part of a game with lazy axioms may read (docs/lazy.md). A fluent neither reads decides nothing
+ * (no legal move, next fluent, goal or terminal depends on it), so the states
  * the mutex stage samples and searches may leave it out (docs/mutex.md, fact23):
  * factoringImpossibleTurtleBrain's states hold about 7,300 fluents, of which at most 547 are read.
  */
 import type { GroundGame } from '../ground/types.js';
 import type { GroundState } from './ground-sim.js';
 
-/** Per term id, 1 when it is a fluent with a `true` atom in `game` (0 otherwise, or past the end). */
+/**
+ * Per term id, 1 when it is a fluent with a `true` atom in `game` or one its lazy part may read
+ * ({@link lazyReadUnviewed}; 0 otherwise, or past the end).
+ */
 export function readFluentTerms(game: GroundGame): Uint8Array {
   const fluents = game.vocabulary.fluents;
   const out = new Uint8Array(fluents.reduce((m, f) => Math.max(m, f.term + 1), 0));
   for (const f of fluents) if (f.trueId >= 0) out[f.term] = 1;
+  for (const t of lazyReadUnviewed(game)) out[t] = 1;
   return out;
+}
+
+/**
+ * The term ids of the fluents without a `true` atom in the ground rules that the lazy part of
+ * `game` may read under `true` (none without lazy axioms): by relation name, and every one when a
+ * lazy rule reads `true` of a variable. alexChess's `canEnPassantInFile` and the held-out
+ * LOCUST_S's and PIT221_S's `county`/`alesom` are read so (docs/mutex.md, lazyref32): a state
+ * without them is another state for the lazy queries.
+ */
+export function lazyReadUnviewed(game: GroundGame): number[] {
+  const unviewed = game.vocabulary.fluents.filter((f) => f.trueId < 0);
+  if (game.lazy === undefined || unviewed.length === 0) return [];
+  const names = new Set<string>();
+  for (const rule of game.lazy.rules) {
+    for (const lit of rule.body) {
+      if (lit.kind === 'distinct' || lit.atom.rel !== 'true') continue;
+      const t = lit.atom.args[0];
+      if (t === undefined || t.kind === 'var') return unviewed.map((f) => f.term);
+      names.add(t.name);
+    }
+  }
+  return unviewed.filter((f) => names.has(game.terms.symbolName(game.terms.functor(f.term)))).map((f) => f.term);
 }
 
 /** The term ids of `terms` that are read fluents (`read` from {@link readFluentTerms}), in order. */
