@@ -16,6 +16,7 @@ import { mutexExplorer } from '../src/pipeline/mutex-explorer.js';
 import { mutexGroups } from '../src/pipeline/stages-play.js';
 import { StageTimer } from '../src/timer.js';
 import { EXAMPLES_DIR } from './corpus.js';
+import { expectWitnessesReplay } from './support/witness.js';
 
 const NAME = 'mutex-lazy-refute.kif';
 
@@ -48,20 +49,7 @@ describe('false groups of a lazy-axiom game refuted on the fast simulator', () =
   });
 
   it('every witness replays from the initial state in the original game', () => {
-    const role = reasoner.roles[0]!;
-    for (const w of result.stats.search!.witnesses) {
-      let state = reasoner.initialState();
-      for (const joint of w.moves) {
-        const info = reasoner.info(state);
-        expect(info.terminal).toBe(false);
-        const move = info.legal[0]!.find((m) => `(legal ${role} ${m.text})` === joint[0]);
-        expect(move).toBeDefined();
-        state = reasoner.successor(state, [move!]);
-      }
-      const texts = state.map((f) => f.text);
-      expect(w.members).toHaveLength(2);
-      for (const m of w.members) expect(texts).toContain(m);
-    }
+    expectWitnessesReplay(reasoner, result.stats.search!.witnesses);
   });
 
   it("the explorer counts the lazy part's queries as work, the same on every run", () => {

@@ -14,6 +14,7 @@ import { DEFAULT_MUTEX_SETTINGS, runGrounding } from '../src/pipeline/stages.js'
 import { mutexGroups } from '../src/pipeline/stages-play.js';
 import { StageTimer } from '../src/timer.js';
 import { EXAMPLES_DIR } from './corpus.js';
+import { expectWitnessesReplay } from './support/witness.js';
 
 const NAME = 'mutex-deep-refute.kif';
 
@@ -39,19 +40,6 @@ describe('deep false groups refuted by a targeted search', () => {
   });
 
   it('every witness replays from the initial state in the original game', () => {
-    const role = reasoner.roles[0]!;
-    for (const w of result.stats.search!.witnesses) {
-      let state = reasoner.initialState();
-      for (const joint of w.moves) {
-        const info = reasoner.info(state);
-        expect(info.terminal).toBe(false);
-        const move = info.legal[0]!.find((m) => `(legal ${role} ${m.text})` === joint[0]);
-        expect(move).toBeDefined();
-        state = reasoner.successor(state, [move!]);
-      }
-      const texts = state.map((f) => f.text);
-      expect(w.members).toHaveLength(2);
-      for (const m of w.members) expect(texts).toContain(m);
-    }
+    expectWitnessesReplay(reasoner, result.stats.search!.witnesses);
   });
 });
