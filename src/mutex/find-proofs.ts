@@ -259,7 +259,7 @@ function partialKeys(game: GroundGame, view: MutexView, hyps: readonly Hypothesi
  */
 function keyProven(game: GroundGame, view: MutexView, hyps: readonly Hypothesis[], lifted: Lifted, h: number, members: readonly number[]): boolean {
   const keys = lifted.keys[h];
-  return lifted.proven[h] === true && (keys === undefined || (members.length > 0 && keys.has(keyText(keyTerms(game, view, hyps[h]!, members[0]!)))));
+  return lifted.proven[h] === true && (keys === undefined || (members.length > 0 && keys.has(groupKey(game, view, hyps[h]!, members))));
 }
 
 /**
@@ -271,8 +271,13 @@ function keyFailed(game: GroundGame, view: MutexView, hyps: readonly Hypothesis[
   const f = lifted.failed[h];
   if (f === undefined || f.every) return f?.every === true;
   if (members.length === 0 || (f.left.size === 0 && f.lost.size === 0)) return false;
-  const key = keyText(keyTerms(game, view, hyps[h]!, members[0]!));
+  const key = groupKey(game, view, hyps[h]!, members);
   return f.left.has(key) || f.lost.has(key);
+}
+
+/** The key of the group of `members` (not empty) under `h`, as the lifted proofs' keys hold it (lifted-induction.ts' keyText). */
+function groupKey(game: GroundGame, view: MutexView, h: Hypothesis, members: readonly number[]): string {
+  return keyText(keyTerms(game, view, h, members[0]!));
 }
 
 /** The input arguments of fluent `f` under hypothesis `h`, as terms: the key of its group. */

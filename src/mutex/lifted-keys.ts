@@ -6,8 +6,7 @@
 import type { Term } from '../gdl/ast.js';
 import type { Hypothesis } from './candidates.js';
 import type { Assumed, AssumedClaim } from './lifted-core.js';
-import type { KeysOf } from './lifted-induction.js';
-import { type Subst, key } from './lifted-terms.js';
+import { type KeysOf, keyText } from './lifted-induction.js';
 
 /**
  * Two inductions' proven claims together, each an invariant of its own (the second started from
@@ -30,9 +29,9 @@ export function keysNotImplied(h: Hypothesis, keys: readonly (readonly Term[])[]
   if (keys === undefined) return undefined;
   const smaller = (assumed.get(h.relation) ?? []).filter((c) => c.input.length < h.input.length && c.input.every((p) => h.input.includes(p)));
   if (smaller.length === 0) return keys;
-  const empty: Subst = new Map();
   return keys.filter((k) => {
-    const text = (c: AssumedClaim): string => c.input.map((p) => key(k[h.input.indexOf(p)]!, empty)).join(' ');
+    // The key's arguments at the smaller claim's inputs, as that claim holds its keys.
+    const text = (c: AssumedClaim): string => keyText(c.input.map((p) => k[h.input.indexOf(p)]!));
     const by = smaller.find((c) => c.keys === undefined || c.keys.has(text(c)));
     if (by !== undefined) assumed.use?.(by, by.keys === undefined ? undefined : text(by));
     return by === undefined;
