@@ -133,6 +133,7 @@ describe('the encoding of a query', () => {
       moves: [],
       terminal: -1,
       init: [0],
+      opaque: [],
     };
     let asked = 0;
     encodeCone(view, ruleIndex(view), [0], false, () => (asked++, false));
@@ -147,7 +148,7 @@ describe('the explanation of failed claims', () => {
   it('explains at most 16 claims shown not inductive: it proves nothing and only feeds --stats', () => {
     // 20 pairs of fluents, each made true by a rule with an empty body: every "at most one" fails.
     const fluents = Array.from({ length: 40 }, (_, i) => syntheticFluent(i, 2 * i, 2 * i + 1));
-    const view: MutexView = { atoms: 80, rules: fluents.map((f) => ({ head: f.nextAtom, pos: [], neg: [] })), fluents, moves: [], terminal: -1, init: [] };
+    const view: MutexView = { atoms: 80, rules: fluents.map((f) => ({ head: f.nextAtom, pos: [], neg: [] })), fluents, moves: [], terminal: -1, init: [], opaque: [] };
     const claims = Array.from({ length: 20 }, (_, j) => ({ kind: 'amo' as const, batch: j, members: [2 * j, 2 * j + 1] }));
     const r = proveClaims(view, claims, { maxConflicts: 20_000, maxPairQueries: 64, maxWork: 100_000_000, deadline: Deadline.never() });
     expect(r.verdicts.every((v) => v === 'not-inductive')).toBe(true);

@@ -18,7 +18,7 @@ import { PROOF_LIMITS as limits, PassingAtThirdLook, syntheticFluent } from './s
 function twoCones(bigRules = 1000): MutexView {
   const fluent = (i: number): MutexView['fluents'][number] => syntheticFluent(i, i, i === 0 || i === 2 ? 4 + i : -1);
   const big = Array.from({ length: bigRules }, (_, r) => ({ head: 4, pos: [2 + (r % 2)], neg: [] }));
-  return { atoms: 8, rules: [...big, { head: 6, pos: [0], neg: [] }], fluents: [0, 1, 2, 3].map(fluent), moves: [], terminal: -1, init: [] };
+  return { atoms: 8, rules: [...big, { head: 6, pos: [0], neg: [] }], fluents: [0, 1, 2, 3].map(fluent), moves: [], terminal: -1, init: [], opaque: [] };
 }
 
 const claims = [

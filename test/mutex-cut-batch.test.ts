@@ -16,7 +16,7 @@ function oneBatch(): MutexView {
   const fluent = (i: number): MutexView['fluents'][number] => (
     { term: i, text: `(f ${i})`, trueAtom: i, nextAtom: i === 3 ? -1 : 4 + i, relation: 'f/1', name: 'f', args: [String(i)] });
   const rules = [{ head: 4, pos: [], neg: [] }, { head: 5, pos: [], neg: [] }, { head: 6, pos: [0], neg: [] }];
-  return { atoms: 8, rules, fluents: [0, 1, 2, 3].map(fluent), moves: [], terminal: -1, init: [] };
+  return { atoms: 8, rules, fluents: [0, 1, 2, 3].map(fluent), moves: [], terminal: -1, init: [], opaque: [] };
 }
 
 const claims = [

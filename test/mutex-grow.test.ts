@@ -19,7 +19,7 @@ function sharedCone(): MutexView {
     { term: i, text: `(f ${i})`, trueAtom: i, nextAtom: i % 2 === 0 ? 16 + i : -1, relation: 'f/1', name: 'f', args: [String(i)] });
   const derived = Array.from({ length: 1000 }, (_, r) => ({ head: 32, pos: [r % 16], neg: [] }));
   const nexts = Array.from({ length: 8 }, (_, k) => ({ head: 16 + 2 * k, pos: [32, 2 * k], neg: [] }));
-  return { atoms: 33, rules: [...derived, ...nexts], fluents: Array.from({ length: 16 }, (_, i) => fluent(i)), moves: [], terminal: -1, init: [] };
+  return { atoms: 33, rules: [...derived, ...nexts], fluents: Array.from({ length: 16 }, (_, i) => fluent(i)), moves: [], terminal: -1, init: [], opaque: [] };
 }
 
 const claims = Array.from({ length: 8 }, (_, k) => ({ kind: 'amo' as const, batch: 0, members: [2 * k, 2 * k + 1] }));
@@ -51,7 +51,7 @@ function disjointCones(): MutexView {
     { term: i, text: `(f ${i})`, trueAtom: i, nextAtom: i % 2 === 0 ? 32 + i : -1, relation: 'f/1', name: 'f', args: [String(i)] });
   const derived = Array.from({ length: 16 * 1000 }, (_, r) => ({ head: 64 + Math.floor(r / 1000), pos: [r % 32], neg: [] }));
   const nexts = Array.from({ length: 16 }, (_, k) => ({ head: 32 + 2 * k, pos: [64 + k, 2 * k], neg: [] }));
-  return { atoms: 80, rules: [...derived, ...nexts], fluents: Array.from({ length: 32 }, (_, i) => fluent(i)), moves: [], terminal: -1, init: [] };
+  return { atoms: 80, rules: [...derived, ...nexts], fluents: Array.from({ length: 32 }, (_, i) => fluent(i)), moves: [], terminal: -1, init: [], opaque: [] };
 }
 
 describe('a batch of claims whose cones share nothing', () => {
@@ -85,7 +85,7 @@ function oneLargeManySmall(n: number): MutexView {
     { term: i, text: `(f ${i})`, trueAtom: i, nextAtom: i % 2 === 0 ? f + i / 2 : -1, relation: 'f/1', name: 'f', args: [String(i)] });
   const big = Array.from({ length: 1000 }, (_, r) => ({ head: derived, pos: [r % 2], neg: [] }));
   const nexts = Array.from({ length: n + 1 }, (_, k) => ({ head: f + k, pos: k === 0 ? [derived, 0] : [2 * k], neg: k === 0 ? [] : [2 * k + 1] }));
-  return { atoms: derived + 1, rules: [...big, ...nexts], fluents: Array.from({ length: f }, (_, i) => fluent(i)), moves: [], terminal: -1, init: [] };
+  return { atoms: derived + 1, rules: [...big, ...nexts], fluents: Array.from({ length: f }, (_, i) => fluent(i)), moves: [], terminal: -1, init: [], opaque: [] };
 }
 
 describe('claims active while the encoding grows', () => {

@@ -89,17 +89,16 @@ describe('implications between two relations, proven lifted', () => {
   });
 });
 
-describe('mutex groups of a game with lazy axioms (lifted proofs only)', () => {
-  it('lazy-board with right and left lazy: groups found, every proven one proven lifted, no SAT query', () => {
+describe('mutex groups of a game with lazy axioms', () => {
+  it('lazy-board with right and left lazy: groups found, every proven one proven lifted or by the ground SAT (lazy atoms free)', () => {
     const options = resolvePipelineOptions({ lazyRelations: ['right', 'left'] });
     const loaded = loadGame(readFileSync(join(EXAMPLES_DIR, 'lazy-board.kif'), 'utf8'), 'lazy-board.kif', options, new StageTimer());
     const ground = removeUnusedInstances(groundNormalGame(loaded.normal, options, new StageTimer()).ground, new StageTimer(), options).game;
     expect(ground.lazy).toBeDefined();
     // No search over every reachable state (docs/mutex.md 2f; test/mutex-states.test.ts searches this game): the lifted proofs alone.
     const r = mutexGroups(ground, loaded.normal, options, { ...DEFAULT_MUTEX_SETTINGS, playouts: 20, seconds: 60, maxStates: 0 }, new StageTimer());
-    expect(r.stats.groundProof).toBe(false);
-    expect(r.stats.satQueries).toBe(0);
+    expect(r.stats.opaqueAtoms).toBeGreaterThan(0);
     expect(r.groups.some((g) => g.proven)).toBe(true);
-    expect(r.groups.every((g) => !g.proven || g.proof === 'lifted')).toBe(true);
+    expect(r.groups.every((g) => !g.proven || g.proof === 'lifted' || g.proof === 'ground')).toBe(true);
   });
 });

@@ -21,7 +21,7 @@ describe("the ground proof's retry batch", () => {
     const view: MutexView = {
       atoms: 8,
       rules: [{ head: 1, pos: [], neg: [] }, { head: 3, pos: [], neg: [] }, { head: 5, pos: [0], neg: [] }, { head: 7, pos: [2], neg: [] }],
-      fluents, moves: [], terminal: -1, init: [],
+      fluents, moves: [], terminal: -1, init: [], opaque: [],
     };
     const claims = [{ kind: 'amo' as const, batch: 0, members: [2, 3] }, { kind: 'amo' as const, batch: 1, members: [0, 1] }];
     const r = proveClaims(view, claims, { ...PROOF_LIMITS, deadline: Deadline.never() });

@@ -112,7 +112,7 @@ export function atLeastTwo(s: SatSolver, lits: readonly number[]): number {
 export interface RuleIndex {
   readonly byHead: readonly (readonly number[])[];
   readonly legalOf: Int32Array;
-  /** 1 for the free atoms: current fluents and moves. */
+  /** 1 for the free atoms: current fluents, moves and a lazy part's atoms (the view's `opaque`). */
   readonly free: Uint8Array;
   /**
    * Whether queries include `terminal` (asserted false): only when its cone is small, since in
@@ -143,6 +143,9 @@ export function ruleIndex(view: MutexView, stop: () => boolean = () => false): R
   const legalOf = new Int32Array(view.atoms).fill(-1);
   const free = new Uint8Array(view.atoms);
   for (const f of view.fluents) free[f.trueAtom] = 1;
+  // A lazy part's atoms (docs/lazy.md) are decided outside the ground rules: free, never completed.
+  // Its heads' ground rules are only part of their definition; its relations' atoms have none.
+  for (const a of view.opaque) free[a] = 1;
   for (const role of view.moves) {
     for (const m of role) {
       if (m.does < 0) continue;

@@ -49,7 +49,7 @@ export interface Proofs {
   readonly implications: { readonly tried: number; readonly proven: number };
 }
 
-/** Proves the claims of `early`: lifted, then ground (none for lazy axioms), then walks and 2h. */
+/** Proves the claims of `early`: lifted, then ground (a lazy part's atoms free), then walks and 2h (not for lazy axioms). */
 export function proveAndWalk(game: GroundGame, early: Early, options: MutexOptions): Proofs {
   const { view, claims, claimOf, hyps, cands } = early;
   const liftedStart = Date.now();
@@ -57,21 +57,21 @@ export function proveAndWalk(game: GroundGame, early: Early, options: MutexOptio
   const liftedMs = Date.now() - liftedStart;
   const aloClaims = new Set([...aloLifted].map((i) => claimOf.alo[i]!));
   const provenLifted = claims.map((c, k) => (c.kind === 'amo' ? keyProven(game, view, hyps, lifted, c.batch >> 1, c.members) : aloClaims.has(k)));
-  // A game with lazy axioms (docs/lazy.md) has no ground rules for its lazy part, whose Clark
-  // completion would then say "false": the ground SAT is not asked, only the lifted proofs count.
+  // A game with lazy axioms (docs/lazy.md) has no ground rules for its lazy part: the ground SAT
+  // leaves its atoms free (the view's `opaque`, encode.ts), so an unsatisfiable query still proves.
   const implied = impliedClaims(hyps, cands, claimOf, claims.length, sampledAmo, lifted.proven);
   const reachable = options.reachable === true;
   // Every reachable state given (docs/mutex.md 2f): the claims asked are exactly those no state
   // violates (an AMO no state had two members of, an ALO every state had a member of), so each holds.
   // With lazy axioms, the rule of the ground proof (prove.ts): a claim whose proof ran and failed
-  // is observed only, one the budget cut is unproven for lack of budget. The lifted proofs are the
-  // only proof here: a claim whose own lifted step failed, checked to its end, is observed only
-  // even when the budget cut later checks; the others left open are observed unless it did.
-  const spent = cut || options.deadline.passed();
-  const failed = claims.map((c) => c.kind === 'amo' && keyFailed(game, view, hyps, lifted, c.batch >> 1, c.members));
-  const proof = reachable ? withoutQueries(claims.map(() => true), true, false, [])
-    : game.lazy === undefined ? proveClaims(view, claims, { ...options, implied, later: laterClaims(early, provenLifted) }, provenLifted)
-      : withoutQueries(provenLifted, !spent, spent, failed);
+  // is observed only, one the budget cut is unproven for lack of budget; and a claim whose own
+  // lifted step failed, checked to its end, is observed only even when the budget cut the ground
+  // proof before it (the lifted cut, before the ground proof takes what is left, counts as spent).
+  const liftedSpent = cut || options.deadline.passed();
+  const ground = reachable ? undefined : proveClaims(view, claims, { ...options, implied, later: laterClaims(early, provenLifted) }, provenLifted);
+  const failed = (k: number): boolean => claims[k]!.kind === 'amo' && keyFailed(game, view, hyps, lifted, claims[k]!.batch >> 1, claims[k]!.members);
+  const proof = ground === undefined ? everyStateProven(claims.length)
+    : game.lazy === undefined ? ground : withLiftedFailures(ground, liftedSpent, failed);
   // The claims left unproven, again with exclusions between two relations (section 2h); every
   // reachable state already decided them all.
   // Before it, the claims left unproven are refuted where walks from the sampled states reach a
@@ -213,15 +213,20 @@ function laterClaims(early: Early, provenLifted: readonly boolean[]): Uint8Array
   return out;
 }
 
+/** The proof's result when every reachable state was given: each of the `claims` proven by them, no SAT query asked. */
+function everyStateProven(claims: number): ReturnType<typeof proveClaims> {
+  const proven = Array.from({ length: claims }, () => true);
+  return { proven, verdicts: proven.map((): ClaimVerdict => 'proven'), unrefutedPairs: new Map(), queries: 0, work: 0, complete: true, budgetSpent: false };
+}
+
 /**
- * The proof's result when no SAT query is asked: `proven` by the lifted proofs alone, or all of
- * them by every reachable state. The rest are not inductive as far as the proofs tell (observed
- * only) when their own lifted step `failed` (checked to its end within the budget) or the budget
- * did not cut the proofs (`budgetSpent`), else unproven for lack of budget.
+ * A lazy game's ground proof with what the lifted proofs found (labels32): a claim the ground
+ * proof left for lack of budget is observed only when its own lifted step `failed` (checked to
+ * its end); the budget counts as spent when the lifted proofs were cut (`liftedSpent`) too.
  */
-function withoutQueries(proven: readonly boolean[], complete: boolean, budgetSpent: boolean, failed: readonly boolean[]): ReturnType<typeof proveClaims> {
-  const open = (k: number): ClaimVerdict => (failed[k] === true || !budgetSpent ? 'not-inductive' : 'unproven');
-  return { proven, verdicts: proven.map((p, k) => (p ? 'proven' : open(k))), unrefutedPairs: new Map(), queries: 0, work: 0, complete, budgetSpent };
+function withLiftedFailures(proof: ReturnType<typeof proveClaims>, liftedSpent: boolean, failed: (k: number) => boolean): ReturnType<typeof proveClaims> {
+  const verdicts = proof.verdicts.map((v, k): ClaimVerdict => (v === 'unproven' && failed(k) ? 'not-inductive' : v));
+  return { ...proof, verdicts, budgetSpent: proof.budgetSpent || liftedSpent };
 }
 
 /** The relations (`name/arity`) with a fluent that has no `true` atom (outside the view: sampled states do not show it). */

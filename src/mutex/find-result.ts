@@ -38,7 +38,7 @@ export function assembleResult(game: GroundGame, early: Early, proofs: Proofs, o
       implications: proofs.implications,
       exclusions: { tried: strengthened?.tried ?? 0, proven: strengthened?.proven ?? 0, complete: strengthened?.complete ?? true },
       ...(strengthened?.lemmas === undefined ? {} : { lemmas: strengthened.lemmas }),
-      groundProof: game.lazy === undefined,
+      opaqueAtoms: view.opaque.length,
       chosen: countByProof(chosen.groups, reachable),
       // The explanation of failed claims (for --stats, within a small budget of its own) does not count.
       budgetReached: proof.budgetSpent || strengthened?.budgetSpent === true || walked?.cut === true || !chosen.complete || early.candidatesCut,

@@ -50,8 +50,8 @@ interface MutexStats {
   readonly exclusions: { readonly tried: number; readonly proven: number; readonly complete: boolean };
   /** Lemmas through a mapping relation (ground-lemmas.ts), when the game has a mapping rule and the sampled states held one. */
   readonly lemmas?: { readonly mappingRules: number; readonly generated: number; readonly kept: number; readonly proven: number; readonly queries: number; readonly work: number; readonly complete: boolean };
-  /** False for a game with lazy axioms: only the lifted proofs were taken (no ground SAT). */
-  readonly groundProof: boolean;
+  /** Atoms of a lazy part (docs/lazy.md) the ground SAT left free, uncompleted: 0 without lazy axioms. */
+  readonly opaqueAtoms: number;
   /** Candidates the SAT proof showed not inductive (observed only). */
   readonly notInductive: number;
   /** Candidates left unproven because the work, conflict or time budget ran out first. */

@@ -3,6 +3,7 @@
  * with their `next` atoms and argument keys), the moves per role, the terminal atom. Every
  * other module of the stage works on these indexes only.
  */
+import { lazyInputAtoms } from '../ground/atoms.js';
 import type { GroundGame } from '../ground/types.js';
 import type { Term } from '../gdl/ast.js';
 import { compareCodePoints } from '../gdl/terms.js';
@@ -40,6 +41,12 @@ export interface MutexView {
   readonly terminal: number;
   /** Fluent indexes of the initial state. */
   readonly init: readonly number[];
+  /**
+   * Atoms a lazy part (docs/lazy.md) decides per state, outside the ground rules: atoms of lazy
+   * relations and the heads lazy keyword rules may make (`lazyInputAtoms`), sorted; empty without
+   * lazy axioms. The ground SAT leaves them free variables, with no completion (encode.ts).
+   */
+  readonly opaque: readonly number[];
 }
 
 /** Builds the view of a ground game from its vocabulary (the one place that reads it). */
@@ -68,7 +75,7 @@ export function mutexView(game: GroundGame): MutexView {
   // The rule objects are made on the first read of `rules` (compact.ts), not here: the
   // candidates, the moves' search and the lifted proofs read none, and making them comes out of
   // the same budget (FARMERS_S: 2.4 million rules, 0.3 s before the lifted proofs could start).
-  return { atoms: game.atoms.length, get rules() { return game.rules; }, fluents, moves, terminal: vocabulary.terminal, init };
+  return { atoms: game.atoms.length, get rules() { return game.rules; }, fluents, moves, terminal: vocabulary.terminal, init, opaque: lazyInputAtoms(game) };
 }
 
 /**
