@@ -19,9 +19,9 @@ import type { MutexView } from './view.js';
 /**
  * How a group's claim stands: proven on the rules with variables (`lifted`: every claim the
  * group rests on, "at most one" and, when it says so, "exactly one"), proven with ground SAT
- * for at least one of them (`ground`), shown not inductive by the SAT proof (with lazy axioms,
- * where no SAT runs: its own lifted step failed, checked to its end within the budget, or the
- * lifted proofs left it open and the budget did not cut them) and so only `observed` in the
+ * for at least one of them (`ground`), shown not inductive by the SAT proof (with lazy axioms
+ * also when the SAT proof left it for lack of budget but its own lifted step failed, checked to
+ * its end within the budget) and so only `observed` in the
  * sampled states, or `unproven` because the budget ran out first; or proven
  * because the states given were every reachable state and none violates it (`states`, for the
  * claims not proven lifted: docs/mutex.md, 2f).

@@ -33,8 +33,8 @@ export type { Claim };
  * What the proof says of one claim: proven; not inductive (a SAT query found a transition from
  * a state satisfying the proven claims to one violating it, or the initial state violates it);
  * or unproven for lack of budget (never asked, asked in a batch the budget cut short, or its
- * query undecided within the conflict budget). With lazy axioms no query is asked: a claim the
- * lifted proofs left open is not inductive as far as they tell, unless the budget cut them
+ * query undecided within the conflict budget). With lazy axioms the queries leave the lazy atoms
+ * free, and a claim left unproven whose own lifted step failed counts as not inductive
  * (find-proofs.ts).
  */
 export type ClaimVerdict = 'proven' | 'not-inductive' | 'unproven';

@@ -54,8 +54,8 @@ const SAMPLE_WORK = 1_500_000_000;
 
 /**
  * The share of the stage's budget the playouts of a game with lazy axioms (docs/lazy.md) may take,
- * where other games' take half. Its groups are proven by the lifted proofs alone (no ground SAT,
- * no walks: find-proofs.ts), so the proofs are what its budget buys: chess's default budget of
+ * where other games' take half. Its groups were then proven by the lifted proofs alone (since sat33
+ * also by a ground SAT with the lazy atoms free: find-proofs.ts), so the proofs are what its budget buys: chess's default budget of
  * about 14.6 processor seconds gave the playouts 7.3 (1,681 to 1,884 states) and the proofs 5.3,
  * where `cell` alone and `check` [0,2,3] take about 3.7 and 6 to 7. At a quarter (3.8 s, 619 states)
  * and 0.15 (2.2 s, 218 states) the budget still cut `check` [0,2,3]; at a tenth (1.5 s, 32
