@@ -121,9 +121,9 @@ export function refuteByCreating(
   // Past the budget (chess's proofs spend it), not even the rules are read.
   if (open.length === 0 || stop.passed()) return out();
   const memberOf = memberIndex(view.fluents.length, claims, open);
-  const bias = creatingMoves(game, view, claims, open, memberOf);
+  const creating = creatingMoves(game, view, claims, open, memberOf);
   // No claim a special move creates a member of: nothing to try, the simulator not made.
-  if (bias.targets === 0) return out();
+  if (creating.targets === 0) return out();
   const meter = workMeter(explorer);
   const spend = (): boolean => ++evaluations + (beyond += meter() / rules) <= budget && !(cut ||= stop.passed());
   let left = open.length;
@@ -161,7 +161,7 @@ export function refuteByCreating(
 
   // The cell of a state (fluent indexes): its members of targets, as a key.
   function cellOf(state: readonly number[]): string {
-    return state.filter((f) => bias.members.has(f)).join(' ');
+    return state.filter((f) => creating.members.has(f)).join(' ');
   }
 
   // One walk of up to {@link LEG} seeded random joint moves from `start`, the creating moves tried
@@ -189,7 +189,7 @@ export function refuteByCreating(
     const held = node.fluents;
     for (let role = 0; role < legal.length; role++) {
       for (const m of legal[role]!) {
-        const beside = bias.creates.get(m)?.flatMap(([h, k]) => held.filter((f) => f !== h && memberOf[f]!.includes(k) && !tried.has(`${m} ${f}`))) ?? [];
+        const beside = creating.creates.get(m)?.flatMap(([h, k]) => held.filter((f) => f !== h && memberOf[f]!.includes(k) && !tried.has(`${m} ${f}`))) ?? [];
         if (beside.length === 0) continue;
         beside.forEach((f) => tried.add(`${m} ${f}`));
         if (!spend()) return false;
@@ -209,7 +209,7 @@ function memberIndex(fluents: number, claims: readonly Claim[], open: readonly n
   return out;
 }
 
-/** One `next` rule of a member, as {@link targetMoves} reads it: its head's fluent, the moves and the fluents its positive body reads. */
+/** One `next` rule of a member, as {@link creatingMoves} reads it: its head's fluent, the moves and the fluents its positive body reads. */
 interface NextRule {
   readonly head: number;
   readonly moves: readonly number[];
