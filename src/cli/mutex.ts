@@ -89,8 +89,18 @@ function enumerationLine(e: NonNullable<MutexResult['stats']['enumeration']>, st
 /** The searches toward two members (refute-search.ts): counts, and the first witness with its moves from the initial state. */
 function searchLines(x: NonNullable<MutexResult['stats']['search']>): string[] {
   const head = `mutex: searches from the initial state toward two members: ${x.refuted} unproven claims refuted (${x.searches} searches, ${x.evaluations} evaluations)`;
-  const w = x.witnesses[0];
-  return w === undefined ? [head] : [head, `mutex: refuted: ${w.members.join(' ')} both true after ${w.moves.length} joint moves: ${w.moves.map((j) => j.join(' ')).join(', ')}`];
+  return [head, ...x.witnesses.slice(0, 1).map(witnessLine)];
+}
+
+/** The walks toward a creating move (refute-create.ts): counts, and every witness (they are few: the claims few moves create a member of). */
+function creatingLines(x: NonNullable<MutexResult['stats']['creating']>): string[] {
+  const head = `mutex: walks from the initial state trying creating moves: ${x.refuted} unproven claims refuted (${x.searches} walks, ${x.evaluations} evaluations)`;
+  return [head, ...x.witnesses.map(witnessLine)];
+}
+
+/** A refuting state's members and the joint moves from the initial state to it. */
+function witnessLine(w: NonNullable<MutexResult['stats']['search']>['witnesses'][number]): string {
+  return `mutex: refuted: ${w.members.join(' ')} both true after ${w.moves.length} joint moves: ${w.moves.map((j) => j.join(' ')).join(', ')}`;
 }
 
 function formatMutexStats(r: MutexResult): string {
@@ -107,6 +117,7 @@ function formatMutexStats(r: MutexResult): string {
     ...(s.moves === undefined ? [] : [`mutex: moves that make two members true, before the proofs: ${s.moves.refuting} refuting states (${s.moves.seeds} states seeded, ${s.moves.evaluations} evaluations)`]),
     ...(s.walks === undefined ? [] : [`mutex: walks from the sampled states: ${s.walks.refuted} unproven claims refuted (${s.walks.walks} walks, ${s.walks.evaluations} evaluations)`]),
     ...(s.search === undefined ? [] : searchLines(s.search)),
+    ...(s.creating === undefined ? [] : creatingLines(s.creating)),
     `mutex: ${s.satQueries} SAT queries, work ${s.proofWork}${s.proofComplete ? '' : ' (budget reached: later candidates not tried)'}`,
     ...(s.enumeration === undefined ? [] : [enumerationLine(s.enumeration, s.chosen.states)]),
     ...(s.time === undefined ? [] : [timeLine(s.time)]),

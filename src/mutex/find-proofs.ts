@@ -22,6 +22,7 @@ import { type KeyedGroup, proveLifted } from './lifted.js';
 import { type Worth, keyText } from './lifted-induction.js';
 import { type ClaimVerdict, proveClaims } from './prove.js';
 import { proveByProjection } from './projection.js';
+import { refuteByCreating } from './refute-create.js';
 import { type SearchRefutation, refuteBySearch, withSearched } from './refute-search.js';
 import { refuteByWalks, strengthenRest, withRefuted } from './refute-walks.js';
 import type { MutexOptions } from './types.js';
@@ -44,6 +45,8 @@ export interface Proofs {
   readonly refutedWalks: number;
   /** The searches toward two members (refute-search.ts), when the walks ran. */
   readonly searched: SearchRefutation | undefined;
+  /** The walks toward a creating move's second member (refute-create.ts), when they ran (lazy axioms only). */
+  readonly created: SearchRefutation | undefined;
   readonly liftedMs: number;
   readonly liftedPairs: number;
   readonly implications: { readonly tried: number; readonly proven: number };
@@ -81,11 +84,17 @@ export function proveAndWalk(game: GroundGame, early: Early, options: MutexOptio
     : refuteByWalks(view, claims, proof.verdicts, early.sampled, options.explorer, early.fluentOfTerm, options.deadline);
   // Then those the walks left, by a search from the initial state toward two members (refute-search.ts).
   const searched = walks === undefined ? undefined : refuteBySearch(view, claims, proof.verdicts, walks.refuted, options.explorer!, early.fluentOfTerm, options.deadline);
-  const walked = walks === undefined ? undefined : withSearched(walks, searched!);
+  const searchedToo = walks === undefined ? undefined : withSearched(walks, searched!);
+  // Then, with lazy axioms, those a creating move breaks, by walks from the initial state
+  // (refute-create.ts). Only there: an eager game's budget after the walks goes to the joint
+  // proof of 2h and the projection proof below, which it would take time from.
+  const created = searchedToo === undefined || game.lazy === undefined ? undefined
+    : refuteByCreating(game, view, claims, proof.verdicts, searchedToo.refuted, options.explorer!, early.fluentOfTerm, options.deadline);
+  const walked = searchedToo === undefined || created === undefined ? searchedToo : withSearched(searchedToo, created);
   const strengthened = game.lazy === undefined && !reachable ? strengthenRest(view, early.sampled, claims, proof, options, walked) : undefined;
   const refutedWalks = walks?.refuted.reduce((n, x) => n + x, 0) ?? 0;
   return {
-    liftedProven: lifted.proven, provenLifted, proof, strengthened, walked, searched, refutedWalks, liftedMs,
+    liftedProven: lifted.proven, provenLifted, proof, strengthened, walked, searched, created, refutedWalks, liftedMs,
     // Then the claims still open after every other pass, by a state search on a projection
     // (projection.ts), from before the proofs' deadline into a quarter of the reserve after it.
     verdicts: game.lazy !== undefined || reachable ? strengthened?.verdicts ?? proof.verdicts

@@ -8,6 +8,7 @@ import { chooseEncoding, judge } from './choose.js';
 import type { Early } from './find-early.js';
 import type { Proofs } from './find-proofs.js';
 import type { ClaimVerdict } from './prove.js';
+import type { SearchRefutation } from './refute-search.js';
 import { countByProof, tallyJudged } from './tally.js';
 import type { MutexOptions, MutexResult } from './types.js';
 
@@ -51,14 +52,14 @@ export function assembleResult(game: GroundGame, early: Early, proofs: Proofs, o
       moves: early.moves,
       ...(walked === undefined || walked.walks === 0 ? {} : { walks: { refuted: proofs.refutedWalks, walks: walked.walks, evaluations: walked.evaluations } }),
       ...(walked === undefined ? {} : { refutedByState: refutedByState(early, proofs) }),
-      ...(proofs.searched === undefined || proofs.searched.searches === 0 ? {} : { search: searchStats(game, proofs, early) }),
+      ...(proofs.searched === undefined || proofs.searched.searches === 0 ? {} : { search: searchStats(game, proofs.searched, early) }),
+      ...(proofs.created === undefined || proofs.created.searches === 0 ? {} : { creating: searchStats(game, proofs.created, early) }),
     },
   };
 }
 
-/** The searches' counts for `--stats`, with their witnesses as texts (refute-search.ts). */
-function searchStats(game: GroundGame, proofs: Proofs, early: Early): NonNullable<MutexResult['stats']['search']> {
-  const s = proofs.searched!;
+/** The searches' (or the creating walks') counts for `--stats`, with their witnesses as texts (refute-search.ts, refute-create.ts). */
+function searchStats(game: GroundGame, s: SearchRefutation, early: Early): NonNullable<MutexResult['stats']['search']> {
   const witnesses = s.witnesses.map((w) => ({
     members: early.claims[w.claim]!.members.filter((f) => w.state.includes(f)).map((f) => early.view.fluents[f]!.text),
     moves: w.moves.map((j) => j.map((l) => atomText(game, l))),

@@ -82,6 +82,11 @@ interface MutexStats {
     readonly refuted: number; readonly searches: number; readonly evaluations: number;
     readonly witnesses: readonly { readonly members: readonly string[]; readonly moves: readonly (readonly string[])[] }[];
   };
+  /**
+   * The walks from the initial state toward a creating move's second member (refute-create.ts),
+   * lazy axioms only, when any ran: as {@link MutexStats.search} (`searches` counts the walks).
+   */
+  readonly creating?: MutexStats['search'];
   /** Candidate groups no sampled state refuted that a reachable state of the walks or the searches refuted, when the walks ran. */
   readonly refutedByState?: number;
   /** Moves making two members true, played before the proofs (refute-moves.ts), when any state was seeded. */
