@@ -71,6 +71,12 @@ export function proveAndWalk(game: GroundGame, early: Early, options: MutexOptio
   // lifted step failed, checked to its end, is observed only even when the budget cut the ground
   // proof before it (the lifted cut, before the ground proof takes what is left, counts as spent).
   const liftedSpent = cut || options.deadline.passed();
+  // With lazy axioms, the claims a creating move breaks are refuted first, by walks from the
+  // initial state (refute-create.ts), on the claims the lifted proofs left: the ground SAT takes
+  // every second the budget has left, and on alexChess proved none of them while the walks
+  // refuted three of its five false groups (docs/mutex.md, the thirty-third session's lead section).
+  const created = reachable || options.explorer === undefined || game.lazy === undefined ? undefined
+    : refuteByCreating(game, view, claims, provenLifted.map((p) => (p ? 'proven' : 'unproven')), undefined, options.explorer, early.fluentOfTerm, options.deadline);
   const ground = reachable ? undefined : proveClaims(view, claims, { ...options, implied, later: laterClaims(early, provenLifted) }, provenLifted);
   const failed = (k: number): boolean => claims[k]!.kind === 'amo' && keyFailed(game, view, hyps, lifted, claims[k]!.batch >> 1, claims[k]!.members);
   const proof = ground === undefined ? everyStateProven(claims.length)
@@ -83,13 +89,12 @@ export function proveAndWalk(game: GroundGame, early: Early, options: MutexOptio
   const walks = reachable || options.explorer === undefined ? undefined
     : refuteByWalks(view, claims, proof.verdicts, early.sampled, options.explorer, early.fluentOfTerm, options.deadline);
   // Then those the walks left, by a search from the initial state toward two members (refute-search.ts).
-  const searched = walks === undefined ? undefined : refuteBySearch(view, claims, proof.verdicts, walks.refuted, options.explorer!, early.fluentOfTerm, options.deadline);
+  // Those the creating walks refuted are not searched again.
+  const done = walks === undefined || created === undefined ? walks?.refuted : Uint8Array.from(walks.refuted, (x, k) => x | created.refuted[k]!);
+  const searched = walks === undefined ? undefined : refuteBySearch(view, claims, proof.verdicts, done, options.explorer!, early.fluentOfTerm, options.deadline);
   const searchedToo = walks === undefined ? undefined : withSearched(walks, searched!);
-  // Then, with lazy axioms, those a creating move breaks, by walks from the initial state
-  // (refute-create.ts). Only there: an eager game's budget after the walks goes to the joint
-  // proof of 2h and the projection proof below, which it would take time from.
-  const created = searchedToo === undefined || game.lazy === undefined ? undefined
-    : refuteByCreating(game, view, claims, proof.verdicts, searchedToo.refuted, options.explorer!, early.fluentOfTerm, options.deadline);
+  // Lazy games only: an eager game's budget after the walks goes to the joint proof of 2h and
+  // the projection proof below, which the creating walks would take time from.
   const walked = searchedToo === undefined || created === undefined ? searchedToo : withSearched(searchedToo, created);
   const strengthened = game.lazy === undefined && !reachable ? strengthenRest(view, early.sampled, claims, proof, options, walked) : undefined;
   const refutedWalks = walks?.refuted.reduce((n, x) => n + x, 0) ?? 0;
