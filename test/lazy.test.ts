@@ -103,6 +103,24 @@ describe('a lazy program that reads a keyword, beside a relation read with the j
   });
 });
 
+describe('a ground axiom that reads a keyword with a lazy rule', () => {
+  const file = 'lazy-keyword-ground.kif';
+  const text = readFileSync(join(EXAMPLES_DIR, file), 'utf8');
+  // Line 14's legal rule left non-ground as a whole, as a limit on its join does (PORTUGAL).
+  const forced = resolvePipelineOptions({ lazyRelations: ['blocked', '@14:1'] });
+
+  it('makes the axiom lazy, reading its own copy of legal, and plays like the original', () => {
+    const loaded = loadGame(text, file, forced, new StageTimer());
+    const plan = planLazy(loaded.normal, ['blocked', '@14:1']);
+    // canmove's only moves are the lazy rule's: instantiated, it would have none (always terminal).
+    expect(plan.relations).toEqual(['blocked', 'canmove']);
+    expect(plan.program).toContain('legal_read');
+    const full = groundNormalGame(loaded.normal, forced, new StageTimer()).ground;
+    const game = removeUnusedInstances(full, new StageTimer(), forced).game;
+    expectSame(verifyGrounding(loaded.normal, game, forced, { playouts: 4, seed: 1, maxSteps: 10 }));
+  });
+});
+
 describe('refusals', () => {
   it('refuses a lazy relation that reads the joint move', () => {
     const text = `${TEXT}\n(<= (building ?c) (does blocker (build ?c)))\n(<= (next (built ?c)) (cell ?c) (not (building ?c)))\n`;

@@ -7,7 +7,8 @@ import { NO_POS, type Term, mkAtom, mkConst, mkFn } from '../src/gdl/ast.js';
 import type { Hypothesis } from '../src/mutex/candidates.js';
 import type { Assumed } from '../src/mutex/lifted-core.js';
 import { sampledWorth } from '../src/mutex/find-proofs.js';
-import { type InductionTask, checkOrder, heaviestFirst, induce, occupiedAlone } from '../src/mutex/lifted-induction.js';
+import { checkOrder } from '../src/mutex/lifted-check-order.js';
+import { type InductionTask, heaviestFirst, induce, occupiedAlone } from '../src/mutex/lifted-induction.js';
 import type { NormalRule } from '../src/normalize/types.js';
 
 const hyp = (relation: string, input: number[], arity = 0): Hypothesis => ({ relation, input, output: [...Array(arity).keys()].filter((p) => !input.includes(p)), groups: [] });

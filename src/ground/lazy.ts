@@ -8,7 +8,8 @@
  * - L, the lazy relations: the seeds, closed upwards over positive uses: a relation that uses
  *   one of L positively in a body is lazy too, unless its head is `next`, `legal`, `goal` or
  *   `terminal`; such a rule stays non-ground as a whole (a "lazy rule"). Atoms of L occur in
- *   ground rules only negated, with all arguments bound (safety), and are opaque there.
+ *   ground rules only negated, with all arguments bound (safety), and are opaque there. A
+ *   positive use of a keyword with a lazy rule counts as one of L (its reader reads a copy).
  * - D, the lazy program: L and every state-dependent non-keyword relation its rules (and the
  *   lazy rules) read, downwards. A relation of D outside L keeps its ground rules too (for its
  *   ground users); the output then holds both, whose union is the same relation.
@@ -17,7 +18,7 @@
  */
 import type { Atom, Rule } from '../gdl/ast.js';
 import { KEYWORDS, NO_POS } from '../gdl/ast.js';
-import { OUTPUT_KEYWORD_SET, SEES } from '../gdl/keywords.js';
+import { OUTPUT_KEYWORD_SET, READ_KEYWORDS, SEES } from '../gdl/keywords.js';
 import { GdlError, diag } from '../gdl/diagnostics.js';
 import { atomVars } from '../gdl/terms.js';
 import { dependents, relationGraph, relationKeys, rulesByHead, stateDependent } from '../gdl/relations.js';
@@ -66,23 +67,30 @@ function litRel(l: Literal): Atom | undefined {
 }
 
 /**
- * L: the seeds closed upwards over positive uses (see the module comment); also says which
- * rules are lazy keyword rules. Throws {@link LazyRefusal} when a relation of L feeds `init`,
- * `role`, `base` or `input`.
+ * L: the seeds closed upwards over positive uses (see the module comment), with `keywords` of
+ * a keyword with a lazy rule too; also says which rules are lazy keyword rules. Throws
+ * {@link LazyRefusal} when a relation of L feeds `init`, `role`, `base` or `input`.
  */
-function closeUpwards(rules: readonly NormalRule[], key: (a: Atom) => string, seeds: Iterable<string>): { lazy: Set<string>; lazyRule: Set<NormalRule> } {
+function closeUpwards(rules: readonly NormalRule[], key: (a: Atom) => string, seeds: Iterable<string>, keywords = true): { lazy: Set<string>; lazyRule: Set<NormalRule> } {
   const lazy = new Set([...seeds].filter((s) => !isRuleSeed(s)));
   const positions = new Set([...seeds].filter(isRuleSeed));
   const lazyRule = new Set(rules.filter((r) => LAZY_HEADS.has(r.head.rel) && positions.has(ruleSeed(r.pos))));
+  // A keyword with a lazy rule, read in a body, is read like L: instantiation knows only the
+  // heads of its ground rules (PORTUGAL's `sartuntent`, "a legal move", read none of the moves
+  // of its lazy legal rules, so every state was terminal). The reader joins L, reading its own
+  // copy of the keyword (planLazy). Not with `keywords` false (what joins L through them alone).
+  const lazyKeywords = new Set(keywords ? [...lazyRule].filter((r) => READ_KEYWORDS.has(r.head.rel)).map((r) => key(r.head)) : []);
   for (let changed = true; changed;) {
     changed = false;
     for (const r of rules) {
       const head = key(r.head);
       if (lazy.has(head) || lazyRule.has(r)) continue;
-      const used = r.body.find((l) => l.kind === 'pos' && lazy.has(key(l.atom)));
+      const used = r.body.find((l) => l.kind === 'pos' && (lazy.has(key(l.atom)) || lazyKeywords.has(key(l.atom))));
       if (used === undefined) continue;
-      if (LAZY_HEADS.has(r.head.rel)) lazyRule.add(r);
-      else if (KEYWORDS.has(r.head.rel)) throw new LazyRefusal(`'${key(litRel(used)!)}' is used by a rule for '${r.head.rel}', which must be ground`);
+      if (LAZY_HEADS.has(r.head.rel)) {
+        lazyRule.add(r);
+        if (keywords && READ_KEYWORDS.has(r.head.rel) && !lazyKeywords.has(head)) (lazyKeywords.add(head), (changed = true));
+      } else if (KEYWORDS.has(r.head.rel)) throw new LazyRefusal(`'${key(litRel(used)!)}' is used by a rule for '${r.head.rel}', which must be ground`);
       else (lazy.add(head), (changed = true));
     }
   }
@@ -158,10 +166,16 @@ function relaxRule(rule: NormalRule, key: (a: Atom) => string, lazy: ReadonlySet
  * when they cannot be lazy. Pure: the same game and seeds give the same plan.
  */
 export function planLazy(game: NormalGame, seeds: Iterable<string>): LazyPlan {
-  const plan = planFor(game, [...seeds]);
+  const given = [...seeds];
+  const plan = planFor(game, given, new Set());
   // A keyword the lazy program reads becomes a relation of its own (src/ground/lazy-keywords.ts).
   const read = keywordsRead(plan.rules);
-  return read.length === 0 ? plan : planFor(renameKeywordReads(game, read), [...seeds]);
+  if (read.length === 0) return plan;
+  // What joined L or became a lazy rule for reading a keyword with a lazy rule stays so: the
+  // copy it then reads has no lazy rule (the keyword's own rules are made lazy by position).
+  const kept = [...plan.relations, ...plan.lazyRules.map((r) => ruleSeed(r.pos))];
+  const plain = new Set(planFor(game, given, new Set(), false).relations);
+  return planFor(renameKeywordReads(game, read), [...new Set([...given, ...kept])], new Set(plan.relations.filter((r) => !plain.has(r))));
 }
 
 /**
@@ -179,8 +193,12 @@ export function mayBeLazy(game: NormalGame, rel: string): boolean {
   }
 }
 
-/** The plan of {@link planLazy} for `game` as it is. */
-function planFor(game: NormalGame, seeds: readonly string[]): LazyPlan {
+/**
+ * The plan of {@link planLazy} for `game` as it is. `readers`: relations of L only for reading
+ * a keyword with a lazy rule, whose own reads make nothing else lazy; `keywords` false: such a
+ * read does not count ({@link closeUpwards}; the plan's L without them).
+ */
+function planFor(game: NormalGame, seeds: readonly string[], readers: ReadonlySet<string>, keywords = true): LazyPlan {
   const plain = game.rules.map(asRule);
   const key = relationKeys(plain);
   const dynamic = stateDependent(plain);
@@ -193,13 +211,15 @@ function planFor(game: NormalGame, seeds: readonly string[]): LazyPlan {
   const kept = new Set<string>();
   let start = new Set(seeds);
   for (;;) {
-    const { lazy, lazyRule } = closeUpwards(game.rules, key, start);
+    const { lazy, lazyRule } = closeUpwards(game.rules, key, start, keywords);
     const { program, statics } = closeDownwards(game.rules, key, lazy, lazyRule, dynamic);
-    // Only what L's own rules need counts here, not what a rule made lazy by position reads.
-    const below = closeDownwards(game.rules, key, lazy, new Set(), dynamic).program;
+    // Only what L's own rules need counts here, not what a rule made lazy by position reads,
+    // nor what a reader of a keyword with such a rule does (PORTUGAL's `sartuntent` reads the
+    // copy of every legal rule: their relations would all be lazy, and their fluents unviewed).
+    const below = closeDownwards(game.rules, key, new Set([...lazy].filter((r) => !readers.has(r))), new Set(), dynamic).program;
     const more = [...new Set(game.rules.flatMap((r) => (LAZY_HEADS.has(r.head.rel) && !lazyRule.has(r) ? r.body : []))
       .flatMap((l) => (l.kind === 'pos' && below.has(key(l.atom)) && !lazy.has(key(l.atom)) && !kept.has(key(l.atom)) ? [key(l.atom)] : [])))].sort();
-    const fine = more.filter((m) => !movesWith(game.rules, key, [...start, ...lazy, m], onMove));
+    const fine = more.filter((m) => !movesWith(game.rules, key, [...start, ...lazy, m], onMove, keywords));
     for (const m of more) if (!fine.includes(m)) kept.add(m);
     if (fine.length === 0) {
       refuseMoveDependent(onMove, lazy);
@@ -210,9 +230,9 @@ function planFor(game: NormalGame, seeds: readonly string[]): LazyPlan {
 }
 
 /** True when L closed upwards from `seeds` holds a relation of `onMove` (or cannot be closed). */
-function movesWith(rules: readonly NormalRule[], key: (a: Atom) => string, seeds: readonly string[], onMove: ReadonlySet<string>): boolean {
+function movesWith(rules: readonly NormalRule[], key: (a: Atom) => string, seeds: readonly string[], onMove: ReadonlySet<string>, keywords: boolean): boolean {
   try {
-    return [...closeUpwards(rules, key, seeds).lazy].some((r) => onMove.has(r));
+    return [...closeUpwards(rules, key, seeds, keywords).lazy].some((r) => onMove.has(r));
   } catch (err) {
     if (err instanceof LazyRefusal) return true;
     throw err;

@@ -174,71 +174,121 @@ type Known = Map<string, Map<string, Proven>>;
 export function transitionFunctions(
   normal: NormalGame, facts: StaticFacts, relations: readonly string[], close: BodyCloser, limit: () => Deadline, failed: DerivedFailures = new Map(),
 ): (assumed: Assumed) => Assumed {
-  const comps = components(normal, facts);
-  const memo = new Map<string, Known>();
-  // Processor milliseconds the claims took so far, against TOTAL_SECONDS.
-  let spent = 0;
-  // Relations a claim of which ran out of its CLAIM_SECONDS: none of theirs is tried again. The
-  // cylinder checkers' `single_jump_capture` (its middle square from its ends, true, but past the
-  // closure's reach) ran out twice, 1 s each, for the capture given and for its column given.
-  const tooCostly = new Set<string>();
-  return (assumed) => {
-    const texts = claimTexts(assumed, relations);
-    const print = texts.join('|');
-    const known: Known = memo.get(print) ?? new Map();
-    memo.set(print, known);
-    const busy = new Set<string>();
-    // The deadline of the claim under way (a claim asked for on the way shares it).
-    let current: Deadline | undefined;
-    const demand = (k: string, same: readonly boolean[]): void => {
-      const rel = k.slice(7);
-      const rels = comps.of.get(rel);
-      const output = [...same.keys()].filter((i) => !same[i]);
-      const id = output.join(',');
-      if (!k.startsWith('static ') || rels === undefined || busy.has(rel) || tooCostly.has(rel) || same.length > MAX_ARITY || output.length > 2 || known.get(rel)?.has(id) === true) return;
-      const claim: AssumedClaim = { input: [...same.keys()].filter((i) => same[i]), output };
-      // A claim proven already that implies this one forces all it would force (`merged` hands it out): no proof.
-      if (impliedBy(known.get(rel), claim)) return;
-      const outer = current;
-      // Asked for at the top (not inside another claim's proof, whose relations are kept out of it).
-      if (outer === undefined && failsAgain(failed.get(`${rel}#${id}`), texts)) {
-        if (!known.has(rel)) known.set(rel, new Map());
-        known.get(rel)!.set(id, { claims: [], used: [] });
-        return;
-      }
-      const used = new Set<AssumedClaim>();
-      rels.forEach((r) => busy.add(r));
-      if (outer === undefined && spent >= TOTAL_SECONDS * 1000) return;
-      const start = outer === undefined ? cpuMs() : undefined;
-      current = (outer ?? limit()).within(CLAIM_SECONDS);
-      const ok = claimHolds(rel, claim, comps, view(used), close, current);
-      // Out of its own time, not refuted, nor stopped by the caller's deadline.
-      if (!ok && current.passed() && !(outer ?? limit()).passed()) tooCostly.add(rel);
-      else if (!ok && outer === undefined && !current.passed()) failed.set(`${rel}#${id}`, [...(failed.get(`${rel}#${id}`) ?? []), texts]);
-      current = outer;
-      if (start !== undefined) spent += (cpuMs() ?? start) - start;
-      rels.forEach((r) => busy.delete(r));
-      if (!known.has(rel)) known.set(rel, new Map());
-      known.get(rel)!.set(id, { claims: ok ? [claim] : [], used: [...used] });
-    };
-    // The claims a proof assumes (or a check): the state's, and those of derived relations proven, their proofs' use collected in `used`.
-    const merged = (k: string, used: Set<AssumedClaim>): readonly AssumedClaim[] | undefined => {
-      const inner = assumed.get(k);
-      const proven = k.startsWith('static ') ? [...(known.get(k.slice(7))?.values() ?? [])].filter((p) => p.claims.length > 0) : [];
-      proven.forEach((p) => p.used.forEach((c) => used.add(c)));
-      return proven.length === 0 ? inner : [...(inner ?? []), ...proven.flatMap((p) => p.claims)];
-    };
-    const has = (k: string): boolean => assumed.has(k) || (k.startsWith('static ') && comps.of.has(k.slice(7)));
-    const view = (used: Set<AssumedClaim>): Assumed => ({ get: (k) => merged(k, used), has, use: (c) => used.add(c), want: demand });
-    const top = new Set<AssumedClaim>();
-    return {
-      get: (k) => {
-        const out = merged(k, top);
-        top.forEach((c) => assumed.use?.(c));
-        top.clear();
-        return out;
-      },
-      has, use: (c, at) => assumed.use?.(c, at), want: demand,
-    };
+  // The cylinder checkers' `single_jump_capture` (its middle square from its ends, true, but past
+  // the closure's reach) ran out of CLAIM_SECONDS twice, 1 s each, for the capture given and for
+  // its column given: tooCostly keeps such relations from being tried again.
+  const run: ClaimRun = { comps: components(normal, facts), memo: new Map(), spent: 0, tooCostly: new Set(), failed, relations, close, limit };
+  return (assumed) => withClaims(run, assumed);
+}
+
+/** What every check of one {@link transitionFunctions} shares. */
+interface ClaimRun {
+  readonly comps: Components;
+  /** Per set of state claims ({@link claimTexts}, joined), the claims tried under it. */
+  readonly memo: Map<string, Known>;
+  /** Processor milliseconds the claims took so far, against TOTAL_SECONDS. */
+  spent: number;
+  /** Relations a claim of which ran out of its CLAIM_SECONDS: none of theirs is tried again. */
+  readonly tooCostly: Set<string>;
+  readonly failed: DerivedFailures;
+  readonly relations: readonly string[];
+  readonly close: BodyCloser;
+  readonly limit: () => Deadline;
+}
+
+/** One check's claims: its state claims, what was tried under them, and the claim under way. */
+interface CheckClaims {
+  readonly run: ClaimRun;
+  readonly assumed: Assumed;
+  readonly texts: string[];
+  readonly known: Known;
+  /** The relations of the claims under way (kept out of the claims asked for inside their proofs). */
+  readonly busy: Set<string>;
+  /** The deadline of the claim under way (a claim asked for on the way shares it). */
+  current: Deadline | undefined;
+}
+
+/** `assumed` with the derived relations' claims added on demand ({@link transitionFunctions}). */
+function withClaims(run: ClaimRun, assumed: Assumed): Assumed {
+  const texts = claimTexts(assumed, run.relations);
+  const print = texts.join('|');
+  const known: Known = run.memo.get(print) ?? new Map();
+  run.memo.set(print, known);
+  const check: CheckClaims = { run, assumed, texts, known, busy: new Set(), current: undefined };
+  const top = new Set<AssumedClaim>();
+  return {
+    get: (k) => {
+      const out = merged(check, k, top);
+      top.forEach((c) => assumed.use?.(c));
+      top.clear();
+      return out;
+    },
+    has: (k) => hasClaims(check, k), use: (c, at) => assumed.use?.(c, at), want: (k, same) => demand(check, k, same),
   };
+}
+
+/**
+ * The claim that `same`'s positions of the derived relation of `k` (`static name/arity`)
+ * determine the others, tried once per set of state claims unless it cannot be or need not be.
+ */
+function demand(check: CheckClaims, k: string, same: readonly boolean[]): void {
+  const { run, known } = check;
+  const rel = k.slice(7);
+  const rels = run.comps.of.get(rel);
+  const output = [...same.keys()].filter((i) => !same[i]);
+  const id = output.join(',');
+  if (!k.startsWith('static ') || rels === undefined || check.busy.has(rel) || run.tooCostly.has(rel) || same.length > MAX_ARITY || output.length > 2 || known.get(rel)?.has(id) === true) return;
+  const claim: AssumedClaim = { input: [...same.keys()].filter((i) => same[i]), output };
+  // A claim proven already that implies this one forces all it would force (`merged` hands it out): no proof.
+  if (impliedBy(known.get(rel), claim)) return;
+  // Asked for at the top (not inside another claim's proof, whose relations are kept out of it).
+  if (check.current === undefined && failsAgain(run.failed.get(`${rel}#${id}`), check.texts)) {
+    record(known, rel, id, { claims: [], used: [] });
+    return;
+  }
+  prove(check, rel, rels, claim, id);
+}
+
+/** The proof of `claim` of `rel` (component `rels`) within its time, recorded in `known` (and in `failed` when it failed in time). */
+function prove(check: CheckClaims, rel: string, rels: readonly string[], claim: AssumedClaim, id: string): void {
+  const { run } = check;
+  const outer = check.current;
+  const used = new Set<AssumedClaim>();
+  rels.forEach((r) => check.busy.add(r));
+  if (outer === undefined && run.spent >= TOTAL_SECONDS * 1000) return;
+  const start = outer === undefined ? cpuMs() : undefined;
+  const current = (outer ?? run.limit()).within(CLAIM_SECONDS);
+  check.current = current;
+  const ok = claimHolds(rel, claim, run.comps, view(check, used), run.close, current);
+  // Out of its own time, not refuted, nor stopped by the caller's deadline.
+  if (!ok && current.passed() && !(outer ?? run.limit()).passed()) run.tooCostly.add(rel);
+  else if (!ok && outer === undefined && !current.passed()) run.failed.set(`${rel}#${id}`, [...(run.failed.get(`${rel}#${id}`) ?? []), check.texts]);
+  check.current = outer;
+  if (start !== undefined) run.spent += (cpuMs() ?? start) - start;
+  rels.forEach((r) => check.busy.delete(r));
+  record(check.known, rel, id, { claims: ok ? [claim] : [], used: [...used] });
+}
+
+/** `known` with what was found of `rel`'s claim on output positions `id`. */
+function record(known: Known, rel: string, id: string, proven: Proven): void {
+  if (!known.has(rel)) known.set(rel, new Map());
+  known.get(rel)!.set(id, proven);
+}
+
+/** The claims a proof assumes (or a check): the state's, and those of derived relations proven, their proofs' use collected in `used`. */
+function merged(check: CheckClaims, k: string, used: Set<AssumedClaim>): readonly AssumedClaim[] | undefined {
+  const inner = check.assumed.get(k);
+  const proven = k.startsWith('static ') ? [...(check.known.get(k.slice(7))?.values() ?? [])].filter((p) => p.claims.length > 0) : [];
+  proven.forEach((p) => p.used.forEach((c) => used.add(c)));
+  return proven.length === 0 ? inner : [...(inner ?? []), ...proven.flatMap((p) => p.claims)];
+}
+
+/** Whether claims may be assumed of relation key `k`: the state's, or a derived relation's. */
+function hasClaims(check: CheckClaims, k: string): boolean {
+  return check.assumed.has(k) || (k.startsWith('static ') && check.run.comps.of.has(k.slice(7)));
+}
+
+/** What a claim's proof assumes: {@link merged}, its use collected in `used`, claims asked for on the way ({@link demand}). */
+function view(check: CheckClaims, used: Set<AssumedClaim>): Assumed {
+  return { get: (k) => merged(check, k, used), has: (k) => hasClaims(check, k), use: (c) => used.add(c), want: (k, same) => demand(check, k, same) };
 }

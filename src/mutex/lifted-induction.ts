@@ -4,8 +4,6 @@
  * budget stops it. The checks themselves are lifted.ts's; this module only schedules them.
  */
 import type { Term } from '../gdl/ast.js';
-import { isGround } from '../gdl/terms.js';
-import type { NormalRule } from '../normalize/types.js';
 import type { Hypothesis } from './candidates.js';
 import type { Implication } from './implications.js';
 import type { Assumed, AssumedClaim } from './lifted-core.js';
@@ -20,7 +18,7 @@ export interface InductionTask {
   readonly keysOf: KeysOf;
   /** Claims that always hold (static relations' functional dependencies). */
   readonly statics: ReadonlyMap<string, AssumedClaim[]>;
-  /** The order hypotheses are checked in within a round ({@link checkOrder}). */
+  /** The order hypotheses are checked in within a round (lifted-check-order.ts' checkOrder). */
   readonly order: readonly number[];
   readonly imps: readonly Implication[];
   /**
@@ -94,116 +92,148 @@ interface InductionResult {
  * stops it, the hypotheses {@link settled} are proven, for the keys they are left with.
  */
 export function induce(task: InductionTask, start: readonly boolean[], fixed: readonly boolean[], withImps: boolean, startKeys?: KeysOf): InductionResult {
-  const { hyps, statics } = task;
+  const s = inductionState(task, start, fixed, withImps, startKeys);
+  for (let changed = true; changed; refresh(task, s)) {
+    // The hypotheses that left in this round: what took equalities from them is checked again.
+    const lost = new Set<number>();
+    const round = checkRound(task, s, lost);
+    if (round === 'pairs' || round === 'deadline') {
+      return { outcome: round, proven: settled(s.active, s.dirty, s.reads, s.withImplied, fixed), implied: [], keys: s.keysOf, failed: failedOf(s) };
+    }
+    const impLost = checkImplications(task, s);
+    changed = round || impLost;
+    task.hyps.forEach((_, i) => (s.dirty[i] ||= s.active[i] === true && fixed[i] !== true && (impLost || [...s.reads[i]!.keys()].some((r) => lost.has(r)))));
+  }
+  return { outcome: 'done', proven: s.active, implied: s.implied, keys: s.keysOf, failed: failedOf(s) };
+}
+
+/** What one induction ({@link induce}) changes as it goes: per hypothesis and per implication, and the claims assumed now. */
+interface InductionState {
+  /** The keys each claim holds for now (undefined: every key); a claim on some keys loses the keys whose step fails. */
+  readonly keysOf: (readonly (readonly Term[])[] | undefined)[];
+  readonly fixed: readonly boolean[];
+  readonly active: boolean[];
+  /** Waiting to be checked (again) under the current claims. */
+  readonly dirty: boolean[];
+  /** Per hypothesis, the claims its last check took equalities from, and of a claim on some keys which (null: any). */
+  readonly reads: Reads[];
+  /** Checked with implications assumed: their use is not recorded, so not kept by {@link settled}. */
+  readonly withImplied: boolean[];
+  readonly impActive: boolean[];
+  /** {@link Failed}'s fields per hypothesis. */
+  readonly failedEvery: boolean[];
+  readonly failedLeft: ReadonlySet<string>[];
+  readonly failedLost: Set<string>[];
+  /** The active claims as assumptions, made again whenever a claim leaves or loses keys. */
+  assumed: Assumed;
+  /** The active implications, made again at each round. */
+  implied: readonly Implication[];
+}
+
+/** The state an induction starts from: `start` and `fixed` active, those of `start` not fixed to be checked. */
+function inductionState(task: InductionTask, start: readonly boolean[], fixed: readonly boolean[], withImps: boolean, startKeys: KeysOf | undefined): InductionState {
+  const { hyps } = task;
   // A claim on some keys loses only the keys whose step fails (alexChess: one promoted piece's
   // key, `bn8`, failed the whole of "one square per piece" for 54 pieces); it is checked again then
   // only if it took equalities from itself, as any claim that took some from it is.
   const keysOf = [...(startKeys ?? task.keysOf)];
   const active = start.map((a, i) => a || fixed[i] === true);
-  const dirty = start.map((a, i) => a && fixed[i] !== true);
-  // Per hypothesis, the claims its last check took equalities from, and of a claim on some keys which (null: any).
-  const reads = hyps.map((): Reads => new Map());
-  // Checked with implications assumed: their use is not recorded, so not kept by settled.
-  const withImplied = hyps.map(() => false);
   const impActive = task.imps.map(() => withImps);
-  const failedEvery = hyps.map(() => false);
-  const failedLeft = hyps.map((): ReadonlySet<string> => new Set());
-  const failedLost = hyps.map(() => new Set<string>());
-  const failed = (): Failed[] => hyps.map((_, i) => ({ every: failedEvery[i]!, left: failedLeft[i]!, lost: failedLost[i]! }));
-  let assumed = assumedOf(hyps, active, keysOf, statics);
-  let implied = task.imps.filter((_, j) => impActive[j]);
-  for (let changed = true; changed; assumed = assumedOf(hyps, active, keysOf, statics), implied = task.imps.filter((_, j) => impActive[j])) {
-    changed = false;
-    const lost = new Set<number>();
-    for (const i of task.order) {
-      if (!active[i] || !dirty[i]) continue;
-      const stop = task.stop(i, keysOf[i]);
-      if (stop !== undefined) return { outcome: stop, proven: settled(active, dirty, reads, withImplied, fixed), implied: [], keys: keysOf, failed: failed() };
-      dirty[i] = false;
-      reads[i] = new Map();
-      withImplied[i] = implied.length > 0;
-      const answer = task.check(i, recording(assumed, reads[i]!), implied, keysOf[i]);
-      if (answer === true) continue;
-      // A pair left open after the budget ran out may be the budget's: not recorded as failed.
-      const real = answer === false && !task.spent();
-      const left = answer === false || answer.whole ? [] : keysOf[i]?.filter((k) => !answer.open.has(k)) ?? [];
-      if (answer !== false && left.length > 0) {
-        keysOf[i] = left;
-        changed = true;
-        // What took equalities from a key that left is checked again (itself included). Marked at
-        // once, not at the round's end: a budget stop before then keeps only what is not dirty (settled).
-        const gone = new Set([...answer.open].map(keyText));
-        answer.failed.forEach((k) => failedLost[i]!.add(keyText(k)));
-        hyps.forEach((_, j) => (dirty[j] ||= active[j] === true && fixed[j] !== true && tookFrom(reads[j]!, i, gone)));
-        assumed = assumedOf(hyps, active, keysOf, statics);
-        continue;
-      }
-      // What fails leaves at once, so that the checks after it in this round do not lean on it.
-      const leaving = [i, ...weaker(hyps, i, active, dirty, keysOf)];
-      for (const j of leaving) (active[j] = false), lost.add(j);
-      if (answer !== false) failedLeft[i] = new Set([...answer.failed].map(keyText));
-      // The weaker claims leave with the whole claim, or with every key it checked, failed in time.
-      const inTime = real || (answer !== false && answer.failed.size === answer.open.size);
-      leaving.forEach((j) => (failedEvery[j] = j === i ? real : inTime));
-      changed = true;
-      assumed = assumedOf(hyps, active, keysOf, statics);
-    }
-    let impLost = false;
-    task.imps.forEach((_, j) => {
-      if (!impActive[j] || task.implicationStep(j, assumed, implied)) return;
-      impActive[j] = false;
-      changed = impLost = true;
-    });
-    hyps.forEach((_, i) => (dirty[i] ||= active[i] === true && fixed[i] !== true && (impLost || [...reads[i]!.keys()].some((r) => lost.has(r)))));
+  return {
+    keysOf,
+    fixed,
+    active,
+    dirty: start.map((a, i) => a && fixed[i] !== true),
+    reads: hyps.map((): Reads => new Map()),
+    withImplied: hyps.map(() => false),
+    impActive,
+    failedEvery: hyps.map(() => false),
+    failedLeft: hyps.map((): ReadonlySet<string> => new Set()),
+    failedLost: hyps.map(() => new Set<string>()),
+    assumed: assumedOf(hyps, active, keysOf, task.statics),
+    implied: task.imps.filter((_, j) => impActive[j]),
+  };
+}
+
+/** The claims and implications assumed, made again from the state's active ones. */
+function refresh(task: InductionTask, s: InductionState): void {
+  s.assumed = assumedOf(task.hyps, s.active, s.keysOf, task.statics);
+  s.implied = task.imps.filter((_, j) => s.impActive[j]);
+}
+
+/** {@link Failed} per hypothesis, as the state has it now. */
+function failedOf(s: InductionState): Failed[] {
+  return s.failedEvery.map((every, i) => ({ every, left: s.failedLeft[i]!, lost: s.failedLost[i]! }));
+}
+
+/**
+ * One round: each active hypothesis waiting to be checked, in `task.order`. Whether a claim left
+ * or lost keys (those that left are added to `lost`), or where the budget or the pairs stopped it.
+ */
+function checkRound(task: InductionTask, s: InductionState, lost: Set<number>): boolean | 'pairs' | 'deadline' {
+  let changed = false;
+  for (const i of task.order) {
+    if (!s.active[i] || !s.dirty[i]) continue;
+    const stop = task.stop(i, s.keysOf[i]);
+    if (stop !== undefined) return stop;
+    s.dirty[i] = false;
+    s.reads[i] = new Map();
+    s.withImplied[i] = s.implied.length > 0;
+    const answer = task.check(i, recording(s.assumed, s.reads[i]!), s.implied, s.keysOf[i]);
+    if (answer === true) continue;
+    if (answer === false || !narrow(task, s, i, answer)) leave(task, s, i, answer, lost);
+    changed = true;
   }
-  return { outcome: 'done', proven: active, implied, keys: keysOf, failed: failed() };
+  return changed;
 }
 
 /**
- * The order hypotheses are checked in within a round: with `weights` (per hypothesis, the bits its
- * groups save in the sampled states; lazy axioms, find-proofs.ts), the relations whose best
- * hypothesis saves most first, so that a budget cut short keeps the claims worth most (chess's
- * `cell`, behind 3 to 6 processor seconds of `check` hypotheses); then fewer rules first (cheap, and settled when
- * the budget stops the induction), claims on some keys before claims on every key of a relation
- * (so that those do not lean on them long), larger inputs first (their pairs close more often,
- * a pair open for them is tried first for the smaller ones, and those then leave with them: weaker).
+ * A claim on some keys whose step left some of them open keeps the others (false when it keeps
+ * none: it leaves whole). What took equalities from a key that left is checked again (itself
+ * included), marked at once, not at the round's end: a budget stop before then keeps only what is
+ * not dirty ({@link settled}).
  */
-export function checkOrder(hyps: readonly Hypothesis[], keysOf: KeysOf, byRelation: ReadonlyMap<string, readonly NormalRule[]>, weights?: readonly number[]): number[] {
-  const rules = (i: number): number => byRelation.get(hyps[i]!.relation)?.length ?? 0;
-  const keyed = (i: number): number => (keysOf[i] === undefined ? 0 : 1);
-  const heaviest = relationWeights(hyps, weights);
-  const weight = (i: number): number => heaviest.get(hyps[i]!.relation) ?? 0;
-  // Without weights (eager games) every count is 0: the order of before the weights.
-  const written = weights === undefined ? hyps.map(() => 0) : hyps.map((h) => constantOutputs(h, byRelation.get(h.relation) ?? []));
-  // With weights (lazy axioms), claims on some keys on fewer inputs first: a claim on more inputs
-  // then skips the keys they imply (lifted.ts' keysNotImplied), and no weaker claim leaves with a
-  // claim on some keys (weaker). alexChess: one square per piece (54 keys) before per piece and rank (421).
-  const inputs = (i: number): number => (weights !== undefined && keyed(i) === 1 ? -hyps[i]!.input.length : hyps[i]!.input.length);
-  return [...hyps.keys()].sort((x, y) => weight(y) - weight(x) || rules(x) - rules(y) || keyed(y) - keyed(x) || inputs(y) - inputs(x)
-    || written[y]! - written[x]!);
+function narrow(task: InductionTask, s: InductionState, i: number, answer: OpenKeys): boolean {
+  const left = answer.whole ? [] : s.keysOf[i]?.filter((k) => !answer.open.has(k)) ?? [];
+  if (left.length === 0) return false;
+  s.keysOf[i] = left;
+  const gone = new Set([...answer.open].map(keyText));
+  answer.failed.forEach((k) => s.failedLost[i]!.add(keyText(k)));
+  task.hyps.forEach((_, j) => (s.dirty[j] ||= s.active[j] === true && s.fixed[j] !== true && tookFrom(s.reads[j]!, i, gone)));
+  s.assumed = assumedOf(task.hyps, s.active, s.keysOf, task.statics);
+  return true;
 }
 
 /**
- * The `next` rules of `h`'s relation that write a constant (a ground term) at each of its output
- * positions. Among hypotheses of one relation with as many inputs, the one with more is checked
- * first (lazy axioms, {@link checkOrder}): two such rules writing the same constant agree on the
- * output whatever their bodies (a rule paired with itself included), so more of its pairs close
- * at once, where a variable output needs equalities from both bodies. chess's `check` (a piece
- * type per square: the type is a constant in all 8 rules) is true on [0,2,3] and false on [0,1,2]
- * and [0,1,3] (y and x are variables in every head), which took 1.3 processor seconds first and
- * left [0,2,3] to the budget's end (docs/mutex.md, samp31). Only an order: what the induction
- * accepts does not depend on it.
+ * Hypothesis i failed: it leaves at once with its weaker hypotheses ({@link weaker}), so that the
+ * checks after it in this round do not lean on it, and what failed is recorded ({@link Failed}).
  */
-function constantOutputs(h: Hypothesis, rules: readonly NormalRule[]): number {
-  return rules.filter((r) => {
-    const fluent = r.head.args[0];
-    return fluent?.kind === 'fn' && h.output.every((p) => fluent.args[p] !== undefined && isGround(fluent.args[p]!));
-  }).length;
+function leave(task: InductionTask, s: InductionState, i: number, answer: false | OpenKeys, lost: Set<number>): void {
+  // A pair left open after the budget ran out may be the budget's: not recorded as failed.
+  const real = answer === false && !task.spent();
+  const leaving = [i, ...weaker(task.hyps, i, s.active, s.dirty, s.keysOf)];
+  for (const j of leaving) (s.active[j] = false), lost.add(j);
+  if (answer !== false) s.failedLeft[i] = new Set([...answer.failed].map(keyText));
+  // The weaker claims leave with the whole claim, or with every key it checked, failed in time.
+  const inTime = real || (answer !== false && answer.failed.size === answer.open.size);
+  leaving.forEach((j) => (s.failedEvery[j] = j === i ? real : inTime));
+  s.assumed = assumedOf(task.hyps, s.active, s.keysOf, task.statics);
+}
+
+/** The implications' steps, under the claims assumed now: whether one left (it is then no longer active). */
+function checkImplications(task: InductionTask, s: InductionState): boolean {
+  let impLost = false;
+  task.imps.forEach((_, j) => {
+    if (!s.impActive[j] || task.implicationStep(j, s.assumed, s.implied)) return;
+    s.impActive[j] = false;
+    impLost = true;
+  });
+  return impLost;
 }
 
 /** What the sampled states say of each hypothesis (find-proofs.ts' sampledWorth; lazy axioms). */
 export interface Worth {
-  /** The bits its groups save, in proportion to the states occupying them ({@link checkOrder}). */
+  /** The bits its groups save, in proportion to the states occupying them (lifted-check-order.ts' checkOrder). */
   readonly weights: readonly number[];
   /** Every sampled state had a member of each of its groups ({@link occupiedAlone}). */
   readonly everyState: readonly boolean[];
@@ -264,19 +294,6 @@ function heaviestAlone(active: readonly boolean[], keysOf: KeysOf, proven: reado
   // A check alone that fails costs up to 0.4 processor s (checkers' `cell` [0, 2], rarely occupied, weight 0 to 1).
   if ((weights[best] ?? 0) < MIN_ALONE_BITS) return undefined;
   return active.map((_, i) => i === best);
-}
-
-/**
- * Per relation, the largest weight of its hypotheses (none without weights). A relation's
- * hypotheses stay together in the order, larger inputs first: a failed one takes its weaker
- * kin with it ({@link weaker}), which checking the heaviest hypothesis first (often the one on
- * no input, and false) would not.
- */
-function relationWeights(hyps: readonly Hypothesis[], weights: readonly number[] | undefined): Map<string, number> {
-  const out = new Map<string, number>();
-  if (weights === undefined) return out;
-  hyps.forEach((h, i) => out.set(h.relation, Math.max(out.get(h.relation) ?? 0, weights[i] ?? 0)));
-  return out;
 }
 
 /**
