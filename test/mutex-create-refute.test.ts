@@ -4,31 +4,14 @@
 // is false only after 7 advances among 60 idle moves and a jump that writes (pos 9) beside (pos 8):
 // the walks and the searches leave it, the creating walks refute it, and the witness replays from
 // the initial state in the original game (legal moves, non-terminal states, both members true).
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Deadline } from '../src/deadline.js';
-import { createReasoner } from '../src/play/reasoner.js';
-import { resolvePipelineOptions } from '../src/pipeline/options.js';
-import { DEFAULT_MUTEX_SETTINGS, groundNormalGame, loadGame, removeUnusedInstances } from '../src/pipeline/stages.js';
-import { mutexGroups } from '../src/pipeline/stages-play.js';
-import { StageTimer } from '../src/timer.js';
-import { EXAMPLES_DIR } from './corpus.js';
+import { mutexFromInitialOnly } from './support/lazy-mutex.js';
 import { expectWitnessesReplay } from './support/witness.js';
 
 const NAME = 'mutex-create-refute.kif';
 
-/** The mutex stage on the game (`jammed` lazy) with the initial state as its only sampled state, and the original game's reasoner. */
-function initialOnly() {
-  const options = resolvePipelineOptions({ lazyRelations: ['jammed'] });
-  const loaded = loadGame(readFileSync(join(EXAMPLES_DIR, NAME), 'utf8'), NAME, options, new StageTimer());
-  const ground = removeUnusedInstances(groundNormalGame(loaded.normal, options, new StageTimer()).ground, new StageTimer(), options).game;
-  const result = mutexGroups(ground, loaded.normal, options, { ...DEFAULT_MUTEX_SETTINGS, playouts: 0, maxStates: 0 }, new StageTimer());
-  return { ground, result, reasoner: createReasoner(loaded.normal, { deadline: Deadline.never() }) };
-}
-
 describe('a false group only a creating move breaks, refuted by the creating walks', () => {
-  const { ground, result, reasoner } = initialOnly();
+  const { ground, result, reasoner } = mutexFromInitialOnly(NAME, ['jammed']);
 
   it('refutes {(pos K)}, which the walks and the searches leave', () => {
     expect(ground.lazy).toBeDefined();

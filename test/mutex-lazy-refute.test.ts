@@ -8,14 +8,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../src/deadline.js';
-import { createReasoner } from '../src/play/reasoner.js';
 import { sampleStates } from '../src/play/sample.js';
 import { resolvePipelineOptions } from '../src/pipeline/options.js';
-import { DEFAULT_MUTEX_SETTINGS, groundNormalGame, loadGame, removeUnusedInstances } from '../src/pipeline/stages.js';
+import { groundNormalGame, loadGame, removeUnusedInstances } from '../src/pipeline/stages.js';
 import { mutexExplorer } from '../src/pipeline/mutex-explorer.js';
-import { mutexGroups } from '../src/pipeline/stages-play.js';
 import { StageTimer } from '../src/timer.js';
 import { EXAMPLES_DIR } from './corpus.js';
+import { mutexFromInitialOnly } from './support/lazy-mutex.js';
 import { expectWitnessesReplay } from './support/witness.js';
 
 const NAME = 'mutex-lazy-refute.kif';
@@ -27,17 +26,8 @@ function groundWith(name: string, lazy: string[]) {
   return removeUnusedInstances(groundNormalGame(loaded.normal, options, new StageTimer()).ground, new StageTimer(), options).game;
 }
 
-/** The mutex stage on the game (`jammed` lazy) with the initial state as its only sampled state, and the original game's reasoner. */
-function initialOnly() {
-  const options = resolvePipelineOptions({ lazyRelations: ['jammed'] });
-  const loaded = loadGame(readFileSync(join(EXAMPLES_DIR, NAME), 'utf8'), NAME, options, new StageTimer());
-  const ground = removeUnusedInstances(groundNormalGame(loaded.normal, options, new StageTimer()).ground, new StageTimer(), options).game;
-  const result = mutexGroups(ground, loaded.normal, options, { ...DEFAULT_MUTEX_SETTINGS, playouts: 0, maxStates: 0 }, new StageTimer());
-  return { ground, result, reasoner: createReasoner(loaded.normal, { deadline: Deadline.never() }) };
-}
-
 describe('false groups of a lazy-axiom game refuted on the fast simulator', () => {
-  const { ground, result, reasoner } = initialOnly();
+  const { ground, result, reasoner } = mutexFromInitialOnly(NAME, ['jammed']);
 
   it('refutes q, r and s, which a sample of the initial state leaves', () => {
     expect(ground.lazy).toBeDefined();
