@@ -18,7 +18,7 @@
 // `bundle-cli.mjs train MODULE ARGS...` runs MODULE's program on ARGS and saves its cache;
 // `bundle-cli.mjs check MODULE` prints where MODULE's program would come from.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -181,7 +181,12 @@ async function makeCaches() {
 }
 
 /** Bundles every program and makes their caches (the build's own run). */
+/** The `bin` of package.json: tsc writes it without the execute bit, and npm 11's `npx gdl-ground` in a clone runs it as it is. */
+const BIN = join(ROOT, 'dist/cli/main.js');
+
 async function build() {
+  // Executable first, with or without esbuild: the README's first command runs it (`npx gdl-ground`).
+  chmodSync(BIN, 0o755);
   const { bundleFile, bundleInputsFile, writeAtomically } = await import('../dist/bundle.js');
   for (const program of PROGRAMS) {
     const bundled = bundleFile(join(ROOT, program.module));

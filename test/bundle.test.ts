@@ -6,7 +6,7 @@
 // V8 flags, a worker process with its spawner's), from a copy of dist/ that the case may age or
 // damage.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -127,5 +127,15 @@ describe('the worker processes load their programs', () => {
     expect(workerLoadedFrom(root, 'dist/bench/ablation-main.js', v8Flags())).toBe('modules');
     expect(workerLoadedFrom(root, 'dist/batch/worker-main.js', workerExecArgv(defaultMaxMemoryMb(1)))).toBe('modules');
     expect(ablationResult(root)).toEqual(bundled);
+  });
+});
+
+describe('the build', () => {
+  // npm 11's `npx gdl-ground` in a clone (the README's first command) runs package.json's bin as it
+  // is, and tsc writes it without the execute bit: "sh: 1: gdl-ground: Permission denied".
+  it('leaves the package bin (dist/cli/main.js) executable', () => {
+    ensureBuilt();
+    const bin = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['gdl-ground']!;
+    expect(statSync(join(ROOT, bin)).mode & 0o111).toBe(0o111);
   });
 });
