@@ -19,7 +19,7 @@
  * no candidate: the pass costs one look at the rules. Hubs never enter by a link: the three
  * fluents of a clause share a site or a mapping rule, and a condition only joins a site's pair.
  */
-import type { MutexView } from './view.js';
+import { type MutexView, atomFluents } from './view.js';
 
 /** A candidate lemma: at most one of `members`, or a clause (`positive[i]`: the literal of `members[i]` is "true"). */
 export type Lemma =
@@ -49,17 +49,6 @@ interface Mapping {
   readonly from: Map<number, number[]>;
   readonly conditions: readonly number[];
   readonly rules: number;
-}
-
-/** Per atom: the fluent whose `true` (or `next`) atom it is, else -1. */
-function atomFluents(view: MutexView): { readonly ofTrue: Int32Array; readonly ofNext: Int32Array } {
-  const ofTrue = new Int32Array(view.atoms).fill(-1);
-  const ofNext = new Int32Array(view.atoms).fill(-1);
-  view.fluents.forEach((f, i) => {
-    ofTrue[f.trueAtom] = i;
-    if (f.nextAtom >= 0) ofNext[f.nextAtom] = i;
-  });
-  return { ofTrue, ofNext };
 }
 
 /** Whether `pre`'s arguments start `args` (a fluent of `pre`'s site). */

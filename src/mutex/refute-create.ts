@@ -21,7 +21,7 @@ import type { GroundGame } from '../ground/types.js';
 import type { Claim, ClaimVerdict } from './prove.js';
 import type { SearchRefutation } from './refute-search.js';
 import { type Explorer, workMeter } from './refute-walks.js';
-import { type MutexView, fluentIndexes } from './view.js';
+import { type MutexView, atomFluents, fluentIndexes, legalOfDoes } from './view.js';
 
 /**
  * Rule evaluations the walks may spend: each simulator call counts the game's ground rules, and
@@ -242,14 +242,8 @@ function creatingMoves(game: GroundGame, view: MutexView, claims: readonly Claim
 
 /** The `next` rules of members of open claims that read a `does` atom in their positive body. */
 function nextRules(game: GroundGame, view: MutexView, memberOf: readonly (readonly number[])[]): NextRule[] {
-  const legalOfDoes = new Int32Array(view.atoms).fill(-1);
-  for (const role of view.moves) for (const m of role) if (m.does >= 0 && m.legal >= 0) legalOfDoes[m.does] = m.legal;
-  const fluentOfNext = new Int32Array(view.atoms).fill(-1);
-  const fluentOfTrue = new Int32Array(view.atoms).fill(-1);
-  view.fluents.forEach((f, i) => {
-    if (f.nextAtom >= 0) fluentOfNext[f.nextAtom] = i;
-    fluentOfTrue[f.trueAtom] = i;
-  });
+  const legalOf = legalOfDoes(view);
+  const { ofTrue: fluentOfTrue, ofNext: fluentOfNext } = atomFluents(view);
   const { count, heads, starts, negAt, lits } = compactRules(game);
   const out: NextRule[] = [];
   for (let i = 0; i < count; i++) {
@@ -259,7 +253,7 @@ function nextRules(game: GroundGame, view: MutexView, memberOf: readonly (readon
     const reads: number[] = [];
     for (let j = starts[i]!; j < negAt[i]!; j++) {
       const a = lits[j]!;
-      if (legalOfDoes[a]! >= 0) moves.push(legalOfDoes[a]!);
+      if (legalOf[a]! >= 0) moves.push(legalOf[a]!);
       else if (fluentOfTrue[a]! >= 0) reads.push(fluentOfTrue[a]!);
     }
     if (moves.length > 0) out.push({ head, moves, reads });

@@ -19,7 +19,7 @@ import { compactRules, ruleCount } from '../ground/compact.js';
 import type { GroundGame } from '../ground/types.js';
 import { type Candidates, type Hypothesis, candidateMembers, refute } from './candidates.js';
 import { type Explorer, workMeter } from './refute-walks.js';
-import { type MutexView, fluentIndexes } from './view.js';
+import { type MutexView, atomFluents, fluentIndexes, legalOfDoes } from './view.js';
 
 /**
  * Rule evaluations the early refutation may spend: about 130 states' legal moves on amazonsTorus
@@ -99,10 +99,8 @@ interface Doubles {
  */
 function doubleMoves(game: GroundGame, view: MutexView, groupsOf: readonly (readonly number[])[]): Doubles {
   // Per atom: the legal atom of its move when it is a does atom, the fluent when it is a next atom (-1: none).
-  const legalOfDoes = new Int32Array(view.atoms).fill(-1);
-  for (const role of view.moves) for (const m of role) if (m.does >= 0 && m.legal >= 0) legalOfDoes[m.does] = m.legal;
-  const fluentOfNext = new Int32Array(view.atoms).fill(-1);
-  view.fluents.forEach((f, i) => f.nextAtom >= 0 && (fluentOfNext[f.nextAtom] = i));
+  const legalOf = legalOfDoes(view);
+  const fluentOfNext = atomFluents(view).ofNext;
   const { count, heads, starts, negAt, lits } = compactRules(game);
   // Per legal atom, the fluents a next rule reading its does atom makes true (direct bodies only).
   const made = new Map<number, Set<number>>();
@@ -112,13 +110,13 @@ function doubleMoves(game: GroundGame, view: MutexView, groupsOf: readonly (read
     const f = fluentOfNext[heads[i]!]!;
     let reads = false;
     for (let k = starts[i]!; k < negAt[i]!; k++) {
-      const legal = legalOfDoes[lits[k]!]!;
+      const legal = legalOf[lits[k]!]!;
       if (legal < 0) continue;
       reads = true;
       readers.set(legal, (readers.get(legal) ?? 0) + 1);
       if (f >= 0 && groupsOf[f]!.length > 0) (made.get(legal) ?? made.set(legal, new Set()).get(legal)!).add(f);
     }
-    if (!reads && readsNegated(legalOfDoes, lits, negAt[i]!, starts[i + 1]!)) always++;
+    if (!reads && readsNegated(legalOf, lits, negAt[i]!, starts[i + 1]!)) always++;
   }
   const of = new Map<number, number[]>();
   for (const [legal, fluents] of made) {
@@ -148,8 +146,8 @@ function memberships(view: MutexView, hyps: readonly Hypothesis[], cands: Candid
 }
 
 /** Whether one of `lits[from .. to - 1]` is a does atom. */
-function readsNegated(legalOfDoes: Int32Array, lits: Int32Array, from: number, to: number): boolean {
-  for (let k = from; k < to; k++) if (legalOfDoes[lits[k]!]! >= 0) return true;
+function readsNegated(legalOf: Int32Array, lits: Int32Array, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (legalOf[lits[k]!]! >= 0) return true;
   return false;
 }
 

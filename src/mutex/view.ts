@@ -113,3 +113,21 @@ export function fluentIndexes(fluentOfTerm: ReadonlyMap<number, number>, terms: 
   }
   return out;
 }
+
+/** Per atom of `view`: the fluent whose `true` atom it is (`ofTrue`) and whose `next` atom it is (`ofNext`), else -1. */
+export function atomFluents(view: MutexView): { readonly ofTrue: Int32Array; readonly ofNext: Int32Array } {
+  const ofTrue = new Int32Array(view.atoms).fill(-1);
+  const ofNext = new Int32Array(view.atoms).fill(-1);
+  view.fluents.forEach((f, i) => {
+    ofTrue[f.trueAtom] = i;
+    if (f.nextAtom >= 0) ofNext[f.nextAtom] = i;
+  });
+  return { ofTrue, ofNext };
+}
+
+/** Per atom of `view`: the legal atom of the move whose `does` atom it is, else -1. */
+export function legalOfDoes(view: MutexView): Int32Array {
+  const out = new Int32Array(view.atoms).fill(-1);
+  for (const role of view.moves) for (const m of role) if (m.does >= 0 && m.legal >= 0) out[m.does] = m.legal;
+  return out;
+}
